@@ -1,0 +1,79 @@
+// Lint rules, including the import rules between folders from DESIGN.md:
+// lib/ knows no cloud and no provider; a provider sees only lib's public API and its own SDK;
+// only cmd/ (and hack/, test/) read process.env and argv.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const cloudSdks = ['@aws-sdk/*', '@smithy/*', '@google-cloud/*', 'google-auth-library', 'ibm-cloud-sdk-core'];
+const processGlobals = [
+  { object: 'process', property: 'env', message: 'Only cmd/ reads the environment; take an option instead.' },
+  { object: 'process', property: 'argv', message: 'Only cmd/ reads argv; take an option instead.' },
+];
+
+function providerRules(cloud) {
+  const others = ['aws', 'gcp', 'ibmcloud'].filter((c) => c !== cloud);
+  return {
+    files: [`providers/${cloud}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/cmd/**'], message: 'providers never import cmd/.' },
+          { group: others.map((o) => `**/providers/${o}/**`).concat(others.map((o) => `../${o}/**`)), message: 'A provider never imports another provider.' },
+          { group: ['**/lib/*/**', '!**/lib/index.js', '!**/lib/testing/index.js'], message: 'Providers import lib/index.js (and lib/testing/index.js for emulators) only.' },
+        ],
+      }],
+      'no-restricted-properties': ['error', ...processGlobals],
+    },
+  };
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.local/**', 'eslint.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: { ...globals.node },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true }],
+      '@typescript-eslint/no-redundant-type-constituents': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      'no-constant-condition': ['error', { checkLoops: false }],
+    },
+  },
+  {
+    files: ['lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/providers/**', '**/cmd/**'], message: 'lib/ never imports providers/ or cmd/.' },
+          { group: cloudSdks, message: 'lib/ knows no cloud SDK.' },
+        ],
+      }],
+      'no-restricted-properties': ['error', ...processGlobals],
+    },
+  },
+  providerRules('aws'),
+  providerRules('gcp'),
+  providerRules('ibmcloud'),
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-expressions': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

@@ -1,0 +1,87 @@
+// Names the Machine API fixes: they must match openshift/api and the machine-api-operator exactly
+// (../shared/spec/machine-api.md §0, §1.4, §3.4, §4.2, and user-pain-points.md §4).
+
+export const MachineFinalizer = 'machine.machine.openshift.io';
+
+// Labels
+export const MachineClusterIDLabel = 'machine.openshift.io/cluster-api-cluster';
+export const MachineClusterLabelName = 'cluster.k8s.io/cluster-name';
+export const MachineSetLabel = 'machine.openshift.io/cluster-api-machineset';
+export const MachineRoleLabel = 'machine.openshift.io/cluster-api-machine-role';
+export const MachineTypeLabel = 'machine.openshift.io/cluster-api-machine-type';
+export const MachineRegionLabel = 'machine.openshift.io/region';
+export const MachineAZLabel = 'machine.openshift.io/zone';
+export const MachineInstanceTypeLabel = 'machine.openshift.io/instance-type';
+export const MachineInterruptibleInstanceLabel = 'machine.openshift.io/interruptible-instance';
+export const ControlPlaneNodeRoleLabels = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'] as const;
+
+// Annotations
+export const MachineInstanceStateAnnotation = 'machine.openshift.io/instance-state';
+export const ExcludeNodeDrainingAnnotation = 'machine.openshift.io/exclude-node-draining';
+export const DeleteMachineAnnotation = 'machine.openshift.io/delete-machine';
+export const LegacyDeleteMachineAnnotation = 'machine.openshift.io/cluster-api-delete-machine';
+export const NodeMachineAnnotation = 'machine.openshift.io/machine';
+export const TemplateClonedFromNameAnnotation = 'machine.openshift.io/cloned-from-name';
+export const TemplateClonedFromGroupKindAnnotation = 'machine.openshift.io/cloned-from-groupkind';
+export const MHCPausedAnnotation = 'cluster.x-k8s.io/paused';
+export const ExternalRemediationAnnotation = 'host.metal3.io/external-remediation';
+export const RemediationStrategyAnnotation = 'machine.openshift.io/remediation-strategy';
+export const RemediationStrategyExternalBaremetal = 'external-baremetal';
+export const MirrorPodAnnotation = 'kubernetes.io/config.mirror';
+
+// Scale from zero: the OpenShift keys the provider MachineSet controllers write ...
+export const VCPUAnnotation = 'machine.openshift.io/vCPU';
+export const MemoryMbAnnotation = 'machine.openshift.io/memoryMb';
+export const GPUAnnotation = 'machine.openshift.io/GPU';
+export const MaxPodsAnnotation = 'machine.openshift.io/maxPods';
+// ... and the upstream cluster-autoscaler keys.
+export const CapacityCPUAnnotation = 'capacity.cluster-autoscaler.kubernetes.io/cpu';
+export const CapacityMemoryAnnotation = 'capacity.cluster-autoscaler.kubernetes.io/memory';
+export const CapacityGPUCountAnnotation = 'capacity.cluster-autoscaler.kubernetes.io/gpu-count';
+export const CapacityGPUTypeAnnotation = 'capacity.cluster-autoscaler.kubernetes.io/gpu-type';
+export const CapacityMaxPodsAnnotation = 'capacity.cluster-autoscaler.kubernetes.io/maxPods';
+export const CapacityLabelsAnnotation = 'capacity.cluster-autoscaler.kubernetes.io/labels';
+export const CapacityTaintsAnnotation = 'capacity.cluster-autoscaler.kubernetes.io/taints';
+export const ArchLabel = 'kubernetes.io/arch';
+export const NodeGroupMinSizeAnnotation = 'machine.openshift.io/cluster-api-autoscaler-node-group-min-size';
+export const NodeGroupMaxSizeAnnotation = 'machine.openshift.io/cluster-api-autoscaler-node-group-max-size';
+
+// Phases
+export const PhaseProvisioning = 'Provisioning';
+export const PhaseProvisioned = 'Provisioned';
+export const PhaseRunning = 'Running';
+export const PhaseDeleting = 'Deleting';
+export const PhaseFailed = 'Failed';
+
+// Condition types
+export const MachineCreatedCondition = 'MachineCreated';
+export const MachineCreationCondition = 'MachineCreation';
+export const InstanceExistsCondition = 'InstanceExists';
+export const RemediationAllowedCondition = 'RemediationAllowed';
+export const ExternalRemediationTemplateAvailableCondition = 'ExternalRemediationTemplateAvailable';
+export const ExternalRemediationRequestAvailableCondition = 'ExternalRemediationRequestAvailable';
+export const DrainedCondition = 'Drained';
+export const DrainableCondition = 'Drainable';
+export const TerminableCondition = 'Terminable';
+export const IPAddressClaimedCondition = 'IPAddressClaimed';
+export const PausedCondition = 'Paused';
+
+// Condition reasons
+export const MachineCreationSucceededReason = 'MachineCreationSucceeded';
+export const MachineCreationFailedReason = 'MachineCreationFailed';
+export const ErrorCheckingProviderReason = 'ErrorCheckingProvider';
+export const InstanceMissingReason = 'InstanceMissing';
+export const InstanceNotCreatedReason = 'InstanceNotCreated';
+export const TooManyUnhealthyReason = 'TooManyUnhealthy';
+export const ExternalRemediationTemplateNotFoundReason = 'ExternalRemediationTemplateNotFound';
+export const ExternalRemediationRequestCreationFailedReason = 'ExternalRemediationRequestCreationFailed';
+export const HookPresentReason = 'HookPresent';
+export const DrainErrorReason = 'DrainError';
+export const PausedConditionReason = 'AuthoritativeAPINotMachineAPI';
+export const NotPausedConditionReason = 'AuthoritativeAPIMachineAPI';
+
+// Instance state written on Failed machines
+export const InstanceStateUnknown = 'Unknown';
+
+// Well-known namespaces
+export const MachineAPINamespace = 'openshift-machine-api';

@@ -1,0 +1,8 @@
+// The public API of the library: providers and cmd/ import only this (tests may also use lib/testing).
+export * from './apis/index.js';
+export * from './client/index.js';
+export * from './runtime/index.js';
+export * from './machine/index.js';
+export * from './nodelink/index.js';
+export * from './machineset/index.js';
+export * from './healthcheck/index.js';

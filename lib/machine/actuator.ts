@@ -1,0 +1,23 @@
+// The provider contract. All four methods are idempotent. The actuator writes what it learns onto the
+// machine it is given (spec.providerID, status.addresses, status.providerStatus, the instance-state
+// annotation, region/zone/instance-type labels); the controller persists those changes.
+import type { Machine } from '../apis/machine-types.js';
+import type { EventRecorder } from '../client/event-recorder.js';
+import type { Logger } from '../runtime/logger.js';
+
+export interface ActuatorContext {
+  signal: AbortSignal;
+  log: Logger;
+  events: EventRecorder;
+}
+
+export interface Actuator {
+  /** Creates the instance. Throws InvalidMachineConfigurationError for a spec that can never work. */
+  create(machine: Machine, ctx: ActuatorContext): Promise<void>;
+  /** Whether the instance exists (in any non-terminated state). */
+  exists(machine: Machine, ctx: ActuatorContext): Promise<boolean>;
+  /** Brings the machine's recorded state in line with the instance (providerID, addresses, labels...). */
+  update(machine: Machine, ctx: ActuatorContext): Promise<void>;
+  /** Starts deleting the instance; resolving means deletion was requested (or it is already gone). */
+  delete(machine: Machine, ctx: ActuatorContext): Promise<void>;
+}

@@ -1,0 +1,67 @@
+// Errors carry the retry decision. InvalidMachineConfigurationError is terminal (phase Failed,
+// errorReason InvalidConfiguration); RequeueAfterError waits without backoff; anything else backs off.
+import type { MachineStatusError } from '../apis/machine-types.js';
+
+export class MachineError extends Error {
+  override name = 'MachineError';
+  constructor(
+    readonly reason: MachineStatusError,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export class InvalidMachineConfigurationError extends MachineError {
+  override name = 'InvalidMachineConfigurationError';
+  /** The providerSpec field path at fault, e.g. "spec.providerSpec.value.instanceType". */
+  readonly field?: string;
+  constructor(message: string, options?: { cause?: unknown; field?: string }) {
+    super('InvalidConfiguration', message, options);
+    this.field = options?.field;
+  }
+}
+
+export const createMachineError = (message: string, cause?: unknown) => new MachineError('CreateError', message, { cause });
+export const updateMachineError = (message: string, cause?: unknown) => new MachineError('UpdateError', message, { cause });
+export const deleteMachineError = (message: string, cause?: unknown) => new MachineError('DeleteError', message, { cause });
+
+export class RequeueAfterError extends Error {
+  override readonly name = 'RequeueAfterError';
+  constructor(
+    readonly requeueAfterMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`requeue in: ${formatDuration(requeueAfterMs)}`, options);
+  }
+}
+
+/** Go's time.Duration String() for whole milliseconds: "20s", "1m0s", "1h0m0s", "500ms". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  const totalSeconds = ms / 1000;
+  const h = Math.floor(totalSeconds / 3600);
+  const m = Math.floor((totalSeconds % 3600) / 60);
+  const s = +(totalSeconds % 60).toFixed(3);
+  if (h > 0) return `${h}h${m}m${s}s`;
+  if (m > 0) return `${m}m${s}s`;
+  return `${s}s`;
+}
+
+/** Walks the `cause` chain (errors.As semantics). */
+export function findError<E extends Error>(err: unknown, ctor: abstract new (...args: never[]) => E): E | undefined {
+  const seen = new Set<unknown>();
+  let cur: unknown = err;
+  while (cur instanceof Error && !seen.has(cur)) {
+    if (cur instanceof ctor) return cur;
+    seen.add(cur);
+    cur = cur.cause;
+  }
+  return undefined;
+}
+
+export const isInvalidMachineConfiguration = (err: unknown): boolean =>
+  findError(err, MachineError)?.reason === 'InvalidConfiguration';
+
+export const requeueAfterOf = (err: unknown): number | undefined => findError(err, RequeueAfterError)?.requeueAfterMs;

@@ -1,0 +1,2 @@
+export * from './actuator.js';
+export * from './errors.js';

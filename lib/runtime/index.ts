@@ -1,0 +1,3 @@
+export * from './clock.js';
+export * from './logger.js';
+export * from './types.js';

@@ -1,0 +1,102 @@
+// The controller contract: level-based reconcilers fed by informers through a rate-limited work queue.
+// A request says WHICH object to look at, never what happened: a reconciler reads current state.
+import type { Registry } from 'prom-client';
+import type { KubeObject, LabelSelector } from '../apis/meta.js';
+import type { EventRecorder } from '../client/event-recorder.js';
+import type { KubeClient, ObjectKey } from '../client/kube-client.js';
+import type { Resource } from '../client/resources.js';
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
+
+export interface Request {
+  namespace?: string;
+  name: string;
+}
+
+/** What a reconcile asks for when it succeeds. Waiting for an outside event is `requeueAfterMs`, not an error. */
+export interface Result {
+  requeueAfterMs?: number;
+}
+
+/** An error that retrying cannot fix: logged and counted, never requeued. */
+export class TerminalError extends Error {
+  override readonly name = 'TerminalError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export interface ReconcileContext {
+  signal: AbortSignal;
+  log: Logger;
+  reconcileID: string;
+}
+
+export interface Reconciler {
+  reconcile(request: Request, ctx: ReconcileContext): Promise<Result | void>;
+}
+
+export type InformerEvent = 'add' | 'update' | 'delete';
+export type InformerHandler<T> = (obj: T, old?: T) => void;
+
+/** A shared, indexed cache of one resource kept current by list+watch. */
+export interface Informer<T extends KubeObject> {
+  readonly resource: Resource<T>;
+  /** Registers a handler; returns a function that removes it. 'update' gets (new, old); 'delete' the last state. */
+  on(event: InformerEvent, handler: InformerHandler<T>): () => void;
+  get(key: ObjectKey): T | undefined;
+  list(opts?: { namespace?: string; labelSelector?: LabelSelector | string }): T[];
+  /** Adds an index; must be called before the informer starts. Returns the objects' keys for the index. */
+  addIndex(name: string, fn: (obj: T) => string[]): void;
+  byIndex(name: string, value: string): T[];
+  hasSynced(): boolean;
+  /** Resolves once the first list has been loaded. */
+  waitForSync(signal?: AbortSignal): Promise<void>;
+}
+
+/** How events on one informer turn into requests for a controller. */
+export type WatchSource =
+  | { informer: Informer<KubeObject>; enqueue: 'self' }
+  /** The object's controller ownerReference of this kind (and apiVersion group) is enqueued. */
+  | { informer: Informer<KubeObject>; enqueue: 'owner'; ownerKind: string; ownerApiVersion?: string }
+  | { informer: Informer<KubeObject>; enqueue: 'map'; map: (obj: KubeObject) => Request[] };
+
+export interface ControllerOptions {
+  name: string;
+  reconciler: Reconciler;
+  watches: WatchSource[];
+  /** Default 10. */
+  maxConcurrentReconciles?: number;
+  /** Per-reconcile deadline; its signal aborts. Default 5 minutes. */
+  reconcileTimeoutMs?: number;
+  /** Per-item exponential backoff bounds; default 5 ms → 1000 s, plus a 10 qps / burst 100 token bucket. */
+  rateLimiter?: { baseDelayMs?: number; maxDelayMs?: number; qps?: number; burst?: number };
+}
+
+export interface Controller {
+  readonly name: string;
+  enqueue(request: Request): void;
+  enqueueAfter(request: Request, ms: number): void;
+}
+
+/** Something the manager runs until its signal aborts. */
+export interface Runnable {
+  start(signal: AbortSignal): Promise<void>;
+  /** Leader-only runnables start once this process holds the lease. Default true. */
+  needLeaderElection?: boolean;
+}
+
+/** What controllers get from the manager that runs them. */
+export interface ControllerManager {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Registry;
+  /** The namespace the caches are restricted to, if any. */
+  readonly namespace?: string;
+  /** The one shared informer for a resource (created on first request, started with the manager). */
+  informer<T extends KubeObject>(resource: Resource<T>): Informer<T>;
+  eventRecorder(component: string): EventRecorder;
+  addController(opts: ControllerOptions): Controller;
+  add(runnable: Runnable): void;
+}
