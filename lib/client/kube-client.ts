@@ -51,7 +51,8 @@ export interface PatchOptions extends WriteOptions {
   subresource?: 'status' | 'scale';
   /**
    * Optimistic lock: when set, the patch only applies at this resourceVersion (409 Conflict otherwise).
-   * For a merge patch it is sent as metadata.resourceVersion; for a JSON patch as a leading `test` op.
+   * For a merge patch it is sent as metadata.resourceVersion; for a JSON patch as a leading
+   * `replace /metadata/resourceVersion` op (a `test` op would answer 422, not 409).
    */
   resourceVersion?: string;
 }

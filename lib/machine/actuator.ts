@@ -4,11 +4,14 @@
 import type { Machine } from '../apis/machine-types.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { Logger } from '../runtime/logger.js';
+import type { MachineMetrics } from './metrics.js';
 
 export interface ActuatorContext {
   signal: AbortSignal;
   log: Logger;
   events: EventRecorder;
+  /** The mapi_instance_*_failed counters; pass it to recordInstanceCreateFailed & co. Absent in bare unit tests. */
+  metrics?: MachineMetrics;
 }
 
 export interface Actuator {

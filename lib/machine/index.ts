@@ -1,2 +1,10 @@
 export * from './actuator.js';
 export * from './errors.js';
+export * from './metrics.js';
+export * from './controller.js';
+export { MachineValidationError, validateMachine, type FieldError } from './validation.js';
+export { formatHooks, hasPreDrainHooks, hasPreTerminateHooks } from './lifecycle-hooks.js';
+export { NodeDrainer, defaultDrainOptions, type DrainOptions, type DrainOutcome } from './drain/node-drainer.js';
+export { drainPermission, isControlPlaneNode } from './drain/drain-guard.js';
+export { decidePods, type PodDecision } from './drain/pod-filter.js';
+export { decodeProviderSpec, PROVIDER_SPEC_VALUE_FIELD } from './provider-spec.js';

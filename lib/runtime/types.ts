@@ -37,6 +37,7 @@ export interface Reconciler {
 }
 
 export type InformerEvent = 'add' | 'update' | 'delete';
+/** Handlers receive the cached objects themselves: they must not modify them (get/list return copies). */
 export type InformerHandler<T> = (obj: T, old?: T) => void;
 
 /** A shared, indexed cache of one resource kept current by list+watch. */

@@ -1,2 +1,7 @@
 // The kit for provider teams and our own tests. Never imported by production code.
 export * from './instance-view.js';
+export * from './cloud-emulator/index.js';
+export * from './fake-actuator.js';
+export * from './kubelet-simulator.js';
+export * from './conformance.js';
+export * from './test-env.js';

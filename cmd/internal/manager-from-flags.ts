@@ -1,0 +1,68 @@
+// Flags (and the few facts only cmd/ may read: files, hostname) → a client and a Manager.
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { createKubeClient, createLogger, defineResource, loadKubeConfig, Manager, type KubeClient, type KubeObject, type Logger } from '../../lib/index.js';
+import { leaseTimings } from './leader-election-durations.js';
+import type { StandardFlags } from './standard-flags.js';
+
+const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+const Infrastructures = defineResource<KubeObject & { status?: { controlPlaneTopology?: string } }>({
+  group: 'config.openshift.io', version: 'v1', plural: 'infrastructures', kind: 'Infrastructure', namespaced: false,
+});
+
+export interface Wiring {
+  manager: Manager;
+  client: KubeClient;
+  logger: Logger;
+}
+
+export async function managerFromFlags(flags: StandardFlags, component: string, opts: { onLeadershipLost?: () => void; logStream?: NodeJS.WritableStream } = {}): Promise<Wiring> {
+  const logger = createLogger({ level: flags.v, fields: { component }, stream: opts.logStream });
+  const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  const client = createKubeClient({ kubeConfig, qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: component });
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+  let leaderElection;
+  if (flags.leaderElect) {
+    const topology = flags.leaderElectLeaseDurationMs > 0 ? undefined : await controlPlaneTopology(client, logger);
+    leaderElection = {
+      id: flags.leaderElectId,
+      namespace: leaderElectionNamespace(flags),
+      identity: `${hostname()}_${Math.random().toString(36).slice(2, 10)}`,
+      ...leaseTimings(flags.leaderElectLeaseDurationMs, topology),
+    };
+    logger.info('leader election enabled', { lease: `${leaderElection.namespace}/${leaderElection.id}`, leaseDurationMs: leaderElection.leaseDurationMs });
+  }
+  const manager = new Manager({
+    client, logger, metrics,
+    namespace: flags.namespace || undefined,
+    leaderElection,
+    healthAddr: flags.healthAddr || undefined,
+    metricsAddr: flags.metricsBindAddress,
+    gracefulShutdownMs: flags.gracefulShutdownTimeoutMs,
+    syncPeriodMs: 600_000,
+    onLeadershipLost: opts.onLeadershipLost,
+  });
+  return { manager, client, logger };
+}
+
+function leaderElectionNamespace(flags: StandardFlags): string {
+  if (flags.leaderElectResourceNamespace) return flags.leaderElectResourceNamespace;
+  if (existsSync(serviceAccountNamespaceFile)) {
+    const ns = readFileSync(serviceAccountNamespaceFile, 'utf8').trim();
+    if (ns) return ns;
+  }
+  return flags.namespace || 'openshift-machine-api';
+}
+
+/** infrastructures.config.openshift.io/cluster status.controlPlaneTopology; undefined when unavailable (HA defaults apply). */
+async function controlPlaneTopology(client: KubeClient, logger: Logger): Promise<string | undefined> {
+  try {
+    const infra = await client.get(Infrastructures, { name: 'cluster' }, { signal: AbortSignal.timeout(10_000) });
+    return infra.status?.controlPlaneTopology;
+  } catch (err) {
+    logger.debug('could not read the cluster Infrastructure; using HA leader-election timings', { error: err }, 2);
+    return undefined;
+  }
+}

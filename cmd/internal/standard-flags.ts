@@ -1,0 +1,108 @@
+// The flags every controller binary shares, with the Machine API's names and defaults.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseGoDuration } from './go-duration.js';
+import { parseFeatureGates } from './feature-gates.js';
+
+export interface BinaryDefaults {
+  /** Lease name, e.g. "cluster-api-provider-aws-leader". */
+  leaderElectionId: string;
+  /** e.g. ":8081"; "0" disables metrics. */
+  metricsBindAddress: string;
+  /** e.g. ":9440"; "" disables the health server. */
+  healthAddr: string;
+}
+
+export interface StandardFlags {
+  kubeconfig?: string;
+  namespace: string;
+  leaderElect: boolean;
+  leaderElectLeaseDurationMs: number;
+  leaderElectResourceNamespace: string;
+  leaderElectId: string;
+  metricsBindAddress: string;
+  healthAddr: string;
+  maxConcurrentReconciles: number;
+  kubeApiQps: number;
+  kubeApiBurst: number;
+  featureGates: Record<string, boolean>;
+  gracefulShutdownTimeoutMs: number;
+  v: number;
+}
+
+function intArg(flag: string, min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${flag} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+function positiveNumber(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${flag} must be a number > 0, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+function duration(flag: string) {
+  return (value: string): number => {
+    try {
+      const ms = parseGoDuration(value, flag);
+      if (ms < 0) throw new InvalidArgumentError(`${flag} must not be negative`);
+      return ms;
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+  };
+}
+
+function gates(value: string): Record<string, boolean> {
+  try {
+    return parseFeatureGates(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+/** Adds the shared flags to a commander program; `defaultKubeconfig` is usually $KUBECONFIG. */
+export function addStandardFlags(cmd: Command, defaults: BinaryDefaults, defaultKubeconfig?: string): Command {
+  return cmd
+    .addOption(new Option('--kubeconfig <path>', 'Path to a kubeconfig; in-cluster configuration when unset').default(defaultKubeconfig || undefined))
+    .option('--namespace <ns>', 'Namespace the controllers watch; all namespaces when empty', '')
+    .addOption(new Option('--leader-elect [bool]', 'Use leader election on a coordination.k8s.io Lease so only one replica runs the controllers')
+      .default(false).argParser((v: string) => v !== 'false'))
+    .addOption(new Option('--leader-elect-lease-duration <duration>', 'How long a non-leader waits before taking an unrenewed lease (Go duration, e.g. 120s); 0 = 137s (270s on single-replica clusters), renew deadline 107s, retry period 26s')
+      .default(0, '0').argParser(duration('--leader-elect-lease-duration')))
+    .option('--leader-elect-resource-namespace <ns>', 'Namespace of the leader-election Lease; the service account namespace in-cluster, else --namespace, else openshift-machine-api', '')
+    .option('--leader-elect-id <name>', 'Name of the leader-election Lease', defaults.leaderElectionId)
+    .option('--metrics-bind-address <addr>', 'Address of the Prometheus /metrics endpoint ("0" disables it)', defaults.metricsBindAddress)
+    .option('--health-addr <addr>', 'Address of the /healthz and /readyz endpoints ("" disables them)', defaults.healthAddr)
+    .addOption(new Option('--max-concurrent-reconciles <n>', 'Workers per controller; a key is never reconciled by two at once').default(10).argParser(intArg('--max-concurrent-reconciles', 1)))
+    .addOption(new Option('--kube-api-qps <qps>', 'Client-side limit on requests per second to the API server').default(20).argParser(positiveNumber('--kube-api-qps')))
+    .addOption(new Option('--kube-api-burst <n>', 'Client-side burst of requests to the API server').default(30).argParser(intArg('--kube-api-burst', 1)))
+    .addOption(new Option('--feature-gates <gates>', 'Comma-separated Name=true|false pairs, e.g. MachineAPIMigration=true').default({}, '').argParser(gates))
+    .addOption(new Option('--graceful-shutdown-timeout <duration>', 'How long in-flight reconciles may run after SIGTERM before they are aborted').default(30_000, '30s').argParser(duration('--graceful-shutdown-timeout')))
+    .addOption(new Option('-v, --v <level>', 'Log verbosity (higher is more verbose)').default(0).argParser(intArg('-v', 0)));
+}
+
+/** The parsed flag values of a command that had addStandardFlags applied. */
+export function readStandardFlags(cmd: Command): StandardFlags {
+  const o = cmd.opts();
+  return {
+    kubeconfig: o.kubeconfig as string | undefined,
+    namespace: o.namespace as string,
+    leaderElect: o.leaderElect === true,
+    leaderElectLeaseDurationMs: o.leaderElectLeaseDuration as number,
+    leaderElectResourceNamespace: o.leaderElectResourceNamespace as string,
+    leaderElectId: o.leaderElectId as string,
+    metricsBindAddress: o.metricsBindAddress as string,
+    healthAddr: o.healthAddr as string,
+    maxConcurrentReconciles: o.maxConcurrentReconciles as number,
+    kubeApiQps: o.kubeApiQps as number,
+    kubeApiBurst: o.kubeApiBurst as number,
+    featureGates: o.featureGates as Record<string, boolean>,
+    gracefulShutdownTimeoutMs: o.gracefulShutdownTimeout as number,
+    v: o.v as number,
+  };
+}

@@ -1,0 +1,140 @@
+// Raw HTTP to the API server with the kubeconfig's credentials: plain node:http(s) with keep-alive, a
+// client-side QPS limit, Status bodies turned into ApiError, and network failures left as plain errors.
+import http from 'node:http';
+import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Status } from '../apis/meta.js';
+import type { TokenBucket } from '../runtime/token-bucket.js';
+import { abortError } from '../runtime/real-clock.js';
+import { ApiError } from './errors.js';
+
+export interface TransportOptions {
+  userAgent?: string;
+  limiter?: TokenBucket;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+export class HttpTransport {
+  private readonly server: URL;
+  private agent: http.Agent | undefined;
+
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    private readonly opts: TransportOptions = {},
+  ) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('kubeconfig has no current cluster');
+    this.server = new URL(cluster.server);
+  }
+
+  /** Sends a request and returns the parsed JSON body (undefined when empty); rejects with ApiError on HTTP >= 400. */
+  async request(spec: RequestSpec): Promise<unknown> {
+    const res = await this.send(spec);
+    const text = await readBody(res, spec.signal);
+    if ((res.statusCode ?? 0) >= 400) throw apiErrorFrom(res, text);
+    if (!text) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new Error(`${spec.method} ${spec.path}: response is not JSON (${res.statusCode})`, { cause: err });
+    }
+  }
+
+  /** Opens a streaming GET (a watch); rejects with ApiError when the server answers >= 400. */
+  async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
+    const res = await this.send({ method: 'GET', path, signal });
+    if ((res.statusCode ?? 0) >= 400) throw apiErrorFrom(res, await readBody(res, signal));
+    return res;
+  }
+
+  private async send(spec: RequestSpec): Promise<IncomingMessage> {
+    spec.signal?.throwIfAborted();
+    await this.opts.limiter?.wait(spec.signal);
+    const options: https.RequestOptions = {};
+    await this.kubeConfig.applyToHTTPSOptions(options);
+    const agent = this.sharedAgent(options.agent);
+    const url = new URL(this.server.pathname.replace(/\/$/, '') + spec.path, this.server);
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    for (const [k, v] of Object.entries(options.headers ?? {})) {
+      if (typeof v === 'string' || typeof v === 'number') headers[k] = String(v);
+    }
+    if (this.opts.userAgent) headers['User-Agent'] = this.opts.userAgent;
+    let payload: string | undefined;
+    if (spec.body !== undefined) {
+      payload = JSON.stringify(spec.body);
+      headers['Content-Type'] = spec.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    const mod = url.protocol === 'https:' ? https : http;
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req = mod.request(url, { method: spec.method, headers, agent, auth: options.auth, signal: spec.signal }, resolve);
+      req.on('error', (err) => {
+        if (spec.signal?.aborted) reject(abortError(spec.signal));
+        else reject(new Error(`${spec.method} ${url.pathname}: ${err.message}`, { cause: err }));
+      });
+      req.end(payload);
+    });
+  }
+
+  /** One keep-alive agent per client, built from the TLS settings of the first agent the kubeconfig makes. */
+  private sharedAgent(fromConfig: http.Agent | boolean | undefined): http.Agent | undefined {
+    if (this.agent) return this.agent;
+    if (!(fromConfig instanceof http.Agent)) return undefined;
+    if (fromConfig.constructor === https.Agent) {
+      this.agent = new https.Agent({ ...(fromConfig as https.Agent).options, keepAlive: true });
+    } else if (fromConfig.constructor === http.Agent) {
+      this.agent = new http.Agent({ keepAlive: true });
+    } else {
+      this.agent = fromConfig; // a proxy agent: keep it as configured
+    }
+    return this.agent;
+  }
+
+  /** Closes idle keep-alive sockets. */
+  close(): void {
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+}
+
+function readBody(res: IncomingMessage, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', (err) => reject(signal?.aborted ? abortError(signal) : err));
+    res.on('aborted', () => reject(signal?.aborted ? abortError(signal) : new Error('response aborted')));
+  });
+}
+
+const reasons: Record<number, string> = {
+  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed',
+  409: 'Conflict', 410: 'Expired', 415: 'UnsupportedMediaType', 422: 'Invalid', 429: 'TooManyRequests',
+  500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout',
+};
+
+/** The server's Status when it sent one, else a Status built from the HTTP code and text. */
+export function apiErrorFrom(res: IncomingMessage, text: string): ApiError {
+  const code = res.statusCode ?? 0;
+  let status: Status | undefined;
+  try {
+    const parsed = JSON.parse(text) as Status;
+    if (parsed && typeof parsed === 'object' && parsed.kind === 'Status') status = parsed;
+  } catch {
+    // not JSON: fall through to a synthesized Status
+  }
+  status ??= { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason: reasons[code] ?? 'Unknown', message: text.slice(0, 512) || res.statusMessage || `HTTP ${code}` };
+  const retryAfter = Number(res.headers['retry-after']);
+  if (Number.isFinite(retryAfter) && status.details?.retryAfterSeconds === undefined) {
+    status = { ...status, details: { ...status.details, retryAfterSeconds: retryAfter } };
+  }
+  return new ApiError(code, status);
+}

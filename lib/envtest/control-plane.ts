@@ -1,0 +1,178 @@
+// The local control plane: wires the store, registry, controllers (CRDs, garbage collection, namespace
+// deletion), optional persistence and the HTTP server, and hands out a kubeconfig for it.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CRDGroup, CRDPlural } from './builtin-types.js';
+import { CRDController } from './crd-controller.js';
+import { loadCrdDirs } from './crd-loader.js';
+import { GarbageCollector } from './gc.js';
+import { deepEqual } from './json.js';
+import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
+import { NamespaceController } from './namespace-controller.js';
+import { ObjectApi, type Obj } from './object-api.js';
+import { loadSnapshot, SnapshotWriter } from './persistence.js';
+import { TypeRegistry } from './registry.js';
+import { createRequestListener } from './server.js';
+import { Store } from './storage/store.js';
+import { WatchHub } from './watch/watch-hub.js';
+import { goneStatus } from './handlers/watch.js';
+import { generateServingCert } from './tls-cert.js';
+import { createDualServer } from './dual-protocol.js';
+
+export interface ControlPlaneOptions {
+  /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
+  port?: number;
+  /** Directories of CRD manifests; default <repo>/manifests/crds when it exists. */
+  crdDirs?: string[];
+  /** Keep objects across restarts in this directory. */
+  dataDir?: string;
+  /** The bearer token clients must send; random when unset. */
+  token?: string;
+  /** Also write the kubeconfig here (mode 0600). */
+  kubeconfigPath?: string;
+  /** Change events kept per resource type for watch resumption (default 10,000). */
+  watchHistoryLimit?: number;
+  /** Largest request body accepted (default 3 MiB, like kube-apiserver). */
+  maxBodyBytes?: number;
+  /** How often watches that allow bookmarks get one (default 60 s). */
+  bookmarkIntervalMs?: number;
+  /** Time source for timestamps (default Date.now). */
+  now?: () => number;
+}
+
+export interface ControlPlane {
+  /**
+   * http://127.0.0.1:<port>, for in-process clients (@kubernetes/client-node needs skipTLSVerify for http).
+   * The same port also speaks TLS: see httpsUrl.
+   */
+  url: string;
+  /** https://127.0.0.1:<port>: what kubectl needs (client-go sends a bearer token only over TLS). */
+  httpsUrl: string;
+  /** PEM of the server's self-signed certificate (kubectlKubeconfig carries it as certificate-authority-data). */
+  caCert: string;
+  token: string;
+  /** Kubeconfig YAML for in-process clients: plain http to url, insecure-skip-tls-verify, the token. */
+  kubeconfig: string;
+  /** Kubeconfig YAML for kubectl and other client-go tools: https to httpsUrl, verified with caCert. */
+  kubectlKubeconfig: string;
+  /** Where kubectlKubeconfig was written (mode 0600), when asked to. */
+  kubeconfigPath?: string;
+  stop(): Promise<void>;
+  /** Forgets all watch history: watches from an older resourceVersion get 410 Gone. */
+  compactHistory(): void;
+  /** Closes every open watch stream (clients must re-watch). */
+  dropWatches(): void;
+  /** Sends every open watch an in-stream ERROR 410 (Expired) and closes it: clients must re-list. */
+  expireWatches(): void;
+  /** e.g. {"get machines": 12, "patch machines/status": 3, "watch nodes": 1} */
+  requestCounts(): Record<string, number>;
+  resetRequestCounts(): void;
+  openWatchCount(): number;
+}
+
+const defaultNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** <repo>/manifests/crds, found by walking up from this module (works from lib/ and from dist/lib/). */
+export function defaultCrdDir(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const candidate = join(dir, 'manifests', 'crds');
+    if (existsSync(join(dir, 'package.json')) && existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return undefined;
+}
+
+export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  const now = opts.now ?? Date.now;
+  const maxBodyBytes = opts.maxBodyBytes ?? 3 * 1024 * 1024;
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const store = new Store(opts.watchHistoryLimit ?? 10_000);
+  const registry = new TypeRegistry();
+  const hub = new WatchHub();
+  const api = new ObjectApi(store, registry, now);
+
+  const snapshot = opts.dataDir ? loadSnapshot(opts.dataDir) : undefined;
+  if (snapshot) store.restore(snapshot.resourceVersion, snapshot.items);
+  const crds = new CRDController(store, registry, hub);
+  crds.syncAll();
+  store.onEvent((ev) => hub.dispatch(ev));
+  const gc = new GarbageCollector(api, registry);
+  const namespaces = new NamespaceController(api, registry);
+  const writer = opts.dataDir ? new SnapshotWriter(store, opts.dataDir) : undefined;
+
+  const nsType = registry.byTypeKey('/namespaces');
+  for (const ns of defaultNamespaces) {
+    if (nsType && !api.find(nsType, '', ns)) api.create(nsType, 'v1', '', { metadata: { name: ns } });
+  }
+  installCrds(api, registry, opts.crdDirs ?? [defaultCrdDir()].filter((d) => d !== undefined));
+
+  const counts = new Map<string, number>();
+  let address = '127.0.0.1:0';
+  const cert = generateServingCert();
+  const server = createDualServer(createRequestListener({
+    token,
+    registry,
+    api,
+    watch: { store, hub, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, maxBufferedBytes: 64 * 1024 * 1024 },
+    now,
+    maxBodyBytes,
+    serverAddress: () => address,
+    counts,
+  }), { key: cert.keyPem, cert: cert.certPem });
+  const port = await server.listen(opts.port ?? 0, '127.0.0.1');
+  address = `127.0.0.1:${port}`;
+  const url = `http://${address}`;
+  const httpsUrl = `https://${address}`;
+  const kubeconfig = buildKubeconfig(url, token);
+  const kubectlKubeconfig = buildKubeconfig(httpsUrl, token, cert.certPem);
+  const kubeconfigPath = opts.kubeconfigPath ? resolve(opts.kubeconfigPath) : undefined;
+  if (kubeconfigPath) await writeKubeconfig(kubeconfigPath, kubectlKubeconfig);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    httpsUrl,
+    caCert: cert.certPem,
+    token,
+    kubeconfig,
+    kubectlKubeconfig,
+    kubeconfigPath,
+    stop() {
+      stopping ??= (async () => {
+        hub.closeAll();
+        gc.stop();
+        namespaces.stop();
+        await server.close();
+        await writer?.close();
+      })();
+      return stopping;
+    },
+    compactHistory: () => store.compactHistory(),
+    dropWatches: () => hub.closeAll(),
+    expireWatches: () => hub.closeAll(goneStatus(`too old resource version: the history before ${store.currentRv()} was compacted`)),
+    requestCounts: () => Object.fromEntries(counts),
+    resetRequestCounts: () => counts.clear(),
+    openWatchCount: () => hub.count(),
+  };
+}
+
+/** Creates the CRDs from the directories, or updates those whose spec differs from the stored one. */
+function installCrds(api: ObjectApi, registry: TypeRegistry, dirs: string[]): void {
+  const crdType = registry.byTypeKey(`${CRDGroup}/${CRDPlural}`);
+  if (!crdType) return;
+  for (const { file, crd } of loadCrdDirs(dirs)) {
+    try {
+      const existing = api.find(crdType, '', crd.metadata?.name ?? '');
+      if (!existing) {
+        api.create(crdType, 'v1', '', crd);
+      } else if (!deepEqual(existing.spec, crd.spec)) {
+        api.writePatched(crdType, 'v1', existing, { ...existing, spec: crd.spec } as Obj, undefined);
+      }
+    } catch (err) {
+      throw new Error(`${file}: CustomResourceDefinition ${crd.metadata?.name ?? '(unnamed)'}: ${(err as Error).message}`);
+    }
+  }
+}

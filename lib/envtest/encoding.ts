@@ -1,0 +1,46 @@
+// How objects go out: as JSON in the requested version (custom resources are served in every version
+// with conversion "None", so only apiVersion changes), or as a meta.k8s.io/v1 Table when kubectl asks
+// for server-side printing.
+import type { IncomingMessage } from 'node:http';
+import type { KubeObject } from '../apis/meta.js';
+import { apiVersionFor, versionInfo, type ResourceType } from './resource-type.js';
+import { defaultColumnsFor, toTable, type IncludeObject, type PrinterColumn } from './table.js';
+
+export interface Encoder {
+  /** Events are serialised once per distinct key and shared by every watcher using it. */
+  readonly key: string;
+  readonly table: boolean;
+  encode(obj: KubeObject): unknown;
+}
+
+/** The object as served at `version` (a shallow copy only when apiVersion differs). */
+export function present(type: ResourceType, version: string, obj: KubeObject): KubeObject {
+  const apiVersion = apiVersionFor(type.group, version);
+  return obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion };
+}
+
+export function wantsTable(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? '';
+  return accept.split(',').some((part) => /(^|;)\s*as=Table(\s*;|$)/.test(part) && /g=meta\.k8s\.io/.test(part));
+}
+
+export function columnsFor(type: ResourceType, version: string): PrinterColumn[] {
+  return type.custom ? (versionInfo(type, version)?.printerColumns ?? []) : defaultColumnsFor(type.kind);
+}
+
+export function jsonEncoder(type: ResourceType, version: string): Encoder {
+  return { key: `json:${type.group}/${version}`, table: false, encode: (obj) => present(type, version, obj) };
+}
+
+export function tableEncoder(type: ResourceType, version: string, includeObject: IncludeObject, now: () => number): Encoder {
+  const columns = columnsFor(type, version);
+  return {
+    key: `table:${type.group}/${version}:${includeObject}`,
+    table: true,
+    encode: (obj) => toTable([present(type, version, obj)], columns, { now: now(), includeObject }),
+  };
+}
+
+export function includeObjectParam(v: string | null): IncludeObject {
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
+}

@@ -1,0 +1,65 @@
+// What every resource handler receives: the parsed request and the server's parts.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import * as E from '../errors.js';
+import { mediaType, parseJsonBody, readBody } from '../http-util.js';
+import type { ObjectApi, WriteOpts } from '../object-api.js';
+import type { ResourceType } from '../resource-type.js';
+import type { WatchDeps } from './watch.js';
+
+export interface HandlerContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  query: URLSearchParams;
+  type: ResourceType;
+  version: string;
+  /** '' for cluster-scoped requests and for namespaced lists across all namespaces. */
+  namespace: string;
+  name?: string;
+  subresource?: string;
+  api: ObjectApi;
+  now: () => number;
+  maxBodyBytes: number;
+  watch: WatchDeps;
+}
+
+const bodyTypes = ['application/json', 'application/yaml', 'application/apply-patch+yaml'];
+
+/** Reads a JSON (or YAML) request body with the size limit. */
+export async function readObjectBody(ctx: HandlerContext): Promise<unknown> {
+  const ct = mediaType(ctx.req.headers['content-type']);
+  if (ct !== '' && !bodyTypes.includes(ct)) throw E.unsupportedMediaType(ct, bodyTypes);
+  const buf = await readBody(ctx.req, ctx.maxBodyBytes);
+  if (ct === 'application/yaml' || ct === 'application/apply-patch+yaml') {
+    try {
+      return parseYaml(buf.toString('utf8')) as unknown;
+    } catch (err) {
+      throw E.badRequest(`error decoding YAML: ${(err as Error).message}`);
+    }
+  }
+  return parseJsonBody(buf);
+}
+
+/** The write options of a request: dryRun and fieldValidation from the query, and a place for warnings. */
+export function writeOptions(query: URLSearchParams): WriteOpts {
+  const fv = query.get('fieldValidation');
+  if (fv !== null && fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
+    throw E.badRequest(`fieldValidation parameter unsupported: ${fv}; valid values are Ignore, Warn, Strict`);
+  }
+  return { dryRun: isDryRun(query), fieldValidation: fv ?? 'Warn', warnings: [] };
+}
+
+/** Sends accumulated warnings as Warning headers (kubectl prints them). */
+export function setWarnings(ctx: HandlerContext, opts: WriteOpts): void {
+  const w = opts.warnings ?? [];
+  if (w.length > 0) ctx.res.setHeader('Warning', w.map((m) => `299 - ${JSON.stringify(m)}`));
+}
+
+/** dryRun=All, the only value kube accepts. */
+export function isDryRun(query: URLSearchParams): boolean {
+  const values = query.getAll('dryRun');
+  for (const v of values) {
+    if (v !== 'All') throw E.badRequest(`Invalid value: ${JSON.stringify(values)}: valid values are: [All]`);
+  }
+  return values.length > 0;
+}

@@ -1,0 +1,74 @@
+// POST pods/<name>/eviction (policy/v1 Eviction): deletes the pod unless a PodDisruptionBudget that
+// selects it has no disruptions left, in which case the answer is 429 TooManyRequests, as from
+// kube-apiserver. The budget is computed from the live pods (there is no disruption controller here).
+import type { PodDisruptionBudget, Pod } from '../../apis/core.js';
+import { selectorFromLabelSelector } from '../../apis/label-selector.js';
+import { scaledValueFromIntOrPercent } from '../../apis/int-or-percent.js';
+import * as E from '../errors.js';
+import { sendJson } from '../http-util.js';
+import { isPlainObject } from '../json.js';
+import { readObjectBody, type HandlerContext } from './context.js';
+
+function isHealthy(pod: Pod): boolean {
+  if (pod.metadata.deletionTimestamp || pod.status?.phase !== 'Running') return false;
+  const conditions = (pod.status as { conditions?: Array<{ type?: string; status?: string }> }).conditions ?? [];
+  const ready = conditions.find((c) => c.type === 'Ready');
+  return ready === undefined || ready.status === 'True';
+}
+
+interface Budget {
+  name: string;
+  desiredHealthy: number;
+  currentHealthy: number;
+}
+
+function budgetFor(pdb: PodDisruptionBudget, pods: Pod[]): Budget {
+  const expected = pods.length;
+  const currentHealthy = pods.filter(isHealthy).length;
+  const spec = pdb.spec ?? {};
+  let desiredHealthy: number;
+  if (spec.maxUnavailable !== undefined) {
+    desiredHealthy = Math.max(0, expected - scaledValueFromIntOrPercent(spec.maxUnavailable, expected, true));
+  } else if (spec.minAvailable !== undefined) {
+    desiredHealthy = scaledValueFromIntOrPercent(spec.minAvailable, expected, true);
+  } else {
+    desiredHealthy = expected;
+  }
+  return { name: pdb.metadata.name ?? '', desiredHealthy, currentHealthy };
+}
+
+export async function handleEviction(ctx: HandlerContext): Promise<void> {
+  const name = ctx.name ?? '';
+  const body = await readObjectBody(ctx);
+  const meta = isPlainObject(body) && isPlainObject(body.metadata) ? body.metadata : {};
+  if (meta.name !== undefined && meta.name !== name) throw E.badRequest('name in URL does not match name in Eviction object');
+  const pod = ctx.api.get(ctx.type, ctx.namespace, name) as Pod;
+  const success = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
+  const podsType = ctx.type;
+  const store = ctx.api.store;
+  const phase = pod.status?.phase;
+  const terminal = phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending';
+  if (!pod.metadata.deletionTimestamp && !terminal) {
+    const pdbs = (store.list('policy/poddisruptionbudgets', ctx.namespace) as PodDisruptionBudget[]).filter((p) =>
+      selectorFromLabelSelector(p.spec?.selector).matches(pod.metadata.labels),
+    );
+    if (pdbs.length > 1) {
+      throw new E.StatusError(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+    }
+    const pdb = pdbs[0];
+    if (pdb) {
+      const selector = selectorFromLabelSelector(pdb.spec?.selector);
+      const pods = (store.list('/pods', ctx.namespace) as Pod[]).filter((p) => selector.matches(p.metadata.labels));
+      const b = budgetFor(pdb, pods);
+      // An unhealthy pod may go as long as the budget is met without it (IfHealthyBudget).
+      const allowed = isHealthy(pod) ? b.currentHealthy - b.desiredHealthy > 0 : b.currentHealthy >= b.desiredHealthy;
+      if (!allowed) {
+        throw E.tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", [
+          { reason: 'DisruptionBudget', message: `The disruption budget ${b.name} needs ${b.desiredHealthy} healthy pods and has ${b.currentHealthy} currently` },
+        ]);
+      }
+    }
+  }
+  if (!pod.metadata.deletionTimestamp) ctx.api.delete(podsType, ctx.namespace, name, {});
+  sendJson(ctx.res, 201, success);
+}

@@ -1,0 +1,86 @@
+// PATCH: JSON patch, JSON merge patch, strategic merge patch (built-in kinds only; 415 for custom
+// resources, as kube-apiserver answers) and apply patch (the full intent merged over the stored
+// object; creates the object when it does not exist). A patch result whose metadata.resourceVersion
+// differs from the stored one is a 409 Conflict.
+import { parse as parseYaml } from 'yaml';
+import * as E from '../errors.js';
+import { present } from '../encoding.js';
+import { mediaType, parseJsonBody, readBody, sendJson } from '../http-util.js';
+import { cloneJson } from '../json.js';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../patch.js';
+import { setWarnings, writeOptions, type HandlerContext } from './context.js';
+
+export const JsonPatchType = 'application/json-patch+json';
+export const MergePatchType = 'application/merge-patch+json';
+export const StrategicMergePatchType = 'application/strategic-merge-patch+json';
+export const ApplyPatchType = 'application/apply-patch+yaml';
+
+export function acceptedPatchTypes(custom: boolean): string[] {
+  return custom ? [JsonPatchType, MergePatchType, ApplyPatchType] : [JsonPatchType, MergePatchType, StrategicMergePatchType, ApplyPatchType];
+}
+
+/** Reads and checks the patch body for the request's content type. */
+export async function readPatch(ctx: HandlerContext, allowed: string[]): Promise<{ contentType: string; patch: unknown }> {
+  const contentType = mediaType(ctx.req.headers['content-type']);
+  if (!allowed.includes(contentType)) throw E.unsupportedMediaType(contentType, allowed);
+  const buf = await readBody(ctx.req, ctx.maxBodyBytes);
+  if (contentType === ApplyPatchType) {
+    try {
+      return { contentType, patch: parseYaml(buf.toString('utf8')) as unknown };
+    } catch (err) {
+      throw E.badRequest(`error decoding YAML: ${(err as Error).message}`);
+    }
+  }
+  return { contentType, patch: parseJsonBody(buf) };
+}
+
+/** Applies a patch of the given type to a copy of target; patch-library errors become Status errors. */
+export function applyPatchOfType(contentType: string, target: unknown, patch: unknown, kind: string): unknown {
+  try {
+    switch (contentType) {
+      case JsonPatchType:
+        return applyJsonPatch(cloneJson(target), patch);
+      case StrategicMergePatchType:
+        return applyStrategicMergePatch(cloneJson(target), patch, kind);
+      default:
+        return applyMergePatch(cloneJson(target), patch);
+    }
+  } catch (err) {
+    if (err instanceof PatchError) {
+      const reason = err.code === 409 ? 'Conflict' : err.code === 422 ? 'Invalid' : 'BadRequest';
+      throw new E.StatusError(err.code, reason, err.message);
+    }
+    throw err;
+  }
+}
+
+export async function handlePatch(ctx: HandlerContext): Promise<void> {
+  const { type, version } = ctx;
+  const sub = ctx.subresource;
+  if (sub !== undefined && sub !== 'status') throw E.methodNotAllowed();
+  const opts = writeOptions(ctx.query);
+  const { contentType, patch } = await readPatch(ctx, acceptedPatchTypes(type.custom));
+  const name = ctx.name ?? '';
+  if (contentType === ApplyPatchType) {
+    if (!ctx.query.get('fieldManager')) {
+      throw E.invalid('PatchOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
+    }
+    const existing = ctx.api.find(type, ctx.namespace, name);
+    if (!existing) {
+      const intent = patch as { metadata?: { name?: string } } | null;
+      if (intent && typeof intent === 'object' && intent.metadata && intent.metadata.name && intent.metadata.name !== name) {
+        throw E.badRequest(`the name of the object (${intent.metadata.name}) does not match the name on the URL (${name})`);
+      }
+      const body = { ...(patch as object), metadata: { ...(intent?.metadata ?? {}), name } };
+      const created = ctx.api.create(type, version, ctx.namespace, body, opts);
+      setWarnings(ctx, opts);
+      sendJson(ctx.res, 201, present(type, version, created));
+      return;
+    }
+  }
+  const existing = ctx.api.get(type, ctx.namespace, name);
+  const patched = applyPatchOfType(contentType, present(type, version, existing), patch, type.kind);
+  const result = ctx.api.writePatched(type, version, existing, patched, sub, opts);
+  setWarnings(ctx, opts);
+  sendJson(ctx.res, 200, present(type, version, result));
+}

@@ -1,0 +1,139 @@
+// GET ...?watch=true: newline-delimited JSON events. Starts from the current state (resourceVersion ""
+// or "0": synthetic ADDED events), or resumes from a resourceVersion out of the history ring (410 Gone
+// when that is older than the kept history). Headers are flushed at once so that clients' fetch()
+// resolves; the client going away is seen on the response's 'close'.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as E from '../errors.js';
+import type { Encoder } from '../encoding.js';
+import { apiVersionFor, typeKeyOf, type ResourceType } from '../resource-type.js';
+import type { ObjectFilter } from '../selectors.js';
+import type { Store } from '../storage/store.js';
+import type { StoreEvent } from '../storage/store-event.js';
+import { eventLine, translate, type Watcher, type WatchHub } from '../watch/watch-hub.js';
+
+export interface WatchDeps {
+  store: Store;
+  hub: WatchHub;
+  bookmarkIntervalMs: number;
+  /** A watcher whose unsent output grows beyond this is too slow: it gets a 410 and must re-list. */
+  maxBufferedBytes: number;
+}
+
+export interface WatchRequest {
+  type: ResourceType;
+  version: string;
+  namespace: string | undefined;
+  filter: ObjectFilter | undefined;
+  encoder: Encoder;
+  query: URLSearchParams;
+}
+
+export function goneStatus(message: string): Record<string, unknown> {
+  return E.gone(message).toStatus();
+}
+
+function parseRv(s: string): number {
+  if (!/^\d+$/.test(s)) throw E.badRequest(`invalid resource version: ${JSON.stringify(s)}`);
+  return Number(s);
+}
+
+export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchRequest, deps: WatchDeps): void {
+  const { store, hub } = deps;
+  const typeKey = typeKeyOf(w.type);
+  const q = w.query;
+  const rvParam = q.get('resourceVersion') ?? '';
+  const sendInitial = q.get('sendInitialEvents') === 'true';
+  const bookmarks = q.get('allowWatchBookmarks') === 'true';
+  const timeoutParam = q.get('timeoutSeconds');
+  // kube-apiserver closes long watches after a random 30-60 minutes unless the client asks for less.
+  const timeoutMs = timeoutParam !== null && /^\d+$/.test(timeoutParam) && Number(timeoutParam) > 0
+    ? Number(timeoutParam) * 1000
+    : (1800 + Math.random() * 1800) * 1000;
+
+  let replay: StoreEvent[] | undefined;
+  const fromCurrentState = rvParam === '' || rvParam === '0' || sendInitial;
+  if (!fromCurrentState) {
+    const rv = parseRv(rvParam);
+    replay = store.eventsSince(typeKey, rv);
+    if (!replay) {
+      throw E.gone(`too old resource version: ${rv} (${store.oldestResumable(typeKey)})`);
+    }
+  }
+
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+
+  let closed = false;
+  let timeoutTimer: NodeJS.Timeout | undefined;
+  let bookmarkTimer: NodeJS.Timeout | undefined;
+  const bookmarkLine = (annotations?: Record<string, string>) =>
+    `${JSON.stringify({
+      type: 'BOOKMARK',
+      object: {
+        kind: w.type.kind,
+        apiVersion: apiVersionFor(w.type.group, w.version),
+        metadata: { resourceVersion: String(store.currentRv()), ...(annotations ? { annotations } : {}) },
+      },
+    })}\n`;
+
+  const watcher: Watcher = {
+    typeKey,
+    namespace: w.namespace,
+    filter: w.filter,
+    encoder: w.encoder,
+    deliver(line) {
+      if (closed) return;
+      if (res.writableLength > deps.maxBufferedBytes) {
+        watcher.close(goneStatus('the watch fell too far behind; resume from a newer resource version'));
+        return;
+      }
+      res.write(line);
+    },
+    close(errorStatus) {
+      if (closed) return;
+      if (errorStatus) res.write(`${JSON.stringify({ type: 'ERROR', object: errorStatus })}\n`);
+      cleanup();
+      res.end();
+    },
+  };
+
+  function cleanup(): void {
+    if (closed) return;
+    closed = true;
+    clearTimeout(timeoutTimer);
+    clearTimeout(bookmarkTimer);
+    hub.remove(watcher);
+  }
+  res.on('close', cleanup);
+  res.on('error', cleanup);
+
+  res.cork();
+  if (fromCurrentState) {
+    const objs = store.list(typeKey, w.namespace);
+    for (const obj of objs) {
+      if (w.filter && !w.filter(obj)) continue;
+      res.write(`${JSON.stringify({ type: 'ADDED', object: w.encoder.encode(obj) })}\n`);
+    }
+    if (sendInitial && bookmarks) res.write(bookmarkLine({ 'k8s.io/initial-events-end': 'true' }));
+  } else {
+    for (const ev of replay ?? []) {
+      const t = translate(watcher, ev);
+      if (t) res.write(eventLine(ev, t, w.encoder));
+    }
+  }
+  process.nextTick(() => res.uncork());
+  hub.add(watcher);
+
+  timeoutTimer = setTimeout(() => {
+    if (bookmarks && !closed) res.write(bookmarkLine());
+    watcher.close();
+  }, timeoutMs);
+  if (bookmarks) {
+    const tick = () => {
+      if (closed) return;
+      res.write(bookmarkLine());
+      bookmarkTimer = setTimeout(tick, deps.bookmarkIntervalMs);
+    };
+    bookmarkTimer = setTimeout(tick, deps.bookmarkIntervalMs);
+  }
+}

@@ -1,0 +1,297 @@
+// The write paths every verb shares (create, update, patch's final write, delete), with
+// kube-apiserver's semantics: uid/creationTimestamp, resourceVersion preconditions (409), generation,
+// status subresource rules, finalizers and deletionTimestamp, schema validation of custom resources,
+// namespace lifecycle admission and dryRun. HTTP handlers, the garbage collector and the namespace
+// controller all write through here, so the rules live in one place.
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '../apis/meta.js';
+import { CRDGroup, CRDPlural } from './builtin-types.js';
+import { crdStatus, validateCrd, type CRDObject } from './crd.js';
+import * as E from './errors.js';
+import { cloneJson, isPlainObject } from './json.js';
+import { validateObjectMeta } from './object-meta.js';
+import type { TypeRegistry } from './registry.js';
+import { apiVersionFor, typeKeyOf, versionInfo, type ResourceType } from './resource-type.js';
+import { applySchema } from './schema/index.js';
+import type { Store } from './storage/store.js';
+import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
+
+export type Obj = KubeObject & Record<string, unknown>;
+
+export const ForegroundFinalizer = 'foregroundDeletion';
+export const OrphanFinalizer = 'orphan';
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
+
+export interface WriteOpts {
+  dryRun?: boolean;
+  /** Unknown fields of a custom resource: Strict rejects (400), Warn (the default) reports, Ignore drops silently. */
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** Filled with warnings for the response's Warning headers. */
+  warnings?: string[];
+}
+
+export interface DeleteOpts extends WriteOpts {
+  propagationPolicy?: PropagationPolicy;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface DeleteResult {
+  object: Obj;
+  /** False when the object was only marked (finalizers pending). */
+  removed: boolean;
+}
+
+const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** Finalizers still holding an object being deleted; a namespace's spec.finalizers count too. */
+export function hasPendingFinalizers(type: ResourceType, obj: KubeObject & Record<string, unknown>): boolean {
+  if ((obj.metadata.finalizers ?? []).length > 0) return true;
+  const isNamespace = type.group === '' && type.plural === 'namespaces';
+  return isNamespace && ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0;
+}
+
+/** Fields present in the input but pruned from the output (apiVersion, kind and metadata are never pruned). */
+function unknownFields(input: unknown, output: unknown, path: string): string[] {
+  const out: string[] = [];
+  if (Array.isArray(input) && Array.isArray(output) && input.length === output.length) {
+    input.forEach((v, i) => out.push(...unknownFields(v, output[i], `${path}[${i}]`)));
+  } else if (isPlainObject(input) && isPlainObject(output)) {
+    for (const k of Object.keys(input)) {
+      if (path === '' && (k === 'metadata' || k === 'apiVersion' || k === 'kind')) continue;
+      const p = path === '' ? k : `${path}.${k}`;
+      if (!(k in output)) out.push(p);
+      else out.push(...unknownFields(input[k], output[k], p));
+    }
+  }
+  return out;
+}
+
+export function groupResource(type: ResourceType): E.GroupResource {
+  return { group: type.group, resource: type.plural };
+}
+
+export class ObjectApi {
+  constructor(
+    readonly store: Store,
+    readonly registry: TypeRegistry,
+    private readonly now: () => number,
+  ) {}
+
+  get(type: ResourceType, namespace: string, name: string): Obj {
+    const o = this.store.get(typeKeyOf(type), type.namespaced ? namespace : '', name);
+    if (!o) throw E.notFound(groupResource(type), name);
+    return o as Obj;
+  }
+
+  find(type: ResourceType, namespace: string, name: string): Obj | undefined {
+    return this.store.get(typeKeyOf(type), type.namespaced ? namespace : '', name) as Obj | undefined;
+  }
+
+  create(type: ResourceType, version: string, namespace: string, body: unknown, opts: WriteOpts = {}): Obj {
+    const obj = this.decode(type, version, body);
+    const m = obj.metadata;
+    if (type.namespaced) {
+      if (m.namespace && namespace && m.namespace !== namespace) {
+        throw E.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      m.namespace = namespace || m.namespace;
+      if (!m.namespace) throw E.badRequest('the server could not find the requested resource');
+    } else {
+      delete m.namespace;
+    }
+    if (!m.name) {
+      if (!m.generateName) {
+        throw E.invalid(type.kind, type.group, '', [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+      }
+      m.name = this.generateName(type, m.namespace ?? '', m.generateName);
+    }
+    const name = m.name;
+    if (type.namespaced) this.admitNamespace(type, m.namespace ?? '', name);
+    const nowStr = rfc3339(this.now());
+    prepareCreate(type, obj, randomUUID(), nowStr);
+    const admitted = this.admit(type, version, obj, undefined, nowStr, opts);
+    if (this.find(type, m.namespace ?? '', name)) throw E.alreadyExists(groupResource(type), name);
+    if (opts.dryRun) return admitted;
+    this.store.put(typeKeyOf(type), admitted);
+    return admitted;
+  }
+
+  /** PUT of the object or its /status. */
+  update(type: ResourceType, version: string, namespace: string, name: string, body: unknown, subresource: 'status' | undefined, opts: WriteOpts = {}): Obj {
+    const incoming = this.decode(type, version, body);
+    if (incoming.metadata.name !== undefined && incoming.metadata.name !== name) {
+      throw E.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    if (type.namespaced && incoming.metadata.namespace && incoming.metadata.namespace !== namespace) {
+      throw E.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    const existing = this.get(type, namespace, name);
+    const rv = incoming.metadata.resourceVersion;
+    if (!rv) {
+      if (!type.allowUnconditionalUpdate) {
+        throw E.invalid(type.kind, type.group, name, [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }]);
+      }
+    } else if (rv !== existing.metadata.resourceVersion) {
+      throw E.conflict(groupResource(type), name, E.staleObjectMessage);
+    }
+    return this.write(type, version, existing, incoming, subresource, opts);
+  }
+
+  /**
+   * The final step of a patch: `patched` is the stored object with the patch applied. A resourceVersion in
+   * the result that differs from the stored one is a conflict; that is how clients lock patches optimistically.
+   */
+  writePatched(type: ResourceType, version: string, existing: Obj, patched: unknown, subresource: 'status' | undefined, opts: WriteOpts = {}): Obj {
+    const name = existing.metadata.name ?? '';
+    if (!isObj(patched)) throw E.badRequest('the patch produced an object without metadata');
+    const rv = patched.metadata.resourceVersion;
+    if (rv !== undefined && rv !== null && rv !== '' && rv !== existing.metadata.resourceVersion) {
+      throw E.conflict(groupResource(type), name, E.staleObjectMessage);
+    }
+    return this.write(type, version, existing, patched, subresource, opts);
+  }
+
+  private write(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined, opts: WriteOpts): Obj {
+    const name = existing.metadata.name ?? '';
+    let next = prepareUpdate(type, subresource, existing, incoming);
+    next.apiVersion = apiVersionFor(type.group, version);
+    next.kind = type.kind;
+    const added = (next.metadata.finalizers ?? []).filter((f) => !(existing.metadata.finalizers ?? []).includes(f));
+    if (existing.metadata.deletionTimestamp && added.length > 0) {
+      throw E.invalid(type.kind, type.group, name, [{
+        reason: 'FieldValueForbidden',
+        message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+        field: 'metadata.finalizers',
+      }]);
+    }
+    next = this.admit(type, version, next, existing, rfc3339(this.now()), opts);
+    if (sameObject(next, existing)) return existing;
+    if (opts.dryRun) return next;
+    const key = typeKeyOf(type);
+    if (next.metadata.deletionTimestamp && !hasPendingFinalizers(type, next)) {
+      this.store.remove(key, next);
+      return next;
+    }
+    this.store.put(key, next);
+    return next;
+  }
+
+  delete(type: ResourceType, namespace: string, name: string, opts: DeleteOpts = {}): DeleteResult {
+    const existing = this.get(type, namespace, name);
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== existing.metadata.uid) {
+      throw E.conflict(groupResource(type), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${existing.metadata.uid ?? ''}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== existing.metadata.resourceVersion) {
+      throw E.conflict(groupResource(type), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${existing.metadata.resourceVersion ?? ''}`);
+    }
+    const finalizers = [...(existing.metadata.finalizers ?? [])];
+    const policy = opts.propagationPolicy;
+    if (policy === 'Foreground' && !finalizers.includes(ForegroundFinalizer)) finalizers.push(ForegroundFinalizer);
+    if (policy === 'Orphan' && !finalizers.includes(OrphanFinalizer)) finalizers.push(OrphanFinalizer);
+    const isNamespace = type.group === '' && type.plural === 'namespaces';
+    const key = typeKeyOf(type);
+    if (existing.metadata.deletionTimestamp) {
+      // Already terminating: only a change of propagation policy is recorded.
+      if (finalizers.length === (existing.metadata.finalizers ?? []).length || opts.dryRun) return { object: existing, removed: false };
+      const next = cloneJson(existing);
+      next.metadata.finalizers = finalizers;
+      this.store.put(key, next);
+      return { object: next, removed: false };
+    }
+    const next = cloneJson(existing);
+    next.metadata.finalizers = finalizers;
+    if (hasPendingFinalizers(type, next)) {
+      next.metadata.deletionTimestamp = rfc3339(this.now());
+      next.metadata.deletionGracePeriodSeconds = 0;
+      if (next.metadata.generation !== undefined) next.metadata.generation += 1;
+      if (isNamespace) next.status = { ...(next.status as object | undefined), phase: 'Terminating' };
+      if (!opts.dryRun) this.store.put(key, next);
+      return { object: next, removed: false };
+    }
+    if (finalizers.length === 0) delete next.metadata.finalizers;
+    if (!opts.dryRun) this.store.remove(key, next);
+    return { object: next, removed: true };
+  }
+
+  /** Removes an object regardless of finalizers (a CRD's instances when the CRD goes). */
+  forceRemove(type: ResourceType, obj: KubeObject): void {
+    this.store.remove(typeKeyOf(type), cloneJson(obj));
+  }
+
+  private decode(type: ResourceType, version: string, body: unknown): Obj {
+    if (!isObj(body)) {
+      if (body !== null && typeof body === 'object' && !Array.isArray(body) && !('metadata' in body)) {
+        return this.decode(type, version, { ...body, metadata: {} });
+      }
+      throw E.badRequest(`Object '${type.kind}' is not a JSON object with metadata`);
+    }
+    const expected = apiVersionFor(type.group, version);
+    if (body.apiVersion !== undefined && body.apiVersion !== expected) {
+      throw E.badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`);
+    }
+    if (body.kind !== undefined && body.kind !== type.kind) {
+      throw E.badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`);
+    }
+    const obj = cloneJson(body);
+    obj.apiVersion = expected;
+    obj.kind = type.kind;
+    return obj;
+  }
+
+  /** Validation and kind-specific defaulting common to create and update; returns the object to store. */
+  private admit(type: ResourceType, version: string, obj: Obj, old: Obj | undefined, now: string, opts: WriteOpts): Obj {
+    const causes: E.StatusCause[] = [];
+    const isNamespace = type.group === '' && type.plural === 'namespaces';
+    causes.push(...validateObjectMeta(obj.metadata, isNamespace ? 'label' : 'subdomain'));
+    let out = obj;
+    if (type.custom) {
+      const schema = versionInfo(type, version)?.schema;
+      if (schema) {
+        const result = applySchema(obj, schema);
+        for (const c of result.causes) causes.push({ reason: c.type, message: c.message, field: c.field });
+        if (isObj(result.object)) out = result.object;
+        const unknown = opts.fieldValidation === 'Ignore' ? [] : unknownFields(obj, out, '');
+        if (unknown.length > 0 && opts.fieldValidation === 'Strict') {
+          throw E.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+        }
+        for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
+      }
+    }
+    if (isNamespace && !old) {
+      const spec = (out.spec ?? {}) as { finalizers?: string[] };
+      out.spec = { ...spec, finalizers: spec.finalizers ?? ['kubernetes'] };
+    }
+    if (type.group === CRDGroup && type.plural === CRDPlural) {
+      const crd = out as CRDObject;
+      causes.push(...validateCrd(crd));
+      if (old && crd.spec?.group !== (old as CRDObject).spec?.group) {
+        causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${crd.spec?.group ?? ''}": field is immutable`, field: 'spec.group' });
+      }
+      if (causes.length === 0) out.status = crdStatus(crd, (old?.status as { conditions?: Array<{ lastTransitionTime?: string }> } | undefined)?.conditions?.[0]?.lastTransitionTime ?? now);
+    }
+    if (causes.length > 0) throw E.invalid(type.kind, type.group, obj.metadata.name ?? '', causes);
+    return out;
+  }
+
+  private admitNamespace(type: ResourceType, namespace: string, name: string): void {
+    const ns = this.store.get('/namespaces', '', namespace);
+    if (!ns) throw E.notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (ns.metadata.deletionTimestamp) {
+      throw E.forbidden(groupResource(type), name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+    }
+  }
+
+  private generateName(type: ResourceType, namespace: string, prefix: string): string {
+    for (;;) {
+      let suffix = '';
+      for (let i = 0; i < 5; i++) suffix += generateNameAlphabet[Math.floor(Math.random() * generateNameAlphabet.length)];
+      const name = `${prefix.slice(0, 253 - 5)}${suffix}`;
+      if (!this.find(type, namespace, name)) return name;
+    }
+  }
+}

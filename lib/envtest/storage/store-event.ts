@@ -1,0 +1,15 @@
+import type { KubeObject } from '../../apis/meta.js';
+
+export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One committed change. Objects are never mutated after commit, so events share them freely. */
+export interface StoreEvent {
+  type: StoreEventType;
+  rv: number;
+  typeKey: string;
+  object: KubeObject;
+  /** The stored object before this change (MODIFIED and DELETED). */
+  previous?: KubeObject;
+  /** Serialisations shared by every watcher using the same encoding. */
+  encoded?: Map<string, string>;
+}

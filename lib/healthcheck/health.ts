@@ -1,0 +1,130 @@
+// Per-machine health as a MachineHealthCheck sees it (machine-api.md §4.4 step 6). Pure: time is passed in.
+//
+// The node startup clock runs from machine.status.lastUpdated, as in the reference (§8.4). That field is
+// bumped by every status write of the machine controller and NodeLink, so a machine whose status keeps
+// changing restarts its startup window; and a machine without a node is never counted healthy, even when the
+// startup check is disabled ("0"). We keep both semantics so that MHCs written for OpenShift behave the same.
+import type { Node } from '../apis/core.js';
+import { parseGoDuration } from '../apis/duration.js';
+import { ExternalRemediationAnnotation, PhaseFailed } from '../apis/constants.js';
+import type { Machine, MachineHealthCheck } from '../apis/machine-types.js';
+
+export const DEFAULT_NODE_STARTUP_TIMEOUT_MS = 10 * 60 * 1000;
+/** Longest wait before a target is looked at again (the reference's minDuration starts from one hour). */
+export const MAX_NEXT_CHECK_MS = 60 * 60 * 1000;
+
+export interface ParsedUnhealthyCondition {
+  type: string;
+  status: string;
+  timeoutMs: number;
+}
+
+export interface HealthCheckSettings {
+  unhealthyConditions: ParsedUnhealthyCondition[];
+  nodeStartupTimeoutMs: number;
+}
+
+export class InvalidHealthCheckError extends Error {
+  override readonly name = 'InvalidHealthCheckError';
+}
+
+/** Reads the durations of an MHC spec; an invalid one is named by its field path. */
+export function healthCheckSettings(mhc: MachineHealthCheck): HealthCheckSettings {
+  const parse = (field: string, value: string): number => {
+    try {
+      return parseGoDuration(value);
+    } catch (err) {
+      throw new InvalidHealthCheckError(`${field}: ${(err as Error).message}`);
+    }
+  };
+  const unhealthyConditions = (mhc.spec?.unhealthyConditions ?? []).map((c, i) => ({
+    type: c.type,
+    status: c.status,
+    timeoutMs: parse(`spec.unhealthyConditions[${i}].timeout`, c.timeout),
+  }));
+  const raw = mhc.spec?.nodeStartupTimeout;
+  const nodeStartupTimeoutMs = raw === undefined || raw === null || raw === '' ? DEFAULT_NODE_STARTUP_TIMEOUT_MS : parse('spec.nodeStartupTimeout', raw);
+  return { unhealthyConditions, nodeStartupTimeoutMs };
+}
+
+/** A machine an MHC covers. `node` undefined: the machine has no nodeRef; a node without a UID: it is gone. */
+export interface Target {
+  machine: Machine;
+  node?: Node;
+}
+
+export function nodeNameOf(t: Target): string {
+  return t.node?.metadata.name ?? '';
+}
+
+/** `<mhcNamespace>/<mhcName>/<machineName>/<nodeName>`, as the reference logs and events print a target. */
+export function targetString(mhc: MachineHealthCheck, t: Target): string {
+  return `${mhc.metadata.namespace ?? ''}/${mhc.metadata.name ?? ''}/${t.machine.metadata.name ?? ''}/${nodeNameOf(t)}`;
+}
+
+export interface HealthVerdict {
+  needsRemediation: boolean;
+  /** When > 0: the target may turn unhealthy in this many ms; look again then. */
+  nextCheckMs: number;
+  /** Why, for logs. */
+  reason: string;
+}
+
+const timeOf = (ts: string | undefined): number => {
+  const ms = ts ? Date.parse(ts) : NaN;
+  // A missing time is Go's zero time: long ago.
+  return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
+};
+
+export function needsRemediation(t: Target, settings: HealthCheckSettings, now: number): HealthVerdict {
+  if (t.machine.status?.phase === PhaseFailed) return { needsRemediation: true, nextCheckMs: 0, reason: `machine phase is ${PhaseFailed}` };
+
+  if (!t.node) {
+    const timeout = settings.nodeStartupTimeoutMs;
+    if (timeout === 0) return { needsRemediation: false, nextCheckMs: 0, reason: 'no node yet; startup check disabled' };
+    const lastUpdated = t.machine.status?.lastUpdated;
+    if (!lastUpdated) return { needsRemediation: false, nextCheckMs: timeout, reason: 'no node yet; status not updated yet' };
+    const since = timeOf(lastUpdated);
+    if (since + timeout < now) return { needsRemediation: true, nextCheckMs: 0, reason: `machine has no node after ${timeout} ms` };
+    return { needsRemediation: false, nextCheckMs: timeout - (now - since) + 1000, reason: 'waiting for the node to start' };
+  }
+
+  if (!t.node.metadata.uid) return { needsRemediation: true, nextCheckMs: 0, reason: 'node does not exist' };
+
+  let next = Number.POSITIVE_INFINITY;
+  for (const c of settings.unhealthyConditions) {
+    const nc = t.node.status?.conditions?.find((x) => x.type === c.type);
+    if (!nc || nc.status !== c.status) continue;
+    const since = timeOf(nc.lastTransitionTime);
+    if (since + c.timeoutMs < now) {
+      return { needsRemediation: true, nextCheckMs: 0, reason: `condition ${c.type}=${c.status} for longer than ${c.timeoutMs} ms` };
+    }
+    const candidate = c.timeoutMs - (now - since) + 1000;
+    if (candidate > 0) next = Math.min(next, candidate);
+  }
+  if (next === Number.POSITIVE_INFINITY) return { needsRemediation: false, nextCheckMs: 0, reason: 'healthy' };
+  return { needsRemediation: false, nextCheckMs: Math.min(next, MAX_NEXT_CHECK_MS), reason: 'node condition matches, within its timeout' };
+}
+
+export interface Classification {
+  /** Targets that need remediation now. */
+  remediate: Target[];
+  /** Targets that may turn unhealthy, with when to look again. */
+  pending: Array<{ target: Target; nextCheckMs: number }>;
+  healthy: Target[];
+  /** Everything that is neither remediate, pending nor healthy (being deleted, no node, externally remediated). */
+  other: Target[];
+}
+
+export function classifyTargets(targets: readonly Target[], settings: HealthCheckSettings, now: number): Classification {
+  const out: Classification = { remediate: [], pending: [], healthy: [], other: [] };
+  for (const t of targets) {
+    const v = needsRemediation(t, settings, now);
+    if (v.needsRemediation) out.remediate.push(t);
+    else if (v.nextCheckMs > 0) out.pending.push({ target: t, nextCheckMs: v.nextCheckMs });
+    else if (!t.machine.metadata.deletionTimestamp && t.node && !(ExternalRemediationAnnotation in (t.machine.metadata.annotations ?? {}))) {
+      out.healthy.push(t);
+    } else out.other.push(t);
+  }
+  return out;
+}

@@ -1,0 +1,406 @@
+// The MachineHealthCheck controller (machine-api.md §4): finds the machines an MHC covers, judges their
+// health from their nodes, and — while no more than maxUnhealthy are unhealthy — remediates: deletes
+// machines that have a controller owner, annotates them for external bare-metal remediation, or creates
+// external remediation requests from a template.
+//
+// Where it differs from the reference, on purpose (§8):
+//  - short-circuited, it backs off (30 s doubling to 5 min; watch events still wake it) instead of
+//    requeueing every 1 ms, and it reports RemediationRestricted once per episode, not every pass;
+//  - DetectedUnhealthy and SkippedNoController are likewise reported once per episode per machine;
+//  - ExternalRemediationTemplateAvailable / ExternalRemediationRequestAvailable are persisted on status;
+//  - a deleted MHC's metric series are removed (the reference left short_circuit at 0);
+//  - Machine events only wake the MHCs of the machine's own namespace (the reference listed all).
+// Kept as in the reference: the node startup clock is machine.status.lastUpdated (health.ts), and
+// control-plane machines are not exempt — a master with a controller owner is remediated like any other.
+import {
+  ExternalRemediationAnnotation,
+  ExternalRemediationRequestAvailableCondition,
+  ExternalRemediationRequestCreationFailedReason,
+  ExternalRemediationTemplateAvailableCondition,
+  ExternalRemediationTemplateNotFoundReason,
+  MHCPausedAnnotation,
+  PhaseFailed,
+  RemediationAllowedCondition,
+  RemediationStrategyAnnotation,
+  RemediationStrategyExternalBaremetal,
+  TooManyUnhealthyReason,
+} from '../apis/constants.js';
+import { falseCondition, setCondition, trueCondition } from '../apis/conditions.js';
+import type { Node } from '../apis/core.js';
+import { selectorFromLabelSelector } from '../apis/label-selector.js';
+import type { Condition, Machine, MachineHealthCheck, MachineHealthCheckStatus } from '../apis/machine-types.js';
+import type { KubeObject } from '../apis/meta.js';
+import { getControllerOf } from '../apis/objects.js';
+import type { EventRecorder } from '../client/event-recorder.js';
+import { isNotFound } from '../client/errors.js';
+import type { KubeClient } from '../client/kube-client.js';
+import { MachineHealthChecks, Machines, Nodes } from '../client/resources.js';
+import type { Clock } from '../runtime/clock.js';
+import { TerminalError, type ControllerManager, type Informer, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/types.js';
+import { EventOnce } from './event-once.js';
+import { buildRemediationRequest, guessResource, requestKindFor, type ResourceResolver, type UnstructuredObject } from './external-remediation.js';
+import { classifyTargets, healthCheckSettings, InvalidHealthCheckError, nodeNameOf, targetString, type Target } from './health.js';
+import { remediationBudget } from './max-unhealthy.js';
+import { healthCheckMetrics, type HealthCheckMetrics } from './metrics.js';
+
+export const MHC_CONTROLLER_NAME = 'machinehealthcheck-controller';
+export const DEFAULT_SHORT_CIRCUIT_BACKOFF = { baseMs: 30_000, maxMs: 5 * 60_000 } as const;
+const NODE_NAME_INDEX = 'machinehealthcheck-controller:nodeRef.name';
+
+export interface MachineHealthCheckControllerOptions {
+  /** Workers; the manager's default when unset. */
+  maxConcurrentReconciles?: number;
+  /** Maps a remediation template's apiVersion+kind to its REST resource; default guesses the plural. */
+  resolveResource?: ResourceResolver;
+  /** Requeue delays while short-circuited: base, doubling per pass, capped at max. */
+  shortCircuitBackoff?: { baseMs?: number; maxMs?: number };
+}
+
+const keyOf = (ns: string | undefined, name: string | undefined) => `${ns ?? ''}/${name ?? ''}`;
+
+function aggregate(errors: Error[]): Error {
+  if (errors.length === 1) return errors[0]!;
+  return new Error(`[${errors.map((e) => e.message).join(', ')}]`, { cause: errors[0] });
+}
+
+
+class MachineHealthCheckReconciler implements Reconciler {
+  private readonly once = new EventOnce();
+  private readonly shortCircuitPasses = new Map<string, number>();
+  private readonly backoffBase: number;
+  private readonly backoffMax: number;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly clock: Clock,
+    private readonly mhcs: Informer<MachineHealthCheck>,
+    private readonly machines: Informer<Machine>,
+    private readonly nodes: Informer<Node>,
+    private readonly events: EventRecorder,
+    private readonly metrics: HealthCheckMetrics,
+    private readonly resolveResource: ResourceResolver,
+    backoff: MachineHealthCheckControllerOptions['shortCircuitBackoff'],
+  ) {
+    this.backoffBase = backoff?.baseMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.baseMs;
+    this.backoffMax = backoff?.maxMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.maxMs;
+  }
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
+    const key = keyOf(req.namespace, req.name);
+    const labels = { name: req.name, namespace: req.namespace ?? '' };
+    const mhc = this.mhcs.get(req);
+    if (!mhc) {
+      this.metrics.nodesCovered.remove(labels);
+      this.metrics.shortCircuit.remove(labels);
+      this.shortCircuitPasses.delete(key);
+      this.once.retain(`${key}|`, new Set());
+      return;
+    }
+    if (mhc.metadata.annotations && MHCPausedAnnotation in mhc.metadata.annotations) {
+      ctx.log.debug('paused; skipping', {}, 3);
+      return;
+    }
+
+    let settings;
+    let selector;
+    try {
+      settings = healthCheckSettings(mhc);
+      selector = selectorFromLabelSelector(mhc.spec?.selector);
+    } catch (err) {
+      const msg = err instanceof InvalidHealthCheckError ? err.message : `failed to build selector: ${(err as Error).message}`;
+      this.events.event(mhc, 'Warning', 'ReconcileError', 'Reconcile', msg);
+      throw new TerminalError(msg, { cause: err });
+    }
+
+    const targets: Target[] = this.machines
+      .list({ namespace: mhc.metadata.namespace })
+      .filter((m) => selector.matches(m.metadata.labels))
+      .map((machine) => {
+        const nodeName = machine.status?.nodeRef?.name;
+        if (!nodeName) return { machine };
+        // A node with only a name stands for a node that does not exist.
+        return { machine, node: this.nodes.get({ name: nodeName }) ?? { metadata: { name: nodeName } } };
+      });
+    this.metrics.nodesCovered.set(labels, targets.length);
+
+    const now = this.clock.now();
+    const c = classifyTargets(targets, settings, now);
+    const live = new Set<string>();
+    for (const { target } of c.pending) {
+      const onceKey = `${key}|${target.machine.metadata.uid ?? ''}|DetectedUnhealthy`;
+      live.add(onceKey);
+      const note = `Machine ${targetString(mhc, target)} has unhealthy node ${nodeNameOf(target)}`;
+      this.once.emit(onceKey, note, () => this.events.event(target.machine, 'Normal', 'DetectedUnhealthy', 'HealthCheck', note));
+    }
+
+    const expected = targets.length;
+    const currentHealthy = c.healthy.length;
+    const unhealthy = expected - currentHealthy;
+    const budget = remediationBudget(mhc.spec?.maxUnhealthy, expected, unhealthy);
+    const status: MachineHealthCheckStatus = {
+      ...mhc.status,
+      expectedMachines: expected,
+      currentHealthy,
+      remediationsAllowed: budget.remediationsAllowed,
+    };
+
+    if (!budget.allowed) {
+      if (budget.error) ctx.log.error('cannot read maxUnhealthy; remediation is not allowed', { error: budget.error.message });
+      const counts = `total: ${expected}, unhealthy: ${unhealthy}, maxUnhealthy: ${String(mhc.spec?.maxUnhealthy)}`;
+      status.conditions = setCondition(
+        status.conditions,
+        falseCondition(
+          RemediationAllowedCondition,
+          TooManyUnhealthyReason,
+          'Warning',
+          `Remediation is not allowed, the number of not started or unhealthy machines exceeds maxUnhealthy (${counts})`,
+        ),
+        now,
+      );
+      await this.writeStatus(mhc, status, ctx.signal);
+      const note = `Remediation restricted due to exceeded number of unhealthy machines (${counts})`;
+      const onceKey = `${key}|RemediationRestricted`;
+      live.add(onceKey);
+      this.once.emit(onceKey, note, () => this.events.event(mhc, 'Warning', 'RemediationRestricted', 'Remediate', note));
+      this.once.retain(`${key}|`, live);
+      this.metrics.shortCircuit.set(labels, 1);
+      const passes = (this.shortCircuitPasses.get(key) ?? 0) + 1;
+      this.shortCircuitPasses.set(key, passes);
+      const backoff = Math.min(this.backoffMax, this.backoffBase * 2 ** Math.min(passes - 1, 30));
+      ctx.log.info('short-circuiting remediation', { total: expected, unhealthy, maxUnhealthy: mhc.spec?.maxUnhealthy, requeueAfterMs: backoff });
+      return { requeueAfterMs: backoff };
+    }
+
+    this.shortCircuitPasses.delete(key);
+    this.metrics.shortCircuit.set(labels, 0);
+    status.conditions = setCondition(status.conditions, trueCondition(RemediationAllowedCondition), now);
+
+    const errors: Error[] = [];
+    const template = mhc.spec?.remediationTemplate;
+    for (const t of c.remediate) {
+      try {
+        if (template) {
+          const outcome = await this.remediateExternally(mhc, t, status.conditions, ctx);
+          status.conditions = outcome.conditions;
+          if (outcome.error) throw outcome.error;
+        } else {
+          await this.remediateInternally(mhc, t, key, live, ctx);
+        }
+      } catch (err) {
+        ctx.log.error('remediation failed', { target: targetString(mhc, t), error: (err as Error).message });
+        errors.push(err as Error);
+      }
+    }
+    if (template) await this.cleanRemediationRequests(mhc, c.healthy, ctx);
+    this.once.retain(`${key}|`, live);
+
+    try {
+      await this.writeStatus(mhc, status, ctx.signal);
+    } catch (err) {
+      errors.push(err as Error);
+    }
+
+    if (errors.length > 0) throw aggregate(errors);
+    const nextChecks = c.pending.map((p) => p.nextCheckMs);
+    if (nextChecks.length > 0) return { requeueAfterMs: Math.min(...nextChecks) };
+    return {};
+  }
+
+  private async writeStatus(mhc: MachineHealthCheck, next: MachineHealthCheckStatus, signal: AbortSignal): Promise<void> {
+    const cur = mhc.status ?? {};
+    const same =
+      cur.expectedMachines === next.expectedMachines &&
+      cur.currentHealthy === next.currentHealthy &&
+      cur.remediationsAllowed === next.remediationsAllowed &&
+      JSON.stringify(cur.conditions ?? []) === JSON.stringify(next.conditions ?? []);
+    if (same) return;
+    try {
+      await this.client.patch(
+        MachineHealthChecks,
+        { namespace: mhc.metadata.namespace, name: mhc.metadata.name ?? '' },
+        {
+          type: 'merge',
+          body: {
+            status: {
+              expectedMachines: next.expectedMachines,
+              currentHealthy: next.currentHealthy,
+              remediationsAllowed: next.remediationsAllowed,
+              conditions: next.conditions ?? [],
+            },
+          },
+        },
+        { subresource: 'status', signal },
+      );
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  private async remediateInternally(mhc: MachineHealthCheck, t: Target, key: string, live: Set<string>, ctx: ReconcileContext): Promise<void> {
+    const m = t.machine;
+    const target = targetString(mhc, t);
+    const mkey = { namespace: m.metadata.namespace, name: m.metadata.name ?? '' };
+
+    if (m.status?.phase !== PhaseFailed && mhc.metadata.annotations?.[RemediationStrategyAnnotation] === RemediationStrategyExternalBaremetal) {
+      if (m.metadata.annotations && ExternalRemediationAnnotation in m.metadata.annotations) return;
+      const note = `Requesting external remediation of node associated with machine ${target}`;
+      try {
+        await this.client.patch(Machines, mkey, { type: 'merge', body: { metadata: { annotations: { [ExternalRemediationAnnotation]: '' } } } }, { signal: ctx.signal });
+      } catch (err) {
+        this.events.event(m, 'Warning', 'ExternalAnnotationFailed', 'Remediate', `${note} failed: ${(err as Error).message}`);
+        throw err;
+      }
+      this.events.event(m, 'Normal', 'ExternalAnnotationAdded', 'Remediate', note);
+      return;
+    }
+
+    if (!getControllerOf(m)) {
+      const note = `Machine ${target} has no controller owner, skipping remediation`;
+      const onceKey = `${key}|${m.metadata.uid ?? ''}|SkippedNoController`;
+      live.add(onceKey);
+      this.once.emit(onceKey, note, () => this.events.event(m, 'Normal', 'SkippedNoController', 'Remediate', note));
+      return;
+    }
+
+    let fresh: Machine;
+    try {
+      fresh = await this.client.get(Machines, mkey, { signal: ctx.signal });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+    if (fresh.metadata.deletionTimestamp) return;
+
+    try {
+      await this.client.delete(Machines, mkey, { preconditions: { uid: fresh.metadata.uid }, signal: ctx.signal });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      this.events.event(m, 'Warning', 'MachineDeletionFailed', 'Remediate', `Machine ${target} remediation failed: unable to delete Machine object: ${(err as Error).message}`);
+      throw err;
+    }
+    this.events.event(m, 'Normal', 'MachineDeleted', 'Remediate', `Machine ${target} has been remediated by requesting to delete Machine object`);
+    this.metrics.remediationSuccess.inc({ name: mhc.metadata.name ?? '', namespace: mhc.metadata.namespace ?? '' });
+    ctx.log.info('remediated machine by deleting it', { target });
+  }
+
+  /**
+   * Creates the remediation request for `t` unless it exists. Returns the conditions with the External*
+   * conditions updated (persisted with the rest of the status) and the error, if any.
+   */
+  private async remediateExternally(
+    mhc: MachineHealthCheck,
+    t: Target,
+    conditions: Condition[] | undefined,
+    ctx: ReconcileContext,
+  ): Promise<{ conditions: Condition[]; error?: Error }> {
+    const ref = mhc.spec!.remediationTemplate!;
+    const now = this.clock.now();
+    const m = t.machine;
+    const requestKind = requestKindFor(ref.kind ?? '');
+    const requestResource = this.resolveResource(ref.apiVersion ?? '', requestKind);
+    try {
+      await this.client.get(requestResource, { namespace: mhc.metadata.namespace, name: m.metadata.name ?? '' }, { signal: ctx.signal });
+      return { conditions: conditions ?? [] };
+    } catch (err) {
+      if (!isNotFound(err)) return { conditions: conditions ?? [], error: err as Error };
+    }
+
+    let template: UnstructuredObject;
+    try {
+      template = await this.client.get(
+        this.resolveResource(ref.apiVersion ?? '', ref.kind ?? ''),
+        { namespace: m.metadata.namespace, name: ref.name ?? '' },
+        { signal: ctx.signal },
+      );
+    } catch (err) {
+      const message = `error retrieving remediation template ${ref.kind ?? ''} ${m.metadata.namespace ?? ''}/${ref.name ?? ''}: ${(err as Error).message}`;
+      return {
+        conditions: setCondition(conditions, falseCondition(ExternalRemediationTemplateAvailableCondition, ExternalRemediationTemplateNotFoundReason, 'Error', message), now),
+        error: new Error(message, { cause: err }),
+      };
+    }
+    const next = setCondition(conditions, trueCondition(ExternalRemediationTemplateAvailableCondition), now);
+
+    try {
+      await this.client.create(requestResource, buildRemediationRequest(template, ref, m), { signal: ctx.signal });
+    } catch (err) {
+      const message = `error creating remediation request for machine ${m.metadata.name ?? ''}: ${(err as Error).message}`;
+      return {
+        conditions: setCondition(next, falseCondition(ExternalRemediationRequestAvailableCondition, ExternalRemediationRequestCreationFailedReason, 'Error', message), now),
+        error: new Error(message, { cause: err }),
+      };
+    }
+    ctx.log.info('created external remediation request', { target: targetString(mhc, t), kind: requestKind });
+    return { conditions: setCondition(next, trueCondition(ExternalRemediationRequestAvailableCondition), now) };
+  }
+
+  /** Deletes the remediation requests of machines that are healthy again. Errors are only logged. */
+  private async cleanRemediationRequests(mhc: MachineHealthCheck, healthy: Target[], ctx: ReconcileContext): Promise<void> {
+    const ref = mhc.spec!.remediationTemplate!;
+    const resource = this.resolveResource(ref.apiVersion ?? '', requestKindFor(ref.kind ?? ''));
+    for (const t of healthy) {
+      const key = { namespace: mhc.metadata.namespace, name: t.machine.metadata.name ?? '' };
+      try {
+        const req = await this.client.get(resource, key, { signal: ctx.signal });
+        if (req.metadata.deletionTimestamp) continue;
+        await this.client.delete(resource, key, { signal: ctx.signal });
+        ctx.log.info('deleted the remediation request of a healthy machine', { target: targetString(mhc, t) });
+      } catch (err) {
+        if (!isNotFound(err)) ctx.log.warn('failed to clean up remediation request', { target: targetString(mhc, t), error: (err as Error).message });
+      }
+    }
+  }
+}
+
+/**
+ * Registers the MachineHealthCheck controller (`machinehealthcheck-controller`) and its metrics on the
+ * manager. Watches MHCs, Machines (→ the MHCs of their namespace that select them) and Nodes (→ their
+ * machine's MHCs).
+ */
+export function addMachineHealthCheckController(mgr: ControllerManager, opts: MachineHealthCheckControllerOptions = {}): void {
+  const mhcs = mgr.informer(MachineHealthChecks);
+  const machines = mgr.informer(Machines);
+  const nodes = mgr.informer(Nodes);
+  machines.addIndex(NODE_NAME_INDEX, (m) => (m.status?.nodeRef?.name ? [m.status.nodeRef.name] : []));
+
+  const reconciler = new MachineHealthCheckReconciler(
+    mgr.client,
+    mgr.clock,
+    mhcs,
+    machines,
+    nodes,
+    mgr.eventRecorder(MHC_CONTROLLER_NAME),
+    healthCheckMetrics(mgr.metrics),
+    opts.resolveResource ?? guessResource,
+    opts.shortCircuitBackoff,
+  );
+
+  const mhcsFor = (m: KubeObject): Request[] =>
+    mhcs
+      .list({ namespace: m.metadata.namespace })
+      .filter((mhc) => {
+        try {
+          return selectorFromLabelSelector(mhc.spec?.selector).matches(m.metadata.labels);
+        } catch {
+          return false;
+        }
+      })
+      .map((mhc) => ({ namespace: mhc.metadata.namespace, name: mhc.metadata.name ?? '' }));
+
+  const nodeToMHCs = (node: KubeObject): Request[] => {
+    const owners = machines.byIndex(NODE_NAME_INDEX, node.metadata.name ?? '');
+    // Exactly one machine per node, as the reference requires; anything else is ambiguous.
+    return owners.length === 1 ? mhcsFor(owners[0]!) : [];
+  };
+
+  mgr.addController({
+    name: MHC_CONTROLLER_NAME,
+    reconciler,
+    maxConcurrentReconciles: opts.maxConcurrentReconciles,
+    watches: [
+      { informer: mhcs as unknown as Informer<KubeObject>, enqueue: 'self' },
+      { informer: machines as unknown as Informer<KubeObject>, enqueue: 'map', map: mhcsFor },
+      { informer: nodes as unknown as Informer<KubeObject>, enqueue: 'map', map: nodeToMHCs },
+    ],
+  });
+}

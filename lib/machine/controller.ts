@@ -1,0 +1,84 @@
+// Wiring: registers the machine controller and the machine drain controller on a manager.
+import type { Machine } from '../apis/machine-types.js';
+import { Machines, Nodes } from '../client/resources.js';
+import type { ControllerManager, Informer } from '../runtime/types.js';
+import type { KubeObject } from '../apis/meta.js';
+import type { Actuator } from './actuator.js';
+import { DrainReconciler } from './drain/drain-reconciler.js';
+import { NodeDrainer, type DrainOptions } from './drain/node-drainer.js';
+import { MachineReconciler } from './machine-reconciler.js';
+import { machineMetricsFor, MachineMetrics } from './metrics.js';
+
+export const MachineControllerName = 'machine-controller';
+export const MachineDrainControllerName = 'machine-drain-controller';
+export const MachineAPIMigrationGate = 'MachineAPIMigration';
+
+export interface MachineControllerOptions {
+  /** Workers for the machine controller (the drain controller always has one). Default: the runtime's. */
+  maxConcurrentReconciles?: number;
+  /** Feature gates by name; `MachineAPIMigration` makes the controller honour status.authoritativeAPI. */
+  featureGates?: Readonly<Record<string, boolean>>;
+  /** Requeue while an instance is still changing; default 30 s. */
+  requeueAfterMs?: number;
+  /** Per-reconcile deadline passed to the runtime. */
+  reconcileTimeoutMs?: number;
+  /** Machine controller backoff after an error; default 5 ms → 1000 s. */
+  rateLimiter?: { baseDelayMs?: number; maxDelayMs?: number };
+  /** Drain controller backoff after a drain error; default 5 s → 1000 s (plus 10 qps, burst 100). */
+  drainRateLimiter?: { baseDelayMs?: number; maxDelayMs?: number };
+  drain?: DrainOptions;
+  /** Where phase-transition and instance-failure metrics go; default the manager's registry. */
+  metrics?: MachineMetrics;
+}
+
+export function addMachineController(mgr: ControllerManager, actuator: Actuator, opts: MachineControllerOptions = {}): void {
+  const machines = mgr.informer(Machines);
+  const nodes = mgr.informer(Nodes);
+  const metrics = opts.metrics ?? machineMetricsFor(mgr.metrics);
+  const base = opts.rateLimiter?.baseDelayMs ?? 5;
+  const max = opts.rateLimiter?.maxDelayMs ?? 1_000_000;
+  const drainBase = opts.drainRateLimiter?.baseDelayMs ?? 5_000;
+  const drainMax = opts.drainRateLimiter?.maxDelayMs ?? 1_000_000;
+  const asSource = (i: Informer<Machine>) => i as unknown as Informer<KubeObject>;
+
+  mgr.addController({
+    name: MachineControllerName,
+    reconciler: new MachineReconciler({
+      client: mgr.client,
+      machines,
+      actuator,
+      clock: mgr.clock,
+      events: mgr.eventRecorder(MachineControllerName),
+      metrics,
+      migrationEnabled: opts.featureGates?.[MachineAPIMigrationGate] === true,
+      requeueAfterMs: opts.requeueAfterMs ?? 30_000,
+      retryBaseMs: base,
+      retryMaxMs: max,
+    }),
+    watches: [{ informer: asSource(machines), enqueue: 'self' }],
+    maxConcurrentReconciles: opts.maxConcurrentReconciles,
+    reconcileTimeoutMs: opts.reconcileTimeoutMs,
+    rateLimiter: { baseDelayMs: base, maxDelayMs: max },
+  });
+
+  const drainer = new NodeDrainer(
+    { client: mgr.client, listNodes: () => nodes.list(), clock: mgr.clock, log: mgr.logger.child({ controller: MachineDrainControllerName }) },
+    opts.drain,
+  );
+  mgr.addController({
+    name: MachineDrainControllerName,
+    reconciler: new DrainReconciler({
+      client: mgr.client,
+      machines,
+      drainer,
+      clock: mgr.clock,
+      events: mgr.eventRecorder(MachineDrainControllerName),
+      retryBaseMs: drainBase,
+      retryMaxMs: drainMax,
+    }),
+    watches: [{ informer: asSource(machines), enqueue: 'self' }],
+    maxConcurrentReconciles: 1,
+    reconcileTimeoutMs: opts.reconcileTimeoutMs,
+    rateLimiter: { baseDelayMs: drainBase, maxDelayMs: drainMax, qps: 10, burst: 100 },
+  });
+}

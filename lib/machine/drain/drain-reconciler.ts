@@ -1,0 +1,105 @@
+// The machine-drain-controller (spec §1.6): once the machine controller has set phase Deleting, drain
+// the machine's node and record Drained=True so that the machine controller may terminate the instance.
+// Improvement (flaw 1): a failed drain is persisted as Drained=False/DrainError, visible to users.
+import { DrainErrorReason, DrainedCondition, ExcludeNodeDrainingAnnotation, PhaseDeleting } from '../../apis/constants.js';
+import type { Machine } from '../../apis/machine-types.js';
+import type { EventRecorder } from '../../client/event-recorder.js';
+import type { KubeClient } from '../../client/kube-client.js';
+import type { Clock } from '../../runtime/clock.js';
+import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../../runtime/types.js';
+import { falseCondition, isConditionTrue, setCondition, trueConditionWithReason } from '../../apis/conditions.js';
+import { requeueAfterOf } from '../errors.js';
+import { hasPreDrainHooks } from '../lifecycle-hooks.js';
+import { fingerprintOf, keyOf, messageOf } from '../machine-reconciler.js';
+import { MachineDraft } from '../machine-writer.js';
+import { clone } from '../merge-patch.js';
+import { RetryGate } from '../retry-gate.js';
+import type { NodeDrainer } from './node-drainer.js';
+
+export interface DrainReconcilerDeps {
+  client: KubeClient;
+  machines: Informer<Machine>;
+  drainer: NodeDrainer;
+  clock: Clock;
+  events: EventRecorder;
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+export class DrainReconciler implements Reconciler {
+  private readonly gate: RetryGate;
+
+  constructor(private readonly d: DrainReconcilerDeps) {
+    this.gate = new RetryGate(d.clock, d.retryBaseMs, d.retryMaxMs);
+  }
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
+    const cached = this.d.machines.get(req);
+    if (!cached) return;
+    if (!cached.metadata.deletionTimestamp || cached.status?.phase !== PhaseDeleting) return;
+    if (isConditionTrue(cached.status?.conditions, DrainedCondition)) return;
+
+    const key = keyOf(req);
+    const fp = fingerprintOf(cached);
+    // Our own DrainError status write comes straight back through the watch; hold it to the backoff.
+    const wait = this.gate.remaining(key, fp);
+    if (wait !== undefined) return { requeueAfterMs: wait };
+    const started = this.d.clock.now();
+
+    const draft = new MachineDraft(clone(cached), this.d.client);
+    const machine = draft.machine;
+    const { events } = this.d;
+    const nodeName = machine.status?.nodeRef?.name;
+    let message: string;
+    if (machine.metadata.annotations?.[ExcludeNodeDrainingAnnotation] === undefined && nodeName) {
+      if (hasPreDrainHooks(machine)) {
+        events.event(machine, 'Normal', 'DrainBlocked', 'Drain', 'Drain blocked by pre-drain hook');
+        return;
+      }
+      events.event(machine, 'Normal', 'DrainProceeds', 'Drain', 'Node drain proceeds');
+      try {
+        const outcome = await this.d.drainer.drain(nodeName, ctx.signal);
+        if (outcome === 'drained') events.event(machine, 'Normal', 'Deleted', 'Drain', `Node "${nodeName}" drained`);
+      } catch (err) {
+        return this.drainFailed(draft, err, key, fp, started, ctx);
+      }
+      events.event(machine, 'Normal', 'DrainSucceeded', 'Drain', 'Node drain succeeded');
+      message = 'Drain finished successfully';
+    } else {
+      events.event(machine, 'Normal', 'DrainSkipped', 'Drain', 'Node drain skipped');
+      message = 'Node drain skipped';
+    }
+
+    const status = (machine.status ??= {});
+    status.conditions = setCondition(status.conditions, trueConditionWithReason(DrainedCondition, '', message), this.d.clock.now());
+    try {
+      await draft.persist(ctx.signal);
+    } catch (err) {
+      this.gate.failed(key, fp, started);
+      throw new Error(`could not patch machine status: ${messageOf(err)}`, { cause: err });
+    }
+    this.gate.succeeded(key);
+  }
+
+  private async drainFailed(draft: MachineDraft, err: unknown, key: string, fp: string, started: number, ctx: ReconcileContext): Promise<Result> {
+    const status = (draft.machine.status ??= {});
+    status.conditions = setCondition(
+      status.conditions,
+      falseCondition(DrainedCondition, DrainErrorReason, 'Warning', `could not drain machine: ${messageOf(err)}`),
+      this.d.clock.now(),
+    );
+    this.d.events.event(draft.machine, 'Normal', 'DrainRequeued', 'Drain', `Node drain requeued: ${messageOf(err)}`);
+    try {
+      await draft.persist(ctx.signal);
+    } catch (patchErr) {
+      ctx.log.error('could not record the drain error on the machine', { error: messageOf(patchErr) });
+    }
+    const after = requeueAfterOf(err);
+    if (after !== undefined) {
+      this.gate.hold(key, fp, after, started);
+      return { requeueAfterMs: after };
+    }
+    this.gate.failed(key, fp, started);
+    throw err;
+  }
+}

@@ -1,0 +1,193 @@
+// Drains one node: cordon, then evict every pod the filter lets go (honouring PodDisruptionBudgets via
+// the policy/v1 Eviction API), then wait for them to disappear, all within one per-attempt deadline.
+import type { Node, Pod } from '../../apis/core.js';
+import { isNotFound, isTooManyRequests } from '../../client/errors.js';
+import type { KubeClient } from '../../client/kube-client.js';
+import { DaemonSets, Nodes, Pods } from '../../client/resources.js';
+import type { Clock } from '../../runtime/clock.js';
+import type { Logger } from '../../runtime/logger.js';
+import { formatDuration, RequeueAfterError } from '../errors.js';
+import { drainPermission } from './drain-guard.js';
+import { decidePods } from './pod-filter.js';
+
+export interface DrainOptions {
+  /** Per-attempt deadline for evicting and waiting (kubectl drain Timeout); default 20 s. */
+  timeoutMs?: number;
+  /** First wait after a 429 (PodDisruptionBudget); doubles up to evictionRetryMaxMs. Default 500 ms (flaw 14: never 0). */
+  evictionRetryBaseMs?: number;
+  evictionRetryMaxMs?: number;
+  /** How often to look whether evicted pods are gone; default 1 s. */
+  podPollIntervalMs?: number;
+  /** A node unreachable for longer than this has its pods deleted without waiting; default 5 min. */
+  unreachableForceAfterMs?: number;
+  /** Requeue delay when cordoning fails or the control-plane guard says no; default 20 s. */
+  retryAfterMs?: number;
+}
+
+export const defaultDrainOptions: Required<DrainOptions> = {
+  timeoutMs: 20_000,
+  evictionRetryBaseMs: 500,
+  evictionRetryMaxMs: 5_000,
+  podPollIntervalMs: 1_000,
+  unreachableForceAfterMs: 5 * 60_000,
+  retryAfterMs: 20_000,
+};
+
+export interface NodeDrainerDeps {
+  client: KubeClient;
+  /** Every node (the shared cache), for the control-plane guard. */
+  listNodes(): Node[];
+  clock: Clock;
+  log: Logger;
+}
+
+export type DrainOutcome = 'drained' | 'node-not-found';
+
+/** Seconds the unreachable-node case uses for grace period and for skipping pods already deleting. */
+const unreachableGraceSeconds = 1;
+
+export class NodeDrainer {
+  private readonly opts: Required<DrainOptions>;
+
+  constructor(
+    private readonly d: NodeDrainerDeps,
+    opts: DrainOptions = {},
+  ) {
+    this.opts = { ...defaultDrainOptions, ...definedOnly(opts) };
+  }
+
+  async drain(nodeName: string, signal: AbortSignal): Promise<DrainOutcome> {
+    const { client, clock } = this.d;
+    let node: Node;
+    try {
+      // Read fresh from the API, not the cache: cordon state decides the guard.
+      node = await client.get(Nodes, { name: nodeName }, { signal });
+    } catch (err) {
+      if (isNotFound(err)) return 'node-not-found';
+      throw err;
+    }
+
+    const permission = drainPermission(node, this.d.listNodes());
+    if (!permission.allowed) {
+      const requeue = new RequeueAfterError(this.opts.retryAfterMs);
+      throw new Error(`drain not permitted: ${permission.reason}: ${requeue.message}`, { cause: requeue });
+    }
+
+    if (!node.spec?.unschedulable) {
+      try {
+        await client.patch(Nodes, { name: nodeName }, { type: 'merge', body: { spec: { unschedulable: true } } }, { signal });
+      } catch (err) {
+        // The cause chain carries the RequeueAfterError (wait 20 s), which itself keeps the API error.
+        const requeue = new RequeueAfterError(this.opts.retryAfterMs, { cause: err });
+        // eslint-disable-next-line preserve-caught-error
+        throw new Error(`cordon of node "${nodeName}" failed: ${messageOf(err)}`, { cause: requeue });
+      }
+    }
+
+    const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+    const unreachable = ready?.status === 'Unknown';
+    const unreachableSince = ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : NaN;
+    const longUnreachable = unreachable && !Number.isNaN(unreachableSince) && clock.now() - unreachableSince > this.opts.unreachableForceAfterMs;
+
+    const listed = await client.list(Pods, { fieldSelector: `spec.nodeName=${nodeName}`, signal });
+    const pods = listed.items.filter((p) => p.spec?.nodeName === nodeName);
+    const decisions = await decidePods(pods, {
+      nowMs: clock.now(),
+      skipWaitForDeleteTimeoutMs: unreachable ? unreachableGraceSeconds * 1000 : 0,
+      daemonSetExists: async (namespace, name) => {
+        try {
+          await client.get(DaemonSets, { namespace, name }, { signal });
+          return true;
+        } catch (err) {
+          if (isNotFound(err)) return false;
+          throw err;
+        }
+      },
+    });
+    for (const dcs of decisions) {
+      if (dcs.action === 'skip') this.d.log.debug('drain leaves pod', { pod: podKey(dcs.pod), reason: dcs.reason }, 4);
+    }
+    const toRemove = decisions.filter((x) => x.action === 'evict').map((x) => x.pod);
+
+    const deadline = clock.now() + this.opts.timeoutMs;
+    const attempt = new AbortController();
+    const onAbort = () => attempt.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const results = await Promise.allSettled(
+        toRemove.map((pod) =>
+          longUnreachable
+            ? this.forceDelete(pod, attempt.signal)
+            : this.evictAndWait(pod, deadline, unreachable ? unreachableGraceSeconds : undefined, attempt.signal),
+        ),
+      );
+      const failures = results.flatMap((r) => (r.status === 'rejected' ? [messageOf(r.reason)] : []));
+      if (failures.length > 0) throw new Error(`[${failures.join(', ')}]`);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      attempt.abort();
+    }
+    return 'drained';
+  }
+
+  // The kubelet is gone and the node lifecycle controller would evict these pods anyway after 5 minutes:
+  // waiting for a graceful exit that can never be confirmed would only block the machine's deletion.
+  private async forceDelete(pod: Pod, signal: AbortSignal): Promise<void> {
+    try {
+      await this.d.client.delete(Pods, podRef(pod), { gracePeriodSeconds: 0, signal });
+    } catch (err) {
+      if (!isNotFound(err)) throw new Error(`error when deleting pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}": ${messageOf(err)}`, { cause: err });
+    }
+  }
+
+  private async evictAndWait(pod: Pod, deadline: number, graceSeconds: number | undefined, signal: AbortSignal): Promise<void> {
+    const { client, clock } = this.d;
+    const what = `pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}"`;
+    let delay = this.opts.evictionRetryBaseMs;
+    for (;;) {
+      try {
+        await client.evict(podRef(pod), graceSeconds === undefined ? {} : { deleteOptions: { gracePeriodSeconds: graceSeconds } }, { signal });
+        break;
+      } catch (err) {
+        if (isNotFound(err)) return;
+        if (!isTooManyRequests(err)) throw new Error(`error when evicting ${what}: ${messageOf(err)}`, { cause: err });
+        // A PodDisruptionBudget says not now: back off (flaw 14: the reference retried with no delay).
+        if (clock.now() + delay >= deadline) {
+          throw new Error(`error when evicting ${what}: ${messageOf(err)}: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`, { cause: err });
+        }
+        await clock.sleep(delay, signal);
+        delay = Math.min(delay * 2, this.opts.evictionRetryMaxMs);
+      }
+    }
+    await this.waitForDelete(pod, deadline, graceSeconds !== undefined, signal);
+  }
+
+  private async waitForDelete(pod: Pod, deadline: number, unreachable: boolean, signal: AbortSignal): Promise<void> {
+    const { client, clock } = this.d;
+    for (;;) {
+      let current: Pod;
+      try {
+        current = await client.get(Pods, podRef(pod), { signal });
+      } catch (err) {
+        if (isNotFound(err)) return;
+        throw err;
+      }
+      if (current.metadata.uid !== pod.metadata.uid) return;
+      const deletedAt = current.metadata.deletionTimestamp ? Date.parse(current.metadata.deletionTimestamp) : NaN;
+      if (unreachable && !Number.isNaN(deletedAt) && clock.now() - deletedAt > unreachableGraceSeconds * 1000) return;
+      const left = deadline - clock.now();
+      if (left <= 0) {
+        throw new Error(`pod ${podKey(pod)} was not deleted: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`);
+      }
+      await clock.sleep(Math.min(this.opts.podPollIntervalMs, left), signal);
+    }
+  }
+}
+
+const podRef = (p: Pod) => ({ namespace: p.metadata.namespace ?? '', name: p.metadata.name ?? '' });
+const podKey = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

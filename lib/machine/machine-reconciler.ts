@@ -1,0 +1,295 @@
+// The machine controller's reconcile (spec §1.5): drives a Machine through Provisioning → Provisioned →
+// Running with the provider's Actuator, and through Deleting (after the drain controller) to finalizer removal.
+import {
+  DrainedCondition,
+  ErrorCheckingProviderReason,
+  InstanceExistsCondition,
+  InstanceMissingReason,
+  InstanceNotCreatedReason,
+  MachineFinalizer,
+  NotPausedConditionReason,
+  PausedCondition,
+  PausedConditionReason,
+  PhaseDeleting,
+  PhaseFailed,
+  PhaseProvisioned,
+  PhaseProvisioning,
+  PhaseRunning,
+} from '../apis/constants.js';
+import type { Condition, Machine } from '../apis/machine-types.js';
+import { isMachineProvisioned } from '../apis/machine-predicates.js';
+import { isNotFound } from '../client/errors.js';
+import type { EventRecorder } from '../client/event-recorder.js';
+import type { KubeClient } from '../client/kube-client.js';
+import { Machines, Nodes } from '../client/resources.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
+import type { Actuator, ActuatorContext } from './actuator.js';
+import { falseCondition, getCondition, isConditionTrue, isEquivalentTo, setCondition, trueCondition, trueConditionWithReason, unknownCondition } from '../apis/conditions.js';
+import { isInvalidMachineConfiguration, requeueAfterOf } from './errors.js';
+import { hasPreTerminateHooks } from './lifecycle-hooks.js';
+import { MachineDraft } from './machine-writer.js';
+import { applyPhase } from './machine-status.js';
+import { clone } from './merge-patch.js';
+import type { MachineMetrics } from './metrics.js';
+import { RetryGate } from './retry-gate.js';
+import { MachineValidationError, validateMachine } from './validation.js';
+
+export interface MachineReconcilerDeps {
+  client: KubeClient;
+  machines: Informer<Machine>;
+  actuator: Actuator;
+  clock: Clock;
+  events: EventRecorder;
+  metrics: MachineMetrics;
+  /** Feature gate MachineAPIMigration: honour status.authoritativeAPI. */
+  migrationEnabled: boolean;
+  /** Wait before looking again at an instance that is still changing; 30 s as in the reference. */
+  requeueAfterMs: number;
+  /** Hot-loop guard bounds after a failed reconcile. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+export const keyOf = (r: Request): string => `${r.namespace ?? ''}/${r.name}`;
+export const fingerprintOf = (m: Machine): string => `${m.metadata.generation ?? 0}/${m.metadata.deletionTimestamp ?? ''}`;
+
+export class MachineReconciler implements Reconciler {
+  private readonly gate: RetryGate;
+
+  constructor(private readonly d: MachineReconcilerDeps) {
+    this.gate = new RetryGate(d.clock, d.retryBaseMs, d.retryMaxMs);
+  }
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
+    const cached = this.d.machines.get(req);
+    if (!cached) return;
+    const key = keyOf(req);
+    const fp = fingerprintOf(cached);
+    const wait = this.gate.remaining(key, fp);
+    if (wait !== undefined) return { requeueAfterMs: wait };
+    const started = this.d.clock.now();
+    try {
+      const result = await this.reconcileMachine(new MachineDraft(clone(cached), this.d.client), ctx);
+      this.gate.succeeded(key);
+      return result;
+    } catch (err) {
+      this.gate.failed(key, fp, started);
+      throw err;
+    }
+  }
+
+  private async reconcileMachine(draft: MachineDraft, ctx: ReconcileContext): Promise<Result | void> {
+    const { d } = this;
+    const log = ctx.log.child({ machine: `${draft.key.namespace}/${draft.key.name}` });
+    const deleting = !!draft.machine.metadata.deletionTimestamp;
+
+    if (d.migrationEnabled) {
+      const proceed = await this.migrationGate(draft, log, ctx.signal);
+      if (!proceed) return;
+    }
+
+    // Flaw 8 fixed: a machine already being deleted is not held hostage by validation.
+    if (!deleting) {
+      const errs = validateMachine(draft.machine);
+      if (errs.length > 0) {
+        const err = new MachineValidationError(draft.key.name, errs);
+        d.events.event(draft.machine, 'Warning', 'FailedValidate', 'Validate', err.message);
+        throw err;
+      }
+      if (!(draft.machine.metadata.finalizers ?? []).includes(MachineFinalizer)) {
+        const m = clone(draft.machine);
+        m.metadata.finalizers = [...(m.metadata.finalizers ?? []), MachineFinalizer];
+        await d.client.update(Machines, m, { signal: ctx.signal });
+        return;
+      }
+    } else {
+      return this.reconcileDelete(draft, ctx, log);
+    }
+
+    if (draft.machine.status?.phase === PhaseFailed) {
+      log.debug("machine is in phase Failed; won't reconcile", {}, 3);
+      return;
+    }
+
+    const actx = this.actuatorContext(ctx, log);
+    let exists: boolean;
+    try {
+      exists = await d.actuator.exists(draft.machine, actx);
+    } catch (err) {
+      this.setCondition(draft, unknownCondition(InstanceExistsCondition, ErrorCheckingProviderReason, `Failed to check if machine exists: ${messageOf(err)}`));
+      await this.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
+      throw err;
+    }
+
+    if (exists) {
+      try {
+        await d.actuator.update(draft.machine, actx);
+      } catch (err) {
+        log.warn('actuator update failed', { error: messageOf(err) });
+        await this.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
+        return { requeueAfterMs: requeueAfterOf(err) ?? d.requeueAfterMs };
+      }
+      // Set after Update so that the actuator cannot clobber it.
+      this.setCondition(draft, trueCondition(InstanceExistsCondition));
+      if (!isMachineProvisioned(draft.machine)) {
+        await this.updateStatus(draft, currentPhase(draft.machine), undefined, ctx.signal);
+        return { requeueAfterMs: d.requeueAfterMs };
+      }
+      if (!draft.machine.status?.nodeRef) {
+        await this.updateStatus(draft, PhaseProvisioned, undefined, ctx.signal);
+        return { requeueAfterMs: d.requeueAfterMs };
+      }
+      await this.updateStatus(draft, PhaseRunning, undefined, ctx.signal);
+      return;
+    }
+
+    if (isMachineProvisioned(draft.machine)) {
+      // The instance was removed outside the Machine API.
+      this.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceMissingReason, 'Warning', 'Instance not found on provider'));
+      await this.updateStatus(draft, PhaseFailed, new Error("can't find created instance"), ctx.signal);
+      return;
+    }
+
+    this.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceNotCreatedReason, 'Warning', 'Instance has not been created'));
+    if (!draft.machine.status?.phase) {
+      await this.updateStatus(draft, PhaseProvisioning, undefined, ctx.signal);
+      return;
+    }
+
+    let createErr: unknown;
+    try {
+      await d.actuator.create(draft.machine, actx);
+    } catch (err) {
+      createErr = err;
+    }
+    if (createErr !== undefined && isInvalidMachineConfiguration(createErr)) {
+      await this.updateStatus(draft, PhaseFailed, createErr, ctx.signal);
+      return;
+    }
+    // Whatever the actuator learnt (above all the new instance's providerID) is written before anything
+    // else can fail, so a created instance is never forgotten.
+    await draft.persist(ctx.signal);
+    if (createErr !== undefined) {
+      const after = requeueAfterOf(createErr);
+      if (after !== undefined) return { requeueAfterMs: after };
+      throw asError(createErr);
+    }
+    return { requeueAfterMs: d.requeueAfterMs };
+  }
+
+  private async reconcileDelete(draft: MachineDraft, ctx: ReconcileContext, log: Logger): Promise<Result | void> {
+    const { d } = this;
+    await this.updateStatus(draft, PhaseDeleting, undefined, ctx.signal);
+    if (!(draft.machine.metadata.finalizers ?? []).includes(MachineFinalizer)) return;
+    // The drain controller's status patch re-triggers us once the node is drained.
+    if (!isConditionTrue(draft.machine.status?.conditions, DrainedCondition)) return;
+    if (hasPreTerminateHooks(draft.machine)) return;
+
+    const actx = this.actuatorContext(ctx, log);
+    try {
+      await d.actuator.delete(draft.machine, actx);
+    } catch (err) {
+      await this.persistLogged(draft, log, ctx.signal);
+      // Only an invalid spec on a machine that never got addresses lets deletion go on.
+      if ((draft.machine.status?.addresses?.length ?? 0) > 0 || !isInvalidMachineConfiguration(err)) {
+        const after = requeueAfterOf(err);
+        if (after !== undefined) return { requeueAfterMs: after };
+        throw err;
+      }
+      log.info('actuator delete rejected an invalid configuration for a machine without addresses; proceeding', { error: messageOf(err) });
+    }
+    const exists = await d.actuator.exists(draft.machine, actx);
+    await draft.persist(ctx.signal);
+    if (exists) return { requeueAfterMs: d.requeueAfterMs };
+
+    const nodeName = draft.machine.status?.nodeRef?.name;
+    if (nodeName) {
+      try {
+        await d.client.get(Nodes, { name: nodeName }, { signal: ctx.signal });
+        await d.client.delete(Nodes, { name: nodeName }, { signal: ctx.signal });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    const m = clone(draft.machine);
+    m.metadata.finalizers = (m.metadata.finalizers ?? []).filter((f) => f !== MachineFinalizer);
+    await d.client.update(Machines, m, { signal: ctx.signal });
+  }
+
+  /** Returns whether reconciliation may continue. */
+  private async migrationGate(draft: MachineDraft, log: Logger, signal: AbortSignal): Promise<boolean> {
+    const authority = draft.machine.status?.authoritativeAPI ?? '';
+    switch (authority) {
+      case '': {
+        const status = (draft.machine.status ??= {});
+        status.authoritativeAPI = draft.machine.spec?.authoritativeAPI ?? 'MachineAPI';
+        await draft.persist(signal);
+        return false;
+      }
+      case 'ClusterAPI':
+      case 'Migrating': {
+        const c = trueConditionWithReason(PausedCondition, PausedConditionReason, `The AuthoritativeAPI status is set to '${authority}'`);
+        if (!isEquivalentTo(getCondition(draft.machine.status?.conditions, PausedCondition), c)) {
+          this.setCondition(draft, c);
+          await this.updateStatus(draft, currentPhase(draft.machine), undefined, signal);
+        }
+        return false;
+      }
+      case 'MachineAPI': {
+        const c = falseCondition(PausedCondition, NotPausedConditionReason, 'Info', "The AuthoritativeAPI status is set to 'MachineAPI'");
+        if (!isEquivalentTo(getCondition(draft.machine.status?.conditions, PausedCondition), c)) {
+          this.setCondition(draft, c);
+          await this.updateStatus(draft, currentPhase(draft.machine), undefined, signal);
+        }
+        return true;
+      }
+      default:
+        log.error('unknown status.authoritativeAPI; not reconciling', { authoritativeAPI: authority });
+        return false;
+    }
+  }
+
+  private setCondition(draft: MachineDraft, c: Condition): void {
+    const status = (draft.machine.status ??= {});
+    status.conditions = setCondition(status.conditions, c, this.d.clock.now());
+  }
+
+  private async updateStatus(draft: MachineDraft, phase: string, cause: unknown, signal: AbortSignal): Promise<void> {
+    const before = draft.base.status?.phase ?? '';
+    applyPhase(draft.machine, draft.base, phase, cause, this.d.clock.now());
+    await draft.persist(signal);
+    if (before !== phase && phase !== PhaseDeleting) {
+      const created = Date.parse(draft.machine.metadata.creationTimestamp ?? '');
+      if (!Number.isNaN(created)) this.d.metrics.observePhaseTransition(phase, (this.d.clock.now() - created) / 1000);
+    }
+  }
+
+  private async updateStatusLogged(draft: MachineDraft, phase: string, cause: unknown, log: Logger, signal: AbortSignal): Promise<void> {
+    try {
+      await this.updateStatus(draft, phase, cause, signal);
+    } catch (err) {
+      log.error('failed to update machine status', { error: messageOf(err) });
+    }
+  }
+
+  private async persistLogged(draft: MachineDraft, log: Logger, signal: AbortSignal): Promise<void> {
+    try {
+      await draft.persist(signal);
+    } catch (err) {
+      log.error('failed to persist actuator changes', { error: messageOf(err) });
+    }
+  }
+
+  private actuatorContext(ctx: ReconcileContext, log: Logger): ActuatorContext {
+    return { signal: ctx.signal, log, events: this.d.events, metrics: this.d.metrics };
+  }
+}
+
+
+const currentPhase = (m: Machine): string => m.status?.phase ?? '';
+
+export const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

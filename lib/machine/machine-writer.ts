@@ -1,0 +1,79 @@
+// Persists what changed on an in-memory Machine since it was read: at most one merge patch for
+// metadata/spec (labels, annotations, spec.providerID) and one for the status subresource.
+import type { Machine } from '../apis/machine-types.js';
+import type { KubeClient } from '../client/kube-client.js';
+import { Machines } from '../client/resources.js';
+import { clone, createMergePatch, deepEqual } from './merge-patch.js';
+
+/** A machine being worked on plus the copy it was read as; persist() writes the difference and rebases. */
+export class MachineDraft {
+  base: Machine;
+  constructor(
+    public machine: Machine,
+    private readonly client: KubeClient,
+  ) {
+    this.base = clone(machine);
+  }
+
+  get key(): { namespace: string; name: string } {
+    return { namespace: this.machine.metadata.namespace ?? '', name: this.machine.metadata.name ?? '' };
+  }
+
+  /**
+   * Writes metadata/spec first, without a lock: these keys merge independently and a new instance's
+   * providerID must land even if someone else touched the machine. The status patch replaces the
+   * conditions list whole, so when it carries conditions it is locked on the resourceVersion the
+   * draft was based on: a concurrent condition change (e.g. Drained) is never silently lost.
+   */
+  async persist(signal?: AbortSignal): Promise<void> {
+    const metaPatch = metadataSpecPatch(this.base, this.machine);
+    let latest: Machine | undefined;
+    if (metaPatch) {
+      latest = await this.client.patch(Machines, this.key, { type: 'merge', body: metaPatch }, { signal });
+    }
+    const statusPatch = createMergePatch(this.base.status ?? {}, this.machine.status ?? {});
+    if (statusPatch) {
+      const touchesConditions = 'conditions' in statusPatch;
+      let lockRV: string | undefined;
+      if (touchesConditions) {
+        // After our own metadata patch the resourceVersion moved; it is still safe to lock on the new one
+        // only if the status we based our change on is what the server holds.
+        lockRV =
+          latest && deepEqual(latest.status?.conditions, this.base.status?.conditions)
+            ? latest.metadata.resourceVersion
+            : this.base.metadata.resourceVersion;
+      }
+      latest = await this.client.patch(
+        Machines,
+        this.key,
+        { type: 'merge', body: { status: statusPatch } },
+        { subresource: 'status', resourceVersion: lockRV, signal },
+      );
+    }
+    if (latest) this.rebase(latest);
+  }
+
+  /** Takes the server's copy as the new base, keeping in-memory values the server does not contradict. */
+  private rebase(latest: Machine): void {
+    this.machine = clone(latest);
+    this.base = clone(latest);
+  }
+
+  replace(latest: Machine): void {
+    this.rebase(latest);
+  }
+}
+
+function metadataSpecPatch(base: Machine, machine: Machine): Record<string, unknown> | undefined {
+  const patch: Record<string, unknown> = {};
+  const meta: Record<string, unknown> = {};
+  const labels = createMergePatch({ v: base.metadata.labels ?? {} }, { v: machine.metadata.labels ?? {} });
+  if (labels) meta.labels = labels.v;
+  const annotations = createMergePatch({ v: base.metadata.annotations ?? {} }, { v: machine.metadata.annotations ?? {} });
+  if (annotations) meta.annotations = annotations.v;
+  if (Object.keys(meta).length > 0) patch.metadata = meta;
+  const before = base.spec?.providerID;
+  const after = machine.spec?.providerID;
+  if ((before ?? '') !== (after ?? '')) patch.spec = { providerID: after ? after : null };
+  return Object.keys(patch).length > 0 ? patch : undefined;
+}

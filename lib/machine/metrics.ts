@@ -1,0 +1,97 @@
+// The Machine API's own metrics (names and buckets as the machine-api-operator exports them).
+// mapi_machine_items and mapi_machine_created_timestamp_seconds belong to the operator-style
+// collector in lib/machineset, so they are deliberately not defined here.
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+export const PhaseTransitionBuckets = [5, 10, 20, 30, 60, 90, 120, 180, 240, 300, 360, 480, 600];
+
+export type InstanceAction = 'create' | 'update' | 'delete';
+
+export interface FailedInstanceLabels {
+  name: string;
+  namespace: string;
+  reason: string;
+}
+
+export class MachineMetrics {
+  readonly phaseTransitionSeconds: Histogram<'phase'>;
+  private readonly failed: Record<InstanceAction, Counter<'name' | 'namespace' | 'reason'>>;
+
+  constructor(readonly registry: Registry) {
+    this.phaseTransitionSeconds = getOrCreate(
+      registry,
+      'mapi_machine_phase_transition_seconds',
+      () =>
+        new Histogram({
+          name: 'mapi_machine_phase_transition_seconds',
+          help: 'Seconds from machine creation to each phase transition',
+          labelNames: ['phase'],
+          buckets: PhaseTransitionBuckets,
+          registers: [registry],
+        }),
+    );
+    const counter = (action: InstanceAction) =>
+      getOrCreate(
+        registry,
+        `mapi_instance_${action}_failed`,
+        () =>
+          new Counter({
+            name: `mapi_instance_${action}_failed`,
+            help: `Number of times the provider instance ${action} failed`,
+            labelNames: ['name', 'namespace', 'reason'],
+            registers: [registry],
+          }),
+      );
+    this.failed = { create: counter('create'), update: counter('update'), delete: counter('delete') };
+  }
+
+  /** Seconds since the machine's creation, observed when it enters `phase` (never for Deleting). */
+  observePhaseTransition(phase: string, secondsSinceCreation: number): void {
+    this.phaseTransitionSeconds.observe({ phase }, Math.max(0, secondsSinceCreation));
+  }
+
+  recordInstanceFailure(action: InstanceAction, labels: FailedInstanceLabels): void {
+    this.failed[action].inc({ name: labels.name, namespace: labels.namespace, reason: labels.reason });
+  }
+}
+
+// One registry may be shared by several controllers (and by tests creating several managers):
+// registering the same name twice throws in prom-client, so reuse what is there.
+function getOrCreate<M>(registry: Registry, name: string, create: () => M): M {
+  const existing = registry.getSingleMetric(name);
+  return existing ? (existing as unknown as M) : create();
+}
+
+const byRegistry = new WeakMap<Registry, MachineMetrics>();
+
+/** The MachineMetrics of a registry (created and registered on first use). */
+export function machineMetricsFor(registry: Registry): MachineMetrics {
+  let m = byRegistry.get(registry);
+  if (!m) {
+    m = new MachineMetrics(registry);
+    byRegistry.set(registry, m);
+  }
+  return m;
+}
+
+type MetricsSink = Registry | MachineMetrics | undefined;
+
+function resolve(sink: MetricsSink): MachineMetrics | undefined {
+  if (!sink) return undefined;
+  return sink instanceof MachineMetrics ? sink : machineMetricsFor(sink);
+}
+
+/** For provider actuators: counts a failed instance create (mapi_instance_create_failed). No-op without a sink. */
+export function recordInstanceCreateFailed(sink: MetricsSink, labels: FailedInstanceLabels): void {
+  resolve(sink)?.recordInstanceFailure('create', labels);
+}
+
+/** For provider actuators: counts a failed instance update (mapi_instance_update_failed). */
+export function recordInstanceUpdateFailed(sink: MetricsSink, labels: FailedInstanceLabels): void {
+  resolve(sink)?.recordInstanceFailure('update', labels);
+}
+
+/** For provider actuators: counts a failed instance delete (mapi_instance_delete_failed). */
+export function recordInstanceDeleteFailed(sink: MetricsSink, labels: FailedInstanceLabels): void {
+  resolve(sink)?.recordInstanceFailure('delete', labels);
+}

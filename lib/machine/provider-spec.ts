@@ -1,0 +1,40 @@
+// Turning a Machine's opaque spec.providerSpec.value into a provider's typed config. A missing or undecodable
+// value is a configuration error (terminal: phase Failed, errorReason InvalidConfiguration), never a retry.
+import type { Machine } from '../apis/machine-types.js';
+import { InvalidMachineConfigurationError } from './errors.js';
+
+export const PROVIDER_SPEC_VALUE_FIELD = 'spec.providerSpec.value';
+
+/**
+ * Runs `decode` on spec.providerSpec.value.
+ * - value missing/null → InvalidMachineConfigurationError (field "spec.providerSpec.value");
+ * - value not a JSON object → InvalidMachineConfigurationError naming the type found;
+ * - `decode` throws InvalidMachineConfigurationError → passed through unchanged (it names its own field);
+ * - `decode` throws anything else → wrapped in InvalidMachineConfigurationError with the original as cause.
+ * `decode` gets the value itself; copy it first if it mutates.
+ */
+export function decodeProviderSpec<T>(machine: Machine, decode: (value: Record<string, unknown>) => T): T {
+  const name = machine.metadata.name ?? '';
+  const value: unknown = machine.spec?.providerSpec?.value;
+  if (value === undefined || value === null) {
+    throw new InvalidMachineConfigurationError(`${name}: ${PROVIDER_SPEC_VALUE_FIELD}: Required value: the provider configuration is missing`, {
+      field: PROVIDER_SPEC_VALUE_FIELD,
+    });
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    const found = Array.isArray(value) ? 'array' : typeof value;
+    throw new InvalidMachineConfigurationError(`${name}: ${PROVIDER_SPEC_VALUE_FIELD}: Invalid value: must be an object, found ${found}`, {
+      field: PROVIDER_SPEC_VALUE_FIELD,
+    });
+  }
+  try {
+    return decode(value as Record<string, unknown>);
+  } catch (err) {
+    if (err instanceof InvalidMachineConfigurationError) throw err;
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new InvalidMachineConfigurationError(`${name}: failed to decode ${PROVIDER_SPEC_VALUE_FIELD}: ${detail}`, {
+      field: PROVIDER_SPEC_VALUE_FIELD,
+      cause: err,
+    });
+  }
+}

@@ -1,0 +1,432 @@
+// The MachineSet controller (machine-api.md §3): keeps spec.replicas machines matching the selector, adopts
+// matching orphans, releases machines whose labels stop matching, scales down by the delete policy and
+// reports status (including labelSelector for the /scale subresource).
+//
+// Where it differs from the reference, on purpose (§8.11, §8.12):
+//  - expectations instead of polling the cache inside the reconcile: a MachineSet does not count machines
+//    again until its informer has observed the creates and deletes it made (see expectations.ts);
+//  - creates and deletes are bounded per pass (`burst`, default 50, the OpenShift scaling advice), and
+//    creates go in slow-start batches (1, 2, 4, …) that stop at the first failing batch, so a rejected
+//    template costs one failed call rather than fifty;
+//  - a machine we control whose labels stop matching is released (our ownerReference removed);
+//  - an invalid MachineSet gets status.errorReason InvalidConfiguration and errorMessage, and is not
+//    retried until it changes;
+//  - node readiness comes from the informer cache and a Node watch, not one GET per machine per pass.
+import type { Node } from '../apis/core.js';
+import { selectorFromLabelSelector, type Selector } from '../apis/label-selector.js';
+import { MACHINE_API_GROUP_VERSION, type Machine, type MachineSet, type MachineSetStatus } from '../apis/machine-types.js';
+import type { KubeObject } from '../apis/meta.js';
+import { getControllerOf } from '../apis/objects.js';
+import type { EventRecorder } from '../client/event-recorder.js';
+import { isConflict, isNotFound } from '../client/errors.js';
+import type { KubeClient } from '../client/kube-client.js';
+import { Machines, MachineSets, Nodes } from '../client/resources.js';
+import { MachineAPIMigrationGate } from '../machine/controller.js';
+import type { Logger } from '../runtime/logger.js';
+import type { ControllerManager, Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
+import { machineSetControllerRef, withControllerRef, withoutOwnerRef } from './controller-ref.js';
+import { machinesToDelete, resolveDeletePolicy } from './delete-policy.js';
+import { MachineSetExpectations } from './expectations.js';
+import { migrationDecision } from './migration-gate.js';
+import type { RandomSource } from './random.js';
+import { calculateStatus, minReadyRequeueMs, statusNeedsUpdate, statusPatch } from './status.js';
+import { MachineSetValidationError, validateMachineSet } from './validation.js';
+
+export const MACHINESET_CONTROLLER_NAME = 'machineset_controller';
+export const DEFAULT_MACHINESET_BURST = 50;
+const NODE_NAME_INDEX = 'machineset-controller:nodeRef.name';
+
+export interface MachineSetControllerOptions {
+  /** Workers; the manager's default when unset. */
+  maxConcurrentReconciles?: number;
+  /** Most machines created or deleted by one MachineSet in one pass. Default 50. */
+  burst?: number;
+  /** Picks among equally deletable machines under the Random policy. Default Math.random. */
+  random?: RandomSource;
+  /** How long an unobserved create/delete blocks the next one. Default 5 minutes. */
+  expectationsTtlMs?: number;
+  /** Feature gates by name; `MachineAPIMigration` makes the controller honour status.authoritativeAPI. */
+  featureGates?: Record<string, boolean>;
+}
+
+export interface MachineSetControllerHandle {
+  /** What each MachineSet still waits to observe; for tests and debugging. */
+  readonly expectations: MachineSetExpectations;
+}
+
+const keyOf = (namespace: string | undefined, name: string): string => `${namespace ?? ''}/${name}`;
+
+function ownerKeyOf(m: KubeObject): string | undefined {
+  const ref = getControllerOf(m);
+  if (!ref || ref.kind !== 'MachineSet' || !ref.apiVersion.startsWith('machine.openshift.io/')) return undefined;
+  return keyOf(m.metadata.namespace, ref.name);
+}
+
+function byAgeThenName(a: Machine, b: Machine): number {
+  const ta = a.metadata.creationTimestamp ?? '';
+  const tb = b.metadata.creationTimestamp ?? '';
+  if (ta !== tb) return Date.parse(ta) - Date.parse(tb) || (ta < tb ? -1 : 1);
+  const na = a.metadata.name ?? '';
+  const nb = b.metadata.name ?? '';
+  return na < nb ? -1 : na > nb ? 1 : 0;
+}
+
+function newMachineFor(ms: MachineSet): Machine {
+  const template = ms.spec?.template ?? {};
+  const metadata: Machine['metadata'] = {
+    generateName: `${ms.metadata.name ?? ''}-`,
+    namespace: ms.metadata.namespace,
+    ownerReferences: [machineSetControllerRef(ms)],
+  };
+  if (template.metadata?.labels) metadata.labels = { ...template.metadata.labels };
+  if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
+  return { apiVersion: MACHINE_API_GROUP_VERSION, kind: 'Machine', metadata, spec: structuredClone(template.spec ?? {}) };
+}
+
+class MachineSetReconciler implements Reconciler {
+  constructor(
+    private readonly client: KubeClient,
+    private readonly machineSets: Informer<MachineSet>,
+    private readonly machines: Informer<Machine>,
+    private readonly nodes: Informer<Node>,
+    private readonly events: EventRecorder,
+    private readonly expectations: MachineSetExpectations,
+    private readonly now: () => number,
+    private readonly burst: number,
+    private readonly random: RandomSource,
+    private readonly migrationEnabled: boolean,
+  ) {}
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
+    const key = keyOf(req.namespace, req.name);
+    const ms = this.machineSets.get(req);
+    if (!ms) {
+      this.expectations.delete(key);
+      return;
+    }
+    // Foreground deletion: the garbage collector removes the machines.
+    if (ms.metadata.deletionTimestamp) return;
+
+    let conditions = ms.status?.conditions;
+    if (this.migrationEnabled) {
+      const gate = migrationDecision(ms, this.now());
+      switch (gate.kind) {
+        case 'sync-authority':
+          await this.patchStatus(ms, { authoritativeAPI: gate.authoritativeAPI }, ctx.signal);
+          return;
+        case 'paused':
+          if (gate.conditions) await this.writeStatus(ms, { ...ms.status, conditions: gate.conditions }, ctx, false);
+          ctx.log.debug('another API is authoritative; not reconciling', { authoritativeAPI: ms.status?.authoritativeAPI }, 3);
+          return;
+        case 'unknown':
+          ctx.log.error('unknown status.authoritativeAPI; not reconciling', { authoritativeAPI: gate.authoritativeAPI });
+          return;
+        case 'active':
+          conditions = gate.conditions;
+      }
+    }
+
+    const errors = validateMachineSet(ms);
+    if (errors.length > 0) {
+      const err = new MachineSetValidationError(ms.metadata.name ?? '', errors);
+      ctx.log.info('invalid MachineSet', { error: err.message });
+      this.events.event(ms, 'Warning', 'ReconcileError', 'Reconcile', err.message);
+      // Retrying cannot fix the spec; the update that fixes it triggers the next pass.
+      await this.writeStatus(ms, { ...ms.status, conditions, errorReason: 'InvalidConfiguration', errorMessage: err.message }, ctx, true);
+      return;
+    }
+    const selector = selectorFromLabelSelector(ms.spec!.selector);
+
+    const owned = await this.claimMachines(ms, selector, ctx);
+
+    let syncErr: Error | undefined;
+    let requeueAfterMs: number | undefined;
+    if (this.expectations.satisfied(key)) {
+      try {
+        requeueAfterMs = await this.syncReplicas(ms, key, owned, ctx);
+      } catch (err) {
+        syncErr = err as Error;
+      }
+    } else {
+      ctx.log.debug('waiting for the cache to observe earlier writes', { pending: this.expectations.pending(key) }, 4);
+      requeueAfterMs = this.expectations.expiresInMs(key);
+    }
+
+    const status = calculateStatus(ms, owned, (name) => this.nodes.get({ name }), this.now());
+    status.conditions = conditions;
+    delete status.errorReason;
+    delete status.errorMessage;
+    try {
+      await this.writeStatus(ms, status, ctx, false);
+    } catch (err) {
+      const msg = syncErr
+        ? `failed to sync machines: ${syncErr.message}. failed to update machine set status: ${(err as Error).message}`
+        : `failed to update machine set status: ${(err as Error).message}`;
+      throw this.reconcileError(ms, new Error(msg, { cause: err }));
+    }
+    if (syncErr) throw this.reconcileError(ms, new Error(`failed to sync machines: ${syncErr.message}`, { cause: syncErr }));
+
+    const minReady = minReadyRequeueMs(ms, status);
+    const waits = [requeueAfterMs, minReady].filter((v): v is number => v !== undefined);
+    return waits.length > 0 ? { requeueAfterMs: Math.min(...waits) } : {};
+  }
+
+  private reconcileError(ms: MachineSet, err: Error): Error {
+    this.events.event(ms, 'Warning', 'ReconcileError', 'Reconcile', err.message);
+    return err;
+  }
+
+  /** The active machines this MachineSet controls, after adopting matching orphans and releasing mismatches. */
+  private async claimMachines(ms: MachineSet, selector: Selector, ctx: ReconcileContext): Promise<Machine[]> {
+    const uid = ms.metadata.uid;
+    const owned: Machine[] = [];
+    for (const m of this.machines.list({ namespace: ms.metadata.namespace })) {
+      const ref = getControllerOf(m);
+      if (ref && ref.uid !== uid) continue;
+      if (m.metadata.deletionTimestamp) continue;
+      // An empty selector never matches here (validation already refused it).
+      const matches = !selector.empty && selector.matches(m.metadata.labels);
+      if (ref && !matches) {
+        await this.release(ms, m, ctx.log, ctx.signal);
+        continue;
+      }
+      if (!matches) continue;
+      if (!ref) {
+        const adopted = await this.adopt(ms, m, ctx.log, ctx.signal);
+        if (!adopted) continue;
+        owned.push(adopted);
+        continue;
+      }
+      owned.push(m);
+    }
+    return owned.sort(byAgeThenName);
+  }
+
+  private async adopt(ms: MachineSet, m: Machine, log: Logger, signal: AbortSignal): Promise<Machine | undefined> {
+    try {
+      const updated = await this.client.patch(
+        Machines,
+        { namespace: m.metadata.namespace, name: m.metadata.name ?? '' },
+        { type: 'merge', body: { metadata: { ownerReferences: withControllerRef(m, ms) } } },
+        { resourceVersion: m.metadata.resourceVersion, signal },
+      );
+      log.info('adopted machine', { machine: m.metadata.name });
+      return updated;
+    } catch (err) {
+      log.warn('failed to adopt machine', { machine: m.metadata.name, error: (err as Error).message });
+      return undefined;
+    }
+  }
+
+  private async release(ms: MachineSet, m: Machine, log: Logger, signal: AbortSignal): Promise<void> {
+    try {
+      await this.client.patch(
+        Machines,
+        { namespace: m.metadata.namespace, name: m.metadata.name ?? '' },
+        { type: 'merge', body: { metadata: { ownerReferences: withoutOwnerRef(m, ms.metadata.uid ?? '') } } },
+        { resourceVersion: m.metadata.resourceVersion, signal },
+      );
+      log.info('released machine whose labels no longer match the selector', { machine: m.metadata.name });
+    } catch (err) {
+      // A conflict or a vanished machine means the cache is behind; its watch event brings us back.
+      if (!isConflict(err) && !isNotFound(err)) {
+        log.warn('failed to release machine', { machine: m.metadata.name, error: (err as Error).message });
+      }
+    }
+  }
+
+  /** Creates or deletes up to `burst` machines; returns a requeue delay when more remain to do. */
+  private async syncReplicas(ms: MachineSet, key: string, owned: Machine[], ctx: ReconcileContext): Promise<number | undefined> {
+    const replicas = ms.spec!.replicas!;
+    const diff = owned.length - replicas;
+    if (diff < 0) {
+      const want = -diff;
+      const n = Math.min(want, this.burst);
+      ctx.log.info('too few replicas, creating machines', { replicas, current: owned.length, creating: n });
+      await this.createMachines(ms, key, n, ctx);
+      return undefined;
+    }
+    if (diff > 0) {
+      const policy = resolveDeletePolicy(ms.spec!.deletePolicy);
+      const victims = machinesToDelete(owned, Math.min(diff, this.burst), policy, this.random);
+      ctx.log.info('too many replicas, deleting machines', { replicas, current: owned.length, deleting: victims.length, policy });
+      await this.deleteMachines(ms, key, victims, ctx);
+    }
+    return undefined;
+  }
+
+  private async createMachines(ms: MachineSet, key: string, count: number, ctx: ReconcileContext): Promise<void> {
+    this.expectations.expectCreations(key, count);
+    const failures: string[] = [];
+    let remaining = count;
+    let batch = 1;
+    while (remaining > 0) {
+      const size = Math.min(batch, remaining);
+      remaining -= size;
+      const results = await Promise.allSettled(
+        Array.from({ length: size }, () => this.client.create(Machines, newMachineFor(ms), { signal: ctx.signal })),
+      );
+      for (const r of results) {
+        if (r.status === 'fulfilled') {
+          this.events.event(ms, 'Normal', 'SuccessfulCreate', 'Create', `Created machine: ${r.value.metadata.name ?? ''}`);
+        } else {
+          // The informer will never see this one.
+          this.expectations.creationObserved(key);
+          const msg = (r.reason as Error).message;
+          failures.push(msg);
+          this.events.event(ms, 'Warning', 'FailedCreate', 'Create', `Error creating: ${msg}`);
+        }
+      }
+      if (failures.length > 0) {
+        for (let i = 0; i < remaining; i++) this.expectations.creationObserved(key);
+        break;
+      }
+      batch *= 2;
+    }
+    if (failures.length > 0) throw new Error(failures.join('; '));
+  }
+
+  private async deleteMachines(ms: MachineSet, key: string, victims: Machine[], ctx: ReconcileContext): Promise<void> {
+    this.expectations.expectDeletions(key, victims.map((m) => m.metadata.uid ?? ''));
+    const results = await Promise.allSettled(
+      victims.map((m) =>
+        this.client.delete(
+          Machines,
+          { namespace: m.metadata.namespace, name: m.metadata.name ?? '' },
+          { preconditions: { uid: m.metadata.uid }, signal: ctx.signal },
+        ),
+      ),
+    );
+    let firstError: Error | undefined;
+    results.forEach((r, i) => {
+      const m = victims[i]!;
+      const uid = m.metadata.uid ?? '';
+      if (r.status === 'fulfilled') {
+        this.events.event(ms, 'Normal', 'SuccessfulDelete', 'Delete', `Deleted machine: ${m.metadata.name ?? ''}`);
+        if (this.gone(m)) this.expectations.deletionObserved(key, uid);
+        return;
+      }
+      if (isNotFound(r.reason)) {
+        // Already gone: if the cache has caught up too, there is nothing left to observe.
+        if (this.gone(m)) this.expectations.deletionObserved(key, uid);
+        return;
+      }
+      this.expectations.deletionObserved(key, uid);
+      const err = r.reason as Error;
+      firstError ??= err;
+      this.events.event(ms, 'Warning', 'FailedDelete', 'Delete', `Error deleting: ${err.message}`);
+    });
+    if (firstError) throw firstError;
+  }
+
+  /** The cache no longer shows this machine as active. */
+  private gone(m: Machine): boolean {
+    const cur = this.machines.get({ namespace: m.metadata.namespace, name: m.metadata.name ?? '' });
+    return !cur || cur.metadata.uid !== m.metadata.uid || !!cur.metadata.deletionTimestamp;
+  }
+
+  private async writeStatus(ms: MachineSet, next: MachineSetStatus, ctx: ReconcileContext, swallow: boolean): Promise<void> {
+    if (!statusNeedsUpdate(ms, next)) return;
+    try {
+      await this.patchStatus(ms, statusPatch(ms, next).status as Record<string, unknown>, ctx.signal);
+    } catch (err) {
+      if (!swallow) throw err;
+      ctx.log.warn('failed to record the invalid configuration on status', { error: (err as Error).message });
+    }
+  }
+
+  private async patchStatus(ms: MachineSet, status: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+    try {
+      await this.client.patch(
+        MachineSets,
+        { namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' },
+        { type: 'merge', body: { status } },
+        { subresource: 'status', signal },
+      );
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+}
+
+/**
+ * Registers the MachineSet controller (`machineset_controller`) on the manager. Watches MachineSets, the
+ * Machines they control (and orphans that match them), and Nodes (readiness feeds readyReplicas).
+ */
+export function addMachineSetController(mgr: ControllerManager, opts: MachineSetControllerOptions = {}): MachineSetControllerHandle {
+  const burst = opts.burst ?? DEFAULT_MACHINESET_BURST;
+  if (!Number.isInteger(burst) || burst < 1) throw new RangeError(`MachineSet controller burst must be an integer >= 1, got ${burst}`);
+  const machineSets = mgr.informer(MachineSets);
+  const machines = mgr.informer(Machines);
+  const nodes = mgr.informer(Nodes);
+  const expectations = new MachineSetExpectations(mgr.clock, opts.expectationsTtlMs);
+
+  machines.addIndex(NODE_NAME_INDEX, (m) => (m.status?.nodeRef?.name ? [m.status.nodeRef.name] : []));
+
+  machines.on('add', (m) => {
+    const owner = ownerKeyOf(m);
+    if (owner) expectations.creationObserved(owner);
+  });
+  machines.on('update', (m, old) => {
+    if (m.metadata.deletionTimestamp && !old?.metadata.deletionTimestamp) observeDeletion(m);
+  });
+  machines.on('delete', (m) => observeDeletion(m));
+  machineSets.on('delete', (ms) => expectations.delete(keyOf(ms.metadata.namespace, ms.metadata.name ?? '')));
+  function observeDeletion(m: Machine): void {
+    const owner = ownerKeyOf(m);
+    if (owner) expectations.deletionObserved(owner, m.metadata.uid ?? '');
+  }
+
+  const reconciler = new MachineSetReconciler(
+    mgr.client,
+    machineSets,
+    machines,
+    nodes,
+    mgr.eventRecorder(MACHINESET_CONTROLLER_NAME),
+    expectations,
+    () => mgr.clock.now(),
+    burst,
+    opts.random ?? Math.random,
+    opts.featureGates?.[MachineAPIMigrationGate] === true,
+  );
+
+  /** An orphan's matching MachineSets (the reference's MachineToMachineSets). */
+  const orphanToMachineSets = (obj: KubeObject): Request[] => {
+    if (getControllerOf(obj)) return [];
+    const labels = obj.metadata.labels;
+    if (!labels || Object.keys(labels).length === 0) return [];
+    return machineSets
+      .list({ namespace: obj.metadata.namespace })
+      .filter((ms) => {
+        try {
+          const sel = selectorFromLabelSelector(ms.spec?.selector);
+          return !sel.empty && sel.matches(labels);
+        } catch {
+          return false;
+        }
+      })
+      .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
+  };
+
+  const nodeToMachineSets = (obj: KubeObject): Request[] => {
+    const out = new Map<string, Request>();
+    for (const m of machines.byIndex(NODE_NAME_INDEX, obj.metadata.name ?? '')) {
+      const ref = getControllerOf(m);
+      if (ref?.kind === 'MachineSet') out.set(keyOf(m.metadata.namespace, ref.name), { namespace: m.metadata.namespace, name: ref.name });
+    }
+    return [...out.values()];
+  };
+
+  mgr.addController({
+    name: MACHINESET_CONTROLLER_NAME,
+    reconciler,
+    maxConcurrentReconciles: opts.maxConcurrentReconciles,
+    watches: [
+      { informer: machineSets as unknown as Informer<KubeObject>, enqueue: 'self' },
+      { informer: machines as unknown as Informer<KubeObject>, enqueue: 'owner', ownerKind: 'MachineSet', ownerApiVersion: MACHINE_API_GROUP_VERSION },
+      { informer: machines as unknown as Informer<KubeObject>, enqueue: 'map', map: orphanToMachineSets },
+      { informer: nodes as unknown as Informer<KubeObject>, enqueue: 'map', map: nodeToMachineSets },
+    ],
+  });
+  return { expectations };
+}

@@ -1,0 +1,149 @@
+// NodeLink (spec §2): finds the Machine behind each Node (providerID, falling back to InternalIP),
+// records status.nodeRef on the Machine, and puts the machine's labels, annotations and taints on the Node.
+import type { Node } from '../apis/core.js';
+import type { Machine } from '../apis/machine-types.js';
+import type { KubeClient } from '../client/kube-client.js';
+import { Machines, Nodes } from '../client/resources.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
+import { desiredNode } from './node-metadata.js';
+import { normalizeProviderID } from './provider-id.js';
+
+export const NodeProviderIDIndex = 'nodelink.nodeProviderID';
+export const NodeInternalIPIndex = 'nodelink.nodeInternalIP';
+export const MachineProviderIDIndex = 'nodelink.machineProviderID';
+export const MachineInternalIPIndex = 'nodelink.machineInternalIP';
+
+export class AmbiguousMatchError extends Error {
+  override readonly name = 'AmbiguousMatchError';
+}
+
+export const internalIPs = (addresses: Array<{ type: string; address: string }> | undefined): string[] =>
+  (addresses ?? []).filter((a) => a.type === 'InternalIP' && a.address).map((a) => a.address);
+
+export function indexNodes(nodes: Informer<Node>): void {
+  nodes.addIndex(NodeProviderIDIndex, (n) => {
+    const id = normalizeProviderID(n.spec?.providerID);
+    return id ? [id] : [];
+  });
+  nodes.addIndex(NodeInternalIPIndex, (n) => internalIPs(n.status?.addresses));
+}
+
+export function indexMachines(machines: Informer<Machine>): void {
+  machines.addIndex(MachineProviderIDIndex, (m) => {
+    const id = normalizeProviderID(m.spec?.providerID);
+    return id ? [id] : [];
+  });
+  machines.addIndex(MachineInternalIPIndex, (m) => internalIPs(m.status?.addresses));
+}
+
+function single<T extends { metadata: { name?: string; namespace?: string } }>(found: T[], what: string, by: string): T | undefined {
+  if (found.length > 1) {
+    const names = found.map((o) => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name)).join(', ');
+    throw new AmbiguousMatchError(`expected 1 ${what}, got ${found.length} (${by}): ${names}`);
+  }
+  return found[0];
+}
+
+export function findMachineForNode(node: Node, machines: Informer<Machine>): Machine | undefined {
+  try {
+    const id = normalizeProviderID(node.spec?.providerID);
+    if (id) {
+      const m = single(machines.byIndex(MachineProviderIDIndex, id), 'machine', `providerID ${node.spec?.providerID}`);
+      if (m) return m;
+    }
+    const ip = internalIPs(node.status?.addresses)[0];
+    if (!ip) return undefined;
+    return single(machines.byIndex(MachineInternalIPIndex, ip), 'machine', `InternalIP ${ip}`);
+  } catch (err) {
+    throw new Error(`failed to find machine from node "${node.metadata.name}": ${(err as Error).message}`, { cause: err });
+  }
+}
+
+export function findNodeForMachine(machine: Machine, nodes: Informer<Node>): Node | undefined {
+  const id = normalizeProviderID(machine.spec?.providerID);
+  if (id) {
+    const n = single(nodes.byIndex(NodeProviderIDIndex, id), 'node', `providerID ${machine.spec?.providerID}`);
+    if (n) return n;
+  }
+  const ip = internalIPs(machine.status?.addresses)[0];
+  if (!ip) return undefined;
+  return single(nodes.byIndex(NodeInternalIPIndex, ip), 'node', `InternalIP ${ip}`);
+}
+
+export interface NodeLinkDeps {
+  client: KubeClient;
+  nodes: Informer<Node>;
+  machines: Informer<Machine>;
+  clock: Clock;
+}
+
+export class NodeLinkReconciler implements Reconciler {
+  /** Last Ready status seen per node: nodeRef/lastUpdated are rewritten when readiness flips. */
+  private readonly readiness = new Map<string, boolean>();
+
+  constructor(private readonly d: NodeLinkDeps) {}
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
+    const node = this.d.nodes.get({ name: req.name });
+    if (!node) {
+      this.readiness.delete(req.name);
+      return;
+    }
+    const machine = findMachineForNode(node, this.d.machines);
+    if (!machine) {
+      ctx.log.debug('no machine found for node', { node: req.name }, 2);
+      return;
+    }
+    if (node.metadata.deletionTimestamp) {
+      this.readiness.delete(req.name);
+      return;
+    }
+    await this.updateNodeRef(machine, node, ctx.signal);
+
+    const want = desiredNode(node, machine);
+    if (
+      !sameRecord(want.metadata.labels, node.metadata.labels) ||
+      !sameRecord(want.metadata.annotations, node.metadata.annotations) ||
+      JSON.stringify(want.spec?.taints ?? []) !== JSON.stringify(node.spec?.taints ?? [])
+    ) {
+      // A full update carries the resourceVersion we read: a concurrent change conflicts and is retried.
+      await this.d.client.update(Nodes, want, { signal: ctx.signal });
+    }
+  }
+
+  private async updateNodeRef(machine: Machine, node: Node, signal: AbortSignal): Promise<void> {
+    const name = node.metadata.name ?? '';
+    const ready = node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+    const ref = machine.status?.nodeRef;
+    const refCurrent = ref?.kind === 'Node' && ref.name === name && ref.uid === node.metadata.uid;
+    const known = this.readiness.get(name);
+    // Improvement: a replaced node (new name or UID) always gets the reference corrected, and a restart
+    // does not rewrite every correct nodeRef; a readiness flip still bumps lastUpdated as the reference does.
+    if (refCurrent && (known === undefined || known === ready)) {
+      this.readiness.set(name, ready);
+      return;
+    }
+    await this.d.client.patch(
+      Machines,
+      { namespace: machine.metadata.namespace ?? '', name: machine.metadata.name ?? '' },
+      {
+        type: 'merge',
+        body: {
+          status: {
+            nodeRef: { kind: 'Node', name, uid: node.metadata.uid },
+            lastUpdated: new Date(this.d.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          },
+        },
+      },
+      { subresource: 'status', signal },
+    );
+    this.readiness.set(name, ready);
+  }
+}
+
+function sameRecord(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  const ak = Object.keys(a ?? {});
+  const bk = Object.keys(b ?? {});
+  return ak.length === bk.length && ak.every((k) => (a ?? {})[k] === (b ?? {})[k]);
+}

@@ -1,0 +1,253 @@
+// The Manager runs informers, controllers and other runnables: caches and non-leader runnables on every
+// replica, leader-only runnables once this process holds the Lease. It serves /healthz, /readyz (ready
+// when every cache has synced) and /metrics, and on stop lets in-flight reconciles finish within the
+// graceful-shutdown period before it releases the lease.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Registry } from 'prom-client';
+import type { KubeObject } from '../apis/meta.js';
+import { createEventRecorder } from '../client/aggregating-event-recorder.js';
+import type { EventRecorder } from '../client/event-recorder.js';
+import type { KubeClient } from '../client/kube-client.js';
+import type { Resource } from '../client/resources.js';
+import type { Clock } from './clock.js';
+import { ControllerImpl } from './controller.js';
+import { createLogger } from './json-logger.js';
+import { LeaderElector, type LeaderElectionConfig } from './leader-elector.js';
+import type { Logger } from './logger.js';
+import { parseBindAddress, ProbeServer } from './probe-server.js';
+import { RealClock } from './real-clock.js';
+import { runtimeMetrics } from './runtime-metrics.js';
+import { SharedInformer } from './shared-informer.js';
+import type { Controller, ControllerManager, ControllerOptions, Informer, Runnable } from './types.js';
+
+export interface ManagerOptions {
+  client: KubeClient;
+  /** Restrict caches of namespaced kinds to this namespace. */
+  namespace?: string;
+  clock?: Clock;
+  logger?: Logger;
+  /** Metrics go here; default a fresh Registry (never the global one). */
+  metrics?: Registry;
+  /** Informer resync period; default 10 minutes. */
+  syncPeriodMs?: number;
+  leaderElection?: LeaderElectionConfig;
+  /** e.g. ":9440" or "127.0.0.1:0"; unset = no server. */
+  healthAddr?: string;
+  /** Unset or "0" = none. */
+  metricsAddr?: string;
+  /** How long in-flight work may take to finish after stop; default 30 s. */
+  gracefulShutdownMs?: number;
+  onLeadershipLost?: () => void;
+}
+
+export class LeaderElectionLostError extends Error {
+  override readonly name = 'LeaderElectionLostError';
+}
+
+interface Running {
+  runnable: Runnable;
+  done: Promise<void>;
+}
+
+export class Manager implements ControllerManager {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Registry;
+  readonly namespace?: string;
+  private readonly informers = new Map<string, SharedInformer<KubeObject>>();
+  private readonly recorders = new Map<string, EventRecorder>();
+  private readonly runnables: Runnable[] = [];
+  private readonly running: Running[] = [];
+  private readonly cacheRuns: Promise<void>[] = [];
+  private readonly cacheStop = new AbortController();
+  private readonly runStop = new AbortController();
+  private readonly hardStop = new AbortController();
+  private readonly identity: string;
+  private elector: LeaderElector | undefined;
+  private leaderRunnablesStarted = false;
+  private started = false;
+  private healthServer: ProbeServer | undefined;
+  private metricsServer: ProbeServer | undefined;
+  private healthAddr: string | undefined;
+  private metricsAddr: string | undefined;
+  private failure: unknown;
+  private wake: (() => void) | undefined;
+  private leading: Promise<void> | undefined;
+
+  constructor(private readonly opts: ManagerOptions) {
+    if (!opts.client) throw new Error('Manager: client is required');
+    this.client = opts.client;
+    this.clock = opts.clock ?? new RealClock();
+    this.logger = opts.logger ?? createLogger();
+    this.metrics = opts.metrics ?? new Registry();
+    this.namespace = opts.namespace || undefined;
+    this.identity = opts.leaderElection?.identity || `${hostname()}_${randomUUID()}`;
+    if (opts.leaderElection) {
+      this.elector = new LeaderElector(opts.leaderElection, {
+        client: this.client, clock: this.clock, logger: this.logger.child({ component: 'leader-election' }), defaultIdentity: this.identity,
+      });
+    }
+    parseBindAddress(opts.healthAddr);
+    parseBindAddress(opts.metricsAddr);
+  }
+
+  /** True once every informer has synced. */
+  get ready(): boolean {
+    return this.started && [...this.informers.values()].every((i) => i.hasSynced());
+  }
+
+  isLeader(): boolean {
+    return this.elector ? this.elector.isLeader() : this.started;
+  }
+
+  healthAddress(): string | undefined {
+    return this.healthAddr;
+  }
+
+  metricsAddress(): string | undefined {
+    return this.metricsAddr;
+  }
+
+  informer<T extends KubeObject>(resource: Resource<T>): Informer<T> {
+    const key = `${resource.group}/${resource.version}/${resource.plural}`;
+    let inf = this.informers.get(key);
+    if (!inf) {
+      inf = new SharedInformer<KubeObject>({
+        client: this.client, resource, namespace: this.namespace,
+        resyncPeriodMs: this.opts.syncPeriodMs, clock: this.clock, logger: this.logger,
+      });
+      this.informers.set(key, inf);
+      if (this.started) this.startInformer(inf);
+    }
+    return inf as unknown as Informer<T>;
+  }
+
+  eventRecorder(component: string): EventRecorder {
+    let r = this.recorders.get(component);
+    if (!r) {
+      r = createEventRecorder({ client: this.client, component, clock: this.clock, logger: this.logger, host: hostname() });
+      this.recorders.set(component, r);
+    }
+    return r;
+  }
+
+  addController(opts: ControllerOptions): Controller {
+    const c = new ControllerImpl(opts, { clock: this.clock, logger: this.logger, metrics: runtimeMetrics(this.metrics), hardStop: this.hardStop.signal });
+    this.add(c);
+    return c;
+  }
+
+  add(runnable: Runnable): void {
+    this.runnables.push(runnable);
+    if (!this.started || this.runStop.signal.aborted) return;
+    if (runnable.needLeaderElection === false || this.leaderRunnablesStarted) this.startRunnable(runnable);
+  }
+
+  /** Runs until the signal aborts, then shuts down gracefully. Rejects with LeaderElectionLostError when leadership is lost. */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error('Manager already started');
+    this.started = true;
+    const log = this.logger;
+    const stopped = new Promise<void>((resolve) => {
+      this.wake = resolve;
+      signal.addEventListener('abort', () => resolve(), { once: true });
+      if (signal.aborted) resolve();
+    });
+    try {
+      await this.startServers();
+      for (const inf of this.informers.values()) this.startInformer(inf);
+      for (const r of this.runnables) if (r.needLeaderElection === false) this.startRunnable(r);
+      if (this.elector) this.leading = this.lead(signal).catch((err: unknown) => this.fail(err));
+      else this.startLeaderRunnables();
+      await stopped;
+    } catch (err) {
+      this.failure ??= err;
+    }
+    log.info('stopping manager');
+    await this.shutdown();
+    if (this.failure instanceof LeaderElectionLostError) this.opts.onLeadershipLost?.();
+    if (this.failure !== undefined) throw this.failure instanceof Error ? this.failure : new Error('manager failed', { cause: this.failure });
+  }
+
+  private async lead(signal: AbortSignal): Promise<void> {
+    const elector = this.elector!;
+    const acquired = await elector.acquire(this.runStop.signal);
+    if (!acquired || signal.aborted) return;
+    this.startLeaderRunnables();
+    const outcome = await elector.keepRenewing(this.runStop.signal);
+    if (outcome === 'lost') this.fail(new LeaderElectionLostError(`leader election lost: lease ${this.opts.leaderElection!.namespace}/${this.opts.leaderElection!.id} not renewed in time`));
+  }
+
+  private startLeaderRunnables(): void {
+    if (this.runStop.signal.aborted) return;
+    this.leaderRunnablesStarted = true;
+    for (const r of this.runnables) if (r.needLeaderElection !== false) this.startRunnable(r);
+  }
+
+  private startRunnable(runnable: Runnable): void {
+    if (this.running.some((r) => r.runnable === runnable)) return;
+    const done = (async () => {
+      try {
+        await runnable.start(this.runStop.signal);
+      } catch (err) {
+        if (!this.runStop.signal.aborted) this.fail(err);
+        else this.logger.error('runnable failed while stopping', { error: err });
+      }
+    })();
+    this.running.push({ runnable, done });
+  }
+
+  private startInformer(inf: SharedInformer<KubeObject>): void {
+    this.cacheRuns.push(
+      inf.start(this.cacheStop.signal).catch((err: unknown) => this.fail(err)),
+    );
+  }
+
+  private fail(err: unknown): void {
+    this.failure ??= err;
+    this.logger.error('manager stopping after a failure', { error: err });
+    this.wake?.();
+  }
+
+  private async shutdown(): Promise<void> {
+    this.runStop.abort(new Error('manager stopping'));
+    // Without the lease another replica may already be reconciling: abort in-flight work at once.
+    if (this.failure instanceof LeaderElectionLostError) this.hardStop.abort(this.failure);
+    const grace = this.opts.gracefulShutdownMs ?? 30_000;
+    const all = Promise.all(this.running.map((r) => r.done)).then(() => true);
+    const timer = new AbortController();
+    const timedOut = this.clock.sleep(grace, timer.signal).then(() => false, () => false);
+    const finished = await Promise.race([all, timedOut]);
+    timer.abort();
+    if (!finished) {
+      this.logger.error('in-flight work did not finish within the graceful shutdown period; aborting it', { gracefulShutdownMs: grace });
+      this.hardStop.abort(new Error('graceful shutdown period exceeded'));
+    }
+    await this.leading;
+    if (this.elector && !(this.failure instanceof LeaderElectionLostError)) await this.elector.release();
+    this.cacheStop.abort(new Error('manager stopped'));
+    await Promise.all(this.cacheRuns);
+    await Promise.all([this.healthServer?.close(), this.metricsServer?.close()]);
+  }
+
+  private async startServers(): Promise<void> {
+    const health = parseBindAddress(this.opts.healthAddr);
+    if (health) {
+      const ok = async () => ({ status: 200, contentType: 'text/plain', body: 'ok' });
+      this.healthServer = new ProbeServer({
+        '/healthz': ok,
+        '/readyz': async () => (this.ready ? ok() : { status: 500, contentType: 'text/plain', body: 'caches not synced' }),
+      });
+      this.healthAddr = await this.healthServer.listen(health);
+    }
+    const metrics = parseBindAddress(this.opts.metricsAddr);
+    if (metrics) {
+      this.metricsServer = new ProbeServer({
+        '/metrics': async () => ({ status: 200, contentType: this.metrics.contentType, body: await this.metrics.metrics() }),
+      });
+      this.metricsAddr = await this.metricsServer.listen(metrics);
+    }
+  }
+}

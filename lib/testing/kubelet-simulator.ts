@@ -1,0 +1,191 @@
+// Stands in for the kubelets of an emulated cloud: registers a Node for every running instance,
+// reports Ready=Unknown when an instance stops (as the node lifecycle controller would), and removes
+// the Node once the instance is gone. Tests can force a node's Ready status.
+import type { Node, NodeCondition } from '../apis/core.js';
+import { isAlreadyExists, isNotFound } from '../client/errors.js';
+import type { KubeClient } from '../client/kube-client.js';
+import { Nodes } from '../client/resources.js';
+import type { Clock } from '../runtime/clock.js';
+import type { EmulatedInstance, InstanceView } from './instance-view.js';
+
+export type ReadyStatus = NodeCondition['status'];
+
+export interface KubeletSimulatorOptions {
+  client: KubeClient;
+  view: InstanceView;
+  /** For condition timestamps; default the wall clock. */
+  clock?: Clock;
+  /** Extra labels put on every node (e.g. a worker role). */
+  nodeLabels?: Record<string, string>;
+}
+
+const managedByLabel = 'machine-api-ts.openshift.io/kubelet-simulator';
+
+export class KubeletSimulator {
+  private readonly overrides = new Map<string, ReadyStatus>();
+  private readonly registered = new Set<string>();
+  private unsubscribe?: () => void;
+  private running: Promise<void> = Promise.resolve();
+  private dirty = false;
+  private syncing = false;
+  private stopped = true;
+  private lastError?: unknown;
+
+  constructor(private readonly opts: KubeletSimulatorOptions) {}
+
+  /** Starts following the view; resolves after the first sync. stop() or the signal ends it. */
+  async start(signal?: AbortSignal): Promise<void> {
+    this.stopped = false;
+    this.unsubscribe = this.opts.view.onChange(() => this.kick());
+    signal?.addEventListener('abort', () => void this.stop(), { once: true });
+    this.kick();
+    await this.idle();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    await this.running;
+  }
+
+  /** Resolves once every change seen so far has been written. */
+  async idle(): Promise<void> {
+    while (this.syncing) await this.running;
+  }
+
+  /** The last error a sync hit (syncs retry on the next change or kick). */
+  get error(): unknown {
+    return this.lastError;
+  }
+
+  /** Forces the Ready condition of a node until cleared with `undefined`. */
+  async setNodeReady(nodeName: string, status: ReadyStatus | undefined): Promise<void> {
+    if (status === undefined) this.overrides.delete(nodeName);
+    else this.overrides.set(nodeName, status);
+    this.kick();
+    await this.idle();
+  }
+
+  /** Re-syncs now (e.g. after a test deleted a node by hand). */
+  async resync(): Promise<void> {
+    this.kick();
+    await this.idle();
+  }
+
+  private kick(): void {
+    if (this.stopped) return;
+    this.dirty = true;
+    if (this.syncing) return;
+    this.syncing = true;
+    this.running = (async () => {
+      try {
+        while (this.dirty && !this.stopped) {
+          this.dirty = false;
+          try {
+            await this.sync();
+            this.lastError = undefined;
+          } catch (err) {
+            this.lastError = err;
+          }
+        }
+      } finally {
+        this.syncing = false;
+      }
+    })();
+  }
+
+  private async sync(): Promise<void> {
+    const instances = this.opts.view.listInstances();
+    const live = new Set<string>();
+    for (const inst of instances) {
+      if (inst.state === 'terminating' || inst.state === 'terminated' || inst.state === 'pending') continue;
+      live.add(inst.nodeName);
+      const ready: ReadyStatus = this.overrides.get(inst.nodeName) ?? (inst.state === 'running' ? 'True' : 'Unknown');
+      // A stopped instance never registered a node; only a running one does.
+      if (inst.state === 'running' || this.registered.has(inst.nodeName)) await this.ensureNode(inst, ready);
+    }
+    for (const name of [...this.registered]) {
+      if (live.has(name)) continue;
+      try {
+        await this.opts.client.delete(Nodes, { name });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+      this.registered.delete(name);
+    }
+  }
+
+  private now(): string {
+    const ms = this.opts.clock?.now() ?? Date.now();
+    return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  private async ensureNode(inst: EmulatedInstance, ready: ReadyStatus): Promise<void> {
+    const { client } = this.opts;
+    let node: Node | undefined;
+    try {
+      node = await client.get(Nodes, { name: inst.nodeName });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    if (!node) {
+      try {
+        node = await client.create(Nodes, this.newNode(inst));
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+        node = await client.get(Nodes, { name: inst.nodeName });
+      }
+    }
+    this.registered.add(inst.nodeName);
+    const current = node.status?.conditions?.find((c) => c.type === 'Ready');
+    if (current?.status === ready && sameAddresses(node, inst)) return;
+    const now = this.now();
+    const condition: NodeCondition = {
+      type: 'Ready',
+      status: ready,
+      reason: ready === 'True' ? 'KubeletReady' : ready === 'Unknown' ? 'NodeStatusUnknown' : 'KubeletNotReady',
+      message: ready === 'True' ? 'kubelet is posting ready status' : ready === 'Unknown' ? 'Kubelet stopped posting node status.' : 'kubelet is not ready',
+      lastHeartbeatTime: now,
+      lastTransitionTime: current?.status === ready ? (current.lastTransitionTime ?? now) : now,
+    };
+    const others = (node.status?.conditions ?? []).filter((c) => c.type !== 'Ready');
+    await client.patch(
+      Nodes,
+      { name: inst.nodeName },
+      { type: 'merge', body: { status: { conditions: [...others, condition], addresses: inst.addresses } } },
+      { subresource: 'status' },
+    );
+  }
+
+  private newNode(inst: EmulatedInstance): Node {
+    return {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name: inst.nodeName,
+        labels: {
+          'kubernetes.io/hostname': inst.nodeName,
+          'kubernetes.io/os': 'linux',
+          'kubernetes.io/arch': 'amd64',
+          'beta.kubernetes.io/os': 'linux',
+          'beta.kubernetes.io/arch': 'amd64',
+          ...inst.labels,
+          ...this.opts.nodeLabels,
+          [managedByLabel]: 'true',
+        },
+      },
+      spec: { providerID: inst.providerID },
+      status: {
+        addresses: inst.addresses,
+        conditions: [],
+        capacity: { cpu: '4', memory: '16Gi', pods: '250' },
+        allocatable: { cpu: '4', memory: '16Gi', pods: '250' },
+      },
+    };
+  }
+}
+
+function sameAddresses(node: Node, inst: EmulatedInstance): boolean {
+  return JSON.stringify(node.status?.addresses ?? []) === JSON.stringify(inst.addresses);
+}

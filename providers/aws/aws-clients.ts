@@ -1,0 +1,147 @@
+// Builds and caches the SDK clients: one set per (region, credentials fingerprint), rebuilt when the
+// credentials Secret changes, instead of the reference's fresh session (and temp file) per reconcile.
+// All clients share one rate limiter; each set has its own DescribeInstances batcher.
+import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
+import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { ConfiguredRetryStrategy } from '@smithy/util-retry';
+import type { Clock } from '../../lib/index.js';
+import { credentialsFingerprint, type AwsCredentials } from './credentials.js';
+import { DescribeBatcher } from './describe-batcher.js';
+import { SdkEc2Api, type Ec2Api } from './ec2-api.js';
+import { classifyEc2Error, ec2ErrorCode } from './errors.js';
+import { DEFAULT_EC2_RATE_LIMITS, RegionalRateLimiter, type CloudRateLimits } from './rate-limiter.js';
+
+export interface AwsEndpoints {
+  ec2?: string;
+  elb?: string;
+  elbv2?: string;
+}
+
+export interface AwsClientFactoryOptions {
+  clock: Clock;
+  /** One endpoint for EC2, ELB and ELBv2 (an emulator, a private or FIPS endpoint); per-service ones win. */
+  endpoint?: string;
+  endpoints?: AwsEndpoints;
+  /** Used when a providerSpec names no credentials Secret; unset = the SDK default chain (env, IMDS role). */
+  defaultCredentials?: AwsCredentials;
+  rateLimits?: CloudRateLimits;
+  /** SDK attempts per call (default 3); the controller's own backoff does the rest. */
+  maxAttempts?: number;
+  /** Delay before SDK retry n (tests make it tiny); default: the SDK's jittered exponential backoff. */
+  retryDelayMs?: (attempt: number) => number;
+  requestTimeoutMs?: number;
+  /** Window for coalescing DescribeInstances-by-id (default 5 ms). */
+  batchWindowMs?: number;
+  /** Replaces the SDK implementation (unit tests use a fake Ec2Api). */
+  createEc2Api?: (region: string, credentials: AwsCredentials | undefined) => Ec2Api;
+}
+
+export interface AwsClients {
+  readonly region: string;
+  readonly ec2: Ec2Api;
+  /** DescribeInstances by id, coalesced across callers; undefined = EC2 does not know the id. */
+  readonly instances: DescribeBatcher<Instance>;
+}
+
+const MAX_IDS_PER_DESCRIBE = 1000;
+
+/** Describes ids; an unknown id fails the whole EC2 call, so drop the ids EC2 names and ask again for the rest. */
+export async function describeInstancesById(ec2: Ec2Api, ids: string[]): Promise<Map<string, Instance>> {
+  const found = new Map<string, Instance>();
+  if (ids.length === 0) return found;
+  try {
+    for (const i of await ec2.describeInstances({ instanceIds: ids })) if (i.InstanceId) found.set(i.InstanceId, i);
+    return found;
+  } catch (err) {
+    const code = ec2ErrorCode(err);
+    if (classifyEc2Error(err) !== 'notFound' && code !== 'InvalidInstanceID.Malformed') throw err;
+    if (ids.length === 1) return found;
+    const text = err instanceof Error ? err.message : '';
+    const named = ids.filter((id) => text.includes(id));
+    if (named.length > 0 && named.length < ids.length) return describeInstancesById(ec2, ids.filter((id) => !named.includes(id)));
+    if (named.length === ids.length) return found;
+    const half = Math.ceil(ids.length / 2);
+    const [a, b] = await Promise.all([describeInstancesById(ec2, ids.slice(0, half)), describeInstancesById(ec2, ids.slice(half))]);
+    return new Map([...a, ...b]);
+  }
+}
+
+interface Entry {
+  clients: AwsClients;
+  destroy: () => void;
+}
+
+export class AwsClientFactory {
+  private readonly entries = new Map<string, Entry>();
+  /** Which client set each (region, credentials source) currently uses, to drop stale ones. */
+  private readonly scopes = new Map<string, string>();
+  readonly limiter: RegionalRateLimiter;
+
+  constructor(private readonly opts: AwsClientFactoryOptions) {
+    this.limiter = new RegionalRateLimiter(opts.rateLimits ?? DEFAULT_EC2_RATE_LIMITS, opts.clock);
+  }
+
+  /**
+   * The clients for a region and credentials. `source` names where the credentials came from (e.g. the
+   * Secret's namespace/name); when its credentials change, the clients built from the old ones are dropped.
+   */
+  get(region: string, credentials: AwsCredentials | undefined, source = 'default'): AwsClients {
+    const creds = credentials ?? this.opts.defaultCredentials;
+    const key = `${region}|${credentialsFingerprint(creds)}`;
+    const scope = `${region}|${source}`;
+    const previous = this.scopes.get(scope);
+    this.scopes.set(scope, key);
+    if (previous && previous !== key && ![...this.scopes.values()].includes(previous)) {
+      this.entries.get(previous)?.destroy();
+      this.entries.delete(previous);
+    }
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = this.build(region, creds);
+      this.entries.set(key, entry);
+    }
+    return entry.clients;
+  }
+
+  private build(region: string, credentials: AwsCredentials | undefined): Entry {
+    let ec2: Ec2Api;
+    let destroy = () => {};
+    if (this.opts.createEc2Api) {
+      ec2 = this.opts.createEc2Api(region, credentials);
+    } else {
+      const delay = this.opts.retryDelayMs;
+      const common = {
+        region,
+        credentials,
+        maxAttempts: delay ? undefined : (this.opts.maxAttempts ?? 3),
+        retryStrategy: delay ? new ConfiguredRetryStrategy(this.opts.maxAttempts ?? 3, delay) : undefined,
+        requestHandler: { requestTimeout: this.opts.requestTimeoutMs ?? 30_000, connectionTimeout: 5_000, throwOnRequestTimeout: true },
+      };
+      const ep = { ...this.opts.endpoints };
+      const ec2Client = new EC2Client({ ...common, endpoint: ep.ec2 ?? this.opts.endpoint });
+      const elb = new ElasticLoadBalancingClient({ ...common, endpoint: ep.elb ?? this.opts.endpoint });
+      const elbv2 = new ElasticLoadBalancingV2Client({ ...common, endpoint: ep.elbv2 ?? this.opts.endpoint });
+      ec2 = new SdkEc2Api({ region, ec2: ec2Client, elb, elbv2, throttle: (cls, signal) => this.limiter.acquire(region, cls, signal) });
+      destroy = () => {
+        ec2Client.destroy();
+        elb.destroy();
+        elbv2.destroy();
+      };
+    }
+    const instances = new DescribeBatcher<Instance>({
+      windowMs: this.opts.batchWindowMs ?? 5,
+      maxBatch: MAX_IDS_PER_DESCRIBE,
+      clock: this.opts.clock,
+      fetch: (ids) => describeInstancesById(ec2, ids),
+    });
+    return { clients: { region, ec2, instances }, destroy };
+  }
+
+  /** Closes every client's connections. */
+  destroy(): void {
+    for (const e of this.entries.values()) e.destroy();
+    this.entries.clear();
+    this.scopes.clear();
+  }
+}

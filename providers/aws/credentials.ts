@@ -1,0 +1,74 @@
+// AWS credentials from the Machine's credentials Secret: keys aws_access_key_id / aws_secret_access_key, or
+// `credentials` holding a shared-credentials INI file (takes precedence, as in the reference). Parsed in
+// memory: nothing is written to disk and no value ever reaches a log, event or error message.
+import { createHash } from 'node:crypto';
+import type { Secret } from '../../lib/index.js';
+
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+export class CredentialsSecretError extends Error {
+  override readonly name = 'CredentialsSecretError';
+}
+
+function secretValue(secret: Secret, key: string): string | undefined {
+  const encoded = secret.data?.[key];
+  if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
+  return secret.stringData?.[key];
+}
+
+/** Minimal INI reader: `[section]` headers, `key = value` lines, `#`/`;` comments. */
+export function parseIni(text: string): Map<string, Map<string, string>> {
+  const sections = new Map<string, Map<string, string>>();
+  let current: Map<string, string> | undefined;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[\s*(?:profile\s+)?([^\]]+?)\s*\]$/.exec(line);
+    if (header) {
+      current = new Map();
+      sections.set(header[1]!, current);
+      continue;
+    }
+    const eq = line.indexOf('=');
+    if (eq > 0 && current) current.set(line.slice(0, eq).trim().toLowerCase(), line.slice(eq + 1).trim());
+  }
+  return sections;
+}
+
+const secretRef = (s: Secret) => `${s.metadata.namespace ?? ''}/${s.metadata.name ?? ''}`;
+
+export function credentialsFromSecret(secret: Secret): AwsCredentials {
+  const ini = secretValue(secret, 'credentials');
+  if (ini !== undefined) {
+    const sections = parseIni(ini);
+    const profile = sections.get('default') ?? [...sections.values()][0];
+    const accessKeyId = profile?.get('aws_access_key_id');
+    const secretAccessKey = profile?.get('aws_secret_access_key');
+    if (!accessKeyId || !secretAccessKey) {
+      if (profile?.has('role_arn') || profile?.has('web_identity_token_file')) {
+        throw new CredentialsSecretError(
+          `aws credentials secret ${secretRef(secret)}: role_arn/web_identity_token_file profiles are not supported; provide aws_access_key_id and aws_secret_access_key`,
+        );
+      }
+      throw new CredentialsSecretError(`invalid secret for aws credentials ${secretRef(secret)}: the credentials file has no aws_access_key_id/aws_secret_access_key`);
+    }
+    const sessionToken = profile?.get('aws_session_token');
+    return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+  }
+  const accessKeyId = secretValue(secret, 'aws_access_key_id');
+  const secretAccessKey = secretValue(secret, 'aws_secret_access_key');
+  if (!accessKeyId || !secretAccessKey) {
+    throw new CredentialsSecretError(`invalid secret for aws credentials ${secretRef(secret)}: expected keys aws_access_key_id and aws_secret_access_key, or credentials`);
+  }
+  return { accessKeyId: accessKeyId.trim(), secretAccessKey: secretAccessKey.trim() };
+}
+
+/** A digest that changes when the credentials do; used as a cache key, never reversible. */
+export function credentialsFingerprint(c: AwsCredentials | undefined): string {
+  if (!c) return 'default-chain';
+  return createHash('sha256').update(`${c.accessKeyId}\0${c.secretAccessKey}\0${c.sessionToken ?? ''}`).digest('hex').slice(0, 16);
+}

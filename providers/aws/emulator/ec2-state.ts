@@ -1,0 +1,262 @@
+// The emulated world plus its clock-driven instance lifecycle: pending → running after the boot delay,
+// stopping → stopped, shutting-down → terminated, and terminated instances vanishing after the retention time.
+// Every state change notifies listeners (the InstanceView) and schedules a save when persistence is on.
+import type { Clock, TimerHandle } from '../../../lib/index.js';
+import type { EmulatorKnobs, LatencySpec } from '../../../lib/testing/index.js';
+import { Ec2ApiError, idsNotFound } from './api-error.js';
+import type { Ec2Instance, Ec2World, InstanceStateName } from './model.js';
+
+export interface InstanceTimings {
+  /** pending → running (fixed, or a seeded random range). */
+  bootMs: LatencySpec;
+  /** stopping → stopped. */
+  stopMs: number;
+  /** shutting-down → terminated. */
+  terminateMs: number;
+  /** How long a terminated instance stays visible to DescribeInstances (AWS: about an hour). */
+  terminatedRetentionMs: number;
+}
+
+export const DEFAULT_TIMINGS: InstanceTimings = {
+  bootMs: 2_000,
+  stopMs: 1_000,
+  terminateMs: 1_000,
+  terminatedRetentionMs: 3_600_000,
+};
+
+/** Eventual-consistency views of instances: a lookup by id and a filtered search lag independently. */
+export const VIEW_BY_ID = 'by-id';
+export const VIEW_SEARCH = 'search';
+
+export interface StateChange {
+  instance: Ec2Instance;
+  previous: InstanceStateName;
+  current: InstanceStateName;
+}
+
+const INSTANCE_ID_RE = /^i-([0-9a-f]{8}|[0-9a-f]{17})$/;
+
+function gmt(ms: number): string {
+  return `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} GMT`;
+}
+
+export class Ec2State {
+  private readonly timers = new Map<string, TimerHandle>();
+  private readonly listeners = new Set<() => void>();
+  private stopped = false;
+  onPersist: () => void = () => undefined;
+  /** "<instanceType>@<zone>" or "<instanceType>@*": RunInstances answers InsufficientInstanceCapacity. */
+  readonly insufficientCapacity = new Set<string>();
+  /** Running-or-pending on-demand vCPUs allowed; RunInstances beyond it answers VcpuLimitExceeded. */
+  vcpuLimit: number | undefined;
+  /** DescribeInstanceTypes page size when the caller sends no MaxResults (AWS: 100). */
+  instanceTypesPageSize = 100;
+
+  constructor(
+    readonly world: Ec2World,
+    readonly knobs: EmulatorKnobs,
+    public timings: InstanceTimings,
+  ) {
+    for (const inst of world.instances) this.armTimer(inst);
+  }
+
+  get clock(): Clock {
+    return this.knobs.clock;
+  }
+
+  get region(): string {
+    return this.world.region;
+  }
+
+  // ---- ids and lookups ------------------------------------------------------------------------------------
+
+  /** A fresh `<prefix>-<17 hex>` id, unique among everything this emulator has issued. */
+  newId(prefix: string, existing: (id: string) => boolean, hexLength = 17): string {
+    for (;;) {
+      const id = `${prefix}-0${this.knobs.random.hex(hexLength - 1)}`;
+      if (!existing(id)) return id;
+    }
+  }
+
+  newInstanceId(): string {
+    return this.newId('i', (id) => this.world.instances.some((i) => i.instanceId === id));
+  }
+
+  instance(id: string): Ec2Instance | undefined {
+    return this.world.instances.find((i) => i.instanceId === id);
+  }
+
+  /**
+   * Resolves instance ids for a call naming them, as EC2 does: malformed ids and ids it does not know (or
+   * does not see yet, under eventual consistency) fail the whole call.
+   */
+  requireInstances(ids: readonly string[], view = VIEW_BY_ID): Ec2Instance[] {
+    const malformed = ids.find((id) => !INSTANCE_ID_RE.test(id));
+    if (malformed !== undefined) {
+      throw new Ec2ApiError(400, 'InvalidInstanceID.Malformed', `Invalid id: "${malformed}" (expecting "i-...")`);
+    }
+    const found: Ec2Instance[] = [];
+    const missing: string[] = [];
+    for (const id of ids) {
+      const inst = this.instance(id);
+      if (inst && this.knobs.isVisible(id, view)) found.push(inst);
+      else missing.push(id);
+    }
+    if (missing.length > 0) throw idsNotFound('InvalidInstanceID.NotFound', 'instance', missing);
+    return found;
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------------------
+
+  /** Applies every transition that is due by now, in due order. */
+  advance(): void {
+    const now = this.clock.now();
+    const due = this.world.instances
+      .filter((i) => (i.transition && i.transition.at <= now) || (i.expiresAt !== undefined && i.expiresAt <= now))
+      .sort((a, b) => (a.transition?.at ?? a.expiresAt ?? 0) - (b.transition?.at ?? b.expiresAt ?? 0));
+    if (due.length === 0) return;
+    for (const inst of due) this.applyDue(inst, now);
+    this.changed();
+  }
+
+  private applyDue(inst: Ec2Instance, now: number): void {
+    // A transition can lead into another due one (e.g. terminated then expired in the same step).
+    while (inst.transition && inst.transition.at <= now) {
+      const { to, at } = inst.transition;
+      inst.transition = undefined;
+      this.enter(inst, to, at);
+    }
+    if (inst.expiresAt !== undefined && inst.expiresAt <= now) {
+      this.world.instances = this.world.instances.filter((i) => i !== inst);
+      this.knobs.visibility.forget(inst.instanceId);
+      this.timers.get(inst.instanceId)?.cancel();
+      this.timers.delete(inst.instanceId);
+      return;
+    }
+    this.armTimer(inst);
+  }
+
+  /** Puts the instance into `state` at time `at` and schedules whatever follows it. */
+  private enter(inst: Ec2Instance, state: InstanceStateName, at: number): void {
+    inst.state = state;
+    switch (state) {
+      case 'pending':
+        inst.transition = { to: 'running', at: at + this.bootDelay() };
+        break;
+      case 'stopping':
+        inst.transition = { to: 'stopped', at: at + this.timings.stopMs };
+        break;
+      case 'shutting-down':
+        inst.transition = { to: 'terminated', at: at + this.timings.terminateMs };
+        break;
+      case 'stopped':
+        inst.publicIpAddress = undefined;
+        inst.publicDnsName = undefined;
+        inst.carrierIp = undefined;
+        break;
+      case 'terminated':
+        inst.publicIpAddress = undefined;
+        inst.publicDnsName = undefined;
+        inst.carrierIp = undefined;
+        inst.expiresAt = at + this.timings.terminatedRetentionMs;
+        this.removeFromLoadBalancers(inst.instanceId);
+        break;
+      case 'running':
+        break;
+    }
+  }
+
+  private bootDelay(): number {
+    const b = this.timings.bootMs;
+    return typeof b === 'number' ? b : this.knobs.random.int(b.minMs, b.maxMs);
+  }
+
+  private armTimer(inst: Ec2Instance): void {
+    this.timers.get(inst.instanceId)?.cancel();
+    this.timers.delete(inst.instanceId);
+    if (this.stopped) return;
+    const at = inst.transition?.at ?? inst.expiresAt;
+    if (at === undefined) return;
+    this.timers.set(inst.instanceId, this.clock.setTimeout(() => this.advance(), Math.max(0, at - this.clock.now())));
+  }
+
+  /** Registers a newly launched instance (already in `pending`). */
+  addLaunched(inst: Ec2Instance): void {
+    this.world.instances.push(inst);
+    this.knobs.recordCreation(inst.instanceId);
+    this.enter(inst, 'pending', inst.launchTime);
+    this.armTimer(inst);
+  }
+
+  terminate(inst: Ec2Instance, reason: { code: string; message: string }): StateChange {
+    const previous = inst.state;
+    if (previous === 'terminated' || previous === 'shutting-down') return { instance: inst, previous, current: previous };
+    const now = this.clock.now();
+    inst.stateTransitionReason = `${reason.code.startsWith('Server.') ? 'Service' : 'User'} initiated (${gmt(now)})`;
+    inst.stateReason = reason;
+    this.enter(inst, 'shutting-down', now);
+    this.armTimer(inst);
+    return { instance: inst, previous, current: inst.state };
+  }
+
+  stop(inst: Ec2Instance, reason: { code: string; message: string }): StateChange {
+    const previous = inst.state;
+    if (previous === 'stopped' || previous === 'stopping') return { instance: inst, previous, current: previous };
+    if (previous !== 'running') {
+      throw new Ec2ApiError(400, 'IncorrectInstanceState', `The instance '${inst.instanceId}' is not in a state from which it can be stopped.`);
+    }
+    const now = this.clock.now();
+    inst.stateTransitionReason = `User initiated (${gmt(now)})`;
+    inst.stateReason = reason;
+    this.enter(inst, 'stopping', now);
+    this.armTimer(inst);
+    return { instance: inst, previous, current: inst.state };
+  }
+
+  start(inst: Ec2Instance, assignPublicIp: (inst: Ec2Instance) => void): StateChange {
+    const previous = inst.state;
+    if (previous === 'running' || previous === 'pending') return { instance: inst, previous, current: previous };
+    if (previous !== 'stopped') {
+      throw new Ec2ApiError(400, 'IncorrectInstanceState', `The instance '${inst.instanceId}' is not in a state from which it can be started.`);
+    }
+    inst.stateTransitionReason = '';
+    inst.stateReason = undefined;
+    assignPublicIp(inst);
+    this.enter(inst, 'pending', this.clock.now());
+    this.armTimer(inst);
+    return { instance: inst, previous, current: inst.state };
+  }
+
+  private removeFromLoadBalancers(instanceId: string): void {
+    for (const lb of this.world.classicLoadBalancers) lb.instances = lb.instances.filter((id) => id !== instanceId);
+    for (const tg of this.world.targetGroups) {
+      if (tg.targetType === 'instance') tg.targets = tg.targets.filter((t) => t.id !== instanceId);
+    }
+  }
+
+  // ---- change notification --------------------------------------------------------------------------------
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Call after any mutation: notifies listeners and schedules persistence. */
+  changed(): void {
+    this.onPersist();
+    for (const l of [...this.listeners]) {
+      try {
+        l();
+      } catch {
+        // A failing listener (test code) must not break the emulator's request path.
+      }
+    }
+  }
+
+  /** Cancels every timer; the state stays readable. */
+  close(): void {
+    this.stopped = true;
+    for (const t of this.timers.values()) t.cancel();
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,141 @@
+// The one place that decides what an AWS error means. Throttling, 5xx and network failures are always
+// retryable; only errors that say the request itself can never succeed are terminal. (The reference turns
+// every 4xx from RunInstances, including IAM propagation delays and quota errors, into a Failed Machine.)
+
+export type Ec2ErrorClass = 'notFound' | 'throttled' | 'invalid' | 'transient' | 'unauthorized' | 'other';
+
+interface AwsLikeError {
+  name?: string;
+  code?: string;
+  message?: string;
+  $fault?: 'client' | 'server';
+  $metadata?: { httpStatusCode?: number };
+  $retryable?: { throttling?: boolean };
+}
+
+const THROTTLING_CODES = new Set([
+  'RequestLimitExceeded',
+  'Throttling',
+  'ThrottlingException',
+  'ThrottledException',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'EC2ThrottledException',
+  'TooManyRequestsException',
+  'SlowDown',
+  'PriorRequestNotComplete',
+  'BandwidthLimitExceeded',
+  'LimitExceededException',
+]);
+
+// Capacity, quota and "try again" answers: nothing about the request is wrong, the cloud just can't now.
+const TRANSIENT_CODES = new Set([
+  'InsufficientInstanceCapacity',
+  'InsufficientHostCapacity',
+  'InsufficientCapacity',
+  'InsufficientReservedInstanceCapacity',
+  'InstanceLimitExceeded',
+  'VcpuLimitExceeded',
+  'MaxSpotInstanceCountExceeded',
+  'SpotMaxPriceTooLow',
+  'InternalError',
+  'InternalFailure',
+  'ServiceUnavailable',
+  'Unavailable',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'TimeoutError',
+  'IdempotentInstanceTerminated',
+  'IncorrectState',
+  'IncorrectInstanceState',
+  'DependencyViolation',
+]);
+
+const NOT_FOUND_CODES = new Set([
+  'LoadBalancerNotFound',
+  'TargetGroupNotFound',
+  'InvalidTarget',
+  'InvalidHostID.NotFound',
+  'AccessPointNotFound',
+]);
+
+// Missing credentials or IAM not yet propagated: worth retrying, never a reason to fail a Machine.
+const UNAUTHORIZED_CODES = new Set([
+  'UnauthorizedOperation',
+  'AuthFailure',
+  'AccessDenied',
+  'AccessDeniedException',
+  'InvalidClientTokenId',
+  'SignatureDoesNotMatch',
+  'ExpiredToken',
+  'RequestExpired',
+  'CredentialsProviderError',
+  'OptInRequired',
+  'Blocked',
+]);
+
+// Answers that mean the request is wrong in a way no retry fixes.
+const INVALID_CODES = new Set([
+  'InvalidParameterValue',
+  'InvalidParameter',
+  'InvalidParameterCombination',
+  'MissingParameter',
+  'Unsupported',
+  'UnsupportedOperation',
+  'InvalidAMIID.Malformed',
+  'InvalidAMIID.NotFound',
+  'InvalidAMIID.Unavailable',
+  'InvalidSubnetID.Malformed',
+  'InvalidSubnetID.NotFound',
+  'InvalidGroup.NotFound',
+  'InvalidGroupId.Malformed',
+  'InvalidKeyPair.NotFound',
+  'InvalidBlockDeviceMapping',
+  'InvalidCapacityReservationId.NotFound',
+  'InvalidCapacityReservationId.Malformed',
+  'InvalidPlacementGroup.Unknown',
+  'InvalidInstanceType',
+  'InvalidIamInstanceProfile.NotFound',
+  'IdempotentParameterMismatch',
+  'ValidationError',
+]);
+
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET']);
+
+export function ec2ErrorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as AwsLikeError;
+  return e.code && e.code !== e.name && NETWORK_CODES.has(e.code) ? e.code : (e.name ?? e.code);
+}
+
+export function classifyEc2Error(err: unknown): Ec2ErrorClass {
+  if (typeof err !== 'object' || err === null) return 'other';
+  const e = err as AwsLikeError;
+  const name = e.name ?? '';
+  const status = e.$metadata?.httpStatusCode;
+
+  if (name.endsWith('.NotFound') && !INVALID_CODES.has(name)) return 'notFound';
+  if (NOT_FOUND_CODES.has(name)) return 'notFound';
+  if (THROTTLING_CODES.has(name) || e.$retryable?.throttling || status === 429) return 'throttled';
+  if (UNAUTHORIZED_CODES.has(name)) return 'unauthorized';
+  if (TRANSIENT_CODES.has(name)) return 'transient';
+  if (name === 'AbortError') return 'other';
+  if ((e.code && NETWORK_CODES.has(e.code)) || NETWORK_CODES.has(name)) return 'transient';
+  if (status !== undefined && status >= 500) return 'transient';
+  if (e.$fault === 'server') return 'transient';
+  if (INVALID_CODES.has(name) || name.startsWith('Invalid') || name.endsWith('.Malformed')) return 'invalid';
+  if (status === 401 || status === 403) return 'unauthorized';
+  return 'other';
+}
+
+/** Whether retrying later can help. Only 'invalid' is terminal. */
+export const isRetryableEc2Error = (err: unknown): boolean => classifyEc2Error(err) !== 'invalid';
+
+/** The message an AWS error may be shown with: code and AWS's text, never request parameters. */
+export function describeEc2Error(err: unknown): string {
+  if (err instanceof Error) {
+    const code = ec2ErrorCode(err);
+    return code && code !== 'Error' && !err.message.startsWith(code) ? `${code}: ${err.message}` : err.message;
+  }
+  return String(err);
+}

@@ -1,0 +1,131 @@
+// The InstanceTypeCatalog for scale-from-zero: DescribeInstanceTypes, all pages, cached per region and
+// credentials for 24 h (the reference keys by region only), with one refresh in flight per key. A failed
+// refresh serves the previous list while it has one.
+import type { InstanceTypeInfo as Ec2InstanceTypeInfo } from '@aws-sdk/client-ec2';
+import {
+  InvalidMachineConfigurationError,
+  type Architecture,
+  type Clock,
+  type InstanceTypeCatalog,
+  type InstanceTypeInfo,
+  type KubeClient,
+  type Logger,
+  type MachineSet,
+} from '../../lib/index.js';
+import type { AwsClientFactory } from './aws-clients.js';
+import { credentialsFingerprint } from './credentials.js';
+import { describeEc2Error } from './errors.js';
+import { credentialsFor } from './machine-scope.js';
+import { decodeProviderConfig } from './provider-spec.js';
+
+export const INSTANCE_TYPE_CACHE_TTL_MS = 24 * 3_600_000;
+
+export interface AwsInstanceTypeCatalogOptions {
+  client: KubeClient;
+  clock: Clock;
+  clients: AwsClientFactory;
+  regionOverride?: string;
+  defaultRegion?: string;
+  ttlMs?: number;
+}
+
+/** x86_64 → amd64, arm64 → arm64; anything else (i386, *_mac) is reported as amd64, as the reference does. */
+export function architectureOf(t: Ec2InstanceTypeInfo): Architecture {
+  const archs = t.ProcessorInfo?.SupportedArchitectures ?? [];
+  return archs[0] === 'arm64' ? 'arm64' : 'amd64';
+}
+
+export function toInstanceTypeInfo(t: Ec2InstanceTypeInfo): InstanceTypeInfo | undefined {
+  if (!t.InstanceType) return undefined;
+  const gpus = t.GpuInfo?.Gpus ?? [];
+  const gpuCount = gpus.reduce((n, g) => n + (g.Count ?? 0), 0);
+  const info: InstanceTypeInfo = {
+    name: t.InstanceType,
+    vCPU: t.VCpuInfo?.DefaultVCpus ?? 0,
+    memoryMiB: t.MemoryInfo?.SizeInMiB ?? 0,
+    gpuCount,
+    architecture: architectureOf(t),
+  };
+  if (gpuCount > 0) {
+    const maker = (gpus.find((g) => (g.Count ?? 0) > 0)?.Manufacturer ?? '').toUpperCase();
+    if (maker === 'NVIDIA') info.gpuType = 'nvidia.com/gpu';
+    else if (maker === 'AMD') info.gpuType = 'amd.com/gpu';
+  }
+  return info;
+}
+
+interface CacheEntry {
+  types?: Map<string, InstanceTypeInfo>;
+  loadedAt: number;
+  inflight?: Promise<Map<string, InstanceTypeInfo>>;
+}
+
+export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly ttlMs: number;
+
+  constructor(private readonly o: AwsInstanceTypeCatalogOptions) {
+    this.ttlMs = o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS;
+  }
+
+  async lookup(machineSet: MachineSet, ctx: { signal: AbortSignal; log: Logger }): Promise<InstanceTypeInfo | undefined> {
+    const value = machineSet.spec?.template?.spec?.providerSpec?.value;
+    if (!value) {
+      throw new InvalidMachineConfigurationError('spec.template.spec.providerSpec.value: Required value: the machine set has no providerSpec', {
+        field: 'spec.template.spec.providerSpec.value',
+      });
+    }
+    const { config } = decodeProviderConfig(value, { defaultRegion: this.o.regionOverride ?? this.o.defaultRegion });
+    if (!config.credentialsSecret?.name) {
+      throw new InvalidMachineConfigurationError(`nil credentialsSecret for machineSet ${machineSet.metadata.name ?? ''}`, {
+        field: 'spec.template.spec.providerSpec.value.credentialsSecret',
+      });
+    }
+    const creds = await credentialsFor(machineSet.metadata.namespace ?? '', config, this.o.client, ctx.signal);
+    const region = this.o.regionOverride ?? config.placement.region ?? '';
+    const key = `${region}|${credentialsFingerprint(creds.credentials)}`;
+    const types = await this.typesFor(key, () => this.o.clients.get(region, creds.credentials, creds.source).ec2.describeInstanceTypes(), ctx.log);
+    return types.get(config.instanceType);
+  }
+
+  private async typesFor(key: string, load: () => Promise<Ec2InstanceTypeInfo[]>, log: Logger): Promise<Map<string, InstanceTypeInfo>> {
+    let entry = this.cache.get(key);
+    if (!entry) {
+      entry = { loadedAt: 0 };
+      this.cache.set(key, entry);
+    }
+    if (entry.types && this.o.clock.now() - entry.loadedAt < this.ttlMs) return entry.types;
+    if (!entry.inflight) {
+      const e = entry;
+      e.inflight = (async () => {
+        try {
+          const list = await load();
+          const types = new Map<string, InstanceTypeInfo>();
+          for (const t of list) {
+            const info = toInstanceTypeInfo(t);
+            if (info) types.set(info.name, info);
+          }
+          if (types.size === 0) throw new Error('unable to load EC2 Instance Type list');
+          e.types = types;
+          e.loadedAt = this.o.clock.now();
+          return types;
+        } finally {
+          e.inflight = undefined;
+        }
+      })();
+    }
+    try {
+      return await (entry.inflight ?? Promise.resolve(entry.types ?? new Map<string, InstanceTypeInfo>()));
+    } catch (err) {
+      if (entry.types) {
+        log.info('refreshing EC2 instance types failed; using the previous list', { error: describeEc2Error(err) });
+        return entry.types;
+      }
+      throw err;
+    }
+  }
+}
+
+export function createAwsInstanceTypeCatalog(opts: AwsInstanceTypeCatalogOptions): InstanceTypeCatalog {
+  return new AwsInstanceTypeCatalog(opts);
+}

@@ -1,0 +1,103 @@
+// Per-call state of one actuator operation: the decoded spec and status, the cluster id, the region and
+// the clients for the Machine's credentials. Building it is cheap: clients are cached by the factory.
+import { InvalidMachineConfigurationError, MachineCreationCondition, isNotFound, Secrets, type KubeClient, type Machine, type Secret } from '../../lib/index.js';
+import type { AwsClientFactory, AwsClients } from './aws-clients.js';
+import { credentialsFromSecret, type AwsCredentials } from './credentials.js';
+import { clusterIdOf } from './instances.js';
+import {
+  PROVIDER_SPEC_PATH,
+  decodeMachineProviderConfig,
+  decodeProviderStatus,
+  encodeProviderStatus,
+  type AWSMachineProviderConfig,
+  type AWSMachineProviderStatus,
+} from './provider-spec.js';
+
+export interface ScopeDeps {
+  client: KubeClient;
+  clients: AwsClientFactory;
+  /** Forces every client to this region (e.g. a single-region emulator); also the default for specs without one. */
+  regionOverride?: string;
+  /** The cluster's region, used when a spec names none (the reference webhook's default). */
+  defaultRegion?: string;
+}
+
+export interface MachineScope {
+  readonly machine: Machine;
+  readonly config: AWSMachineProviderConfig;
+  readonly status: AWSMachineProviderStatus;
+  readonly clusterId: string;
+  /** placement.region: the region label's value. */
+  readonly region: string;
+  readonly clients: AwsClients;
+  readonly warnings: string[];
+  readonly unknownFields: string[];
+  /** Writes `status` back onto machine.status.providerStatus. */
+  saveStatus(): void;
+  /** When the MachineCreation condition last flipped to True (ms), if it did. */
+  createdAt(): number | undefined;
+}
+
+export class MissingSecretError extends Error {
+  override readonly name = 'MissingSecretError';
+}
+
+async function readSecret(client: KubeClient, namespace: string, name: string, what: string, signal: AbortSignal): Promise<Secret> {
+  try {
+    return await client.get(Secrets, { namespace, name }, { signal });
+  } catch (err) {
+    // The Secret may still be on its way (credentials operator, installer): retry, don't fail the Machine.
+    if (isNotFound(err)) throw new MissingSecretError(`${what} secret ${namespace}/${name} not found`, { cause: err });
+    throw err;
+  }
+}
+
+/** The credentials named by the spec, read from `namespace`; `source` identifies the Secret for client caching. */
+export async function credentialsFor(namespace: string, config: AWSMachineProviderConfig, client: KubeClient, signal: AbortSignal): Promise<{ credentials?: AwsCredentials; source: string }> {
+  const name = config.credentialsSecret?.name;
+  if (!name) return { source: 'default' };
+  const secret = await readSecret(client, namespace, name, 'aws credentials', signal);
+  return { credentials: credentialsFromSecret(secret), source: `${namespace}/${name}` };
+}
+
+export async function userDataFor(machine: Machine, config: AWSMachineProviderConfig, client: KubeClient, signal: AbortSignal): Promise<Uint8Array | undefined> {
+  const name = config.userDataSecret?.name;
+  const namespace = machine.metadata.namespace ?? '';
+  if (!name) return undefined;
+  const secret = await readSecret(client, namespace, name, 'user data', signal);
+  const encoded = secret.data?.userData;
+  if (encoded !== undefined) return Buffer.from(encoded, 'base64');
+  const plain = secret.stringData?.userData;
+  if (plain !== undefined) return Buffer.from(plain, 'utf8');
+  throw new Error(`secret ${namespace}/${name} missing userData key`);
+}
+
+export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {
+  if (!machine.spec?.providerSpec?.value) {
+    throw new InvalidMachineConfigurationError(`${PROVIDER_SPEC_PATH}: Required value: the machine has no providerSpec`, { field: PROVIDER_SPEC_PATH });
+  }
+  const { config, warnings, unknownFields } = decodeMachineProviderConfig(machine, { defaultRegion: deps.regionOverride ?? deps.defaultRegion });
+  const status = decodeProviderStatus(machine.status?.providerStatus);
+  const clusterId = clusterIdOf(machine);
+  const creds = await credentialsFor(machine.metadata.namespace ?? '', config, deps.client, signal);
+  const region = config.placement.region ?? '';
+  const clients = deps.clients.get(deps.regionOverride ?? region, creds.credentials, creds.source);
+  return {
+    machine,
+    config,
+    status,
+    clusterId,
+    region,
+    clients,
+    warnings,
+    unknownFields,
+    saveStatus() {
+      machine.status = { ...machine.status, providerStatus: encodeProviderStatus(status) };
+    },
+    createdAt() {
+      const c = status.conditions?.find((x) => x.type === MachineCreationCondition && x.status === 'True');
+      const t = c ? Date.parse(c.lastTransitionTime) : NaN;
+      return Number.isNaN(t) ? undefined : t;
+    },
+  };
+}

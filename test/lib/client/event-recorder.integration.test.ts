@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { createEventRecorder } from '../../../lib/client/aggregating-event-recorder.js';
+import { Events, Namespaces } from '../../../lib/client/resources.js';
+import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+
+describe('EventRecorder against the local control plane', function () {
+  this.timeout(20_000);
+  let env: TestEnv;
+  before(async () => {
+    env = await startTestEnv();
+    await env.client.create(Namespaces, { metadata: { name: 'ev' } });
+  });
+  after(async () => env?.stop());
+
+  const machine = { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'm1', namespace: 'ev', uid: 'u1' } };
+
+  it('writes one Event per repeated failure with a growing count instead of a new object each time', async () => {
+    const rec = createEventRecorder({ client: env.client, component: 'machine-controller' });
+    for (let i = 0; i < 5; i++) rec.event(machine, 'Warning', 'FailedCreate', 'Create', 'instance quota exceeded');
+    rec.event(machine, 'Normal', 'Created', 'Create', 'created instance i-1');
+    await rec.flush();
+    const { items } = await env.client.list(Events, { namespace: 'ev' });
+    const failed = items.filter((e) => e.reason === 'FailedCreate');
+    expect(failed).to.have.length(1);
+    expect(failed[0]!.count).to.equal(5);
+    expect(failed[0]!.involvedObject).to.include({ kind: 'Machine', name: 'm1', namespace: 'ev', uid: 'u1' });
+    expect(failed[0]!.source?.component).to.equal('machine-controller');
+    expect(items.filter((e) => e.reason === 'Created')).to.have.length(1);
+  });
+
+  it('re-creates an aggregated Event that was deleted meanwhile', async () => {
+    const rec = createEventRecorder({ client: env.client, component: 'c2' });
+    const obj = { ...machine, metadata: { ...machine.metadata, name: 'm2', uid: 'u2' } };
+    rec.event(obj, 'Warning', 'Drain', 'Drain', 'blocked');
+    await rec.flush();
+    const [first] = (await env.client.list(Events, { namespace: 'ev' })).items.filter((e) => e.involvedObject.name === 'm2');
+    await env.client.delete(Events, { namespace: 'ev', name: first!.metadata.name! });
+    rec.event(obj, 'Warning', 'Drain', 'Drain', 'blocked');
+    await rec.flush();
+    const again = (await env.client.list(Events, { namespace: 'ev' })).items.filter((e) => e.involvedObject.name === 'm2');
+    expect(again).to.have.length(1);
+    expect(again[0]!.count).to.equal(1);
+  });
+
+  it('never throws into the caller when the API rejects the event', async () => {
+    const rec = createEventRecorder({ client: env.client, component: 'c3' });
+    rec.event({ metadata: { name: 'x', namespace: 'no-such-namespace' } }, 'Normal', 'R', 'A', 'm');
+    await rec.flush();
+  });
+});

@@ -1,0 +1,197 @@
+// The machine, drain and NodeLink controllers together on the local control plane, with the
+// FakeActuator as the cloud and the KubeletSimulator as its kubelets.
+import { expect } from 'chai';
+import {
+  DrainedCondition,
+  MachineClusterIDLabel,
+  MachineFinalizer,
+  NodeMachineAnnotation,
+} from '../../../lib/apis/constants.js';
+import type { Machine } from '../../../lib/apis/machine-types.js';
+import { isNotFound } from '../../../lib/client/errors.js';
+import type { KubeClient } from '../../../lib/client/kube-client.js';
+import { Events, Machines, Namespaces, Nodes, PodDisruptionBudgets, Pods } from '../../../lib/client/resources.js';
+import { addMachineController } from '../../../lib/machine/controller.js';
+import { InvalidMachineConfigurationError } from '../../../lib/machine/errors.js';
+import { addNodeLinkController } from '../../../lib/nodelink/controller.js';
+import { NodeLinkOwnedAnnotation } from '../../../lib/nodelink/owned-metadata.js';
+import type { Manager } from '../../../lib/runtime/manager.js';
+import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
+import { KubeletSimulator } from '../../../lib/testing/kubelet-simulator.js';
+import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+
+const NS = 'openshift-machine-api';
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const newMachine = (name: string, extra: Partial<Machine['spec']> = {}, labels: Record<string, string> = {}): Machine => ({
+  apiVersion: 'machine.openshift.io/v1beta1',
+  kind: 'Machine',
+  metadata: { name, namespace: NS, labels: { [MachineClusterIDLabel]: 'test-cluster', ...labels } },
+  spec: { providerSpec: { value: { instanceType: 'fake.large' } }, ...extra },
+});
+
+async function getMachine(client: KubeClient, name: string): Promise<Machine | undefined> {
+  try {
+    return await client.get(Machines, { namespace: NS, name });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+describe('machine controllers on the local control plane', function () {
+  this.timeout(60_000);
+  let env: TestEnv;
+  let mgr: Manager;
+  let stop: AbortController;
+  let running: Promise<void>;
+  let actuator: FakeActuator;
+  let kubelet: KubeletSimulator;
+
+  before(async () => {
+    env = await startTestEnv();
+    await env.client.create(Namespaces, { metadata: { name: NS } });
+    await env.client.create(Namespaces, { metadata: { name: 'apps' } });
+    actuator = new FakeActuator();
+    kubelet = new KubeletSimulator({ client: env.client, view: actuator });
+    mgr = env.newManager({ syncPeriodMs: 60_000 });
+    addMachineController(mgr, actuator, {
+      requeueAfterMs: 250,
+      rateLimiter: { baseDelayMs: 5, maxDelayMs: 500 },
+      drainRateLimiter: { baseDelayMs: 100, maxDelayMs: 1_000 },
+      drain: { timeoutMs: 1_000, evictionRetryBaseMs: 50, evictionRetryMaxMs: 200, podPollIntervalMs: 50 },
+    });
+    addNodeLinkController(mgr);
+    stop = new AbortController();
+    running = mgr.start(stop.signal);
+    await kubelet.start();
+  });
+
+  after(async () => {
+    await kubelet?.stop();
+    stop?.abort();
+    await running?.catch(() => undefined);
+    await env?.stop();
+  });
+
+  it('takes a machine to Running with a linked, labelled node, then deletes it: drain, instance, node, finalizer', async () => {
+    await env.client.create(Machines, newMachine('worker-1', { metadata: { labels: { 'node-role.kubernetes.io/infra': '' } }, taints: [{ key: 'infra', effect: 'NoSchedule' }] }));
+    const running = await eventually('phase Running', async () => {
+      const m = await getMachine(env.client, 'worker-1');
+      return m?.status?.phase === 'Running' ? m : undefined;
+    });
+    expect(running.metadata.finalizers).to.include(MachineFinalizer);
+    expect(running.spec?.providerID).to.match(/^fake:\/\/\//);
+    const nodeName = running.status?.nodeRef?.name ?? '';
+    const node = await eventually('node labelled', async () => {
+      const n = await env.client.get(Nodes, { name: nodeName });
+      return n.metadata.labels?.['node-role.kubernetes.io/infra'] === '' ? n : undefined;
+    });
+    expect(node.metadata.annotations?.[NodeMachineAnnotation]).to.equal(`${NS}/worker-1`);
+    expect(node.spec?.taints).to.deep.include({ key: 'infra', effect: 'NoSchedule' });
+
+    await env.client.create(Pods, { metadata: { name: 'web', namespace: 'apps' }, spec: { nodeName, containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } });
+    await env.client.delete(Machines, { namespace: NS, name: 'worker-1' });
+    await eventually('machine gone', async () => (await getMachine(env.client, 'worker-1')) === undefined);
+    expect(actuator.allInstances().find((i) => i.machine.name === 'worker-1')?.state).to.equal('terminated');
+    await eventually('node gone', async () => {
+      try {
+        await env.client.get(Nodes, { name: nodeName });
+        return false;
+      } catch (err) {
+        return isNotFound(err);
+      }
+    });
+    await eventually('pod evicted', async () => (await env.client.list(Pods, { namespace: 'apps' })).items.length === 0);
+    const events = (await env.client.list(Events, { namespace: NS })).items.filter((e) => e.involvedObject.name === 'worker-1');
+    const reasons = events.map((e) => e.reason);
+    for (const r of ['DrainProceeds', 'Deleted', 'DrainSucceeded']) expect(reasons).to.include(r);
+  });
+
+  it('persists a drain blocked by a PodDisruptionBudget as Drained=False/DrainError, and finishes once it is lifted', async () => {
+    await env.client.create(Machines, newMachine('worker-pdb'));
+    const m = await eventually('phase Running', async () => {
+      const x = await getMachine(env.client, 'worker-pdb');
+      return x?.status?.phase === 'Running' ? x : undefined;
+    });
+    const nodeName = m.status?.nodeRef?.name ?? '';
+    await env.client.create(Pods, { metadata: { name: 'db', namespace: 'apps', labels: { app: 'db' } }, spec: { nodeName, containers: [{ name: 'c', image: 'x' }] } });
+    // The API server creates pods Pending (which eviction lets go regardless of budgets); a kubelet would report Running.
+    await env.client.patch(Pods, { namespace: 'apps', name: 'db' }, { type: 'merge', body: { status: { phase: 'Running' } } }, { subresource: 'status' });
+    await env.client.create(PodDisruptionBudgets, { metadata: { name: 'db', namespace: 'apps' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'db' } } } });
+    await env.client.delete(Machines, { namespace: NS, name: 'worker-pdb' });
+    const blocked = await eventually('DrainError condition', async () => {
+      const x = await getMachine(env.client, 'worker-pdb');
+      const c = x?.status?.conditions?.find((y) => y.type === DrainedCondition);
+      return c?.status === 'False' ? c : undefined;
+    });
+    expect(blocked).to.include({ reason: 'DrainError', severity: 'Warning' });
+    expect(blocked.message).to.match(/^could not drain machine: /);
+    expect(actuator.allInstances().find((i) => i.machine.name === 'worker-pdb')?.state).to.equal('running');
+    await env.client.delete(PodDisruptionBudgets, { namespace: 'apps', name: 'db' });
+    await eventually('machine gone', async () => (await getMachine(env.client, 'worker-pdb')) === undefined, 20_000);
+  });
+
+  it('marks a machine Failed with InvalidConfiguration when the actuator rejects its spec', async () => {
+    actuator.failNext('create', new InvalidMachineConfigurationError('spec.providerSpec.value.instanceType: unknown', { field: 'spec.providerSpec.value.instanceType' }));
+    await env.client.create(Machines, newMachine('bad'));
+    const m = await eventually('phase Failed', async () => {
+      const x = await getMachine(env.client, 'bad');
+      return x?.status?.phase === 'Failed' ? x : undefined;
+    });
+    expect(m.status?.errorReason).to.equal('InvalidConfiguration');
+    expect(m.status?.errorMessage).to.equal('spec.providerSpec.value.instanceType: unknown');
+    await env.client.delete(Machines, { namespace: NS, name: 'bad' });
+    await eventually('failed machine deleted', async () => (await getMachine(env.client, 'bad')) === undefined);
+  });
+
+  it('fails a running machine whose instance was terminated outside the Machine API', async () => {
+    await env.client.create(Machines, newMachine('victim'));
+    await eventually('phase Running', async () => (await getMachine(env.client, 'victim'))?.status?.phase === 'Running');
+    const inst = actuator.allInstances().find((i) => i.machine.name === 'victim')!;
+    actuator.setInstanceState(inst.id, 'terminated');
+    const m = await eventually('phase Failed', async () => {
+      const x = await getMachine(env.client, 'victim');
+      return x?.status?.phase === 'Failed' ? x : undefined;
+    });
+    expect(m.status?.errorMessage).to.equal("can't find created instance");
+  });
+
+  it('NodeLink removes from the node the labels and taints the machine no longer has', async () => {
+    await env.client.create(Machines, newMachine('relabel', { metadata: { labels: { team: 'a' } }, taints: [{ key: 'gpu', effect: 'NoSchedule' }] }));
+    const m = await eventually('phase Running', async () => {
+      const x = await getMachine(env.client, 'relabel');
+      return x?.status?.phase === 'Running' ? x : undefined;
+    });
+    const nodeName = m.status?.nodeRef?.name ?? '';
+    await eventually('label on node', async () => (await env.client.get(Nodes, { name: nodeName })).metadata.labels?.team === 'a');
+    await env.client.patch(Machines, { namespace: NS, name: 'relabel' }, { type: 'merge', body: { spec: { metadata: { labels: null }, taints: null } } });
+    const n = await eventually('label removed', async () => {
+      const x = await env.client.get(Nodes, { name: nodeName });
+      return x.metadata.labels?.team === undefined ? x : undefined;
+    });
+    expect(n.spec?.taints ?? []).to.deep.equal([]);
+    expect(n.metadata.annotations?.[NodeLinkOwnedAnnotation]).to.equal(undefined);
+    expect(n.metadata.labels?.['kubernetes.io/hostname']).to.equal(nodeName);
+  });
+
+  it('records phase transition metrics on the manager registry', async () => {
+    const text = await mgr.metrics.getSingleMetricAsString('mapi_machine_phase_transition_seconds');
+    expect(text).to.contain('phase="Running"');
+    expect(text).to.contain('phase="Failed"');
+  });
+});

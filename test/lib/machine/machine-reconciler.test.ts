@@ -1,0 +1,412 @@
+import { expect } from 'chai';
+import {
+  DrainedCondition,
+  InstanceExistsCondition,
+  MachineClusterIDLabel,
+  MachineFinalizer,
+  MachineInstanceStateAnnotation,
+  PausedCondition,
+} from '../../../lib/apis/constants.js';
+import type { Condition, Machine } from '../../../lib/apis/machine-types.js';
+import { Machines, Nodes } from '../../../lib/client/resources.js';
+import { InvalidMachineConfigurationError, RequeueAfterError } from '../../../lib/machine/errors.js';
+import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
+import { machine, machineEnv, NS } from './fixtures.js';
+import { serverError } from './memory-kube.js';
+
+const cond = (m: Machine | undefined, type: string): Condition | undefined => m?.status?.conditions?.find((c) => c.type === type);
+
+async function provisionToPhase(env: ReturnType<typeof machineEnv>, name: string, passes: number): Promise<void> {
+  for (let i = 0; i < passes; i++) await env.reconcile(name);
+}
+
+describe('machine controller reconcile', () => {
+  describe('validation and finalizer', () => {
+    it('adds the finalizer first and does nothing else in that pass', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1', { metadata: { finalizers: [] } }));
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      expect(env.get('m1')?.metadata.finalizers).to.deep.equal([MachineFinalizer]);
+      expect(a.calls).to.have.length(0);
+    });
+
+    it('rejects a machine without the cluster-api-cluster label with a FailedValidate warning and backoff', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1', { metadata: { labels: {} } }));
+      const err = await env.reconcile('m1').catch((e: Error) => e);
+      expect(err).to.be.instanceOf(Error);
+      expect((err as Error).message).to.equal(`m1: machine validation failed: spec.labels: Invalid value: missing ${MachineClusterIDLabel} label.`);
+      expect(env.events.list).to.deep.include({ object: 'm1', type: 'Warning', reason: 'FailedValidate', action: 'Validate', message: (err as Error).message });
+      expect(a.calls).to.have.length(0);
+    });
+
+    it('names spec.spec.providerspec when providerSpec.value is missing, aggregating several errors', async () => {
+      const env = machineEnv(new FakeActuator());
+      await env.client.create(Machines, machine('m1', { metadata: { labels: {} }, spec: { providerSpec: {} } }));
+      const err = (await env.reconcile('m1').catch((e: Error) => e)) as Error;
+      expect(err.message).to.contain('[spec.labels: Invalid value:');
+      expect(err.message).to.contain('spec.spec.providerspec: Invalid value: value field must be set]');
+    });
+  });
+
+  describe('provisioning', () => {
+    it('sets Provisioning and InstanceExists=False/InstanceNotCreated first, without calling create', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      const m = env.get('m1');
+      expect(m?.status?.phase).to.equal('Provisioning');
+      expect(cond(m, InstanceExistsCondition)).to.include({ status: 'False', reason: 'InstanceNotCreated', severity: 'Warning', message: 'Instance has not been created' });
+      expect(cond(m, 'Drainable')).to.include({ status: 'True' });
+      expect(cond(m, 'Terminable')).to.include({ status: 'True' });
+      expect(m?.status?.lastUpdated).to.be.a('string');
+      expect(a.callCount('create')).to.equal(0);
+    });
+
+    it('creates the instance on the next pass, persists its providerID at once and requeues after 30 s', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.reconcile('m1');
+      const r = await env.reconcile('m1');
+      expect(r).to.deep.equal({ requeueAfterMs: 30_000 });
+      expect(a.callCount('create')).to.equal(1);
+      const m = env.get('m1');
+      expect(m?.spec?.providerID).to.match(/^fake:\/\/\/fake-region-1a\/i-/);
+      expect(m?.status?.phase).to.equal('Provisioning');
+    });
+
+    it('never forgets a created instance: the providerID lands even when the status write then fails', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.reconcile('m1');
+      env.client.beforeWrite = (verb, plural, sub) => {
+        if (plural === 'machines' && sub === 'status') throw serverError();
+      };
+      // FakeActuator.create writes no status, so add an address to force a status write in the same pass.
+      const origCreate = a.create.bind(a);
+      a.create = async (mm, ctx) => {
+        await origCreate(mm, ctx);
+        mm.status = { ...mm.status, addresses: [{ type: 'InternalIP', address: '10.9.9.9' }] };
+      };
+      await env.reconcile('m1').catch(() => undefined);
+      expect(env.get('m1')?.spec?.providerID).to.match(/^fake:\/\//);
+      env.client.beforeWrite = () => {};
+      env.clock.step(1000);
+      await env.reconcile('m1');
+      expect(a.countInstancesFor(env.get('m1')!)).to.equal(1);
+      expect(a.allInstances()).to.have.length(1);
+    });
+
+    it('goes Provisioned (requeue 30 s) once the instance exists, with one metadata patch and one status patch', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await provisionToPhase(env, 'm1', 2);
+      env.client.calls.length = 0;
+      const r = await env.reconcile('m1');
+      expect(r).to.deep.equal({ requeueAfterMs: 30_000 });
+      const m = env.get('m1');
+      expect(m?.status?.phase).to.equal('Provisioned');
+      expect(cond(m, InstanceExistsCondition)).to.deep.include({ status: 'True' });
+      expect(cond(m, InstanceExistsCondition)?.reason).to.equal(undefined);
+      expect(m?.status?.addresses).to.have.length(3);
+      expect(m?.metadata.labels?.['machine.openshift.io/instance-type']).to.equal('fake.large');
+      expect(m?.metadata.annotations?.[MachineInstanceStateAnnotation]).to.equal('running');
+      expect(env.client.count('patch machines')).to.equal(1);
+      expect(env.client.count('patch machines/status')).to.equal(1);
+    });
+
+    it('goes Running without requeue once nodeRef is set, and records phase transition metrics', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await provisionToPhase(env, 'm1', 3);
+      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'n1' } } } }, { subresource: 'status' });
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      expect(env.get('m1')?.status?.phase).to.equal('Running');
+      const metric = await env.registry.getSingleMetricAsString('mapi_machine_phase_transition_seconds');
+      for (const phase of ['Provisioning', 'Provisioned', 'Running']) expect(metric).to.contain(`phase="${phase}"`);
+      expect(metric).to.contain('le="600"');
+    });
+
+    it('marks the machine Failed with InvalidConfiguration when create says the spec can never work', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.reconcile('m1');
+      a.failNext('create', new InvalidMachineConfigurationError('instanceType: no such type', { field: 'spec.providerSpec.value.instanceType' }));
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      const m = env.get('m1');
+      expect(m?.status?.phase).to.equal('Failed');
+      expect(m?.status?.errorReason).to.equal('InvalidConfiguration');
+      expect(m?.status?.errorMessage).to.equal('instanceType: no such type');
+      expect(m?.metadata.annotations?.[MachineInstanceStateAnnotation]).to.equal('Unknown');
+      // Failed is terminal: nothing more is asked of the actuator.
+      const before = a.calls.length;
+      await env.reconcile('m1');
+      expect(a.calls.length).to.equal(before);
+    });
+
+    it('retries other create errors with backoff and never marks the machine Failed', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.reconcile('m1');
+      a.failNext('create', new Error('cloud: InternalError'));
+      const err = await env.reconcile('m1').catch((e: Error) => e);
+      expect((err as Error).message).to.equal('cloud: InternalError');
+      expect(env.get('m1')?.status?.phase).to.equal('Provisioning');
+    });
+
+    it('requeues after the asked delay when create throws RequeueAfterError', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.reconcile('m1');
+      a.failNext('create', new Error('wrapped', { cause: new RequeueAfterError(7_000) }));
+      expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 7_000 });
+    });
+
+    it('records InstanceExists=Unknown/ErrorCheckingProvider and backs off when exists fails', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.reconcile('m1');
+      a.failNext('exists', new Error('throttled'));
+      const err = await env.reconcile('m1').catch((e: Error) => e);
+      expect((err as Error).message).to.equal('throttled');
+      expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({ status: 'Unknown', reason: 'ErrorCheckingProvider', message: 'Failed to check if machine exists: throttled' });
+    });
+
+    it('holds back an immediate re-trigger after a failure (no hot loop) and lets it through after the backoff', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.reconcile('m1');
+      for (let i = 0; i < 6; i++) {
+        a.failNext('exists', new Error(`throttled ${i}`));
+        await env.reconcile('m1').catch(() => undefined);
+        env.clock.step(1000 * 2 ** i);
+      }
+      a.failNext('exists', new Error('again'));
+      await env.reconcile('m1').catch(() => undefined);
+      const calls = a.callCount('exists');
+      const r = await env.reconcile('m1');
+      expect(r?.requeueAfterMs).to.be.greaterThan(100);
+      expect(a.callCount('exists')).to.equal(calls);
+      env.clock.step(r!.requeueAfterMs!);
+      await env.reconcile('m1');
+      expect(a.callCount('exists')).to.equal(calls + 1);
+    });
+
+    it('requeues after 30 s (not backoff) when the actuator update fails', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await provisionToPhase(env, 'm1', 2);
+      a.failNext('update', new Error('describe failed'));
+      expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
+    });
+
+    it('marks a provisioned machine whose instance vanished Failed with "can\'t find created instance"', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await provisionToPhase(env, 'm1', 3);
+      const inst = a.allInstances()[0]!;
+      a.setInstanceState(inst.id, 'terminated');
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      const m = env.get('m1');
+      expect(m?.status?.phase).to.equal('Failed');
+      expect(m?.status?.errorMessage).to.equal("can't find created instance");
+      expect(m?.status?.errorReason).to.equal(undefined);
+      expect(cond(m, InstanceExistsCondition)).to.include({ status: 'False', reason: 'InstanceMissing', severity: 'Warning', message: 'Instance not found on provider' });
+      expect(m?.status?.providerStatus).to.deep.include({ instanceState: 'Unknown' });
+    });
+
+    it('reports lifecycle hooks in Drainable/Terminable as the reference formats them', async () => {
+      const env = machineEnv(new FakeActuator());
+      await env.client.create(
+        Machines,
+        machine('m1', {
+          spec: {
+            providerSpec: { value: {} },
+            lifecycleHooks: {
+              preDrain: [
+                { name: 'pre-drain', owner: 'pre-drain-owner' },
+                { name: 'other-pre-drain', owner: 'other-pre-drain-owner' },
+              ],
+              preTerminate: [{ name: 'pre-term', owner: 'o' }],
+            },
+          },
+        }),
+      );
+      await env.reconcile('m1');
+      const m = env.get('m1');
+      expect(cond(m, 'Drainable')).to.include({
+        status: 'False',
+        reason: 'HookPresent',
+        severity: 'Warning',
+        message: 'Drain operation currently blocked by: [{Name:pre-drain Owner:pre-drain-owner} {Name:other-pre-drain Owner:other-pre-drain-owner}]',
+      });
+      expect(cond(m, 'Terminable')).to.include({ status: 'False', message: 'Terminate operation currently blocked by: [{Name:pre-term Owner:o}]' });
+      expect(m?.status?.conditions?.map((c) => c.type)).to.deep.equal(['Drainable', 'InstanceExists', 'Terminable']);
+    });
+
+    it('locks the status write so a concurrent condition change is not overwritten', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await provisionToPhase(env, 'm1', 2);
+      const origExists = a.exists.bind(a);
+      let raced = false;
+      a.exists = async (mm, ctx) => {
+        if (raced) return origExists(mm, ctx);
+        raced = true;
+        // Another writer adds a condition, once, while we work.
+        await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { conditions: [...(env.get('m1')?.status?.conditions ?? []), { type: 'Zz', status: 'True' }] } } }, { subresource: 'status' });
+        return origExists(mm, ctx);
+      };
+      const err = await env.reconcile('m1').catch((e: Error) => e);
+      expect((err as { code?: number }).code).to.equal(409);
+      await env.reconcile('m1');
+      expect(cond(env.get('m1'), 'Zz')).to.include({ status: 'True' });
+      expect(env.get('m1')?.status?.phase).to.equal('Provisioned');
+    });
+  });
+
+  describe('deletion', () => {
+    async function runningMachine(a: FakeActuator, name = 'm1') {
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine(name));
+      await provisionToPhase(env, name, 3);
+      await env.client.create(Nodes, { metadata: { name: 'node-1' } });
+      await env.client.patch(Machines, { namespace: NS, name }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'node-1' } } } }, { subresource: 'status' });
+      await env.reconcile(name);
+      await env.client.delete(Machines, { namespace: NS, name });
+      return env;
+    }
+    const markDrained = (env: ReturnType<typeof machineEnv>, name = 'm1') =>
+      env.client.patch(
+        Machines,
+        { namespace: NS, name },
+        { type: 'merge', body: { status: { conditions: [...(env.get(name)?.status?.conditions ?? []), { type: DrainedCondition, status: 'True' }] } } },
+        { subresource: 'status' },
+      );
+
+    it('sets Deleting and waits for the drain controller before deleting the instance', async () => {
+      const a = new FakeActuator();
+      const env = await runningMachine(a);
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      expect(env.get('m1')?.status?.phase).to.equal('Deleting');
+      expect(a.callCount('delete')).to.equal(0);
+    });
+
+    it('waits for preTerminate hooks to be removed', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1', { spec: { providerSpec: { value: {} }, lifecycleHooks: { preTerminate: [{ name: 'h', owner: 'o' }] } } }));
+      await provisionToPhase(env, 'm1', 3);
+      await env.client.delete(Machines, { namespace: NS, name: 'm1' });
+      await env.reconcile('m1');
+      await markDrained(env);
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      expect(a.callCount('delete')).to.equal(0);
+    });
+
+    it('deletes the instance, then the node, then removes the finalizer', async () => {
+      const a = new FakeActuator();
+      const env = await runningMachine(a);
+      await env.reconcile('m1');
+      await markDrained(env);
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      expect(a.callCount('delete')).to.equal(1);
+      expect(env.client.peek(Nodes, { name: 'node-1' })).to.equal(undefined);
+      expect(env.get('m1')).to.equal(undefined);
+    });
+
+    it('requeues after 30 s while the instance is still terminating', async () => {
+      const a = new FakeActuator({ terminateDelayMs: 60_000, clock: undefined });
+      // Without a clock the fake terminates at once; emulate a slow cloud by keeping exists true.
+      const env = await runningMachine(a);
+      await env.reconcile('m1');
+      await markDrained(env);
+      const origExists = a.exists.bind(a);
+      a.exists = async () => true;
+      expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
+      expect(env.get('m1')?.metadata.finalizers).to.include(MachineFinalizer);
+      a.exists = origExists;
+      await env.reconcile('m1');
+      expect(env.get('m1')).to.equal(undefined);
+    });
+
+    it('still deletes a machine that became invalid (label removed) while being deleted (flaw 8 fixed)', async () => {
+      const a = new FakeActuator();
+      const env = await runningMachine(a);
+      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { metadata: { labels: { [MachineClusterIDLabel]: null } } } });
+      await env.reconcile('m1');
+      await markDrained(env);
+      await env.reconcile('m1');
+      expect(env.get('m1')).to.equal(undefined);
+    });
+
+    it('proceeds past an InvalidConfiguration delete error only for a machine without addresses', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.reconcile('m1');
+      await env.client.delete(Machines, { namespace: NS, name: 'm1' });
+      await env.reconcile('m1');
+      await markDrained(env);
+      a.failNext('delete', new InvalidMachineConfigurationError('bad spec'));
+      await env.reconcile('m1');
+      expect(env.get('m1')).to.equal(undefined);
+
+      const a2 = new FakeActuator();
+      const env2 = await runningMachine(a2);
+      await env2.reconcile('m1');
+      await markDrained(env2);
+      a2.failNext('delete', new InvalidMachineConfigurationError('bad spec'));
+      const err = await env2.reconcile('m1').catch((e: Error) => e);
+      expect((err as Error).message).to.equal('bad spec');
+      expect(env2.get('m1')).to.not.equal(undefined);
+    });
+  });
+
+  describe('MachineAPIMigration feature gate', () => {
+    it('copies spec.authoritativeAPI to status first and stops there', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a, { migration: true });
+      await env.client.create(Machines, machine('m1', { spec: { providerSpec: { value: {} }, authoritativeAPI: 'MachineAPI' } }));
+      await env.reconcile('m1');
+      expect(env.get('m1')?.status?.authoritativeAPI).to.equal('MachineAPI');
+      expect(env.get('m1')?.status?.phase).to.equal(undefined);
+    });
+
+    it('pauses a machine whose authority is ClusterAPI', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a, { migration: true });
+      await env.client.create(Machines, machine('m1', { status: undefined }));
+      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { authoritativeAPI: 'ClusterAPI' } } }, { subresource: 'status' });
+      await env.reconcile('m1');
+      expect(cond(env.get('m1'), PausedCondition)).to.include({ status: 'True', reason: 'AuthoritativeAPINotMachineAPI', message: "The AuthoritativeAPI status is set to 'ClusterAPI'" });
+      expect(a.calls).to.have.length(0);
+    });
+
+    it('marks Paused=False/Info for MachineAPI and carries on reconciling', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a, { migration: true });
+      await env.client.create(Machines, machine('m1'));
+      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { authoritativeAPI: 'MachineAPI' } } }, { subresource: 'status' });
+      await env.reconcile('m1');
+      const m = env.get('m1');
+      expect(cond(m, PausedCondition)).to.include({ status: 'False', reason: 'AuthoritativeAPIMachineAPI', severity: 'Info', message: "The AuthoritativeAPI status is set to 'MachineAPI'" });
+      expect(m?.status?.phase).to.equal('Provisioning');
+    });
+  });
+});

@@ -1,0 +1,182 @@
+import { expect } from 'chai';
+import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { DelayingQueue, WorkQueue } from '../../../lib/runtime/work-queue.js';
+
+async function getItem<T>(q: WorkQueue<T>): Promise<T> {
+  const r = await q.get();
+  if (r.shutdown) throw new Error('unexpected shutdown');
+  return r.item;
+}
+
+/** Lets resolved promises run. */
+const settle = () => new Promise<void>((r) => setImmediate(r));
+
+describe('WorkQueue', () => {
+  it('hands keys out in FIFO order', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    q.add('b');
+    q.add('c');
+    expect([await getItem(q), await getItem(q), await getItem(q)]).to.deep.equal(['a', 'b', 'c']);
+  });
+
+  it('de-duplicates a key added again before it is handed out', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    q.add('b');
+    q.add('a');
+    expect(q.len()).to.equal(2);
+    expect(await getItem(q)).to.equal('a');
+    expect(await getItem(q)).to.equal('b');
+    expect(q.len()).to.equal(0);
+  });
+
+  it('never hands out a key that is being processed, and runs it once more after done() when re-added meanwhile', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    const first = await getItem(q);
+    expect(first).to.equal('a');
+    q.add('a');
+    q.add('a');
+    expect(q.len()).to.equal(0, 'a re-added while processing waits for done()');
+    let second: string | undefined;
+    void q.get().then((r) => (second = r.item));
+    await settle();
+    expect(second).to.equal(undefined);
+    q.done('a');
+    await settle();
+    expect(second).to.equal('a');
+    q.done('a');
+    expect(q.len()).to.equal(0);
+  });
+
+  it('does not re-queue a key on done() when it was not re-added', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    await getItem(q);
+    q.done('a');
+    expect(q.len()).to.equal(0);
+  });
+
+  it('wakes a waiting get() when a key is added', async () => {
+    const q = new WorkQueue<string>();
+    const p = q.get();
+    q.add('x');
+    expect(await p).to.deep.equal({ item: 'x', shutdown: false });
+  });
+
+  it('refuses adds after shutDown, drains what is queued, then reports shutdown to every waiter', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    q.shutDown();
+    q.add('b');
+    expect(await getItem(q)).to.equal('a');
+    expect(await q.get()).to.deep.equal({ item: undefined, shutdown: true });
+    const q2 = new WorkQueue<string>();
+    const waiting = [q2.get(), q2.get()];
+    q2.shutDown();
+    expect(await Promise.all(waiting)).to.deep.equal([
+      { item: undefined, shutdown: true },
+      { item: undefined, shutdown: true },
+    ]);
+  });
+
+  it('shutDownWithDrain resolves only after every handed-out key is done', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    q.add('b');
+    await getItem(q);
+    await getItem(q);
+    let drained = false;
+    void q.shutDownWithDrain().then(() => (drained = true));
+    q.done('a');
+    await settle();
+    expect(drained).to.equal(false);
+    q.done('b');
+    await settle();
+    expect(drained).to.equal(true);
+  });
+
+  it('shutDownWithDrain resolves at once when nothing is being processed', async () => {
+    const q = new WorkQueue<string>();
+    await q.shutDownWithDrain();
+    expect(q.isShuttingDown()).to.equal(true);
+  });
+
+  it('reports add/get/done to its metrics hooks', async () => {
+    const calls: string[] = [];
+    const q = new WorkQueue<string>({ metrics: { add: (i) => calls.push(`add ${i}`), get: (i) => calls.push(`get ${i}`), done: (i) => calls.push(`done ${i}`), retry: () => calls.push('retry') } });
+    q.add('a');
+    q.add('a');
+    await getItem(q);
+    q.done('a');
+    expect(calls).to.deep.equal(['add a', 'get a', 'done a']);
+  });
+});
+
+describe('DelayingQueue', () => {
+  it('adds a key only when its delay has passed on the clock', () => {
+    const clock = new FakeClock();
+    const q = new DelayingQueue<string>(clock);
+    q.addAfter('a', 50);
+    expect(q.len()).to.equal(0);
+    clock.step(49);
+    expect(q.len()).to.equal(0);
+    clock.step(1);
+    expect(q.len()).to.equal(1);
+  });
+
+  it('adds at once for a delay <= 0', () => {
+    const q = new DelayingQueue<string>(new FakeClock());
+    q.addAfter('a', 0);
+    q.addAfter('b', -5);
+    expect(q.len()).to.equal(2);
+  });
+
+  it('lets the earlier due time win when a key is delayed twice', async () => {
+    const clock = new FakeClock();
+    const q = new DelayingQueue<string>(clock);
+    q.addAfter('a', 100);
+    q.addAfter('a', 30);
+    clock.step(30);
+    expect(q.len()).to.equal(1);
+    await getItem(q);
+    q.done('a');
+    clock.step(100);
+    expect(q.len()).to.equal(0, 'the later due time was dropped');
+
+    q.addAfter('b', 30);
+    q.addAfter('b', 100);
+    clock.step(30);
+    expect(q.len()).to.equal(1, 'a later due time does not postpone an earlier one');
+  });
+
+  it('adds keys in due-time order', async () => {
+    const clock = new FakeClock();
+    const q = new DelayingQueue<string>(clock);
+    q.addAfter('c', 30);
+    q.addAfter('a', 10);
+    q.addAfter('b', 20);
+    clock.step(100);
+    expect([await getItem(q), await getItem(q), await getItem(q)]).to.deep.equal(['a', 'b', 'c']);
+  });
+
+  it('counts every addAfter as a retry', () => {
+    let retries = 0;
+    const q = new DelayingQueue<string>(new FakeClock(), { metrics: { add() {}, get() {}, done() {}, retry: () => retries++ } });
+    q.addAfter('a', 10);
+    q.addAfter('a', 0);
+    expect(retries).to.equal(2);
+  });
+
+  it('drops waiting keys and refuses addAfter once shut down', () => {
+    const clock = new FakeClock();
+    const q = new DelayingQueue<string>(clock);
+    q.addAfter('a', 10);
+    q.shutDown();
+    q.addAfter('b', 10);
+    clock.step(20);
+    expect(q.len()).to.equal(0);
+    expect(clock.pendingTimers()).to.equal(0);
+  });
+});

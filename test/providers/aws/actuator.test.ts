@@ -1,0 +1,262 @@
+import { expect } from 'chai';
+import {
+  InvalidMachineConfigurationError,
+  MachineError,
+  RealClock,
+  RequeueAfterError,
+  findError,
+  isInvalidMachineConfiguration,
+  type Machine,
+} from '../../../lib/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
+import { createAwsActuator, type AwsActuator } from '../../../providers/aws/index.js';
+import { MACHINE_UID_TAG, clientTokenFor } from '../../../providers/aws/instances.js';
+import { awsSpec, machine, recordingContext, secretsClient } from './fixtures.js';
+
+const clock = new RealClock();
+const fastLimits = { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } };
+
+async function until<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    // Applies lifecycle transitions already due, in case no request has made the emulator look.
+    current?.advance();
+    const v = await fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
+}
+
+let current: Ec2Emulator | undefined;
+
+describe('AWS actuator (against the EC2 emulator)', function () {
+  this.timeout(20_000);
+  let emu: Ec2Emulator;
+  let actuator: AwsActuator;
+
+  const liveInstances = () => emu.instances().filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down');
+
+  beforeEach(async () => {
+    emu = await startEc2Emulator({ timings: { bootMs: 30, terminateMs: 30, stopMs: 30 } });
+    current = emu;
+    actuator = createAwsActuator({ client: secretsClient(), clock, endpoint: emu.endpoint, retryDelayMs: () => 1, batchWindowMs: 2, rateLimits: fastLimits });
+  });
+  afterEach(async () => {
+    actuator.close();
+    await emu.stop();
+  });
+
+  it('creates one tagged instance with an idempotency token and records its id before returning', async () => {
+    const m = machine('worker-1');
+    const ctx = recordingContext();
+    await actuator.create(m, ctx);
+    const [inst] = emu.instances();
+    expect(emu.instances()).to.have.length(1);
+    expect(m.status?.providerStatus).to.deep.include({ instanceId: inst!.instanceId, instanceState: 'pending' });
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('pending');
+    expect(inst!.clientToken).to.equal(clientTokenFor(m));
+    const tags = Object.fromEntries(inst!.tags.map((t) => [t.key, t.value]));
+    expect(tags).to.include({ Name: 'worker-1', 'kubernetes.io/cluster/test-cluster': 'owned', [MACHINE_UID_TAG]: m.metadata.uid });
+    expect(inst!.instanceType).to.equal('m6i.xlarge');
+    expect(inst!.availabilityZone).to.equal('us-east-1a');
+    expect(ctx.recorded).to.deep.include({ type: 'Normal', reason: 'Create', message: 'Created Machine worker-1', object: 'worker-1' });
+  });
+
+  it('never launches a second instance when create is retried without the first result (lost reply, restart)', async () => {
+    const m = machine('worker-2');
+    // More lost replies than the SDK's attempts, so the call fails the way a crash would look.
+    emu.knobs.loseNextReplies('RunInstances', 3);
+    const err = await rejection(actuator.create(structuredClone(m), recordingContext()));
+    expect(isInvalidMachineConfiguration(err)).to.equal(false);
+    // A fresh actuator, as after a controller restart, retrying with the Machine as the API server has it.
+    const restarted = createAwsActuator({ client: secretsClient(), clock, endpoint: emu.endpoint, retryDelayMs: () => 1 });
+    try {
+      await restarted.create(m, recordingContext());
+      await restarted.create(structuredClone(machine('worker-2', awsSpec(), m.metadata.uid)), recordingContext());
+    } finally {
+      restarted.close();
+    }
+    expect(emu.instances()).to.have.length(1);
+    expect(m.status?.providerStatus?.instanceId).to.equal(emu.instances()[0]!.instanceId);
+  });
+
+  it('requeues instead of creating again while a recorded instance is not yet visible', async () => {
+    const m = machine('worker-3');
+    emu.knobs.setVisibilityDelay(60_000);
+    await actuator.create(m, recordingContext());
+    const err = await rejection(actuator.exists(m, recordingContext()));
+    expect(findError(err, RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
+    expect(emu.instances()).to.have.length(1);
+  });
+
+  it('reports existence, and update writes providerID, addresses, labels, annotations and status', async () => {
+    const m = machine('worker-4');
+    await actuator.create(m, recordingContext());
+    const id = m.status?.providerStatus?.instanceId as string;
+    await until(() => emu.instance(id)?.state === 'running', 'running');
+    expect(await actuator.exists(m, recordingContext())).to.equal(true);
+    const ctx = recordingContext();
+    await actuator.update(m, ctx);
+    expect(m.spec?.providerID).to.equal(`aws:///us-east-1a/${id}`);
+    expect(m.metadata.labels).to.include({
+      'machine.openshift.io/region': 'us-east-1',
+      'machine.openshift.io/zone': 'us-east-1a',
+      'machine.openshift.io/instance-type': 'm6i.xlarge',
+    });
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('running');
+    const types = (m.status?.addresses ?? []).map((a) => a.type);
+    expect(types).to.include.members(['InternalIP', 'InternalDNS', 'Hostname']);
+    const ps = m.status?.providerStatus as { instanceState: string; conditions: Array<{ type: string; status: string }> };
+    expect(ps.instanceState).to.equal('running');
+    expect(ps.conditions).to.deep.include({ ...ps.conditions[0], type: 'MachineCreation', status: 'True' });
+    expect(ctx.recorded.map((e) => e.reason)).to.deep.equal(['Update']);
+
+    const again = recordingContext();
+    await actuator.update(m, again);
+    expect(again.recorded, 'no Update event when nothing changed').to.deep.equal([]);
+  });
+
+  it('marks spot machines interruptible on the Machine and its Node', async () => {
+    const m = machine('spot-1', awsSpec({ spotMarketOptions: {} }));
+    await actuator.create(m, recordingContext());
+    const id = m.status?.providerStatus?.instanceId as string;
+    await until(() => emu.instance(id)?.state === 'running', 'running');
+    await actuator.update(m, recordingContext());
+    expect(m.metadata.labels).to.have.property('machine.openshift.io/interruptible-instance', '');
+    expect(m.spec?.metadata?.labels).to.have.property('machine.openshift.io/interruptible-instance', '');
+  });
+
+  it('terminates on delete and then reports the instance gone', async () => {
+    const m = machine('worker-5');
+    await actuator.create(m, recordingContext());
+    const id = m.status?.providerStatus?.instanceId as string;
+    await until(() => emu.instance(id)?.state === 'running', 'running');
+    await actuator.update(m, recordingContext());
+    const ctx = recordingContext();
+    await actuator.delete(m, ctx);
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('shutting-down');
+    expect(ctx.recorded.map((e) => e.reason)).to.include('Delete');
+    await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
+    expect(await actuator.exists(m, recordingContext())).to.equal(false);
+  });
+
+  it('lets a new Machine reuse the name of one whose instance is terminated but still listed', async () => {
+    const old = machine('cp-0');
+    await actuator.create(old, recordingContext());
+    const oldId = old.status?.providerStatus?.instanceId as string;
+    emu.terminateOutOfBand(oldId);
+    await until(() => emu.instance(oldId)?.state === 'terminated', 'terminated');
+    const reused = machine('cp-0');
+    expect(await actuator.exists(reused, recordingContext())).to.equal(false);
+    await actuator.create(reused, recordingContext());
+    expect(reused.status?.providerStatus?.instanceId).to.not.equal(oldId);
+    expect(liveInstances()).to.have.length(1);
+  });
+
+  it('fails a Machine whose own instance was terminated before it was provisioned', async () => {
+    const m = machine('worker-6');
+    await actuator.create(m, recordingContext());
+    const id = m.status?.providerStatus?.instanceId as string;
+    emu.terminateOutOfBand(id);
+    await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
+    const err = await rejection(actuator.create(m, recordingContext()));
+    expect(err).to.be.instanceOf(InvalidMachineConfigurationError);
+    expect((err as Error).message).to.contain('is in a terminated state');
+  });
+
+  it('keeps the oldest of duplicate instances and terminates the rest, with a Warning event', async () => {
+    const m = machine('worker-7');
+    await actuator.create(m, recordingContext());
+    const keep = m.status?.providerStatus?.instanceId as string;
+    // A twin with the same Name and cluster tags but no UID tag, as a pre-UID provider could have left.
+    const twin = machine('worker-7', awsSpec(), 'other-uid');
+    const legacy = createAwsActuator({ client: secretsClient(), clock, endpoint: emu.endpoint, retryDelayMs: () => 1 });
+    await legacy.create(twin, recordingContext());
+    legacy.close();
+    const twinId = twin.status?.providerStatus?.instanceId as string;
+    const twinInst = emu.world.instances.find((i) => i.instanceId === twinId)!;
+    twinInst.tags = twinInst.tags.filter((t) => t.key !== MACHINE_UID_TAG);
+    twinInst.clientToken = undefined;
+    twinInst.launchTime += 1000;
+    await until(() => emu.instance(twinId)?.state === 'running', 'running');
+
+    const ctx = recordingContext();
+    await actuator.update(m, ctx).catch((e: unknown) => {
+      if (!findError(e, RequeueAfterError)) throw e;
+    });
+    expect(m.status?.providerStatus?.instanceId).to.equal(keep);
+    expect(['shutting-down', 'terminated']).to.include(emu.instance(twinId)?.state);
+    expect(ctx.recorded.find((e) => e.reason === 'DuplicateInstances')?.type).to.equal('Warning');
+  });
+
+  it('treats throttling and capacity errors as retryable, never as invalid configuration', async () => {
+    const m = machine('worker-8');
+    emu.knobs.throttleNext('RunInstances', 10);
+    const throttled = await rejection(actuator.create(m, recordingContext()));
+    expect(isInvalidMachineConfiguration(throttled)).to.equal(false);
+    expect(throttled).to.be.instanceOf(MachineError);
+    emu.knobs.reset();
+    emu.setInsufficientCapacity('m6i.xlarge', '*', true);
+    const capacity = await rejection(actuator.create(machine('worker-9'), recordingContext()));
+    expect(isInvalidMachineConfiguration(capacity)).to.equal(false);
+    expect((capacity as Error).message).to.contain('InsufficientInstanceCapacity');
+  });
+
+  it('fails the Machine for a request EC2 calls invalid, with EC2’s message', async () => {
+    const err = await rejection(actuator.create(machine('bad-ami', awsSpec({ ami: { id: 'ami-0000000000000dead' } })), recordingContext()));
+    expect(isInvalidMachineConfiguration(err)).to.equal(true);
+    const err2 = await rejection(actuator.create(machine('bad-sg', awsSpec({ securityGroups: [{ filters: [{ name: 'tag:Name', values: ['nope'] }] }] })), recordingContext()));
+    expect(err2).to.be.instanceOf(InvalidMachineConfigurationError);
+    expect((err2 as InvalidMachineConfigurationError).field).to.equal('spec.providerSpec.value.securityGroups[0].filters');
+  });
+
+  it('warns once about unknown providerSpec fields', async () => {
+    const m = machine('worker-10', awsSpec({ instanceTyp: 'x' }));
+    const ctx = recordingContext();
+    await actuator.create(m, ctx);
+    await actuator.exists(m, ctx);
+    const warnings = ctx.recorded.filter((e) => e.reason === 'UnknownFields');
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]!.message).to.contain('spec.providerSpec.value.instanceTyp');
+  });
+
+  it('batches existence checks of many machines into few DescribeInstances calls', async () => {
+    const machines: Machine[] = [];
+    for (let i = 0; i < 20; i++) machines.push(machine(`batch-${i}`));
+    for (const m of machines) await actuator.create(m, recordingContext());
+    emu.knobs.resetCounters();
+    const results = await Promise.all(machines.map((m) => actuator.exists(m, recordingContext())));
+    expect(results.every(Boolean)).to.equal(true);
+    expect(emu.knobs.counts('DescribeInstances').total).to.be.at.most(2);
+  });
+
+  it('registers running instances with classic and network load balancers once, and removes ip targets on delete', async () => {
+    const nlb = emu.world.loadBalancers.find((lb) => lb.type === 'network')!;
+    const m = machine('lb-1', awsSpec({ loadBalancers: [{ name: nlb.name, type: 'network' }] }));
+    await actuator.create(m, recordingContext());
+    const id = m.status?.providerStatus?.instanceId as string;
+    await until(() => emu.instance(id)?.state === 'running', 'running');
+    await actuator.update(m, recordingContext());
+    const groups = emu.world.targetGroups.filter((tg) => tg.loadBalancerArns.includes(nlb.arn));
+    const inst = emu.instance(id)!;
+    for (const tg of groups) {
+      const want = tg.targetType === 'ip' ? inst.privateIpAddress : id;
+      expect(tg.targets.map((t) => t.id), tg.name).to.include(want);
+    }
+    emu.knobs.resetCounters();
+    await actuator.update(m, recordingContext());
+    expect(emu.knobs.counts('RegisterTargets').total, 'not redone on every update').to.equal(0);
+    await actuator.delete(m, recordingContext());
+    for (const tg of groups.filter((g) => g.targetType === 'ip')) expect(tg.targets.map((t) => t.id)).to.not.include(inst.privateIpAddress);
+  });
+});

@@ -1,0 +1,105 @@
+// Shared fixtures for the AWS provider tests: Machines, Secrets, and a KubeClient that only serves Secrets.
+import {
+  ApiError,
+  type ActuatorContext,
+  type CoreEvent,
+  type EventRecorder,
+  type KubeClient,
+  type KubeObject,
+  type Logger,
+  type Machine,
+  type Secret,
+} from '../../../lib/index.js';
+
+// The SDK warns on every client about Node < 22; tests know.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+export const NAMESPACE = 'openshift-machine-api';
+export const CLUSTER_ID = 'test-cluster';
+
+export const silentLogger: Logger = {
+  error: () => {},
+  warn: () => {},
+  info: () => {},
+  debug: () => {},
+  child: () => silentLogger,
+};
+
+export function awsSpec(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'AWSMachineProviderConfig',
+    ami: { id: 'ami-0a1b2c3d4e5f00001' },
+    instanceType: 'm6i.xlarge',
+    placement: { region: 'us-east-1', availabilityZone: 'us-east-1a' },
+    credentialsSecret: { name: 'aws-cloud-credentials' },
+    userDataSecret: { name: 'worker-user-data' },
+    iamInstanceProfile: { id: 'test-cluster-worker-profile' },
+    subnet: { filters: [{ name: 'tag:Name', values: [`${CLUSTER_ID}-subnet-private-us-east-1a`] }] },
+    securityGroups: [{ filters: [{ name: 'tag:Name', values: [`${CLUSTER_ID}-node`] }] }],
+    blockDevices: [{ ebs: { volumeSize: 120, volumeType: 'gp3', encrypted: true } }],
+    ...extra,
+  };
+}
+
+let uidCounter = 0;
+
+export function machine(name: string, spec: Record<string, unknown> = awsSpec(), uid = `uid-${name}-${++uidCounter}`): Machine {
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'Machine',
+    metadata: { name, namespace: NAMESPACE, uid, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID }, generation: 1 },
+    spec: { providerSpec: { value: spec } },
+    status: {},
+  };
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+export function defaultSecrets(): Secret[] {
+  return [
+    { metadata: { namespace: NAMESPACE, name: 'aws-cloud-credentials' }, data: { aws_access_key_id: b64('AKIDTEST'), aws_secret_access_key: b64('secret') } },
+    { metadata: { namespace: NAMESPACE, name: 'worker-user-data' }, data: { userData: b64('{"ignition":{"version":"3.2.0"}}') } },
+  ];
+}
+
+/** A KubeClient that serves Secrets from memory; anything else is a test bug. */
+export function secretsClient(secrets: Secret[] = defaultSecrets()): KubeClient & { secrets: Secret[] } {
+  const unsupported = (): never => {
+    throw new Error('secretsClient: only get of Secrets is supported');
+  };
+  const client = {
+    secrets,
+    async get<T extends KubeObject>(resource: { kind: string }, key: { namespace?: string; name: string }): Promise<T> {
+      const s = resource.kind === 'Secret' ? secrets.find((x) => x.metadata.namespace === key.namespace && x.metadata.name === key.name) : undefined;
+      if (!s) throw new ApiError(404, { status: 'Failure', reason: 'NotFound', code: 404, message: `secrets "${key.name}" not found` });
+      return structuredClone(s) as unknown as T;
+    },
+    list: unsupported,
+    create: unsupported,
+    update: unsupported,
+    updateStatus: unsupported,
+    patch: unsupported,
+    delete: unsupported,
+    evict: unsupported,
+    watch: unsupported,
+  };
+  return client;
+}
+
+export interface RecordedEvent {
+  type: string;
+  reason: string;
+  message: string;
+  object: string;
+}
+
+export function recordingContext(): ActuatorContext & { recorded: RecordedEvent[] } {
+  const recorded: RecordedEvent[] = [];
+  const events: EventRecorder = {
+    event: (object, type, reason, _action, message) => recorded.push({ type, reason, message, object: object.metadata.name ?? '' }),
+  };
+  return { signal: new AbortController().signal, log: silentLogger, events, recorded };
+}
+
+export type { CoreEvent };
