@@ -9,7 +9,10 @@ import {
   addNodeLinkController,
   addScaleFromZeroController,
   RealClock,
+  defineResource,
   type Clock,
+  type KubeObject,
+  type Logger,
   type ControllerManager,
   type KubeClient,
   type MachineControllerOptions,
@@ -21,7 +24,10 @@ import {
   type AwsActuator,
   type AwsActuatorOptions,
   type AwsCredentials,
+  type AwsEndpoints,
   type CloudRateLimits,
+  type IpFamily,
+  type TagSpecification,
 } from '../providers/aws/index.js';
 import { addStandardFlags, managerFromFlags, readStandardFlags, runUntilSignal } from './internal/index.js';
 
@@ -34,6 +40,10 @@ export interface AwsProviderOptions {
   endpoint?: string;
   /** Forces every AWS client to this region (and defaults specs that name none). */
   region?: string;
+  /** The cluster's region (Infrastructure status): the default for specs that name none. */
+  defaultRegion?: string;
+  /** Per-service endpoints (Infrastructure status.platformStatus.aws.serviceEndpoints); `endpoint` wins. */
+  endpoints?: AwsEndpoints;
   /** Credentials for specs without a credentials Secret; unset = the SDK chain (env, IMDS role). */
   defaultCredentials?: AwsCredentials;
   rateLimits?: CloudRateLimits;
@@ -59,14 +69,15 @@ export function wireAwsProvider(mgr: ControllerManager, client: KubeClient, opts
   const clients = new AwsClientFactory({
     clock,
     endpoint: opts.endpoint,
+    endpoints: opts.endpoints,
     defaultCredentials: opts.defaultCredentials,
     rateLimits: opts.rateLimits,
     maxAttempts: opts.maxAttempts,
     retryDelayMs: opts.retryDelayMs,
     batchWindowMs: opts.batchWindowMs,
   });
-  const actuator = createAwsActuator({ client, clock, clientFactory: clients, regionOverride: opts.region, ...opts.actuator });
-  const catalog = createAwsInstanceTypeCatalog({ client, clock, clients, regionOverride: opts.region });
+  const actuator = createAwsActuator({ client, clock, clientFactory: clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion, ...opts.actuator });
+  const catalog = createAwsInstanceTypeCatalog({ client, clock, clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion });
   addMachineController(mgr, actuator, { ...opts.machineController, maxConcurrentReconciles: opts.maxConcurrentReconciles, featureGates: opts.featureGates });
   addScaleFromZeroController(mgr, catalog, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
   addNodeLinkController(mgr, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
@@ -76,6 +87,44 @@ export function wireAwsProvider(mgr: ControllerManager, client: KubeClient, opts
       actuator.close();
       clients.destroy();
     },
+  };
+}
+
+interface AwsPlatformStatus {
+  region?: string;
+  resourceTags?: Array<{ key?: string; value?: string }>;
+  serviceEndpoints?: Array<{ name?: string; url?: string }>;
+  ipFamily?: string;
+}
+
+const Infrastructures = defineResource<KubeObject & { status?: { platformStatus?: { aws?: AwsPlatformStatus } } }>({
+  group: 'config.openshift.io',
+  version: 'v1',
+  plural: 'infrastructures',
+  kind: 'Infrastructure',
+  namespaced: false,
+});
+
+/**
+ * What the cluster's Infrastructure says about AWS: default region, resource tags, custom endpoints and IP
+ * family. Read once at start; a cluster without it (or an API error) just gets the defaults.
+ */
+export async function awsSettingsFromInfrastructure(client: KubeClient, logger: Logger): Promise<Partial<AwsProviderOptions>> {
+  let aws: AwsPlatformStatus | undefined;
+  try {
+    aws = (await client.get(Infrastructures, { name: 'cluster' }, { signal: AbortSignal.timeout(10_000) })).status?.platformStatus?.aws;
+  } catch (err) {
+    logger.info('no readable Infrastructure "cluster"; using flag and providerSpec settings only', { error: err instanceof Error ? err.message : String(err) });
+    return {};
+  }
+  if (!aws) return {};
+  const endpoint = (name: string) => aws.serviceEndpoints?.find((e) => e.name === name)?.url || undefined;
+  const ipFamily = aws.ipFamily as IpFamily | undefined;
+  const tags: TagSpecification[] = (aws.resourceTags ?? []).flatMap((t) => (t.key ? [{ name: t.key, value: t.value ?? '' }] : []));
+  return {
+    defaultRegion: aws.region || undefined,
+    endpoints: { ec2: endpoint('ec2'), elb: endpoint('elasticloadbalancing'), elbv2: endpoint('elasticloadbalancing') },
+    actuator: { infrastructureTags: tags, ipFamily },
   };
 }
 
@@ -116,10 +165,12 @@ export async function runAwsProvider(argv: string[], env: NodeJS.ProcessEnv): Pr
   const flags = readStandardFlags(program);
   const aws = program.opts<{ awsEndpoint?: string; awsRegion?: string }>();
   const { manager, client, logger } = await managerFromFlags(flags, COMPONENT);
+  const infra = await awsSettingsFromInfrastructure(client, logger);
   const provider = wireAwsProvider(
     manager,
     client,
     {
+      ...infra,
       endpoint: aws.awsEndpoint,
       region: aws.awsRegion,
       maxConcurrentReconciles: flags.maxConcurrentReconciles,

@@ -6,12 +6,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CRDGroup, CRDPlural } from './builtin-types.js';
 import { CRDController } from './crd-controller.js';
-import { loadCrdDirs } from './crd-loader.js';
+import { CRDLoadError, loadCrdDirs } from './crd-loader.js';
 import { GarbageCollector } from './gc.js';
 import { deepEqual } from './json.js';
 import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
 import { NamespaceController } from './namespace-controller.js';
-import { ObjectApi, type Obj } from './object-api.js';
+import { ObjectApi } from './object-api.js';
 import { loadSnapshot, SnapshotWriter } from './persistence.js';
 import { TypeRegistry } from './registry.js';
 import { createRequestListener } from './server.js';
@@ -169,10 +169,10 @@ function installCrds(api: ObjectApi, registry: TypeRegistry, dirs: string[]): vo
       if (!existing) {
         api.create(crdType, 'v1', '', crd);
       } else if (!deepEqual(existing.spec, crd.spec)) {
-        api.writePatched(crdType, 'v1', existing, { ...existing, spec: crd.spec } as Obj, undefined);
+        api.writePatched(crdType, 'v1', existing, { ...existing, spec: crd.spec }, undefined);
       }
     } catch (err) {
-      throw new Error(`${file}: CustomResourceDefinition ${crd.metadata?.name ?? '(unnamed)'}: ${(err as Error).message}`);
+      throw new CRDLoadError(`${file}: CustomResourceDefinition ${crd.metadata?.name ?? '(unnamed)'}: ${(err as Error).message}`, { cause: err });
     }
   }
 }

@@ -25,7 +25,7 @@ export class CRDController {
 
   /** Registers the CRDs already in the store (after a restore from the data dir). */
   syncAll(): void {
-    for (const crd of this.store.list(CRDKey)) this.serve(crd as CRDObject);
+    for (const crd of this.store.list(CRDKey)) this.serve(crd);
   }
 
   private observe(ev: StoreEvent): void {

@@ -18,7 +18,9 @@ export function createDualServer(listener: RequestListener, tls: { key: string; 
   const http: HttpServer = createHttpServer({ keepAlive: true }, listener);
   const https: HttpsServer = createHttpsServer({ keepAlive: true, key: tls.key, cert: tls.cert }, listener);
   const sockets = new Set<Socket>();
-  const front = createNetServer((socket) => {
+  const front = createNetServer({ noDelay: true }, (socket) => {
+    // Small JSON replies must not wait on Nagle's algorithm.
+    socket.setNoDelay(true);
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.once('error', () => socket.destroy());

@@ -48,17 +48,17 @@ export function healthCheckSettings(mhc: MachineHealthCheck): HealthCheckSetting
 }
 
 /** A machine an MHC covers. `node` undefined: the machine has no nodeRef; a node without a UID: it is gone. */
-export interface Target {
+export interface HealthCheckTarget {
   machine: Machine;
   node?: Node;
 }
 
-export function nodeNameOf(t: Target): string {
+export function nodeNameOf(t: HealthCheckTarget): string {
   return t.node?.metadata.name ?? '';
 }
 
 /** `<mhcNamespace>/<mhcName>/<machineName>/<nodeName>`, as the reference logs and events print a target. */
-export function targetString(mhc: MachineHealthCheck, t: Target): string {
+export function targetString(mhc: MachineHealthCheck, t: HealthCheckTarget): string {
   return `${mhc.metadata.namespace ?? ''}/${mhc.metadata.name ?? ''}/${t.machine.metadata.name ?? ''}/${nodeNameOf(t)}`;
 }
 
@@ -76,7 +76,7 @@ const timeOf = (ts: string | undefined): number => {
   return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
 };
 
-export function needsRemediation(t: Target, settings: HealthCheckSettings, now: number): HealthVerdict {
+export function needsRemediation(t: HealthCheckTarget, settings: HealthCheckSettings, now: number): HealthVerdict {
   if (t.machine.status?.phase === PhaseFailed) return { needsRemediation: true, nextCheckMs: 0, reason: `machine phase is ${PhaseFailed}` };
 
   if (!t.node) {
@@ -108,15 +108,15 @@ export function needsRemediation(t: Target, settings: HealthCheckSettings, now: 
 
 export interface Classification {
   /** Targets that need remediation now. */
-  remediate: Target[];
+  remediate: HealthCheckTarget[];
   /** Targets that may turn unhealthy, with when to look again. */
-  pending: Array<{ target: Target; nextCheckMs: number }>;
-  healthy: Target[];
+  pending: Array<{ target: HealthCheckTarget; nextCheckMs: number }>;
+  healthy: HealthCheckTarget[];
   /** Everything that is neither remediate, pending nor healthy (being deleted, no node, externally remediated). */
-  other: Target[];
+  other: HealthCheckTarget[];
 }
 
-export function classifyTargets(targets: readonly Target[], settings: HealthCheckSettings, now: number): Classification {
+export function classifyTargets(targets: readonly HealthCheckTarget[], settings: HealthCheckSettings, now: number): Classification {
   const out: Classification = { remediate: [], pending: [], healthy: [], other: [] };
   for (const t of targets) {
     const v = needsRemediation(t, settings, now);

@@ -2,5 +2,4 @@ export * from './max-unhealthy.js';
 export * from './health.js';
 export * from './metrics.js';
 export * from './external-remediation.js';
-export * from './event-once.js';
 export * from './machinehealthcheck-controller.js';

@@ -39,7 +39,7 @@ import type { Clock } from '../runtime/clock.js';
 import { TerminalError, type ControllerManager, type Informer, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/types.js';
 import { EventOnce } from './event-once.js';
 import { buildRemediationRequest, guessResource, requestKindFor, type ResourceResolver, type UnstructuredObject } from './external-remediation.js';
-import { classifyTargets, healthCheckSettings, InvalidHealthCheckError, nodeNameOf, targetString, type Target } from './health.js';
+import { classifyTargets, healthCheckSettings, InvalidHealthCheckError, nodeNameOf, targetString, type HealthCheckTarget } from './health.js';
 import { remediationBudget } from './max-unhealthy.js';
 import { healthCheckMetrics, type HealthCheckMetrics } from './metrics.js';
 
@@ -112,7 +112,7 @@ class MachineHealthCheckReconciler implements Reconciler {
       throw new TerminalError(msg, { cause: err });
     }
 
-    const targets: Target[] = this.machines
+    const targets: HealthCheckTarget[] = this.machines
       .list({ namespace: mhc.metadata.namespace })
       .filter((m) => selector.matches(m.metadata.labels))
       .map((machine) => {
@@ -236,7 +236,7 @@ class MachineHealthCheckReconciler implements Reconciler {
     }
   }
 
-  private async remediateInternally(mhc: MachineHealthCheck, t: Target, key: string, live: Set<string>, ctx: ReconcileContext): Promise<void> {
+  private async remediateInternally(mhc: MachineHealthCheck, t: HealthCheckTarget, key: string, live: Set<string>, ctx: ReconcileContext): Promise<void> {
     const m = t.machine;
     const target = targetString(mhc, t);
     const mkey = { namespace: m.metadata.namespace, name: m.metadata.name ?? '' };
@@ -289,7 +289,7 @@ class MachineHealthCheckReconciler implements Reconciler {
    */
   private async remediateExternally(
     mhc: MachineHealthCheck,
-    t: Target,
+    t: HealthCheckTarget,
     conditions: Condition[] | undefined,
     ctx: ReconcileContext,
   ): Promise<{ conditions: Condition[]; error?: Error }> {
@@ -335,7 +335,7 @@ class MachineHealthCheckReconciler implements Reconciler {
   }
 
   /** Deletes the remediation requests of machines that are healthy again. Errors are only logged. */
-  private async cleanRemediationRequests(mhc: MachineHealthCheck, healthy: Target[], ctx: ReconcileContext): Promise<void> {
+  private async cleanRemediationRequests(mhc: MachineHealthCheck, healthy: HealthCheckTarget[], ctx: ReconcileContext): Promise<void> {
     const ref = mhc.spec!.remediationTemplate!;
     const resource = this.resolveResource(ref.apiVersion ?? '', requestKindFor(ref.kind ?? ''));
     for (const t of healthy) {

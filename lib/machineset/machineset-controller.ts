@@ -235,22 +235,25 @@ class MachineSetReconciler implements Reconciler {
     }
   }
 
-  /** Creates or deletes up to `burst` machines; returns a requeue delay when more remain to do. */
+  /**
+   * Creates or deletes up to `burst` machines. The informer events of those writes bring the MachineSet back
+   * (and satisfy its expectations); the returned delay is only the fallback should they never arrive.
+   */
   private async syncReplicas(ms: MachineSet, key: string, owned: Machine[], ctx: ReconcileContext): Promise<number | undefined> {
     const replicas = ms.spec!.replicas!;
     const diff = owned.length - replicas;
     if (diff < 0) {
-      const want = -diff;
-      const n = Math.min(want, this.burst);
+      const n = Math.min(-diff, this.burst);
       ctx.log.info('too few replicas, creating machines', { replicas, current: owned.length, creating: n });
       await this.createMachines(ms, key, n, ctx);
-      return undefined;
+      return this.expectations.expiresInMs(key);
     }
     if (diff > 0) {
       const policy = resolveDeletePolicy(ms.spec!.deletePolicy);
       const victims = machinesToDelete(owned, Math.min(diff, this.burst), policy, this.random);
       ctx.log.info('too many replicas, deleting machines', { replicas, current: owned.length, deleting: victims.length, policy });
       await this.deleteMachines(ms, key, victims, ctx);
+      return this.expectations.expiresInMs(key);
     }
     return undefined;
   }

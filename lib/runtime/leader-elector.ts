@@ -3,7 +3,7 @@
 // holder's); the leader renews every retryPeriod and has lost when no renewal succeeds within
 // renewDeadline; a clean release empties holderIdentity so the next candidate need not wait.
 import type { Lease } from '../apis/core.js';
-import { isNotFound } from '../client/errors.js';
+import { isConflict, isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Leases } from '../client/resources.js';
 import type { Clock } from './clock.js';
@@ -83,7 +83,9 @@ export class LeaderElector {
         const attempt = new AbortController();
         const timer = this.deps.clock.setTimeout(() => attempt.abort(new Error('renew deadline passed')), deadline - this.deps.clock.now());
         try {
-          renewed = await this.tryAcquireOrRenew(AbortSignal.any([signal, attempt.signal]));
+          // Not cut short by the stop signal: a renewal the server applies while we give up on it
+          // would leave us holding a stale resourceVersion, and the release would then conflict.
+          renewed = await this.tryAcquireOrRenew(attempt.signal);
         } finally {
           timer.cancel();
         }
@@ -106,16 +108,32 @@ export class LeaderElector {
   async release(signal?: AbortSignal): Promise<void> {
     if (!this.leader || !this.lease) return;
     this.leader = false;
-    const now = microTime(this.deps.clock.now());
-    const released: Lease = {
-      ...this.lease,
-      spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: this.lease.spec?.leaseTransitions ?? 0 },
-    };
-    try {
-      this.lease = await this.deps.client.update(Leases, released, { signal });
-      this.deps.logger.info('released leader lease', { lease: `${this.config.namespace}/${this.config.id}` });
-    } catch (err) {
-      this.deps.logger.warn('could not release leader lease', { error: err });
+    const key = { namespace: this.config.namespace, name: this.config.id };
+    let current: Lease = this.lease;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (current.spec?.holderIdentity !== this.identity) return;
+      const now = microTime(this.deps.clock.now());
+      const released: Lease = {
+        ...current,
+        spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: current.spec?.leaseTransitions ?? 0 },
+      };
+      try {
+        this.lease = await this.deps.client.update(Leases, released, { signal });
+        this.deps.logger.info('released leader lease', { lease: `${key.namespace}/${key.name}` });
+        return;
+      } catch (err) {
+        if (!isConflict(err)) {
+          this.deps.logger.warn('could not release leader lease', { error: err });
+          return;
+        }
+        // Our own last renewal may have landed after we read it: look again and release if it is still ours.
+        try {
+          current = await this.deps.client.get(Leases, key, { signal });
+        } catch (getErr) {
+          this.deps.logger.warn('could not release leader lease', { error: getErr });
+          return;
+        }
+      }
     }
   }
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Registry } from 'prom-client';
 import type { KubeObject } from '../apis/meta.js';
-import { createEventRecorder } from '../client/aggregating-event-recorder.js';
+import { createEventRecorder, type AggregatingEventRecorder } from '../client/aggregating-event-recorder.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { Resource } from '../client/resources.js';
@@ -45,6 +45,9 @@ export class LeaderElectionLostError extends Error {
   override readonly name = 'LeaderElectionLostError';
 }
 
+/** Resolves when healthy; throws (with a reason) when not. */
+export type HealthCheck = () => void | Promise<void>;
+
 interface Running {
   runnable: Runnable;
   done: Promise<void>;
@@ -57,7 +60,9 @@ export class Manager implements ControllerManager {
   readonly metrics: Registry;
   readonly namespace?: string;
   private readonly informers = new Map<string, SharedInformer<KubeObject>>();
-  private readonly recorders = new Map<string, EventRecorder>();
+  private readonly recorders = new Map<string, AggregatingEventRecorder>();
+  private readonly healthChecks = new Map<string, HealthCheck>();
+  private readonly readyChecks = new Map<string, HealthCheck>();
   private readonly runnables: Runnable[] = [];
   private readonly running: Running[] = [];
   private readonly cacheRuns: Promise<void>[] = [];
@@ -100,6 +105,16 @@ export class Manager implements ControllerManager {
 
   isLeader(): boolean {
     return this.elector ? this.elector.isLeader() : this.started;
+  }
+
+  /** Adds a named check to /healthz (liveness). */
+  addHealthzCheck(name: string, check: HealthCheck): void {
+    this.healthChecks.set(name, check);
+  }
+
+  /** Adds a named check to /readyz, on top of "caches synced". */
+  addReadyzCheck(name: string, check: HealthCheck): void {
+    this.readyChecks.set(name, check);
   }
 
   healthAddress(): string | undefined {
@@ -229,16 +244,24 @@ export class Manager implements ControllerManager {
     if (this.elector && !(this.failure instanceof LeaderElectionLostError)) await this.elector.release();
     this.cacheStop.abort(new Error('manager stopped'));
     await Promise.all(this.cacheRuns);
+    await this.flushEvents();
     await Promise.all([this.healthServer?.close(), this.metricsServer?.close()]);
+  }
+
+  /** Gives queued events a moment to reach the API server; never holds shutdown up for long. */
+  private async flushEvents(): Promise<void> {
+    const timer = new AbortController();
+    const flushed = Promise.all([...this.recorders.values()].map((r) => r.flush()));
+    await Promise.race([flushed, this.clock.sleep(2_000, timer.signal).catch(() => undefined)]);
+    timer.abort();
   }
 
   private async startServers(): Promise<void> {
     const health = parseBindAddress(this.opts.healthAddr);
     if (health) {
-      const ok = async () => ({ status: 200, contentType: 'text/plain', body: 'ok' });
       this.healthServer = new ProbeServer({
-        '/healthz': ok,
-        '/readyz': async () => (this.ready ? ok() : { status: 500, contentType: 'text/plain', body: 'caches not synced' }),
+        '/healthz': () => runChecks(this.healthChecks),
+        '/readyz': () => runChecks(this.readyChecks, this.ready ? undefined : 'caches not synced'),
       });
       this.healthAddr = await this.healthServer.listen(health);
     }
@@ -250,4 +273,18 @@ export class Manager implements ControllerManager {
       this.metricsAddr = await this.metricsServer.listen(metrics);
     }
   }
+}
+
+async function runChecks(checks: Map<string, HealthCheck>, failure?: string): Promise<{ status: number; contentType: string; body: string }> {
+  const failed: string[] = failure ? [failure] : [];
+  for (const [name, check] of checks) {
+    try {
+      await check();
+    } catch (err) {
+      failed.push(`${name}: ${err instanceof Error ? err.message : 'failed'}`);
+    }
+  }
+  return failed.length === 0
+    ? { status: 200, contentType: 'text/plain', body: 'ok' }
+    : { status: 500, contentType: 'text/plain', body: failed.join('\n') };
 }

@@ -120,7 +120,10 @@ export class WorkQueue<T> {
 
 /** A work queue with addAfter: the key is added when its delay ends; of two delays, the earlier due time wins. */
 export class DelayingQueue<T> extends WorkQueue<T> {
+  /** The due time in force per key; heap entries that disagree with it are stale and skipped. */
   private readonly waiting = new Map<T, number>();
+  private readonly heap = new MinHeap<{ item: T; due: number; seq: number }>((a, b) => a.due - b.due || a.seq - b.seq);
+  private seq = 0;
   private timer: { cancel(): void; due: number } | undefined;
 
   constructor(
@@ -141,6 +144,7 @@ export class DelayingQueue<T> extends WorkQueue<T> {
     const existing = this.waiting.get(item);
     if (existing !== undefined && existing <= readyAt) return;
     this.waiting.set(item, readyAt);
+    this.heap.push({ item, due: readyAt, seq: this.seq++ });
     this.schedule();
   }
 
@@ -163,30 +167,86 @@ export class DelayingQueue<T> extends WorkQueue<T> {
     this.timer?.cancel();
     this.timer = undefined;
     this.waiting.clear();
+    this.heap.clear();
+  }
+
+  private nextLive(): { item: T; due: number } | undefined {
+    for (let top = this.heap.peek(); top; top = this.heap.peek()) {
+      if (this.waiting.get(top.item) === top.due) return top;
+      this.heap.pop();
+    }
+    return undefined;
   }
 
   private schedule(): void {
-    let next = Infinity;
-    for (const due of this.waiting.values()) next = Math.min(next, due);
-    if (next === Infinity) {
+    const next = this.nextLive();
+    if (!next) {
       this.timer?.cancel();
       this.timer = undefined;
       return;
     }
-    if (this.timer && this.timer.due <= next) return;
+    if (this.timer && this.timer.due <= next.due) return;
     this.timer?.cancel();
-    const handle = this.clock.setTimeout(() => this.fire(), next - this.clock.now());
-    this.timer = { cancel: () => handle.cancel(), due: next };
+    const handle = this.clock.setTimeout(() => this.fire(), next.due - this.clock.now());
+    this.timer = { cancel: () => handle.cancel(), due: next.due };
   }
 
   private fire(): void {
     this.timer = undefined;
     const now = this.clock.now();
-    const ready = [...this.waiting.entries()].filter(([, due]) => due <= now).sort((a, b) => a[1] - b[1]);
-    for (const [item] of ready) {
-      this.waiting.delete(item);
-      this.add(item);
+    for (let next = this.nextLive(); next && next.due <= now; next = this.nextLive()) {
+      this.heap.pop();
+      this.waiting.delete(next.item);
+      this.add(next.item);
     }
     this.schedule();
+  }
+}
+
+/** A binary min-heap. */
+class MinHeap<E> {
+  private items: E[] = [];
+
+  constructor(private readonly less: (a: E, b: E) => number) {}
+
+  peek(): E | undefined {
+    return this.items[0];
+  }
+
+  clear(): void {
+    this.items = [];
+  }
+
+  push(e: E): void {
+    const a = this.items;
+    a.push(e);
+    let i = a.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.less(a[i]!, a[parent]!) >= 0) break;
+      [a[i], a[parent]] = [a[parent]!, a[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): E | undefined {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last !== undefined) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && this.less(a[l]!, a[m]!) < 0) m = l;
+        if (r < a.length && this.less(a[r]!, a[m]!) < 0) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m]!, a[i]!];
+        i = m;
+      }
+    }
+    return top;
   }
 }

@@ -7,12 +7,15 @@ import { MachineAZLabel, MachineInstanceStateAnnotation, MachineInstanceTypeLabe
 import type { KubeObject } from '../apis/meta.js';
 import type { Machine } from '../apis/machine-types.js';
 import type { EventRecorder, EventType } from '../client/event-recorder.js';
+import type { KubeClient } from '../client/kube-client.js';
 import type { Actuator, ActuatorContext } from '../machine/actuator.js';
 import { findError, InvalidMachineConfigurationError, isInvalidMachineConfiguration } from '../machine/errors.js';
 import type { Logger } from '../runtime/logger.js';
 
 export interface ActuatorConformanceHarness {
   actuator: Actuator;
+  /** The API client the actuator reads secrets with, if any; the suite itself never writes through it. */
+  client?: KubeClient;
   namespace: string;
   /** A machine the actuator can create, with a unique metadata.uid; the harness may also create it in an API server. */
   validMachine(name: string): Machine | Promise<Machine>;

@@ -11,6 +11,7 @@ import type { NodeAddress } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
 import type { Actuator, ActuatorContext } from '../machine/actuator.js';
 import { InvalidMachineConfigurationError } from '../machine/errors.js';
+import { recordInstanceCreateFailed, recordInstanceDeleteFailed, recordInstanceUpdateFailed } from '../machine/metrics.js';
 import type { Clock } from '../runtime/clock.js';
 import type { EmulatedInstance, EmulatedInstanceState, InstanceView } from './instance-view.js';
 
@@ -103,7 +104,11 @@ export class FakeActuator implements Actuator, InstanceView {
 
   // ---- Actuator -------------------------------------------------------------------------------------
 
-  async create(machine: Machine, _ctx: ActuatorContext): Promise<void> {
+  async create(machine: Machine, ctx: ActuatorContext): Promise<void> {
+    return this.counted('create', machine, ctx, () => this.createInstance(machine));
+  }
+
+  private async createInstance(machine: Machine): Promise<void> {
     await this.enter('create', machine);
     const spec = this.decodeSpec(machine);
     if (!this.findInstance(machine)) {
@@ -147,7 +152,11 @@ export class FakeActuator implements Actuator, InstanceView {
     return inst !== undefined;
   }
 
-  async update(machine: Machine, _ctx: ActuatorContext): Promise<void> {
+  async update(machine: Machine, ctx: ActuatorContext): Promise<void> {
+    return this.counted('update', machine, ctx, () => this.updateInstance(machine));
+  }
+
+  private async updateInstance(machine: Machine): Promise<void> {
     await this.enter('update', machine);
     const inst = this.findInstance(machine);
     if (inst) {
@@ -168,7 +177,11 @@ export class FakeActuator implements Actuator, InstanceView {
     this.leave('update');
   }
 
-  async delete(machine: Machine, _ctx: ActuatorContext): Promise<void> {
+  async delete(machine: Machine, ctx: ActuatorContext): Promise<void> {
+    return this.counted('delete', machine, ctx, () => this.deleteInstance(machine));
+  }
+
+  private async deleteInstance(machine: Machine): Promise<void> {
     await this.enter('delete', machine);
     const inst = this.findInstance(machine);
     if (inst && inst.state !== 'terminating') {
@@ -176,6 +189,18 @@ export class FakeActuator implements Actuator, InstanceView {
       this.schedule(this.opts.terminateDelayMs, () => this.setState(inst, 'terminated'));
     }
     this.leave('delete');
+  }
+
+  /** Like real providers, count failures in mapi_instance_<action>_failed (when the context carries metrics). */
+  private async counted(method: 'create' | 'update' | 'delete', machine: Machine, ctx: ActuatorContext, fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      const labels = { name: machine.metadata.name ?? '', namespace: machine.metadata.namespace ?? '', reason: err instanceof Error ? err.message : String(err) };
+      const record = { create: recordInstanceCreateFailed, update: recordInstanceUpdateFailed, delete: recordInstanceDeleteFailed }[method];
+      record(ctx.metrics, labels);
+      throw err;
+    }
   }
 
   // ---- InstanceView ---------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import {
   RequeueAfterError,
   createMachineError,
   findError,
+  isInvalidMachineConfiguration,
   recordInstanceCreateFailed,
   recordInstanceDeleteFailed,
   recordInstanceUpdateFailed,
@@ -53,7 +54,7 @@ import {
 import { resolveLaunchInputs } from './launch-resolver.js';
 import { deregisterFromLoadBalancers, registerWithLoadBalancers } from './load-balancers.js';
 import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
-import { setProviderCondition, type TagSpecification } from './provider-spec.js';
+import { decodeProviderStatus, setProviderCondition, type TagSpecification } from './provider-spec.js';
 import { TtlCache } from './ttl-cache.js';
 
 export interface AwsActuatorOptions {
@@ -266,14 +267,24 @@ class AwsMachineActuator implements AwsActuator {
   }
 
   async exists(machine: Machine, ctx: ActuatorContext): Promise<boolean> {
-    const scope = await this.scope(machine, ctx);
+    let scope: MachineScope;
+    try {
+      scope = await this.scope(machine, ctx);
+    } catch (err) {
+      // An invalid spec never launched anything unless an instance is on record: say so, and let
+      // create() report the configuration error (the Machine goes Failed instead of retrying forever).
+      if (isInvalidMachineConfiguration(err) && !isProvisioned(machine) && !decodeProviderStatus(machine.status?.providerStatus).instanceId) return false;
+      throw err;
+    }
     const uid = machine.metadata.uid ?? '';
     const byId = await this.byRecordedId(scope, ctx.signal);
     if (byId && !isTerminated(byId)) {
       this.snapshots.set(uid, byId);
       return true;
     }
-    const live = (await this.findByTags(scope, ctx.signal)).filter((x) => !isTerminated(x.instance));
+    // Our own instance exists until terminated (delete waits for that); an untagged one that is already
+    // going away may be a predecessor's of the same name, so it does not count.
+    const live = (await this.findByTags(scope, ctx.signal)).filter((x) => (x.owner === 'ours' ? !isTerminated(x.instance) : !isGone(x.instance)));
     const first = live[0];
     if (first) {
       this.snapshots.set(uid, first.instance);

@@ -25,7 +25,7 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpts
   }
   const q = ctx.query;
   let policy = (q.get('propagationPolicy') ?? body.propagationPolicy) as string | undefined;
-  const orphan = q.get('orphanDependents') ?? (body.orphanDependents === undefined ? undefined : String(body.orphanDependents));
+  const orphan = q.get('orphanDependents') ?? (typeof body.orphanDependents === 'boolean' ? String(body.orphanDependents) : undefined);
   if (policy === undefined && orphan !== undefined && orphan !== null) policy = orphan === 'true' ? 'Orphan' : 'Background';
   if (policy !== undefined && !policies.includes(policy)) {
     throw E.invalid('DeleteOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueNotSupported', message: `Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`, field: 'propagationPolicy' }]);

@@ -64,8 +64,7 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
   res.flushHeaders();
 
   let closed = false;
-  let timeoutTimer: NodeJS.Timeout | undefined;
-  let bookmarkTimer: NodeJS.Timeout | undefined;
+  const timers: { timeout?: NodeJS.Timeout; bookmark?: NodeJS.Timeout } = {};
   const bookmarkLine = (annotations?: Record<string, string>) =>
     `${JSON.stringify({
       type: 'BOOKMARK',
@@ -100,8 +99,8 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
   function cleanup(): void {
     if (closed) return;
     closed = true;
-    clearTimeout(timeoutTimer);
-    clearTimeout(bookmarkTimer);
+    clearTimeout(timers.timeout);
+    clearTimeout(timers.bookmark);
     hub.remove(watcher);
   }
   res.on('close', cleanup);
@@ -124,7 +123,7 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
   process.nextTick(() => res.uncork());
   hub.add(watcher);
 
-  timeoutTimer = setTimeout(() => {
+  timers.timeout = setTimeout(() => {
     if (bookmarks && !closed) res.write(bookmarkLine());
     watcher.close();
   }, timeoutMs);
@@ -132,8 +131,8 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
     const tick = () => {
       if (closed) return;
       res.write(bookmarkLine());
-      bookmarkTimer = setTimeout(tick, deps.bookmarkIntervalMs);
+      timers.bookmark = setTimeout(tick, deps.bookmarkIntervalMs);
     };
-    bookmarkTimer = setTimeout(tick, deps.bookmarkIntervalMs);
+    timers.bookmark = setTimeout(tick, deps.bookmarkIntervalMs);
   }
 }

@@ -4,7 +4,7 @@ import { describeImages, describeInstanceTypes } from './actions/catalog.js';
 import { elbDeregisterInstances, elbDescribeInstanceHealth, elbDescribeLoadBalancers, elbRegisterInstances } from './actions/elb-classic.js';
 import { deregisterTargets, describeLoadBalancersV2, describeTargetGroups, describeTargetHealth, registerTargets } from './actions/elbv2.js';
 import { allocateHosts, describeHosts, releaseHosts } from './actions/hosts.js';
-import { describeInstances, startInstances, stopInstances, terminateInstances } from './actions/instances.js';
+import { describeInstanceStatus, describeInstances, startInstances, stopInstances, terminateInstances } from './actions/instances.js';
 import {
   describeAvailabilityZones,
   describeDhcpOptions,
@@ -21,6 +21,7 @@ export const ACTIONS: Record<ServiceName, ActionTable> = {
   ec2: {
     RunInstances: runInstances,
     DescribeInstances: describeInstances,
+    DescribeInstanceStatus: describeInstanceStatus,
     TerminateInstances: terminateInstances,
     StopInstances: stopInstances,
     StartInstances: startInstances,

@@ -1,27 +1,17 @@
 // A local EC2 (plus classic ELB and ELBv2) endpoint speaking the real Query protocol, so @aws-sdk clients and
 // the aws CLI run against it unmodified with only their endpoint changed. Listens on loopback only.
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock, Logger } from '../../../lib/index.js';
-import {
-  dropConnection,
-  EmulatorFault,
-  EmulatorKnobs,
-  type EmulatorKnobsConfig,
-  type InstanceView,
-} from '../../../lib/testing/index.js';
-import { ACTIONS } from './action-tables.js';
-import { Ec2ApiError } from './api-error.js';
+import { EmulatorKnobs, type EmulatorKnobsConfig, type InstanceView } from '../../../lib/testing/index.js';
+import { assignPublicAddress } from './actions/run-instances.js';
 import { defaultWorld } from './default-world.js';
 import { DEFAULT_TIMINGS, Ec2State, type InstanceTimings } from './ec2-state.js';
 import { instanceViewOf } from './instance-view.js';
 import type { Ec2Instance, Ec2World } from './model.js';
 import { WorldFile } from './persistence.js';
-import { QueryParams } from './query-params.js';
-import { assignPublicAddress } from './actions/run-instances.js';
-import { actionKey, classifyAction, errorXml, SERVICE_BY_VERSION, serverFaultFor, successXml, throttleFaultFor, type ServiceName } from './wire.js';
-import { Xml, type XmlChild, el } from './xml.js';
+import { createRequestHandler } from './request-handler.js';
+import { classifyAction, serverFaultFor, throttleFaultFor } from './wire.js';
 
 export interface Ec2EmulatorOptions {
   /** Default "us-east-1". One emulator serves one region (DescribeRegions still lists them all). */
@@ -65,6 +55,8 @@ export interface Ec2Emulator {
   terminateOutOfBand(id: string): void;
   stopOutOfBand(id: string): void;
   startOutOfBand(id: string): void;
+  /** The OS shuts itself down: the instance stops, or terminates if launched with InstanceInitiatedShutdownBehavior=terminate. */
+  shutdownFromInside(id: string): void;
   /** Reclaims a spot instance: terminated (or stopped, per its interruption behaviour) with EC2's spot reason. */
   spotInterrupt(id: string): void;
   /** Changes lifecycle delays for transitions scheduled from now on. */
@@ -110,98 +102,18 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
   }
   st.advance();
 
-  const log = opts.logger;
-  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      log?.error('ec2 emulator: unexpected failure answering a request', { error: String(err) });
-      if (!res.headersSent) send(res, 'ec2', 500, errorXml('ec2', 500, 'InternalError', 'An internal error has occurred', randomUUID()), '');
-      else res.destroy();
-    });
-  });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = randomUUID();
-    const fail = (service: ServiceName, status: number, code: string, message: string) =>
-      send(res, service, status, errorXml(service, status, code, message, requestId), requestId);
-
-    if (req.method !== 'POST' && req.method !== 'GET') {
-      req.resume();
-      fail('ec2', 405, 'UnsupportedHttpVerb', `The HTTP verb ${req.method ?? ''} is not supported; use POST or GET`);
-      return;
-    }
-    const body = await readBody(req, maxBody);
-    if (body === undefined) {
-      res.setHeader('connection', 'close');
-      fail('ec2', 413, 'RequestEntityTooLarge', `The request body exceeds ${maxBody} bytes`);
-      res.on('finish', () => req.socket.destroy());
-      return;
-    }
-    const contentType = req.headers['content-type'] ?? '';
-    if (body.length > 0 && contentType !== '' && !contentType.startsWith('application/x-www-form-urlencoded')) {
-      fail('ec2', 400, 'MalformedQueryString', `Unsupported content type '${contentType}': the Query protocol expects application/x-www-form-urlencoded`);
-      return;
-    }
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const raw = `${url.search.slice(1)}&${body}`;
-    if (/%(?![0-9A-Fa-f]{2})/.test(raw)) {
-      fail('ec2', 400, 'MalformedQueryString', 'The query string contains an invalid percent-encoding');
-      return;
-    }
-    const params = QueryParams.fromSearchParams(new URLSearchParams(raw));
-    const action = params.get('Action');
-    const version = params.get('Version');
-    if (!action) {
-      fail('ec2', 400, 'MissingAction', 'The request must contain the parameter Action');
-      return;
-    }
-    if (!version) {
-      fail('ec2', 400, 'MissingParameter', 'The request must contain the parameter Version');
-      return;
-    }
-    const service = SERVICE_BY_VERSION[version];
-    if (!service) {
-      fail('ec2', 400, 'NoSuchVersion', `The requested version (${version}) of service is not supported by this emulator`);
-      return;
-    }
-    const handler = ACTIONS[service][action];
-    if (!handler) {
-      fail(service, 400, 'InvalidAction', `The action ${action} is not valid for this web service.`);
-      return;
-    }
-    const authError = checkAuth(req.headers.authorization, opts.requireAccessKeyId, region);
-    if (authError) {
-      fail(service, 401, 'AuthFailure', authError);
-      return;
-    }
-
-    const key = actionKey(service, action);
-    try {
-      await knobs.before(key);
-      st.advance();
-      const result = handler({ params, state: st });
-      const lost = knobs.afterEffect(key);
-      if (lost?.mode === 'drop-connection') {
-        dropConnection(res);
-        return;
-      }
-      if (lost) {
-        fail(service, lost.fault.status, lost.fault.code, lost.fault.message);
-        return;
-      }
-      send(res, service, 200, successXml(service, action, renderChild(result), requestId), requestId);
-    } catch (err) {
-      if (err instanceof EmulatorFault) {
-        fail(service, err.status, err.code, err.message);
-      } else if (err instanceof Ec2ApiError) {
-        knobs.recordError(key);
-        fail(service, err.status, err.code, err.message);
-      } else {
-        knobs.recordError(key);
-        throw err;
-      }
-    }
-  }
+  // Aborted on stop(), so calls still waiting out an injected latency end instead of applying late.
+  const shutdown = new AbortController();
+  const server: Server = createServer(
+    createRequestHandler({
+      state: st,
+      region,
+      maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
+      requireAccessKeyId: opts.requireAccessKeyId,
+      shutdown: shutdown.signal,
+      log: opts.logger,
+    }),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -240,6 +152,13 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     stopOutOfBand: (id) =>
       outOfBand(() => st.stop(requireInstance(id), { code: 'Client.UserInitiatedShutdown', message: 'Client.UserInitiatedShutdown: User initiated shutdown' })),
     startOutOfBand: (id) => outOfBand(() => st.start(requireInstance(id), (i) => assignPublicAddress(st, i))),
+    shutdownFromInside: (id) =>
+      outOfBand(() => {
+        const inst = requireInstance(id);
+        const reason = { code: 'Client.InstanceInitiatedShutdown', message: 'Client.InstanceInitiatedShutdown: Instance initiated shutdown' };
+        if (inst.shutdownBehavior === 'terminate') st.terminate(inst, reason);
+        else st.stop(inst, reason);
+      }),
     spotInterrupt: (id) =>
       outOfBand(() => {
         const inst = requireInstance(id);
@@ -266,6 +185,7 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      shutdown.abort();
       st.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -275,49 +195,3 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     },
   };
 }
-
-function renderChild(c: XmlChild): string {
-  return el('x', c).text.replace(/^<x>|<\/x>$|^<x\/>$/g, '');
-}
-
-function send(res: ServerResponse, service: ServiceName, status: number, xml: string, requestId: string): void {
-  res.writeHead(status, {
-    'content-type': 'text/xml;charset=UTF-8',
-    'content-length': Buffer.byteLength(xml),
-    'x-amzn-requestid': requestId,
-    server: service === 'ec2' ? 'AmazonEC2' : 'AmazonELB',
-  });
-  res.end(xml);
-}
-
-/** The body as text, or undefined when it exceeds the limit. */
-function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        tooBig = true;
-        chunks.length = 0;
-        return;
-      }
-      if (!tooBig) chunks.push(c);
-    });
-    req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-/** SigV4 presence and scope check; returns the AuthFailure message, or undefined when acceptable. */
-function checkAuth(header: string | undefined, accessKeyId: string | undefined, region: string): string | undefined {
-  if (accessKeyId === undefined) return undefined;
-  const m = /Credential=([^/,\s]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(header ?? '');
-  if (!m) return 'AWS was not able to validate the provided access credentials';
-  if (m[1] !== accessKeyId) return 'AWS was not able to validate the provided access credentials';
-  if (m[2] !== region) return `Credential should be scoped to a valid region, not '${m[2]}'.`;
-  return undefined;
-}
-
-export { Xml };

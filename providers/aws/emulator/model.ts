@@ -206,6 +206,10 @@ export interface Ec2Instance {
   capacityReservationId?: string;
   amdSevSnp?: string;
   clientToken?: string;
+  /** What an OS-initiated shutdown does (EC2 default: stop). */
+  shutdownBehavior: 'stop' | 'terminate';
+  /** DisableApiTermination: TerminateInstances answers OperationNotPermitted. */
+  terminationProtected: boolean;
 }
 
 export interface ClientTokenRecord {

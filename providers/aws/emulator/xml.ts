@@ -17,12 +17,17 @@ function render(c: XmlChild): string {
   if (c instanceof Date) return c.toISOString();
   if (typeof c === 'string') return escapeXml(c);
   if (typeof c === 'number' || typeof c === 'boolean') return String(c);
-  return (c as readonly XmlChild[]).map(render).join('');
+  return c.map(render).join('');
+}
+
+/** The XML text of children (escaped text, nested elements), without a wrapping element. */
+export function renderXml(...children: XmlChild[]): string {
+  return children.map(render).join('');
 }
 
 /** <name>children</name>; always emitted, even when empty. */
 export function el(name: string, ...children: XmlChild[]): Xml {
-  const body = children.map(render).join('');
+  const body = renderXml(...children);
   return new Xml(body === '' ? `<${name}/>` : `<${name}>${body}</${name}>`);
 }
 

@@ -29,7 +29,7 @@ export function allocateInternalIp(state: GceState, sub: GceSubnetwork, field: s
   const first = ipToInt(base);
   const used = inUse(state, sub);
   if (requested !== undefined && requested !== null && requested !== '') {
-    const ip = String(requested as string);
+    const ip = typeof requested === 'string' ? requested : JSON.stringify(requested);
     const n = /^\d{1,3}(\.\d{1,3}){3}$/.test(ip) ? ipToInt(ip) : NaN;
     if (!(n >= first + 2 && n < first + size - 2)) throw invalidField(field, ip, `The IP address is not in the range ${sub.ipCidrRange} of the subnetwork.`);
     if (used.has(ip)) throw invalidField(field, ip, 'The IP address is already being used by another resource.');

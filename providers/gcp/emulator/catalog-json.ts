@@ -2,7 +2,7 @@
 // regions, projects), with quota usage computed from the live instances.
 import { stableId } from './default-world.js';
 import type { GceState } from './gce-state.js';
-import { imagePath, machineTypePath, projectPath, regionPath, selfLink, zonePath } from './links.js';
+import { imagePath, lastSegment, machineTypePath, projectPath, regionPath, selfLink, str, zonePath } from './links.js';
 import type { AcceleratorTypeSpec, GceImage, GceInstance, MachineTypeSpec } from './model.js';
 
 const SEED_TIME = '1969-12-31T16:00:00.000-08:00';
@@ -118,7 +118,7 @@ export function instanceFootprint(
   inst: GceInstance,
 ): { cpus: number; accelerators: { metric: string; count: number }[]; preemptible: boolean } {
   const r = inst.resource;
-  const mtName = String(r.machineType ?? '').split('/').pop() ?? '';
+  const mtName = lastSegment(str(r.machineType));
   const mt = state.world.machineTypes.find((m) => m.name === mtName) ?? customMachineType(mtName);
   const attached = ((r.guestAccelerators as { acceleratorType?: string; acceleratorCount?: number }[] | undefined) ?? []).map((g) => ({
     type: String(g.acceleratorType ?? '').split('/').pop() ?? '',

@@ -64,7 +64,7 @@ class Parser {
   private comparison(): FilterPredicate {
     this.skipWs();
     const start = this.pos;
-    while (this.pos < this.s.length && /[A-Za-z0-9_.\-]/.test(this.s[this.pos] as string)) this.pos++;
+    while (this.pos < this.s.length && /[A-Za-z0-9_.-]/.test(this.s[this.pos] as string)) this.pos++;
     const field = this.s.slice(start, this.pos);
     if (!field) throw new FilterSyntaxError(`expected a field name at ${start}`);
     this.skipWs();

@@ -3,7 +3,7 @@
 import { allocateInternalIp } from './addressing.js';
 import { alreadyExists, GceApiError, invalidField, invalidResourceUsage, notFound } from './api-error.js';
 import type { GceState } from './gce-state.js';
-import { imagePath, instancePath, machineTypePath, networkPath, regionOfZone, selfLink, subnetworkPath, zonePath } from './links.js';
+import { imagePath, instancePath, machineTypePath, networkPath, regionOfZone, selfLink, str, subnetworkPath, zonePath } from './links.js';
 import type { GceDisk, GceImage, GceSubnetwork, MachineTypeSpec } from './model.js';
 import {
   resolveAcceleratorRef,
@@ -109,7 +109,7 @@ export function buildInstance(state: GceState, project: string, zone: string, bo
   const rmTags = obj(obj(body.params).resourceManagerTags);
   for (const [k, v] of Object.entries(rmTags)) {
     if (!/^tagKeys\/\d+$/.test(k) || typeof v !== 'string' || !/^tagValues\/\d+$/.test(v)) {
-      throw invalidField('resource.params.resourceManagerTags', `${k}=${String(v as string)}`, 'Expected tagKeys/{id} → tagValues/{id}.');
+      throw invalidField('resource.params.resourceManagerTags', `${k}=${String(v)}`, 'Expected tagKeys/{id} → tagValues/{id}.');
     }
   }
   if (Object.keys(rmTags).length > 50) throw invalidField('resource.params.resourceManagerTags', '', 'At most 50 tags may be bound to an instance.');
@@ -120,7 +120,7 @@ export function buildInstance(state: GceState, project: string, zone: string, bo
 
 function buildScheduling(raw: unknown): Json {
   const s = obj(raw);
-  const model = s.provisioningModel === undefined ? 'STANDARD' : String(s.provisioningModel as string).toUpperCase();
+  const model = s.provisioningModel === undefined ? 'STANDARD' : str(s.provisioningModel).toUpperCase();
   if (model !== 'STANDARD' && model !== 'SPOT') {
     throw invalidField('resource.scheduling.provisioningModel', s.provisioningModel, 'Must be STANDARD or SPOT.');
   }
@@ -128,7 +128,7 @@ function buildScheduling(raw: unknown): Json {
   const interruptible = preemptible || model === 'SPOT';
   const ohmRaw = s.onHostMaintenance;
   // GCE accepts the enum in any case (the OpenShift provider sends "Terminate"); it stores it upper case.
-  const ohm = ohmRaw === undefined || ohmRaw === '' ? (interruptible ? 'TERMINATE' : 'MIGRATE') : String(ohmRaw as string).toUpperCase();
+  const ohm = ohmRaw === undefined || ohmRaw === '' ? (interruptible ? 'TERMINATE' : 'MIGRATE') : str(ohmRaw).toUpperCase();
   if (ohm !== 'MIGRATE' && ohm !== 'TERMINATE') throw invalidField('resource.scheduling.onHostMaintenance', ohmRaw, 'Must be MIGRATE or TERMINATE.');
   if (interruptible && ohm !== 'TERMINATE') {
     throw invalidField('resource.scheduling.onHostMaintenance', ohmRaw, 'Preemptible and Spot instances must use TERMINATE.');
@@ -143,7 +143,7 @@ function buildScheduling(raw: unknown): Json {
     provisioningModel: model,
   };
   if (model === 'SPOT') {
-    const action = s.instanceTerminationAction === undefined ? 'STOP' : String(s.instanceTerminationAction as string).toUpperCase();
+    const action = s.instanceTerminationAction === undefined ? 'STOP' : str(s.instanceTerminationAction).toUpperCase();
     if (action !== 'STOP' && action !== 'DELETE') throw invalidField('resource.scheduling.instanceTerminationAction', s.instanceTerminationAction, 'Must be STOP or DELETE.');
     out.instanceTerminationAction = action;
   }
@@ -197,7 +197,7 @@ function buildShielded(raw: unknown, uefi: boolean): Json | undefined {
 function buildConfidential(raw: unknown, mt: MachineTypeSpec, scheduling: Json): Json | undefined {
   const c = obj(raw);
   if (c.enableConfidentialCompute !== true && c.confidentialInstanceType === undefined) return undefined;
-  const type = c.confidentialInstanceType === undefined ? 'SEV' : String(c.confidentialInstanceType as string);
+  const type = c.confidentialInstanceType === undefined ? 'SEV' : str(c.confidentialInstanceType);
   const families = CONFIDENTIAL_FAMILIES[type];
   if (!families) throw invalidField('resource.confidentialInstanceConfig.confidentialInstanceType', type, 'Must be SEV, SEV_SNP or TDX.');
   if (!families.includes(familyOf(mt))) {

@@ -57,6 +57,11 @@ export function splitResourcePath(path: string): { project: string; rest: string
   return { project: parts[1], rest: parts.slice(2) };
 }
 
+/** A JSON field that should be a string; anything else reads as ''. */
+export function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
 /** The last path segment of a URL or path (the resource name). */
 export function lastSegment(ref: string): string {
   const parts = ref.split('/');

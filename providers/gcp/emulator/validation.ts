@@ -52,7 +52,7 @@ export function checkMetadataItems(field: string, items: unknown): { key: string
     }
     if (seen.has(it.key)) throw invalidField(field, '', `Duplicate metadata key '${it.key}'.`);
     seen.add(it.key);
-    const value = it.value === undefined || it.value === null ? '' : String(it.value as string);
+    const value = typeof it.value === 'string' ? it.value : '';
     size += Buffer.byteLength(it.key) + Buffer.byteLength(value);
     // The value is never echoed into the error: metadata carries user-data secrets.
     if (size > MAX_METADATA_BYTES) throw invalidField(field, '', `Metadata exceeds the maximum total size of ${MAX_METADATA_BYTES} bytes.`);

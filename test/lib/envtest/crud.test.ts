@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import * as k8s from '@kubernetes/client-node';
-import { createNamespace, failure, merge, raw, startEnv, W, widget, type Env } from './helpers.js';
+import { createNamespace, failure, merge, raw, startEnv, W, widget, type Env, type Json } from './helpers.js';
 
 describe('envtest control plane: create, read, update', () => {
   let env: Env;
@@ -14,28 +14,28 @@ describe('envtest control plane: create, read, update', () => {
   after(async () => env.cp.stop());
 
   it('assigns uid, creationTimestamp, generation 1 and a resourceVersion on create, applying schema defaults and pruning', async () => {
-    const created = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('a', { size: 'small', junk: 1 }) })) as any;
+    const created = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('a', { size: 'small', junk: 1 }) }));
     expect(created.metadata.uid).to.match(/^[0-9a-f-]{36}$/);
     expect(created.metadata.creationTimestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(created.metadata.generation).to.equal(1);
     expect(Number(created.metadata.resourceVersion)).to.be.greaterThan(0);
     expect(created.spec).to.deep.equal({ size: 'small', replicas: 1 });
-    const got = (await env.custom.getNamespacedCustomObject({ ...M, name: 'a' })) as any;
+    const got = (await env.custom.getNamespacedCustomObject({ ...M, name: 'a' }));
     expect(got).to.deep.equal(created);
   });
 
   it('keeps resourceVersions monotonic across kinds', async () => {
-    const a = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('rv1') })) as any;
+    const a = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('rv1') }));
     const cm = await env.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'rv2' }, data: { k: 'v' } } });
-    const b = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('rv3') })) as any;
+    const b = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('rv3') }));
     const rvs = [a.metadata.resourceVersion, cm.metadata?.resourceVersion, b.metadata.resourceVersion].map(Number);
     expect(rvs[0]).to.be.lessThan(rvs[1]!);
     expect(rvs[1]).to.be.lessThan(rvs[2]!);
   });
 
   it('answers 409 Conflict to an update with a stale resourceVersion and 422 to one without', async () => {
-    const obj = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('stale') })) as any;
-    const fresh = (await env.custom.replaceNamespacedCustomObject({ ...M, name: 'stale', body: { ...obj, spec: { size: 'large' } } })) as any;
+    const obj = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('stale') }));
+    const fresh = (await env.custom.replaceNamespacedCustomObject({ ...M, name: 'stale', body: { ...obj, spec: { size: 'large' } } }));
     expect(fresh.spec.size).to.equal('large');
     const f = await failure(env.custom.replaceNamespacedCustomObject({ ...M, name: 'stale', body: { ...obj, spec: { size: 'medium' } } }));
     expect(f.code).to.equal(409);
@@ -48,41 +48,41 @@ describe('envtest control plane: create, read, update', () => {
   });
 
   it('bumps generation only when something outside metadata and status changes', async () => {
-    const obj = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('gen') })) as any;
-    const labelled = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'gen', body: { metadata: { labels: { a: 'b' } } } }, merge)) as any;
+    const obj = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('gen') }));
+    const labelled = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'gen', body: { metadata: { labels: { a: 'b' } } } }, merge));
     expect(labelled.metadata.generation).to.equal(1);
-    const status = (await env.custom.patchNamespacedCustomObjectStatus({ ...M, name: 'gen', body: { status: { phase: 'Up' } } }, merge)) as any;
+    const status = (await env.custom.patchNamespacedCustomObjectStatus({ ...M, name: 'gen', body: { status: { phase: 'Up' } } }, merge));
     expect(status.metadata.generation).to.equal(1);
-    const spec = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'gen', body: { spec: { replicas: 5 } } }, merge)) as any;
+    const spec = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'gen', body: { spec: { replicas: 5 } } }, merge));
     expect(spec.metadata.generation).to.equal(2);
     expect(Number(spec.metadata.resourceVersion)).to.be.greaterThan(Number(obj.metadata.resourceVersion));
   });
 
   it('ignores status on the main resource and everything but status on /status', async () => {
     await env.custom.createNamespacedCustomObject({ ...M, body: { ...widget('sub'), status: { phase: 'Ignored' } } });
-    const got = (await env.custom.getNamespacedCustomObject({ ...M, name: 'sub' })) as any;
+    const got = (await env.custom.getNamespacedCustomObject({ ...M, name: 'sub' }));
     expect(got.status).to.equal(undefined);
-    const viaMain = (await env.custom.replaceNamespacedCustomObject({ ...M, name: 'sub', body: { ...got, spec: { size: 'large' }, status: { phase: 'X' } } })) as any;
+    const viaMain = (await env.custom.replaceNamespacedCustomObject({ ...M, name: 'sub', body: { ...got, spec: { size: 'large' }, status: { phase: 'X' } } }));
     expect(viaMain.spec.size).to.equal('large');
     expect(viaMain.status).to.equal(undefined);
-    const viaStatus = (await env.custom.replaceNamespacedCustomObjectStatus({ ...M, name: 'sub', body: { ...viaMain, spec: { size: 'small' }, status: { phase: 'Running' } } })) as any;
+    const viaStatus = (await env.custom.replaceNamespacedCustomObjectStatus({ ...M, name: 'sub', body: { ...viaMain, spec: { size: 'small' }, status: { phase: 'Running' } } }));
     expect(viaStatus.spec.size).to.equal('large');
     expect(viaStatus.status).to.deep.equal({ phase: 'Running' });
   });
 
   it('does not write an update that changes nothing', async () => {
-    const obj = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('noop') })) as any;
-    const same = (await env.custom.replaceNamespacedCustomObject({ ...M, name: 'noop', body: obj })) as any;
+    const obj = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('noop') }));
+    const same = (await env.custom.replaceNamespacedCustomObject({ ...M, name: 'noop', body: obj }));
     expect(same.metadata.resourceVersion).to.equal(obj.metadata.resourceVersion);
   });
 
   it('generates names from generateName', async () => {
-    const a = (await env.custom.createNamespacedCustomObject({ ...M, body: { ...widget(''), metadata: { generateName: 'gen-' } } })) as any;
+    const a = (await env.custom.createNamespacedCustomObject({ ...M, body: { ...widget(''), metadata: { generateName: 'gen-' } } }));
     expect(a.metadata.name).to.match(/^gen-[a-z0-9]{5}$/);
   });
 
   it('stores nothing for dryRun=All', async () => {
-    const dry = (await env.custom.createNamespacedCustomObject({ ...M, dryRun: 'All', body: widget('dry') })) as any;
+    const dry = (await env.custom.createNamespacedCustomObject({ ...M, dryRun: 'All', body: widget('dry') }));
     expect(dry.metadata.uid).to.be.a('string');
     expect((await failure(env.custom.getNamespacedCustomObject({ ...M, name: 'dry' }))).code).to.equal(404);
   });
@@ -108,7 +108,7 @@ describe('envtest control plane: create, read, update', () => {
     const f = await failure(env.custom.createNamespacedCustomObject({ ...M, body: widget('bad', { size: 'huge', replicas: -1, color: 'much-too-long-color' }) }));
     expect(f.code).to.equal(422);
     expect(f.body.reason).to.equal('Invalid');
-    const fields = (f.body.details.causes as Array<{ field: string; reason: string }>).map((c) => c.field).sort();
+    const fields = (f.body.details.causes as Array<{ field: string; reason: string }>).map((c: Json) => c.field).sort();
     expect(fields).to.deep.equal(['spec.color', 'spec.replicas', 'spec.size']);
     expect(f.body.message).to.match(/^Widget\.test\.envtest\.io "bad" is invalid: \[/);
     const missing = await failure(env.custom.createNamespacedCustomObject({ ...M, body: widget('bad2', {}) }));
@@ -154,7 +154,7 @@ describe('envtest control plane: create, read, update', () => {
   it('serves built-in kinds through the typed clients (secrets, configmaps, nodes, leases, events)', async () => {
     await env.core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 's' }, data: { k: Buffer.from('v').toString('base64') } } });
     expect((await env.core.readNamespacedSecret({ namespace: ns, name: 's' })).data).to.deep.equal({ k: 'dg==' });
-    const node = await env.core.createNode({ body: { metadata: { name: 'n1' }, spec: { providerID: 'aws:///i-1' }, status: { phase: 'Running' } as k8s.V1NodeStatus } });
+    const node = await env.core.createNode({ body: { metadata: { name: 'n1' }, spec: { providerID: 'aws:///i-1' }, status: { phase: 'Running' } } });
     expect(node.spec?.providerID).to.equal('aws:///i-1');
     const lease = await env.coordination.createNamespacedLease({
       namespace: ns,
@@ -165,10 +165,10 @@ describe('envtest control plane: create, read, update', () => {
     expect((await failure(env.coordination.replaceNamespacedLease({ namespace: ns, name: 'leader', body: lease }))).code).to.equal(409);
     await env.core.createNamespacedEvent({ namespace: ns, body: { metadata: { name: 'e1' }, involvedObject: { kind: 'Node', name: 'n1' }, reason: 'Tested', message: 'hello' } });
     const events = await env.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=n1' });
-    expect(events.items.map((e) => e.reason)).to.deep.equal(['Tested']);
+    expect(events.items.map((e: Json) => e.reason)).to.deep.equal(['Tested']);
     const evApi = env.kc.makeApiClient(k8s.EventsV1Api);
     await evApi.createNamespacedEvent({ namespace: ns, body: { metadata: { name: 'e2' }, eventTime: new k8s.V1MicroTime(), reason: 'R', action: 'A', reportingController: 'c', reportingInstance: 'i', type: 'Normal' } });
-    expect((await evApi.listNamespacedEvent({ namespace: ns })).items.map((e) => e.metadata?.name)).to.deep.equal(['e2']);
+    expect((await evApi.listNamespacedEvent({ namespace: ns })).items.map((e: Json) => e.metadata?.name)).to.deep.equal(['e2']);
   });
 
   it('starts pods Pending whatever status they were created with', async () => {

@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../../../lib/envtest/index.js';
 
+// API responses in tests are untyped JSON; one alias keeps that explicit.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
 export const fixtureCrds = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'crds');
 
 export interface Env {
@@ -50,13 +54,13 @@ export async function createNamespace(env: Env, name: string): Promise<void> {
 }
 
 /** The HTTP status and parsed Status body of a rejected client-node call. */
-export async function failure(p: Promise<unknown>): Promise<{ code: number; body: Record<string, any> }> {
+export async function failure(p: Promise<unknown>): Promise<{ code: number; body: Record<string, Json> }> {
   try {
     await p;
   } catch (err) {
     if (err instanceof k8s.ApiException) {
       const raw = err.body as unknown;
-      return { code: err.code, body: typeof raw === 'string' ? (JSON.parse(raw) as Record<string, any>) : (raw as Record<string, any>) };
+      return { code: err.code, body: typeof raw === 'string' ? (JSON.parse(raw) as Record<string, Json>) : (raw as Record<string, Json>) };
     }
     throw err;
   }
@@ -67,7 +71,7 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  json(): any;
+  json(): Json;
 }
 
 /** One request to the control plane over plain HTTP, or over HTTPS (trusting its certificate) with tls. */
@@ -104,7 +108,7 @@ export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = 5000):
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last instanceof Error ? `: ${last.message}` : ''}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import * as k8s from '@kubernetes/client-node';
-import { apply, createNamespace, failure, jsonPatch, merge, raw, startEnv, strategic, W, widget, type Env } from './helpers.js';
+import { apply, createNamespace, failure, jsonPatch, merge, raw, startEnv, strategic, W, widget, type Env, type Json } from './helpers.js';
 
 describe('envtest control plane: patches', () => {
   let env: Env;
@@ -15,14 +15,14 @@ describe('envtest control plane: patches', () => {
 
   it('applies a JSON merge patch, removing keys set to null', async () => {
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('m', { size: 'small', color: 'red' }, { labels: { a: '1', b: '2' } }) });
-    const p = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'm', body: { metadata: { labels: { a: null, c: '3' } }, spec: { color: null } } }, merge)) as any;
+    const p = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'm', body: { metadata: { labels: { a: null, c: '3' } }, spec: { color: null } } }, merge));
     expect(p.metadata.labels).to.deep.equal({ b: '2', c: '3' });
     expect(p.spec).to.deep.equal({ size: 'small', replicas: 1 });
   });
 
   it('answers 409 to a merge patch carrying a resourceVersion other than the stored one', async () => {
-    const obj = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('lock') })) as any;
-    const ok = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'lock', body: { metadata: { resourceVersion: obj.metadata.resourceVersion }, spec: { color: 'a' } } }, merge)) as any;
+    const obj = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('lock') }));
+    const ok = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'lock', body: { metadata: { resourceVersion: obj.metadata.resourceVersion }, spec: { color: 'a' } } }, merge));
     expect(ok.spec.color).to.equal('a');
     const f = await failure(env.custom.patchNamespacedCustomObject({ ...M, name: 'lock', body: { metadata: { resourceVersion: obj.metadata.resourceVersion }, spec: { color: 'b' } } }, merge));
     expect(f.code).to.equal(409);
@@ -30,12 +30,12 @@ describe('envtest control plane: patches', () => {
   });
 
   it('applies a JSON patch and rejects one whose test fails with 422', async () => {
-    const obj = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('jp') })) as any;
+    const obj = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('jp') }));
     const p = (await env.custom.patchNamespacedCustomObject({
       ...M,
       name: 'jp',
       body: [{ op: 'test', path: '/metadata/resourceVersion', value: obj.metadata.resourceVersion }, { op: 'replace', path: '/spec/size', value: 'large' }],
-    }, jsonPatch)) as any;
+    }, jsonPatch));
     expect(p.spec.size).to.equal('large');
     const f = await failure(env.custom.patchNamespacedCustomObject({
       ...M,
@@ -54,7 +54,7 @@ describe('envtest control plane: patches', () => {
 
   it('patches only status through /status', async () => {
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('st') });
-    const p = (await env.custom.patchNamespacedCustomObjectStatus({ ...M, name: 'st', body: { spec: { size: 'large' }, status: { phase: 'Ready' } } }, merge)) as any;
+    const p = (await env.custom.patchNamespacedCustomObjectStatus({ ...M, name: 'st', body: { spec: { size: 'large' }, status: { phase: 'Ready' } } }, merge));
     expect(p.spec.size).to.equal('small');
     expect(p.status.phase).to.equal('Ready');
   });
@@ -67,14 +67,14 @@ describe('envtest control plane: patches', () => {
     const conditions = [{ type: 'Ready', status: 'True' }, { type: 'DiskPressure', status: 'False' }];
     await env.core.createNode({ body: { metadata: { name: 'smp-node' }, status: { conditions } } });
     const node = await env.core.patchNodeStatus({ name: 'smp-node', body: { status: { conditions: [{ type: 'Ready', status: 'False' }] } } }, strategic);
-    expect(node.status?.conditions?.map((c) => `${c.type}=${c.status}`)).to.deep.equal(['Ready=False', 'DiskPressure=False']);
+    expect(node.status?.conditions?.map((c: Json) => `${c.type}=${c.status}`)).to.deep.equal(['Ready=False', 'DiskPressure=False']);
   });
 
   it('treats an apply patch as the merged full intent, creates when absent, and requires a fieldManager', async () => {
     const intent = widget('ssa', { size: 'medium', color: 'green' });
-    const created = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'ssa', fieldManager: 'test', force: true, body: intent }, apply)) as any;
+    const created = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'ssa', fieldManager: 'test', force: true, body: intent }, apply));
     expect(created.spec).to.deep.equal({ size: 'medium', color: 'green', replicas: 1 });
-    const updated = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'ssa', fieldManager: 'test', force: true, body: widget('ssa', { size: 'large' }) }, apply)) as any;
+    const updated = (await env.custom.patchNamespacedCustomObject({ ...M, name: 'ssa', fieldManager: 'test', force: true, body: widget('ssa', { size: 'large' }) }, apply));
     expect(updated.spec.size).to.equal('large');
     const r = await raw(env.cp, 'PATCH', `/apis/test.envtest.io/v1/namespaces/${ns}/widgets/ssa`, {
       body: JSON.stringify(intent),
@@ -110,15 +110,15 @@ describe('envtest control plane: patches', () => {
     const n = await env.core.patchNode({ name: 'cordon', body: { spec: { unschedulable: true } } }, merge);
     expect(n.spec?.unschedulable).to.equal(true);
     const list = await env.core.listNode({ fieldSelector: 'spec.unschedulable=true' });
-    expect(list.items.map((x) => x.metadata?.name)).to.deep.equal(['cordon']);
+    expect(list.items.map((x: Json) => x.metadata?.name)).to.deep.equal(['cordon']);
   });
 
   it('works through KubernetesObjectApi with discovery', async () => {
     const objs = k8s.KubernetesObjectApi.makeApiClient(env.kc);
-    await objs.create({ ...widget('koa'), metadata: { name: 'koa', namespace: ns } } as k8s.KubernetesObject);
-    const read = (await objs.read({ apiVersion: 'test.envtest.io/v1', kind: 'Widget', metadata: { name: 'koa', namespace: ns } })) as any;
+    await objs.create({ ...widget('koa'), metadata: { name: 'koa', namespace: ns } });
+    const read: Json = await objs.read({ apiVersion: 'test.envtest.io/v1', kind: 'Widget', metadata: { name: 'koa', namespace: ns } });
     expect(read.spec.size).to.equal('small');
-    const patched = (await objs.patch({ apiVersion: 'test.envtest.io/v1', kind: 'Widget', metadata: { name: 'koa', namespace: ns }, spec: { color: 'c' } } as k8s.KubernetesObject, undefined, undefined, undefined, undefined, k8s.PatchStrategy.MergePatch)) as any;
+    const patched: Json = (await objs.patch({ apiVersion: 'test.envtest.io/v1', kind: 'Widget', metadata: { name: 'koa', namespace: ns }, spec: { color: 'c' } } as k8s.KubernetesObject, undefined, undefined, undefined, undefined, k8s.PatchStrategy.MergePatch));
     expect(patched.spec.color).to.equal('c');
   });
 });

@@ -1,21 +1,21 @@
 import { expect } from 'chai';
 import * as k8s from '@kubernetes/client-node';
-import { createNamespace, eventually, merge, raw, startEnv, W, widget, type Env } from './helpers.js';
+import { createNamespace, eventually, merge, raw, startEnv, W, widget, type Env, type Json } from './helpers.js';
 
 interface Seen {
   type: string;
   name: string;
   rv: string;
-  obj: any;
+  obj: Json;
 }
 
 function watchInto(env: Env, path: string, params: Record<string, string | number | boolean | undefined>) {
   const events: Seen[] = [];
-  let done: { err: any } | undefined;
+  let done: { err: Json } | undefined;
   const started = new k8s.Watch(env.kc).watch(
     path,
     params,
-    (type, obj: any) => events.push({ type, name: obj?.metadata?.name, rv: obj?.metadata?.resourceVersion, obj }),
+    (type, obj: Json) => events.push({ type, name: obj?.metadata?.name, rv: obj?.metadata?.resourceVersion, obj }),
     (err) => {
       done = { err };
     },
@@ -43,23 +43,23 @@ describe('envtest control plane: watch', () => {
     await env.custom.patchNamespacedCustomObject({ ...M, name: 'w0', body: { spec: { color: 'x' } } }, merge);
     await env.custom.deleteNamespacedCustomObject({ ...M, name: 'w0' });
     await eventually(() => w.events.length === 3);
-    expect(w.events.map((e) => `${e.type} ${e.name}`)).to.deep.equal(['ADDED w0', 'MODIFIED w0', 'DELETED w0']);
+    expect(w.events.map((e: Json) => `${e.type} ${e.name}`)).to.deep.equal(['ADDED w0', 'MODIFIED w0', 'DELETED w0']);
     expect(Number(w.events[2]!.rv)).to.be.greaterThan(Number(w.events[1]!.rv));
     await w.abort();
   });
 
   it('replays the changes after a given resourceVersion', async () => {
-    const a = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('r1') })) as any;
+    const a = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('r1') }));
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('r2') });
     await env.custom.patchNamespacedCustomObject({ ...M, name: 'r1', body: { spec: { color: 'y' } } }, merge);
     const w = watchInto(env, path, { resourceVersion: a.metadata.resourceVersion });
     await eventually(() => w.events.length === 2);
-    expect(w.events.map((e) => `${e.type} ${e.name}`)).to.deep.equal(['ADDED r2', 'MODIFIED r1']);
+    expect(w.events.map((e: Json) => `${e.type} ${e.name}`)).to.deep.equal(['ADDED r2', 'MODIFIED r1']);
     await w.abort();
   });
 
   it('answers 410 Gone to a resourceVersion older than the kept history', async () => {
-    const first = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('old') })) as any;
+    const first = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('old') }));
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('newer') });
     env.cp.compactHistory();
     const r = await raw(env.cp, 'GET', `${path}?watch=true&resourceVersion=${first.metadata.resourceVersion}`);
@@ -71,7 +71,7 @@ describe('envtest control plane: watch', () => {
   });
 
   it('forgets history beyond watchHistoryLimit', async () => {
-    const start = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('lim') })) as any;
+    const start = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('lim') }));
     for (let i = 0; i < 60; i++) await env.custom.patchNamespacedCustomObject({ ...M, name: 'lim', body: { spec: { color: `c${i}` } } }, merge);
     const r = await raw(env.cp, 'GET', `${path}?watch=true&resourceVersion=${start.metadata.resourceVersion}`);
     expect(r.status).to.equal(410);
@@ -79,7 +79,7 @@ describe('envtest control plane: watch', () => {
 
   it('can always watch from the resourceVersion of a fresh list', async () => {
     env.cp.compactHistory();
-    const list = (await env.custom.listNamespacedCustomObject({ ...M })) as any;
+    const list = (await env.custom.listNamespacedCustomObject({ ...M }));
     const w = watchInto(env, path, { resourceVersion: list.metadata.resourceVersion });
     await w.started;
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('after-list') });
@@ -93,7 +93,7 @@ describe('envtest control plane: watch', () => {
     await eventually(() => env.cp.openWatchCount() === 1);
     env.cp.expireWatches();
     await eventually(() => w.isDone());
-    const err = w.events.find((e) => e.type === 'ERROR');
+    const err = w.events.find((e: Json) => e.type === 'ERROR');
     expect(err?.obj).to.include({ kind: 'Status', code: 410, reason: 'Expired' });
     expect(env.cp.openWatchCount()).to.equal(0);
   });
@@ -101,7 +101,7 @@ describe('envtest control plane: watch', () => {
   it('sends bookmarks when allowed', async () => {
     const w = watchInto(env, path, { resourceVersion: '0', allowWatchBookmarks: true });
     await eventually(() => w.events.some((e) => e.type === 'BOOKMARK'));
-    const b = w.events.find((e) => e.type === 'BOOKMARK')!;
+    const b = w.events.find((e: Json) => e.type === 'BOOKMARK')!;
     expect(b.obj.kind).to.equal('Widget');
     expect(Number(b.rv)).to.be.greaterThan(0);
     await w.abort();
@@ -114,14 +114,14 @@ describe('envtest control plane: watch', () => {
   });
 
   it('filters by label selector, turning moves out of the selection into DELETED', async () => {
-    const w = watchInto(env, path, { labelSelector: 'tier=gold', resourceVersion: String((await env.custom.listNamespacedCustomObject({ ...M }) as any).metadata.resourceVersion) });
+    const w = watchInto(env, path, { labelSelector: 'tier=gold', resourceVersion: String((await env.custom.listNamespacedCustomObject({ ...M })).metadata.resourceVersion) });
     await w.started;
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('sel', { size: 'small' }, { labels: { tier: 'gold' } }) });
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('other', { size: 'small' }, { labels: { tier: 'tin' } }) });
     await env.custom.patchNamespacedCustomObject({ ...M, name: 'sel', body: { metadata: { labels: { tier: 'tin' } } } }, merge);
     await env.custom.patchNamespacedCustomObject({ ...M, name: 'other', body: { metadata: { labels: { tier: 'gold' } } } }, merge);
     await eventually(() => w.events.length === 3);
-    expect(w.events.map((e) => `${e.type} ${e.name}`)).to.deep.equal(['ADDED sel', 'DELETED sel', 'ADDED other']);
+    expect(w.events.map((e: Json) => `${e.type} ${e.name}`)).to.deep.equal(['ADDED sel', 'DELETED sel', 'ADDED other']);
     await w.abort();
   });
 

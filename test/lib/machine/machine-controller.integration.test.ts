@@ -164,6 +164,8 @@ describe('machine controllers on the local control plane', function () {
     await eventually('phase Running', async () => (await getMachine(env.client, 'victim'))?.status?.phase === 'Running');
     const inst = actuator.allInstances().find((i) => i.machine.name === 'victim')!;
     actuator.setInstanceState(inst.id, 'terminated');
+    // A Running machine is looked at again on the next event or cache resync; make that happen now.
+    await env.client.patch(Machines, { namespace: NS, name: 'victim' }, { type: 'merge', body: { metadata: { annotations: { poke: '1' } } } });
     const m = await eventually('phase Failed', async () => {
       const x = await getMachine(env.client, 'victim');
       return x?.status?.phase === 'Failed' ? x : undefined;
@@ -187,6 +189,82 @@ describe('machine controllers on the local control plane', function () {
     expect(n.spec?.taints ?? []).to.deep.equal([]);
     expect(n.metadata.annotations?.[NodeLinkOwnedAnnotation]).to.equal(undefined);
     expect(n.metadata.labels?.['kubernetes.io/hostname']).to.equal(nodeName);
+  });
+
+  it('makes exactly one instance when the create reply is lost, and counts the failure', async () => {
+    actuator.loseNextReply('create');
+    await env.client.create(Machines, newMachine('lost-reply'));
+    const m = await eventually('phase Running', async () => {
+      const x = await getMachine(env.client, 'lost-reply');
+      return x?.status?.phase === 'Running' ? x : undefined;
+    });
+    expect(actuator.countInstancesFor(m)).to.equal(1);
+    expect(actuator.allInstances().filter((i) => i.machine.name === 'lost-reply')).to.have.length(1);
+    expect(await mgr.metrics.getSingleMetricAsString('mapi_instance_create_failed')).to.match(/name="lost-reply",namespace="openshift-machine-api",reason="[^"]+"\} 1/);
+  });
+
+  it('never fails a machine while the cloud throttles, and provisions it once throttling stops', async () => {
+    actuator.throttle(true);
+    await env.client.create(Machines, newMachine('throttled'));
+    await eventually('throttled calls', async () => actuator.callCount('exists', 'throttled') >= 3);
+    const during = await getMachine(env.client, 'throttled');
+    expect(during?.status?.phase).to.not.equal('Failed');
+    expect(during?.status?.conditions?.find((c) => c.type === 'InstanceExists')).to.include({ status: 'Unknown', reason: 'ErrorCheckingProvider' });
+    actuator.throttle(false);
+    await eventually('phase Running', async () => (await getMachine(env.client, 'throttled'))?.status?.phase === 'Running');
+  });
+
+  it('holds drain for a preDrain hook and termination for a preTerminate hook until their owners remove them', async () => {
+    await env.client.create(
+      Machines,
+      newMachine('hooked', { lifecycleHooks: { preDrain: [{ name: 'drain-hook', owner: 'hook-owner' }], preTerminate: [{ name: 'term-hook', owner: 'hook-owner' }] } }),
+    );
+    await eventually('phase Running', async () => (await getMachine(env.client, 'hooked'))?.status?.phase === 'Running');
+    await env.client.delete(Machines, { namespace: NS, name: 'hooked' });
+    await eventually('DrainBlocked event', async () =>
+      (await env.client.list(Events, { namespace: NS })).items.some((e) => e.involvedObject.name === 'hooked' && e.reason === 'DrainBlocked'),
+    );
+    const blocked = await getMachine(env.client, 'hooked');
+    expect(blocked?.status?.conditions?.find((c) => c.type === 'Drainable')).to.include({ status: 'False', reason: 'HookPresent', message: 'Drain operation currently blocked by: [{Name:drain-hook Owner:hook-owner}]' });
+    expect(blocked?.status?.conditions?.find((c) => c.type === DrainedCondition)).to.equal(undefined);
+    await env.client.patch(Machines, { namespace: NS, name: 'hooked' }, { type: 'merge', body: { spec: { lifecycleHooks: { preDrain: null } } } });
+    await eventually('Drained=True', async () =>
+      (await getMachine(env.client, 'hooked'))?.status?.conditions?.some((c) => c.type === DrainedCondition && c.status === 'True'),
+    );
+    // Still waiting for the preTerminate hook: the instance lives on.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(actuator.allInstances().find((i) => i.machine.name === 'hooked')?.state).to.equal('running');
+    await env.client.patch(Machines, { namespace: NS, name: 'hooked' }, { type: 'merge', body: { spec: { lifecycleHooks: { preTerminate: null } } } });
+    await eventually('machine gone', async () => (await getMachine(env.client, 'hooked')) === undefined);
+  });
+
+  it('re-links the machine to a node that re-registered with a new UID', async () => {
+    await env.client.create(Machines, newMachine('reregister'));
+    const m = await eventually('phase Running', async () => {
+      const x = await getMachine(env.client, 'reregister');
+      return x?.status?.phase === 'Running' ? x : undefined;
+    });
+    const name = m.status?.nodeRef?.name ?? '';
+    const oldUID = m.status?.nodeRef?.uid;
+    await env.client.delete(Nodes, { name });
+    await kubelet.resync();
+    const fresh = await eventually('node back', async () => env.client.get(Nodes, { name }));
+    expect(fresh.metadata.uid).to.not.equal(oldUID);
+    await eventually('nodeRef uid updated', async () => (await getMachine(env.client, 'reregister'))?.status?.nodeRef?.uid === fresh.metadata.uid);
+  });
+
+  it('drains an unreachable node and deletes the machine', async () => {
+    await env.client.create(Machines, newMachine('unreachable'));
+    const m = await eventually('phase Running', async () => {
+      const x = await getMachine(env.client, 'unreachable');
+      return x?.status?.phase === 'Running' ? x : undefined;
+    });
+    const nodeName = m.status?.nodeRef?.name ?? '';
+    await env.client.create(Pods, { metadata: { name: 'lonely', namespace: 'apps' }, spec: { nodeName, containers: [{ name: 'c', image: 'x' }] } });
+    await kubelet.setNodeReady(nodeName, 'Unknown');
+    await env.client.delete(Machines, { namespace: NS, name: 'unreachable' });
+    await eventually('machine gone', async () => (await getMachine(env.client, 'unreachable')) === undefined);
+    expect((await env.client.list(Pods, { namespace: 'apps' })).items.map((p) => p.metadata.name)).to.not.include('lonely');
   });
 
   it('records phase transition metrics on the manager registry', async () => {

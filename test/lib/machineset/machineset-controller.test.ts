@@ -153,6 +153,29 @@ describe('MachineSet controller', function () {
     await eventually(async () => (await getMS()).status?.readyReplicas === 1);
   });
 
+  it('counts a ready machine available only after minReadySeconds, and looks again by itself then', async () => {
+    start();
+    await env.client.create(MachineSets, machineSet(ns, 1, { minReadySeconds: 1 }));
+    const [m] = await eventually(async () => {
+      const l = await machines();
+      return l.length === 1 && l;
+    });
+    await env.client.create(Nodes, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: `${ns}-slow` },
+      status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString() }] },
+    });
+    await env.client.patch(Machines, { namespace: ns, name: m!.metadata.name! }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: `${ns}-slow` } } } }, { subresource: 'status' });
+    const ready = await eventually(async () => {
+      const cur = await getMS();
+      return cur.status?.readyReplicas === 1 && cur;
+    });
+    expect(ready.status?.availableReplicas).to.equal(0);
+    // No event arrives after this point: only the controller's own requeue can make it available.
+    await eventually(async () => (await getMS()).status?.availableReplicas === 1, { timeoutMs: 5_000 });
+  });
+
   it('adopts a matching orphan instead of creating a machine', async () => {
     await env.client.create(Machines, orphan(ns, 'stray'));
     start();

@@ -62,7 +62,7 @@ describe('Manager against the local control plane', function () {
     const cutAt = Date.now();
     await waitFor(() => b.leading(), 'b to take over', 4000);
     const takeover = Date.now() - cutAt;
-    expect(takeover).to.be.lessThan(le.leaseDurationMs + 2 * le.retryPeriodMs * 1.2 + 300);
+    expect(takeover).to.be.lessThan(le.leaseDurationMs + 2 * le.retryPeriodMs * 1.2 + 600);
     // a cannot renew either: it loses leadership, stops its runnables and reports it.
     const aErr = await a.done.then(() => undefined, (e: unknown) => e);
     expect(aErr).to.be.instanceOf(LeaderElectionLostError);
@@ -136,6 +136,15 @@ describe('Manager against the local control plane', function () {
     expect(health.status).to.equal(200);
     const ready = await fetch(`http://${mgr.healthAddress()}/readyz`);
     expect(ready.status).to.equal(200);
+    let backendUp = false;
+    mgr.addReadyzCheck('backend', () => {
+      if (!backendUp) throw new Error('backend down');
+    });
+    const notReady = await fetch(`http://${mgr.healthAddress()}/readyz`);
+    expect(notReady.status).to.equal(500);
+    expect(await notReady.text()).to.equal('backend: backend down');
+    backendUp = true;
+    expect((await fetch(`http://${mgr.healthAddress()}/readyz`)).status).to.equal(200);
     const text = await (await fetch(`http://${mgr.metricsAddress()}/metrics`)).text();
     for (const name of [
       'controller_runtime_reconcile_total{controller="probe",result="success"}', 'controller_runtime_reconcile_errors_total',

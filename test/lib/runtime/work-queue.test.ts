@@ -180,3 +180,28 @@ describe('DelayingQueue', () => {
     expect(clock.pendingTimers()).to.equal(0);
   });
 });
+
+describe('DelayingQueue at scale', () => {
+  it('adds thousands of randomly delayed keys each exactly at its earliest due time', async () => {
+    const clock = new FakeClock(0);
+    const q = new DelayingQueue<string>(clock);
+    const due = new Map<string, number>();
+    for (let i = 0; i < 5000; i++) {
+      const key = `k${i % 2000}`;
+      const delay = 1 + Math.floor(Math.random() * 10_000);
+      q.addAfter(key, delay);
+      due.set(key, Math.min(due.get(key) ?? Infinity, delay));
+    }
+    const order: Array<[string, number]> = [];
+    for (let t = 0; t <= 10_000; t++) {
+      while (q.len() > 0) {
+        const r = await q.get();
+        order.push([r.item!, clock.now()]);
+        q.done(r.item!);
+      }
+      clock.step(1);
+    }
+    expect(order).to.have.length(due.size);
+    for (const [key, at] of order) expect(at, key).to.equal(due.get(key));
+  });
+});

@@ -240,6 +240,27 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(emu.knobs.counts('DescribeInstances').total).to.be.at.most(2);
   });
 
+  it('costs a fraction of one EC2 call per machine per steady-state reconcile (exists + update)', async () => {
+    const machines: Machine[] = [];
+    for (let i = 0; i < 10; i++) machines.push(machine(`steady-${i}`));
+    for (const m of machines) await actuator.create(m, recordingContext());
+    await until(() => machines.every((m) => emu.instance(m.status?.providerStatus?.instanceId as string)?.state === 'running'), 'running');
+    for (const m of machines) {
+      await actuator.exists(m, recordingContext());
+      await actuator.update(m, recordingContext());
+    }
+    emu.knobs.resetCounters();
+    await Promise.all(
+      machines.map(async (m) => {
+        await actuator.exists(m, recordingContext());
+        await actuator.update(m, recordingContext());
+      }),
+    );
+    const calls = emu.knobs.counters.totalCalls();
+    // The reference makes at least 4 calls per machine here (40).
+    expect(calls, JSON.stringify(emu.knobs.allCounts())).to.be.at.most(2);
+  });
+
   it('registers running instances with classic and network load balancers once, and removes ip targets on delete', async () => {
     const nlb = emu.world.loadBalancers.find((lb) => lb.type === 'network')!;
     const m = machine('lb-1', awsSpec({ loadBalancers: [{ name: nlb.name, type: 'network' }] }));

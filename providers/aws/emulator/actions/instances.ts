@@ -69,6 +69,47 @@ export function describeInstances({ params, state }: ActionContext): XmlChild {
   return [reservationSetXml(page, state.world.accountId), opt('nextToken', nextToken)];
 }
 
+const STATUS_OK_AFTER_BOOT = 'ok';
+
+/** DescribeInstanceStatus: running instances only unless IncludeAllInstances; reachability is "ok" once running. */
+export function describeInstanceStatus({ params, state }: ActionContext): XmlChild {
+  const ids = params.list('InstanceId');
+  const all = params.bool('IncludeAllInstances') ?? false;
+  const pageSize = readMaxResults(params.int('MaxResults'), 5, 1000, 1000);
+  const after = decodeToken('instance-status', params.get('NextToken'));
+  const predicate = filterPredicate(readFilters(params), {
+    'instance-state-name': (i: Ec2Instance) => i.state,
+    'instance-state-code': (i: Ec2Instance) => INSTANCE_STATE_CODES[i.state],
+    'availability-zone': (i: Ec2Instance) => i.availabilityZone,
+    'instance-status.status': (i: Ec2Instance) => (i.state === 'running' ? STATUS_OK_AFTER_BOOT : 'not-applicable'),
+    'system-status.status': (i: Ec2Instance) => (i.state === 'running' ? STATUS_OK_AFTER_BOOT : 'not-applicable'),
+  });
+  checkDryRun(params);
+  const candidates =
+    ids.length > 0 ? state.requireInstances(ids, VIEW_BY_ID) : state.world.instances.filter((i) => state.knobs.isVisible(i.instanceId, VIEW_SEARCH));
+  const matched = candidates
+    .filter((i) => all || i.state === 'running')
+    .filter(predicate)
+    .filter((i) => after === undefined || i.seq > after)
+    .sort((a, b) => a.seq - b.seq);
+  const page = matched.slice(0, pageSize);
+  const last = page[page.length - 1];
+  const status = (i: Ec2Instance) => {
+    const s = i.state === 'running' ? STATUS_OK_AFTER_BOOT : 'not-applicable';
+    return [el('status', s), itemList('details', s === 'ok' ? [s] : [], () => [el('name', 'reachability'), el('status', 'passed')])];
+  };
+  return [
+    itemList('instanceStatusSet', page, (i) => [
+      el('instanceId', i.instanceId),
+      el('availabilityZone', i.availabilityZone),
+      stateXml('instanceState', i.state),
+      el('systemStatus', status(i)),
+      el('instanceStatus', status(i)),
+    ]),
+    opt('nextToken', matched.length > page.length && last ? encodeToken('instance-status', last.seq) : undefined),
+  ];
+}
+
 function changesXml(changes: readonly StateChange[]): XmlChild {
   return itemList('instancesSet', changes, (c) => [
     el('instanceId', c.instance.instanceId),
@@ -85,6 +126,14 @@ function requireIds(ctx: ActionContext): Ec2Instance[] {
 
 export function terminateInstances(ctx: ActionContext): XmlChild {
   const instances = requireIds(ctx);
+  const protectedOne = instances.find((i) => i.terminationProtected && i.state !== 'terminated');
+  if (protectedOne) {
+    throw new Ec2ApiError(
+      400,
+      'OperationNotPermitted',
+      `The instance '${protectedOne.instanceId}' may not be terminated. Modify its 'disableApiTermination' instance attribute and try again.`,
+    );
+  }
   checkDryRun(ctx.params);
   const changes = instances.map((i) =>
     ctx.state.terminate(i, { code: 'Client.UserInitiatedShutdown', message: 'Client.UserInitiatedShutdown: User initiated shutdown' }),

@@ -131,7 +131,7 @@ export const stopInstance: Handler = (ctx) => {
 function checkFingerprint(given: unknown, current: unknown, what: string): void {
   if (given === undefined || given === null || given === '') return;
   if (given !== current) {
-    throw conditionNotMet(`Supplied fingerprint does not match current ${what} fingerprint. Resource: ${String(current as string)}.`);
+    throw conditionNotMet(`Supplied fingerprint does not match current ${what} fingerprint. Resource: ${String(current)}.`);
   }
 }
 

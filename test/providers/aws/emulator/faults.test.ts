@@ -128,6 +128,20 @@ describe('EC2 emulator: fault knobs seen through the real SDK', () => {
     ec2.destroy();
   });
 
+  it('ends calls still waiting out their latency when the emulator stops, without applying them', async () => {
+    const ec2 = ec2Client(emu, 1);
+    emu.knobs.setLatency(60_000, 'RunInstances');
+    const pending = ec2.send(new RunInstancesCommand(workerLaunch('late'))).then(
+      () => 'resolved',
+      () => 'rejected',
+    );
+    await eventually(() => emu.knobs.counts('RunInstances').total === 1);
+    await emu.stop();
+    expect(await pending).to.equal('rejected');
+    expect(emu.instances()).to.deep.equal([]);
+    ec2.destroy();
+  });
+
   it('counts every request per action, SDK retries included, and validation errors as failed', async () => {
     const ec2 = ec2Client(emu, 3);
     emu.knobs.failNext('DescribeSubnets', 2);

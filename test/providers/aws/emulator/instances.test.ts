@@ -2,6 +2,7 @@ import {
   CreateTagsCommand,
   DeleteTagsCommand,
   DescribeInstancesCommand,
+  DescribeInstanceStatusCommand,
   DescribeTagsCommand,
   EC2Client,
   paginateDescribeInstances,
@@ -265,6 +266,38 @@ describe('EC2 emulator: instances', function () {
       expect(s.StateReason?.Code).to.equal('Server.SpotInstanceTermination');
       expect(() => emu.spotInterrupt(a)).to.throw(/not a spot instance/);
       expect(emu.knobs.counts('TerminateInstances').total, 'out-of-band actions are not API calls').to.equal(0);
+    });
+  });
+
+  describe('OS-initiated shutdown, termination protection and instance status', () => {
+    it('stops on an OS shutdown by default and terminates when launched with InstanceInitiatedShutdownBehavior=terminate', async () => {
+      const stopper = (await launch(ec2, 'stopper')).InstanceId!;
+      const terminator = (await launch(ec2, 'terminator', { InstanceInitiatedShutdownBehavior: 'terminate' })).InstanceId!;
+      clock.step(1000);
+      emu.shutdownFromInside(stopper);
+      emu.shutdownFromInside(terminator);
+      expect(emu.instance(stopper)?.state).to.equal('stopping');
+      expect(emu.instance(terminator)?.state).to.equal('shutting-down');
+      expect(emu.instance(terminator)?.stateReason?.code).to.equal('Client.InstanceInitiatedShutdown');
+    });
+
+    it('refuses to terminate an instance launched with DisableApiTermination', async () => {
+      const id = (await launch(ec2, 'protected', { DisableApiTermination: true })).InstanceId!;
+      await awsError(ec2.send(new TerminateInstancesCommand({ InstanceIds: [id] })), 'OperationNotPermitted', 400);
+      expect(emu.instance(id)?.state).to.equal('pending');
+    });
+
+    it('reports instance status for running instances, all of them with IncludeAllInstances', async () => {
+      const a = (await launch(ec2, 'a')).InstanceId!;
+      clock.step(1000);
+      const b = (await launch(ec2, 'b')).InstanceId!;
+      const running = await ec2.send(new DescribeInstanceStatusCommand({}));
+      expect(running.InstanceStatuses?.map((s) => [s.InstanceId, s.InstanceStatus?.Status, s.SystemStatus?.Status])).to.deep.equal([[a, 'ok', 'ok']]);
+      const all = await ec2.send(new DescribeInstanceStatusCommand({ IncludeAllInstances: true }));
+      expect(all.InstanceStatuses?.map((s) => [s.InstanceId, s.InstanceState?.Name])).to.deep.equal([
+        [a, 'running'],
+        [b, 'pending'],
+      ]);
     });
   });
 

@@ -1,0 +1,168 @@
+// One HTTP request → one Query-protocol call: parse and check the form body, pick the service by Version,
+// run the fault knobs, apply the action, and answer in that service's XML (or lose the reply on purpose).
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../../lib/index.js';
+import { dropConnection, EmulatorFault } from '../../../lib/testing/index.js';
+import { ACTIONS } from './action-tables.js';
+import { Ec2ApiError } from './api-error.js';
+import type { Ec2State } from './ec2-state.js';
+import { QueryParams } from './query-params.js';
+import { actionKey, errorXml, SERVICE_BY_VERSION, successXml, type ServiceName } from './wire.js';
+import { renderXml } from './xml.js';
+
+export interface RequestHandlerOptions {
+  state: Ec2State;
+  region: string;
+  maxBodyBytes: number;
+  requireAccessKeyId?: string;
+  /** Aborted when the emulator stops: calls still waiting out a latency end without applying. */
+  shutdown: AbortSignal;
+  log?: Logger;
+}
+
+export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const st = o.state;
+  const knobs = st.knobs;
+  const log = o.log;
+  const maxBody = o.maxBodyBytes;
+  const shutdown = o.shutdown;
+  const region = o.region;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = randomUUID();
+    const fail = (service: ServiceName, status: number, code: string, message: string) =>
+      send(res, service, status, errorXml(service, status, code, message, requestId), requestId);
+
+    if (req.method !== 'POST' && req.method !== 'GET') {
+      req.resume();
+      fail('ec2', 405, 'UnsupportedHttpVerb', `The HTTP verb ${req.method ?? ''} is not supported; use POST or GET`);
+      return;
+    }
+    const body = await readBody(req, maxBody);
+    if (body === undefined) {
+      res.setHeader('connection', 'close');
+      fail('ec2', 413, 'RequestEntityTooLarge', `The request body exceeds ${maxBody} bytes`);
+      res.on('finish', () => req.socket.destroy());
+      return;
+    }
+    const contentType = req.headers['content-type'] ?? '';
+    if (body.length > 0 && contentType !== '' && !contentType.startsWith('application/x-www-form-urlencoded')) {
+      fail('ec2', 400, 'MalformedQueryString', `Unsupported content type '${contentType}': the Query protocol expects application/x-www-form-urlencoded`);
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const raw = `${url.search.slice(1)}&${body}`;
+    if (/%(?![0-9A-Fa-f]{2})/.test(raw)) {
+      fail('ec2', 400, 'MalformedQueryString', 'The query string contains an invalid percent-encoding');
+      return;
+    }
+    const params = QueryParams.fromSearchParams(new URLSearchParams(raw));
+    const action = params.get('Action');
+    const version = params.get('Version');
+    if (!action) {
+      fail('ec2', 400, 'MissingAction', 'The request must contain the parameter Action');
+      return;
+    }
+    if (!version) {
+      fail('ec2', 400, 'MissingParameter', 'The request must contain the parameter Version');
+      return;
+    }
+    const service = SERVICE_BY_VERSION[version];
+    if (!service) {
+      fail('ec2', 400, 'NoSuchVersion', `The requested version (${version}) of service is not supported by this emulator`);
+      return;
+    }
+    const handler = ACTIONS[service][action];
+    if (!handler) {
+      fail(service, 400, 'InvalidAction', `The action ${action} is not valid for this web service.`);
+      return;
+    }
+    const authError = checkAuth(req.headers.authorization, o.requireAccessKeyId, region);
+    if (authError) {
+      fail(service, 401, 'AuthFailure', authError);
+      return;
+    }
+
+    const key = actionKey(service, action);
+    try {
+      await knobs.before(key, shutdown);
+      st.advance();
+      const result = handler({ params, state: st });
+      const lost = knobs.afterEffect(key);
+      if (lost?.mode === 'drop-connection') {
+        dropConnection(res);
+        return;
+      }
+      if (lost) {
+        fail(service, lost.fault.status, lost.fault.code, lost.fault.message);
+        return;
+      }
+      send(res, service, 200, successXml(service, action, renderXml(result), requestId), requestId);
+      log?.debug('ec2 emulator call', { action: key, status: 200 }, 4);
+    } catch (err) {
+      if (shutdown.aborted) {
+        res.destroy();
+      } else if (err instanceof EmulatorFault) {
+        log?.debug('ec2 emulator call', { action: key, status: err.status, code: err.code, fault: err.kind }, 4);
+        fail(service, err.status, err.code, err.message);
+      } else if (err instanceof Ec2ApiError) {
+        knobs.recordError(key);
+        log?.debug('ec2 emulator call', { action: key, status: err.status, code: err.code }, 4);
+        fail(service, err.status, err.code, err.message);
+      } else {
+        knobs.recordError(key);
+        throw err;
+      }
+    }
+  }
+
+  return (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log?.error('ec2 emulator: unexpected failure answering a request', { error: String(err) });
+      if (!res.headersSent) send(res, 'ec2', 500, errorXml('ec2', 500, 'InternalError', 'An internal error has occurred', randomUUID()), '');
+      else res.destroy();
+    });
+  };
+}
+
+function send(res: ServerResponse, service: ServiceName, status: number, xml: string, requestId: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/xml;charset=UTF-8',
+    'content-length': Buffer.byteLength(xml),
+    'x-amzn-requestid': requestId,
+    server: service === 'ec2' ? 'AmazonEC2' : 'AmazonELB',
+  });
+  res.end(xml);
+}
+
+/** The body as text, or undefined when it exceeds the limit. */
+function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        tooBig = true;
+        chunks.length = 0;
+        return;
+      }
+      if (!tooBig) chunks.push(c);
+    });
+    req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** SigV4 presence and scope check; returns the AuthFailure message, or undefined when acceptable. */
+function checkAuth(header: string | undefined, accessKeyId: string | undefined, region: string): string | undefined {
+  if (accessKeyId === undefined) return undefined;
+  const m = /Credential=([^/,\s]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(header ?? '');
+  if (!m) return 'AWS was not able to validate the provided access credentials';
+  if (m[1] !== accessKeyId) return 'AWS was not able to validate the provided access credentials';
+  if (m[2] !== region) return `Credential should be scoped to a valid region, not '${m[2]}'.`;
+  return undefined;
+}
+

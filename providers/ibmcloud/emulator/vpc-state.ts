@@ -1,0 +1,214 @@
+// The emulated account plus its clock-driven instance lifecycle: pending → starting (the address is allocated)
+// → running; deleting → gone; stopping → stopped; stopped → starting → running. Every change notifies the
+// listeners (InstanceView) and schedules a save when persistence is on.
+import type { Clock, TimerHandle } from '../../../lib/index.js';
+import type { EmulatorKnobs, LatencySpec } from '../../../lib/testing/index.js';
+import type { InstanceStatus } from '../vpc-types.js';
+import { zoneCode } from './default-world.js';
+import type { IbmWorld, InstanceRec, SubnetRec } from './model.js';
+
+export interface InstanceTimings {
+  /** pending → starting. */
+  provisionMs: number;
+  /** starting → running (fixed, or a seeded random range). */
+  bootMs: LatencySpec;
+  /** deleting → gone. */
+  deleteMs: number;
+  /** stopping → stopped. */
+  stopMs: number;
+}
+
+export const DEFAULT_TIMINGS: InstanceTimings = { provisionMs: 500, bootMs: 1_500, deleteMs: 1_000, stopMs: 1_000 };
+
+/** Eventual-consistency views: a GET by id and a filtered list lag independently. */
+export const VIEW_GET = 'get';
+export const VIEW_LIST = 'list';
+
+export const UNALLOCATED_IP = '0.0.0.0';
+
+export class VpcState {
+  private readonly timers = new Map<string, TimerHandle>();
+  private readonly listeners = new Set<() => void>();
+  private closed = false;
+  onPersist: () => void = () => undefined;
+
+  constructor(
+    readonly world: IbmWorld,
+    readonly knobs: EmulatorKnobs,
+    public timings: InstanceTimings,
+  ) {
+    for (const inst of world.instances) this.armTimer(inst);
+  }
+
+  get clock(): Clock {
+    return this.knobs.clock;
+  }
+
+  nextSeq(): number {
+    return this.world.nextSeq++;
+  }
+
+  instance(id: string): InstanceRec | undefined {
+    return this.world.instances.find((i) => i.id === id);
+  }
+
+  newInstanceId(zone: string): string {
+    for (;;) {
+      const id = `${zoneCode(this.world.zones, zone)}_${this.knobs.random.uuid()}`;
+      if (!this.instance(id)) return id;
+    }
+  }
+
+  newZonalId(zone: string): string {
+    return `${zoneCode(this.world.zones, zone)}-${this.knobs.random.uuid()}`;
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------------------
+
+  /** Applies every transition already due, in due order. */
+  advance(): void {
+    const now = this.clock.now();
+    const due = this.world.instances
+      .filter((i) => i.transition && i.transition.at <= now)
+      .sort((a, b) => (a.transition?.at ?? 0) - (b.transition?.at ?? 0));
+    if (due.length === 0) return;
+    for (const inst of due) {
+      while (inst.transition && inst.transition.at <= now) {
+        const { to, at } = inst.transition;
+        inst.transition = undefined;
+        if (to === 'gone') {
+          this.remove(inst);
+          break;
+        }
+        this.enter(inst, to, at);
+      }
+      if (this.instance(inst.id)) this.armTimer(inst);
+    }
+    this.changed();
+  }
+
+  /** Registers a newly created instance in `pending`. */
+  addCreated(inst: InstanceRec): void {
+    this.world.instances.push(inst);
+    this.knobs.recordCreation(inst.id);
+    this.enter(inst, 'pending', inst.createdAt);
+    this.armTimer(inst);
+    this.changed();
+  }
+
+  /** Starts deleting; a second request while deleting changes nothing. */
+  delete(inst: InstanceRec): void {
+    if (inst.status === 'deleting') return;
+    this.enter(inst, 'deleting', this.clock.now());
+    this.armTimer(inst);
+    this.changed();
+  }
+
+  stop(inst: InstanceRec): void {
+    if (inst.status === 'stopping' || inst.status === 'stopped') return;
+    if (inst.status !== 'running') throw new Error(`instance ${inst.id} is ${inst.status}, not running`);
+    this.enter(inst, 'stopping', this.clock.now());
+    this.armTimer(inst);
+    this.changed();
+  }
+
+  start(inst: InstanceRec): void {
+    if (inst.status !== 'stopped') throw new Error(`instance ${inst.id} is ${inst.status}, not stopped`);
+    this.enter(inst, 'starting', this.clock.now());
+    this.armTimer(inst);
+    this.changed();
+  }
+
+  /** Marks an instance failed (as a host failure would). */
+  fail(inst: InstanceRec, reason: { code: string; message: string }): void {
+    inst.status = 'failed';
+    inst.statusReasons = [reason];
+    inst.transition = undefined;
+    this.armTimer(inst);
+    this.changed();
+  }
+
+  private enter(inst: InstanceRec, status: InstanceStatus, at: number): void {
+    inst.status = status;
+    inst.statusReasons = [];
+    switch (status) {
+      case 'pending':
+        inst.transition = { to: 'starting', at: at + this.timings.provisionMs };
+        break;
+      case 'starting':
+        if (inst.ip === UNALLOCATED_IP) inst.ip = this.allocateIp(inst.subnetId);
+        inst.transition = { to: 'running', at: at + this.bootDelay() };
+        break;
+      case 'stopping':
+        inst.transition = { to: 'stopped', at: at + this.timings.stopMs };
+        break;
+      case 'deleting':
+        inst.transition = { to: 'gone', at: at + this.timings.deleteMs };
+        break;
+      default:
+        inst.transition = undefined;
+    }
+  }
+
+  private bootDelay(): number {
+    const b = this.timings.bootMs;
+    return typeof b === 'number' ? b : this.knobs.random.int(b.minMs, b.maxMs);
+  }
+
+  private allocateIp(subnetId: string): string {
+    const subnet: SubnetRec | undefined = this.world.subnets.find((s) => s.id === subnetId);
+    if (!subnet) return '10.255.255.254';
+    const [base = '10.0.0.0'] = subnet.cidr.split('/');
+    const octets = base.split('.').map(Number);
+    const host = subnet.nextHost++;
+    const n = (((octets[0] ?? 0) << 24) | ((octets[1] ?? 0) << 16) | ((octets[2] ?? 0) << 8) | (octets[3] ?? 0)) + host;
+    return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+  }
+
+  private remove(inst: InstanceRec): void {
+    this.world.instances = this.world.instances.filter((i) => i !== inst);
+    this.knobs.visibility.forget(inst.id);
+    delete this.world.tags[instanceCrn(this.world, inst)];
+    this.timers.get(inst.id)?.cancel();
+    this.timers.delete(inst.id);
+  }
+
+  private armTimer(inst: InstanceRec): void {
+    this.timers.get(inst.id)?.cancel();
+    this.timers.delete(inst.id);
+    if (this.closed || !inst.transition) return;
+    this.timers.set(inst.id, this.clock.setTimeout(() => this.advance(), Math.max(0, inst.transition.at - this.clock.now())));
+  }
+
+  // ---- change notification --------------------------------------------------------------------------------
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  changed(): void {
+    this.onPersist();
+    for (const l of [...this.listeners]) {
+      try {
+        l();
+      } catch {
+        // A failing listener (test code) must not break the emulator's request path.
+      }
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers.values()) t.cancel();
+    this.timers.clear();
+  }
+}
+
+export function crn(world: IbmWorld, scope: string, type: string, id: string): string {
+  return `crn:v1:bluemix:public:is:${scope}:a/${world.accountId}::${type}:${id}`;
+}
+
+export function instanceCrn(world: IbmWorld, inst: InstanceRec): string {
+  return crn(world, inst.zone, 'instance', inst.id);
+}

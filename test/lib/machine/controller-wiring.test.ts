@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { Registry } from 'prom-client';
+import type { KubeObject } from '../../../lib/apis/meta.js';
+import type { Resource } from '../../../lib/client/resources.js';
+import { addMachineController } from '../../../lib/machine/controller.js';
+import { addNodeLinkController } from '../../../lib/nodelink/controller.js';
+import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import type { Controller, ControllerManager, ControllerOptions, Informer } from '../../../lib/runtime/types.js';
+import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
+import { ListEvents, quietLog } from './fixtures.js';
+import { MemoryInformer, MemoryKubeClient } from './memory-kube.js';
+
+function fakeManager() {
+  const client = new MemoryKubeClient();
+  const informers = new Map<string, MemoryInformer<KubeObject>>();
+  const controllers: ControllerOptions[] = [];
+  const recorders: string[] = [];
+  const mgr: ControllerManager = {
+    client,
+    clock: new FakeClock(),
+    logger: quietLog,
+    metrics: new Registry(),
+    informer<T extends KubeObject>(r: Resource<T>): Informer<T> {
+      let i = informers.get(r.plural);
+      if (!i) informers.set(r.plural, (i = new MemoryInformer(client, r)));
+      return i as unknown as Informer<T>;
+    },
+    eventRecorder(component: string) {
+      recorders.push(component);
+      return new ListEvents();
+    },
+    addController(opts: ControllerOptions): Controller {
+      controllers.push(opts);
+      return { name: opts.name, enqueue() {}, enqueueAfter() {} };
+    },
+    add() {},
+  };
+  return { mgr, controllers, recorders, informers };
+}
+
+describe('controller wiring', () => {
+  it('registers machine-controller and machine-drain-controller, both watching Machines, with the reference rate limits', () => {
+    const { mgr, controllers, recorders } = fakeManager();
+    addMachineController(mgr, new FakeActuator(), { maxConcurrentReconciles: 10 });
+    expect(controllers.map((c) => c.name)).to.deep.equal(['machine-controller', 'machine-drain-controller']);
+    const [machine, drain] = controllers;
+    expect(machine?.maxConcurrentReconciles).to.equal(10);
+    expect(machine?.rateLimiter).to.deep.equal({ baseDelayMs: 5, maxDelayMs: 1_000_000 });
+    expect(drain?.maxConcurrentReconciles).to.equal(1);
+    expect(drain?.rateLimiter).to.deep.equal({ baseDelayMs: 5_000, maxDelayMs: 1_000_000, qps: 10, burst: 100 });
+    for (const c of controllers) {
+      expect(c.watches).to.have.length(1);
+      expect(c.watches[0]).to.include({ enqueue: 'self' });
+      expect(c.watches[0]?.informer.resource.plural).to.equal('machines');
+    }
+    expect(recorders).to.have.members(['machine-controller', 'machine-drain-controller']);
+    expect(mgr.metrics.getSingleMetric('mapi_machine_phase_transition_seconds')).to.not.equal(undefined);
+  });
+
+  it('registers nodelink-controller on Nodes (self) and Machines (mapped to their node)', async () => {
+    const { mgr, controllers } = fakeManager();
+    addNodeLinkController(mgr);
+    const [c] = controllers;
+    expect(c?.name).to.equal('nodelink-controller');
+    expect(c?.watches.map((w) => `${w.informer.resource.plural}:${w.enqueue}`)).to.deep.equal(['nodes:self', 'machines:map']);
+    await mgr.client.create(mgr.informer({ group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false }).resource, {
+      metadata: { name: 'n1' },
+      spec: { providerID: 'aws:///us-east-1a/i-1' },
+    } as KubeObject);
+    const map = c?.watches[1];
+    if (map?.enqueue !== 'map') throw new Error('expected a map watch');
+    const machine = { metadata: { name: 'm', namespace: 'ns' }, spec: { providerID: 'aws:///i-1' }, status: { nodeRef: { name: 'old-node' } } } as KubeObject;
+    expect(map.map(machine)).to.deep.equal([{ name: 'n1' }, { name: 'old-node' }]);
+    expect(map.map({ ...machine, metadata: { ...machine.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } })).to.deep.equal([]);
+  });
+});

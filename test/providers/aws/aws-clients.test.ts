@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import { RealClock } from '../../../lib/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
+import { AwsClientFactory, describeInstancesById, type Ec2Api } from '../../../providers/aws/index.js';
+import './fixtures.js';
+
+describe('AWS clients', () => {
+  let emu: Ec2Emulator;
+  let factory: AwsClientFactory;
+  const creds = { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' };
+
+  beforeEach(async () => {
+    emu = await startEc2Emulator();
+    factory = new AwsClientFactory({ clock: new RealClock(), endpoint: emu.endpoint, retryDelayMs: () => 1 });
+  });
+  afterEach(async () => {
+    factory.destroy();
+    await emu.stop();
+  });
+
+  async function launch(ec2: Ec2Api, n: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const inst = await ec2.runInstances({ ImageId: 'ami-0a1b2c3d4e5f00001', InstanceType: 'm5.large', MinCount: 1, MaxCount: 1, NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0a1b2c3d4e5f0a001' }] });
+      ids.push(inst.InstanceId!);
+    }
+    return ids;
+  }
+
+  it('caches one client set per region and credentials, and replaces it when the Secret’s credentials change', () => {
+    const a = factory.get('us-east-1', creds, 'ns/aws-creds');
+    expect(factory.get('us-east-1', { ...creds }, 'ns/aws-creds')).to.equal(a);
+    expect(factory.get('eu-west-1', creds, 'ns/aws-creds')).to.not.equal(a);
+    const rotated = factory.get('us-east-1', { ...creds, secretAccessKey: 'rotated' }, 'ns/aws-creds');
+    expect(rotated).to.not.equal(a);
+    expect(factory.get('us-east-1', creds, 'ns/other')).to.not.equal(rotated, 'the old credentials were dropped with the rotation');
+  });
+
+  it('describes many ids in one call and leaves out the ids EC2 does not know', async () => {
+    const { ec2 } = factory.get('us-east-1', creds);
+    const ids = await launch(ec2, 3);
+    emu.knobs.resetCounters();
+    const found = await describeInstancesById(ec2, [ids[0]!, 'i-0000000000000dead', ids[1]!, ids[2]!]);
+    expect([...found.keys()].sort()).to.deep.equal([...ids].sort());
+    expect(emu.knobs.counts('DescribeInstances').total).to.be.at.most(2);
+  });
+
+  it('takes a rate-limit token for every call, shared across client sets of a region', async () => {
+    const limited = new AwsClientFactory({
+      clock: new RealClock(),
+      endpoint: emu.endpoint,
+      rateLimits: { describe: { qps: 1, burst: 2 }, mutate: { qps: 1, burst: 5 } },
+    });
+    try {
+      await limited.get('us-east-1', creds).ec2.describeVpcs([]);
+      await limited.get('us-east-1', { ...creds, accessKeyId: 'OTHER' }, 'other').ec2.describeVpcs([]);
+      expect(limited.limiter.available('us-east-1', 'describe')).to.be.below(1);
+    } finally {
+      limited.destroy();
+    }
+  });
+});

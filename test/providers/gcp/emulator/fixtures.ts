@@ -1,0 +1,113 @@
+// Shared set-up for the GCE emulator tests: real @google-cloud/compute clients pointed at the emulator, and
+// insert bodies shaped like the ones the GCP provider sends.
+import { randomUUID } from 'node:crypto';
+import {
+  ImageFamilyViewsClient,
+  ImagesClient,
+  InstanceGroupsClient,
+  InstancesClient,
+  MachineTypesClient,
+  ProjectsClient,
+  RegionBackendServicesClient,
+  RegionOperationsClient,
+  RegionsClient,
+  TargetPoolsClient,
+  ZoneOperationsClient,
+  ZonesClient,
+  type protos,
+} from '@google-cloud/compute';
+import { PassThroughClient } from 'google-auth-library';
+import type { GceEmulator } from '../../../../providers/gcp/emulator/index.js';
+
+export type IInstance = protos.google.cloud.compute.v1.IInstance;
+export type IOperation = protos.google.cloud.compute.v1.IOperation;
+
+export const PROJECT = 'test-project';
+export const ZONE = 'us-central1-a';
+export const REGION = 'us-central1';
+
+export function clientsFor(emu: GceEmulator) {
+  const opts = { ...emu.clientOptions(), authClient: new PassThroughClient() };
+  return {
+    instances: new InstancesClient(opts),
+    zoneOps: new ZoneOperationsClient(opts),
+    regionOps: new RegionOperationsClient(opts),
+    machineTypes: new MachineTypesClient(opts),
+    images: new ImagesClient(opts),
+    imageFamilyViews: new ImageFamilyViewsClient(opts),
+    targetPools: new TargetPoolsClient(opts),
+    instanceGroups: new InstanceGroupsClient(opts),
+    backendServices: new RegionBackendServicesClient(opts),
+    regions: new RegionsClient(opts),
+    zones: new ZonesClient(opts),
+    projects: new ProjectsClient(opts),
+  };
+}
+export type Clients = ReturnType<typeof clientsFor>;
+
+export async function closeClients(c: Clients): Promise<void> {
+  await Promise.all(Object.values(c).map((x) => x.close()));
+}
+
+export const rid = (): string => randomUUID();
+
+/** An instance body as the GCP provider builds it (A5), with overridable parts. */
+export function instanceBody(name: string, over: Partial<IInstance> = {}, zone = ZONE): IInstance {
+  return {
+    name,
+    machineType: `zones/${zone}/machineTypes/e2-standard-4`,
+    canIpForward: false,
+    deletionProtection: false,
+    labels: { 'kubernetes-io-cluster-test-cluster': 'owned' },
+    tags: { items: ['test-cluster-worker'] },
+    scheduling: { onHostMaintenance: 'Migrate' },
+    shieldedInstanceConfig: { enableSecureBoot: false, enableVtpm: true, enableIntegrityMonitoring: true },
+    disks: [
+      {
+        autoDelete: true,
+        boot: true,
+        initializeParams: {
+          diskSizeGb: '128',
+          diskType: `zones/${zone}/diskTypes/pd-ssd`,
+          sourceImage: 'https://compute.googleapis.com/compute/v1/projects/rhcos-cloud/global/images/rhcos-9-6-20251023-0-gcp-x86-64',
+          labels: {},
+        },
+      },
+    ],
+    networkInterfaces: [
+      {
+        network: `projects/${PROJECT}/global/networks/test-cluster-network`,
+        subnetwork: `projects/${PROJECT}/regions/${REGION}/subnetworks/test-cluster-worker-subnet`,
+        accessConfigs: [],
+      },
+    ],
+    serviceAccounts: [{ email: 'worker@test-project.iam.gserviceaccount.com', scopes: ['https://www.googleapis.com/auth/cloud-platform'] }],
+    metadata: { items: [{ key: 'user-data', value: '{"ignition":{"version":"3.2.0"}}' }] },
+    ...over,
+  };
+}
+
+export async function insert(c: Clients, name: string, over: Partial<IInstance> = {}, requestId = rid(), zone = ZONE): Promise<IOperation> {
+  const [lro] = await c.instances.insert({ project: PROJECT, zone, requestId, instanceResource: instanceBody(name, over, zone) });
+  return lro.latestResponse as IOperation;
+}
+
+/** Polls zoneOperations.wait until the operation is DONE (the wait itself returns early after its limit). */
+export async function waitDone(c: Clients, op: IOperation, zone = ZONE): Promise<IOperation> {
+  let cur = op;
+  for (let i = 0; i < 50 && cur.status !== 'DONE'; i++) [cur] = await c.zoneOps.wait({ project: PROJECT, zone, operation: cur.name ?? '' });
+  return cur;
+}
+
+/** The error a call rejects with (fails the test when it resolves). */
+export async function errorOf(p: Promise<unknown>): Promise<{ code?: number; httpStatusCode?: number; message: string }> {
+  try {
+    await p;
+  } catch (err) {
+    return err as { code?: number; httpStatusCode?: number; message: string };
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** No gax retries, so an injected 503 reaches the test as it was sent. */
+export const NO_RETRY = { retry: { retryCodes: [] as number[] } };
