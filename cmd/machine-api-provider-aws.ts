@@ -11,11 +11,13 @@ import {
   RealClock,
   defineResource,
   type Clock,
+  type CloudRateLimits,
   type KubeObject,
   type Logger,
   type ControllerManager,
   type KubeClient,
   type MachineControllerOptions,
+  type Manager,
 } from '../lib/index.js';
 import {
   AwsClientFactory,
@@ -25,11 +27,10 @@ import {
   type AwsActuatorOptions,
   type AwsCredentials,
   type AwsEndpoints,
-  type CloudRateLimits,
   type IpFamily,
   type TagSpecification,
 } from '../providers/aws/index.js';
-import { addStandardFlags, managerFromFlags, readStandardFlags, runUntilSignal } from './internal/index.js';
+import { addStandardFlags, managerFromFlags, readStandardFlags, runUntilSignal, type RunOptions } from './internal/index.js';
 
 export const COMPONENT = 'machine-api-provider-aws';
 export const LEADER_ELECTION_ID = 'cluster-api-provider-aws-leader';
@@ -159,12 +160,18 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
   return program;
 }
 
-/** Parses argv, builds the manager, wires the provider and runs until SIGTERM/SIGINT. Resolves with the exit code. */
-export async function runAwsProvider(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const program = buildProgram(env).parse(argv);
+export interface PreparedAwsProvider {
+  manager: Manager;
+  logger: Logger;
+  /** Closes the AWS clients (after the manager stopped). */
+  close(): void;
+}
+
+/** Everything the binary does before running: manager from flags, Infrastructure settings, wiring. */
+export async function prepareAwsProvider(program: Command, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<PreparedAwsProvider> {
   const flags = readStandardFlags(program);
   const aws = program.opts<{ awsEndpoint?: string; awsRegion?: string }>();
-  const { manager, client, logger } = await managerFromFlags(flags, COMPONENT);
+  const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
   const infra = await awsSettingsFromInfrastructure(client, logger);
   const provider = wireAwsProvider(
     manager,
@@ -179,10 +186,16 @@ export async function runAwsProvider(argv: string[], env: NodeJS.ProcessEnv): Pr
     new RealClock(),
   );
   logger.info('starting', { namespace: flags.namespace || '(all)', awsEndpoint: aws.awsEndpoint ?? '(default)', awsRegion: aws.awsRegion ?? '(per machine)' });
+  return { manager, logger, close: () => provider.close() };
+}
+
+/** Parses argv, prepares the provider and runs until SIGTERM/SIGINT. Resolves with the exit code. */
+export async function runAwsProvider(argv: string[], env: NodeJS.ProcessEnv, run: Omit<RunOptions, 'logger'> = {}): Promise<number> {
+  const { manager, logger, close } = await prepareAwsProvider(buildProgram(env).parse(argv));
   try {
-    return await runUntilSignal(manager, { logger });
+    return await runUntilSignal(manager, { ...run, logger });
   } finally {
-    provider.close();
+    close();
   }
 }
 

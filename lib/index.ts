@@ -6,3 +6,4 @@ export * from './machine/index.js';
 export * from './nodelink/index.js';
 export * from './machineset/index.js';
 export * from './healthcheck/index.js';
+export * from './cloud/index.js';

@@ -22,6 +22,8 @@ export interface KubeClientOptions {
   burst?: number;
   userAgent?: string;
   clock?: Clock;
+  /** Deadline of each non-watch request; default 60 s. */
+  requestTimeoutMs?: number;
 }
 
 export function createKubeClient(opts: KubeClientOptions): KubeClient & { close(): void } {
@@ -36,7 +38,7 @@ class HttpKubeClient implements KubeClient {
   constructor(opts: KubeClientOptions) {
     const clock = opts.clock ?? new RealClock();
     const limiter = new TokenBucket(opts.qps ?? 20, opts.burst ?? 30, clock);
-    this.http = new HttpTransport(opts.kubeConfig, { userAgent: opts.userAgent ?? 'machine-api-ts', limiter });
+    this.http = new HttpTransport(opts.kubeConfig, { userAgent: opts.userAgent ?? 'machine-api-ts', limiter, clock, requestTimeoutMs: opts.requestTimeoutMs });
   }
 
   close(): void {

@@ -5,6 +5,8 @@ import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Status } from '../apis/meta.js';
+import type { Clock } from '../runtime/clock.js';
+import { RealClock } from '../runtime/real-clock.js';
 import type { TokenBucket } from '../runtime/token-bucket.js';
 import { abortError } from '../runtime/real-clock.js';
 import { ApiError } from './errors.js';
@@ -12,6 +14,13 @@ import { ApiError } from './errors.js';
 export interface TransportOptions {
   userAgent?: string;
   limiter?: TokenBucket;
+  /** Deadline of a non-watch request (limiter wait excluded); default 60 s. A hung server never hangs a caller forever. */
+  requestTimeoutMs?: number;
+  clock?: Clock;
+}
+
+export class RequestTimeoutError extends Error {
+  override readonly name = 'RequestTimeoutError';
 }
 
 export interface RequestSpec {
@@ -37,8 +46,21 @@ export class HttpTransport {
 
   /** Sends a request and returns the parsed JSON body (undefined when empty); rejects with ApiError on HTTP >= 400. */
   async request(spec: RequestSpec): Promise<unknown> {
-    const res = await this.send(spec);
-    const text = await readBody(res, spec.signal);
+    spec.signal?.throwIfAborted();
+    await this.opts.limiter?.wait(spec.signal);
+    const clock = this.opts.clock ?? new RealClock();
+    const timeoutMs = this.opts.requestTimeoutMs ?? 60_000;
+    const deadline = new AbortController();
+    const timer = clock.setTimeout(() => deadline.abort(new RequestTimeoutError(`${spec.method} ${spec.path}: no answer within ${timeoutMs} ms`)), timeoutMs);
+    const signal = spec.signal ? AbortSignal.any([spec.signal, deadline.signal]) : deadline.signal;
+    let res: IncomingMessage;
+    let text: string;
+    try {
+      res = await this.send({ ...spec, signal });
+      text = await readBody(res, signal);
+    } finally {
+      timer.cancel();
+    }
     if ((res.statusCode ?? 0) >= 400) throw apiErrorFrom(res, text);
     if (!text) return undefined;
     try {
@@ -50,14 +72,14 @@ export class HttpTransport {
 
   /** Opens a streaming GET (a watch); rejects with ApiError when the server answers >= 400. */
   async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
+    signal.throwIfAborted();
+    await this.opts.limiter?.wait(signal);
     const res = await this.send({ method: 'GET', path, signal });
     if ((res.statusCode ?? 0) >= 400) throw apiErrorFrom(res, await readBody(res, signal));
     return res;
   }
 
   private async send(spec: RequestSpec): Promise<IncomingMessage> {
-    spec.signal?.throwIfAborted();
-    await this.opts.limiter?.wait(spec.signal);
     const options: https.RequestOptions = {};
     await this.kubeConfig.applyToHTTPSOptions(options);
     const agent = this.sharedAgent(options.agent);

@@ -14,7 +14,7 @@ import { NamespaceController } from './namespace-controller.js';
 import { ObjectApi } from './object-api.js';
 import { loadSnapshot, SnapshotWriter } from './persistence.js';
 import { TypeRegistry } from './registry.js';
-import { createRequestListener } from './server.js';
+import { createRequestListener, type RecordedRequest } from './server.js';
 import { Store } from './storage/store.js';
 import { WatchHub } from './watch/watch-hub.js';
 import { goneStatus } from './handlers/watch.js';
@@ -40,6 +40,8 @@ export interface ControlPlaneOptions {
   bookmarkIntervalMs?: number;
   /** Time source for timestamps (default Date.now). */
   now?: () => number;
+  /** Called for every resource request (verb, group, resource, subresource, namespace, user agent). */
+  onRequest?: (request: RecordedRequest) => void;
 }
 
 export interface ControlPlane {
@@ -121,6 +123,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     maxBodyBytes,
     serverAddress: () => address,
     counts,
+    onRequest: opts.onRequest,
   }), { key: cert.keyPem, cert: cert.certPem });
   const port = await server.listen(opts.port ?? 0, '127.0.0.1');
   address = `127.0.0.1:${port}`;

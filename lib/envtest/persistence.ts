@@ -42,6 +42,7 @@ export class SnapshotWriter {
   private dirty = false;
   private closed = false;
   private lastError: Error | undefined;
+  private lastWriteMs = 0;
 
   constructor(
     private readonly store: Store,
@@ -60,10 +61,11 @@ export class SnapshotWriter {
   private markDirty(): void {
     this.dirty = true;
     if (this.closed || this.timer || this.writing) return;
+    // With many objects a snapshot takes a while; spacing them by twice that keeps the server responsive.
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
-    }, this.delayMs);
+    }, Math.max(this.delayMs, 2 * this.lastWriteMs));
   }
 
   /** Writes the current state now (waits for a write already under way first). */
@@ -71,9 +73,11 @@ export class SnapshotWriter {
     if (this.writing) await this.writing;
     if (!this.dirty) return;
     this.dirty = false;
+    const started = performance.now();
     this.writing = this.write().then(
       () => {
         this.lastError = undefined;
+        this.lastWriteMs = performance.now() - started;
       },
       (err: unknown) => {
         this.lastError = err as Error;

@@ -28,6 +28,19 @@ export interface ServerParts {
   /** host:port clients use, for /api's serverAddressByClientCIDRs. */
   serverAddress: () => string;
   counts: Map<string, number>;
+  /** Sees every resource request as it is counted (the RBAC check records who called what). */
+  onRequest?: (request: RecordedRequest) => void;
+}
+
+/** One resource request, as an authorizer would see its attributes. */
+export interface RecordedRequest {
+  verb: string;
+  /** API group; '' for the core group. */
+  group: string;
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  userAgent?: string;
 }
 
 export function createRequestListener(parts: ServerParts): (req: IncomingMessage, res: ServerResponse) => void {
@@ -72,6 +85,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
   const verb = verbOf(method, info.name !== undefined, isWatch);
   const counterKey = `${verb} ${type.plural}${sub ? `/${sub}` : ''}`;
   parts.counts.set(counterKey, (parts.counts.get(counterKey) ?? 0) + 1);
+  parts.onRequest?.({ verb, group: type.group, resource: type.plural, subresource: sub, namespace: info.namespace, userAgent: req.headers['user-agent'] });
   await dispatch(ctx, method, isWatch);
 }
 

@@ -63,7 +63,6 @@ function aggregate(errors: Error[]): Error {
   return new Error(`[${errors.map((e) => e.message).join(', ')}]`, { cause: errors[0] });
 }
 
-
 class MachineHealthCheckReconciler implements Reconciler {
   private readonly once = new EventOnce();
   private readonly shortCircuitPasses = new Map<string, number>();

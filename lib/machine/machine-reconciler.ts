@@ -90,22 +90,21 @@ export class MachineReconciler implements Reconciler {
       if (!proceed) return;
     }
 
-    // Flaw 8 fixed: a machine already being deleted is not held hostage by validation.
-    if (!deleting) {
-      const errs = validateMachine(draft.machine);
-      if (errs.length > 0) {
-        const err = new MachineValidationError(draft.key.name, errs);
-        d.events.event(draft.machine, 'Warning', 'FailedValidate', 'Validate', err.message);
-        throw err;
-      }
-      if (!(draft.machine.metadata.finalizers ?? []).includes(MachineFinalizer)) {
-        const m = clone(draft.machine);
-        m.metadata.finalizers = [...(m.metadata.finalizers ?? []), MachineFinalizer];
-        await d.client.update(Machines, m, { signal: ctx.signal });
-        return;
-      }
-    } else {
-      return this.reconcileDelete(draft, ctx, log);
+    // Flaw 8 fixed: validation runs after this branch, so a machine being deleted is never held hostage by it.
+    if (deleting) return this.reconcileDelete(draft, ctx, log);
+
+    const errs = validateMachine(draft.machine);
+    if (errs.length > 0) {
+      const err = new MachineValidationError(draft.key.name, errs);
+      d.events.event(draft.machine, 'Warning', 'FailedValidate', 'Validate', err.message);
+      throw err;
+    }
+    if (!(draft.machine.metadata.finalizers ?? []).includes(MachineFinalizer)) {
+      const m = clone(draft.machine);
+      m.metadata.finalizers = [...(m.metadata.finalizers ?? []), MachineFinalizer];
+      // The update event re-triggers this reconcile.
+      await d.client.update(Machines, m, { signal: ctx.signal });
+      return;
     }
 
     if (draft.machine.status?.phase === PhaseFailed) {
@@ -120,7 +119,9 @@ export class MachineReconciler implements Reconciler {
     } catch (err) {
       this.setCondition(draft, unknownCondition(InstanceExistsCondition, ErrorCheckingProviderReason, `Failed to check if machine exists: ${messageOf(err)}`));
       await this.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
-      throw err;
+      const after = requeueAfterOf(err);
+      if (after !== undefined) return { requeueAfterMs: after };
+      throw asError(err);
     }
 
     if (exists) {
@@ -196,11 +197,18 @@ export class MachineReconciler implements Reconciler {
       if ((draft.machine.status?.addresses?.length ?? 0) > 0 || !isInvalidMachineConfiguration(err)) {
         const after = requeueAfterOf(err);
         if (after !== undefined) return { requeueAfterMs: after };
-        throw err;
+        throw asError(err);
       }
       log.info('actuator delete rejected an invalid configuration for a machine without addresses; proceeding', { error: messageOf(err) });
     }
-    const exists = await d.actuator.exists(draft.machine, actx);
+    let exists: boolean;
+    try {
+      exists = await d.actuator.exists(draft.machine, actx);
+    } catch (err) {
+      const after = requeueAfterOf(err);
+      if (after !== undefined) return { requeueAfterMs: after };
+      throw asError(err);
+    }
     await draft.persist(ctx.signal);
     if (exists) return { requeueAfterMs: d.requeueAfterMs };
 

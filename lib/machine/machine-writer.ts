@@ -53,14 +53,10 @@ export class MachineDraft {
     if (latest) this.rebase(latest);
   }
 
-  /** Takes the server's copy as the new base, keeping in-memory values the server does not contradict. */
+  /** After a write the server's copy (which holds everything we sent) is both the working copy and the base. */
   private rebase(latest: Machine): void {
     this.machine = clone(latest);
     this.base = clone(latest);
-  }
-
-  replace(latest: Machine): void {
-    this.rebase(latest);
   }
 }
 

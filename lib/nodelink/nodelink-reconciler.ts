@@ -6,6 +6,7 @@ import type { KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
+import { createMergePatch, deepEqual } from '../machine/merge-patch.js';
 import { desiredNode } from './node-metadata.js';
 import { normalizeProviderID } from './provider-id.js';
 
@@ -101,14 +102,35 @@ export class NodeLinkReconciler implements Reconciler {
     }
     await this.updateNodeRef(machine, node, ctx.signal);
 
-    const want = desiredNode(node, machine);
-    if (
-      !sameRecord(want.metadata.labels, node.metadata.labels) ||
-      !sameRecord(want.metadata.annotations, node.metadata.annotations) ||
-      JSON.stringify(want.spec?.taints ?? []) !== JSON.stringify(node.spec?.taints ?? [])
-    ) {
-      // A full update carries the resourceVersion we read: a concurrent change conflicts and is retried.
-      await this.d.client.update(Nodes, want, { signal: ctx.signal });
+    await this.writeNode(node, desiredNode(node, machine), ctx.signal);
+  }
+
+  /**
+   * Labels and annotations go in a merge patch (key by key, so the kubelet's heartbeats never conflict
+   * with it); the taint list is replaced only if it is still what we read (a JSON patch `test`), so a
+   * taint another controller added meanwhile is never lost.
+   */
+  private async writeNode(node: Node, want: Node, signal: AbortSignal): Promise<void> {
+    const key = { name: node.metadata.name ?? '' };
+    const meta = createMergePatch(
+      { labels: node.metadata.labels ?? {}, annotations: node.metadata.annotations ?? {} },
+      { labels: want.metadata.labels ?? {}, annotations: want.metadata.annotations ?? {} },
+    );
+    if (meta) await this.d.client.patch(Nodes, key, { type: 'merge', body: { metadata: meta } }, { signal });
+
+    const before = node.spec?.taints;
+    const after = want.spec?.taints ?? [];
+    if (deepEqual(before ?? [], after)) return;
+    if (before !== undefined) {
+      await this.d.client.patch(
+        Nodes,
+        key,
+        { type: 'json', body: [{ op: 'test', path: '/spec/taints', value: before }, { op: 'replace', path: '/spec/taints', value: after }] },
+        { signal },
+      );
+    } else {
+      // No list to test against: fall back to locking the whole object.
+      await this.d.client.patch(Nodes, key, { type: 'merge', body: { spec: { taints: after } } }, { signal, resourceVersion: node.metadata.resourceVersion });
     }
   }
 
@@ -142,8 +164,3 @@ export class NodeLinkReconciler implements Reconciler {
   }
 }
 
-function sameRecord(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
-  const ak = Object.keys(a ?? {});
-  const bk = Object.keys(b ?? {});
-  return ak.length === bk.length && ak.every((k) => (a ?? {})[k] === (b ?? {})[k]);
-}

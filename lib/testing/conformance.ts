@@ -263,20 +263,32 @@ export const actuatorConformanceChecks: ConformanceCheck[] = [
   },
 ];
 
+/** The BDD globals the suite registers with (mocha's; read at call time so that building lib needs no test-runner types). */
+interface BddGlobals {
+  describe(title: string, fn: () => void): void;
+  it(title: string, fn: () => Promise<void>): void;
+  before(fn: () => Promise<void>): void;
+  after(fn: () => Promise<void>): void;
+  afterEach(fn: () => Promise<void>): void;
+}
+
 export function describeActuatorConformance(name: string, setup: () => Promise<ActuatorConformanceHarness>): void {
-  describe(`${name} actuator conformance`, function () {
-    let h: ActuatorConformanceHarness;
-    before(async function () {
+  const { describe, it, before, after, afterEach } = globalThis as unknown as BddGlobals;
+  if (typeof describe !== 'function') throw new Error('describeActuatorConformance must be called from a mocha test file');
+  describe(`${name} actuator conformance`, () => {
+    let h: ActuatorConformanceHarness | undefined;
+    before(async () => {
       h = await setup();
     });
-    after(async function () {
+    after(async () => {
       await h?.cleanup();
     });
-    afterEach(async function () {
+    afterEach(async () => {
       await h?.throttle(false);
     });
     for (const check of actuatorConformanceChecks) {
-      it(check.title, async function () {
+      it(check.title, async () => {
+        if (!h) throw new Error('conformance harness setup failed');
         await check.run(h, conformanceTools(h));
       });
     }

@@ -18,11 +18,13 @@ import {
   MachineInterruptibleInstanceLabel,
   RequeueAfterError,
   createMachineError,
+  setProviderCondition,
   findError,
   isInvalidMachineConfiguration,
   recordInstanceCreateFailed,
   recordInstanceDeleteFailed,
   recordInstanceUpdateFailed,
+  TtlCache,
   type Actuator,
   type ActuatorContext,
   type Clock,
@@ -51,11 +53,11 @@ import {
   sortOldestFirst,
   type IpFamily,
 } from './instances.js';
+import { ensureDynamicHost, isDynamicHost, releaseDynamicHost } from './dedicated-hosts.js';
 import { resolveLaunchInputs } from './launch-resolver.js';
 import { deregisterFromLoadBalancers, registerWithLoadBalancers } from './load-balancers.js';
 import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
-import { decodeProviderStatus, setProviderCondition, type TagSpecification } from './provider-spec.js';
-import { TtlCache } from './ttl-cache.js';
+import { decodeProviderStatus, type TagSpecification } from './provider-spec.js';
 
 export interface AwsActuatorOptions {
   /** Reads the credentials and user-data Secrets. */
@@ -228,18 +230,15 @@ class AwsMachineActuator implements AwsActuator {
     if (dead) {
       throw new InvalidMachineConfigurationError(`Instance ${dead.instance.InstanceId ?? ''} is in a terminated state`);
     }
-    if (scope.config.placement.host?.dedicatedHost?.allocationStrategy === 'Dynamic') {
-      const field = 'spec.providerSpec.value.placement.host.dedicatedHost.allocationStrategy';
-      throw new InvalidMachineConfigurationError(`${field}: Unsupported value: "Dynamic": this provider does not allocate dedicated hosts; use UserProvided with an id`, { field });
-    }
-
     const resolved = await step('error resolving launch parameters', () => resolveLaunchInputs(ec2, scope.config, ctx.signal));
     const userData = await step('error reading user data', () => userDataFor(machine, scope.config, this.o.client, ctx.signal));
+    const dedicatedHostId = isDynamicHost(scope) ? await step('failed to allocate dedicated host', () => ensureDynamicHost(scope, ec2, resolved, ctx.signal)) : undefined;
     const input = buildRunInstancesInput(machine, scope.config, scope.clusterId, {
       ...resolved,
       userData,
       infrastructureTags: this.o.infrastructureTags,
       ipFamily: this.o.ipFamily,
+      dedicatedHostId,
     });
 
     let instance: Instance;
@@ -249,6 +248,12 @@ class AwsMachineActuator implements AwsActuator {
       const message = describeEc2Error(err);
       setProviderCondition(scope.status, { type: MachineCreationCondition, status: 'False', reason: MachineCreationFailedReason, message }, now);
       scope.saveStatus();
+      if (classifyEc2Error(err) === 'invalid' && dedicatedHostId) {
+        // The Machine is about to fail for good: give its host back rather than leak it.
+        await releaseDynamicHost(scope, ec2, true, this.o.requeueAfterMs, ctx.signal).catch((e: unknown) =>
+          ctx.log.error('could not release the dedicated host of a failed launch', { hostId: dedicatedHostId, error: messageOf(e) }),
+        );
+      }
       const wrapped =
         classifyEc2Error(err) === 'invalid'
           ? new InvalidMachineConfigurationError(`error launching instance: ${message}`, { cause: err })
@@ -435,6 +440,7 @@ class AwsMachineActuator implements AwsActuator {
       }
     }
     if (live.length === 0) {
+      await step('failed to release dedicated host', () => releaseDynamicHost(scope, scope.clients.ec2, true, this.o.requeueAfterMs, ctx.signal));
       machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: 'terminated' };
       return;
     }
@@ -446,11 +452,13 @@ class AwsMachineActuator implements AwsActuator {
       const changes = await step('failed to delete instances', () => scope.clients.ec2.terminateInstances(toTerminate, { signal: ctx.signal }));
       if (changes.length === 1 && changes[0]?.CurrentState?.Name) state = changes[0].CurrentState.Name;
       ctx.log.info('terminating instances', { instanceIds: toTerminate });
+      ctx.events.event(machine, 'Normal', 'Delete', 'Delete', `Deleted machine ${machine.metadata.name ?? ''}`);
     }
     for (const id of all.keys()) for (const key of [...this.registered]) if (key.startsWith(`${id}|`)) this.registered.delete(key);
     this.swept.delete(uid);
     machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: state };
-    ctx.events.event(machine, 'Normal', 'Delete', 'Delete', `Deleted machine ${machine.metadata.name ?? ''}`);
+    // A dynamic host is released once its instance has terminated: delete is called again until then.
+    await releaseDynamicHost(scope, scope.clients.ec2, false, this.o.requeueAfterMs, ctx.signal);
   }
 }
 

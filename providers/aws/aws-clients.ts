@@ -5,12 +5,11 @@ import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ConfiguredRetryStrategy } from '@smithy/util-retry';
-import type { Clock } from '../../lib/index.js';
+import { DescribeBatcher, RegionalRateLimiter, type Clock, type CloudRateLimits } from '../../lib/index.js';
 import { credentialsFingerprint, type AwsCredentials } from './credentials.js';
-import { DescribeBatcher } from './describe-batcher.js';
 import { SdkEc2Api, type Ec2Api } from './ec2-api.js';
 import { classifyEc2Error, ec2ErrorCode } from './errors.js';
-import { DEFAULT_EC2_RATE_LIMITS, RegionalRateLimiter, type CloudRateLimits } from './rate-limiter.js';
+import { DEFAULT_EC2_RATE_LIMITS } from './rate-limiter.js';
 
 export interface AwsEndpoints {
   ec2?: string;

@@ -1,6 +1,7 @@
 // The EC2 / ELB / ELBv2 calls this provider makes, as one narrow interface (tests can fake it), and its
 // implementation over the AWS SDK v3. Every call first takes a token from the shared rate limiter.
 import {
+  AllocateHostsCommand,
   CreateTagsCommand,
   DescribeAvailabilityZonesCommand,
   DescribeDhcpOptionsCommand,
@@ -10,6 +11,7 @@ import {
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   DescribeVpcsCommand,
+  ReleaseHostsCommand,
   RunInstancesCommand,
   TerminateInstancesCommand,
   type AvailabilityZone,
@@ -35,7 +37,7 @@ import {
   RegisterTargetsCommand,
   type ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { ActionClass } from './rate-limiter.js';
+import type { ActionClass } from '../../lib/index.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -59,6 +61,10 @@ export interface Ec2Api {
   describeSecurityGroups(filters: Ec2Filter[], opts?: CallOptions): Promise<SecurityGroup[]>;
   describeVpcs(vpcIds: string[], opts?: CallOptions): Promise<Vpc[]>;
   describeDhcpOptions(ids: string[], opts?: CallOptions): Promise<DhcpOptions[]>;
+  /** Allocates one dedicated host (AutoPlacement off); idempotent on clientToken. Returns its id. */
+  allocateHost(input: { instanceType: string; availabilityZone: string; tags: Tag[]; clientToken: string }, opts?: CallOptions): Promise<string>;
+  /** Releases hosts; resolves with the ids EC2 could not release and why. */
+  releaseHosts(hostIds: string[], opts?: CallOptions): Promise<Array<{ id: string; code: string; message: string }>>;
   /** Every instance type the region offers (all pages). */
   describeInstanceTypes(opts?: CallOptions): Promise<Ec2InstanceTypeInfo[]>;
   registerInstanceWithClassicLoadBalancer(loadBalancerName: string, instanceId: string, opts?: CallOptions): Promise<void>;
@@ -159,6 +165,30 @@ export class SdkEc2Api implements Ec2Api {
   async describeDhcpOptions(ids: string[], opts?: CallOptions): Promise<DhcpOptions[]> {
     const out = await this.call('describe', opts, (abortSignal) => this.o.ec2.send(new DescribeDhcpOptionsCommand({ DhcpOptionsIds: ids }), { abortSignal }));
     return out.DhcpOptions ?? [];
+  }
+
+  async allocateHost(input: { instanceType: string; availabilityZone: string; tags: Tag[]; clientToken: string }, opts?: CallOptions): Promise<string> {
+    const out = await this.call('mutate', opts, (abortSignal) =>
+      this.o.ec2.send(
+        new AllocateHostsCommand({
+          InstanceType: input.instanceType,
+          AvailabilityZone: input.availabilityZone,
+          Quantity: 1,
+          AutoPlacement: 'off',
+          ClientToken: input.clientToken,
+          TagSpecifications: input.tags.length > 0 ? [{ ResourceType: 'dedicated-host', Tags: input.tags }] : undefined,
+        }),
+        { abortSignal },
+      ),
+    );
+    const id = out.HostIds?.[0];
+    if (!id) throw new Error('AllocateHosts returned no host id');
+    return id;
+  }
+
+  async releaseHosts(hostIds: string[], opts?: CallOptions): Promise<Array<{ id: string; code: string; message: string }>> {
+    const out = await this.call('mutate', opts, (abortSignal) => this.o.ec2.send(new ReleaseHostsCommand({ HostIds: hostIds }), { abortSignal }));
+    return (out.Unsuccessful ?? []).map((u) => ({ id: u.ResourceId ?? '', code: u.Error?.Code ?? '', message: u.Error?.Message ?? '' }));
   }
 
   async describeInstanceTypes(opts?: CallOptions): Promise<Ec2InstanceTypeInfo[]> {

@@ -5,11 +5,9 @@ export { AwsClientFactory, describeInstancesById, type AwsClientFactoryOptions, 
 export { SdkEc2Api, type Ec2Api, type CallOptions, type TargetGroupRef } from './ec2-api.js';
 export { classifyEc2Error, isRetryableEc2Error, describeEc2Error, ec2ErrorCode, type Ec2ErrorClass } from './errors.js';
 export { credentialsFromSecret, credentialsFingerprint, CredentialsSecretError, type AwsCredentials } from './credentials.js';
-export { RegionalRateLimiter, DEFAULT_EC2_RATE_LIMITS, type CloudRateLimits, type ActionClass } from './rate-limiter.js';
-export { DescribeBatcher, type DescribeBatcherOptions } from './describe-batcher.js';
+export { DEFAULT_EC2_RATE_LIMITS } from './rate-limiter.js';
 export * from './provider-spec.js';
 export { validateProviderConfig, CAPACITY_RESERVATION_ID, DEDICATED_HOST_ID, type ValidationResult } from './provider-spec-validation.js';
-export type { FieldIssue } from './spec-reader.js';
 export {
   buildRunInstancesInput,
   buildTags,

@@ -88,11 +88,11 @@ export async function resolveLaunchInputs(
   ec2: Ec2Api,
   config: AWSMachineProviderConfig,
   signal?: AbortSignal,
-): Promise<Omit<ResolvedLaunchInputs, 'userData' | 'infrastructureTags' | 'ipFamily'>> {
+): Promise<Omit<ResolvedLaunchInputs, 'userData' | 'infrastructureTags' | 'ipFamily' | 'dedicatedHostId'> & { subnetZone?: string }> {
   const imageId = await resolveImageId(ec2, config, signal);
   const securityGroupIds = await resolveSecurityGroupIds(ec2, config, signal);
   const subnet = await resolveSubnet(ec2, config, signal);
   const zoneType = config.publicIp !== undefined ? await zoneTypeOf(ec2, subnet.subnetId, subnet.availabilityZone, signal) : undefined;
   const rootDeviceName = needsRootDeviceName(config) ? await rootDeviceNameOf(ec2, imageId, signal) : undefined;
-  return { imageId, securityGroupIds, subnetId: subnet.subnetId, zoneType, rootDeviceName };
+  return { imageId, securityGroupIds, subnetId: subnet.subnetId, subnetZone: subnet.availabilityZone, zoneType, rootDeviceName };
 }

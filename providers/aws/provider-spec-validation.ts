@@ -14,7 +14,7 @@ import {
   PROVIDER_SPEC_PATH as P,
   Tenancies,
 } from './provider-spec.js';
-import { forbiddenValue, invalidValue, requiredValue, unsupportedValue, type FieldIssue } from './spec-reader.js';
+import { forbiddenValue, invalidValue, requiredValue, unsupportedValue, type FieldIssue } from '../../lib/index.js';
 
 export const CAPACITY_RESERVATION_ID = /^cr-[0-9a-f]{17}$/;
 export const DEDICATED_HOST_ID = /^h-([0-9a-f]{8}|[0-9a-f]{17})$/;

@@ -1,8 +1,15 @@
 // AWSMachineProviderConfig / AWSMachineProviderStatus: the JSON shapes of openshift/api machine/v1beta1,
 // decoded from Machine.spec.providerSpec.value with the reference webhook's defaults, then validated
 // (provider-spec-validation.ts). Unknown fields are reported, never silently dropped.
-import { InvalidMachineConfigurationError, type Machine } from '../../lib/index.js';
-import { SpecReader, type FieldIssue, type ObjectReader } from './spec-reader.js';
+import {
+  InvalidMachineConfigurationError,
+  SpecReader,
+  readProviderConditions,
+  type FieldIssue,
+  type Machine,
+  type ObjectReader,
+  type ProviderCondition,
+} from '../../lib/index.js';
 import { validateProviderConfig } from './provider-spec-validation.js';
 
 export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
@@ -113,16 +120,6 @@ export interface AWSMachineProviderConfig {
   placementGroupPartition?: number;
   capacityReservationId?: string;
   marketType?: string;
-}
-
-/** metav1.Condition, the shape the provider status uses (not the Machine API condition). */
-export interface ProviderCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  observedGeneration?: number;
-  lastTransitionTime: string;
-  reason: string;
-  message: string;
 }
 
 export interface AWSMachineProviderStatus {
@@ -300,11 +297,8 @@ export function decodeProviderStatus(value: unknown): AWSMachineProviderStatus {
   if (typeof v.kind === 'string') out.kind = v.kind;
   if (typeof v.instanceId === 'string') out.instanceId = v.instanceId;
   if (typeof v.instanceState === 'string') out.instanceState = v.instanceState;
-  if (Array.isArray(v.conditions)) {
-    out.conditions = v.conditions.filter(
-      (c): c is ProviderCondition => typeof c === 'object' && c !== null && typeof (c as ProviderCondition).type === 'string',
-    );
-  }
+  const conditions = readProviderConditions(v.conditions);
+  if (conditions) out.conditions = conditions;
   const host = v.dedicatedHost as { id?: unknown } | undefined;
   if (host && typeof host === 'object') out.dedicatedHost = typeof host.id === 'string' ? { id: host.id } : {};
   return out;
@@ -313,23 +307,4 @@ export function decodeProviderStatus(value: unknown): AWSMachineProviderStatus {
 /** The JSON written to status.providerStatus; instanceId/instanceState are null when cleared, as the Go pointers. */
 export function encodeProviderStatus(status: AWSMachineProviderStatus): Record<string, unknown> {
   return compact({ ...status });
-}
-
-/** Upserts a condition; lastTransitionTime moves only when the status flips (meta.SetStatusCondition). */
-export function setProviderCondition(
-  status: AWSMachineProviderStatus,
-  cond: Omit<ProviderCondition, 'lastTransitionTime'>,
-  nowIso: string,
-): void {
-  const conditions = status.conditions ?? [];
-  const existing = conditions.find((c) => c.type === cond.type);
-  if (!existing) {
-    conditions.push({ ...cond, lastTransitionTime: nowIso });
-  } else {
-    if (existing.status !== cond.status) existing.lastTransitionTime = nowIso;
-    existing.status = cond.status;
-    existing.reason = cond.reason;
-    existing.message = cond.message;
-  }
-  status.conditions = conditions;
 }

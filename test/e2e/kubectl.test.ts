@@ -32,7 +32,7 @@ describe('kubectl against the local control plane', function () {
   function kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
       const child = execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 20000 }, (err, stdout, stderr) => {
-        if (err && typeof err.code !== 'number') reject(err instanceof Error ? err : new Error(String(err)));
+        if (err && typeof err.code !== 'number') reject(new Error(err.message));
         else resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
       });
       if (input !== undefined) child.stdin?.end(input);

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import * as E from '../errors.js';
 import { mediaType, parseJsonBody, readBody } from '../http-util.js';
 import type { ObjectApi, WriteOpts } from '../object-api.js';
+import { decodeProtobufObject } from '../protobuf.js';
 import type { ResourceType } from '../resource-type.js';
 import type { WatchDeps } from './watch.js';
 
@@ -24,12 +25,14 @@ export interface HandlerContext {
 }
 
 const bodyTypes = ['application/json', 'application/yaml', 'application/apply-patch+yaml'];
+const ProtobufType = 'application/vnd.kubernetes.protobuf';
 
 /** Reads a JSON (or YAML) request body with the size limit. */
 export async function readObjectBody(ctx: HandlerContext): Promise<unknown> {
   const ct = mediaType(ctx.req.headers['content-type']);
-  if (ct !== '' && !bodyTypes.includes(ct)) throw E.unsupportedMediaType(ct, bodyTypes);
+  if (ct !== '' && ct !== ProtobufType && !bodyTypes.includes(ct)) throw E.unsupportedMediaType(ct, bodyTypes);
   const buf = await readBody(ctx.req, ctx.maxBodyBytes);
+  if (ct === ProtobufType) return decodeProtobufObject(buf, bodyTypes);
   if (ct === 'application/yaml' || ct === 'application/apply-patch+yaml') {
     try {
       return parseYaml(buf.toString('utf8')) as unknown;

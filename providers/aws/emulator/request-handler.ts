@@ -78,7 +78,7 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
       fail(service, 400, 'InvalidAction', `The action ${action} is not valid for this web service.`);
       return;
     }
-    const authError = checkAuth(req.headers.authorization, o.requireAccessKeyId, region);
+    const authError = checkAuth(req.headers.authorization, o.requireAccessKeyId, region, service === 'ec2' ? 'ec2' : 'elasticloadbalancing');
     if (authError) {
       fail(service, 401, 'AuthFailure', authError);
       return;
@@ -157,12 +157,13 @@ function readBody(req: IncomingMessage, max: number): Promise<string | undefined
 }
 
 /** SigV4 presence and scope check; returns the AuthFailure message, or undefined when acceptable. */
-function checkAuth(header: string | undefined, accessKeyId: string | undefined, region: string): string | undefined {
+function checkAuth(header: string | undefined, accessKeyId: string | undefined, region: string, signingName: string): string | undefined {
   if (accessKeyId === undefined) return undefined;
   const m = /Credential=([^/,\s]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(header ?? '');
   if (!m) return 'AWS was not able to validate the provided access credentials';
   if (m[1] !== accessKeyId) return 'AWS was not able to validate the provided access credentials';
   if (m[2] !== region) return `Credential should be scoped to a valid region, not '${m[2]}'.`;
+  if (m[3] !== signingName) return `Credential should be scoped to correct service: '${signingName}'.`;
   return undefined;
 }
 

@@ -120,6 +120,7 @@ export function defaultWorld(opts: DefaultWorldOptions = {}): GceWorld {
     targetPools,
     instanceGroups,
     backendServices,
+    tagValues: [],
     instances: [],
     disks: [],
     operations: [],

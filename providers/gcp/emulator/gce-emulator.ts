@@ -1,5 +1,6 @@
 // A local Google Compute Engine endpoint speaking the real compute/v1 REST+JSON API, so @google-cloud/compute
-// (REST transport) and gcloud run against it unmodified with only their endpoint changed. Loopback only.
+// (REST transport) and gcloud run against it unmodified with only their endpoint changed; it also answers the
+// Cloud Resource Manager v3 tag look-up under /v3/. Loopback only.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock, Logger } from '../../../lib/index.js';
@@ -14,6 +15,7 @@ import {
 import { GceApiError } from './api-error.js';
 import { defaultWorld, DEFAULT_PROJECT } from './default-world.js';
 import { DEFAULT_TIMINGS, GceState, type GceTimings } from './gce-state.js';
+import { addTagValue } from './handlers/resource-manager.js';
 import { instanceViewOf } from './instance-view.js';
 import { instancePath, selfLink } from './links.js';
 import type { GceInstance, GceWorld } from './model.js';
@@ -94,6 +96,8 @@ export interface GceEmulator {
   /** Sets (or with undefined removes) a region quota limit, e.g. ("us-central1", "CPUS", 24). */
   setQuotaLimit(region: string, metric: string, limit: number | undefined): void;
   setThrottleStatus(status: ThrottleStatus): void;
+  /** Creates a Resource Manager tag value the CRM endpoint resolves ("<parentId>/<key>/<value>"). */
+  addTagValue(parentId: string, key: string, value: string): { tagKey: string; tagValue: string };
   /** Applies every lifecycle transition already due (useful right after stepping a FakeClock). */
   advance(): void;
   stop(): Promise<void>;
@@ -161,13 +165,9 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
       res.on('finish', () => req.socket.destroy());
       return;
     }
-    if (!url.pathname.startsWith(API_PREFIX)) {
-      fail(404, 'notFound', `The requested URL ${url.pathname} was not found on this server.`);
-      return;
-    }
     let segments: string[];
     try {
-      segments = url.pathname.slice(API_PREFIX.length).replace(/\/$/, '').split('/').map(decodeURIComponent);
+      segments = url.pathname.slice(1).replace(/\/$/, '').split('/').map(decodeURIComponent);
     } catch {
       fail(400, 'badRequest', 'The request path contains an invalid percent-encoding');
       return;
@@ -310,6 +310,10 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     },
     setThrottleStatus: (s) => {
       throttleStatus = s;
+    },
+    addTagValue: (parentId, key, value) => {
+      const tv = addTagValue(st, parentId, key, value);
+      return { tagKey: tv.parent, tagValue: tv.name };
     },
     advance: () => st.advance(),
     stop: async () => {

@@ -122,6 +122,17 @@ export interface GceDisk {
   resource: Record<string, unknown>;
 }
 
+/** A Cloud Resource Manager tag value, looked up by its namespaced name "<parentId>/<key>/<value>". */
+export interface GceTagValue {
+  /** "tagValues/<id>". */
+  name: string;
+  /** "tagKeys/<id>". */
+  parent: string;
+  namespacedName: string;
+  shortName: string;
+  createTime: string;
+}
+
 /** A lifecycle step due at a clock time. */
 export interface Transition {
   to: InstanceStatus | 'DELETED';
@@ -184,6 +195,7 @@ export interface GceWorld {
   targetPools: GceTargetPool[];
   instanceGroups: GceInstanceGroup[];
   backendServices: GceBackendService[];
+  tagValues: GceTagValue[];
   instances: GceInstance[];
   disks: GceDisk[];
   operations: GceOperation[];

@@ -1,27 +1,30 @@
-// Which handler answers which REST method and path under /compute/v1/, and the action name (as in the API
-// reference, e.g. "instances.insert") used for knobs and call counters.
+// Which handler answers which REST method and path (compute/v1 and the one Cloud Resource Manager call the
+// provider makes), and the action name (as in the API reference, e.g. "instances.insert") used for knobs and
+// call counters.
 import * as catalog from './handlers/catalog.js';
 import type { Handler } from './handlers/context.js';
 import * as inst from './handlers/instances.js';
 import * as lb from './handlers/load-balancing.js';
 import * as ops from './handlers/operations.js';
+import * as crm from './handlers/resource-manager.js';
 
 export interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-  /** Path segments after /compute/v1/; "{x}" binds a parameter. */
+  /** Path segments after the leading "/"; "{x}" binds a parameter. */
   segments: string[];
   action: string;
   handler: Handler;
 }
 
-const Z = 'projects/{project}/zones/{zone}';
-const R = 'projects/{project}/regions/{region}';
-const G = 'projects/{project}/global';
+const P = 'compute/v1/projects/{project}';
+const Z = `${P}/zones/{zone}`;
+const R = `${P}/regions/{region}`;
+const G = `${P}/global`;
 
 const TABLE: [Route['method'], string, string, Handler][] = [
   ['POST', `${Z}/instances`, 'instances.insert', inst.insertInstance],
   ['GET', `${Z}/instances`, 'instances.list', inst.listInstances],
-  ['GET', 'projects/{project}/aggregated/instances', 'instances.aggregatedList', inst.aggregatedListInstances],
+  ['GET', `${P}/aggregated/instances`, 'instances.aggregatedList', inst.aggregatedListInstances],
   ['GET', `${Z}/instances/{instance}`, 'instances.get', inst.getInstance],
   ['DELETE', `${Z}/instances/{instance}`, 'instances.delete', inst.deleteInstance],
   ['POST', `${Z}/instances/{instance}/start`, 'instances.start', inst.startInstance],
@@ -44,7 +47,7 @@ const TABLE: [Route['method'], string, string, Handler][] = [
   ['POST', `${G}/operations/{operation}/wait`, 'globalOperations.wait', ops.waitOperation('global')],
 
   ['GET', `${Z}/machineTypes`, 'machineTypes.list', catalog.listMachineTypes],
-  ['GET', 'projects/{project}/aggregated/machineTypes', 'machineTypes.aggregatedList', catalog.aggregatedListMachineTypes],
+  ['GET', `${P}/aggregated/machineTypes`, 'machineTypes.aggregatedList', catalog.aggregatedListMachineTypes],
   ['GET', `${Z}/machineTypes/{machineType}`, 'machineTypes.get', catalog.getMachineType],
   ['GET', `${Z}/acceleratorTypes`, 'acceleratorTypes.list', catalog.listAcceleratorTypes],
   ['GET', `${Z}/acceleratorTypes/{acceleratorType}`, 'acceleratorTypes.get', catalog.getAcceleratorType],
@@ -58,11 +61,11 @@ const TABLE: [Route['method'], string, string, Handler][] = [
   ['GET', `${Z}/imageFamilyViews/{family}`, 'imageFamilyViews.get', catalog.getImageFamilyView],
   ['GET', `${G}/networks/{network}`, 'networks.get', catalog.getNetwork],
   ['GET', `${R}/subnetworks/{subnetwork}`, 'subnetworks.get', catalog.getSubnetwork],
-  ['GET', 'projects/{project}/zones', 'zones.list', catalog.listZones],
+  ['GET', `${P}/zones`, 'zones.list', catalog.listZones],
   ['GET', Z, 'zones.get', catalog.getZone],
-  ['GET', 'projects/{project}/regions', 'regions.list', catalog.listRegions],
+  ['GET', `${P}/regions`, 'regions.list', catalog.listRegions],
   ['GET', R, 'regions.get', catalog.getRegion],
-  ['GET', 'projects/{project}', 'projects.get', catalog.getProject],
+  ['GET', P, 'projects.get', catalog.getProject],
 
   ['GET', `${R}/targetPools`, 'targetPools.list', lb.listTargetPools],
   ['GET', `${R}/targetPools/{targetPool}`, 'targetPools.get', lb.getTargetPool],
@@ -78,13 +81,15 @@ const TABLE: [Route['method'], string, string, Handler][] = [
   ['GET', `${R}/backendServices`, 'regionBackendServices.list', lb.listBackendServices],
   ['GET', `${R}/backendServices/{backendService}`, 'regionBackendServices.get', lb.getBackendService],
   ['PUT', `${R}/backendServices/{backendService}`, 'regionBackendServices.update', lb.updateBackendService],
+
+  ['GET', 'v3/tagValues/namespaced', 'tagValues.getNamespaced', crm.getNamespacedTagValue],
 ];
 
 export const ROUTES: Route[] = TABLE.map(([method, pattern, action, handler]) => ({ method, segments: pattern.split('/'), action, handler }));
 
 export type RouteMatch = { route: Route; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 
-/** Matches decoded path segments (after /compute/v1/) against the table. */
+/** Matches decoded path segments (after the leading "/") against the table. */
 export function matchRoute(method: string, segments: string[]): RouteMatch {
   let pathMatched = false;
   for (const route of ROUTES) {

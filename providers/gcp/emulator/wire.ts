@@ -54,6 +54,6 @@ export function domainOf(reason: string): string {
 export function classifyAction(action: string): string {
   const [resource = '', method = ''] = action.split('.');
   if (resource.endsWith('Operations')) return 'operations';
-  if (/^(get|list|aggregatedList|getFromFamily|listInstances)$/.test(method)) return 'read';
+  if (/^(get|list|aggregatedList|getFromFamily|getNamespaced|listInstances)$/.test(method)) return 'read';
   return 'mutate';
 }

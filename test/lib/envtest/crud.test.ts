@@ -178,3 +178,35 @@ describe('envtest control plane: create, read, update', () => {
     expect(running.status?.phase).to.equal('Running');
   });
 });
+
+describe('envtest control plane: protobuf bodies from kubectl generator commands', () => {
+  let env: Env;
+  before(async () => {
+    env = await startEnv();
+  });
+  after(async () => env.cp.stop());
+
+  // The bytes `kubectl create namespace pb-ns` sends (k8s envelope, runtime.Unknown, v1 Namespace).
+  function namespaceBody(name: string): Buffer {
+    const str = (field: number, s: string) => Buffer.concat([Buffer.from([(field << 3) | 2, Buffer.byteLength(s)]), Buffer.from(s)]);
+    const msg = (field: number, b: Buffer) => Buffer.concat([Buffer.from([(field << 3) | 2, b.length]), b]);
+    const meta = Buffer.concat([str(1, name), str(2, '')]);
+    const ns = Buffer.concat([msg(1, meta), msg(2, Buffer.alloc(0)), msg(3, Buffer.alloc(0))]);
+    const typeMeta = Buffer.concat([str(1, 'v1'), str(2, 'Namespace')]);
+    return Buffer.concat([Buffer.from('k8s\0', 'latin1'), msg(1, typeMeta), msg(2, ns)]);
+  }
+
+  it('creates a namespace sent as application/vnd.kubernetes.protobuf', async () => {
+    const r = await raw(env.cp, 'POST', '/api/v1/namespaces', { body: namespaceBody('pb-ns'), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' } });
+    expect(r.status).to.equal(201);
+    const ns = await env.core.readNamespace({ name: 'pb-ns' });
+    expect(ns.metadata?.generateName).to.equal(undefined);
+    expect(ns.status?.phase).to.equal('Active');
+  });
+
+  it('answers 415 to protobuf for a kind it cannot decode', async () => {
+    const body = Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from([0x0a, 0x09, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x03, 0x50, 0x6f, 0x64])]);
+    const r = await raw(env.cp, 'POST', '/api/v1/namespaces/default/pods', { body, headers: { 'content-type': 'application/vnd.kubernetes.protobuf' } });
+    expect(r.status).to.equal(415);
+  });
+});

@@ -127,14 +127,19 @@ describe('envtest control plane: watch', () => {
 
   it('frees everything when watches close: 1,000 opened and closed leave none open', async function () {
     this.timeout(20000);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const timersBefore = timers();
     const controllers: AbortController[] = [];
     for (let i = 0; i < 1000; i += 100) {
       const batch = await Promise.all(Array.from({ length: 100 }, () => new k8s.Watch(env.kc).watch(path, { resourceVersion: '0' }, () => {}, () => {})));
       controllers.push(...batch);
     }
     await eventually(() => env.cp.openWatchCount() === 1000, 10000);
+    expect(timers()).to.be.at.least(timersBefore + 1000);
     for (const c of controllers) c.abort();
     await eventually(() => env.cp.openWatchCount() === 0, 10000);
+    // Each watch's timeout timer is cleared with it: nothing is left behind.
+    await eventually(() => timers() < timersBefore + 10, 5000);
   });
 
   it('closes every stream on dropWatches; clients see a clean end', async () => {

@@ -22,7 +22,10 @@ function fakeManager() {
     metrics: new Registry(),
     informer<T extends KubeObject>(r: Resource<T>): Informer<T> {
       let i = informers.get(r.plural);
-      if (!i) informers.set(r.plural, (i = new MemoryInformer(client, r)));
+      if (!i) {
+        i = new MemoryInformer<KubeObject>(client, r);
+        informers.set(r.plural, i);
+      }
       return i as unknown as Informer<T>;
     },
     eventRecorder(component: string) {

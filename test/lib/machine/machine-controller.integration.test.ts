@@ -267,6 +267,21 @@ describe('machine controllers on the local control plane', function () {
     expect((await env.client.list(Pods, { namespace: 'apps' })).items.map((p) => p.metadata.name)).to.not.include('lonely');
   });
 
+  it('brings 15 machines created at once to Running with exactly one instance each, then deletes them all', async () => {
+    const names = Array.from({ length: 15 }, (_, i) => `bulk-${i}`);
+    const t0 = Date.now();
+    await Promise.all(names.map((n) => env.client.create(Machines, newMachine(n))));
+    await eventually('all Running', async () => {
+      const items = (await env.client.list(Machines, { namespace: NS })).items.filter((m) => names.includes(m.metadata.name ?? ''));
+      return items.length === names.length && items.every((m) => m.status?.phase === 'Running' && m.status.nodeRef);
+    }, 30_000);
+    for (const n of names) expect(actuator.allInstances().filter((i) => i.machine.name === n)).to.have.length(1);
+    console.log('running at', Date.now() - t0, (await mgr.metrics.metrics()).split('\n').filter((l) => /reconcile_(errors|total)/.test(l) && !l.startsWith('#')).join('\n'));
+    await Promise.all(names.map((n) => env.client.delete(Machines, { namespace: NS, name: n })));
+    await eventually('all gone', async () => (await env.client.list(Machines, { namespace: NS })).items.every((m) => !names.includes(m.metadata.name ?? '')), 30_000);
+    expect(actuator.allInstances().filter((i) => names.includes(i.machine.name) && i.state !== 'terminated')).to.have.length(0);
+  });
+
   it('records phase transition metrics on the manager registry', async () => {
     const text = await mgr.metrics.getSingleMetricAsString('mapi_machine_phase_transition_seconds');
     expect(text).to.contain('phase="Running"');

@@ -183,6 +183,16 @@ describe('machine controller reconcile', () => {
       expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({ status: 'Unknown', reason: 'ErrorCheckingProvider', message: 'Failed to check if machine exists: throttled' });
     });
 
+    it('requeues after the asked delay when exists throws RequeueAfterError (after recording the condition)', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.reconcile('m1');
+      a.failNext('exists', new RequeueAfterError(12_000));
+      expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 12_000 });
+      expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({ status: 'Unknown', message: 'Failed to check if machine exists: requeue in: 12s' });
+    });
+
     it('holds back an immediate re-trigger after a failure (no hot loop) and lets it through after the backoff', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a);

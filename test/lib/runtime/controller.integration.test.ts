@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { ConfigMap } from '../../../lib/apis/core.js';
 import { ConfigMaps, Namespaces } from '../../../lib/client/resources.js';
 import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
 import { waitFor } from './support/wait.js';
@@ -15,7 +14,7 @@ describe('Controller on a Manager against the local control plane', function () 
 
   it('with 10 workers reconciles each of 300 objects under random updates, never one key twice at once, and last sees its final state', async () => {
     const names = Array.from({ length: 300 }, (_, i) => `cm-${i}`);
-    await Promise.all(names.map((name) => env.client.create(ConfigMaps, { metadata: { name, namespace: 'workers' }, data: { v: '0' } } as ConfigMap)));
+    await Promise.all(names.map((name) => env.client.create(ConfigMaps, { metadata: { name, namespace: 'workers' }, data: { v: '0' } })));
     const mgr = env.newManager({ namespace: 'workers' });
     const informer = mgr.informer(ConfigMaps);
     const inFlight = new Set<string>();
@@ -33,7 +32,7 @@ describe('Controller on a Manager against the local control plane', function () 
           inFlight.add(key);
           peak = Math.max(peak, inFlight.size);
           try {
-            const obj = informer.get(req) as ConfigMap | undefined;
+            const obj = informer.get(req);
             await new Promise((r) => setTimeout(r, Math.random() * 3));
             lastSeen.set(key, obj?.data?.v);
           } finally {

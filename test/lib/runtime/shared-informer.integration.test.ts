@@ -57,7 +57,7 @@ describe('SharedInformer against the local control plane', function () {
     await Promise.all(items.map((i) => env.client.delete(ConfigMaps, { namespace: 'inf', name: i.metadata.name! })));
   });
 
-  function startInformer(client: KubeClient, opts: { resyncPeriodMs?: number; labelSelector?: string } = {}) {
+  function startInformer(client: KubeClient, opts: { resyncPeriodMs?: number; labelSelector?: string; listPageSize?: number } = {}) {
     const informer = new SharedInformer({ client, resource: ConfigMaps, namespace: 'inf', logger: nullLogger(), backoffInitialMs: 20, backoffMaxMs: 200, resyncPeriodMs: 0, ...opts });
     const seen: Seen[] = [];
     for (const event of ['add', 'update', 'delete'] as const) {
@@ -83,6 +83,30 @@ describe('SharedInformer against the local control plane', function () {
     expect(seen.filter((s) => s.name === 'a').map((s) => `${s.event}:${s.data}`)).to.deep.equal(['add:1', 'update:2']);
     expect(informer.get({ namespace: 'inf', name: 'pre' })).to.equal(undefined);
     expect(informer.list({ namespace: 'inf' }).map((o) => o.metadata.name)).to.deep.equal(['a']);
+    await stop();
+  });
+
+  it('restricts the cache to a label selector when given one', async () => {
+    await env.client.create(ConfigMaps, cm('in', '1', { team: 'a' }));
+    await env.client.create(ConfigMaps, cm('out', '1', { team: 'b' }));
+    const { informer, seen, stop } = startInformer(env.client, { labelSelector: 'team=a' });
+    await informer.waitForSync();
+    await env.client.create(ConfigMaps, cm('in2', '1', { team: 'a' }));
+    await env.client.create(ConfigMaps, cm('out2', '1', { team: 'b' }));
+    await waitFor(() => seen.some((s) => s.name === 'in2'), 'the matching create');
+    expect(informer.list().map((o) => o.metadata.name).sort()).to.deep.equal(['in', 'in2']);
+    await stop();
+  });
+
+  it('hands out copies, so a caller editing an object never changes the cache', async () => {
+    await env.client.create(ConfigMaps, cm('copy', '1'));
+    const { informer, stop } = startInformer(env.client);
+    await informer.waitForSync();
+    const mine = informer.get({ namespace: 'inf', name: 'copy' })!;
+    mine.data = { v: 'edited' };
+    informer.list()[0]!.metadata.labels = { edited: 'yes' };
+    expect(informer.get({ namespace: 'inf', name: 'copy' })?.data).to.deep.equal({ v: '1' });
+    expect(informer.list()[0]!.metadata.labels).to.equal(undefined);
     await stop();
   });
 
@@ -122,8 +146,9 @@ describe('SharedInformer against the local control plane', function () {
   it('re-lists after 410 Gone and emits delete for vanished, update for changed, add for new objects, nothing for unchanged', async () => {
     for (const n of ['keep', 'change', 'vanish']) await env.client.create(ConfigMaps, cm(n, '1'));
     const gated = gatedClient(env.client);
-    const { informer, seen, stop } = startInformer(gated.client);
+    const { informer, seen, stop } = startInformer(gated.client, { listPageSize: 2 });
     await informer.waitForSync();
+    expect(informer.list().map((o) => o.metadata.name).sort()).to.deep.equal(['change', 'keep', 'vanish'], 'all pages listed');
     await waitFor(() => gated.watchesOpened() === 1, 'the first watch');
     seen.length = 0;
 

@@ -99,6 +99,28 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(emu.instances()).to.have.length(1);
   });
 
+  it('past the eventual-consistency window, a create retried for an invisible instance still gets the same one', async () => {
+    const impatient = createAwsActuator({ client: secretsClient(), clock, endpoint: emu.endpoint, retryDelayMs: () => 1, eventualConsistencyWindowMs: 0 });
+    try {
+      const m = machine('worker-ec');
+      emu.knobs.setVisibilityDelay(60_000);
+      await impatient.create(m, recordingContext());
+      expect(await impatient.exists(m, recordingContext())).to.equal(false);
+      await impatient.create(m, recordingContext());
+      expect(emu.instances()).to.have.length(1);
+    } finally {
+      impatient.close();
+    }
+  });
+
+  it('does not finish deleting a machine whose recorded instance is not visible yet', async () => {
+    const m = machine('worker-del-ec');
+    emu.knobs.setVisibilityDelay(60_000);
+    await actuator.create(m, recordingContext());
+    const err = await rejection(actuator.delete(m, recordingContext()));
+    expect(findError(err, RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
+  });
+
   it('reports existence, and update writes providerID, addresses, labels, annotations and status', async () => {
     const m = machine('worker-4');
     await actuator.create(m, recordingContext());
@@ -238,6 +260,27 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const results = await Promise.all(machines.map((m) => actuator.exists(m, recordingContext())));
     expect(results.every(Boolean)).to.equal(true);
     expect(emu.knobs.counts('DescribeInstances').total).to.be.at.most(2);
+  });
+
+  it('allocates a dynamic dedicated host, records it before launching, and releases it once the instance terminated', async () => {
+    const m = machine(
+      'host-1',
+      awsSpec({ placement: { region: 'us-east-1', availabilityZone: 'us-east-1a', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { allocationStrategy: 'Dynamic' } } } }),
+    );
+    await actuator.create(m, recordingContext());
+    const hostId = (m.status?.providerStatus as { dedicatedHost?: { id?: string } }).dedicatedHost?.id;
+    expect(hostId).to.match(/^h-/);
+    const id = m.status?.providerStatus?.instanceId as string;
+    expect(emu.instance(id)?.hostId).to.equal(hostId);
+    await actuator.create(m, recordingContext());
+    expect(emu.world.hosts.filter((h) => h.state === 'available'), 'one host, however often create runs').to.have.length(1);
+
+    const first = await rejection(actuator.delete(m, recordingContext()));
+    expect(findError(first, RequeueAfterError), 'waits for termination to release the host').to.be.instanceOf(RequeueAfterError);
+    await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
+    await actuator.delete(m, recordingContext());
+    expect(emu.world.hosts.find((h) => h.hostId === hostId)?.state).to.equal('released');
+    expect((m.status?.providerStatus as { dedicatedHost?: { id?: string } }).dedicatedHost).to.deep.equal({});
   });
 
   it('costs a fraction of one EC2 call per machine per steady-state reconcile (exists + update)', async () => {

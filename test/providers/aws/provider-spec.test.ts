@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InvalidMachineConfigurationError, type Machine } from '../../../lib/index.js';
+import { InvalidMachineConfigurationError, setProviderCondition, type Machine } from '../../../lib/index.js';
 import {
   DEFAULT_CREDENTIALS_SECRET,
   DEFAULT_USER_DATA_SECRET,
@@ -8,7 +8,6 @@ import {
   decodeProviderStatus,
   encodeProviderStatus,
   readProviderConfig,
-  setProviderCondition,
 } from '../../../providers/aws/provider-spec.js';
 
 const valid = () => ({

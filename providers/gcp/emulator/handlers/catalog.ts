@@ -1,7 +1,7 @@
 // Read-only catalog calls: machine types, accelerator and disk types, images (incl. families), zones,
 // regions, projects, networks, subnetworks and disks.
 import { stableId } from '../default-world.js';
-import { notFound } from '../api-error.js';
+import { invalidField, notFound } from '../api-error.js';
 import {
   acceleratorTypeJson,
   diskTypeJson,
@@ -107,7 +107,10 @@ export const getImageFromFamily: Handler = (ctx) => {
 };
 
 export const getImageFamilyView: Handler = (ctx) => {
-  const { project } = zoneScope(ctx);
+  const project = param(ctx, 'project');
+  requireImageProject(ctx, project);
+  const zone = param(ctx, 'zone');
+  if (!ctx.state.world.zones.some((z) => z.name === zone)) throw invalidField('zone', zone, 'Unknown zone.');
   const family = param(ctx, 'family');
   const img = latestOfFamily(ctx.state, project, family);
   if (!img) throw notFound(`projects/${project}/zones/${param(ctx, 'zone')}/imageFamilyViews/${family}`);

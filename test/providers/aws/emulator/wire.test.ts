@@ -4,7 +4,8 @@ import { execFile, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { promisify } from 'node:util';
 import { startEc2Emulator, type Ec2Emulator } from '../../../../providers/aws/emulator/index.js';
-import { awsError, ec2Client, workerLaunch } from './ec2-test-env.js';
+import { DescribeTargetGroupsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { awsError, ec2Client, elbv2Client, workerLaunch } from './ec2-test-env.js';
 
 interface RawReply {
   status: number;
@@ -12,10 +13,11 @@ interface RawReply {
   headers: Record<string, string | string[] | undefined>;
 }
 
-function raw(emu: Ec2Emulator, opts: { method?: string; path?: string; body?: string | Buffer; contentType?: string | null }): Promise<RawReply> {
+function raw(emu: Ec2Emulator, opts: { method?: string; path?: string; body?: string | Buffer; contentType?: string | null; authorization?: string }): Promise<RawReply> {
   const url = new URL(opts.path ?? '/', emu.endpoint);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
+    if (opts.authorization) headers.authorization = opts.authorization;
     if (opts.contentType !== null) headers['content-type'] = opts.contentType ?? 'application/x-www-form-urlencoded; charset=utf-8';
     const req = request(url, { method: opts.method ?? 'POST', headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -82,7 +84,7 @@ describe('EC2 emulator: wire protocol robustness', () => {
 });
 
 describe('EC2 emulator: credentials check', () => {
-  it('answers AuthFailure (401) to a wrong access key or region scope when an access key is required', async () => {
+  it('answers AuthFailure (401) to a wrong access key, region or service scope when an access key is required', async () => {
     const emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDTEST' });
     try {
       const good = ec2Client(emu, 1);
@@ -95,6 +97,14 @@ describe('EC2 emulator: credentials check', () => {
       const wrongRegion = new EC2Client({ region: 'eu-west-1', endpoint: emu.endpoint, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'x' }, maxAttempts: 1 });
       await awsError(wrongRegion.send(new DescribeRegionsCommand({})), 'AuthFailure', 401);
       wrongRegion.destroy();
+      const elb = elbv2Client(emu, 1);
+      expect((await elb.send(new DescribeTargetGroupsCommand({}))).TargetGroups, 'ELB signs as elasticloadbalancing').to.not.be.empty;
+      elb.destroy();
+      const wrongService = await raw(emu, {
+        body: 'Action=DescribeTargetGroups&Version=2015-12-01',
+        authorization: 'AWS4-HMAC-SHA256 Credential=AKIDTEST/20261122/us-east-1/ec2/aws4_request, SignedHeaders=host, Signature=00',
+      });
+      expect([wrongService.status, code(wrongService.body)]).to.deep.equal([401, 'AuthFailure']);
       const unsigned = await raw(emu, { body: 'Action=DescribeRegions&Version=2016-11-15' });
       expect(unsigned.status).to.equal(401);
     } finally {

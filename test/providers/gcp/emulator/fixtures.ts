@@ -26,27 +26,48 @@ export const PROJECT = 'test-project';
 export const ZONE = 'us-central1-a';
 export const REGION = 'us-central1';
 
-export function clientsFor(emu: GceEmulator) {
+const CLIENTS = {
+  instances: InstancesClient,
+  zoneOps: ZoneOperationsClient,
+  regionOps: RegionOperationsClient,
+  machineTypes: MachineTypesClient,
+  images: ImagesClient,
+  imageFamilyViews: ImageFamilyViewsClient,
+  targetPools: TargetPoolsClient,
+  instanceGroups: InstanceGroupsClient,
+  backendServices: RegionBackendServicesClient,
+  regions: RegionsClient,
+  zones: ZonesClient,
+  projects: ProjectsClient,
+};
+export type Clients = { [K in keyof typeof CLIENTS]: InstanceType<(typeof CLIENTS)[K]> } & { close(): Promise<void> };
+
+/** Clients are made on first use: each costs a few hundred ms to set up. */
+export function clientsFor(emu: GceEmulator): Clients {
   const opts = { ...emu.clientOptions(), authClient: new PassThroughClient() };
-  return {
-    instances: new InstancesClient(opts),
-    zoneOps: new ZoneOperationsClient(opts),
-    regionOps: new RegionOperationsClient(opts),
-    machineTypes: new MachineTypesClient(opts),
-    images: new ImagesClient(opts),
-    imageFamilyViews: new ImageFamilyViewsClient(opts),
-    targetPools: new TargetPoolsClient(opts),
-    instanceGroups: new InstanceGroupsClient(opts),
-    backendServices: new RegionBackendServicesClient(opts),
-    regions: new RegionsClient(opts),
-    zones: new ZonesClient(opts),
-    projects: new ProjectsClient(opts),
-  };
+  const made = new Map<string, { close(): Promise<void> }>();
+  const out = {
+    close: async () => {
+      await Promise.all([...made.values()].map((x) => x.close()));
+    },
+  } as Clients;
+  for (const [key, Ctor] of Object.entries(CLIENTS)) {
+    Object.defineProperty(out, key, {
+      get: () => {
+        let c = made.get(key);
+        if (!c) {
+          c = new Ctor(opts);
+          made.set(key, c);
+        }
+        return c;
+      },
+    });
+  }
+  return out;
 }
-export type Clients = ReturnType<typeof clientsFor>;
 
 export async function closeClients(c: Clients): Promise<void> {
-  await Promise.all(Object.values(c).map((x) => x.close()));
+  await c.close();
 }
 
 export const rid = (): string => randomUUID();
@@ -111,3 +132,12 @@ export async function errorOf(p: Promise<unknown>): Promise<{ code?: number; htt
 
 /** No gax retries, so an injected 503 reaches the test as it was sent. */
 export const NO_RETRY = { retry: { retryCodes: [] as number[] } };
+
+/** Polls (bounded, on real time) until `cond` holds: for a request to reach the server before a FakeClock step. */
+export async function until(cond: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { FakeClock } from '../../../../lib/index.js';
 import { startGceEmulator, type GceEmulator } from '../../../../providers/gcp/emulator/index.js';
-import { clientsFor, closeClients, errorOf, insert, PROJECT, rid, waitDone, ZONE, type Clients } from './fixtures.js';
+import { clientsFor, closeClients, errorOf, insert, PROJECT, rid, until, waitDone, ZONE, type Clients } from './fixtures.js';
 
 describe('GCE emulator: instances through @google-cloud/compute', () => {
   let emu: GceEmulator;
@@ -14,29 +14,6 @@ describe('GCE emulator: instances through @google-cloud/compute', () => {
   afterEach(async () => {
     await closeClients(c);
     await emu.stop();
-  });
-
-  it('inserts an instance whose operation goes PENDING → DONE through wait and whose get shows it at once', async () => {
-    const op = await insert(c, 'worker-a');
-    expect(op.status).to.equal('PENDING');
-    expect(op.operationType).to.equal('insert');
-    expect(op.targetLink).to.equal(`https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/worker-a`);
-
-    const [early] = await c.instances.get({ project: PROJECT, zone: ZONE, instance: 'worker-a' });
-    expect(early.status).to.equal('PROVISIONING');
-    expect(early.networkInterfaces?.[0]?.networkIP).to.match(/^10\.0\.(1[2-9][0-9]|2[0-5][0-9])\.\d+$/);
-    expect(early.disks?.[0]?.diskSizeGb).to.equal('128');
-    expect(early.scheduling?.onHostMaintenance).to.equal('MIGRATE');
-    expect(early.id).to.match(/^\d{19}$/);
-
-    const [running] = await c.zoneOps.get({ project: PROJECT, zone: ZONE, operation: op.name ?? '' });
-    expect(running.status).to.equal('RUNNING');
-    const done = await waitDone(c, op);
-    expect(done.status).to.equal('DONE');
-    expect(done.progress).to.equal(100);
-    const [after] = await c.instances.get({ project: PROJECT, zone: ZONE, instance: 'worker-a' });
-    expect(after.status).to.equal('RUNNING');
-    expect(after.selfLink).to.equal(done.targetLink);
   });
 
   it('answers a repeated insert with the same requestId with the original operation and creates nothing new', async () => {
@@ -73,8 +50,10 @@ describe('GCE emulator: instances through @google-cloud/compute', () => {
     expect(raw?.nextPageToken).to.be.a('string');
     const [byName] = await c.instances.list({ project: PROJECT, zone: ZONE, filter: 'name = "p3"' });
     expect(byName.map((i) => i.name)).to.deep.equal(['p3']);
-    const [notRunning] = await c.instances.list({ project: PROJECT, zone: ZONE, filter: 'status != PROVISIONING' });
-    expect(notRunning).to.have.length(0);
+    const [byRegex] = await c.instances.list({ project: PROJECT, zone: ZONE, filter: 'name eq "p[12]"' });
+    expect(byRegex.map((i) => i.name)).to.deep.equal(['p1', 'p2']);
+    const [masters] = await c.instances.list({ project: PROJECT, zone: ZONE, filter: '(labels.role = master) OR (name = "p1")' });
+    expect(masters.map((i) => i.name)).to.deep.equal(['p1', 'p5']);
   });
 
   it('groups instances by zone in aggregatedList, with a warning for zones without any', async () => {
@@ -151,6 +130,56 @@ describe('GCE emulator: instances through @google-cloud/compute', () => {
 });
 
 describe('GCE emulator: instance lifecycle on a fake clock', () => {
+  it('inserts an instance whose operation goes PENDING → RUNNING → DONE and whose get shows it at once', async () => {
+    const clock = new FakeClock();
+    const emu = await startGceEmulator({ clock, bootDelayMs: 10_000 });
+    const c = clientsFor(emu);
+    try {
+      const op = await insert(c, 'worker-a');
+      expect(op.status).to.equal('PENDING');
+      expect(op.operationType).to.equal('insert');
+      expect(op.targetLink).to.equal(`https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/worker-a`);
+
+      const [early] = await c.instances.get({ project: PROJECT, zone: ZONE, instance: 'worker-a' });
+      expect(early.status).to.equal('PROVISIONING');
+      expect(early.networkInterfaces?.[0]?.networkIP).to.equal('10.0.128.2');
+      expect(early.disks?.[0]?.diskSizeGb).to.equal('128');
+      expect(early.scheduling?.onHostMaintenance).to.equal('MIGRATE');
+      expect(early.id).to.match(/^\d{19}$/);
+
+      const [running] = await c.zoneOps.get({ project: PROJECT, zone: ZONE, operation: op.name ?? '' });
+      expect(running.status).to.equal('RUNNING');
+      const waiting = c.zoneOps.wait({ project: PROJECT, zone: ZONE, operation: op.name ?? '' });
+      await until(() => clock.pendingTimers() >= 2);
+      clock.step(10_000);
+      const [done] = await waiting;
+      expect(done.status).to.equal('DONE');
+      expect(done.progress).to.equal(100);
+      const [after] = await c.instances.get({ project: PROJECT, zone: ZONE, instance: 'worker-a' });
+      expect(after.status).to.equal('RUNNING');
+      expect(after.selfLink).to.equal(done.targetLink);
+    } finally {
+      await closeClients(c);
+      await emu.stop();
+    }
+  });
+
+  it('answers wait with the operation as it is once the wait limit passes', async () => {
+    const clock = new FakeClock();
+    const emu = await startGceEmulator({ clock, bootDelayMs: 60_000, timings: { operationWaitMs: 2_000 } });
+    const c = clientsFor(emu);
+    try {
+      const op = await insert(c, 'worker-w');
+      const waiting = c.zoneOps.wait({ project: PROJECT, zone: ZONE, operation: op.name ?? '' });
+      await until(() => clock.pendingTimers() >= 2);
+      clock.step(2_000);
+      expect((await waiting)[0].status).to.equal('RUNNING');
+    } finally {
+      await closeClients(c);
+      await emu.stop();
+    }
+  });
+
   it('moves PROVISIONING → STAGING → RUNNING after the boot delay and STOPPING → gone after the delete delay', async () => {
     const clock = new FakeClock();
     const emu = await startGceEmulator({ clock, bootDelayMs: 10_000, deleteDelayMs: 4_000 });

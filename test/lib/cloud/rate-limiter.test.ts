@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { FakeClock } from '../../../lib/index.js';
-import { RegionalRateLimiter } from '../../../providers/aws/rate-limiter.js';
+import { FakeClock, RegionalRateLimiter } from '../../../lib/index.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
 

@@ -1,12 +1,13 @@
 // Coalesces look-ups by key that arrive within a short window into one batched call, so that many workers
-// checking many Machines cost one DescribeInstances per window instead of one each.
-import type { Clock, TimerHandle } from '../../lib/index.js';
-import { abortError } from './abort.js';
+// checking many Machines cost one cloud list/describe call per window instead of one each (EC2
+// DescribeInstances by ids, GCE instances.list with a name filter).
+import type { Clock, TimerHandle } from '../runtime/clock.js';
+import { abortError } from '../runtime/real-clock.js';
 
 export interface DescribeBatcherOptions<V> {
   /** How long the first request of a batch waits for company. */
   windowMs: number;
-  /** Largest batch one call may carry (DescribeInstances: 1,000 ids). */
+  /** Largest batch one call may carry (e.g. DescribeInstances: 1,000 ids). */
   maxBatch: number;
   clock: Clock;
   /** Fetches a batch; keys absent from the result are "not found". A rejection fails the whole batch. */

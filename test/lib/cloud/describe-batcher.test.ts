@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { FakeClock } from '../../../lib/index.js';
-import { DescribeBatcher } from '../../../providers/aws/describe-batcher.js';
+import { DescribeBatcher, FakeClock } from '../../../lib/index.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
 

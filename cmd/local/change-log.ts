@@ -1,0 +1,52 @@
+// Without a terminal, `npm start` prints one line per change instead of redrawing: a pure diff of two
+// cluster snapshots.
+import type { ClusterSnapshot, EventRow, MachineRow, MachineSetRow } from './cluster-snapshot.js';
+
+const keyOf = (r: { namespace: string; name: string }) => `${r.namespace}/${r.name}`;
+const eventKey = (e: EventRow) => `${e.timeMs}|${e.object}|${e.reason}|${e.count}|${e.message}`;
+
+function setLine(s: MachineSetRow): string {
+  return `machineset ${keyOf(s)}: desired ${s.desired}, current ${s.current}, ready ${s.ready}`;
+}
+
+function machineLine(m: MachineRow, before: MachineRow | undefined): string {
+  const phase = m.phase || '(no phase)';
+  const parts = [before && before.phase !== m.phase ? `${before.phase || '(no phase)'} -> ${phase}` : phase];
+  if (m.deleting && !before?.deleting) parts.push('deleting');
+  if (m.providerID && m.providerID !== before?.providerID) parts.push(`providerID ${m.providerID}`);
+  if (m.node && m.node !== before?.node) parts.push(`node ${m.node}`);
+  if (!m.node && before?.node) parts.push(`node ${before.node} gone`);
+  return `machine ${keyOf(m)}: ${parts.join(', ')}`;
+}
+
+function sameMachine(a: MachineRow, b: MachineRow): boolean {
+  return a.phase === b.phase && a.node === b.node && a.providerID === b.providerID && a.deleting === b.deleting;
+}
+
+/** Lines describing what changed from prev to next (everything, when prev is undefined), oldest event first. */
+export function changeLines(prev: ClusterSnapshot | undefined, next: ClusterSnapshot): string[] {
+  const lines: string[] = [];
+  const prevSets = new Map(prev?.machineSets.map((s) => [keyOf(s), s]));
+  for (const s of next.machineSets) {
+    const p = prevSets.get(keyOf(s));
+    if (!p || p.desired !== s.desired || p.current !== s.current || p.ready !== s.ready) lines.push(setLine(s));
+    prevSets.delete(keyOf(s));
+  }
+  for (const gone of prevSets.keys()) lines.push(`machineset ${gone}: deleted`);
+
+  const prevMachines = new Map(prev?.machines.map((m) => [keyOf(m), m]));
+  for (const m of next.machines) {
+    const p = prevMachines.get(keyOf(m));
+    if (!p || !sameMachine(p, m)) lines.push(machineLine(m, p));
+    prevMachines.delete(keyOf(m));
+  }
+  for (const gone of prevMachines.keys()) lines.push(`machine ${gone}: deleted`);
+
+  const seen = new Set(prev?.events.map(eventKey));
+  const oldestShown = prev?.events.at(-1)?.timeMs ?? -Infinity;
+  const fresh = next.events.filter((e) => !seen.has(eventKey(e)) && (prev === undefined || e.timeMs >= oldestShown));
+  for (const e of fresh.reverse()) {
+    lines.push(`event ${e.type} ${e.reason} ${e.object}: ${e.message}${e.count > 1 ? ` (x${e.count})` : ''}`);
+  }
+  return lines;
+}

@@ -1,0 +1,78 @@
+// The flags of machine-api-local (`npm start`).
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseGoDuration } from '../internal/index.js';
+import type { ControllersMode } from './environment.js';
+import { localProviders } from './providers.js';
+
+export interface LocalCliOptions {
+  provider: string;
+  port: number;
+  stateDir: string;
+  bootDelayMs: number;
+  latencyMs: number;
+  samples: boolean;
+  tty: boolean;
+  controllers: ControllersMode;
+  v: number;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function duration(flag: string) {
+  return (value: string): number => {
+    let ms: number;
+    try {
+      ms = parseGoDuration(value, flag);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+    if (ms < 0) throw new InvalidArgumentError(`${flag} must not be negative, got ${JSON.stringify(value)}`);
+    return ms;
+  };
+}
+
+function level(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`-v must be an integer >= 0, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function buildLocalProgram(): Command {
+  return new Command('machine-api-local')
+    .description(
+      'Runs the whole Machine API with no cloud account and no cluster: a local API server, a cloud emulator, a kubelet simulator ' +
+        'and every controller binary. Then: KUBECONFIG=<state-dir>/kubeconfig kubectl get machines -A',
+    )
+    .addOption(new Option('--provider <name>', 'Cloud to emulate').choices(Object.keys(localProviders)).default('aws'))
+    .addOption(new Option('--port <port>', 'API server port on 127.0.0.1 (0 = any free port)').default(0).argParser(port))
+    .option('--state-dir <dir>', 'Keeps kubeconfig, endpoints.json, API objects and cloud instances across restarts', '.local')
+    .addOption(new Option('--boot-delay <duration>', 'How long an emulated instance takes to boot (Go duration)').default(3_000, '3s').argParser(duration('--boot-delay')))
+    .addOption(new Option('--latency <duration>', 'Latency the emulator adds to every cloud call (Go duration)').default(0, '0s').argParser(duration('--latency')))
+    .option('--no-samples', 'Do not create the sample MachineSet and MachineHealthCheck (the secrets are still created)')
+    .option('--no-tty', 'Print one line per change instead of the live view, even on a terminal')
+    .addOption(
+      new Option('--controllers <mode>', 'in-process: run every binary here; none: run only the API server, emulator and kubelet simulator (start the binaries yourself, see endpoints.json "binaries")')
+        .choices(['in-process', 'none'])
+        .default('in-process'),
+    )
+    .addOption(new Option('-v, --v <level>', 'Controller log verbosity (logs go to <state-dir>/controllers.log)').default(0).argParser(level));
+}
+
+export function readLocalOptions(program: Command): LocalCliOptions {
+  const o = program.opts();
+  return {
+    provider: o.provider as string,
+    port: o.port as number,
+    stateDir: o.stateDir as string,
+    bootDelayMs: o.bootDelay as number,
+    latencyMs: o.latency as number,
+    samples: o.samples !== false,
+    tty: o.tty !== false,
+    controllers: o.controllers as ControllersMode,
+    v: o.v as number,
+  };
+}

@@ -1,0 +1,222 @@
+// The embedded default, as a library: a local control plane, one cloud emulator, the kubelet simulator and
+// (unless told otherwise) every controller binary of the provider, run in this process through the binaries'
+// own flag parsing and registration code. machine-api-local is a thin CLI over this; tests use it directly.
+import { mkdirSync, writeFileSync, createWriteStream } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createKubeClient, createLogger, Namespaces, isAlreadyExists, loadKubeConfig, type KubeClient, type Logger, type Manager } from '../../lib/index.js';
+import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
+import { KubeletSimulator } from '../../lib/testing/index.js';
+import { machineHealthCheckBinary } from '../machine-healthcheck.js';
+import { machineSetControllerBinary } from '../machineset-controller.js';
+import { localBinaryFromSpec, type LocalBinary } from './local-binary.js';
+import { localProvider, type LocalCloud, type LocalProvider } from './providers.js';
+import { repoRoot } from './repo-root.js';
+import { createIfAbsent, readSamples } from './samples.js';
+
+export const LOCAL_NAMESPACE = 'openshift-machine-api';
+export const LOCAL_USER_AGENT = 'machine-api-local';
+
+/**
+ * in-process: every binary runs in this process (what `npm start` does).
+ * none: only the control plane, the emulator and the kubelet simulator; run the binaries yourself as separate
+ * processes with the commands in endpoints.json "binaries" (what benchmarks of the real binaries do).
+ */
+export type ControllersMode = 'in-process' | 'none';
+
+export interface LocalEnvironmentOptions {
+  /** Default "aws". */
+  provider?: string;
+  /** API server port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  /** Kubeconfig, endpoints.json, API objects and emulator instances live here. */
+  stateDir: string;
+  /** Default 3000. */
+  bootDelayMs?: number;
+  /** Default 0. */
+  latencyMs?: number;
+  /** Create the sample MachineSet and MachineHealthCheck (default true). Secrets are always created. */
+  samples?: boolean;
+  /** Default in-process. */
+  controllers?: ControllersMode;
+  /** Run the binaries with leader election on their own Leases (default false: one process, no contention). */
+  leaderElect?: boolean;
+  /** Controllers' -v. */
+  verbosity?: number;
+  /** Where controller and environment logs go; default <stateDir>/controllers.log. */
+  logStream?: NodeJS.WritableStream;
+  /** Sees every API request (the RBAC test records who calls what). */
+  onRequest?: (request: RecordedRequest) => void;
+  /** The environment the binaries see (default process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface BinaryCommand {
+  name: string;
+  /** argv, starting with the node executable. */
+  command: string[];
+}
+
+export interface Endpoints {
+  apiServer: string;
+  kubeconfig: string;
+  provider: string;
+  cloud: Record<string, { endpoint: string; region: string }>;
+  /** How to run each binary as its own process against this environment. */
+  binaries: BinaryCommand[];
+}
+
+export interface RunningBinary {
+  name: string;
+  manager: Manager;
+  /** Settles when the manager has stopped; rejects if it failed. */
+  done: Promise<void>;
+}
+
+export interface LocalEnvironment {
+  provider: LocalProvider;
+  controlPlane: ControlPlane;
+  cloud: LocalCloud;
+  kubelet: KubeletSimulator;
+  /** The environment's own client (user agent machine-api-local). */
+  client: KubeClient;
+  kubeconfigPath: string;
+  endpointsPath: string;
+  endpoints: Endpoints;
+  binaries: RunningBinary[];
+  /** Sample objects created by this start (empty when they already existed). */
+  createdSamples: string[];
+  logger: Logger;
+  /** Stops controllers, kubelet simulator, emulator and control plane, in that order. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** The binaries of a provider's Deployment: the provider binary, the MachineSet and MachineHealthCheck controllers. */
+export function binariesOf(provider: LocalProvider): LocalBinary[] {
+  return [
+    provider.binary,
+    localBinaryFromSpec(machineSetControllerBinary, 'cmd/machineset-controller.ts'),
+    localBinaryFromSpec(machineHealthCheckBinary, 'cmd/machine-healthcheck.ts'),
+  ];
+}
+
+/** The flags each binary gets locally: the operator's, minus the listeners (ports would clash), plus the kubeconfig. */
+export function localArgs(binary: LocalBinary, provider: LocalProvider, cloud: LocalCloud, o: { kubeconfigPath: string; leaderElect: boolean; verbosity: number }): string[] {
+  const args = [
+    `--kubeconfig=${o.kubeconfigPath}`,
+    `--namespace=${LOCAL_NAMESPACE}`,
+    '--metrics-bind-address=0',
+    '--health-addr=',
+    '--graceful-shutdown-timeout=5s',
+    `--v=${o.verbosity}`,
+  ];
+  if (o.leaderElect) args.push('--leader-elect=true', '--leader-elect-lease-duration=15s', `--leader-elect-resource-namespace=${LOCAL_NAMESPACE}`);
+  if (binary === provider.binary) args.push(...provider.cloudArgs(cloud));
+  return args;
+}
+
+export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Promise<LocalEnvironment> {
+  const provider = localProvider(opts.provider ?? 'aws');
+  const stateDir = resolve(opts.stateDir);
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const root = repoRoot();
+  const logStream = opts.logStream ?? createWriteStream(join(stateDir, 'controllers.log'), { flags: 'a', mode: 0o600 });
+  const logger = createLogger({ level: opts.verbosity ?? 0, stream: logStream, fields: { component: LOCAL_USER_AGENT } });
+  const kubeconfigPath = join(stateDir, 'kubeconfig');
+  const endpointsPath = join(stateDir, 'endpoints.json');
+  const leaderElect = opts.leaderElect ?? false;
+  const verbosity = opts.verbosity ?? 0;
+
+  // Each step registers how to undo itself, so a failed start leaves nothing running.
+  const undo: Array<() => Promise<void> | void> = [];
+  const unwind = async (): Promise<void> => {
+    for (const step of undo.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (err) {
+        logger.error('stopping the local environment', { error: err });
+      }
+    }
+  };
+
+  try {
+    const controlPlane = await startControlPlane({
+      port: opts.port ?? 0,
+      dataDir: join(stateDir, 'apiserver'),
+      kubeconfigPath,
+      crdDirs: [join(root, 'manifests', 'crds')],
+      onRequest: opts.onRequest,
+    });
+    undo.push(() => controlPlane.stop());
+    const client = createKubeClient({ kubeConfig: loadKubeConfig({ yaml: controlPlane.kubeconfig }), qps: 200, burst: 400, userAgent: LOCAL_USER_AGENT });
+    undo.push(() => client.close());
+
+    const cloud = await provider.startEmulator({
+      dataDir: join(stateDir, `${provider.name}-emulator`),
+      bootDelayMs: opts.bootDelayMs ?? 3_000,
+      latencyMs: opts.latencyMs ?? 0,
+      logger: logger.child({ emulator: provider.name }),
+    });
+    undo.push(() => cloud.stop());
+
+    try {
+      await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: LOCAL_NAMESPACE } });
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+    const samples = readSamples(join(root, 'manifests', 'samples', provider.samplesDir));
+    const createdSamples = await createIfAbsent(client, samples.filter((s) => s.object.kind === 'Secret'));
+
+    const kubelet = new KubeletSimulator({ client, view: cloud.instanceView() });
+    await kubelet.start();
+    undo.push(() => kubelet.stop());
+
+    const binaries = binariesOf(provider);
+    const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath, leaderElect, verbosity });
+    const running: RunningBinary[] = [];
+    if ((opts.controllers ?? 'in-process') === 'in-process') {
+      const stop = new AbortController();
+      for (const b of binaries) {
+        const prepared = await b.prepare(argsOf(b), { logStream, env: opts.env ?? process.env });
+        const done = prepared.manager.start(stop.signal);
+        // A manager that fails is reported by stop(); until then, keep the rejection from going unhandled.
+        done.catch((err: unknown) => logger.error('controller binary stopped with an error', { binary: b.name, error: err }));
+        running.push({ name: b.name, manager: prepared.manager, done });
+        undo.push(async () => {
+          stop.abort();
+          await done.catch(() => undefined);
+          prepared.close();
+        });
+      }
+    }
+
+    if (opts.samples ?? true) createdSamples.push(...(await createIfAbsent(client, samples.filter((s) => s.object.kind !== 'Secret'))));
+
+    const endpoints: Endpoints = {
+      apiServer: controlPlane.httpsUrl,
+      kubeconfig: kubeconfigPath,
+      provider: provider.name,
+      cloud: { [provider.name]: { endpoint: cloud.endpoint, region: cloud.region } },
+      binaries: binaries.map((b) => ({ name: b.name, command: [process.execPath, '--import', 'tsx', join(root, b.script), ...argsOf(b)] })),
+    };
+    writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
+
+    let stopping: Promise<void> | undefined;
+    return {
+      provider,
+      controlPlane,
+      cloud,
+      kubelet,
+      client,
+      kubeconfigPath,
+      endpointsPath,
+      endpoints,
+      binaries: running,
+      createdSamples,
+      logger,
+      stop: () => (stopping ??= unwind()),
+    };
+  } catch (err) {
+    await unwind();
+    throw err;
+  }
+}

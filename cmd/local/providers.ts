@@ -1,0 +1,53 @@
+// The clouds `machine-api-local` can emulate. Adding one is one entry in `localProviders`: how to start its
+// emulator (persisting into a directory), which provider binary runs against it and with which extra flags.
+// The secrets to create come from the Secret documents in manifests/samples/<name>/.
+import type { Logger } from '../../lib/index.js';
+import type { InstanceView } from '../../lib/testing/index.js';
+import { awsLocalProvider } from './aws.js';
+import type { LocalBinary } from './local-binary.js';
+
+export interface EmulatorSettings {
+  /** The emulator keeps its instances here across restarts. */
+  dataDir: string;
+  /** pending → running. */
+  bootDelayMs: number;
+  /** Added to every cloud call. */
+  latencyMs: number;
+  logger?: Logger;
+}
+
+export interface LocalCloud {
+  /** Base URL the provider's SDK is pointed at. */
+  endpoint: string;
+  region: string;
+  /** What the kubelet simulator follows. */
+  instanceView(): InstanceView;
+  /** Calls per cloud action so far (the CredentialsRequest check reads it). */
+  actionCounts(): Record<string, number>;
+  stop(): Promise<void>;
+}
+
+export interface LocalProvider {
+  name: string;
+  /** manifests/samples/<dir>/ */
+  samplesDir: string;
+  startEmulator(settings: EmulatorSettings): Promise<LocalCloud>;
+  /** The provider binary (machine controller, NodeLink, scale-from-zero) for this cloud. */
+  binary: LocalBinary;
+  /** Flags that point the provider binary at the emulator. */
+  cloudArgs(cloud: LocalCloud): string[];
+}
+
+export const localProviders: Record<string, LocalProvider> = {
+  aws: awsLocalProvider,
+};
+
+export class UnknownProviderError extends Error {
+  override readonly name = 'UnknownProviderError';
+}
+
+export function localProvider(name: string): LocalProvider {
+  const p = Object.hasOwn(localProviders, name) ? localProviders[name] : undefined;
+  if (!p) throw new UnknownProviderError(`--provider must be one of ${Object.keys(localProviders).join(', ')}, got ${JSON.stringify(name)}`);
+  return p;
+}

@@ -1,0 +1,38 @@
+// Client-side rate limiting for cloud calls: one token bucket per (scope, action class), shared by every
+// reconcile worker, so a thousand Machines become a steady trickle of calls instead of a burst the cloud
+// answers with its throttling error. The scope is what the cloud meters by (an EC2 region, a GCP project).
+import type { Clock } from '../runtime/clock.js';
+import { TokenBucket } from '../runtime/token-bucket.js';
+
+/** Reads (describe/get/list) and writes (create/delete/modify) are metered apart by every cloud we know. */
+export type ActionClass = 'describe' | 'mutate';
+
+export interface CloudRateLimits {
+  describe: { qps: number; burst: number };
+  mutate: { qps: number; burst: number };
+}
+
+export class RegionalRateLimiter {
+  private readonly buckets = new Map<string, TokenBucket>();
+
+  constructor(
+    private readonly limits: CloudRateLimits,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Waits for a token of `cls` in `scope`; rejects with the signal's reason when aborted. */
+  acquire(scope: string, cls: ActionClass, signal?: AbortSignal): Promise<void> {
+    const key = `${scope}/${cls}`;
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = new TokenBucket(this.limits[cls].qps, this.limits[cls].burst, this.clock);
+      this.buckets.set(key, bucket);
+    }
+    return bucket.wait(signal);
+  }
+
+  /** Tokens left in a bucket (negative while callers wait); for tests and metrics. */
+  available(scope: string, cls: ActionClass): number {
+    return this.buckets.get(`${scope}/${cls}`)?.available() ?? this.limits[cls].burst;
+  }
+}

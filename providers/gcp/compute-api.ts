@@ -1,0 +1,282 @@
+// The Compute Engine calls this provider makes, as one narrow interface (unit tests can fake it), and its
+// implementation over @google-cloud/compute (REST transport). Every call first takes a token from the
+// shared client-side rate limiter (per project: GCE meters API calls per project), and every call honours
+// an AbortSignal (gax has none, so the wait is abandoned and the reply ignored).
+import {
+  ImageFamilyViewsClient,
+  ImagesClient,
+  InstanceGroupsClient,
+  InstancesClient,
+  MachineTypesClient,
+  RegionBackendServicesClient,
+  TargetPoolsClient,
+  ZoneOperationsClient,
+  protos,
+} from '@google-cloud/compute';
+import { abortError, type ActionClass } from '../../lib/index.js';
+import { GceOperationError } from './errors.js';
+
+export type Instance = protos.google.cloud.compute.v1.IInstance;
+export type Operation = protos.google.cloud.compute.v1.IOperation;
+export type MachineType = protos.google.cloud.compute.v1.IMachineType;
+export type Image = protos.google.cloud.compute.v1.IImage;
+export type TargetPool = protos.google.cloud.compute.v1.ITargetPool;
+export type InstanceGroup = protos.google.cloud.compute.v1.IInstanceGroup;
+export type BackendService = protos.google.cloud.compute.v1.IBackendService;
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ComputeApi {
+  insertInstance(project: string, zone: string, instance: Instance, requestId: string, opts?: CallOptions): Promise<Operation>;
+  getInstance(project: string, zone: string, name: string, opts?: CallOptions): Promise<Instance>;
+  /** Every instance in the zone matching a GCE list filter (all pages). */
+  listInstances(project: string, zone: string, filter: string, opts?: CallOptions): Promise<Instance[]>;
+  deleteInstance(project: string, zone: string, name: string, requestId: string, opts?: CallOptions): Promise<Operation>;
+  /** One zoneOperations.wait: returns when the operation is DONE or GCE's wait limit (about 2 min) passes. */
+  waitZoneOperation(project: string, zone: string, operation: string, opts?: CallOptions): Promise<Operation>;
+  getMachineType(project: string, zone: string, machineType: string, opts?: CallOptions): Promise<MachineType>;
+  getImage(project: string, image: string, opts?: CallOptions): Promise<Image>;
+  getImageFamilyView(project: string, zone: string, family: string, opts?: CallOptions): Promise<Image | undefined>;
+  getTargetPool(project: string, region: string, pool: string, opts?: CallOptions): Promise<TargetPool>;
+  addTargetPoolInstance(project: string, region: string, pool: string, instanceLink: string, opts?: CallOptions): Promise<Operation>;
+  removeTargetPoolInstance(project: string, region: string, pool: string, instanceLink: string, opts?: CallOptions): Promise<Operation>;
+  getInstanceGroup(project: string, zone: string, group: string, opts?: CallOptions): Promise<InstanceGroup>;
+  insertInstanceGroup(project: string, zone: string, group: InstanceGroup, opts?: CallOptions): Promise<Operation>;
+  /** Self-links of the group's instances in `state` (e.g. RUNNING; "" = all), all pages. */
+  listInstanceGroupInstances(project: string, zone: string, group: string, state: string, opts?: CallOptions): Promise<string[]>;
+  addInstanceGroupInstances(project: string, zone: string, group: string, instanceLinks: string[], opts?: CallOptions): Promise<Operation>;
+  removeInstanceGroupInstances(project: string, zone: string, group: string, instanceLinks: string[], opts?: CallOptions): Promise<Operation>;
+  getRegionBackendService(project: string, region: string, name: string, opts?: CallOptions): Promise<BackendService>;
+  updateRegionBackendService(project: string, region: string, name: string, resource: BackendService, opts?: CallOptions): Promise<Operation>;
+}
+
+const DONE = protos.google.cloud.compute.v1.Operation.Status.DONE;
+
+/** Whether a zone operation has finished (REST answers the enum as its name or, with int encoding, its number). */
+export const isOperationDone = (op: Operation): boolean => op.status === 'DONE' || op.status === DONE;
+
+/** Throws the operation's own error when a finished operation failed (quota, stock-out, bad image...). */
+export function throwIfOperationFailed(op: Operation): void {
+  const errors = op.error?.errors ?? [];
+  if (errors.length > 0) throw new GceOperationError(op.name ?? '', op.httpErrorStatusCode ?? undefined, errors);
+}
+
+export interface ComputeClientsOptions {
+  /** "https://compute.googleapis.com" (default), or e.g. "http://127.0.0.1:8080" for an emulator. */
+  apiEndpoint?: string;
+  /** google-gax ClientOptions auth settings: `credentials` + `projectId`, or an `authClient`. */
+  auth: Record<string, unknown>;
+}
+
+/** The gax client options for an endpoint URL (host, port and protocol split out, as gax wants them). */
+export function gaxEndpointOptions(apiEndpoint: string | undefined): Record<string, unknown> {
+  if (!apiEndpoint) return {};
+  const u = new URL(apiEndpoint);
+  const protocol = u.protocol.replace(':', '');
+  const port = u.port ? Number(u.port) : protocol === 'http' ? 80 : 443;
+  return { apiEndpoint: u.hostname, port, protocol };
+}
+
+/** Resolves with `p`, or rejects when `signal` aborts first (the request itself runs to its end). */
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+export interface SdkComputeApiOptions extends ComputeClientsOptions {
+  /** Waits for a rate-limiter token before each call; keyed by project. */
+  throttle?: (project: string, cls: ActionClass, signal?: AbortSignal) => Promise<void>;
+}
+
+type Clients = {
+  instances: InstancesClient;
+  zoneOps: ZoneOperationsClient;
+  machineTypes: MachineTypesClient;
+  images: ImagesClient;
+  imageFamilyViews: ImageFamilyViewsClient;
+  targetPools: TargetPoolsClient;
+  instanceGroups: InstanceGroupsClient;
+  backendServices: RegionBackendServicesClient;
+};
+
+const CTORS = {
+  instances: InstancesClient,
+  zoneOps: ZoneOperationsClient,
+  machineTypes: MachineTypesClient,
+  images: ImagesClient,
+  imageFamilyViews: ImageFamilyViewsClient,
+  targetPools: TargetPoolsClient,
+  instanceGroups: InstanceGroupsClient,
+  backendServices: RegionBackendServicesClient,
+};
+
+export class SdkComputeApi implements ComputeApi {
+  private readonly made = new Map<keyof Clients, { close(): Promise<void> }>();
+  private readonly clientOptions: Record<string, unknown>;
+
+  constructor(private readonly opts: SdkComputeApiOptions) {
+    this.clientOptions = { ...gaxEndpointOptions(opts.apiEndpoint), ...opts.auth };
+  }
+
+  /** Clients are built on first use: each costs a few hundred ms to set up and most processes use a few. */
+  private client<K extends keyof Clients>(key: K): Clients[K] {
+    let c = this.made.get(key);
+    if (!c) {
+      const Ctor = CTORS[key] as unknown as new (o: Record<string, unknown>) => Clients[K];
+      c = new Ctor(this.clientOptions);
+      this.made.set(key, c);
+    }
+    return c as Clients[K];
+  }
+
+  private async call<T>(project: string, cls: ActionClass, opts: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
+    await this.opts.throttle?.(project, cls, opts?.signal);
+    return abortable(fn(), opts?.signal);
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.made.values()];
+    this.made.clear();
+    await Promise.all(all.map((c) => c.close().catch(() => undefined)));
+  }
+
+  insertInstance(project: string, zone: string, instance: Instance, requestId: string, opts?: CallOptions): Promise<Operation> {
+    return this.call(project, 'mutate', opts, async () => {
+      const [lro] = await this.client('instances').insert({ project, zone, requestId, instanceResource: instance });
+      return lro.latestResponse as Operation;
+    });
+  }
+
+  getInstance(project: string, zone: string, name: string, opts?: CallOptions): Promise<Instance> {
+    return this.call(project, 'describe', opts, async () => (await this.client('instances').get({ project, zone, instance: name }))[0]);
+  }
+
+  listInstances(project: string, zone: string, filter: string, opts?: CallOptions): Promise<Instance[]> {
+    return this.call(project, 'describe', opts, async () => (await this.client('instances').list({ project, zone, filter, maxResults: 500 }))[0]);
+  }
+
+  deleteInstance(project: string, zone: string, name: string, requestId: string, opts?: CallOptions): Promise<Operation> {
+    return this.call(project, 'mutate', opts, async () => {
+      const [lro] = await this.client('instances').delete({ project, zone, instance: name, requestId });
+      return lro.latestResponse as Operation;
+    });
+  }
+
+  waitZoneOperation(project: string, zone: string, operation: string, opts?: CallOptions): Promise<Operation> {
+    return this.call(project, 'describe', opts, async () => (await this.client('zoneOps').wait({ project, zone, operation }))[0]);
+  }
+
+  getMachineType(project: string, zone: string, machineType: string, opts?: CallOptions): Promise<MachineType> {
+    return this.call(project, 'describe', opts, async () => (await this.client('machineTypes').get({ project, zone, machineType }))[0]);
+  }
+
+  getImage(project: string, image: string, opts?: CallOptions): Promise<Image> {
+    return this.call(project, 'describe', opts, async () => (await this.client('images').get({ project, image }))[0]);
+  }
+
+  getImageFamilyView(project: string, zone: string, family: string, opts?: CallOptions): Promise<Image | undefined> {
+    return this.call(project, 'describe', opts, async () => (await this.client('imageFamilyViews').get({ project, zone, family }))[0].image ?? undefined);
+  }
+
+  getTargetPool(project: string, region: string, pool: string, opts?: CallOptions): Promise<TargetPool> {
+    return this.call(project, 'describe', opts, async () => (await this.client('targetPools').get({ project, region, targetPool: pool }))[0]);
+  }
+
+  addTargetPoolInstance(project: string, region: string, pool: string, instanceLink: string, opts?: CallOptions): Promise<Operation> {
+    return this.call(project, 'mutate', opts, async () => {
+      const [lro] = await this.client('targetPools').addInstance({
+        project,
+        region,
+        targetPool: pool,
+        targetPoolsAddInstanceRequestResource: { instances: [{ instance: instanceLink }] },
+      });
+      return lro.latestResponse as Operation;
+    });
+  }
+
+  removeTargetPoolInstance(project: string, region: string, pool: string, instanceLink: string, opts?: CallOptions): Promise<Operation> {
+    return this.call(project, 'mutate', opts, async () => {
+      const [lro] = await this.client('targetPools').removeInstance({
+        project,
+        region,
+        targetPool: pool,
+        targetPoolsRemoveInstanceRequestResource: { instances: [{ instance: instanceLink }] },
+      });
+      return lro.latestResponse as Operation;
+    });
+  }
+
+  getInstanceGroup(project: string, zone: string, group: string, opts?: CallOptions): Promise<InstanceGroup> {
+    return this.call(project, 'describe', opts, async () => (await this.client('instanceGroups').get({ project, zone, instanceGroup: group }))[0]);
+  }
+
+  insertInstanceGroup(project: string, zone: string, group: InstanceGroup, opts?: CallOptions): Promise<Operation> {
+    return this.call(project, 'mutate', opts, async () => {
+      const [lro] = await this.client('instanceGroups').insert({ project, zone, instanceGroupResource: group });
+      return lro.latestResponse as Operation;
+    });
+  }
+
+  listInstanceGroupInstances(project: string, zone: string, group: string, state: string, opts?: CallOptions): Promise<string[]> {
+    return this.call(project, 'describe', opts, async () => {
+      const [items] = await this.client('instanceGroups').listInstances({
+        project,
+        zone,
+        instanceGroup: group,
+        instanceGroupsListInstancesRequestResource: state ? { instanceState: state } : {},
+      });
+      return items.flatMap((i) => (i.instance ? [i.instance] : []));
+    });
+  }
+
+  addInstanceGroupInstances(project: string, zone: string, group: string, instanceLinks: string[], opts?: CallOptions): Promise<Operation> {
+    return this.call(project, 'mutate', opts, async () => {
+      const [lro] = await this.client('instanceGroups').addInstances({
+        project,
+        zone,
+        instanceGroup: group,
+        instanceGroupsAddInstancesRequestResource: { instances: instanceLinks.map((instance) => ({ instance })) },
+      });
+      return lro.latestResponse as Operation;
+    });
+  }
+
+  removeInstanceGroupInstances(project: string, zone: string, group: string, instanceLinks: string[], opts?: CallOptions): Promise<Operation> {
+    return this.call(project, 'mutate', opts, async () => {
+      const [lro] = await this.client('instanceGroups').removeInstances({
+        project,
+        zone,
+        instanceGroup: group,
+        instanceGroupsRemoveInstancesRequestResource: { instances: instanceLinks.map((instance) => ({ instance })) },
+      });
+      return lro.latestResponse as Operation;
+    });
+  }
+
+  getRegionBackendService(project: string, region: string, name: string, opts?: CallOptions): Promise<BackendService> {
+    return this.call(project, 'describe', opts, async () => (await this.client('backendServices').get({ project, region, backendService: name }))[0]);
+  }
+
+  updateRegionBackendService(project: string, region: string, name: string, resource: BackendService, opts?: CallOptions): Promise<Operation> {
+    return this.call(project, 'mutate', opts, async () => {
+      const [lro] = await this.client('backendServices').update({ project, region, backendService: name, backendServiceResource: resource });
+      return lro.latestResponse as Operation;
+    });
+  }
+}

@@ -1,0 +1,134 @@
+// The InstanceTypeCatalog for scale-from-zero: machineTypes.get, cached for a day per project + zone + type
+// (the reference keys by zone and type only, with no expiry, and calls with a possibly empty project), with
+// one look-up in flight per key. A 404 is "unknown type" (never an error); a failed refresh serves the
+// previous answer while it has one.
+import {
+  InvalidMachineConfigurationError,
+  type Architecture,
+  type Clock,
+  type InstanceTypeCatalog,
+  type InstanceTypeInfo,
+  type KubeClient,
+  type Logger,
+  type MachineSet,
+} from '../../lib/index.js';
+import type { MachineType } from './compute-api.js';
+import { classifyGceError, describeGceError } from './errors.js';
+import type { GcpClientFactory } from './gcp-clients.js';
+import { credentialsFor, projectOf } from './machine-scope.js';
+import { readProviderSpec, throwIfInvalid, type GCPGPUConfig } from './provider-spec.js';
+
+export const INSTANCE_TYPE_CACHE_TTL_MS = 24 * 3_600_000;
+const TEMPLATE_SPEC_PATH = 'spec.template.spec.providerSpec.value';
+
+/** Machine families on Arm CPUs (Ampere Altra: T2A; Google Axion: C4A, N4A). */
+export const ARM64_FAMILIES = ['t2a', 'c4a', 'n4a'];
+
+/** arm64 for Arm families (or when GCE says ARM64), else amd64. */
+export function architectureOf(machineType: string, apiArchitecture?: string | null): Architecture {
+  if (String(apiArchitecture ?? '').toUpperCase() === 'ARM64') return 'arm64';
+  const family = machineType.split('-')[0] ?? '';
+  return ARM64_FAMILIES.includes(family) ? 'arm64' : 'amd64';
+}
+
+/** The extended resource an accelerator type shows up as on the node. */
+export const gpuResourceOf = (acceleratorType: string): string => (acceleratorType.startsWith('nvidia-') ? 'nvidia.com/gpu' : acceleratorType.startsWith('amd-') ? 'amd.com/gpu' : 'nvidia.com/gpu');
+
+/** The scale-from-zero view of a machine type; GPUs the spec attaches count instead of built-in ones. */
+export function toInstanceTypeInfo(mt: MachineType, gpus?: GCPGPUConfig[]): InstanceTypeInfo {
+  const name = mt.name ?? '';
+  const builtIn = mt.accelerators?.[0];
+  const specGpu = gpus?.[0];
+  const gpuCount = specGpu ? specGpu.count : (builtIn?.guestAcceleratorCount ?? 0);
+  const gpuKind = specGpu ? specGpu.type : (builtIn?.guestAcceleratorType ?? '');
+  const info: InstanceTypeInfo = {
+    name,
+    vCPU: mt.guestCpus ?? 0,
+    memoryMiB: mt.memoryMb ?? 0,
+    gpuCount,
+    architecture: architectureOf(name, mt.architecture),
+  };
+  if (gpuCount > 0) info.gpuType = gpuResourceOf(gpuKind);
+  return info;
+}
+
+export interface GcpInstanceTypeCatalogOptions {
+  client: KubeClient;
+  clock: Clock;
+  clients: GcpClientFactory;
+  defaultProject?: string;
+  ttlMs?: number;
+}
+
+interface CacheEntry {
+  value?: MachineType | null;
+  loadedAt: number;
+  inflight?: Promise<MachineType | null>;
+}
+
+export class GcpInstanceTypeCatalog implements InstanceTypeCatalog {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly ttlMs: number;
+
+  constructor(private readonly o: GcpInstanceTypeCatalogOptions) {
+    this.ttlMs = o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS;
+  }
+
+  async lookup(machineSet: MachineSet, ctx: { signal: AbortSignal; log: Logger }): Promise<InstanceTypeInfo | undefined> {
+    const value = machineSet.spec?.template?.spec?.providerSpec?.value;
+    if (!value) {
+      throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}: Required value: the machine set has no providerSpec`, { field: TEMPLATE_SPEC_PATH });
+    }
+    const { spec, errors } = readProviderSpec(value, { path: TEMPLATE_SPEC_PATH });
+    throwIfInvalid(errors);
+    if (!spec.zone) throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}.zone: Required value: zone is required`, { field: `${TEMPLATE_SPEC_PATH}.zone` });
+    const creds = await credentialsFor(machineSet.metadata.namespace ?? '', spec, this.o.client, ctx.signal);
+    const project = projectOf(spec, creds.credentials, this.o.defaultProject, TEMPLATE_SPEC_PATH);
+    const key = `${project}/${spec.zone}/${spec.machineType}`;
+    const compute = this.o.clients.get(creds.credentials, creds.source).compute;
+    const mt = await this.cached(key, ctx.log, async () => {
+      try {
+        return await compute.getMachineType(project, spec.zone, spec.machineType, { signal: ctx.signal });
+      } catch (err) {
+        if (classifyGceError(err) === 'notFound') return null;
+        throw err;
+      }
+    });
+    return mt ? toInstanceTypeInfo(mt, spec.gpus) : undefined;
+  }
+
+  private async cached(key: string, log: Logger, load: () => Promise<MachineType | null>): Promise<MachineType | null> {
+    let entry = this.cache.get(key);
+    if (!entry) {
+      entry = { loadedAt: 0 };
+      this.cache.set(key, entry);
+    }
+    if (entry.value !== undefined && this.o.clock.now() - entry.loadedAt < this.ttlMs) return entry.value;
+    if (!entry.inflight) {
+      const e = entry;
+      e.inflight = (async () => {
+        try {
+          const v = await load();
+          e.value = v;
+          e.loadedAt = this.o.clock.now();
+          return v;
+        } finally {
+          e.inflight = undefined;
+        }
+      })();
+    }
+    try {
+      return await (entry.inflight ?? Promise.resolve(entry.value ?? null));
+    } catch (err) {
+      if (entry.value) {
+        log.info('refreshing a GCE machine type failed; using the previous answer', { machineType: key, error: describeGceError(err) });
+        return entry.value;
+      }
+      throw err;
+    }
+  }
+}
+
+export function createGcpInstanceTypeCatalog(opts: GcpInstanceTypeCatalogOptions): GcpInstanceTypeCatalog {
+  return new GcpInstanceTypeCatalog(opts);
+}

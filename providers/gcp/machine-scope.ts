@@ -1,0 +1,123 @@
+// Per-call state of one actuator operation: the decoded spec and status, the cluster id, the project and
+// the clients for the Machine's credentials. Building it is cheap: clients are cached by the factory.
+import { InvalidMachineConfigurationError, isNotFound, Secrets, type KubeClient, type Machine, type Secret } from '../../lib/index.js';
+import { credentialsFromSecret, type GcpCredentials } from './credentials.js';
+import type { GcpClientFactory, GcpClients } from './gcp-clients.js';
+import { clusterIdOf, providerIdOf } from './instances.js';
+import {
+  PROVIDER_SPEC_PATH,
+  decodeProviderSpec,
+  decodeProviderStatus,
+  encodeProviderStatus,
+  type DecodeOptions,
+  type GCPMachineProviderSpec,
+  type GCPMachineProviderStatus,
+} from './provider-spec.js';
+
+export interface ScopeDeps {
+  client: KubeClient;
+  clients: GcpClientFactory;
+  /** The project for specs that name none when the credentials do not say either. */
+  defaultProject?: string;
+  /** The installer's RHCOS image, for specs without disks. */
+  defaultImage?: string;
+}
+
+export interface MachineScope {
+  readonly machine: Machine;
+  readonly spec: GCPMachineProviderSpec;
+  readonly status: GCPMachineProviderStatus;
+  readonly clusterId: string;
+  /** spec.projectID, else the credentials' project_id. */
+  readonly project: string;
+  readonly clients: GcpClients;
+  readonly warnings: string[];
+  readonly unknownFields: string[];
+  /** The instance name: the Machine's name. */
+  readonly instanceName: string;
+  readonly providerID: string;
+  /** Writes `status` back onto machine.status.providerStatus. */
+  saveStatus(): void;
+}
+
+export class MissingSecretError extends Error {
+  override readonly name = 'MissingSecretError';
+}
+
+async function readSecret(client: KubeClient, namespace: string, name: string, what: string, signal: AbortSignal): Promise<Secret> {
+  try {
+    return await client.get(Secrets, { namespace, name }, { signal });
+  } catch (err) {
+    // The Secret may still be on its way (credentials operator, installer): retry, don't fail the Machine.
+    if (isNotFound(err)) throw new MissingSecretError(`${what} secret ${namespace}/${name} not found`, { cause: err });
+    throw err;
+  }
+}
+
+/** The credentials named by the spec, read from `namespace`; `source` identifies the Secret for client caching. */
+export async function credentialsFor(
+  namespace: string,
+  spec: GCPMachineProviderSpec,
+  client: KubeClient,
+  signal: AbortSignal,
+): Promise<{ credentials?: GcpCredentials; source: string }> {
+  const name = spec.credentialsSecret?.name;
+  if (!name) return { source: 'default' };
+  const secret = await readSecret(client, namespace, name, 'gcp credentials', signal);
+  return { credentials: credentialsFromSecret(secret), source: `${namespace}/${name}` };
+}
+
+/** The user data for the instance metadata; "" when the spec names no Secret. */
+export async function userDataFor(machine: Machine, spec: GCPMachineProviderSpec, client: KubeClient, signal: AbortSignal): Promise<string> {
+  const name = spec.userDataSecret?.name;
+  const namespace = machine.metadata.namespace ?? '';
+  if (!name) return '';
+  const secret = await readSecret(client, namespace, name, 'user data', signal);
+  const encoded = secret.data?.userData;
+  if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
+  const plain = secret.stringData?.userData;
+  if (plain !== undefined) return plain;
+  throw new InvalidMachineConfigurationError(`secret ${namespace}/${name} does not have "userData" field set`, { field: `${PROVIDER_SPEC_PATH}.userDataSecret` });
+}
+
+/** The project a spec's instances live in. */
+export function projectOf(spec: GCPMachineProviderSpec, credentials: GcpCredentials | undefined, defaultProject: string | undefined, path = PROVIDER_SPEC_PATH): string {
+  const project = spec.projectID || credentials?.projectId || defaultProject;
+  if (!project) {
+    throw new InvalidMachineConfigurationError(`${path}.projectID: Required value: no projectID in the spec and none in the credentials`, { field: `${path}.projectID` });
+  }
+  return project;
+}
+
+export function decodeMachineSpec(machine: Machine, deps: Pick<ScopeDeps, 'defaultImage'>): ReturnType<typeof decodeProviderSpec> {
+  if (!machine.spec?.providerSpec?.value) {
+    throw new InvalidMachineConfigurationError(`${PROVIDER_SPEC_PATH}: Required value: the machine has no providerSpec`, { field: PROVIDER_SPEC_PATH });
+  }
+  const opts: DecodeOptions = { clusterId: machine.metadata.labels?.['machine.openshift.io/cluster-api-cluster'], defaultImage: deps.defaultImage };
+  return decodeProviderSpec(machine.spec.providerSpec.value, opts);
+}
+
+export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {
+  const clusterId = clusterIdOf(machine);
+  const { spec, warnings, unknownFields } = decodeMachineSpec(machine, deps);
+  const status = decodeProviderStatus(machine.status?.providerStatus);
+  const creds = await credentialsFor(machine.metadata.namespace ?? '', spec, deps.client, signal);
+  const project = projectOf(spec, creds.credentials, deps.defaultProject);
+  const clients = deps.clients.get(creds.credentials, creds.source);
+  const instanceName = machine.metadata.name ?? '';
+  return {
+    machine,
+    spec,
+    status,
+    clusterId,
+    project,
+    clients,
+    warnings,
+    unknownFields,
+    instanceName,
+    providerID: providerIdOf(project, spec.zone, instanceName),
+    saveStatus() {
+      machine.status = { ...machine.status, providerStatus: encodeProviderStatus(status) };
+    },
+  };
+}

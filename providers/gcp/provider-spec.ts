@@ -1,0 +1,337 @@
+// GCPMachineProviderSpec / GCPMachineProviderStatus: the JSON shapes of openshift/api machine/v1beta1,
+// decoded from Machine.spec.providerSpec.value with the reference webhook's defaults, then validated
+// (provider-spec-validation.ts). Unknown fields are reported, never silently dropped.
+import {
+  InvalidMachineConfigurationError,
+  SpecReader,
+  readProviderConditions,
+  type FieldIssue,
+  type ObjectReader,
+  type ProviderCondition,
+} from '../../lib/index.js';
+import { validateProviderSpec } from './provider-spec-validation.js';
+
+export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
+export const PROVIDER_SPEC_KIND = 'GCPMachineProviderSpec';
+export const PROVIDER_STATUS_KIND = 'GCPMachineProviderStatus';
+/** The groups and versions the reference webhook accepts without a warning. */
+export const PROVIDER_SPEC_API_VERSIONS = ['machine.openshift.io/v1beta1', 'gcpprovider.openshift.io/v1beta1', 'machine.openshift.io/v1', 'gcpprovider.openshift.io/v1'] as const;
+
+export const DEFAULT_MACHINE_TYPE_AMD64 = 'n1-standard-4';
+export const DEFAULT_MACHINE_TYPE_ARM64 = 't2a-standard-4';
+export const DEFAULT_USER_DATA_SECRET = 'worker-user-data';
+export const DEFAULT_CREDENTIALS_SECRET = 'gcp-cloud-credentials';
+export const DEFAULT_DISK_TYPE = 'pd-standard';
+export const DEFAULT_DISK_SIZE_GB = 128;
+
+export const OnHostMaintenanceTypes = ['Migrate', 'Terminate'] as const;
+export const RestartPolicies = ['Always', 'Never'] as const;
+export const ShieldedSettings = ['Enabled', 'Disabled'] as const;
+export const ProvisioningModels = ['Spot'] as const;
+export const ConfidentialComputePolicies = [
+  'Enabled',
+  'Disabled',
+  'AMDEncryptedVirtualization',
+  'AMDEncryptedVirtualizationNestedPaging',
+  'IntelTrustedDomainExtensions',
+] as const;
+
+export interface SecretRef {
+  name?: string;
+}
+
+export interface GCPKMSKeyReference {
+  name: string;
+  keyRing: string;
+  projectID?: string;
+  location: string;
+}
+
+export interface GCPEncryptionKeyReference {
+  kmsKey?: GCPKMSKeyReference;
+  kmsKeyServiceAccount?: string;
+}
+
+export interface GCPDisk {
+  autoDelete: boolean;
+  boot: boolean;
+  sizeGb: number;
+  type: string;
+  image: string;
+  labels?: Record<string, string>;
+  encryptionKey?: GCPEncryptionKeyReference;
+}
+
+export interface GCPMetadata {
+  key: string;
+  value?: string;
+}
+
+export interface GCPNetworkInterface {
+  publicIP?: boolean;
+  network?: string;
+  projectID?: string;
+  subnetwork?: string;
+}
+
+export interface GCPServiceAccount {
+  email: string;
+  scopes: string[];
+}
+
+export interface GCPGPUConfig {
+  count: number;
+  type: string;
+}
+
+export interface GCPShieldedInstanceConfig {
+  secureBoot?: string;
+  virtualizedTrustedPlatformModule?: string;
+  integrityMonitoring?: string;
+}
+
+export interface ResourceManagerTag {
+  parentID: string;
+  key: string;
+  value: string;
+}
+
+export interface GCPMachineProviderSpec {
+  apiVersion?: string;
+  kind?: string;
+  userDataSecret?: SecretRef;
+  credentialsSecret?: SecretRef;
+  canIPForward: boolean;
+  deletionProtection: boolean;
+  disks: GCPDisk[];
+  labels?: Record<string, string>;
+  gcpMetadata?: GCPMetadata[];
+  networkInterfaces: GCPNetworkInterface[];
+  serviceAccounts: GCPServiceAccount[];
+  tags?: string[];
+  targetPools?: string[];
+  machineType: string;
+  region: string;
+  zone: string;
+  projectID?: string;
+  gpus?: GCPGPUConfig[];
+  preemptible?: boolean;
+  provisioningModel?: string;
+  onHostMaintenance?: string;
+  restartPolicy?: string;
+  shieldedInstanceConfig: GCPShieldedInstanceConfig;
+  confidentialCompute?: string;
+  resourceManagerTags?: ResourceManagerTag[];
+}
+
+export interface GCPMachineProviderStatus {
+  apiVersion?: string;
+  kind?: string;
+  /** The instance name (the reference stores the name, not the numeric id). */
+  instanceId?: string | null;
+  /** The GCE status: PROVISIONING, STAGING, RUNNING, STOPPING, TERMINATED, ... */
+  instanceState?: string | null;
+  conditions?: ProviderCondition[];
+}
+
+export interface DecodeOptions {
+  /** The cluster's infrastructure name: defaults the network, subnetwork and tags as the webhook does. */
+  clusterId?: string;
+  /** Architecture of the control plane; picks the default machine type as the webhook does. */
+  defaultArchitecture?: 'amd64' | 'arm64';
+  /** The boot image for specs without disks (the installer's RHCOS image); unset = disks are required. */
+  defaultImage?: string;
+  /** Where the value came from, for field paths (a MachineSet template's differs). Default spec.providerSpec.value. */
+  path?: string;
+}
+
+export interface DecodedProviderSpec {
+  spec: GCPMachineProviderSpec;
+  /** Human-readable warnings, as the reference webhook returns them (never failures). */
+  warnings: string[];
+  /** Field paths of keys this provider does not know; they are ignored. */
+  unknownFields: string[];
+}
+
+const readSecretRef = (o: ObjectReader): SecretRef => ({ name: o.string('name') });
+
+function readStringMap(o: ObjectReader, key: string, issues: FieldIssue[]): Record<string, string> | undefined {
+  const raw = o.raw(key);
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    issues.push({ field: o.field(key), message: `${o.field(key)}: Invalid value: must be a map of strings` });
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof v !== 'string') issues.push({ field: `${o.field(key)}.${k}`, message: `${o.field(key)}.${k}: Invalid value: ${JSON.stringify(v)}: must be a string` });
+    else out[k] = v;
+  }
+  return out;
+}
+
+function readDisk(o: ObjectReader, issues: FieldIssue[]): GCPDisk {
+  return {
+    autoDelete: o.boolean('autoDelete') ?? false,
+    boot: o.boolean('boot') ?? false,
+    sizeGb: o.integer('sizeGb') ?? 0,
+    type: o.string('type') ?? '',
+    image: o.string('image') ?? '',
+    labels: readStringMap(o, 'labels', issues),
+    encryptionKey: o.object('encryptionKey', (e) => ({
+      kmsKey: e.object('kmsKey', (k) => ({
+        name: k.string('name') ?? '',
+        keyRing: k.string('keyRing') ?? '',
+        projectID: k.string('projectID'),
+        location: k.string('location') ?? '',
+      })),
+      kmsKeyServiceAccount: e.string('kmsKeyServiceAccount'),
+    })),
+  };
+}
+
+/** Drops undefined members so the decoded spec reads (and serialises) like the JSON that was written. */
+function compact<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(compact) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = compact(v);
+  return out as T;
+}
+
+/** Structural decode of providerSpec.value with the webhook defaults applied; no semantic validation. */
+export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec & { errors: FieldIssue[] } {
+  const path = opts.path ?? PROVIDER_SPEC_PATH;
+  const reader = new SpecReader();
+  const mapIssues: FieldIssue[] = [];
+  const warnings: string[] = [];
+  const root = reader.object(value ?? {}, path);
+  const spec: GCPMachineProviderSpec = {
+    canIPForward: false,
+    deletionProtection: false,
+    disks: [],
+    networkInterfaces: [],
+    serviceAccounts: [],
+    machineType: '',
+    region: '',
+    zone: '',
+    shieldedInstanceConfig: {},
+  };
+  if (root) {
+    root.ignore('metadata');
+    spec.apiVersion = root.string('apiVersion');
+    spec.kind = root.string('kind');
+    spec.userDataSecret = root.object('userDataSecret', readSecretRef);
+    spec.credentialsSecret = root.object('credentialsSecret', readSecretRef);
+    spec.canIPForward = root.boolean('canIPForward') ?? false;
+    spec.deletionProtection = root.boolean('deletionProtection') ?? false;
+    spec.disks = root.objectArray('disks', (d) => readDisk(d, mapIssues)) ?? [];
+    spec.labels = readStringMap(root, 'labels', mapIssues);
+    spec.gcpMetadata = root.objectArray('gcpMetadata', (m) => ({ key: m.string('key') ?? '', value: m.string('value') }));
+    spec.networkInterfaces =
+      root.objectArray('networkInterfaces', (n) => ({
+        publicIP: n.boolean('publicIP'),
+        network: n.string('network'),
+        projectID: n.string('projectID'),
+        subnetwork: n.string('subnetwork'),
+      })) ?? [];
+    spec.serviceAccounts = root.objectArray('serviceAccounts', (s) => ({ email: s.string('email') ?? '', scopes: s.stringArray('scopes') ?? [] })) ?? [];
+    spec.tags = root.stringArray('tags');
+    spec.targetPools = root.stringArray('targetPools');
+    spec.machineType = root.string('machineType') ?? '';
+    spec.region = root.string('region') ?? '';
+    spec.zone = root.string('zone') ?? '';
+    spec.projectID = root.string('projectID');
+    spec.gpus = root.objectArray('gpus', (g) => ({ count: g.integer('count') ?? 0, type: g.string('type') ?? '' }));
+    spec.preemptible = root.boolean('preemptible');
+    spec.provisioningModel = root.string('provisioningModel');
+    spec.onHostMaintenance = root.string('onHostMaintenance');
+    spec.restartPolicy = root.string('restartPolicy');
+    spec.shieldedInstanceConfig =
+      root.object('shieldedInstanceConfig', (s) => ({
+        secureBoot: s.string('secureBoot'),
+        virtualizedTrustedPlatformModule: s.string('virtualizedTrustedPlatformModule'),
+        integrityMonitoring: s.string('integrityMonitoring'),
+      })) ?? {};
+    spec.confidentialCompute = root.string('confidentialCompute');
+    spec.resourceManagerTags = root.objectArray('resourceManagerTags', (t) => ({
+      parentID: t.string('parentID') ?? '',
+      key: t.string('key') ?? '',
+      value: t.string('value') ?? '',
+    }));
+    root.done();
+  }
+
+  if (spec.apiVersion !== undefined || spec.kind !== undefined) {
+    const known = (PROVIDER_SPEC_API_VERSIONS as readonly string[]).includes(spec.apiVersion ?? '');
+    if (!known || spec.kind !== PROVIDER_SPEC_KIND) {
+      warnings.push(`incorrect GroupVersionKind for GCPMachineProviderSpec object: ${spec.apiVersion ?? ''}, Kind=${spec.kind ?? ''}`);
+    }
+  }
+
+  // The reference webhook's defaulting.
+  if (!spec.machineType) {
+    spec.machineType = opts.defaultArchitecture === 'arm64' ? DEFAULT_MACHINE_TYPE_ARM64 : DEFAULT_MACHINE_TYPE_AMD64;
+    warnings.push(`providerSpec.machineType: no machineType provided, setting the default machine type ${spec.machineType}`);
+  }
+  if (spec.networkInterfaces.length === 0 && opts.clusterId) {
+    spec.networkInterfaces = [{ network: `${opts.clusterId}-network`, subnetwork: `${opts.clusterId}-worker-subnet` }];
+  }
+  if (spec.disks.length === 0 && opts.defaultImage) {
+    spec.disks = [{ autoDelete: true, boot: true, sizeGb: DEFAULT_DISK_SIZE_GB, type: DEFAULT_DISK_TYPE, image: opts.defaultImage }];
+  }
+  for (const d of spec.disks) {
+    if (!d.type) d.type = DEFAULT_DISK_TYPE;
+    if (!d.image && d.boot && opts.defaultImage) d.image = opts.defaultImage;
+  }
+  for (const g of spec.gpus ?? []) if (g.count === 0) g.count = 1;
+  if (!spec.tags && opts.clusterId) spec.tags = [`${opts.clusterId}-worker`];
+  if (!spec.userDataSecret) spec.userDataSecret = { name: DEFAULT_USER_DATA_SECRET };
+  else if (!spec.userDataSecret.name) spec.userDataSecret.name = DEFAULT_USER_DATA_SECRET;
+  if (!spec.credentialsSecret) spec.credentialsSecret = { name: DEFAULT_CREDENTIALS_SECRET };
+  else if (!spec.credentialsSecret.name) spec.credentialsSecret.name = DEFAULT_CREDENTIALS_SECRET;
+
+  for (const f of reader.unknownFields) warnings.push(`Unknown field (${f}) will be ignored`);
+  return { spec: compact(spec), warnings, unknownFields: reader.unknownFields, errors: [...reader.errors, ...mapIssues] };
+}
+
+/** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue. */
+export function throwIfInvalid(issues: FieldIssue[]): void {
+  const first = issues[0];
+  if (!first) return;
+  throw new InvalidMachineConfigurationError(issues.map((i) => i.message).join('; '), { field: first.field });
+}
+
+/** Decodes, defaults and validates a providerSpec value; throws InvalidMachineConfigurationError. */
+export function decodeProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec {
+  const decoded = readProviderSpec(value, opts);
+  const validation = validateProviderSpec(decoded.spec, opts.path ?? PROVIDER_SPEC_PATH);
+  throwIfInvalid([...decoded.errors, ...validation.errors]);
+  return { spec: decoded.spec, warnings: [...decoded.warnings, ...validation.warnings], unknownFields: decoded.unknownFields };
+}
+
+/** Reads status.providerStatus leniently: it is our own output, so a malformed one is just reset. */
+export function decodeProviderStatus(value: unknown): GCPMachineProviderStatus {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const v = value as Record<string, unknown>;
+  const out: GCPMachineProviderStatus = {};
+  if (typeof v.apiVersion === 'string') out.apiVersion = v.apiVersion;
+  if (typeof v.kind === 'string') out.kind = v.kind;
+  if (typeof v.instanceId === 'string') out.instanceId = v.instanceId;
+  if (typeof v.instanceState === 'string') out.instanceState = v.instanceState;
+  const conditions = readProviderConditions(v.conditions);
+  if (conditions) out.conditions = conditions;
+  return out;
+}
+
+/** The JSON written to status.providerStatus, in the reference's shape (`metadata: {}` included). */
+export function encodeProviderStatus(status: GCPMachineProviderStatus): Record<string, unknown> {
+  return compact({
+    apiVersion: status.apiVersion ?? 'machine.openshift.io/v1beta1',
+    kind: status.kind ?? PROVIDER_STATUS_KIND,
+    metadata: {},
+    instanceId: status.instanceId,
+    instanceState: status.instanceState,
+    conditions: status.conditions,
+  });
+}

@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, isTooManyRequests } from '../../../lib/client/errors.js';
+import { createKubeClient } from '../../../lib/client/http-kube-client.js';
+import { RequestTimeoutError } from '../../../lib/client/http-transport.js';
+import { kubeConfigFor } from '../../../lib/client/kube-config.js';
+import { Nodes } from '../../../lib/client/resources.js';
+import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+
+/** A throwaway server whose answers each test scripts. */
+async function scriptedServer(handler: http.RequestListener) {
+  const server = http.createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+describe('HTTP transport', () => {
+  it('sends the bearer token and user agent, and parses a Status body into an ApiError', async () => {
+    let auth: string | undefined;
+    let agent: string | undefined;
+    const srv = await scriptedServer((req, res) => {
+      auth = req.headers.authorization;
+      agent = req.headers['user-agent'];
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'nodes "x" not found', details: { name: 'x', kind: 'nodes' } }));
+    });
+    const c = createKubeClient({ kubeConfig: kubeConfigFor(srv.url, 'tok'), userAgent: 'tester' });
+    const err = await c.get(Nodes, { name: 'x' }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(ApiError);
+    expect((err as ApiError).status.details?.name).to.equal('x');
+    expect((err as ApiError).message).to.equal('nodes "x" not found');
+    expect(auth).to.equal('Bearer tok');
+    expect(agent).to.equal('tester');
+    c.close();
+    await srv.close();
+  });
+
+  it('builds a Status from a non-JSON error and keeps Retry-After', async () => {
+    const srv = await scriptedServer((_req, res) => res.writeHead(429, { 'Retry-After': '7' }).end('slow down'));
+    const c = createKubeClient({ kubeConfig: kubeConfigFor(srv.url, 'tok') });
+    const err = await c.get(Nodes, { name: 'x' }).catch((e: unknown) => e);
+    expect(isTooManyRequests(err)).to.equal(true);
+    expect((err as ApiError).status).to.deep.include({ code: 429, reason: 'TooManyRequests', message: 'slow down' });
+    expect((err as ApiError).status.details?.retryAfterSeconds).to.equal(7);
+    c.close();
+    await srv.close();
+  });
+
+  it('gives up on a server that never answers after the request timeout on the clock', async () => {
+    let received = false;
+    const srv = await scriptedServer(() => {
+      received = true; // never answers
+    });
+    const clock = new FakeClock();
+    const c = createKubeClient({ kubeConfig: kubeConfigFor(srv.url, 'tok'), clock, requestTimeoutMs: 60_000 });
+    const pending = c.get(Nodes, { name: 'x' }).catch((e: unknown) => e);
+    for (let i = 0; i < 500 && !received; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(received).to.equal(true);
+    clock.step(60_000);
+    const err = await pending;
+    expect(err).to.be.instanceOf(RequestTimeoutError);
+    expect(String(err)).to.match(/GET \/api\/v1\/nodes\/x: no answer within 60000 ms/);
+    c.close();
+    await srv.close();
+  });
+
+  it('rejects a caller-aborted request with the abort reason', async () => {
+    const srv = await scriptedServer(() => undefined);
+    const c = createKubeClient({ kubeConfig: kubeConfigFor(srv.url, 'tok') });
+    const ac = new AbortController();
+    const pending = c.get(Nodes, { name: 'x' }, { signal: ac.signal }).catch((e: unknown) => e);
+    ac.abort(new Error('reconcile cancelled'));
+    expect(String(await pending)).to.match(/reconcile cancelled/);
+    c.close();
+    await srv.close();
+  });
+});

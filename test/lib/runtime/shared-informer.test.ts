@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import type { KubeObject } from '../../../lib/apis/meta.js';
+import type { KubeClient, ListResult, WatchEvent } from '../../../lib/client/kube-client.js';
+import { ConfigMaps } from '../../../lib/client/resources.js';
+import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { nullLogger } from '../../../lib/runtime/json-logger.js';
+import { SharedInformer } from '../../../lib/runtime/shared-informer.js';
+
+const settle = async (n = 5) => {
+  for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
+};
+const cm = (name: string, rv: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', resourceVersion: rv } });
+
+type WatchScript = (onEvent: (e: WatchEvent<KubeObject>) => void, signal: AbortSignal) => Promise<void>;
+
+/** A client whose list answers and watch sessions the test scripts one by one. */
+function scriptedClient(lists: Array<ListResult<KubeObject> | Error>, watches: WatchScript[]) {
+  const calls: string[] = [];
+  const client = {
+    list: async () => {
+      calls.push('list');
+      const next = lists.shift();
+      if (!next) throw new Error('no more lists scripted');
+      if (next instanceof Error) throw next;
+      return next;
+    },
+    watch: async (_r: unknown, opts: { resourceVersion?: string }, onEvent: (e: WatchEvent<KubeObject>) => void, signal: AbortSignal) => {
+      calls.push(`watch@${opts.resourceVersion}`);
+      const next = watches.shift() ?? ((_on, s) => new Promise<void>((r) => s.addEventListener('abort', () => r())));
+      return next(onEvent, signal);
+    },
+  } as unknown as KubeClient;
+  return { client, calls };
+}
+
+describe('SharedInformer (scripted client)', () => {
+  it('re-lists when the watch stream carries an ERROR 410 event', async () => {
+    const { client, calls } = scriptedClient(
+      [{ items: [cm('a', '1')], metadata: { resourceVersion: '1' } }, { items: [cm('a', '5')], metadata: { resourceVersion: '5' } }],
+      [async (on) => on({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old', metadata: {} } })],
+    );
+    const informer = new SharedInformer({ client, resource: ConfigMaps, clock: new FakeClock(), logger: nullLogger(), resyncPeriodMs: 0 });
+    const updates: string[] = [];
+    informer.on('update', (o, old) => updates.push(`${old?.metadata.resourceVersion}->${o.metadata.resourceVersion}`));
+    const stop = new AbortController();
+    const running = informer.start(stop.signal);
+    await settle();
+    expect(calls).to.deep.equal(['list', 'watch@1', 'list', 'watch@5']);
+    expect(updates).to.deep.equal(['1->5']);
+    stop.abort();
+    await running;
+  });
+
+  it('backs off 800 ms, 1.6 s, … on errors and does not sync until a list succeeds', async () => {
+    const clock = new FakeClock();
+    const { client, calls } = scriptedClient(
+      [new Error('connection refused'), new Error('connection refused'), { items: [], metadata: { resourceVersion: '3' } }],
+      [],
+    );
+    const informer = new SharedInformer({ client, resource: ConfigMaps, clock, logger: nullLogger(), resyncPeriodMs: 0 });
+    const stop = new AbortController();
+    const running = informer.start(stop.signal);
+    await settle();
+    expect(calls).to.deep.equal(['list']);
+    clock.step(799);
+    await settle();
+    expect(calls).to.have.length(1);
+    clock.step(1);
+    await settle();
+    expect(calls).to.deep.equal(['list', 'list']);
+    expect(informer.hasSynced()).to.equal(false);
+    clock.step(1600);
+    await settle();
+    expect(calls).to.deep.equal(['list', 'list', 'list', 'watch@3']);
+    expect(informer.hasSynced()).to.equal(true);
+    stop.abort();
+    await running;
+  });
+
+  it('resumes from the last event resourceVersion (bookmarks included) when a stream ends, without re-listing', async () => {
+    const { client, calls } = scriptedClient(
+      [{ items: [], metadata: { resourceVersion: '1' } }],
+      [
+        async (on) => {
+          on({ type: 'ADDED', object: cm('a', '2') });
+          on({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '9' } } });
+        },
+        async (on) => {
+          on({ type: 'ADDED', object: cm('a', '2') }); // a replay of a state already seen: no second add
+          on({ type: 'DELETED', object: cm('a', '10') });
+          on({ type: 'DELETED', object: cm('ghost', '11') }); // never seen: nothing to delete
+        },
+      ],
+    );
+    const informer = new SharedInformer({ client, resource: ConfigMaps, clock: new FakeClock(), logger: nullLogger(), resyncPeriodMs: 0 });
+    const events: string[] = [];
+    for (const ev of ['add', 'update', 'delete'] as const) informer.on(ev, (o) => events.push(`${ev}:${o.metadata.name}@${o.metadata.resourceVersion}`));
+    const stop = new AbortController();
+    const running = informer.start(stop.signal);
+    await settle();
+    expect(calls).to.deep.equal(['list', 'watch@1', 'watch@9', 'watch@11']);
+    expect(events).to.deep.equal(['add:a@2', 'delete:a@10']);
+    stop.abort();
+    await running;
+  });
+});
