@@ -3,7 +3,7 @@
 // A local API server, the cloud emulator, the kubelet simulator and every controller binary (in-process,
 // through the binaries' own flag parsing and wiring); the samples applied; a live view on a terminal, one
 // line per change otherwise. Ctrl-C or SIGTERM stops everything; the state directory keeps it all for next time.
-import { relative, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildLocalProgram, readLocalOptions, type LocalCliOptions } from './local/cli-options.js';
 import { changeLines } from './local/change-log.js';
@@ -44,7 +44,7 @@ function terminalView(out: NodeJS.WriteStream, env: LocalEnvironment, o: LocalCl
       width: out.columns || 80,
       height: out.rows || 24,
       nowMs: Date.now(),
-      header: { provider: `${o.provider} emulator`, apiServer: env.endpoints.apiServer, hint, footer: `Ctrl-C stops everything; state and logs in ${displayPath(env.endpointsPath).replace(/endpoints\.json$/, '') || './'}` },
+      header: { provider: o.provider, apiServer: env.endpoints.apiServer, hint, footer: `Ctrl-C stops everything; state and logs are kept in ${displayPath(dirname(env.endpointsPath))}/` },
     });
     const frame = lines.join('\n');
     if (frame === last && !force) return;
@@ -72,7 +72,7 @@ export async function main(argv: string[]): Promise<void> {
   const o = readLocalOptions(program);
   const out = process.stdout;
   const tty = o.tty && out.isTTY === true;
-  out.write(`machine-api-local: starting the ${o.provider} environment in ${displayPath(join(process.cwd(), o.stateDir))} ...\n`);
+  out.write(`machine-api-local: starting the ${o.provider} environment in ${displayPath(resolve(o.stateDir))} ...\n`);
 
   const env = await startLocalEnvironment({
     provider: o.provider,
@@ -87,7 +87,7 @@ export async function main(argv: string[]): Promise<void> {
   const hint = `KUBECONFIG=${displayPath(env.kubeconfigPath)} kubectl get machines -A`;
   const cloud = env.endpoints.cloud[o.provider];
   out.write(`machine-api-local: API server ${env.endpoints.apiServer}, ${o.provider} emulator ${cloud?.endpoint ?? ''} (${cloud?.region ?? ''})\n`);
-  out.write(`machine-api-local: controllers ${o.controllers === 'none' ? 'not started (--controllers none: see "binaries" in ' + displayPath(env.endpointsPath) + ')' : env.binaries.map((b) => b.name).join(', ')}; logs in ${displayPath(join(env.endpointsPath, '..', 'controllers.log'))}\n`);
+  out.write(`machine-api-local: controllers ${o.controllers === 'none' ? 'not started (--controllers none: see "binaries" in ' + displayPath(env.endpointsPath) + ')' : env.binaries.map((b) => b.name).join(', ')}; logs in ${displayPath(join(dirname(env.endpointsPath), 'controllers.log'))}\n`);
   if (env.createdSamples.length) out.write(`machine-api-local: created ${env.createdSamples.join(', ')}\n`);
   out.write(`Try: ${hint}\n`);
 
@@ -116,7 +116,7 @@ export async function main(argv: string[]): Promise<void> {
     out.write(`machine-api-local: ${signal} received; stopping controllers, kubelet simulator, emulator and API server\n`);
     env.stop().then(
       () => {
-        out.write(`machine-api-local: stopped; everything is kept in ${displayPath(join(env.endpointsPath, '..'))} for the next start\n`);
+        out.write(`machine-api-local: stopped; everything is kept in ${displayPath(dirname(env.endpointsPath))}/ for the next start\n`);
         process.exit(0);
       },
       (err: unknown) => {

@@ -41,7 +41,7 @@ export async function managerFromFlags(flags: StandardFlags, component: string, 
     healthAddr: flags.healthAddr || undefined,
     metricsAddr: flags.metricsBindAddress,
     gracefulShutdownMs: flags.gracefulShutdownTimeoutMs,
-    syncPeriodMs: 600_000,
+    syncPeriodMs: flags.syncPeriodMs || 600_000,
     onLeadershipLost: opts.onLeadershipLost,
   });
   return { manager, client, logger };

@@ -26,6 +26,8 @@ export interface StandardFlags {
   kubeApiBurst: number;
   featureGates: Record<string, boolean>;
   gracefulShutdownTimeoutMs: number;
+  /** How often every watched object is reconciled again even without a change (MAO's --sync-period). */
+  syncPeriodMs: number;
   v: number;
 }
 
@@ -83,6 +85,7 @@ export function addStandardFlags(cmd: Command, defaults: BinaryDefaults, default
     .addOption(new Option('--kube-api-burst <n>', 'Client-side burst of requests to the API server').default(30).argParser(intArg('--kube-api-burst', 1)))
     .addOption(new Option('--feature-gates <gates>', 'Comma-separated Name=true|false pairs, e.g. MachineAPIMigration=true').default({}, '').argParser(gates))
     .addOption(new Option('--graceful-shutdown-timeout <duration>', 'How long in-flight reconciles may run after SIGTERM before they are aborted').default(30_000, '30s').argParser(duration('--graceful-shutdown-timeout')))
+    .addOption(new Option('--sync-period <duration>', 'How often every object is reconciled again even when nothing changed').default(600_000, '10m').argParser(duration('--sync-period')))
     .addOption(new Option('-v, --v <level>', 'Log verbosity (higher is more verbose)').default(0).argParser(intArg('-v', 0)));
 }
 
@@ -103,6 +106,7 @@ export function readStandardFlags(cmd: Command): StandardFlags {
     kubeApiBurst: o.kubeApiBurst as number,
     featureGates: o.featureGates as Record<string, boolean>,
     gracefulShutdownTimeoutMs: o.gracefulShutdownTimeout as number,
+    syncPeriodMs: (o.syncPeriod as number | undefined) ?? 600_000,
     v: o.v as number,
   };
 }

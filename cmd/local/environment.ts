@@ -196,7 +196,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       kubeconfig: kubeconfigPath,
       provider: provider.name,
       cloud: { [provider.name]: { endpoint: cloud.endpoint, region: cloud.region } },
-      binaries: binaries.map((b) => ({ name: b.name, command: [process.execPath, '--import', 'tsx', join(root, b.script), ...argsOf(b)] })),
+      binaries: binaries.map((b) => ({ name: b.name, command: [process.execPath, '--import', import.meta.resolve('tsx'), join(root, b.script), ...argsOf(b)] })),
     };
     writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
 

@@ -35,7 +35,11 @@ export function fit(text: string, width: number, keep: 'start' | 'end' = 'start'
   if (width <= 0) return '';
   if (text.length <= width) return text;
   if (width === 1) return '…';
-  return keep === 'start' ? `${text.slice(0, width - 1)}…` : `…${text.slice(text.length - width + 1)}`;
+  if (keep === 'start') return `${text.slice(0, width - 1)}…`;
+  // Prefer cutting at a path separator, so "aws:///us-east-1a/i-0123" shows as "…/i-0123", not "…a/i-0123".
+  const tail = text.slice(text.lastIndexOf('/') + 1);
+  if (tail.length > 0 && tail.length + 2 <= width && tail.length < text.length) return `…/${tail}`;
+  return `…${text.slice(text.length - width + 1)}`;
 }
 
 interface Column {
@@ -47,13 +51,15 @@ interface Column {
   keep?: 'start' | 'end';
   /** Lower shrinks first; undefined never shrinks. */
   shrinkOrder?: number;
+  /** Counts as at most this wide when laying out (the last column: it takes whatever room is left). */
+  max?: number;
 }
 
 const GAP = 2;
 
 /** Lays columns out within width: natural widths, then the shrinkable ones cut down in order until it fits. */
 export function table(columns: Column[], width: number): string[] {
-  const widths = columns.map((c) => Math.max(c.title.length, ...c.values.map((v) => v.length)));
+  const widths = columns.map((c) => Math.min(c.max ?? Infinity, Math.max(c.title.length, ...c.values.map((v) => v.length))));
   const total = () => widths.reduce((a, b) => a + b, 0) + GAP * (columns.length - 1);
   const order = columns
     .map((c, i) => ({ c, i }))
@@ -69,8 +75,10 @@ export function table(columns: Column[], width: number): string[] {
       cells
         .map((v, i) => {
           const w = widths[i]!;
+          const last = i === cells.length - 1 && columns[i]!.align !== 'right';
+          // The last column is cut by the row's width only, so it uses all the room left.
+          if (last) return v;
           const cut = fit(v, w, columns[i]!.keep);
-          if (i === cells.length - 1 && columns[i]!.align !== 'right') return cut;
           return columns[i]!.align === 'right' ? cut.padStart(w) : cut.padEnd(w);
         })
         .join(' '.repeat(GAP)),
@@ -87,29 +95,46 @@ function clip(body: string[], n: number, what: string): string[] {
   return [...body.slice(0, n - 1), `… ${body.length - n + 1} more ${what}`];
 }
 
+const shortKinds: Record<string, string> = { Machine: 'machine', MachineSet: 'machineset', MachineHealthCheck: 'mhc', Node: 'node' };
+
+/** "MachineHealthCheck/x" → "mhc/x": the kind matters less than the name on a narrow screen. */
+function shortObject(object: string): string {
+  const slash = object.indexOf('/');
+  const kind = object.slice(0, slash);
+  return slash > 0 && shortKinds[kind] ? `${shortKinds[kind]}${object.slice(slash)}` : object;
+}
+
 function eventLines(events: EventRow[], nowMs: number, width: number): string[] {
   if (events.length === 0) return [];
   return table(
     [
       { title: 'AGE', values: events.map((e) => formatAge(nowMs - e.timeMs)), min: 3 },
-      { title: 'TYPE', values: events.map((e) => e.type), min: 4, shrinkOrder: 3 },
-      { title: 'OBJECT', values: events.map((e) => e.object), min: 12, shrinkOrder: 2 },
-      { title: 'REASON', values: events.map((e) => e.reason), min: 8, shrinkOrder: 1 },
-      { title: 'MESSAGE', values: events.map((e) => (e.count > 1 ? `${e.message} (x${e.count})` : e.message)), min: 10, shrinkOrder: 0 },
+      { title: 'OBJECT', values: events.map((e) => shortObject(e.object)), min: 16, keep: 'end', shrinkOrder: 0 },
+      { title: 'REASON', values: events.map((e) => (e.type === 'Warning' ? `!${e.reason}` : e.reason)), min: 12, max: 22, shrinkOrder: 1 },
+      { title: 'MESSAGE', values: events.map((e) => (e.count > 1 ? `${e.message} (x${e.count})` : e.message)), min: 10, max: 28 },
     ],
     width,
   ).slice(1);
 }
 
+function machineColumns(snap: ClusterSnapshot, nowMs: number, node: (name: string) => string): Column[] {
+  return [
+    { title: 'MACHINE', values: snap.machines.map((m) => m.name), min: 14, shrinkOrder: 2 },
+    { title: 'PHASE', values: snap.machines.map((m) => (m.deleting && m.phase !== 'Deleting' ? `${m.phase || '-'}*` : m.phase || '-')), min: 8, shrinkOrder: 3 },
+    { title: 'NODE', values: snap.machines.map((m) => (m.node ? node(m.node) : '-')), min: 12, shrinkOrder: 1 },
+    { title: 'PROVIDERID', values: snap.machines.map((m) => m.providerID || '-'), min: 21, keep: 'end', shrinkOrder: 0 },
+    { title: 'AGE', values: snap.machines.map((m) => formatAge(nowMs - m.createdMs)), align: 'right', min: 3 },
+  ];
+}
+
+const naturalWidth = (cols: Column[]) => cols.reduce((sum, c) => sum + Math.min(c.max ?? Infinity, Math.max(c.title.length, ...c.values.map((v) => v.length))), 0) + GAP * (cols.length - 1);
+
 export function renderLiveView(snap: ClusterSnapshot, o: LiveViewOptions): string[] {
   const { width, nowMs } = o;
   const clock = new Date(nowMs).toISOString().slice(11, 19);
   const running = snap.machines.filter((m) => m.phase === 'Running').length;
-  const title = `machine-api-local  ${o.header.provider}  ${running}/${snap.machines.length} machines Running`;
-  const head = [
-    fit(`${title}${' '.repeat(Math.max(2, width - title.length - clock.length))}${clock}`, width),
-    fit(`API ${o.header.apiServer}   ${o.header.hint}`, width),
-  ];
+  const title = `machine-api-local · ${o.header.provider} · ${o.header.apiServer} · ${running}/${snap.machines.length} Running`;
+  const head = [fit(`${title}${' '.repeat(Math.max(2, width - title.length - clock.length))}${clock}`, width), fit(o.header.hint, width)];
 
   const setTable = snap.machineSets.length
     ? table(
@@ -122,18 +147,10 @@ export function renderLiveView(snap: ClusterSnapshot, o: LiveViewOptions): strin
         width,
       )
     : ['MACHINESET', '(none)'];
-  const machineTable = snap.machines.length
-    ? table(
-        [
-          { title: 'MACHINE', values: snap.machines.map((m) => m.name), min: 14, shrinkOrder: 3 },
-          { title: 'PHASE', values: snap.machines.map((m) => (m.deleting && m.phase !== 'Deleting' ? `${m.phase || '-'}*` : m.phase || '-')), min: 8, shrinkOrder: 4 },
-          { title: 'NODE', values: snap.machines.map((m) => m.node || '-'), min: 12, shrinkOrder: 1 },
-          { title: 'PROVIDERID', values: snap.machines.map((m) => m.providerID || '-'), min: 19, keep: 'end', shrinkOrder: 0 },
-          { title: 'AGE', values: snap.machines.map((m) => formatAge(nowMs - m.createdMs)), align: 'right', min: 3 },
-        ],
-        width,
-      )
-    : ['MACHINE', '(none)'];
+  // Node names lose their DNS domain only when the full names do not fit.
+  let columns = machineColumns(snap, nowMs, (n) => n);
+  if (naturalWidth(columns) > width) columns = machineColumns(snap, nowMs, (n) => n.split('.')[0] || n);
+  const machineTable = snap.machines.length ? table(columns, width) : ['MACHINE', '(none)'];
   const events = eventLines(snap.events, nowMs, width);
 
   // Fixed lines: 2 header, blank, set header, blank, machine header, blank, events header, footer.

@@ -11,6 +11,7 @@ import { GarbageCollector } from './gc.js';
 import { deepEqual } from './json.js';
 import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
 import { NamespaceController } from './namespace-controller.js';
+import { PDBStatusController } from './pdb-controller.js';
 import { ObjectApi } from './object-api.js';
 import { loadSnapshot, SnapshotWriter } from './persistence.js';
 import { TypeRegistry } from './registry.js';
@@ -103,6 +104,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   store.onEvent((ev) => hub.dispatch(ev));
   const gc = new GarbageCollector(api, registry);
   const namespaces = new NamespaceController(api, registry);
+  const pdbs = new PDBStatusController(api, registry);
   const writer = opts.dataDir ? new SnapshotWriter(store, opts.dataDir) : undefined;
 
   const nsType = registry.byTypeKey('/namespaces');
@@ -148,6 +150,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         hub.closeAll();
         gc.stop();
         namespaces.stop();
+        pdbs.stop();
         await server.close();
         await writer?.close();
       })();

@@ -2,7 +2,7 @@
 // records status.nodeRef on the Machine, and puts the machine's labels, annotations and taints on the Node.
 import type { Node } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
-import type { KubeClient } from '../client/kube-client.js';
+import type { JsonPatchOperation, KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
@@ -121,15 +121,17 @@ export class NodeLinkReconciler implements Reconciler {
     const before = node.spec?.taints;
     const after = want.spec?.taints ?? [];
     if (deepEqual(before ?? [], after)) return;
-    if (before !== undefined) {
-      await this.d.client.patch(
-        Nodes,
-        key,
-        { type: 'json', body: [{ op: 'test', path: '/spec/taints', value: before }, { op: 'replace', path: '/spec/taints', value: after }] },
-        { signal },
-      );
+    // The test guards exactly what we are about to replace: the taint list, or when there is none yet
+    // the spec it goes into (spec changes are rare, unlike the status heartbeats).
+    const ops: JsonPatchOperation[] =
+      before !== undefined
+        ? [{ op: 'test', path: '/spec/taints', value: before }, { op: 'replace', path: '/spec/taints', value: after }]
+        : node.spec !== undefined
+          ? [{ op: 'test', path: '/spec', value: node.spec }, { op: 'add', path: '/spec/taints', value: after }]
+          : [];
+    if (ops.length > 0) {
+      await this.d.client.patch(Nodes, key, { type: 'json', body: ops }, { signal });
     } else {
-      // No list to test against: fall back to locking the whole object.
       await this.d.client.patch(Nodes, key, { type: 'merge', body: { spec: { taints: after } } }, { signal, resourceVersion: node.metadata.resourceVersion });
     }
   }

@@ -24,6 +24,8 @@ const managedByLabel = 'machine-api-ts.openshift.io/kubelet-simulator';
 export class KubeletSimulator {
   private readonly overrides = new Map<string, ReadyStatus>();
   private readonly registered = new Set<string>();
+  /** What we last wrote per node, so a change to one instance does not cost a GET for every node. */
+  private readonly written = new Map<string, string>();
   private unsubscribe?: () => void;
   private running: Promise<void> = Promise.resolve();
   private dirty = false;
@@ -63,12 +65,14 @@ export class KubeletSimulator {
   async setNodeReady(nodeName: string, status: ReadyStatus | undefined): Promise<void> {
     if (status === undefined) this.overrides.delete(nodeName);
     else this.overrides.set(nodeName, status);
+    this.written.delete(nodeName);
     this.kick();
     await this.idle();
   }
 
-  /** Re-syncs now (e.g. after a test deleted a node by hand). */
+  /** Re-reads every node and re-syncs now (e.g. after a test deleted or edited a node by hand). */
   async resync(): Promise<void> {
+    this.written.clear();
     this.kick();
     await this.idle();
   }
@@ -103,7 +107,11 @@ export class KubeletSimulator {
       live.add(inst.nodeName);
       const ready: ReadyStatus = this.overrides.get(inst.nodeName) ?? (inst.state === 'running' ? 'True' : 'Unknown');
       // A stopped instance never registered a node; only a running one does.
-      if (inst.state === 'running' || this.registered.has(inst.nodeName)) await this.ensureNode(inst, ready);
+      if (inst.state !== 'running' && !this.registered.has(inst.nodeName)) continue;
+      const fingerprint = `${ready}|${JSON.stringify(inst.addresses)}|${inst.providerID}`;
+      if (this.written.get(inst.nodeName) === fingerprint) continue;
+      await this.ensureNode(inst, ready);
+      this.written.set(inst.nodeName, fingerprint);
     }
     for (const name of [...this.registered]) {
       if (live.has(name)) continue;
@@ -113,6 +121,7 @@ export class KubeletSimulator {
         if (!isNotFound(err)) throw err;
       }
       this.registered.delete(name);
+      this.written.delete(name);
     }
   }
 

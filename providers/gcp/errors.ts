@@ -50,12 +50,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The `error` object of a GCE JSON error body, wherever the client put it. */
 function bodyError(e: GceLikeError): { code?: number; message?: string; errors?: Array<{ reason?: string; message?: string }> } | undefined {
   const fromData = e.response?.data;
-  if (isObject(fromData) && isObject(fromData.error)) return fromData.error as never;
+  if (isObject(fromData) && isObject(fromData.error)) return fromData.error;
   // gax 5 puts the raw body in the message.
   if (typeof e.message === 'string' && e.message.trimStart().startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(e.message);
-      if (isObject(parsed) && isObject(parsed.error)) return parsed.error as never;
+      if (isObject(parsed) && isObject(parsed.error)) return parsed.error;
     } catch {
       // Not JSON after all.
     }
@@ -140,7 +140,7 @@ export class GceOperationError extends Error {
 /** A compute error as it may be shown: status, reasons and GCE's text; never request bodies or credentials. */
 export function describeGceError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
-  const body = bodyError(err as GceLikeError);
+  const body = bodyError(err);
   const message = body?.message ?? err.message;
   const status = gceHttpStatus(err);
   return status !== undefined && !message.startsWith(String(status)) ? `${status}: ${message}` : message;

@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { Leases, Machines, Namespaces, Secrets } from '../../lib/index.js';
 import { startTestEnv, type TestEnv } from '../../lib/testing/index.js';
-import { buildProgram, LEADER_ELECTION_ID } from '../../cmd/machine-api-provider-aws.js';
+import { awsSettingsFromInfrastructure, buildProgram, LEADER_ELECTION_ID } from '../../cmd/machine-api-provider-aws.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
-import { awsSpec, CLUSTER_ID, defaultSecrets, NAMESPACE } from '../providers/aws/fixtures.js';
+import { awsSpec, CLUSTER_ID, defaultSecrets, NAMESPACE, silentLogger } from '../providers/aws/fixtures.js';
+import type { KubeClient } from '../../lib/index.js';
 import { freePort, startBinary, waitForOk } from './binary-harness.js';
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 40_000): Promise<T> {
@@ -45,6 +46,30 @@ describe('machine-api-provider-aws binary', function () {
       expect(() => program.parse(['node', 'x', ...args])).to.throw();
       expect(out).to.contain(message);
     }
+  });
+
+  it('takes the default region, resource tags, service endpoints and IP family from the Infrastructure', async () => {
+    const infra = {
+      metadata: { name: 'cluster' },
+      status: {
+        platformStatus: {
+          aws: {
+            region: 'eu-west-1',
+            resourceTags: [{ key: 'team', value: 'x' }],
+            serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example' }, { name: 'elasticloadbalancing', url: 'https://elb.example' }],
+            ipFamily: 'DualStackIPv4Primary',
+          },
+        },
+      },
+    };
+    const client = { get: async () => infra } as unknown as KubeClient;
+    expect(await awsSettingsFromInfrastructure(client, silentLogger)).to.deep.equal({
+      defaultRegion: 'eu-west-1',
+      endpoints: { ec2: 'https://ec2.example', elb: 'https://elb.example', elbv2: 'https://elb.example' },
+      actuator: { infrastructureTags: [{ name: 'team', value: 'x' }], ipFamily: 'DualStackIPv4Primary' },
+    });
+    const missing = { get: async () => Promise.reject(new Error('not found')) } as unknown as KubeClient;
+    expect(await awsSettingsFromInfrastructure(missing, silentLogger)).to.deep.equal({});
   });
 
   describe('running', () => {

@@ -1,41 +1,13 @@
 // POST pods/<name>/eviction (policy/v1 Eviction): deletes the pod unless a PodDisruptionBudget that
 // selects it has no disruptions left, in which case the answer is 429 TooManyRequests, as from
-// kube-apiserver. The budget is computed from the live pods (there is no disruption controller here).
+// kube-apiserver. The budget is computed from the live pods at the time of the request.
 import type { PodDisruptionBudget, Pod } from '../../apis/core.js';
 import { selectorFromLabelSelector } from '../../apis/label-selector.js';
-import { scaledValueFromIntOrPercent } from '../../apis/int-or-percent.js';
+import { budgetFor, isHealthy, matchingPods, PDBKey } from '../pdb-budget.js';
 import * as E from '../errors.js';
 import { sendJson } from '../http-util.js';
 import { isPlainObject } from '../json.js';
 import { readObjectBody, type HandlerContext } from './context.js';
-
-function isHealthy(pod: Pod): boolean {
-  if (pod.metadata.deletionTimestamp || pod.status?.phase !== 'Running') return false;
-  const conditions = (pod.status as { conditions?: Array<{ type?: string; status?: string }> }).conditions ?? [];
-  const ready = conditions.find((c) => c.type === 'Ready');
-  return ready === undefined || ready.status === 'True';
-}
-
-interface Budget {
-  name: string;
-  desiredHealthy: number;
-  currentHealthy: number;
-}
-
-function budgetFor(pdb: PodDisruptionBudget, pods: Pod[]): Budget {
-  const expected = pods.length;
-  const currentHealthy = pods.filter(isHealthy).length;
-  const spec = pdb.spec ?? {};
-  let desiredHealthy: number;
-  if (spec.maxUnavailable !== undefined) {
-    desiredHealthy = Math.max(0, expected - scaledValueFromIntOrPercent(spec.maxUnavailable, expected, true));
-  } else if (spec.minAvailable !== undefined) {
-    desiredHealthy = scaledValueFromIntOrPercent(spec.minAvailable, expected, true);
-  } else {
-    desiredHealthy = expected;
-  }
-  return { name: pdb.metadata.name ?? '', desiredHealthy, currentHealthy };
-}
 
 export async function handleEviction(ctx: HandlerContext): Promise<void> {
   const name = ctx.name ?? '';
@@ -49,7 +21,7 @@ export async function handleEviction(ctx: HandlerContext): Promise<void> {
   const phase = pod.status?.phase;
   const terminal = phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending';
   if (!pod.metadata.deletionTimestamp && !terminal) {
-    const pdbs = (store.list('policy/poddisruptionbudgets', ctx.namespace) as PodDisruptionBudget[]).filter((p) =>
+    const pdbs = (store.list(PDBKey, ctx.namespace) as PodDisruptionBudget[]).filter((p) =>
       selectorFromLabelSelector(p.spec?.selector).matches(pod.metadata.labels),
     );
     if (pdbs.length > 1) {
@@ -57,9 +29,7 @@ export async function handleEviction(ctx: HandlerContext): Promise<void> {
     }
     const pdb = pdbs[0];
     if (pdb) {
-      const selector = selectorFromLabelSelector(pdb.spec?.selector);
-      const pods = (store.list('/pods', ctx.namespace) as Pod[]).filter((p) => selector.matches(p.metadata.labels));
-      const b = budgetFor(pdb, pods);
+      const b = budgetFor(pdb, matchingPods(store, pdb));
       // An unhealthy pod may go as long as the budget is met without it (IfHealthyBudget).
       const allowed = isHealthy(pod) ? b.currentHealthy - b.desiredHealthy > 0 : b.currentHealthy >= b.desiredHealthy;
       if (!allowed) {

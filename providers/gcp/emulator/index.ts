@@ -1,4 +1,8 @@
 // A local Google Compute Engine endpoint for tests and `npm start`; never imported by production code.
+// Usage: const emu = await startGceEmulator({ bootDelayMs: 100 });
+//        new InstancesClient({ ...emu.clientOptions(), authClient: new PassThroughClient() })
+//        gcloud: api_endpoint_overrides/compute = emu.apiRoot, auth/disable_credentials = true
+//        Resource Manager tags: GET `${emu.endpoint}/v3/tagValues/namespaced?name=...` (seed with emu.addTagValue)
 export { startGceEmulator, API_PREFIX, type GceEmulator, type GceEmulatorOptions, type InstanceLocation } from './gce-emulator.js';
 export { defaultWorld, DEFAULT_PROJECT, DEFAULT_ZONES, DEFAULT_CLUSTER_ID, type DefaultWorldOptions } from './default-world.js';
 export { DEFAULT_TIMINGS, VIEW_GET, VIEW_LIST, type GceTimings } from './gce-state.js';

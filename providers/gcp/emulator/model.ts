@@ -176,7 +176,7 @@ export interface GceOperation {
 /** A requestId seen for a project: repeats of the same call return the original operation. */
 export interface RequestIdRecord {
   operationName: string;
-  /** The call it was used for, e.g. "instances.insert <selfLink>", so a reuse for another call is refused. */
+  /** The call it was first used for, e.g. "instances.insert" (GCE answers any repeat with the original operation). */
   call: string;
   at: number;
 }

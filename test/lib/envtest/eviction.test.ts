@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createNamespace, failure, startEnv, type Env, type Json } from './helpers.js';
+import { createNamespace, eventually, failure, startEnv, type Env, type Json } from './helpers.js';
 
 describe('envtest control plane: pod eviction and PodDisruptionBudgets', () => {
   let env: Env;
@@ -59,6 +59,16 @@ describe('envtest control plane: pod eviction and PodDisruptionBudgets', () => {
     await runningPod('q-unready', { app: 'q' }, 'False');
     await env.policy.createNamespacedPodDisruptionBudget({ namespace: ns, body: { metadata: { name: 'q' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'q' } } } } });
     expect((await failure(evict('q-unready'))).code).to.equal(429);
+  });
+
+  it('keeps PodDisruptionBudget status current, as the disruption controller would', async () => {
+    await runningPod('st-1', { app: 'st' });
+    await runningPod('st-2', { app: 'st' });
+    await env.policy.createNamespacedPodDisruptionBudget({ namespace: ns, body: { metadata: { name: 'st' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'st' } } } } });
+    const status = await eventually(async () => (await env.policy.readNamespacedPodDisruptionBudget({ namespace: ns, name: 'st' })).status);
+    expect(status).to.include({ expectedPods: 2, currentHealthy: 2, desiredHealthy: 1, disruptionsAllowed: 1 });
+    await evict('st-1');
+    await eventually(async () => (await env.policy.readNamespacedPodDisruptionBudget({ namespace: ns, name: 'st' })).status?.disruptionsAllowed === 0);
   });
 
   it('answers 404 for a missing pod', async () => {

@@ -4,7 +4,7 @@
 import type { Eviction } from '../../../lib/apis/core.js';
 import type { KubeObject, Status } from '../../../lib/apis/meta.js';
 import { ApiError } from '../../../lib/client/errors.js';
-import type { DeleteOptions, KubeClient, ListOptions, ListResult, ObjectKey, Patch, PatchOptions } from '../../../lib/client/kube-client.js';
+import type { DeleteOptions, JsonPatchOperation, KubeClient, ListOptions, ListResult, ObjectKey, Patch, PatchOptions } from '../../../lib/client/kube-client.js';
 import type { Resource } from '../../../lib/client/resources.js';
 import type { Informer, InformerEvent, InformerHandler } from '../../../lib/runtime/types.js';
 
@@ -19,6 +19,38 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
     else out[k] = mergePatch(out[k], v);
   }
   return out;
+}
+
+/** RFC 6902 add/replace/remove/test on object members (enough for these tests); a failed test is a 422. */
+export function jsonPatch(target: unknown, ops: JsonPatchOperation[]): unknown {
+  const doc = structuredClone(target) as Record<string, unknown>;
+  for (const op of ops) {
+    const parts = op.path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const last = parts.pop() ?? '';
+    let parent: Record<string, unknown> = doc;
+    for (const p of parts) {
+      const next = parent[p];
+      if (!isObj(next)) throw apiError(422, 'Invalid', `path ${op.path} does not exist`);
+      parent = next;
+    }
+    switch (op.op) {
+      case 'test':
+        if (JSON.stringify(parent[last]) !== JSON.stringify(op.value)) throw apiError(422, 'Invalid', `test failed at ${op.path}`);
+        break;
+      case 'add':
+      case 'replace':
+        if (op.op === 'replace' && !(last in parent)) throw apiError(422, 'Invalid', `path ${op.path} does not exist`);
+        parent[last] = structuredClone(op.value);
+        break;
+      case 'remove':
+        if (!(last in parent)) throw apiError(422, 'Invalid', `path ${op.path} does not exist`);
+        delete parent[last];
+        break;
+      default:
+        throw new Error(`MemoryKubeClient: unsupported op ${op.op}`);
+    }
+  }
+  return doc;
 }
 
 function apiError(code: number, reason: string, message: string): ApiError {
@@ -118,11 +150,15 @@ export class MemoryKubeClient implements KubeClient {
   async patch<T extends KubeObject>(r: Resource<T>, key: ObjectKey, patch: Patch, opts?: PatchOptions): Promise<T> {
     this.calls.push(`patch ${r.plural}${opts?.subresource ? `/${opts.subresource}` : ''}`);
     this.beforeWrite('patch', r.plural, opts?.subresource);
-    if (patch.type !== 'merge') throw new Error('MemoryKubeClient: merge patches only');
     const cur = this.peek(r, key);
     if (!cur) throw apiError(404, 'NotFound', 'not found');
     if (opts?.resourceVersion && opts.resourceVersion !== cur.metadata.resourceVersion) {
       throw apiError(409, 'Conflict', 'the object has been modified; please apply your changes to the latest version');
+    }
+    if (patch.type === 'json') {
+      const next = jsonPatch(cur, patch.body) as KubeObject;
+      if (JSON.stringify(next) === JSON.stringify(cur)) return cur;
+      return this.save(r, next) as T;
     }
     const body = structuredClone(patch.body);
     let next: KubeObject;

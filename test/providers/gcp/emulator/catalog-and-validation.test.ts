@@ -42,7 +42,7 @@ describe('GCE emulator: catalog reads', () => {
     const [a2only] = await c.machineTypes.list({ project: PROJECT, zone: ZONE, filter: 'name = a2-*' });
     expect(a2only.map((m) => m.name)).to.deep.equal(['a2-highgpu-1g']);
     const scopes: string[] = [];
-    for await (const [scope, list] of c.machineTypes.aggregatedListAsync({ project: PROJECT, filter: 'name = "e2-standard-4"' })) {
+    for await (const [scope, list] of c.machineTypes.aggregatedListAsync({ project: PROJECT, filter: 'name = "e2-standard-4"' }, { autoPaginate: false })) {
       if (list.machineTypes?.length) scopes.push(scope);
     }
     expect(scopes).to.deep.equal(['zones/us-central1-a', 'zones/us-central1-b', 'zones/us-central1-c']);

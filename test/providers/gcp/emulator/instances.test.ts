@@ -56,14 +56,18 @@ describe('GCE emulator: instances through @google-cloud/compute', () => {
     expect(masters.map((i) => i.name)).to.deep.equal(['p1', 'p5']);
   });
 
-  it('groups instances by zone in aggregatedList, with a warning for zones without any', async () => {
+  it('groups instances by zone in aggregatedList, pages it, and warns for zones without any on a page', async () => {
     await insert(c, 'agg-a');
     await insert(c, 'agg-b', {}, rid(), 'us-central1-b');
-    const seen: Record<string, string[] | string> = {};
-    for await (const [scope, list] of c.instances.aggregatedListAsync({ project: PROJECT })) {
-      seen[scope] = list.instances?.length ? list.instances.map((i) => i.name ?? '') : (list.warning?.code ?? '');
+    const names: Record<string, string[]> = {};
+    const warnings = new Set<string>();
+    for await (const [scope, list] of c.instances.aggregatedListAsync({ project: PROJECT, maxResults: 1 }, { autoPaginate: false })) {
+      if (list.instances?.length) names[scope] = [...(names[scope] ?? []), ...list.instances.map((i) => i.name ?? '')];
+      else if (list.warning?.code === 'NO_RESULTS_ON_PAGE') warnings.add(scope);
     }
-    expect(seen).to.deep.equal({ 'zones/us-central1-a': ['agg-a'], 'zones/us-central1-b': ['agg-b'], 'zones/us-central1-c': 'NO_RESULTS_ON_PAGE' });
+    expect(names).to.deep.equal({ 'zones/us-central1-a': ['agg-a'], 'zones/us-central1-b': ['agg-b'] });
+    expect(warnings).to.include('zones/us-central1-c');
+    expect(emu.knobs.counts('instances.aggregatedList').total).to.equal(2);
   });
 
   it('deletes an instance (STOPPING, then 404) and answers a repeated delete requestId with the same operation', async () => {

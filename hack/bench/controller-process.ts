@@ -1,0 +1,166 @@
+// A controller binary run as its own process, as a Deployment would run it: started with its real flags,
+// observed from outside (Prometheus /metrics, peak RSS from /proc), killed with SIGKILL or stopped with SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ControllerProcessOptions {
+  name: string;
+  /** Script path relative to the repo root, e.g. cmd/machineset-controller.ts. */
+  script: string;
+  args: string[];
+  /** stdout and stderr are appended here. */
+  logFile: string;
+}
+
+/** A free loopback port (there is a small window before the child binds it; fine on a test machine). */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => resolve());
+  });
+  const addr = srv.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+/** Sums the samples of a Prometheus counter whose labels contain every given label. */
+export function sumMetric(text: string, name: string, labels: Record<string, string> = {}): number {
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([^}]*)\})?\s+(\S+)/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = new Map<string, string>();
+    for (const kv of (m[3] ?? '').matchAll(/([a-zA-Z_]+)="([^"]*)"/g)) have.set(kv[1] ?? '', kv[2] ?? '');
+    if (Object.entries(labels).every(([k, v]) => have.get(k) === v)) total += Number(m[4]);
+  }
+  return total;
+}
+
+export class ControllerProcess {
+  private child?: ChildProcess;
+  private exited?: Promise<void>;
+  private log: WriteStream;
+  private metricsPort = 0;
+  /** Highest VmHWM seen over every incarnation, in bytes. */
+  peakRssBytes = 0;
+  restarts = 0;
+
+  constructor(private readonly opts: ControllerProcessOptions) {
+    this.log = createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 });
+  }
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.metricsPort = await freePort();
+    const args = [...this.opts.args, `--metrics-bind-address=127.0.0.1:${this.metricsPort}`, '--health-addr='];
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, this.opts.script), ...args], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_EC2_METADATA_DISABLED: 'true' },
+    });
+    child.stdout?.pipe(this.log, { end: false });
+    child.stderr?.pipe(this.log, { end: false });
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.child = child;
+  }
+
+  /** Polls /metrics until it answers (the manager is up). */
+  async waitReady(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (!this.running) throw new Error(`${this.name} exited during start (code ${this.child?.exitCode}, see ${this.opts.logFile})`);
+      try {
+        await this.metrics();
+        return;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`${this.name} did not serve /metrics within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  async metrics(): Promise<string> {
+    const res = await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`, { signal: AbortSignal.timeout(5_000) });
+    if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
+    return res.text();
+  }
+
+  /** Reads VmHWM now (the kernel keeps the peak), remembering the highest. */
+  sampleRss(): number {
+    const pid = this.child?.pid;
+    if (pid === undefined || !this.running) return this.peakRssBytes;
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0);
+      this.peakRssBytes = Math.max(this.peakRssBytes, kb * 1024);
+    } catch {
+      // Exited between the check and the read.
+    }
+    return this.peakRssBytes;
+  }
+
+  /** SIGKILL: no graceful shutdown, in-flight calls are cut. */
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    this.sampleRss();
+    this.child?.kill('SIGKILL');
+    await this.exited;
+  }
+
+  async restart(): Promise<void> {
+    await this.kill();
+    this.restarts++;
+    await this.start();
+  }
+
+  /** SIGTERM, then SIGKILL if it does not exit in time. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (this.running) {
+      this.sampleRss();
+      this.child?.kill('SIGTERM');
+      const timer = setTimeout(() => this.child?.kill('SIGKILL'), timeoutMs);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    await new Promise<void>((resolve) => this.log.end(() => resolve()));
+  }
+}
+
+/** The two Deployment containers the benchmark runs: the AWS provider binary and the MachineSet controller. */
+export function controllerProcesses(o: { kubeconfigPath: string; awsEndpoint: string; namespace: string; logDir: string; extraArgs?: string[] }): ControllerProcess[] {
+  const common = [`--kubeconfig=${o.kubeconfigPath}`, `--namespace=${o.namespace}`, '--graceful-shutdown-timeout=5s', ...(o.extraArgs ?? [])];
+  return [
+    new ControllerProcess({
+      name: 'machine-api-provider-aws',
+      script: 'cmd/machine-api-provider-aws.ts',
+      args: [...common, `--aws-endpoint=${o.awsEndpoint}`],
+      logFile: join(o.logDir, 'machine-api-provider-aws.log'),
+    }),
+    new ControllerProcess({
+      name: 'machineset-controller',
+      script: 'cmd/machineset-controller.ts',
+      args: common,
+      logFile: join(o.logDir, 'machineset-controller.log'),
+    }),
+  ];
+}

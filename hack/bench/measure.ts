@@ -1,0 +1,96 @@
+// Counting from outside the controllers: EC2 calls (the emulator's counters), Kubernetes requests (the control
+// plane's, per client), reconciles (the controllers' own /metrics) and peak RSS (/proc). A Snapshot is taken
+// before and after a phase; the difference is what the phase cost.
+import { sumMetric, type ControllerProcess } from './controller-process.js';
+import { DRIVER_USER_AGENT, KUBELET_USER_AGENT, type BenchEnvironment } from './environment.js';
+
+export const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+export interface Snapshot {
+  at: number;
+  ec2: Record<string, { total: number; throttled: number }>;
+  /** Controller requests per "verb resource[/sub]" (driver and kubelet simulator excluded). */
+  kube: Record<string, number>;
+  /** controller_runtime_reconcile_total per controller name, summed over the processes. */
+  reconciles: Record<string, number>;
+}
+
+export async function snapshot(env: BenchEnvironment, controllers: ControllerProcess[]): Promise<Snapshot> {
+  const ec2: Snapshot['ec2'] = {};
+  for (const [action, c] of Object.entries(env.emulator.knobs.allCounts())) ec2[action] = { total: c.total, throttled: c.throttled };
+  const kube: Record<string, number> = {};
+  for (const [key, n] of env.requestCounts()) {
+    const [agent, what] = key.split('|') as [string, string];
+    if (agent === DRIVER_USER_AGENT || agent === KUBELET_USER_AGENT) continue;
+    kube[what] = (kube[what] ?? 0) + n;
+  }
+  const reconciles: Record<string, number> = {};
+  for (const c of controllers) {
+    c.sampleRss();
+    if (!c.running) continue;
+    let text: string;
+    try {
+      text = await c.metrics();
+    } catch {
+      continue;
+    }
+    const names = new Set([...text.matchAll(/^controller_runtime_reconcile_total\{[^}]*controller="([^"]+)"/gm)].map((m) => m[1] ?? ''));
+    for (const name of names) reconciles[name] = (reconciles[name] ?? 0) + sumMetric(text, 'controller_runtime_reconcile_total', { controller: name });
+  }
+  return { at: performance.now(), ec2, kube, reconciles };
+}
+
+function diffRecord(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const d = (b[k] ?? 0) - (a[k] ?? 0);
+    if (d !== 0) out[k] = d;
+  }
+  return out;
+}
+
+export interface Cost {
+  seconds: number;
+  ec2ByAction: Record<string, number>;
+  ec2Total: number;
+  ec2Throttled: number;
+  kubeByVerb: Record<string, number>;
+  kubeByRequest: Record<string, number>;
+  kubeWrites: number;
+  reconciles: Record<string, number>;
+}
+
+export function cost(before: Snapshot, after: Snapshot): Cost {
+  const total = (s: Snapshot) => Object.fromEntries(Object.entries(s.ec2).map(([k, v]) => [k, v.total]));
+  const throttled = (s: Snapshot) => Object.fromEntries(Object.entries(s.ec2).map(([k, v]) => [k, v.throttled]));
+  const ec2ByAction = diffRecord(total(before), total(after));
+  const kubeByRequest = diffRecord(before.kube, after.kube);
+  const kubeByVerb: Record<string, number> = {};
+  for (const [k, n] of Object.entries(kubeByRequest)) {
+    const verb = k.split(' ')[0] ?? k;
+    kubeByVerb[verb] = (kubeByVerb[verb] ?? 0) + n;
+  }
+  return {
+    seconds: (after.at - before.at) / 1000,
+    ec2ByAction,
+    ec2Total: Object.values(ec2ByAction).reduce((a, b) => a + b, 0),
+    ec2Throttled: Object.values(diffRecord(throttled(before), throttled(after))).reduce((a, b) => a + b, 0),
+    kubeByVerb,
+    kubeByRequest,
+    kubeWrites: Object.entries(kubeByVerb).reduce((a, [v, n]) => a + (WRITE_VERBS.has(v) ? n : 0), 0),
+    reconciles: diffRecord(before.reconciles, after.reconciles),
+  };
+}
+
+export function perUnit(r: Record<string, number>, n: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, round(v / n)]));
+}
+
+export function round(x: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+export function peakRssMb(controllers: ControllerProcess[]): Record<string, number> {
+  return Object.fromEntries(controllers.map((c) => [c.name, round(c.sampleRss() / (1024 * 1024), 1)]));
+}

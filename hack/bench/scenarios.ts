@@ -1,0 +1,115 @@
+// The benchmark's scenarios. Each drives the system only through the API (as a user would) and measures from
+// outside: wall time by polling Machines, costs by diffing Snapshots.
+import { MachineSets, type Machine } from '../../lib/index.js';
+import type { ControllerProcess } from './controller-process.js';
+import { BENCH_NAMESPACE, type BenchEnvironment } from './environment.js';
+import { cost, peakRssMb, perUnit, round, snapshot, type Cost } from './measure.js';
+import { liveInstances, machineSet, machinesOf, scale, waitFor } from './workload.js';
+
+export interface ScenarioResult {
+  name: string;
+  provider: string;
+  metrics: Record<string, unknown>;
+}
+
+export interface BenchContext {
+  env: BenchEnvironment;
+  controllers: ControllerProcess[];
+  /** The controllers' --sync-period, in ms. */
+  syncPeriodMs: number;
+  log: (line: string) => void;
+}
+
+const pollInterval = (n: number) => Math.min(1_000, 100 + n);
+const running = (m: Machine) => m.status?.phase === 'Running';
+
+function phaseSummary(ms: Machine[]): string {
+  const by: Record<string, number> = {};
+  for (const m of ms) {
+    const p = m.metadata.deletionTimestamp ? 'Deleting' : (m.status?.phase ?? '(none)');
+    by[p] = (by[p] ?? 0) + 1;
+  }
+  return Object.entries(by).map(([p, n]) => `${p}=${n}`).join(' ');
+}
+
+function costMetrics(c: Cost, n: number): Record<string, unknown> {
+  return {
+    ec2CallsPerMachine: round(c.ec2Total / n),
+    ec2CallsPerMachineByAction: perUnit(c.ec2ByAction, n),
+    ec2Throttled: c.ec2Throttled,
+    kubeRequestsPerMachineByVerb: perUnit(c.kubeByVerb, n),
+    kubeWritesPerMachine: round(c.kubeWrites / n),
+    kubeWritesPerMachineByRequest: perUnit(Object.fromEntries(Object.entries(c.kubeByRequest).filter(([k]) => !/^(get|list|watch) /.test(k))), n),
+    reconcilesPerMachine: perUnit(c.reconciles, n),
+  };
+}
+
+/** Scale a new MachineSet from 0 to n; measured until every Machine is Running. Leaves it running. */
+export async function scaleUp(ctx: BenchContext, n: number, opts: { name?: string; timeoutMs?: number } = {}): Promise<ScenarioResult & { set: string; seconds: number }> {
+  const set = `bench-${n}-${Date.now().toString(36)}`;
+  const before = await snapshot(ctx.env, ctx.controllers);
+  await ctx.env.client.create(MachineSets, machineSet(set, n));
+  let last: Machine[] = [];
+  await waitFor(`${n} Running machines in ${set}`, async () => {
+    last = await machinesOf(ctx.env.client, set);
+    return last.length === n && last.every(running);
+  }, { timeoutMs: opts.timeoutMs ?? 120_000 + n * 1_000, intervalMs: pollInterval(n), describe: () => phaseSummary(last) });
+  const after = await snapshot(ctx.env, ctx.controllers);
+  const c = cost(before, after);
+  ctx.log(`${opts.name ?? `scale-up ${n}`}: ${c.seconds.toFixed(1)} s`);
+  return {
+    name: opts.name ?? `scale-up-${n}`,
+    provider: 'aws',
+    set,
+    seconds: c.seconds,
+    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n), peakRssMb: peakRssMb(ctx.controllers) },
+  };
+}
+
+/** n Running machines left alone for `periods` resync periods: what does keeping them cost? */
+export async function steadyState(ctx: BenchContext, set: string, n: number, periods: number): Promise<ScenarioResult> {
+  // Let the last status writes of the scale-up settle so they are not counted as steady-state cost.
+  await new Promise((r) => setTimeout(r, Math.min(5_000, ctx.syncPeriodMs / 2)));
+  const before = await snapshot(ctx.env, ctx.controllers);
+  await new Promise((r) => setTimeout(r, periods * ctx.syncPeriodMs));
+  const after = await snapshot(ctx.env, ctx.controllers);
+  const c = cost(before, after);
+  const machines = await machinesOf(ctx.env.client, set);
+  ctx.log(`steady ${n} over ${periods} resyncs: ${c.ec2Total} EC2 calls`);
+  return {
+    name: `steady-state-${n}`,
+    provider: 'aws',
+    metrics: {
+      machines: n,
+      resyncPeriods: periods,
+      syncPeriodSeconds: ctx.syncPeriodMs / 1000,
+      stillRunning: machines.filter(running).length,
+      ec2CallsPerMachinePerResync: round(c.ec2Total / n / periods, 4),
+      ec2CallsByAction: c.ec2ByAction,
+      kubeRequestsPerMachinePerResync: round(Object.values(c.kubeByVerb).reduce((a, b) => a + b, 0) / n / periods, 4),
+      kubeWritesPerMachinePerResync: round(c.kubeWrites / n / periods, 4),
+      reconcilesPerMachinePerResync: Object.fromEntries(Object.entries(c.reconciles).map(([k, v]) => [k, round(v / n / periods)])),
+    },
+  };
+}
+
+/** Scale the set to 0 (each Machine drained, then its instance terminated); measured until no Machine is left. */
+export async function scaleDown(ctx: BenchContext, set: string, n: number): Promise<ScenarioResult> {
+  const before = await snapshot(ctx.env, ctx.controllers);
+  await scale(ctx.env.client, set, 0);
+  let last: Machine[] = [];
+  await waitFor(`no machines left in ${set}`, async () => {
+    last = await machinesOf(ctx.env.client, set);
+    return last.length === 0;
+  }, { timeoutMs: 120_000 + n * 1_000, intervalMs: pollInterval(n), describe: () => phaseSummary(last) });
+  const after = await snapshot(ctx.env, ctx.controllers);
+  const c = cost(before, after);
+  const left = liveInstances(ctx.env.emulator).length;
+  await ctx.env.client.delete(MachineSets, { namespace: BENCH_NAMESPACE, name: set });
+  ctx.log(`scale-down ${n}: ${c.seconds.toFixed(1)} s, ${left} instances left`);
+  return {
+    name: `scale-down-${n}`,
+    provider: 'aws',
+    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n), instancesLeft: left },
+  };
+}

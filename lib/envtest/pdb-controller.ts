@@ -1,0 +1,65 @@
+// Keeps PodDisruptionBudget status current (what the disruption controller does in a cluster), so
+// `kubectl get pdb` shows the disruptions the eviction subresource will actually allow.
+import type { PodDisruptionBudget } from '../apis/core.js';
+import { cloneJson, deepEqual } from './json.js';
+import type { ObjectApi } from './object-api.js';
+import { budgetFor, matchingPods, PDBKey, PodsKey } from './pdb-budget.js';
+import type { TypeRegistry } from './registry.js';
+import type { StoreEvent } from './storage/store-event.js';
+
+export class PDBStatusController {
+  private readonly namespaces = new Set<string>();
+  private scheduled: NodeJS.Immediate | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly api: ObjectApi,
+    private readonly registry: TypeRegistry,
+  ) {
+    api.store.onEvent((ev) => this.observe(ev));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.scheduled) clearImmediate(this.scheduled);
+  }
+
+  private observe(ev: StoreEvent): void {
+    if (ev.typeKey !== PodsKey && ev.typeKey !== PDBKey) return;
+    const ns = ev.object.metadata.namespace ?? '';
+    if (ev.typeKey === PodsKey && this.api.store.count(PDBKey) === 0) return;
+    this.namespaces.add(ns);
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = setImmediate(() => {
+      this.scheduled = undefined;
+      const names = [...this.namespaces];
+      this.namespaces.clear();
+      for (const n of names) this.sync(n);
+    });
+  }
+
+  private sync(namespace: string): void {
+    const type = this.registry.byTypeKey(PDBKey);
+    if (!type) return;
+    for (const pdb of this.api.store.list(PDBKey, namespace) as PodDisruptionBudget[]) {
+      if (pdb.metadata.deletionTimestamp) continue;
+      const b = budgetFor(pdb, matchingPods(this.api.store, pdb));
+      const status = {
+        ...(pdb.status ?? {}),
+        observedGeneration: pdb.metadata.generation,
+        expectedPods: b.expectedPods,
+        currentHealthy: b.currentHealthy,
+        desiredHealthy: b.desiredHealthy,
+        disruptionsAllowed: b.disruptionsAllowed,
+      };
+      if (deepEqual(status, pdb.status)) continue;
+      const next = cloneJson(pdb);
+      next.status = status;
+      try {
+        this.api.writePatched(type, 'v1', pdb as Parameters<ObjectApi['writePatched']>[2], next, 'status');
+      } catch {
+        // the next pod or PDB change recomputes it
+      }
+    }
+  }
+}

@@ -1,0 +1,408 @@
+// The IBM Cloud VPC actuator. Where it departs from the reference, on purpose (spec/ibmcloud.md B7):
+// - one IAM-authenticated client per API key and one endpoint look-up per region, reused (the reference gets
+//   a new token and GETs the region on every Exists, Create and Update), and client-construction failures
+//   are retried, never terminal;
+// - the spec's names are resolved to ids once per spec and cached; every list is paged to the end; security
+//   groups are looked up in the network resource group; look-up failures are never swallowed;
+// - the instance is looked up by id once known, by name within the VPC before that; creation is idempotent
+//   by name (a create racing another, or replayed after a lost reply, finds the name taken and adopts the
+//   instance), and the instance id is recorded as soon as POST /instances answers;
+// - existence checks are batched into one instance list per VPC and window, and update reuses what
+//   exists() just saw; a recorded instance that is not visible yet makes exists() wait, not say "gone";
+// - 429, 5xx and lost replies are retried, never terminal; bad requests are InvalidConfiguration naming the
+//   field; spec tags are attached (Global Tagging); "0.0.0.0" is never recorded as an address;
+// - DELETE is issued once (not every 20 s while the instance is `deleting`), and Update/Delete events are
+//   emitted only when something changed.
+import {
+  InvalidMachineConfigurationError,
+  MachineInstanceStateAnnotation,
+  RequeueAfterError,
+  TtlCache,
+  createMachineError,
+  deleteMachineError,
+  findError,
+  isInvalidMachineConfiguration,
+  recordInstanceCreateFailed,
+  recordInstanceDeleteFailed,
+  recordInstanceUpdateFailed,
+  updateMachineError,
+  type Actuator,
+  type ActuatorContext,
+  type Clock,
+  type CloudRateLimits,
+  type KubeClient,
+  type Machine,
+} from '../../lib/index.js';
+import { classifyVpcError, describeVpcError } from './errors.js';
+import { IbmClientFactory, type IbmClientFactoryOptions, type IbmEndpoints } from './ibm-clients.js';
+import { addressesOf, buildInstancePrototype, machineLabelsFor, providerIdOf, tagNamesOf } from './instances.js';
+import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
+import type { RetryPolicy } from './metered-vpc-api.js';
+import { NameResolver } from './name-resolver.js';
+import {
+  MachineCreatedConditionType,
+  MachineCreationFailedReason,
+  MachineCreationSucceededReason,
+  decodeProviderStatus,
+  setCondition,
+} from './provider-spec.js';
+import type { VpcInstance } from './vpc-types.js';
+
+export interface IbmCloudActuatorOptions {
+  /** Reads the credentials and user-data Secrets. */
+  client: KubeClient;
+  clock: Clock;
+  /** Endpoint overrides (an emulator, private endpoints); unset = IBM's public endpoints. */
+  endpoints?: IbmEndpoints;
+  /** Share one factory (and so one rate limiter and one token per API key) with the instance-type catalog. */
+  clientFactory?: IbmClientFactory;
+  rateLimits?: CloudRateLimits;
+  retry?: Partial<RetryPolicy>;
+  batchWindowMs?: number;
+  createVpcApi?: IbmClientFactoryOptions['createVpcApi'];
+  /** Requeue delay while waiting on the VPC (default 20 s, as the reference). */
+  requeueAfterMs?: number;
+  /** How long a recorded-but-invisible instance is waited for before exists() says false (default 10 min). */
+  eventualConsistencyWindowMs?: number;
+  /** How long update() may reuse the instance exists() just saw (default 5 s). */
+  snapshotTtlMs?: number;
+  /** How long resolved name → id mappings are kept (default 1 h). */
+  resolutionTtlMs?: number;
+}
+
+export type IbmCloudActuator = Actuator;
+
+const DEFAULTS = { requeueAfterMs: 20_000, eventualConsistencyWindowMs: 10 * 60_000, snapshotTtlMs: 5_000 };
+
+/** What update() may change, serialised: an Update event is emitted only when it differs. */
+const after = (m: Machine): string => JSON.stringify([m.metadata.labels, m.metadata.annotations, m.spec, m.status?.addresses, m.status?.providerStatus]);
+
+const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
+
+export function createIbmCloudActuator(opts: IbmCloudActuatorOptions): IbmCloudActuator {
+  return new IbmCloudMachineActuator(opts);
+}
+
+class IbmCloudMachineActuator implements Actuator {
+  private readonly o: IbmCloudActuatorOptions & typeof DEFAULTS;
+  private readonly factory: IbmClientFactory;
+  private readonly resolver: NameResolver;
+  /** What exists() last saw per Machine UID, for update() in the same reconcile. */
+  private readonly snapshots: TtlCache<VpcInstance>;
+  /** "<instance id>|<tags>" attached by this process. */
+  private readonly tagged = new Set<string>();
+  /** Machine UIDs whose delete was already announced by an event. */
+  private readonly deleting = new Set<string>();
+  /** "<uid>/<generation>" whose unknown fields were already reported. */
+  private readonly warned = new Set<string>();
+
+  constructor(opts: IbmCloudActuatorOptions) {
+    this.o = { ...DEFAULTS, ...opts };
+    this.factory =
+      opts.clientFactory ??
+      new IbmClientFactory({
+        clock: opts.clock,
+        endpoints: opts.endpoints,
+        rateLimits: opts.rateLimits,
+        retry: opts.retry,
+        batchWindowMs: opts.batchWindowMs,
+        createVpcApi: opts.createVpcApi,
+      });
+    this.resolver = new NameResolver(opts.clock, opts.resolutionTtlMs);
+    this.snapshots = new TtlCache(opts.clock, this.o.snapshotTtlMs);
+  }
+
+  private nowIso(): string {
+    return new Date(this.o.clock.now()).toISOString();
+  }
+
+  private async scope(machine: Machine, ctx: ActuatorContext): Promise<MachineScope> {
+    const scope = await newMachineScope(machine, { client: this.o.client, clients: this.factory }, ctx.signal);
+    const key = `${machine.metadata.uid ?? machine.metadata.name ?? ''}/${machine.metadata.generation ?? 0}`;
+    if (scope.unknownFields.length > 0 && !this.warned.has(key)) {
+      this.warned.add(key);
+      ctx.events.event(machine, 'Warning', 'UnknownFields', 'Validate', `providerSpec fields not known to this provider are ignored: ${scope.unknownFields.join(', ')}`);
+    }
+    return scope;
+  }
+
+  /** GET /instances/{id}, with 404 as undefined. */
+  private async getById(scope: MachineScope, id: string, signal: AbortSignal): Promise<VpcInstance | undefined> {
+    try {
+      return await scope.clients.vpc.getInstance(id, { signal });
+    } catch (err) {
+      if (classifyVpcError(err) === 'notFound') return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * The Machine's instance: by the recorded id (a batched list of the VPC, a miss confirmed by GET), else by
+   * name within the VPC.
+   */
+  private async lookup(scope: MachineScope, signal: AbortSignal): Promise<VpcInstance | undefined> {
+    const id = scope.status.instanceId;
+    if (id) return (await scope.clients.findInstance(scope.spec.vpc, { id }, signal)) ?? (await this.getById(scope, id, signal));
+    return scope.clients.findInstance(scope.spec.vpc, { name: scope.instanceName }, signal);
+  }
+
+  /** The MachineCreated condition's time: when the instance was recorded. */
+  private recentlyCreated(scope: MachineScope): boolean {
+    const c = scope.status.conditions?.find((x) => x.type === MachineCreatedConditionType && x.status === 'True');
+    const t = c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : NaN;
+    return Number.isNaN(t) || this.o.clock.now() - t < this.o.eventualConsistencyWindowMs;
+  }
+
+  /** What create records the moment the VPC names the instance: enough for exists() to find it by id. */
+  private recordCreated(scope: MachineScope, instance: VpcInstance): void {
+    scope.status.instanceId = instance.id;
+    scope.status.instanceState = instance.status;
+    setCondition(scope.status, { type: MachineCreatedConditionType, status: 'True', reason: MachineCreationSucceededReason, message: 'Machine successfully created' }, this.nowIso());
+    scope.saveStatus();
+    const m = scope.machine;
+    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: instance.status };
+  }
+
+  /** B2.3: providerID, addresses, labels, instance state. */
+  private async record(scope: MachineScope, instance: VpcInstance, signal: AbortSignal): Promise<void> {
+    const accountId = await scope.clients.accountId(signal);
+    const m = scope.machine;
+    m.spec = { ...m.spec, providerID: providerIdOf(accountId, scope.clusterId, instance.id) };
+    m.status = { ...m.status, addresses: addressesOf(scope.instanceName, instance) };
+    m.metadata.labels = { ...m.metadata.labels, ...machineLabelsFor(scope.spec) };
+    this.recordCreated(scope, instance);
+  }
+
+  private failCreation(scope: MachineScope, message: string): void {
+    setCondition(scope.status, { type: MachineCreatedConditionType, status: 'False', reason: MachineCreationFailedReason, message }, this.nowIso());
+    scope.saveStatus();
+  }
+
+  async create(machine: Machine, ctx: ActuatorContext): Promise<void> {
+    try {
+      await this.doCreate(machine, ctx);
+    } catch (err) {
+      if (!findError(err, RequeueAfterError)) {
+        recordInstanceCreateFailed(ctx.metrics, failureLabels(machine, err, 'failed to create instance via ibm vpc client'));
+        ctx.events.event(machine, 'Warning', 'FailedCreate', 'Create', `${machine.metadata.name ?? ''}: reconciler failed to Create machine: ${messageOf(err)}`);
+      }
+      throw err;
+    }
+  }
+
+  private async doCreate(machine: Machine, ctx: ActuatorContext): Promise<void> {
+    const scope = await this.scope(machine, ctx);
+    const { vpc } = scope.clients;
+
+    // Adopt what an earlier attempt made (a lost reply, a restart between the call and the status patch).
+    const existing = await this.lookup(scope, ctx.signal);
+    if (existing) {
+      if (existing.status === 'deleting' && !scope.status.instanceId) {
+        // A predecessor of the same name is going away; its name is free once it is gone.
+        ctx.log.info('an instance of the same name is still being deleted; waiting before creating', { instanceId: existing.id });
+        throw new RequeueAfterError(this.o.requeueAfterMs);
+      }
+      ctx.log.info('adopting existing instance', { instanceId: existing.id, state: existing.status });
+      this.recordCreated(scope, existing);
+      return;
+    }
+
+    const ids = await step('failed to resolve the providerSpec names', () => this.resolver.resolve(scope.clients, scope.spec, ctx.signal));
+    const userData = await step('failed to get user data', () => userDataFor(machine, scope.spec, this.o.client, ctx.signal));
+    const prototype = buildInstancePrototype(scope.instanceName, scope.spec, ids, userData);
+
+    let instance: VpcInstance;
+    try {
+      instance = await vpc.createInstance(prototype, { signal: ctx.signal });
+    } catch (err) {
+      const cls = classifyVpcError(err);
+      if (cls !== 'alreadyExists') throw this.createFailed(scope, err);
+      // The name is taken in this VPC: an earlier or racing create of this Machine made it. Adopt it.
+      const taken = (await vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal }))[0];
+      if (!taken) {
+        ctx.log.info('instance name taken but the instance is not listed yet; requeueing', { instance: scope.instanceName });
+        throw new RequeueAfterError(this.o.requeueAfterMs);
+      }
+      ctx.log.info('instance name already taken in the VPC; adopting the instance', { instanceId: taken.id });
+      instance = taken;
+    }
+    // Recorded before anything else can fail: the controller persists it as soon as create returns.
+    this.recordCreated(scope, instance);
+    this.snapshots.set(machine.metadata.uid ?? '', instance);
+    ctx.log.info('created instance', { instanceId: instance.id, state: instance.status });
+    ctx.events.event(machine, 'Normal', 'Create', 'Create', `Created Machine ${machine.metadata.name ?? ''}`);
+  }
+
+  private createFailed(scope: MachineScope, err: unknown): Error {
+    const message = describeVpcError(err);
+    this.failCreation(scope, message);
+    const cls = classifyVpcError(err);
+    // An id the VPC no longer knows, or a request it refuses, may come from stale resolved ids: look them up again.
+    if (cls === 'notFound' || cls === 'invalid') this.resolver.invalidate(scope.clients, scope.spec);
+    const wrapped =
+      cls === 'invalid'
+        ? new InvalidMachineConfigurationError(`failed to create instance via ibm vpc client: ${message}`, { cause: err })
+        : createMachineError(`failed to create instance via ibm vpc client: ${message}`, err);
+    failureReasons.set(wrapped, 'failed to create instance via ibm vpc client');
+    return wrapped;
+  }
+
+  async exists(machine: Machine, ctx: ActuatorContext): Promise<boolean> {
+    let scope: MachineScope;
+    try {
+      scope = await this.scope(machine, ctx);
+    } catch (err) {
+      // An invalid spec never made anything unless an instance is on record: say so, and let create()
+      // report the configuration error (the Machine goes Failed instead of retrying forever).
+      if (isInvalidMachineConfiguration(err) && !isProvisioned(machine) && !decodeProviderStatus(machine.status?.providerStatus).instanceId) return false;
+      throw err;
+    }
+    const uid = machine.metadata.uid ?? '';
+    const found = await this.lookup(scope, ctx.signal);
+    // Found by name only while being deleted: a predecessor's of the same name, not this Machine's.
+    if (found && !(found.status === 'deleting' && !scope.status.instanceId)) {
+      this.snapshots.set(uid, found);
+      return true;
+    }
+    this.snapshots.delete(uid);
+    if (scope.status.instanceId && !isProvisioned(machine) && this.recentlyCreated(scope)) {
+      ctx.log.info('instance recorded but not yet visible; possible eventual-consistency discrepancy', { instanceId: scope.status.instanceId });
+      throw new RequeueAfterError(this.o.requeueAfterMs);
+    }
+    return false;
+  }
+
+  async update(machine: Machine, ctx: ActuatorContext): Promise<void> {
+    try {
+      await this.doUpdate(machine, ctx);
+    } catch (err) {
+      if (!findError(err, RequeueAfterError)) {
+        recordInstanceUpdateFailed(ctx.metrics, failureLabels(machine, err, 'failed to update machine'));
+        ctx.events.event(machine, 'Warning', 'FailedUpdate', 'Update', `${machine.metadata.name ?? ''}: reconciler failed to Update machine: ${messageOf(err)}`);
+      }
+      throw err;
+    }
+  }
+
+  private async doUpdate(machine: Machine, ctx: ActuatorContext): Promise<void> {
+    const scope = await this.scope(machine, ctx);
+    const before = after(machine);
+    const uid = machine.metadata.uid ?? '';
+    const instance = this.snapshots.get(uid) ?? (await this.lookup(scope, ctx.signal));
+    if (!instance) throw new RequeueAfterError(this.o.requeueAfterMs);
+    await this.record(scope, instance, ctx.signal);
+
+    const tags = tagNamesOf(scope.spec);
+    const tagKey = `${instance.id}|${JSON.stringify(tags)}`;
+    let tagError: unknown;
+    if (tags.length > 0 && instance.status !== 'deleting' && !this.tagged.has(tagKey)) {
+      try {
+        const failed = (await scope.clients.vpc.attachTags([instance.crn], tags, { signal: ctx.signal })).filter((r) => r.is_error);
+        if (failed.length > 0) throw new Error(failed.map((r) => r.message ?? 'attach failed').join('; '));
+        this.tagged.add(tagKey);
+      } catch (err) {
+        tagError = err;
+      }
+    }
+    if (after(machine) !== before) ctx.events.event(machine, 'Normal', 'Update', 'Update', `Updated Machine ${machine.metadata.name ?? ''}`);
+    if (tagError !== undefined) {
+      const err = updateMachineError(`failed to tag instance ${instance.id}: ${describeVpcError(tagError)}`, tagError);
+      failureReasons.set(err, 'failed to tag instance');
+      throw err;
+    }
+  }
+
+  async delete(machine: Machine, ctx: ActuatorContext): Promise<void> {
+    try {
+      await this.doDelete(machine, ctx);
+    } catch (err) {
+      if (!findError(err, RequeueAfterError)) {
+        recordInstanceDeleteFailed(ctx.metrics, failureLabels(machine, err, 'failed to delete instance via ibmClient'));
+        ctx.events.event(machine, 'Warning', 'FailedDelete', 'Delete', `${machine.metadata.name ?? ''}: reconciler failed to Delete machine: ${messageOf(err)}`);
+      }
+      throw err;
+    }
+  }
+
+  private async doDelete(machine: Machine, ctx: ActuatorContext): Promise<void> {
+    let scope: MachineScope;
+    try {
+      scope = await this.scope(machine, ctx);
+    } catch (err) {
+      if (isInvalidMachineConfiguration(err) && machine.spec?.providerID) {
+        throw new InvalidMachineConfigurationError(
+          `the machine ${machine.metadata.name ?? ''} has invalid configuration, but already exists, make the configuration of the machine valid for the deletion to be successful: ${messageOf(err)}`,
+          { cause: err, field: findError(err, InvalidMachineConfigurationError)?.field },
+        );
+      }
+      throw err;
+    }
+    const uid = machine.metadata.uid ?? '';
+    this.snapshots.delete(uid);
+    const id = scope.status.instanceId;
+    // Fresh reads, not the batch: deciding to delete deserves the current state.
+    const instance = id
+      ? await step('failed to get instance', () => this.getById(scope, id, ctx.signal))
+      : (await step('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
+    if (!instance) {
+      if (id && !isProvisioned(machine) && this.recentlyCreated(scope)) {
+        // Recorded but invisible: right after creation the VPC may not show it yet; finishing now would leak it.
+        ctx.log.info('instance recorded but not yet visible; waiting before deleting', { instanceId: id });
+        throw new RequeueAfterError(this.o.requeueAfterMs);
+      }
+      ctx.log.info('Machine not found during delete, skipping', { instance: scope.instanceName });
+      this.forget(uid, id);
+      return;
+    }
+    if (instance.status !== 'deleting') {
+      try {
+        await scope.clients.vpc.deleteInstance(instance.id, { signal: ctx.signal });
+      } catch (err) {
+        if (classifyVpcError(err) === 'notFound') {
+          this.forget(uid, instance.id);
+          return;
+        }
+        const wrapped = deleteMachineError(`failed to delete instance via ibmClient: ${describeVpcError(err)}`, err);
+        failureReasons.set(wrapped, 'failed to delete instance via ibmClient');
+        throw wrapped;
+      }
+    }
+    scope.status.instanceState = 'deleting';
+    scope.saveStatus();
+    machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: 'deleting' };
+    if (!this.deleting.has(uid)) {
+      this.deleting.add(uid);
+      ctx.log.info('deleting instance', { instanceId: instance.id });
+      ctx.events.event(machine, 'Normal', 'Delete', 'Delete', `Deleted machine ${machine.metadata.name ?? ''}`);
+    }
+  }
+
+  private forget(uid: string, instanceId: string | null | undefined): void {
+    this.deleting.delete(uid);
+    if (instanceId) for (const key of [...this.tagged]) if (key.startsWith(`${instanceId}|`)) this.tagged.delete(key);
+  }
+}
+
+/** The mapi_instance_*_failed reason of the step an error came from (the reference's strings). */
+const failureReasons = new WeakMap<object, string>();
+
+async function step<T>(reason: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (typeof err === 'object' && err !== null && !failureReasons.has(err)) failureReasons.set(err, reason);
+    throw err;
+  }
+}
+
+const reasonOf = (err: unknown, fallback: string): string => (typeof err === 'object' && err !== null ? failureReasons.get(err) : undefined) ?? fallback;
+
+const failureLabels = (machine: Machine, err: unknown, fallback: string) => ({
+  name: machine.metadata.name ?? '',
+  namespace: machine.metadata.namespace ?? '',
+  reason: reasonOf(err, fallback),
+});
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? describeVpcError(err) : String(err);
+}

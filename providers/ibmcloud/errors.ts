@@ -1,0 +1,46 @@
+// The one place that decides what an IBM Cloud error means. Throttling (429), 5xx, no response (status 0),
+// quota and capacity answers and IAM failures are always retryable; only answers that say the request itself
+// can never succeed are terminal. (The reference never inspects VPC errors and maps nothing but a missing
+// profile to InvalidConfiguration, while making every client-construction failure, IAM included, terminal.)
+import { isVpcApiError } from './vpc-api-error.js';
+
+export type VpcErrorClass = 'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'transient' | 'unauthorized' | 'other';
+
+/** VPC's answer to a second instance of the same name in a VPC. */
+export const NAME_TAKEN_CODE = 'validation_unique_failed';
+
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+// Nothing wrong with the request: the account or zone can't take it now.
+const TRANSIENT_CODE = /quota|capacity|limit_exceeded|not_ready|busy|in_progress|timeout|unavailable/i;
+
+export function classifyVpcError(err: unknown): VpcErrorClass {
+  if (typeof err !== 'object' || err === null) return 'other';
+  if ((err as { name?: unknown }).name === 'AbortError') return 'other';
+  if (!isVpcApiError(err)) {
+    const code = (err as { code?: unknown }).code;
+    return typeof code === 'string' && NETWORK_CODES.has(code) ? 'transient' : 'other';
+  }
+  const { status, code, service } = err;
+  if (status === 0) return 'transient';
+  if (status === 429) return 'throttled';
+  if (status >= 500 || status === 408) return 'transient';
+  // A token that cannot be had or read: credentials may be rotated or IAM may be catching up.
+  if (service === 'iam') return 'unauthorized';
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (TRANSIENT_CODE.test(code)) return 'transient';
+  if (status === 404) return 'notFound';
+  if (status === 409) return code === NAME_TAKEN_CODE ? 'alreadyExists' : 'transient';
+  // A 200 whose body could not be read (malformed page) is the server's problem, not the request's.
+  if (status < 300) return 'transient';
+  if (status === 400 || status === 413 || status === 415 || status === 422) return 'invalid';
+  return 'other';
+}
+
+/** Whether retrying later can help. Only 'invalid' is terminal. */
+export const isRetryableVpcError = (err: unknown): boolean => classifyVpcError(err) !== 'invalid';
+
+/** An error as it may be shown: VpcApiError's message carries service, operation, status, code and IBM's text, never a token or key. */
+export function describeVpcError(err: unknown): string {
+  if (isVpcApiError(err)) return err.trace ? `${err.message} (trace ${err.trace})` : err.message;
+  return err instanceof Error ? err.message : String(err);
+}

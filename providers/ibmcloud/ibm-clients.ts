@@ -1,0 +1,198 @@
+// Builds and caches the IBM Cloud clients: one IAM-authenticated client per API key, reused for as long as the
+// key is (its token is fetched once and refreshed only near expiry), and one regional view of it per region,
+// whose endpoint is looked up once (GET /regions/{name}) unless an endpoint override is set. The reference
+// does all of that (a token request and a region GET) on every Exists, Create, Update and MachineSet
+// reconcile. All clients share one client-side rate limiter; each regional view has one batched instance
+// look-up per VPC, and the instance profiles are cached for the scale-from-zero catalog and the actuator alike.
+import {
+  DescribeBatcher,
+  InvalidMachineConfigurationError,
+  RegionalRateLimiter,
+  TtlCache,
+  type Clock,
+  type CloudRateLimits,
+} from '../../lib/index.js';
+import { apiKeyFingerprint } from './credentials.js';
+import { classifyVpcError } from './errors.js';
+import { DEFAULT_RETRY_POLICY, MeteredVpcApi, type RetryPolicy } from './metered-vpc-api.js';
+import { PROVIDER_SPEC_PATH } from './provider-spec.js';
+import { DEFAULT_IBM_RATE_LIMITS } from './rate-limiter.js';
+import { createVpcClient, DEFAULT_VPC_URL, type VpcApi, type VpcClientOptions } from './vpc-api.js';
+import type { InstanceProfile, VpcInstance } from './vpc-types.js';
+
+export interface IbmEndpoints {
+  /** VPC base URL for every region (a private endpoint or an emulator); unset = the region's public endpoint. */
+  vpc?: string;
+  iam?: string;
+  resourceManager?: string;
+  globalTagging?: string;
+}
+
+export interface IbmClientFactoryOptions {
+  clock: Clock;
+  endpoints?: IbmEndpoints;
+  rateLimits?: CloudRateLimits;
+  retry?: Partial<RetryPolicy>;
+  /** Window for coalescing instance look-ups into one list per VPC (default 5 ms). */
+  batchWindowMs?: number;
+  /** How long the instance-profile list is kept (default 24 h). */
+  profileCacheTtlMs?: number;
+  /** Per-request timeout. */
+  timeoutMs?: number;
+  /** Replaces the SDK client (unit tests). */
+  createVpcApi?: (opts: VpcClientOptions) => VpcApi;
+}
+
+/** A look-up key for the batched instance finder. */
+export type InstanceKey = { id: string } | { name: string };
+
+export interface IbmClients {
+  /** Identifies the API key (a fingerprint) and region, for caches keyed by client. */
+  readonly key: string;
+  readonly region: string;
+  /** Rate-limited, retrying VPC client at the region's endpoint. */
+  readonly vpc: VpcApi;
+  /** The account of the API key (IAM token claim), fetched once. */
+  accountId(signal?: AbortSignal): Promise<string>;
+  /**
+   * Looks an instance up in a VPC by id or name, coalescing concurrent look-ups into one instance list per
+   * VPC; undefined = the list did not show it (confirm by id before concluding it is gone).
+   */
+  findInstance(vpcName: string, key: InstanceKey, signal?: AbortSignal): Promise<VpcInstance | undefined>;
+  /** Every instance profile of the region, cached. */
+  profiles(signal?: AbortSignal): Promise<InstanceProfile[]>;
+}
+
+const keyString = (k: InstanceKey): string => ('id' in k ? `id:${k.id}` : `name:${k.name}`);
+
+export const PROFILE_CACHE_TTL_MS = 24 * 3_600_000;
+
+interface Account {
+  base: VpcApi;
+  accountId?: Promise<string>;
+  regions: Map<string, Promise<IbmClients>>;
+}
+
+export class IbmClientFactory {
+  private readonly accounts = new Map<string, Account>();
+  /** Which key each credentials source currently uses, to drop clients of rotated keys. */
+  private readonly sources = new Map<string, string>();
+  readonly limiter: RegionalRateLimiter;
+  private readonly retry: RetryPolicy;
+
+  constructor(private readonly o: IbmClientFactoryOptions) {
+    this.limiter = new RegionalRateLimiter(o.rateLimits ?? DEFAULT_IBM_RATE_LIMITS, o.clock);
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...o.retry };
+  }
+
+  /**
+   * The clients for an API key in a region. `source` names where the key came from (the Secret's
+   * namespace/name); when that Secret's key changes, the clients of the old key are dropped.
+   */
+  async get(apiKey: string, region: string, source: string, signal?: AbortSignal): Promise<IbmClients> {
+    const fp = apiKeyFingerprint(apiKey);
+    const previous = this.sources.get(source);
+    this.sources.set(source, fp);
+    if (previous && previous !== fp && ![...this.sources.values()].includes(previous)) this.accounts.delete(previous);
+    let account = this.accounts.get(fp);
+    if (!account) {
+      account = { base: this.build(apiKey), regions: new Map() };
+      this.accounts.set(fp, account);
+    }
+    let regional = account.regions.get(region);
+    if (!regional) {
+      const a = account;
+      regional = this.regional(a, fp, region, signal);
+      a.regions.set(region, regional);
+      // A failed endpoint look-up must not stick: the next reconcile tries again.
+      regional.catch(() => a.regions.delete(region));
+    }
+    return regional;
+  }
+
+  private build(apiKey: string): VpcApi {
+    const e = this.o.endpoints ?? {};
+    const opts: VpcClientOptions = {
+      apiKey,
+      serviceUrl: e.vpc ?? DEFAULT_VPC_URL,
+      iamUrl: e.iam,
+      resourceManagerUrl: e.resourceManager,
+      globalTaggingUrl: e.globalTagging,
+      timeoutMs: this.o.timeoutMs,
+    };
+    const inner = this.o.createVpcApi ? this.o.createVpcApi(opts) : createVpcClient(opts);
+    return new MeteredVpcApi(inner, { limiter: this.limiter, scope: 'global', retry: this.retry });
+  }
+
+  private async regional(account: Account, fp: string, region: string, signal?: AbortSignal): Promise<IbmClients> {
+    let endpoint = this.o.endpoints?.vpc;
+    if (!endpoint) {
+      try {
+        endpoint = (await account.base.getRegion(region, { signal })).endpoint;
+      } catch (err) {
+        if (classifyVpcError(err) === 'notFound') {
+          throw new InvalidMachineConfigurationError(`${PROVIDER_SPEC_PATH}.region: Invalid value: ${JSON.stringify(region)}: IBM Cloud VPC has no such region`, {
+            field: `${PROVIDER_SPEC_PATH}.region`,
+            cause: err,
+          });
+        }
+        throw err;
+      }
+    }
+    // Shares the key's authenticator, and so its token; metered in the region's buckets.
+    const vpc = (account.base as MeteredVpcApi).withServiceUrl(endpoint, region);
+    const accountId = (signal?: AbortSignal): Promise<string> => {
+      if (!account.accountId) {
+        const p = vpc.getAccountId({ signal });
+        account.accountId = p;
+        p.catch(() => {
+          if (account.accountId === p) account.accountId = undefined;
+        });
+      }
+      return account.accountId;
+    };
+    const batchers = new Map<string, DescribeBatcher<VpcInstance>>();
+    const batcherFor = (vpcName: string): DescribeBatcher<VpcInstance> => {
+      let b = batchers.get(vpcName);
+      if (!b) {
+        b = new DescribeBatcher<VpcInstance>({
+          windowMs: this.o.batchWindowMs ?? 5,
+          maxBatch: 1_000,
+          clock: this.o.clock,
+          fetch: async () => {
+            // One list of the VPC answers every look-up of the window, by id and by name.
+            const found = new Map<string, VpcInstance>();
+            for (const i of await vpc.listInstances({ vpcName })) {
+              found.set(`id:${i.id}`, i);
+              found.set(`name:${i.name}`, i);
+            }
+            return found;
+          },
+        });
+        batchers.set(vpcName, b);
+      }
+      return b;
+    };
+    const profileCache = new TtlCache<Promise<InstanceProfile[]>>(this.o.clock, this.o.profileCacheTtlMs ?? PROFILE_CACHE_TTL_MS);
+    const profiles = (signal?: AbortSignal): Promise<InstanceProfile[]> => {
+      let p = profileCache.get('all');
+      if (!p) {
+        p = vpc.listInstanceProfiles({ signal });
+        const stored = p;
+        profileCache.set('all', stored);
+        stored.catch(() => {
+          if (profileCache.get('all') === stored) profileCache.delete('all');
+        });
+      }
+      return p;
+    };
+    return {
+      key: `${fp}/${region}`,
+      region,
+      vpc,
+      accountId,
+      findInstance: (vpcName, key, signal) => batcherFor(vpcName).get(keyString(key), signal),
+      profiles,
+    };
+  }
+}

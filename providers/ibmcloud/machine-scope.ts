@@ -1,0 +1,107 @@
+// Per-call state of one actuator operation: the decoded spec and status, the cluster id, the instance name
+// and the clients for the Machine's API key. Building it is cheap: clients are cached by the factory, so
+// there is no IAM token request or region look-up per reconcile.
+import { InvalidMachineConfigurationError, isNotFound, Secrets, type KubeClient, type Machine, type Secret } from '../../lib/index.js';
+import { apiKeyFromSecret, CredentialsSecretError } from './credentials.js';
+import type { IbmClientFactory, IbmClients } from './ibm-clients.js';
+import { clusterIdOf, instanceNameOf } from './instances.js';
+import {
+  PROVIDER_SPEC_PATH,
+  USER_DATA_SECRET_KEY,
+  decodeProviderSpec,
+  decodeProviderStatus,
+  encodeProviderStatus,
+  type DecodeOptions,
+  type DecodedProviderSpec,
+  type IBMCloudMachineProviderSpec,
+  type IBMCloudMachineProviderStatus,
+} from './provider-spec.js';
+
+export interface ScopeDeps {
+  client: KubeClient;
+  clients: IbmClientFactory;
+}
+
+export interface MachineScope {
+  readonly machine: Machine;
+  readonly spec: IBMCloudMachineProviderSpec;
+  readonly status: IBMCloudMachineProviderStatus;
+  readonly clusterId: string;
+  /** The Machine's name: the instance name and the idempotency key of creation. */
+  readonly instanceName: string;
+  readonly clients: IbmClients;
+  readonly warnings: string[];
+  readonly unknownFields: string[];
+  /** Writes `status` back onto machine.status.providerStatus. */
+  saveStatus(): void;
+}
+
+export class MissingSecretError extends Error {
+  override readonly name = 'MissingSecretError';
+}
+
+async function readSecret(client: KubeClient, namespace: string, name: string, what: string, signal: AbortSignal): Promise<Secret> {
+  try {
+    return await client.get(Secrets, { namespace, name }, { signal });
+  } catch (err) {
+    // The Secret may still be on its way (cloud credential operator, installer): retry, don't fail the Machine.
+    if (isNotFound(err)) throw new MissingSecretError(`${what} secret ${namespace}/${name} not found`, { cause: err });
+    throw err;
+  }
+}
+
+/** The API key named by the spec; `source` identifies the Secret for client caching. */
+export async function apiKeyFor(namespace: string, spec: IBMCloudMachineProviderSpec, client: KubeClient, signal: AbortSignal, path = PROVIDER_SPEC_PATH): Promise<{ apiKey: string; source: string }> {
+  const name = spec.credentialsSecret?.name ?? '';
+  const secret = await readSecret(client, namespace, name, 'ibmcloud credentials', signal);
+  try {
+    return { apiKey: apiKeyFromSecret(secret), source: `${namespace}/${name}` };
+  } catch (err) {
+    if (err instanceof CredentialsSecretError) {
+      throw new InvalidMachineConfigurationError(`${path}.credentialsSecret: ${err.message}`, { field: `${path}.credentialsSecret`, cause: err });
+    }
+    throw err;
+  }
+}
+
+/** The user data for the instance; "" when the spec names no Secret. */
+export async function userDataFor(machine: Machine, spec: IBMCloudMachineProviderSpec, client: KubeClient, signal: AbortSignal): Promise<string> {
+  const name = spec.userDataSecret?.name;
+  const namespace = machine.metadata.namespace ?? '';
+  if (!name) return '';
+  const secret = await readSecret(client, namespace, name, 'user data', signal);
+  const encoded = secret.data?.[USER_DATA_SECRET_KEY];
+  if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
+  const plain = secret.stringData?.[USER_DATA_SECRET_KEY];
+  if (plain !== undefined) return plain;
+  throw new InvalidMachineConfigurationError(`secret ${namespace}/${name} does not have "${USER_DATA_SECRET_KEY}" field set`, { field: `${PROVIDER_SPEC_PATH}.userDataSecret` });
+}
+
+export function decodeMachineSpec(machine: Machine, opts: DecodeOptions = {}): DecodedProviderSpec {
+  if (!machine.spec?.providerSpec?.value) {
+    throw new InvalidMachineConfigurationError(`${PROVIDER_SPEC_PATH}: Required value: the machine has no providerSpec`, { field: PROVIDER_SPEC_PATH });
+  }
+  return decodeProviderSpec(machine.spec.providerSpec.value, opts);
+}
+
+export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {
+  const clusterId = clusterIdOf(machine);
+  const instanceName = instanceNameOf(machine);
+  const { spec, warnings, unknownFields } = decodeMachineSpec(machine);
+  const status = decodeProviderStatus(machine.status?.providerStatus);
+  const { apiKey, source } = await apiKeyFor(machine.metadata.namespace ?? '', spec, deps.client, signal);
+  const clients = await deps.clients.get(apiKey, spec.region, source, signal);
+  return {
+    machine,
+    spec,
+    status,
+    clusterId,
+    instanceName,
+    clients,
+    warnings,
+    unknownFields,
+    saveStatus() {
+      machine.status = { ...machine.status, providerStatus: encodeProviderStatus(status) };
+    },
+  };
+}

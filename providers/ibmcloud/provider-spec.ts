@@ -1,0 +1,220 @@
+// IBMCloudMachineProviderSpec / IBMCloudMachineProviderStatus (ibmcloudproviderconfig.openshift.io/v1beta1),
+// decoded from Machine.spec.providerSpec.value, then validated (provider-spec-validation.ts). Unknown fields
+// are reported, never silently dropped (the reference plain-unmarshals and loses them).
+import { InvalidMachineConfigurationError, SpecReader, type FieldIssue, type ObjectReader } from '../../lib/index.js';
+import { validateProviderSpec } from './provider-spec-validation.js';
+
+export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
+export const TEMPLATE_SPEC_PATH = 'spec.template.spec.providerSpec.value';
+export const PROVIDER_API_VERSION = 'ibmcloudproviderconfig.openshift.io/v1beta1';
+export const PROVIDER_SPEC_KIND = 'IBMCloudMachineProviderSpec';
+export const PROVIDER_STATUS_KIND = 'IBMCloudMachineProviderStatus';
+
+/** The Secret key holding the raw IAM API key. */
+export const API_KEY_SECRET_KEY = 'ibmcloud_api_key';
+export const USER_DATA_SECRET_KEY = 'userData';
+export const DEFAULT_BOOT_VOLUME_PROFILE = 'general-purpose';
+export const BOOT_VOLUME_PROFILES = ['general-purpose', '5iops-tier', '10iops-tier', 'custom', 'sdp'] as const;
+
+export interface SecretRef {
+  name?: string;
+}
+
+export interface IBMCloudBootVolume {
+  /** Key Protect or HPCS key CRN. */
+  encryptionKey?: string;
+  profile?: string;
+  sizeGiB?: number;
+  iops?: number;
+  /** Mbps (sdp only). */
+  bandwidth?: number;
+}
+
+export interface IBMCloudTag {
+  name: string;
+  value?: string;
+}
+
+export interface IBMCloudNetworkInterface {
+  /** Subnet name. */
+  subnet: string;
+  /** Security group names. */
+  securityGroups?: string[];
+}
+
+export interface IBMCloudMachineProviderSpec {
+  apiVersion?: string;
+  kind?: string;
+  /** VPC name. */
+  vpc: string;
+  bootVolume?: IBMCloudBootVolume;
+  tags?: IBMCloudTag[];
+  /** Private image name, in resourceGroup. */
+  image: string;
+  /** Instance profile, e.g. bx2-4x16. */
+  profile: string;
+  /** Dedicated host name, in resourceGroup and zone. */
+  dedicatedHost?: string;
+  region: string;
+  zone: string;
+  /** Resource group name: the instance's, and where the image, security groups (unless networkResourceGroup) and dedicated host are. */
+  resourceGroup: string;
+  /** Resource group name of the VPC, subnet and security groups; defaults to resourceGroup. */
+  networkResourceGroup?: string;
+  primaryNetworkInterface: IBMCloudNetworkInterface;
+  userDataSecret?: SecretRef;
+  credentialsSecret?: SecretRef;
+}
+
+/** The provider's own condition type (not metav1.Condition): it has lastProbeTime. */
+export interface IBMCloudMachineProviderCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  lastProbeTime?: string;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+export interface IBMCloudMachineProviderStatus {
+  apiVersion?: string;
+  kind?: string;
+  /** The VPC instance id, e.g. 0717_... */
+  instanceId?: string | null;
+  /** The VPC status: pending, starting, running, stopping, stopped, restarting, deleting, failed. */
+  instanceState?: string | null;
+  conditions?: IBMCloudMachineProviderCondition[];
+}
+
+export const MachineCreatedConditionType = 'MachineCreated';
+export const MachineCreationSucceededReason = 'MachineCreationSucceeded';
+export const MachineCreationFailedReason = 'MachineCreationFailed';
+
+export interface DecodeOptions {
+  /** Where the value came from, for field paths. Default spec.providerSpec.value. */
+  path?: string;
+}
+
+export interface DecodedProviderSpec {
+  spec: IBMCloudMachineProviderSpec;
+  warnings: string[];
+  /** Field paths of keys this provider does not know; they are ignored. */
+  unknownFields: string[];
+}
+
+const readSecretRef = (o: ObjectReader): SecretRef => ({ name: o.string('name') });
+
+/** Drops undefined members so the decoded spec reads (and serialises) like the JSON that was written. */
+function compact<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(compact) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = compact(v);
+  return out as T;
+}
+
+/** Structural decode; no semantic validation. */
+export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec & { errors: FieldIssue[] } {
+  const path = opts.path ?? PROVIDER_SPEC_PATH;
+  const reader = new SpecReader();
+  const warnings: string[] = [];
+  const spec: IBMCloudMachineProviderSpec = { vpc: '', image: '', profile: '', region: '', zone: '', resourceGroup: '', primaryNetworkInterface: { subnet: '' } };
+  const root = reader.object(value ?? {}, path);
+  if (root) {
+    root.ignore('metadata');
+    spec.apiVersion = root.string('apiVersion');
+    spec.kind = root.string('kind');
+    spec.vpc = root.string('vpc') ?? '';
+    spec.bootVolume = root.object('bootVolume', (b) => ({
+      encryptionKey: b.string('encryptionKey') || undefined,
+      profile: b.string('profile') || undefined,
+      sizeGiB: b.integer('sizeGiB') || undefined,
+      iops: b.integer('iops') || undefined,
+      bandwidth: b.integer('bandwidth') || undefined,
+    }));
+    spec.tags = root.objectArray('tags', (t) => ({ name: t.string('name') ?? '', value: t.string('value') }));
+    spec.image = root.string('image') ?? '';
+    spec.profile = root.string('profile') ?? '';
+    spec.dedicatedHost = root.string('dedicatedHost') || undefined;
+    spec.region = root.string('region') ?? '';
+    spec.zone = root.string('zone') ?? '';
+    spec.resourceGroup = root.string('resourceGroup') ?? '';
+    spec.networkResourceGroup = root.string('networkResourceGroup') || undefined;
+    spec.primaryNetworkInterface = root.object('primaryNetworkInterface', (n) => ({ subnet: n.string('subnet') ?? '', securityGroups: n.stringArray('securityGroups') })) ?? {
+      subnet: '',
+    };
+    spec.userDataSecret = root.object('userDataSecret', readSecretRef);
+    spec.credentialsSecret = root.object('credentialsSecret', readSecretRef);
+    root.done();
+  }
+  if ((spec.apiVersion !== undefined || spec.kind !== undefined) && (spec.apiVersion !== PROVIDER_API_VERSION || spec.kind !== PROVIDER_SPEC_KIND)) {
+    warnings.push(`unexpected apiVersion/kind ${spec.apiVersion ?? ''}, Kind=${spec.kind ?? ''}: expected ${PROVIDER_API_VERSION}, Kind=${PROVIDER_SPEC_KIND}`);
+  }
+  for (const f of reader.unknownFields) warnings.push(`Unknown field (${f}) will be ignored`);
+  return { spec: compact(spec), warnings, unknownFields: reader.unknownFields, errors: reader.errors };
+}
+
+/** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue. */
+export function throwIfInvalid(issues: FieldIssue[]): void {
+  const first = issues[0];
+  if (!first) return;
+  throw new InvalidMachineConfigurationError(issues.map((i) => i.message).join('; '), { field: first.field });
+}
+
+/** Decodes and validates a providerSpec value; throws InvalidMachineConfigurationError. */
+export function decodeProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec {
+  const decoded = readProviderSpec(value, opts);
+  const validation = validateProviderSpec(decoded.spec, opts.path ?? PROVIDER_SPEC_PATH);
+  throwIfInvalid([...decoded.errors, ...validation.errors]);
+  return { spec: decoded.spec, warnings: [...decoded.warnings, ...validation.warnings], unknownFields: decoded.unknownFields };
+}
+
+/** The resource group of the VPC, subnet and security groups. */
+export const networkResourceGroupOf = (spec: IBMCloudMachineProviderSpec): string => spec.networkResourceGroup || spec.resourceGroup;
+
+/** Reads status.providerStatus leniently: it is our own output, so a malformed one is just reset. */
+export function decodeProviderStatus(value: unknown): IBMCloudMachineProviderStatus {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const v = value as Record<string, unknown>;
+  const out: IBMCloudMachineProviderStatus = {};
+  if (typeof v.apiVersion === 'string') out.apiVersion = v.apiVersion;
+  if (typeof v.kind === 'string') out.kind = v.kind;
+  if (typeof v.instanceId === 'string') out.instanceId = v.instanceId;
+  if (typeof v.instanceState === 'string') out.instanceState = v.instanceState;
+  if (Array.isArray(v.conditions)) {
+    out.conditions = v.conditions.filter(
+      (c): c is IBMCloudMachineProviderCondition => typeof c === 'object' && c !== null && typeof (c as { type?: unknown }).type === 'string',
+    );
+  }
+  return out;
+}
+
+/** The JSON written to status.providerStatus (the reference has no metadata field here). */
+export function encodeProviderStatus(status: IBMCloudMachineProviderStatus): Record<string, unknown> {
+  return compact({
+    apiVersion: status.apiVersion ?? PROVIDER_API_VERSION,
+    kind: status.kind ?? PROVIDER_STATUS_KIND,
+    instanceId: status.instanceId ?? undefined,
+    instanceState: status.instanceState ?? undefined,
+    conditions: status.conditions,
+  });
+}
+
+/**
+ * The reference's condition rule: a new condition gets both times; an existing one changes only when status,
+ * reason or message differ, lastTransitionTime only when the status flips, lastProbeTime on every change.
+ */
+export function setCondition(status: IBMCloudMachineProviderStatus, cond: Omit<IBMCloudMachineProviderCondition, 'lastProbeTime' | 'lastTransitionTime'>, nowIso: string): void {
+  const conditions = status.conditions ?? [];
+  const existing = conditions.find((c) => c.type === cond.type);
+  if (!existing) {
+    conditions.push({ ...cond, lastProbeTime: nowIso, lastTransitionTime: nowIso });
+  } else if (existing.status !== cond.status || existing.reason !== cond.reason || existing.message !== cond.message) {
+    if (existing.status !== cond.status) existing.lastTransitionTime = nowIso;
+    existing.lastProbeTime = nowIso;
+    existing.status = cond.status;
+    existing.reason = cond.reason;
+    existing.message = cond.message;
+  }
+  status.conditions = conditions;
+}

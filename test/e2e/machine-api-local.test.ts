@@ -1,0 +1,190 @@
+// `npm start` end to end: machine-api-local as a child process, driven only through kubectl with the
+// kubeconfig it writes and the EC2 API at the endpoint it publishes; then SIGTERM and a restart on the same state.
+import { expect } from 'chai';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ns = 'openshift-machine-api';
+const machineSet = 'worker-us-east-1a';
+
+interface MachineJson {
+  metadata: { name: string; deletionTimestamp?: string };
+  spec?: { providerID?: string };
+  status?: { phase?: string; nodeRef?: { name: string } };
+}
+
+function hasKubectl(): boolean {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+class LocalProcess {
+  readonly child: ChildProcess;
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<number | null>;
+
+  constructor(stateDir: string) {
+    this.child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'cmd/machine-api-local.ts', '--no-tty', '--port', '0', '--state-dir', stateDir, '--boot-delay', '300ms'],
+      { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
+    this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  async ready(): Promise<void> {
+    await eventually('machine-api-local to print the kubectl hint', async () => {
+      if (this.child.exitCode !== null) throw new Error(`exited ${this.child.exitCode}: ${this.stderr}`);
+      return this.stdout.includes('Try: KUBECONFIG=') ? true : undefined;
+    }, 90_000);
+  }
+
+  /** Sends SIGTERM; resolves with the exit code and how long it took. */
+  async terminate(): Promise<{ code: number | null; ms: number }> {
+    const start = Date.now();
+    this.child.kill('SIGTERM');
+    const code = await Promise.race([this.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000))]);
+    if (code === 'timeout') {
+      this.child.kill('SIGKILL');
+      throw new Error('machine-api-local did not exit within 15 s of SIGTERM');
+    }
+    return { code, ms: Date.now() - start };
+  }
+}
+
+describe('machine-api-local (npm start) end to end', function () {
+  this.timeout(240_000);
+  let stateDir: string;
+  let kubeconfig: string;
+  let local: LocalProcess | undefined;
+
+  function kubectl(args: string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
+        if (err) reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`));
+        else resolve(stdout);
+      });
+    });
+  }
+
+  async function machines(): Promise<MachineJson[]> {
+    return (JSON.parse(await kubectl(['get', 'machines', '-n', ns, '-o', 'json'])) as { items: MachineJson[] }).items;
+  }
+
+  /** Resolves when exactly n machines are Running with a node that exists, none being deleted. */
+  async function runningMachines(n: number): Promise<MachineJson[]> {
+    return eventually(`${n} Running machines with nodes`, async () => {
+      const ms = await machines();
+      if (ms.length !== n || !ms.every((m) => m.status?.phase === 'Running' && m.status.nodeRef && !m.metadata.deletionTimestamp)) return undefined;
+      const nodes = (JSON.parse(await kubectl(['get', 'nodes', '-o', 'json'])) as { items: Array<{ metadata: { name: string } }> }).items.map((x) => x.metadata.name);
+      return ms.every((m) => nodes.includes(m.status!.nodeRef!.name)) ? ms : undefined;
+    });
+  }
+
+  async function liveInstanceIds(): Promise<string[]> {
+    const endpoints = JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as { cloud: { aws: { endpoint: string; region: string } } };
+    const ec2 = new EC2Client({ endpoint: endpoints.cloud.aws.endpoint, region: endpoints.cloud.aws.region, credentials: { accessKeyId: 'AKIALOCALEMULATOR000', secretAccessKey: 'x' } });
+    try {
+      const out = await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: 'instance-state-name', Values: ['pending', 'running'] }] }));
+      return (out.Reservations ?? []).flatMap((r) => r.Instances ?? []).map((i) => i.InstanceId!).sort();
+    } finally {
+      ec2.destroy();
+    }
+  }
+
+  const instanceIdOf = (m: MachineJson) => m.spec?.providerID?.split('/').pop();
+
+  before(function () {
+    if (!hasKubectl()) this.skip();
+    stateDir = mkdtempSync(join(tmpdir(), 'machine-api-local-e2e-'));
+    kubeconfig = join(stateDir, 'kubeconfig');
+  });
+
+  after(async () => {
+    if (local && local.child.exitCode === null) local.child.kill('SIGKILL');
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  let beforeRestart: MachineJson[] = [];
+
+  it('starts with the sample MachineSet: 3 machines reach Running with nodes, and the state dir holds a private kubeconfig and endpoints.json', async () => {
+    local = new LocalProcess(stateDir);
+    await local.ready();
+    expect(statSync(kubeconfig).mode & 0o777).to.equal(0o600);
+    const endpoints = JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as Record<string, unknown>;
+    expect(endpoints).to.include({ kubeconfig, provider: 'aws' });
+    expect(endpoints.apiServer).to.match(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect((endpoints.cloud as { aws: { endpoint: string; region: string } }).aws).to.include({ region: 'us-east-1' });
+    expect(local.stdout).to.contain(`Try: KUBECONFIG=${kubeconfig} kubectl get machines -A`);
+    const ms = await runningMachines(3);
+    expect(ms.map(instanceIdOf).sort()).to.deep.equal(await liveInstanceIds());
+  });
+
+  it('scales the MachineSet to 5 with kubectl scale: 5 machines Running', async () => {
+    await kubectl(['scale', 'machineset', machineSet, '-n', ns, '--replicas=5']);
+    const ms = await runningMachines(5);
+    expect(ms.map(instanceIdOf).sort()).to.deep.equal(await liveInstanceIds());
+  });
+
+  it('replaces a machine deleted with kubectl delete, and terminates its instance', async () => {
+    const [victim] = await machines();
+    await kubectl(['delete', 'machine', victim!.metadata.name, '-n', ns]);
+    const ms = await eventually('a replacement machine', async () => {
+      const now = await runningMachines(5);
+      return now.some((m) => m.metadata.name === victim!.metadata.name) ? undefined : now;
+    });
+    const live = await liveInstanceIds();
+    expect(live).to.not.include(instanceIdOf(victim!));
+    expect(ms.map(instanceIdOf).sort()).to.deep.equal(live);
+    beforeRestart = ms;
+  });
+
+  it('exits 0 within 10 s of SIGTERM', async () => {
+    const { code, ms } = await local!.terminate();
+    expect(code, local!.stderr).to.equal(0);
+    expect(ms).to.be.below(10_000);
+    expect(local!.stdout).to.contain('stopped');
+  });
+
+  it('restarts on the same state dir with the same machines and instances, and creates nothing new', async () => {
+    local = new LocalProcess(stateDir);
+    await local.ready();
+    const ms = await runningMachines(5);
+    const summary = (list: MachineJson[]) => list.map((m) => `${m.metadata.name} ${m.spec?.providerID}`).sort();
+    expect(summary(ms)).to.deep.equal(summary(beforeRestart));
+    expect(await liveInstanceIds()).to.deep.equal(beforeRestart.map(instanceIdOf).sort());
+    expect(local.stdout).to.not.contain('created MachineSet');
+    const { code } = await local.terminate();
+    expect(code, local.stderr).to.equal(0);
+    expect(existsSync(join(stateDir, 'aws-emulator'))).to.equal(true);
+  });
+});

@@ -1,0 +1,133 @@
+// Shared fixtures for the GCP provider tests: Machines, the credentials and user-data Secrets (values matching
+// the GCE emulator's default world), and a KubeClient that serves only Secrets.
+import {
+  ApiError,
+  type ActuatorContext,
+  type EventRecorder,
+  type KubeClient,
+  type KubeObject,
+  type Logger,
+  type Machine,
+  type MachineSet,
+  type Secret,
+} from '../../../lib/index.js';
+
+export const NAMESPACE = 'openshift-machine-api';
+export const CLUSTER_ID = 'test-cluster';
+export const PROJECT = 'test-project';
+export const REGION = 'us-central1';
+export const ZONE = 'us-central1-a';
+export const IMAGE = 'projects/rhcos-cloud/global/images/rhcos-9-6-20251023-0-gcp-x86-64';
+
+export const silentLogger: Logger = {
+  error: () => {},
+  warn: () => {},
+  info: () => {},
+  debug: () => {},
+  child: () => silentLogger,
+};
+
+export function gcpSpec(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'GCPMachineProviderSpec',
+    machineType: 'n2-standard-4',
+    region: REGION,
+    zone: ZONE,
+    canIPForward: false,
+    deletionProtection: false,
+    credentialsSecret: { name: 'gcp-cloud-credentials' },
+    userDataSecret: { name: 'worker-user-data' },
+    disks: [{ autoDelete: true, boot: true, sizeGb: 128, type: 'pd-ssd', image: IMAGE, labels: {} }],
+    networkInterfaces: [{ network: `${CLUSTER_ID}-network`, subnetwork: `${CLUSTER_ID}-worker-subnet` }],
+    serviceAccounts: [{ email: `${CLUSTER_ID}-w@${PROJECT}.iam.gserviceaccount.com`, scopes: ['https://www.googleapis.com/auth/cloud-platform'] }],
+    tags: [`${CLUSTER_ID}-worker`],
+    labels: { team: 'machines' },
+    ...extra,
+  };
+}
+
+let uidCounter = 0;
+
+/** A fresh UUID-shaped uid, as the API server would assign. */
+export const newUid = (): string => `00000000-0000-4000-8000-${String(++uidCounter).padStart(12, '0')}`;
+
+export function machine(name: string, spec: Record<string, unknown> = gcpSpec(), uid = newUid()): Machine {
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'Machine',
+    metadata: { name, namespace: NAMESPACE, uid, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID }, generation: 1 },
+    spec: { providerSpec: { value: spec } },
+    status: {},
+  };
+}
+
+export function machineSet(name: string, replicas: number, spec: Record<string, unknown> = gcpSpec()): MachineSet {
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'MachineSet',
+    metadata: { name, namespace: NAMESPACE, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { 'machine.openshift.io/cluster-api-machineset': name } },
+      template: {
+        metadata: { labels: { 'machine.openshift.io/cluster-api-machineset': name, 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID } },
+        spec: { providerSpec: { value: spec } },
+      },
+    },
+  };
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** A service-account key shaped like a real one; the key is not a usable key. */
+export const FAKE_SERVICE_ACCOUNT = {
+  type: 'service_account',
+  project_id: PROJECT,
+  private_key_id: '0123456789abcdef0123456789abcdef01234567',
+  private_key: '-----BEGIN PRIVATE KEY-----\nZmFrZQ==\n-----END PRIVATE KEY-----\n',
+  client_email: `machine-api@${PROJECT}.iam.gserviceaccount.com`,
+  client_id: '100000000000000000001',
+  token_uri: 'https://oauth2.googleapis.com/token',
+};
+
+export function defaultSecrets(): Secret[] {
+  return [
+    { metadata: { namespace: NAMESPACE, name: 'gcp-cloud-credentials' }, data: { 'service_account.json': b64(JSON.stringify(FAKE_SERVICE_ACCOUNT)) } },
+    { metadata: { namespace: NAMESPACE, name: 'worker-user-data' }, data: { userData: b64('{"ignition":{"version":"3.2.0"}}') } },
+  ];
+}
+
+/** A KubeClient that serves Secrets from memory; anything else is a test bug. */
+export function secretsClient(secrets: Secret[] = defaultSecrets()): KubeClient {
+  const unsupported = (): never => {
+    throw new Error('secretsClient: only get of Secrets is supported');
+  };
+  return {
+    async get<T extends KubeObject>(resource: { kind: string }, key: { namespace?: string; name: string }): Promise<T> {
+      const s = resource.kind === 'Secret' ? secrets.find((x) => x.metadata.namespace === key.namespace && x.metadata.name === key.name) : undefined;
+      if (!s) throw new ApiError(404, { status: 'Failure', reason: 'NotFound', code: 404, message: `secrets "${key.name}" not found` });
+      return structuredClone(s) as unknown as T;
+    },
+    list: unsupported,
+    create: unsupported,
+    update: unsupported,
+    updateStatus: unsupported,
+    patch: unsupported,
+    delete: unsupported,
+    evict: unsupported,
+    watch: unsupported,
+  } as unknown as KubeClient;
+}
+
+export interface RecordedEvent {
+  type: string;
+  reason: string;
+  message: string;
+}
+
+export function recordingContext(): ActuatorContext & { recorded: RecordedEvent[] } {
+  const recorded: RecordedEvent[] = [];
+  const events: EventRecorder = { event: (_object, type, reason, _action, message) => recorded.push({ type, reason, message }) };
+  return { signal: new AbortController().signal, log: silentLogger, events, recorded };
+}
