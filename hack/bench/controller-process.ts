@@ -119,6 +119,15 @@ export class ControllerProcess {
     return this.peakRssBytes;
   }
 
+  /** Everything this binary wrote to stdout and stderr so far, over every incarnation. */
+  logText(): string {
+    try {
+      return readFileSync(this.opts.logFile, 'utf8');
+    } catch {
+      return '';
+    }
+  }
+
   /** SIGKILL: no graceful shutdown, in-flight calls are cut. */
   async kill(): Promise<void> {
     if (!this.running) return;

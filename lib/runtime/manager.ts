@@ -3,6 +3,7 @@
 // when every cache has synced) and /metrics, and on stop lets in-flight reconciles finish within the
 // graceful-shutdown period before it releases the lease.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { Registry } from 'prom-client';
 import type { KubeObject } from '../apis/meta.js';
@@ -88,6 +89,9 @@ export class Manager implements ControllerManager {
     this.logger = opts.logger ?? createLogger();
     this.metrics = opts.metrics ?? new Registry();
     this.namespace = opts.namespace || undefined;
+    // Every controller and informer of this manager waits on these signals: one listener each is expected,
+    // not a leak.
+    setMaxListeners(0, this.cacheStop.signal, this.runStop.signal, this.hardStop.signal);
     this.identity = opts.leaderElection?.identity || `${hostname()}_${randomUUID()}`;
     if (opts.leaderElection) {
       this.elector = new LeaderElector(opts.leaderElection, {

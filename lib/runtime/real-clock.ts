@@ -6,8 +6,22 @@ export class RealClock implements Clock {
     return Date.now();
   }
 
+  /**
+   * Node's timers run on a monotonic clock and may fire a millisecond before Date.now() reaches the due
+   * time; callers that compare now() with a deadline would then find nothing due. So the callback only
+   * runs once now() has reached it.
+   */
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const t = setTimeout(fn, Math.max(0, ms));
+    const due = Date.now() + Math.max(0, ms);
+    let t: NodeJS.Timeout;
+    const arm = (delay: number): void => {
+      t = setTimeout(() => {
+        const early = due - Date.now();
+        if (early > 0) arm(early);
+        else fn();
+      }, delay);
+    };
+    arm(Math.max(0, ms));
     return { cancel: () => clearTimeout(t) };
   }
 

@@ -10,7 +10,7 @@
 // - a missing master instance group does not block deletion, and delete does not emit an event per pass.
 import {
   InvalidMachineConfigurationError,
-  MachineCreationCondition,
+  MachineCreatedCondition,
   MachineCreationFailedReason,
   MachineCreationSucceededReason,
   MachineInstanceStateAnnotation,
@@ -184,7 +184,7 @@ class GcpMachineActuator implements GcpActuator {
     m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: state };
     scope.status.instanceId = instance.name ?? scope.instanceName;
     scope.status.instanceState = state;
-    setProviderCondition(scope.status, { type: MachineCreationCondition, status: 'True', reason: MachineCreationSucceededReason, message: 'machine successfully created' }, this.nowIso());
+    setProviderCondition(scope.status, { type: MachineCreatedCondition, status: 'True', reason: MachineCreationSucceededReason, message: 'machine successfully created' }, this.nowIso());
     scope.saveStatus();
   }
 
@@ -193,7 +193,7 @@ class GcpMachineActuator implements GcpActuator {
   }
 
   private failCreation(scope: MachineScope, message: string): void {
-    setProviderCondition(scope.status, { type: MachineCreationCondition, status: 'False', reason: MachineCreationFailedReason, message }, this.nowIso());
+    setProviderCondition(scope.status, { type: MachineCreatedCondition, status: 'False', reason: MachineCreationFailedReason, message }, this.nowIso());
     scope.saveStatus();
   }
 

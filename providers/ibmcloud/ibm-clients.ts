@@ -68,7 +68,7 @@ const keyString = (k: InstanceKey): string => ('id' in k ? `id:${k.id}` : `name:
 export const PROFILE_CACHE_TTL_MS = 24 * 3_600_000;
 
 interface Account {
-  base: VpcApi;
+  base: MeteredVpcApi;
   accountId?: Promise<string>;
   regions: Map<string, Promise<IbmClients>>;
 }
@@ -110,7 +110,7 @@ export class IbmClientFactory {
     return regional;
   }
 
-  private build(apiKey: string): VpcApi {
+  private build(apiKey: string): MeteredVpcApi {
     const e = this.o.endpoints ?? {};
     const opts: VpcClientOptions = {
       apiKey,
@@ -140,7 +140,7 @@ export class IbmClientFactory {
       }
     }
     // Shares the key's authenticator, and so its token; metered in the region's buckets.
-    const vpc = (account.base as MeteredVpcApi).withServiceUrl(endpoint, region);
+    const vpc = account.base.withServiceUrl(endpoint, region);
     const accountId = (signal?: AbortSignal): Promise<string> => {
       if (!account.accountId) {
         const p = vpc.getAccountId({ signal });
