@@ -32,6 +32,8 @@ export interface LocalEnvironmentOptions {
   stateDir: string;
   /** Default 3000. */
   bootDelayMs?: number;
+  /** Default 1000. */
+  terminateDelayMs?: number;
   /** Default 0. */
   latencyMs?: number;
   /** Create the sample MachineSet and MachineHealthCheck (default true). Secrets are always created. */
@@ -60,7 +62,8 @@ export interface Endpoints {
   apiServer: string;
   kubeconfig: string;
   provider: string;
-  cloud: Record<string, { endpoint: string; region: string }>;
+  /** Per provider: endpoint and region, plus the provider's extraEndpoints (e.g. ibmcloud's iamEndpoint). */
+  cloud: Record<string, { endpoint: string; region: string } & Record<string, string>>;
   /** How to run each binary as its own process against this environment. */
   binaries: BinaryCommand[];
 }
@@ -153,6 +156,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     const cloud = await provider.startEmulator({
       dataDir: join(stateDir, `${provider.name}-emulator`),
       bootDelayMs: opts.bootDelayMs ?? 3_000,
+      terminateDelayMs: opts.terminateDelayMs ?? 1_000,
       latencyMs: opts.latencyMs ?? 0,
       logger: logger.child({ emulator: provider.name }),
     });
@@ -195,7 +199,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       apiServer: controlPlane.httpsUrl,
       kubeconfig: kubeconfigPath,
       provider: provider.name,
-      cloud: { [provider.name]: { endpoint: cloud.endpoint, region: cloud.region } },
+      cloud: { [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region } },
       binaries: binaries.map((b) => ({ name: b.name, command: [process.execPath, '--import', import.meta.resolve('tsx'), join(root, b.script), ...argsOf(b)] })),
     };
     writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });

@@ -4,6 +4,7 @@
 import type { Logger } from '../../lib/index.js';
 import type { InstanceView } from '../../lib/testing/index.js';
 import { awsLocalProvider } from './aws.js';
+import { ibmCloudLocalProvider } from './ibmcloud.js';
 import type { LocalBinary } from './local-binary.js';
 
 export interface EmulatorSettings {
@@ -11,6 +12,8 @@ export interface EmulatorSettings {
   dataDir: string;
   /** pending → running. */
   bootDelayMs: number;
+  /** shutting-down → terminated (and stopping → stopped). */
+  terminateDelayMs: number;
   /** Added to every cloud call. */
   latencyMs: number;
   logger?: Logger;
@@ -20,6 +23,8 @@ export interface LocalCloud {
   /** Base URL the provider's SDK is pointed at. */
   endpoint: string;
   region: string;
+  /** More base URLs published beside `endpoint` in endpoints.json, e.g. IBM Cloud's iamEndpoint. */
+  extraEndpoints?: Record<string, string>;
   /** What the kubelet simulator follows. */
   instanceView(): InstanceView;
   /** Calls per cloud action so far (the CredentialsRequest check reads it). */
@@ -40,6 +45,7 @@ export interface LocalProvider {
 
 export const localProviders: Record<string, LocalProvider> = {
   aws: awsLocalProvider,
+  ibmcloud: ibmCloudLocalProvider,
 };
 
 export class UnknownProviderError extends Error {

@@ -84,7 +84,7 @@ export interface Status extends TypeMeta {
     group?: string;
     kind?: string;
     uid?: string;
-    causes?: Array<{ type?: string; message?: string; field?: string }>;
+    causes?: Array<{ reason?: string; message?: string; field?: string }>;
     retryAfterSeconds?: number;
   };
 }

@@ -146,8 +146,10 @@ class IbmCloudMachineActuator implements Actuator {
     return scope.clients.findInstance(scope.spec.vpc, { name: scope.instanceName }, signal);
   }
 
-  /** The MachineCreated condition's time: when the instance was recorded. */
+  /** Whether a recorded instance may still be invisible to reads: recorded (MachineCreated) within the window. */
   private recentlyCreated(scope: MachineScope): boolean {
+    // Once delete was requested, an instance that is not visible is gone, not late.
+    if (scope.status.instanceState === 'deleting') return false;
     const c = scope.status.conditions?.find((x) => x.type === MachineCreatedConditionType && x.status === 'True');
     const t = c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : NaN;
     return Number.isNaN(t) || this.o.clock.now() - t < this.o.eventualConsistencyWindowMs;

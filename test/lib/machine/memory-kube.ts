@@ -81,6 +81,11 @@ export class MemoryKubeClient implements KubeClient {
     return o ? (structuredClone(o) as T) : undefined;
   }
 
+  /** Writes an object straight into the store (a concurrent writer in a test), bumping its resourceVersion. */
+  put<T extends KubeObject>(r: Resource<T>, obj: T): void {
+    this.save(r, structuredClone(obj));
+  }
+
   all<T extends KubeObject>(r: Resource<T>): T[] {
     return [...this.store(r).values()].map((o) => structuredClone(o) as T);
   }

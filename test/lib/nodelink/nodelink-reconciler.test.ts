@@ -122,6 +122,32 @@ describe('NodeLink reconcile', () => {
     expect(n?.spec?.taints).to.deep.equal([{ key: 'admin', effect: 'NoSchedule' }]);
   });
 
+  it('never loses a taint another controller adds while it writes, and never conflicts with status heartbeats', async () => {
+    const e = env();
+    await addMachine(e, 'm1', { spec: { providerID: 'fake:///z/i-1', metadata: { labels: { a: 'b' } }, taints: [{ key: 'ours', effect: 'NoSchedule' }] } });
+    await addNode(e, 'n1', { spec: { providerID: 'fake:///z/i-1', taints: [] } });
+    let raced = false;
+    e.client.beforeWrite = (verb, plural) => {
+      if (verb !== 'patch' || plural !== 'nodes') return;
+      const n = e.getNode()!;
+      // A heartbeat (status) on every write, and once a node lifecycle taint, just before our write lands.
+      n.status = { ...n.status, conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: String(Math.random()) }] };
+      if (!raced && n.metadata.labels?.a === 'b') {
+        raced = true;
+        n.spec = { ...n.spec, taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] };
+      }
+      e.client.put(Nodes, n);
+    };
+    const err = await e.reconcile('n1').catch((x: Error) => x);
+    expect(err).to.be.instanceOf(Error);
+    await e.reconcile('n1');
+    expect(e.getNode()?.spec?.taints).to.deep.equal([
+      { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' },
+      { key: 'ours', effect: 'NoSchedule' },
+    ]);
+    expect(e.getNode()?.metadata.labels).to.deep.equal({ a: 'b' });
+  });
+
   it('corrects nodeRef when the node is replaced under the same name with a new UID', async () => {
     const e = env();
     await addMachine(e, 'm1', { spec: { providerID: 'fake:///z/i-1' } });

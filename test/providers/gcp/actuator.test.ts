@@ -1,0 +1,208 @@
+// The GCP actuator's own behaviour (beyond the conformance suite), against the GCE emulator with the real
+// compute clients; a recording ComputeApi wrapper shows which calls were made and with which request ids.
+import { expect } from 'chai';
+import { PassThroughClient } from 'google-auth-library';
+import { InvalidMachineConfigurationError, RealClock, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
+import { startGceEmulator, VIEW_LIST, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { SdkComputeApi, buildInstance, createGcpActuator, decodeProviderSpec, type ComputeApi, type GcpActuator, type Instance } from '../../../providers/gcp/index.js';
+import { CLUSTER_ID, PROJECT, REGION, ZONE, gcpSpec, machine, recordingContext, secretsClient } from './fixtures.js';
+
+interface Call {
+  method: string;
+  args: unknown[];
+}
+
+/** Wraps a ComputeApi, recording each call's method and arguments. */
+function recording(inner: ComputeApi, calls: Call[]): ComputeApi {
+  return new Proxy(inner, {
+    get(target, prop, receiver) {
+      const v: unknown = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        calls.push({ method: String(prop), args });
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+const count = (calls: Call[], method: string) => calls.filter((c) => c.method === method).length;
+
+async function rejection(p: Promise<unknown>): Promise<Error> {
+  return p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e as Error,
+  );
+}
+
+describe('GCP actuator', function () {
+  this.timeout(60_000);
+  let emu: GceEmulator;
+  let actuator: GcpActuator;
+  let calls: Call[];
+  let direct: SdkComputeApi;
+
+  before(async () => {
+    emu = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 20, deleteDelayMs: 20, stopDelayMs: 20 });
+    direct = new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } });
+    calls = [];
+    actuator = createGcpActuator({
+      client: secretsClient(),
+      clock: new RealClock(),
+      endpoint: emu.endpoint,
+      batchWindowMs: 5,
+      rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
+      requeueAfterMs: 50,
+      createComputeApi: () => recording(new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } }), calls),
+    });
+  });
+
+  after(async () => {
+    await actuator?.close();
+    await direct?.close();
+    await emu?.stop();
+  });
+
+  beforeEach(() => {
+    calls.length = 0;
+    emu.knobs.reset();
+  });
+
+  async function running(m: Machine): Promise<Machine> {
+    const ctx = recordingContext();
+    await actuator.create(m, ctx);
+    return m;
+  }
+
+  it('creates the instance named after the Machine, waits for its operation and records it on the Machine', async () => {
+    const ctx = recordingContext();
+    const m = machine('create-1');
+    await actuator.create(m, ctx);
+    expect(count(calls, 'waitZoneOperation')).to.be.greaterThan(0);
+    expect(emu.instance('create-1')).to.not.equal(undefined);
+    expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/create-1`);
+    expect(m.status?.addresses?.[0]?.type).to.equal('InternalIP');
+    expect(m.metadata.labels).to.include({ 'machine.openshift.io/instance-type': 'n2-standard-4', 'machine.openshift.io/region': REGION, 'machine.openshift.io/zone': ZONE });
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('RUNNING');
+    const status = m.status?.providerStatus as { instanceId: string; conditions: Array<{ type: string; status: string; reason: string }> };
+    expect(status.instanceId).to.equal('create-1');
+    expect(status.conditions[0]).to.include({ type: 'MachineCreated', status: 'True', reason: 'MachineCreationSucceeded' });
+    expect(ctx.recorded).to.deep.include({ type: 'Normal', reason: 'Create', message: 'Created Machine create-1' });
+    const sent = calls.find((c) => c.method === 'insertInstance');
+    expect(sent?.args[3]).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('adopts an instance a racing insert already made (409) instead of failing the Machine', async () => {
+    const m = machine('race-1');
+    await direct.insertInstance(PROJECT, ZONE, bodyOf(m), '00000000-0000-4000-8000-00000000aaaa');
+    await running(m);
+    expect(emu.instances().filter((i) => i.name === 'race-1')).to.have.length(1);
+    expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/race-1`);
+  });
+
+  it('treats quota refused inside the insert operation as retryable, and retries with a fresh request id', async () => {
+    emu.setQuotaLimit(REGION, 'INSTANCES', 0);
+    const m = machine('quota-1');
+    const ctx = recordingContext();
+    const err = await rejection(actuator.create(m, ctx));
+    expect(isInvalidMachineConfiguration(err)).to.equal(false);
+    expect(err.message).to.contain('QUOTA_EXCEEDED');
+    const cond = (m.status?.providerStatus as { conditions: Array<{ status: string; reason: string }> }).conditions[0];
+    expect(cond).to.include({ status: 'False', reason: 'MachineCreationFailed' });
+    emu.setQuotaLimit(REGION, 'INSTANCES', 1000);
+    await actuator.create(m, ctx);
+    const ids = calls.filter((c) => c.method === 'insertInstance').map((c) => c.args[3]);
+    expect(ids).to.have.length(2);
+    expect(ids[0]).to.not.equal(ids[1]);
+    expect(emu.instances().filter((i) => i.name === 'quota-1')).to.have.length(1);
+  });
+
+  it('fails the Machine for a request GCE calls invalid (an unknown machine type), naming the cause', async () => {
+    const m = machine('bad-type-1', gcpSpec({ machineType: 'n9-imaginary-4' }));
+    const err = await rejection(actuator.create(m, recordingContext()));
+    expect(err).to.be.instanceOf(InvalidMachineConfigurationError);
+    expect(err.message).to.contain('error launching instance');
+    expect(emu.instance('bad-type-1')).to.equal(undefined);
+  });
+
+  it('turns Shielded VM off for a non-UEFI boot image when the spec leaves it unset', async () => {
+    const m = machine('legacy-1', gcpSpec({ disks: [{ boot: true, autoDelete: true, sizeGb: 64, type: 'pd-ssd', image: 'projects/rhcos-cloud/global/images/rhcos-410-84-202201250002-0-gcp-x86-64' }] }));
+    await running(m);
+    expect(emu.instance('legacy-1')).to.not.equal(undefined);
+  });
+
+  it('batches the existence checks of many Machines into a few instances.list calls, and never calls get for a listed one', async () => {
+    const ms = await Promise.all(['batch-1', 'batch-2', 'batch-3', 'batch-4', 'batch-5', 'batch-6'].map((n) => running(machine(n))));
+    calls.length = 0;
+    const answers = await Promise.all(ms.map((m) => actuator.exists(m, recordingContext())));
+    expect(answers).to.deep.equal([true, true, true, true, true, true]);
+    expect(count(calls, 'listInstances')).to.be.lessThan(3);
+    expect(count(calls, 'getInstance')).to.equal(0);
+    // update() reuses what exists() saw.
+    await actuator.update(ms[0]!, recordingContext());
+    expect(count(calls, 'getInstance')).to.equal(0);
+  });
+
+  it('confirms a list miss with instances.get, so a lagging list never makes an instance "gone"', async () => {
+    emu.knobs.setVisibilityDelay(60_000, VIEW_LIST);
+    const m = await running(machine('lag-1'));
+    expect(await actuator.exists(m, recordingContext())).to.equal(true);
+    expect(count(calls, 'getInstance')).to.be.greaterThan(0);
+  });
+
+  it('joins and leaves the target pools of the spec', async () => {
+    const pool = `${CLUSTER_ID}-api`;
+    const m = await running(machine('pool-1', gcpSpec({ targetPools: [pool] })));
+    await actuator.update(m, recordingContext());
+    const link = `https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/pool-1`;
+    expect((await direct.getTargetPool(PROJECT, REGION, pool)).instances).to.include(link);
+    await actuator.delete(m, recordingContext());
+    expect((await direct.getTargetPool(PROJECT, REGION, pool)).instances ?? []).to.not.include(link);
+  });
+
+  it('registers a control-plane instance with its zone master instance group', async () => {
+    const m = machine('master-1');
+    m.metadata.labels = { ...m.metadata.labels, 'machine.openshift.io/cluster-api-machine-role': 'master' };
+    await running(m);
+    await actuator.update(m, recordingContext());
+    const members = await direct.listInstanceGroupInstances(PROJECT, ZONE, `${CLUSTER_ID}-master-${ZONE}`, '');
+    expect(members).to.include(`https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/master-1`);
+    await actuator.delete(m, recordingContext());
+    expect(await direct.listInstanceGroupInstances(PROJECT, ZONE, `${CLUSTER_ID}-master-${ZONE}`, '')).to.not.include(
+      `https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/master-1`,
+    );
+  });
+
+  it('deletes with requestId = Machine UID and announces it once, however often delete is called', async () => {
+    const m = await running(machine('del-1'));
+    const ctx = recordingContext();
+    await actuator.delete(m, ctx);
+    await actuator.delete(m, ctx);
+    const ids = calls.filter((c) => c.method === 'deleteInstance').map((c) => c.args[3]);
+    expect(ids.length).to.be.greaterThan(0);
+    expect(new Set(ids)).to.deep.equal(new Set([m.metadata.uid]));
+    expect(ctx.recorded.filter((e) => e.reason === 'Delete')).to.have.length(1);
+    expect(ctx.recorded.filter((e) => e.reason === 'FailedDelete')).to.have.length(0);
+  });
+
+  it('says a Machine whose spec names a project that does not exist is misconfigured', async () => {
+    const m = machine('noproject-1', gcpSpec({ projectID: 'no-such-project' }));
+    m.spec = { ...m.spec, providerID: 'gce://no-such-project/us-central1-a/noproject-1' };
+    const err = await rejection(actuator.exists(m, recordingContext()));
+    expect(err).to.be.instanceOf(InvalidMachineConfigurationError);
+    expect((err as InvalidMachineConfigurationError).field).to.equal('spec.providerSpec.value.projectID');
+  });
+
+  it('never reports throttling as a misconfiguration', async () => {
+    emu.knobs.throttleNext('*', 1000);
+    const err = await rejection(actuator.create(machine('throttled-1'), recordingContext()));
+    expect(isInvalidMachineConfiguration(err)).to.equal(false);
+  });
+});
+
+/** The insert body the actuator would send for m. */
+function bodyOf(m: Machine): Instance {
+  return buildInstance(m, decodeProviderSpec(m.spec?.providerSpec?.value).spec, { project: PROJECT, clusterId: CLUSTER_ID, userData: '' });
+}
