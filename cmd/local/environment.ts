@@ -54,6 +54,8 @@ export interface LocalEnvironmentOptions {
 
 export interface BinaryCommand {
   name: string;
+  /** Run the command from here (the repository root: `--import tsx` and the script path are relative to it). */
+  cwd: string;
   /** argv, starting with the node executable. */
   command: string[];
 }
@@ -200,7 +202,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       kubeconfig: kubeconfigPath,
       provider: provider.name,
       cloud: { [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region } },
-      binaries: binaries.map((b) => ({ name: b.name, command: [process.execPath, '--import', import.meta.resolve('tsx'), join(root, b.script), ...argsOf(b)] })),
+      binaries: binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, '--import', 'tsx', b.script, ...argsOf(b)] })),
     };
     writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
 

@@ -46,7 +46,7 @@ import {
   requestIdFor,
 } from './instances.js';
 import { deregisterFromInstanceGroup, deregisterFromTargetPools, isControlPlane, registerWithInstanceGroup, registerWithTargetPools } from './load-balancers.js';
-import { credentialsFor, newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
+import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
 import { PROVIDER_SPEC_PATH, decodeProviderStatus, type ResourceManagerTag } from './provider-spec.js';
 import { TagResolver, mergeTags, restTagValueLookup, type TagValueLookup } from './resource-manager-tags.js';
 
@@ -90,6 +90,9 @@ const DEFAULTS = { requeueAfterMs: 20_000, operationWaitMs: 60_000, snapshotTtlM
 const after = (m: Machine): string => JSON.stringify([m.metadata.labels, m.metadata.annotations, m.spec, m.status?.addresses, m.status?.providerStatus]);
 
 const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
+
+/** Nothing can exist for a Machine that was never provisioned and has no instance on record. */
+const neverCreated = (m: Machine): boolean => !isProvisioned(m) && !decodeProviderStatus(m.status?.providerStatus).instanceId;
 
 export function createGcpActuator(opts: GcpActuatorOptions): GcpActuator {
   return new GcpMachineActuator(opts);
@@ -212,8 +215,7 @@ class GcpMachineActuator implements GcpActuator {
   private async instanceBody(scope: MachineScope, signal: AbortSignal): Promise<Instance> {
     const { spec, clients } = scope;
     const userData = await userDataFor(scope.machine, spec, this.o.client, signal);
-    const creds = await credentialsFor(scope.machine.metadata.namespace ?? '', spec, this.o.client, signal);
-    const resourceManagerTags = await this.tags.resolve(mergeTags(spec.resourceManagerTags, this.o.infrastructureTags), creds.credentials, signal);
+    const resourceManagerTags = await this.tags.resolve(mergeTags(spec.resourceManagerTags, this.o.infrastructureTags), scope.credentials, signal);
     let uefiCompatible: boolean | undefined;
     if (!spec.shieldedInstanceConfig.secureBoot && !spec.shieldedInstanceConfig.virtualizedTrustedPlatformModule && !spec.shieldedInstanceConfig.integrityMonitoring) {
       try {
@@ -324,18 +326,21 @@ class GcpMachineActuator implements GcpActuator {
     } catch (err) {
       // An invalid spec never made anything unless an instance is on record: say so, and let create()
       // report the configuration error (the Machine goes Failed instead of retrying forever).
-      if (isInvalidMachineConfiguration(err) && !isProvisioned(machine) && !decodeProviderStatus(machine.status?.providerStatus).instanceId) return false;
+      if (isInvalidMachineConfiguration(err) && neverCreated(machine)) return false;
       throw err;
     }
     const uid = machine.metadata.uid ?? '';
     let found: Instance | undefined;
     try {
       found = await scope.clients.findInstance(scope.project, scope.spec.zone, scope.instanceName, ctx.signal);
+      // A list may lag behind a fresh insert: only instances.get may call an instance gone.
+      found ??= await this.lookup(scope, ctx.signal);
     } catch (err) {
-      throw this.locationError(scope, err) ?? err;
+      const located = this.locationError(scope, err) ?? err;
+      // A project or zone that does not exist holds nothing: let create() fail the Machine for it.
+      if (isInvalidMachineConfiguration(located) && neverCreated(machine)) return false;
+      throw located;
     }
-    // A list may lag behind a fresh insert: only instances.get may call an instance gone.
-    found ??= await this.lookup(scope, ctx.signal);
     if (found) {
       this.snapshots.set(uid, found);
       return true;

@@ -30,6 +30,8 @@ export interface MachineScope {
   readonly clusterId: string;
   /** spec.projectID, else the credentials' project_id. */
   readonly project: string;
+  /** The Secret's service-account key, if the spec names one. */
+  readonly credentials?: GcpCredentials;
   readonly clients: GcpClients;
   readonly warnings: string[];
   readonly unknownFields: string[];
@@ -111,6 +113,7 @@ export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal:
     status,
     clusterId,
     project,
+    credentials: creds.credentials,
     clients,
     warnings,
     unknownFields,

@@ -117,7 +117,7 @@ export function secretsClient(secrets: Secret[] = defaultSecrets()): KubeClient 
     delete: unsupported,
     evict: unsupported,
     watch: unsupported,
-  } as unknown as KubeClient;
+  };
 }
 
 export interface RecordedEvent {

@@ -68,5 +68,5 @@ export function secretsClient(secrets: Secret[] = defaultSecrets()): KubeClient 
     delete: unsupported,
     evict: unsupported,
     watch: unsupported,
-  } as unknown as KubeClient & { secrets: Secret[] };
+  };
 }

@@ -1,0 +1,218 @@
+// The IBM Cloud actuator against the VPC emulator: what it improves on the reference (token and endpoint
+// reuse, names resolved once, batched existence checks, idempotent creation by name, paging, network
+// resource group, errors never terminal unless the request is wrong).
+import { expect } from 'chai';
+import { RealClock, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
+import { conformanceContext } from '../../../lib/testing/index.js';
+import { IAM_TOKEN_ACTION, startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
+import { createIbmCloudActuator, createVpcClient, DEFAULT_VPC_URL, IbmClientFactory, type IbmCloudActuator, type VpcClientOptions } from '../../../providers/ibmcloud/index.js';
+import { CLUSTER_ID, ibmSpec, machine, secretsClient } from './fixtures.js';
+
+const FAST = { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } };
+const RETRY = { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 5 };
+
+async function rejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('IBM Cloud actuator', function () {
+  this.timeout(20_000);
+  let emu: IbmVpcEmulator;
+
+  const endpoints = () => ({ vpc: emu.endpoint, iam: emu.iamEndpoint, resourceManager: emu.resourceManagerEndpoint, globalTagging: emu.globalTaggingEndpoint });
+  const newActuator = (extra: Partial<Parameters<typeof createIbmCloudActuator>[0]> = {}): IbmCloudActuator =>
+    createIbmCloudActuator({ client: secretsClient(), clock: new RealClock(), endpoints: endpoints(), retry: RETRY, batchWindowMs: 5, rateLimits: FAST, ...extra });
+  const count = (action: string) => emu.knobs.counts(action).total;
+  const live = (m: Machine) => emu.instances().filter((i) => i.name === m.metadata.name && i.status !== 'deleting');
+
+  beforeEach(async () => {
+    emu = await startIbmVpcEmulator({ clusterId: CLUSTER_ID, timings: { provisionMs: 5, bootMs: 10, deleteMs: 20, stopMs: 10 } });
+  });
+  afterEach(async () => {
+    await emu.stop();
+  });
+
+  it('gets one IAM token and resolves the spec names once for many machines and reconciles', async () => {
+    const a = newActuator();
+    const machines = [machine('w-1'), machine('w-2'), machine('w-3')];
+    for (const m of machines) await a.create(m, conformanceContext());
+    for (const m of machines) {
+      await eventually('exists', async () => ((await a.exists(m, conformanceContext())) ? true : undefined));
+      await a.update(m, conformanceContext());
+    }
+    expect(count(IAM_TOKEN_ACTION), 'IAM token requests').to.equal(1);
+    for (const action of ['ListResourceGroups', 'ListVpcs', 'ListImages', 'ListSubnets', 'ListSecurityGroups', 'ListInstanceProfiles']) {
+      expect(count(action), action).to.equal(1);
+    }
+    expect(count('CreateInstance')).to.equal(3);
+  });
+
+  it('checks the existence of many machines with one instance list of the VPC', async () => {
+    const a = newActuator({ batchWindowMs: 20 });
+    const machines = Array.from({ length: 8 }, (_, i) => machine(`b-${i}`));
+    for (const m of machines) await a.create(m, conformanceContext());
+    const before = count('ListInstances');
+    const answers = await Promise.all(machines.map((m) => a.exists(m, conformanceContext())));
+    expect(answers).to.deep.equal(machines.map(() => true));
+    expect(count('ListInstances') - before).to.equal(1);
+    expect(count('GetInstance')).to.equal(0);
+  });
+
+  it('records the instance id on create, and update writes providerID, addresses, labels and the state annotation', async () => {
+    const a = newActuator();
+    const m = machine('rec-1');
+    await a.create(m, conformanceContext());
+    const id = (m.status?.providerStatus as { instanceId?: string }).instanceId;
+    expect(id).to.match(/^0717_/);
+    expect(m.spec?.providerID, 'providerID waits for update').to.equal(undefined);
+    await eventually('running', async () => (emu.instance(id!)?.status === 'running' ? true : undefined));
+    expect(await a.exists(m, conformanceContext())).to.equal(true);
+    await a.update(m, conformanceContext());
+    expect(m.spec?.providerID).to.equal(`ibm://${emu.accountId}///${CLUSTER_ID}/${id}`);
+    expect(m.status?.addresses).to.deep.equal([
+      { type: 'InternalDNS', address: 'rec-1' },
+      { type: 'InternalIP', address: emu.instance(id!)?.primary_network_interface?.primary_ip?.address },
+    ]);
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('running');
+    expect(m.metadata.labels?.['machine.openshift.io/instance-type']).to.equal('bx2-4x16');
+  });
+
+  it('adopts the instance when a racing create of the same machine finds the name taken (409)', async () => {
+    const one = newActuator();
+    const two = newActuator();
+    const m = machine('race-1');
+    const copy = structuredClone(m);
+    await Promise.all([one.create(m, conformanceContext()), two.create(copy, conformanceContext())]);
+    expect(live(m)).to.have.length(1);
+    expect(emu.knobs.counts('CreateInstance'), 'both posted; the VPC refused the second name').to.include({ total: 2, failed: 1 });
+    const id = live(m)[0]!.id;
+    expect((m.status?.providerStatus as { instanceId?: string }).instanceId).to.equal(id);
+    expect((copy.status?.providerStatus as { instanceId?: string }).instanceId).to.equal(id);
+  });
+
+  it('looks security groups up in the network resource group, and pages every list to the end', async () => {
+    const net = { id: 'f'.repeat(32), name: 'network-rg', default: false, seq: emu.world.nextSeq++ };
+    emu.world.resourceGroups.push(net);
+    for (const x of [...emu.world.vpcs, ...emu.world.subnets, ...emu.world.securityGroups]) x.resourceGroupId = net.id;
+    const a = newActuator({ createVpcApi: (o: VpcClientOptions) => createVpcClient({ ...o, pageSize: 1 }) });
+    const m = machine('net-1', ibmSpec({ zone: 'us-south-3', networkResourceGroup: 'network-rg', primaryNetworkInterface: { subnet: `${CLUSTER_ID}-subnet-compute-us-south-3`, securityGroups: [`${CLUSTER_ID}-sg-control-plane`] } }));
+    await a.create(m, conformanceContext());
+    const inst = emu.world.instances.find((i) => i.name === 'net-1');
+    expect(inst?.subnetId).to.equal(emu.world.subnets.find((s) => s.name === `${CLUSTER_ID}-subnet-compute-us-south-3`)?.id);
+    expect(inst?.securityGroupIds).to.deep.equal([emu.world.securityGroups.find((g) => g.name === `${CLUSTER_ID}-sg-control-plane`)?.id]);
+    expect(count('ListSubnets'), 'one call per page').to.equal(emu.world.subnets.length);
+    expect(count('ListSecurityGroups')).to.equal(emu.world.securityGroups.length);
+  });
+
+  it('places the instance on the named dedicated host', async () => {
+    const a = newActuator();
+    const m = machine('dh-1', ibmSpec({ dedicatedHost: `${CLUSTER_ID}-dh-us-south-1` }));
+    await a.create(m, conformanceContext());
+    expect(emu.world.instances.find((i) => i.name === 'dh-1')?.dedicatedHostId).to.equal(emu.world.dedicatedHosts[0]?.id);
+  });
+
+  it('looks the regional endpoint up once per region when no VPC endpoint is configured', async () => {
+    // The public default URL is redirected to the emulator, whose region endpoint is itself.
+    const redirect = (o: VpcClientOptions) => createVpcClient({ ...o, serviceUrl: o.serviceUrl === DEFAULT_VPC_URL ? emu.endpoint : o.serviceUrl });
+    const { vpc: _, ...rest } = endpoints();
+    const a = newActuator({ endpoints: rest, createVpcApi: redirect });
+    for (const name of ['rg-1', 'rg-2']) await a.create(machine(name), conformanceContext());
+    expect(count('GetRegion')).to.equal(1);
+    const err = await rejection(a.create(machine('rg-3', ibmSpec({ region: 'eu-de', zone: 'eu-de-1' })), conformanceContext()));
+    expect(isInvalidMachineConfiguration(err), err.message).to.equal(true);
+    expect(err.message).to.contain('spec.providerSpec.value.region');
+  });
+
+  it('makes names the VPC does not know InvalidConfiguration naming the field, and creates nothing', async () => {
+    const a = newActuator();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ image: 'no-such-image' }, 'spec.providerSpec.value.image'],
+      [{ profile: 'bx9-4x16' }, 'spec.providerSpec.value.profile'],
+      [{ vpc: 'no-such-vpc' }, 'spec.providerSpec.value.vpc'],
+      [{ primaryNetworkInterface: { subnet: `${CLUSTER_ID}-subnet-compute-us-south-2` } }, 'spec.providerSpec.value.primaryNetworkInterface.subnet'],
+      [{ primaryNetworkInterface: { subnet: `${CLUSTER_ID}-subnet-compute-us-south-1`, securityGroups: ['nope'] } }, 'spec.providerSpec.value.primaryNetworkInterface.securityGroups'],
+      [{ profile: 'bz2-4x16' }, 'spec.providerSpec.value.image'],
+    ];
+    for (const [extra, field] of cases) {
+      const err = await rejection(a.create(machine('bad-1', ibmSpec(extra)), conformanceContext()));
+      expect(isInvalidMachineConfiguration(err), `${field}: ${err.message}`).to.equal(true);
+      expect(err.message).to.contain(field);
+    }
+    expect(count('CreateInstance')).to.equal(0);
+  });
+
+  it('never makes a failing IAM, a 5xx or a missing Secret terminal', async () => {
+    const a = newActuator({ retry: { retries: 0, minTimeoutMs: 1, maxTimeoutMs: 1 } });
+    emu.knobs.failNext(IAM_TOKEN_ACTION, 1);
+    const iam = await rejection(a.create(machine('t-1'), conformanceContext()));
+    expect(isInvalidMachineConfiguration(iam), iam.message).to.equal(false);
+    emu.knobs.failNext('CreateInstance', 1);
+    const server = await rejection(a.create(machine('t-1'), conformanceContext()));
+    expect(isInvalidMachineConfiguration(server), server.message).to.equal(false);
+    const noSecret = createIbmCloudActuator({ client: secretsClient([]), clock: new RealClock(), endpoints: endpoints(), rateLimits: FAST });
+    const missing = await rejection(noSecret.create(machine('t-2'), conformanceContext()));
+    expect(isInvalidMachineConfiguration(missing), missing.message).to.equal(false);
+    expect(missing.message).to.contain('not found');
+    await a.create(machine('t-1'), conformanceContext());
+    expect(emu.world.instances.filter((i) => i.name === 't-1')).to.have.length(1);
+  });
+
+  it('retries idempotent reads on 429 without failing the reconcile', async () => {
+    const a = newActuator();
+    const m = machine('r-1');
+    await a.create(m, conformanceContext());
+    emu.knobs.throttleNext('ListInstances', 2);
+    expect(await a.exists(m, conformanceContext())).to.equal(true);
+  });
+
+  it('issues DELETE once, not again while the instance is deleting', async () => {
+    const a = newActuator();
+    const m = machine('d-1');
+    await a.create(m, conformanceContext());
+    await a.delete(m, conformanceContext());
+    await a.delete(m, conformanceContext());
+    expect(count('DeleteInstance')).to.equal(1);
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('deleting');
+    await eventually('gone', async () => ((await a.exists(m, conformanceContext())) ? undefined : true));
+  });
+
+  it('attaches the spec tags to the instance once', async () => {
+    const a = newActuator();
+    const m = machine('tag-1', ibmSpec({ tags: [{ name: 'env', value: 'prod' }] }));
+    await a.create(m, conformanceContext());
+    await a.update(m, conformanceContext());
+    await a.update(m, conformanceContext());
+    const inst = emu.instances().find((i) => i.name === 'tag-1')!;
+    expect(emu.world.tags[inst.crn]).to.deep.equal(['env:prod']);
+    expect(count('AttachTag')).to.equal(1);
+  });
+
+  it('shares one factory between actuators: one token per API key', async () => {
+    const clients = new IbmClientFactory({ clock: new RealClock(), endpoints: endpoints(), rateLimits: FAST });
+    const a = newActuator({ clientFactory: clients });
+    const b = newActuator({ clientFactory: clients });
+    await a.create(machine('s-1'), conformanceContext());
+    await b.create(machine('s-2'), conformanceContext());
+    expect(count(IAM_TOKEN_ACTION)).to.equal(1);
+  });
+});
