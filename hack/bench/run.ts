@@ -1,6 +1,8 @@
 // npm run bench [-- --quick] [--json FILE] [--sizes 1,100,500,1000]
 // Runs the real provider binary and MachineSet controller as separate processes against the local control
 // plane, the EC2 emulator and the kubelet simulator (hosted here), and measures from outside. See README.md.
+// The SDK prints a Node-version notice on every client otherwise.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -42,7 +42,7 @@ export function machineSet(name: string, replicas: number): MachineSet {
         spec: { providerSpec: { value: installerProviderSpec() } },
       },
     },
-  } as MachineSet;
+  };
 }
 
 export async function machinesOf(client: KubeClient, set: string): Promise<Machine[]> {

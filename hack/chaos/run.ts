@@ -1,6 +1,8 @@
 // npm run chaos [-- --runs N] [--seed S] [--json FILE] [--in-process] [--duration 20s]
 // Seeded, reproducible fault runs; run k uses seed S+k, so any violation can be replayed alone with
 // --runs 1 --seed <its seed>. Exits 1 when an invariant was violated.
+// The SDK prints a Node-version notice on every client otherwise.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

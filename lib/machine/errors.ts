@@ -39,6 +39,7 @@ export class RequeueAfterError extends Error {
 
 /** Go's time.Duration String() for whole milliseconds: "20s", "1m0s", "1h0m0s", "500ms". */
 export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
   if (ms < 1000) return `${ms}ms`;
   const totalSeconds = ms / 1000;
   const h = Math.floor(totalSeconds / 3600);
@@ -64,4 +65,12 @@ export function findError<E extends Error>(err: unknown, ctor: abstract new (...
 export const isInvalidMachineConfiguration = (err: unknown): boolean =>
   findError(err, MachineError)?.reason === 'InvalidConfiguration';
 
-export const requeueAfterOf = (err: unknown): number | undefined => findError(err, RequeueAfterError)?.requeueAfterMs;
+/**
+ * The delay a RequeueAfterError in the chain asks for. A delay that is not positive gives undefined, so the
+ * caller's error path (backoff) applies: controller-runtime turns Requeue with no delay into a rate-limited
+ * retry, whereas a result asking for 0 ms would mean "done" here and the machine would never be looked at again.
+ */
+export const requeueAfterOf = (err: unknown): number | undefined => {
+  const ms = findError(err, RequeueAfterError)?.requeueAfterMs;
+  return ms !== undefined && ms > 0 ? ms : undefined;
+};

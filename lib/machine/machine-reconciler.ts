@@ -53,7 +53,9 @@ export interface MachineReconcilerDeps {
 }
 
 export const keyOf = (r: Request): string => `${r.namespace ?? ''}/${r.name}`;
-export const fingerprintOf = (m: Machine): string => `${m.metadata.generation ?? 0}/${m.metadata.deletionTimestamp ?? ''}`;
+// The uid is part of it: a machine re-created under the same name is a new object and owes nothing to the
+// backoff its predecessor earned.
+export const fingerprintOf = (m: Machine): string => `${m.metadata.uid ?? ''}/${m.metadata.generation ?? 0}/${m.metadata.deletionTimestamp ?? ''}`;
 
 export class MachineReconciler implements Reconciler {
   private readonly gate: RetryGate;
@@ -63,9 +65,13 @@ export class MachineReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const cached = this.d.machines.get(req);
-    if (!cached) return;
     const key = keyOf(req);
+    const cached = this.d.machines.get(req);
+    if (!cached) {
+      // Gone: its backoff entry would otherwise stay for the life of the process.
+      this.gate.succeeded(key);
+      return;
+    }
     const fp = fingerprintOf(cached);
     const wait = this.gate.remaining(key, fp);
     if (wait !== undefined) return { requeueAfterMs: wait };

@@ -54,7 +54,7 @@ export function applyPhase(machine: Machine, base: Machine, phase: string, cause
       status.errorReason = me.reason;
       status.errorMessage = me.message;
     } else {
-      status.errorMessage = cause instanceof Error ? cause.message : JSON.stringify(cause);
+      status.errorMessage = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : JSON.stringify(cause);
     }
   }
 

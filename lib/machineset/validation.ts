@@ -39,7 +39,12 @@ export function validateMachineSet(ms: MachineSet): MachineSetFieldError[] {
   }
   const replicas = ms.spec?.replicas;
   if (replicas === undefined || replicas === null) {
-    errors.push({ field: 'spec.replicas', value: null, detail: 'must be set' });
+    // The reference's own words for this case (it only noticed when syncing replicas).
+    errors.push({
+      field: 'spec.replicas',
+      value: null,
+      detail: `the Replicas field in Spec for machineset ${ms.metadata.name ?? ''} is nil, this should not be allowed`,
+    });
   } else if (!Number.isInteger(replicas) || replicas < 0) {
     errors.push({ field: 'spec.replicas', value: replicas, detail: 'must be a non-negative integer' });
   }

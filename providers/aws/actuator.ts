@@ -35,9 +35,7 @@ import { AwsClientFactory, type AwsClientFactoryOptions } from './aws-clients.js
 import type { AwsCredentials } from './credentials.js';
 import { classifyEc2Error, describeEc2Error } from './errors.js';
 import {
-  CLUSTER_TAG_PREFIX,
   MACHINE_UID_TAG,
-  NAME_TAG,
   addressesOf,
   belongsTo,
   buildRunInstancesInput,
@@ -171,15 +169,8 @@ class AwsMachineActuator implements AwsActuator {
   /** Instances tagged with this Machine's name and cluster that are this Machine's (or predate UID tags). */
   private async findByTags(scope: MachineScope, signal: AbortSignal): Promise<Array<{ instance: Instance; owner: Ownership }>> {
     const machine = scope.machine;
-    const found = await scope.clients.ec2.describeInstances(
-      {
-        filters: [
-          { Name: `tag:${NAME_TAG}`, Values: [machine.metadata.name ?? ''] },
-          { Name: `tag:${CLUSTER_TAG_PREFIX}${scope.clusterId}`, Values: ['owned'] },
-        ],
-      },
-      { signal },
-    );
+    // Coalesced with other Machines' look-ups into one DescribeInstances filtered by Name and cluster tags.
+    const found = await scope.clients.instances.findByName(scope.clusterId, machine.metadata.name ?? '', signal);
     return sortOldestFirst(found)
       .map((instance) => ({ instance, owner: ownership(machine, instance) }))
       .filter((x) => x.owner !== 'other');

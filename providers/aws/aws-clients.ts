@@ -1,14 +1,17 @@
 // Builds and caches the SDK clients: one set per (region, credentials fingerprint), rebuilt when the
 // credentials Secret changes, instead of the reference's fresh session (and temp file) per reconcile.
 // All clients share one rate limiter; each set has its own DescribeInstances batcher.
-import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import { EC2Client, type Instance, type Tag } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ConfiguredRetryStrategy } from '@smithy/util-retry';
-import { DescribeBatcher, RegionalRateLimiter, type Clock, type CloudRateLimits } from '../../lib/index.js';
+import { RegionalRateLimiter, type Clock, type CloudRateLimits } from '../../lib/index.js';
 import { credentialsFingerprint, type AwsCredentials } from './credentials.js';
-import { SdkEc2Api, type Ec2Api } from './ec2-api.js';
+import { SdkEc2Api, type CallOptions, type Ec2Api } from './ec2-api.js';
 import { classifyEc2Error, ec2ErrorCode } from './errors.js';
+import { InstanceCache } from './instance-cache.js';
+import { CLUSTER_TAG_PREFIX, NAME_TAG } from './instances.js';
+import { withLookupCache } from './lookup-cache.js';
 import { DEFAULT_EC2_RATE_LIMITS } from './rate-limiter.js';
 
 export interface AwsEndpoints {
@@ -32,6 +35,10 @@ export interface AwsClientFactoryOptions {
   requestTimeoutMs?: number;
   /** Window for coalescing DescribeInstances-by-id (default 5 ms). */
   batchWindowMs?: number;
+  /** How long a described instance is reused by other reconciles (default 5 s; 0 = always describe). */
+  instanceReuseMs?: number;
+  /** How long AMI/subnet/security-group/zone/VPC/DHCP look-ups are reused (default 60 s). */
+  lookupCacheTtlMs?: number;
   /** Replaces the SDK implementation (unit tests use a fake Ec2Api). */
   createEc2Api?: (region: string, credentials: AwsCredentials | undefined) => Ec2Api;
 }
@@ -39,8 +46,8 @@ export interface AwsClientFactoryOptions {
 export interface AwsClients {
   readonly region: string;
   readonly ec2: Ec2Api;
-  /** DescribeInstances by id, coalesced across callers; undefined = EC2 does not know the id. */
-  readonly instances: DescribeBatcher<Instance>;
+  /** DescribeInstances by id or Name tag, coalesced across callers and briefly reused; undefined = EC2 does not know the id. */
+  readonly instances: InstanceCache;
 }
 
 const MAX_IDS_PER_DESCRIBE = 1000;
@@ -128,11 +135,34 @@ export class AwsClientFactory {
         elbv2.destroy();
       };
     }
-    const instances = new DescribeBatcher<Instance>({
-      windowMs: this.opts.batchWindowMs ?? 5,
-      maxBatch: MAX_IDS_PER_DESCRIBE,
+    const api = ec2;
+    const instances = new InstanceCache({
       clock: this.opts.clock,
-      fetch: (ids) => describeInstancesById(ec2, ids),
+      windowMs: this.opts.batchWindowMs ?? 5,
+      maxIds: MAX_IDS_PER_DESCRIBE,
+      reuseMs: this.opts.instanceReuseMs,
+      describeByIds: (ids) => describeInstancesById(api, ids),
+      describeByNames: (clusterId, names) =>
+        api.describeInstances({ filters: [{ Name: `tag:${NAME_TAG}`, Values: names }, { Name: `tag:${CLUSTER_TAG_PREFIX}${clusterId}`, Values: ['owned'] }] }),
+    });
+    const cachedApi = withLookupCache(ec2, this.opts.clock, this.opts.lookupCacheTtlMs);
+    // Whoever terminates or tags an instance must not be served the view from before.
+    ec2 = Object.assign(Object.create(cachedApi) as Ec2Api, {
+      region,
+      terminateInstances: async (ids: string[], opts?: CallOptions) => {
+        try {
+          return await cachedApi.terminateInstances(ids, opts);
+        } finally {
+          instances.forget(ids);
+        }
+      },
+      createTags: async (id: string, tags: Tag[], opts?: CallOptions) => {
+        try {
+          await cachedApi.createTags(id, tags, opts);
+        } finally {
+          instances.forget([id]);
+        }
+      },
     });
     return { clients: { region, ec2, instances }, destroy };
   }

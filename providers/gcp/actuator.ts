@@ -272,7 +272,7 @@ class GcpMachineActuator implements GcpActuator {
         // A racing or earlier insert made it (the name is ours): adopt it rather than fail the Machine.
         ctx.log.info('instance already exists; adopting it', { instance: scope.instanceName });
       } else {
-        throw this.insertFailed(scope, err);
+        throw this.insertFailed(scope, this.locationError(scope, err) ?? err);
       }
     }
     // Known before anything else can fail: exists() confirms by name from now on.
@@ -298,7 +298,11 @@ class GcpMachineActuator implements GcpActuator {
     }
     const instance = await this.lookup(scope, ctx.signal);
     if (!instance) {
-      // Finished but not visible yet: exists() keeps looking by name.
+      // instances.get is consistent once the operation is DONE: the instance was made and has gone since
+      // (GCE replayed an old operation for this requestId), so the next insert must be a new request.
+      if (op) this.insertAttempts.set(uid, attemptNo + 1);
+      scope.status.instanceId = null;
+      scope.saveStatus();
       throw new RequeueAfterError(this.o.requeueAfterMs);
     }
     this.insertAttempts.delete(uid);
@@ -311,6 +315,7 @@ class GcpMachineActuator implements GcpActuator {
   private insertFailed(scope: MachineScope, err: unknown): Error {
     const message = describeGceError(err);
     this.failCreation(scope, message);
+    if (err instanceof InvalidMachineConfigurationError) return err;
     const wrapped =
       classifyGceError(err) === 'invalid'
         ? new InvalidMachineConfigurationError(`error launching instance: ${message}`, { cause: err })

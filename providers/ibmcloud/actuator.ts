@@ -46,6 +46,14 @@ import {
   decodeProviderStatus,
   setCondition,
 } from './provider-spec.js';
+import {
+  looksStuck,
+  MachineReplacementConditionType,
+  mergesMachineConfigServer,
+  ReplacementCompletedReason,
+  ReplacementRequestedReason,
+  STUCK_MACHINE_TIMEOUT_MS,
+} from './stuck-machine.js';
 import type { VpcInstance } from './vpc-types.js';
 
 export interface IbmCloudActuatorOptions {
@@ -68,11 +76,16 @@ export interface IbmCloudActuatorOptions {
   snapshotTtlMs?: number;
   /** How long resolved name → id mappings are kept (default 1 h). */
   resolutionTtlMs?: number;
+  /**
+   * How long an instance may run without its Machine getting a Node before it is replaced once, when its
+   * Ignition merges the machine config server's config (the reference's 15 min, OCPBUGS-1327); 0 = never.
+   */
+  stuckMachineTimeoutMs?: number;
 }
 
 export type IbmCloudActuator = Actuator;
 
-const DEFAULTS = { requeueAfterMs: 20_000, eventualConsistencyWindowMs: 10 * 60_000, snapshotTtlMs: 5_000 };
+const DEFAULTS = { requeueAfterMs: 20_000, eventualConsistencyWindowMs: 10 * 60_000, snapshotTtlMs: 5_000, stuckMachineTimeoutMs: STUCK_MACHINE_TIMEOUT_MS };
 
 /** What update() may change, serialised: an Update event is emitted only when it differs. */
 const after = (m: Machine): string => JSON.stringify([m.metadata.labels, m.metadata.annotations, m.spec, m.status?.addresses, m.status?.providerStatus]);
@@ -160,6 +173,9 @@ class IbmCloudMachineActuator implements Actuator {
     scope.status.instanceId = instance.id;
     scope.status.instanceState = instance.status;
     setCondition(scope.status, { type: MachineCreatedConditionType, status: 'True', reason: MachineCreationSucceededReason, message: 'Machine successfully created' }, this.nowIso());
+    if (scope.status.conditions?.some((c) => c.type === MachineReplacementConditionType)) {
+      setCondition(scope.status, { type: MachineReplacementConditionType, status: 'True', reason: ReplacementCompletedReason, message: 'Machine replacement completed successfully' }, this.nowIso());
+    }
     scope.saveStatus();
     const m = scope.machine;
     m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: instance.status };
@@ -221,8 +237,8 @@ class IbmCloudMachineActuator implements Actuator {
       if (cls !== 'alreadyExists') throw this.createFailed(scope, err);
       // The name is taken in this VPC: an earlier or racing create of this Machine made it. Adopt it.
       const taken = (await vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal }))[0];
-      if (!taken) {
-        ctx.log.info('instance name taken but the instance is not listed yet; requeueing', { instance: scope.instanceName });
+      if (!taken || taken.status === 'deleting') {
+        ctx.log.info('instance name taken by an instance not listed yet, or still being deleted; requeueing', { instance: scope.instanceName });
         throw new RequeueAfterError(this.o.requeueAfterMs);
       }
       ctx.log.info('instance name already taken in the VPC; adopting the instance', { instanceId: taken.id });
@@ -230,7 +246,6 @@ class IbmCloudMachineActuator implements Actuator {
     }
     // Recorded before anything else can fail: the controller persists it as soon as create returns.
     this.recordCreated(scope, instance);
-    this.snapshots.set(machine.metadata.uid ?? '', instance);
     ctx.log.info('created instance', { instanceId: instance.id, state: instance.status });
     ctx.events.event(machine, 'Normal', 'Create', 'Create', `Created Machine ${machine.metadata.name ?? ''}`);
   }
@@ -292,6 +307,10 @@ class IbmCloudMachineActuator implements Actuator {
     const uid = machine.metadata.uid ?? '';
     const instance = this.snapshots.get(uid) ?? (await this.lookup(scope, ctx.signal));
     if (!instance) throw new RequeueAfterError(this.o.requeueAfterMs);
+    if (await this.isStuck(scope, instance, ctx)) {
+      await this.replace(scope, instance, ctx);
+      return;
+    }
     await this.record(scope, instance, ctx.signal);
 
     const tags = tagNamesOf(scope.spec);
@@ -312,6 +331,40 @@ class IbmCloudMachineActuator implements Actuator {
       failureReasons.set(err, 'failed to tag instance');
       throw err;
     }
+  }
+
+  private async isStuck(scope: MachineScope, instance: VpcInstance, ctx: ActuatorContext): Promise<boolean> {
+    const timeout = this.o.stuckMachineTimeoutMs;
+    if (timeout <= 0 || !looksStuck(scope.machine, scope.status, instance, this.o.clock.now(), timeout)) return false;
+    try {
+      return mergesMachineConfigServer(await userDataFor(scope.machine, scope.spec, this.o.client, ctx.signal));
+    } catch (err) {
+      ctx.log.info('could not read the user data to check for a stuck machine; not replacing it', { error: messageOf(err) });
+      return false;
+    }
+  }
+
+  /**
+   * Deletes a stuck instance and forgets it, so that the machine controller creates it again under the same
+   * name (create waits while the old one is still deleting). Done at most once per Machine.
+   */
+  private async replace(scope: MachineScope, instance: VpcInstance, ctx: ActuatorContext): Promise<void> {
+    const m = scope.machine;
+    ctx.log.info('instance has run without a node for too long; replacing it', { instanceId: instance.id, createdAt: instance.created_at });
+    try {
+      await scope.clients.vpc.deleteInstance(instance.id, { signal: ctx.signal });
+    } catch (err) {
+      if (classifyVpcError(err) !== 'notFound') throw updateMachineError(`attempt to delete stuck machine failed: ${describeVpcError(err)}`, err);
+    }
+    setCondition(scope.status, { type: MachineReplacementConditionType, status: 'True', reason: ReplacementRequestedReason, message: 'Machine replacement requested' }, this.nowIso());
+    scope.status.instanceId = undefined;
+    scope.status.instanceState = undefined;
+    scope.saveStatus();
+    this.snapshots.delete(m.metadata.uid ?? '');
+    if (m.spec) delete m.spec.providerID;
+    if (m.status) delete m.status.addresses;
+    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: 'deleting' };
+    ctx.events.event(m, 'Warning', 'MachineReplacement', 'Update', `instance ${instance.id} ran for more than ${Math.round(this.o.stuckMachineTimeoutMs / 60_000)}m without a node; deleted it to create it again`);
   }
 
   async delete(machine: Machine, ctx: ActuatorContext): Promise<void> {

@@ -96,7 +96,12 @@ export class IbmClientFactory {
     if (previous && previous !== fp && ![...this.sources.values()].includes(previous)) this.accounts.delete(previous);
     let account = this.accounts.get(fp);
     if (!account) {
-      account = { base: this.build(apiKey), regions: new Map() };
+      // A revoked token stays cached until it expires: on a 401, drop the client so the next call gets a new token.
+      const forget = () => {
+        if (this.accounts.get(fp) === fresh) this.accounts.delete(fp);
+      };
+      const fresh: Account = { base: this.build(apiKey, forget), regions: new Map() };
+      account = fresh;
       this.accounts.set(fp, account);
     }
     let regional = account.regions.get(region);
@@ -110,7 +115,7 @@ export class IbmClientFactory {
     return regional;
   }
 
-  private build(apiKey: string): MeteredVpcApi {
+  private build(apiKey: string, onUnauthorized: () => void): MeteredVpcApi {
     const e = this.o.endpoints ?? {};
     const opts: VpcClientOptions = {
       apiKey,
@@ -121,7 +126,7 @@ export class IbmClientFactory {
       timeoutMs: this.o.timeoutMs,
     };
     const inner = this.o.createVpcApi ? this.o.createVpcApi(opts) : createVpcClient(opts);
-    return new MeteredVpcApi(inner, { limiter: this.limiter, scope: 'global', retry: this.retry });
+    return new MeteredVpcApi(inner, { limiter: this.limiter, scope: 'global', retry: this.retry, onUnauthorized });
   }
 
   private async regional(account: Account, fp: string, region: string, signal?: AbortSignal): Promise<IbmClients> {

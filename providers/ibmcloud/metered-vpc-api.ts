@@ -5,6 +5,7 @@
 import pRetry from 'p-retry';
 import type { ActionClass, RegionalRateLimiter } from '../../lib/index.js';
 import { classifyVpcError } from './errors.js';
+import { isVpcApiError } from './vpc-api-error.js';
 import type { CallOptions, VpcApi } from './vpc-api.js';
 import type {
   DedicatedHostFilter,
@@ -31,6 +32,8 @@ export interface Meter {
   /** The rate-limit scope, e.g. the region. */
   scope: string;
   retry: RetryPolicy;
+  /** Told when a service refused the bearer token (401): the token was revoked, and a new one is needed. */
+  onUnauthorized?: () => void;
 }
 
 const retryable = (err: unknown): boolean => {
@@ -54,7 +57,12 @@ export class MeteredVpcApi implements VpcApi {
 
   private async once<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
     await this.meter.limiter.acquire(this.meter.scope, cls, o?.signal);
-    return fn();
+    try {
+      return await fn();
+    } catch (err) {
+      if (isVpcApiError(err) && err.status === 401 && err.service !== 'iam') this.meter.onUnauthorized?.();
+      throw err;
+    }
   }
 
   private retried<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {

@@ -54,7 +54,7 @@ async function record(): Promise<RecordedRun> {
   const env = await startLocalEnvironment({
     provider: 'aws',
     stateDir: dir,
-    bootDelayMs: 100,
+    bootDelayMs: 400,
     terminateDelayMs: 0,
     leaderElect: true,
     logStream: logs,
@@ -68,7 +68,8 @@ async function record(): Promise<RecordedRun> {
 
     // A pod on the node of the machine the MachineHealthCheck will remediate: its drain evicts it.
     const victim = machines[0]!;
-    const node = victim.status!.nodeRef!.name;
+    const node = victim.status?.nodeRef?.name;
+    if (!node) throw new Error(`recorded run: Running machine ${victim.metadata.name} has no nodeRef`);
     await client.create(Pods, {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -86,6 +87,13 @@ async function record(): Promise<RecordedRun> {
       },
     });
     await env.kubelet.setNodeReady(node, 'False');
+    await eventually('the unhealthy machine deleted', async () => {
+      const ms = (await client.list(Machines, { namespace: LOCAL_NAMESPACE, labelSelector: inSet })).items;
+      return ms.some((m) => m.metadata.uid === victim.metadata.uid) ? undefined : true;
+    });
+    // A new instance may get the freed address, hence the same node name: it must not inherit NotReady.
+    await env.kubelet.setNodeReady(node, undefined);
+    await client.delete(MachineHealthChecks, { namespace: LOCAL_NAMESPACE, name: 'fast' });
     await eventually('the unhealthy machine replaced', async () => {
       const ms = await running(client, 3);
       return ms.some((m) => m.metadata.uid === victim.metadata.uid) ? undefined : ms;

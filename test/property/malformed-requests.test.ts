@@ -64,7 +64,7 @@ describe('property: malformed requests to the local control plane', function () 
           ['POST', machines, 'text/plain'],
         ),
         async (body, [method, path, type]) => {
-          const r = await send(cp.url, method as string, path as string, body, { ...auth(), 'content-type': type as string });
+          const r = await send(cp.url, method, path, body, { ...auth(), 'content-type': type });
           if (r.status < 300) {
             // A random body that happens to be a valid Machine is fine; remove it so "nothing stored" holds for the rest.
             const name = (JSON.parse(r.body) as { metadata: { name: string } }).metadata.name;

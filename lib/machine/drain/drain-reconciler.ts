@@ -35,7 +35,11 @@ export class DrainReconciler implements Reconciler {
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const cached = this.d.machines.get(req);
-    if (!cached) return;
+    if (!cached) {
+      // Gone: its backoff entry would otherwise stay for the life of the process.
+      this.gate.succeeded(keyOf(req));
+      return;
+    }
     if (!cached.metadata.deletionTimestamp || cached.status?.phase !== PhaseDeleting) return;
     if (isConditionTrue(cached.status?.conditions, DrainedCondition)) return;
 

@@ -14,6 +14,11 @@ import { VisibilityTracker } from './visibility-tracker.js';
 /** Fixed milliseconds, or a uniformly random whole number of ms in [minMs, maxMs] drawn from the seeded RNG. */
 export type LatencySpec = number | { minMs: number; maxMs: number };
 
+/** The delay a LatencySpec stands for: the fixed value, or a draw from `random` in [minMs, maxMs]. */
+export function drawLatency(spec: LatencySpec, random: SeededRandom): number {
+  return typeof spec === 'number' ? spec : random.int(spec.minMs, spec.maxMs);
+}
+
 /** How a lost reply shows to the client: the TCP connection is destroyed, or a 5xx is sent instead of the result. */
 export type LostReplyMode = 'drop-connection' | 'server-error';
 
@@ -293,7 +298,7 @@ export class EmulatorKnobs {
     for (let i = this.latencyRules.length - 1; i >= 0; i--) {
       const r = this.latencyRules[i] as LatencyRule;
       if (!matchesAction(r.match, action, cls)) continue;
-      return typeof r.latency === 'number' ? r.latency : this.random.int(r.latency.minMs, r.latency.maxMs);
+      return drawLatency(r.latency, this.random);
     }
     return 0;
   }

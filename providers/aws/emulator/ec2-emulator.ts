@@ -1,76 +1,57 @@
 // A local EC2 (plus classic ELB and ELBv2) endpoint speaking the real Query protocol, so @aws-sdk clients and
 // the aws CLI run against it unmodified with only their endpoint changed. Listens on loopback only.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Clock, Logger } from '../../../lib/index.js';
-import { EmulatorKnobs, type EmulatorKnobsConfig, type InstanceView } from '../../../lib/testing/index.js';
+import {
+  DEFAULT_EMULATOR_MAX_BODY_BYTES,
+  emulatorStopper,
+  EmulatorKnobs,
+  listenOnLoopback,
+  loadRegionalSnapshot,
+  type CloudEmulatorHandle,
+  type CloudEmulatorOptions,
+  type OutOfBandLifecycle,
+  type StateSnapshotFile,
+} from '../../../lib/testing/index.js';
 import { assignPublicAddress } from './actions/run-instances.js';
 import { defaultWorld } from './default-world.js';
 import { DEFAULT_TIMINGS, Ec2State, type InstanceTimings } from './ec2-state.js';
 import { instanceViewOf } from './instance-view.js';
 import type { Ec2Instance, Ec2World } from './model.js';
-import { WorldFile } from './persistence.js';
 import { createRequestHandler } from './request-handler.js';
 import { classifyAction, serverFaultFor, throttleFaultFor } from './wire.js';
 
-export interface Ec2EmulatorOptions {
+export interface Ec2EmulatorOptions extends CloudEmulatorOptions<Ec2World, InstanceTimings> {
   /** Default "us-east-1". One emulator serves one region (DescribeRegions still lists them all). */
   region?: string;
   /** Infrastructure name used by the default world's resource names and cluster tags. Default "test-cluster". */
   clusterId?: string;
   accountId?: string;
-  /** Replaces the default world entirely (deep-copied). */
-  world?: Ec2World;
-  clock?: Clock;
-  /** Seeds instance ids, addresses and probabilistic faults. Default 1. */
-  seed?: number;
-  timings?: Partial<InstanceTimings>;
-  /** Fault knobs applied at start (they can also be changed later through `knobs`). */
-  knobs?: EmulatorKnobsConfig;
-  /** When set, the world is restored from and saved to this directory. */
-  dataDir?: string;
-  /** Default 0 (any free port). The host is always 127.0.0.1. */
-  port?: number;
   /** DescribeInstanceTypes page size when the caller sends no MaxResults. Default 100, as on AWS. */
   instanceTypesPageSize?: number;
-  /** Bodies larger than this are refused with 413. Default 1 MiB. */
-  maxBodyBytes?: number;
   /** When set, requests must carry a SigV4 Authorization for this access key id (the signature is not verified). */
   requireAccessKeyId?: string;
-  logger?: Logger;
 }
 
-export interface Ec2Emulator {
+/**
+ * The world holds seed resources, instances, hosts and load balancers; instances() returns every instance,
+ * terminated ones included until they expire; terminateOutOfBand terminates as if done in the console.
+ */
+export interface Ec2Emulator extends CloudEmulatorHandle<Ec2World, Ec2Instance, InstanceTimings>, OutOfBandLifecycle<[id: string]> {
   /** "http://127.0.0.1:<port>", for the SDK's `endpoint` or the CLI's `--endpoint-url`. */
   readonly endpoint: string;
   readonly region: string;
-  readonly knobs: EmulatorKnobs;
-  /** The live world (seed resources, instances, hosts, load balancers). Mutate only between calls. */
-  readonly world: Ec2World;
-  /** Copies of every instance the emulator holds, terminated ones included until they expire. */
-  instances(): Ec2Instance[];
   instance(id: string): Ec2Instance | undefined;
-  instanceView(): InstanceView;
-  /** Terminates an instance as if someone did it in the console (no API call counted). */
-  terminateOutOfBand(id: string): void;
-  stopOutOfBand(id: string): void;
-  startOutOfBand(id: string): void;
   /** The OS shuts itself down: the instance stops, or terminates if launched with InstanceInitiatedShutdownBehavior=terminate. */
   shutdownFromInside(id: string): void;
   /** Reclaims a spot instance: terminated (or stopped, per its interruption behaviour) with EC2's spot reason. */
   spotInterrupt(id: string): void;
-  /** Changes lifecycle delays for transitions scheduled from now on. */
-  setTimings(timings: Partial<InstanceTimings>): void;
   /** Makes RunInstances of this type fail with InsufficientInstanceCapacity in the zone ("*" = every zone). */
   setInsufficientCapacity(instanceType: string, zone?: string, insufficient?: boolean): void;
   /** Limits running+pending on-demand vCPUs (VcpuLimitExceeded beyond); undefined removes the limit. */
   setVcpuLimit(vcpus: number | undefined): void;
-  /** Applies every lifecycle transition already due (useful right after stepping a FakeClock). */
-  advance(): void;
-  stop(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY = 1024 * 1024;
+const STATE_FILE = 'ec2-emulator-state.json';
 
 export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<Ec2Emulator> {
   const region = opts.region ?? opts.world?.region ?? 'us-east-1';
@@ -83,15 +64,9 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
   });
   if (opts.knobs) knobs.configure(opts.knobs);
 
-  let file: WorldFile | undefined;
+  let file: StateSnapshotFile<Ec2World> | undefined;
   let world: Ec2World | undefined;
-  if (opts.dataDir) {
-    file = new WorldFile(opts.dataDir);
-    world = file.load();
-    if (world && world.region !== region) {
-      throw new Error(`dataDir ${opts.dataDir} holds an emulator state for region ${world.region}, not ${region}`);
-    }
-  }
+  if (opts.dataDir) ({ file, world } = loadRegionalSnapshot<Ec2World>(opts.dataDir, STATE_FILE, region));
   world ??= opts.world ? structuredClone(opts.world) : defaultWorld({ region, clusterId: opts.clusterId, accountId: opts.accountId });
   const st = new Ec2State(world, knobs, { ...DEFAULT_TIMINGS, ...opts.timings });
   if (opts.instanceTypesPageSize !== undefined) st.instanceTypesPageSize = opts.instanceTypesPageSize;
@@ -108,33 +83,21 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     createRequestHandler({
       state: st,
       region,
-      maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
+      maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_EMULATOR_MAX_BODY_BYTES,
       requireAccessKeyId: opts.requireAccessKeyId,
       shutdown: shutdown.signal,
       log: opts.logger,
     }),
   );
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOnLoopback(server, opts.port);
 
   const requireInstance = (id: string): Ec2Instance => {
     const inst = st.instance(id);
     if (!inst) throw new Error(`no instance ${id} in the emulator`);
     return inst;
   };
-  const outOfBand = (fn: () => void) => {
-    st.advance();
-    fn();
-    st.changed();
-  };
-  let stopped = false;
+  const outOfBand = (change: () => void) => st.outOfBand(change);
 
   return {
     endpoint: `http://127.0.0.1:${port}`,
@@ -182,16 +145,6 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
       st.vcpuLimit = vcpus;
     },
     advance: () => st.advance(),
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      shutdown.abort();
-      st.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      file?.saveNow();
-    },
+    stop: emulatorStopper({ server, shutdown, state: st, snapshot: file }),
   };
 }

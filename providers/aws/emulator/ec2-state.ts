@@ -1,8 +1,7 @@
 // The emulated world plus its clock-driven instance lifecycle: pending → running after the boot delay,
 // stopping → stopped, shutting-down → terminated, and terminated instances vanishing after the retention time.
 // Every state change notifies listeners (the InstanceView) and schedules a save when persistence is on.
-import type { Clock, TimerHandle } from '../../../lib/index.js';
-import type { EmulatorKnobs, LatencySpec } from '../../../lib/testing/index.js';
+import { EmulatedWorldState, type EmulatorKnobs, type LatencySpec } from '../../../lib/testing/index.js';
 import { Ec2ApiError, idsNotFound } from './api-error.js';
 import type { Ec2Instance, Ec2World, InstanceStateName } from './model.js';
 
@@ -40,11 +39,7 @@ function gmt(ms: number): string {
   return `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} GMT`;
 }
 
-export class Ec2State {
-  private readonly timers = new Map<string, TimerHandle>();
-  private readonly listeners = new Set<() => void>();
-  private stopped = false;
-  onPersist: () => void = () => undefined;
+export class Ec2State extends EmulatedWorldState<Ec2World> {
   /** "<instanceType>@<zone>" or "<instanceType>@*": RunInstances answers InsufficientInstanceCapacity. */
   readonly insufficientCapacity = new Set<string>();
   /** Running-or-pending on-demand vCPUs allowed; RunInstances beyond it answers VcpuLimitExceeded. */
@@ -53,15 +48,12 @@ export class Ec2State {
   instanceTypesPageSize = 100;
 
   constructor(
-    readonly world: Ec2World,
-    readonly knobs: EmulatorKnobs,
+    world: Ec2World,
+    knobs: EmulatorKnobs,
     public timings: InstanceTimings,
   ) {
+    super(world, knobs);
     for (const inst of world.instances) this.armTimer(inst);
-  }
-
-  get clock(): Clock {
-    return this.knobs.clock;
   }
 
   get region(): string {
@@ -129,8 +121,7 @@ export class Ec2State {
     if (inst.expiresAt !== undefined && inst.expiresAt <= now) {
       this.world.instances = this.world.instances.filter((i) => i !== inst);
       this.knobs.visibility.forget(inst.instanceId);
-      this.timers.get(inst.instanceId)?.cancel();
-      this.timers.delete(inst.instanceId);
+      this.timers.cancel(inst.instanceId);
       return;
     }
     this.armTimer(inst);
@@ -167,17 +158,11 @@ export class Ec2State {
   }
 
   private bootDelay(): number {
-    const b = this.timings.bootMs;
-    return typeof b === 'number' ? b : this.knobs.random.int(b.minMs, b.maxMs);
+    return this.delay(this.timings.bootMs);
   }
 
   private armTimer(inst: Ec2Instance): void {
-    this.timers.get(inst.instanceId)?.cancel();
-    this.timers.delete(inst.instanceId);
-    if (this.stopped) return;
-    const at = inst.transition?.at ?? inst.expiresAt;
-    if (at === undefined) return;
-    this.timers.set(inst.instanceId, this.clock.setTimeout(() => this.advance(), Math.max(0, at - this.clock.now())));
+    this.timers.arm(inst.instanceId, inst.transition?.at ?? inst.expiresAt);
   }
 
   /** Registers a newly launched instance (already in `pending`). */
@@ -234,29 +219,4 @@ export class Ec2State {
     }
   }
 
-  // ---- change notification --------------------------------------------------------------------------------
-
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Call after any mutation: notifies listeners and schedules persistence. */
-  changed(): void {
-    this.onPersist();
-    for (const l of [...this.listeners]) {
-      try {
-        l();
-      } catch {
-        // A failing listener (test code) must not break the emulator's request path.
-      }
-    }
-  }
-
-  /** Cancels every timer; the state stays readable. */
-  close(): void {
-    this.stopped = true;
-    for (const t of this.timers.values()) t.cancel();
-    this.timers.clear();
-  }
 }

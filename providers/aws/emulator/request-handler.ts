@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../../lib/index.js';
-import { dropConnection, EmulatorFault } from '../../../lib/testing/index.js';
+import { readBodyOrRefuse, runEmulatedCall, withUnexpectedFailureReply } from '../../../lib/testing/index.js';
 import { ACTIONS } from './action-tables.js';
 import { Ec2ApiError } from './api-error.js';
 import type { Ec2State } from './ec2-state.js';
@@ -39,13 +39,10 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
       fail('ec2', 405, 'UnsupportedHttpVerb', `The HTTP verb ${req.method ?? ''} is not supported; use POST or GET`);
       return;
     }
-    const body = await readBody(req, maxBody);
-    if (body === undefined) {
-      res.setHeader('connection', 'close');
-      fail('ec2', 413, 'RequestEntityTooLarge', `The request body exceeds ${maxBody} bytes`);
-      res.on('finish', () => req.socket.destroy());
-      return;
-    }
+    const body = await readBodyOrRefuse(req, res, maxBody, () =>
+      fail('ec2', 413, 'RequestEntityTooLarge', `The request body exceeds ${maxBody} bytes`),
+    );
+    if (body === undefined) return;
     const contentType = req.headers['content-type'] ?? '';
     if (body.length > 0 && contentType !== '' && !contentType.startsWith('application/x-www-form-urlencoded')) {
       fail('ec2', 400, 'MalformedQueryString', `Unsupported content type '${contentType}': the Query protocol expects application/x-www-form-urlencoded`);
@@ -85,45 +82,37 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
     }
 
     const key = actionKey(service, action);
-    try {
-      await knobs.before(key, shutdown);
-      st.advance();
-      const result = handler({ params, state: st });
-      const lost = knobs.afterEffect(key);
-      if (lost?.mode === 'drop-connection') {
-        dropConnection(res);
-        return;
-      }
-      if (lost) {
-        fail(service, lost.fault.status, lost.fault.code, lost.fault.message);
-        return;
-      }
-      send(res, service, 200, successXml(service, action, renderXml(result), requestId), requestId);
-      log?.debug('ec2 emulator call', { action: key, status: 200 }, 4);
-    } catch (err) {
-      if (shutdown.aborted) {
-        res.destroy();
-      } else if (err instanceof EmulatorFault) {
-        log?.debug('ec2 emulator call', { action: key, status: err.status, code: err.code, fault: err.kind }, 4);
-        fail(service, err.status, err.code, err.message);
-      } else if (err instanceof Ec2ApiError) {
-        knobs.recordError(key);
+    await runEmulatedCall({
+      knobs,
+      action: key,
+      res,
+      signal: shutdown,
+      apply: () => {
+        st.advance();
+        return handler({ params, state: st });
+      },
+      reply: (result) => {
+        send(res, service, 200, successXml(service, action, renderXml(result), requestId), requestId);
+        log?.debug('ec2 emulator call', { action: key, status: 200 }, 4);
+      },
+      replyFault: (fault) => {
+        if (fault.kind !== 'lost-reply') log?.debug('ec2 emulator call', { action: key, status: fault.status, code: fault.code, fault: fault.kind }, 4);
+        fail(service, fault.status, fault.code, fault.message);
+      },
+      replyApiError: (err) => {
+        if (!(err instanceof Ec2ApiError)) return false;
         log?.debug('ec2 emulator call', { action: key, status: err.status, code: err.code }, 4);
         fail(service, err.status, err.code, err.message);
-      } else {
-        knobs.recordError(key);
-        throw err;
-      }
-    }
+        return true;
+      },
+    });
   }
 
-  return (req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      log?.error('ec2 emulator: unexpected failure answering a request', { error: String(err) });
-      if (!res.headersSent) send(res, 'ec2', 500, errorXml('ec2', 500, 'InternalError', 'An internal error has occurred', randomUUID()), '');
-      else res.destroy();
-    });
-  };
+  return withUnexpectedFailureReply(handle, {
+    log,
+    emulator: 'ec2',
+    answer500: (res) => send(res, 'ec2', 500, errorXml('ec2', 500, 'InternalError', 'An internal error has occurred', randomUUID()), ''),
+  });
 }
 
 function send(res: ServerResponse, service: ServiceName, status: number, xml: string, requestId: string): void {
@@ -134,26 +123,6 @@ function send(res: ServerResponse, service: ServiceName, status: number, xml: st
     server: service === 'ec2' ? 'AmazonEC2' : 'AmazonELB',
   });
   res.end(xml);
-}
-
-/** The body as text, or undefined when it exceeds the limit. */
-function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        tooBig = true;
-        chunks.length = 0;
-        return;
-      }
-      if (!tooBig) chunks.push(c);
-    });
-    req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 /** SigV4 presence and scope check; returns the AuthFailure message, or undefined when acceptable. */

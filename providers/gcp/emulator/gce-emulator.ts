@@ -2,15 +2,20 @@
 // (REST transport) and gcloud run against it unmodified with only their endpoint changed; it also answers the
 // Cloud Resource Manager v3 tag look-up under /v3/. Loopback only.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Clock, Logger } from '../../../lib/index.js';
 import {
-  dropConnection,
-  EmulatorFault,
+  DEFAULT_EMULATOR_MAX_BODY_BYTES,
+  emulatorStopper,
   EmulatorKnobs,
-  type EmulatorKnobsConfig,
-  type InstanceView,
+  listenOnLoopback,
+  LOOPBACK_HOST,
+  readBodyOrRefuse,
+  runEmulatedCall,
+  StateSnapshotFile,
+  withUnexpectedFailureReply,
+  type CloudEmulatorHandle,
+  type CloudEmulatorOptions,
   type LatencySpec,
+  type OutOfBandLifecycle,
 } from '../../../lib/testing/index.js';
 import { GceApiError } from './api-error.js';
 import { defaultWorld, DEFAULT_PROJECT } from './default-world.js';
@@ -19,13 +24,12 @@ import { addTagValue } from './handlers/resource-manager.js';
 import { instanceViewOf } from './instance-view.js';
 import { instancePath, selfLink } from './links.js';
 import type { GceInstance, GceWorld } from './model.js';
-import { WorldFile } from './persistence.js';
 import { matchRoute } from './routes.js';
 import { classifyAction, domainOf, errorBody, serverFault, throttleFault, type ThrottleStatus } from './wire.js';
 
 export const API_PREFIX = '/compute/v1/';
 
-export interface GceEmulatorOptions {
+export interface GceEmulatorOptions extends CloudEmulatorOptions<GceWorld, GceTimings> {
   /** Projects that exist (default ["test-project"]); `project` is shorthand for one. */
   projects?: string[];
   project?: string;
@@ -33,30 +37,14 @@ export interface GceEmulatorOptions {
   zones?: string[];
   /** Infrastructure name used to seed networks, the "<id>-api" target pool, master instance groups and backend service. */
   clusterId?: string;
-  /** Replaces the default world entirely (deep-copied). */
-  world?: GceWorld;
-  clock?: Clock;
-  /** Seeds ids, addresses and probabilistic faults. Default 1. */
-  seed?: number;
   /** PROVISIONING → RUNNING (STAGING from half-way). Default 2000 ms. */
   bootDelayMs?: LatencySpec;
   /** STOPPING → TERMINATED. Default 1000 ms. */
   stopDelayMs?: number;
   /** STOPPING → deleted. Default 1000 ms. */
   deleteDelayMs?: number;
-  /** Other timings (operation wait limit, retention). */
-  timings?: Partial<GceTimings>;
-  /** Fault knobs applied at start (also changeable later through `knobs`). */
-  knobs?: EmulatorKnobsConfig;
   /** Status of throttling answers: 403 rateLimitExceeded (default) or 429. */
   throttleStatus?: ThrottleStatus;
-  /** When set, the world is restored from and saved to this directory. */
-  dataDir?: string;
-  /** Default 0 (any free port). The host is always 127.0.0.1. */
-  port?: number;
-  /** Bodies larger than this are refused with 413. Default 1 MiB. */
-  maxBodyBytes?: number;
-  logger?: Logger;
 }
 
 /** Where an instance is, when its name alone is ambiguous. */
@@ -65,7 +53,13 @@ export interface InstanceLocation {
   zone?: string;
 }
 
-export interface GceEmulator {
+/**
+ * instances() returns copies of every instance's resource JSON, deleting ones included until they are gone;
+ * stopOutOfBand stops an instance out of band (GCE status TERMINATED).
+ */
+export interface GceEmulator
+  extends CloudEmulatorHandle<GceWorld, Record<string, unknown>, GceTimings>,
+    OutOfBandLifecycle<[name: string, where?: InstanceLocation]> {
   /** "http://127.0.0.1:<port>". */
   readonly endpoint: string;
   readonly host: string;
@@ -74,23 +68,11 @@ export interface GceEmulator {
   readonly apiRoot: string;
   readonly projects: string[];
   readonly zones: string[];
-  readonly knobs: EmulatorKnobs;
-  /** The live world. Mutate only between calls. */
-  readonly world: GceWorld;
   /** Options for any @google-cloud/compute client; add `authClient: new PassThroughClient()`. */
   clientOptions(): { apiEndpoint: string; port: number; protocol: 'http' };
-  /** Copies of every instance's resource JSON, deleting ones included until they are gone. */
-  instances(): Record<string, unknown>[];
   instance(name: string, where?: InstanceLocation): Record<string, unknown> | undefined;
-  instanceView(): InstanceView;
-  /** Deletes an instance as if someone did it in the console (no API call counted). */
-  terminateOutOfBand(name: string, where?: InstanceLocation): void;
-  /** Stops an instance out of band (GCE status TERMINATED). */
-  stopOutOfBand(name: string, where?: InstanceLocation): void;
-  startOutOfBand(name: string, where?: InstanceLocation): void;
   /** Preempts a Spot or preemptible instance: stopped (or deleted, for Spot with instanceTerminationAction DELETE). */
   preempt(name: string, where?: InstanceLocation): void;
-  setTimings(timings: Partial<GceTimings>): void;
   /** Makes inserts of this machine type fail in their operation with ZONE_RESOURCE_POOL_EXHAUSTED ("*" = every zone). */
   setStockout(machineType: string, zone?: string, exhausted?: boolean): void;
   /** Sets (or with undefined removes) a region quota limit, e.g. ("us-central1", "CPUS", 24). */
@@ -98,12 +80,9 @@ export interface GceEmulator {
   setThrottleStatus(status: ThrottleStatus): void;
   /** Creates a Resource Manager tag value the CRM endpoint resolves ("<parentId>/<key>/<value>"). */
   addTagValue(parentId: string, key: string, value: string): { tagKey: string; tagValue: string };
-  /** Applies every lifecycle transition already due (useful right after stepping a FakeClock). */
-  advance(): void;
-  stop(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY = 1024 * 1024;
+const STATE_FILE = 'gce-emulator-state.json';
 
 export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<GceEmulator> {
   let throttleStatus: ThrottleStatus = opts.throttleStatus ?? 403;
@@ -117,11 +96,10 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
   if (opts.knobs) knobs.configure(opts.knobs);
 
   const projects = opts.projects ?? (opts.project ? [opts.project] : undefined);
-  let file: WorldFile | undefined;
+  let file: StateSnapshotFile<GceWorld> | undefined;
   let world: GceWorld | undefined;
   if (opts.dataDir) {
-    // Only called after `st` below exists (on a change or at stop).
-    file = new WorldFile(opts.dataDir, () => st.world);
+    file = new StateSnapshotFile<GceWorld>(opts.dataDir, STATE_FILE);
     world = file.load();
     const missing = world && projects?.filter((p) => !world?.projects.some((x) => x.name === p));
     if (missing && missing.length > 0) {
@@ -138,33 +116,29 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
   const st = new GceState(world, knobs, timings);
   if (file) {
     const f = file;
+    f.snapshot = () => st.world;
     st.onPersist = () => f.scheduleSave();
   }
   st.advance();
 
   const log = opts.logger;
-  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_EMULATOR_MAX_BODY_BYTES;
   const stopping = new AbortController();
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      log?.error('gce emulator: unexpected failure answering a request', { error: String(err) });
-      if (!res.headersSent) sendJson(res, 500, errorBody(500, 'internalError', 'Internal Error'));
-      else res.destroy();
-    });
-  });
+  const server: Server = createServer(
+    withUnexpectedFailureReply(handle, {
+      log,
+      emulator: 'gce',
+      answer500: (res) => sendJson(res, 500, errorBody(500, 'internalError', 'Internal Error')),
+    }),
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const fail = (status: number, reason: string, message: string, domain = 'global') =>
       sendJson(res, status, errorBody(status, reason, message, domain));
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
-    const body = await readBody(req, maxBody);
-    if (body === undefined) {
-      res.setHeader('connection', 'close');
-      fail(413, 'requestTooLarge', `The request body exceeds ${maxBody} bytes`);
-      res.on('finish', () => req.socket.destroy());
-      return;
-    }
+    const body = await readBodyOrRefuse(req, res, maxBody, () => fail(413, 'requestTooLarge', `The request body exceeds ${maxBody} bytes`));
+    if (body === undefined) return;
     let segments: string[];
     try {
       segments = url.pathname.slice(1).replace(/\/$/, '').split('/').map(decodeURIComponent);
@@ -197,46 +171,31 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     res.on('close', onGone);
     stopping.signal.addEventListener('abort', onGone, { once: true });
     try {
-      await knobs.before(action, abort.signal);
-      st.advance();
-      const result = await match.route.handler({ state: st, params: match.params, query: url.searchParams, body: parsed, signal: abort.signal });
-      const lost = knobs.afterEffect(action);
-      if (lost?.mode === 'drop-connection') {
-        dropConnection(res);
-        return;
-      }
-      if (lost) {
-        fail(lost.fault.status, lost.fault.code, lost.fault.message, domainOf(lost.fault.code));
-        return;
-      }
-      sendJson(res, 200, result);
-    } catch (err) {
-      if (err instanceof EmulatorFault) {
-        fail(err.status, err.code, err.message, domainOf(err.code));
-      } else if (err instanceof GceApiError) {
-        knobs.recordError(action);
-        fail(err.status, err.reason, err.message, err.domain);
-      } else if (abort.signal.aborted && !res.writableEnded) {
-        res.destroy();
-      } else {
-        knobs.recordError(action);
-        throw err;
-      }
+      await runEmulatedCall({
+        knobs,
+        action,
+        res,
+        signal: abort.signal,
+        apply: () => {
+          st.advance();
+          return match.route.handler({ state: st, params: match.params, query: url.searchParams, body: parsed, signal: abort.signal });
+        },
+        reply: (result) => sendJson(res, 200, result),
+        replyFault: (fault) => fail(fault.status, fault.code, fault.message, domainOf(fault.code)),
+        replyApiError: (err) => {
+          if (!(err instanceof GceApiError)) return false;
+          fail(err.status, err.reason, err.message, err.domain);
+          return true;
+        },
+      });
     } finally {
       res.off('close', onGone);
       stopping.signal.removeEventListener('abort', onGone);
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = '127.0.0.1';
+  const port = await listenOnLoopback(server, opts.port);
+  const host = LOOPBACK_HOST;
   const endpoint = `http://${host}:${port}`;
 
   const find = (name: string, where: InstanceLocation = {}): GceInstance | undefined => {
@@ -251,12 +210,7 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     if (!inst) throw new Error(`no instance ${name} in the emulator`);
     return inst;
   };
-  const outOfBand = (fn: () => void) => {
-    st.advance();
-    fn();
-    st.changed();
-  };
-  let stopped = false;
+  const outOfBand = (change: () => void) => st.outOfBand(change);
 
   return {
     endpoint,
@@ -316,17 +270,7 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
       return { tagKey: tv.parent, tagValue: tv.name };
     },
     advance: () => st.advance(),
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      stopping.abort();
-      st.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      file?.saveNow();
-    },
+    stop: emulatorStopper({ server, shutdown: stopping, state: st, snapshot: file }),
   };
 }
 
@@ -339,24 +283,4 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
     server: 'ESF',
   });
   res.end(text);
-}
-
-/** The body as text, or undefined when it exceeds the limit. */
-function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        tooBig = true;
-        chunks.length = 0;
-        return;
-      }
-      if (!tooBig) chunks.push(c);
-    });
-    req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -1,8 +1,7 @@
 // The emulated world plus its clock-driven lifecycle: PROVISIONING → STAGING → RUNNING after the boot delay,
 // STOPPING → TERMINATED on stop (or preemption), STOPPING → gone on delete. Every change notifies listeners
 // (the InstanceView) and schedules a save when persistence is on.
-import type { Clock, TimerHandle } from '../../../lib/index.js';
-import type { EmulatorKnobs, LatencySpec } from '../../../lib/testing/index.js';
+import { EmulatedWorldState, type EmulatorKnobs, type LatencySpec } from '../../../lib/testing/index.js';
 import { invalidField, notFound } from './api-error.js';
 import { CapacityRules } from './capacity.js';
 import { instancePath, lastSegment, projectPath, selfLink } from './links.js';
@@ -52,24 +51,17 @@ export function instanceKey(project: string, zone: string, name: string): string
   return `${project}/${zone}/${name}`;
 }
 
-export class GceState {
-  private readonly timers = new Map<string, TimerHandle>();
-  private readonly listeners = new Set<() => void>();
-  private closed = false;
-  onPersist: () => void = () => undefined;
+export class GceState extends EmulatedWorldState<GceWorld> {
   /** Stockouts and quota checks applied to inserts. */
   readonly capacity = new CapacityRules();
 
   constructor(
-    readonly world: GceWorld,
-    readonly knobs: EmulatorKnobs,
+    world: GceWorld,
+    knobs: EmulatorKnobs,
     public timings: GceTimings,
   ) {
+    super(world, knobs);
     for (const inst of world.instances) this.armTimer(inst);
-  }
-
-  get clock(): Clock {
-    return this.knobs.clock;
   }
 
   // ---- ids ------------------------------------------------------------------------------------------------
@@ -187,8 +179,7 @@ export class GceState {
   }
 
   private bootDelay(): number {
-    const b = this.timings.bootMs;
-    return typeof b === 'number' ? b : this.knobs.random.int(b.minMs, b.maxMs);
+    return this.delay(this.timings.bootMs);
   }
 
   /** Applies every transition that is due by now, in due order, and prunes expired operations/requestIds. */
@@ -271,9 +262,7 @@ export class GceState {
     const link = selfLink(instancePath(inst.project, inst.zone, inst.name));
     this.world.instances = this.world.instances.filter((i) => i !== inst);
     this.knobs.visibility.forget(instanceKey(inst.project, inst.zone, inst.name));
-    const key = instanceKey(inst.project, inst.zone, inst.name);
-    this.timers.get(key)?.cancel();
-    this.timers.delete(key);
+    this.timers.cancel(instanceKey(inst.project, inst.zone, inst.name));
     const attached = (inst.resource.disks as { source?: string; autoDelete?: boolean }[] | undefined) ?? [];
     for (const d of attached) {
       const name = lastSegment(d.source ?? '');
@@ -287,13 +276,7 @@ export class GceState {
   }
 
   private armTimer(inst: GceInstance): void {
-    const key = instanceKey(inst.project, inst.zone, inst.name);
-    this.timers.get(key)?.cancel();
-    this.timers.delete(key);
-    if (this.closed) return;
-    const at = inst.transitions[0]?.at;
-    if (at === undefined) return;
-    this.timers.set(key, this.clock.setTimeout(() => this.advance(), Math.max(0, at - this.clock.now())));
+    this.timers.arm(instanceKey(inst.project, inst.zone, inst.name), inst.transitions[0]?.at);
   }
 
   // ---- operations -----------------------------------------------------------------------------------------
@@ -325,29 +308,4 @@ export class GceState {
     );
   }
 
-  // ---- change notification --------------------------------------------------------------------------------
-
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Call after any mutation: notifies listeners and schedules persistence. */
-  changed(): void {
-    this.onPersist();
-    for (const l of [...this.listeners]) {
-      try {
-        l();
-      } catch {
-        // A failing listener (test code) must not break the emulator's request path.
-      }
-    }
-  }
-
-  /** Cancels every timer; the state stays readable. */
-  close(): void {
-    this.closed = true;
-    for (const t of this.timers.values()) t.cancel();
-    this.timers.clear();
-  }
 }

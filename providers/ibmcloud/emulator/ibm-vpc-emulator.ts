@@ -4,9 +4,21 @@
 // IBM Cloud. Listens on loopback only.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Clock, Logger } from '../../../lib/index.js';
-import { dropConnection, EmulatorFault, EmulatorKnobs, type EmulatorKnobsConfig, type InstanceView } from '../../../lib/testing/index.js';
+import {
+  DEFAULT_EMULATOR_MAX_BODY_BYTES,
+  emulatorStopper,
+  EmulatorKnobs,
+  listenOnLoopback,
+  LOOPBACK_HOST,
+  loadRegionalSnapshot,
+  readBodyOrRefuse,
+  runEmulatedCall,
+  withUnexpectedFailureReply,
+  type CloudEmulatorHandle,
+  type CloudEmulatorOptions,
+  type OutOfBandLifecycle,
+  type StateSnapshotFile,
+} from '../../../lib/testing/index.js';
 import type { VpcInstance } from '../vpc-types.js';
 import { iamErrorBody, IbmApiError, serverFaultFor, throttleFaultFor, vpcErrorBody } from './api-error.js';
 import { defaultWorld } from './default-world.js';
@@ -14,14 +26,13 @@ import type { Handler, HandlerReply } from './handlers/context.js';
 import { IamTokens } from './iam.js';
 import { instanceViewOf } from './instance-view.js';
 import type { IbmWorld, InstanceRec } from './model.js';
-import { WorldFile } from './persistence.js';
 import { renderInstance, type RenderContext } from './render.js';
 import { IAM_TOKEN_ACTION, matchRoute, type ServiceKind } from './routes.js';
 import { DEFAULT_TIMINGS, VpcState, type InstanceTimings } from './vpc-state.js';
 
 export const DEFAULT_API_KEY = 'emulator-apikey-7f3c9a1e5b2d4c6a8e0f';
 
-export interface IbmVpcEmulatorOptions {
+export interface IbmVpcEmulatorOptions extends CloudEmulatorOptions<IbmWorld, InstanceTimings> {
   /** Default "us-south" (zones us-south-1..3). One emulator serves one region. */
   region?: string;
   /** The infrastructure name: resource names, the resource group name, and every providerID. Default "test-cluster". */
@@ -30,28 +41,14 @@ export interface IbmVpcEmulatorOptions {
   accountId?: string;
   /** The only API key the IAM token service accepts. */
   apiKey?: string;
-  /** Replaces the default world entirely (deep-copied). */
-  world?: IbmWorld;
-  clock?: Clock;
-  /** Seeds resource ids and probabilistic faults. Default 1. */
-  seed?: number;
-  timings?: Partial<InstanceTimings>;
-  /** Fault knobs applied at start (they can also be changed later through `knobs`). */
-  knobs?: EmulatorKnobsConfig;
-  /** When set, the world is restored from and saved to this directory. */
-  dataDir?: string;
-  /** Default 0 (any free port). The host is always 127.0.0.1. */
-  port?: number;
-  /** Bodies larger than this are refused with 413. Default 1 MiB. */
-  maxBodyBytes?: number;
   /** expires_in of issued tokens. Default 3600. */
   tokenTtlSeconds?: number;
   /** Wall-clock seconds for token iat/exp (the SDK checks them against Date.now(), not a fake clock). */
   tokenNowSeconds?: () => number;
-  logger?: Logger;
 }
 
-export interface IbmVpcEmulator {
+/** instances() returns every instance as the API would return it; terminateOutOfBand deletes as if done in the console. */
+export interface IbmVpcEmulator extends CloudEmulatorHandle<IbmWorld, VpcInstance, InstanceTimings>, OutOfBandLifecycle<[id: string]> {
   /** The VPC service URL, "http://127.0.0.1:<port>/v1". */
   readonly endpoint: string;
   /** IAM base URL; the token service is <iamEndpoint>/identity/token. */
@@ -62,28 +59,14 @@ export interface IbmVpcEmulator {
   readonly apiKey: string;
   readonly accountId: string;
   readonly clusterId: string;
-  readonly knobs: EmulatorKnobs;
-  /** The live world. Mutate only between calls. */
-  readonly world: IbmWorld;
-  /** Every instance as the API would return it. */
-  instances(): VpcInstance[];
   instance(id: string): VpcInstance | undefined;
-  instanceView(): InstanceView;
-  /** Deletes an instance as if someone did it in the console (no API call counted). */
-  terminateOutOfBand(id: string): void;
-  stopOutOfBand(id: string): void;
-  startOutOfBand(id: string): void;
   /** Puts an instance into `failed` (e.g. a host failure). */
   failOutOfBand(id: string, reason?: { code: string; message: string }): void;
   /** Invalidates every token issued so far: the next calls get 401 until the client fetches a new token. */
   revokeTokens(): void;
-  setTimings(timings: Partial<InstanceTimings>): void;
-  /** Applies every lifecycle transition already due (useful right after stepping a FakeClock). */
-  advance(): void;
-  stop(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY = 1024 * 1024;
+const STATE_FILE = 'ibm-vpc-emulator-state.json';
 const VERSION_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Promise<IbmVpcEmulator> {
@@ -97,15 +80,9 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
   if (opts.knobs) knobs.configure(opts.knobs);
 
   const region = opts.region ?? opts.world?.region ?? 'us-south';
-  let file: WorldFile | undefined;
+  let file: StateSnapshotFile<IbmWorld> | undefined;
   let world: IbmWorld | undefined;
-  if (opts.dataDir) {
-    file = new WorldFile(opts.dataDir);
-    world = file.load();
-    if (world && world.region !== region) {
-      throw new Error(`dataDir ${opts.dataDir} holds an emulator state for region ${world.region}, not ${region}`);
-    }
-  }
+  if (opts.dataDir) ({ file, world } = loadRegionalSnapshot<IbmWorld>(opts.dataDir, STATE_FILE, region));
   world ??= opts.world ? structuredClone(opts.world) : defaultWorld({ region, clusterId: opts.clusterId, accountId: opts.accountId, seed: opts.seed });
   const st = new VpcState(world, knobs, { ...DEFAULT_TIMINGS, ...opts.timings });
   if (file) {
@@ -123,14 +100,14 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
   const render = (): RenderContext => ({ world: st.world, base: `${root}/v1` });
 
   const log = opts.logger;
-  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      log?.error('ibm vpc emulator: unexpected failure answering a request', { error: String(err) });
-      if (!res.headersSent) sendError(res, 'vpc', 500, 'internal_error', 'An internal error occurred in the emulator.', randomUUID());
-      else res.destroy();
-    });
-  });
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_EMULATOR_MAX_BODY_BYTES;
+  const server: Server = createServer(
+    withUnexpectedFailureReply(handle, {
+      log,
+      emulator: 'ibm vpc',
+      answer500: (res) => sendError(res, 'vpc', 500, 'internal_error', 'An internal error occurred in the emulator.', randomUUID()),
+    }),
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const trace = randomUUID();
@@ -150,38 +127,25 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     const service: ServiceKind = match.kind === 'iam' ? 'iam' : match.service;
     const action = match.kind === 'iam' ? IAM_TOKEN_ACTION : match.route.action;
 
-    const raw = await readBody(req, maxBody);
-    if (raw === undefined) {
-      res.setHeader('connection', 'close');
-      sendError(res, service, 413, 'request_too_large', `The request body exceeds ${maxBody} bytes.`, trace);
-      res.on('finish', () => req.socket.destroy());
-      return;
-    }
+    const raw = await readBodyOrRefuse(req, res, maxBody, () =>
+      sendError(res, service, 413, 'request_too_large', `The request body exceeds ${maxBody} bytes.`, trace),
+    );
+    if (raw === undefined) return;
 
-    try {
-      await knobs.before(action);
-      const reply = match.kind === 'iam' ? issueToken(req, raw) : serve(req, url, match.route.handler, match.params, service, raw);
-      const lost = knobs.afterEffect(action);
-      if (lost?.mode === 'drop-connection') {
-        dropConnection(res);
-        return;
-      }
-      if (lost) {
-        sendError(res, service, lost.fault.status, lost.fault.code, lost.fault.message, trace);
-        return;
-      }
-      sendJson(res, reply.status, reply.body, trace);
-    } catch (err) {
-      if (err instanceof EmulatorFault) {
-        sendError(res, service, err.status, err.code, err.message, trace, err.kind === 'throttle' ? { 'retry-after': '1' } : {});
-      } else if (err instanceof IbmApiError) {
-        knobs.recordError(action);
+    await runEmulatedCall({
+      knobs,
+      action,
+      res,
+      apply: () => (match.kind === 'iam' ? issueToken(req, raw) : serve(req, url, match.route.handler, match.params, service, raw)),
+      reply: (reply) => sendJson(res, reply.status, reply.body, trace),
+      replyFault: (fault) =>
+        sendError(res, service, fault.status, fault.code, fault.message, trace, fault.kind === 'throttle' ? { 'retry-after': '1' } : {}),
+      replyApiError: (err) => {
+        if (!(err instanceof IbmApiError)) return false;
         sendError(res, service, err.status, err.code, err.message, trace, {}, err.target);
-      } else {
-        knobs.recordError(action);
-        throw err;
-      }
-    }
+        return true;
+      },
+    });
   }
 
   function issueToken(req: IncomingMessage, raw: string): HandlerReply {
@@ -237,14 +201,7 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     sendJson(res, status, body, trace, headers);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  root = `http://${LOOPBACK_HOST}:${await listenOnLoopback(server, opts.port)}`;
 
   const requireInstance = (id: string): InstanceRec => {
     st.advance();
@@ -252,7 +209,6 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     if (!inst) throw new Error(`no instance ${id} in the emulator`);
     return inst;
   };
-  let stopped = false;
 
   return {
     endpoint: `${root}/v1`,
@@ -284,16 +240,7 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
       st.timings = { ...st.timings, ...t };
     },
     advance: () => st.advance(),
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      st.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      file?.saveNow();
-    },
+    stop: emulatorStopper({ server, state: st, snapshot: file }),
   };
 }
 
@@ -317,24 +264,4 @@ function sendJson(res: ServerResponse, status: number, body: unknown, trace: str
     ...headers,
   });
   res.end(text);
-}
-
-/** The body as text, or undefined when it exceeds the limit. */
-function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        tooBig = true;
-        chunks.length = 0;
-        return;
-      }
-      if (!tooBig) chunks.push(c);
-    });
-    req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -1,8 +1,7 @@
 // The emulated account plus its clock-driven instance lifecycle: pending → starting (the address is allocated)
 // → running; deleting → gone; stopping → stopped; stopped → starting → running. Every change notifies the
 // listeners (InstanceView) and schedules a save when persistence is on.
-import type { Clock, TimerHandle } from '../../../lib/index.js';
-import type { EmulatorKnobs, LatencySpec } from '../../../lib/testing/index.js';
+import { EmulatedWorldState, type EmulatorKnobs, type LatencySpec } from '../../../lib/testing/index.js';
 import type { InstanceStatus } from '../vpc-types.js';
 import { zoneCode } from './default-world.js';
 import type { IbmWorld, InstanceRec, SubnetRec } from './model.js';
@@ -26,22 +25,15 @@ export const VIEW_LIST = 'list';
 
 export const UNALLOCATED_IP = '0.0.0.0';
 
-export class VpcState {
-  private readonly timers = new Map<string, TimerHandle>();
-  private readonly listeners = new Set<() => void>();
-  private closed = false;
-  onPersist: () => void = () => undefined;
+export class VpcState extends EmulatedWorldState<IbmWorld> {
 
   constructor(
-    readonly world: IbmWorld,
-    readonly knobs: EmulatorKnobs,
+    world: IbmWorld,
+    knobs: EmulatorKnobs,
     public timings: InstanceTimings,
   ) {
+    super(world, knobs);
     for (const inst of world.instances) this.armTimer(inst);
-  }
-
-  get clock(): Clock {
-    return this.knobs.clock;
   }
 
   nextSeq(): number {
@@ -151,8 +143,7 @@ export class VpcState {
   }
 
   private bootDelay(): number {
-    const b = this.timings.bootMs;
-    return typeof b === 'number' ? b : this.knobs.random.int(b.minMs, b.maxMs);
+    return this.delay(this.timings.bootMs);
   }
 
   private allocateIp(subnetId: string): string {
@@ -169,40 +160,13 @@ export class VpcState {
     this.world.instances = this.world.instances.filter((i) => i !== inst);
     this.knobs.visibility.forget(inst.id);
     delete this.world.tags[instanceCrn(this.world, inst)];
-    this.timers.get(inst.id)?.cancel();
-    this.timers.delete(inst.id);
+    this.timers.cancel(inst.id);
   }
 
   private armTimer(inst: InstanceRec): void {
-    this.timers.get(inst.id)?.cancel();
-    this.timers.delete(inst.id);
-    if (this.closed || !inst.transition) return;
-    this.timers.set(inst.id, this.clock.setTimeout(() => this.advance(), Math.max(0, inst.transition.at - this.clock.now())));
+    this.timers.arm(inst.id, inst.transition?.at);
   }
 
-  // ---- change notification --------------------------------------------------------------------------------
-
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  changed(): void {
-    this.onPersist();
-    for (const l of [...this.listeners]) {
-      try {
-        l();
-      } catch {
-        // A failing listener (test code) must not break the emulator's request path.
-      }
-    }
-  }
-
-  close(): void {
-    this.closed = true;
-    for (const t of this.timers.values()) t.cancel();
-    this.timers.clear();
-  }
 }
 
 export function crn(world: IbmWorld, scope: string, type: string, id: string): string {

@@ -24,6 +24,12 @@ describe('machine errors', () => {
     expect(requeueAfterOf(new Error('x'))).to.equal(undefined);
   });
 
+  it('treat a RequeueAfterError without a positive delay as a plain error (backoff), never as "done"', () => {
+    expect(requeueAfterOf(new RequeueAfterError(0))).to.equal(undefined);
+    expect(requeueAfterOf(new Error('wrapped', { cause: new RequeueAfterError(-5) }))).to.equal(undefined);
+    expect(new RequeueAfterError(0).message).to.equal('requeue in: 0s');
+  });
+
   it('print durations as Go does', () => {
     expect(new RequeueAfterError(30_000).message).to.equal('requeue in: 30s');
     expect(formatDuration(60_000)).to.equal('1m0s');

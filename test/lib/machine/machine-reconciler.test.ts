@@ -172,6 +172,19 @@ describe('machine controller reconcile', () => {
       expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 7_000 });
     });
 
+    it('backs off (rather than dropping the machine) when create asks to requeue after 0 s', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.reconcile('m1');
+      a.failNext('create', new Error('wrapped', { cause: new RequeueAfterError(0) }));
+      const err = await env.reconcile('m1').then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(err?.message).to.equal('wrapped');
+    });
+
     it('records InstanceExists=Unknown/ErrorCheckingProvider and backs off when exists fails', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
@@ -212,6 +225,40 @@ describe('machine controller reconcile', () => {
       env.clock.step(r!.requeueAfterMs!);
       await env.reconcile('m1');
       expect(a.callCount('exists')).to.equal(calls + 1);
+    });
+
+    it('does not hold a machine re-created under the same name to the backoff its predecessor earned', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      const failAndRemove = async (name: string, uid: string, reconcileWhileGone: boolean) => {
+        await env.client.create(Machines, machine(name, { metadata: { uid } }));
+        await env.reconcile(name);
+        for (let i = 0; i < 10; i++) {
+          a.failNext('exists', new Error('throttled'));
+          await env.reconcile(name).catch(() => undefined);
+          env.clock.step(5 * 2 ** i + 1);
+        }
+        a.failNext('exists', new Error('throttled'));
+        await env.reconcile(name).catch(() => undefined);
+        const gone = env.get(name)!;
+        await env.client.update(Machines, { ...gone, metadata: { ...gone.metadata, finalizers: [] } });
+        await env.client.delete(Machines, { namespace: NS, name });
+        if (reconcileWhileGone) expect(await env.reconcile(name)).to.equal(undefined);
+      };
+
+      // Same uid again (as a restore would give): only forgetting the vanished machine lets it through.
+      await failAndRemove('m1', 'uid-a', true);
+      await env.client.create(Machines, machine('m1', { metadata: { uid: 'uid-a' } }));
+      let before = a.callCount('exists');
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      expect(a.callCount('exists')).to.equal(before + 1);
+
+      // A new uid, before the controller noticed the old one was gone.
+      await failAndRemove('m2', 'uid-b', false);
+      await env.client.create(Machines, machine('m2', { metadata: { uid: 'uid-c' } }));
+      before = a.callCount('exists');
+      expect(await env.reconcile('m2')).to.equal(undefined);
+      expect(a.callCount('exists')).to.equal(before + 1);
     });
 
     it('requeues after 30 s (not backoff) when the actuator update fails', async () => {

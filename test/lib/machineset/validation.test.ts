@@ -33,7 +33,10 @@ describe('MachineSet validation', () => {
 
   it('refuses an unknown delete policy and a missing or negative replica count', () => {
     expect(validateMachineSet(ms({ deletePolicy: 'Biggest' }))[0]).to.include({ field: 'spec.deletePolicy' });
-    expect(validateMachineSet(ms({ replicas: undefined }))[0]).to.include({ field: 'spec.replicas' });
+    expect(validateMachineSet(ms({ replicas: undefined }))[0]).to.include({
+      field: 'spec.replicas',
+      detail: 'the Replicas field in Spec for machineset workers is nil, this should not be allowed',
+    });
     expect(validateMachineSet(ms({ replicas: -1 }))[0]).to.include({ field: 'spec.replicas' });
   });
 

@@ -119,6 +119,29 @@ describe('GCP actuator', function () {
     expect(emu.instances().filter((i) => i.name === 'quota-1')).to.have.length(1);
   });
 
+  it('makes a new insert request when GCE replays the operation of an instance that has since gone', async () => {
+    const m = machine('replay-1');
+    await running(m);
+    emu.terminateOutOfBand('replay-1');
+    for (let i = 0; i < 200 && emu.instance('replay-1'); i++) await new Promise((r) => setTimeout(r, 10));
+    const fresh = structuredClone(m);
+    fresh.status = {};
+    fresh.spec = { providerSpec: m.spec?.providerSpec };
+    const first = await rejection(actuator.create(fresh, recordingContext()));
+    expect(first.name).to.equal('RequeueAfterError');
+    await actuator.create(fresh, recordingContext());
+    expect(emu.instances().filter((i) => i.name === 'replay-1')).to.have.length(1);
+    const ids = calls.filter((c) => c.method === 'insertInstance').map((c) => c.args[3]);
+    expect(new Set(ids).size).to.equal(2);
+  });
+
+  it('marks a Spot Machine and its node interruptible', async () => {
+    const m = await running(machine('spot-1', gcpSpec({ provisioningModel: 'Spot', onHostMaintenance: 'Terminate' })));
+    expect(m.metadata.labels).to.have.property('machine.openshift.io/interruptible-instance', '');
+    expect(m.spec?.metadata?.labels).to.have.property('machine.openshift.io/interruptible-instance', '');
+    expect((emu.instance('spot-1')?.scheduling as { provisioningModel: string }).provisioningModel).to.equal('SPOT');
+  });
+
   it('fails the Machine for a request GCE calls invalid (an unknown machine type), naming the cause', async () => {
     const m = machine('bad-type-1', gcpSpec({ machineType: 'n9-imaginary-4' }));
     const err = await rejection(actuator.create(m, recordingContext()));
@@ -193,6 +216,14 @@ describe('GCP actuator', function () {
     const err = await rejection(actuator.exists(m, recordingContext()));
     expect(err).to.be.instanceOf(InvalidMachineConfigurationError);
     expect((err as InvalidMachineConfigurationError).field).to.equal('spec.providerSpec.value.projectID');
+  });
+
+  it('lets a new Machine in a zone that does not exist fail at create, naming the zone', async () => {
+    const m = machine('nozone-1', gcpSpec({ zone: 'us-central1-z' }));
+    expect(await actuator.exists(m, recordingContext())).to.equal(false);
+    const err = await rejection(actuator.create(m, recordingContext()));
+    expect(err).to.be.instanceOf(InvalidMachineConfigurationError);
+    expect((err as InvalidMachineConfigurationError).field).to.equal('spec.providerSpec.value.zone');
   });
 
   it('never reports throttling as a misconfiguration', async () => {

@@ -2,7 +2,7 @@
 // reuse, names resolved once, batched existence checks, idempotent creation by name, paging, network
 // resource group, errors never terminal unless the request is wrong).
 import { expect } from 'chai';
-import { RealClock, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
+import { RealClock, RequeueAfterError, findError, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
 import { conformanceContext } from '../../../lib/testing/index.js';
 import { IAM_TOKEN_ACTION, startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
 import { createIbmCloudActuator, createVpcClient, DEFAULT_VPC_URL, IbmClientFactory, type IbmCloudActuator, type VpcClientOptions } from '../../../providers/ibmcloud/index.js';
@@ -177,6 +177,18 @@ describe('IBM Cloud actuator', function () {
     expect(emu.world.instances.filter((i) => i.name === 't-1')).to.have.length(1);
   });
 
+  it('waits for a recorded instance the VPC does not show yet instead of calling it gone', async () => {
+    emu.knobs.setVisibilityDelay(60_000);
+    const a = newActuator();
+    const m = machine('late-1');
+    await a.create(m, conformanceContext());
+    for (const call of [() => a.exists(m, conformanceContext()), () => a.delete(m, conformanceContext())]) {
+      const err = await rejection(call());
+      expect(findError(err, RequeueAfterError), err.message).to.be.instanceOf(RequeueAfterError);
+    }
+    expect(emu.world.instances.filter((i) => i.name === 'late-1')).to.have.length(1);
+  });
+
   it('retries idempotent reads on 429 without failing the reconcile', async () => {
     const a = newActuator();
     const m = machine('r-1');
@@ -205,6 +217,62 @@ describe('IBM Cloud actuator', function () {
     const inst = emu.instances().find((i) => i.name === 'tag-1')!;
     expect(emu.world.tags[inst.crn]).to.deep.equal(['env:prod']);
     expect(count('AttachTag')).to.equal(1);
+  });
+
+  it('gets a new IAM token after a service refuses a revoked one, without failing the machine', async () => {
+    const a = newActuator();
+    const m = machine('rev-1');
+    await a.create(m, conformanceContext());
+    emu.revokeTokens();
+    const err = await rejection(a.exists(m, conformanceContext()));
+    expect(isInvalidMachineConfiguration(err), err.message).to.equal(false);
+    expect(err.message).to.contain('401');
+    expect(await a.exists(m, conformanceContext())).to.equal(true);
+    expect(count(IAM_TOKEN_ACTION)).to.equal(2);
+  });
+
+  it('replaces once an instance that runs without a node past the timeout when its Ignition merges the MCS config', async () => {
+    const mcs = '{"ignition":{"version":"3.2.0","config":{"merge":[{"source":"https://api-int.example:22623/config/worker"}]}}}';
+    const secrets = secretsClient();
+    secrets.secrets[1]!.data = { userData: Buffer.from(mcs).toString('base64') };
+    const a = newActuator({ client: secrets, stuckMachineTimeoutMs: 1 });
+    const m = machine('stuck-1');
+    await a.create(m, conformanceContext());
+    const first = (m.status?.providerStatus as { instanceId: string }).instanceId;
+    await eventually('running', async () => (emu.instance(first)?.status === 'running' ? true : undefined));
+    await a.update(m, conformanceContext());
+    expect(m.spec?.providerID).to.be.a('string');
+    m.status = { ...m.status, phase: 'Provisioned' };
+    await new Promise((r) => setTimeout(r, 5));
+    await a.update(m, conformanceContext());
+    expect(m.spec?.providerID, 'providerID cleared').to.equal(undefined);
+    expect(m.status?.addresses).to.equal(undefined);
+    expect(m.status?.providerStatus).not.to.have.property('instanceId');
+    expect(emu.instance(first)?.status).to.be.oneOf(['deleting', undefined]);
+    expect(await a.exists(m, conformanceContext()), 'the old instance is not this machine any more').to.equal(false);
+    await eventually('the new instance', async () => {
+      await a.create(m, conformanceContext());
+      return true;
+    });
+    const second = (m.status?.providerStatus as { instanceId: string; conditions: Array<{ type: string; reason: string }> });
+    expect(second.instanceId).to.not.equal(first);
+    expect(second.conditions.find((c) => c.type === 'MachineReplacement')?.reason).to.equal('MachineReplacementCompleted');
+    await eventually('running again', async () => (emu.instance(second.instanceId)?.status === 'running' ? true : undefined));
+    await a.update(m, conformanceContext());
+    expect(m.spec?.providerID, 'replaced at most once').to.contain(second.instanceId);
+  });
+
+  it('never replaces a machine whose user data does not merge the MCS config', async () => {
+    const a = newActuator({ stuckMachineTimeoutMs: 1 });
+    const m = machine('stuck-2');
+    await a.create(m, conformanceContext());
+    const id = (m.status?.providerStatus as { instanceId: string }).instanceId;
+    await eventually('running', async () => (emu.instance(id)?.status === 'running' ? true : undefined));
+    m.status = { ...m.status, phase: 'Provisioned' };
+    await new Promise((r) => setTimeout(r, 5));
+    await a.update(m, conformanceContext());
+    expect(m.spec?.providerID).to.contain(id);
+    expect(count('DeleteInstance')).to.equal(0);
   });
 
   it('shares one factory between actuators: one token per API key', async () => {

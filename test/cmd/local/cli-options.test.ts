@@ -1,0 +1,25 @@
+import { expect } from 'chai';
+import { buildLocalProgram, readLocalOptions } from '../../../cmd/local/cli-options.js';
+import { BinaryArgsError, parseArgs } from '../../../cmd/local/local-binary.js';
+
+const parse = (args: string[]) => readLocalOptions(parseArgs(buildLocalProgram(), args));
+
+describe('machine-api-local flags', () => {
+  it('defaults to AWS, any free port, .local/, a 3 s boot, no latency, samples, a TTY view and in-process controllers', () => {
+    expect(parse([])).to.deep.equal({ provider: 'aws', port: 0, stateDir: '.local', bootDelayMs: 3000, latencyMs: 0, samples: true, tty: true, controllers: 'in-process', v: 0 });
+  });
+
+  it('reads every flag, with Go durations', () => {
+    expect(parse(['--provider', 'aws', '--port', '6443', '--state-dir', '/tmp/x', '--boot-delay', '1m30s', '--latency', '250ms', '--no-samples', '--no-tty', '--controllers', 'none', '-v', '4'])).to.deep.equal({
+      provider: 'aws', port: 6443, stateDir: '/tmp/x', bootDelayMs: 90_000, latencyMs: 250, samples: false, tty: false, controllers: 'none', v: 4,
+    });
+  });
+
+  it('rejects bad values naming the flag and the rule', () => {
+    expect(() => parse(['--port', '70000'])).to.throw(BinaryArgsError, /--port must be an integer from 0 to 65535/);
+    expect(() => parse(['--boot-delay', '3 seconds'])).to.throw(BinaryArgsError, /--boot-delay.*not a duration/);
+    expect(() => parse(['--latency', '-1s'])).to.throw(BinaryArgsError, /--latency must not be negative/);
+    expect(() => parse(['--provider', 'azure'])).to.throw(BinaryArgsError, /--provider.*azure.*aws/);
+    expect(() => parse(['--controllers', 'some'])).to.throw(BinaryArgsError, /--controllers/);
+  });
+});

@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import { RegionalRateLimiter } from '../../../lib/index.js';
+import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { MeteredVpcApi } from '../../../providers/ibmcloud/metered-vpc-api.js';
+import type { VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
+import { VpcApiError } from '../../../providers/ibmcloud/vpc-api-error.js';
+import type { VpcInstance, Vpc } from '../../../providers/ibmcloud/vpc-types.js';
+
+const apiError = (status: number, code: string) => new VpcApiError({ service: 'vpc', operation: 'x', status, code, message: 'm' });
+
+/** A VpcApi whose listVpcs and createInstance answer from scripts; every other call is a test bug. */
+function fakeApi(script: { listVpcs?: Array<Error | Vpc[]>; createInstance?: Array<Error | VpcInstance> }): VpcApi & { calls: string[] } {
+  const calls: string[] = [];
+  const next = <T>(name: string, list: Array<Error | T> | undefined): Promise<T> => {
+    calls.push(name);
+    const v = list?.shift();
+    if (v === undefined) return Promise.reject(new Error(`unexpected call ${name}`));
+    return v instanceof Error ? Promise.reject(v) : Promise.resolve(v);
+  };
+  return new Proxy({ calls } as unknown as VpcApi & { calls: string[] }, {
+    get(target, prop) {
+      if (prop === 'calls') return calls;
+      if (prop === 'listVpcs') return () => next('listVpcs', script.listVpcs);
+      if (prop === 'createInstance') return () => next('createInstance', script.createInstance);
+      return (target as unknown as Record<string | symbol, unknown>)[prop];
+    },
+  });
+}
+
+const retry = { retries: 3, minTimeoutMs: 1, maxTimeoutMs: 2 };
+
+describe('the metered VPC client', () => {
+  it('makes callers wait for the shared rate limiter once the burst is spent', async () => {
+    const clock = new FakeClock();
+    const limiter = new RegionalRateLimiter({ describe: { qps: 1, burst: 2 }, mutate: { qps: 1, burst: 1 } }, clock);
+    const api = fakeApi({ listVpcs: [[], [], []] });
+    const metered = new MeteredVpcApi(api, { limiter, scope: 'us-south', retry });
+    const done: number[] = [];
+    const calls = [0, 1, 2].map((i) => metered.listVpcs({}).then(() => done.push(i)));
+    await Promise.all(calls.slice(0, 2));
+    await new Promise((r) => setImmediate(r));
+    expect(done).to.deep.equal([0, 1]);
+    clock.step(1_000);
+    await calls[2];
+    expect(done).to.deep.equal([0, 1, 2]);
+  });
+
+  it('retries a read throttled (429) or failed with a 5xx, and gives up on a bad request at once', async () => {
+    const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, new FakeClock());
+    const api = fakeApi({ listVpcs: [apiError(429, 'rate_limit_exceeded'), apiError(503, 'unavailable'), [], apiError(400, 'bad_parameter')] });
+    const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry });
+    expect(await metered.listVpcs({})).to.deep.equal([]);
+    expect(api.calls).to.have.length(3);
+    let caught: unknown;
+    await metered.listVpcs({}).catch((e: unknown) => (caught = e));
+    expect(caught).to.be.instanceOf(VpcApiError).with.property('status', 400);
+    expect(api.calls).to.have.length(4);
+  });
+
+  it('never retries POST /instances: a lost reply is settled by the next reconcile, by name', async () => {
+    const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, new FakeClock());
+    const api = fakeApi({ createInstance: [apiError(0, 'ECONNRESET')] });
+    const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry });
+    let caught: unknown;
+    await metered.createInstance({} as never).catch((e: unknown) => (caught = e));
+    expect(caught).to.be.instanceOf(VpcApiError).with.property('status', 0);
+    expect(api.calls).to.deep.equal(['createInstance']);
+  });
+});
