@@ -79,6 +79,7 @@ export async function main(argv: string[]): Promise<void> {
     port: o.port,
     stateDir: o.stateDir,
     bootDelayMs: o.bootDelayMs,
+    terminateDelayMs: o.terminateDelayMs,
     latencyMs: o.latencyMs,
     samples: o.samples,
     controllers: o.controllers,

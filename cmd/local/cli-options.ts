@@ -9,6 +9,7 @@ export interface LocalCliOptions {
   port: number;
   stateDir: string;
   bootDelayMs: number;
+  terminateDelayMs: number;
   latencyMs: number;
   samples: boolean;
   tty: boolean;
@@ -51,6 +52,7 @@ export function buildLocalProgram(): Command {
     .addOption(new Option('--port <port>', 'API server port on 127.0.0.1 (0 = any free port)').default(0).argParser(port))
     .option('--state-dir <dir>', 'Keeps kubeconfig, endpoints.json, API objects and cloud instances across restarts', '.local')
     .addOption(new Option('--boot-delay <duration>', 'How long an emulated instance takes to boot (Go duration)').default(3_000, '3s').argParser(duration('--boot-delay')))
+    .addOption(new Option('--terminate-delay <duration>', 'How long an emulated instance takes to shut down (Go duration)').default(1_000, '1s').argParser(duration('--terminate-delay')))
     .addOption(new Option('--latency <duration>', 'Latency the emulator adds to every cloud call (Go duration)').default(0, '0s').argParser(duration('--latency')))
     .option('--no-samples', 'Do not create the sample MachineSet and MachineHealthCheck (the secrets are still created)')
     .option('--no-tty', 'Print one line per change instead of the live view, even on a terminal')
@@ -69,6 +71,7 @@ export function readLocalOptions(program: Command): LocalCliOptions {
     port: o.port as number,
     stateDir: o.stateDir as string,
     bootDelayMs: o.bootDelay as number,
+    terminateDelayMs: o.terminateDelay as number,
     latencyMs: o.latency as number,
     samples: o.samples !== false,
     tty: o.tty !== false,

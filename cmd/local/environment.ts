@@ -124,7 +124,8 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
   const stateDir = resolve(opts.stateDir);
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const root = repoRoot();
-  const logStream = opts.logStream ?? createWriteStream(join(stateDir, 'controllers.log'), { flags: 'a', mode: 0o600 });
+  const ownLog = opts.logStream ? undefined : createWriteStream(join(stateDir, 'controllers.log'), { flags: 'a', mode: 0o600 });
+  const logStream = opts.logStream ?? ownLog!;
   const logger = createLogger({ level: opts.verbosity ?? 0, stream: logStream, fields: { component: LOCAL_USER_AGENT } });
   const kubeconfigPath = join(stateDir, 'kubeconfig');
   const endpointsPath = join(stateDir, 'endpoints.json');
@@ -133,6 +134,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
 
   // Each step registers how to undo itself, so a failed start leaves nothing running.
   const undo: Array<() => Promise<void> | void> = [];
+  if (ownLog) undo.push(() => new Promise<void>((resolve) => ownLog.end(() => resolve())));
   const unwind = async (): Promise<void> => {
     for (const step of undo.splice(0).reverse()) {
       try {

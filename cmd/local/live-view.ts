@@ -110,8 +110,8 @@ function eventLines(events: EventRow[], nowMs: number, width: number): string[] 
     [
       { title: 'AGE', values: events.map((e) => formatAge(nowMs - e.timeMs)), min: 3 },
       { title: 'OBJECT', values: events.map((e) => shortObject(e.object)), min: 16, keep: 'end', shrinkOrder: 0 },
-      { title: 'REASON', values: events.map((e) => (e.type === 'Warning' ? `!${e.reason}` : e.reason)), min: 12, max: 22, shrinkOrder: 1 },
-      { title: 'MESSAGE', values: events.map((e) => (e.count > 1 ? `${e.message} (x${e.count})` : e.message)), min: 10, max: 28 },
+      { title: 'REASON', values: events.map((e) => (e.type === 'Warning' ? `!${e.reason}` : e.reason)), min: 12, max: 18, shrinkOrder: 1 },
+      { title: 'MESSAGE', values: events.map((e) => (e.count > 1 ? `${e.message} (x${e.count})` : e.message)), min: 10, max: 20 },
     ],
     width,
   ).slice(1);
@@ -151,17 +151,19 @@ export function renderLiveView(snap: ClusterSnapshot, o: LiveViewOptions): strin
   let columns = machineColumns(snap, nowMs, (n) => n);
   if (naturalWidth(columns) > width) columns = machineColumns(snap, nowMs, (n) => n.split('.')[0] || n);
   const machineTable = snap.machines.length ? table(columns, width) : ['MACHINE', '(none)'];
-  const events = eventLines(snap.events, nowMs, width);
+  const eventCount = snap.events.length;
 
   // Fixed lines: 2 header, blank, set header, blank, machine header, blank, events header, footer.
   const budget = Math.max(0, o.height - 9);
   const sets = setTable.slice(1);
   const machines = machineTable.slice(1);
-  const reserveEvents = Math.min(events.length, 3);
+  const reserveEvents = Math.min(eventCount, 3);
   const reserveMachines = Math.min(machines.length, 3);
   const setRows = Math.max(Math.min(sets.length, 1), Math.min(sets.length, budget - reserveEvents - reserveMachines));
   const machineRows = Math.max(0, Math.min(machines.length, budget - setRows - reserveEvents));
-  const eventRows = Math.max(0, Math.min(events.length, budget - setRows - machineRows));
+  const eventRows = Math.max(0, Math.min(eventCount, budget - setRows - machineRows));
+  // Laid out from the rows shown only, so a long reason further down does not widen the column.
+  const events = eventLines(snap.events.slice(0, eventRows), nowMs, width);
 
   const lines = [
     ...head,
@@ -172,8 +174,8 @@ export function renderLiveView(snap: ClusterSnapshot, o: LiveViewOptions): strin
     machineTable[0]!,
     ...clip(machines, machineRows, 'machines'),
     '',
-    events.length ? 'EVENTS' : 'EVENTS (none yet)',
-    ...events.slice(0, eventRows),
+    eventCount ? 'EVENTS' : 'EVENTS (none yet)',
+    ...events,
   ];
   while (lines.length < o.height - 1) lines.push('');
   lines.length = Math.max(0, Math.min(lines.length, o.height - 1));

@@ -15,6 +15,8 @@ export interface ControllerProcessOptions {
   args: string[];
   /** stdout and stderr are appended here. */
   logFile: string;
+  /** Run <compiledDir>/<script>.js with plain node; unset: the TypeScript source through tsx. */
+  compiledDir?: string;
 }
 
 /** A free loopback port (there is a small window before the child binds it; fine on a test machine). */
@@ -73,7 +75,10 @@ export class ControllerProcess {
     if (this.running) return;
     this.metricsPort = await freePort();
     const args = [...this.opts.args, `--metrics-bind-address=127.0.0.1:${this.metricsPort}`, '--health-addr='];
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, this.opts.script), ...args], {
+    const entry = this.opts.compiledDir
+      ? [join(this.opts.compiledDir, this.opts.script.replace(/\.ts$/, '.js'))]
+      : ['--import', 'tsx', join(REPO_ROOT, this.opts.script)];
+    const child = spawn(process.execPath, [...entry, ...args], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_EC2_METADATA_DISABLED: 'true' },
@@ -156,7 +161,7 @@ export class ControllerProcess {
 }
 
 /** The two Deployment containers the benchmark runs: the AWS provider binary and the MachineSet controller. */
-export function controllerProcesses(o: { kubeconfigPath: string; awsEndpoint: string; namespace: string; logDir: string; extraArgs?: string[] }): ControllerProcess[] {
+export function controllerProcesses(o: { kubeconfigPath: string; awsEndpoint: string; namespace: string; logDir: string; extraArgs?: string[]; compiledDir?: string }): ControllerProcess[] {
   const common = [`--kubeconfig=${o.kubeconfigPath}`, `--namespace=${o.namespace}`, '--graceful-shutdown-timeout=5s', ...(o.extraArgs ?? [])];
   return [
     new ControllerProcess({
@@ -164,12 +169,14 @@ export function controllerProcesses(o: { kubeconfigPath: string; awsEndpoint: st
       script: 'cmd/machine-api-provider-aws.ts',
       args: [...common, `--aws-endpoint=${o.awsEndpoint}`],
       logFile: join(o.logDir, 'machine-api-provider-aws.log'),
+      compiledDir: o.compiledDir,
     }),
     new ControllerProcess({
       name: 'machineset-controller',
       script: 'cmd/machineset-controller.ts',
       args: common,
       logFile: join(o.logDir, 'machineset-controller.log'),
+      compiledDir: o.compiledDir,
     }),
   ];
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { ensureCompiled } from './build.js';
 import { controllerProcesses, type ControllerProcess } from './controller-process.js';
 import { BENCH_NAMESPACE, startBenchEnvironment, type BenchEnvironment } from './environment.js';
 import { evaluateTargets, formatTable, type BenchReport } from './report.js';
@@ -25,7 +26,7 @@ interface Plan {
 }
 
 const FULL: Plan = { sizes: [1, 100, 500, 1000], steadyN: 1000, steadyPeriods: 3, syncPeriodMs: 30_000, throttledN: 500, bootDelayMs: 10_000, latencyMs: 20, buckets: EC2_BUCKETS };
-const QUICK: Plan = { sizes: [1, 50], steadyN: 50, steadyPeriods: 2, syncPeriodMs: 8_000, throttledN: 60, bootDelayMs: 10_000, latencyMs: 20, buckets: EC2_BUCKETS.map((b) => ({ ...b, burst: b.burst / 10 })) };
+const QUICK: Plan = { sizes: [1, 50], steadyN: 50, steadyPeriods: 2, syncPeriodMs: 6_000, throttledN: 60, bootDelayMs: 10_000, latencyMs: 20, buckets: EC2_BUCKETS.map((b) => ({ ...b, burst: b.burst / 10 })) };
 // --quick keeps EC2's refill rates but a tenth of its bucket sizes, so that 60 machines already outrun them.
 
 function sizes(v: string): number[] {
@@ -34,13 +35,14 @@ function sizes(v: string): number[] {
   return out;
 }
 
-async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: string, fn: (ctx: BenchContext) => Promise<T>): Promise<T> {
+async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: string, compiledDir: string | undefined, fn: (ctx: BenchContext) => Promise<T>): Promise<T> {
   const controllers: ControllerProcess[] = controllerProcesses({
     kubeconfigPath: env.kubeconfigPath,
     awsEndpoint: env.emulator.endpoint,
     namespace: BENCH_NAMESPACE,
     logDir,
     extraArgs: [`--sync-period=${plan.syncPeriodMs}ms`],
+    compiledDir,
   });
   try {
     for (const c of controllers) await c.start();
@@ -64,42 +66,45 @@ async function main(): Promise<void> {
     .option('--keep', 'keep the state directory (logs, API data)')
     .option('--strict', 'exit 1 when a target is missed')
     .option('--no-throttled', 'skip the throttled scenario')
+    .option('--tsx', 'run the controllers from source through tsx instead of compiling them first')
     .parse();
-  const o = program.opts<{ quick?: boolean; json?: string; sizes?: number[]; keep?: boolean; strict?: boolean; throttled: boolean }>();
+  const o = program.opts<{ quick?: boolean; json?: string; sizes?: number[]; keep?: boolean; strict?: boolean; throttled: boolean; tsx?: boolean }>();
   const plan: Plan = { ...(o.quick ? QUICK : FULL) };
   if (o.sizes) {
     plan.sizes = o.sizes;
     plan.steadyN = Math.max(...o.sizes);
   }
+  const log = (l: string) => process.stderr.write(`bench: ${l}\n`);
+  const compiledDir = o.tsx ? undefined : ensureCompiled(log);
   const stateDir = mkdtempSync(join(tmpdir(), 'machine-api-bench-'));
-  process.stderr.write(`bench: state and logs in ${stateDir}\n`);
+  log(`state and logs in ${stateDir}`);
   const scenarios: ScenarioResult[] = [];
   const start = Date.now();
   try {
-    // The main run: default emulator (20 ms per call, 10 s boot), one environment for every size.
-    const env = await startBenchEnvironment({ stateDir: join(stateDir, 'main'), bootDelayMs: plan.bootDelayMs, latencyMs: plan.latencyMs });
+    // One environment for every scenario: default emulator (20 ms per call, 10 s boot); the throttled
+    // scenario adds EC2's buckets at the end and removes them after.
+    const env = await startBenchEnvironment({ stateDir, bootDelayMs: plan.bootDelayMs, latencyMs: plan.latencyMs });
     try {
-      await withControllers(env, plan, join(stateDir, 'main'), async (ctx) => {
+      await withControllers(env, plan, stateDir, compiledDir, async (ctx) => {
+        let baseline: number | undefined;
         for (const n of plan.sizes) {
           const up = await scaleUp(ctx, n);
+          if (n === 1) baseline = up.seconds;
           scenarios.push(up);
           if (n === plan.steadyN) scenarios.push(await steadyState(ctx, up.set, n, plan.steadyPeriods));
           scenarios.push(await scaleDown(ctx, up.set, n));
         }
+        if (o.throttled) {
+          if (baseline === undefined) {
+            const one = await scaleUp(ctx, 1, { name: 'throttled-baseline-1' });
+            await scaleDown(ctx, one.set, 1);
+            baseline = one.seconds;
+          }
+          scenarios.push(await throttled(ctx, plan.throttledN, baseline, plan.buckets));
+        }
       });
     } finally {
       await env.stop();
-    }
-    // Throttled: a fresh environment whose emulator has EC2's buckets.
-    if (o.throttled) {
-    const tenv = await startBenchEnvironment({ stateDir: join(stateDir, 'throttled'), bootDelayMs: plan.bootDelayMs, latencyMs: plan.latencyMs });
-    try {
-      await withControllers(tenv, plan, join(stateDir, 'throttled'), async (ctx) => {
-        scenarios.push(await throttled(ctx, plan.throttledN, plan.buckets));
-      });
-    } finally {
-      await tenv.stop();
-    }
     }
   } finally {
     if (!o.keep) rmSync(stateDir, { recursive: true, force: true });

@@ -27,14 +27,12 @@ export function bucketSeconds(calls: number, b: { burst: number; ratePerSecond: 
   return Math.max(0, calls - b.burst) / b.ratePerSecond;
 }
 
-export async function throttled(ctx: BenchContext, n: number, buckets: Bucket[] = EC2_BUCKETS): Promise<ScenarioResult> {
-  // The floor's per-machine part, measured before any bucket is in place.
-  const one = await scaleUp(ctx, 1, { name: 'throttled-baseline-1' });
-  await scaleDown(ctx, one.set, 1);
+/** `baselineSeconds`: one machine's scale-up in the same environment without buckets (the floor's per-machine part). */
+export async function throttled(ctx: BenchContext, n: number, baselineSeconds: number, buckets: Bucket[] = EC2_BUCKETS): Promise<ScenarioResult> {
   const knobs = ctx.env.emulator.knobs;
   for (const b of buckets) knobs.setRateLimit(b.match, { burst: b.burst, ratePerSecond: b.ratePerSecond, perAction: b.perAction });
   const runInstancesBuckets = buckets.filter((b) => b.match === 'RunInstances' || b.match === 'mutate');
-  const floorSeconds = one.seconds + Math.max(0, ...runInstancesBuckets.map((b) => bucketSeconds(n, b)));
+  const floorSeconds = baselineSeconds + Math.max(0, ...runInstancesBuckets.map((b) => bucketSeconds(n, b)));
   const up = await scaleUp(ctx, n, { name: `throttled-scale-up-${n}` });
   const m = up.metrics as { ec2CallsPerMachine: number; ec2Throttled: number };
   const calls = m.ec2CallsPerMachine * n;

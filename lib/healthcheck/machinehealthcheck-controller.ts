@@ -41,6 +41,7 @@ import { EventOnce } from './event-once.js';
 import { buildRemediationRequest, guessResource, requestKindFor, type ResourceResolver, type UnstructuredObject } from './external-remediation.js';
 import { classifyTargets, healthCheckSettings, InvalidHealthCheckError, nodeNameOf, targetString, type HealthCheckTarget } from './health.js';
 import { remediationBudget } from './max-unhealthy.js';
+import { lookupTargetNode } from './target-node.js';
 import { healthCheckMetrics, type HealthCheckMetrics } from './metrics.js';
 
 export const MHC_CONTROLLER_NAME = 'machinehealthcheck-controller';
@@ -68,6 +69,7 @@ class MachineHealthCheckReconciler implements Reconciler {
   private readonly shortCircuitPasses = new Map<string, number>();
   private readonly backoffBase: number;
   private readonly backoffMax: number;
+  private readonly cachedNode = (name: string): Node | undefined => this.nodes.get({ name });
 
   constructor(
     private readonly client: KubeClient,
@@ -111,15 +113,13 @@ class MachineHealthCheckReconciler implements Reconciler {
       throw new TerminalError(msg, { cause: err });
     }
 
-    const targets: HealthCheckTarget[] = this.machines
-      .list({ namespace: mhc.metadata.namespace })
-      .filter((m) => selector.matches(m.metadata.labels))
-      .map((machine) => {
-        const nodeName = machine.status?.nodeRef?.name;
-        if (!nodeName) return { machine };
-        // A node with only a name stands for a node that does not exist.
-        return { machine, node: this.nodes.get({ name: nodeName }) ?? { metadata: { name: nodeName } } };
-      });
+    const targets: HealthCheckTarget[] = [];
+    for (const machine of this.machines.list({ namespace: mhc.metadata.namespace })) {
+      if (!selector.matches(machine.metadata.labels)) continue;
+      const nodeName = machine.status?.nodeRef?.name;
+      // A node with only a name stands for a node that does not exist.
+      targets.push(nodeName ? { machine, node: await lookupTargetNode(nodeName, this.cachedNode, this.client, ctx.signal) } : { machine });
+    }
     this.metrics.nodesCovered.set(labels, targets.length);
 
     const now = this.clock.now();

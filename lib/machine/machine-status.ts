@@ -54,11 +54,19 @@ export function applyPhase(machine: Machine, base: Machine, phase: string, cause
       status.errorReason = me.reason;
       status.errorMessage = me.message;
     } else {
-      status.errorMessage = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : JSON.stringify(cause);
+      status.errorMessage = causeText(cause);
     }
   }
 
   const { lastUpdated: _a, ...now } = status;
   const { lastUpdated: _b, ...before } = base.status ?? {};
   if (!deepEqual(now, before)) status.lastUpdated = new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** What Go's err.Error() would print. An unknown thrown object is never dumped: it may carry request details (headers, credentials). */
+function causeText(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  if (typeof cause === 'string') return cause;
+  const message = typeof cause === 'object' ? (cause as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : `unexpected ${typeof cause} thrown`;
 }

@@ -35,7 +35,7 @@ export interface AwsClientFactoryOptions {
   requestTimeoutMs?: number;
   /** Window for coalescing DescribeInstances-by-id (default 5 ms). */
   batchWindowMs?: number;
-  /** How long a described instance is reused by other reconciles (default 5 s; 0 = always describe). */
+  /** How long a transitional instance is reused by other reconciles (default 0: always describe). */
   instanceReuseMs?: number;
   /** How long AMI/subnet/security-group/zone/VPC/DHCP look-ups are reused (default 60 s). */
   lookupCacheTtlMs?: number;

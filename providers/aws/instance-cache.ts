@@ -16,7 +16,12 @@ export interface InstanceCacheOptions {
   describeByIds: (ids: string[]) => Promise<Map<string, Instance>>;
   /** Instances whose Name tag is one of names, in the cluster. */
   describeByNames: (clusterId: string, names: string[]) => Promise<Instance[]>;
-  /** How long a described instance is served again (default 5 s). */
+  /**
+   * How long an instance in a transitional state is served again (default 0: never). Off by default: a
+   * cached "pending" read after the instance booted hides an out-of-band termination that follows it until
+   * the next resync (the integration test "fails a Running machine whose instance was terminated out of
+   * band" catches exactly that).
+   */
   reuseMs?: number;
   /** How long an id keeps being refreshed after it was last asked for (default 15 min). */
   rememberMs?: number;
@@ -43,7 +48,7 @@ export class InstanceCache {
   private readonly maxIds: number;
 
   constructor(private readonly o: InstanceCacheOptions) {
-    this.reuseMs = o.reuseMs ?? 5_000;
+    this.reuseMs = o.reuseMs ?? 0;
     this.rememberMs = o.rememberMs ?? 15 * 60_000;
     this.maxIds = o.maxIds ?? 1000;
     this.byId = new DescribeBatcher<Instance>({ windowMs: o.windowMs ?? 5, maxBatch: this.maxIds, clock: o.clock, fetch: (ids) => this.fetchIds(ids) });
@@ -78,7 +83,7 @@ export class InstanceCache {
     const now = this.o.clock.now();
     const asked = new Set(ids);
     const riders: string[] = [];
-    for (const [id, at] of this.wanted) {
+    for (const [id, at] of this.reuseMs > 0 ? this.wanted : []) {
       if (now - at > this.rememberMs) {
         this.wanted.delete(id);
         this.seen.delete(id);

@@ -26,9 +26,10 @@ export function withLookupCache(api: Ec2Api, clock: Clock, ttlMs = 60_000): Ec2A
   const withSignal = <T>(p: Promise<T>, opts?: CallOptions): Promise<T> => {
     const signal = opts?.signal;
     if (!signal) return p;
-    signal.throwIfAborted();
+    const reason = () => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) return Promise.reject(reason());
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      const onAbort = () => reject(reason());
       signal.addEventListener('abort', onAbort, { once: true });
       p.then(
         (v) => {

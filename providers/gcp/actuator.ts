@@ -245,13 +245,17 @@ class GcpMachineActuator implements GcpActuator {
     while (!isOperationDone(cur)) {
       const left = deadline - this.o.clock.now();
       if (left <= 0 || !cur.name) return undefined;
-      const bounded = AbortSignal.any([signal, AbortSignal.timeout(left)]);
+      const expiry = new AbortController();
+      const timer = this.o.clock.setTimeout(() => expiry.abort(), left);
+      const bounded = AbortSignal.any([signal, expiry.signal]);
       try {
         cur = await compute.waitZoneOperation(scope.project, scope.spec.zone, cur.name, { signal: bounded });
       } catch (err) {
         if (signal.aborted) throw err;
-        if (bounded.aborted) return undefined;
+        if (expiry.signal.aborted) return undefined;
         throw err;
+      } finally {
+        timer.cancel();
       }
     }
     return cur;

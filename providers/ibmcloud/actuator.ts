@@ -12,7 +12,9 @@
 // - 429, 5xx and lost replies are retried, never terminal; bad requests are InvalidConfiguration naming the
 //   field; spec tags are attached (Global Tagging); "0.0.0.0" is never recorded as an address;
 // - DELETE is issued once (not every 20 s while the instance is `deleting`), and Update/Delete events are
-//   emitted only when something changed.
+//   emitted only when something changed;
+// - the stuck-machine replacement (OCPBUGS-1327) is kept, without rewriting the phase: the instance is
+//   deleted and forgotten, and the machine controller's create makes it again under the same name.
 import {
   InvalidMachineConfigurationError,
   MachineInstanceStateAnnotation,

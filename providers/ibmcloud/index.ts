@@ -15,6 +15,14 @@ export { IbmClientFactory, PROFILE_CACHE_TTL_MS, type IbmClientFactoryOptions, t
 export { MeteredVpcApi, DEFAULT_RETRY_POLICY, type RetryPolicy, type Meter } from './metered-vpc-api.js';
 export { NameResolver, ResourceGroupNotFoundError, RESOLUTION_CACHE_TTL_MS } from './name-resolver.js';
 export { DEFAULT_IBM_RATE_LIMITS } from './rate-limiter.js';
+export {
+  looksStuck,
+  mergesMachineConfigServer,
+  MachineReplacementConditionType,
+  ReplacementRequestedReason,
+  ReplacementCompletedReason,
+  STUCK_MACHINE_TIMEOUT_MS,
+} from './stuck-machine.js';
 export { classifyVpcError, isRetryableVpcError, describeVpcError, NAME_TAKEN_CODE, type VpcErrorClass } from './errors.js';
 export { apiKeyFromSecret, apiKeyFingerprint, CredentialsSecretError } from './credentials.js';
 export * from './provider-spec.js';

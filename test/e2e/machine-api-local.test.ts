@@ -53,7 +53,7 @@ class LocalProcess {
   constructor(stateDir: string) {
     this.child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'cmd/machine-api-local.ts', '--no-tty', '--port', '0', '--state-dir', stateDir, '--boot-delay', '300ms'],
+      ['--import', 'tsx', 'cmd/machine-api-local.ts', '--no-tty', '--port', '0', '--state-dir', stateDir, '--boot-delay', '300ms', '--terminate-delay', '0s'],
       { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));

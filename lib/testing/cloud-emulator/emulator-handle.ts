@@ -3,7 +3,7 @@
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InstanceView } from '../instance-view.js';
-import type { EmulatorKnobs, EmulatorKnobsConfig } from './emulator-knobs.js';
+import { EmulatorKnobs, type EmulatorKnobsConfig, type EmulatorKnobsOptions } from './emulator-knobs.js';
 
 export interface CloudEmulatorOptions<World, Timings> {
   /** Replaces the default world entirely (deep-copied). */
@@ -22,6 +22,19 @@ export interface CloudEmulatorOptions<World, Timings> {
   /** Bodies larger than this are refused with 413. Default 1 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
+}
+
+/**
+ * The emulator's knobs: its clock and seed (default 1) from the options, the cloud's own fault shapes from
+ * `wire`, and the options' initial knob settings applied.
+ */
+export function knobsFromOptions(
+  opts: Pick<CloudEmulatorOptions<unknown, unknown>, 'clock' | 'seed' | 'knobs'>,
+  wire: Pick<EmulatorKnobsOptions, 'classify' | 'throttleFault' | 'serverFault'>,
+): EmulatorKnobs {
+  const knobs = new EmulatorKnobs({ ...wire, clock: opts.clock, seed: opts.seed ?? 1 });
+  if (opts.knobs) knobs.configure(opts.knobs);
+  return knobs;
 }
 
 /** The default of CloudEmulatorOptions.maxBodyBytes. */

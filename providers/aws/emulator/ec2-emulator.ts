@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import {
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
-  EmulatorKnobs,
+  knobsFromOptions,
   listenOnLoopback,
   loadRegionalSnapshot,
   type CloudEmulatorHandle,
@@ -55,14 +55,7 @@ const STATE_FILE = 'ec2-emulator-state.json';
 
 export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<Ec2Emulator> {
   const region = opts.region ?? opts.world?.region ?? 'us-east-1';
-  const knobs = new EmulatorKnobs({
-    clock: opts.clock,
-    seed: opts.seed ?? 1,
-    classify: classifyAction,
-    throttleFault: throttleFaultFor,
-    serverFault: serverFaultFor,
-  });
-  if (opts.knobs) knobs.configure(opts.knobs);
+  const knobs = knobsFromOptions(opts, { classify: classifyAction, throttleFault: throttleFaultFor, serverFault: serverFaultFor });
 
   let file: StateSnapshotFile<Ec2World> | undefined;
   let world: Ec2World | undefined;

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import {
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
-  EmulatorKnobs,
+  knobsFromOptions,
   listenOnLoopback,
   LOOPBACK_HOST,
   readBodyOrRefuse,
@@ -86,14 +86,7 @@ const STATE_FILE = 'gce-emulator-state.json';
 
 export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<GceEmulator> {
   let throttleStatus: ThrottleStatus = opts.throttleStatus ?? 403;
-  const knobs = new EmulatorKnobs({
-    clock: opts.clock,
-    seed: opts.seed ?? 1,
-    classify: classifyAction,
-    throttleFault: () => throttleFault(throttleStatus),
-    serverFault,
-  });
-  if (opts.knobs) knobs.configure(opts.knobs);
+  const knobs = knobsFromOptions(opts, { classify: classifyAction, throttleFault: () => throttleFault(throttleStatus), serverFault });
 
   const projects = opts.projects ?? (opts.project ? [opts.project] : undefined);
   let file: StateSnapshotFile<GceWorld> | undefined;

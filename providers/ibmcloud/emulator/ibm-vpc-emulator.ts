@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import {
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
-  EmulatorKnobs,
+  knobsFromOptions,
   listenOnLoopback,
   LOOPBACK_HOST,
   loadRegionalSnapshot,
@@ -70,14 +70,7 @@ const STATE_FILE = 'ibm-vpc-emulator-state.json';
 const VERSION_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Promise<IbmVpcEmulator> {
-  const knobs = new EmulatorKnobs({
-    clock: opts.clock,
-    seed: opts.seed ?? 1,
-    classify: classifyAction,
-    throttleFault: throttleFaultFor,
-    serverFault: serverFaultFor,
-  });
-  if (opts.knobs) knobs.configure(opts.knobs);
+  const knobs = knobsFromOptions(opts, { classify: classifyAction, throttleFault: throttleFaultFor, serverFault: serverFaultFor });
 
   const region = opts.region ?? opts.world?.region ?? 'us-south';
   let file: StateSnapshotFile<IbmWorld> | undefined;

@@ -18,6 +18,15 @@ describe('machine status writes (updateStatus semantics)', () => {
     expect(m.status?.errorReason).to.equal(undefined);
   });
 
+  it('never dumps a thrown non-Error object (it may carry credentials) into errorMessage', () => {
+    const m = machine({ phase: 'Running' });
+    applyPhase(m, machine({ phase: 'Running' }), 'Failed', { code: 403, headers: { authorization: 'Bearer s3cret' } }, NOW);
+    expect(m.status?.errorMessage).to.equal('unexpected object thrown');
+    const n = machine({ phase: 'Running' });
+    applyPhase(n, machine({ phase: 'Running' }), 'Failed', { message: 'AccessDenied', headers: { authorization: 'Bearer s3cret' } }, NOW);
+    expect(n.status?.errorMessage).to.equal('AccessDenied');
+  });
+
   it('takes errorReason and errorMessage from a MachineError and marks the instance state Unknown', () => {
     const m = machine({ phase: 'Running', providerStatus: { instanceState: 'running', vmState: 'ok', state: 'kept' } });
     applyPhase(m, machine({ phase: 'Running' }), 'Failed', new Error('wrapped', { cause: new MachineError('InvalidConfiguration', 'bad ami') }), NOW);

@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import type { Clock } from '../../../../lib/runtime/clock.js';
+import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { EmulatedWorldState, EmulatorKnobs, type LatencySpec } from '../../../../lib/testing/index.js';
+
+interface Item {
+  id: string;
+  state: 'booting' | 'up';
+  upAt?: number;
+}
+
+/** A one-transition world: booting → up after the boot delay. */
+class BootingWorld extends EmulatedWorldState<{ items: Item[] }> {
+  constructor(
+    knobs: EmulatorKnobs,
+    private readonly boot: LatencySpec,
+  ) {
+    super({ items: [] }, knobs);
+  }
+
+  add(id: string): Item {
+    const item: Item = { id, state: 'booting', upAt: this.clock.now() + this.delay(this.boot) };
+    this.world.items.push(item);
+    this.timers.arm(id, item.upAt);
+    return item;
+  }
+
+  override advance(): void {
+    const now = this.clock.now();
+    let any = false;
+    for (const i of this.world.items) {
+      if (i.upAt !== undefined && i.upAt <= now) {
+        i.state = 'up';
+        i.upAt = undefined;
+        any = true;
+      }
+    }
+    if (any) this.changed();
+  }
+}
+
+function knobsOn(clock: Clock, seed = 3): EmulatorKnobs {
+  return new EmulatorKnobs({
+    clock,
+    seed,
+    classify: () => 'any',
+    throttleFault: () => ({ status: 429, code: 'T', message: 't' }),
+    serverFault: () => ({ status: 500, code: 'S', message: 's' }),
+  });
+}
+
+describe('EmulatedWorldState', () => {
+  it('runs a transition when the clock reaches it and tells listeners and the persistence hook', () => {
+    const clock = new FakeClock();
+    const st = new BootingWorld(knobsOn(clock), 100);
+    const heard: string[] = [];
+    st.onChange(() => heard.push('listener'));
+    st.onPersist = () => heard.push('persist');
+    const item = st.add('a');
+    clock.step(99);
+    expect(item.state).to.equal('booting');
+    clock.step(1);
+    expect(item.state).to.equal('up');
+    expect(heard).to.deep.equal(['persist', 'listener']);
+  });
+
+  it('draws a random boot delay within the range, reproducibly for a seed', () => {
+    const draw = (seed: number) => {
+      const clock = new FakeClock();
+      const st = new BootingWorld(knobsOn(clock, seed), { minMs: 10, maxMs: 50 });
+      return (st.add('a').upAt ?? 0) - clock.now();
+    };
+    const d = draw(9);
+    expect(d).to.be.within(10, 50);
+    expect(draw(9)).to.equal(d);
+  });
+
+  it('outOfBand applies what is due before the change, then announces the change', () => {
+    // A clock whose timers never fire: only outOfBand's own advance() can apply the due transition.
+    let now = 1_000;
+    const silentClock: Clock = {
+      now: () => now,
+      setTimeout: () => ({ cancel: () => undefined }),
+      sleep: () => Promise.resolve(),
+    };
+    const st = new BootingWorld(knobsOn(silentClock), 10);
+    const item = st.add('a');
+    let changes = 0;
+    st.onChange(() => changes++);
+    now += 10;
+    const seen: string[] = [];
+    st.outOfBand(() => seen.push(`${item.state}@${changes}`));
+    expect(seen).to.deep.equal(['up@1']);
+    expect(changes).to.equal(2);
+  });
+
+  it('after close() no timer fires, and the world stays readable', () => {
+    const clock = new FakeClock();
+    const st = new BootingWorld(knobsOn(clock), 10);
+    const item = st.add('a');
+    st.close();
+    clock.step(1_000);
+    expect(item.state).to.equal('booting');
+    expect(st.world.items).to.have.length(1);
+  });
+});

@@ -1,0 +1,81 @@
+// DescribeInstances sharing: concurrent look-ups by Name become one filtered call, by id one call per batch.
+import type { Instance } from '@aws-sdk/client-ec2';
+import { expect } from 'chai';
+import { RealClock } from '../../../lib/index.js';
+import { InstanceCache } from '../../../providers/aws/instance-cache.js';
+
+const inst = (id: string, name: string, state = 'running'): Instance => ({ InstanceId: id, State: { Name: state }, Tags: [{ Key: 'Name', Value: name }] } as Instance);
+
+describe('InstanceCache', () => {
+  it('answers concurrent look-ups by Name in one cluster with one filtered call, each with its own instances', async () => {
+    const calls: Array<[string, string[]]> = [];
+    const cache = new InstanceCache({
+      clock: new RealClock(),
+      windowMs: 2,
+      describeByIds: () => Promise.resolve(new Map()),
+      describeByNames: (cluster, names) => {
+        calls.push([cluster, [...names].sort()]);
+        return Promise.resolve([inst('i-1', 'a'), inst('i-2', 'b'), inst('i-3', 'b')]);
+      },
+    });
+    const [a, b, c] = await Promise.all([cache.findByName('c1', 'a'), cache.findByName('c1', 'b'), cache.findByName('c1', 'zzz')]);
+    expect(calls).to.deep.equal([['c1', ['a', 'b', 'zzz']]]);
+    expect(a.map((i) => i.InstanceId)).to.deep.equal(['i-1']);
+    expect(b.map((i) => i.InstanceId)).to.deep.equal(['i-2', 'i-3']);
+    expect(c).to.deep.equal([]);
+  });
+
+  it('keeps clusters apart', async () => {
+    const clusters: string[] = [];
+    const cache = new InstanceCache({
+      clock: new RealClock(),
+      windowMs: 2,
+      describeByIds: () => Promise.resolve(new Map()),
+      describeByNames: (cluster) => {
+        clusters.push(cluster);
+        return Promise.resolve([]);
+      },
+    });
+    await Promise.all([cache.findByName('c1', 'a'), cache.findByName('c2', 'a')]);
+    expect(clusters.sort()).to.deep.equal(['c1', 'c2']);
+  });
+
+  it('describes ids afresh every time by default, coalescing concurrent callers', async () => {
+    let calls = 0;
+    const cache = new InstanceCache({
+      clock: new RealClock(),
+      windowMs: 2,
+      describeByIds: (ids) => {
+        calls++;
+        return Promise.resolve(new Map(ids.map((id) => [id, inst(id, id, 'pending')])));
+      },
+      describeByNames: () => Promise.resolve([]),
+    });
+    await Promise.all([cache.get('i-1'), cache.get('i-2')]);
+    await cache.get('i-1');
+    expect(calls).to.equal(2);
+  });
+
+  it('with a reuse window, serves a transitional instance again, never a running one, and forgets on request', async () => {
+    const asked: string[][] = [];
+    let state = 'pending';
+    const cache = new InstanceCache({
+      clock: new RealClock(),
+      windowMs: 1,
+      reuseMs: 60_000,
+      describeByIds: (ids) => {
+        asked.push(ids);
+        return Promise.resolve(new Map(ids.map((id) => [id, inst(id, id, state)])));
+      },
+      describeByNames: () => Promise.resolve([]),
+    });
+    await cache.get('i-1');
+    await cache.get('i-1');
+    expect(asked).to.have.length(1);
+    cache.forget(['i-1']);
+    state = 'running';
+    await cache.get('i-1');
+    await cache.get('i-1');
+    expect(asked).to.have.length(3);
+  });
+});
