@@ -1,0 +1,91 @@
+// The reporting every cloud actuator owes the machine controller, written once.
+//
+// How a provider uses it:
+//   async create(machine, ctx) {
+//     return reportActuatorFailures('create', machine, ctx, { reason: 'failed to create machine', describe }, () => this.doCreate(machine, ctx));
+//   }
+// and inside doCreate/doUpdate/doDelete wrap each cloud call that has its own reference reason:
+//   const found = await failureStep('error getting existing instances', () => api.list(...));
+// (or tag an error built by hand with setFailureReason(err, '...')). A failure other than a
+// RequeueAfterError then counts in mapi_instance_<op>_failed with the step's reason (the operation's
+// `reason` when no step named one) and emits the FailedCreate/FailedUpdate/FailedDelete Warning event.
+// In update, snapshot with machineChangeFingerprint(machine) before, and call
+// emitUpdatedWhenChanged(machine, ctx, before) after the work, so "Updated Machine" is only said on change.
+import type { Machine } from '../apis/machine-types.js';
+import type { ActuatorContext } from './actuator.js';
+import { RequeueAfterError, findError } from './errors.js';
+import { recordInstanceCreateFailed, recordInstanceDeleteFailed, recordInstanceUpdateFailed, type InstanceAction, type FailedInstanceLabels } from './metrics.js';
+
+/** Errors are objects the provider may not own, so the reason rides beside them rather than on them. */
+const failureReasons = new WeakMap<object, string>();
+
+/** Tags an error with the mapi_instance_*_failed reason, unless an inner step already named one. */
+export function setFailureReason(err: unknown, reason: string): void {
+  if (typeof err === 'object' && err !== null && !failureReasons.has(err)) failureReasons.set(err, reason);
+}
+
+/** Runs one step of an operation; a failure carries `reason` (the innermost step's reason wins). */
+export async function failureStep<T>(reason: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    setFailureReason(err, reason);
+    throw err;
+  }
+}
+
+/** The reason a step tagged on `err`, or `fallback`. */
+export function failureReasonOf(err: unknown, fallback: string): string {
+  return (typeof err === 'object' && err !== null ? failureReasons.get(err) : undefined) ?? fallback;
+}
+
+/** The labels of a mapi_instance_*_failed sample for this machine and error. */
+export function failureLabels(machine: Machine, err: unknown, fallback: string): FailedInstanceLabels {
+  return { name: machine.metadata.name ?? '', namespace: machine.metadata.namespace ?? '', reason: failureReasonOf(err, fallback) };
+}
+
+export interface FailureReportOptions {
+  /** The metric reason when no step tagged the error (the reference's string for this operation). */
+  reason: string;
+  /** Turns an error into the event's text; providers that translate cloud errors pass their own. */
+  describe?: (err: unknown) => string;
+}
+
+const recorders = { create: recordInstanceCreateFailed, update: recordInstanceUpdateFailed, delete: recordInstanceDeleteFailed } as const;
+const verbs = { create: 'Create', update: 'Update', delete: 'Delete' } as const;
+
+const plainMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Runs an actuator operation; when it fails for any reason but a requeue, counts the failure and emits
+ * the Failed<Op> Warning event, then rethrows the error unchanged.
+ */
+export async function reportActuatorFailures(
+  op: InstanceAction,
+  machine: Machine,
+  ctx: ActuatorContext,
+  opts: FailureReportOptions,
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    if (!findError(err, RequeueAfterError)) {
+      recorders[op](ctx.metrics, failureLabels(machine, err, opts.reason));
+      const verb = verbs[op];
+      const text = (opts.describe ?? plainMessage)(err);
+      ctx.events.event(machine, 'Warning', `Failed${verb}`, verb, `${machine.metadata.name ?? ''}: reconciler failed to ${verb} machine: ${text}`);
+    }
+    throw err;
+  }
+}
+
+/** What update may change on a Machine; compare before and after to tell whether anything did. */
+export function machineChangeFingerprint(m: Machine): string {
+  return JSON.stringify([m.metadata.labels, m.metadata.annotations, m.spec, m.status?.addresses, m.status?.providerStatus]);
+}
+
+/** Emits the Normal "Updated Machine" event only when update changed what machineChangeFingerprint covers. */
+export function emitUpdatedWhenChanged(machine: Machine, ctx: ActuatorContext, before: string): void {
+  if (machineChangeFingerprint(machine) !== before) ctx.events.event(machine, 'Normal', 'Update', 'Update', `Updated Machine ${machine.metadata.name ?? ''}`);
+}
