@@ -2,21 +2,15 @@
 // machine-api-provider-aws: the machine controller with the AWS actuator, the scale-from-zero
 // controller and NodeLink, in one manager (leader-election id cluster-api-provider-aws-leader).
 // Wiring only: flags and environment in, one call into lib and providers/aws out.
-import { pathToFileURL } from 'node:url';
-import { Command, InvalidArgumentError, type Option } from 'commander';
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import {
-  addMachineController,
-  addNodeLinkController,
-  addScaleFromZeroController,
   RealClock,
-  defineResource,
   type Clock,
   type CloudRateLimits,
-  type KubeObject,
   type Logger,
   type ControllerManager,
   type KubeClient,
-  type MachineControllerOptions,
   type Manager,
 } from '../lib/index.js';
 import {
@@ -30,13 +24,24 @@ import {
   type IpFamily,
   type TagSpecification,
 } from '../providers/aws/index.js';
-import { addStandardFlags, managerFromFlags, readStandardFlags, runUntilSignal, type RunOptions } from './internal/index.js';
+import {
+  addProviderControllers,
+  buildProviderProgram,
+  httpUrlArgument,
+  isMainModule,
+  readPlatformStatus,
+  readStandardFlags,
+  managerFromFlags,
+  runMain,
+  runUntilSignal,
+  type ProviderControllerOptions,
+  type RunOptions,
+} from './internal/index.js';
 
 export const COMPONENT = 'machine-api-provider-aws';
 export const LEADER_ELECTION_ID = 'cluster-api-provider-aws-leader';
-const DEFAULT_NAMESPACE = 'openshift-machine-api';
 
-export interface AwsProviderOptions {
+export interface AwsProviderOptions extends ProviderControllerOptions {
   /** EC2/ELB endpoint for every service (an emulator, a private or FIPS endpoint). */
   endpoint?: string;
   /** Forces every AWS client to this region (and defaults specs that name none). */
@@ -51,10 +56,6 @@ export interface AwsProviderOptions {
   maxAttempts?: number;
   retryDelayMs?: (attempt: number) => number;
   batchWindowMs?: number;
-  maxConcurrentReconciles?: number;
-  featureGates?: Record<string, boolean>;
-  /** Overrides for the machine controller (tests shorten its requeue). */
-  machineController?: Omit<MachineControllerOptions, 'maxConcurrentReconciles' | 'featureGates'>;
   /** Overrides for the actuator (tests shorten the eventual-consistency requeue). */
   actuator?: Partial<Pick<AwsActuatorOptions, 'requeueAfterMs' | 'eventualConsistencyWindowMs' | 'infrastructureTags' | 'ipFamily'>>;
 }
@@ -79,9 +80,7 @@ export function wireAwsProvider(mgr: ControllerManager, client: KubeClient, opts
   });
   const actuator = createAwsActuator({ client, clock, clientFactory: clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion, ...opts.actuator });
   const catalog = createAwsInstanceTypeCatalog({ client, clock, clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion });
-  addMachineController(mgr, actuator, { ...opts.machineController, maxConcurrentReconciles: opts.maxConcurrentReconciles, featureGates: opts.featureGates });
-  addScaleFromZeroController(mgr, catalog, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
-  addNodeLinkController(mgr, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
+  addProviderControllers(mgr, actuator, catalog, opts);
   return {
     actuator,
     close: () => {
@@ -98,26 +97,12 @@ interface AwsPlatformStatus {
   ipFamily?: string;
 }
 
-const Infrastructures = defineResource<KubeObject & { status?: { platformStatus?: { aws?: AwsPlatformStatus } } }>({
-  group: 'config.openshift.io',
-  version: 'v1',
-  plural: 'infrastructures',
-  kind: 'Infrastructure',
-  namespaced: false,
-});
-
 /**
  * What the cluster's Infrastructure says about AWS: default region, resource tags, custom endpoints and IP
  * family. Read once at start; a cluster without it (or an API error) just gets the defaults.
  */
 export async function awsSettingsFromInfrastructure(client: KubeClient, logger: Logger): Promise<Partial<AwsProviderOptions>> {
-  let aws: AwsPlatformStatus | undefined;
-  try {
-    aws = (await client.get(Infrastructures, { name: 'cluster' }, { signal: AbortSignal.timeout(10_000) })).status?.platformStatus?.aws;
-  } catch (err) {
-    logger.info('no readable Infrastructure "cluster"; using flag and providerSpec settings only', { error: err instanceof Error ? err.message : String(err) });
-    return {};
-  }
+  const aws = await readPlatformStatus<AwsPlatformStatus>(client, logger, 'aws');
   if (!aws) return {};
   const endpoint = (name: string) => aws.serviceEndpoints?.find((e) => e.name === name)?.url || undefined;
   const ipFamily = aws.ipFamily as IpFamily | undefined;
@@ -129,35 +114,15 @@ export async function awsSettingsFromInfrastructure(client: KubeClient, logger: 
   };
 }
 
-function url(value: string): string {
-  try {
-    const u = new URL(value);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
-    return value;
-  } catch {
-    throw new InvalidArgumentError(`--aws-endpoint must be an http(s) URL, got ${JSON.stringify(value)}`);
-  }
-}
-
 function region(value: string): string {
   if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(value)) throw new InvalidArgumentError(`--aws-region must look like us-east-1, got ${JSON.stringify(value)}`);
   return value;
 }
 
 export function buildProgram(env: NodeJS.ProcessEnv): Command {
-  const program = new Command()
-    .name(COMPONENT)
-    .description('Runs the Machine API machine controller with the AWS actuator, the scale-from-zero MachineSet controller and NodeLink.')
-    .showHelpAfterError();
-  addStandardFlags(program, { leaderElectionId: LEADER_ELECTION_ID, metricsBindAddress: ':8081', healthAddr: ':9440' }, env.KUBECONFIG);
-  // This binary watches the Machine API namespace unless told otherwise.
-  const ns = program.options.find((o: Option) => o.long === '--namespace');
-  ns?.default(DEFAULT_NAMESPACE);
-  if (ns) ns.description = 'Namespace the controllers watch ("" for all namespaces)';
-  program
-    .option('--aws-endpoint <url>', 'Endpoint for EC2, ELB and ELBv2 (an emulator, VPC or FIPS endpoint); default: the public AWS endpoints', url)
+  return buildProviderProgram(env, { component: COMPONENT, leaderElectionId: LEADER_ELECTION_ID, cloud: 'AWS' })
+    .option('--aws-endpoint <url>', 'Endpoint for EC2, ELB and ELBv2 (an emulator, VPC or FIPS endpoint); default: the public AWS endpoints', httpUrlArgument('--aws-endpoint'))
     .option('--aws-region <region>', 'Use this region for every AWS call, whatever placement.region says; also the default region for specs that name none', region);
-  return program;
 }
 
 export interface PreparedAwsProvider {
@@ -199,11 +164,8 @@ export async function runAwsProvider(argv: string[], env: NodeJS.ProcessEnv, run
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMainModule(import.meta.url)) {
   // The SDK's Node-version notice would otherwise print on every start.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  runAwsProvider(process.argv, process.env).catch((err: unknown) => {
-    process.stderr.write(`${COMPONENT}: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
+  runMain(COMPONENT, () => runAwsProvider(process.argv, process.env));
 }

@@ -2,22 +2,8 @@
 // machine-api-provider-gcp: the machine controller with the GCP actuator, the scale-from-zero controller and
 // NodeLink, in one manager (leader-election id cluster-api-provider-gcp-leader).
 // Wiring only: flags and environment in, one call into lib and providers/gcp out.
-import { pathToFileURL } from 'node:url';
-import { Command, InvalidArgumentError, type Option } from 'commander';
-import {
-  addMachineController,
-  addNodeLinkController,
-  addScaleFromZeroController,
-  RealClock,
-  defineResource,
-  type Clock,
-  type CloudRateLimits,
-  type ControllerManager,
-  type KubeClient,
-  type KubeObject,
-  type Logger,
-  type MachineControllerOptions,
-} from '../lib/index.js';
+import type { Command } from 'commander';
+import { RealClock, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger } from '../lib/index.js';
 import {
   GcpClientFactory,
   createGcpActuator,
@@ -26,23 +12,29 @@ import {
   type GcpActuatorOptions,
   type ResourceManagerTag,
 } from '../providers/gcp/index.js';
-import { addStandardFlags, managerFromFlags, readStandardFlags, runUntilSignal } from './internal/index.js';
+import {
+  addProviderControllers,
+  buildProviderProgram,
+  httpUrlArgument,
+  isMainModule,
+  managerFromFlags,
+  readPlatformStatus,
+  readStandardFlags,
+  runMain,
+  runUntilSignal,
+  type ProviderControllerOptions,
+} from './internal/index.js';
 
 export const COMPONENT = 'machine-api-provider-gcp';
 export const LEADER_ELECTION_ID = 'cluster-api-provider-gcp-leader';
-const DEFAULT_NAMESPACE = 'openshift-machine-api';
 
-export interface GcpProviderOptions {
+export interface GcpProviderOptions extends ProviderControllerOptions {
   /** Compute endpoint (an emulator, a private endpoint); default Google's. */
   endpoint?: string;
   /** The project for specs and credentials that name none. */
   defaultProject?: string;
   rateLimits?: CloudRateLimits;
   batchWindowMs?: number;
-  maxConcurrentReconciles?: number;
-  featureGates?: Record<string, boolean>;
-  /** Overrides for the machine controller (tests shorten its requeue). */
-  machineController?: Omit<MachineControllerOptions, 'maxConcurrentReconciles' | 'featureGates'>;
   /** Overrides for the actuator. */
   actuator?: Partial<
     Pick<GcpActuatorOptions, 'requeueAfterMs' | 'operationWaitMs' | 'infrastructureLabels' | 'infrastructureTags' | 'defaultImage' | 'tagValueLookup'>
@@ -60,9 +52,7 @@ export function wireGcpProvider(mgr: ControllerManager, client: KubeClient, opts
   const clients = new GcpClientFactory({ clock, endpoint: opts.endpoint, rateLimits: opts.rateLimits, batchWindowMs: opts.batchWindowMs });
   const actuator = createGcpActuator({ client, clock, clientFactory: clients, defaultProject: opts.defaultProject, ...opts.actuator });
   const catalog = createGcpInstanceTypeCatalog({ client, clock, clients, defaultProject: opts.defaultProject });
-  addMachineController(mgr, actuator, { ...opts.machineController, maxConcurrentReconciles: opts.maxConcurrentReconciles, featureGates: opts.featureGates });
-  addScaleFromZeroController(mgr, catalog, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
-  addNodeLinkController(mgr, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
+  addProviderControllers(mgr, actuator, catalog, opts);
   return {
     actuator,
     close: async () => {
@@ -80,26 +70,12 @@ interface GcpPlatformStatus {
   serviceEndpoints?: Array<{ name?: string; url?: string }>;
 }
 
-const Infrastructures = defineResource<KubeObject & { status?: { platformStatus?: { gcp?: GcpPlatformStatus } } }>({
-  group: 'config.openshift.io',
-  version: 'v1',
-  plural: 'infrastructures',
-  kind: 'Infrastructure',
-  namespaced: false,
-});
-
 /**
  * What the cluster's Infrastructure says about GCP: default project, resource labels and tags, a custom
  * compute endpoint. Read once at start; a cluster without it (or an API error) just gets the defaults.
  */
 export async function gcpSettingsFromInfrastructure(client: KubeClient, logger: Logger): Promise<Partial<GcpProviderOptions>> {
-  let gcp: GcpPlatformStatus | undefined;
-  try {
-    gcp = (await client.get(Infrastructures, { name: 'cluster' }, { signal: AbortSignal.timeout(10_000) })).status?.platformStatus?.gcp;
-  } catch (err) {
-    logger.info('no readable Infrastructure "cluster"; using flag and providerSpec settings only', { error: err instanceof Error ? err.message : String(err) });
-    return {};
-  }
+  const gcp = await readPlatformStatus<GcpPlatformStatus>(client, logger, 'gcp');
   if (!gcp) return {};
   const labels: Record<string, string> = {};
   for (const l of gcp.resourceLabels ?? []) if (l.key) labels[l.key] = l.value ?? '';
@@ -112,30 +88,12 @@ export async function gcpSettingsFromInfrastructure(client: KubeClient, logger: 
   };
 }
 
-function url(value: string): string {
-  try {
-    const u = new URL(value);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
-    return value.replace(/\/+$/, '');
-  } catch {
-    throw new InvalidArgumentError(`--gcp-endpoint must be an http(s) URL such as http://127.0.0.1:8080, got ${JSON.stringify(value)}`);
-  }
-}
-
 export function buildProgram(env: NodeJS.ProcessEnv): Command {
-  const program = new Command()
-    .name(COMPONENT)
-    .description('Runs the Machine API machine controller with the GCP actuator, the scale-from-zero MachineSet controller and NodeLink.')
-    .showHelpAfterError();
-  addStandardFlags(program, { leaderElectionId: LEADER_ELECTION_ID, metricsBindAddress: ':8081', healthAddr: ':9440' }, env.KUBECONFIG);
-  // This binary watches the Machine API namespace unless told otherwise.
-  const ns = program.options.find((o: Option) => o.long === '--namespace');
-  ns?.default(DEFAULT_NAMESPACE);
-  if (ns) ns.description = 'Namespace the controllers watch ("" for all namespaces)';
+  const program = buildProviderProgram(env, { component: COMPONENT, leaderElectionId: LEADER_ELECTION_ID, cloud: 'GCP' });
   program.option(
     '--gcp-endpoint <url>',
     'Compute Engine API endpoint (an emulator or a private endpoint; a plain http:// endpoint gets no credentials); default: compute.googleapis.com',
-    url,
+    httpUrlArgument('--gcp-endpoint', { example: 'http://127.0.0.1:8080', trimTrailingSlash: true }),
   );
   return program;
 }
@@ -162,9 +120,4 @@ export async function runGcpProvider(argv: string[], env: NodeJS.ProcessEnv): Pr
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runGcpProvider(process.argv, process.env).catch((err: unknown) => {
-    process.stderr.write(`${COMPONENT}: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
-}
+if (isMainModule(import.meta.url)) runMain(COMPONENT, () => runGcpProvider(process.argv, process.env));

@@ -5,3 +5,4 @@ export * from './standard-flags.js';
 export * from './manager-from-flags.js';
 export * from './run-until-signal.js';
 export * from './run-binary.js';
+export * from './provider-binary.js';

@@ -14,7 +14,7 @@
 import type { Machine } from '../apis/machine-types.js';
 import type { ActuatorContext } from './actuator.js';
 import { RequeueAfterError, findError } from './errors.js';
-import { recordInstanceCreateFailed, recordInstanceDeleteFailed, recordInstanceUpdateFailed, type InstanceAction, type FailedInstanceLabels } from './metrics.js';
+import type { InstanceAction, FailedInstanceLabels } from './metrics.js';
 
 /** Errors are objects the provider may not own, so the reason rides beside them rather than on them. */
 const failureReasons = new WeakMap<object, string>();
@@ -51,7 +51,6 @@ export interface FailureReportOptions {
   describe?: (err: unknown) => string;
 }
 
-const recorders = { create: recordInstanceCreateFailed, update: recordInstanceUpdateFailed, delete: recordInstanceDeleteFailed } as const;
 const verbs = { create: 'Create', update: 'Update', delete: 'Delete' } as const;
 
 const plainMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -71,7 +70,7 @@ export async function reportActuatorFailures(
     await work();
   } catch (err) {
     if (!findError(err, RequeueAfterError)) {
-      recorders[op](ctx.metrics, failureLabels(machine, err, opts.reason));
+      ctx.metrics?.recordInstanceFailure(op, failureLabels(machine, err, opts.reason));
       const verb = verbs[op];
       const text = (opts.describe ?? plainMessage)(err);
       ctx.events.event(machine, 'Warning', `Failed${verb}`, verb, `${machine.metadata.name ?? ''}: reconciler failed to ${verb} machine: ${text}`);

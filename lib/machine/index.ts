@@ -8,3 +8,13 @@ export { NodeDrainer, defaultDrainOptions, type DrainOptions, type DrainOutcome 
 export { drainPermission, isControlPlaneNode } from './drain/drain-guard.js';
 export { decidePods, type PodDecision } from './drain/pod-filter.js';
 export { decodeProviderSpec, PROVIDER_SPEC_VALUE_FIELD } from './provider-spec.js';
+export {
+  reportActuatorFailures,
+  failureStep,
+  setFailureReason,
+  failureReasonOf,
+  failureLabels,
+  machineChangeFingerprint,
+  emitUpdatedWhenChanged,
+  type FailureReportOptions,
+} from './actuator-reporting.js';

@@ -19,11 +19,12 @@ import {
   RequeueAfterError,
   createMachineError,
   setProviderCondition,
-  findError,
   isInvalidMachineConfiguration,
-  recordInstanceCreateFailed,
-  recordInstanceDeleteFailed,
-  recordInstanceUpdateFailed,
+  reportActuatorFailures,
+  failureStep,
+  setFailureReason,
+  machineChangeFingerprint,
+  emitUpdatedWhenChanged,
   TtlCache,
   type Actuator,
   type ActuatorContext,
@@ -55,6 +56,7 @@ import { ensureDynamicHost, isDynamicHost, releaseDynamicHost } from './dedicate
 import { resolveLaunchInputs } from './launch-resolver.js';
 import { deregisterFromLoadBalancers, registerWithLoadBalancers } from './load-balancers.js';
 import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
+import { withSecretCache } from './secret-cache.js';
 import { decodeProviderStatus, type TagSpecification } from './provider-spec.js';
 
 export interface AwsActuatorOptions {
@@ -86,6 +88,8 @@ export interface AwsActuatorOptions {
   requeueAfterMs?: number;
   /** How long update() may reuse the instance exists() just described (default 5 s). */
   snapshotTtlMs?: number;
+  /** How long a credentials or user-data Secret read is shared by reconciles (default 10 s; 0 = read every time). */
+  secretCacheTtlMs?: number;
   /** How long VPC DHCP domain names are cached (default 1 h). */
   dhcpCacheTtlMs?: number;
 }
@@ -98,8 +102,6 @@ export interface AwsActuator extends Actuator {
 const DEFAULTS = { eventualConsistencyWindowMs: 10 * 60_000, requeueAfterMs: 20_000, snapshotTtlMs: 5_000, dhcpCacheTtlMs: 3_600_000 };
 
 /** What update() may change, serialised: an Update event is emitted only when it differs. */
-const after = (m: Machine): string => JSON.stringify([m.metadata.labels, m.metadata.annotations, m.spec, m.status?.addresses, m.status?.providerStatus]);
-
 const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
 
 type Ownership = 'ours' | 'legacy' | 'other';
@@ -129,7 +131,7 @@ class AwsMachineActuator implements AwsActuator {
   private readonly warned = new Set<string>();
 
   constructor(opts: AwsActuatorOptions) {
-    this.o = { ...DEFAULTS, ...opts };
+    this.o = { ...DEFAULTS, ...opts, client: withSecretCache(opts.client, opts.clock, opts.secretCacheTtlMs) };
     this.ownsFactory = !opts.clientFactory;
     this.factory =
       opts.clientFactory ??
@@ -192,15 +194,7 @@ class AwsMachineActuator implements AwsActuator {
   }
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    try {
-      await this.doCreate(machine, ctx);
-    } catch (err) {
-      if (!findError(err, RequeueAfterError)) {
-        recordInstanceCreateFailed(ctx.metrics, failureLabels(machine, err, 'failed to create machine'));
-        ctx.events.event(machine, 'Warning', 'FailedCreate', 'Create', `${machine.metadata.name ?? ''}: reconciler failed to Create machine: ${messageOf(err)}`);
-      }
-      throw err;
-    }
+    await reportActuatorFailures('create', machine, ctx, { reason: 'failed to create machine' }, () => this.doCreate(machine, ctx));
   }
 
   private async doCreate(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -209,7 +203,7 @@ class AwsMachineActuator implements AwsActuator {
     const { ec2 } = scope.clients;
 
     // Adopt what an earlier attempt launched, if describe already shows it.
-    const existing = await step('error getting existing instances', () => this.findByTags(scope, ctx.signal));
+    const existing = await failureStep('error getting existing instances', () => this.findByTags(scope, ctx.signal));
     const live = existing.filter((x) => !isGone(x.instance));
     const first = live[0];
     if (first) {
@@ -221,9 +215,9 @@ class AwsMachineActuator implements AwsActuator {
     if (dead) {
       throw new InvalidMachineConfigurationError(`Instance ${dead.instance.InstanceId ?? ''} is in a terminated state`);
     }
-    const resolved = await step('error resolving launch parameters', () => resolveLaunchInputs(ec2, scope.config, ctx.signal));
-    const userData = await step('error reading user data', () => userDataFor(machine, scope.config, this.o.client, ctx.signal));
-    const dedicatedHostId = isDynamicHost(scope) ? await step('failed to allocate dedicated host', () => ensureDynamicHost(scope, ec2, resolved, ctx.signal)) : undefined;
+    const resolved = await failureStep('error resolving launch parameters', () => resolveLaunchInputs(ec2, scope.config, ctx.signal));
+    const userData = await failureStep('error reading user data', () => userDataFor(machine, scope.config, this.o.client, ctx.signal));
+    const dedicatedHostId = isDynamicHost(scope) ? await failureStep('failed to allocate dedicated host', () => ensureDynamicHost(scope, ec2, resolved, ctx.signal)) : undefined;
     const input = buildRunInstancesInput(machine, scope.config, scope.clusterId, {
       ...resolved,
       userData,
@@ -249,7 +243,7 @@ class AwsMachineActuator implements AwsActuator {
         classifyEc2Error(err) === 'invalid'
           ? new InvalidMachineConfigurationError(`error launching instance: ${message}`, { cause: err })
           : createMachineError(`error creating EC2 instance: ${message}`, err);
-      failureReasons.set(wrapped, 'error creating EC2 instance');
+      setFailureReason(wrapped, 'error creating EC2 instance');
       throw wrapped;
     }
     // Recorded before anything else can fail: the controller persists it as soon as create returns.
@@ -298,15 +292,7 @@ class AwsMachineActuator implements AwsActuator {
   }
 
   async update(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    try {
-      await this.doUpdate(machine, ctx);
-    } catch (err) {
-      if (!findError(err, RequeueAfterError)) {
-        recordInstanceUpdateFailed(ctx.metrics, failureLabels(machine, err, 'failed to update machine'));
-        ctx.events.event(machine, 'Warning', 'FailedUpdate', 'Update', `${machine.metadata.name ?? ''}: reconciler failed to Update machine: ${messageOf(err)}`);
-      }
-      throw err;
-    }
+    await reportActuatorFailures('update', machine, ctx, { reason: 'failed to update machine' }, () => this.doUpdate(machine, ctx));
   }
 
   /** The instance this Machine keeps; terminates duplicates (once per process, or when found by tags). */
@@ -349,8 +335,8 @@ class AwsMachineActuator implements AwsActuator {
 
   private async doUpdate(machine: Machine, ctx: ActuatorContext): Promise<void> {
     const scope = await this.scope(machine, ctx);
-    const before = after(machine);
-    const instance = await step('error getting existing instances', () => this.currentInstance(scope, ctx));
+    const before = machineChangeFingerprint(machine);
+    const instance = await failureStep('error getting existing instances', () => this.currentInstance(scope, ctx));
     if (!instance) throw new RequeueAfterError(this.o.requeueAfterMs);
 
     let domains: string[] = [];
@@ -392,24 +378,16 @@ class AwsMachineActuator implements AwsActuator {
         errors.push(messageOf(err));
       }
     }
-    if (after(machine) !== before) ctx.events.event(machine, 'Normal', 'Update', 'Update', `Updated Machine ${machine.metadata.name ?? ''}`);
+    emitUpdatedWhenChanged(machine, ctx, before);
     if (errors.length > 0) {
       const err = new Error(errors.join('; '));
-      failureReasons.set(err, 'failed to update load balancers');
+      setFailureReason(err, 'failed to update load balancers');
       throw err;
     }
   }
 
   async delete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    try {
-      await this.doDelete(machine, ctx);
-    } catch (err) {
-      if (!findError(err, RequeueAfterError)) {
-        recordInstanceDeleteFailed(ctx.metrics, failureLabels(machine, err, 'failed to delete machine'));
-        ctx.events.event(machine, 'Warning', 'FailedDelete', 'Delete', `${machine.metadata.name ?? ''}: reconciler failed to Delete machine: ${messageOf(err)}`);
-      }
-      throw err;
-    }
+    await reportActuatorFailures('delete', machine, ctx, { reason: 'failed to delete machine' }, () => this.doDelete(machine, ctx));
   }
 
   private async doDelete(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -417,9 +395,9 @@ class AwsMachineActuator implements AwsActuator {
     const uid = machine.metadata.uid ?? '';
     this.snapshots.delete(uid);
     const all = new Map<string, Instance>();
-    const byId = await step('error getting existing instances', () => this.byRecordedId(scope, ctx.signal));
+    const byId = await failureStep('error getting existing instances', () => this.byRecordedId(scope, ctx.signal));
     if (byId?.InstanceId) all.set(byId.InstanceId, byId);
-    for (const { instance } of await step('error getting existing instances', () => this.findByTags(scope, ctx.signal))) if (instance.InstanceId) all.set(instance.InstanceId, instance);
+    for (const { instance } of await failureStep('error getting existing instances', () => this.findByTags(scope, ctx.signal))) if (instance.InstanceId) all.set(instance.InstanceId, instance);
 
     const live = [...all.values()].filter((i) => !isTerminated(i));
     if (all.size === 0 && scope.status.instanceId) {
@@ -431,16 +409,16 @@ class AwsMachineActuator implements AwsActuator {
       }
     }
     if (live.length === 0) {
-      await step('failed to release dedicated host', () => releaseDynamicHost(scope, scope.clients.ec2, true, this.o.requeueAfterMs, ctx.signal));
+      await failureStep('failed to release dedicated host', () => releaseDynamicHost(scope, scope.clients.ec2, true, this.o.requeueAfterMs, ctx.signal));
       machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: 'terminated' };
       return;
     }
     const lbs = scope.config.loadBalancers ?? [];
-    for (const i of live) await step('failed to remove instance from load balancers', () => deregisterFromLoadBalancers(scope.clients.ec2, i, lbs, ctx.signal));
+    for (const i of live) await failureStep('failed to remove instance from load balancers', () => deregisterFromLoadBalancers(scope.clients.ec2, i, lbs, ctx.signal));
     const toTerminate = live.filter((i) => instanceState(i) !== 'shutting-down').map((i) => i.InstanceId ?? '');
     let state = 'shutting-down';
     if (toTerminate.length > 0) {
-      const changes = await step('failed to delete instances', () => scope.clients.ec2.terminateInstances(toTerminate, { signal: ctx.signal }));
+      const changes = await failureStep('failed to delete instances', () => scope.clients.ec2.terminateInstances(toTerminate, { signal: ctx.signal }));
       if (changes.length === 1 && changes[0]?.CurrentState?.Name) state = changes[0].CurrentState.Name;
       ctx.log.info('terminating instances', { instanceIds: toTerminate });
       ctx.events.event(machine, 'Normal', 'Delete', 'Delete', `Deleted machine ${machine.metadata.name ?? ''}`);
@@ -452,26 +430,6 @@ class AwsMachineActuator implements AwsActuator {
     await releaseDynamicHost(scope, scope.clients.ec2, false, this.o.requeueAfterMs, ctx.signal);
   }
 }
-
-/** The mapi_instance_*_failed reason of the step an error came from (the reference's strings). */
-const failureReasons = new WeakMap<object, string>();
-
-async function step<T>(reason: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (typeof err === 'object' && err !== null && !failureReasons.has(err)) failureReasons.set(err, reason);
-    throw err;
-  }
-}
-
-const reasonOf = (err: unknown, fallback: string): string => (typeof err === 'object' && err !== null ? failureReasons.get(err) : undefined) ?? fallback;
-
-const failureLabels = (machine: Machine, err: unknown, fallback: string) => ({
-  name: machine.metadata.name ?? '',
-  namespace: machine.metadata.namespace ?? '',
-  reason: reasonOf(err, fallback),
-});
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

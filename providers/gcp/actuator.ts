@@ -21,9 +21,11 @@ import {
   deleteMachineError,
   findError,
   isInvalidMachineConfiguration,
-  recordInstanceCreateFailed,
-  recordInstanceDeleteFailed,
-  recordInstanceUpdateFailed,
+  reportActuatorFailures,
+  failureStep,
+  setFailureReason,
+  machineChangeFingerprint,
+  emitUpdatedWhenChanged,
   setProviderCondition,
   type Actuator,
   type ActuatorContext,
@@ -87,8 +89,6 @@ export interface GcpActuator extends Actuator {
 const DEFAULTS = { requeueAfterMs: 20_000, operationWaitMs: 60_000, snapshotTtlMs: 5_000 };
 
 /** What update() may change, serialised: an Update event is emitted only when it differs. */
-const after = (m: Machine): string => JSON.stringify([m.metadata.labels, m.metadata.annotations, m.spec, m.status?.addresses, m.status?.providerStatus]);
-
 const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
 
 /** Nothing can exist for a Machine that was never provisioned and has no instance on record. */
@@ -201,15 +201,7 @@ class GcpMachineActuator implements GcpActuator {
   }
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    try {
-      await this.doCreate(machine, ctx);
-    } catch (err) {
-      if (!findError(err, RequeueAfterError)) {
-        recordInstanceCreateFailed(ctx.metrics, failureLabels(machine, err, 'failed to create instance via compute service'));
-        ctx.events.event(machine, 'Warning', 'FailedCreate', 'Create', `${machine.metadata.name ?? ''}: reconciler failed to Create machine: ${messageOf(err)}`);
-      }
-      throw err;
-    }
+    await reportActuatorFailures('create', machine, ctx, { reason: 'failed to create instance via compute service', describe: messageOf }, () => this.doCreate(machine, ctx));
   }
 
   private async instanceBody(scope: MachineScope, signal: AbortSignal): Promise<Instance> {
@@ -265,7 +257,7 @@ class GcpMachineActuator implements GcpActuator {
     const scope = await this.scope(machine, ctx);
     const { compute } = scope.clients;
     const uid = machine.metadata.uid ?? machine.metadata.name ?? '';
-    const body = await step('failed to create instance via compute service', () => this.instanceBody(scope, ctx.signal));
+    const body = await failureStep('failed to create instance via compute service', () => this.instanceBody(scope, ctx.signal));
     const attemptNo = this.insertAttempts.get(uid) ?? 0;
 
     let op: Operation | undefined;
@@ -324,7 +316,7 @@ class GcpMachineActuator implements GcpActuator {
       classifyGceError(err) === 'invalid'
         ? new InvalidMachineConfigurationError(`error launching instance: ${message}`, { cause: err })
         : createMachineError(`failed to create instance via compute service: ${message}`, err);
-    failureReasons.set(wrapped, 'failed to create instance via compute service');
+    setFailureReason(wrapped, 'failed to create instance via compute service');
     return wrapped;
   }
 
@@ -359,20 +351,12 @@ class GcpMachineActuator implements GcpActuator {
   }
 
   async update(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    try {
-      await this.doUpdate(machine, ctx);
-    } catch (err) {
-      if (!findError(err, RequeueAfterError)) {
-        recordInstanceUpdateFailed(ctx.metrics, failureLabels(machine, err, 'failed to add instance to target pool'));
-        ctx.events.event(machine, 'Warning', 'FailedUpdate', 'Update', `${machine.metadata.name ?? ''}: reconciler failed to Update machine: ${messageOf(err)}`);
-      }
-      throw err;
-    }
+    await reportActuatorFailures('update', machine, ctx, { reason: 'failed to add instance to target pool', describe: messageOf }, () => this.doUpdate(machine, ctx));
   }
 
   private async doUpdate(machine: Machine, ctx: ActuatorContext): Promise<void> {
     const scope = await this.scope(machine, ctx);
-    const before = after(machine);
+    const before = machineChangeFingerprint(machine);
     const uid = machine.metadata.uid ?? '';
     const instance = this.snapshots.get(uid) ?? (await this.lookup(scope, ctx.signal));
     if (!instance) throw new RequeueAfterError(this.o.requeueAfterMs);
@@ -400,24 +384,16 @@ class GcpMachineActuator implements GcpActuator {
         errors.push(`failed to register instance to instance group: ${messageOf(err)}`);
       }
     }
-    if (after(machine) !== before) ctx.events.event(machine, 'Normal', 'Update', 'Update', `Updated Machine ${machine.metadata.name ?? ''}`);
+    emitUpdatedWhenChanged(machine, ctx, before);
     if (errors.length > 0) {
       const err = new Error(errors.join('; '));
-      failureReasons.set(err, 'failed to add instance to target pool');
+      setFailureReason(err, 'failed to add instance to target pool');
       throw err;
     }
   }
 
   async delete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    try {
-      await this.doDelete(machine, ctx);
-    } catch (err) {
-      if (!findError(err, RequeueAfterError)) {
-        recordInstanceDeleteFailed(ctx.metrics, failureLabels(machine, err, 'failed to delete instance via compute service'));
-        ctx.events.event(machine, 'Warning', 'FailedDelete', 'Delete', `${machine.metadata.name ?? ''}: reconciler failed to Delete machine: ${messageOf(err)}`);
-      }
-      throw err;
-    }
+    await reportActuatorFailures('delete', machine, ctx, { reason: 'failed to delete instance via compute service', describe: messageOf }, () => this.doDelete(machine, ctx));
   }
 
   private async doDelete(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -436,7 +412,7 @@ class GcpMachineActuator implements GcpActuator {
     const uid = machine.metadata.uid ?? '';
     this.snapshots.delete(uid);
     const { compute } = scope.clients;
-    await step('failed to remove instance from target pool', () => deregisterFromTargetPools(compute, scope, ctx.signal));
+    await failureStep('failed to remove instance from target pool', () => deregisterFromTargetPools(compute, scope, ctx.signal));
     let instance: Instance | undefined;
     try {
       instance = await this.lookup(scope, ctx.signal);
@@ -451,7 +427,7 @@ class GcpMachineActuator implements GcpActuator {
       return;
     }
     if (isControlPlane(scope)) {
-      await step('failed to unregister instance from instance group', () => deregisterFromInstanceGroup(compute, scope, ctx.signal));
+      await failureStep('failed to unregister instance from instance group', () => deregisterFromInstanceGroup(compute, scope, ctx.signal));
     }
     try {
       await compute.deleteInstance(scope.project, scope.spec.zone, scope.instanceName, deleteRequestIdFor(uid), { signal: ctx.signal });
@@ -463,7 +439,7 @@ class GcpMachineActuator implements GcpActuator {
       }
       const detail = instance.deletionProtection ? ' (deletionProtection is enabled on the instance: turn it off to let the Machine go)' : '';
       const wrapped = deleteMachineError(`failed to delete instance via compute service: ${describeGceError(err)}${detail}`, err);
-      failureReasons.set(wrapped, 'failed to delete instance via compute service');
+      setFailureReason(wrapped, 'failed to delete instance via compute service');
       throw wrapped;
     }
     machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: instanceStatus(instance) === 'RUNNING' ? 'STOPPING' : instanceStatus(instance) };
@@ -480,26 +456,6 @@ class GcpMachineActuator implements GcpActuator {
     this.insertAttempts.delete(uid);
   }
 }
-
-/** The mapi_instance_*_failed reason of the step an error came from (the reference's strings). */
-const failureReasons = new WeakMap<object, string>();
-
-async function step<T>(reason: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (typeof err === 'object' && err !== null && !failureReasons.has(err)) failureReasons.set(err, reason);
-    throw err;
-  }
-}
-
-const reasonOf = (err: unknown, fallback: string): string => (typeof err === 'object' && err !== null ? failureReasons.get(err) : undefined) ?? fallback;
-
-const failureLabels = (machine: Machine, err: unknown, fallback: string) => ({
-  name: machine.metadata.name ?? '',
-  namespace: machine.metadata.namespace ?? '',
-  reason: reasonOf(err, fallback),
-});
 
 function messageOf(err: unknown): string {
   if (err instanceof InvalidMachineConfigurationError || err instanceof RequeueAfterError) return err.message;

@@ -1,0 +1,119 @@
+// What every machine-api-provider-<cloud> binary shares: the program and its flags, the Infrastructure
+// read, the controllers a provider manager runs, and the run-until-signal tail.
+//
+// How a provider binary uses it:
+//   export function buildProgram(env) {
+//     return buildProviderProgram(env, { component: COMPONENT, leaderElectionId: LEADER_ELECTION_ID, cloud: 'IBM Cloud' })
+//       .option('--ibm-endpoint <url>', '...', httpUrlArgument('--ibm-endpoint'));
+//   }
+//   export function wireIbmProvider(mgr, client, opts) {
+//     ...build clients, actuator and instance-type catalog...
+//     addProviderControllers(mgr, actuator, catalog, opts);   // machine + scale-from-zero + NodeLink
+//   }
+//   export async function ibmSettingsFromInfrastructure(client, logger) {
+//     const ibm = await readPlatformStatus<IbmPlatformStatus>(client, logger, 'ibmcloud');
+//     ...
+//   }
+//   if (isMainModule(import.meta.url)) runMain(COMPONENT, () => runIbmProvider(process.argv, process.env));
+import { pathToFileURL } from 'node:url';
+import { Command, InvalidArgumentError, type Option } from 'commander';
+import {
+  addMachineController,
+  addNodeLinkController,
+  addScaleFromZeroController,
+  defineResource,
+  type Actuator,
+  type InstanceTypeCatalog,
+  type KubeClient,
+  type KubeObject,
+  type Logger,
+  type MachineControllerOptions,
+  type ControllerManager,
+} from '../../lib/index.js';
+import { addStandardFlags } from './standard-flags.js';
+
+/** The namespace a provider binary watches unless --namespace says otherwise. */
+export const MACHINE_API_NAMESPACE = 'openshift-machine-api';
+
+export interface ProviderProgramSpec {
+  component: string;
+  leaderElectionId: string;
+  /** The cloud's name as the help text says it ("AWS", "GCP"). */
+  cloud: string;
+}
+
+/** The program with the standard flags and the provider defaults (metrics :8081, health :9440, the Machine API namespace). */
+export function buildProviderProgram(env: NodeJS.ProcessEnv, spec: ProviderProgramSpec): Command {
+  const program = new Command()
+    .name(spec.component)
+    .description(`Runs the Machine API machine controller with the ${spec.cloud} actuator, the scale-from-zero MachineSet controller and NodeLink.`)
+    .showHelpAfterError();
+  addStandardFlags(program, { leaderElectionId: spec.leaderElectionId, metricsBindAddress: ':8081', healthAddr: ':9440' }, env.KUBECONFIG);
+  const ns = program.options.find((o: Option) => o.long === '--namespace');
+  ns?.default(MACHINE_API_NAMESPACE);
+  if (ns) ns.description = 'Namespace the controllers watch ("" for all namespaces)';
+  return program;
+}
+
+/** A commander argument parser accepting an http(s) URL; `trimTrailingSlash` drops trailing slashes. */
+export function httpUrlArgument(flag: string, opts: { example?: string; trimTrailingSlash?: boolean } = {}): (value: string) => string {
+  return (value: string) => {
+    try {
+      const u = new URL(value);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+      return opts.trimTrailingSlash ? value.replace(/\/+$/, '') : value;
+    } catch {
+      const example = opts.example ? ` such as ${opts.example}` : '';
+      throw new InvalidArgumentError(`${flag} must be an http(s) URL${example}, got ${JSON.stringify(value)}`);
+    }
+  };
+}
+
+export interface ProviderControllerOptions {
+  maxConcurrentReconciles?: number;
+  featureGates?: Record<string, boolean>;
+  /** Overrides for the machine controller (tests shorten its requeue). */
+  machineController?: Omit<MachineControllerOptions, 'maxConcurrentReconciles' | 'featureGates'>;
+}
+
+/** Registers what a provider manager runs: the machine controller on `actuator`, scale-from-zero on `catalog`, NodeLink. */
+export function addProviderControllers(mgr: ControllerManager, actuator: Actuator, catalog: InstanceTypeCatalog, opts: ProviderControllerOptions): void {
+  addMachineController(mgr, actuator, { ...opts.machineController, maxConcurrentReconciles: opts.maxConcurrentReconciles, featureGates: opts.featureGates });
+  addScaleFromZeroController(mgr, catalog, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
+  addNodeLinkController(mgr, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
+}
+
+const Infrastructures = defineResource<KubeObject & { status?: { platformStatus?: Record<string, unknown> } }>({
+  group: 'config.openshift.io',
+  version: 'v1',
+  plural: 'infrastructures',
+  kind: 'Infrastructure',
+  namespaced: false,
+});
+
+/**
+ * status.platformStatus.<platform> of the Infrastructure "cluster", read once at start. A cluster without it
+ * (or an API error) yields undefined: the binary then runs on flags and providerSpec settings alone.
+ */
+export async function readPlatformStatus<T>(client: KubeClient, logger: Logger, platform: string): Promise<T | undefined> {
+  try {
+    const infra = await client.get(Infrastructures, { name: 'cluster' }, { signal: AbortSignal.timeout(10_000) });
+    return infra.status?.platformStatus?.[platform] as T | undefined;
+  } catch (err) {
+    logger.info('no readable Infrastructure "cluster"; using flag and providerSpec settings only', { error: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  }
+}
+
+/** Whether the module at `importMetaUrl` is the one node was started with. */
+export function isMainModule(importMetaUrl: string): boolean {
+  return importMetaUrl === pathToFileURL(process.argv[1] ?? '').href;
+}
+
+/** Runs a binary's main; a failure to start prints "<component>: <message>" and exits 1. */
+export function runMain(component: string, main: () => Promise<unknown>): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${component}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
