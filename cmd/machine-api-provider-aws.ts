@@ -6,6 +6,8 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import {
   RealClock,
+  secretReaderFor,
+  withSecretReader,
   type Clock,
   type CloudRateLimits,
   type Logger,
@@ -78,8 +80,10 @@ export function wireAwsProvider(mgr: ControllerManager, client: KubeClient, opts
     retryDelayMs: opts.retryDelayMs,
     batchWindowMs: opts.batchWindowMs,
   });
-  const actuator = createAwsActuator({ client, clock, clientFactory: clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion, ...opts.actuator });
-  const catalog = createAwsInstanceTypeCatalog({ client, clock, clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion });
+  // Credentials and user-data Secrets come from the manager's shared cache, not a GET per reconcile.
+  const secretClient = withSecretReader(client, secretReaderFor(mgr, client));
+  const actuator = createAwsActuator({ client: secretClient, clock, clientFactory: clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion, ...opts.actuator });
+  const catalog = createAwsInstanceTypeCatalog({ client: secretClient, clock, clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion });
   addProviderControllers(mgr, actuator, catalog, opts);
   return {
     actuator,

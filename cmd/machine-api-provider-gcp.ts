@@ -3,7 +3,7 @@
 // NodeLink, in one manager (leader-election id cluster-api-provider-gcp-leader).
 // Wiring only: flags and environment in, one call into lib and providers/gcp out.
 import type { Command } from 'commander';
-import { RealClock, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger } from '../lib/index.js';
+import { RealClock, secretReaderFor, withSecretReader, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger } from '../lib/index.js';
 import {
   GcpClientFactory,
   createGcpActuator,
@@ -50,8 +50,10 @@ export interface GcpProvider {
 /** Registers the GCP provider's controllers on a manager; what the binary runs, and what tests run in-process. */
 export function wireGcpProvider(mgr: ControllerManager, client: KubeClient, opts: GcpProviderOptions = {}, clock: Clock = mgr.clock): GcpProvider {
   const clients = new GcpClientFactory({ clock, endpoint: opts.endpoint, rateLimits: opts.rateLimits, batchWindowMs: opts.batchWindowMs });
-  const actuator = createGcpActuator({ client, clock, clientFactory: clients, defaultProject: opts.defaultProject, ...opts.actuator });
-  const catalog = createGcpInstanceTypeCatalog({ client, clock, clients, defaultProject: opts.defaultProject });
+  // Credentials and user-data Secrets come from the manager's shared cache, not a GET per reconcile.
+  const secretClient = withSecretReader(client, secretReaderFor(mgr, client));
+  const actuator = createGcpActuator({ client: secretClient, clock, clientFactory: clients, defaultProject: opts.defaultProject, ...opts.actuator });
+  const catalog = createGcpInstanceTypeCatalog({ client: secretClient, clock, clients, defaultProject: opts.defaultProject });
   addProviderControllers(mgr, actuator, catalog, opts);
   return {
     actuator,

@@ -10,6 +10,8 @@ import {
   addScaleFromZeroController,
   defineResource,
   RealClock,
+  secretReaderFor,
+  withSecretReader,
   type Clock,
   type CloudRateLimits,
   type ControllerManager,
@@ -57,8 +59,10 @@ export interface IbmCloudProvider {
 export function wireIbmCloudProvider(mgr: ControllerManager, client: KubeClient, opts: IbmCloudProviderOptions = {}, clock: Clock = mgr.clock): IbmCloudProvider {
   // One factory: the actuator and the catalog share the rate limiter, the tokens and the profile cache.
   const clients = new IbmClientFactory({ clock, endpoints: opts.endpoints, rateLimits: opts.rateLimits, retry: opts.retry, batchWindowMs: opts.batchWindowMs });
-  const actuator = createIbmCloudActuator({ client, clock, clientFactory: clients, ...opts.actuator });
-  const catalog = createIbmCloudInstanceTypeCatalog({ client, clock, clients });
+  // Credentials and user-data Secrets come from the manager's shared cache, not a GET per reconcile.
+  const secretClient = withSecretReader(client, secretReaderFor(mgr, client));
+  const actuator = createIbmCloudActuator({ client: secretClient, clock, clientFactory: clients, ...opts.actuator });
+  const catalog = createIbmCloudInstanceTypeCatalog({ client: secretClient, clock, clients });
   addMachineController(mgr, actuator, { ...opts.machineController, maxConcurrentReconciles: opts.maxConcurrentReconciles, featureGates: opts.featureGates });
   addScaleFromZeroController(mgr, catalog, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
   addNodeLinkController(mgr, { maxConcurrentReconciles: opts.maxConcurrentReconciles });

@@ -4,6 +4,7 @@
 import type { Logger } from '../../lib/index.js';
 import type { InstanceView } from '../../lib/testing/index.js';
 import { awsLocalProvider } from './aws.js';
+import { gcpLocalProvider } from './gcp.js';
 import { ibmCloudLocalProvider } from './ibmcloud.js';
 import type { LocalBinary } from './local-binary.js';
 
@@ -23,7 +24,7 @@ export interface LocalCloud {
   /** Base URL the provider's SDK is pointed at. */
   endpoint: string;
   region: string;
-  /** More base URLs published beside `endpoint` in endpoints.json, e.g. IBM Cloud's iamEndpoint. */
+  /** More values published beside `endpoint` in endpoints.json, e.g. IBM Cloud's iamEndpoint or the GCP project. */
   extraEndpoints?: Record<string, string>;
   /** What the kubelet simulator follows. */
   instanceView(): InstanceView;
@@ -45,6 +46,7 @@ export interface LocalProvider {
 
 export const localProviders: Record<string, LocalProvider> = {
   aws: awsLocalProvider,
+  gcp: gcpLocalProvider,
   ibmcloud: ibmCloudLocalProvider,
 };
 

@@ -5,3 +5,6 @@ export * from './rate-limiter.js';
 export * from './describe-batcher.js';
 export * from './ttl-cache.js';
 export * from './provider-condition.js';
+export * from './refreshing-cache.js';
+export * from './spec-issues.js';
+export * from './secret-reader.js';

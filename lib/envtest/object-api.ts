@@ -13,6 +13,7 @@ import { validateObjectMeta } from './object-meta.js';
 import type { TypeRegistry } from './registry.js';
 import { apiVersionFor, typeKeyOf, versionInfo, type ResourceType } from './resource-type.js';
 import { applySchema } from './schema/index.js';
+import { foldSecretStringData } from './secret-string-data.js';
 import type { Store } from './storage/store.js';
 import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
 
@@ -249,6 +250,11 @@ export class ObjectApi {
     const isNamespace = type.group === '' && type.plural === 'namespaces';
     causes.push(...validateObjectMeta(obj.metadata, isNamespace ? 'label' : 'subdomain'));
     let out = obj;
+    if (type.group === '' && type.plural === 'secrets') {
+      const folded = foldSecretStringData(out);
+      out = folded.object;
+      causes.push(...folded.causes);
+    }
     if (type.custom) {
       const schema = versionInfo(type, version)?.schema;
       if (schema) {

@@ -22,10 +22,20 @@ const bits = (b: Buffer, unused = 0) => tlv(0x03, Buffer.from([unused]), b);
 const explicit = (n: number, c: Buffer) => tlv(0xa0 + n, c);
 const bool = (v: boolean) => tlv(0x01, Buffer.from([v ? 0xff : 0]));
 
-function int(b: Buffer): Buffer {
-  const first = b[0] ?? 0;
-  return tlv(0x02, first & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+/**
+ * A non-negative DER INTEGER from big-endian magnitude bytes. DER demands the shortest form: redundant
+ * leading zero bytes are dropped (a random serial starting 0x00 0x0X is "illegal padding" to OpenSSL),
+ * and a single 0x00 is added back only when the high bit would otherwise make the value negative.
+ */
+export function derUnsignedInteger(b: Buffer): Buffer {
+  let start = 0;
+  while (start < b.length - 1 && b[start] === 0) start++;
+  const magnitude = b.length === 0 ? Buffer.from([0]) : b.subarray(start);
+  const first = magnitude[0] ?? 0;
+  return tlv(0x02, first & 0x80 ? Buffer.concat([Buffer.from([0]), magnitude]) : magnitude);
 }
+
+const int = derUnsignedInteger;
 
 function oid(s: string): Buffer {
   const parts = s.split('.').map(Number);
@@ -53,13 +63,20 @@ export interface ServingCert {
   keyPem: string;
 }
 
-export function generateServingCert(commonName = 'machine-api-envtest', now = Date.now()): ServingCert {
+export interface ServingCertOptions {
+  /** Serial number bytes (big-endian); default 16 random bytes. Tests pass edge cases. */
+  serial?: Buffer;
+}
+
+export function generateServingCert(commonName = 'machine-api-envtest', now = Date.now(), options: ServingCertOptions = {}): ServingCert {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const ecdsaWithSha256 = seq(oid('1.2.840.10045.4.3.2'));
   const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(commonName, 'utf8')))));
-  const serial = randomBytes(16);
+  // RFC 5280: a positive serial of at most 20 octets; the high bit is cleared so the encoding needs no pad.
+  const serial = Buffer.from(options.serial ?? randomBytes(16));
   serial[0] = (serial[0] ?? 0) & 0x7f;
+  if (serial.every((b) => b === 0)) serial[serial.length - 1] = 1;
   const ski = createHash('sha1').update(spki).digest();
   const extensions = seq(
     extension('2.5.29.19', true, seq(bool(true))),

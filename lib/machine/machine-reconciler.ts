@@ -23,6 +23,7 @@ import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
 import type { Clock } from '../runtime/clock.js';
+import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import type { Actuator, ActuatorContext } from './actuator.js';
@@ -59,6 +60,7 @@ export const fingerprintOf = (m: Machine): string => `${m.metadata.uid ?? ''}/${
 
 export class MachineReconciler implements Reconciler {
   private readonly gate: RetryGate;
+  private readonly written = new WrittenVersions();
 
   constructor(private readonly d: MachineReconcilerDeps) {
     this.gate = new RetryGate(d.clock, d.retryBaseMs, d.retryMaxMs);
@@ -70,19 +72,25 @@ export class MachineReconciler implements Reconciler {
     if (!cached) {
       // Gone: its backoff entry would otherwise stay for the life of the process.
       this.gate.succeeded(key);
+      this.written.forget(key);
       return;
     }
+    // Our last write is not in the cache yet: its watch event brings this key back with the fresh copy.
+    if (this.written.isStale(key, cached.metadata.resourceVersion)) return;
     const fp = fingerprintOf(cached);
     const wait = this.gate.remaining(key, fp);
     if (wait !== undefined) return { requeueAfterMs: wait };
     const started = this.d.clock.now();
+    const draft = new MachineDraft(clone(cached), this.d.client);
     try {
-      const result = await this.reconcileMachine(new MachineDraft(clone(cached), this.d.client), ctx);
+      const result = await this.reconcileMachine(draft, ctx);
       this.gate.succeeded(key);
       return result;
     } catch (err) {
       this.gate.failed(key, fp, started);
       throw err;
+    } finally {
+      if (draft.base.metadata.resourceVersion !== cached.metadata.resourceVersion) this.written.record(key, draft.base.metadata.resourceVersion);
     }
   }
 

@@ -5,6 +5,7 @@ import type { Machine } from '../apis/machine-types.js';
 import type { JsonPatchOperation, KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
 import type { Clock } from '../runtime/clock.js';
+import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import { createMergePatch, deepEqual } from '../machine/merge-patch.js';
 import { desiredNode } from './node-metadata.js';
@@ -82,6 +83,7 @@ export interface NodeLinkDeps {
 export class NodeLinkReconciler implements Reconciler {
   /** Last Ready status seen per node: nodeRef/lastUpdated are rewritten when readiness flips. */
   private readonly readiness = new Map<string, boolean>();
+  private readonly written = new WrittenVersions();
 
   constructor(private readonly d: NodeLinkDeps) {}
 
@@ -89,6 +91,7 @@ export class NodeLinkReconciler implements Reconciler {
     const node = this.d.nodes.get({ name: req.name });
     if (!node) {
       this.readiness.delete(req.name);
+      this.written.forget(`node/${req.name}`);
       return;
     }
     const machine = findMachineForNode(node, this.d.machines);
@@ -96,6 +99,9 @@ export class NodeLinkReconciler implements Reconciler {
       ctx.log.debug('no machine found for node', { node: req.name }, 2);
       return;
     }
+    // A copy from before our own last write: the watch event of that write brings this node back.
+    const machineKey = `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`;
+    if (this.written.isStale(`node/${req.name}`, node.metadata.resourceVersion) || this.written.isStale(machineKey, machine.metadata.resourceVersion)) return;
     if (node.metadata.deletionTimestamp) {
       this.readiness.delete(req.name);
       return;
@@ -116,7 +122,7 @@ export class NodeLinkReconciler implements Reconciler {
       { labels: node.metadata.labels ?? {}, annotations: node.metadata.annotations ?? {} },
       { labels: want.metadata.labels ?? {}, annotations: want.metadata.annotations ?? {} },
     );
-    if (meta) await this.d.client.patch(Nodes, key, { type: 'merge', body: { metadata: meta } }, { signal });
+    if (meta) this.written.record(`node/${key.name}`, (await this.d.client.patch(Nodes, key, { type: 'merge', body: { metadata: meta } }, { signal })).metadata.resourceVersion);
 
     const before = node.spec?.taints;
     const after = want.spec?.taints ?? [];
@@ -129,11 +135,11 @@ export class NodeLinkReconciler implements Reconciler {
         : node.spec !== undefined
           ? [{ op: 'test', path: '/spec', value: node.spec }, { op: 'add', path: '/spec/taints', value: after }]
           : [];
-    if (ops.length > 0) {
-      await this.d.client.patch(Nodes, key, { type: 'json', body: ops }, { signal });
-    } else {
-      await this.d.client.patch(Nodes, key, { type: 'merge', body: { spec: { taints: after } } }, { signal, resourceVersion: node.metadata.resourceVersion });
-    }
+    const written =
+      ops.length > 0
+        ? await this.d.client.patch(Nodes, key, { type: 'json', body: ops }, { signal })
+        : await this.d.client.patch(Nodes, key, { type: 'merge', body: { spec: { taints: after } } }, { signal, resourceVersion: node.metadata.resourceVersion });
+    this.written.record(`node/${key.name}`, written.metadata.resourceVersion);
   }
 
   private async updateNodeRef(machine: Machine, node: Node, signal: AbortSignal): Promise<void> {
@@ -148,7 +154,7 @@ export class NodeLinkReconciler implements Reconciler {
       this.readiness.set(name, ready);
       return;
     }
-    await this.d.client.patch(
+    const written = await this.d.client.patch(
       Machines,
       { namespace: machine.metadata.namespace ?? '', name: machine.metadata.name ?? '' },
       {
@@ -162,6 +168,7 @@ export class NodeLinkReconciler implements Reconciler {
       },
       { subresource: 'status', signal },
     );
+    this.written.record(`machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`, written.metadata.resourceVersion);
     this.readiness.set(name, ready);
   }
 }

@@ -18,3 +18,4 @@ export * from './controller.js';
 export * from './leader-elector.js';
 export * from './probe-server.js';
 export * from './manager.js';
+export * from './written-versions.js';

@@ -5,3 +5,5 @@ export * from './fake-actuator.js';
 export * from './kubelet-simulator.js';
 export * from './conformance.js';
 export * from './test-env.js';
+export * from './provider-test-bed.js';
+export * from './provider-fixtures.js';

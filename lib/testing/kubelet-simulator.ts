@@ -1,6 +1,8 @@
 // Stands in for the kubelets of an emulated cloud: registers a Node for every running instance,
 // reports Ready=Unknown when an instance stops (as the node lifecycle controller would), and removes
-// the Node once the instance is gone. Tests can force a node's Ready status.
+// the Node once the instance is gone. Tests can force a node's Ready status. A Node follows its instance:
+// when a new instance comes up under a name an earlier one used (a reused private IP), the old Node is
+// replaced, as a new kubelet would re-register it.
 import type { Node, NodeCondition } from '../apis/core.js';
 import { isAlreadyExists, isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
@@ -26,6 +28,10 @@ export class KubeletSimulator {
   private readonly registered = new Set<string>();
   /** What we last wrote per node, so a change to one instance does not cost a GET for every node. */
   private readonly written = new Map<string, string>();
+  /** The providerID of the instance each node name last belonged to, so a new owner resets the name's state. */
+  private readonly ownerOf = new Map<string, string>();
+  /** Set by start(): Nodes left from before a restart are adopted or removed on the next sync. */
+  private adoptPending = false;
   private unsubscribe?: () => void;
   private running: Promise<void> = Promise.resolve();
   private dirty = false;
@@ -38,6 +44,7 @@ export class KubeletSimulator {
   /** Starts following the view; resolves after the first sync. stop() or the signal ends it. */
   async start(signal?: AbortSignal): Promise<void> {
     this.stopped = false;
+    this.adoptPending = true;
     this.unsubscribe = this.opts.view.onChange(() => this.kick());
     signal?.addEventListener('abort', () => void this.stop(), { once: true });
     this.kick();
@@ -101,10 +108,20 @@ export class KubeletSimulator {
 
   private async sync(): Promise<void> {
     const instances = this.opts.view.listInstances();
+    if (this.adoptPending) {
+      await this.adoptExisting(instances);
+      this.adoptPending = false;
+    }
     const live = new Set<string>();
-    for (const inst of instances) {
-      if (inst.state === 'terminating' || inst.state === 'terminated' || inst.state === 'pending') continue;
+    for (const inst of nodeOwners(instances)) {
       live.add(inst.nodeName);
+      const owner = this.ownerOf.get(inst.nodeName);
+      if (owner !== undefined && owner !== inst.providerID) {
+        // A different instance now holds the name: the old one's forced status and Node are history.
+        this.overrides.delete(inst.nodeName);
+        this.written.delete(inst.nodeName);
+      }
+      this.ownerOf.set(inst.nodeName, inst.providerID);
       const ready: ReadyStatus = this.overrides.get(inst.nodeName) ?? (inst.state === 'running' ? 'True' : 'Unknown');
       // A stopped instance never registered a node; only a running one does.
       if (inst.state !== 'running' && !this.registered.has(inst.nodeName)) continue;
@@ -122,6 +139,37 @@ export class KubeletSimulator {
       }
       this.registered.delete(name);
       this.written.delete(name);
+      this.overrides.delete(name);
+      this.ownerOf.delete(name);
+    }
+  }
+
+  /**
+   * Instances may have ended while nobody watched (the environment was stopped): remove our Nodes whose
+   * instance is no longer live, and take over the rest so that a later stop or termination updates them.
+   */
+  private async adoptExisting(instances: EmulatedInstance[]): Promise<void> {
+    const live = new Map<string, EmulatedInstance>();
+    for (const inst of instances) if (inst.state !== 'terminating' && inst.state !== 'terminated') live.set(inst.providerID, inst);
+    const { items } = await this.opts.client.list(Nodes, { labelSelector: managedByLabel });
+    for (const node of items) {
+      const name = node.metadata.name;
+      if (!name || node.metadata.labels?.[managedByLabel] === undefined) continue;
+      const inst = live.get(node.spec?.providerID ?? '');
+      if (inst && inst.nodeName === name) {
+        this.registered.add(name);
+        this.ownerOf.set(name, inst.providerID);
+        continue;
+      }
+      await this.deleteNode(name, node.metadata.uid);
+    }
+  }
+
+  private async deleteNode(name: string, uid?: string): Promise<void> {
+    try {
+      await this.opts.client.delete(Nodes, { name }, uid ? { preconditions: { uid } } : undefined);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
     }
   }
 
@@ -137,6 +185,11 @@ export class KubeletSimulator {
       node = await client.get(Nodes, { name: inst.nodeName });
     } catch (err) {
       if (!isNotFound(err)) throw err;
+    }
+    if (node && node.spec?.providerID !== inst.providerID) {
+      // The Node was registered by an earlier instance with the same name; the new kubelet starts afresh.
+      await this.deleteNode(inst.nodeName, node.metadata.uid);
+      node = undefined;
     }
     if (!node) {
       try {
@@ -193,6 +246,21 @@ export class KubeletSimulator {
       },
     };
   }
+}
+
+/**
+ * The instance each node name belongs to, among those that have (or may get) a Node. Two instances can
+ * share a name when a freed private IP is reused; the running one, else the latest listed, wins.
+ */
+function nodeOwners(instances: EmulatedInstance[]): EmulatedInstance[] {
+  const byName = new Map<string, EmulatedInstance>();
+  for (const inst of instances) {
+    if (inst.state === 'terminating' || inst.state === 'terminated' || inst.state === 'pending') continue;
+    const seen = byName.get(inst.nodeName);
+    if (seen?.state === 'running' && inst.state !== 'running') continue;
+    byName.set(inst.nodeName, inst);
+  }
+  return [...byName.values()];
 }
 
 function sameAddresses(node: Node, inst: EmulatedInstance): boolean {

@@ -33,9 +33,9 @@ export interface AwsClientFactoryOptions {
   /** Delay before SDK retry n (tests make it tiny); default: the SDK's jittered exponential backoff. */
   retryDelayMs?: (attempt: number) => number;
   requestTimeoutMs?: number;
-  /** Window for coalescing DescribeInstances-by-id (default 5 ms). */
+  /** Window for coalescing DescribeInstances by id or Name (default 20 ms: long enough for the workers of a resync to meet). */
   batchWindowMs?: number;
-  /** How long a transitional instance is reused by other reconciles (default 0: always describe). */
+  /** How long a view described on a Machine's behalf in a burst may answer its next check (default 10 s; 0 = never). */
   instanceReuseMs?: number;
   /** How long AMI/subnet/security-group/zone/VPC/DHCP look-ups are reused (default 60 s). */
   lookupCacheTtlMs?: number;
@@ -121,6 +121,11 @@ export class AwsClientFactory {
         region,
         credentials,
         maxAttempts: delay ? undefined : (this.opts.maxAttempts ?? 3),
+        // Adaptive: after EC2 answers RequestLimitExceeded, the SDK paces every attempt of this client to the
+        // rate EC2 lets through (and raises it again as throttling stops), on top of our token bucket, which
+        // only caps the rate it may reach. Without it a scale-up either crawls at a fixed rate set below any
+        // account's limits or keeps bumping into the account's buckets.
+        retryMode: delay ? undefined : 'adaptive',
         retryStrategy: delay ? new ConfiguredRetryStrategy(this.opts.maxAttempts ?? 3, delay) : undefined,
         requestHandler: { requestTimeout: this.opts.requestTimeoutMs ?? 30_000, connectionTimeout: 5_000, throwOnRequestTimeout: true },
       };
@@ -138,7 +143,7 @@ export class AwsClientFactory {
     const api = ec2;
     const instances = new InstanceCache({
       clock: this.opts.clock,
-      windowMs: this.opts.batchWindowMs ?? 5,
+      windowMs: this.opts.batchWindowMs ?? 20,
       maxIds: MAX_IDS_PER_DESCRIBE,
       reuseMs: this.opts.instanceReuseMs,
       describeByIds: (ids) => describeInstancesById(api, ids),

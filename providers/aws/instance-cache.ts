@@ -1,10 +1,10 @@
 // DescribeInstances, shared by every reconcile worker of a region and credentials:
-// - by id: coalesced into one call per batch window; an instance still in a transitional state (pending,
-//   stopping, shutting-down) described less than `reuseMs` ago is served again without a call, so the cascade
-//   of reconciles that a Machine's own writes trigger while it boots costs one describe. A running or stopped
-//   instance is always described afresh: a Node event right after an out-of-band termination must see it;
-// - a batch also refreshes the ids other Machines asked about recently whose view is going stale, so a resync
-//   of a thousand Machines costs a call or two instead of one per worker batch (spec/aws.md §7.3);
+// - by id: coalesced into one call per batch window;
+// - in a burst (a batch of at least `burstSize` ids: a resync, a mass scale-up), the call also describes the
+//   other ids asked about recently, and each of those Machines' next check is answered from that view once
+//   (within `reuseMs`), so a resync of a thousand Machines costs a call or two instead of one per worker batch
+//   (spec/aws.md §7.3). A view is served once only, and never outside a burst: a Machine whose Node just went
+//   away (an out-of-band termination right after its last check) is described afresh on that event;
 // - by Name tag within a cluster: concurrent look-ups become one filtered call.
 // Terminating or tagging an instance forgets what was seen of it, so nobody reads their own write stale.
 import type { Instance } from '@aws-sdk/client-ec2';
@@ -16,13 +16,10 @@ export interface InstanceCacheOptions {
   describeByIds: (ids: string[]) => Promise<Map<string, Instance>>;
   /** Instances whose Name tag is one of names, in the cluster. */
   describeByNames: (clusterId: string, names: string[]) => Promise<Instance[]>;
-  /**
-   * How long an instance in a transitional state is served again (default 0: never). Off by default: a
-   * cached "pending" read after the instance booted hides an out-of-band termination that follows it until
-   * the next resync (the integration test "fails a Running machine whose instance was terminated out of
-   * band" catches exactly that).
-   */
+  /** How long a view described on a Machine's behalf in a burst may answer its next check (default 10 s; 0 = never). */
   reuseMs?: number;
+  /** Ids in one batch that make it a burst (default 4). */
+  burstSize?: number;
   /** How long an id keeps being refreshed after it was last asked for (default 15 min). */
   rememberMs?: number;
   /** Coalescing window (default 5 ms). */
@@ -34,21 +31,23 @@ export interface InstanceCacheOptions {
 }
 
 const NAME_TAG = 'Name';
-/** States the controller requeues on anyway; nothing terminal is concluded from them. */
-const TRANSITIONAL = new Set(['pending', 'stopping', 'shutting-down']);
 
 export class InstanceCache {
-  private readonly seen = new Map<string, { instance: Instance; at: number }>();
+  /** Views described on a Machine's behalf before it asked; each answers one check. */
+  private readonly prefetched = new Map<string, { instance: Instance; at: number }>();
+  private lastPrefetch = -Infinity;
   /** id → when a caller last asked for it. */
   private readonly wanted = new Map<string, number>();
   private readonly byId: DescribeBatcher<Instance>;
   private readonly byName: DescribeBatcher<Instance[]>;
   private readonly reuseMs: number;
+  private readonly burstSize: number;
   private readonly rememberMs: number;
   private readonly maxIds: number;
 
   constructor(private readonly o: InstanceCacheOptions) {
-    this.reuseMs = o.reuseMs ?? 0;
+    this.reuseMs = o.reuseMs ?? 10_000;
+    this.burstSize = o.burstSize ?? 4;
     this.rememberMs = o.rememberMs ?? 15 * 60_000;
     this.maxIds = o.maxIds ?? 1000;
     this.byId = new DescribeBatcher<Instance>({ windowMs: o.windowMs ?? 5, maxBatch: this.maxIds, clock: o.clock, fetch: (ids) => this.fetchIds(ids) });
@@ -59,8 +58,11 @@ export class InstanceCache {
   get(id: string, signal?: AbortSignal): Promise<Instance | undefined> {
     const now = this.o.clock.now();
     this.wanted.set(id, now);
-    const hit = this.seen.get(id);
-    if (hit && now - hit.at < this.reuseMs && TRANSITIONAL.has(hit.instance.State?.Name ?? '')) return Promise.resolve(hit.instance);
+    const hit = this.prefetched.get(id);
+    if (hit) {
+      this.prefetched.delete(id);
+      if (now - hit.at < this.reuseMs) return Promise.resolve(hit.instance);
+    }
     return this.byId.get(id, signal);
   }
 
@@ -71,38 +73,34 @@ export class InstanceCache {
 
   /** Drops what was seen of these instances (after terminating or tagging them). */
   forget(ids: string[]): void {
-    for (const id of ids) this.seen.delete(id);
-  }
-
-  private remember(instances: Iterable<Instance>): void {
-    const at = this.o.clock.now();
-    for (const i of instances) if (i.InstanceId) this.seen.set(i.InstanceId, { instance: i, at });
+    for (const id of ids) this.prefetched.delete(id);
   }
 
   private async fetchIds(ids: string[]): Promise<Map<string, Instance>> {
     const now = this.o.clock.now();
-    const asked = new Set(ids);
     const riders: string[] = [];
-    for (const [id, at] of this.reuseMs > 0 ? this.wanted : []) {
-      if (now - at > this.rememberMs) {
-        this.wanted.delete(id);
-        this.seen.delete(id);
-        continue;
+    if (this.reuseMs > 0 && ids.length >= this.burstSize && now - this.lastPrefetch >= this.reuseMs / 2) {
+      this.lastPrefetch = now;
+      const asked = new Set(ids);
+      for (const [id, at] of this.wanted) {
+        if (now - at > this.rememberMs) {
+          this.wanted.delete(id);
+          continue;
+        }
+        if (asked.size + riders.length >= this.maxIds) break;
+        if (!asked.has(id)) riders.push(id);
       }
-      if (asked.size + riders.length >= this.maxIds) break;
-      const s = this.seen.get(id);
-      // Only views past half their life ride along: each id is refreshed at most twice per reuse period.
-      if (!asked.has(id) && s && now - s.at > this.reuseMs / 2) riders.push(id);
     }
     const found = await this.o.describeByIds([...ids, ...riders]);
-    this.remember(found.values());
+    const at = this.o.clock.now();
+    for (const id of riders) {
+      const inst = found.get(id);
+      if (inst) this.prefetched.set(id, { instance: inst, at });
+    }
     for (const id of [...ids, ...riders]) {
       const inst = found.get(id);
-      if (!inst || inst.State?.Name === 'terminated') {
-        // Gone for good (or not visible yet): ask EC2 again next time rather than refresh it in every batch.
-        this.wanted.delete(id);
-        if (!inst) this.seen.delete(id);
-      }
+      // Gone for good, or not visible yet: not worth describing on anyone else's behalf.
+      if (!inst || inst.State?.Name === 'terminated') this.wanted.delete(id);
     }
     return found;
   }
@@ -117,7 +115,6 @@ export class InstanceCache {
     await Promise.all(
       [...byCluster].map(async ([cluster, names]) => {
         const found = await this.o.describeByNames(cluster, names);
-        this.remember(found);
         for (const name of names) out.set(`${cluster}\n${name}`, found.filter((i) => i.Tags?.some((t) => t.Key === NAME_TAG && t.Value === name)));
       }),
     );

@@ -4,6 +4,7 @@
 import type { InstanceTypeInfo as Ec2InstanceTypeInfo } from '@aws-sdk/client-ec2';
 import {
   InvalidMachineConfigurationError,
+  RefreshingCache,
   type Architecture,
   type Clock,
   type InstanceTypeCatalog,
@@ -54,18 +55,11 @@ export function toInstanceTypeInfo(t: Ec2InstanceTypeInfo): InstanceTypeInfo | u
   return info;
 }
 
-interface CacheEntry {
-  types?: Map<string, InstanceTypeInfo>;
-  loadedAt: number;
-  inflight?: Promise<Map<string, InstanceTypeInfo>>;
-}
-
 export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly ttlMs: number;
+  private readonly cache: RefreshingCache<Map<string, InstanceTypeInfo>>;
 
   constructor(private readonly o: AwsInstanceTypeCatalogOptions) {
-    this.ttlMs = o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS;
+    this.cache = new RefreshingCache(o.clock, o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS);
   }
 
   async lookup(machineSet: MachineSet, ctx: { signal: AbortSignal; log: Logger }): Promise<InstanceTypeInfo | undefined> {
@@ -88,41 +82,20 @@ export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
     return types.get(config.instanceType);
   }
 
-  private async typesFor(key: string, load: () => Promise<Ec2InstanceTypeInfo[]>, log: Logger): Promise<Map<string, InstanceTypeInfo>> {
-    let entry = this.cache.get(key);
-    if (!entry) {
-      entry = { loadedAt: 0 };
-      this.cache.set(key, entry);
-    }
-    if (entry.types && this.o.clock.now() - entry.loadedAt < this.ttlMs) return entry.types;
-    if (!entry.inflight) {
-      const e = entry;
-      e.inflight = (async () => {
-        try {
-          const list = await load();
-          const types = new Map<string, InstanceTypeInfo>();
-          for (const t of list) {
-            const info = toInstanceTypeInfo(t);
-            if (info) types.set(info.name, info);
-          }
-          if (types.size === 0) throw new Error('unable to load EC2 Instance Type list');
-          e.types = types;
-          e.loadedAt = this.o.clock.now();
-          return types;
-        } finally {
-          e.inflight = undefined;
+  private typesFor(key: string, load: () => Promise<Ec2InstanceTypeInfo[]>, log: Logger): Promise<Map<string, InstanceTypeInfo>> {
+    return this.cache.get(
+      key,
+      async () => {
+        const types = new Map<string, InstanceTypeInfo>();
+        for (const t of await load()) {
+          const info = toInstanceTypeInfo(t);
+          if (info) types.set(info.name, info);
         }
-      })();
-    }
-    try {
-      return await (entry.inflight ?? Promise.resolve(entry.types ?? new Map<string, InstanceTypeInfo>()));
-    } catch (err) {
-      if (entry.types) {
-        log.info('refreshing EC2 instance types failed; using the previous list', { error: describeEc2Error(err) });
-        return entry.types;
-      }
-      throw err;
-    }
+        if (types.size === 0) throw new Error('unable to load EC2 Instance Type list');
+        return types;
+      },
+      (err) => log.info('refreshing EC2 instance types failed; using the previous list', { error: describeEc2Error(err) }),
+    );
   }
 }
 

@@ -2,8 +2,9 @@
 // decoded from Machine.spec.providerSpec.value with the reference webhook's defaults, then validated
 // (provider-spec-validation.ts). Unknown fields are reported, never silently dropped.
 import {
-  InvalidMachineConfigurationError,
   SpecReader,
+  compactSpec,
+  throwOnFieldIssues,
   readProviderConditions,
   type FieldIssue,
   type Machine,
@@ -192,15 +193,6 @@ function readBlockDevice(o: ObjectReader): BlockDeviceMappingSpec {
   };
 }
 
-/** Drops undefined members so the decoded config reads (and serialises) like the JSON that was written. */
-function compact<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(compact) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = compact(v);
-  return out as T;
-}
-
 /** Structural decode of providerSpec.value with the webhook defaults applied; no semantic validation. */
 export function readProviderConfig(value: unknown, opts: DecodeOptions = {}): DecodedProviderConfig & { errors: FieldIssue[] } {
   const reader = new SpecReader();
@@ -260,15 +252,11 @@ export function readProviderConfig(value: unknown, opts: DecodeOptions = {}): De
   if (!config.credentialsSecret) config.credentialsSecret = { name: DEFAULT_CREDENTIALS_SECRET };
 
   for (const f of reader.unknownFields) warnings.push(`Unknown field (${f}) will be ignored`);
-  return { config: compact(config), warnings, unknownFields: reader.unknownFields, errors: reader.errors };
+  return { config: compactSpec(config), warnings, unknownFields: reader.unknownFields, errors: reader.errors };
 }
 
 /** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue. */
-export function throwIfInvalid(issues: FieldIssue[]): void {
-  const first = issues[0];
-  if (!first) return;
-  throw new InvalidMachineConfigurationError(issues.map((i) => i.message).join('; '), { field: first.field });
-}
+export const throwIfInvalid: (issues: FieldIssue[]) => void = throwOnFieldIssues;
 
 /** Decodes, defaults and validates a providerSpec value; throws InvalidMachineConfigurationError. */
 export function decodeProviderConfig(value: unknown, opts: DecodeOptions = {}): DecodedProviderConfig {
@@ -306,5 +294,5 @@ export function decodeProviderStatus(value: unknown): AWSMachineProviderStatus {
 
 /** The JSON written to status.providerStatus; instanceId/instanceState are null when cleared, as the Go pointers. */
 export function encodeProviderStatus(status: AWSMachineProviderStatus): Record<string, unknown> {
-  return compact({ ...status });
+  return compactSpec({ ...status });
 }

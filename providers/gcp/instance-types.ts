@@ -4,6 +4,7 @@
 // previous answer while it has one.
 import {
   InvalidMachineConfigurationError,
+  RefreshingCache,
   type Architecture,
   type Clock,
   type InstanceTypeCatalog,
@@ -60,18 +61,12 @@ export interface GcpInstanceTypeCatalogOptions {
   ttlMs?: number;
 }
 
-interface CacheEntry {
-  value?: MachineType | null;
-  loadedAt: number;
-  inflight?: Promise<MachineType | null>;
-}
-
 export class GcpInstanceTypeCatalog implements InstanceTypeCatalog {
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly ttlMs: number;
+  // A cached null is "no such type"; a failed refresh falls back only to a type that was found.
+  private readonly cache: RefreshingCache<MachineType | null>;
 
   constructor(private readonly o: GcpInstanceTypeCatalogOptions) {
-    this.ttlMs = o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS;
+    this.cache = new RefreshingCache(o.clock, o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS, { serveStale: (previous) => previous !== null });
   }
 
   async lookup(machineSet: MachineSet, ctx: { signal: AbortSignal; log: Logger }): Promise<InstanceTypeInfo | undefined> {
@@ -97,35 +92,10 @@ export class GcpInstanceTypeCatalog implements InstanceTypeCatalog {
     return mt ? toInstanceTypeInfo(mt, spec.gpus) : undefined;
   }
 
-  private async cached(key: string, log: Logger, load: () => Promise<MachineType | null>): Promise<MachineType | null> {
-    let entry = this.cache.get(key);
-    if (!entry) {
-      entry = { loadedAt: 0 };
-      this.cache.set(key, entry);
-    }
-    if (entry.value !== undefined && this.o.clock.now() - entry.loadedAt < this.ttlMs) return entry.value;
-    if (!entry.inflight) {
-      const e = entry;
-      e.inflight = (async () => {
-        try {
-          const v = await load();
-          e.value = v;
-          e.loadedAt = this.o.clock.now();
-          return v;
-        } finally {
-          e.inflight = undefined;
-        }
-      })();
-    }
-    try {
-      return await (entry.inflight ?? Promise.resolve(entry.value ?? null));
-    } catch (err) {
-      if (entry.value) {
-        log.info('refreshing a GCE machine type failed; using the previous answer', { machineType: key, error: describeGceError(err) });
-        return entry.value;
-      }
-      throw err;
-    }
+  private cached(key: string, log: Logger, load: () => Promise<MachineType | null>): Promise<MachineType | null> {
+    return this.cache.get(key, load, (err) =>
+      log.info('refreshing a GCE machine type failed; using the previous answer', { machineType: key, error: describeGceError(err) }),
+    );
   }
 }
 

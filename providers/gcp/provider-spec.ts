@@ -2,8 +2,9 @@
 // decoded from Machine.spec.providerSpec.value with the reference webhook's defaults, then validated
 // (provider-spec-validation.ts). Unknown fields are reported, never silently dropped.
 import {
-  InvalidMachineConfigurationError,
   SpecReader,
+  compactSpec,
+  throwOnFieldIssues,
   readProviderConditions,
   type FieldIssue,
   type ObjectReader,
@@ -190,15 +191,6 @@ function readDisk(o: ObjectReader, issues: FieldIssue[]): GCPDisk {
   };
 }
 
-/** Drops undefined members so the decoded spec reads (and serialises) like the JSON that was written. */
-function compact<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(compact) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = compact(v);
-  return out as T;
-}
-
 /** Structural decode of providerSpec.value with the webhook defaults applied; no semantic validation. */
 export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec & { errors: FieldIssue[] } {
   const path = opts.path ?? PROVIDER_SPEC_PATH;
@@ -292,15 +284,11 @@ export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): Deco
   else if (!spec.credentialsSecret.name) spec.credentialsSecret.name = DEFAULT_CREDENTIALS_SECRET;
 
   for (const f of reader.unknownFields) warnings.push(`Unknown field (${f}) will be ignored`);
-  return { spec: compact(spec), warnings, unknownFields: reader.unknownFields, errors: [...reader.errors, ...mapIssues] };
+  return { spec: compactSpec(spec), warnings, unknownFields: reader.unknownFields, errors: [...reader.errors, ...mapIssues] };
 }
 
 /** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue. */
-export function throwIfInvalid(issues: FieldIssue[]): void {
-  const first = issues[0];
-  if (!first) return;
-  throw new InvalidMachineConfigurationError(issues.map((i) => i.message).join('; '), { field: first.field });
-}
+export const throwIfInvalid: (issues: FieldIssue[]) => void = throwOnFieldIssues;
 
 /** Decodes, defaults and validates a providerSpec value; throws InvalidMachineConfigurationError. */
 export function decodeProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec {
@@ -326,7 +314,7 @@ export function decodeProviderStatus(value: unknown): GCPMachineProviderStatus {
 
 /** The JSON written to status.providerStatus, in the reference's shape (`metadata: {}` included). */
 export function encodeProviderStatus(status: GCPMachineProviderStatus): Record<string, unknown> {
-  return compact({
+  return compactSpec({
     apiVersion: status.apiVersion ?? 'machine.openshift.io/v1beta1',
     kind: status.kind ?? PROVIDER_STATUS_KIND,
     metadata: {},

@@ -1,25 +1,12 @@
 // The GCP provider binary as a deployment runs it: a child process against the local control plane and
 // the GCE emulator, driven only by flags.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { Leases, Machines, Namespaces, Secrets, type KubeClient } from '../../lib/index.js';
-import { startTestEnv, type TestEnv } from '../../lib/testing/index.js';
+import { Leases, Machines, type KubeClient } from '../../lib/index.js';
+import { eventually, machineFor } from '../../lib/testing/index.js';
 import { buildProgram, gcpSettingsFromInfrastructure, LEADER_ELECTION_ID } from '../../cmd/machine-api-provider-gcp.js';
 import { startGceEmulator, type GceEmulator } from '../../providers/gcp/emulator/index.js';
 import { CLUSTER_ID, NAMESPACE, PROJECT, ZONE, defaultSecrets, gcpSpec, silentLogger } from '../providers/gcp/fixtures.js';
-import { freePort, startBinary, waitForOk } from './binary-harness.js';
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 40_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { flagError, runProviderBinary, startBinaryCluster, type BinaryCluster } from './provider-binary-harness.js';
 
 describe('machine-api-provider-gcp binary', function () {
   this.timeout(90_000);
@@ -36,10 +23,7 @@ describe('machine-api-provider-gcp binary', function () {
   });
 
   it('rejects a malformed --gcp-endpoint with a message naming the flag', () => {
-    let out = '';
-    const program = buildProgram({}).exitOverride().configureOutput({ writeErr: (s) => (out += s), writeOut: () => {} });
-    expect(() => program.parse(['node', 'x', '--gcp-endpoint', 'ftp://nope'])).to.throw();
-    expect(out).to.contain('--gcp-endpoint must be an http(s) URL');
+    expect(flagError(buildProgram({}), ['--gcp-endpoint', 'ftp://nope'])).to.contain('--gcp-endpoint must be an http(s) URL');
   });
 
   it('takes the default project, resource labels and tags and the compute endpoint from the Infrastructure', async () => {
@@ -68,54 +52,37 @@ describe('machine-api-provider-gcp binary', function () {
   });
 
   describe('running', () => {
-    let env: TestEnv;
+    let cluster: BinaryCluster;
     let emu: GceEmulator;
-    let dir: string;
 
     before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'mapg-'));
-      env = await startTestEnv({ controlPlane: { kubeconfigPath: join(dir, 'kubeconfig') } });
+      cluster = await startBinaryCluster({ namespace: NAMESPACE, secrets: defaultSecrets() });
       emu = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 50 });
-      await env.client.create(Namespaces, { metadata: { name: NAMESPACE } });
-      for (const s of defaultSecrets()) await env.client.create(Secrets, s);
     });
     after(async () => {
       await emu?.stop();
-      await env?.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await cluster?.stop();
     });
 
     it('creates the instance of a Machine through the emulator, serves /healthz, holds its lease and exits 0 on SIGTERM', async () => {
-      const health = await freePort();
-      const child = startBinary('machine-api-provider-gcp', [
-        '--kubeconfig', join(dir, 'kubeconfig'),
-        '--gcp-endpoint', emu.endpoint,
-        '--leader-elect',
-        '--leader-elect-resource-namespace', NAMESPACE,
-        '--leader-elect-lease-duration', '10s',
-        '--health-addr', `127.0.0.1:${health}`,
-        '--metrics-bind-address', '0',
-      ]);
-      try {
-        expect(await waitForOk(`http://127.0.0.1:${health}/healthz`, child)).to.equal('ok');
-        await env.client.create(Machines, {
-          apiVersion: 'machine.openshift.io/v1beta1',
-          kind: 'Machine',
-          metadata: { name: 'bin-1', namespace: NAMESPACE, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID } },
-          spec: { providerSpec: { value: gcpSpec() } },
-        });
-        const m = await eventually('bin-1 to get a providerID', async () => {
-          const x = await env.client.get(Machines, { namespace: NAMESPACE, name: 'bin-1' });
-          return x.spec?.providerID ? x : undefined;
-        });
+      const { client } = cluster.env;
+      const run = await runProviderBinary('machine-api-provider-gcp', cluster, ['--gcp-endpoint', emu.endpoint], async (healthz) => {
+        expect(healthz).to.equal('ok');
+        await client.create(Machines, machineFor({ name: 'bin-1', namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: gcpSpec() }));
+        const m = await eventually(
+          'bin-1 to get a providerID',
+          async () => {
+            const x = await client.get(Machines, { namespace: NAMESPACE, name: 'bin-1' });
+            return x.spec?.providerID ? x : undefined;
+          },
+          40_000,
+        );
         expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/bin-1`);
         expect(emu.instances()).to.have.length(1);
-        const lease = await env.client.get(Leases, { namespace: NAMESPACE, name: LEADER_ELECTION_ID });
+        const lease = await client.get(Leases, { namespace: NAMESPACE, name: LEADER_ELECTION_ID });
         expect(lease.spec?.holderIdentity).to.be.a('string').and.not.equal('');
-      } finally {
-        child.process.kill('SIGTERM');
-      }
-      expect(await child.exited, child.output()).to.equal(0);
+      });
+      expect(run.exitCode, run.output).to.equal(0);
     });
   });
 });

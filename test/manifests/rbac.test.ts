@@ -27,6 +27,7 @@ const notExercised: Array<{ binary: string; verb: string; group: string; resourc
   { binary: 'machine-api-provider', verb: 'delete', group: '', resource: 'nodes', why: 'a deleted Machine\'s Node is removed once its instance is gone (in the run the kubelet simulator removed it first)' },
   { binary: 'machine-api-provider', verb: 'delete', group: '', resource: 'pods', why: 'drain deletes the pods it cannot evict from an unreachable node' },
   { binary: 'machine-api-provider', verb: 'get', group: 'apps', resource: 'daemonsets', why: 'drain leaves the pods of existing DaemonSets alone (the run had none)' },
+  { binary: 'machine-api-provider', verb: 'get', group: '', resource: 'secrets', why: 'Secrets come from the informer cache; one the cache has not seen yet (just created, or read before the first sync) is read live' },
   { binary: 'machine-api-provider', verb: 'get', group: 'config.openshift.io', resource: 'infrastructures', why: 'read once at start; the local control plane serves no Infrastructure' },
   { binary: 'machineset-controller', verb: 'patch', group: 'machine.openshift.io', resource: 'machines', why: 'adopting orphan Machines and releasing those whose labels stopped matching' },
   { binary: 'machine-healthcheck', verb: 'patch', group: 'machine.openshift.io', resource: 'machines', why: 'the external-remediation annotation, when a MachineHealthCheck names a remediation template' },

@@ -5,6 +5,7 @@ import { Nodes } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/runtime/fake-clock.js';
 import { conformanceContext } from '../../../lib/testing/conformance.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
+import type { EmulatedInstance, InstanceView } from '../../../lib/testing/instance-view.js';
 import { KubeletSimulator } from '../../../lib/testing/kubelet-simulator.js';
 import { MemoryKubeClient } from '../machine/memory-kube.js';
 
@@ -21,6 +22,33 @@ async function setup(opts: { bootDelayMs?: number } = {}) {
   await kubelet.start();
   return { clock, client, actuator, kubelet };
 }
+
+/** A cloud whose instances a test writes directly, so two instances can share a node name. */
+class ScriptedView implements InstanceView {
+  instances: EmulatedInstance[] = [];
+  private readonly listeners = new Set<() => void>();
+  listInstances(): EmulatedInstance[] {
+    return this.instances.map((i) => ({ ...i }));
+  }
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  set(instances: EmulatedInstance[]): void {
+    this.instances = instances;
+    for (const l of this.listeners) l();
+  }
+}
+
+const inst = (id: string, state: EmulatedInstance['state'], ip = '10.0.0.5'): EmulatedInstance => ({
+  providerID: `fake:///zone-a/${id}`,
+  nodeName: `ip-${ip.replaceAll('.', '-')}`,
+  state,
+  addresses: [{ type: 'InternalIP', address: ip }],
+  labels: { 'node.kubernetes.io/instance-type': id === 'i-new' ? 'fake.xlarge' : 'fake.large' },
+});
+
+const readyOf = (client: MemoryKubeClient, name: string) => client.peek(Nodes, { name })?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
 
 describe('KubeletSimulator', () => {
   it('registers a Ready node with the instance providerID, addresses and kubelet-style labels once it runs', async () => {
@@ -71,5 +99,85 @@ describe('KubeletSimulator', () => {
     await actuator.create(m('a'), conformanceContext());
     await kubelet.idle();
     expect(client.all(Nodes)).to.have.length(0);
+  });
+
+  describe('when a new instance reuses the node name of an earlier one', () => {
+    it('replaces the Node so it carries the new providerID and labels, even while the old instance is still listed as terminated', async () => {
+      const view = new ScriptedView();
+      const client = new MemoryKubeClient();
+      const kubelet = new KubeletSimulator({ client, view });
+      view.set([inst('i-old', 'running')]);
+      await kubelet.start();
+      const oldUid = client.peek(Nodes, { name: 'ip-10-0-0-5' })?.metadata.uid;
+      view.set([inst('i-old', 'terminated'), inst('i-new', 'running')]);
+      await kubelet.idle();
+      const nodes = client.all(Nodes);
+      expect(nodes).to.have.length(1);
+      expect(nodes[0]!.spec?.providerID).to.equal('fake:///zone-a/i-new');
+      expect(nodes[0]!.metadata.uid).to.not.equal(oldUid);
+      expect(nodes[0]!.metadata.labels).to.include({ 'node.kubernetes.io/instance-type': 'fake.xlarge' });
+      expect(readyOf(client, 'ip-10-0-0-5')).to.equal('True');
+      expect(kubelet.error).to.equal(undefined);
+      await kubelet.stop();
+    });
+
+    it('drops a Ready override set for the old instance', async () => {
+      const view = new ScriptedView();
+      const client = new MemoryKubeClient();
+      const kubelet = new KubeletSimulator({ client, view });
+      view.set([inst('i-old', 'running')]);
+      await kubelet.start();
+      await kubelet.setNodeReady('ip-10-0-0-5', 'False');
+      view.set([inst('i-new', 'running'), inst('i-old', 'terminated')]);
+      await kubelet.idle();
+      expect(client.peek(Nodes, { name: 'ip-10-0-0-5' })?.spec?.providerID).to.equal('fake:///zone-a/i-new');
+      expect(readyOf(client, 'ip-10-0-0-5')).to.equal('True');
+      await kubelet.stop();
+    });
+
+    it('replaces a Node the new instance finds when it starts after a restart', async () => {
+      const view = new ScriptedView();
+      const client = new MemoryKubeClient();
+      view.set([inst('i-old', 'running')]);
+      const first = new KubeletSimulator({ client, view });
+      await first.start();
+      await first.stop();
+      view.set([inst('i-old', 'terminated'), inst('i-new', 'running')]);
+      const second = new KubeletSimulator({ client, view });
+      await second.start();
+      expect(client.all(Nodes).map((n) => n.spec?.providerID)).to.deep.equal(['fake:///zone-a/i-new']);
+      await second.stop();
+    });
+  });
+
+  describe('on start', () => {
+    it('removes its Nodes whose instance ended while it was stopped, and leaves other Nodes alone', async () => {
+      const view = new ScriptedView();
+      const client = new MemoryKubeClient();
+      view.set([inst('i-a', 'running', '10.0.0.1'), inst('i-b', 'running', '10.0.0.2')]);
+      const first = new KubeletSimulator({ client, view });
+      await first.start();
+      await first.stop();
+      await client.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'control-plane-0' }, spec: { providerID: 'fake:///zone-a/cp' } });
+      view.set([inst('i-a', 'running', '10.0.0.1'), inst('i-b', 'terminated', '10.0.0.2')]);
+      const second = new KubeletSimulator({ client, view });
+      await second.start();
+      expect(client.all(Nodes).map((n) => n.metadata.name).sort()).to.deep.equal(['control-plane-0', 'ip-10-0-0-1']);
+      await second.stop();
+    });
+
+    it('follows its surviving Nodes from before, so a stop turns them Unknown', async () => {
+      const view = new ScriptedView();
+      const client = new MemoryKubeClient();
+      view.set([inst('i-a', 'running', '10.0.0.1')]);
+      const first = new KubeletSimulator({ client, view });
+      await first.start();
+      await first.stop();
+      view.set([inst('i-a', 'stopped', '10.0.0.1')]);
+      const second = new KubeletSimulator({ client, view });
+      await second.start();
+      expect(readyOf(client, 'ip-10-0-0-1')).to.equal('Unknown');
+      await second.stop();
+    });
   });
 });

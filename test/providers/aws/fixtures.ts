@@ -1,15 +1,13 @@
 // Shared fixtures for the AWS provider tests: Machines, Secrets, and a KubeClient that only serves Secrets.
 import {
-  ApiError,
   type ActuatorContext,
   type CoreEvent,
   type EventRecorder,
   type KubeClient,
-  type KubeObject,
-  type Logger,
   type Machine,
   type Secret,
 } from '../../../lib/index.js';
+import { secretsOnlyClient, silentLogger } from '../../../lib/testing/index.js';
 
 // The SDK warns on every client about Node < 22; tests know.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -17,13 +15,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 export const NAMESPACE = 'openshift-machine-api';
 export const CLUSTER_ID = 'test-cluster';
 
-export const silentLogger: Logger = {
-  error: () => {},
-  warn: () => {},
-  info: () => {},
-  debug: () => {},
-  child: () => silentLogger,
-};
+export { silentLogger };
 
 export function awsSpec(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -65,26 +57,7 @@ export function defaultSecrets(): Secret[] {
 
 /** A KubeClient that serves Secrets from memory; anything else is a test bug. */
 export function secretsClient(secrets: Secret[] = defaultSecrets()): KubeClient & { secrets: Secret[] } {
-  const unsupported = (): never => {
-    throw new Error('secretsClient: only get of Secrets is supported');
-  };
-  const client = {
-    secrets,
-    async get<T extends KubeObject>(resource: { kind: string }, key: { namespace?: string; name: string }): Promise<T> {
-      const s = resource.kind === 'Secret' ? secrets.find((x) => x.metadata.namespace === key.namespace && x.metadata.name === key.name) : undefined;
-      if (!s) throw new ApiError(404, { status: 'Failure', reason: 'NotFound', code: 404, message: `secrets "${key.name}" not found` });
-      return structuredClone(s) as unknown as T;
-    },
-    list: unsupported,
-    create: unsupported,
-    update: unsupported,
-    updateStatus: unsupported,
-    patch: unsupported,
-    delete: unsupported,
-    evict: unsupported,
-    watch: unsupported,
-  };
-  return client;
+  return secretsOnlyClient(secrets);
 }
 
 export interface RecordedEvent {

@@ -40,42 +40,64 @@ describe('InstanceCache', () => {
     expect(clusters.sort()).to.deep.equal(['c1', 'c2']);
   });
 
-  it('describes ids afresh every time by default, coalescing concurrent callers', async () => {
+  it('outside a burst, describes every check afresh, coalescing concurrent callers', async () => {
     let calls = 0;
     const cache = new InstanceCache({
       clock: new RealClock(),
       windowMs: 2,
       describeByIds: (ids) => {
         calls++;
-        return Promise.resolve(new Map(ids.map((id) => [id, inst(id, id, 'pending')])));
+        return Promise.resolve(new Map(ids.map((id) => [id, inst(id, id)])));
       },
       describeByNames: () => Promise.resolve([]),
     });
     await Promise.all([cache.get('i-1'), cache.get('i-2')]);
     await cache.get('i-1');
-    expect(calls).to.equal(2);
+    await cache.get('i-2');
+    expect(calls).to.equal(3);
   });
 
-  it('with a reuse window, serves a transitional instance again, never a running one, and forgets on request', async () => {
+  it('in a burst, also describes the other ids asked about recently and answers each one check from that view', async () => {
     const asked: string[][] = [];
-    let state = 'pending';
     const cache = new InstanceCache({
       clock: new RealClock(),
-      windowMs: 1,
-      reuseMs: 60_000,
+      windowMs: 2,
+      burstSize: 3,
       describeByIds: (ids) => {
-        asked.push(ids);
-        return Promise.resolve(new Map(ids.map((id) => [id, inst(id, id, state)])));
+        asked.push([...ids].sort());
+        return Promise.resolve(new Map(ids.map((id) => [id, inst(id, id)])));
       },
       describeByNames: () => Promise.resolve([]),
     });
-    await cache.get('i-1');
-    await cache.get('i-1');
-    expect(asked).to.have.length(1);
-    cache.forget(['i-1']);
-    state = 'running';
-    await cache.get('i-1');
-    await cache.get('i-1');
+    for (const id of ['i-4', 'i-5']) await cache.get(id);
+    expect(asked).to.have.length(2);
+    // A resync: three at once make a burst, which brings i-4 and i-5 along.
+    await Promise.all(['i-1', 'i-2', 'i-3'].map((id) => cache.get(id)));
+    expect(asked[2]).to.deep.equal(['i-1', 'i-2', 'i-3', 'i-4', 'i-5']);
+    await cache.get('i-4');
+    await cache.get('i-5');
     expect(asked).to.have.length(3);
+    // Served once: the next check of i-4 is described afresh.
+    await cache.get('i-4');
+    expect(asked).to.have.length(4);
+  });
+
+  it('forgets a prefetched view of an instance that was terminated or tagged', async () => {
+    let calls = 0;
+    const cache = new InstanceCache({
+      clock: new RealClock(),
+      windowMs: 2,
+      burstSize: 2,
+      describeByIds: (ids) => {
+        calls++;
+        return Promise.resolve(new Map(ids.map((id) => [id, inst(id, id)])));
+      },
+      describeByNames: () => Promise.resolve([]),
+    });
+    await cache.get('i-9');
+    await Promise.all([cache.get('i-1'), cache.get('i-2')]);
+    cache.forget(['i-9']);
+    await cache.get('i-9');
+    expect(calls).to.equal(3);
   });
 });

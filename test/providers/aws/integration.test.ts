@@ -2,134 +2,55 @@
 // simulator, the machine + drain + NodeLink + scale-from-zero controllers from wireAwsProvider, and the
 // MachineSet controller (its own binary in production) on one manager.
 import { expect } from 'chai';
-import {
-  MachineSets,
-  Machines,
-  Namespaces,
-  Nodes,
-  Secrets,
-  addMachineSetController,
-  isNotFound,
-  type KubeClient,
-  type Machine,
-  type MachineSet,
-  type Manager,
-} from '../../../lib/index.js';
-import { KubeletSimulator, startTestEnv, type TestEnv } from '../../../lib/testing/index.js';
+import { MachineSets, Machines, Nodes, type KubeClient, type Machine, type MachineSet } from '../../../lib/index.js';
+import { FAST_MACHINE_CONTROLLER, eventually, machineFor, machineSetFor, startProviderTestBed, type ProviderTestBed } from '../../../lib/testing/index.js';
 import { wireAwsProvider, type AwsProvider } from '../../../cmd/machine-api-provider-aws.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
 import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
 import { CLUSTER_ID, NAMESPACE, awsSpec, defaultSecrets } from './fixtures.js';
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const machineSet = (name: string, replicas: number, spec: Record<string, unknown> = awsSpec()): MachineSet =>
+  machineSetFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, replicas, spec });
 
-const machineSet = (name: string, replicas: number, spec: Record<string, unknown> = awsSpec()): MachineSet => ({
-  apiVersion: 'machine.openshift.io/v1beta1',
-  kind: 'MachineSet',
-  metadata: { name, namespace: NAMESPACE, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID } },
-  spec: {
-    replicas,
-    selector: { matchLabels: { 'machine.openshift.io/cluster-api-machineset': name } },
-    template: {
-      metadata: { labels: { 'machine.openshift.io/cluster-api-machineset': name, 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID } },
-      spec: { providerSpec: { value: spec } },
-    },
-  },
-});
-
-const newMachine = (name: string, spec: Record<string, unknown> = awsSpec()): Machine => ({
-  apiVersion: 'machine.openshift.io/v1beta1',
-  kind: 'Machine',
-  metadata: { name, namespace: NAMESPACE, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID } },
-  spec: { providerSpec: { value: spec } },
-});
-
-async function machinesOf(client: KubeClient, set: string): Promise<Machine[]> {
-  return (await client.list(Machines, { namespace: NAMESPACE, labelSelector: `machine.openshift.io/cluster-api-machineset=${set}` })).items;
-}
-
-async function getMachine(client: KubeClient, name: string): Promise<Machine | undefined> {
-  try {
-    return await client.get(Machines, { namespace: NAMESPACE, name });
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
+const newMachine = (name: string, spec: Record<string, unknown> = awsSpec()): Machine => machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec });
 
 describe('machine-api-provider-aws on the local control plane and the EC2 emulator', function () {
   this.timeout(120_000);
-  let env: TestEnv;
   let emu: Ec2Emulator;
-  let kubelet: KubeletSimulator;
-  let mgr: Manager;
-  let provider: AwsProvider;
-  let stop: AbortController;
-  let running: Promise<void>;
+  let bed: ProviderTestBed<AwsProvider>;
+  let client: KubeClient;
 
   const instancesOf = (m: Machine) => emu.instances().filter((i) => i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid));
   const live = (m: Machine) => instancesOf(m).filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down');
 
-  function startManager(): void {
-    mgr = env.newManager({ syncPeriodMs: 60_000 });
-    provider = wireAwsProvider(mgr, env.client, {
-      endpoint: emu.endpoint,
-      retryDelayMs: () => 5,
-      batchWindowMs: 2,
-      maxConcurrentReconciles: 5,
-      machineController: {
-        requeueAfterMs: 200,
-        rateLimiter: { baseDelayMs: 10, maxDelayMs: 500 },
-        drainRateLimiter: { baseDelayMs: 50, maxDelayMs: 500 },
-        drain: { timeoutMs: 1_000, evictionRetryBaseMs: 50, evictionRetryMaxMs: 200, podPollIntervalMs: 50 },
-      },
-      actuator: { requeueAfterMs: 200 },
-    });
-    addMachineSetController(mgr, { maxConcurrentReconciles: 2 });
-    stop = new AbortController();
-    running = mgr.start(stop.signal);
-  }
-
-  async function stopManager(): Promise<void> {
-    stop.abort();
-    await running.catch(() => undefined);
-    provider.close();
-  }
-
   before(async () => {
-    env = await startTestEnv();
     emu = await startEc2Emulator({ clusterId: CLUSTER_ID, timings: { bootMs: 50, terminateMs: 50, stopMs: 50 } });
-    await env.client.create(Namespaces, { metadata: { name: NAMESPACE } });
-    for (const s of defaultSecrets()) await env.client.create(Secrets, s);
-    kubelet = new KubeletSimulator({ client: env.client, view: emu.instanceView() });
-    await kubelet.start();
-    startManager();
+    bed = await startProviderTestBed({
+      namespace: NAMESPACE,
+      secrets: defaultSecrets(),
+      instanceView: emu.instanceView(),
+      wire: (mgr, c) =>
+        wireAwsProvider(mgr, c, {
+          endpoint: emu.endpoint,
+          retryDelayMs: () => 5,
+          batchWindowMs: 2,
+          maxConcurrentReconciles: 5,
+          machineController: FAST_MACHINE_CONTROLLER,
+          actuator: { requeueAfterMs: 200 },
+        }),
+    });
+    client = bed.env.client;
   });
 
   after(async () => {
-    await kubelet?.stop();
-    await stopManager().catch(() => undefined);
+    await bed?.stop();
     await emu?.stop();
-    await env?.stop();
   });
 
   it('brings a MachineSet of 3 to 3 Running machines with nodes, providerIDs, addresses, labels and annotations', async () => {
-    await env.client.create(MachineSets, machineSet('workers', 3));
+    await client.create(MachineSets, machineSet('workers', 3));
     const machines = await eventually('3 Running machines', async () => {
-      const ms = await machinesOf(env.client, 'workers');
+      const ms = await bed.machinesOf('workers');
       return ms.length === 3 && ms.every((m) => m.status?.phase === 'Running') ? ms : undefined;
     });
     for (const m of machines) {
@@ -145,48 +66,41 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
       });
       expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('running');
       expect(m.status?.providerStatus).to.deep.include({ instanceId: inst!.instanceId, instanceState: 'running' });
-      const node = await env.client.get(Nodes, { name: m.status?.nodeRef?.name ?? '' });
+      const node = await client.get(Nodes, { name: m.status?.nodeRef?.name ?? '' });
       expect(node.spec?.providerID).to.equal(m.spec?.providerID);
     }
     const ms = await eventually('scale-from-zero annotations', async () => {
-      const s = await env.client.get(MachineSets, { namespace: NAMESPACE, name: 'workers' });
+      const s = await client.get(MachineSets, { namespace: NAMESPACE, name: 'workers' });
       return s.metadata.annotations?.['machine.openshift.io/vCPU'] ? s : undefined;
     });
     expect(ms.metadata.annotations).to.include({ 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' });
   });
 
   it('scales to 1: the removed machines are drained, their instances terminated and their nodes removed', async () => {
-    const before = await machinesOf(env.client, 'workers');
-    await env.client.patch(MachineSets, { namespace: NAMESPACE, name: 'workers' }, { type: 'merge', body: { spec: { replicas: 1 } } });
+    const before = await bed.machinesOf('workers');
+    await client.patch(MachineSets, { namespace: NAMESPACE, name: 'workers' }, { type: 'merge', body: { spec: { replicas: 1 } } });
     const remaining = await eventually('1 machine left', async () => {
-      const ms = await machinesOf(env.client, 'workers');
+      const ms = await bed.machinesOf('workers');
       return ms.length === 1 ? ms : undefined;
     });
     const removed = before.filter((m) => m.metadata.uid !== remaining[0]!.metadata.uid);
     expect(removed).to.have.length(2);
     for (const m of removed) {
       expect(live(m), `${m.metadata.name} instance`).to.have.length(0);
-      await eventually(`node of ${m.metadata.name} gone`, async () => {
-        try {
-          await env.client.get(Nodes, { name: m.status?.nodeRef?.name ?? '' });
-          return false;
-        } catch (err) {
-          return isNotFound(err);
-        }
-      });
+      await eventually(`node of ${m.metadata.name} gone`, () => bed.nodeGone(m.status?.nodeRef?.name ?? ''));
     }
     expect(live(remaining[0]!)).to.have.length(1);
   });
 
   it('fails a Running machine whose instance was terminated out of band, as the reference does', async () => {
-    await env.client.create(Machines, newMachine('oob-1'));
+    await client.create(Machines, newMachine('oob-1'));
     const m = await eventually('oob-1 Running', async () => {
-      const x = await getMachine(env.client, 'oob-1');
+      const x = await bed.getMachine('oob-1');
       return x?.status?.phase === 'Running' ? x : undefined;
     });
     emu.terminateOutOfBand(live(m)[0]!.instanceId);
     const failed = await eventually('oob-1 Failed', async () => {
-      const x = await getMachine(env.client, 'oob-1');
+      const x = await bed.getMachine('oob-1');
       return x?.status?.phase === 'Failed' ? x : undefined;
     });
     expect(failed.status?.errorMessage).to.equal("can't find created instance");
@@ -194,9 +108,9 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
   });
 
   it('fails a machine with an invalid spec, naming the field, and launches nothing', async () => {
-    const created = await env.client.create(Machines, newMachine('invalid-1', awsSpec({ placement: { region: 'us-east-1' }, marketType: 'Cheap' })));
+    const created = await client.create(Machines, newMachine('invalid-1', awsSpec({ placement: { region: 'us-east-1' }, marketType: 'Cheap' })));
     const failed = await eventually('invalid-1 Failed', async () => {
-      const x = await getMachine(env.client, 'invalid-1');
+      const x = await bed.getMachine('invalid-1');
       return x?.status?.phase === 'Failed' ? x : undefined;
     });
     expect(failed.status?.errorReason).to.equal('InvalidConfiguration');
@@ -207,11 +121,11 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
   it('survives a throttling storm: every machine Running, none Failed, one instance each', async () => {
     emu.knobs.setFailureRate('*', 0.4, { status: 503, code: 'RequestLimitExceeded', message: 'Request limit exceeded.' });
     try {
-      await env.client.create(MachineSets, machineSet('storm', 4));
+      await client.create(MachineSets, machineSet('storm', 4));
       const machines = await eventually(
         '4 Running machines under throttling',
         async () => {
-          const ms = await machinesOf(env.client, 'storm');
+          const ms = await bed.machinesOf('storm');
           expect(ms.filter((m) => m.status?.phase === 'Failed'), 'no machine may fail').to.have.length(0);
           return ms.length === 4 && ms.every((m) => m.status?.phase === 'Running') ? ms : undefined;
         },
@@ -227,12 +141,11 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
 
   it('launches exactly one instance when RunInstances replies are lost and the controller restarts mid-create', async () => {
     emu.knobs.loseNextReplies('RunInstances', 3);
-    const created = await env.client.create(Machines, newMachine('restart-1'));
+    const created = await client.create(Machines, newMachine('restart-1'));
     await eventually('the lost launch to take effect in EC2', async () => instancesOf(created).length > 0);
-    await stopManager();
-    startManager();
+    await bed.restartManager();
     const m = await eventually('restart-1 Running after the restart', async () => {
-      const x = await getMachine(env.client, 'restart-1');
+      const x = await bed.getMachine('restart-1');
       return x?.status?.phase === 'Running' ? x : undefined;
     });
     expect(instancesOf(m)).to.have.length(1);
@@ -245,17 +158,17 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
       ['zero-arm', 'm6g.large', { 'machine.openshift.io/vCPU': '2', 'machine.openshift.io/memoryMb': '8192', 'machine.openshift.io/GPU': '0' }],
       ['zero-gpu', 'g4dn.xlarge', { 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '1' }],
     ];
-    for (const [name, type] of cases) await env.client.create(MachineSets, machineSet(name, 0, awsSpec({ instanceType: type })));
+    for (const [name, type] of cases) await client.create(MachineSets, machineSet(name, 0, awsSpec({ instanceType: type })));
     for (const [name, , want] of cases) {
       const ms = await eventually(`${name} annotated`, async () => {
-        const s = await env.client.get(MachineSets, { namespace: NAMESPACE, name });
+        const s = await client.get(MachineSets, { namespace: NAMESPACE, name });
         return s.metadata.annotations?.['machine.openshift.io/vCPU'] ? s : undefined;
       });
       expect(ms.metadata.annotations, name).to.include(want);
       const arch = name === 'zero-arm' ? 'arm64' : 'amd64';
       expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels'], name).to.contain(`kubernetes.io/arch=${arch}`);
     }
-    const gpu = await env.client.get(MachineSets, { namespace: NAMESPACE, name: 'zero-gpu' });
+    const gpu = await client.get(MachineSets, { namespace: NAMESPACE, name: 'zero-gpu' });
     expect(gpu.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/gpu-type']).to.equal('nvidia.com/gpu');
   });
 });

@@ -1,16 +1,14 @@
 // Shared fixtures for the GCP provider tests: Machines, the credentials and user-data Secrets (values matching
 // the GCE emulator's default world), and a KubeClient that serves only Secrets.
 import {
-  ApiError,
   type ActuatorContext,
   type EventRecorder,
   type KubeClient,
-  type KubeObject,
-  type Logger,
   type Machine,
   type MachineSet,
   type Secret,
 } from '../../../lib/index.js';
+import { machineSetFor, secretsOnlyClient, silentLogger } from '../../../lib/testing/index.js';
 
 export const NAMESPACE = 'openshift-machine-api';
 export const CLUSTER_ID = 'test-cluster';
@@ -19,13 +17,7 @@ export const REGION = 'us-central1';
 export const ZONE = 'us-central1-a';
 export const IMAGE = 'projects/rhcos-cloud/global/images/rhcos-9-6-20251023-0-gcp-x86-64';
 
-export const silentLogger: Logger = {
-  error: () => {},
-  warn: () => {},
-  info: () => {},
-  debug: () => {},
-  child: () => silentLogger,
-};
+export { silentLogger };
 
 export function gcpSpec(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -63,19 +55,7 @@ export function machine(name: string, spec: Record<string, unknown> = gcpSpec(),
 }
 
 export function machineSet(name: string, replicas: number, spec: Record<string, unknown> = gcpSpec()): MachineSet {
-  return {
-    apiVersion: 'machine.openshift.io/v1beta1',
-    kind: 'MachineSet',
-    metadata: { name, namespace: NAMESPACE, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID } },
-    spec: {
-      replicas,
-      selector: { matchLabels: { 'machine.openshift.io/cluster-api-machineset': name } },
-      template: {
-        metadata: { labels: { 'machine.openshift.io/cluster-api-machineset': name, 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID } },
-        spec: { providerSpec: { value: spec } },
-      },
-    },
-  };
+  return machineSetFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, replicas, spec });
 }
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -100,24 +80,7 @@ export function defaultSecrets(): Secret[] {
 
 /** A KubeClient that serves Secrets from memory; anything else is a test bug. */
 export function secretsClient(secrets: Secret[] = defaultSecrets()): KubeClient {
-  const unsupported = (): never => {
-    throw new Error('secretsClient: only get of Secrets is supported');
-  };
-  return {
-    async get<T extends KubeObject>(resource: { kind: string }, key: { namespace?: string; name: string }): Promise<T> {
-      const s = resource.kind === 'Secret' ? secrets.find((x) => x.metadata.namespace === key.namespace && x.metadata.name === key.name) : undefined;
-      if (!s) throw new ApiError(404, { status: 'Failure', reason: 'NotFound', code: 404, message: `secrets "${key.name}" not found` });
-      return structuredClone(s) as unknown as T;
-    },
-    list: unsupported,
-    create: unsupported,
-    update: unsupported,
-    updateStatus: unsupported,
-    patch: unsupported,
-    delete: unsupported,
-    evict: unsupported,
-    watch: unsupported,
-  };
+  return secretsOnlyClient(secrets);
 }
 
 export interface RecordedEvent {

@@ -2,117 +2,50 @@
 // simulator, the machine + drain + NodeLink + scale-from-zero controllers from wireGcpProvider, and the
 // MachineSet controller (its own binary in production) on one manager, with the real compute clients.
 import { expect } from 'chai';
-import {
-  MachineSets,
-  Machines,
-  Namespaces,
-  Nodes,
-  Secrets,
-  addMachineSetController,
-  isNotFound,
-  type KubeClient,
-  type Machine,
-  type Manager,
-} from '../../../lib/index.js';
-import { KubeletSimulator, startTestEnv, type TestEnv } from '../../../lib/testing/index.js';
+import { MachineSets, Machines, Nodes, type KubeClient, type Machine } from '../../../lib/index.js';
+import { FAST_MACHINE_CONTROLLER, eventually, machineFor, startProviderTestBed, type ProviderTestBed } from '../../../lib/testing/index.js';
 import { wireGcpProvider, type GcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
 import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
 import { CLUSTER_ID, NAMESPACE, PROJECT, REGION, ZONE, defaultSecrets, gcpSpec, machineSet } from './fixtures.js';
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-const newMachine = (name: string, spec: Record<string, unknown> = gcpSpec()): Machine => ({
-  apiVersion: 'machine.openshift.io/v1beta1',
-  kind: 'Machine',
-  metadata: { name, namespace: NAMESPACE, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID } },
-  spec: { providerSpec: { value: spec } },
-});
-
-async function machinesOf(client: KubeClient, set: string): Promise<Machine[]> {
-  return (await client.list(Machines, { namespace: NAMESPACE, labelSelector: `machine.openshift.io/cluster-api-machineset=${set}` })).items;
-}
-
-async function getMachine(client: KubeClient, name: string): Promise<Machine | undefined> {
-  try {
-    return await client.get(Machines, { namespace: NAMESPACE, name });
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
+const newMachine = (name: string, spec: Record<string, unknown> = gcpSpec()): Machine => machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec });
 
 describe('machine-api-provider-gcp on the local control plane and the GCE emulator', function () {
   this.timeout(120_000);
-  let env: TestEnv;
   let emu: GceEmulator;
-  let kubelet: KubeletSimulator;
-  let mgr: Manager;
-  let provider: GcpProvider;
-  let stop: AbortController;
-  let running: Promise<void>;
+  let bed: ProviderTestBed<GcpProvider>;
+  let client: KubeClient;
 
   const instancesOf = (m: Machine) => emu.instances().filter((i) => i.name === m.metadata.name);
   const live = (m: Machine) => emu.instanceView().listInstances().filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating');
 
-  function startManager(): void {
-    mgr = env.newManager({ syncPeriodMs: 60_000 });
-    provider = wireGcpProvider(mgr, env.client, {
-      endpoint: emu.endpoint,
-      batchWindowMs: 2,
-      maxConcurrentReconciles: 5,
-      machineController: {
-        requeueAfterMs: 200,
-        rateLimiter: { baseDelayMs: 10, maxDelayMs: 500 },
-        drainRateLimiter: { baseDelayMs: 50, maxDelayMs: 500 },
-        drain: { timeoutMs: 1_000, evictionRetryBaseMs: 50, evictionRetryMaxMs: 200, podPollIntervalMs: 50 },
-      },
-      actuator: { requeueAfterMs: 200 },
-    });
-    addMachineSetController(mgr, { maxConcurrentReconciles: 2 });
-    stop = new AbortController();
-    running = mgr.start(stop.signal);
-  }
-
-  async function stopManager(): Promise<void> {
-    stop.abort();
-    await running.catch(() => undefined);
-    await provider.close();
-  }
-
   before(async () => {
-    env = await startTestEnv();
     emu = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 50, stopDelayMs: 50, deleteDelayMs: 50 });
-    await env.client.create(Namespaces, { metadata: { name: NAMESPACE } });
-    for (const s of defaultSecrets()) await env.client.create(Secrets, s);
-    kubelet = new KubeletSimulator({ client: env.client, view: emu.instanceView() });
-    await kubelet.start();
-    startManager();
+    bed = await startProviderTestBed({
+      namespace: NAMESPACE,
+      secrets: defaultSecrets(),
+      instanceView: emu.instanceView(),
+      wire: (mgr, c) =>
+        wireGcpProvider(mgr, c, {
+          endpoint: emu.endpoint,
+          batchWindowMs: 2,
+          maxConcurrentReconciles: 5,
+          machineController: FAST_MACHINE_CONTROLLER,
+          actuator: { requeueAfterMs: 200 },
+        }),
+    });
+    client = bed.env.client;
   });
 
   after(async () => {
-    await kubelet?.stop();
-    await stopManager().catch(() => undefined);
+    await bed?.stop();
     await emu?.stop();
-    await env?.stop();
   });
 
   it('brings a MachineSet of 3 to 3 Running machines with nodes, providerIDs, addresses, labels and annotations', async () => {
-    await env.client.create(MachineSets, machineSet('workers', 3));
+    await client.create(MachineSets, machineSet('workers', 3));
     const machines = await eventually('3 Running machines', async () => {
-      const ms = await machinesOf(env.client, 'workers');
+      const ms = await bed.machinesOf('workers');
       return ms.length === 3 && ms.every((m) => m.status?.phase === 'Running') ? ms : undefined;
     });
     for (const m of machines) {
@@ -131,48 +64,41 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
       expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('RUNNING');
       expect(m.status?.providerStatus).to.deep.include({ instanceId: name, instanceState: 'RUNNING' });
       expect(inst?.labels).to.include({ [`kubernetes-io-cluster-${CLUSTER_ID}`]: 'owned', team: 'machines' });
-      const node = await env.client.get(Nodes, { name: m.status?.nodeRef?.name ?? '' });
+      const node = await client.get(Nodes, { name: m.status?.nodeRef?.name ?? '' });
       expect(node.spec?.providerID).to.equal(m.spec?.providerID);
     }
     const ms = await eventually('scale-from-zero annotations', async () => {
-      const s = await env.client.get(MachineSets, { namespace: NAMESPACE, name: 'workers' });
+      const s = await client.get(MachineSets, { namespace: NAMESPACE, name: 'workers' });
       return s.metadata.annotations?.['machine.openshift.io/vCPU'] ? s : undefined;
     });
     expect(ms.metadata.annotations).to.include({ 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' });
   });
 
   it('scales to 1: the removed machines are drained, their instances deleted and their nodes removed', async () => {
-    const before = await machinesOf(env.client, 'workers');
-    await env.client.patch(MachineSets, { namespace: NAMESPACE, name: 'workers' }, { type: 'merge', body: { spec: { replicas: 1 } } });
+    const before = await bed.machinesOf('workers');
+    await client.patch(MachineSets, { namespace: NAMESPACE, name: 'workers' }, { type: 'merge', body: { spec: { replicas: 1 } } });
     const remaining = await eventually('1 machine left', async () => {
-      const ms = await machinesOf(env.client, 'workers');
+      const ms = await bed.machinesOf('workers');
       return ms.length === 1 ? ms : undefined;
     });
     const removed = before.filter((m) => m.metadata.uid !== remaining[0]!.metadata.uid);
     expect(removed).to.have.length(2);
     for (const m of removed) {
       expect(instancesOf(m), `${m.metadata.name} instance`).to.have.length(0);
-      await eventually(`node of ${m.metadata.name} gone`, async () => {
-        try {
-          await env.client.get(Nodes, { name: m.status?.nodeRef?.name ?? '' });
-          return false;
-        } catch (err) {
-          return isNotFound(err);
-        }
-      });
+      await eventually(`node of ${m.metadata.name} gone`, () => bed.nodeGone(m.status?.nodeRef?.name ?? ''));
     }
     expect(live(remaining[0]!)).to.have.length(1);
   });
 
   it('fails a Running machine whose instance was deleted out of band, as the reference does', async () => {
-    await env.client.create(Machines, newMachine('oob-1'));
+    await client.create(Machines, newMachine('oob-1'));
     await eventually('oob-1 Running', async () => {
-      const x = await getMachine(env.client, 'oob-1');
+      const x = await bed.getMachine('oob-1');
       return x?.status?.phase === 'Running' ? x : undefined;
     });
     emu.terminateOutOfBand('oob-1');
     const failed = await eventually('oob-1 Failed', async () => {
-      const x = await getMachine(env.client, 'oob-1');
+      const x = await bed.getMachine('oob-1');
       return x?.status?.phase === 'Failed' ? x : undefined;
     });
     expect(failed.status?.errorMessage).to.equal("can't find created instance");
@@ -180,9 +106,9 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
   });
 
   it('fails a machine with an invalid spec, naming the field, and creates nothing', async () => {
-    await env.client.create(Machines, newMachine('invalid-1', gcpSpec({ onHostMaintenance: 'Sometimes' })));
+    await client.create(Machines, newMachine('invalid-1', gcpSpec({ onHostMaintenance: 'Sometimes' })));
     const failed = await eventually('invalid-1 Failed', async () => {
-      const x = await getMachine(env.client, 'invalid-1');
+      const x = await bed.getMachine('invalid-1');
       return x?.status?.phase === 'Failed' ? x : undefined;
     });
     expect(failed.status?.errorReason).to.equal('InvalidConfiguration');
@@ -194,21 +120,21 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
     emu.setQuotaLimit(REGION, 'CPUS', 0);
     emu.knobs.setFailureRate('*', 0.3, { status: 403, code: 'rateLimitExceeded', message: 'Rate Limit Exceeded' });
     try {
-      await env.client.create(MachineSets, machineSet('storm', 4));
+      await client.create(MachineSets, machineSet('storm', 4));
       await eventually('inserts to be refused for quota', async () => {
-        const ms = await machinesOf(env.client, 'storm');
+        const ms = await bed.machinesOf('storm');
         const refused = ms.filter((m) =>
           (m.status?.providerStatus?.conditions as Array<{ status: string; message: string }> | undefined)?.some((c) => c.status === 'False' && c.message.includes('QUOTA_EXCEEDED')),
         );
         return refused.length >= 2;
       });
-      const stuck = await machinesOf(env.client, 'storm');
+      const stuck = await bed.machinesOf('storm');
       expect(stuck.filter((m) => m.status?.phase === 'Failed'), 'quota must not fail a machine').to.have.length(0);
       emu.setQuotaLimit(REGION, 'CPUS', 2400);
       const machines = await eventually(
         '4 Running machines after the storm',
         async () => {
-          const ms = await machinesOf(env.client, 'storm');
+          const ms = await bed.machinesOf('storm');
           expect(ms.filter((m) => m.status?.phase === 'Failed'), 'no machine may fail').to.have.length(0);
           return ms.length === 4 && ms.every((m) => m.status?.phase === 'Running') ? ms : undefined;
         },
@@ -223,12 +149,11 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
 
   it('creates exactly one instance when insert replies are lost and the controller restarts mid-create', async () => {
     emu.knobs.loseNextReplies('instances.insert', 3);
-    await env.client.create(Machines, newMachine('restart-1'));
+    await client.create(Machines, newMachine('restart-1'));
     await eventually('the lost insert to take effect in GCE', async () => emu.instance('restart-1') !== undefined);
-    await stopManager();
-    startManager();
+    await bed.restartManager();
     const m = await eventually('restart-1 Running after the restart', async () => {
-      const x = await getMachine(env.client, 'restart-1');
+      const x = await bed.getMachine('restart-1');
       return x?.status?.phase === 'Running' ? x : undefined;
     });
     expect(instancesOf(m)).to.have.length(1);
@@ -243,18 +168,18 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
     ];
     for (const [name, type] of cases) {
       const spec = gcpSpec({ machineType: type, ...(type.startsWith('a2-') ? { onHostMaintenance: 'Terminate' } : {}) });
-      await env.client.create(MachineSets, machineSet(name, 0, spec));
+      await client.create(MachineSets, machineSet(name, 0, spec));
     }
     for (const [name, , want] of cases) {
       const ms = await eventually(`${name} annotated`, async () => {
-        const s = await env.client.get(MachineSets, { namespace: NAMESPACE, name });
+        const s = await client.get(MachineSets, { namespace: NAMESPACE, name });
         return s.metadata.annotations?.['machine.openshift.io/vCPU'] ? s : undefined;
       });
       expect(ms.metadata.annotations, name).to.include(want);
       const arch = name === 'zero-arm' ? 'arm64' : 'amd64';
       expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels'], name).to.contain(`kubernetes.io/arch=${arch}`);
     }
-    const gpu = await env.client.get(MachineSets, { namespace: NAMESPACE, name: 'zero-gpu' });
+    const gpu = await client.get(MachineSets, { namespace: NAMESPACE, name: 'zero-gpu' });
     expect(gpu.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/gpu-type']).to.equal('nvidia.com/gpu');
   });
 });

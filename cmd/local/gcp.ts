@@ -1,0 +1,57 @@
+// GCP in the local environment: the GCE emulator (Compute REST/JSON, persisted world seeded for the samples'
+// project and cluster) and the machine-api-provider-gcp binary pointed at it with --gcp-endpoint.
+import { RealClock } from '../../lib/index.js';
+import { DEFAULT_CLUSTER_ID, DEFAULT_PROJECT, startGceEmulator } from '../../providers/gcp/emulator/index.js';
+import { buildProgram, COMPONENT, gcpSettingsFromInfrastructure, wireGcpProvider } from '../machine-api-provider-gcp.js';
+import { managerFromFlags, readStandardFlags } from '../internal/index.js';
+import { parseArgs, type LocalBinary } from './local-binary.js';
+import type { LocalProvider } from './providers.js';
+
+/** The same steps as runGcpProvider, up to (not including) runUntilSignal. */
+export const gcpProviderBinary: LocalBinary = {
+  name: COMPONENT,
+  script: 'cmd/machine-api-provider-gcp.ts',
+  async prepare(args, opts) {
+    const program = parseArgs(buildProgram(opts.env), args);
+    const flags = readStandardFlags(program);
+    const gcp = program.opts<{ gcpEndpoint?: string }>();
+    const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
+    const infra = await gcpSettingsFromInfrastructure(client, logger);
+    const provider = wireGcpProvider(
+      manager,
+      client,
+      { ...infra, endpoint: gcp.gcpEndpoint ?? infra.endpoint, maxConcurrentReconciles: flags.maxConcurrentReconciles, featureGates: flags.featureGates },
+      new RealClock(),
+    );
+    return { manager, close: () => void provider.close() };
+  },
+};
+
+export const gcpLocalProvider: LocalProvider = {
+  name: 'gcp',
+  samplesDir: 'gcp',
+  binary: gcpProviderBinary,
+  cloudArgs: (cloud) => [`--gcp-endpoint=${cloud.endpoint}`],
+  async startEmulator(s) {
+    // The samples (manifests/samples/gcp) name the default world's project, network and subnet, which the
+    // emulator seeds for this cluster id.
+    const emu = await startGceEmulator({
+      project: DEFAULT_PROJECT,
+      clusterId: DEFAULT_CLUSTER_ID,
+      dataDir: s.dataDir,
+      bootDelayMs: s.bootDelayMs,
+      stopDelayMs: s.terminateDelayMs,
+      deleteDelayMs: s.terminateDelayMs,
+      knobs: s.latencyMs > 0 ? { latency: [{ latency: s.latencyMs }] } : undefined,
+      logger: s.logger,
+    });
+    return {
+      endpoint: emu.endpoint,
+      region: 'us-central1',
+      extraEndpoints: { project: DEFAULT_PROJECT },
+      instanceView: () => emu.instanceView(),
+      actionCounts: () => Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
+      stop: () => emu.stop(),
+    };
+  },
+};

@@ -1,0 +1,23 @@
+// The two ends of every provider's providerSpec decode that do not depend on the cloud.
+//
+// How a provider uses it: build the decoded spec with SpecReader, return compactSpec(spec) so it reads (and
+// serialises) like the JSON that was written, then throwOnFieldIssues([...reader.errors, ...validation.errors])
+// to fail the Machine with one InvalidMachineConfigurationError naming the first bad field.
+import { InvalidMachineConfigurationError } from '../machine/errors.js';
+import type { FieldIssue } from './spec-reader.js';
+
+/** Drops undefined members, deeply (arrays kept in order), so a decoded spec has only what was written or defaulted. */
+export function compactSpec<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(compactSpec) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = compactSpec(v);
+  return out as T;
+}
+
+/** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue; no-op for none. */
+export function throwOnFieldIssues(issues: readonly FieldIssue[]): void {
+  const first = issues[0];
+  if (!first) return;
+  throw new InvalidMachineConfigurationError(issues.map((i) => i.message).join('; '), { field: first.field });
+}

@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import { Registry } from 'prom-client';
+import {
+  emitUpdatedWhenChanged,
+  failureStep,
+  machineChangeFingerprint,
+  reportActuatorFailures,
+  setFailureReason,
+} from '../../../lib/machine/actuator-reporting.js';
+import { RequeueAfterError } from '../../../lib/machine/errors.js';
+import { machineMetricsFor } from '../../../lib/machine/metrics.js';
+import type { ActuatorContext } from '../../../lib/machine/actuator.js';
+import { ListEvents, machine, quietLog } from './fixtures.js';
+
+function context(): { ctx: ActuatorContext; events: ListEvents; reg: Registry } {
+  const reg = new Registry();
+  const events = new ListEvents();
+  return { ctx: { signal: new AbortController().signal, log: quietLog, events, metrics: machineMetricsFor(reg) }, events, reg };
+}
+
+describe('actuator failure reporting', () => {
+  it('counts a failed create under the reason of the step that failed and emits FailedCreate, rethrowing the same error', async () => {
+    const { ctx, events, reg } = context();
+    const boom = new Error('quota exceeded');
+    const caught = await reportActuatorFailures('create', machine('m1'), ctx, { reason: 'failed to create machine' }, async () => {
+      await failureStep('error creating instance', () => Promise.reject(boom));
+    }).catch((e: unknown) => e);
+    expect(caught).to.equal(boom);
+    expect(await reg.getSingleMetricAsString('mapi_instance_create_failed')).to.contain('reason="error creating instance"} 1');
+    expect(events.list).to.deep.equal([
+      { object: 'm1', type: 'Warning', reason: 'FailedCreate', action: 'Create', message: 'm1: reconciler failed to Create machine: quota exceeded' },
+    ]);
+  });
+
+  it('falls back to the operation reason and uses the provider describe() for the event text', async () => {
+    const { ctx, events, reg } = context();
+    await reportActuatorFailures('delete', machine('m2'), ctx, { reason: 'failed to delete machine', describe: () => 'described' }, () => Promise.reject(new Error('raw'))).catch(() => undefined);
+    expect(await reg.getSingleMetricAsString('mapi_instance_delete_failed')).to.contain('reason="failed to delete machine"} 1');
+    expect(events.list[0]?.message).to.equal('m2: reconciler failed to Delete machine: described');
+  });
+
+  it('keeps the innermost step reason when outer steps also name one', async () => {
+    const { ctx, reg } = context();
+    const err = new Error('x');
+    setFailureReason(err, 'inner');
+    await reportActuatorFailures('update', machine('m3'), ctx, { reason: 'op' }, () => failureStep('outer', () => Promise.reject(err))).catch(() => undefined);
+    expect(await reg.getSingleMetricAsString('mapi_instance_update_failed')).to.contain('reason="inner"} 1');
+  });
+
+  it('neither counts nor emits for a requeue, but still rethrows it', async () => {
+    const { ctx, events, reg } = context();
+    const requeue = new RequeueAfterError(100);
+    const caught = await reportActuatorFailures('update', machine('m4'), ctx, { reason: 'op' }, () => Promise.reject(requeue)).catch((e: unknown) => e);
+    expect(caught).to.equal(requeue);
+    expect(events.list).to.have.length(0);
+    expect(await reg.getSingleMetricAsString('mapi_instance_update_failed')).to.not.contain('m4');
+  });
+
+  it('says "Updated Machine" only when update changed labels, annotations, spec, addresses or providerStatus', () => {
+    const { ctx, events } = context();
+    const m = machine('m5');
+    const before = machineChangeFingerprint(m);
+    emitUpdatedWhenChanged(m, ctx, before);
+    expect(events.list).to.have.length(0);
+    m.metadata.labels = { ...m.metadata.labels, 'machine.openshift.io/zone': 'a' };
+    emitUpdatedWhenChanged(m, ctx, before);
+    expect(events.list).to.deep.equal([{ object: 'm5', type: 'Normal', reason: 'Update', action: 'Update', message: 'Updated Machine m5' }]);
+  });
+});
