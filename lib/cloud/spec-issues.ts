@@ -21,3 +21,10 @@ export function throwOnFieldIssues(issues: readonly FieldIssue[]): void {
   if (!first) return;
   throw new InvalidMachineConfigurationError(issues.map((i) => i.message).join('; '), { field: first.field });
 }
+
+/** The reference webhook's warning when a spec names an apiVersion or kind it does not accept; undefined when both are absent or right. */
+export function groupVersionKindWarning(spec: { apiVersion?: string; kind?: string }, knownApiVersions: readonly string[], kind: string): string | undefined {
+  if (spec.apiVersion === undefined && spec.kind === undefined) return undefined;
+  if (knownApiVersions.includes(spec.apiVersion ?? '') && spec.kind === kind) return undefined;
+  return `incorrect GroupVersionKind for ${kind} object: ${spec.apiVersion ?? ''}, Kind=${spec.kind ?? ''}`;
+}

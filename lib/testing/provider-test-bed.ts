@@ -11,10 +11,11 @@
 //     wire: (mgr, client) => wireMyProvider(mgr, client, { endpoint: emu.endpoint, machineController: FAST_MACHINE_CONTROLLER }),
 //   });
 //   ... await bed.env.client.create(MachineSets, machineSetFor({ name: 'workers', replicas: 3, namespace, clusterId, spec }));
-//   ... await eventually('3 Running', async () => { const ms = await bed.machinesOf('workers'); return ms.length === 3 ? ms : undefined; });
+//   ... const machines = await bed.waitForMachines('workers', 3, 'Running');   (eventually() for anything else)
+//   ... await bed.scaleMachineSet('workers', 1); await bed.waitForPhase('oob-1', 'Failed'); await bed.waitForScaleFromZero('workers');
 //   ... await bed.restartManager();   // a controller restart mid-operation
 //   after: await bed?.stop(); await emu?.stop();
-import { Machines, Namespaces, Nodes, Secrets } from '../client/resources.js';
+import { MachineSets, Machines, Namespaces, Nodes, Secrets } from '../client/resources.js';
 import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { Machine, MachineSet } from '../apis/machine-types.js';
@@ -67,6 +68,14 @@ export interface ProviderTestBed<P extends WiredProvider> {
   getMachine(name: string): Promise<Machine | undefined>;
   /** Whether the Node is gone (never true for an empty name). */
   nodeGone(name: string | undefined): Promise<boolean>;
+  /** Waits until the MachineSet has exactly `count` Machines, all in `phase` when given. */
+  waitForMachines(set: string, count: number, phase?: string): Promise<Machine[]>;
+  /** Waits until the Machine reports `phase`. */
+  waitForPhase(name: string, phase: string, what?: string): Promise<Machine>;
+  /** Sets spec.replicas of a MachineSet. */
+  scaleMachineSet(name: string, replicas: number): Promise<void>;
+  /** Waits until the scale-from-zero controller annotated the MachineSet (machine.openshift.io/vCPU set). */
+  waitForScaleFromZero(name: string, what?: string): Promise<MachineSet>;
   /** Stops the kubelet simulator, the manager (closing the provider) and the control plane. */
   stop(): Promise<void>;
 }
@@ -154,6 +163,15 @@ export async function startProviderTestBed<P extends WiredProvider>(opts: Provid
     throw err;
   }
   const sim = kubelet;
+  const machinesOf = async (set: string): Promise<Machine[]> => (await client.list(Machines, { namespace, labelSelector: `${MACHINESET_LABEL}=${set}` })).items;
+  const getMachine = async (name: string): Promise<Machine | undefined> => {
+    try {
+      return await client.get(Machines, { namespace, name });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  };
 
   return {
     env,
@@ -168,17 +186,8 @@ export async function startProviderTestBed<P extends WiredProvider>(opts: Provid
       await stopManager();
       startManager();
     },
-    async machinesOf(set) {
-      return (await client.list(Machines, { namespace, labelSelector: `${MACHINESET_LABEL}=${set}` })).items;
-    },
-    async getMachine(name) {
-      try {
-        return await client.get(Machines, { namespace, name });
-      } catch (err) {
-        if (isNotFound(err)) return undefined;
-        throw err;
-      }
-    },
+    machinesOf,
+    getMachine,
     async nodeGone(name) {
       if (!name) return false;
       try {
@@ -187,6 +196,28 @@ export async function startProviderTestBed<P extends WiredProvider>(opts: Provid
       } catch (err) {
         return isNotFound(err);
       }
+    },
+    async waitForMachines(set, count, phase) {
+      const what = `${count}${phase ? ` ${phase}` : ''} machine${count === 1 ? '' : 's'} of ${set}`;
+      return eventually(what, async () => {
+        const ms = await machinesOf(set);
+        return ms.length === count && (!phase || ms.every((m) => m.status?.phase === phase)) ? ms : undefined;
+      });
+    },
+    async waitForPhase(name, phase, what = `${name} ${phase}`) {
+      return eventually(what, async () => {
+        const m = await getMachine(name);
+        return m?.status?.phase === phase ? m : undefined;
+      });
+    },
+    async scaleMachineSet(name, replicas) {
+      await client.patch(MachineSets, { namespace, name }, { type: 'merge', body: { spec: { replicas } } });
+    },
+    async waitForScaleFromZero(name, what = `${name} annotated`) {
+      return eventually(what, async () => {
+        const s = await client.get(MachineSets, { namespace, name });
+        return s.metadata.annotations?.['machine.openshift.io/vCPU'] ? s : undefined;
+      });
     },
     async stop() {
       await sim.stop();

@@ -4,6 +4,7 @@
 import {
   SpecReader,
   compactSpec,
+  groupVersionKindWarning,
   throwOnFieldIssues,
   readProviderConditions,
   type FieldIssue,
@@ -234,12 +235,8 @@ export function readProviderConfig(value: unknown, opts: DecodeOptions = {}): De
     root.done();
   }
 
-  if (config.apiVersion !== undefined || config.kind !== undefined) {
-    const known = (PROVIDER_CONFIG_API_VERSIONS as readonly string[]).includes(config.apiVersion ?? '');
-    if (!known || config.kind !== PROVIDER_CONFIG_KIND) {
-      warnings.push(`incorrect GroupVersionKind for AWSMachineProviderConfig object: ${config.apiVersion ?? ''}, Kind=${config.kind ?? ''}`);
-    }
-  }
+  const gvkWarning = groupVersionKindWarning(config, PROVIDER_CONFIG_API_VERSIONS, PROVIDER_CONFIG_KIND);
+  if (gvkWarning) warnings.push(gvkWarning);
 
   // The reference webhook's defaulting.
   if (!config.instanceType) {

@@ -4,6 +4,7 @@
 import {
   SpecReader,
   compactSpec,
+  groupVersionKindWarning,
   throwOnFieldIssues,
   readProviderConditions,
   type FieldIssue,
@@ -254,12 +255,8 @@ export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): Deco
     root.done();
   }
 
-  if (spec.apiVersion !== undefined || spec.kind !== undefined) {
-    const known = (PROVIDER_SPEC_API_VERSIONS as readonly string[]).includes(spec.apiVersion ?? '');
-    if (!known || spec.kind !== PROVIDER_SPEC_KIND) {
-      warnings.push(`incorrect GroupVersionKind for GCPMachineProviderSpec object: ${spec.apiVersion ?? ''}, Kind=${spec.kind ?? ''}`);
-    }
-  }
+  const gvkWarning = groupVersionKindWarning(spec, PROVIDER_SPEC_API_VERSIONS, PROVIDER_SPEC_KIND);
+  if (gvkWarning) warnings.push(gvkWarning);
 
   // The reference webhook's defaulting.
   if (!spec.machineType) {

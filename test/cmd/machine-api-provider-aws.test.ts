@@ -1,13 +1,13 @@
 // The AWS provider binary as a deployment runs it: a child process against the local control plane and
 // the EC2 emulator, driven only by flags.
 import { expect } from 'chai';
-import { Leases, Machines } from '../../lib/index.js';
-import { eventually, machineFor } from '../../lib/testing/index.js';
+import { Machines } from '../../lib/index.js';
+import { machineFor } from '../../lib/testing/index.js';
 import { awsSettingsFromInfrastructure, buildProgram, LEADER_ELECTION_ID } from '../../cmd/machine-api-provider-aws.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
 import { awsSpec, CLUSTER_ID, defaultSecrets, NAMESPACE, silentLogger } from '../providers/aws/fixtures.js';
 import type { KubeClient } from '../../lib/index.js';
-import { flagError, runProviderBinary, startBinaryCluster, type BinaryCluster } from './provider-binary-harness.js';
+import { flagError, leaseHolder, machineWithProviderID, runProviderBinary, startBinaryCluster, type BinaryCluster } from './provider-binary-harness.js';
 
 describe('machine-api-provider-aws binary', function () {
   this.timeout(90_000);
@@ -74,18 +74,10 @@ describe('machine-api-provider-aws binary', function () {
       const run = await runProviderBinary('machine-api-provider-aws', cluster, ['--aws-endpoint', emu.endpoint], async (healthz) => {
         expect(healthz).to.equal('ok');
         await client.create(Machines, machineFor({ name: 'bin-1', namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: awsSpec() }));
-        const m = await eventually(
-          'bin-1 to get a providerID',
-          async () => {
-            const x = await client.get(Machines, { namespace: NAMESPACE, name: 'bin-1' });
-            return x.spec?.providerID ? x : undefined;
-          },
-          40_000,
-        );
+        const m = await machineWithProviderID(cluster, 'bin-1');
         expect(m.spec?.providerID).to.match(/^aws:\/\/\/us-east-1a\/i-/);
         expect(emu.instances()).to.have.length(1);
-        const lease = await client.get(Leases, { namespace: NAMESPACE, name: LEADER_ELECTION_ID });
-        expect(lease.spec?.holderIdentity).to.be.a('string').and.not.equal('');
+        expect(await leaseHolder(cluster, LEADER_ELECTION_ID)).to.be.a('string').and.not.equal('');
       });
       expect(run.exitCode, run.output).to.equal(0);
     });

@@ -1,12 +1,12 @@
 // The GCP provider binary as a deployment runs it: a child process against the local control plane and
 // the GCE emulator, driven only by flags.
 import { expect } from 'chai';
-import { Leases, Machines, type KubeClient } from '../../lib/index.js';
-import { eventually, machineFor } from '../../lib/testing/index.js';
+import { Machines, type KubeClient } from '../../lib/index.js';
+import { machineFor } from '../../lib/testing/index.js';
 import { buildProgram, gcpSettingsFromInfrastructure, LEADER_ELECTION_ID } from '../../cmd/machine-api-provider-gcp.js';
 import { startGceEmulator, type GceEmulator } from '../../providers/gcp/emulator/index.js';
 import { CLUSTER_ID, NAMESPACE, PROJECT, ZONE, defaultSecrets, gcpSpec, silentLogger } from '../providers/gcp/fixtures.js';
-import { flagError, runProviderBinary, startBinaryCluster, type BinaryCluster } from './provider-binary-harness.js';
+import { flagError, leaseHolder, machineWithProviderID, runProviderBinary, startBinaryCluster, type BinaryCluster } from './provider-binary-harness.js';
 
 describe('machine-api-provider-gcp binary', function () {
   this.timeout(90_000);
@@ -69,18 +69,10 @@ describe('machine-api-provider-gcp binary', function () {
       const run = await runProviderBinary('machine-api-provider-gcp', cluster, ['--gcp-endpoint', emu.endpoint], async (healthz) => {
         expect(healthz).to.equal('ok');
         await client.create(Machines, machineFor({ name: 'bin-1', namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: gcpSpec() }));
-        const m = await eventually(
-          'bin-1 to get a providerID',
-          async () => {
-            const x = await client.get(Machines, { namespace: NAMESPACE, name: 'bin-1' });
-            return x.spec?.providerID ? x : undefined;
-          },
-          40_000,
-        );
+        const m = await machineWithProviderID(cluster, 'bin-1');
         expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/bin-1`);
         expect(emu.instances()).to.have.length(1);
-        const lease = await client.get(Leases, { namespace: NAMESPACE, name: LEADER_ELECTION_ID });
-        expect(lease.spec?.holderIdentity).to.be.a('string').and.not.equal('');
+        expect(await leaseHolder(cluster, LEADER_ELECTION_ID)).to.be.a('string').and.not.equal('');
       });
       expect(run.exitCode, run.output).to.equal(0);
     });

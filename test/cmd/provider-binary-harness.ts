@@ -6,7 +6,9 @@
 //   before: cluster = await startBinaryCluster({ namespace: NAMESPACE, secrets: defaultSecrets() });  emu = await start...Emulator();
 //   const run = await runProviderBinary('machine-api-provider-ibmcloud', cluster, ['--ibm-endpoint', emu.endpoint], async (health) => {
 //     expect(health).to.equal('ok');
-//     ...create a Machine, await eventually(...) its providerID...
+//     await cluster.env.client.create(Machines, machineFor({ ... }));
+//     expect((await machineWithProviderID(cluster, 'bin-1')).spec?.providerID).to.match(...);
+//     expect(await leaseHolder(cluster, LEADER_ELECTION_ID)).to.be.a('string');
 //   });
 //   expect(run.exitCode, run.output).to.equal(0);
 //   after: await emu?.stop(); await cluster?.stop();
@@ -15,8 +17,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { Namespaces, Secrets, type Secret } from '../../lib/index.js';
-import { startTestEnv, type TestEnv } from '../../lib/testing/index.js';
+import { Leases, Machines, Namespaces, Secrets, type Machine, type Secret } from '../../lib/index.js';
+import { eventually, startTestEnv, type TestEnv } from '../../lib/testing/index.js';
 import { freePort, startBinary, waitForOk } from './binary-harness.js';
 
 export interface BinaryCluster {
@@ -83,6 +85,23 @@ export async function runProviderBinary(name: string, cluster: BinaryCluster, ar
     child.process.kill('SIGTERM');
   }
   return { exitCode: await child.exited, output: child.output() };
+}
+
+/** Waits (up to 40 s: the child is still starting its informers) until the Machine has a providerID. */
+export function machineWithProviderID(cluster: BinaryCluster, name: string): Promise<Machine> {
+  return eventually(
+    `${name} to get a providerID`,
+    async () => {
+      const m = await cluster.env.client.get(Machines, { namespace: cluster.namespace, name });
+      return m.spec?.providerID ? m : undefined;
+    },
+    40_000,
+  );
+}
+
+/** The holder of the binary's leader-election Lease in the cluster's namespace. */
+export async function leaseHolder(cluster: BinaryCluster, leaseName: string): Promise<string | undefined> {
+  return (await cluster.env.client.get(Leases, { namespace: cluster.namespace, name: leaseName })).spec?.holderIdentity;
 }
 
 /** What commander prints when `args` fail to parse (the parse must throw, else this throws). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compactSpec, throwOnFieldIssues } from '../../../lib/cloud/spec-issues.js';
+import { compactSpec, groupVersionKindWarning, throwOnFieldIssues } from '../../../lib/cloud/spec-issues.js';
 import { InvalidMachineConfigurationError } from '../../../lib/machine/errors.js';
 
 describe('providerSpec decode helpers', () => {
@@ -25,5 +25,15 @@ describe('providerSpec decode helpers', () => {
       expect((err as InvalidMachineConfigurationError).field).to.equal('spec.a');
       expect((err as Error).message).to.equal('spec.a: Required value: x; spec.b: Invalid value: y');
     }
+  });
+
+  it('groupVersionKindWarning warns only when apiVersion or kind is set and not the accepted pair', () => {
+    const known = ['machine.openshift.io/v1beta1'];
+    expect(groupVersionKindWarning({}, known, 'FooSpec')).to.equal(undefined);
+    expect(groupVersionKindWarning({ apiVersion: 'machine.openshift.io/v1beta1', kind: 'FooSpec' }, known, 'FooSpec')).to.equal(undefined);
+    expect(groupVersionKindWarning({ kind: 'FooSpec' }, known, 'FooSpec')).to.equal('incorrect GroupVersionKind for FooSpec object: , Kind=FooSpec');
+    expect(groupVersionKindWarning({ apiVersion: 'machine.openshift.io/v1beta1', kind: 'Bar' }, known, 'FooSpec')).to.equal(
+      'incorrect GroupVersionKind for FooSpec object: machine.openshift.io/v1beta1, Kind=Bar',
+    );
   });
 });

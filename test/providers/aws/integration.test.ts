@@ -49,10 +49,7 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
 
   it('brings a MachineSet of 3 to 3 Running machines with nodes, providerIDs, addresses, labels and annotations', async () => {
     await client.create(MachineSets, machineSet('workers', 3));
-    const machines = await eventually('3 Running machines', async () => {
-      const ms = await bed.machinesOf('workers');
-      return ms.length === 3 && ms.every((m) => m.status?.phase === 'Running') ? ms : undefined;
-    });
+    const machines = await bed.waitForMachines('workers', 3, 'Running');
     for (const m of machines) {
       const [inst] = live(m);
       expect(live(m), m.metadata.name).to.have.length(1);
@@ -69,20 +66,14 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
       const node = await client.get(Nodes, { name: m.status?.nodeRef?.name ?? '' });
       expect(node.spec?.providerID).to.equal(m.spec?.providerID);
     }
-    const ms = await eventually('scale-from-zero annotations', async () => {
-      const s = await client.get(MachineSets, { namespace: NAMESPACE, name: 'workers' });
-      return s.metadata.annotations?.['machine.openshift.io/vCPU'] ? s : undefined;
-    });
+    const ms = await bed.waitForScaleFromZero('workers', 'scale-from-zero annotations');
     expect(ms.metadata.annotations).to.include({ 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' });
   });
 
   it('scales to 1: the removed machines are drained, their instances terminated and their nodes removed', async () => {
     const before = await bed.machinesOf('workers');
-    await client.patch(MachineSets, { namespace: NAMESPACE, name: 'workers' }, { type: 'merge', body: { spec: { replicas: 1 } } });
-    const remaining = await eventually('1 machine left', async () => {
-      const ms = await bed.machinesOf('workers');
-      return ms.length === 1 ? ms : undefined;
-    });
+    await bed.scaleMachineSet('workers', 1);
+    const remaining = await bed.waitForMachines('workers', 1);
     const removed = before.filter((m) => m.metadata.uid !== remaining[0]!.metadata.uid);
     expect(removed).to.have.length(2);
     for (const m of removed) {
@@ -94,25 +85,16 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
 
   it('fails a Running machine whose instance was terminated out of band, as the reference does', async () => {
     await client.create(Machines, newMachine('oob-1'));
-    const m = await eventually('oob-1 Running', async () => {
-      const x = await bed.getMachine('oob-1');
-      return x?.status?.phase === 'Running' ? x : undefined;
-    });
+    const m = await bed.waitForPhase('oob-1', 'Running');
     emu.terminateOutOfBand(live(m)[0]!.instanceId);
-    const failed = await eventually('oob-1 Failed', async () => {
-      const x = await bed.getMachine('oob-1');
-      return x?.status?.phase === 'Failed' ? x : undefined;
-    });
+    const failed = await bed.waitForPhase('oob-1', 'Failed');
     expect(failed.status?.errorMessage).to.equal("can't find created instance");
     expect(instancesOf(m)).to.have.length(1);
   });
 
   it('fails a machine with an invalid spec, naming the field, and launches nothing', async () => {
     const created = await client.create(Machines, newMachine('invalid-1', awsSpec({ placement: { region: 'us-east-1' }, marketType: 'Cheap' })));
-    const failed = await eventually('invalid-1 Failed', async () => {
-      const x = await bed.getMachine('invalid-1');
-      return x?.status?.phase === 'Failed' ? x : undefined;
-    });
+    const failed = await bed.waitForPhase('invalid-1', 'Failed');
     expect(failed.status?.errorReason).to.equal('InvalidConfiguration');
     expect(failed.status?.errorMessage).to.contain('spec.providerSpec.value.marketType');
     expect(instancesOf(created)).to.have.length(0);
@@ -144,10 +126,7 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
     const created = await client.create(Machines, newMachine('restart-1'));
     await eventually('the lost launch to take effect in EC2', async () => instancesOf(created).length > 0);
     await bed.restartManager();
-    const m = await eventually('restart-1 Running after the restart', async () => {
-      const x = await bed.getMachine('restart-1');
-      return x?.status?.phase === 'Running' ? x : undefined;
-    });
+    const m = await bed.waitForPhase('restart-1', 'Running', 'restart-1 Running after the restart');
     expect(instancesOf(m)).to.have.length(1);
     expect(m.status?.providerStatus?.instanceId).to.equal(instancesOf(m)[0]!.instanceId);
   });
@@ -160,10 +139,7 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
     ];
     for (const [name, type] of cases) await client.create(MachineSets, machineSet(name, 0, awsSpec({ instanceType: type })));
     for (const [name, , want] of cases) {
-      const ms = await eventually(`${name} annotated`, async () => {
-        const s = await client.get(MachineSets, { namespace: NAMESPACE, name });
-        return s.metadata.annotations?.['machine.openshift.io/vCPU'] ? s : undefined;
-      });
+      const ms = await bed.waitForScaleFromZero(name);
       expect(ms.metadata.annotations, name).to.include(want);
       const arch = name === 'zero-arm' ? 'arm64' : 'amd64';
       expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels'], name).to.contain(`kubernetes.io/arch=${arch}`);
