@@ -31,6 +31,9 @@ export interface MachineControllerOptions {
   metrics?: MachineMetrics;
 }
 
+/** Machines by the name of the Node their status.nodeRef names. */
+export const MachineNodeRefIndex = 'machine-controller:nodeRef.name';
+
 export function addMachineController(mgr: ControllerManager, actuator: Actuator, opts: MachineControllerOptions = {}): void {
   const machines = mgr.informer(Machines);
   const nodes = mgr.informer(Nodes);
@@ -41,7 +44,7 @@ export function addMachineController(mgr: ControllerManager, actuator: Actuator,
   const drainMax = opts.drainRateLimiter?.maxDelayMs ?? 1_000_000;
   const asSource = (i: Informer<Machine>) => i as unknown as Informer<KubeObject>;
 
-  mgr.addController({
+  const machineController = mgr.addController({
     name: MachineControllerName,
     reconciler: new MachineReconciler({
       client: mgr.client,
@@ -59,6 +62,16 @@ export function addMachineController(mgr: ControllerManager, actuator: Actuator,
     maxConcurrentReconciles: opts.maxConcurrentReconciles,
     reconcileTimeoutMs: opts.reconcileTimeoutMs,
     rateLimiter: { baseDelayMs: base, maxDelayMs: max },
+  });
+
+  // A Node that goes away usually means its instance did (the cloud node controller deletes it): look at
+  // the Machine now instead of at the next resync, which may be minutes away. Only deletions: enqueueing on
+  // every Node update would turn kubelet heartbeats into cloud calls.
+  machines.addIndex(MachineNodeRefIndex, (m) => (m.status?.nodeRef?.name ? [m.status.nodeRef.name] : []));
+  nodes.on('delete', (node) => {
+    for (const m of machines.byIndex(MachineNodeRefIndex, node.metadata.name ?? '')) {
+      if (m.metadata.name) machineController.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name });
+    }
   });
 
   const drainer = new NodeDrainer(

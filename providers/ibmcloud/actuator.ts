@@ -22,11 +22,13 @@ import {
   TtlCache,
   createMachineError,
   deleteMachineError,
+  emitUpdatedWhenChanged,
+  failureStep,
   findError,
   isInvalidMachineConfiguration,
-  recordInstanceCreateFailed,
-  recordInstanceDeleteFailed,
-  recordInstanceUpdateFailed,
+  machineChangeFingerprint,
+  reportActuatorFailures,
+  setFailureReason,
   updateMachineError,
   type Actuator,
   type ActuatorContext,
@@ -88,9 +90,6 @@ export interface IbmCloudActuatorOptions {
 export type IbmCloudActuator = Actuator;
 
 const DEFAULTS = { requeueAfterMs: 20_000, eventualConsistencyWindowMs: 10 * 60_000, snapshotTtlMs: 5_000, stuckMachineTimeoutMs: STUCK_MACHINE_TIMEOUT_MS };
-
-/** What update() may change, serialised: an Update event is emitted only when it differs. */
-const after = (m: Machine): string => JSON.stringify([m.metadata.labels, m.metadata.annotations, m.spec, m.status?.addresses, m.status?.providerStatus]);
 
 const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
 
@@ -199,15 +198,7 @@ class IbmCloudMachineActuator implements Actuator {
   }
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    try {
-      await this.doCreate(machine, ctx);
-    } catch (err) {
-      if (!findError(err, RequeueAfterError)) {
-        recordInstanceCreateFailed(ctx.metrics, failureLabels(machine, err, 'failed to create instance via ibm vpc client'));
-        ctx.events.event(machine, 'Warning', 'FailedCreate', 'Create', `${machine.metadata.name ?? ''}: reconciler failed to Create machine: ${messageOf(err)}`);
-      }
-      throw err;
-    }
+    return reportActuatorFailures('create', machine, ctx, { reason: 'failed to create instance via ibm vpc client', describe: messageOf }, () => this.doCreate(machine, ctx));
   }
 
   private async doCreate(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -227,8 +218,8 @@ class IbmCloudMachineActuator implements Actuator {
       return;
     }
 
-    const ids = await step('failed to resolve the providerSpec names', () => this.resolver.resolve(scope.clients, scope.spec, ctx.signal));
-    const userData = await step('failed to get user data', () => userDataFor(machine, scope.spec, this.o.client, ctx.signal));
+    const ids = await failureStep('failed to resolve the providerSpec names', () => this.resolver.resolve(scope.clients, scope.spec, ctx.signal));
+    const userData = await failureStep('failed to get user data', () => userDataFor(machine, scope.spec, this.o.client, ctx.signal));
     const prototype = buildInstancePrototype(scope.instanceName, scope.spec, ids, userData);
 
     let instance: VpcInstance;
@@ -262,7 +253,7 @@ class IbmCloudMachineActuator implements Actuator {
       cls === 'invalid'
         ? new InvalidMachineConfigurationError(`failed to create instance via ibm vpc client: ${message}`, { cause: err })
         : createMachineError(`failed to create instance via ibm vpc client: ${message}`, err);
-    failureReasons.set(wrapped, 'failed to create instance via ibm vpc client');
+    setFailureReason(wrapped, 'failed to create instance via ibm vpc client');
     return wrapped;
   }
 
@@ -292,20 +283,12 @@ class IbmCloudMachineActuator implements Actuator {
   }
 
   async update(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    try {
-      await this.doUpdate(machine, ctx);
-    } catch (err) {
-      if (!findError(err, RequeueAfterError)) {
-        recordInstanceUpdateFailed(ctx.metrics, failureLabels(machine, err, 'failed to update machine'));
-        ctx.events.event(machine, 'Warning', 'FailedUpdate', 'Update', `${machine.metadata.name ?? ''}: reconciler failed to Update machine: ${messageOf(err)}`);
-      }
-      throw err;
-    }
+    return reportActuatorFailures('update', machine, ctx, { reason: 'failed to update machine', describe: messageOf }, () => this.doUpdate(machine, ctx));
   }
 
   private async doUpdate(machine: Machine, ctx: ActuatorContext): Promise<void> {
     const scope = await this.scope(machine, ctx);
-    const before = after(machine);
+    const before = machineChangeFingerprint(machine);
     const uid = machine.metadata.uid ?? '';
     const instance = this.snapshots.get(uid) ?? (await this.lookup(scope, ctx.signal));
     if (!instance) throw new RequeueAfterError(this.o.requeueAfterMs);
@@ -327,10 +310,10 @@ class IbmCloudMachineActuator implements Actuator {
         tagError = err;
       }
     }
-    if (after(machine) !== before) ctx.events.event(machine, 'Normal', 'Update', 'Update', `Updated Machine ${machine.metadata.name ?? ''}`);
+    emitUpdatedWhenChanged(machine, ctx, before);
     if (tagError !== undefined) {
       const err = updateMachineError(`failed to tag instance ${instance.id}: ${describeVpcError(tagError)}`, tagError);
-      failureReasons.set(err, 'failed to tag instance');
+      setFailureReason(err, 'failed to tag instance');
       throw err;
     }
   }
@@ -370,15 +353,7 @@ class IbmCloudMachineActuator implements Actuator {
   }
 
   async delete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    try {
-      await this.doDelete(machine, ctx);
-    } catch (err) {
-      if (!findError(err, RequeueAfterError)) {
-        recordInstanceDeleteFailed(ctx.metrics, failureLabels(machine, err, 'failed to delete instance via ibmClient'));
-        ctx.events.event(machine, 'Warning', 'FailedDelete', 'Delete', `${machine.metadata.name ?? ''}: reconciler failed to Delete machine: ${messageOf(err)}`);
-      }
-      throw err;
-    }
+    return reportActuatorFailures('delete', machine, ctx, { reason: 'failed to delete instance via ibmClient', describe: messageOf }, () => this.doDelete(machine, ctx));
   }
 
   private async doDelete(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -399,8 +374,8 @@ class IbmCloudMachineActuator implements Actuator {
     const id = scope.status.instanceId;
     // Fresh reads, not the batch: deciding to delete deserves the current state.
     const instance = id
-      ? await step('failed to get instance', () => this.getById(scope, id, ctx.signal))
-      : (await step('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
+      ? await failureStep('failed to get instance', () => this.getById(scope, id, ctx.signal))
+      : (await failureStep('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
     if (!instance) {
       if (id && !isProvisioned(machine) && this.recentlyCreated(scope)) {
         // Recorded but invisible: right after creation the VPC may not show it yet; finishing now would leak it.
@@ -420,7 +395,7 @@ class IbmCloudMachineActuator implements Actuator {
           return;
         }
         const wrapped = deleteMachineError(`failed to delete instance via ibmClient: ${describeVpcError(err)}`, err);
-        failureReasons.set(wrapped, 'failed to delete instance via ibmClient');
+        setFailureReason(wrapped, 'failed to delete instance via ibmClient');
         throw wrapped;
       }
     }
@@ -439,26 +414,6 @@ class IbmCloudMachineActuator implements Actuator {
     if (instanceId) for (const key of [...this.tagged]) if (key.startsWith(`${instanceId}|`)) this.tagged.delete(key);
   }
 }
-
-/** The mapi_instance_*_failed reason of the step an error came from (the reference's strings). */
-const failureReasons = new WeakMap<object, string>();
-
-async function step<T>(reason: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (typeof err === 'object' && err !== null && !failureReasons.has(err)) failureReasons.set(err, reason);
-    throw err;
-  }
-}
-
-const reasonOf = (err: unknown, fallback: string): string => (typeof err === 'object' && err !== null ? failureReasons.get(err) : undefined) ?? fallback;
-
-const failureLabels = (machine: Machine, err: unknown, fallback: string) => ({
-  name: machine.metadata.name ?? '',
-  namespace: machine.metadata.namespace ?? '',
-  reason: reasonOf(err, fallback),
-});
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? describeVpcError(err) : String(err);

@@ -280,6 +280,21 @@ describe('machine controllers on the local control plane', function () {
     expect(actuator.allInstances().filter((i) => names.includes(i.machine.name) && i.state !== 'terminated')).to.have.length(0);
   });
 
+  it('fails a Running machine as soon as its Node goes away with its instance, without waiting for the resync', async () => {
+    await env.client.create(Machines, newMachine('vanishing-1'));
+    await eventually('phase Running', async () => (await getMachine(env.client, 'vanishing-1'))?.status?.phase === 'Running');
+    const instance = actuator.allInstances().find((i) => i.machine.name === 'vanishing-1' && i.state === 'running');
+    expect(instance, 'a running instance').to.not.equal(undefined);
+    // Terminated behind the controller's back: the kubelet simulator removes the Node, as the cloud node
+    // controller would. The manager's resync is 60 s away, so only the Node deletion can wake the machine.
+    actuator.setInstanceState(instance!.id, 'terminated');
+    const failed = await eventually('phase Failed', async () => {
+      const m = await getMachine(env.client, 'vanishing-1');
+      return m?.status?.phase === 'Failed' ? m : undefined;
+    }, 10_000);
+    expect(failed.status?.errorMessage).to.equal("can't find created instance");
+  });
+
   it('records phase transition metrics on the manager registry', async () => {
     const text = await mgr.metrics.getSingleMetricAsString('mapi_machine_phase_transition_seconds');
     expect(text).to.contain('phase="Running"');
