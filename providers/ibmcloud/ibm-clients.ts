@@ -8,7 +8,7 @@ import {
   DescribeBatcher,
   InvalidMachineConfigurationError,
   RegionalRateLimiter,
-  TtlCache,
+  RefreshingCache,
   type Clock,
   type CloudRateLimits,
 } from '../../lib/index.js';
@@ -178,19 +178,9 @@ export class IbmClientFactory {
       }
       return b;
     };
-    const profileCache = new TtlCache<Promise<InstanceProfile[]>>(this.o.clock, this.o.profileCacheTtlMs ?? PROFILE_CACHE_TTL_MS);
-    const profiles = (signal?: AbortSignal): Promise<InstanceProfile[]> => {
-      let p = profileCache.get('all');
-      if (!p) {
-        p = vpc.listInstanceProfiles({ signal });
-        const stored = p;
-        profileCache.set('all', stored);
-        stored.catch(() => {
-          if (profileCache.get('all') === stored) profileCache.delete('all');
-        });
-      }
-      return p;
-    };
+    // A failed look-up is not cached and not papered over with an older list: the caller sees the error.
+    const profileCache = new RefreshingCache<InstanceProfile[]>(this.o.clock, this.o.profileCacheTtlMs ?? PROFILE_CACHE_TTL_MS, { serveStale: () => false });
+    const profiles = (signal?: AbortSignal): Promise<InstanceProfile[]> => profileCache.get('all', () => vpc.listInstanceProfiles({ signal }));
     return {
       key: `${fp}/${region}`,
       region,

@@ -1,7 +1,7 @@
 // IBMCloudMachineProviderSpec / IBMCloudMachineProviderStatus (ibmcloudproviderconfig.openshift.io/v1beta1),
 // decoded from Machine.spec.providerSpec.value, then validated (provider-spec-validation.ts). Unknown fields
 // are reported, never silently dropped (the reference plain-unmarshals and loses them).
-import { InvalidMachineConfigurationError, SpecReader, type FieldIssue, type ObjectReader } from '../../lib/index.js';
+import { compactSpec, groupVersionKindWarning, SpecReader, throwOnFieldIssues, type FieldIssue, type ObjectReader } from '../../lib/index.js';
 import { validateProviderSpec } from './provider-spec-validation.js';
 
 export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
@@ -104,15 +104,6 @@ export interface DecodedProviderSpec {
 
 const readSecretRef = (o: ObjectReader): SecretRef => ({ name: o.string('name') });
 
-/** Drops undefined members so the decoded spec reads (and serialises) like the JSON that was written. */
-function compact<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(compact) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = compact(v);
-  return out as T;
-}
-
 /** Structural decode; no semantic validation. */
 export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec & { errors: FieldIssue[] } {
   const path = opts.path ?? PROVIDER_SPEC_PATH;
@@ -147,19 +138,14 @@ export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): Deco
     spec.credentialsSecret = root.object('credentialsSecret', readSecretRef);
     root.done();
   }
-  if ((spec.apiVersion !== undefined || spec.kind !== undefined) && (spec.apiVersion !== PROVIDER_API_VERSION || spec.kind !== PROVIDER_SPEC_KIND)) {
-    warnings.push(`unexpected apiVersion/kind ${spec.apiVersion ?? ''}, Kind=${spec.kind ?? ''}: expected ${PROVIDER_API_VERSION}, Kind=${PROVIDER_SPEC_KIND}`);
-  }
+  const gvkWarning = groupVersionKindWarning(spec, [PROVIDER_API_VERSION], PROVIDER_SPEC_KIND);
+  if (gvkWarning) warnings.push(gvkWarning);
   for (const f of reader.unknownFields) warnings.push(`Unknown field (${f}) will be ignored`);
-  return { spec: compact(spec), warnings, unknownFields: reader.unknownFields, errors: reader.errors };
+  return { spec: compactSpec(spec), warnings, unknownFields: reader.unknownFields, errors: reader.errors };
 }
 
 /** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue. */
-export function throwIfInvalid(issues: FieldIssue[]): void {
-  const first = issues[0];
-  if (!first) return;
-  throw new InvalidMachineConfigurationError(issues.map((i) => i.message).join('; '), { field: first.field });
-}
+export const throwIfInvalid: (issues: FieldIssue[]) => void = throwOnFieldIssues;
 
 /** Decodes and validates a providerSpec value; throws InvalidMachineConfigurationError. */
 export function decodeProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec {
@@ -191,7 +177,7 @@ export function decodeProviderStatus(value: unknown): IBMCloudMachineProviderSta
 
 /** The JSON written to status.providerStatus (the reference has no metadata field here). */
 export function encodeProviderStatus(status: IBMCloudMachineProviderStatus): Record<string, unknown> {
-  return compact({
+  return compactSpec({
     apiVersion: status.apiVersion ?? PROVIDER_API_VERSION,
     kind: status.kind ?? PROVIDER_STATUS_KIND,
     instanceId: status.instanceId ?? undefined,

@@ -3,7 +3,7 @@
 // resource group, errors never terminal unless the request is wrong).
 import { expect } from 'chai';
 import { RealClock, RequeueAfterError, findError, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
-import { conformanceContext } from '../../../lib/testing/index.js';
+import { conformanceContext, eventually as eventuallyWithin } from '../../../lib/testing/index.js';
 import { IAM_TOKEN_ACTION, startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
 import { createIbmCloudActuator, createVpcClient, DEFAULT_VPC_URL, IbmClientFactory, type IbmCloudActuator, type VpcClientOptions } from '../../../providers/ibmcloud/index.js';
 import { CLUSTER_ID, ibmSpec, machine, secretsClient } from './fixtures.js';
@@ -20,20 +20,8 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
   throw new Error('expected a rejection');
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Waits up to 5 s: the emulator's timings are tens of milliseconds. */
+const eventually = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => eventuallyWithin(what, probe, 5_000);
 
 describe('IBM Cloud actuator', function () {
   this.timeout(20_000);

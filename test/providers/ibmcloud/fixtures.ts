@@ -1,6 +1,7 @@
 // Shared fixtures for the IBM Cloud provider tests: providerSpecs naming the emulator's default world,
 // Machines, Secrets, and a KubeClient that only serves Secrets.
-import { ApiError, type KubeClient, type KubeObject, type Machine, type Secret } from '../../../lib/index.js';
+import type { KubeClient, Machine, Secret } from '../../../lib/index.js';
+import { secretsOnlyClient } from '../../../lib/testing/index.js';
 import { DEFAULT_API_KEY, DEFAULT_CLUSTER_ID } from '../../../providers/ibmcloud/emulator/index.js';
 
 export const NAMESPACE = 'openshift-machine-api';
@@ -50,23 +51,5 @@ export function defaultSecrets(apiKey = DEFAULT_API_KEY): Secret[] {
 
 /** A KubeClient that serves Secrets from memory; anything else is a test bug. */
 export function secretsClient(secrets: Secret[] = defaultSecrets()): KubeClient & { secrets: Secret[] } {
-  const unsupported = (): never => {
-    throw new Error('secretsClient: only get of Secrets is supported');
-  };
-  return {
-    secrets,
-    async get<T extends KubeObject>(resource: { kind: string }, key: { namespace?: string; name: string }): Promise<T> {
-      const s = resource.kind === 'Secret' ? secrets.find((x) => x.metadata.namespace === key.namespace && x.metadata.name === key.name) : undefined;
-      if (!s) throw new ApiError(404, { status: 'Failure', reason: 'NotFound', code: 404, message: `secrets "${key.name}" not found` });
-      return structuredClone(s) as unknown as T;
-    },
-    list: unsupported,
-    create: unsupported,
-    update: unsupported,
-    updateStatus: unsupported,
-    patch: unsupported,
-    delete: unsupported,
-    evict: unsupported,
-    watch: unsupported,
-  };
+  return secretsOnlyClient(secrets);
 }
