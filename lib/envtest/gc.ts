@@ -8,28 +8,14 @@ import type { KubeObject, OwnerReference } from '../apis/meta.js';
 import { cloneJson } from './json.js';
 import { ForegroundFinalizer, OrphanFinalizer, type ObjectApi, type Obj, type PropagationPolicy } from './object-api.js';
 import type { TypeRegistry } from './registry.js';
+import { BatchedStoreController } from './batched-store-controller.js';
 import type { StoreEvent } from './storage/store-event.js';
 import { versionOf } from './versions.js';
 
-export class GarbageCollector {
+export class GarbageCollector extends BatchedStoreController {
   private readonly owners = new Set<string>();
   private readonly dependents = new Set<string>();
-  private scheduled: NodeJS.Immediate | undefined;
-  private stopped = false;
-
-  constructor(
-    private readonly api: ObjectApi,
-    private readonly registry: TypeRegistry,
-  ) {
-    api.store.onEvent((ev) => this.observe(ev));
-  }
-
-  stop(): void {
-    this.stopped = true;
-    if (this.scheduled) clearImmediate(this.scheduled);
-  }
-
-  private observe(ev: StoreEvent): void {
+  protected observe(ev: StoreEvent): void {
     const o = ev.object;
     const uid = o.metadata.uid;
     if (!uid) return;
@@ -46,16 +32,8 @@ export class GarbageCollector {
     if (this.owners.size + this.dependents.size > 0) this.schedule();
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.stopped) return;
-    this.scheduled = setImmediate(() => {
-      this.scheduled = undefined;
-      this.run();
-    });
-  }
-
   /** Processes everything queued (new work found while running goes to the next turn). */
-  run(): void {
+  override run(): void {
     const owners = [...this.owners];
     const dependents = [...this.dependents];
     this.owners.clear();

@@ -2,32 +2,16 @@
 // deleted (finalizers are honoured), and once it is empty the "kubernetes" finalizer is removed from
 // spec.finalizers, which lets the namespace go.
 import { cloneJson } from './json.js';
-import type { ObjectApi } from './object-api.js';
-import type { TypeRegistry } from './registry.js';
 import { typeKeyOf } from './resource-type.js';
+import { BatchedStoreController } from './batched-store-controller.js';
 import type { StoreEvent } from './storage/store-event.js';
 
 const NamespacesKey = '/namespaces';
 
-export class NamespaceController {
+export class NamespaceController extends BatchedStoreController {
   private readonly terminating = new Set<string>();
   private readonly queued = new Set<string>();
-  private scheduled: NodeJS.Immediate | undefined;
-  private stopped = false;
-
-  constructor(
-    private readonly api: ObjectApi,
-    private readonly registry: TypeRegistry,
-  ) {
-    api.store.onEvent((ev) => this.observe(ev));
-  }
-
-  stop(): void {
-    this.stopped = true;
-    if (this.scheduled) clearImmediate(this.scheduled);
-  }
-
-  private observe(ev: StoreEvent): void {
+  protected observe(ev: StoreEvent): void {
     if (ev.typeKey === NamespacesKey) {
       const name = ev.object.metadata.name ?? '';
       if (ev.type === 'DELETED') this.terminating.delete(name);
@@ -43,19 +27,19 @@ export class NamespaceController {
 
   private enqueue(ns: string): void {
     this.queued.add(ns);
-    if (this.scheduled || this.stopped) return;
-    this.scheduled = setImmediate(() => {
-      this.scheduled = undefined;
-      const names = [...this.queued];
-      this.queued.clear();
-      for (const n of names) {
-        try {
-          this.sync(n);
-        } catch {
-          // retried on the next deletion in the namespace
-        }
+    this.schedule();
+  }
+
+  protected run(): void {
+    const names = [...this.queued];
+    this.queued.clear();
+    for (const n of names) {
+      try {
+        this.sync(n);
+      } catch {
+        // retried on the next deletion in the namespace
       }
-    });
+    }
   }
 
   private sync(name: string): void {

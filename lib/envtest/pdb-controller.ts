@@ -4,38 +4,23 @@ import type { PodDisruptionBudget } from '../apis/core.js';
 import { cloneJson, deepEqual } from './json.js';
 import type { ObjectApi } from './object-api.js';
 import { budgetFor, matchingPods, PDBKey, PodsKey } from './pdb-budget.js';
-import type { TypeRegistry } from './registry.js';
+import { BatchedStoreController } from './batched-store-controller.js';
 import type { StoreEvent } from './storage/store-event.js';
 
-export class PDBStatusController {
+export class PDBStatusController extends BatchedStoreController {
   private readonly namespaces = new Set<string>();
-  private scheduled: NodeJS.Immediate | undefined;
-  private stopped = false;
-
-  constructor(
-    private readonly api: ObjectApi,
-    private readonly registry: TypeRegistry,
-  ) {
-    api.store.onEvent((ev) => this.observe(ev));
-  }
-
-  stop(): void {
-    this.stopped = true;
-    if (this.scheduled) clearImmediate(this.scheduled);
-  }
-
-  private observe(ev: StoreEvent): void {
+  protected observe(ev: StoreEvent): void {
     if (ev.typeKey !== PodsKey && ev.typeKey !== PDBKey) return;
     const ns = ev.object.metadata.namespace ?? '';
     if (ev.typeKey === PodsKey && this.api.store.count(PDBKey) === 0) return;
     this.namespaces.add(ns);
-    if (this.scheduled || this.stopped) return;
-    this.scheduled = setImmediate(() => {
-      this.scheduled = undefined;
-      const names = [...this.namespaces];
-      this.namespaces.clear();
-      for (const n of names) this.sync(n);
-    });
+    this.schedule();
+  }
+
+  protected run(): void {
+    const names = [...this.namespaces];
+    this.namespaces.clear();
+    for (const n of names) this.sync(n);
   }
 
   private sync(namespace: string): void {
