@@ -5,6 +5,7 @@ import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { awsBench, type BenchProvider } from './providers.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -160,15 +161,16 @@ export class ControllerProcess {
   }
 }
 
-/** The two Deployment containers the benchmark runs: the AWS provider binary and the MachineSet controller. */
-export function controllerProcesses(o: { kubeconfigPath: string; awsEndpoint: string; namespace: string; logDir: string; extraArgs?: string[]; compiledDir?: string }): ControllerProcess[] {
+/** The two Deployment containers the benchmark runs: the cloud's provider binary and the MachineSet controller. */
+export function controllerProcesses(o: { kubeconfigPath: string; cloudArgs: string[]; provider?: BenchProvider; namespace: string; logDir: string; extraArgs?: string[]; compiledDir?: string }): ControllerProcess[] {
   const common = [`--kubeconfig=${o.kubeconfigPath}`, `--namespace=${o.namespace}`, '--graceful-shutdown-timeout=5s', ...(o.extraArgs ?? [])];
+  const binary = (o.provider ?? awsBench).binary;
   return [
     new ControllerProcess({
-      name: 'machine-api-provider-aws',
-      script: 'cmd/machine-api-provider-aws.ts',
-      args: [...common, `--aws-endpoint=${o.awsEndpoint}`],
-      logFile: join(o.logDir, 'machine-api-provider-aws.log'),
+      name: binary.name,
+      script: binary.script,
+      args: [...common, ...o.cloudArgs],
+      logFile: join(o.logDir, `${binary.name}.log`),
       compiledDir: o.compiledDir,
     }),
     new ControllerProcess({

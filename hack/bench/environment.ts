@@ -1,4 +1,4 @@
-// What the benchmark and the chaos runs measure against: the local control plane, the EC2 emulator and the
+// What the benchmark and the chaos runs measure against: the local control plane, a cloud emulator and the
 // kubelet simulator, hosted by the driver process, with the controllers run elsewhere (child processes or an
 // in-process manager). It counts API requests per client (user agent) from outside the controllers, and can
 // restart the control plane from its data dir on the same port and token, as an apiserver restart would.
@@ -15,19 +15,15 @@ import {
 } from '../../lib/index.js';
 import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
 import { KubeletSimulator } from '../../lib/testing/index.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
+import { awsBench, SECRET_VALUES, type BenchCloud, type BenchProvider } from './providers.js';
 
 export const BENCH_NAMESPACE = 'openshift-machine-api';
-export const CLUSTER_ID = 'bench';
+/** The AWS cluster id; other clouds' are in their BenchProvider. */
+export const CLUSTER_ID = awsBench.clusterId;
 export const DRIVER_USER_AGENT = 'machine-api-bench-driver';
 export const KUBELET_USER_AGENT = 'kubelet-simulator';
 
-/** Values planted in the Secrets so that a scan of logs, events and errors can look for them. */
-export const SECRET_VALUES = {
-  accessKeyId: 'AKIABENCHSECRET7Q2Z',
-  secretAccessKey: 'bench-secret-key-5c1e9a7f0d3b44e8a2',
-  userData: 'bench-user-data-token-8f3a1c5e7b9d',
-} as const;
+export { SECRET_VALUES };
 
 export interface BenchEnvironmentOptions {
   stateDir: string;
@@ -37,11 +33,14 @@ export interface BenchEnvironmentOptions {
   latencyMs?: number;
   /** Seeds the emulator's ids and probabilistic faults. */
   seed?: number;
+  /** The cloud (default AWS). */
+  provider?: BenchProvider;
 }
 
 export interface BenchEnvironment {
   controlPlane: ControlPlane;
-  emulator: Ec2Emulator;
+  provider: BenchProvider;
+  emulator: BenchCloud;
   kubelet: KubeletSimulator;
   /** The driver's own client (its requests are counted apart from the controllers'). */
   client: KubeClient;
@@ -60,23 +59,8 @@ export function agentName(userAgent: string | undefined): string {
   return (userAgent ?? 'unknown').split(/[/ ]/)[0] || 'unknown';
 }
 
-export function benchSecrets(): Secret[] {
-  return [
-    {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'aws-cloud-credentials', namespace: BENCH_NAMESPACE },
-      type: 'Opaque',
-      stringData: { aws_access_key_id: SECRET_VALUES.accessKeyId, aws_secret_access_key: SECRET_VALUES.secretAccessKey },
-    },
-    {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'worker-user-data', namespace: BENCH_NAMESPACE },
-      type: 'Opaque',
-      stringData: { userData: `{"ignition":{"version":"3.2.0"},"token":"${SECRET_VALUES.userData}"}`, disableTemplating: 'true' },
-    },
-  ] as Secret[];
+export function benchSecrets(provider: BenchProvider = awsBench): Secret[] {
+  return provider.secrets(BENCH_NAMESPACE);
 }
 
 export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Promise<BenchEnvironment> {
@@ -93,12 +77,8 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
   const kubeconfigPath = join(opts.stateDir, 'kubeconfig-http');
   writeFileSync(kubeconfigPath, controlPlane.kubeconfig, { mode: 0o600 });
 
-  const emulator = await startEc2Emulator({
-    clusterId: CLUSTER_ID,
-    seed: opts.seed ?? 1,
-    timings: { bootMs: opts.bootDelayMs ?? 10_000 },
-    knobs: { latency: [{ latency: opts.latencyMs ?? 20 }] },
-  });
+  const provider = opts.provider ?? awsBench;
+  const emulator = await provider.startEmulator({ clusterId: provider.clusterId, seed: opts.seed ?? 1, bootDelayMs: opts.bootDelayMs ?? 10_000, latencyMs: opts.latencyMs ?? 20 });
   const kubeConfig = loadKubeConfig({ yaml: controlPlane.kubeconfig });
   const client = createKubeClient({ kubeConfig, qps: 1000, burst: 2000, userAgent: DRIVER_USER_AGENT });
   const kubeletClient = createKubeClient({ kubeConfig, qps: 1000, burst: 2000, userAgent: KUBELET_USER_AGENT });
@@ -107,7 +87,7 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
   } catch (err) {
     if (!isAlreadyExists(err)) throw err;
   }
-  for (const s of benchSecrets()) await client.create(Secrets, s);
+  for (const s of benchSecrets(provider)) await client.create(Secrets, s);
   const kubelet = new KubeletSimulator({ client: kubeletClient, view: emulator.instanceView() });
   await kubelet.start();
 
@@ -116,6 +96,7 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     get controlPlane() {
       return controlPlane;
     },
+    provider,
     emulator,
     kubelet,
     client,

@@ -22,8 +22,13 @@ function target(name: string, value: number | undefined, limit: number): Target 
   return { name, value: value ?? null, limit, met: value !== undefined && value <= limit };
 }
 
-/** `largest`: the biggest scale-up of the run (500 and 1,000 in the full run; smaller in --quick). */
-export function evaluateTargets(scenarios: ScenarioResult[], o: { largest: number }): Target[] {
+/**
+ * `largest`: the biggest scale-up of the run (500 and 1,000 in the full run; smaller in --quick).
+ * `cloud`: metric-key prefix and label of the cloud's calls (default EC2's); the limits are EC2's targets,
+ * applied to the provider's equivalent count.
+ */
+export function evaluateTargets(scenarios: ScenarioResult[], o: { largest: number; cloud?: { metricPrefix: string; cloudLabel: string } }): Target[] {
+  const { metricPrefix: k, cloudLabel: label } = o.cloud ?? { metricPrefix: 'ec2', cloudLabel: 'EC2' };
   const byName = (n: string) => scenarios.find((s) => s.name === n);
   const t1 = metric(byName('scale-up-1'), 'wallSeconds');
   const mid = byName('scale-up-500') ? 500 : o.largest;
@@ -36,8 +41,8 @@ export function evaluateTargets(scenarios: ScenarioResult[], o: { largest: numbe
     target(`T(${mid})/T(1)`, t1 && tMid ? Math.round((tMid / t1) * 100) / 100 : undefined, 3),
     // At scale: a single machine also pays the one-time look-ups (AMI, subnet, VPC, instance types) that the
     // caches then share; scenario metrics show every size.
-    target(`EC2 calls per created machine at ${mid}`, metric(byName(`scale-up-${mid}`), 'ec2CallsPerMachine'), 3),
-    target('steady-state EC2 calls per machine per resync', metric(steady, 'ec2CallsPerMachinePerResync'), 0.1),
+    target(`${label} calls per created machine at ${mid}`, metric(byName(`scale-up-${mid}`), `${k}CallsPerMachine`), 3),
+    target(`steady-state ${label} calls per machine per resync`, metric(steady, `${k}CallsPerMachinePerResync`), 0.1),
     target(`Kubernetes writes per machine, create to Running, at ${mid} (events included)`, metric(byName(`scale-up-${mid}`), 'kubeWritesPerMachine'), 12),
     target('throttled: completion time / floor', metric(thr, 'ratioToFloor'), 1.3),
     target('throttled: share of throttled replies', metric(thr, 'throttledShare'), 0.05),

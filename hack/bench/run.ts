@@ -1,6 +1,6 @@
-// npm run bench [-- --quick] [--json FILE] [--sizes 1,100,500,1000]
+// npm run bench [-- --quick] [--provider aws|gcp|ibmcloud] [--json FILE] [--sizes 1,100,500,1000]
 // Runs the real provider binary and MachineSet controller as separate processes against the local control
-// plane, the EC2 emulator and the kubelet simulator (hosted here), and measures from outside. See README.md.
+// plane, the cloud's emulator and the kubelet simulator (hosted here), and measures from outside. See README.md.
 // The SDK prints a Node-version notice on every client otherwise.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { ensureCompiled } from './build.js';
 import { controllerProcesses, type ControllerProcess } from './controller-process.js';
 import { BENCH_NAMESPACE, startBenchEnvironment, type BenchEnvironment } from './environment.js';
 import { evaluateTargets, formatTable, type BenchReport } from './report.js';
+import { benchProvider, PROVIDER_NAMES, type BenchProvider } from './providers.js';
 import { scaleDown, scaleUp, steadyState, type BenchContext, type ScenarioResult } from './scenarios.js';
 import { EC2_BUCKETS, throttled, type Bucket } from './throttled.js';
 
@@ -29,6 +30,19 @@ const FULL: Plan = { sizes: [1, 100, 500, 1000], steadyN: 1000, steadyPeriods: 3
 const QUICK: Plan = { sizes: [1, 50], steadyN: 50, steadyPeriods: 2, syncPeriodMs: 6_000, throttledN: 60, bootDelayMs: 10_000, latencyMs: 20, buckets: EC2_BUCKETS.map((b) => ({ ...b, burst: b.burst / 10 })) };
 // --quick keeps EC2's refill rates but a tenth of its bucket sizes, so that 60 machines already outrun them.
 
+/** The plan with the provider's buckets in place of EC2's (same --quick scaling). */
+function planFor(base: Plan, quick: boolean, p: BenchProvider): Plan {
+  return { ...base, buckets: quick ? p.buckets.map((b) => ({ ...b, burst: b.burst / 10 })) : p.buckets };
+}
+
+function providerOption(v: string): BenchProvider {
+  try {
+    return benchProvider(v);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
 function sizes(v: string): number[] {
   const out = v.split(',').map((s) => Number(s.trim()));
   if (out.some((n) => !Number.isInteger(n) || n < 1)) throw new InvalidArgumentError(`--sizes must be positive integers separated by commas, got ${JSON.stringify(v)}`);
@@ -38,7 +52,8 @@ function sizes(v: string): number[] {
 async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: string, compiledDir: string | undefined, fn: (ctx: BenchContext) => Promise<T>): Promise<T> {
   const controllers: ControllerProcess[] = controllerProcesses({
     kubeconfigPath: env.kubeconfigPath,
-    awsEndpoint: env.emulator.endpoint,
+    provider: env.provider,
+    cloudArgs: env.provider.cloudArgs(env.emulator),
     namespace: BENCH_NAMESPACE,
     logDir,
     extraArgs: [`--sync-period=${plan.syncPeriodMs}ms`],
@@ -61,6 +76,7 @@ async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: str
 async function main(): Promise<void> {
   const program = new Command('bench')
     .option('--quick', 'reduced set (under 2 minutes)')
+    .option('--provider <name>', `cloud: ${PROVIDER_NAMES.join(', ')}`, providerOption, benchProvider('aws'))
     .option('--json <file>', 'also write the results as JSON')
     .option('--sizes <list>', 'scale-up sizes, e.g. 1,100,500,1000', sizes)
     .option('--keep', 'keep the state directory (logs, API data)')
@@ -68,8 +84,8 @@ async function main(): Promise<void> {
     .option('--no-throttled', 'skip the throttled scenario')
     .option('--tsx', 'run the controllers from source through tsx instead of compiling them first')
     .parse();
-  const o = program.opts<{ quick?: boolean; json?: string; sizes?: number[]; keep?: boolean; strict?: boolean; throttled: boolean; tsx?: boolean }>();
-  const plan: Plan = { ...(o.quick ? QUICK : FULL) };
+  const o = program.opts<{ quick?: boolean; provider: BenchProvider; json?: string; sizes?: number[]; keep?: boolean; strict?: boolean; throttled: boolean; tsx?: boolean }>();
+  const plan: Plan = planFor(o.quick ? QUICK : FULL, o.quick === true, o.provider);
   if (o.sizes) {
     plan.sizes = o.sizes;
     plan.steadyN = Math.max(...o.sizes);
@@ -82,8 +98,8 @@ async function main(): Promise<void> {
   const start = Date.now();
   try {
     // One environment for every scenario: default emulator (20 ms per call, 10 s boot); the throttled
-    // scenario adds EC2's buckets at the end and removes them after.
-    const env = await startBenchEnvironment({ stateDir, bootDelayMs: plan.bootDelayMs, latencyMs: plan.latencyMs });
+    // scenario adds the cloud's buckets at the end and removes them after.
+    const env = await startBenchEnvironment({ stateDir, bootDelayMs: plan.bootDelayMs, latencyMs: plan.latencyMs, provider: o.provider });
     try {
       await withControllers(env, plan, stateDir, compiledDir, async (ctx) => {
         let baseline: number | undefined;
@@ -109,10 +125,10 @@ async function main(): Promise<void> {
   } finally {
     if (!o.keep) rmSync(stateDir, { recursive: true, force: true });
   }
-  const report: BenchReport = { scenarios, targets: evaluateTargets(scenarios, { largest: Math.max(...plan.sizes) }) };
+  const report: BenchReport = { scenarios, targets: evaluateTargets(scenarios, { largest: Math.max(...plan.sizes), cloud: o.provider }) };
   process.stdout.write(formatTable(report));
   process.stdout.write(`\ntotal ${((Date.now() - start) / 1000).toFixed(0)} s\n`);
-  if (o.json) writeFileSync(o.json, `${JSON.stringify({ ...report, quick: o.quick === true }, null, 2)}\n`);
+  if (o.json) writeFileSync(o.json, `${JSON.stringify({ ...report, quick: o.quick === true, ...(o.provider.name === 'aws' ? {} : { provider: o.provider.name }) }, null, 2)}\n`);
   if (o.strict && report.targets.some((t) => !t.met)) process.exitCode = 1;
 }
 

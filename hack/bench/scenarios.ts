@@ -4,6 +4,7 @@ import { MachineSets, type Machine } from '../../lib/index.js';
 import type { ControllerProcess } from './controller-process.js';
 import { BENCH_NAMESPACE, type BenchEnvironment } from './environment.js';
 import { cost, peakRssMb, perUnit, round, snapshot, type Cost } from './measure.js';
+import type { BenchProvider } from './providers.js';
 import { liveInstances, machineSet, machinesOf, scale, waitFor } from './workload.js';
 
 export interface ScenarioResult {
@@ -32,11 +33,18 @@ function phaseSummary(ms: Machine[]): string {
   return Object.entries(by).map(([p, n]) => `${p}=${n}`).join(' ');
 }
 
-function costMetrics(c: Cost, n: number): Record<string, unknown> {
+const sumOf = (byAction: Record<string, number>, actions: string[]) => actions.reduce((a, k) => a + (byAction[k] ?? 0), 0);
+
+/** Cloud-call keys carry the cloud's prefix ("ec2CallsPerMachine", "gceCallsPerMachine", "vpcCallsPerMachine"). */
+function costMetrics(c: Cost, n: number, p: BenchProvider): Record<string, unknown> {
+  const k = p.metricPrefix;
   return {
-    ec2CallsPerMachine: round(c.ec2Total / n),
-    ec2CallsPerMachineByAction: perUnit(c.ec2ByAction, n),
-    ec2Throttled: c.ec2Throttled,
+    [`${k}CallsPerMachine`]: round(c.ec2Total / n),
+    ...(p.reportActionClasses
+      ? { [`${k}CreateCallsPerMachine`]: round(sumOf(c.ec2ByAction, p.createActions) / n), [`${k}DescribeCallsPerMachine`]: round(sumOf(c.ec2ByAction, p.describeActions) / n) }
+      : {}),
+    [`${k}CallsPerMachineByAction`]: perUnit(c.ec2ByAction, n),
+    [`${k}Throttled`]: c.ec2Throttled,
     kubeRequestsPerMachineByVerb: perUnit(c.kubeByVerb, n),
     kubeWritesPerMachine: round(c.kubeWrites / n),
     kubeWritesPerMachineByRequest: perUnit(Object.fromEntries(Object.entries(c.kubeByRequest).filter(([k]) => !/^(get|list|watch) /.test(k))), n),
@@ -48,7 +56,7 @@ function costMetrics(c: Cost, n: number): Record<string, unknown> {
 export async function scaleUp(ctx: BenchContext, n: number, opts: { name?: string; timeoutMs?: number } = {}): Promise<ScenarioResult & { set: string; seconds: number }> {
   const set = `bench-${n}-${Date.now().toString(36)}`;
   const before = await snapshot(ctx.env, ctx.controllers);
-  await ctx.env.client.create(MachineSets, machineSet(set, n));
+  await ctx.env.client.create(MachineSets, machineSet(set, n, ctx.env.provider));
   let last: Machine[] = [];
   await waitFor(`${n} Running machines in ${set}`, async () => {
     last = await machinesOf(ctx.env.client, set);
@@ -59,10 +67,10 @@ export async function scaleUp(ctx: BenchContext, n: number, opts: { name?: strin
   ctx.log(`${opts.name ?? `scale-up ${n}`}: ${c.seconds.toFixed(1)} s`);
   return {
     name: opts.name ?? `scale-up-${n}`,
-    provider: 'aws',
+    provider: ctx.env.provider.name,
     set,
     seconds: c.seconds,
-    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n), peakRssMb: peakRssMb(ctx.controllers) },
+    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n, ctx.env.provider), peakRssMb: peakRssMb(ctx.controllers) },
   };
 }
 
@@ -75,17 +83,19 @@ export async function steadyState(ctx: BenchContext, set: string, n: number, per
   const after = await snapshot(ctx.env, ctx.controllers);
   const c = cost(before, after);
   const machines = await machinesOf(ctx.env.client, set);
-  ctx.log(`steady ${n} over ${periods} resyncs: ${c.ec2Total} EC2 calls`);
+  const p = ctx.env.provider;
+  ctx.log(`steady ${n} over ${periods} resyncs: ${c.ec2Total} ${p.cloudLabel} calls`);
   return {
     name: `steady-state-${n}`,
-    provider: 'aws',
+    provider: p.name,
     metrics: {
       machines: n,
       resyncPeriods: periods,
       syncPeriodSeconds: ctx.syncPeriodMs / 1000,
       stillRunning: machines.filter(running).length,
-      ec2CallsPerMachinePerResync: round(c.ec2Total / n / periods, 4),
-      ec2CallsByAction: c.ec2ByAction,
+      [`${p.metricPrefix}CallsPerMachinePerResync`]: round(c.ec2Total / n / periods, 4),
+      ...(p.reportActionClasses ? { [`${p.metricPrefix}DescribeCallsPerMachinePerResync`]: round(sumOf(c.ec2ByAction, p.describeActions) / n / periods, 4) } : {}),
+      [`${p.metricPrefix}CallsByAction`]: c.ec2ByAction,
       kubeRequestsPerMachinePerResync: round(Object.values(c.kubeByVerb).reduce((a, b) => a + b, 0) / n / periods, 4),
       kubeWritesPerMachinePerResync: round(c.kubeWrites / n / periods, 4),
       reconcilesPerMachinePerResync: Object.fromEntries(Object.entries(c.reconciles).map(([k, v]) => [k, round(v / n / periods)])),
@@ -109,7 +119,7 @@ export async function scaleDown(ctx: BenchContext, set: string, n: number): Prom
   ctx.log(`scale-down ${n}: ${c.seconds.toFixed(1)} s, ${left} instances left`);
   return {
     name: `scale-down-${n}`,
-    provider: 'aws',
-    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n), instancesLeft: left },
+    provider: ctx.env.provider.name,
+    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n, ctx.env.provider), instancesLeft: left },
   };
 }

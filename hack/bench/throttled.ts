@@ -4,23 +4,15 @@
 // floor is the time one machine takes in the same environment plus the time those buckets need to admit the
 // N RunInstances calls the scale-up cannot do without; the result is completion time / floor and the share
 // of replies that were RequestLimitExceeded.
+// Other clouds use their own create action and classes (see providers.ts).
 import { round } from './measure.js';
+import { awsBench, type Bucket } from './providers.js';
 import { scaleDown, scaleUp, type BenchContext, type ScenarioResult } from './scenarios.js';
 
-export interface Bucket {
-  /** An action name or class ("describe", "mutate"), as the emulator kit matches them. */
-  match: string;
-  burst: number;
-  ratePerSecond: number;
-  perAction: boolean;
-}
+export type { Bucket };
 
 /** EC2's default request buckets (resource buckets apply per instance; one instance per RunInstances here). */
-export const EC2_BUCKETS: Bucket[] = [
-  { match: 'describe', burst: 100, ratePerSecond: 20, perAction: true },
-  { match: 'mutate', burst: 200, ratePerSecond: 5, perAction: true },
-  { match: 'RunInstances', burst: 1000, ratePerSecond: 2, perAction: false },
-];
+export const EC2_BUCKETS: Bucket[] = awsBench.buckets;
 
 /** Seconds a bucket needs to admit `calls` calls starting full. */
 export function bucketSeconds(calls: number, b: { burst: number; ratePerSecond: number }): number {
@@ -31,22 +23,24 @@ export function bucketSeconds(calls: number, b: { burst: number; ratePerSecond: 
 export async function throttled(ctx: BenchContext, n: number, baselineSeconds: number, buckets: Bucket[] = EC2_BUCKETS): Promise<ScenarioResult> {
   const knobs = ctx.env.emulator.knobs;
   for (const b of buckets) knobs.setRateLimit(b.match, { burst: b.burst, ratePerSecond: b.ratePerSecond, perAction: b.perAction });
-  const runInstancesBuckets = buckets.filter((b) => b.match === 'RunInstances' || b.match === 'mutate');
+  const p = ctx.env.provider;
+  const runInstancesBuckets = buckets.filter((b) => p.createActions.includes(b.match) || b.match === 'mutate');
   const floorSeconds = baselineSeconds + Math.max(0, ...runInstancesBuckets.map((b) => bucketSeconds(n, b)));
   const up = await scaleUp(ctx, n, { name: `throttled-scale-up-${n}` });
-  const m = up.metrics as { ec2CallsPerMachine: number; ec2Throttled: number };
-  const calls = m.ec2CallsPerMachine * n;
+  const perMachine = up.metrics[`${p.metricPrefix}CallsPerMachine`];
+  const throttledReplies = up.metrics[`${p.metricPrefix}Throttled`];
+  const calls = (typeof perMachine === 'number' ? perMachine : 0) * n;
   await scaleDown(ctx, up.set, n);
   knobs.reset();
   return {
     name: `throttled-scale-up-${n}`,
-    provider: 'aws',
+    provider: p.name,
     metrics: {
       ...up.metrics,
       buckets: buckets.map((b) => ({ match: b.match, burst: b.burst, ratePerSecond: b.ratePerSecond })),
       floorSeconds: round(floorSeconds, 2),
       ratioToFloor: round(up.seconds / floorSeconds, 3),
-      throttledShare: round(calls > 0 ? m.ec2Throttled / calls : 0, 4),
+      throttledShare: round(calls > 0 && typeof throttledReplies === 'number' ? throttledReplies / calls : 0, 4),
     },
   };
 }

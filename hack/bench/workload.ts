@@ -1,33 +1,18 @@
 // The objects the benchmark and chaos runs create, and the read-only probes they poll from outside.
 import { isNotFound, Machines, MachineSets, type KubeClient, type Machine, type MachineSet } from '../../lib/index.js';
-import type { Ec2Emulator } from '../../providers/aws/emulator/index.js';
-import { BENCH_NAMESPACE, CLUSTER_ID } from './environment.js';
+import { BENCH_NAMESPACE } from './environment.js';
+import { awsBench, MACHINE_UID_TAG as MACHINE_UID_TAG_KEY, type BenchCloud, type BenchProvider } from './providers.js';
 
 export const MACHINESET_LABEL = 'machine.openshift.io/cluster-api-machineset';
-export { MACHINE_UID_TAG as MACHINE_UID_TAG_KEY } from '../../providers/aws/index.js';
-import { MACHINE_UID_TAG as MACHINE_UID_TAG_KEY } from '../../providers/aws/index.js';
+export { MACHINE_UID_TAG_KEY };
 
-/** The providerSpec the installer writes for a worker (aws.md §1.6): subnet and security group by tag filter. */
+/** The providerSpec the installer writes for an AWS worker (aws.md §1.6). */
 export function installerProviderSpec(): Record<string, unknown> {
-  return {
-    apiVersion: 'machine.openshift.io/v1beta1',
-    kind: 'AWSMachineProviderConfig',
-    ami: { id: 'ami-0a1b2c3d4e5f00001' },
-    instanceType: 'm6i.xlarge',
-    blockDevices: [{ ebs: { encrypted: true, iops: 0, kmsKey: { arn: '' }, volumeSize: 120, volumeType: 'gp3' } }],
-    credentialsSecret: { name: 'aws-cloud-credentials' },
-    deviceIndex: 0,
-    iamInstanceProfile: { id: `${CLUSTER_ID}-worker-profile` },
-    metadataServiceOptions: {},
-    placement: { availabilityZone: 'us-east-1a', region: 'us-east-1' },
-    securityGroups: [{ filters: [{ name: 'tag:Name', values: [`${CLUSTER_ID}-node`] }] }],
-    subnet: { filters: [{ name: 'tag:Name', values: [`${CLUSTER_ID}-subnet-private-us-east-1a`] }] },
-    tags: [{ name: `kubernetes.io/cluster/${CLUSTER_ID}`, value: 'owned' }],
-    userDataSecret: { name: 'worker-user-data' },
-  };
+  return awsBench.providerSpec();
 }
 
-export function machineSet(name: string, replicas: number): MachineSet {
+export function machineSet(name: string, replicas: number, provider: BenchProvider = awsBench): MachineSet {
+  const CLUSTER_ID = provider.clusterId;
   const labels = { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID, [MACHINESET_LABEL]: name };
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
@@ -39,7 +24,7 @@ export function machineSet(name: string, replicas: number): MachineSet {
       selector: { matchLabels: labels },
       template: {
         metadata: { labels: { ...labels, 'machine.openshift.io/cluster-api-machine-role': 'worker' } },
-        spec: { providerSpec: { value: installerProviderSpec() } },
+        spec: { providerSpec: { value: provider.providerSpec() } },
       },
     },
   };
@@ -67,8 +52,8 @@ export async function getMachineSet(client: KubeClient, name: string): Promise<M
 }
 
 /** Instances that are not (being) terminated. */
-export function liveInstances(emu: Ec2Emulator) {
-  return emu.instances().filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down');
+export function liveInstances(emu: BenchCloud) {
+  return emu.liveInstances();
 }
 
 export function machineUidOf(inst: { tags: Array<{ key: string; value: string }> }): string | undefined {

@@ -2,7 +2,8 @@
 // remediations) under random faults, then faults stop, the system settles, and the invariants are checked.
 import { join } from 'node:path';
 import { MachineHealthChecks, Machines, MachineSets, isNotFound, type Machine } from '../../lib/index.js';
-import { BENCH_NAMESPACE, CLUSTER_ID, startBenchEnvironment, type BenchEnvironment } from '../bench/environment.js';
+import { BENCH_NAMESPACE, startBenchEnvironment, type BenchEnvironment } from '../bench/environment.js';
+import { awsBench, type BenchProvider } from '../bench/providers.js';
 import { liveInstances, machineSet, machineUidOf, MACHINESET_LABEL } from '../bench/workload.js';
 import { inProcessHost, processHost, type ControllerHost } from './controller-host.js';
 import { checkInvariants, observe, scanForSecrets, type Violation } from './invariants.js';
@@ -20,6 +21,8 @@ export interface ChaosOptions {
   maxReplicas: number;
   /** How long the system gets to settle after the faults stop. */
   settleTimeoutMs: number;
+  /** The cloud (default AWS). */
+  provider?: BenchProvider;
   log?: (line: string) => void;
 }
 
@@ -33,13 +36,13 @@ export interface ChaosRunResult {
 
 const SETS = ['chaos-a', 'chaos-b'];
 
-function mhc() {
+function mhc(clusterId: string) {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineHealthCheck',
     metadata: { name: 'chaos-a', namespace: BENCH_NAMESPACE },
     spec: {
-      selector: { matchLabels: { [MACHINESET_LABEL]: 'chaos-a', 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID } },
+      selector: { matchLabels: { [MACHINESET_LABEL]: 'chaos-a', 'machine.openshift.io/cluster-api-cluster': clusterId } },
       unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '1s' }],
       maxUnhealthy: '100%',
     },
@@ -86,7 +89,8 @@ const workload: Array<readonly [string, number, Step]> = [
   }],
 ];
 
-const EC2_ACTIONS = ['RunInstances', 'TerminateInstances', 'DescribeInstances', '*'];
+/** Fault names keep EC2's wording for AWS; other clouds' carry their own prefix (gce-5xx, vpc-5xx). */
+const faultName = (p: BenchProvider, fault: string) => (p.name === 'aws' ? `ec2-${fault}` : `${p.metricPrefix}-${fault}`);
 
 const faults: Array<readonly [string, number, Step]> = [
   ['controller-crash', 3, async ({ host, rng }) => {
@@ -103,22 +107,24 @@ const faults: Array<readonly [string, number, Step]> = [
     env.controlPlane.expireWatches();
     return Promise.resolve('');
   }],
-  ['ec2-throttling', 2, ({ env, rng }) => {
+  ['cloud-throttling', 2, ({ env, rng }) => {
     const n = rng.int(1, 6);
     env.emulator.knobs.throttleNext('*', n);
     return Promise.resolve(`${n} calls`);
   }],
-  ['ec2-5xx', 2, ({ env, rng }) => {
-    const action = rng.pick(EC2_ACTIONS) ?? '*';
+  ['cloud-5xx', 2, ({ env, rng }) => {
+    const p = env.provider;
+    const action = rng.pick([...p.createActions, p.deleteAction, ...p.describeActions.slice(0, 1), '*']) ?? '*';
     env.emulator.knobs.failNext(action, rng.int(1, 3));
     return Promise.resolve(action);
   }],
-  ['ec2-lost-reply', 2, ({ env, rng }) => {
-    const action = rng.pick(['RunInstances', 'TerminateInstances']) ?? 'RunInstances';
+  ['cloud-lost-reply', 2, ({ env, rng }) => {
+    const p = env.provider;
+    const action = rng.pick([...p.createActions, p.deleteAction]) ?? p.deleteAction;
     env.emulator.knobs.loseNextReplies(action, 1, rng.chance(0.5) ? 'drop-connection' : 'server-error');
     return Promise.resolve(action);
   }],
-  ['ec2-eventual-consistency', 1, ({ env, rng }) => {
+  ['cloud-eventual-consistency', 1, ({ env, rng }) => {
     const ms = rng.int(500, 3_000);
     env.emulator.knobs.setVisibilityDelay(ms);
     return Promise.resolve(`${ms} ms`);
@@ -142,21 +148,23 @@ const faults: Array<readonly [string, number, Step]> = [
 export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
   const rng = new Prng(o.seed);
   const log = o.log ?? (() => {});
-  const env = await startBenchEnvironment({ stateDir: o.stateDir, bootDelayMs: 500, latencyMs: 5, seed: o.seed });
+  const provider = o.provider ?? awsBench;
+  const env = await startBenchEnvironment({ stateDir: o.stateDir, bootDelayMs: 500, latencyMs: 5, seed: o.seed, provider });
   const host = o.controllers === 'process' ? processHost(env, o.stateDir) : inProcessHost(env);
   const ctx: StepContext = { env, host, rng, maxReplicas: o.maxReplicas, failedAllowed: new Set(), notReadyNodes: new Set() };
   const faultsInjected: Record<string, number> = {};
   const actions: Record<string, number> = {};
   try {
     await host.start();
-    for (const s of SETS) await env.client.create(MachineSets, machineSet(s, rng.int(1, o.maxReplicas)));
-    await env.client.create(MachineHealthChecks, mhc() as never);
+    for (const s of SETS) await env.client.create(MachineSets, machineSet(s, rng.int(1, o.maxReplicas), provider));
+    await env.client.create(MachineHealthChecks, mhc(provider.clusterId) as never);
 
     const end = Date.now() + o.durationMs;
     while (Date.now() < end) {
       await new Promise((r) => setTimeout(r, o.tickMs));
       const useFault = rng.chance(0.5);
-      const [name, , step] = rng.weighted((useFault ? faults : workload).map((e) => [e, e[1]] as const));
+      const [entry, , step] = rng.weighted((useFault ? faults : workload).map((e) => [e, e[1]] as const));
+      const name = entry.startsWith('cloud-') ? faultName(provider, entry.slice('cloud-'.length)) : entry;
       try {
         const detail = await step(ctx);
         if (detail === undefined) continue;

@@ -32,8 +32,9 @@ const COMMON_ARGS = ['--sync-period=5s', '--graceful-shutdown-timeout=2s'];
 
 export function processHost(env: BenchEnvironment, logDir: string): ControllerHost {
   const common = [`--kubeconfig=${env.kubeconfigPath}`, `--namespace=${BENCH_NAMESPACE}`, ...COMMON_ARGS];
+  const binary = env.provider.binary;
   const procs = [
-    new ControllerProcess({ name: 'machine-api-provider-aws', script: 'cmd/machine-api-provider-aws.ts', args: [...common, `--aws-endpoint=${env.emulator.endpoint}`], logFile: `${logDir}/machine-api-provider-aws.log` }),
+    new ControllerProcess({ name: binary.name, script: binary.script, args: [...common, ...env.provider.cloudArgs(env.emulator)], logFile: `${logDir}/${binary.name}.log` }),
     new ControllerProcess({ name: 'machineset-controller', script: 'cmd/machineset-controller.ts', args: common, logFile: `${logDir}/machineset-controller.log` }),
     new ControllerProcess({ name: 'machine-healthcheck', script: 'cmd/machine-healthcheck.ts', args: common, logFile: `${logDir}/machine-healthcheck.log` }),
   ];
@@ -67,6 +68,8 @@ interface Running {
  * Faster to start than the binaries, with timings shortened for tests.
  */
 export function inProcessHost(env: BenchEnvironment): ControllerHost {
+  // The shortened in-process timings are wired for the AWS provider only; other clouds run as binaries.
+  if (env.provider.name !== 'aws') throw new RangeError(`in-process controllers support provider aws only, got ${env.provider.name}`);
   const log = new PassThrough();
   const chunks: string[] = [];
   log.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));

@@ -1,7 +1,7 @@
 // What must hold once faults stop and the system settles, checked against the emulator and the API.
 import { Events, Machines, MachineSets, type Machine, type MachineSet } from '../../lib/index.js';
 import { BENCH_NAMESPACE, SECRET_VALUES, type BenchEnvironment } from '../bench/environment.js';
-import { liveInstances, machineUidOf } from '../bench/workload.js';
+import { liveInstances, MACHINE_UID_TAG_KEY, machineUidOf } from '../bench/workload.js';
 
 export interface Violation {
   seed: number;
@@ -20,7 +20,13 @@ export async function observe(env: BenchEnvironment): Promise<WorldView> {
     env.client.list(Machines, { namespace: BENCH_NAMESPACE }),
     env.client.list(MachineSets, { namespace: BENCH_NAMESPACE }),
   ]);
-  return { machines: machines.items, machineSets: machineSets.items, instances: liveInstances(env.emulator) };
+  // Clouds that name instances after their Machine (GCE, IBM VPC) carry no uid tag: the uid comes from the name.
+  const uidByName = new Map(machines.items.map((m) => [m.metadata.name ?? '', m.metadata.uid ?? '']));
+  const instances = liveInstances(env.emulator).map((i) => {
+    const uid = machineUidOf(i) ?? (i.machineName !== undefined ? uidByName.get(i.machineName) : undefined);
+    return uid === undefined || machineUidOf(i) !== undefined ? i : { ...i, tags: [...i.tags, { key: MACHINE_UID_TAG_KEY, value: uid }] };
+  });
+  return { machines: machines.items, machineSets: machineSets.items, instances };
 }
 
 const ownerSet = (m: Machine): string | undefined => m.metadata.ownerReferences?.find((o) => o.kind === 'MachineSet' && o.controller)?.name;

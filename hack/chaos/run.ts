@@ -1,4 +1,4 @@
-// npm run chaos [-- --runs N] [--seed S] [--json FILE] [--in-process] [--duration 20s]
+// npm run chaos [-- --provider aws|gcp|ibmcloud] [--runs N] [--seed S] [--json FILE] [--in-process] [--duration 20s]
 // Seeded, reproducible fault runs; run k uses seed S+k, so any violation can be replayed alone with
 // --runs 1 --seed <its seed>. Exits 1 when an invariant was violated.
 // The SDK prints a Node-version notice on every client otherwise.
@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { benchProvider, PROVIDER_NAMES, type BenchProvider } from '../bench/providers.js';
 import { chaosStateDir, runChaos } from './chaos-run.js';
 import type { Violation } from './invariants.js';
 
@@ -18,8 +19,17 @@ function int(flag: string, min: number) {
   };
 }
 
+function providerOption(v: string): BenchProvider {
+  try {
+    return benchProvider(v);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
 async function main(): Promise<void> {
   const o = new Command('chaos')
+    .option('--provider <name>', `cloud: ${PROVIDER_NAMES.join(', ')} (the in-process controllers are AWS only)`, providerOption, benchProvider('aws'))
     .option('--runs <n>', 'number of runs', int('--runs', 1), 5)
     .option('--seed <s>', 'seed of the first run', int('--seed', 0), 1)
     .option('--json <file>', 'write {"runs", "faultsInjected", "violations"} here')
@@ -28,7 +38,7 @@ async function main(): Promise<void> {
     .option('--max-replicas <n>', 'largest MachineSet size the workload asks for', int('--max-replicas', 1), 4)
     .option('--keep', 'keep the state directories (logs, API data)')
     .parse()
-    .opts<{ runs: number; seed: number; json?: string; inProcess?: boolean; duration: number; maxReplicas: number; keep?: boolean }>();
+    .opts<{ provider: BenchProvider; runs: number; seed: number; json?: string; inProcess?: boolean; duration: number; maxReplicas: number; keep?: boolean }>();
   const root = mkdtempSync(join(tmpdir(), 'machine-api-chaos-'));
   const faultsInjected: Record<string, number> = {};
   const violations: Violation[] = [];
@@ -42,6 +52,7 @@ async function main(): Promise<void> {
         durationMs: o.duration * 1000,
         tickMs: o.inProcess ? 300 : 600,
         maxReplicas: o.maxReplicas,
+        provider: o.provider,
         settleTimeoutMs: o.inProcess ? 60_000 : 120_000,
         log: (l) => process.stderr.write(`chaos: ${l}\n`),
       });

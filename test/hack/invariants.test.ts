@@ -12,7 +12,7 @@ const machine = (name: string, uid: string, phase: string, extra: Partial<Machin
 const set = (replicas: number): MachineSet => ({ apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', metadata: { name: 'set' }, spec: { replicas } } as MachineSet);
 const instance = (id: string, uid: string) => ({ instanceId: id, state: 'running', tags: [{ key: 'machine.openshift.io/machine-uid', value: uid }] });
 const world = (machines: Machine[], instances: ReturnType<typeof instance>[], replicas = machines.length): WorldView =>
-  ({ machines, machineSets: [set(replicas)], instances } as unknown as WorldView);
+  ({ machines, machineSets: [set(replicas)], instances });
 const names = (w: WorldView, allowed: string[] = []) => checkInvariants(7, w, new Set(allowed)).map((v) => v.invariant);
 
 describe('chaos invariants', () => {

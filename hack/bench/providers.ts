@@ -1,0 +1,330 @@
+// The clouds the benchmark and the chaos runs can drive: per cloud, how to start its emulator, which provider
+// binary runs against it (and with which flags), the Secrets and the worker providerSpec the MachineSets use,
+// which emulator actions count as "create" and "describe", and the request buckets of the throttled scenario.
+import type { Secret } from '../../lib/index.js';
+import type { EmulatorKnobs, InstanceView } from '../../lib/testing/index.js';
+import { startEc2Emulator } from '../../providers/aws/emulator/index.js';
+import { MACHINE_UID_TAG } from '../../providers/aws/index.js';
+import { DEFAULT_PROJECT, startGceEmulator } from '../../providers/gcp/emulator/index.js';
+import { startIbmVpcEmulator } from '../../providers/ibmcloud/emulator/index.js';
+
+export const PROVIDER_NAMES = ['aws', 'gcp', 'ibmcloud'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** Values planted in the Secrets so that a scan of logs, events and errors can look for them. */
+export const SECRET_VALUES = {
+  accessKeyId: 'AKIABENCHSECRET7Q2Z',
+  secretAccessKey: 'bench-secret-key-5c1e9a7f0d3b44e8a2',
+  userData: 'bench-user-data-token-8f3a1c5e7b9d',
+} as const;
+
+export interface Bucket {
+  /** An action name or class ("describe", "mutate", "read"), as the emulator kit matches them. */
+  match: string;
+  burst: number;
+  ratePerSecond: number;
+  perAction: boolean;
+}
+
+/** An instance the cloud still runs (not deleted or being deleted), in the shape the invariants read. */
+export interface LiveInstance {
+  instanceId: string;
+  state: string;
+  tags: Array<{ key: string; value: string }>;
+  /** The instance name where the cloud names instances after their Machine (GCE, IBM VPC). */
+  machineName?: string;
+}
+
+export interface BenchCloud {
+  readonly endpoint: string;
+  /** More endpoints the provider binary is pointed at (IBM Cloud's IAM, Resource Manager, Global Tagging). */
+  readonly extraEndpoints?: Readonly<Record<string, string>>;
+  readonly knobs: EmulatorKnobs;
+  instanceView(): InstanceView;
+  liveInstances(): LiveInstance[];
+  /** Deletes the instance as someone at the console would (no API call counted). */
+  terminateOutOfBand(instanceId: string): void;
+  stop(): Promise<void>;
+}
+
+export interface BenchCloudOptions {
+  clusterId: string;
+  seed: number;
+  bootDelayMs: number;
+  latencyMs: number;
+}
+
+export interface BenchProvider {
+  name: ProviderName;
+  /** The provider binary, as its Deployment container name and script. */
+  binary: { name: string; script: string };
+  /** Goes in the MachineSets' cluster label and names the emulator's seeded network. */
+  clusterId: string;
+  /** Prefix of the cloud-call metric keys ("ec2CallsPerMachine") and the label in target names. */
+  metricPrefix: string;
+  cloudLabel: string;
+  /** Actions that create / read an instance, for the per-machine create and describe metrics. */
+  createActions: string[];
+  describeActions: string[];
+  /** The delete action (chaos: lost replies). */
+  deleteAction: string;
+  /** Whether scenarios report the create/describe metrics (AWS keeps its established output). */
+  reportActionClasses: boolean;
+  /** Throttled scenario buckets (full size; --quick uses a tenth of each burst). */
+  buckets: Bucket[];
+  startEmulator(o: BenchCloudOptions): Promise<BenchCloud>;
+  cloudArgs(cloud: BenchCloud): string[];
+  secrets(namespace: string): Secret[];
+  providerSpec(): Record<string, unknown>;
+}
+
+const userDataSecret = (namespace: string): Secret =>
+  ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'worker-user-data', namespace },
+    type: 'Opaque',
+    stringData: { userData: `{"ignition":{"version":"3.2.0"},"token":"${SECRET_VALUES.userData}"}`, disableTemplating: 'true' },
+  });
+
+const gone = new Set(['terminated', 'terminating']);
+
+/** Instances from the emulator's instance view, named by the last segment of their providerID. */
+function viewInstances(view: InstanceView): LiveInstance[] {
+  return view
+    .listInstances()
+    .filter((i) => !gone.has(i.state))
+    .map((i) => {
+      const name = i.providerID.split('/').pop() ?? i.providerID;
+      return { instanceId: name, state: i.state, tags: [], machineName: name };
+    });
+}
+
+const AWS_CLUSTER = 'bench';
+export const awsBench: BenchProvider = {
+  name: 'aws',
+  binary: { name: 'machine-api-provider-aws', script: 'cmd/machine-api-provider-aws.ts' },
+  clusterId: AWS_CLUSTER,
+  metricPrefix: 'ec2',
+  cloudLabel: 'EC2',
+  createActions: ['RunInstances'],
+  describeActions: ['DescribeInstances'],
+  deleteAction: 'TerminateInstances',
+  reportActionClasses: false,
+  // EC2's documented request buckets (per API: non-mutating 100 refilling 20/s, mutating 200 refilling 5/s;
+  // RunInstances' resource bucket 1,000 refilling 2/s, one token per instance).
+  buckets: [
+    { match: 'describe', burst: 100, ratePerSecond: 20, perAction: true },
+    { match: 'mutate', burst: 200, ratePerSecond: 5, perAction: true },
+    { match: 'RunInstances', burst: 1000, ratePerSecond: 2, perAction: false },
+  ],
+  async startEmulator(o) {
+    const emu = await startEc2Emulator({ clusterId: o.clusterId, seed: o.seed, timings: { bootMs: o.bootDelayMs }, knobs: { latency: [{ latency: o.latencyMs }] } });
+    return {
+      endpoint: emu.endpoint,
+      knobs: emu.knobs,
+      instanceView: () => emu.instanceView(),
+      liveInstances: () => emu.instances().filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down'),
+      terminateOutOfBand: (id) => emu.terminateOutOfBand(id),
+      stop: () => emu.stop(),
+    };
+  },
+  cloudArgs: (cloud) => [`--aws-endpoint=${cloud.endpoint}`],
+  secrets: (namespace) => [
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'aws-cloud-credentials', namespace },
+      type: 'Opaque',
+      stringData: { aws_access_key_id: SECRET_VALUES.accessKeyId, aws_secret_access_key: SECRET_VALUES.secretAccessKey },
+    },
+    userDataSecret(namespace),
+  ],
+  // The providerSpec the installer writes for a worker (aws.md §1.6): subnet and security group by tag filter.
+  providerSpec: () => ({
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'AWSMachineProviderConfig',
+    ami: { id: 'ami-0a1b2c3d4e5f00001' },
+    instanceType: 'm6i.xlarge',
+    blockDevices: [{ ebs: { encrypted: true, iops: 0, kmsKey: { arn: '' }, volumeSize: 120, volumeType: 'gp3' } }],
+    credentialsSecret: { name: 'aws-cloud-credentials' },
+    deviceIndex: 0,
+    iamInstanceProfile: { id: `${AWS_CLUSTER}-worker-profile` },
+    metadataServiceOptions: {},
+    placement: { availabilityZone: 'us-east-1a', region: 'us-east-1' },
+    securityGroups: [{ filters: [{ name: 'tag:Name', values: [`${AWS_CLUSTER}-node`] }] }],
+    subnet: { filters: [{ name: 'tag:Name', values: [`${AWS_CLUSTER}-subnet-private-us-east-1a`] }] },
+    tags: [{ name: `kubernetes.io/cluster/${AWS_CLUSTER}`, value: 'owned' }],
+    userDataSecret: { name: 'worker-user-data' },
+  }),
+};
+
+const GCP_CLUSTER = 'bench';
+export const gcpBench: BenchProvider = {
+  name: 'gcp',
+  binary: { name: 'machine-api-provider-gcp', script: 'cmd/machine-api-provider-gcp.ts' },
+  clusterId: GCP_CLUSTER,
+  metricPrefix: 'gce',
+  cloudLabel: 'GCE',
+  createActions: ['instances.insert'],
+  describeActions: ['instances.get', 'instances.list', 'instances.aggregatedList'],
+  deleteAction: 'instances.delete',
+  reportActionClasses: true,
+  // Compute Engine meters per project per minute by class; these buckets have EC2's shape (reads cheap,
+  // mutations scarce, inserts scarcest) so the scenario is comparable, answered with 403 rateLimitExceeded.
+  buckets: [
+    { match: 'read', burst: 100, ratePerSecond: 20, perAction: true },
+    { match: 'mutate', burst: 200, ratePerSecond: 5, perAction: true },
+    { match: 'instances.insert', burst: 1000, ratePerSecond: 2, perAction: false },
+  ],
+  async startEmulator(o) {
+    // The emulator seeds <clusterId>-network and <clusterId>-worker-subnet in DEFAULT_PROJECT.
+    const emu = await startGceEmulator({
+      project: DEFAULT_PROJECT,
+      clusterId: o.clusterId,
+      bootDelayMs: o.bootDelayMs,
+      stopDelayMs: 500,
+      deleteDelayMs: 500,
+      knobs: { latency: [{ latency: o.latencyMs }] },
+    });
+    return {
+      endpoint: emu.endpoint,
+      knobs: emu.knobs,
+      instanceView: () => emu.instanceView(),
+      liveInstances: () => viewInstances(emu.instanceView()),
+      terminateOutOfBand: (name) => emu.terminateOutOfBand(name),
+      stop: () => emu.stop(),
+    };
+  },
+  cloudArgs: (cloud) => [`--gcp-endpoint=${cloud.endpoint}`],
+  secrets: (namespace) => [
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'gcp-cloud-credentials', namespace },
+      type: 'Opaque',
+      // A fake service account (as in manifests/samples/gcp); a plain-http endpoint never gets it sent.
+      stringData: {
+        'service_account.json': JSON.stringify({
+          type: 'service_account',
+          project_id: DEFAULT_PROJECT,
+          private_key_id: '0123456789abcdef0123456789abcdef01234567',
+          private_key: `-----BEGIN PRIVATE KEY-----\n${Buffer.from(SECRET_VALUES.secretAccessKey).toString('base64')}\n-----END PRIVATE KEY-----\n`,
+          client_email: `machine-api@${DEFAULT_PROJECT}.iam.gserviceaccount.com`,
+          client_id: '100000000000000000001',
+          auth_uri: 'https://accounts.google.com/o/oauth2/auth',
+          token_uri: 'https://oauth2.googleapis.com/token',
+        }),
+      },
+    },
+    userDataSecret(namespace),
+  ],
+  providerSpec: () => ({
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'GCPMachineProviderSpec',
+    credentialsSecret: { name: 'gcp-cloud-credentials' },
+    userDataSecret: { name: 'worker-user-data' },
+    projectID: DEFAULT_PROJECT,
+    region: 'us-central1',
+    zone: 'us-central1-a',
+    machineType: 'n2-standard-4',
+    canIPForward: false,
+    deletionProtection: false,
+    disks: [{ autoDelete: true, boot: true, sizeGb: 128, type: 'pd-ssd', image: 'projects/rhcos-cloud/global/images/rhcos-9-6-20251023-0-gcp-x86-64', labels: {} }],
+    networkInterfaces: [{ network: `${GCP_CLUSTER}-network`, subnetwork: `${GCP_CLUSTER}-worker-subnet` }],
+    serviceAccounts: [{ email: `${GCP_CLUSTER}-w@${DEFAULT_PROJECT}.iam.gserviceaccount.com`, scopes: ['https://www.googleapis.com/auth/cloud-platform'] }],
+    tags: [`${GCP_CLUSTER}-worker`],
+    labels: {},
+    shieldedInstanceConfig: {},
+  }),
+};
+
+const IBM_CLUSTER = 'bench';
+export const ibmCloudBench: BenchProvider = {
+  name: 'ibmcloud',
+  binary: { name: 'machine-api-provider-ibmcloud', script: 'cmd/machine-api-provider-ibmcloud.ts' },
+  clusterId: IBM_CLUSTER,
+  metricPrefix: 'vpc',
+  cloudLabel: 'VPC',
+  createActions: ['CreateInstance'],
+  describeActions: ['GetInstance', 'ListInstances'],
+  deleteAction: 'DeleteInstance',
+  reportActionClasses: true,
+  // The VPC API's limits are not published per action; EC2's bucket shape, answered with 429.
+  buckets: [
+    { match: 'read', burst: 100, ratePerSecond: 20, perAction: true },
+    { match: 'mutate', burst: 200, ratePerSecond: 5, perAction: true },
+    { match: 'CreateInstance', burst: 1000, ratePerSecond: 2, perAction: false },
+  ],
+  async startEmulator(o) {
+    // The API key the emulator's IAM accepts is the planted secret, so the scan can look for it.
+    const emu = await startIbmVpcEmulator({
+      region: 'us-south',
+      clusterId: o.clusterId,
+      seed: o.seed,
+      apiKey: SECRET_VALUES.secretAccessKey,
+      timings: { bootMs: o.bootDelayMs, deleteMs: 500, stopMs: 500 },
+      knobs: { latency: [{ latency: o.latencyMs }] },
+    });
+    return {
+      endpoint: emu.endpoint,
+      extraEndpoints: { iam: emu.iamEndpoint, resourceManager: emu.resourceManagerEndpoint, globalTagging: emu.globalTaggingEndpoint },
+      knobs: emu.knobs,
+      instanceView: () => emu.instanceView(),
+      liveInstances: () =>
+        emu
+          .instances()
+          .filter((i) => i.status !== 'deleting')
+          .map((i) => ({ instanceId: i.id, state: i.status, tags: [], machineName: i.name })),
+      terminateOutOfBand: (id) => emu.terminateOutOfBand(id),
+      stop: () => emu.stop(),
+    };
+  },
+  cloudArgs: (cloud) => {
+    const extra = cloud.extraEndpoints ?? {};
+    return [
+      `--ibmcloud-vpc-endpoint=${cloud.endpoint}`,
+      `--ibmcloud-iam-endpoint=${extra.iam ?? ''}`,
+      `--ibmcloud-resource-manager-endpoint=${extra.resourceManager ?? ''}`,
+      `--ibmcloud-global-tagging-endpoint=${extra.globalTagging ?? ''}`,
+    ];
+  },
+  secrets: (namespace) => [
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ibmcloud-credentials', namespace },
+      type: 'Opaque',
+      stringData: { ibmcloud_api_key: SECRET_VALUES.secretAccessKey },
+    },
+    userDataSecret(namespace),
+  ],
+  providerSpec: () => ({
+    apiVersion: 'ibmcloudproviderconfig.openshift.io/v1beta1',
+    kind: 'IBMCloudMachineProviderSpec',
+    vpc: `${IBM_CLUSTER}-vpc`,
+    image: `${IBM_CLUSTER}-rhcos`,
+    profile: 'bx2-4x16',
+    region: 'us-south',
+    zone: 'us-south-1',
+    resourceGroup: IBM_CLUSTER,
+    primaryNetworkInterface: { subnet: `${IBM_CLUSTER}-subnet-compute-us-south-1`, securityGroups: [`${IBM_CLUSTER}-sg-cluster-wide`, `${IBM_CLUSTER}-sg-openshift-net`] },
+    bootVolume: { encryptionKey: '' },
+    tags: [],
+    credentialsSecret: { name: 'ibmcloud-credentials' },
+    userDataSecret: { name: 'worker-user-data' },
+  }),
+};
+
+export const benchProviders: Record<ProviderName, BenchProvider> = { aws: awsBench, gcp: gcpBench, ibmcloud: ibmCloudBench };
+
+export function isProviderName(v: string): v is ProviderName {
+  return (PROVIDER_NAMES as readonly string[]).includes(v);
+}
+
+export function benchProvider(name: string): BenchProvider {
+  if (!isProviderName(name)) throw new RangeError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(name)}`);
+  return benchProviders[name];
+}
+
+export { MACHINE_UID_TAG };
