@@ -13,7 +13,7 @@
 // emitUpdatedWhenChanged(machine, ctx, before) after the work, so "Updated Machine" is only said on change.
 import type { Machine } from '../apis/machine-types.js';
 import type { ActuatorContext } from './actuator.js';
-import { RequeueAfterError, findError } from './errors.js';
+import { InvalidMachineConfigurationError, RequeueAfterError, findError, isInvalidMachineConfiguration } from './errors.js';
 import type { InstanceAction, FailedInstanceLabels } from './metrics.js';
 
 /** Errors are objects the provider may not own, so the reason rides beside them rather than on them. */
@@ -87,4 +87,23 @@ export function machineChangeFingerprint(m: Machine): string {
 /** Emits the Normal "Updated Machine" event only when update changed what machineChangeFingerprint covers. */
 export function emitUpdatedWhenChanged(machine: Machine, ctx: ActuatorContext, before: string): void {
   if (machineChangeFingerprint(machine) !== before) ctx.events.event(machine, 'Normal', 'Update', 'Update', `Updated Machine ${machine.metadata.name ?? ''}`);
+}
+
+/**
+ * Builds the per-call scope of a delete. When the spec no longer decodes but the machine already has an
+ * instance (a providerID), deleting anyway would forget that instance: the error says to fix the spec so
+ * the deletion can go through. A machine that never got an instance keeps the plain error.
+ */
+export async function scopeForDelete<S>(machine: Machine, build: () => Promise<S>, describe: (err: unknown) => string): Promise<S> {
+  try {
+    return await build();
+  } catch (err) {
+    if (isInvalidMachineConfiguration(err) && machine.spec?.providerID) {
+      throw new InvalidMachineConfigurationError(
+        `the machine ${machine.metadata.name ?? ''} has invalid configuration, but already exists, make the configuration of the machine valid for the deletion to be successful: ${describe(err)}`,
+        { cause: err, field: findError(err, InvalidMachineConfigurationError)?.field },
+      );
+    }
+    throw err;
+  }
 }

@@ -16,5 +16,6 @@ export {
   failureLabels,
   machineChangeFingerprint,
   emitUpdatedWhenChanged,
+  scopeForDelete,
   type FailureReportOptions,
 } from './actuator-reporting.js';

@@ -19,9 +19,9 @@ import {
   TtlCache,
   createMachineError,
   deleteMachineError,
-  findError,
   isInvalidMachineConfiguration,
   reportActuatorFailures,
+  scopeForDelete,
   failureStep,
   setFailureReason,
   machineChangeFingerprint,
@@ -397,18 +397,7 @@ class GcpMachineActuator implements GcpActuator {
   }
 
   private async doDelete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    let scope: MachineScope;
-    try {
-      scope = await this.scope(machine, ctx);
-    } catch (err) {
-      if (isInvalidMachineConfiguration(err) && machine.spec?.providerID) {
-        throw new InvalidMachineConfigurationError(
-          `the machine ${machine.metadata.name ?? ''} has invalid configuration, but already exists, make the configuration of the machine valid for the deletion to be successful: ${messageOf(err)}`,
-          { cause: err, field: findError(err, InvalidMachineConfigurationError)?.field },
-        );
-      }
-      throw err;
-    }
+    const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), messageOf);
     const uid = machine.metadata.uid ?? '';
     this.snapshots.delete(uid);
     const { compute } = scope.clients;

@@ -24,10 +24,10 @@ import {
   deleteMachineError,
   emitUpdatedWhenChanged,
   failureStep,
-  findError,
   isInvalidMachineConfiguration,
   machineChangeFingerprint,
   reportActuatorFailures,
+  scopeForDelete,
   setFailureReason,
   updateMachineError,
   type Actuator,
@@ -357,18 +357,7 @@ class IbmCloudMachineActuator implements Actuator {
   }
 
   private async doDelete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    let scope: MachineScope;
-    try {
-      scope = await this.scope(machine, ctx);
-    } catch (err) {
-      if (isInvalidMachineConfiguration(err) && machine.spec?.providerID) {
-        throw new InvalidMachineConfigurationError(
-          `the machine ${machine.metadata.name ?? ''} has invalid configuration, but already exists, make the configuration of the machine valid for the deletion to be successful: ${messageOf(err)}`,
-          { cause: err, field: findError(err, InvalidMachineConfigurationError)?.field },
-        );
-      }
-      throw err;
-    }
+    const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), messageOf);
     const uid = machine.metadata.uid ?? '';
     this.snapshots.delete(uid);
     const id = scope.status.instanceId;

@@ -5,9 +5,10 @@ import {
   failureStep,
   machineChangeFingerprint,
   reportActuatorFailures,
+  scopeForDelete,
   setFailureReason,
 } from '../../../lib/machine/actuator-reporting.js';
-import { RequeueAfterError } from '../../../lib/machine/errors.js';
+import { InvalidMachineConfigurationError, RequeueAfterError } from '../../../lib/machine/errors.js';
 import { machineMetricsFor } from '../../../lib/machine/metrics.js';
 import type { ActuatorContext } from '../../../lib/machine/actuator.js';
 import { ListEvents, machine, quietLog } from './fixtures.js';
@@ -65,5 +66,27 @@ describe('actuator failure reporting', () => {
     m.metadata.labels = { ...m.metadata.labels, 'machine.openshift.io/zone': 'a' };
     emitUpdatedWhenChanged(m, ctx, before);
     expect(events.list).to.deep.equal([{ object: 'm5', type: 'Normal', reason: 'Update', action: 'Update', message: 'Updated Machine m5' }]);
+  });
+});
+
+describe('the scope of a delete', () => {
+  const invalid = () => Promise.reject(new InvalidMachineConfigurationError('zone is required', { field: 'spec.providerSpec.value.zone' }));
+
+  it('asks to fix the spec, naming the field, when the machine already has an instance', async () => {
+    const m = machine('with-instance');
+    m.spec = { ...m.spec, providerID: 'gce://p/z/with-instance' };
+    const err = await scopeForDelete(m, invalid, (e) => (e as Error).message).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(InvalidMachineConfigurationError);
+    expect((err as InvalidMachineConfigurationError).field).to.equal('spec.providerSpec.value.zone');
+    expect((err as Error).message).to.equal(
+      'the machine with-instance has invalid configuration, but already exists, make the configuration of the machine valid for the deletion to be successful: zone is required',
+    );
+  });
+
+  it('keeps the plain error for a machine that never got an instance, and returns a scope that builds', async () => {
+    const m = machine('never-created');
+    const err = await scopeForDelete(m, invalid, () => 'unused').catch((e: unknown) => e);
+    expect((err as Error).message).to.equal('zone is required');
+    expect(await scopeForDelete(m, () => Promise.resolve('scope'), () => '')).to.equal('scope');
   });
 });
