@@ -18,24 +18,11 @@ import { NodeLinkOwnedAnnotation } from '../../../lib/nodelink/owned-metadata.js
 import type { Manager } from '../../../lib/runtime/manager.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
 import { KubeletSimulator } from '../../../lib/testing/kubelet-simulator.js';
+import { eventually } from '../../../lib/testing/provider-test-bed.js';
 import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
 
 const NS = 'openshift-machine-api';
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const newMachine = (name: string, extra: Partial<Machine['spec']> = {}, labels: Record<string, string> = {}): Machine => ({
   apiVersion: 'machine.openshift.io/v1beta1',
