@@ -10,6 +10,7 @@ import { MachineHealthChecks, Machines, MachineSets, Pods, type KubeClient, type
 import type { RecordedRequest } from '../../lib/envtest/index.js';
 import { binariesOf, LOCAL_NAMESPACE, startLocalEnvironment } from '../../cmd/local/environment.js';
 import { localProvider } from '../../cmd/local/providers.js';
+import { eventually } from '../../lib/testing/provider-test-bed.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -21,20 +22,6 @@ export interface RecordedRun {
   binaryNames: string[];
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`recorded run: timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const SET = 'worker-us-east-1a';
 const inSet = `machine.openshift.io/cluster-api-machineset=${SET}`;
