@@ -48,6 +48,11 @@ export interface MachineReconcilerDeps {
   migrationEnabled: boolean;
   /** Wait before looking again at an instance that is still changing; 30 s as in the reference. */
   requeueAfterMs: number;
+  /**
+   * Whether a Node exists (the shared Node cache). A Running Machine whose Node is gone while its instance
+   * still answers is looked at again after requeueAfterMs instead of at the next resync. Absent: never asked.
+   */
+  nodeExists?: (name: string) => boolean;
   /** Hot-loop guard bounds after a failed reconcile. */
   retryBaseMs: number;
   retryMaxMs: number;
@@ -152,11 +157,15 @@ export class MachineReconciler implements Reconciler {
         await this.updateStatus(draft, currentPhase(draft.machine), undefined, ctx.signal);
         return { requeueAfterMs: d.requeueAfterMs };
       }
+      const nodeName = draft.machine.status?.nodeRef?.name;
       if (!draft.machine.status?.nodeRef) {
         await this.updateStatus(draft, PhaseProvisioned, undefined, ctx.signal);
         return { requeueAfterMs: d.requeueAfterMs };
       }
       await this.updateStatus(draft, PhaseRunning, undefined, ctx.signal);
+      // The Node went before the instance did (it is shutting down, or was removed out of band): nothing
+      // else will bring this Machine back until the resync, so look again until the instance is gone.
+      if (d.nodeExists && !d.nodeExists(nodeName ?? '')) return { requeueAfterMs: d.requeueAfterMs };
       return;
     }
 

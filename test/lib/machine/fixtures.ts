@@ -67,6 +67,7 @@ export function machineEnv(actuator: Actuator, opts: { migration?: boolean } = {
     metrics,
     migrationEnabled: opts.migration ?? false,
     requeueAfterMs: 30_000,
+    nodeExists: (name) => nodes.get({ name }) !== undefined,
     retryBaseMs: 5,
     retryMaxMs: 1_000_000,
   });

@@ -126,12 +126,26 @@ describe('machine controller reconcile', () => {
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
       await provisionToPhase(env, 'm1', 3);
+      await env.client.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
       await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'n1' } } } }, { subresource: 'status' });
       expect(await env.reconcile('m1')).to.equal(undefined);
       expect(env.get('m1')?.status?.phase).to.equal('Running');
       const metric = await env.registry.getSingleMetricAsString('mapi_machine_phase_transition_seconds');
       for (const phase of ['Provisioning', 'Provisioned', 'Running']) expect(metric).to.contain(`phase="${phase}"`);
       expect(metric).to.contain('le="600"');
+    });
+
+    it('keeps looking (requeue 30 s) at a Running machine whose Node is gone while its instance still exists, and fails it once the instance is gone', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await provisionToPhase(env, 'm1', 3);
+      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'gone-node' } } } }, { subresource: 'status' });
+      expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
+      expect(env.get('m1')?.status?.phase).to.equal('Running');
+      a.setInstanceState(a.instanceFor(env.get('m1')!)!.id, 'terminated');
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      expect(env.get('m1')?.status?.phase).to.equal('Failed');
     });
 
     it('marks the machine Failed with InvalidConfiguration when create says the spec can never work', async () => {
