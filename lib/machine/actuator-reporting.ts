@@ -12,6 +12,8 @@
 // In update, snapshot with machineChangeFingerprint(machine) before, and call
 // emitUpdatedWhenChanged(machine, ctx, before) after the work, so "Updated Machine" is only said on change.
 import type { Machine } from '../apis/machine-types.js';
+import { MachineInstanceStateAnnotation } from '../apis/constants.js';
+import { isMachineProvisioned } from '../apis/machine-predicates.js';
 import type { ActuatorContext } from './actuator.js';
 import { InvalidMachineConfigurationError, RequeueAfterError, findError, isInvalidMachineConfiguration } from './errors.js';
 import type { InstanceAction, FailedInstanceLabels } from './metrics.js';
@@ -79,14 +81,31 @@ export async function reportActuatorFailures(
   }
 }
 
-/** What update may change on a Machine; compare before and after to tell whether anything did. */
-export function machineChangeFingerprint(m: Machine): string {
-  return JSON.stringify([m.metadata.labels, m.metadata.annotations, m.spec, m.status?.addresses, m.status?.providerStatus]);
+/** What a Machine said about its instance before update ran; opaque, for emitUpdatedWhenChanged. */
+export interface MachineChangeMark {
+  readonly fingerprint: string;
+  readonly provisioned: boolean;
 }
 
-/** Emits the Normal "Updated Machine" event only when update changed what machineChangeFingerprint covers. */
-export function emitUpdatedWhenChanged(machine: Machine, ctx: ActuatorContext, before: string): void {
-  if (machineChangeFingerprint(machine) !== before) ctx.events.event(machine, 'Normal', 'Update', 'Update', `Updated Machine ${machine.metadata.name ?? ''}`);
+/**
+ * Marks what update may change on a Machine. The instance state (annotation and providerStatus) is left out:
+ * it moves with every power transition and is on the Machine for all to see; an event per move would be
+ * noise in etcd.
+ */
+export function machineChangeFingerprint(m: Machine): MachineChangeMark {
+  const { [MachineInstanceStateAnnotation]: _state, ...annotations } = m.metadata.annotations ?? {};
+  return { fingerprint: JSON.stringify([m.metadata.labels, annotations, m.spec, m.status?.addresses]), provisioned: isMachineProvisioned(m) };
+}
+
+/**
+ * Emits the Normal "Updated Machine" event when update changed what machineChangeFingerprint covers on a
+ * Machine that already had an instance on record. The first recording of a new instance (its providerID,
+ * addresses, labels) is part of creating it, which the "Created Machine" event already announced.
+ */
+export function emitUpdatedWhenChanged(machine: Machine, ctx: ActuatorContext, before: MachineChangeMark): void {
+  if (before.provisioned && machineChangeFingerprint(machine).fingerprint !== before.fingerprint) {
+    ctx.events.event(machine, 'Normal', 'Update', 'Update', `Updated Machine ${machine.metadata.name ?? ''}`);
+  }
 }
 
 /**

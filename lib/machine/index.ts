@@ -18,4 +18,5 @@ export {
   emitUpdatedWhenChanged,
   scopeForDelete,
   type FailureReportOptions,
+  type MachineChangeMark,
 } from './actuator-reporting.js';

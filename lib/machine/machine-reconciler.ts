@@ -177,11 +177,8 @@ export class MachineReconciler implements Reconciler {
     }
 
     this.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceNotCreatedReason, 'Warning', 'Instance has not been created'));
-    if (!draft.machine.status?.phase) {
-      await this.updateStatus(draft, PhaseProvisioning, undefined, ctx.signal);
-      return;
-    }
-
+    // Flaw 9 improved: the reference writes Provisioning and waits for its own watch event to call Create;
+    // here one pass does both, and Provisioning lands in the same status write as what Create learnt.
     let createErr: unknown;
     try {
       await d.actuator.create(draft.machine, actx);
@@ -192,9 +189,9 @@ export class MachineReconciler implements Reconciler {
       await this.updateStatus(draft, PhaseFailed, createErr, ctx.signal);
       return;
     }
-    // Whatever the actuator learnt (above all the new instance's providerID) is written before anything
-    // else can fail, so a created instance is never forgotten.
-    await draft.persist(ctx.signal);
+    // Whatever the actuator learnt (above all the new instance's id) is written before anything else can
+    // fail, so a created instance is never forgotten.
+    await this.updateStatus(draft, currentPhase(draft.machine) || PhaseProvisioning, undefined, ctx.signal);
     if (createErr !== undefined) {
       const after = requeueAfterOf(createErr);
       if (after !== undefined) return { requeueAfterMs: after };

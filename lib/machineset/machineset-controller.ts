@@ -47,7 +47,15 @@ export interface MachineSetControllerOptions {
   expectationsTtlMs?: number;
   /** Feature gates by name; `MachineAPIMigration` makes the controller honour status.authoritativeAPI. */
   featureGates?: Record<string, boolean>;
+  /**
+   * Machine and Node changes reach their MachineSet this long after they happen, so that a scale-up of
+   * hundreds of Machines moving through their phases costs a reconcile (and a status write) per delay
+   * instead of one per change. Changes to the MachineSet itself are reconciled at once. Default 1 s.
+   */
+  coalesceMs?: number;
 }
+
+export const DEFAULT_MACHINESET_COALESCE_MS = 1_000;
 
 export interface MachineSetControllerHandle {
   /** What each MachineSet still waits to observe; for tests and debugging. */
@@ -359,6 +367,7 @@ class MachineSetReconciler implements Reconciler {
 export function addMachineSetController(mgr: ControllerManager, opts: MachineSetControllerOptions = {}): MachineSetControllerHandle {
   const burst = opts.burst ?? DEFAULT_MACHINESET_BURST;
   if (!Number.isInteger(burst) || burst < 1) throw new RangeError(`MachineSet controller burst must be an integer >= 1, got ${burst}`);
+  const delayMs = opts.coalesceMs ?? DEFAULT_MACHINESET_COALESCE_MS;
   const machineSets = mgr.informer(MachineSets);
   const machines = mgr.informer(Machines);
   const nodes = mgr.informer(Nodes);
@@ -426,9 +435,9 @@ export function addMachineSetController(mgr: ControllerManager, opts: MachineSet
     maxConcurrentReconciles: opts.maxConcurrentReconciles,
     watches: [
       { informer: machineSets as unknown as Informer<KubeObject>, enqueue: 'self' },
-      { informer: machines as unknown as Informer<KubeObject>, enqueue: 'owner', ownerKind: 'MachineSet', ownerApiVersion: MACHINE_API_GROUP_VERSION },
-      { informer: machines as unknown as Informer<KubeObject>, enqueue: 'map', map: orphanToMachineSets },
-      { informer: nodes as unknown as Informer<KubeObject>, enqueue: 'map', map: nodeToMachineSets },
+      { informer: machines as unknown as Informer<KubeObject>, enqueue: 'owner', ownerKind: 'MachineSet', ownerApiVersion: MACHINE_API_GROUP_VERSION, delayMs },
+      { informer: machines as unknown as Informer<KubeObject>, enqueue: 'map', map: orphanToMachineSets, delayMs },
+      { informer: nodes as unknown as Informer<KubeObject>, enqueue: 'map', map: nodeToMachineSets, delayMs },
     ],
   });
   return { expectations };

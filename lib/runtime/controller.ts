@@ -167,7 +167,10 @@ export class ControllerImpl implements Controller, Runnable {
       for (const o of old && old !== obj ? [old, obj] : [obj]) {
         for (const r of toRequests(o)) if (r.name) keys.add(requestKey(r));
       }
-      for (const k of keys) this.queue.add(k);
+      for (const k of keys) {
+        if (w.delayMs) this.queue.addAfter(k, w.delayMs, { countRetry: false });
+        else this.queue.add(k);
+      }
     };
     w.informer.on('add', (obj) => enqueueAll(obj));
     w.informer.on('update', (obj, old) => enqueueAll(obj, old));

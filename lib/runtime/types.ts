@@ -56,11 +56,18 @@ export interface Informer<T extends KubeObject> {
 }
 
 /** How events on one informer turn into requests for a controller. */
-export type WatchSource =
+export type WatchSource = (
   | { informer: Informer<KubeObject>; enqueue: 'self' }
   /** The object's controller ownerReference of this kind (and apiVersion group) is enqueued. */
   | { informer: Informer<KubeObject>; enqueue: 'owner'; ownerKind: string; ownerApiVersion?: string }
-  | { informer: Informer<KubeObject>; enqueue: 'map'; map: (obj: KubeObject) => Request[] };
+  | { informer: Informer<KubeObject>; enqueue: 'map'; map: (obj: KubeObject) => Request[] }
+) & {
+  /**
+   * Enqueue this long after the event instead of at once: a burst of events (many Machines of one
+   * MachineSet changing) then costs one reconcile instead of one each. Default 0.
+   */
+  delayMs?: number;
+};
 
 export interface ControllerOptions {
   name: string;

@@ -133,9 +133,10 @@ export class DelayingQueue<T> extends WorkQueue<T> {
     super(opts);
   }
 
-  addAfter(item: T, delayMs: number): void {
+  /** countRetry: false for a deliberate delay (coalescing events) rather than a requeue. */
+  addAfter(item: T, delayMs: number, opts: { countRetry?: boolean } = {}): void {
     if (this.isShuttingDown()) return;
-    this.metrics.retry();
+    if (opts.countRetry !== false) this.metrics.retry();
     if (delayMs <= 0) {
       this.add(item);
       return;

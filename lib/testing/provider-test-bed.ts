@@ -26,6 +26,7 @@ import { addMachineSetController } from '../machineset/index.js';
 import type { InstanceView } from './instance-view.js';
 import { KubeletSimulator } from './kubelet-simulator.js';
 import { startTestEnv, type TestEnv } from './test-env.js';
+import type { ControlPlaneOptions } from '../envtest/control-plane.js';
 
 /** Machine-controller timings short enough for a test, long enough not to spin on two shared cores. */
 export const FAST_MACHINE_CONTROLLER: MachineControllerOptions = {
@@ -52,6 +53,8 @@ export interface ProviderTestBedOptions<P extends WiredProvider> {
   manager?: Parameters<TestEnv['newManager']>[0];
   /** Workers of the MachineSet controller; 0 leaves it out. Default 2. */
   machineSetWorkers?: number;
+  /** Options of the local control plane (e.g. onRequest, to count what the controllers write). */
+  controlPlane?: ControlPlaneOptions;
 }
 
 export interface ProviderTestBed<P extends WiredProvider> {
@@ -127,7 +130,7 @@ export function machineSetFor(o: { name: string; namespace: string; clusterId: s
 }
 
 export async function startProviderTestBed<P extends WiredProvider>(opts: ProviderTestBedOptions<P>): Promise<ProviderTestBed<P>> {
-  const env = await startTestEnv();
+  const env = await startTestEnv({ controlPlane: opts.controlPlane });
   const { client } = env;
   const namespace = opts.namespace;
   let kubelet: KubeletSimulator | undefined;
@@ -140,7 +143,7 @@ export async function startProviderTestBed<P extends WiredProvider>(opts: Provid
     mgr = env.newManager(opts.manager ?? { syncPeriodMs: 60_000 });
     provider = opts.wire(mgr, client);
     const workers = opts.machineSetWorkers ?? 2;
-    if (workers > 0) addMachineSetController(mgr, { maxConcurrentReconciles: workers });
+    if (workers > 0) addMachineSetController(mgr, { maxConcurrentReconciles: workers, coalesceMs: 100 });
     stopSignal = new AbortController();
     running = mgr.start(stopSignal.signal);
   };

@@ -189,8 +189,6 @@ class AwsMachineActuator implements AwsActuator {
     scope.status.instanceState = instanceState(instance);
     setProviderCondition(scope.status, { type: MachineCreationCondition, status: 'True', reason: MachineCreationSucceededReason, message: 'Machine successfully created' }, nowIso);
     scope.saveStatus();
-    const m = scope.machine;
-    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: instanceState(instance) };
   }
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {

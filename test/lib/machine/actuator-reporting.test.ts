@@ -57,15 +57,32 @@ describe('actuator failure reporting', () => {
     expect(await reg.getSingleMetricAsString('mapi_instance_update_failed')).to.not.contain('m4');
   });
 
-  it('says "Updated Machine" only when update changed labels, annotations, spec, addresses or providerStatus', () => {
+  it('says "Updated Machine" only when update changed labels, annotations, spec or addresses of a machine that had an instance', () => {
     const { ctx, events } = context();
     const m = machine('m5');
+    m.spec = { ...m.spec, providerID: 'fake:///zone/i-1' };
     const before = machineChangeFingerprint(m);
     emitUpdatedWhenChanged(m, ctx, before);
     expect(events.list).to.have.length(0);
     m.metadata.labels = { ...m.metadata.labels, 'machine.openshift.io/zone': 'a' };
     emitUpdatedWhenChanged(m, ctx, before);
     expect(events.list).to.deep.equal([{ object: 'm5', type: 'Normal', reason: 'Update', action: 'Update', message: 'Updated Machine m5' }]);
+  });
+
+  it('stays silent when only the instance state moved, or when update first records a new instance', () => {
+    const { ctx, events } = context();
+    const m = machine('m6');
+    m.spec = { ...m.spec, providerID: 'fake:///zone/i-1' };
+    const running = machineChangeFingerprint(m);
+    m.metadata.annotations = { ...m.metadata.annotations, 'machine.openshift.io/instance-state': 'stopping' };
+    m.status = { ...m.status, providerStatus: { instanceState: 'stopping' } };
+    emitUpdatedWhenChanged(m, ctx, running);
+    const fresh = machine('m7');
+    const unrecorded = machineChangeFingerprint(fresh);
+    fresh.spec = { ...fresh.spec, providerID: 'fake:///zone/i-2' };
+    fresh.metadata.labels = { ...fresh.metadata.labels, 'machine.openshift.io/zone': 'a' };
+    emitUpdatedWhenChanged(fresh, ctx, unrecorded);
+    expect(events.list).to.have.length(0);
   });
 });
 

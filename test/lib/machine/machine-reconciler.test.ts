@@ -52,31 +52,33 @@ describe('machine controller reconcile', () => {
   });
 
   describe('provisioning', () => {
-    it('sets Provisioning and InstanceExists=False/InstanceNotCreated first, without calling create', async () => {
+    it('creates the instance in its first pass, writing Provisioning, InstanceExists=False/InstanceNotCreated and the new id in one status write, and requeues after 30 s', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
-      expect(await env.reconcile('m1')).to.equal(undefined);
+      env.client.calls.length = 0;
+      expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
+      expect(a.callCount('create')).to.equal(1);
       const m = env.get('m1');
       expect(m?.status?.phase).to.equal('Provisioning');
+      expect(m?.spec?.providerID).to.match(/^fake:\/\/\/fake-region-1a\/i-/);
       expect(cond(m, InstanceExistsCondition)).to.include({ status: 'False', reason: 'InstanceNotCreated', severity: 'Warning', message: 'Instance has not been created' });
       expect(cond(m, 'Drainable')).to.include({ status: 'True' });
       expect(cond(m, 'Terminable')).to.include({ status: 'True' });
       expect(m?.status?.lastUpdated).to.be.a('string');
-      expect(a.callCount('create')).to.equal(0);
+      expect(env.client.count('patch machines/status')).to.equal(1);
+      const metric = await env.registry.getSingleMetricAsString('mapi_machine_phase_transition_seconds');
+      expect(metric).to.contain('phase="Provisioning"');
     });
 
-    it('creates the instance on the next pass, persists its providerID at once and requeues after 30 s', async () => {
+    it('keeps Provisioning on record when create fails before anything exists', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
-      await env.reconcile('m1');
-      const r = await env.reconcile('m1');
-      expect(r).to.deep.equal({ requeueAfterMs: 30_000 });
-      expect(a.callCount('create')).to.equal(1);
-      const m = env.get('m1');
-      expect(m?.spec?.providerID).to.match(/^fake:\/\/\/fake-region-1a\/i-/);
-      expect(m?.status?.phase).to.equal('Provisioning');
+      a.failNext('create', new Error('cloud: InternalError'));
+      await env.reconcile('m1').catch(() => undefined);
+      expect(env.get('m1')?.status?.phase).to.equal('Provisioning');
+      expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({ status: 'False', reason: 'InstanceNotCreated' });
     });
 
     it('never forgets a created instance: the providerID lands even when the status write then fails', async () => {
@@ -106,7 +108,7 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
-      await provisionToPhase(env, 'm1', 2);
+      await provisionToPhase(env, 'm1', 1);
       env.client.calls.length = 0;
       const r = await env.reconcile('m1');
       expect(r).to.deep.equal({ requeueAfterMs: 30_000 });
@@ -152,7 +154,6 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
-      await env.reconcile('m1');
       a.failNext('create', new InvalidMachineConfigurationError('instanceType: no such type', { field: 'spec.providerSpec.value.instanceType' }));
       expect(await env.reconcile('m1')).to.equal(undefined);
       const m = env.get('m1');
@@ -170,7 +171,6 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
-      await env.reconcile('m1');
       a.failNext('create', new Error('cloud: InternalError'));
       const err = await env.reconcile('m1').catch((e: Error) => e);
       expect((err as Error).message).to.equal('cloud: InternalError');
@@ -181,7 +181,6 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
-      await env.reconcile('m1');
       a.failNext('create', new Error('wrapped', { cause: new RequeueAfterError(7_000) }));
       expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 7_000 });
     });
@@ -190,7 +189,6 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
-      await env.reconcile('m1');
       a.failNext('create', new Error('wrapped', { cause: new RequeueAfterError(0) }));
       const err = await env.reconcile('m1').then(
         () => undefined,
@@ -264,14 +262,14 @@ describe('machine controller reconcile', () => {
       await failAndRemove('m1', 'uid-a', true);
       await env.client.create(Machines, machine('m1', { metadata: { uid: 'uid-a' } }));
       let before = a.callCount('exists');
-      expect(await env.reconcile('m1')).to.equal(undefined);
+      expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
       expect(a.callCount('exists')).to.equal(before + 1);
 
       // A new uid, before the controller noticed the old one was gone.
       await failAndRemove('m2', 'uid-b', false);
       await env.client.create(Machines, machine('m2', { metadata: { uid: 'uid-c' } }));
       before = a.callCount('exists');
-      expect(await env.reconcile('m2')).to.equal(undefined);
+      expect(await env.reconcile('m2')).to.deep.equal({ requeueAfterMs: 30_000 });
       expect(a.callCount('exists')).to.equal(before + 1);
     });
 
@@ -333,7 +331,7 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
-      await provisionToPhase(env, 'm1', 2);
+      await provisionToPhase(env, 'm1', 1);
       const origExists = a.exists.bind(a);
       let raced = false;
       a.exists = async (mm, ctx) => {
@@ -430,7 +428,8 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
-      await env.reconcile('m1');
+      a.failNext('create', new Error('cloud: InternalError'));
+      await env.reconcile('m1').catch(() => undefined);
       await env.client.delete(Machines, { namespace: NS, name: 'm1' });
       await env.reconcile('m1');
       await markDrained(env);

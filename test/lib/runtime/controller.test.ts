@@ -132,6 +132,33 @@ describe('Controller', () => {
     await running;
   });
 
+  it('coalesces a burst of events on a delayed watch into one reconcile after the delay, without counting retries', async () => {
+    const seen: string[] = [];
+    const clock = new FakeClock();
+    const informer = new FakeInformer(ConfigMaps);
+    const registry = new Registry();
+    const controller = new ControllerImpl(
+      { name: 'coalesce', reconciler: { reconcile: async (r: Request) => void seen.push(`${r.namespace}/${r.name}@${clock.now()}`) }, watches: [{ informer, enqueue: 'map', map: () => [{ namespace: 'ns', name: 'set' }], delayMs: 1_000 }] },
+      { clock, logger: nullLogger(), metrics: runtimeMetrics(registry) },
+    );
+    informer.markSynced();
+    const stop = new AbortController();
+    const running = controller.start(stop.signal);
+    const t0 = clock.now();
+    for (let i = 0; i < 50; i++) {
+      informer.fire('update', obj(`m${i}`, 'ns'), obj(`m${i}`, 'ns'));
+      clock.step(10);
+    }
+    await settle();
+    expect(seen).to.deep.equal([]);
+    clock.step(1_000);
+    await settle();
+    expect(seen).to.deep.equal([`ns/set@${t0 + 1_500}`]);
+    expect(await metricValue(registry, 'workqueue_retries_total', { name: 'coalesce' })).to.equal(0);
+    stop.abort();
+    await running;
+  });
+
   it('aborts the reconcile signal when the per-reconcile timeout passes', async () => {
     let aborted: unknown;
     const { clock, informer, controller, stop } = setup(

@@ -63,7 +63,8 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const [inst] = emu.instances();
     expect(emu.instances()).to.have.length(1);
     expect(m.status?.providerStatus).to.deep.include({ instanceId: inst!.instanceId, instanceState: 'pending' });
-    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('pending');
+    // As the reference: create writes status only; update (once the instance is seen) sets the annotation.
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal(undefined);
     expect(inst!.clientToken).to.equal(clientTokenFor(m));
     const tags = Object.fromEntries(inst!.tags.map((t) => [t.key, t.value]));
     expect(tags).to.include({ Name: 'worker-1', 'kubernetes.io/cluster/test-cluster': 'owned', [MACHINE_UID_TAG]: m.metadata.uid });
@@ -141,11 +142,16 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const ps = m.status?.providerStatus as { instanceState: string; conditions: Array<{ type: string; status: string }> };
     expect(ps.instanceState).to.equal('running');
     expect(ps.conditions).to.deep.include({ ...ps.conditions[0], type: 'MachineCreation', status: 'True' });
-    expect(ctx.recorded.map((e) => e.reason)).to.deep.equal(['Update']);
+    expect(ctx.recorded, 'the first recording of a new instance is part of creating it').to.deep.equal([]);
 
     const again = recordingContext();
     await actuator.update(m, again);
     expect(again.recorded, 'no Update event when nothing changed').to.deep.equal([]);
+
+    const relabelled = recordingContext();
+    delete m.metadata.labels?.['machine.openshift.io/zone'];
+    await actuator.update(m, relabelled);
+    expect(relabelled.recorded.map((e) => e.reason), 'a recorded machine whose labels update restores').to.deep.equal(['Update']);
   });
 
   it('marks spot machines interruptible on the Machine and its Node', async () => {
