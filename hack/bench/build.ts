@@ -18,9 +18,12 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Returns the directory holding cmd/*.js, building it when missing or older than the sources. */
-export function ensureCompiled(log: (line: string) => void): string {
-  const out = join(REPO_ROOT, '.tmp', 'bench-dist');
+/**
+ * Returns the directory holding cmd/*.js, building it when missing or older than the sources. `name` picks
+ * the directory under .tmp/, so a long chaos run keeps its build while a benchmark rebuilds its own.
+ */
+export function ensureCompiled(log: (line: string) => void, name = 'bench-dist'): string {
+  const out = join(REPO_ROOT, '.tmp', name);
   const stamp = join(out, '.built');
   const newest = Math.max(...SOURCES.map((d) => newestSource(join(REPO_ROOT, d))), statSync(join(REPO_ROOT, 'tsconfig.json')).mtimeMs);
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= newest) return out;

@@ -14,6 +14,8 @@ export interface ChaosOptions {
   stateDir: string;
   /** 'process': the real binaries, crashed with SIGKILL; 'in-process': faster, for npm test. */
   controllers: 'process' | 'in-process';
+  /** With 'process': the compiled binaries' directory; unset, the sources run through tsx. */
+  compiledDir?: string;
   /** How long faults and workload go on. */
   durationMs: number;
   /** Time between steps. */
@@ -150,7 +152,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
   const log = o.log ?? (() => {});
   const provider = o.provider ?? awsBench;
   const env = await startBenchEnvironment({ stateDir: o.stateDir, bootDelayMs: 500, latencyMs: 5, seed: o.seed, provider });
-  const host = o.controllers === 'process' ? processHost(env, o.stateDir) : inProcessHost(env);
+  const host = o.controllers === 'process' ? processHost(env, o.stateDir, o.compiledDir) : inProcessHost(env);
   const ctx: StepContext = { env, host, rng, maxReplicas: o.maxReplicas, failedAllowed: new Set(), notReadyNodes: new Set() };
   const faultsInjected: Record<string, number> = {};
   const actions: Record<string, number> = {};

@@ -30,13 +30,14 @@ export interface ControllerHost {
 /** Short sync period and graceful timeout: runs are seconds long. */
 const COMMON_ARGS = ['--sync-period=5s', '--graceful-shutdown-timeout=2s'];
 
-export function processHost(env: BenchEnvironment, logDir: string): ControllerHost {
+/** compiledDir: run the compiled binaries (see hack/bench/build.ts); unset, the sources through tsx. */
+export function processHost(env: BenchEnvironment, logDir: string, compiledDir?: string): ControllerHost {
   const common = [`--kubeconfig=${env.kubeconfigPath}`, `--namespace=${BENCH_NAMESPACE}`, ...COMMON_ARGS];
   const binary = env.provider.binary;
   const procs = [
-    new ControllerProcess({ name: binary.name, script: binary.script, args: [...common, ...env.provider.cloudArgs(env.emulator)], logFile: `${logDir}/${binary.name}.log` }),
-    new ControllerProcess({ name: 'machineset-controller', script: 'cmd/machineset-controller.ts', args: common, logFile: `${logDir}/machineset-controller.log` }),
-    new ControllerProcess({ name: 'machine-healthcheck', script: 'cmd/machine-healthcheck.ts', args: common, logFile: `${logDir}/machine-healthcheck.log` }),
+    new ControllerProcess({ name: binary.name, script: binary.script, args: [...common, ...env.provider.cloudArgs(env.emulator)], logFile: `${logDir}/${binary.name}.log`, compiledDir }),
+    new ControllerProcess({ name: 'machineset-controller', script: 'cmd/machineset-controller.ts', args: common, logFile: `${logDir}/machineset-controller.log`, compiledDir }),
+    new ControllerProcess({ name: 'machine-healthcheck', script: 'cmd/machine-healthcheck.ts', args: common, logFile: `${logDir}/machine-healthcheck.log`, compiledDir }),
   ];
   const byName = (n: string) => procs.find((p) => p.name === n);
   return {

@@ -1,4 +1,4 @@
-// npm run chaos [-- --provider aws|gcp|ibmcloud] [--runs N] [--seed S] [--json FILE] [--in-process] [--duration 20s]
+// npm run chaos [-- --provider aws|gcp|ibmcloud] [--runs N] [--seed S] [--json FILE] [--in-process] [--duration 20s] [--parallel P] [--tsx]
 // Seeded, reproducible fault runs; run k uses seed S+k, so any violation can be replayed alone with
 // --runs 1 --seed <its seed>. Exits 1 when an invariant was violated.
 // The SDK prints a Node-version notice on every client otherwise.
@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { ensureCompiled } from '../bench/build.js';
 import { benchProvider, PROVIDER_NAMES, type BenchProvider } from '../bench/providers.js';
 import { chaosStateDir, runChaos } from './chaos-run.js';
 import type { Violation } from './invariants.js';
@@ -37,31 +38,42 @@ async function main(): Promise<void> {
     .option('--duration <seconds>', 'seconds of workload and faults per run', int('--duration', 1), 20)
     .option('--max-replicas <n>', 'largest MachineSet size the workload asks for', int('--max-replicas', 1), 4)
     .option('--keep', 'keep the state directories (logs, API data)')
+    .option('--parallel <n>', 'runs at a time (each has its own control plane, emulator and controllers)', int('--parallel', 1), 1)
+    .option('--tsx', 'run the controller binaries from source through tsx instead of compiled')
     .parse()
-    .opts<{ provider: BenchProvider; runs: number; seed: number; json?: string; inProcess?: boolean; duration: number; maxReplicas: number; keep?: boolean }>();
+    .opts<{ provider: BenchProvider; runs: number; seed: number; json?: string; inProcess?: boolean; duration: number; maxReplicas: number; keep?: boolean; parallel: number; tsx?: boolean }>();
+  const log = (l: string) => process.stderr.write(`chaos: ${l}\n`);
+  // Built once, into a directory of its own, so that a long run never restarts a binary half rebuilt.
+  const compiledDir = o.inProcess || o.tsx ? undefined : ensureCompiled(log, 'chaos-dist');
   const root = mkdtempSync(join(tmpdir(), 'machine-api-chaos-'));
   const faultsInjected: Record<string, number> = {};
   const violations: Violation[] = [];
-  try {
-    for (let k = 0; k < o.runs; k++) {
-      const seed = o.seed + k;
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < o.runs) {
+      const seed = o.seed + next++;
       const r = await runChaos({
         seed,
         stateDir: chaosStateDir(root, seed),
         controllers: o.inProcess ? 'in-process' : 'process',
+        compiledDir,
         durationMs: o.duration * 1000,
         tickMs: o.inProcess ? 300 : 600,
         maxReplicas: o.maxReplicas,
         provider: o.provider,
         settleTimeoutMs: o.inProcess ? 60_000 : 120_000,
-        log: (l) => process.stderr.write(`chaos: ${l}\n`),
+        log: (l) => log(`[seed ${seed}] ${l}`),
       });
       for (const [f, n] of Object.entries(r.faultsInjected)) faultsInjected[f] = (faultsInjected[f] ?? 0) + n;
       violations.push(...r.violations);
       const faults = Object.values(r.faultsInjected).reduce((a, b) => a + b, 0);
-      process.stdout.write(`run ${k + 1}/${o.runs} seed ${seed}: ${faults} faults, settled in ${(r.settledMs / 1000).toFixed(1)} s, ${r.violations.length} violations\n`);
+      process.stdout.write(`run ${++done}/${o.runs} seed ${seed}: ${faults} faults, settled in ${(r.settledMs / 1000).toFixed(1)} s, ${r.violations.length} violations\n`);
       for (const v of r.violations) process.stdout.write(`  VIOLATION seed ${v.seed}: ${v.invariant}: ${v.detail}\n`);
     }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(o.parallel, o.runs) }, () => worker()));
   } finally {
     if (!o.keep) rmSync(root, { recursive: true, force: true });
     else process.stderr.write(`chaos: state kept in ${root}\n`);
