@@ -19,11 +19,11 @@ function newestSource(dir: string): number {
 }
 
 /**
- * Returns the directory holding cmd/*.js, building it when missing or older than the sources. `name` picks
- * the directory under .tmp/, so a long chaos run keeps its build while a benchmark rebuilds its own.
+ * Returns the directory holding cmd/*.js, building it when missing or older than the sources. `out` defaults
+ * to .tmp/bench-dist, shared by benchmark runs; a chaos run, which restarts binaries for its whole length,
+ * builds into a directory of its own so that another run's rebuild never swaps files under it.
  */
-export function ensureCompiled(log: (line: string) => void, name = 'bench-dist'): string {
-  const out = join(REPO_ROOT, '.tmp', name);
+export function ensureCompiled(log: (line: string) => void, out = join(REPO_ROOT, '.tmp', 'bench-dist')): string {
   const stamp = join(out, '.built');
   const newest = Math.max(...SOURCES.map((d) => newestSource(join(REPO_ROOT, d))), statSync(join(REPO_ROOT, 'tsconfig.json')).mtimeMs);
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= newest) return out;

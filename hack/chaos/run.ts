@@ -43,9 +43,10 @@ async function main(): Promise<void> {
     .parse()
     .opts<{ provider: BenchProvider; runs: number; seed: number; json?: string; inProcess?: boolean; duration: number; maxReplicas: number; keep?: boolean; parallel: number; tsx?: boolean }>();
   const log = (l: string) => process.stderr.write(`chaos: ${l}\n`);
-  // Built once, into a directory of its own, so that a long run never restarts a binary half rebuilt.
-  const compiledDir = o.inProcess || o.tsx ? undefined : ensureCompiled(log, 'chaos-dist');
   const root = mkdtempSync(join(tmpdir(), 'machine-api-chaos-'));
+  // Built once, into this invocation's own directory, so that a long run never restarts a binary that
+  // another run is rebuilding.
+  const compiledDir = o.inProcess || o.tsx ? undefined : ensureCompiled(log, join(root, 'dist'));
   const faultsInjected: Record<string, number> = {};
   const violations: Violation[] = [];
   let next = 0;

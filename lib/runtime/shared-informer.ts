@@ -65,17 +65,20 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
     return () => this.handlers[event].delete(handler);
   }
 
-  /** Reads return copies (as controller-runtime's cache does), so a caller that edits one never corrupts the cache. */
+  /**
+   * Reads return the cached objects themselves, deeply frozen, as client-go's listers do: no copy per read
+   * (a MachineSet pass over a thousand Machines would otherwise copy them all), and a caller that edits one
+   * by mistake gets a TypeError instead of corrupting the cache. Clone before changing.
+   */
   get(key: ObjectKey): T | undefined {
-    const obj = this.store.get(key.namespace && this.resource.namespaced ? `${key.namespace}/${key.name}` : key.name);
-    return obj && structuredClone(obj);
+    return this.store.get(key.namespace && this.resource.namespaced ? `${key.namespace}/${key.name}` : key.name);
   }
 
   list(opts: { namespace?: string; labelSelector?: LabelSelector | string } = {}): T[] {
     const items = opts.namespace !== undefined ? this.store.byIndex(NamespaceIndex, opts.namespace) : this.store.values();
-    if (opts.labelSelector === undefined) return items.map((o) => structuredClone(o));
+    if (opts.labelSelector === undefined) return items;
     const sel: Selector = typeof opts.labelSelector === 'string' ? parseSelector(opts.labelSelector) : selectorFromLabelSelector(opts.labelSelector);
-    return items.filter((o) => sel.empty || sel.matches(o.metadata.labels)).map((o) => structuredClone(o));
+    return items.filter((o) => sel.empty || sel.matches(o.metadata.labels));
   }
 
   addIndex(name: string, fn: (obj: T) => string[]): void {
@@ -83,7 +86,7 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
   }
 
   byIndex(name: string, value: string): T[] {
-    return this.store.byIndex(name, value).map((o) => structuredClone(o));
+    return this.store.byIndex(name, value);
   }
 
   hasSynced(): boolean {
@@ -144,7 +147,7 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
       seen.add(key);
       const old = this.store.get(key);
       if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) continue;
-      this.store.set(obj);
+      this.store.set(deepFreeze(obj));
       if (old) this.emit('update', obj, old);
       else this.emit('add', obj);
     }
@@ -219,10 +222,10 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
     if (ev.type === 'DELETED') {
       if (old) {
         this.store.delete(key);
-        this.emit('delete', obj);
+        this.emit('delete', deepFreeze(obj));
       }
     } else if (!old || old.metadata.resourceVersion !== rv) {
-      this.store.set(obj);
+      this.store.set(deepFreeze(obj));
       if (old) this.emit('update', obj, old);
       else this.emit('add', obj);
     }
@@ -249,4 +252,13 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
       this.log.error('informer handler threw', { event, object: objectKeyOf(obj), error: err });
     }
   }
+}
+
+/** Freezes an object and everything it holds (objects decoded from JSON: no cycles). */
+export function deepFreeze<V>(value: V): V {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -98,15 +98,21 @@ describe('SharedInformer against the local control plane', function () {
     await stop();
   });
 
-  it('hands out copies, so a caller editing an object never changes the cache', async () => {
+  it('hands out its cached objects frozen: no copy per read, and an edit throws instead of changing the cache', async () => {
     await env.client.create(ConfigMaps, cm('copy', '1'));
     const { informer, stop } = startInformer(env.client);
     await informer.waitForSync();
     const mine = informer.get({ namespace: 'inf', name: 'copy' })!;
-    mine.data = { v: 'edited' };
-    informer.list()[0]!.metadata.labels = { edited: 'yes' };
+    expect(informer.get({ namespace: 'inf', name: 'copy' })).to.equal(mine);
+    expect(() => {
+      mine.data = { v: 'edited' };
+    }).to.throw(TypeError);
+    expect(() => {
+      informer.list()[0]!.metadata.labels = { edited: 'yes' };
+    }).to.throw(TypeError);
+    const edited = structuredClone(mine);
+    edited.data = { v: 'edited' };
     expect(informer.get({ namespace: 'inf', name: 'copy' })?.data).to.deep.equal({ v: '1' });
-    expect(informer.list()[0]!.metadata.labels).to.equal(undefined);
     await stop();
   });
 
