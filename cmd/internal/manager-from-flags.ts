@@ -17,10 +17,21 @@ export interface Wiring {
   logger: Logger;
 }
 
+/** A renewal every few seconds, plus the first acquire's reads. */
+const LEASE_CLIENT_QPS = 5;
+const LEASE_CLIENT_BURST = 10;
+/** The aggregating recorder already folds repeats; this only bounds a burst of distinct events. */
+const EVENT_CLIENT_QPS = 50;
+const EVENT_CLIENT_BURST = 100;
+
 export async function managerFromFlags(flags: StandardFlags, component: string, opts: { onLeadershipLost?: () => void; logStream?: NodeJS.WritableStream } = {}): Promise<Wiring> {
   const logger = createLogger({ level: flags.v, fields: { component }, stream: opts.logStream });
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
   const client = createKubeClient({ kubeConfig, qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: component });
+  // Each with its own budget, as controller-runtime does: a scale-up's queue of writes never delays a Lease
+  // renewal, and events never wait behind (nor hold up) reconciles.
+  const leaderElectionClient = createKubeClient({ kubeConfig, qps: LEASE_CLIENT_QPS, burst: LEASE_CLIENT_BURST, userAgent: `${component}-leader-election` });
+  const eventClient = createKubeClient({ kubeConfig, qps: EVENT_CLIENT_QPS, burst: EVENT_CLIENT_BURST, userAgent: component });
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   let leaderElection;
@@ -36,6 +47,8 @@ export async function managerFromFlags(flags: StandardFlags, component: string, 
   }
   const manager = new Manager({
     client, logger, metrics,
+    leaderElectionClient,
+    eventClient,
     namespace: flags.namespace || undefined,
     leaderElection,
     healthAddr: flags.healthAddr || undefined,

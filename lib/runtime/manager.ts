@@ -24,6 +24,14 @@ import type { Controller, ControllerManager, ControllerOptions, Informer, Runnab
 
 export interface ManagerOptions {
   client: KubeClient;
+  /**
+   * Renews the leader election Lease; default `client`. Give it a client with its own rate limit (as
+   * controller-runtime does), so that a mass scale-up queueing thousands of writes behind `client`'s limit
+   * never delays a renewal past the renew deadline and costs the lease.
+   */
+  leaderElectionClient?: KubeClient;
+  /** Writes events; default `client`. Its own rate limit keeps events from competing with reconciles. */
+  eventClient?: KubeClient;
   /** Restrict caches of namespaced kinds to this namespace. */
   namespace?: string;
   clock?: Clock;
@@ -56,6 +64,7 @@ interface Running {
 
 export class Manager implements ControllerManager {
   readonly client: KubeClient;
+  private readonly eventClient: KubeClient;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: Registry;
@@ -85,6 +94,7 @@ export class Manager implements ControllerManager {
   constructor(private readonly opts: ManagerOptions) {
     if (!opts.client) throw new Error('Manager: client is required');
     this.client = opts.client;
+    this.eventClient = opts.eventClient ?? opts.client;
     this.clock = opts.clock ?? new RealClock();
     this.logger = opts.logger ?? createLogger();
     this.metrics = opts.metrics ?? new Registry();
@@ -95,7 +105,7 @@ export class Manager implements ControllerManager {
     this.identity = opts.leaderElection?.identity || `${hostname()}_${randomUUID()}`;
     if (opts.leaderElection) {
       this.elector = new LeaderElector(opts.leaderElection, {
-        client: this.client, clock: this.clock, logger: this.logger.child({ component: 'leader-election' }), defaultIdentity: this.identity,
+        client: opts.leaderElectionClient ?? this.client, clock: this.clock, logger: this.logger.child({ component: 'leader-election' }), defaultIdentity: this.identity,
       });
     }
     parseBindAddress(opts.healthAddr);
@@ -146,7 +156,7 @@ export class Manager implements ControllerManager {
   eventRecorder(component: string): EventRecorder {
     let r = this.recorders.get(component);
     if (!r) {
-      r = createEventRecorder({ client: this.client, component, clock: this.clock, logger: this.logger, host: hostname() });
+      r = createEventRecorder({ client: this.eventClient, component, clock: this.clock, logger: this.logger, host: hostname() });
       this.recorders.set(component, r);
     }
     return r;

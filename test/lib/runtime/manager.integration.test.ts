@@ -75,6 +75,27 @@ describe('Manager against the local control plane', function () {
     await b.done;
   });
 
+  it('renews the lease through its own client, so a main client stuck behind its rate limit never costs the lease', async () => {
+    // The main client allows one request per 10 s: a scale-up's queue of writes, in miniature.
+    const saturated = env.newClient({ qps: 0.1, burst: 1 });
+    let lost = 0;
+    const mgr = env.newManager({ client: saturated, leaderElectionClient: env.newClient(), leaderElection: { ...le, identity: 'busy' }, onLeadershipLost: () => lost++ });
+    let running = false;
+    mgr.add({ start: async (signal) => { running = true; await new Promise((r) => signal.addEventListener('abort', r)); } });
+    const stop = new AbortController();
+    const done = mgr.start(stop.signal);
+    done.catch(() => undefined);
+    await waitFor(() => running, 'the busy manager to lead');
+    void saturated.list(ConfigMaps, { namespace: 'mgr' }).catch(() => undefined);
+    void saturated.list(ConfigMaps, { namespace: 'mgr' }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 3 * le.leaseDurationMs));
+    expect(lost).to.equal(0);
+    const lease = await env.client.get(Leases, { namespace: 'mgr', name: le.id });
+    expect(lease.spec?.holderIdentity).to.equal('busy');
+    stop.abort();
+    await done.catch(() => undefined);
+  });
+
   it('releases the lease on a clean stop (holderIdentity "") so the next candidate leads at once', async () => {
     const a = candidate('a');
     await waitFor(() => a.leading(), 'a to lead');
