@@ -1,8 +1,9 @@
 // Builds and caches the Compute clients: one set per credentials fingerprint, rebuilt when the credentials
 // Secret changes, instead of the reference's fresh service per reconcile. All sets share one client-side
-// rate limiter (per project); each set has one instance-existence batcher per (project, zone).
+// rate limiter (per project); each set has one instance-existence finder per (project, zone), which lists the
+// cluster's instances in a resync burst so that steady-state checks cost about one list per resync.
 import { PassThroughClient } from 'google-auth-library';
-import { DescribeBatcher, RegionalRateLimiter, type Clock, type CloudRateLimits } from '../../lib/index.js';
+import { afterCalls, ListingSnapshot, RegionalRateLimiter, type Clock, type CloudRateLimits, type Widening } from '../../lib/index.js';
 import { SdkComputeApi, type ComputeApi, type Instance } from './compute-api.js';
 import { credentialsFingerprint, type GcpCredentials } from './credentials.js';
 
@@ -22,15 +23,20 @@ export interface GcpClientFactoryOptions {
   rateLimits?: CloudRateLimits;
   /** Window for coalescing existence checks into one instances.list (default 5 ms). */
   batchWindowMs?: number;
+  /** How long a burst's cluster-wide list may answer a Machine's next check (default 10 s; 0 = never list wide). */
+  snapshotReuseMs?: number;
   /** Replaces the SDK implementation (unit tests use a fake ComputeApi). */
   createComputeApi?: (credentials: GcpCredentials | undefined) => ComputeApi;
 }
 
 export interface GcpClients {
+  /** Inserting or deleting an instance through it forgets what the finder saw of that instance. */
   readonly compute: ComputeApi;
   /**
    * Looks instances up by name in a zone, coalescing concurrent look-ups into one instances.list with a name
-   * filter; undefined = the list did not show it (confirm with getInstance before concluding it is gone).
+   * filter; in a burst the list also takes in every instance of the clusters seen in the zone, and each of
+   * those answers its Machine's next look-up once (ListingSnapshot). undefined = the list did not show it
+   * (confirm with getInstance before concluding it is gone).
    */
   findInstance(project: string, zone: string, name: string, signal?: AbortSignal): Promise<Instance | undefined>;
 }
@@ -38,6 +44,37 @@ export interface GcpClients {
 /** A GCE list filter matching any of `names` exactly. */
 export function nameFilter(names: string[]): string {
   return names.map((n) => `(name = "${n.replace(/["\\]/g, '')}")`).join(' OR ');
+}
+
+const CLUSTER_LABEL = /^kubernetes-io-cluster-[a-z0-9_-]+$/;
+
+/** The ownership label keys (kubernetes-io-cluster-<id> = owned) an instance carries. */
+export function clusterLabelKeysOf(instance: Instance): string[] {
+  return Object.entries(instance.labels ?? {}).flatMap(([k, v]) => (CLUSTER_LABEL.test(k) && v === 'owned' ? [k] : []));
+}
+
+/** The filter of a widened list: the names asked for, and every instance owned by one of the clusters. */
+export function widenedFilter(names: string[], clusterLabelKeys: Iterable<string>): string {
+  return [nameFilter(names), ...[...clusterLabelKeys].map((k) => `(labels.${k} = "owned")`)].filter((f) => f !== '').join(' OR ');
+}
+
+/**
+ * The existence finder of one zone. Which clusters to list in a burst is learnt from the instances it has
+ * found (their ownership label), so a burst lists what this controller manages in the zone and nothing else.
+ */
+function zoneFinder(compute: ComputeApi, project: string, zone: string, o: GcpClientFactoryOptions): ListingSnapshot<Instance> {
+  const clusters = new Set<string>();
+  return new ListingSnapshot<Instance>({
+    clock: o.clock,
+    windowMs: o.batchWindowMs ?? 5,
+    reuseMs: o.snapshotReuseMs,
+    maxBatch: MAX_NAMES_PER_LIST,
+    fetch: async (names: string[], widen: Widening | undefined) => {
+      const found = await compute.listInstances(project, zone, widen ? widenedFilter(names, clusters) : nameFilter(names));
+      for (const i of found) for (const k of clusterLabelKeysOf(i)) clusters.add(k);
+      return new Map(found.flatMap((i) => (i.name ? [[i.name, i] as const] : [])));
+    },
+  });
 }
 
 /**
@@ -99,26 +136,22 @@ export class GcpClientFactory {
       compute = sdk;
       close = () => sdk.close();
     }
-    const batchers = new Map<string, DescribeBatcher<Instance>>();
-    const batcherFor = (project: string, zone: string): DescribeBatcher<Instance> => {
+    const finders = new Map<string, ListingSnapshot<Instance>>();
+    const finderFor = (project: string, zone: string): ListingSnapshot<Instance> => {
       const k = `${project}/${zone}`;
-      let b = batchers.get(k);
-      if (!b) {
-        b = new DescribeBatcher<Instance>({
-          windowMs: this.opts.batchWindowMs ?? 5,
-          maxBatch: MAX_NAMES_PER_LIST,
-          clock: this.opts.clock,
-          fetch: async (names) => {
-            const found = await compute.listInstances(project, zone, nameFilter(names));
-            return new Map(found.flatMap((i) => (i.name ? [[i.name, i] as const] : [])));
-          },
-        });
-        batchers.set(k, b);
+      let f = finders.get(k);
+      if (!f) {
+        f = zoneFinder(compute, project, zone, this.opts);
+        finders.set(k, f);
       }
-      return b;
+      return f;
     };
+    const tracked = afterCalls(compute, {
+      insertInstance: (project, zone, instance) => finders.get(`${project}/${zone}`)?.forget(instance.name ?? ''),
+      deleteInstance: (project, zone, name) => finders.get(`${project}/${zone}`)?.forget(name),
+    });
     return {
-      clients: { compute, findInstance: (project, zone, name, signal) => batcherFor(project, zone).get(name, signal) },
+      clients: { compute: tracked, findInstance: (project, zone, name, signal) => finderFor(project, zone).get(name, signal) },
       close,
     };
   }

@@ -3,10 +3,12 @@
 // whose endpoint is looked up once (GET /regions/{name}) unless an endpoint override is set. The reference
 // does all of that (a token request and a region GET) on every Exists, Create, Update and MachineSet
 // reconcile. All clients share one client-side rate limiter; each regional view has one batched instance
-// look-up per VPC, and the instance profiles are cached for the scale-from-zero catalog and the actuator alike.
+// look-up per VPC (a list of the VPC, which in a resync burst answers every Machine's next check once), and the
+// instance profiles are cached for the scale-from-zero catalog and the actuator alike.
 import {
-  DescribeBatcher,
+  afterCalls,
   InvalidMachineConfigurationError,
+  ListingSnapshot,
   RegionalRateLimiter,
   RefreshingCache,
   type Clock,
@@ -35,6 +37,8 @@ export interface IbmClientFactoryOptions {
   retry?: Partial<RetryPolicy>;
   /** Window for coalescing instance look-ups into one list per VPC (default 5 ms). */
   batchWindowMs?: number;
+  /** How long a burst's list of the VPC may answer a Machine's next look-up (default 10 s; 0 = never). */
+  snapshotReuseMs?: number;
   /** How long the instance-profile list is kept (default 24 h). */
   profileCacheTtlMs?: number;
   /** Per-request timeout. */
@@ -50,13 +54,17 @@ export interface IbmClients {
   /** Identifies the API key (a fingerprint) and region, for caches keyed by client. */
   readonly key: string;
   readonly region: string;
-  /** Rate-limited, retrying VPC client at the region's endpoint. */
+  /**
+   * Rate-limited, retrying VPC client at the region's endpoint. Creating or deleting an instance through it
+   * forgets what findInstance saw of that instance.
+   */
   readonly vpc: VpcApi;
   /** The account of the API key (IAM token claim), fetched once. */
   accountId(signal?: AbortSignal): Promise<string>;
   /**
    * Looks an instance up in a VPC by id or name, coalescing concurrent look-ups into one instance list per
-   * VPC; undefined = the list did not show it (confirm by id before concluding it is gone).
+   * VPC; in a burst, that list answers each other Machine's next look-up once (ListingSnapshot). undefined =
+   * the list did not show it (confirm by id before concluding it is gone).
    */
   findInstance(vpcName: string, key: InstanceKey, signal?: AbortSignal): Promise<VpcInstance | undefined>;
   /** Every instance profile of the region, cached. */
@@ -156,37 +164,47 @@ export class IbmClientFactory {
       }
       return account.accountId;
     };
-    const batchers = new Map<string, DescribeBatcher<VpcInstance>>();
-    const batcherFor = (vpcName: string): DescribeBatcher<VpcInstance> => {
-      let b = batchers.get(vpcName);
-      if (!b) {
-        b = new DescribeBatcher<VpcInstance>({
-          windowMs: this.o.batchWindowMs ?? 5,
-          maxBatch: 1_000,
+    const finders = new Map<string, ListingSnapshot<VpcInstance>>();
+    const finderFor = (vpcName: string): ListingSnapshot<VpcInstance> => {
+      let f = finders.get(vpcName);
+      if (!f) {
+        f = new ListingSnapshot<VpcInstance>({
           clock: this.o.clock,
+          windowMs: this.o.batchWindowMs ?? 5,
+          reuseMs: this.o.snapshotReuseMs,
+          maxBatch: 1_000,
+          // One list of the VPC answers every look-up of the batch, by id and by name, and in a burst the rest.
           fetch: async () => {
-            // One list of the VPC answers every look-up of the window, by id and by name.
             const found = new Map<string, VpcInstance>();
             for (const i of await vpc.listInstances({ vpcName })) {
-              found.set(`id:${i.id}`, i);
-              found.set(`name:${i.name}`, i);
+              found.set(keyString({ id: i.id }), i);
+              found.set(keyString({ name: i.name }), i);
             }
             return found;
           },
         });
-        batchers.set(vpcName, b);
+        finders.set(vpcName, f);
       }
-      return b;
+      return f;
     };
+    // The prototype does not name the VPC the way look-ups do, so a created name is forgotten in every VPC.
+    const tracked = afterCalls(vpc, {
+      createInstance: (prototype) => {
+        for (const f of finders.values()) f.forget(keyString({ name: prototype.name }));
+      },
+      deleteInstance: (id) => {
+        for (const f of finders.values()) f.forgetMatching((_k, i) => i.id === id);
+      },
+    });
     // A failed look-up is not cached and not papered over with an older list: the caller sees the error.
     const profileCache = new RefreshingCache<InstanceProfile[]>(this.o.clock, this.o.profileCacheTtlMs ?? PROFILE_CACHE_TTL_MS, { serveStale: () => false });
     const profiles = (signal?: AbortSignal): Promise<InstanceProfile[]> => profileCache.get('all', () => vpc.listInstanceProfiles({ signal }));
     return {
       key: `${fp}/${region}`,
       region,
-      vpc,
+      vpc: tracked,
       accountId,
-      findInstance: (vpcName, key, signal) => batcherFor(vpcName).get(keyString(key), signal),
+      findInstance: (vpcName, key, signal) => finderFor(vpcName).get(keyString(key), signal),
       profiles,
     };
   }

@@ -11,7 +11,9 @@ import {
   nameFilter,
   type ComputeApi,
   type GcpCredentials,
+  type Instance,
 } from '../../../providers/gcp/index.js';
+import { clusterLabelKeysOf, widenedFilter } from '../../../providers/gcp/gcp-clients.js';
 import { FAKE_SERVICE_ACCOUNT, NAMESPACE } from './fixtures.js';
 
 const secret = (data: Record<string, string>): Secret => ({ metadata: { namespace: NAMESPACE, name: 'gcp-cloud-credentials' }, data });
@@ -88,5 +90,69 @@ describe('GCP client factory', () => {
     expect(b?.name).to.equal('m2');
     expect(missing).to.equal(undefined);
     expect(filters).to.deep.equal(['(name = "m1") OR (name = "m2") OR (name = "m3")']);
+  });
+
+  it('reads the cluster ownership labels of an instance, and ORs them with the names for a burst list', () => {
+    const owned: Instance = { name: 'm1', labels: { 'kubernetes-io-cluster-c1': 'owned', 'kubernetes-io-cluster-c2': 'shared', role: 'worker' } };
+    expect(clusterLabelKeysOf(owned)).to.deep.equal(['kubernetes-io-cluster-c1']);
+    expect(clusterLabelKeysOf({ name: 'bare' })).to.deep.equal([]);
+    expect(widenedFilter(['a', 'b'], ['kubernetes-io-cluster-c1'])).to.equal('(name = "a") OR (name = "b") OR (labels.kubernetes-io-cluster-c1 = "owned")');
+    expect(widenedFilter(['a'], [])).to.equal('(name = "a")');
+  });
+
+  describe('existence checks in a resync burst', () => {
+    const owned = (name: string): Instance => ({ name, status: 'RUNNING', labels: { 'kubernetes-io-cluster-c1': 'owned' } });
+
+    /** A zone holding instances m0..m(n-1) of cluster c1 and one of another cluster, filtered as GCE would. */
+    function setup(n: number) {
+      const clock = new FakeClock();
+      const zone = new Map<string, Instance>(Array.from({ length: n }, (_, i) => [`m${i}`, owned(`m${i}`)]));
+      zone.set('foreign', { name: 'foreign', labels: { 'kubernetes-io-cluster-c2': 'owned' } });
+      const filters: string[] = [];
+      const deleted: string[] = [];
+      const compute = {
+        listInstances: async (_p: string, _z: string, filter: string) => {
+          filters.push(filter);
+          const names = [...filter.matchAll(/name = "([^"]+)"/g)].map((m) => m[1]);
+          const labels = [...filter.matchAll(/labels\.([\w-]+) = "owned"/g)].map((m) => m[1] ?? '');
+          return [...zone.values()].filter((i) => names.includes(i.name ?? '') || labels.some((l) => i.labels?.[l] === 'owned'));
+        },
+        deleteInstance: async (_p: string, _z: string, name: string) => {
+          deleted.push(name);
+          zone.delete(name);
+          return { name: 'op' };
+        },
+      } as unknown as ComputeApi;
+      const clients = new GcpClientFactory({ clock, batchWindowMs: 5, createComputeApi: () => compute }).get(undefined);
+      const check = async (...names: string[]) => {
+        const pending = Promise.all(names.map((n) => clients.findInstance('p', 'z', n)));
+        await new Promise((r) => setImmediate(r));
+        clock.step(5);
+        return (await pending).map((i) => i?.name);
+      };
+      return { clock, zone, filters, deleted, clients, check };
+    }
+
+    it('lists every instance of the clusters it has seen once, and answers the other Machines from that list', async () => {
+      const { clock, filters, check } = setup(20);
+      await check('m0');
+      expect(await check('m1', 'm2', 'm3', 'm4')).to.deep.equal(['m1', 'm2', 'm3', 'm4']);
+      for (let i = 5; i < 20; i++) expect(await check(`m${i}`)).to.deep.equal([`m${i}`]);
+      expect(filters).to.deep.equal(['(name = "m0")', '(name = "m1") OR (name = "m2") OR (name = "m3") OR (name = "m4") OR (labels.kubernetes-io-cluster-c1 = "owned")']);
+      clock.step(1_001);
+      expect(await check('foreign')).to.deep.equal(['foreign'], 'an instance of another cluster is looked up by name');
+      expect(await check('m5')).to.deep.equal(['m5'], 'a second check of the same Machine reads afresh');
+      expect(filters.slice(2)).to.deep.equal(['(name = "foreign")', '(name = "m5")']);
+    });
+
+    it('forgets an instance deleted through the clients, so the next check does not see it from the list', async () => {
+      const { filters, deleted, clients, check } = setup(6);
+      await check('m0');
+      await check('m1', 'm2', 'm3', 'm4');
+      await clients.compute.deleteInstance('p', 'z', 'm5', 'req-1');
+      expect(deleted).to.deep.equal(['m5']);
+      expect(await check('m5')).to.deep.equal([undefined]);
+      expect(filters.at(-1)).to.equal('(name = "m5")');
+    });
   });
 });

@@ -5,7 +5,7 @@ import { GceApiError } from '../../../../providers/gcp/emulator/api-error.js';
 const inst = {
   name: 'worker-foo-1',
   status: 'RUNNING',
-  labels: { role: 'worker', env: 'prod' },
+  labels: { role: 'worker', env: 'prod', 'kubernetes-io-cluster-bench': 'owned' },
   tags: { items: ['web', 'ssh'] },
   scheduling: { automaticRestart: false },
   creationTimestamp: '2026-01-01T10:00:00.000-07:00',
@@ -24,6 +24,13 @@ describe('GCE list filter expressions', () => {
     expect(matches('labels.role != worker')).to.equal(false);
     expect(matches('labels.missing != x')).to.equal(true);
     expect(matches('scheduling.automaticRestart = false')).to.equal(true);
+  });
+
+  it('matches the cluster ownership label, alone or OR-ed with names as a burst list sends it', () => {
+    expect(matches('labels.kubernetes-io-cluster-bench = "owned"')).to.equal(true);
+    expect(matches('labels.kubernetes-io-cluster-other = "owned"')).to.equal(false);
+    expect(matches('(name = "worker-bar-2") OR (labels.kubernetes-io-cluster-bench = "owned")')).to.equal(true);
+    expect(matches('(name = "worker-bar-2") OR (labels.kubernetes-io-cluster-other = "owned")')).to.equal(false);
   });
 
   it('supports * wildcards, has (:) and presence (:*)', () => {
