@@ -3,6 +3,7 @@
 import type { Machine } from '../apis/machine-types.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines } from '../client/resources.js';
+import { isConflict } from '../client/errors.js';
 import { clone, createMergePatch, deepEqual } from './merge-patch.js';
 
 /** A machine being worked on plus the copy it was read as; persist() writes the difference and rebases. */
@@ -43,12 +44,24 @@ export class MachineDraft {
             ? latest.metadata.resourceVersion
             : this.base.metadata.resourceVersion;
       }
-      latest = await this.client.patch(
-        Machines,
-        this.key,
-        { type: 'merge', body: { status: statusPatch } },
-        { subresource: 'status', resourceVersion: lockRV, signal },
-      );
+      try {
+        latest = await this.client.patch(
+          Machines,
+          this.key,
+          { type: 'merge', body: { status: statusPatch } },
+          { subresource: 'status', resourceVersion: lockRV, signal },
+        );
+      } catch (err) {
+        if (lockRV === undefined || !isConflict(err)) throw err;
+        // Only the conditions needed the lock. What else was learnt (above all a new instance's id in
+        // providerStatus) must not be lost to someone else's write: it goes unlocked, and the conflict
+        // still fails this pass so that the conditions are worked out again on the fresh object.
+        const { conditions: _conditions, ...rest } = statusPatch;
+        if (Object.keys(rest).length > 0) {
+          await this.client.patch(Machines, this.key, { type: 'merge', body: { status: rest } }, { subresource: 'status', signal });
+        }
+        throw err;
+      }
     }
     if (latest) this.rebase(latest);
   }

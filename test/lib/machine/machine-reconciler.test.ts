@@ -104,6 +104,24 @@ describe('machine controller reconcile', () => {
       expect(a.allInstances()).to.have.length(1);
     });
 
+    it('never forgets a created instance: its id lands even when someone else changed the machine during create', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      const origCreate = a.create.bind(a);
+      a.create = async (mm, ctx) => {
+        await origCreate(mm, ctx);
+        mm.status = { ...mm.status, providerStatus: { instanceId: 'i-recorded' } };
+        // A concurrent writer changes the conditions meanwhile, so the locked status write conflicts.
+        await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { conditions: [{ type: 'Zz', status: 'True' }] } } }, { subresource: 'status' });
+      };
+      const err = await env.reconcile('m1').catch((e: Error) => e);
+      expect((err as { code?: number }).code).to.equal(409);
+      expect(env.get('m1')?.status?.providerStatus).to.deep.equal({ instanceId: 'i-recorded' });
+      expect(env.get('m1')?.status?.phase).to.equal('Provisioning');
+      expect(cond(env.get('m1'), 'Zz'), 'the other writer keeps its condition').to.include({ status: 'True' });
+    });
+
     it('goes Provisioned (requeue 30 s) once the instance exists, with one metadata patch and one status patch', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
