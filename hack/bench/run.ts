@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--provider aws|gcp|ibmcloud] [--json FILE] [--sizes 1,100,500,1000]
+// npm run bench [-- --quick] [--provider aws|gcp|ibmcloud] [--json FILE] [--sizes 1,100,500,1000] [--controller-arg=--flag=value]
 // Runs the real provider binary and MachineSet controller as separate processes against the local control
 // plane, the cloud's emulator and the kubelet simulator (hosted here), and measures from outside. See README.md.
 // The SDK prints a Node-version notice on every client otherwise.
@@ -49,14 +49,14 @@ function sizes(v: string): number[] {
   return out;
 }
 
-async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: string, compiledDir: string | undefined, fn: (ctx: BenchContext) => Promise<T>): Promise<T> {
+async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: string, compiledDir: string | undefined, extraArgs: string[], fn: (ctx: BenchContext) => Promise<T>): Promise<T> {
   const controllers: ControllerProcess[] = controllerProcesses({
     kubeconfigPath: env.kubeconfigPath,
     provider: env.provider,
     cloudArgs: env.provider.cloudArgs(env.emulator),
     namespace: BENCH_NAMESPACE,
     logDir,
-    extraArgs: [`--sync-period=${plan.syncPeriodMs}ms`],
+    extraArgs: [`--sync-period=${plan.syncPeriodMs}ms`, ...extraArgs],
     compiledDir,
   });
   try {
@@ -83,8 +83,9 @@ async function main(): Promise<void> {
     .option('--strict', 'exit 1 when a target is missed')
     .option('--no-throttled', 'skip the throttled scenario')
     .option('--tsx', 'run the controllers from source through tsx instead of compiling them first')
+    .option('--controller-arg <flag>', 'a flag for every controller binary, repeatable (e.g. --controller-arg=--kube-api-qps=300)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .parse();
-  const o = program.opts<{ quick?: boolean; provider: BenchProvider; json?: string; sizes?: number[]; keep?: boolean; strict?: boolean; throttled: boolean; tsx?: boolean }>();
+  const o = program.opts<{ quick?: boolean; provider: BenchProvider; json?: string; sizes?: number[]; keep?: boolean; strict?: boolean; throttled: boolean; tsx?: boolean; controllerArg: string[] }>();
   const plan: Plan = planFor(o.quick ? QUICK : FULL, o.quick === true, o.provider);
   if (o.sizes) {
     plan.sizes = o.sizes;
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
     // scenario adds the cloud's buckets at the end and removes them after.
     const env = await startBenchEnvironment({ stateDir, bootDelayMs: plan.bootDelayMs, latencyMs: plan.latencyMs, provider: o.provider });
     try {
-      await withControllers(env, plan, stateDir, compiledDir, async (ctx) => {
+      await withControllers(env, plan, stateDir, compiledDir, o.controllerArg, async (ctx) => {
         let baseline: number | undefined;
         for (const n of plan.sizes) {
           const up = await scaleUp(ctx, n);
