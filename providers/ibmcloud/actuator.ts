@@ -9,6 +9,9 @@
 //   instance), and the instance id is recorded as soon as POST /instances answers;
 // - existence checks are batched into one instance list per VPC and window, and update reuses what
 //   exists() just saw; a recorded instance that is not visible yet makes exists() wait, not say "gone";
+// - one read per decision: create() POSTs on the strength of the look-up exists() just made (a name taken
+//   meanwhile answers 409, and the instance is adopted), and the exists() that follows a delete answers
+//   from the delete's own fresh read;
 // - 429, 5xx and lost replies are retried, never terminal; bad requests are InvalidConfiguration naming the
 //   field; spec tags are attached (Global Tagging); "0.0.0.0" is never recorded as an address;
 // - DELETE is issued once (not every 20 s while the instance is `deleting`), and Update/Delete events are
@@ -38,6 +41,7 @@ import {
   type Machine,
 } from '../../lib/index.js';
 import { classifyVpcError, describeVpcError } from './errors.js';
+import { isVpcApiError } from './vpc-api-error.js';
 import { IbmClientFactory, type IbmClientFactoryOptions, type IbmEndpoints } from './ibm-clients.js';
 import { addressesOf, buildInstancePrototype, machineLabelsFor, providerIdOf, tagNamesOf } from './instances.js';
 import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
@@ -78,6 +82,11 @@ export interface IbmCloudActuatorOptions {
   eventualConsistencyWindowMs?: number;
   /** How long update() may reuse the instance exists() just saw (default 5 s). */
   snapshotTtlMs?: number;
+  /**
+   * How long what exists() read may answer that Machine's next exists() once, instead of another list
+   * (default 1 s; 0 = never): the reconcile that the previous one's own writes trigger.
+   */
+  repeatCheckReuseMs?: number;
   /** How long resolved name → id mappings are kept (default 1 h). */
   resolutionTtlMs?: number;
   /**
@@ -89,9 +98,33 @@ export interface IbmCloudActuatorOptions {
 
 export type IbmCloudActuator = Actuator;
 
-const DEFAULTS = { requeueAfterMs: 20_000, eventualConsistencyWindowMs: 10 * 60_000, snapshotTtlMs: 5_000, stuckMachineTimeoutMs: STUCK_MACHINE_TIMEOUT_MS };
+/**
+ * What this process learnt of a Machine's instance moments ago:
+ * - unclaimed: a look-up by name showed no instance, and none is on record (create() may POST at once);
+ * - seen: delete()'s fresh read (undefined = gone); it answers the exists() that follows, once. (Not the
+ *   POST's reply: until a read shows the new instance, exists() must be able to say "not visible yet" before
+ *   update() records a providerID, or a lagging VPC would make the Machine look deleted out of band.)
+ */
+type Sighting = { kind: 'unclaimed' } | { kind: 'seen'; instance: VpcInstance | undefined };
+
+const DEFAULTS = {
+  requeueAfterMs: 20_000,
+  eventualConsistencyWindowMs: 10 * 60_000,
+  snapshotTtlMs: 5_000,
+  repeatCheckReuseMs: 1_000,
+  stuckMachineTimeoutMs: STUCK_MACHINE_TIMEOUT_MS,
+};
 
 const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
+
+/**
+ * How long delete() waits for the instance of a create whose reply was lost to show up in lists. The VPC
+ * lists a new instance within seconds; one that has not shown up in a minute was most likely never made.
+ */
+const UNCONFIRMED_LAUNCH_WAIT_MS = 60_000;
+
+/** Whether a failed POST /instances may still have made the instance: no answer, a 5xx or a timeout. */
+const mayHaveLaunched = (err: unknown): boolean => !(isVpcApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408);
 
 export function createIbmCloudActuator(opts: IbmCloudActuatorOptions): IbmCloudActuator {
   return new IbmCloudMachineActuator(opts);
@@ -103,8 +136,19 @@ class IbmCloudMachineActuator implements Actuator {
   private readonly resolver: NameResolver;
   /** What exists() last saw per Machine UID, for update() in the same reconcile. */
   private readonly snapshots: TtlCache<VpcInstance>;
+  /** What a read made moments ago settled per Machine UID, so that the next step need not read again. */
+  private readonly sightings: TtlCache<Sighting>;
+  /** What exists() last read per Machine UID, for that Machine's next exists(), once. */
+  private readonly lastRead: TtlCache<VpcInstance>;
   /** "<instance id>|<tags>" attached by this process. */
   private readonly tagged = new Set<string>();
+  /**
+   * Per Machine UID, the instance this process created or adopted (id), or tried to create with no answer,
+   * until the Machine's status shows the id: the status write after create can be lost (a conflict, a
+   * restart of the API server), and the VPC may not list a new instance yet. Without this, a Machine deleted
+   * in that gap would find nothing by name and leave its instance behind.
+   */
+  private readonly launches = new Map<string, { id?: string; at: number }>();
   /** Machine UIDs whose delete was already announced by an event. */
   private readonly deleting = new Set<string>();
   /** "<uid>/<generation>" whose unknown fields were already reported. */
@@ -124,6 +168,8 @@ class IbmCloudMachineActuator implements Actuator {
       });
     this.resolver = new NameResolver(opts.clock, opts.resolutionTtlMs);
     this.snapshots = new TtlCache(opts.clock, this.o.snapshotTtlMs);
+    this.sightings = new TtlCache(opts.clock, this.o.snapshotTtlMs);
+    this.lastRead = new TtlCache(opts.clock, this.o.repeatCheckReuseMs);
   }
 
   private nowIso(): string {
@@ -155,9 +201,59 @@ class IbmCloudMachineActuator implements Actuator {
    * name within the VPC.
    */
   private async lookup(scope: MachineScope, signal: AbortSignal): Promise<VpcInstance | undefined> {
-    const id = scope.status.instanceId;
+    const id = this.instanceIdOf(scope);
     if (id) return (await scope.clients.findInstance(scope.spec.vpc, { id }, signal)) ?? (await this.getById(scope, id, signal));
     return scope.clients.findInstance(scope.spec.vpc, { name: scope.instanceName }, signal);
+  }
+
+  /**
+   * The instance for exists(): what the delete of this reconcile just read (once), else a look-up.
+   * - A Machine with no instance on record that a look-up showed nothing for moments ago is not looked up
+   *   again until create() acts on it: creation is safe against a stale "nothing", since a name taken
+   *   meanwhile gets 409.
+   * - What a look-up found answers the Machine's next check once, within repeatCheckReuseMs: that check is
+   *   the reconcile that the writes of the one that read trigger, and the check after it reads afresh.
+   */
+  private async observe(scope: MachineScope, signal: AbortSignal): Promise<VpcInstance | undefined> {
+    const m = scope.machine;
+    const uid = m.metadata.uid ?? '';
+    const claimless = !scope.status.instanceId && !isProvisioned(m) && !m.metadata.deletionTimestamp;
+    const seen = this.sightings.get(uid);
+    if (seen?.kind === 'seen') {
+      this.sightings.delete(uid);
+      this.lastRead.delete(uid);
+      return seen.instance;
+    }
+    if (seen?.kind === 'unclaimed' && claimless) return undefined;
+    this.sightings.delete(uid);
+    const last = this.lastRead.get(uid);
+    this.lastRead.delete(uid);
+    if (last && !m.metadata.deletionTimestamp && last.id === scope.status.instanceId) return last;
+    const found = await this.lookup(scope, signal);
+    if (!found && claimless) this.sightings.set(uid, { kind: 'unclaimed' });
+    if (found && this.o.repeatCheckReuseMs > 0) this.lastRead.set(uid, found);
+    return found;
+  }
+
+  /** The recorded instance id, else the one this process created for the Machine and has not seen recorded. */
+  private instanceIdOf(scope: MachineScope): string | undefined {
+    const uid = scope.machine.metadata.uid ?? '';
+    const recorded = scope.status.instanceId;
+    const launch = this.launches.get(uid);
+    if (recorded) {
+      // The status accounts for the launch; a launch with no answer was settled by adopting what it made.
+      if (launch && (!launch.id || launch.id === recorded)) this.launches.delete(uid);
+      return recorded;
+    }
+    return launch?.id;
+  }
+
+  /** Whether this process launched an instance for the Machine that the VPC may not list yet. */
+  private unconfirmedLaunch(uid: string): boolean {
+    const launch = this.launches.get(uid);
+    if (!launch) return false;
+    const wait = launch.id ? this.o.eventualConsistencyWindowMs : Math.min(this.o.eventualConsistencyWindowMs, UNCONFIRMED_LAUNCH_WAIT_MS);
+    return this.o.clock.now() - launch.at < wait;
   }
 
   /** Whether a recorded instance may still be invisible to reads: recorded (MachineCreated) within the window. */
@@ -169,7 +265,11 @@ class IbmCloudMachineActuator implements Actuator {
     return Number.isNaN(t) || this.o.clock.now() - t < this.o.eventualConsistencyWindowMs;
   }
 
-  /** What create records the moment the VPC names the instance: enough for exists() to find it by id. */
+  /**
+   * What create records the moment the VPC names the instance: enough for exists() to find it by id. Only
+   * the provider status: the Machine's metadata (instance-state annotation, labels, providerID) waits for the
+   * update that follows, so that creating costs one status write and no metadata write of its own.
+   */
   private recordCreated(scope: MachineScope, instance: VpcInstance): void {
     scope.status.instanceId = instance.id;
     scope.status.instanceState = instance.status;
@@ -178,8 +278,6 @@ class IbmCloudMachineActuator implements Actuator {
       setCondition(scope.status, { type: MachineReplacementConditionType, status: 'True', reason: ReplacementCompletedReason, message: 'Machine replacement completed successfully' }, this.nowIso());
     }
     scope.saveStatus();
-    const m = scope.machine;
-    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: instance.status };
   }
 
   /** B2.3: providerID, addresses, labels, instance state. */
@@ -189,6 +287,7 @@ class IbmCloudMachineActuator implements Actuator {
     m.spec = { ...m.spec, providerID: providerIdOf(accountId, scope.clusterId, instance.id) };
     m.status = { ...m.status, addresses: addressesOf(scope.instanceName, instance) };
     m.metadata.labels = { ...m.metadata.labels, ...machineLabelsFor(scope.spec) };
+    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: instance.status };
     this.recordCreated(scope, instance);
   }
 
@@ -204,9 +303,13 @@ class IbmCloudMachineActuator implements Actuator {
   private async doCreate(machine: Machine, ctx: ActuatorContext): Promise<void> {
     const scope = await this.scope(machine, ctx);
     const { vpc } = scope.clients;
+    const uid = machine.metadata.uid ?? '';
 
-    // Adopt what an earlier attempt made (a lost reply, a restart between the call and the status patch).
-    const existing = await this.lookup(scope, ctx.signal);
+    // Adopt what an earlier attempt made (a lost reply, a restart between the call and the status patch),
+    // unless exists() has just looked and seen nothing: then a name taken since answers the POST with 409.
+    const unclaimed = this.sightings.get(uid)?.kind === 'unclaimed' && !scope.status.instanceId;
+    this.sightings.delete(uid);
+    const existing = unclaimed ? undefined : await this.lookup(scope, ctx.signal);
     if (existing) {
       if (existing.status === 'deleting' && !scope.status.instanceId) {
         // A predecessor of the same name is going away; its name is free once it is gone.
@@ -215,6 +318,7 @@ class IbmCloudMachineActuator implements Actuator {
       }
       ctx.log.info('adopting existing instance', { instanceId: existing.id, state: existing.status });
       this.recordCreated(scope, existing);
+      this.launches.set(uid, { id: existing.id, at: this.o.clock.now() });
       return;
     }
 
@@ -223,12 +327,17 @@ class IbmCloudMachineActuator implements Actuator {
     const prototype = buildInstancePrototype(scope.instanceName, scope.spec, ids, userData);
 
     let instance: VpcInstance;
+    this.launches.set(uid, { at: this.o.clock.now() });
     try {
       instance = await vpc.createInstance(prototype, { signal: ctx.signal });
     } catch (err) {
       const cls = classifyVpcError(err);
-      if (cls !== 'alreadyExists') throw this.createFailed(scope, err);
-      // The name is taken in this VPC: an earlier or racing create of this Machine made it. Adopt it.
+      if (cls !== 'alreadyExists') {
+        if (!mayHaveLaunched(err)) this.launches.delete(uid);
+        throw this.createFailed(scope, err);
+      }
+      // The name is taken in this VPC: an earlier or racing create of this Machine made it. Adopt it (a
+      // fresh read: the batched view may predate the instance).
       const taken = (await vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal }))[0];
       if (!taken || taken.status === 'deleting') {
         ctx.log.info('instance name taken by an instance not listed yet, or still being deleted; requeueing', { instance: scope.instanceName });
@@ -239,6 +348,7 @@ class IbmCloudMachineActuator implements Actuator {
     }
     // Recorded before anything else can fail: the controller persists it as soon as create returns.
     this.recordCreated(scope, instance);
+    this.launches.set(uid, { id: instance.id, at: this.o.clock.now() });
     ctx.log.info('created instance', { instanceId: instance.id, state: instance.status });
     ctx.events.event(machine, 'Normal', 'Create', 'Create', `Created Machine ${machine.metadata.name ?? ''}`);
   }
@@ -268,7 +378,7 @@ class IbmCloudMachineActuator implements Actuator {
       throw err;
     }
     const uid = machine.metadata.uid ?? '';
-    const found = await this.lookup(scope, ctx.signal);
+    const found = await this.observe(scope, ctx.signal);
     // Found by name only while being deleted: a predecessor's of the same name, not this Machine's.
     if (found && !(found.status === 'deleting' && !scope.status.instanceId)) {
       this.snapshots.set(uid, found);
@@ -288,7 +398,10 @@ class IbmCloudMachineActuator implements Actuator {
 
   private async doUpdate(machine: Machine, ctx: ActuatorContext): Promise<void> {
     const scope = await this.scope(machine, ctx);
-    const before = machineChangeFingerprint(machine);
+    const mark = machineChangeFingerprint(machine);
+    // The VPC allocates the address only as the instance leaves `pending`, after its providerID was recorded:
+    // recording that first address is still part of creating the instance, which "Created" announced.
+    const before = { ...mark, provisioned: mark.provisioned && !!machine.status?.addresses?.some((a) => a.type === 'InternalIP') };
     const uid = machine.metadata.uid ?? '';
     const instance = this.snapshots.get(uid) ?? (await this.lookup(scope, ctx.signal));
     if (!instance) throw new RequeueAfterError(this.o.requeueAfterMs);
@@ -346,6 +459,9 @@ class IbmCloudMachineActuator implements Actuator {
     scope.status.instanceState = undefined;
     scope.saveStatus();
     this.snapshots.delete(m.metadata.uid ?? '');
+    this.sightings.delete(m.metadata.uid ?? '');
+    this.lastRead.delete(m.metadata.uid ?? '');
+    this.launches.delete(m.metadata.uid ?? '');
     if (m.spec) delete m.spec.providerID;
     if (m.status) delete m.status.addresses;
     m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: 'deleting' };
@@ -360,27 +476,33 @@ class IbmCloudMachineActuator implements Actuator {
     const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), messageOf);
     const uid = machine.metadata.uid ?? '';
     this.snapshots.delete(uid);
-    const id = scope.status.instanceId;
+    this.lastRead.delete(uid);
+    const id = this.instanceIdOf(scope);
     // Fresh reads, not the batch: deciding to delete deserves the current state.
     const instance = id
       ? await failureStep('failed to get instance', () => this.getById(scope, id, ctx.signal))
       : (await failureStep('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
     if (!instance) {
-      if (id && !isProvisioned(machine) && this.recentlyCreated(scope)) {
-        // Recorded but invisible: right after creation the VPC may not show it yet; finishing now would leak it.
-        ctx.log.info('instance recorded but not yet visible; waiting before deleting', { instanceId: id });
+      if ((id && !isProvisioned(machine) && this.recentlyCreated(scope)) || this.unconfirmedLaunch(uid)) {
+        // Recorded (or just created) but invisible: right after creation the VPC may not show it yet;
+        // finishing now would leak it.
+        ctx.log.info('instance created but not yet visible; waiting before deleting', { instanceId: id });
         throw new RequeueAfterError(this.o.requeueAfterMs);
       }
       ctx.log.info('Machine not found during delete, skipping', { instance: scope.instanceName });
       this.forget(uid, id);
+      this.sightings.set(uid, { kind: 'seen', instance: undefined });
       return;
     }
+    // Found: what a launch may have left behind is this instance, now being deleted.
+    this.launches.delete(uid);
     if (instance.status !== 'deleting') {
       try {
         await scope.clients.vpc.deleteInstance(instance.id, { signal: ctx.signal });
       } catch (err) {
         if (classifyVpcError(err) === 'notFound') {
           this.forget(uid, instance.id);
+          this.sightings.set(uid, { kind: 'seen', instance: undefined });
           return;
         }
         const wrapped = deleteMachineError(`failed to delete instance via ibmClient: ${describeVpcError(err)}`, err);
@@ -391,6 +513,8 @@ class IbmCloudMachineActuator implements Actuator {
     scope.status.instanceState = 'deleting';
     scope.saveStatus();
     machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: 'deleting' };
+    // The exists() that follows needs no read of its own: the instance is there, being deleted.
+    this.sightings.set(uid, { kind: 'seen', instance: { ...instance, status: 'deleting' } });
     if (!this.deleting.has(uid)) {
       this.deleting.add(uid);
       ctx.log.info('deleting instance', { instanceId: instance.id });
@@ -400,6 +524,8 @@ class IbmCloudMachineActuator implements Actuator {
 
   private forget(uid: string, instanceId: string | null | undefined): void {
     this.deleting.delete(uid);
+    this.launches.delete(uid);
+    this.snapshots.delete(uid);
     if (instanceId) for (const key of [...this.tagged]) if (key.startsWith(`${instanceId}|`)) this.tagged.delete(key);
   }
 }

@@ -134,7 +134,7 @@ export class IbmClientFactory {
       timeoutMs: this.o.timeoutMs,
     };
     const inner = this.o.createVpcApi ? this.o.createVpcApi(opts) : createVpcClient(opts);
-    return new MeteredVpcApi(inner, { limiter: this.limiter, scope: 'global', retry: this.retry, onUnauthorized });
+    return new MeteredVpcApi(inner, { limiter: this.limiter, scope: 'global', retry: this.retry, clock: this.o.clock, onUnauthorized });
   }
 
   private async regional(account: Account, fp: string, region: string, signal?: AbortSignal): Promise<IbmClients> {

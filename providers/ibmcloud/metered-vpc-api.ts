@@ -1,9 +1,11 @@
 // A VpcApi decorator: every call first takes a token from the shared client-side rate limiter (reads and
 // writes metered apart), and idempotent calls that fail with a retryable error (429, 5xx, no response) are
-// retried with jittered backoff. createInstance is never retried here: a lost reply is settled by the next
-// reconcile, which finds the instance by name (or gets 409 and adopts it).
-import pRetry from 'p-retry';
-import type { ActionClass, RegionalRateLimiter } from '../../lib/index.js';
+// retried with jittered backoff. A 429 is answered as the VPC asks: its Retry-After is waited out, and by
+// every caller of that class of call, not just the one refused, so a throttled account gets a pause instead
+// of a retry per worker. createInstance is retried only after a 429 (the request was refused before it was
+// acted on); a lost reply or a 5xx is settled by the next reconcile, which finds the instance by name (or
+// gets 409 and adopts it).
+import { RealClock, sleepOn, type ActionClass, type Clock, type RegionalRateLimiter } from '../../lib/index.js';
 import { classifyVpcError } from './errors.js';
 import { isVpcApiError } from './vpc-api-error.js';
 import type { CallOptions, VpcApi } from './vpc-api.js';
@@ -21,7 +23,9 @@ import type {
 export interface RetryPolicy {
   /** Retries after the first attempt (default 3). */
   retries: number;
+  /** First backoff; it doubles per attempt. */
   minTimeoutMs: number;
+  /** Longest wait before a retry, a Retry-After included. */
   maxTimeoutMs: number;
 }
 
@@ -32,67 +36,101 @@ export interface Meter {
   /** The rate-limit scope, e.g. the region. */
   scope: string;
   retry: RetryPolicy;
+  /** Times backoff and Retry-After pauses (default: the real clock). */
+  clock?: Clock;
   /** Told when a service refused the bearer token (401): the token was revoked, and a new one is needed. */
   onUnauthorized?: () => void;
 }
+
+/** Until when each "<scope>/<class>" holds its calls back after a 429; shared by the clients of one Meter. */
+type Pauses = Map<string, number>;
 
 const retryable = (err: unknown): boolean => {
   const cls = classifyVpcError(err);
   return cls === 'throttled' || cls === 'transient';
 };
 
+/** A 429 means the request was turned away unread: even a non-idempotent call may be sent again. */
+const throttled = (err: unknown): boolean => classifyVpcError(err) === 'throttled';
+
 export class MeteredVpcApi implements VpcApi {
+  private readonly clock: Clock;
+  private readonly pauses: Pauses;
+
   constructor(
     private readonly inner: VpcApi,
     private readonly meter: Meter,
-  ) {}
+    pauses?: Pauses,
+  ) {
+    this.clock = meter.clock ?? new RealClock();
+    this.pauses = pauses ?? new Map();
+  }
 
   get serviceUrl(): string {
     return this.inner.serviceUrl;
   }
 
   withServiceUrl(serviceUrl: string, scope = this.meter.scope): VpcApi {
-    return new MeteredVpcApi(this.inner.withServiceUrl(serviceUrl), { ...this.meter, scope });
+    return new MeteredVpcApi(this.inner.withServiceUrl(serviceUrl), { ...this.meter, scope }, this.pauses);
   }
 
   private async once<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
+    const key = `${this.meter.scope}/${cls}`;
+    for (let until = this.pauses.get(key); until !== undefined && until > this.clock.now(); until = this.pauses.get(key)) {
+      await sleepOn(this.clock, until - this.clock.now(), o?.signal);
+    }
     await this.meter.limiter.acquire(this.meter.scope, cls, o?.signal);
     try {
       return await fn();
     } catch (err) {
       if (isVpcApiError(err) && err.status === 401 && err.service !== 'iam') this.meter.onUnauthorized?.();
+      if (throttled(err)) {
+        const until = this.clock.now() + this.retryAfterMs(err, 0);
+        if (until > (this.pauses.get(key) ?? 0)) this.pauses.set(key, until);
+      }
       throw err;
     }
   }
 
-  private retried<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
-    const { retries, minTimeoutMs, maxTimeoutMs } = this.meter.retry;
-    return pRetry(() => this.once(cls, o, fn), {
-      retries,
-      minTimeout: minTimeoutMs,
-      maxTimeout: maxTimeoutMs,
-      randomize: true,
-      signal: o?.signal,
-      shouldRetry: ({ error }) => !o?.signal?.aborted && retryable(error),
-    });
+  /**
+   * The wait before retry `attempt` (0-based): the VPC's Retry-After when it sent one (spread a little, so the
+   * callers held back do not all return at once), else jittered backoff; never more than maxTimeoutMs.
+   */
+  private retryAfterMs(err: unknown, attempt: number): number {
+    const { minTimeoutMs, maxTimeoutMs } = this.meter.retry;
+    const asked = isVpcApiError(err) ? err.retryAfterSeconds : undefined;
+    if (asked !== undefined) return Math.min(maxTimeoutMs, asked * 1000 * (1 + Math.random() / 4));
+    return Math.min(maxTimeoutMs, minTimeoutMs * 2 ** attempt) * (1 + Math.random());
   }
 
-  getAccountId(o?: CallOptions): Promise<string> {
+  private async retried<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>, shouldRetry: (err: unknown) => boolean = retryable): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(cls, o, fn);
+      } catch (err) {
+        if (o?.signal?.aborted || attempt >= this.meter.retry.retries || !shouldRetry(err)) throw err;
+        // A 429 already holds the class back (once); other failures wait here.
+        if (!throttled(err)) await sleepOn(this.clock, this.retryAfterMs(err, attempt), o?.signal);
+      }
+    }
+  }
+
+  async getAccountId(o?: CallOptions): Promise<string> {
     // An IAM token call at most (cached by the authenticator); not a VPC call, so not metered.
-    return pRetry(() => this.inner.getAccountId(o), {
-      retries: this.meter.retry.retries,
-      minTimeout: this.meter.retry.minTimeoutMs,
-      maxTimeout: this.meter.retry.maxTimeoutMs,
-      randomize: true,
-      signal: o?.signal,
-      shouldRetry: ({ error }) => !o?.signal?.aborted && retryable(error),
-    });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.inner.getAccountId(o);
+      } catch (err) {
+        if (o?.signal?.aborted || attempt >= this.meter.retry.retries || !retryable(err)) throw err;
+        await sleepOn(this.clock, this.retryAfterMs(err, attempt), o?.signal);
+      }
+    }
   }
 
   getRegion = (name: string, o?: CallOptions) => this.retried('describe', o, () => this.inner.getRegion(name, o));
   listInstances = (f: InstanceFilter, o?: CallOptions) => this.retried('describe', o, () => this.inner.listInstances(f, o));
   getInstance = (id: string, o?: CallOptions) => this.retried('describe', o, () => this.inner.getInstance(id, o));
-  createInstance = (p: InstancePrototype, o?: CallOptions) => this.once('mutate', o, () => this.inner.createInstance(p, o));
+  createInstance = (p: InstancePrototype, o?: CallOptions) => this.retried('mutate', o, () => this.inner.createInstance(p, o), throttled);
   deleteInstance = (id: string, o?: CallOptions) => this.retried('mutate', o, () => this.inner.deleteInstance(id, o));
   getInstanceProfile = (name: string, o?: CallOptions) => this.retried('describe', o, () => this.inner.getInstanceProfile(name, o));
   listInstanceProfiles = (o?: CallOptions) => this.retried('describe', o, () => this.inner.listInstanceProfiles(o));

@@ -3,7 +3,7 @@
 // resource group, errors never terminal unless the request is wrong).
 import { expect } from 'chai';
 import { RealClock, RequeueAfterError, findError, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
-import { conformanceContext, eventually as eventuallyWithin } from '../../../lib/testing/index.js';
+import { conformanceContext, eventually as eventuallyWithin, RecordingEventRecorder } from '../../../lib/testing/index.js';
 import { IAM_TOKEN_ACTION, startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
 import { createIbmCloudActuator, createVpcClient, DEFAULT_VPC_URL, IbmClientFactory, type IbmCloudActuator, type VpcClientOptions } from '../../../providers/ibmcloud/index.js';
 import { CLUSTER_ID, ibmSpec, machine, secretsClient } from './fixtures.js';
@@ -32,6 +32,11 @@ describe('IBM Cloud actuator', function () {
     createIbmCloudActuator({ client: secretsClient(), clock: new RealClock(), endpoints: endpoints(), retry: RETRY, batchWindowMs: 5, rateLimits: FAST, ...extra });
   const count = (action: string) => emu.knobs.counts(action).total;
   const live = (m: Machine) => emu.instances().filter((i) => i.name === m.metadata.name && i.status !== 'deleting');
+  /** The Machine has exactly one live instance, and its status records that instance. */
+  const expectOneInstanceRecorded = (m: Machine) => {
+    expect(live(m)).to.have.length(1);
+    expect((m.status?.providerStatus as { instanceId?: string }).instanceId).to.equal(live(m)[0]!.id);
+  };
 
   beforeEach(async () => {
     emu = await startIbmVpcEmulator({ clusterId: CLUSTER_ID, timings: { provisionMs: 5, bootMs: 10, deleteMs: 20, stopMs: 10 } });
@@ -96,6 +101,93 @@ describe('IBM Cloud actuator', function () {
     const id = live(m)[0]!.id;
     expect((m.status?.providerStatus as { instanceId?: string }).instanceId).to.equal(id);
     expect((copy.status?.providerStatus as { instanceId?: string }).instanceId).to.equal(id);
+  });
+
+  it('decides a create with one read: create() posts on what exists() just saw, without listing again', async () => {
+    const a = newActuator();
+    const m = machine('one-read-1');
+    expect(await a.exists(m, conformanceContext())).to.equal(false);
+    expect(await a.exists(m, conformanceContext()), 'asked again at once').to.equal(false);
+    const lists = count('ListInstances');
+    expect(lists, 'one list for both answers').to.equal(1);
+    await a.create(m, conformanceContext());
+    expect(count('ListInstances'), 'no list before the POST').to.equal(lists);
+    expect(count('CreateInstance')).to.equal(1);
+    expect(live(m)).to.have.length(1);
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state'], 'metadata waits for update').to.equal(undefined);
+  });
+
+  it('announces no update when the first address arrives after the providerID, but does for later changes', async () => {
+    const a = newActuator();
+    const m = machine('addr-1');
+    await a.create(m, conformanceContext());
+    const id = (m.status?.providerStatus as { instanceId?: string }).instanceId!;
+    await eventually('running', async () => (emu.instance(id)?.status === 'running' ? true : undefined));
+    expect(await a.exists(m, conformanceContext())).to.equal(true);
+    await a.update(m, conformanceContext());
+    // As recorded while the instance was pending: providerID and name, no address yet.
+    m.status = { ...m.status, addresses: (m.status?.addresses ?? []).filter((x) => x.type !== 'InternalIP') };
+    const updateEvents = async () => {
+      const ctx = conformanceContext();
+      expect(await a.exists(m, ctx)).to.equal(true);
+      await a.update(m, ctx);
+      return (ctx.events as RecordingEventRecorder).events.filter((e) => e.reason === 'Update').length;
+    };
+    expect(await updateEvents(), 'first address').to.equal(0);
+    expect(m.status?.addresses?.map((x) => x.type)).to.deep.equal(['InternalDNS', 'InternalIP']);
+    delete m.metadata.labels?.['machine.openshift.io/region'];
+    expect(await updateEvents(), 'label restored').to.equal(1);
+  });
+
+  it('answers a Machine\'s next check from what its last check read, once, then reads afresh', async () => {
+    const a = newActuator();
+    const m = machine('repeat-1');
+    await a.create(m, conformanceContext());
+    await eventually('visible', async () => ((await a.exists(m, conformanceContext())) ? true : undefined));
+    const lists = count('ListInstances');
+    expect(await a.exists(m, conformanceContext())).to.equal(true);
+    expect(count('ListInstances'), 'the check right after a read').to.equal(lists);
+    expect(await a.exists(m, conformanceContext())).to.equal(true);
+    expect(count('ListInstances'), 'the one after that').to.equal(lists + 1);
+  });
+
+  it('adopts an instance made after exists() saw nothing: the POST meets the taken name (409)', async () => {
+    const a = newActuator();
+    const other = newActuator();
+    const m = machine('late-claim-1');
+    expect(await a.exists(m, conformanceContext())).to.equal(false);
+    const copy = structuredClone(m);
+    await other.create(copy, conformanceContext());
+    await a.create(m, conformanceContext());
+    expectOneInstanceRecorded(m);
+  });
+
+  it('looks again once create() has acted on a "nothing there": a lost create reply is found, not made twice', async () => {
+    const a = newActuator();
+    const m = machine('lost-1');
+    expect(await a.exists(m, conformanceContext())).to.equal(false);
+    emu.knobs.loseNextReplies('CreateInstance', 1);
+    await rejection(a.create(m, conformanceContext()));
+    expect(await eventually('found by name', async () => ((await a.exists(m, conformanceContext())) ? true : undefined))).to.equal(true);
+    await a.update(m, conformanceContext());
+    expectOneInstanceRecorded(m);
+  });
+
+  it('answers the exists() after a delete from the delete\'s own read, and says gone once the read does', async () => {
+    const a = newActuator();
+    const m = machine('del-read-1');
+    await a.create(m, conformanceContext());
+    const id = (m.status?.providerStatus as { instanceId?: string }).instanceId!;
+    await eventually('visible', async () => ((await a.exists(m, conformanceContext())) ? true : undefined));
+    const lists = count('ListInstances');
+    await a.delete(m, conformanceContext());
+    expect(await a.exists(m, conformanceContext()), 'being deleted').to.equal(true);
+    expect(count('ListInstances'), 'no list of its own').to.equal(lists);
+    await eventually('gone', async () => (emu.instance(id) ? undefined : true));
+    await a.delete(m, conformanceContext());
+    expect(await a.exists(m, conformanceContext())).to.equal(false);
+    expect(count('ListInstances'), 'still no list').to.equal(lists);
+    expect(count('DeleteInstance')).to.equal(1);
   });
 
   it('looks security groups up in the network resource group, and pages every list to the end', async () => {
@@ -175,6 +267,50 @@ describe('IBM Cloud actuator', function () {
       expect(findError(err, RequeueAfterError), err.message).to.be.instanceOf(RequeueAfterError);
     }
     expect(emu.world.instances.filter((i) => i.name === 'late-1')).to.have.length(1);
+  });
+
+  it('deletes the instance it created even when the status write after create was lost and the VPC lags', async () => {
+    const a = newActuator();
+    const m = machine('lost-status-1');
+    const unrecorded = structuredClone(m);
+    emu.knobs.setVisibilityDelay(300);
+    await a.create(m, conformanceContext());
+    const err = await rejection(a.delete(unrecorded, conformanceContext()));
+    expect(findError(err, RequeueAfterError), err.message).to.be.instanceOf(RequeueAfterError);
+    expect(live(m), 'not deleted, not forgotten').to.have.length(1);
+    await eventually('deleted once visible', async () => {
+      await a.delete(unrecorded, conformanceContext()).catch(() => undefined);
+      return live(m).length === 0 ? true : undefined;
+    });
+    expect(count('DeleteInstance')).to.equal(1);
+  });
+
+  it('waits a while for the instance of a create whose reply was lost before deleting finds nothing', async () => {
+    const a = newActuator();
+    const m = machine('lost-reply-del-1');
+    emu.knobs.setVisibilityDelay(300);
+    emu.knobs.loseNextReplies('CreateInstance', 1);
+    await rejection(a.create(m, conformanceContext()));
+    const err = await rejection(a.delete(m, conformanceContext()));
+    expect(findError(err, RequeueAfterError), err.message).to.be.instanceOf(RequeueAfterError);
+    await eventually('deleted once visible', async () => {
+      await a.delete(m, conformanceContext()).catch(() => undefined);
+      return live(m).length === 0 ? true : undefined;
+    });
+  });
+
+  it('stops waiting for a lost create reply once the instance was adopted: deleting it then finishes at once', async () => {
+    const a = newActuator();
+    const m = machine('lost-then-adopted-1');
+    emu.knobs.loseNextReplies('CreateInstance', 1, 'server-error');
+    await rejection(a.create(m, conformanceContext()));
+    expect(await eventually('found by name', async () => ((await a.exists(m, conformanceContext())) ? true : undefined))).to.equal(true);
+    await a.update(m, conformanceContext());
+    const id = (m.status?.providerStatus as { instanceId?: string }).instanceId!;
+    await a.delete(m, conformanceContext());
+    await eventually('gone', async () => (emu.instance(id) ? undefined : true));
+    await a.delete(m, conformanceContext());
+    expect(await a.exists(m, conformanceContext())).to.equal(false);
   });
 
   it('retries idempotent reads on 429 without failing the reconcile', async () => {

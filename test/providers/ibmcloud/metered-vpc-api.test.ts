@@ -6,7 +6,10 @@ import type { VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
 import { VpcApiError } from '../../../providers/ibmcloud/vpc-api-error.js';
 import type { VpcInstance, Vpc } from '../../../providers/ibmcloud/vpc-types.js';
 
-const apiError = (status: number, code: string) => new VpcApiError({ service: 'vpc', operation: 'x', status, code, message: 'm' });
+const apiError = (status: number, code: string, retryAfterSeconds?: number) => new VpcApiError({ service: 'vpc', operation: 'x', status, code, message: 'm', retryAfterSeconds });
+
+/** Lets settled promises run their continuations. */
+const settle = () => new Promise((r) => setImmediate(r));
 
 /** A VpcApi whose listVpcs and createInstance answer from scripts; every other call is a test bug. */
 function fakeApi(script: { listVpcs?: Array<Error | Vpc[]>; createInstance?: Array<Error | VpcInstance> }): VpcApi & { calls: string[] } {
@@ -57,13 +60,42 @@ describe('the metered VPC client', () => {
     expect(api.calls).to.have.length(4);
   });
 
-  it('never retries POST /instances: a lost reply is settled by the next reconcile, by name', async () => {
+  it('waits out a 429\'s Retry-After, and holds every other caller of that class back meanwhile', async () => {
+    const clock = new FakeClock();
+    const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, clock);
+    const api = fakeApi({ listVpcs: [apiError(429, 'rate_limit_exceeded', 2), [], []] });
+    const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry: { ...retry, maxTimeoutMs: 5_000 }, clock });
+    const first = metered.listVpcs({});
+    await settle();
+    expect(api.calls).to.have.length(1);
+    const second = metered.listVpcs({});
+    clock.step(1_000);
+    await settle();
+    expect(api.calls, 'nobody calls during the pause').to.have.length(1);
+    clock.step(1_600);
+    expect(await first).to.deep.equal([]);
+    expect(await second).to.deep.equal([]);
+    expect(api.calls).to.have.length(3);
+  });
+
+  it('sends POST /instances again after a 429, which refused it unread', async () => {
     const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, new FakeClock());
-    const api = fakeApi({ createInstance: [apiError(0, 'ECONNRESET')] });
+    const instance = { id: 'i-1', name: 'w' } as VpcInstance;
+    const api = fakeApi({ createInstance: [apiError(429, 'rate_limit_exceeded'), instance] });
     const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry });
-    let caught: unknown;
-    await metered.createInstance({} as never).catch((e: unknown) => (caught = e));
-    expect(caught).to.be.instanceOf(VpcApiError).with.property('status', 0);
-    expect(api.calls).to.deep.equal(['createInstance']);
+    expect(await metered.createInstance({} as never)).to.equal(instance);
+    expect(api.calls).to.deep.equal(['createInstance', 'createInstance']);
+  });
+
+  it('never retries POST /instances after a lost reply or a 5xx: the next reconcile settles it by name', async () => {
+    const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, new FakeClock());
+    const api = fakeApi({ createInstance: [apiError(0, 'ECONNRESET'), apiError(503, 'service_unavailable')] });
+    const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry });
+    for (const status of [0, 503]) {
+      let caught: unknown;
+      await metered.createInstance({} as never).catch((e: unknown) => (caught = e));
+      expect(caught).to.be.instanceOf(VpcApiError).with.property('status', status);
+    }
+    expect(api.calls).to.deep.equal(['createInstance', 'createInstance']);
   });
 });
