@@ -10,3 +10,4 @@ export * from './provider-condition.js';
 export * from './refreshing-cache.js';
 export * from './spec-issues.js';
 export * from './secret-reader.js';
+export * from './launch-ledger.js';

@@ -26,6 +26,7 @@ import {
   machineChangeFingerprint,
   emitUpdatedWhenChanged,
   TtlCache,
+  LaunchLedger,
   type Actuator,
   type ActuatorContext,
   type Clock,
@@ -129,9 +130,12 @@ class AwsMachineActuator implements AwsActuator {
   private readonly swept = new Set<string>();
   /** "<uid>/<generation>" whose unknown fields were already reported. */
   private readonly warned = new Set<string>();
+  /** What this process launched per Machine UID until the status records it (see LaunchLedger). */
+  private readonly launches: LaunchLedger;
 
   constructor(opts: AwsActuatorOptions) {
     this.o = { ...DEFAULTS, ...opts, client: withSecretCache(opts.client, opts.clock, opts.secretCacheTtlMs) };
+    this.launches = new LaunchLedger({ clock: opts.clock, windowMs: this.o.eventualConsistencyWindowMs });
     this.ownsFactory = !opts.clientFactory;
     this.factory =
       opts.clientFactory ??
@@ -178,8 +182,9 @@ class AwsMachineActuator implements AwsActuator {
       .filter((x) => x.owner !== 'other');
   }
 
+  /** By the id on record, else the one this process launched and has not seen recorded yet. */
   private async byRecordedId(scope: MachineScope, signal: AbortSignal): Promise<Instance | undefined> {
-    const id = scope.status.instanceId;
+    const id = this.launches.instanceIdOf(scope.machine.metadata.uid ?? '', scope.status.instanceId);
     if (!id) return undefined;
     return scope.clients.instances.get(id, signal);
   }
@@ -197,6 +202,7 @@ class AwsMachineActuator implements AwsActuator {
 
   private async doCreate(machine: Machine, ctx: ActuatorContext): Promise<void> {
     const scope = await this.scope(machine, ctx);
+    const uid = machine.metadata.uid ?? '';
     const now = new Date(this.o.clock.now()).toISOString();
     const { ec2 } = scope.clients;
 
@@ -207,6 +213,7 @@ class AwsMachineActuator implements AwsActuator {
     if (first) {
       ctx.log.info('adopting existing instance', { instanceId: first.instance.InstanceId });
       this.record(scope, first.instance, now);
+      if (first.instance.InstanceId) this.launches.launched(uid, first.instance.InstanceId);
       return;
     }
     const dead = existing.find((x) => x.owner === 'ours');
@@ -225,9 +232,12 @@ class AwsMachineActuator implements AwsActuator {
     });
 
     let instance: Instance;
+    this.launches.sending(uid);
     try {
       instance = await ec2.runInstances(input, { signal: ctx.signal });
     } catch (err) {
+      // A refusal made nothing; a lost reply, a timeout or a 5xx may have launched the instance.
+      if (classifyEc2Error(err) !== 'transient' && classifyEc2Error(err) !== 'other') this.launches.refused(uid);
       const message = describeEc2Error(err);
       setProviderCondition(scope.status, { type: MachineCreationCondition, status: 'False', reason: MachineCreationFailedReason, message }, now);
       scope.saveStatus();
@@ -246,6 +256,7 @@ class AwsMachineActuator implements AwsActuator {
     }
     // Recorded before anything else can fail: the controller persists it as soon as create returns.
     this.record(scope, instance, now);
+    if (instance.InstanceId) this.launches.launched(uid, instance.InstanceId);
     if (isGone(instance)) {
       // EC2 replayed the ClientToken of an instance that has since died: this Machine's instance is gone.
       throw new InvalidMachineConfigurationError(`Instance ${instance.InstanceId ?? ''} is in a terminated state`);
@@ -398,6 +409,13 @@ class AwsMachineActuator implements AwsActuator {
     for (const { instance } of await failureStep('error getting existing instances', () => this.findByTags(scope, ctx.signal))) if (instance.InstanceId) all.set(instance.InstanceId, instance);
 
     const live = [...all.values()].filter((i) => !isTerminated(i));
+    if (all.size > 0) this.launches.forget(uid);
+    else if (this.launches.unconfirmed(uid)) {
+      // Launched by this process but neither on record nor visible yet (the status write after create was
+      // lost, or the launch's reply was): finishing now would leak it.
+      ctx.log.info('instance launched but not yet visible; waiting before deleting', { instanceId: this.launches.instanceIdOf(uid, scope.status.instanceId) });
+      throw new RequeueAfterError(this.o.requeueAfterMs);
+    }
     if (all.size === 0 && scope.status.instanceId) {
       // Recorded but invisible: right after launch EC2 may not show it yet; finishing now would leak it.
       const createdAt = scope.createdAt();

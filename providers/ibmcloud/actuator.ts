@@ -21,6 +21,7 @@
 import {
   InvalidMachineConfigurationError,
   MachineInstanceStateAnnotation,
+  LaunchLedger,
   RequeueAfterError,
   TtlCache,
   createMachineError,
@@ -117,12 +118,6 @@ const DEFAULTS = {
 
 const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
 
-/**
- * How long delete() waits for the instance of a create whose reply was lost to show up in lists. The VPC
- * lists a new instance within seconds; one that has not shown up in a minute was most likely never made.
- */
-const UNCONFIRMED_LAUNCH_WAIT_MS = 60_000;
-
 /** Whether a failed POST /instances may still have made the instance: no answer, a 5xx or a timeout. */
 const mayHaveLaunched = (err: unknown): boolean => !(isVpcApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408);
 
@@ -142,13 +137,8 @@ class IbmCloudMachineActuator implements Actuator {
   private readonly lastRead: TtlCache<VpcInstance>;
   /** "<instance id>|<tags>" attached by this process. */
   private readonly tagged = new Set<string>();
-  /**
-   * Per Machine UID, the instance this process created or adopted (id), or tried to create with no answer,
-   * until the Machine's status shows the id: the status write after create can be lost (a conflict, a
-   * restart of the API server), and the VPC may not list a new instance yet. Without this, a Machine deleted
-   * in that gap would find nothing by name and leave its instance behind.
-   */
-  private readonly launches = new Map<string, { id?: string; at: number }>();
+  /** What this process launched per Machine UID until the status records it (see LaunchLedger). */
+  private readonly launches: LaunchLedger;
   /** Machine UIDs whose delete was already announced by an event. */
   private readonly deleting = new Set<string>();
   /** "<uid>/<generation>" whose unknown fields were already reported. */
@@ -167,6 +157,7 @@ class IbmCloudMachineActuator implements Actuator {
         createVpcApi: opts.createVpcApi,
       });
     this.resolver = new NameResolver(opts.clock, opts.resolutionTtlMs);
+    this.launches = new LaunchLedger({ clock: opts.clock, windowMs: this.o.eventualConsistencyWindowMs });
     this.snapshots = new TtlCache(opts.clock, this.o.snapshotTtlMs);
     this.sightings = new TtlCache(opts.clock, this.o.snapshotTtlMs);
     this.lastRead = new TtlCache(opts.clock, this.o.repeatCheckReuseMs);
@@ -237,23 +228,7 @@ class IbmCloudMachineActuator implements Actuator {
 
   /** The recorded instance id, else the one this process created for the Machine and has not seen recorded. */
   private instanceIdOf(scope: MachineScope): string | undefined {
-    const uid = scope.machine.metadata.uid ?? '';
-    const recorded = scope.status.instanceId;
-    const launch = this.launches.get(uid);
-    if (recorded) {
-      // The status accounts for the launch; a launch with no answer was settled by adopting what it made.
-      if (launch && (!launch.id || launch.id === recorded)) this.launches.delete(uid);
-      return recorded;
-    }
-    return launch?.id;
-  }
-
-  /** Whether this process launched an instance for the Machine that the VPC may not list yet. */
-  private unconfirmedLaunch(uid: string): boolean {
-    const launch = this.launches.get(uid);
-    if (!launch) return false;
-    const wait = launch.id ? this.o.eventualConsistencyWindowMs : Math.min(this.o.eventualConsistencyWindowMs, UNCONFIRMED_LAUNCH_WAIT_MS);
-    return this.o.clock.now() - launch.at < wait;
+    return this.launches.instanceIdOf(scope.machine.metadata.uid ?? '', scope.status.instanceId);
   }
 
   /** Whether a recorded instance may still be invisible to reads: recorded (MachineCreated) within the window. */
@@ -318,7 +293,7 @@ class IbmCloudMachineActuator implements Actuator {
       }
       ctx.log.info('adopting existing instance', { instanceId: existing.id, state: existing.status });
       this.recordCreated(scope, existing);
-      this.launches.set(uid, { id: existing.id, at: this.o.clock.now() });
+      this.launches.launched(uid, existing.id);
       return;
     }
 
@@ -327,13 +302,13 @@ class IbmCloudMachineActuator implements Actuator {
     const prototype = buildInstancePrototype(scope.instanceName, scope.spec, ids, userData);
 
     let instance: VpcInstance;
-    this.launches.set(uid, { at: this.o.clock.now() });
+    this.launches.sending(uid);
     try {
       instance = await vpc.createInstance(prototype, { signal: ctx.signal });
     } catch (err) {
       const cls = classifyVpcError(err);
       if (cls !== 'alreadyExists') {
-        if (!mayHaveLaunched(err)) this.launches.delete(uid);
+        if (!mayHaveLaunched(err)) this.launches.refused(uid);
         throw this.createFailed(scope, err);
       }
       // The name is taken in this VPC: an earlier or racing create of this Machine made it. Adopt it (a
@@ -348,7 +323,7 @@ class IbmCloudMachineActuator implements Actuator {
     }
     // Recorded before anything else can fail: the controller persists it as soon as create returns.
     this.recordCreated(scope, instance);
-    this.launches.set(uid, { id: instance.id, at: this.o.clock.now() });
+    this.launches.launched(uid, instance.id);
     ctx.log.info('created instance', { instanceId: instance.id, state: instance.status });
     ctx.events.event(machine, 'Normal', 'Create', 'Create', `Created Machine ${machine.metadata.name ?? ''}`);
   }
@@ -461,7 +436,7 @@ class IbmCloudMachineActuator implements Actuator {
     this.snapshots.delete(m.metadata.uid ?? '');
     this.sightings.delete(m.metadata.uid ?? '');
     this.lastRead.delete(m.metadata.uid ?? '');
-    this.launches.delete(m.metadata.uid ?? '');
+    this.launches.forget(m.metadata.uid ?? '');
     if (m.spec) delete m.spec.providerID;
     if (m.status) delete m.status.addresses;
     m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: 'deleting' };
@@ -483,7 +458,7 @@ class IbmCloudMachineActuator implements Actuator {
       ? await failureStep('failed to get instance', () => this.getById(scope, id, ctx.signal))
       : (await failureStep('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
     if (!instance) {
-      if ((id && !isProvisioned(machine) && this.recentlyCreated(scope)) || this.unconfirmedLaunch(uid)) {
+      if ((id && !isProvisioned(machine) && this.recentlyCreated(scope)) || this.launches.unconfirmed(uid)) {
         // Recorded (or just created) but invisible: right after creation the VPC may not show it yet;
         // finishing now would leak it.
         ctx.log.info('instance created but not yet visible; waiting before deleting', { instanceId: id });
@@ -495,7 +470,7 @@ class IbmCloudMachineActuator implements Actuator {
       return;
     }
     // Found: what a launch may have left behind is this instance, now being deleted.
-    this.launches.delete(uid);
+    this.launches.forget(uid);
     if (instance.status !== 'deleting') {
       try {
         await scope.clients.vpc.deleteInstance(instance.id, { signal: ctx.signal });
@@ -524,7 +499,7 @@ class IbmCloudMachineActuator implements Actuator {
 
   private forget(uid: string, instanceId: string | null | undefined): void {
     this.deleting.delete(uid);
-    this.launches.delete(uid);
+    this.launches.forget(uid);
     this.snapshots.delete(uid);
     if (instanceId) for (const key of [...this.tagged]) if (key.startsWith(`${instanceId}|`)) this.tagged.delete(key);
   }

@@ -122,6 +122,20 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(findError(err, RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
   });
 
+  it('does not finish deleting a machine whose instance was launched but whose id never reached its status', async () => {
+    const m = machine('worker-unrecorded');
+    emu.knobs.setVisibilityDelay(60_000);
+    const asStored = structuredClone(m);
+    await actuator.create(m, recordingContext());
+    // The status write after create was lost: the Machine as the API holds it knows nothing of the instance.
+    asStored.metadata.deletionTimestamp = '2026-11-22T08:00:00Z';
+    const err = await rejection(actuator.delete(asStored, recordingContext()));
+    expect(findError(err, RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
+    emu.knobs.setVisibilityDelay(0);
+    await actuator.delete(asStored, recordingContext());
+    expect(liveInstances(), 'the launched instance is terminated, not left behind').to.have.length(0);
+  });
+
   it('reports existence, and update writes providerID, addresses, labels, annotations and status', async () => {
     const m = machine('worker-4');
     await actuator.create(m, recordingContext());
