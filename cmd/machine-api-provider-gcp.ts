@@ -37,7 +37,7 @@ export interface GcpProviderOptions extends ProviderControllerOptions {
   batchWindowMs?: number;
   /** Overrides for the actuator. */
   actuator?: Partial<
-    Pick<GcpActuatorOptions, 'requeueAfterMs' | 'operationWaitMs' | 'infrastructureLabels' | 'infrastructureTags' | 'defaultImage' | 'tagValueLookup'>
+    Pick<GcpActuatorOptions, 'requeueAfterMs' | 'infrastructureLabels' | 'infrastructureTags' | 'defaultImage' | 'tagValueLookup'>
   >;
 }
 

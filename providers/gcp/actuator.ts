@@ -2,8 +2,12 @@
 // - the instance name is the Machine name and insert carries a requestId derived from the Machine UID, so a
 //   retried insert (lost reply, controller restart) is GCE's same request, and a 409 from a racing insert
 //   adopts the instance instead of failing the Machine;
-// - insert waits on the zone operation, so errors GCE reports only in the operation (quota, stock-out) are
-//   seen and retried, never assumed away by read-after-write;
+// - no worker waits for an instance to boot: create() records the instance name as soon as GCE accepts the
+//   insert and returns; the zone operation, not a read that may lag, says whether the insert failed later
+//   (quota, stock-out), and one non-blocking zoneOperations.get asks it only while the instance is not seen;
+// - an instance that was inserted or adopted but never seen makes exists() and delete() wait (requeue)
+//   within an eventual-consistency window instead of calling it gone, so deleting such a Machine cannot
+//   leak it; an instance that was seen once is never waited for;
 // - quota, stock-outs, throttling (403 rateLimitExceeded, 429) and 5xx are never terminal;
 // - existence checks are batched into one instances.list per zone and window, a miss is confirmed with
 //   instances.get before anything is called gone, and update reuses what exists() just saw;
@@ -35,7 +39,7 @@ import {
   type Machine,
 } from '../../lib/index.js';
 import { BootImageChecker, ImageReferenceError } from './boot-image.js';
-import { isOperationDone, throwIfOperationFailed, type ComputeApi, type Instance, type Operation } from './compute-api.js';
+import { isOperationDone, throwIfOperationFailed, type Instance, type Operation } from './compute-api.js';
 import { classifyGceError, describeGceError } from './errors.js';
 import { GcpClientFactory, type GcpClientFactoryOptions } from './gcp-clients.js';
 import {
@@ -46,9 +50,11 @@ import {
   isInterruptible,
   machineLabelsFor,
   requestIdFor,
+  stateToRecord,
 } from './instances.js';
 import { deregisterFromInstanceGroup, deregisterFromTargetPools, isControlPlane, registerWithInstanceGroup, registerWithTargetPools } from './load-balancers.js';
 import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
+import { PendingInserts, isProvisioned, type InsertBackoff } from './pending-inserts.js';
 import { PROVIDER_SPEC_PATH, decodeProviderStatus, type ResourceManagerTag } from './provider-spec.js';
 import { TagResolver, mergeTags, restTagValueLookup, type TagValueLookup } from './resource-manager-tags.js';
 
@@ -75,8 +81,12 @@ export interface GcpActuatorOptions {
   tagValueLookup?: TagValueLookup;
   /** Requeue delay while waiting on GCE (default 20 s, as the reference). */
   requeueAfterMs?: number;
-  /** How long create waits on the insert operation before requeueing (default 60 s). */
-  operationWaitMs?: number;
+  /** How long an inserted instance no read has shown yet is waited for before it is called gone (default 60 s). */
+  eventualConsistencyWindowMs?: number;
+  /** Requeue delay while an inserted instance is not visible yet (default: requeueAfterMs, at most 5 s). */
+  visibilityRequeueMs?: number;
+  /** Wait before an insert that follows one failed in its operation: doubling from 1 s up to 5 min. */
+  insertBackoff?: InsertBackoff;
   /** How long update() may reuse the instance exists() just saw (default 5 s). */
   snapshotTtlMs?: number;
 }
@@ -86,10 +96,7 @@ export interface GcpActuator extends Actuator {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { requeueAfterMs: 20_000, operationWaitMs: 60_000, snapshotTtlMs: 5_000 };
-
-/** What update() may change, serialised: an Update event is emitted only when it differs. */
-const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
+const DEFAULTS = { requeueAfterMs: 20_000, eventualConsistencyWindowMs: 60_000, snapshotTtlMs: 5_000 };
 
 /** Nothing can exist for a Machine that was never provisioned and has no instance on record. */
 const neverCreated = (m: Machine): boolean => !isProvisioned(m) && !decodeProviderStatus(m.status?.providerStatus).instanceId;
@@ -106,8 +113,9 @@ class GcpMachineActuator implements GcpActuator {
   private readonly snapshots: TtlCache<Instance>;
   private readonly images: BootImageChecker;
   private readonly tags: TagResolver;
-  /** Per Machine UID: how many insert operations failed, so the next insert gets a fresh requestId. */
-  private readonly insertAttempts = new Map<string, number>();
+  /** Per Machine UID: inserts GCE accepted that no read has shown yet. */
+  private readonly inserts: PendingInserts;
+  private readonly visibilityRequeueMs: number;
   /** "<selfLink>|<what>" memberships already ensured by this process. */
   private readonly registered = new Set<string>();
   /** Machine UIDs whose delete was already announced by an event. */
@@ -122,6 +130,8 @@ class GcpMachineActuator implements GcpActuator {
       opts.clientFactory ??
       new GcpClientFactory({ clock: opts.clock, endpoint: opts.endpoint, rateLimits: opts.rateLimits, batchWindowMs: opts.batchWindowMs, createComputeApi: opts.createComputeApi });
     this.snapshots = new TtlCache(opts.clock, this.o.snapshotTtlMs);
+    this.inserts = new PendingInserts(opts.clock, this.o.eventualConsistencyWindowMs, opts.insertBackoff);
+    this.visibilityRequeueMs = opts.visibilityRequeueMs ?? Math.min(this.o.requeueAfterMs, 5_000);
     this.images = new BootImageChecker(opts.clock);
     this.tags = new TagResolver(opts.tagValueLookup ?? restTagValueLookup(), opts.clock);
   }
@@ -175,7 +185,7 @@ class GcpMachineActuator implements GcpActuator {
   /** Writes what the instance says onto the Machine (A2.3): providerID, addresses, labels, state. */
   private record(scope: MachineScope, instance: Instance): void {
     const m = scope.machine;
-    const state = instanceStatus(instance);
+    const state = stateToRecord(scope.status.instanceState, instance);
     m.spec = { ...m.spec, providerID: scope.providerID };
     m.status = { ...m.status, addresses: addressesOf(instance, scope.project, scope.spec.zone) };
     m.metadata.labels = { ...m.metadata.labels, ...machineLabelsFor(scope.spec) };
@@ -187,6 +197,7 @@ class GcpMachineActuator implements GcpActuator {
     m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: state };
     scope.status.instanceId = instance.name ?? scope.instanceName;
     scope.status.instanceState = state;
+    this.inserts.seen(scope.machine.metadata.uid ?? '');
     setProviderCondition(scope.status, { type: MachineCreatedCondition, status: 'True', reason: MachineCreationSucceededReason, message: 'machine successfully created' }, this.nowIso());
     scope.saveStatus();
   }
@@ -230,82 +241,96 @@ class GcpMachineActuator implements GcpActuator {
     });
   }
 
-  /** Waits for a zone operation to finish, up to operationWaitMs; undefined when it is still running. */
-  private async waitForOperation(compute: ComputeApi, scope: MachineScope, op: Operation, signal: AbortSignal): Promise<Operation | undefined> {
-    let cur = op;
-    const deadline = this.o.clock.now() + this.o.operationWaitMs;
-    while (!isOperationDone(cur)) {
-      const left = deadline - this.o.clock.now();
-      if (left <= 0 || !cur.name) return undefined;
-      const expiry = new AbortController();
-      const timer = this.o.clock.setTimeout(() => expiry.abort(), left);
-      const bounded = AbortSignal.any([signal, expiry.signal]);
-      try {
-        cur = await compute.waitZoneOperation(scope.project, scope.spec.zone, cur.name, { signal: bounded });
-      } catch (err) {
-        if (signal.aborted) throw err;
-        if (expiry.signal.aborted) return undefined;
-        throw err;
-      } finally {
-        timer.cancel();
-      }
-    }
-    return cur;
-  }
-
   private async doCreate(machine: Machine, ctx: ActuatorContext): Promise<void> {
     const scope = await this.scope(machine, ctx);
     const { compute } = scope.clients;
     const uid = machine.metadata.uid ?? machine.metadata.name ?? '';
-    const body = await failureStep('failed to create instance via compute service', () => this.instanceBody(scope, ctx.signal));
-    const attemptNo = this.insertAttempts.get(uid) ?? 0;
+    // An insert GCE accepted and then failed in its operation (quota, stock-out) is reported here, as any
+    // other create failure; the next pass sends a new insert.
+    const failure = this.inserts.takeFailure(uid);
+    if (failure) throw this.insertFailed(scope, failure);
+    const hold = this.inserts.holdMs(uid);
+    if (hold > 0) {
+      ctx.log.info('the last insert failed in its operation; waiting before the next one', { instance: scope.instanceName, waitMs: hold });
+      throw new RequeueAfterError(hold);
+    }
 
-    let op: Operation | undefined;
+    const body = await failureStep('failed to create instance via compute service', () => this.instanceBody(scope, ctx.signal));
+    // On record before the call: a reply lost on its way back must not leave the instance unknown.
+    scope.status.instanceId = scope.instanceName;
+    scope.saveStatus();
+    this.inserts.sending(uid);
+    let op: Operation;
     try {
-      op = await compute.insertInstance(scope.project, scope.spec.zone, body, requestIdFor(uid, 'insert', attemptNo), { signal: ctx.signal });
+      op = await compute.insertInstance(scope.project, scope.spec.zone, body, requestIdFor(uid, 'insert', this.inserts.attempt(uid)), { signal: ctx.signal });
     } catch (err) {
       if (classifyGceError(err) === 'alreadyExists') {
         // A racing or earlier insert made it (the name is ours): adopt it rather than fail the Machine.
         ctx.log.info('instance already exists; adopting it', { instance: scope.instanceName });
-      } else {
-        throw this.insertFailed(scope, this.locationError(scope, err) ?? err);
+        this.accepted(scope, undefined, ctx);
+        return;
       }
+      // GCE refused the request itself, so nothing was made; after a 5xx or a lost reply it may have been.
+      if (refusedOutright(err)) scope.status.instanceId = null;
+      throw this.insertFailed(scope, this.locationError(scope, err) ?? err);
     }
-    // Known before anything else can fail: exists() confirms by name from now on.
-    scope.status.instanceId = scope.instanceName;
-    scope.saveStatus();
-
-    if (op) {
-      const done = await this.waitForOperation(compute, scope, op, ctx.signal);
-      if (!done) {
-        ctx.log.info('insert operation still running; requeueing', { operation: op.name });
-        throw new RequeueAfterError(this.o.requeueAfterMs);
-      }
+    if (isOperationDone(op)) {
+      // GCE answers a new insert with a queued operation: a finished one replays an earlier request of ours,
+      // whose requestId is spent whatever it says.
+      this.inserts.nextAttempt(uid);
       try {
-        throwIfOperationFailed(done);
+        throwIfOperationFailed(op);
       } catch (err) {
         if (classifyGceError(err) !== 'alreadyExists') {
-          // GCE replays a requestId's operation, failed ones too: the next insert must be a new request.
-          this.insertAttempts.set(uid, attemptNo + 1);
           scope.status.instanceId = null;
           throw this.insertFailed(scope, err);
         }
       }
+      // It made the instance earlier. If no read shows it, it has gone or lags: the next insert, a new
+      // request, either adopts it (409) or makes it again.
+      this.accepted(scope, undefined, ctx);
+      return;
     }
-    const instance = await this.lookup(scope, ctx.signal);
-    if (!instance) {
-      // instances.get is consistent once the operation is DONE: the instance was made and has gone since
-      // (GCE replayed an old operation for this requestId), so the next insert must be a new request.
-      if (op) this.insertAttempts.set(uid, attemptNo + 1);
+    this.accepted(scope, op.name ?? undefined, ctx);
+  }
+
+  /** GCE took the insert (or the instance was there already): the name is on record, and the boot is not waited for. */
+  private accepted(scope: MachineScope, operation: string | undefined, ctx: ActuatorContext): void {
+    const m = scope.machine;
+    this.inserts.accepted(m.metadata.uid ?? m.metadata.name ?? '', operation);
+    setProviderCondition(scope.status, { type: MachineCreatedCondition, status: 'True', reason: MachineCreationSucceededReason, message: 'machine successfully created' }, this.nowIso());
+    scope.saveStatus();
+    ctx.log.info('created instance', { instance: scope.instanceName, operation });
+    ctx.events.event(m, 'Normal', 'Create', 'Create', `Created Machine ${m.metadata.name ?? ''}`);
+  }
+
+  /**
+   * For an inserted instance no read shows: what its insert operation says, with one non-blocking
+   * zoneOperations.get. 'failed' (recorded for create() to report; nothing was made), 'pending' (running, or
+   * done and the reads lag), or 'unknown' (this process did not see the operation: a restart, a lost reply).
+   */
+  private async insertOutcome(scope: MachineScope, uid: string, signal: AbortSignal): Promise<'failed' | 'pending' | 'unknown'> {
+    const name = this.inserts.operation(uid);
+    if (!name) return 'unknown';
+    let op: Operation;
+    try {
+      op = await scope.clients.compute.getZoneOperation(scope.project, scope.spec.zone, name, { signal });
+    } catch (err) {
+      if (classifyGceError(err) !== 'notFound') throw err;
+      this.inserts.forgetOperation(uid);
+      return 'unknown';
+    }
+    if (!isOperationDone(op)) return 'pending';
+    try {
+      throwIfOperationFailed(op);
+    } catch (err) {
+      if (classifyGceError(err) === 'alreadyExists') return 'pending';
+      this.inserts.failed(uid, err instanceof Error ? err : new Error(String(err)));
       scope.status.instanceId = null;
-      scope.saveStatus();
-      throw new RequeueAfterError(this.o.requeueAfterMs);
+      this.failCreation(scope, describeGceError(err));
+      return 'failed';
     }
-    this.insertAttempts.delete(uid);
-    this.record(scope, instance);
-    this.snapshots.set(uid, instance);
-    ctx.log.info('created instance', { instance: scope.instanceName, state: instanceStatus(instance) });
-    ctx.events.event(machine, 'Normal', 'Create', 'Create', `Created Machine ${machine.metadata.name ?? ''}`);
+    return 'pending';
   }
 
   private insertFailed(scope: MachineScope, err: unknown): Error {
@@ -321,6 +346,10 @@ class GcpMachineActuator implements GcpActuator {
   }
 
   async exists(machine: Machine, ctx: ActuatorContext): Promise<boolean> {
+    // Nothing on record and not being deleted: the answer only decides whether create() runs, and create()
+    // is idempotent (same requestId, or a 409 adopts the instance of the Machine's name), so asking GCE would
+    // cost a call and change nothing. A Machine being deleted is always looked up: nothing may leak.
+    if (!machine.metadata.deletionTimestamp && neverCreated(machine)) return false;
     let scope: MachineScope;
     try {
       scope = await this.scope(machine, ctx);
@@ -347,7 +376,14 @@ class GcpMachineActuator implements GcpActuator {
       return true;
     }
     this.snapshots.delete(uid);
-    return false;
+    if (!this.inserts.awaitingFirstSight(uid, machine, scope.status)) return false;
+    const outcome = await this.insertOutcome(scope, uid, ctx.signal);
+    if (outcome === 'failed') return false;
+    // Not deleting: create() sends the insert again under the same requestId, and GCE answers with the
+    // original operation instead of making a second instance.
+    if (outcome === 'unknown' && !machine.metadata.deletionTimestamp) return false;
+    ctx.log.info('instance inserted but not visible yet; waiting for GCE to show it', { instance: scope.instanceName });
+    throw new RequeueAfterError(this.visibilityRequeueMs);
   }
 
   async update(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -411,6 +447,11 @@ class GcpMachineActuator implements GcpActuator {
       throw err;
     }
     if (!instance) {
+      if (this.inserts.awaitingFirstSight(uid, machine, scope.status) && (await this.insertOutcome(scope, uid, ctx.signal)) !== 'failed') {
+        // Inserted but not visible yet: finishing now would leave the instance running with no Machine.
+        ctx.log.info('instance inserted but not visible yet; waiting before deleting it', { instance: scope.instanceName });
+        throw new RequeueAfterError(this.visibilityRequeueMs);
+      }
       ctx.log.info('instance not found during delete; nothing to do', { instance: scope.instanceName });
       this.forget(scope, uid);
       return;
@@ -431,7 +472,11 @@ class GcpMachineActuator implements GcpActuator {
       setFailureReason(wrapped, 'failed to delete instance via compute service');
       throw wrapped;
     }
-    machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: instanceStatus(instance) === 'RUNNING' ? 'STOPPING' : instanceStatus(instance) };
+    const state = instanceStatus(instance) === 'RUNNING' ? 'STOPPING' : instanceStatus(instance);
+    machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: state };
+    // Seen: from now on, no read showing it means it is gone.
+    scope.status.instanceState = state;
+    scope.saveStatus();
     if (!this.deleting.has(uid)) {
       this.deleting.add(uid);
       ctx.log.info('deleting instance', { instance: scope.instanceName });
@@ -442,8 +487,14 @@ class GcpMachineActuator implements GcpActuator {
   private forget(scope: MachineScope, uid: string): void {
     for (const key of [...this.registered]) if (key.startsWith(`${scope.providerID}|`)) this.registered.delete(key);
     this.deleting.delete(uid);
-    this.insertAttempts.delete(uid);
+    this.inserts.forget(uid);
   }
+}
+
+/** GCE refused the request itself (bad request, throttled, forbidden, unknown project or zone): nothing was done. */
+function refusedOutright(err: unknown): boolean {
+  const cls = classifyGceError(err);
+  return cls === 'invalid' || cls === 'throttled' || cls === 'unauthorized' || cls === 'notFound';
 }
 
 function messageOf(err: unknown): string {

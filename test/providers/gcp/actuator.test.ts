@@ -55,6 +55,8 @@ describe('GCP actuator', function () {
       batchWindowMs: 5,
       rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
       requeueAfterMs: 50,
+      // The wait after a failed insert has its own test (actuator-operations); here inserts go at once.
+      insertBackoff: { retryBaseMs: 0, retryMaxMs: 0 },
       createComputeApi: () => recording(new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } }), calls),
     });
   });
@@ -70,28 +72,47 @@ describe('GCP actuator', function () {
     emu.knobs.reset();
   });
 
+  /** Polls `probe` until it gives a value (a real server is involved: bounded, never a fixed sleep). */
+  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+    for (let i = 0; i < 500; i++) {
+      const v = await probe();
+      if (v !== undefined) return v;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  /** What the machine controller does for a new Machine: create, then exists() and update() once GCE shows it. */
   async function running(m: Machine): Promise<Machine> {
-    const ctx = recordingContext();
-    await actuator.create(m, ctx);
+    await actuator.create(m, recordingContext());
+    await eventually('the instance to be seen', async () => ((await actuator.exists(m, recordingContext()).catch(() => false)) ? true : undefined));
+    await actuator.update(m, recordingContext());
     return m;
   }
 
-  it('creates the instance named after the Machine, waits for its operation and records it on the Machine', async () => {
+  const insertIds = () => calls.filter((c) => c.method === 'insertInstance').map((c) => c.args[3]);
+
+  it('creates the instance named after the Machine and returns without waiting for it to boot, with its name on record', async () => {
     const ctx = recordingContext();
     const m = machine('create-1');
     await actuator.create(m, ctx);
-    expect(count(calls, 'waitZoneOperation')).to.be.greaterThan(0);
+    expect(calls.map((c) => c.method)).to.deep.equal(['getImage', 'insertInstance']);
     expect(emu.instance('create-1')).to.not.equal(undefined);
-    expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/create-1`);
-    expect(m.status?.addresses?.[0]?.type).to.equal('InternalIP');
-    expect(m.metadata.labels).to.include({ 'machine.openshift.io/instance-type': 'n2-standard-4', 'machine.openshift.io/region': REGION, 'machine.openshift.io/zone': ZONE });
-    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('RUNNING');
+    expect(m.spec?.providerID).to.equal(undefined);
     const status = m.status?.providerStatus as { instanceId: string; conditions: Array<{ type: string; status: string; reason: string }> };
     expect(status.instanceId).to.equal('create-1');
     expect(status.conditions[0]).to.include({ type: 'MachineCreated', status: 'True', reason: 'MachineCreationSucceeded' });
     expect(ctx.recorded).to.deep.include({ type: 'Normal', reason: 'Create', message: 'Created Machine create-1' });
-    const sent = calls.find((c) => c.method === 'insertInstance');
-    expect(sent?.args[3]).to.match(/^[0-9a-f-]{36}$/);
+    expect(insertIds()[0]).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('records the instance on the Machine once exists() sees it: providerID, addresses, labels and state', async () => {
+    const m = await running(machine('record-1'));
+    expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/record-1`);
+    expect(m.status?.addresses?.[0]?.type).to.equal('InternalIP');
+    expect(m.metadata.labels).to.include({ 'machine.openshift.io/instance-type': 'n2-standard-4', 'machine.openshift.io/region': REGION, 'machine.openshift.io/zone': ZONE });
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.be.oneOf(['PROVISIONING', 'STAGING', 'RUNNING']);
+    expect((m.status?.providerStatus as { instanceState?: string }).instanceState).to.be.a('string');
   });
 
   it('adopts an instance a racing insert already made (409) instead of failing the Machine', async () => {
@@ -102,21 +123,30 @@ describe('GCP actuator', function () {
     expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/race-1`);
   });
 
-  it('treats quota refused inside the insert operation as retryable, and retries with a fresh request id', async () => {
+  it('learns from the insert operation that GCE refused the quota, reports it from create, and retries with a fresh request id', async () => {
     emu.setQuotaLimit(REGION, 'INSTANCES', 0);
-    const m = machine('quota-1');
-    const ctx = recordingContext();
-    const err = await rejection(actuator.create(m, ctx));
-    expect(isInvalidMachineConfiguration(err)).to.equal(false);
-    expect(err.message).to.contain('QUOTA_EXCEEDED');
-    const cond = (m.status?.providerStatus as { conditions: Array<{ status: string; reason: string }> }).conditions[0];
-    expect(cond).to.include({ status: 'False', reason: 'MachineCreationFailed' });
-    emu.setQuotaLimit(REGION, 'INSTANCES', 1000);
-    await actuator.create(m, ctx);
-    const ids = calls.filter((c) => c.method === 'insertInstance').map((c) => c.args[3]);
-    expect(ids).to.have.length(2);
-    expect(ids[0]).to.not.equal(ids[1]);
-    expect(emu.instances().filter((i) => i.name === 'quota-1')).to.have.length(1);
+    try {
+      const m = machine('quota-1');
+      const ctx = recordingContext();
+      await actuator.create(m, ctx);
+      // No read shows the instance: the operation, asked once and without waiting, says why.
+      expect(await actuator.exists(m, ctx)).to.equal(false);
+      expect(count(calls, 'getZoneOperation')).to.equal(1);
+      const err = await rejection(actuator.create(m, ctx));
+      expect(isInvalidMachineConfiguration(err)).to.equal(false);
+      expect(err.message).to.contain('QUOTA_EXCEEDED');
+      const status = m.status?.providerStatus as { instanceId?: string | null; conditions: Array<{ status: string; reason: string }> };
+      expect(status.conditions[0]).to.include({ status: 'False', reason: 'MachineCreationFailed' });
+      expect(status.instanceId ?? undefined).to.equal(undefined);
+      emu.setQuotaLimit(REGION, 'INSTANCES', 1000);
+      await running(m);
+      const ids = insertIds();
+      expect(ids).to.have.length(2);
+      expect(ids[0]).to.not.equal(ids[1]);
+      expect(emu.instances().filter((i) => i.name === 'quota-1')).to.have.length(1);
+    } finally {
+      emu.setQuotaLimit(REGION, 'INSTANCES', 1000);
+    }
   });
 
   it('makes a new insert request when GCE replays the operation of an instance that has since gone', async () => {
@@ -127,12 +157,63 @@ describe('GCP actuator', function () {
     const fresh = structuredClone(m);
     fresh.status = {};
     fresh.spec = { providerSpec: m.spec?.providerSpec };
-    const first = await rejection(actuator.create(fresh, recordingContext()));
-    expect(first.name).to.equal('RequeueAfterError');
     await actuator.create(fresh, recordingContext());
+    expect(emu.instance('replay-1')).to.equal(undefined);
+    // Nothing shows it and the replayed operation is not one this insert can wait on: create again, anew.
+    expect(await actuator.exists(fresh, recordingContext())).to.equal(false);
+    await running(fresh);
     expect(emu.instances().filter((i) => i.name === 'replay-1')).to.have.length(1);
-    const ids = calls.filter((c) => c.method === 'insertInstance').map((c) => c.args[3]);
-    expect(new Set(ids).size).to.equal(2);
+    expect(new Set(insertIds()).size).to.equal(2);
+  });
+
+  it('answers exists() for a Machine with nothing on record without calling GCE, unless the Machine is being deleted', async () => {
+    const m = machine('unrecorded-1');
+    await direct.insertInstance(PROJECT, ZONE, bodyOf(m), '00000000-0000-4000-8000-00000000cccc');
+    // create() would adopt it (409), so "no" costs nothing but the call it saves.
+    expect(await actuator.exists(m, recordingContext())).to.equal(false);
+    expect(calls).to.have.length(0);
+    m.metadata.deletionTimestamp = new Date().toISOString();
+    expect(await actuator.exists(m, recordingContext())).to.equal(true);
+    expect(count(calls, 'listInstances')).to.be.greaterThan(0);
+  });
+
+  it('waits (requeues) to delete an adopted instance GCE does not show yet, instead of calling it gone and leaking it', async () => {
+    emu.knobs.setVisibilityDelay(60_000);
+    const m = machine('unseen-1');
+    await direct.insertInstance(PROJECT, ZONE, bodyOf(m), '00000000-0000-4000-8000-00000000bbbb');
+    await actuator.create(m, recordingContext());
+    expect((m.status?.providerStatus as { instanceId?: string }).instanceId).to.equal('unseen-1');
+    m.metadata.deletionTimestamp = new Date().toISOString();
+    expect((await rejection(actuator.delete(m, recordingContext()))).name).to.equal('RequeueAfterError');
+    expect((await rejection(actuator.exists(m, recordingContext()))).name).to.equal('RequeueAfterError');
+    expect(count(calls, 'deleteInstance')).to.equal(0);
+    emu.knobs.setVisibilityDelay(0);
+    await actuator.delete(m, recordingContext());
+    expect(count(calls, 'deleteInstance')).to.equal(1);
+    await eventually('the instance to be gone', async () => ((await actuator.exists(m, recordingContext())) ? undefined : true));
+    expect(emu.instance('unseen-1')).to.equal(undefined);
+  });
+
+  it('waits for an instance it inserted while GCE does not show it yet, asking the operation once per pass', async () => {
+    emu.knobs.setVisibilityDelay(60_000);
+    const m = machine('unseen-2');
+    await actuator.create(m, recordingContext());
+    expect((await rejection(actuator.exists(m, recordingContext()))).name).to.equal('RequeueAfterError');
+    expect(count(calls, 'getZoneOperation')).to.equal(1);
+    emu.knobs.setVisibilityDelay(0);
+    expect(await actuator.exists(m, recordingContext())).to.equal(true);
+  });
+
+  it('never waits for an instance it saw once: gone out of band, it does not exist and delete finishes at once', async () => {
+    const m = await running(machine('seen-1'));
+    m.spec = { ...m.spec, providerID: undefined };
+    m.status = { ...m.status, addresses: [] };
+    emu.terminateOutOfBand('seen-1');
+    for (let i = 0; i < 200 && emu.instance('seen-1'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await actuator.exists(m, recordingContext())).to.equal(false);
+    m.metadata.deletionTimestamp = new Date().toISOString();
+    await actuator.delete(m, recordingContext());
+    expect(count(calls, 'getZoneOperation')).to.equal(0);
   });
 
   it('marks a Spot Machine and its node interruptible', async () => {
@@ -171,6 +252,7 @@ describe('GCP actuator', function () {
   it('confirms a list miss with instances.get, so a lagging list never makes an instance "gone"', async () => {
     emu.knobs.setVisibilityDelay(60_000, VIEW_LIST);
     const m = await running(machine('lag-1'));
+    calls.length = 0;
     expect(await actuator.exists(m, recordingContext())).to.equal(true);
     expect(count(calls, 'getInstance')).to.be.greaterThan(0);
   });
@@ -189,7 +271,12 @@ describe('GCP actuator', function () {
     const m = machine('master-1');
     m.metadata.labels = { ...m.metadata.labels, 'machine.openshift.io/cluster-api-machine-role': 'master' };
     await running(m);
-    await actuator.update(m, recordingContext());
+    // Registered once RUNNING, as the reference does.
+    await eventually('the instance to run', async () => {
+      await actuator.exists(m, recordingContext());
+      await actuator.update(m, recordingContext());
+      return m.metadata.annotations?.['machine.openshift.io/instance-state'] === 'RUNNING' ? true : undefined;
+    });
     const members = await direct.listInstanceGroupInstances(PROJECT, ZONE, `${CLUSTER_ID}-master-${ZONE}`, '');
     expect(members).to.include(`https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/master-1`);
     await actuator.delete(m, recordingContext());
@@ -228,8 +315,11 @@ describe('GCP actuator', function () {
 
   it('never reports throttling as a misconfiguration', async () => {
     emu.knobs.throttleNext('*', 1000);
-    const err = await rejection(actuator.create(machine('throttled-1'), recordingContext()));
+    const m = machine('throttled-1');
+    const err = await rejection(actuator.create(m, recordingContext()));
     expect(isInvalidMachineConfiguration(err)).to.equal(false);
+    // Refused outright: nothing was made, so nothing is on record to wait for.
+    expect((m.status?.providerStatus as { instanceId?: string | null } | undefined)?.instanceId ?? undefined).to.equal(undefined);
   });
 });
 

@@ -12,6 +12,7 @@ import {
   userDataItem,
   type InstanceInputs,
 } from '../../../providers/gcp/index.js';
+import { stateToRecord } from '../../../providers/gcp/instances.js';
 import { CLUSTER_ID, PROJECT, gcpSpec, machine } from './fixtures.js';
 
 const inputs = (over: Partial<InstanceInputs> = {}): InstanceInputs => ({ project: PROJECT, clusterId: CLUSTER_ID, userData: 'ignition', ...over });
@@ -131,5 +132,13 @@ describe('what a Machine records from its instance', () => {
       'machine.openshift.io/region': 'us-central1',
       'machine.openshift.io/zone': 'us-central1-a',
     });
+  });
+
+  it('records every state as it comes, except that a boot moving PROVISIONING to STAGING keeps the booting state on record', () => {
+    expect(stateToRecord(undefined, { status: 'PROVISIONING' })).to.equal('PROVISIONING');
+    expect(stateToRecord('PROVISIONING', { status: 'STAGING' })).to.equal('PROVISIONING');
+    expect(stateToRecord('PROVISIONING', { status: 'RUNNING' })).to.equal('RUNNING');
+    expect(stateToRecord('RUNNING', { status: 'STAGING' })).to.equal('STAGING');
+    expect(stateToRecord('STOPPING', { status: 'TERMINATED' })).to.equal('TERMINATED');
   });
 });

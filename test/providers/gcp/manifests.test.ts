@@ -63,7 +63,7 @@ describe('GCP provider manifests (manifests/providers/gcp)', () => {
       getInstance: 'compute.instances.get',
       listInstances: 'compute.instances.list',
       deleteInstance: 'compute.instances.delete',
-      waitZoneOperation: 'compute.zoneOperations.get',
+      getZoneOperation: 'compute.zoneOperations.get',
       getMachineType: 'compute.machineTypes.get',
       getImage: 'compute.images.get',
       getImageFamilyView: 'compute.images.getFromFamily',
