@@ -15,6 +15,8 @@ interface Entry {
   deletes: Set<string>;
   /** When the expectation was last raised. */
   timestamp: number;
+  /** When the writes of the last round had all returned; unset while they are in flight. */
+  writtenAt?: number;
 }
 
 export class MachineSetExpectations {
@@ -61,6 +63,28 @@ export class MachineSetExpectations {
     this.entries.get(key)?.deletes.delete(uid);
   }
 
+  /** The create or delete calls of this round have returned: a list sent from now on shows their effect. */
+  writesDone(key: string): void {
+    const e = this.entries.get(key);
+    if (e) e.writtenAt = this.clock.now();
+  }
+
+  /**
+   * A full list sent at `listSentAtMs` replaced the cache. A round whose writes had all returned by then is
+   * settled by that list alone, even for a machine created and deleted while no watch was open (whose add
+   * the informer never saw): waiting for it would hold the MachineSet back until the TTL. Returns the keys
+   * settled, for the caller to look at again.
+   */
+  relisted(listSentAtMs: number): string[] {
+    const settled: string[] = [];
+    for (const [key, e] of this.entries) {
+      if (e.writtenAt === undefined || e.writtenAt > listSentAtMs) continue;
+      if (e.adds > 0 || e.deletes.size > 0) settled.push(key);
+      this.entries.delete(key);
+    }
+    return settled;
+  }
+
   /** Forget `key` (its MachineSet was deleted). */
   delete(key: string): void {
     this.entries.delete(key);
@@ -80,6 +104,7 @@ export class MachineSetExpectations {
       this.entries.set(key, e);
     }
     e.timestamp = this.clock.now();
+    e.writtenAt = undefined;
     return e;
   }
 }

@@ -253,14 +253,22 @@ class MachineSetReconciler implements Reconciler {
     if (diff < 0) {
       const n = Math.min(-diff, this.burst);
       ctx.log.info('too few replicas, creating machines', { replicas, current: owned.length, creating: n });
-      await this.createMachines(ms, key, n, ctx);
+      try {
+        await this.createMachines(ms, key, n, ctx);
+      } finally {
+        this.expectations.writesDone(key);
+      }
       return this.expectations.expiresInMs(key);
     }
     if (diff > 0) {
       const policy = resolveDeletePolicy(ms.spec!.deletePolicy);
       const victims = machinesToDelete(owned, Math.min(diff, this.burst), policy, this.random);
       ctx.log.info('too many replicas, deleting machines', { replicas, current: owned.length, deleting: victims.length, policy });
-      await this.deleteMachines(ms, key, victims, ctx);
+      try {
+        await this.deleteMachines(ms, key, victims, ctx);
+      } finally {
+        this.expectations.writesDone(key);
+      }
       return this.expectations.expiresInMs(key);
     }
     return undefined;
@@ -429,7 +437,7 @@ export function addMachineSetController(mgr: ControllerManager, opts: MachineSet
     return [...out.values()];
   };
 
-  mgr.addController({
+  const controller = mgr.addController({
     name: MACHINESET_CONTROLLER_NAME,
     reconciler,
     maxConcurrentReconciles: opts.maxConcurrentReconciles,
@@ -439,6 +447,13 @@ export function addMachineSetController(mgr: ControllerManager, opts: MachineSet
       { informer: machines as unknown as Informer<KubeObject>, enqueue: 'map', map: orphanToMachineSets, delayMs },
       { informer: nodes as unknown as Informer<KubeObject>, enqueue: 'map', map: nodeToMachineSets, delayMs },
     ],
+  });
+  // A re-list (after a 410 or a broken watch) settles what the watch may have missed.
+  machines.onRelist?.((sentAt) => {
+    for (const key of expectations.relisted(sentAt)) {
+      const slash = key.indexOf('/');
+      controller.enqueue({ namespace: key.slice(0, slash) || undefined, name: key.slice(slash + 1) });
+    }
   });
   return { expectations };
 }

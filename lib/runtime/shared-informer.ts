@@ -42,6 +42,7 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
   readonly needLeaderElection = false;
   private readonly store = new ObjectStore<T>();
   private readonly handlers: Record<InformerEvent, Set<InformerHandler<T>>> = { add: new Set(), update: new Set(), delete: new Set() };
+  private readonly relistHandlers = new Set<(listSentAtMs: number) => void>();
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly namespace: string | undefined;
@@ -63,6 +64,11 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
     // A handler that joins late still sees every cached object once, as client-go does.
     if (event === 'add' && this.synced) for (const obj of this.store.values()) this.call(handler, obj, undefined, event);
     return () => this.handlers[event].delete(handler);
+  }
+
+  onRelist(handler: (listSentAtMs: number) => void): () => void {
+    this.relistHandlers.add(handler);
+    return () => this.relistHandlers.delete(handler);
   }
 
   /**
@@ -140,6 +146,7 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
   }
 
   private async listAndReplace(signal: AbortSignal): Promise<void> {
+    const sentAt = this.clock.now();
     const { items, resourceVersion } = await this.listAll(signal);
     const seen = new Set<string>();
     for (const obj of items) {
@@ -157,6 +164,13 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
       this.emit('delete', old);
     }
     this.lastResourceVersion = resourceVersion;
+    for (const h of this.relistHandlers) {
+      try {
+        h(sentAt);
+      } catch (err) {
+        this.log.error('informer relist handler threw', { error: err });
+      }
+    }
     if (!this.synced) {
       this.synced = true;
       this.syncWaiters.splice(0).forEach((w) => w());

@@ -53,6 +53,12 @@ export interface Informer<T extends KubeObject> {
   hasSynced(): boolean;
   /** Resolves once the first list has been loaded. */
   waitForSync(signal?: AbortSignal): Promise<void>;
+  /**
+   * Registers a handler called after every full list has replaced the cache (the first one, and each after a
+   * 410 or a broken watch), with the clock time the list was sent: everything written before then is in the
+   * cache, even what was created and deleted while no watch was open. Returns a function that removes it.
+   */
+  onRelist?(handler: (listSentAtMs: number) => void): () => void;
 }
 
 /** How events on one informer turn into requests for a controller. */

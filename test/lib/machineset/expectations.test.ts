@@ -33,6 +33,23 @@ describe('MachineSet expectations', () => {
     expect(e.satisfied('ns/a')).to.equal(true);
   });
 
+  it('are settled by a full list sent after the round\'s writes returned, never by one sent while they were in flight', () => {
+    const clock = new FakeClock();
+    const e = new MachineSetExpectations(clock);
+    e.expectCreations('ns/a', 1);
+    const sentDuringWrites = clock.now();
+    clock.step(10);
+    e.writesDone('ns/a');
+    expect(e.relisted(sentDuringWrites)).to.deep.equal([]);
+    expect(e.satisfied('ns/a'), 'a list sent before the create returned may not show it').to.equal(false);
+    clock.step(10);
+    // Created and deleted while no watch was open: the informer never sees an add, but the list settles it.
+    expect(e.relisted(clock.now())).to.deep.equal(['ns/a']);
+    expect(e.satisfied('ns/a')).to.equal(true);
+    e.expectCreations('ns/b', 1);
+    expect(e.relisted(clock.now()), 'writes still in flight').to.deep.equal([]);
+  });
+
   it('expire after their TTL so a lost watch event cannot block a MachineSet for ever', () => {
     const clock = new FakeClock();
     const e = new MachineSetExpectations(clock, 1000);

@@ -51,6 +51,24 @@ describe('SharedInformer (scripted client)', () => {
     await running;
   });
 
+  it('tells relist handlers when each full list was sent, the first one and every one after a 410', async () => {
+    const clock = new FakeClock();
+    const { client } = scriptedClient(
+      [{ items: [cm('a', '1')], metadata: { resourceVersion: '1' } }, { items: [], metadata: { resourceVersion: '5' } }],
+      [async (on) => on({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old', metadata: {} } })],
+    );
+    const informer = new SharedInformer({ client, resource: ConfigMaps, clock, logger: nullLogger(), resyncPeriodMs: 0 });
+    const relists: number[] = [];
+    informer.onRelist((sentAt) => relists.push(sentAt));
+    const stop = new AbortController();
+    const running = informer.start(stop.signal);
+    await settle();
+    expect(relists).to.deep.equal([clock.now(), clock.now()]);
+    expect(informer.list()).to.deep.equal([]);
+    stop.abort();
+    await running;
+  });
+
   it('backs off 800 ms, 1.6 s, … on errors and does not sync until a list succeeds', async () => {
     const clock = new FakeClock();
     const { client, calls } = scriptedClient(
