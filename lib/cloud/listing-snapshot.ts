@@ -7,7 +7,7 @@
 //   provider can list in one go (every instance of the cluster in a zone, of a VPC, or at least every key
 //   asked about recently), and what that listing shows of keys nobody asked this time answers each of those
 //   keys' next look-up, once, within `reuseMs`. Widening waits reuseMs/2 after the last one unless that one
-//   has already answered a burst's worth of look-ups (see mayWiden).
+//   has already answered a burst's worth of look-ups, and at least burstWithinMs/2 in any case (see mayWiden).
 // Safety:
 // - a snapshot answer is served once per key and only in the wake of a burst, so a look-up made on an event
 //   (a Node went away) right after the Machine's own check reads the cloud afresh;
@@ -150,7 +150,10 @@ export class ListingSnapshot<V> {
    */
   private mayWiden(now: number): boolean {
     if (this.reuseMs <= 0) return false;
-    return now - this.lastWiden >= this.reuseMs / 2 || this.servedSinceWiden >= this.burstSize;
+    const since = now - this.lastWiden;
+    // Never more than one widening per half burst window: in a mass scale-up every batch is a burst, and
+    // listing the whole scope for each would cost a large reply per handful of machines.
+    return since >= this.reuseMs / 2 || (this.servedSinceWiden >= this.burstSize && since >= this.burstWithinMs / 2);
   }
 
   private inBurst(keys: string[], now: number): boolean {

@@ -132,14 +132,17 @@ describe('ListingSnapshot', () => {
     expect(calls.map((c) => c.widened)).to.deep.equal([true, false, true]);
   });
 
-  it('widens again at once when the last listing already answered a burst of look-ups (a second wave of checks)', async () => {
-    const { calls, check } = setup({ world: names(12) });
+  it('widens again half a burst window later when the last listing already answered a burst of look-ups (a second wave of checks)', async () => {
+    const { clock, calls, check } = setup({ world: names(12) });
     await check('m0', 'm1', 'm2', 'm3');
     await check('m4', 'm5', 'm6');
     expect(calls).to.have.length(1, 'the first wave is answered from the listing');
     await check('m4', 'm5', 'm6', 'm7');
+    expect(calls.map((c) => c.widened)).to.deep.equal([true, false], 'not twice within half a burst window, however many it answered');
+    clock.step(500);
+    await check('m8', 'm9', 'm10', 'm11');
     for (const k of ['m0', 'm1', 'm2', 'm3']) expect(await check(k)).to.deep.equal([`v1-${k}`]);
-    expect(calls.map((c) => c.widened)).to.deep.equal([true, true], 'the second wave widens without waiting, and is answered too');
+    expect(calls.map((c) => c.widened)).to.deep.equal([true, false, true], 'the second wave widens without waiting reuseMs/2, and is answered too');
   });
 
   it('lets the next burst widen when a widened listing showed nothing beyond its batch', async () => {
