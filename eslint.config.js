@@ -29,7 +29,7 @@ function providerRules(cloud) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.local/**', 'eslint.config.js'] },
+  { ignores: ['dist/**', 'node_modules/**', '.local/**', '.tmp/**', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
