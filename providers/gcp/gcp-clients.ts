@@ -13,6 +13,12 @@ export const DEFAULT_GCE_RATE_LIMITS: CloudRateLimits = {
   mutate: { qps: 4, burst: 20 },
 };
 
+/**
+ * How long an existence check waits for company before its instances.list goes out. A GCE call takes tens of
+ * milliseconds anyway, and a wider window lets a scale-up's checks share a list instead of one each.
+ */
+export const DEFAULT_GCE_BATCH_WINDOW_MS = 20;
+
 /** How many names one instances.list filter may carry: GCE refuses very long filters. */
 export const MAX_NAMES_PER_LIST = 50;
 
@@ -21,7 +27,7 @@ export interface GcpClientFactoryOptions {
   /** Compute API endpoint, e.g. "http://127.0.0.1:8080" (an emulator) or a private endpoint; default Google's. */
   endpoint?: string;
   rateLimits?: CloudRateLimits;
-  /** Window for coalescing existence checks into one instances.list (default 5 ms). */
+  /** Window for coalescing existence checks into one instances.list (default DEFAULT_GCE_BATCH_WINDOW_MS). */
   batchWindowMs?: number;
   /** How long a burst's cluster-wide list may answer a Machine's next check (default 10 s; 0 = never list wide). */
   snapshotReuseMs?: number;
@@ -66,7 +72,7 @@ function zoneFinder(compute: ComputeApi, project: string, zone: string, o: GcpCl
   const clusters = new Set<string>();
   return new ListingSnapshot<Instance>({
     clock: o.clock,
-    windowMs: o.batchWindowMs ?? 5,
+    windowMs: o.batchWindowMs ?? DEFAULT_GCE_BATCH_WINDOW_MS,
     reuseMs: o.snapshotReuseMs,
     maxBatch: MAX_NAMES_PER_LIST,
     fetch: async (names: string[], widen: Widening | undefined) => {
