@@ -48,6 +48,12 @@ export interface ListingSnapshotOptions<V> {
   rememberMs?: number;
   /** Whether a key whose value is this stays worth fetching on others' behalf (default: while it is found). */
   worthWatching?: (value: V) => boolean;
+  /**
+   * Whether a listing's view of a value may answer a later look-up (default: always). A booting instance's
+   * view is stale within seconds: answering from it records an old state now and the new one a pass later,
+   * two writes to the Machine instead of one.
+   */
+  settled?: (value: V) => boolean;
   /** Upper bound on `Widening.recent` plus the batch (default maxBatch). */
   maxWidened?: number;
 }
@@ -182,7 +188,7 @@ export class ListingSnapshot<V> {
     const batch = new Set(keys);
     let extra = 0;
     for (const [k, value] of found) {
-      if (batch.has(k) || forgotten.some((m) => m(k, value))) continue;
+      if (batch.has(k) || forgotten.some((m) => m(k, value)) || (this.o.settled && !this.o.settled(value))) continue;
       this.snapshot.set(k, { value, at });
       extra++;
     }

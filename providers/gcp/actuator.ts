@@ -96,6 +96,9 @@ export interface GcpActuator extends Actuator {
   close(): Promise<void>;
 }
 
+/** How long a read may answer the check of the pass that the reconcile's own write triggers. */
+const REPEAT_CHECK_REUSE_MS = 1_000;
+
 const DEFAULTS = { requeueAfterMs: 20_000, eventualConsistencyWindowMs: 60_000, snapshotTtlMs: 5_000 };
 
 /** Nothing can exist for a Machine that was never provisioned and has no instance on record. */
@@ -111,6 +114,13 @@ class GcpMachineActuator implements GcpActuator {
   private readonly ownsFactory: boolean;
   /** What exists() last saw per Machine UID, for update() in the same reconcile. */
   private readonly snapshots: TtlCache<Instance>;
+  /**
+   * Per Machine UID, the last read, with the Machine's resourceVersion and node then. The pass that a write
+   * to the Machine triggers (the reconcile's own, most often) comes within milliseconds and answers from it,
+   * once, instead of listing again. Anything else (a Node event, a requeue, a resync) finds the Machine
+   * unchanged and reads afresh, as does a Machine that gained a node since (about to go Running).
+   */
+  private readonly lastRead = new Map<string, { instance: Instance; at: number; node: string | undefined; resourceVersion: string | undefined }>();
   private readonly images: BootImageChecker;
   private readonly tags: TagResolver;
   /** Per Machine UID: inserts GCE accepted that no read has shown yet. */
@@ -360,6 +370,14 @@ class GcpMachineActuator implements GcpActuator {
       throw err;
     }
     const uid = machine.metadata.uid ?? '';
+    const node = machine.status?.nodeRef?.name;
+    const recent = this.lastRead.get(uid);
+    this.lastRead.delete(uid);
+    const rewritten = recent !== undefined && recent.resourceVersion !== undefined && recent.resourceVersion !== machine.metadata.resourceVersion;
+    if (recent && rewritten && !machine.metadata.deletionTimestamp && recent.node === node && this.o.clock.now() - recent.at < REPEAT_CHECK_REUSE_MS) {
+      this.snapshots.set(uid, recent.instance);
+      return true;
+    }
     let found: Instance | undefined;
     try {
       found = await scope.clients.findInstance(scope.project, scope.spec.zone, scope.instanceName, ctx.signal);
@@ -373,6 +391,7 @@ class GcpMachineActuator implements GcpActuator {
     }
     if (found) {
       this.snapshots.set(uid, found);
+      this.lastRead.set(uid, { instance: found, at: this.o.clock.now(), node, resourceVersion: machine.metadata.resourceVersion });
       return true;
     }
     this.snapshots.delete(uid);
@@ -436,6 +455,7 @@ class GcpMachineActuator implements GcpActuator {
     const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), messageOf);
     const uid = machine.metadata.uid ?? '';
     this.snapshots.delete(uid);
+    this.lastRead.delete(uid);
     const { compute } = scope.clients;
     await failureStep('failed to remove instance from target pool', () => deregisterFromTargetPools(compute, scope, ctx.signal));
     let instance: Instance | undefined;

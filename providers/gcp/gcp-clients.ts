@@ -17,7 +17,7 @@ export const DEFAULT_GCE_RATE_LIMITS: CloudRateLimits = {
  * How long an existence check waits for company before its instances.list goes out. A GCE call takes tens of
  * milliseconds anyway, and a wider window lets a scale-up's checks share a list instead of one each.
  */
-export const DEFAULT_GCE_BATCH_WINDOW_MS = 20;
+export const DEFAULT_GCE_BATCH_WINDOW_MS = 50;
 
 /** How many names one instances.list filter may carry: GCE refuses very long filters. */
 export const MAX_NAMES_PER_LIST = 50;
@@ -75,6 +75,8 @@ function zoneFinder(compute: ComputeApi, project: string, zone: string, o: GcpCl
     windowMs: o.batchWindowMs ?? DEFAULT_GCE_BATCH_WINDOW_MS,
     reuseMs: o.snapshotReuseMs,
     maxBatch: MAX_NAMES_PER_LIST,
+    // PROVISIONING, STAGING, STOPPING...: about to change, so not worth answering a later check with.
+    settled: (i) => i.status === 'RUNNING' || i.status === 'TERMINATED' || i.status === 'SUSPENDED',
     fetch: async (names: string[], widen: Widening | undefined) => {
       const found = await compute.listInstances(project, zone, widen ? widenedFilter(names, clusters) : nameFilter(names));
       for (const i of found) for (const k of clusterLabelKeysOf(i)) clusters.add(k);

@@ -10,7 +10,7 @@ interface Call {
 }
 
 /** A cloud scope holding `world`; a widened fetch lists all of it, a plain one only the keys asked. */
-function setup(opts: { world?: string[]; reuseMs?: number; burstSize?: number; worthWatching?: (v: string) => boolean; maxWidened?: number } = {}) {
+function setup(opts: { world?: string[]; reuseMs?: number; burstSize?: number; worthWatching?: (v: string) => boolean; settled?: (v: string) => boolean; maxWidened?: number } = {}) {
   const clock = new FakeClock();
   const world = new Map((opts.world ?? []).map((k) => [k, `v1-${k}`]));
   const calls: Call[] = [];
@@ -22,6 +22,7 @@ function setup(opts: { world?: string[]; reuseMs?: number; burstSize?: number; w
     reuseMs: opts.reuseMs,
     burstSize: opts.burstSize,
     worthWatching: opts.worthWatching,
+    settled: opts.settled,
     maxWidened: opts.maxWidened,
     fetch: async (keys: string[], widen: Widening | undefined) => {
       calls.push({ keys, widened: widen !== undefined, recent: widen?.recent ?? [] });
@@ -143,6 +144,15 @@ describe('ListingSnapshot', () => {
     await check('m8', 'm9', 'm10', 'm11');
     for (const k of ['m0', 'm1', 'm2', 'm3']) expect(await check(k)).to.deep.equal([`v1-${k}`]);
     expect(calls.map((c) => c.widened)).to.deep.equal([true, false, true], 'the second wave widens without waiting reuseMs/2, and is answered too');
+  });
+
+  it('never answers a later look-up from a listing\'s view of a value that is not settled (a booting instance)', async () => {
+    const { calls, check } = setup({ world: names(6), settled: (v) => v !== 'v1-m4' });
+    await check('m0', 'm1', 'm2', 'm3');
+    expect(await check('m5')).to.deep.equal(['v1-m5']);
+    expect(calls).to.have.length(1, 'a settled value is answered from the listing');
+    expect(await check('m4')).to.deep.equal(['v1-m4']);
+    expect(calls.map((c) => c.keys)).to.deep.equal([['m0', 'm1', 'm2', 'm3'], ['m4']], 'an unsettled one is fetched afresh');
   });
 
   it('lets the next burst widen when a widened listing showed nothing beyond its batch', async () => {

@@ -249,6 +249,23 @@ describe('GCP actuator', function () {
     expect(count(calls, 'getInstance')).to.equal(0);
   });
 
+  it('answers the pass that a write to the Machine triggers from the last read, once; any other pass reads afresh', async () => {
+    const m = await running(machine('reuse-1'));
+    m.metadata.resourceVersion = '10';
+    expect(await actuator.exists(m, recordingContext())).to.equal(true);
+    calls.length = 0;
+    expect(await actuator.exists(m, recordingContext()), 'unchanged Machine (a requeue, a Node event)').to.equal(true);
+    expect(count(calls, 'listInstances') + count(calls, 'getInstance')).to.be.greaterThan(0);
+    calls.length = 0;
+    m.metadata.resourceVersion = '11';
+    expect(await actuator.exists(m, recordingContext()), 'the pass after our own write').to.equal(true);
+    expect(calls, 'answered from the read just made').to.deep.equal([]);
+    emu.terminateOutOfBand('reuse-1');
+    m.metadata.resourceVersion = '12';
+    for (let i = 0; i < 200 && emu.instance('reuse-1'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await actuator.exists(m, recordingContext()), 'served once only: the next pass reads afresh').to.equal(false);
+  });
+
   it('confirms a list miss with instances.get, so a lagging list never makes an instance "gone"', async () => {
     emu.knobs.setVisibilityDelay(60_000, VIEW_LIST);
     const m = await running(machine('lag-1'));
