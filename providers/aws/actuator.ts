@@ -290,7 +290,10 @@ class AwsMachineActuator implements AwsActuator {
       return true;
     }
     this.snapshots.delete(uid);
-    if (scope.status.instanceId && !byId && !isProvisioned(machine)) {
+    // EC2 keeps a terminated instance visible for an hour, so an out-of-band termination shows as
+    // `terminated` above. An id EC2 does not know at all, recorded within the eventual-consistency window,
+    // is a read that lags (provisioned or not): calling it gone would fail a healthy Machine.
+    if (scope.status.instanceId && !byId) {
       const createdAt = scope.createdAt();
       if (createdAt === undefined || this.o.clock.now() - createdAt < this.o.eventualConsistencyWindowMs) {
         ctx.log.info('instance recorded but not yet visible; possible eventual-consistency discrepancy', { instanceId: scope.status.instanceId });

@@ -122,6 +122,18 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(findError(err, RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
   });
 
+  it('does not call a provisioned machine\'s instance gone when a lagging read stops showing it (terminated instances stay visible)', async () => {
+    const m = machine('worker-flap');
+    await actuator.create(m, recordingContext());
+    await until(() => actuator.exists(m, recordingContext()), 'visible');
+    await actuator.update(m, recordingContext());
+    expect(m.spec?.providerID).to.be.a('string');
+    emu.knobs.setVisibilityDelay(60_000);
+    const err = await rejection(actuator.exists(m, recordingContext()));
+    expect(findError(err, RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
+    emu.knobs.setVisibilityDelay(0);
+  });
+
   it('does not finish deleting a machine whose instance was launched but whose id never reached its status', async () => {
     const m = machine('worker-unrecorded');
     emu.knobs.setVisibilityDelay(60_000);
