@@ -5,7 +5,8 @@ import type { ControllerProcess } from './controller-process.js';
 import { BENCH_NAMESPACE, type BenchEnvironment } from './environment.js';
 import { cost, peakRssMb, perUnit, round, snapshot, type Cost } from './measure.js';
 import type { BenchProvider } from './providers.js';
-import { liveInstances, machineSet, machinesOf, scale, waitFor } from './workload.js';
+import { eventually } from '../../lib/testing/index.js';
+import { liveInstances, machineSet, machinesOf, scale } from './workload.js';
 
 export interface ScenarioResult {
   name: string;
@@ -58,7 +59,7 @@ export async function scaleUp(ctx: BenchContext, n: number, opts: { name?: strin
   const before = await snapshot(ctx.env, ctx.controllers);
   await ctx.env.client.create(MachineSets, machineSet(set, n, ctx.env.provider));
   let last: Machine[] = [];
-  await waitFor(`${n} Running machines in ${set}`, async () => {
+  await eventually(`${n} Running machines in ${set}`, async () => {
     last = await machinesOf(ctx.env.client, set);
     return last.length === n && last.every(running);
   }, { timeoutMs: opts.timeoutMs ?? 120_000 + n * 1_000, intervalMs: pollInterval(n), describe: () => phaseSummary(last) });
@@ -108,7 +109,7 @@ export async function scaleDown(ctx: BenchContext, set: string, n: number): Prom
   const before = await snapshot(ctx.env, ctx.controllers);
   await scale(ctx.env.client, set, 0);
   let last: Machine[] = [];
-  await waitFor(`no machines left in ${set}`, async () => {
+  await eventually(`no machines left in ${set}`, async () => {
     last = await machinesOf(ctx.env.client, set);
     return last.length === 0;
   }, { timeoutMs: 120_000 + n * 1_000, intervalMs: pollInterval(n), describe: () => phaseSummary(last) });

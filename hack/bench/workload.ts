@@ -60,20 +60,3 @@ export function machineUidOf(inst: { tags: Array<{ key: string; value: string }>
   return inst.tags.find((t) => t.key === MACHINE_UID_TAG_KEY)?.value;
 }
 
-/** Polls until probe returns a value (not undefined/false); throws with the last state after timeoutMs. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, o: { timeoutMs: number; intervalMs: number; describe?: () => string }): Promise<T> {
-  const deadline = Date.now() + o.timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${o.timeoutMs} ms waiting for ${what}${o.describe ? ` (${o.describe()})` : ''}${last ? `: ${(last as Error).message}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, o.intervalMs));
-  }
-}

@@ -19,6 +19,13 @@ export class TtlCache<V> {
     return e.value;
   }
 
+  /** get, then delete: a value that answers once. */
+  take(key: string): V | undefined {
+    const v = this.get(key);
+    this.entries.delete(key);
+    return v;
+  }
+
   set(key: string, value: V): void {
     this.entries.set(key, { value, expires: this.clock.now() + this.ttlMs });
   }

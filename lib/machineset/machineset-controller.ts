@@ -27,6 +27,7 @@ import type { ControllerManager, Informer, ReconcileContext, Reconciler, Request
 import { machineSetControllerRef, withControllerRef, withoutOwnerRef } from './controller-ref.js';
 import { machinesToDelete, resolveDeletePolicy } from './delete-policy.js';
 import { MachineSetExpectations } from './expectations.js';
+import { requestFromKey } from '../runtime/request-key.js';
 import { migrationDecision } from './migration-gate.js';
 import type { RandomSource } from './random.js';
 import { calculateStatus, minReadyRequeueMs, statusNeedsUpdate, statusPatch } from './status.js';
@@ -450,10 +451,7 @@ export function addMachineSetController(mgr: ControllerManager, opts: MachineSet
   });
   // A re-list (after a 410 or a broken watch) settles what the watch may have missed.
   machines.onRelist?.((sentAt) => {
-    for (const key of expectations.relisted(sentAt)) {
-      const slash = key.indexOf('/');
-      controller.enqueue({ namespace: key.slice(0, slash) || undefined, name: key.slice(slash + 1) });
-    }
+    for (const key of expectations.relisted(sentAt)) controller.enqueue(requestFromKey(key));
   });
   return { expectations };
 }

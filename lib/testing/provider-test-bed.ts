@@ -83,8 +83,19 @@ export interface ProviderTestBed<P extends WiredProvider> {
   stop(): Promise<void>;
 }
 
-/** Polls `probe` every 25 ms until it yields something other than undefined/false; the last error explains a timeout. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+/** How long and how often eventually() polls; `describe` adds the state seen last to a timeout's message. */
+export interface EventuallyOptions {
+  timeoutMs?: number;
+  intervalMs?: number;
+  describe?: () => string;
+}
+
+/**
+ * Polls `probe` (every 25 ms, for up to 20 s by default) until it yields something other than
+ * undefined/false; the last error explains a timeout. A number is the timeout.
+ */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, opts: number | EventuallyOptions = {}): Promise<T> {
+  const { timeoutMs = 20_000, intervalMs = 25, describe } = typeof opts === 'number' ? { timeoutMs: opts } : opts;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -94,8 +105,10 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 25));
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${describe ? ` (${describe()})` : ''}${last ? `: ${(last as Error).message}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 

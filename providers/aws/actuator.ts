@@ -26,6 +26,7 @@ import {
   machineChangeFingerprint,
   emitUpdatedWhenChanged,
   TtlCache,
+  isMachineProvisioned,
   LaunchLedger,
   type Actuator,
   type ActuatorContext,
@@ -103,7 +104,6 @@ export interface AwsActuator extends Actuator {
 const DEFAULTS = { eventualConsistencyWindowMs: 10 * 60_000, requeueAfterMs: 20_000, snapshotTtlMs: 5_000, dhcpCacheTtlMs: 3_600_000 };
 
 /** What update() may change, serialised: an Update event is emitted only when it differs. */
-const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
 
 type Ownership = 'ours' | 'legacy' | 'other';
 
@@ -237,7 +237,8 @@ class AwsMachineActuator implements AwsActuator {
       instance = await ec2.runInstances(input, { signal: ctx.signal });
     } catch (err) {
       // A refusal made nothing; a lost reply, a timeout or a 5xx may have launched the instance.
-      if (classifyEc2Error(err) !== 'transient' && classifyEc2Error(err) !== 'other') this.launches.refused(uid);
+      const cls = classifyEc2Error(err);
+      if (cls !== 'transient' && cls !== 'other') this.launches.refused(uid);
       const message = describeEc2Error(err);
       setProviderCondition(scope.status, { type: MachineCreationCondition, status: 'False', reason: MachineCreationFailedReason, message }, now);
       scope.saveStatus();
@@ -272,7 +273,7 @@ class AwsMachineActuator implements AwsActuator {
     } catch (err) {
       // An invalid spec never launched anything unless an instance is on record: say so, and let
       // create() report the configuration error (the Machine goes Failed instead of retrying forever).
-      if (isInvalidMachineConfiguration(err) && !isProvisioned(machine) && !decodeProviderStatus(machine.status?.providerStatus).instanceId) return false;
+      if (isInvalidMachineConfiguration(err) && !isMachineProvisioned(machine) && !decodeProviderStatus(machine.status?.providerStatus).instanceId) return false;
       throw err;
     }
     const uid = machine.metadata.uid ?? '';

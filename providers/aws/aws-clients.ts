@@ -1,13 +1,13 @@
 // Builds and caches the SDK clients: one set per (region, credentials fingerprint), rebuilt when the
 // credentials Secret changes, instead of the reference's fresh session (and temp file) per reconcile.
 // All clients share one rate limiter; each set has its own DescribeInstances batcher.
-import { EC2Client, type Instance, type Tag } from '@aws-sdk/client-ec2';
+import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ConfiguredRetryStrategy } from '@smithy/util-retry';
-import { RegionalRateLimiter, type Clock, type CloudRateLimits } from '../../lib/index.js';
+import { RegionalRateLimiter, afterCalls, type Clock, type CloudRateLimits } from '../../lib/index.js';
 import { credentialsFingerprint, type AwsCredentials } from './credentials.js';
-import { SdkEc2Api, type CallOptions, type Ec2Api } from './ec2-api.js';
+import { SdkEc2Api, type Ec2Api } from './ec2-api.js';
 import { classifyEc2Error, ec2ErrorCode } from './errors.js';
 import { InstanceCache } from './instance-cache.js';
 import { CLUSTER_TAG_PREFIX, NAME_TAG } from './instances.js';
@@ -150,24 +150,10 @@ export class AwsClientFactory {
       describeByNames: (clusterId, names) =>
         api.describeInstances({ filters: [{ Name: `tag:${NAME_TAG}`, Values: names }, { Name: `tag:${CLUSTER_TAG_PREFIX}${clusterId}`, Values: ['owned'] }] }),
     });
-    const cachedApi = withLookupCache(ec2, this.opts.clock, this.opts.lookupCacheTtlMs);
     // Whoever terminates or tags an instance must not be served the view from before.
-    ec2 = Object.assign(Object.create(cachedApi) as Ec2Api, {
-      region,
-      terminateInstances: async (ids: string[], opts?: CallOptions) => {
-        try {
-          return await cachedApi.terminateInstances(ids, opts);
-        } finally {
-          instances.forget(ids);
-        }
-      },
-      createTags: async (id: string, tags: Tag[], opts?: CallOptions) => {
-        try {
-          await cachedApi.createTags(id, tags, opts);
-        } finally {
-          instances.forget([id]);
-        }
-      },
+    ec2 = afterCalls(withLookupCache(ec2, this.opts.clock, this.opts.lookupCacheTtlMs), {
+      terminateInstances: (ids) => instances.forget(ids),
+      createTags: (id) => instances.forget([id]),
     });
     return { clients: { region, ec2, instances }, destroy };
   }

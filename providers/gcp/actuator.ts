@@ -21,6 +21,7 @@ import {
   MachineInterruptibleInstanceLabel,
   RequeueAfterError,
   TtlCache,
+  isMachineProvisioned,
   createMachineError,
   deleteMachineError,
   isInvalidMachineConfiguration,
@@ -54,7 +55,7 @@ import {
 } from './instances.js';
 import { deregisterFromInstanceGroup, deregisterFromTargetPools, isControlPlane, registerWithInstanceGroup, registerWithTargetPools } from './load-balancers.js';
 import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
-import { PendingInserts, isProvisioned, type InsertBackoff } from './pending-inserts.js';
+import { PendingInserts, type InsertBackoff } from './pending-inserts.js';
 import { PROVIDER_SPEC_PATH, decodeProviderStatus, type ResourceManagerTag } from './provider-spec.js';
 import { TagResolver, mergeTags, restTagValueLookup, type TagValueLookup } from './resource-manager-tags.js';
 
@@ -102,7 +103,7 @@ const REPEAT_CHECK_REUSE_MS = 1_000;
 const DEFAULTS = { requeueAfterMs: 20_000, eventualConsistencyWindowMs: 60_000, snapshotTtlMs: 5_000 };
 
 /** Nothing can exist for a Machine that was never provisioned and has no instance on record. */
-const neverCreated = (m: Machine): boolean => !isProvisioned(m) && !decodeProviderStatus(m.status?.providerStatus).instanceId;
+const neverCreated = (m: Machine): boolean => !isMachineProvisioned(m) && !decodeProviderStatus(m.status?.providerStatus).instanceId;
 
 export function createGcpActuator(opts: GcpActuatorOptions): GcpActuator {
   return new GcpMachineActuator(opts);
@@ -120,7 +121,7 @@ class GcpMachineActuator implements GcpActuator {
    * once, instead of listing again. Anything else (a Node event, a requeue, a resync) finds the Machine
    * unchanged and reads afresh, as does a Machine that gained a node since (about to go Running).
    */
-  private readonly lastRead = new Map<string, { instance: Instance; at: number; node: string | undefined; resourceVersion: string | undefined }>();
+  private readonly lastRead: TtlCache<{ instance: Instance; node: string | undefined; resourceVersion: string | undefined }>;
   private readonly images: BootImageChecker;
   private readonly tags: TagResolver;
   /** Per Machine UID: inserts GCE accepted that no read has shown yet. */
@@ -140,6 +141,7 @@ class GcpMachineActuator implements GcpActuator {
       opts.clientFactory ??
       new GcpClientFactory({ clock: opts.clock, endpoint: opts.endpoint, rateLimits: opts.rateLimits, batchWindowMs: opts.batchWindowMs, createComputeApi: opts.createComputeApi });
     this.snapshots = new TtlCache(opts.clock, this.o.snapshotTtlMs);
+    this.lastRead = new TtlCache(opts.clock, REPEAT_CHECK_REUSE_MS);
     this.inserts = new PendingInserts(opts.clock, this.o.eventualConsistencyWindowMs, opts.insertBackoff);
     this.visibilityRequeueMs = opts.visibilityRequeueMs ?? Math.min(this.o.requeueAfterMs, 5_000);
     this.images = new BootImageChecker(opts.clock);
@@ -371,10 +373,9 @@ class GcpMachineActuator implements GcpActuator {
     }
     const uid = machine.metadata.uid ?? '';
     const node = machine.status?.nodeRef?.name;
-    const recent = this.lastRead.get(uid);
-    this.lastRead.delete(uid);
+    const recent = this.lastRead.take(uid);
     const rewritten = recent !== undefined && recent.resourceVersion !== undefined && recent.resourceVersion !== machine.metadata.resourceVersion;
-    if (recent && rewritten && !machine.metadata.deletionTimestamp && recent.node === node && this.o.clock.now() - recent.at < REPEAT_CHECK_REUSE_MS) {
+    if (recent && rewritten && !machine.metadata.deletionTimestamp && recent.node === node) {
       this.snapshots.set(uid, recent.instance);
       return true;
     }
@@ -391,7 +392,7 @@ class GcpMachineActuator implements GcpActuator {
     }
     if (found) {
       this.snapshots.set(uid, found);
-      this.lastRead.set(uid, { instance: found, at: this.o.clock.now(), node, resourceVersion: machine.metadata.resourceVersion });
+      this.lastRead.set(uid, { instance: found, node, resourceVersion: machine.metadata.resourceVersion });
       return true;
     }
     this.snapshots.delete(uid);

@@ -2,7 +2,7 @@
 // (which picks the requestId), the zone operation of the accepted insert, when the insert was sent, and a
 // failure its operation reported later, with how long the next insert must wait. After a restart all of it is
 // gone; the providerStatus (instance name and MachineCreated condition) is enough to stay safe, only slower.
-import { MachineCreatedCondition, type Clock, type Machine } from '../../lib/index.js';
+import { MachineCreatedCondition, isMachineProvisioned, type Clock, type Machine } from '../../lib/index.js';
 import type { GCPMachineProviderStatus } from './provider-spec.js';
 
 interface Entry {
@@ -23,8 +23,6 @@ export interface InsertBackoff {
 }
 
 export const DEFAULT_INSERT_BACKOFF: InsertBackoff = { retryBaseMs: 1_000, retryMaxMs: 5 * 60_000 };
-
-export const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
 
 export class PendingInserts {
   private readonly entries = new Map<string, Entry>();
@@ -126,7 +124,7 @@ export class PendingInserts {
    * provisioned): that one is gone when no read shows it.
    */
   awaitingFirstSight(uid: string, machine: Machine, status: GCPMachineProviderStatus): boolean {
-    if (!status.instanceId || status.instanceState || isProvisioned(machine)) return false;
+    if (!status.instanceId || status.instanceState || isMachineProvisioned(machine)) return false;
     const times = [this.entries.get(uid)?.sentAt ?? NaN, conditionTime(status)].filter((t) => !Number.isNaN(t));
     // Nothing says when: a status no insert of ours wrote. Do not wait on it forever.
     if (times.length === 0) return false;

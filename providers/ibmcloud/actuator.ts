@@ -24,6 +24,7 @@ import {
   LaunchLedger,
   RequeueAfterError,
   TtlCache,
+  isMachineProvisioned,
   createMachineError,
   deleteMachineError,
   emitUpdatedWhenChanged,
@@ -116,7 +117,6 @@ const DEFAULTS = {
   stuckMachineTimeoutMs: STUCK_MACHINE_TIMEOUT_MS,
 };
 
-const isProvisioned = (m: Machine): boolean => !!m.spec?.providerID || (m.status?.addresses?.length ?? 0) > 0;
 
 /** Whether a failed POST /instances may still have made the instance: no answer, a 5xx or a timeout. */
 const mayHaveLaunched = (err: unknown): boolean => !(isVpcApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408);
@@ -208,7 +208,7 @@ class IbmCloudMachineActuator implements Actuator {
   private async observe(scope: MachineScope, signal: AbortSignal): Promise<VpcInstance | undefined> {
     const m = scope.machine;
     const uid = m.metadata.uid ?? '';
-    const claimless = !scope.status.instanceId && !isProvisioned(m) && !m.metadata.deletionTimestamp;
+    const claimless = !scope.status.instanceId && !isMachineProvisioned(m) && !m.metadata.deletionTimestamp;
     const seen = this.sightings.get(uid);
     if (seen?.kind === 'seen') {
       this.sightings.delete(uid);
@@ -217,8 +217,7 @@ class IbmCloudMachineActuator implements Actuator {
     }
     if (seen?.kind === 'unclaimed' && claimless) return undefined;
     this.sightings.delete(uid);
-    const last = this.lastRead.get(uid);
-    this.lastRead.delete(uid);
+    const last = this.lastRead.take(uid);
     if (last && !m.metadata.deletionTimestamp && last.id === scope.status.instanceId) return last;
     const found = await this.lookup(scope, signal);
     if (!found && claimless) this.sightings.set(uid, { kind: 'unclaimed' });
@@ -349,7 +348,7 @@ class IbmCloudMachineActuator implements Actuator {
     } catch (err) {
       // An invalid spec never made anything unless an instance is on record: say so, and let create()
       // report the configuration error (the Machine goes Failed instead of retrying forever).
-      if (isInvalidMachineConfiguration(err) && !isProvisioned(machine) && !decodeProviderStatus(machine.status?.providerStatus).instanceId) return false;
+      if (isInvalidMachineConfiguration(err) && !isMachineProvisioned(machine) && !decodeProviderStatus(machine.status?.providerStatus).instanceId) return false;
       throw err;
     }
     const uid = machine.metadata.uid ?? '';
@@ -360,7 +359,7 @@ class IbmCloudMachineActuator implements Actuator {
       return true;
     }
     this.snapshots.delete(uid);
-    if (scope.status.instanceId && !isProvisioned(machine) && this.recentlyCreated(scope)) {
+    if (scope.status.instanceId && !isMachineProvisioned(machine) && this.recentlyCreated(scope)) {
       ctx.log.info('instance recorded but not yet visible; possible eventual-consistency discrepancy', { instanceId: scope.status.instanceId });
       throw new RequeueAfterError(this.o.requeueAfterMs);
     }
@@ -458,7 +457,7 @@ class IbmCloudMachineActuator implements Actuator {
       ? await failureStep('failed to get instance', () => this.getById(scope, id, ctx.signal))
       : (await failureStep('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
     if (!instance) {
-      if ((id && !isProvisioned(machine) && this.recentlyCreated(scope)) || this.launches.unconfirmed(uid)) {
+      if ((id && !isMachineProvisioned(machine) && this.recentlyCreated(scope)) || this.launches.unconfirmed(uid)) {
         // Recorded (or just created) but invisible: right after creation the VPC may not show it yet;
         // finishing now would leak it.
         ctx.log.info('instance created but not yet visible; waiting before deleting', { instanceId: id });

@@ -2,15 +2,8 @@ import { expect } from 'chai';
 import { Namespaces, Secrets } from '../../../lib/client/resources.js';
 import { secretReaderFor, withSecretReader } from '../../../lib/cloud/secret-reader.js';
 import type { Manager } from '../../../lib/runtime/manager.js';
+import { eventually } from '../../../lib/testing/provider-test-bed.js';
 import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
-
-async function eventually(check: () => Promise<boolean> | boolean, what: string, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('secretReaderFor (Secrets from the manager cache)', function () {
   this.timeout(20_000);
@@ -63,7 +56,7 @@ describe('secretReaderFor (Secrets from the manager cache)', function () {
     const reader = secretReaderFor(mgr);
     const current = await env.client.get(Secrets, { namespace: 'machines', name: 'creds' });
     await env.client.update(Secrets, { ...current, data: { key: b64('v2') } });
-    await eventually(async () => (await reader.get({ namespace: 'machines', name: 'creds' })).data?.key === b64('v2'), 'the rotated value');
+    await eventually('the rotated value', async () => (await reader.get({ namespace: 'machines', name: 'creds' })).data?.key === b64('v2'), { timeoutMs: 5_000, intervalMs: 10 });
     await env.client.update(Secrets, { ...(await env.client.get(Secrets, { namespace: 'machines', name: 'creds' })), data: { key: b64('v1') } });
   });
 

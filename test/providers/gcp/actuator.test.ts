@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { PassThroughClient } from 'google-auth-library';
 import { InvalidMachineConfigurationError, RealClock, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
+import { eventually } from '../../../lib/testing/index.js';
 import { startGceEmulator, VIEW_LIST, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
 import { SdkComputeApi, buildInstance, createGcpActuator, decodeProviderSpec, type ComputeApi, type GcpActuator, type Instance } from '../../../providers/gcp/index.js';
 import { CLUSTER_ID, PROJECT, REGION, ZONE, gcpSpec, machine, recordingContext, secretsClient } from './fixtures.js';
@@ -71,16 +72,6 @@ describe('GCP actuator', function () {
     calls.length = 0;
     emu.knobs.reset();
   });
-
-  /** Polls `probe` until it gives a value (a real server is involved: bounded, never a fixed sleep). */
-  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-    for (let i = 0; i < 500; i++) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
 
   /** What the machine controller does for a new Machine: create, then exists() and update() once GCE shows it. */
   async function running(m: Machine): Promise<Machine> {
@@ -262,7 +253,7 @@ describe('GCP actuator', function () {
     expect(calls, 'answered from the read just made').to.deep.equal([]);
     emu.terminateOutOfBand('reuse-1');
     m.metadata.resourceVersion = '12';
-    for (let i = 0; i < 200 && emu.instance('reuse-1'); i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually('the instance gone', async () => (emu.instance('reuse-1') ? undefined : true));
     expect(await actuator.exists(m, recordingContext()), 'served once only: the next pass reads afresh').to.equal(false);
   });
 
