@@ -30,12 +30,13 @@ export async function managerFromFlags(flags: StandardFlags, component: string, 
   const client = createKubeClient({ kubeConfig, qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: component });
   // Each with its own budget, as controller-runtime does: a scale-up's queue of writes never delays a Lease
   // renewal, and events never wait behind (nor hold up) reconciles.
-  const leaderElectionClient = createKubeClient({ kubeConfig, qps: LEASE_CLIENT_QPS, burst: LEASE_CLIENT_BURST, userAgent: component });
   const eventClient = createKubeClient({ kubeConfig, qps: EVENT_CLIENT_QPS, burst: EVENT_CLIENT_BURST, userAgent: component });
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   let leaderElection;
+  let leaderElectionClient;
   if (flags.leaderElect) {
+    leaderElectionClient = createKubeClient({ kubeConfig, qps: LEASE_CLIENT_QPS, burst: LEASE_CLIENT_BURST, userAgent: component });
     const topology = flags.leaderElectLeaseDurationMs > 0 ? undefined : await controlPlaneTopology(client, logger);
     leaderElection = {
       id: flags.leaderElectId,

@@ -15,25 +15,34 @@ type AnyFn = (...args: unknown[]) => unknown;
  */
 export function afterCalls<T extends object>(api: T, hooks: AfterCallHooks<T>): T {
   const table = hooks as Partial<Record<PropertyKey, AnyFn>>;
+  // Built once per method, not on every call: clients sit on the reconcile hot path.
+  const wrapped = new Map<PropertyKey, { member: AnyFn; fn: AnyFn }>();
   return new Proxy(api, {
     get(target, prop) {
       const member: unknown = Reflect.get(target, prop, target);
       if (typeof member !== 'function') return member;
-      const method = (member as AnyFn).bind(target);
-      const hook = table[prop];
-      if (!hook) return method;
-      return (...args: unknown[]): unknown => {
-        let result: unknown;
-        try {
-          result = method(...args);
-        } catch (err) {
-          hook(...args);
-          throw err;
-        }
-        if (result instanceof Promise) return result.finally(() => hook(...args));
-        hook(...args);
-        return result;
-      };
+      const known = wrapped.get(prop);
+      if (known?.member === member) return known.fn;
+      const fn = withHook(target, member as AnyFn, table[prop]);
+      wrapped.set(prop, { member: member as AnyFn, fn });
+      return fn;
     },
   });
+}
+
+function withHook(target: object, member: AnyFn, hook: AnyFn | undefined): AnyFn {
+  const method = member.bind(target);
+  if (!hook) return method;
+  return (...args: unknown[]): unknown => {
+    let result: unknown;
+    try {
+      result = method(...args);
+    } catch (err) {
+      hook(...args);
+      throw err;
+    }
+    if (result instanceof Promise) return result.finally(() => hook(...args));
+    hook(...args);
+    return result;
+  };
 }

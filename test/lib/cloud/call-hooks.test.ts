@@ -47,4 +47,10 @@ describe('afterCalls', () => {
     expect(api.label).to.equal('api:inner');
     expect(api.log).to.equal(inner.log);
   });
+
+  it('hands out the same wrapped method on every access, so a call costs no new function', () => {
+    const api = afterCalls(new Api(), { count: () => undefined });
+    expect(api.count).to.equal(api.count);
+    expect(api.read).to.equal(api.read);
+  });
 });
