@@ -11,6 +11,8 @@ export interface Snapshot {
   ec2: Record<string, { total: number; throttled: number }>;
   /** Controller requests per "verb resource[/sub]" (driver and kubelet simulator excluded). */
   kube: Record<string, number>;
+  /** The same per "agent|verb resource[/sub]". */
+  kubeByAgent: Record<string, number>;
   /** controller_runtime_reconcile_total per controller name, summed over the processes. */
   reconciles: Record<string, number>;
 }
@@ -19,10 +21,12 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
   const ec2: Snapshot['ec2'] = {};
   for (const [action, c] of Object.entries(env.emulator.knobs.allCounts())) ec2[action] = { total: c.total, throttled: c.throttled };
   const kube: Record<string, number> = {};
+  const kubeByAgent: Record<string, number> = {};
   for (const [key, n] of env.requestCounts()) {
     const [agent, what] = key.split('|') as [string, string];
     if (agent === DRIVER_USER_AGENT || agent === KUBELET_USER_AGENT) continue;
     kube[what] = (kube[what] ?? 0) + n;
+    kubeByAgent[key] = n;
   }
   const reconciles: Record<string, number> = {};
   for (const c of controllers) {
@@ -37,7 +41,7 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
     const names = new Set([...text.matchAll(/^controller_runtime_reconcile_total\{[^}]*controller="([^"]+)"/gm)].map((m) => m[1] ?? ''));
     for (const name of names) reconciles[name] = (reconciles[name] ?? 0) + sumMetric(text, 'controller_runtime_reconcile_total', { controller: name });
   }
-  return { at: performance.now(), ec2, kube, reconciles };
+  return { at: performance.now(), ec2, kube, kubeByAgent, reconciles };
 }
 
 function diffRecord(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
@@ -56,6 +60,8 @@ export interface Cost {
   ec2Throttled: number;
   kubeByVerb: Record<string, number>;
   kubeByRequest: Record<string, number>;
+  /** kubeByRequest per client: "agent|verb resource[/sub]". */
+  kubeByAgentRequest: Record<string, number>;
   kubeWrites: number;
   reconciles: Record<string, number>;
 }
@@ -77,6 +83,7 @@ export function cost(before: Snapshot, after: Snapshot): Cost {
     ec2Throttled: Object.values(diffRecord(throttled(before), throttled(after))).reduce((a, b) => a + b, 0),
     kubeByVerb,
     kubeByRequest,
+    kubeByAgentRequest: diffRecord(before.kubeByAgent, after.kubeByAgent),
     kubeWrites: Object.entries(kubeByVerb).reduce((a, [v, n]) => a + (WRITE_VERBS.has(v) ? n : 0), 0),
     reconciles: diffRecord(before.reconciles, after.reconciles),
   };

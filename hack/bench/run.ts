@@ -49,7 +49,7 @@ function sizes(v: string): number[] {
   return out;
 }
 
-async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: string, compiledDir: string | undefined, extraArgs: string[], fn: (ctx: BenchContext) => Promise<T>): Promise<T> {
+async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: string, compiledDir: string | undefined, extraArgs: string[], traceWrites: boolean, fn: (ctx: BenchContext) => Promise<T>): Promise<T> {
   const controllers: ControllerProcess[] = controllerProcesses({
     kubeconfigPath: env.kubeconfigPath,
     provider: env.provider,
@@ -64,7 +64,7 @@ async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: str
     for (const c of controllers) await c.waitReady();
     const rssTimer = setInterval(() => controllers.forEach((c) => c.sampleRss()), 500);
     try {
-      return await fn({ env, controllers, syncPeriodMs: plan.syncPeriodMs, log: (l) => process.stderr.write(`bench: ${l}\n`) });
+      return await fn({ env, controllers, syncPeriodMs: plan.syncPeriodMs, traceWrites, log: (l) => process.stderr.write(`bench: ${l}\n`) });
     } finally {
       clearInterval(rssTimer);
     }
@@ -82,10 +82,11 @@ async function main(): Promise<void> {
     .option('--keep', 'keep the state directory (logs, API data)')
     .option('--strict', 'exit 1 when a target is missed')
     .option('--no-throttled', 'skip the throttled scenario')
+    .option('--trace-writes', 'report what each write to a scale-up\'s Machines changed')
     .option('--tsx', 'run the controllers from source through tsx instead of compiling them first')
     .option('--controller-arg <flag>', 'a flag for every controller binary, repeatable (e.g. --controller-arg=--kube-api-qps=300)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .parse();
-  const o = program.opts<{ quick?: boolean; provider: BenchProvider; json?: string; sizes?: number[]; keep?: boolean; strict?: boolean; throttled: boolean; tsx?: boolean; controllerArg: string[] }>();
+  const o = program.opts<{ quick?: boolean; provider: BenchProvider; json?: string; sizes?: number[]; keep?: boolean; strict?: boolean; throttled: boolean; tsx?: boolean; traceWrites?: boolean; controllerArg: string[] }>();
   const plan: Plan = planFor(o.quick ? QUICK : FULL, o.quick === true, o.provider);
   if (o.sizes) {
     plan.sizes = o.sizes;
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
     // scenario adds the cloud's buckets at the end and removes them after.
     const env = await startBenchEnvironment({ stateDir, bootDelayMs: plan.bootDelayMs, latencyMs: plan.latencyMs, provider: o.provider });
     try {
-      await withControllers(env, plan, stateDir, compiledDir, o.controllerArg, async (ctx) => {
+      await withControllers(env, plan, stateDir, compiledDir, o.controllerArg, o.traceWrites === true, async (ctx) => {
         let baseline: number | undefined;
         for (const n of plan.sizes) {
           const up = await scaleUp(ctx, n);

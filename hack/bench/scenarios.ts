@@ -7,6 +7,7 @@ import { cost, peakRssMb, perUnit, round, snapshot, type Cost } from './measure.
 import type { BenchProvider } from './providers.js';
 import { eventually } from '../../lib/testing/index.js';
 import { liveInstances, machineSet, machinesOf, scale } from './workload.js';
+import { traceMachineWrites } from './write-trace.js';
 
 export interface ScenarioResult {
   name: string;
@@ -19,6 +20,8 @@ export interface BenchContext {
   controllers: ControllerProcess[];
   /** The controllers' --sync-period, in ms. */
   syncPeriodMs: number;
+  /** Report what each write to a scale-up's Machines changed (--trace-writes). */
+  traceWrites?: boolean;
   log: (line: string) => void;
 }
 
@@ -56,6 +59,7 @@ function costMetrics(c: Cost, n: number, p: BenchProvider): Record<string, unkno
 /** Scale a new MachineSet from 0 to n; measured until every Machine is Running. Leaves it running. */
 export async function scaleUp(ctx: BenchContext, n: number, opts: { name?: string; timeoutMs?: number } = {}): Promise<ScenarioResult & { set: string; seconds: number }> {
   const set = `bench-${n}-${Date.now().toString(36)}`;
+  const trace = ctx.traceWrites ? traceMachineWrites(ctx.env.client, set) : undefined;
   const before = await snapshot(ctx.env, ctx.controllers);
   await ctx.env.client.create(MachineSets, machineSet(set, n, ctx.env.provider));
   let last: Machine[] = [];
@@ -65,13 +69,14 @@ export async function scaleUp(ctx: BenchContext, n: number, opts: { name?: strin
   }, { timeoutMs: opts.timeoutMs ?? 120_000 + n * 1_000, intervalMs: pollInterval(n), describe: () => phaseSummary(last) });
   const after = await snapshot(ctx.env, ctx.controllers);
   const c = cost(before, after);
+  const writesByChange = await trace?.stop(n);
   ctx.log(`${opts.name ?? `scale-up ${n}`}: ${c.seconds.toFixed(1)} s`);
   return {
     name: opts.name ?? `scale-up-${n}`,
     provider: ctx.env.provider.name,
     set,
     seconds: c.seconds,
-    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n, ctx.env.provider), peakRssMb: peakRssMb(ctx.controllers) },
+    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n, ctx.env.provider), peakRssMb: peakRssMb(ctx.controllers), ...(writesByChange ? { machineWritesPerMachineByChange: writesByChange, kubeWritesPerMachineByClient: perUnit(Object.fromEntries(Object.entries(c.kubeByAgentRequest).filter(([k]) => !/\|(get|list|watch) /.test(k))), n) } : {}) },
   };
 }
 

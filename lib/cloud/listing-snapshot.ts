@@ -56,6 +56,11 @@ export interface ListingSnapshotOptions<V> {
   settled?: (value: V) => boolean;
   /** Upper bound on `Widening.recent` plus the batch (default maxBatch). */
   maxWidened?: number;
+  /**
+   * Whether every fetch lists the whole scope anyway (IBM's instance list of a VPC): a widening then costs
+   * nothing more than a plain fetch, and every fetch in a burst may keep what it shows (default false).
+   */
+  fetchListsScope?: boolean;
 }
 
 type Match<V> = (key: string, value: V) => boolean;
@@ -89,15 +94,19 @@ export class ListingSnapshot<V> {
     this.batcher = new DescribeBatcher<V>({ windowMs: o.windowMs ?? 5, maxBatch: o.maxBatch, clock: o.clock, fetch: (keys) => this.fetchBatch(keys) });
   }
 
-  /** The value for key, or undefined when the cloud does not know it (yet). */
-  get(key: string, signal?: AbortSignal): Promise<V | undefined> {
+  /**
+   * The value for key, or undefined when the cloud does not know it (yet). `current`, when given, says
+   * whether a snapshot's view can still be the value now: the caller may know of something that happened
+   * after a listing (a Node registered, so its instance is no longer booting), and then only a fetch will do.
+   */
+  get(key: string, signal?: AbortSignal, current?: (value: V) => boolean): Promise<V | undefined> {
     const now = this.o.clock.now();
     this.asked.delete(key);
     this.asked.set(key, now);
     const hit = this.snapshot.get(key);
     if (hit) {
       this.snapshot.delete(key);
-      if (now - hit.at < this.reuseMs) {
+      if (now - hit.at < this.reuseMs && (!current || current(hit.value))) {
         this.servedSinceWiden++;
         return Promise.resolve(hit.value);
       }
@@ -156,6 +165,7 @@ export class ListingSnapshot<V> {
    */
   private mayWiden(now: number): boolean {
     if (this.reuseMs <= 0) return false;
+    if (this.o.fetchListsScope) return true;
     const since = now - this.lastWiden;
     // Never more than one widening per half burst window: in a mass scale-up every batch is a burst, and
     // listing the whole scope for each would cost a large reply per handful of machines.

@@ -154,6 +154,12 @@ export class NodeLinkReconciler implements Reconciler {
       this.readiness.set(name, ready);
       return;
     }
+    const lastUpdated = new Date(this.d.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // A flip within the second of the last write would write nothing new (lastUpdated has whole seconds).
+    if (refCurrent && machine.status?.lastUpdated === lastUpdated) {
+      this.readiness.set(name, ready);
+      return;
+    }
     const written = await this.d.client.patch(
       Machines,
       { namespace: machine.metadata.namespace ?? '', name: machine.metadata.name ?? '' },
@@ -162,7 +168,7 @@ export class NodeLinkReconciler implements Reconciler {
         body: {
           status: {
             nodeRef: { kind: 'Node', name, uid: node.metadata.uid },
-            lastUpdated: new Date(this.d.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+            lastUpdated,
           },
         },
       },

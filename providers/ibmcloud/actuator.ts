@@ -45,7 +45,7 @@ import {
 import { classifyVpcError, describeVpcError } from './errors.js';
 import { isVpcApiError } from './vpc-api-error.js';
 import { IbmClientFactory, type IbmClientFactoryOptions, type IbmEndpoints } from './ibm-clients.js';
-import { addressesOf, buildInstancePrototype, machineLabelsFor, providerIdOf, tagNamesOf } from './instances.js';
+import { addressesOf, buildInstancePrototype, machineLabelsFor, providerIdOf, stateToRecord, tagNamesOf, viewCanBeCurrent } from './instances.js';
 import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
 import type { RetryPolicy } from './metered-vpc-api.js';
 import { NameResolver } from './name-resolver.js';
@@ -193,8 +193,9 @@ class IbmCloudMachineActuator implements Actuator {
    */
   private async lookup(scope: MachineScope, signal: AbortSignal): Promise<VpcInstance | undefined> {
     const id = this.instanceIdOf(scope);
-    if (id) return (await scope.clients.findInstance(scope.spec.vpc, { id }, signal)) ?? (await this.getById(scope, id, signal));
-    return scope.clients.findInstance(scope.spec.vpc, { name: scope.instanceName }, signal);
+    const current = viewCanBeCurrent(scope.machine);
+    if (id) return (await scope.clients.findInstance(scope.spec.vpc, { id }, signal, current)) ?? (await this.getById(scope, id, signal));
+    return scope.clients.findInstance(scope.spec.vpc, { name: scope.instanceName }, signal, current);
   }
 
   /**
@@ -218,7 +219,7 @@ class IbmCloudMachineActuator implements Actuator {
     if (seen?.kind === 'unclaimed' && claimless) return undefined;
     this.sightings.delete(uid);
     const last = this.lastRead.take(uid);
-    if (last && !m.metadata.deletionTimestamp && last.id === scope.status.instanceId) return last;
+    if (last && !m.metadata.deletionTimestamp && last.id === scope.status.instanceId && viewCanBeCurrent(m)(last)) return last;
     const found = await this.lookup(scope, signal);
     if (!found && claimless) this.sightings.set(uid, { kind: 'unclaimed' });
     if (found && this.o.repeatCheckReuseMs > 0) this.lastRead.set(uid, found);
@@ -246,7 +247,7 @@ class IbmCloudMachineActuator implements Actuator {
    */
   private recordCreated(scope: MachineScope, instance: VpcInstance): void {
     scope.status.instanceId = instance.id;
-    scope.status.instanceState = instance.status;
+    scope.status.instanceState = stateToRecord(scope.status.instanceState, instance);
     setCondition(scope.status, { type: MachineCreatedConditionType, status: 'True', reason: MachineCreationSucceededReason, message: 'Machine successfully created' }, this.nowIso());
     if (scope.status.conditions?.some((c) => c.type === MachineReplacementConditionType)) {
       setCondition(scope.status, { type: MachineReplacementConditionType, status: 'True', reason: ReplacementCompletedReason, message: 'Machine replacement completed successfully' }, this.nowIso());
@@ -261,7 +262,7 @@ class IbmCloudMachineActuator implements Actuator {
     m.spec = { ...m.spec, providerID: providerIdOf(accountId, scope.clusterId, instance.id) };
     m.status = { ...m.status, addresses: addressesOf(scope.instanceName, instance) };
     m.metadata.labels = { ...m.metadata.labels, ...machineLabelsFor(scope.spec) };
-    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: instance.status };
+    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: stateToRecord(scope.status.instanceState, instance) };
     this.recordCreated(scope, instance);
   }
 

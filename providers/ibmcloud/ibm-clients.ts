@@ -64,9 +64,10 @@ export interface IbmClients {
   /**
    * Looks an instance up in a VPC by id or name, coalescing concurrent look-ups into one instance list per
    * VPC; in a burst, that list answers each other Machine's next look-up once (ListingSnapshot). undefined =
-   * the list did not show it (confirm by id before concluding it is gone).
+   * the list did not show it (confirm by id before concluding it is gone). `current` rejects an earlier
+   * list's view the caller knows to be outdated (see ListingSnapshot.get).
    */
-  findInstance(vpcName: string, key: InstanceKey, signal?: AbortSignal): Promise<VpcInstance | undefined>;
+  findInstance(vpcName: string, key: InstanceKey, signal?: AbortSignal, current?: (i: VpcInstance) => boolean): Promise<VpcInstance | undefined>;
   /** Every instance profile of the region, cached. */
   profiles(signal?: AbortSignal): Promise<InstanceProfile[]>;
 }
@@ -173,6 +174,7 @@ export class IbmClientFactory {
           windowMs: this.o.batchWindowMs ?? 5,
           reuseMs: this.o.snapshotReuseMs,
           maxBatch: 1_000,
+          fetchListsScope: true,
           // One list of the VPC answers every look-up of the batch, by id and by name, and in a burst the rest.
           fetch: async () => {
             const found = new Map<string, VpcInstance>();
@@ -204,7 +206,7 @@ export class IbmClientFactory {
       region,
       vpc: tracked,
       accountId,
-      findInstance: (vpcName, key, signal) => finderFor(vpcName).get(keyString(key), signal),
+      findInstance: (vpcName, key, signal, current) => finderFor(vpcName).get(keyString(key), signal, current),
       profiles,
     };
   }

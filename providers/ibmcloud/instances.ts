@@ -96,6 +96,26 @@ export function addressesOf(machineName: string, instance: VpcInstance): NodeAdd
   return out;
 }
 
+const BOOTING = new Set<string>(['pending', 'starting']);
+
+/**
+ * The state to record on the Machine: the instance's, except that a boot's pending → starting step keeps the
+ * booting state already recorded. The step is not worth a metadata write of its own (the Machine's
+ * instance-state annotation); the address the VPC allocates with it is still recorded at once.
+ */
+export const stateToRecord = (recorded: string | null | undefined, instance: VpcInstance): string =>
+  recorded && BOOTING.has(recorded) && BOOTING.has(instance.status) ? recorded : instance.status;
+
+/**
+ * Whether a view of the Machine's instance read earlier can still be current. Once the Machine's Node has
+ * registered, its instance has booted: a view of it still booting predates the Node, and recording it would
+ * cost a second write when the next read shows it running.
+ */
+export const viewCanBeCurrent =
+  (machine: Machine) =>
+  (instance: VpcInstance): boolean =>
+    !machine.status?.nodeRef || !BOOTING.has(instance.status);
+
 /** The region, zone and instance-type labels, from the spec as in the reference. */
 export function machineLabelsFor(spec: IBMCloudMachineProviderSpec): Record<string, string> {
   return { [MachineRegionLabel]: spec.region, [MachineAZLabel]: spec.zone, [MachineInstanceTypeLabel]: spec.profile };

@@ -10,7 +10,7 @@ interface Call {
 }
 
 /** A cloud scope holding `world`; a widened fetch lists all of it, a plain one only the keys asked. */
-function setup(opts: { world?: string[]; reuseMs?: number; burstSize?: number; worthWatching?: (v: string) => boolean; settled?: (v: string) => boolean; maxWidened?: number } = {}) {
+function setup(opts: { world?: string[]; reuseMs?: number; burstSize?: number; worthWatching?: (v: string) => boolean; settled?: (v: string) => boolean; maxWidened?: number; fetchListsScope?: boolean } = {}) {
   const clock = new FakeClock();
   const world = new Map((opts.world ?? []).map((k) => [k, `v1-${k}`]));
   const calls: Call[] = [];
@@ -24,6 +24,7 @@ function setup(opts: { world?: string[]; reuseMs?: number; burstSize?: number; w
     worthWatching: opts.worthWatching,
     settled: opts.settled,
     maxWidened: opts.maxWidened,
+    fetchListsScope: opts.fetchListsScope,
     fetch: async (keys: string[], widen: Widening | undefined) => {
       calls.push({ keys, widened: widen !== undefined, recent: widen?.recent ?? [] });
       // Read the world when the call is made, as a cloud would, and answer when the gate opens.
@@ -133,6 +134,17 @@ describe('ListingSnapshot', () => {
     expect(calls.map((c) => c.widened)).to.deep.equal([true, false, true]);
   });
 
+  it('widens every burst fetch when each fetch lists the whole scope anyway, since widening then costs nothing', async () => {
+    const { world, calls, check, clock } = setup({ world: names(4), fetchListsScope: true });
+    await check('m0', 'm1', 'm2', 'm3');
+    for (const k of names(8, 'n')) world.set(k, `v1-${k}`);
+    clock.step(100);
+    await check('n0', 'n1', 'n2', 'n3');
+    expect(calls.map((c) => c.widened)).to.deep.equal([true, true]);
+    expect(await check('n4')).to.deep.equal(['v1-n4']);
+    expect(calls).to.have.length(2, 'the second listing answers the rest');
+  });
+
   it('widens again half a burst window later when the last listing already answered a burst of look-ups (a second wave of checks)', async () => {
     const { clock, calls, check } = setup({ world: names(12) });
     await check('m0', 'm1', 'm2', 'm3');
@@ -153,6 +165,19 @@ describe('ListingSnapshot', () => {
     expect(calls).to.have.length(1, 'a settled value is answered from the listing');
     expect(await check('m4')).to.deep.equal(['v1-m4']);
     expect(calls.map((c) => c.keys)).to.deep.equal([['m0', 'm1', 'm2', 'm3'], ['m4']], 'an unsettled one is fetched afresh');
+  });
+
+  it('fetches afresh when the caller knows the listing\'s view is outdated (a Node registered after it showed the instance booting)', async () => {
+    const { world, calls, snapshot, check, clock } = setup({ world: names(6) });
+    await check('m0', 'm1', 'm2', 'm3');
+    world.set('m4', 'v2-m4');
+    const answer = snapshot.get('m4', undefined, (v) => v !== 'v1-m4');
+    await flush();
+    clock.step(5);
+    expect(await answer).to.equal('v2-m4');
+    expect(calls.map((c) => c.keys)).to.deep.equal([['m0', 'm1', 'm2', 'm3'], ['m4']]);
+    expect(await snapshot.get('m5', undefined, () => true)).to.equal('v1-m5', 'a view the caller accepts is answered as before');
+    expect(calls).to.have.length(2);
   });
 
   it('lets the next burst widen when a widened listing showed nothing beyond its batch', async () => {

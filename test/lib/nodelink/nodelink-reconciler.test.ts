@@ -175,6 +175,23 @@ describe('NodeLink reconcile', () => {
     expect(e.getMachine()?.status?.lastUpdated).to.equal('2026-11-22T06:01:00Z');
   });
 
+  it('sends nothing for a readiness flip within the second of its last write, which would change nothing', async () => {
+    const e = env();
+    await addMachine(e, 'm1', { spec: { providerID: 'fake:///z/i-1' } });
+    await addNode(e, 'n1', { spec: { providerID: 'fake:///z/i-1' } });
+    await e.reconcile('n1');
+    e.client.calls.length = 0;
+    e.clock.step(400);
+    await e.client.patch(Nodes, { name: 'n1' }, { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } } }, { subresource: 'status' });
+    await e.reconcile('n1');
+    expect(e.client.count('patch machines/status')).to.equal(0);
+    e.clock.step(1_000);
+    await e.client.patch(Nodes, { name: 'n1' }, { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } }, { subresource: 'status' });
+    await e.reconcile('n1');
+    expect(e.client.count('patch machines/status')).to.equal(1);
+    expect(e.getMachine()?.status?.lastUpdated).to.equal('2026-11-22T06:00:01Z');
+  });
+
   it('leaves the machine and the node alone while the node is being deleted', async () => {
     const e = env();
     await addMachine(e, 'm1', { spec: { providerID: 'fake:///z/i-1', metadata: { labels: { a: 'b' } } } });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidMachineConfigurationError } from '../../../lib/index.js';
-import { addressesOf, buildInstancePrototype, clusterIdOf, instanceNameOf, machineLabelsFor, providerIdOf, tagNamesOf, type ResolvedIds } from '../../../providers/ibmcloud/instances.js';
+import { addressesOf, buildInstancePrototype, clusterIdOf, instanceNameOf, machineLabelsFor, providerIdOf, stateToRecord, tagNamesOf, viewCanBeCurrent, type ResolvedIds } from '../../../providers/ibmcloud/instances.js';
 import { decodeProviderSpec } from '../../../providers/ibmcloud/provider-spec.js';
 import type { VpcInstance } from '../../../providers/ibmcloud/vpc-types.js';
 import { ibmSpec, machine } from './fixtures.js';
@@ -90,5 +90,25 @@ describe('IBM Cloud instance builders', () => {
     const m = machine('w');
     m.metadata.labels = {};
     expect(() => clusterIdOf(m)).to.throw(InvalidMachineConfigurationError, 'machine.openshift.io/cluster-api-cluster');
+  });
+
+  it('keeps a booting state already recorded through pending → starting, and records every other state as is', () => {
+    const at = (status: VpcInstance['status']): VpcInstance => ({ ...instance('10.0.0.4'), status });
+    expect(stateToRecord(undefined, at('pending'))).to.equal('pending');
+    expect(stateToRecord('pending', at('starting'))).to.equal('pending');
+    expect(stateToRecord('pending', at('running'))).to.equal('running');
+    expect(stateToRecord('running', at('starting'))).to.equal('starting');
+    expect(stateToRecord('stopping', at('stopped'))).to.equal('stopped');
+  });
+
+  it('takes an earlier view of a booting instance as outdated once the Machine\'s Node has registered', () => {
+    const at = (status: VpcInstance['status']): VpcInstance => ({ ...instance('10.0.0.4'), status });
+    const booting = machine('m');
+    const joined = machine('m');
+    joined.status = { nodeRef: { kind: 'Node', name: 'm' } };
+    expect(viewCanBeCurrent(booting)(at('starting'))).to.equal(true);
+    expect(viewCanBeCurrent(joined)(at('starting'))).to.equal(false);
+    expect(viewCanBeCurrent(joined)(at('pending'))).to.equal(false);
+    expect(viewCanBeCurrent(joined)(at('running'))).to.equal(true);
   });
 });
