@@ -11,3 +11,4 @@ export * from './refreshing-cache.js';
 export * from './spec-issues.js';
 export * from './secret-reader.js';
 export * from './launch-ledger.js';
+export * from './booting-view.js';

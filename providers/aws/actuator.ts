@@ -26,6 +26,7 @@ import {
   machineChangeFingerprint,
   emitUpdatedWhenChanged,
   TtlCache,
+  viewCanBeCurrent,
   isMachineProvisioned,
   LaunchLedger,
   type Actuator,
@@ -46,6 +47,7 @@ import {
   clientTokenFor,
   dhcpDomainsOf,
   instanceState,
+  isBooting,
   isGone,
   isTerminated,
   machineLabelsFor,
@@ -186,7 +188,7 @@ class AwsMachineActuator implements AwsActuator {
   private async byRecordedId(scope: MachineScope, signal: AbortSignal): Promise<Instance | undefined> {
     const id = this.launches.instanceIdOf(scope.machine.metadata.uid ?? '', scope.status.instanceId);
     if (!id) return undefined;
-    return scope.clients.instances.get(id, signal);
+    return scope.clients.instances.get(id, signal, viewCanBeCurrent(scope.machine, isBooting));
   }
 
   private record(scope: MachineScope, instance: Instance, nowIso: string): void {

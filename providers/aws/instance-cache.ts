@@ -52,9 +52,12 @@ export class InstanceCache {
     this.byName = new DescribeBatcher<Instance[]>({ windowMs: o.windowMs ?? 5, maxBatch: o.maxNames ?? 100, clock: o.clock, fetch: (keys) => this.fetchNames(keys) });
   }
 
-  /** The instance, or undefined when EC2 does not know the id (yet). */
-  get(id: string, signal?: AbortSignal): Promise<Instance | undefined> {
-    return this.byId.get(id, signal);
+  /**
+   * The instance, or undefined when EC2 does not know the id (yet). `current` rejects a burst's earlier view
+   * the caller knows to be outdated (see ListingSnapshot.get).
+   */
+  get(id: string, signal?: AbortSignal, current?: (i: Instance) => boolean): Promise<Instance | undefined> {
+    return this.byId.get(id, signal, current);
   }
 
   /** Instances tagged Name=name in the cluster (any state EC2 still lists). */

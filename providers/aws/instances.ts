@@ -227,6 +227,8 @@ export function buildRunInstancesInput(machine: Machine, config: AWSMachineProvi
 
 export const instanceState = (i: Instance): string => i.State?.Name ?? 'unknown';
 export const isTerminated = (i: Instance): boolean => instanceState(i) === 'terminated';
+/** Still booting: EC2 has not reported it running yet. */
+export const isBooting = (i: Instance): boolean => instanceState(i) === 'pending';
 /** Gone or going: an instance in these states will never run again. */
 export const isGone = (i: Instance): boolean => ['terminated', 'shutting-down'].includes(instanceState(i));
 

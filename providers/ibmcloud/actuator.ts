@@ -35,6 +35,7 @@ import {
   scopeForDelete,
   setFailureReason,
   updateMachineError,
+  viewCanBeCurrent,
   type Actuator,
   type ActuatorContext,
   type Clock,
@@ -45,7 +46,7 @@ import {
 import { classifyVpcError, describeVpcError } from './errors.js';
 import { isVpcApiError } from './vpc-api-error.js';
 import { IbmClientFactory, type IbmClientFactoryOptions, type IbmEndpoints } from './ibm-clients.js';
-import { addressesOf, buildInstancePrototype, machineLabelsFor, providerIdOf, stateToRecord, tagNamesOf, viewCanBeCurrent } from './instances.js';
+import { addressesOf, buildInstancePrototype, isBooting, machineLabelsFor, providerIdOf, stateToRecord, tagNamesOf } from './instances.js';
 import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
 import type { RetryPolicy } from './metered-vpc-api.js';
 import { NameResolver } from './name-resolver.js';
@@ -193,7 +194,7 @@ class IbmCloudMachineActuator implements Actuator {
    */
   private async lookup(scope: MachineScope, signal: AbortSignal): Promise<VpcInstance | undefined> {
     const id = this.instanceIdOf(scope);
-    const current = viewCanBeCurrent(scope.machine);
+    const current = viewCanBeCurrent(scope.machine, isBooting);
     if (id) return (await scope.clients.findInstance(scope.spec.vpc, { id }, signal, current)) ?? (await this.getById(scope, id, signal));
     return scope.clients.findInstance(scope.spec.vpc, { name: scope.instanceName }, signal, current);
   }
@@ -219,7 +220,7 @@ class IbmCloudMachineActuator implements Actuator {
     if (seen?.kind === 'unclaimed' && claimless) return undefined;
     this.sightings.delete(uid);
     const last = this.lastRead.take(uid);
-    if (last && !m.metadata.deletionTimestamp && last.id === scope.status.instanceId && viewCanBeCurrent(m)(last)) return last;
+    if (last && !m.metadata.deletionTimestamp && last.id === scope.status.instanceId && viewCanBeCurrent(m, isBooting)(last)) return last;
     const found = await this.lookup(scope, signal);
     if (!found && claimless) this.sightings.set(uid, { kind: 'unclaimed' });
     if (found && this.o.repeatCheckReuseMs > 0) this.lastRead.set(uid, found);

@@ -106,15 +106,8 @@ const BOOTING = new Set<string>(['pending', 'starting']);
 export const stateToRecord = (recorded: string | null | undefined, instance: VpcInstance): string =>
   recorded && BOOTING.has(recorded) && BOOTING.has(instance.status) ? recorded : instance.status;
 
-/**
- * Whether a view of the Machine's instance read earlier can still be current. Once the Machine's Node has
- * registered, its instance has booted: a view of it still booting predates the Node, and recording it would
- * cost a second write when the next read shows it running.
- */
-export const viewCanBeCurrent =
-  (machine: Machine) =>
-  (instance: VpcInstance): boolean =>
-    !machine.status?.nodeRef || !BOOTING.has(instance.status);
+/** Whether the VPC's instance is still booting (pending, or starting with its address allocated). */
+export const isBooting = (instance: VpcInstance): boolean => BOOTING.has(instance.status);
 
 /** The region, zone and instance-type labels, from the spec as in the reference. */
 export function machineLabelsFor(spec: IBMCloudMachineProviderSpec): Record<string, string> {

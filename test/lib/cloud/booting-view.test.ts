@@ -1,0 +1,18 @@
+import { expect } from 'chai';
+import { viewCanBeCurrent, type Machine } from '../../../lib/index.js';
+
+const machine = (nodeRef?: string): Machine => ({ metadata: { name: 'm' }, spec: {}, status: nodeRef ? { nodeRef: { kind: 'Node', name: nodeRef } } : {} });
+const booting = (state: string) => state === 'pending';
+
+describe('viewCanBeCurrent', () => {
+  it('accepts any earlier view while the Machine has no Node', () => {
+    expect(viewCanBeCurrent(machine(), booting)('pending')).to.equal(true);
+    expect(viewCanBeCurrent(machine(), booting)('running')).to.equal(true);
+  });
+
+  it('rejects an earlier view of a booting instance once the Node has registered, and accepts any other', () => {
+    expect(viewCanBeCurrent(machine('n1'), booting)('pending')).to.equal(false);
+    expect(viewCanBeCurrent(machine('n1'), booting)('running')).to.equal(true);
+    expect(viewCanBeCurrent(machine('n1'), booting)('stopped')).to.equal(true);
+  });
+});
