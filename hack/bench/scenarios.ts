@@ -76,7 +76,7 @@ export async function scaleUp(ctx: BenchContext, n: number, opts: { name?: strin
     provider: ctx.env.provider.name,
     set,
     seconds: c.seconds,
-    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n, ctx.env.provider), peakRssMb: peakRssMb(ctx.controllers), ...(writesByChange ? { machineWritesPerMachineByChange: writesByChange, kubeWritesPerMachineByClient: perUnit(Object.fromEntries(Object.entries(c.kubeByAgentRequest).filter(([k]) => !/\|(get|list|watch) /.test(k))), n) } : {}) },
+    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n, ctx.env.provider), peakRssMb: peakRssMb(ctx.controllers), ...(writesByChange ? { machineWritesPerMachineByChange: writesByChange.byChange, timelineSeconds: writesByChange.timeline, kubeWritesPerMachineByClient: perUnit(Object.fromEntries(Object.entries(c.kubeByAgentRequest).filter(([k]) => !/\|(get|list|watch) /.test(k))), n) } : {}) },
   };
 }
 

@@ -22,14 +22,38 @@ export function changedFields(before: Machine | undefined, after: Machine): stri
   return [...out].sort();
 }
 
-export interface WriteTrace {
+/** When each Machine reached a step, in seconds since the trace started. */
+const MILESTONES: Array<[string, (m: Machine) => boolean]> = [
+  ['created', () => true],
+  ['finalizer', (m) => (m.metadata.finalizers ?? []).length > 0],
+  ['instanceRecorded', (m) => !!(m.status?.providerStatus as { instanceId?: string } | undefined)?.instanceId],
+  ['providerID', (m) => !!m.spec?.providerID],
+  ['nodeRef', (m) => !!m.status?.nodeRef],
+  ['running', (m) => m.status?.phase === 'Running'],
+];
+
+export interface WriteTraceResult {
   /** Writes by what they changed, per Machine, most frequent first. */
-  stop(machines: number): Promise<Record<string, number>>;
+  byChange: Record<string, number>;
+  /** Per milestone: seconds after the start by which 50 %, 90 % and all of the Machines had reached it. */
+  timeline: Record<string, string>;
+}
+
+export interface WriteTrace {
+  stop(machines: number): Promise<WriteTraceResult>;
+}
+
+function percentiles(times: number[]): string {
+  const t = [...times].sort((a, b) => a - b);
+  const at = (q: number) => (t.length === 0 ? NaN : (t[Math.min(t.length - 1, Math.ceil(q * t.length) - 1)] ?? NaN));
+  return `p50=${at(0.5).toFixed(1)} p90=${at(0.9).toFixed(1)} max=${at(1).toFixed(1)}`;
 }
 
 export function traceMachineWrites(client: KubeClient, set: string): WriteTrace {
   const last = new Map<string, Machine>();
   const patterns = new Map<string, number>();
+  const start = performance.now();
+  const reached = new Map<string, Map<string, number>>(MILESTONES.map(([name]) => [name, new Map()]));
   const abort = new AbortController();
   const watching = client
     .watch(Machines, { namespace: BENCH_NAMESPACE, labelSelector: `${MachineSetLabel}=${set}` }, (e) => {
@@ -38,6 +62,10 @@ export function traceMachineWrites(client: KubeClient, set: string): WriteTrace 
       const name = m.metadata.name ?? '';
       const previous = last.get(name);
       last.set(name, m);
+      for (const [step, test] of MILESTONES) {
+        const seen = reached.get(step);
+        if (seen && !seen.has(name) && test(m)) seen.set(name, (performance.now() - start) / 1000);
+      }
       if (!previous) return;
       const fields = changedFields(previous, m);
       const key = fields.length > 0 ? fields.join(',') : '(no change)';
@@ -49,7 +77,10 @@ export function traceMachineWrites(client: KubeClient, set: string): WriteTrace 
       abort.abort();
       await watching;
       const n = Math.max(1, machines);
-      return Object.fromEntries([...patterns].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round((v / n) * 100) / 100]));
+      return {
+        byChange: Object.fromEntries([...patterns].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round((v / n) * 100) / 100])),
+        timeline: Object.fromEntries([...reached].map(([step, at]) => [step, percentiles([...at.values()])])),
+      };
     },
   };
 }

@@ -12,6 +12,11 @@ export interface DescribeBatcherOptions<V> {
   clock: Clock;
   /** Fetches a batch; keys absent from the result are "not found". A rejection fails the whole batch. */
   fetch: (keys: string[]) => Promise<Map<string, V>>;
+  /**
+   * Resolves when a call may be made now (a free token of the client-side rate limiter). The batch stays
+   * open until then: under the limit, the look-ups that queue up meanwhile ride one call, not one call each.
+   */
+  admit?: () => Promise<void>;
 }
 
 interface Pending<V> {
@@ -22,6 +27,8 @@ interface Pending<V> {
 export class DescribeBatcher<V> {
   private queue = new Map<string, Pending<V>[]>();
   private timer: TimerHandle | undefined;
+  /** The window closed and the batch waits for admit(); look-ups still join it. */
+  private admitting = false;
 
   constructor(private readonly opts: DescribeBatcherOptions<V>) {}
 
@@ -47,8 +54,22 @@ export class DescribeBatcher<V> {
       if (list) list.push(entry);
       else this.queue.set(key, [entry]);
       if (this.queue.size >= this.opts.maxBatch) this.flush();
-      else if (!this.timer) this.timer = this.opts.clock.setTimeout(() => this.flush(), this.opts.windowMs);
+      else if (!this.timer && !this.admitting) this.timer = this.opts.clock.setTimeout(() => this.windowClosed(), this.opts.windowMs);
     });
+  }
+
+  private windowClosed(): void {
+    this.timer = undefined;
+    const admit = this.opts.admit;
+    if (!admit) return this.flush();
+    this.admitting = true;
+    // admit() only waits; should it fail, the call itself meets the limiter (or the error) as before.
+    admit()
+      .catch(() => undefined)
+      .finally(() => {
+        this.admitting = false;
+        this.flush();
+      });
   }
 
   private flush(): void {

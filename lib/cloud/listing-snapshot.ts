@@ -61,6 +61,8 @@ export interface ListingSnapshotOptions<V> {
    * nothing more than a plain fetch, and every fetch in a burst may keep what it shows (default false).
    */
   fetchListsScope?: boolean;
+  /** See DescribeBatcherOptions.admit. */
+  admit?: () => Promise<void>;
 }
 
 type Match<V> = (key: string, value: V) => boolean;
@@ -91,7 +93,7 @@ export class ListingSnapshot<V> {
     for (const [name, v] of [['reuseMs', this.reuseMs], ['burstSize', this.burstSize], ['burstWithinMs', this.burstWithinMs], ['rememberMs', this.rememberMs], ['maxBatch', o.maxBatch]] as const) {
       if (!Number.isFinite(v) || v < 0) throw new RangeError(`ListingSnapshot: ${name} must be a finite number >= 0, got ${v}`);
     }
-    this.batcher = new DescribeBatcher<V>({ windowMs: o.windowMs ?? 5, maxBatch: o.maxBatch, clock: o.clock, fetch: (keys) => this.fetchBatch(keys) });
+    this.batcher = new DescribeBatcher<V>({ windowMs: o.windowMs ?? 5, maxBatch: o.maxBatch, clock: o.clock, fetch: (keys) => this.fetchBatch(keys), admit: o.admit });
   }
 
   /**

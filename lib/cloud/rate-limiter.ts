@@ -22,13 +22,26 @@ export class RegionalRateLimiter {
 
   /** Waits for a token of `cls` in `scope`; rejects with the signal's reason when aborted. */
   acquire(scope: string, cls: ActionClass, signal?: AbortSignal): Promise<void> {
+    return this.bucket(scope, cls).wait(signal);
+  }
+
+  /**
+   * Resolves once a token of `cls` in `scope` is free, without taking it: a batcher holds its batch open
+   * until then, so look-ups queued behind the limit ride one call instead of one call each.
+   */
+  async whenAvailable(scope: string, cls: ActionClass): Promise<void> {
+    const bucket = this.bucket(scope, cls);
+    for (let wait = bucket.msUntilAvailable(); wait > 0; wait = bucket.msUntilAvailable()) await this.clock.sleep(wait);
+  }
+
+  private bucket(scope: string, cls: ActionClass): TokenBucket {
     const key = `${scope}/${cls}`;
     let bucket = this.buckets.get(key);
     if (!bucket) {
       bucket = new TokenBucket(this.limits[cls].qps, this.limits[cls].burst, this.clock);
       this.buckets.set(key, bucket);
     }
-    return bucket.wait(signal);
+    return bucket;
   }
 
   /** Tokens left in a bucket (negative while callers wait); for tests and metrics. */

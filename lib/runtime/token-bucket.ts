@@ -38,6 +38,12 @@ export class TokenBucket {
     }
   }
 
+  /** How many ms until a token is free for the next caller, without taking it (0 = one is free now). */
+  msUntilAvailable(): number {
+    const tokens = this.available();
+    return tokens >= 1 ? 0 : ((1 - tokens) / this.qps) * 1000;
+  }
+
   /** Tokens available now (negative while reservations are outstanding). */
   available(): number {
     this.advance(this.clock.now());

@@ -147,6 +147,8 @@ export class AwsClientFactory {
       maxIds: MAX_IDS_PER_DESCRIBE,
       reuseMs: this.opts.instanceReuseMs,
       describeByIds: (ids) => describeInstancesById(api, ids),
+      // Only the SDK-backed API meets our limiter; an injected one (tests) is not held back by it.
+      admit: this.opts.createEc2Api ? undefined : () => this.limiter.whenAvailable(region, 'describe'),
       describeByNames: (clusterId, names) =>
         api.describeInstances({ filters: [{ Name: `tag:${NAME_TAG}`, Values: names }, { Name: `tag:${CLUSTER_TAG_PREFIX}${clusterId}`, Values: ['owned'] }] }),
     });

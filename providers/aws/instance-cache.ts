@@ -28,6 +28,8 @@ export interface InstanceCacheOptions {
   maxIds?: number;
   /** Names per filtered call. */
   maxNames?: number;
+  /** Resolves when a DescribeInstances call may be made now (see DescribeBatcherOptions.admit). */
+  admit?: () => Promise<void>;
 }
 
 const NAME_TAG = 'Name';
@@ -48,8 +50,9 @@ export class InstanceCache {
       // A terminated instance stays terminated: not worth describing on anyone else's behalf.
       worthWatching: (i) => i.State?.Name !== 'terminated',
       fetch: (ids, widen) => o.describeByIds([...ids, ...(widen?.recent ?? [])]),
+      admit: o.admit,
     });
-    this.byName = new DescribeBatcher<Instance[]>({ windowMs: o.windowMs ?? 5, maxBatch: o.maxNames ?? 100, clock: o.clock, fetch: (keys) => this.fetchNames(keys) });
+    this.byName = new DescribeBatcher<Instance[]>({ windowMs: o.windowMs ?? 5, maxBatch: o.maxNames ?? 100, clock: o.clock, fetch: (keys) => this.fetchNames(keys), admit: o.admit });
   }
 
   /**

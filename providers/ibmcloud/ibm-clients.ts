@@ -175,6 +175,7 @@ export class IbmClientFactory {
           reuseMs: this.o.snapshotReuseMs,
           maxBatch: 1_000,
           fetchListsScope: true,
+          admit: () => this.limiter.whenAvailable('global', 'describe'),
           // One list of the VPC answers every look-up of the batch, by id and by name, and in a burst the rest.
           fetch: async () => {
             const found = new Map<string, VpcInstance>();

@@ -62,7 +62,7 @@ describe('standard flags', () => {
     expect(f).to.deep.include({
       namespace: '', leaderElect: false, leaderElectLeaseDurationMs: 0, leaderElectResourceNamespace: '',
       leaderElectId: 'cluster-api-provider-aws-leader', metricsBindAddress: ':8081', healthAddr: ':9440',
-      maxConcurrentReconciles: 10, kubeApiQps: 100, kubeApiBurst: 200, gracefulShutdownTimeoutMs: 30_000, syncPeriodMs: 600_000, v: 0,
+      maxConcurrentReconciles: 10, kubeApiQps: 200, kubeApiBurst: 400, gracefulShutdownTimeoutMs: 30_000, syncPeriodMs: 600_000, v: 0,
     });
     expect(f.featureGates).to.deep.equal({});
   });

@@ -81,4 +81,30 @@ describe('DescribeBatcher', () => {
     expect(await b).to.equal('value-b');
     expect(calls).to.have.length(1);
   });
+
+  it('holds a closed window\'s batch open until admitted, so look-ups queued behind a rate limit ride one call', async () => {
+    const clock = new FakeClock();
+    const calls: string[][] = [];
+    let admit!: () => void;
+    const batcher = new DescribeBatcher<string>({
+      windowMs: 5,
+      maxBatch: 1000,
+      clock,
+      admit: () => new Promise<void>((r) => (admit = r)),
+      fetch: async (keys) => {
+        calls.push(keys);
+        return new Map(keys.map((k) => [k, `value-${k}`]));
+      },
+    });
+    const first = batcher.get('a');
+    clock.step(5);
+    await flush();
+    const late = [batcher.get('b'), batcher.get('c')];
+    clock.step(50);
+    await flush();
+    expect(calls).to.deep.equal([], 'nothing is sent before admission');
+    admit();
+    expect(await Promise.all([first, ...late])).to.deep.equal(['value-a', 'value-b', 'value-c']);
+    expect(calls).to.deep.equal([['a', 'b', 'c']]);
+  });
 });

@@ -28,4 +28,19 @@ describe('RegionalRateLimiter', () => {
     expect(limiter.available('us-east-1', 'describe')).to.be.below(1);
     expect(limiter.available('ap-south-1', 'describe')).to.equal(1);
   });
+
+  it('tells when a token is free without taking it', async () => {
+    const clock = new FakeClock();
+    const limiter = new RegionalRateLimiter({ describe: { qps: 10, burst: 1 }, mutate: { qps: 1, burst: 1 } }, clock);
+    await limiter.whenAvailable('us-east-1', 'describe');
+    expect(limiter.available('us-east-1', 'describe')).to.equal(1, 'waiting took nothing');
+    await limiter.acquire('us-east-1', 'describe');
+    let free = false;
+    const waiting = limiter.whenAvailable('us-east-1', 'describe').then(() => (free = true));
+    await flush();
+    expect(free).to.equal(false);
+    clock.step(100);
+    await waiting;
+    expect(limiter.available('us-east-1', 'describe')).to.equal(1);
+  });
 });
