@@ -5,6 +5,7 @@ import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
 import { awsBench, type BenchProvider } from './providers.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,6 +19,25 @@ export interface ControllerProcessOptions {
   logFile: string;
   /** Run <compiledDir>/<script>.js with plain node; unset: the TypeScript source through tsx. */
   compiledDir?: string;
+  /** Flags for node itself (see deploymentNodeFlags). */
+  nodeFlags?: string[];
+}
+
+/**
+ * The node flags the Deployment of `cloud` runs `script` with (`command: [node, <flags>..., /app/dist/<script>.js]`),
+ * so that what is measured here (peak RSS above all) is what a cluster runs.
+ */
+export function deploymentNodeFlags(cloud: string, script: string): string[] {
+  const path = join(REPO_ROOT, 'manifests', 'providers', cloud, 'deployment.yaml');
+  const image = `/app/dist/${script.replace(/\.ts$/, '.js')}`;
+  for (const doc of parseAllDocuments(readFileSync(path, 'utf8'))) {
+    const d = doc.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: Array<{ command?: string[] }> } } } } | null;
+    for (const c of d?.spec?.template?.spec?.containers ?? []) {
+      const cmd = c.command ?? [];
+      if (cmd[cmd.length - 1] === image) return cmd.slice(1, -1);
+    }
+  }
+  throw new Error(`${path}: no container runs ${image}`);
 }
 
 /** A free loopback port (there is a small window before the child binds it; fine on a test machine). */
@@ -79,7 +99,7 @@ export class ControllerProcess {
     const entry = this.opts.compiledDir
       ? [join(this.opts.compiledDir, this.opts.script.replace(/\.ts$/, '.js'))]
       : ['--import', 'tsx', join(REPO_ROOT, this.opts.script)];
-    const child = spawn(process.execPath, [...entry, ...args], {
+    const child = spawn(process.execPath, [...(this.opts.nodeFlags ?? []), ...entry, ...args], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_EC2_METADATA_DISABLED: 'true' },
@@ -164,7 +184,8 @@ export class ControllerProcess {
 /** The two Deployment containers the benchmark runs: the cloud's provider binary and the MachineSet controller. */
 export function controllerProcesses(o: { kubeconfigPath: string; cloudArgs: string[]; provider?: BenchProvider; namespace: string; logDir: string; extraArgs?: string[]; compiledDir?: string }): ControllerProcess[] {
   const common = [`--kubeconfig=${o.kubeconfigPath}`, `--namespace=${o.namespace}`, '--graceful-shutdown-timeout=5s', ...(o.extraArgs ?? [])];
-  const binary = (o.provider ?? awsBench).binary;
+  const provider = o.provider ?? awsBench;
+  const binary = provider.binary;
   return [
     new ControllerProcess({
       name: binary.name,
@@ -172,6 +193,7 @@ export function controllerProcesses(o: { kubeconfigPath: string; cloudArgs: stri
       args: [...common, ...o.cloudArgs],
       logFile: join(o.logDir, `${binary.name}.log`),
       compiledDir: o.compiledDir,
+      nodeFlags: deploymentNodeFlags(provider.name, binary.script),
     }),
     new ControllerProcess({
       name: 'machineset-controller',
@@ -179,6 +201,7 @@ export function controllerProcesses(o: { kubeconfigPath: string; cloudArgs: stri
       args: common,
       logFile: join(o.logDir, 'machineset-controller.log'),
       compiledDir: o.compiledDir,
+      nodeFlags: deploymentNodeFlags(provider.name, 'cmd/machineset-controller.ts'),
     }),
   ];
 }

@@ -13,7 +13,7 @@ import {
   RealClock,
 } from '../../lib/index.js';
 import { wireAwsProvider } from '../../cmd/machine-api-provider-aws.js';
-import { ControllerProcess } from '../bench/controller-process.js';
+import { ControllerProcess, deploymentNodeFlags } from '../bench/controller-process.js';
 import { BENCH_NAMESPACE, type BenchEnvironment } from '../bench/environment.js';
 
 export interface ControllerHost {
@@ -34,10 +34,11 @@ const COMMON_ARGS = ['--sync-period=5s', '--graceful-shutdown-timeout=2s'];
 export function processHost(env: BenchEnvironment, logDir: string, compiledDir?: string): ControllerHost {
   const common = [`--kubeconfig=${env.kubeconfigPath}`, `--namespace=${BENCH_NAMESPACE}`, ...COMMON_ARGS];
   const binary = env.provider.binary;
+  const nodeFlags = (script: string) => deploymentNodeFlags(env.provider.name, script);
   const procs = [
-    new ControllerProcess({ name: binary.name, script: binary.script, args: [...common, ...env.provider.cloudArgs(env.emulator)], logFile: `${logDir}/${binary.name}.log`, compiledDir }),
-    new ControllerProcess({ name: 'machineset-controller', script: 'cmd/machineset-controller.ts', args: common, logFile: `${logDir}/machineset-controller.log`, compiledDir }),
-    new ControllerProcess({ name: 'machine-healthcheck', script: 'cmd/machine-healthcheck.ts', args: common, logFile: `${logDir}/machine-healthcheck.log`, compiledDir }),
+    new ControllerProcess({ name: binary.name, script: binary.script, args: [...common, ...env.provider.cloudArgs(env.emulator)], logFile: `${logDir}/${binary.name}.log`, compiledDir, nodeFlags: nodeFlags(binary.script) }),
+    new ControllerProcess({ name: 'machineset-controller', script: 'cmd/machineset-controller.ts', args: common, logFile: `${logDir}/machineset-controller.log`, compiledDir, nodeFlags: nodeFlags('cmd/machineset-controller.ts') }),
+    new ControllerProcess({ name: 'machine-healthcheck', script: 'cmd/machine-healthcheck.ts', args: common, logFile: `${logDir}/machine-healthcheck.log`, compiledDir, nodeFlags: nodeFlags('cmd/machine-healthcheck.ts') }),
   ];
   const byName = (n: string) => procs.find((p) => p.name === n);
   return {

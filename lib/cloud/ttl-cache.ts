@@ -3,6 +3,8 @@ import type { Clock } from '../runtime/clock.js';
 
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
+  /** When set() next drops every expired entry: keys that are never read again must not stay forever. */
+  private nextSweep = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -27,7 +29,16 @@ export class TtlCache<V> {
   }
 
   set(key: string, value: V): void {
-    this.entries.set(key, { value, expires: this.clock.now() + this.ttlMs });
+    const now = this.clock.now();
+    if (now >= this.nextSweep) {
+      for (const [k, e] of this.entries) if (now >= e.expires) this.entries.delete(k);
+      this.nextSweep = now + Math.max(this.ttlMs, 1_000);
+    }
+    this.entries.set(key, { value, expires: now + this.ttlMs });
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 
   delete(key: string): void {

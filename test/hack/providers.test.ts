@@ -2,6 +2,7 @@
 // carry its own providerSpec and Secrets, and the targets read its own metric keys.
 import { expect } from 'chai';
 import { benchProvider, benchProviders, PROVIDER_NAMES } from '../../hack/bench/providers.js';
+import { deploymentNodeFlags } from '../../hack/bench/controller-process.js';
 import { evaluateTargets } from '../../hack/bench/report.js';
 import { machineSet } from '../../hack/bench/workload.js';
 
@@ -37,5 +38,14 @@ describe('bench providers', () => {
     const scenarios = [{ name: 'scale-up-50', provider: 'gcp', metrics: { gceCallsPerMachine: 2.5, ec2CallsPerMachine: 99 } }];
     const t = evaluateTargets(scenarios, { largest: 50, cloud: benchProviders.gcp }).find((x) => x.name.startsWith('GCE calls per created machine'));
     expect(t).to.include({ value: 2.5, met: true });
+  });
+
+  it('run each binary with the node flags its Deployment gives it', () => {
+    for (const name of PROVIDER_NAMES) {
+      const p = benchProvider(name);
+      expect(deploymentNodeFlags(name, p.binary.script)).to.deep.equal(['--max-old-space-size=192']);
+      expect(deploymentNodeFlags(name, 'cmd/machineset-controller.ts')).to.deep.equal(['--max-old-space-size=192']);
+    }
+    expect(() => deploymentNodeFlags('aws', 'cmd/no-such-binary.ts')).to.throw(/no container runs \/app\/dist\/cmd\/no-such-binary.js/);
   });
 });

@@ -23,4 +23,13 @@ describe('TtlCache', () => {
     clock.step(1_000);
     expect(c.take('k')).to.equal(undefined);
   });
+
+  it('drops expired entries that are never read again, so one per Machine ever seen does not pile up', () => {
+    const clock = new FakeClock();
+    const cache = new TtlCache<string>(clock, 5_000);
+    for (let i = 0; i < 100; i++) cache.set(`m${i}`, 'instance');
+    clock.step(6_000);
+    cache.set('new', 'instance');
+    expect(cache.size).to.equal(1);
+  });
 });
