@@ -7,6 +7,7 @@ import {
   MachineClusterIDLabel,
   MachineInstanceTypeLabel,
   MachineRegionLabel,
+  keepBootingState,
   type Machine,
   type NodeAddress,
 } from '../../lib/index.js';
@@ -228,13 +229,7 @@ export const isInterruptible = (spec: GCPMachineProviderSpec, instance: Instance
 /** The instance's GCE status as a string ("PROVISIONING", "RUNNING", ...). */
 export const instanceStatus = (instance: Instance): string => String(instance.status ?? 'UNKNOWN');
 
-const BOOTING = new Set(['PROVISIONING', 'STAGING']);
+const BOOTING: ReadonlySet<string> = new Set(['PROVISIONING', 'STAGING']);
 
-/**
- * The state to record on the Machine: the instance's, except that a boot's PROVISIONING → STAGING step keeps
- * the booting state already recorded, as it is not worth two writes (the Machine's annotation and its status).
- */
-export const stateToRecord = (recorded: string | null | undefined, instance: Instance): string => {
-  const now = instanceStatus(instance);
-  return recorded && BOOTING.has(recorded) && BOOTING.has(now) ? recorded : now;
-};
+/** The state to record on the Machine: a boot's PROVISIONING → STAGING step keeps the state recorded (lib's keepBootingState). */
+export const stateToRecord = (recorded: string | null | undefined, instance: Instance): string => keepBootingState(recorded, instanceStatus(instance), BOOTING);

@@ -263,8 +263,8 @@ class IbmCloudMachineActuator implements Actuator {
     m.spec = { ...m.spec, providerID: providerIdOf(accountId, scope.clusterId, instance.id) };
     m.status = { ...m.status, addresses: addressesOf(scope.instanceName, instance) };
     m.metadata.labels = { ...m.metadata.labels, ...machineLabelsFor(scope.spec) };
-    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: stateToRecord(scope.status.instanceState, instance) };
     this.recordCreated(scope, instance);
+    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: scope.status.instanceState ?? instance.status };
   }
 
   private failCreation(scope: MachineScope, message: string): void {

@@ -6,6 +6,7 @@ import {
   MachineClusterIDLabel,
   MachineInstanceTypeLabel,
   MachineRegionLabel,
+  keepBootingState,
   type Machine,
   type NodeAddress,
 } from '../../lib/index.js';
@@ -96,15 +97,13 @@ export function addressesOf(machineName: string, instance: VpcInstance): NodeAdd
   return out;
 }
 
-const BOOTING = new Set<string>(['pending', 'starting']);
+const BOOTING: ReadonlySet<string> = new Set(['pending', 'starting']);
 
 /**
- * The state to record on the Machine: the instance's, except that a boot's pending → starting step keeps the
- * booting state already recorded. The step is not worth a metadata write of its own (the Machine's
- * instance-state annotation); the address the VPC allocates with it is still recorded at once.
+ * The state to record on the Machine: a boot's pending → starting step keeps the state recorded (lib's
+ * stateToRecord); the address the VPC allocates with it is still recorded at once.
  */
-export const stateToRecord = (recorded: string | null | undefined, instance: VpcInstance): string =>
-  recorded && BOOTING.has(recorded) && BOOTING.has(instance.status) ? recorded : instance.status;
+export const stateToRecord = (recorded: string | null | undefined, instance: VpcInstance): string => keepBootingState(recorded, instance.status, BOOTING);
 
 /** Whether the VPC's instance is still booting (pending, or starting with its address allocated). */
 export const isBooting = (instance: VpcInstance): boolean => BOOTING.has(instance.status);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { viewCanBeCurrent, type Machine } from '../../../lib/index.js';
+import { keepBootingState, viewCanBeCurrent, type Machine } from '../../../lib/index.js';
 
 const machine = (nodeRef?: string): Machine => ({ metadata: { name: 'm' }, spec: {}, status: nodeRef ? { nodeRef: { kind: 'Node', name: nodeRef } } : {} });
 const booting = (state: string) => state === 'pending';
@@ -14,5 +14,16 @@ describe('viewCanBeCurrent', () => {
     expect(viewCanBeCurrent(machine('n1'), booting)('pending')).to.equal(false);
     expect(viewCanBeCurrent(machine('n1'), booting)('running')).to.equal(true);
     expect(viewCanBeCurrent(machine('n1'), booting)('stopped')).to.equal(true);
+  });
+});
+
+describe('keepBootingState', () => {
+  const BOOTING = new Set(['pending', 'starting']);
+
+  it('keeps the booting state recorded through a step to another booting state, and records any other state', () => {
+    expect(keepBootingState('pending', 'starting', BOOTING)).to.equal('pending');
+    expect(keepBootingState(undefined, 'starting', BOOTING)).to.equal('starting');
+    expect(keepBootingState('pending', 'running', BOOTING)).to.equal('running');
+    expect(keepBootingState('running', 'starting', BOOTING)).to.equal('starting');
   });
 });
