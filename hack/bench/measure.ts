@@ -9,9 +9,7 @@ export const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'dele
 export interface Snapshot {
   at: number;
   ec2: Record<string, { total: number; throttled: number }>;
-  /** Controller requests per "verb resource[/sub]" (driver and kubelet simulator excluded). */
-  kube: Record<string, number>;
-  /** The same per "agent|verb resource[/sub]". */
+  /** Controller requests per "agent|verb resource[/sub]" (driver and kubelet simulator excluded). */
   kubeByAgent: Record<string, number>;
   /** controller_runtime_reconcile_total per controller name, summed over the processes. */
   reconciles: Record<string, number>;
@@ -20,13 +18,10 @@ export interface Snapshot {
 export async function snapshot(env: BenchEnvironment, controllers: ControllerProcess[]): Promise<Snapshot> {
   const ec2: Snapshot['ec2'] = {};
   for (const [action, c] of Object.entries(env.emulator.knobs.allCounts())) ec2[action] = { total: c.total, throttled: c.throttled };
-  const kube: Record<string, number> = {};
   const kubeByAgent: Record<string, number> = {};
   for (const [key, n] of env.requestCounts()) {
-    const [agent, what] = key.split('|') as [string, string];
-    if (agent === DRIVER_USER_AGENT || agent === KUBELET_USER_AGENT) continue;
-    kube[what] = (kube[what] ?? 0) + n;
-    kubeByAgent[key] = n;
+    const agent = key.split('|')[0];
+    if (agent !== DRIVER_USER_AGENT && agent !== KUBELET_USER_AGENT) kubeByAgent[key] = n;
   }
   const reconciles: Record<string, number> = {};
   for (const c of controllers) {
@@ -41,7 +36,7 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
     const names = new Set([...text.matchAll(/^controller_runtime_reconcile_total\{[^}]*controller="([^"]+)"/gm)].map((m) => m[1] ?? ''));
     for (const name of names) reconciles[name] = (reconciles[name] ?? 0) + sumMetric(text, 'controller_runtime_reconcile_total', { controller: name });
   }
-  return { at: performance.now(), ec2, kube, kubeByAgent, reconciles };
+  return { at: performance.now(), ec2, kubeByAgent, reconciles };
 }
 
 function diffRecord(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
@@ -70,10 +65,13 @@ export function cost(before: Snapshot, after: Snapshot): Cost {
   const total = (s: Snapshot) => Object.fromEntries(Object.entries(s.ec2).map(([k, v]) => [k, v.total]));
   const throttled = (s: Snapshot) => Object.fromEntries(Object.entries(s.ec2).map(([k, v]) => [k, v.throttled]));
   const ec2ByAction = diffRecord(total(before), total(after));
-  const kubeByRequest = diffRecord(before.kube, after.kube);
+  const kubeByAgentRequest = diffRecord(before.kubeByAgent, after.kubeByAgent);
+  const kubeByRequest: Record<string, number> = {};
   const kubeByVerb: Record<string, number> = {};
-  for (const [k, n] of Object.entries(kubeByRequest)) {
-    const verb = k.split(' ')[0] ?? k;
+  for (const [key, n] of Object.entries(kubeByAgentRequest)) {
+    const what = key.slice(key.indexOf('|') + 1);
+    const verb = what.split(' ')[0] ?? what;
+    kubeByRequest[what] = (kubeByRequest[what] ?? 0) + n;
     kubeByVerb[verb] = (kubeByVerb[verb] ?? 0) + n;
   }
   return {
@@ -83,7 +81,7 @@ export function cost(before: Snapshot, after: Snapshot): Cost {
     ec2Throttled: Object.values(diffRecord(throttled(before), throttled(after))).reduce((a, b) => a + b, 0),
     kubeByVerb,
     kubeByRequest,
-    kubeByAgentRequest: diffRecord(before.kubeByAgent, after.kubeByAgent),
+    kubeByAgentRequest,
     kubeWrites: Object.entries(kubeByVerb).reduce((a, [v, n]) => a + (WRITE_VERBS.has(v) ? n : 0), 0),
     reconciles: diffRecord(before.reconciles, after.reconciles),
   };

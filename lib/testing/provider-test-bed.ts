@@ -112,6 +112,26 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
   }
 }
 
+/**
+ * Waits until `count` Machines of the namespace (of MachineSet `set`, when given) exist, all in `phase` when
+ * given; a timeout names the phases seen last.
+ */
+export async function waitForMachines(
+  client: KubeClient,
+  o: { namespace: string; count: number; set?: string; phase?: string; timeoutMs?: number; intervalMs?: number },
+): Promise<Machine[]> {
+  const what = `${o.count}${o.phase ? ` ${o.phase}` : ''} machine${o.count === 1 ? '' : 's'}${o.set ? ` of ${o.set}` : ` in ${o.namespace}`}`;
+  let last: Machine[] = [];
+  return eventually(
+    what,
+    async () => {
+      last = (await client.list(Machines, { namespace: o.namespace, labelSelector: o.set ? `${MACHINESET_LABEL}=${o.set}` : undefined })).items;
+      return last.length === o.count && (!o.phase || last.every((m) => m.status?.phase === o.phase)) ? last : undefined;
+    },
+    { timeoutMs: o.timeoutMs, intervalMs: o.intervalMs, describe: () => last.map((m) => m.status?.phase ?? '-').join(',') },
+  );
+}
+
 const CLUSTER_LABEL = 'machine.openshift.io/cluster-api-cluster';
 const MACHINESET_LABEL = 'machine.openshift.io/cluster-api-machineset';
 
@@ -213,13 +233,7 @@ export async function startProviderTestBed<P extends WiredProvider>(opts: Provid
         return isNotFound(err);
       }
     },
-    async waitForMachines(set, count, phase) {
-      const what = `${count}${phase ? ` ${phase}` : ''} machine${count === 1 ? '' : 's'} of ${set}`;
-      return eventually(what, async () => {
-        const ms = await machinesOf(set);
-        return ms.length === count && (!phase || ms.every((m) => m.status?.phase === phase)) ? ms : undefined;
-      });
-    },
+    waitForMachines: (set, count, phase) => waitForMachines(client, { namespace, set, count, phase }),
     async waitForPhase(name, phase, what = `${name} ${phase}`) {
       return eventually(what, async () => {
         const m = await getMachine(name);

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
-import { Machines, type Machine } from '../../../lib/index.js';
-import { eventually } from '../../../lib/testing/index.js';
+import { waitForMachines } from '../../../lib/testing/index.js';
 import { startLocalEnvironment, type LocalEnvironment } from '../../../cmd/local/environment.js';
 
 describe('the local environment with --provider ibmcloud', function () {
@@ -28,15 +27,7 @@ describe('the local environment with --provider ibmcloud', function () {
     expect(endpoints.cloud.ibmcloud?.endpoint).to.match(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(endpoints.cloud.ibmcloud?.iamEndpoint).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(endpoints.cloud.ibmcloud?.region).to.equal('us-south');
-    let machines: Machine[] = [];
-    await eventually(
-      '3 Running sample machines',
-      async () => {
-        machines = (await env!.client.list(Machines, { namespace: 'openshift-machine-api' })).items;
-        return machines.length === 3 && machines.every((m) => m.status?.phase === 'Running');
-      },
-      { timeoutMs: 40_000, intervalMs: 100, describe: () => machines.map((m) => m.status?.phase ?? '-').join(',') },
-    );
+    const machines = await waitForMachines(env.client, { namespace: 'openshift-machine-api', count: 3, phase: 'Running', timeoutMs: 40_000, intervalMs: 100 });
     expect(machines.map((m) => m.status?.phase)).to.deep.equal(['Running', 'Running', 'Running']);
     for (const m of machines) expect(m.spec?.providerID).to.match(/^ibm:\/\/[0-9a-f]+\/\/\/local\/0717_/);
   });
