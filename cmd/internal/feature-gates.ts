@@ -1,4 +1,5 @@
-// --feature-gates=Name=true,Other=false
+// --feature-gates=Name=true,Other=false. The machine-api-operator passes every OpenShift feature gate to
+// every container that takes the flag; a binary honours the ones it knows and must start with the rest.
 export class FeatureGateError extends Error {
   override readonly name = 'FeatureGateError';
 }
@@ -11,4 +12,12 @@ export function parseFeatureGates(text: string): Record<string, boolean> {
     gates[m[1]!] = m[2]!.toLowerCase() === 'true';
   }
   return gates;
+}
+
+/** The gates these binaries act on; every other name is accepted and reported once at start. */
+export const knownFeatureGates: ReadonlySet<string> = new Set(['MachineAPIMigration']);
+
+/** Names in `gates` that no binary here acts on, sorted. */
+export function unknownFeatureGates(gates: Readonly<Record<string, boolean>>): string[] {
+  return Object.keys(gates).filter((g) => !knownFeatureGates.has(g)).sort();
 }

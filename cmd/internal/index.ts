@@ -1,4 +1,6 @@
 export * from './go-duration.js';
+export * from './go-bool.js';
+export * from './klog-flags.js';
 export * from './feature-gates.js';
 export * from './leader-election-durations.js';
 export * from './standard-flags.js';
@@ -6,3 +8,4 @@ export * from './manager-from-flags.js';
 export * from './run-until-signal.js';
 export * from './run-binary.js';
 export * from './provider-binary.js';
+export * from './tls-flags.js';

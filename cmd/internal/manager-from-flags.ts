@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createKubeClient, createLogger, defineResource, loadKubeConfig, Manager, type KubeClient, type KubeObject, type Logger } from '../../lib/index.js';
+import { unknownFeatureGates } from './feature-gates.js';
 import { leaseTimings } from './leader-election-durations.js';
 import type { StandardFlags } from './standard-flags.js';
 
@@ -26,6 +27,8 @@ const EVENT_CLIENT_BURST = 100;
 
 export async function managerFromFlags(flags: StandardFlags, component: string, opts: { onLeadershipLost?: () => void; logStream?: NodeJS.WritableStream } = {}): Promise<Wiring> {
   const logger = createLogger({ level: flags.v, fields: { component }, stream: opts.logStream });
+  const ignoredGates = unknownFeatureGates(flags.featureGates);
+  if (ignoredGates.length > 0) logger.info('feature gates this binary does not act on', { gates: ignoredGates });
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
   const client = createKubeClient({ kubeConfig, qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: component });
   // Each with its own budget, as controller-runtime does: a scale-up's queue of writes never delays a Lease

@@ -2,6 +2,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseGoDuration } from './go-duration.js';
 import { parseFeatureGates } from './feature-gates.js';
+import { goBoolArgument } from './go-bool.js';
+import { addKlogFlags } from './klog-flags.js';
 
 export interface BinaryDefaults {
   /** Lease name, e.g. "cluster-api-provider-aws-leader". */
@@ -69,11 +71,11 @@ function gates(value: string): Record<string, boolean> {
 
 /** Adds the shared flags to a commander program; `defaultKubeconfig` is usually $KUBECONFIG. */
 export function addStandardFlags(cmd: Command, defaults: BinaryDefaults, defaultKubeconfig?: string): Command {
-  return cmd
+  return addKlogFlags(cmd)
     .addOption(new Option('--kubeconfig <path>', 'Path to a kubeconfig; in-cluster configuration when unset').default(defaultKubeconfig || undefined))
     .option('--namespace <ns>', 'Namespace the controllers watch; all namespaces when empty', '')
     .addOption(new Option('--leader-elect [bool]', 'Use leader election on a coordination.k8s.io Lease so only one replica runs the controllers')
-      .default(false).argParser((v: string) => v !== 'false'))
+      .default(false).argParser(goBoolArgument('--leader-elect')))
     .addOption(new Option('--leader-elect-lease-duration <duration>', 'How long a non-leader waits before taking an unrenewed lease (Go duration, e.g. 120s); 0 = 137s (270s on single-replica clusters), renew deadline 107s, retry period 26s')
       .default(0, '0').argParser(duration('--leader-elect-lease-duration')))
     .option('--leader-elect-resource-namespace <ns>', 'Namespace of the leader-election Lease; the service account namespace in-cluster, else --namespace, else openshift-machine-api', '')

@@ -11,6 +11,7 @@ import { machineSetControllerBinary } from '../../cmd/machineset-controller.js';
 import { nodeLinkControllerBinary } from '../../cmd/nodelink-controller.js';
 import { addStandardFlags, type BinarySpec } from '../../cmd/internal/index.js';
 import { freePort, startBinary, waitForOk, type Child } from './binary-harness.js';
+import { maoArgs } from './mao-args.js';
 
 interface BinaryCase {
   name: string;
@@ -20,6 +21,8 @@ interface BinaryCase {
   defaultHealth: string;
   /** Names that must be on /metrics once it runs. */
   metrics: string[];
+  /** The arguments the machine-api-operator gives this container. */
+  maoArgs: string[];
 }
 
 const binaries: BinaryCase[] = [
@@ -29,6 +32,7 @@ const binaries: BinaryCase[] = [
     leaseId: 'cluster-api-provider-machineset-leader',
     defaultMetrics: '":8082"',
     defaultHealth: '":9441"',
+    maoArgs: maoArgs.machineSetController,
     metrics: ['mapi_machine_items', 'mapi_machineset_items', 'mapi_mao_collector_up{kind="mapi_machine_items"} 1', 'controller_runtime_reconcile_total{controller="machineset_controller"'],
   },
   {
@@ -37,6 +41,7 @@ const binaries: BinaryCase[] = [
     leaseId: 'cluster-api-provider-healthcheck-leader',
     defaultMetrics: '":8083"',
     defaultHealth: '":9442"',
+    maoArgs: maoArgs.machineHealthCheck,
     metrics: ['mapi_machinehealthcheck_nodes_covered', 'mapi_machinehealthcheck_remediation_success_total', 'mapi_machinehealthcheck_short_circuit', 'controller_runtime_reconcile_total{controller="machinehealthcheck-controller"'],
   },
   {
@@ -45,11 +50,12 @@ const binaries: BinaryCase[] = [
     leaseId: 'cluster-api-provider-nodelink-leader',
     defaultMetrics: '"0"',
     defaultHealth: '""',
+    maoArgs: maoArgs.nodeLinkController,
     metrics: ['controller_runtime_reconcile_total{controller="nodelink-controller"'],
   },
 ];
 
-describe('controller binaries', function () {
+describe('controller binaries, started with the machine-api-operator\'s arguments', function () {
   this.timeout(90_000);
   let env: TestEnv;
   let dir: string;
@@ -63,13 +69,13 @@ describe('controller binaries', function () {
     env = await startTestEnv({ controlPlane: { kubeconfigPath: kubeconfig } });
     for (const b of binaries) {
       const [health, metrics] = [await freePort(), await freePort()];
+      // Exactly the operator's arguments, then what only a test must choose: where the cluster and free ports are.
       const child = startBinary(b.name, [
+        ...b.maoArgs,
         '--kubeconfig', kubeconfig,
         '--health-addr', `127.0.0.1:${health}`,
         '--metrics-bind-address', `127.0.0.1:${metrics}`,
-        '--leader-elect',
         '--leader-elect-resource-namespace', 'default',
-        '--leader-elect-lease-duration', '5s',
       ]);
       running.set(b.name, { child, health, metrics });
     }
