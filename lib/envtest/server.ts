@@ -9,6 +9,7 @@ import { groupVersionDoc, rootDoc } from './openapi.js';
 import type { ObjectApi } from './object-api.js';
 import type { TypeRegistry } from './registry.js';
 import { parseResourcePath } from './request-info.js';
+import { boolQueryParam } from './query-params.js';
 import type { HandlerContext } from './handlers/context.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleEviction } from './handlers/eviction.js';
@@ -81,7 +82,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     watch: parts.watch,
   };
   const sub = info.subresource;
-  const isWatch = ['true', '1'].includes(url.searchParams.get('watch') ?? '');
+  const isWatch = boolQueryParam(url.searchParams, 'watch') === true;
   const verb = verbOf(method, info.name !== undefined, isWatch);
   const counterKey = `${verb} ${type.plural}${sub ? `/${sub}` : ''}`;
   parts.counts.set(counterKey, (parts.counts.get(counterKey) ?? 0) + 1);

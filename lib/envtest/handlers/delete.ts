@@ -1,6 +1,7 @@
 // DELETE of one object (finalizers, propagation policy, preconditions, dryRun) and of a collection.
 import type { KubeObject } from '../../apis/meta.js';
 import * as E from '../errors.js';
+import { boolQueryParam } from '../query-params.js';
 import { present } from '../encoding.js';
 import { readBody, sendJson } from '../http-util.js';
 import { isPlainObject } from '../json.js';
@@ -25,8 +26,8 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpts
   }
   const q = ctx.query;
   let policy = (q.get('propagationPolicy') ?? body.propagationPolicy) as string | undefined;
-  const orphan = q.get('orphanDependents') ?? (typeof body.orphanDependents === 'boolean' ? String(body.orphanDependents) : undefined);
-  if (policy === undefined && orphan !== undefined && orphan !== null) policy = orphan === 'true' ? 'Orphan' : 'Background';
+  const orphan = boolQueryParam(q, 'orphanDependents') ?? (typeof body.orphanDependents === 'boolean' ? body.orphanDependents : undefined);
+  if (policy === undefined && orphan !== undefined) policy = orphan ? 'Orphan' : 'Background';
   if (policy !== undefined && !policies.includes(policy)) {
     throw E.invalid('DeleteOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueNotSupported', message: `Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`, field: 'propagationPolicy' }]);
   }

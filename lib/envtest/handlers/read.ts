@@ -1,6 +1,7 @@
 // GET of one object and of collections (label/field selectors, limit/continue, server-side printing).
 import type { KubeObject } from '../../apis/meta.js';
 import * as E from '../errors.js';
+import { boolQueryParam } from '../query-params.js';
 import { columnsFor, includeObjectParam, jsonEncoder, present, tableEncoder, wantsTable } from '../encoding.js';
 import { sendJson, sendJsonText } from '../http-util.js';
 import { apiVersionFor, typeKeyOf } from '../resource-type.js';
@@ -50,8 +51,7 @@ export function handleList(ctx: HandlerContext): void {
   let filter = buildFilter(type, query.get('labelSelector'), query.get('fieldSelector'));
   const namespace = type.namespaced && ctx.namespace ? ctx.namespace : undefined;
   const table = wantsTable(ctx.req);
-  const watch = query.get('watch');
-  if (watch === 'true' || watch === '1') {
+  if (boolQueryParam(query, 'watch') === true) {
     if (ctx.name !== undefined) {
       const inner = filter;
       const name = ctx.name;

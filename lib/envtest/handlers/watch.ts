@@ -4,6 +4,7 @@
 // resolves; the client going away is seen on the response's 'close'.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as E from '../errors.js';
+import { boolQueryParam } from '../query-params.js';
 import type { Encoder } from '../encoding.js';
 import { apiVersionFor, typeKeyOf, type ResourceType } from '../resource-type.js';
 import type { ObjectFilter } from '../selectors.js';
@@ -42,8 +43,8 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
   const typeKey = typeKeyOf(w.type);
   const q = w.query;
   const rvParam = q.get('resourceVersion') ?? '';
-  const sendInitial = q.get('sendInitialEvents') === 'true';
-  const bookmarks = q.get('allowWatchBookmarks') === 'true';
+  const sendInitial = boolQueryParam(q, 'sendInitialEvents') === true;
+  const bookmarks = boolQueryParam(q, 'allowWatchBookmarks') === true;
   const timeoutParam = q.get('timeoutSeconds');
   // kube-apiserver closes long watches after a random 30-60 minutes unless the client asks for less.
   const timeoutMs = timeoutParam !== null && /^\d+$/.test(timeoutParam) && Number(timeoutParam) > 0

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Command } from 'commander';
-import { addStandardFlags, parseGoBool, readStandardFlags, readTlsFlags, unknownFeatureGates, type BinarySpec } from '../../../cmd/internal/index.js';
+import { addStandardFlags, readStandardFlags, readTlsFlags, unknownFeatureGates, type BinarySpec } from '../../../cmd/internal/index.js';
 import { buildProgram as buildAwsProgram } from '../../../cmd/machine-api-provider-aws.js';
 import { buildProgram as buildGcpProgram } from '../../../cmd/machine-api-provider-gcp.js';
 import { buildProgram as buildIbmProgram } from '../../../cmd/machine-api-provider-ibmcloud.js';
@@ -18,16 +18,6 @@ function binaryProgram(spec: BinarySpec): Command {
   spec.flags?.(cmd);
   return cmd;
 }
-
-describe('parseGoBool', () => {
-  it('takes every spelling Go\'s strconv.ParseBool takes', () => {
-    for (const t of ['1', 't', 'T', 'TRUE', 'true', 'True']) expect(parseGoBool(t), t).to.equal(true);
-    for (const f of ['0', 'f', 'F', 'FALSE', 'false', 'False']) expect(parseGoBool(f), f).to.equal(false);
-  });
-  it('rejects anything else, naming the flag', () => {
-    for (const bad of ['yes', 'on', 'tRUE', '', ' true']) expect(() => parseGoBool(bad, '--logtostderr'), bad).to.throw(/--logtostderr must be a boolean/);
-  });
-});
 
 describe('the argument lists the machine-api-operator passes', () => {
   const cases: Array<[string, () => Command, string[]]> = [
