@@ -26,6 +26,8 @@ export interface RunBinaryOptions {
   exit?: (code: number) => void;
   /** Default stderr. */
   logStream?: NodeJS.WritableStream;
+  /** Where flag errors and start-up failures are printed; default stderr. */
+  errorStream?: NodeJS.WritableStream;
 }
 
 /** Resolves with the exit code (after calling exit). Flag errors exit 2 with commander's message. */
@@ -33,7 +35,8 @@ export async function runBinary(spec: BinarySpec, opts: RunBinaryOptions = {}): 
   const exit = opts.exit ?? ((code: number) => process.exit(code));
   const cmd = addStandardFlags(new Command(spec.name).description(spec.description), spec.defaults, opts.defaultKubeconfig ?? process.env.KUBECONFIG);
   spec.flags?.(cmd);
-  cmd.exitOverride();
+  const errors = opts.errorStream ?? process.stderr;
+  cmd.exitOverride().configureOutput({ writeErr: (text) => errors.write(text) });
   try {
     cmd.parse(opts.args ?? process.argv.slice(2), { from: 'user' });
   } catch (err) {
@@ -48,7 +51,7 @@ export async function runBinary(spec: BinarySpec, opts: RunBinaryOptions = {}): 
     wiring = await managerFromFlags(flags, spec.name, { logStream: opts.logStream });
     await spec.register(wiring.manager, flags, cmd.opts(), wiring);
   } catch (err) {
-    process.stderr.write(`${spec.name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    errors.write(`${spec.name}: ${err instanceof Error ? err.message : String(err)}\n`);
     exit(1);
     return 1;
   }

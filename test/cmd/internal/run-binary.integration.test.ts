@@ -60,13 +60,16 @@ describe('runBinary against the local control plane', function () {
     expect(logs.some((l) => l.includes('"msg":"successfully acquired lease"'))).to.equal(true);
   });
 
-  it('exits 2 on a bad flag', async () => {
+  it('exits 2 on a bad flag, printing what is wrong with it', async () => {
     let exitCode: number | undefined;
+    let printed = '';
+    const errorStream = new Writable({ write(chunk: Buffer, _enc, done) { printed += chunk.toString(); done(); } });
     const code = await runBinary(
       { name: 'x', description: 'x', defaults: { leaderElectionId: 'x', metricsBindAddress: '0', healthAddr: '' }, register: () => undefined },
-      { args: ['--max-concurrent-reconciles', 'many'], exit: (c) => (exitCode = c) },
+      { args: ['--max-concurrent-reconciles', 'many'], exit: (c) => (exitCode = c), errorStream },
     );
     expect(code).to.equal(2);
     expect(exitCode).to.equal(2);
+    expect(printed).to.include("option '--max-concurrent-reconciles <n>' argument 'many' is invalid");
   });
 });
