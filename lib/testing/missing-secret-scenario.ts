@@ -34,8 +34,11 @@ interface BddGlobals {
   after(fn: () => Promise<void>): void;
 }
 
-/** How long a Machine may take to move on once its Secret exists: seconds, against a ten-minute fallback. */
-const RECOVERY_MS = 15_000;
+/**
+ * How long a Machine may take to get its instance once its Secret exists (a first client for new credentials
+ * included, on a loaded machine): seconds, against a ten-minute fallback.
+ */
+const RECOVERY_MS = 30_000;
 
 export function describeMissingCredentialsSecret(cloud: string, setup: () => Promise<MissingSecretHarness>): void {
   const { describe, it, before, after } = globalThis as unknown as BddGlobals;
