@@ -80,9 +80,18 @@ export function wireAwsProvider(mgr: ControllerManager, client: KubeClient, opts
     retryDelayMs: opts.retryDelayMs,
     batchWindowMs: opts.batchWindowMs,
   });
-  // Credentials and user-data Secrets come from the manager's shared cache, not a GET per reconcile.
+  // Credentials and user-data Secrets come from the manager's shared cache, not a GET per reconcile. The
+  // actuator's own short-lived Secret cache would add nothing to it but keep a deleted Secret in use.
   const secretClient = withSecretReader(client, secretReaderFor(mgr, client));
-  const actuator = createAwsActuator({ client: secretClient, clock, clientFactory: clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion, ...opts.actuator });
+  const actuator = createAwsActuator({
+    client: secretClient,
+    clock,
+    clientFactory: clients,
+    regionOverride: opts.region,
+    defaultRegion: opts.defaultRegion,
+    secretCacheTtlMs: 0,
+    ...opts.actuator,
+  });
   const catalog = createAwsInstanceTypeCatalog({ client: secretClient, clock, clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion });
   addProviderControllers(mgr, actuator, catalog, opts);
   return {

@@ -65,6 +65,8 @@ export const DrainableCondition = 'Drainable';
 export const TerminableCondition = 'Terminable';
 export const IPAddressClaimedCondition = 'IPAddressClaimed';
 export const PausedCondition = 'Paused';
+/** Whether the Secrets the providerSpec names (credentials, user data) could be read; set only once one was missing. */
+export const SecretsAvailableCondition = 'SecretsAvailable';
 
 // Condition reasons
 export const MachineCreationSucceededReason = 'MachineCreationSucceeded';
@@ -73,6 +75,8 @@ export const ErrorCheckingProviderReason = 'ErrorCheckingProvider';
 export const InstanceMissingReason = 'InstanceMissing';
 export const InstanceNotCreatedReason = 'InstanceNotCreated';
 export const TooManyUnhealthyReason = 'TooManyUnhealthy';
+export const SecretNotFoundReason = 'SecretNotFound';
+export const SecretsFoundReason = 'SecretsFound';
 export const ExternalRemediationTemplateNotFoundReason = 'ExternalRemediationTemplateNotFound';
 export const ExternalRemediationRequestCreationFailedReason = 'ExternalRemediationRequestCreationFailed';
 export const HookPresentReason = 'HookPresent';

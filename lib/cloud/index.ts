@@ -10,5 +10,6 @@ export * from './provider-condition.js';
 export * from './refreshing-cache.js';
 export * from './spec-issues.js';
 export * from './secret-reader.js';
+export * from './referenced-secret.js';
 export * from './launch-ledger.js';
 export * from './booting-view.js';

@@ -15,7 +15,7 @@ import type { Machine } from '../apis/machine-types.js';
 import { MachineInstanceStateAnnotation } from '../apis/constants.js';
 import { isMachineProvisioned } from '../apis/machine-predicates.js';
 import type { ActuatorContext } from './actuator.js';
-import { InvalidMachineConfigurationError, RequeueAfterError, findError, isInvalidMachineConfiguration } from './errors.js';
+import { InvalidMachineConfigurationError, MissingSecretError, RequeueAfterError, findError, isInvalidMachineConfiguration } from './errors.js';
 import type { InstanceAction, FailedInstanceLabels } from './metrics.js';
 
 /** Errors are objects the provider may not own, so the reason rides beside them rather than on them. */
@@ -73,6 +73,8 @@ export async function reportActuatorFailures(
   } catch (err) {
     if (!findError(err, RequeueAfterError)) {
       ctx.metrics?.recordInstanceFailure(op, failureLabels(machine, err, opts.reason));
+      // The machine controller reports a missing Secret itself, with a condition, whichever call met it.
+      if (findError(err, MissingSecretError)) throw err;
       const verb = verbs[op];
       const text = (opts.describe ?? plainMessage)(err);
       ctx.events.event(machine, 'Warning', `Failed${verb}`, verb, `${machine.metadata.name ?? ''}: reconciler failed to ${verb} machine: ${text}`);

@@ -23,4 +23,10 @@ export interface Actuator {
   update(machine: Machine, ctx: ActuatorContext): Promise<void>;
   /** Starts deleting the instance; resolving means deletion was requested (or it is already gone). */
   delete(machine: Machine, ctx: ActuatorContext): Promise<void>;
+  /**
+   * The names of the Secrets the Machine's providerSpec refers to (credentials, user data), in its
+   * namespace. The machine controller watches them: a Machine waiting for one is reconciled as soon as it
+   * is created or changed. Must not call anything; optional for actuators that read no Secrets.
+   */
+  referencedSecrets?(machine: Machine): string[];
 }

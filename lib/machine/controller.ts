@@ -1,6 +1,6 @@
 // Wiring: registers the machine controller and the machine drain controller on a manager.
 import type { Machine } from '../apis/machine-types.js';
-import { Machines, Nodes } from '../client/resources.js';
+import { Machines, Nodes, Secrets } from '../client/resources.js';
 import type { ControllerManager, Informer } from '../runtime/types.js';
 import type { KubeObject } from '../apis/meta.js';
 import type { Actuator } from './actuator.js';
@@ -8,6 +8,7 @@ import { DrainReconciler } from './drain/drain-reconciler.js';
 import { NodeDrainer, type DrainOptions } from './drain/node-drainer.js';
 import { MachineReconciler } from './machine-reconciler.js';
 import { machineMetricsFor, MachineMetrics } from './metrics.js';
+import { watchReferencedSecrets } from './secret-watch.js';
 
 export const MachineControllerName = 'machine-controller';
 export const MachineDrainControllerName = 'machine-drain-controller';
@@ -27,6 +28,11 @@ export interface MachineControllerOptions {
   /** Drain controller backoff after a drain error; default 5 s → 1000 s (plus 10 qps, burst 100). */
   drainRateLimiter?: { baseDelayMs?: number; maxDelayMs?: number };
   drain?: DrainOptions;
+  /**
+   * Bounds of the wait of a Machine whose providerSpec names a missing Secret; default 1 s → 120 s. The
+   * Secret watch ends the wait at once when the Secret appears.
+   */
+  secretWait?: { baseDelayMs?: number; maxDelayMs?: number };
   /** Where phase-transition and instance-failure metrics go; default the manager's registry. */
   metrics?: MachineMetrics;
 }
@@ -44,21 +50,24 @@ export function addMachineController(mgr: ControllerManager, actuator: Actuator,
   const drainMax = opts.drainRateLimiter?.maxDelayMs ?? 1_000_000;
   const asSource = (i: Informer<Machine>) => i as unknown as Informer<KubeObject>;
 
+  const reconciler = new MachineReconciler({
+    client: mgr.client,
+    machines,
+    actuator,
+    clock: mgr.clock,
+    events: mgr.eventRecorder(MachineControllerName),
+    metrics,
+    migrationEnabled: opts.featureGates?.[MachineAPIMigrationGate] === true,
+    requeueAfterMs: opts.requeueAfterMs ?? 30_000,
+    nodeExists: (name) => nodes.get({ name }) !== undefined,
+    retryBaseMs: base,
+    retryMaxMs: max,
+    secretWaitBaseMs: opts.secretWait?.baseDelayMs,
+    secretWaitMaxMs: opts.secretWait?.maxDelayMs,
+  });
   const machineController = mgr.addController({
     name: MachineControllerName,
-    reconciler: new MachineReconciler({
-      client: mgr.client,
-      machines,
-      actuator,
-      clock: mgr.clock,
-      events: mgr.eventRecorder(MachineControllerName),
-      metrics,
-      migrationEnabled: opts.featureGates?.[MachineAPIMigrationGate] === true,
-      requeueAfterMs: opts.requeueAfterMs ?? 30_000,
-      nodeExists: (name) => nodes.get({ name }) !== undefined,
-      retryBaseMs: base,
-      retryMaxMs: max,
-    }),
+    reconciler,
     watches: [{ informer: asSource(machines), enqueue: 'self' }],
     maxConcurrentReconciles: opts.maxConcurrentReconciles,
     reconcileTimeoutMs: opts.reconcileTimeoutMs,
@@ -74,6 +83,21 @@ export function addMachineController(mgr: ControllerManager, actuator: Actuator,
       if (m.metadata.name) machineController.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name });
     }
   });
+
+  // A Machine waiting for its credentials or user-data Secret goes on the moment that Secret is created or
+  // changed, whatever backoff it had earned meanwhile.
+  if (actuator.referencedSecrets) {
+    const referencedSecrets = actuator.referencedSecrets.bind(actuator);
+    watchReferencedSecrets({
+      machines,
+      secrets: mgr.informer(Secrets),
+      referencedSecrets,
+      onSecretChanged: (req) => {
+        reconciler.retryNow(req);
+        machineController.enqueue(req);
+      },
+    });
+  }
 
   const drainer = new NodeDrainer(
     { client: mgr.client, listNodes: () => nodes.list(), clock: mgr.clock, log: mgr.logger.child({ controller: MachineDrainControllerName }) },

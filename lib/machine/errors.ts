@@ -23,6 +23,24 @@ export class InvalidMachineConfigurationError extends MachineError {
   }
 }
 
+/**
+ * A Secret the Machine's providerSpec names (credentials, user data) does not exist. Not terminal and not a
+ * fault of the spec: the Secret is often still on its way (installer, credentials operator), so the Machine
+ * waits for it, and says which Secret it waits for.
+ */
+export class MissingSecretError extends Error {
+  override readonly name = 'MissingSecretError';
+  constructor(
+    readonly namespace: string,
+    readonly secretName: string,
+    /** What the Secret holds, in words: "aws credentials", "user data". */
+    readonly purpose: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${purpose} secret ${namespace}/${secretName} not found`, options);
+  }
+}
+
 export const createMachineError = (message: string, cause?: unknown) => new MachineError('CreateError', message, { cause });
 export const updateMachineError = (message: string, cause?: unknown) => new MachineError('UpdateError', message, { cause });
 export const deleteMachineError = (message: string, cause?: unknown) => new MachineError('DeleteError', message, { cause });

@@ -15,6 +15,9 @@ import {
   PhaseProvisioned,
   PhaseProvisioning,
   PhaseRunning,
+  SecretNotFoundReason,
+  SecretsAvailableCondition,
+  SecretsFoundReason,
 } from '../apis/constants.js';
 import type { Condition, Machine } from '../apis/machine-types.js';
 import { isMachineProvisioned } from '../apis/machine-predicates.js';
@@ -28,7 +31,7 @@ import type { Logger } from '../runtime/logger.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import type { Actuator, ActuatorContext } from './actuator.js';
 import { falseCondition, getCondition, isConditionTrue, isEquivalentTo, setCondition, trueCondition, trueConditionWithReason, unknownCondition } from '../apis/conditions.js';
-import { isInvalidMachineConfiguration, requeueAfterOf } from './errors.js';
+import { findError, isInvalidMachineConfiguration, MissingSecretError, requeueAfterOf } from './errors.js';
 import { hasPreTerminateHooks } from './lifecycle-hooks.js';
 import { MachineDraft } from './machine-writer.js';
 import { applyPhase } from './machine-status.js';
@@ -56,6 +59,12 @@ export interface MachineReconcilerDeps {
   /** Hot-loop guard bounds after a failed reconcile. */
   retryBaseMs: number;
   retryMaxMs: number;
+  /**
+   * Bounds of the wait for a missing Secret the providerSpec names. The Secret watch brings the Machine back
+   * as soon as the Secret appears; this is the look now and then in case that event never comes.
+   */
+  secretWaitBaseMs?: number;
+  secretWaitMaxMs?: number;
 }
 
 export const keyOf = (r: Request): string => `${r.namespace ?? ''}/${r.name}`;
@@ -65,10 +74,17 @@ export const fingerprintOf = (m: Machine): string => `${m.metadata.uid ?? ''}/${
 
 export class MachineReconciler implements Reconciler {
   private readonly gate: RetryGate;
+  private readonly secretWaits: RetryGate;
   private readonly written = new WrittenVersions();
 
   constructor(private readonly d: MachineReconcilerDeps) {
     this.gate = new RetryGate(d.clock, d.retryBaseMs, d.retryMaxMs);
+    this.secretWaits = new RetryGate(d.clock, d.secretWaitBaseMs ?? 1_000, d.secretWaitMaxMs ?? 120_000);
+  }
+
+  /** Lifts the backoff of a Machine so that its next reconcile runs at once (a Secret it waits for changed). */
+  retryNow(req: Request): void {
+    this.gate.succeeded(keyOf(req));
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -90,8 +106,16 @@ export class MachineReconciler implements Reconciler {
     try {
       const result = await this.reconcileMachine(draft, ctx);
       this.gate.succeeded(key);
+      this.secretWaits.succeeded(key);
       return result;
     } catch (err) {
+      if (findError(err, MissingSecretError)) {
+        // A wait, not a failure: the Secret watch calls retryNow when the Secret appears. The hold keeps our
+        // own status write from bringing the key straight back, and the bounded delay is the fallback look.
+        const delay = this.secretWaits.failed(key, fp, started);
+        this.gate.hold(key, fp, delay, started);
+        return { requeueAfterMs: delay };
+      }
       this.gate.failed(key, fp, started);
       throw err;
     } finally {
@@ -137,6 +161,7 @@ export class MachineReconciler implements Reconciler {
       exists = await d.actuator.exists(draft.machine, actx);
     } catch (err) {
       this.setCondition(draft, unknownCondition(InstanceExistsCondition, ErrorCheckingProviderReason, `Failed to check if machine exists: ${messageOf(err)}`));
+      this.reportMissingSecret(draft, err, isMachineProvisioned(draft.machine) ? 'Update' : 'Create');
       await this.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
       const after = requeueAfterOf(err);
       if (after !== undefined) return { requeueAfterMs: after };
@@ -144,6 +169,7 @@ export class MachineReconciler implements Reconciler {
     }
 
     if (exists) {
+      this.markSecretsAvailable(draft);
       try {
         await d.actuator.update(draft.machine, actx);
       } catch (err) {
@@ -185,6 +211,8 @@ export class MachineReconciler implements Reconciler {
     } catch (err) {
       createErr = err;
     }
+    if (createErr === undefined) this.markSecretsAvailable(draft);
+    else this.reportMissingSecret(draft, createErr, 'Create');
     if (createErr !== undefined && isInvalidMachineConfiguration(createErr)) {
       await this.updateStatus(draft, PhaseFailed, createErr, ctx.signal);
       return;
@@ -211,7 +239,11 @@ export class MachineReconciler implements Reconciler {
     const actx = this.actuatorContext(ctx, log);
     try {
       await d.actuator.delete(draft.machine, actx);
+      this.markSecretsAvailable(draft);
     } catch (err) {
+      // A missing Secret is never a reason to let go: the instance may exist, and only its credentials can
+      // terminate it. The finalizer stays and the condition says what the deletion waits for.
+      this.reportMissingSecret(draft, err, 'Delete');
       await this.persistLogged(draft, log, ctx.signal);
       // Only an invalid spec on a machine that never got addresses lets deletion go on.
       if ((draft.machine.status?.addresses?.length ?? 0) > 0 || !isInvalidMachineConfiguration(err)) {
@@ -277,6 +309,29 @@ export class MachineReconciler implements Reconciler {
         log.error('unknown status.authoritativeAPI; not reconciling', { authoritativeAPI: authority });
         return false;
     }
+  }
+
+  /**
+   * When `err` is a missing Secret: the SecretsAvailable=False condition and a Failed<verb> Warning event,
+   * both naming the Secret and what waits for it. Actuators leave this report to the controller.
+   */
+  private reportMissingSecret(draft: MachineDraft, err: unknown, verb: 'Create' | 'Update' | 'Delete'): void {
+    const missing = findError(err, MissingSecretError);
+    if (!missing) return;
+    const waiting = {
+      Create: 'the instance is created once it exists',
+      Update: 'the machine is reconciled again once it exists',
+      Delete: 'the instance is terminated and the finalizer removed once it exists',
+    }[verb];
+    const message = `${missing.message}; ${waiting}`;
+    this.setCondition(draft, falseCondition(SecretsAvailableCondition, SecretNotFoundReason, 'Warning', message));
+    this.d.events.event(draft.machine, 'Warning', `Failed${verb}`, verb, `${draft.machine.metadata.name ?? ''}: ${message}`);
+  }
+
+  /** Clears a SecretsAvailable=False left by an earlier wait; Machines that never waited get no condition. */
+  private markSecretsAvailable(draft: MachineDraft): void {
+    const c = getCondition(draft.machine.status?.conditions, SecretsAvailableCondition);
+    if (c && c.status !== 'True') this.setCondition(draft, trueConditionWithReason(SecretsAvailableCondition, SecretsFoundReason, 'The Secrets the providerSpec names were read'));
   }
 
   private setCondition(draft: MachineDraft, c: Condition): void {

@@ -7,3 +7,4 @@ export * from './conformance.js';
 export * from './test-env.js';
 export * from './provider-test-bed.js';
 export * from './provider-fixtures.js';
+export * from './missing-secret-scenario.js';

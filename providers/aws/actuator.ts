@@ -59,7 +59,7 @@ import {
 import { ensureDynamicHost, isDynamicHost, releaseDynamicHost } from './dedicated-hosts.js';
 import { resolveLaunchInputs } from './launch-resolver.js';
 import { deregisterFromLoadBalancers, registerWithLoadBalancers } from './load-balancers.js';
-import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
+import { newMachineScope, secretsReferencedBy, userDataFor, type MachineScope } from './machine-scope.js';
 import { withSecretCache } from './secret-cache.js';
 import { decodeProviderStatus, type TagSpecification } from './provider-spec.js';
 
@@ -196,6 +196,10 @@ class AwsMachineActuator implements AwsActuator {
     scope.status.instanceState = instanceState(instance);
     setProviderCondition(scope.status, { type: MachineCreationCondition, status: 'True', reason: MachineCreationSucceededReason, message: 'Machine successfully created' }, nowIso);
     scope.saveStatus();
+  }
+
+  referencedSecrets(machine: Machine): string[] {
+    return secretsReferencedBy(machine);
   }
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {

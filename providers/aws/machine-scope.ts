@@ -1,6 +1,6 @@
 // Per-call state of one actuator operation: the decoded spec and status, the cluster id, the region and
 // the clients for the Machine's credentials. Building it is cheap: clients are cached by the factory.
-import { InvalidMachineConfigurationError, MachineCreationCondition, isNotFound, Secrets, type KubeClient, type Machine, type Secret } from '../../lib/index.js';
+import { InvalidMachineConfigurationError, MachineCreationCondition, readReferencedSecret, type KubeClient, type Machine } from '../../lib/index.js';
 import type { AwsClientFactory, AwsClients } from './aws-clients.js';
 import { credentialsFromSecret, type AwsCredentials } from './credentials.js';
 import { clusterIdOf } from './instances.js';
@@ -9,6 +9,7 @@ import {
   decodeMachineProviderConfig,
   decodeProviderStatus,
   encodeProviderStatus,
+  readProviderConfig,
   type AWSMachineProviderConfig,
   type AWSMachineProviderStatus,
 } from './provider-spec.js';
@@ -38,25 +39,17 @@ export interface MachineScope {
   createdAt(): number | undefined;
 }
 
-export class MissingSecretError extends Error {
-  override readonly name = 'MissingSecretError';
-}
-
-async function readSecret(client: KubeClient, namespace: string, name: string, what: string, signal: AbortSignal): Promise<Secret> {
-  try {
-    return await client.get(Secrets, { namespace, name }, { signal });
-  } catch (err) {
-    // The Secret may still be on its way (credentials operator, installer): retry, don't fail the Machine.
-    if (isNotFound(err)) throw new MissingSecretError(`${what} secret ${namespace}/${name} not found`, { cause: err });
-    throw err;
-  }
+/** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
+export function secretsReferencedBy(machine: Machine): string[] {
+  const { config } = readProviderConfig(machine.spec?.providerSpec?.value);
+  return [config.credentialsSecret?.name, config.userDataSecret?.name].filter((n): n is string => !!n);
 }
 
 /** The credentials named by the spec, read from `namespace`; `source` identifies the Secret for client caching. */
 export async function credentialsFor(namespace: string, config: AWSMachineProviderConfig, client: KubeClient, signal: AbortSignal): Promise<{ credentials?: AwsCredentials; source: string }> {
   const name = config.credentialsSecret?.name;
   if (!name) return { source: 'default' };
-  const secret = await readSecret(client, namespace, name, 'aws credentials', signal);
+  const secret = await readReferencedSecret(client, { namespace, name }, 'aws credentials', signal);
   return { credentials: credentialsFromSecret(secret), source: `${namespace}/${name}` };
 }
 
@@ -64,7 +57,7 @@ export async function userDataFor(machine: Machine, config: AWSMachineProviderCo
   const name = config.userDataSecret?.name;
   const namespace = machine.metadata.namespace ?? '';
   if (!name) return undefined;
-  const secret = await readSecret(client, namespace, name, 'user data', signal);
+  const secret = await readReferencedSecret(client, { namespace, name }, 'user data', signal);
   const encoded = secret.data?.userData;
   if (encoded !== undefined) return Buffer.from(encoded, 'base64');
   const plain = secret.stringData?.userData;

@@ -54,7 +54,7 @@ import {
   stateToRecord,
 } from './instances.js';
 import { deregisterFromInstanceGroup, deregisterFromTargetPools, isControlPlane, registerWithInstanceGroup, registerWithTargetPools } from './load-balancers.js';
-import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
+import { newMachineScope, secretsReferencedBy, userDataFor, type MachineScope } from './machine-scope.js';
 import { PendingInserts, type InsertBackoff } from './pending-inserts.js';
 import { PROVIDER_SPEC_PATH, decodeProviderStatus, type ResourceManagerTag } from './provider-spec.js';
 import { TagResolver, mergeTags, restTagValueLookup, type TagValueLookup } from './resource-manager-tags.js';
@@ -221,6 +221,10 @@ class GcpMachineActuator implements GcpActuator {
   private failCreation(scope: MachineScope, message: string): void {
     setProviderCondition(scope.status, { type: MachineCreatedCondition, status: 'False', reason: MachineCreationFailedReason, message }, this.nowIso());
     scope.saveStatus();
+  }
+
+  referencedSecrets(machine: Machine): string[] {
+    return secretsReferencedBy(machine);
   }
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {

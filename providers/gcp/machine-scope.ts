@@ -1,6 +1,6 @@
 // Per-call state of one actuator operation: the decoded spec and status, the cluster id, the project and
 // the clients for the Machine's credentials. Building it is cheap: clients are cached by the factory.
-import { InvalidMachineConfigurationError, isNotFound, Secrets, type KubeClient, type Machine, type Secret } from '../../lib/index.js';
+import { InvalidMachineConfigurationError, readReferencedSecret, type KubeClient, type Machine } from '../../lib/index.js';
 import { credentialsFromSecret, type GcpCredentials } from './credentials.js';
 import type { GcpClientFactory, GcpClients } from './gcp-clients.js';
 import { clusterIdOf, providerIdOf } from './instances.js';
@@ -9,6 +9,7 @@ import {
   decodeProviderSpec,
   decodeProviderStatus,
   encodeProviderStatus,
+  readProviderSpec,
   type DecodeOptions,
   type GCPMachineProviderSpec,
   type GCPMachineProviderStatus,
@@ -42,18 +43,10 @@ export interface MachineScope {
   saveStatus(): void;
 }
 
-export class MissingSecretError extends Error {
-  override readonly name = 'MissingSecretError';
-}
-
-async function readSecret(client: KubeClient, namespace: string, name: string, what: string, signal: AbortSignal): Promise<Secret> {
-  try {
-    return await client.get(Secrets, { namespace, name }, { signal });
-  } catch (err) {
-    // The Secret may still be on its way (credentials operator, installer): retry, don't fail the Machine.
-    if (isNotFound(err)) throw new MissingSecretError(`${what} secret ${namespace}/${name} not found`, { cause: err });
-    throw err;
-  }
+/** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
+export function secretsReferencedBy(machine: Machine): string[] {
+  const { spec } = readProviderSpec(machine.spec?.providerSpec?.value);
+  return [spec.credentialsSecret?.name, spec.userDataSecret?.name].filter((n): n is string => !!n);
 }
 
 /** The credentials named by the spec, read from `namespace`; `source` identifies the Secret for client caching. */
@@ -65,7 +58,7 @@ export async function credentialsFor(
 ): Promise<{ credentials?: GcpCredentials; source: string }> {
   const name = spec.credentialsSecret?.name;
   if (!name) return { source: 'default' };
-  const secret = await readSecret(client, namespace, name, 'gcp credentials', signal);
+  const secret = await readReferencedSecret(client, { namespace, name }, 'gcp credentials', signal);
   return { credentials: credentialsFromSecret(secret), source: `${namespace}/${name}` };
 }
 
@@ -74,7 +67,7 @@ export async function userDataFor(machine: Machine, spec: GCPMachineProviderSpec
   const name = spec.userDataSecret?.name;
   const namespace = machine.metadata.namespace ?? '';
   if (!name) return '';
-  const secret = await readSecret(client, namespace, name, 'user data', signal);
+  const secret = await readReferencedSecret(client, { namespace, name }, 'user data', signal);
   const encoded = secret.data?.userData;
   if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
   const plain = secret.stringData?.userData;

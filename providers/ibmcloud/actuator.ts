@@ -47,7 +47,7 @@ import { classifyVpcError, describeVpcError } from './errors.js';
 import { isVpcApiError } from './vpc-api-error.js';
 import { IbmClientFactory, type IbmClientFactoryOptions, type IbmEndpoints } from './ibm-clients.js';
 import { addressesOf, buildInstancePrototype, isBooting, machineLabelsFor, providerIdOf, stateToRecord, tagNamesOf } from './instances.js';
-import { newMachineScope, userDataFor, type MachineScope } from './machine-scope.js';
+import { newMachineScope, secretsReferencedBy, userDataFor, type MachineScope } from './machine-scope.js';
 import type { RetryPolicy } from './metered-vpc-api.js';
 import { NameResolver } from './name-resolver.js';
 import {
@@ -270,6 +270,10 @@ class IbmCloudMachineActuator implements Actuator {
   private failCreation(scope: MachineScope, message: string): void {
     setCondition(scope.status, { type: MachineCreatedConditionType, status: 'False', reason: MachineCreationFailedReason, message }, this.nowIso());
     scope.saveStatus();
+  }
+
+  referencedSecrets(machine: Machine): string[] {
+    return secretsReferencedBy(machine);
   }
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {

@@ -1,7 +1,7 @@
 // Per-call state of one actuator operation: the decoded spec and status, the cluster id, the instance name
 // and the clients for the Machine's API key. Building it is cheap: clients are cached by the factory, so
 // there is no IAM token request or region look-up per reconcile.
-import { InvalidMachineConfigurationError, isNotFound, Secrets, type KubeClient, type Machine, type Secret } from '../../lib/index.js';
+import { InvalidMachineConfigurationError, readReferencedSecret, type KubeClient, type Machine } from '../../lib/index.js';
 import { apiKeyFromSecret, CredentialsSecretError } from './credentials.js';
 import type { IbmClientFactory, IbmClients } from './ibm-clients.js';
 import { clusterIdOf, instanceNameOf } from './instances.js';
@@ -11,6 +11,7 @@ import {
   decodeProviderSpec,
   decodeProviderStatus,
   encodeProviderStatus,
+  readProviderSpec,
   type DecodeOptions,
   type DecodedProviderSpec,
   type IBMCloudMachineProviderSpec,
@@ -36,24 +37,16 @@ export interface MachineScope {
   saveStatus(): void;
 }
 
-export class MissingSecretError extends Error {
-  override readonly name = 'MissingSecretError';
-}
-
-async function readSecret(client: KubeClient, namespace: string, name: string, what: string, signal: AbortSignal): Promise<Secret> {
-  try {
-    return await client.get(Secrets, { namespace, name }, { signal });
-  } catch (err) {
-    // The Secret may still be on its way (cloud credential operator, installer): retry, don't fail the Machine.
-    if (isNotFound(err)) throw new MissingSecretError(`${what} secret ${namespace}/${name} not found`, { cause: err });
-    throw err;
-  }
+/** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
+export function secretsReferencedBy(machine: Machine): string[] {
+  const { spec } = readProviderSpec(machine.spec?.providerSpec?.value);
+  return [spec.credentialsSecret?.name, spec.userDataSecret?.name].filter((n): n is string => !!n);
 }
 
 /** The API key named by the spec; `source` identifies the Secret for client caching. */
 export async function apiKeyFor(namespace: string, spec: IBMCloudMachineProviderSpec, client: KubeClient, signal: AbortSignal, path = PROVIDER_SPEC_PATH): Promise<{ apiKey: string; source: string }> {
   const name = spec.credentialsSecret?.name ?? '';
-  const secret = await readSecret(client, namespace, name, 'ibmcloud credentials', signal);
+  const secret = await readReferencedSecret(client, { namespace, name }, 'ibmcloud credentials', signal);
   try {
     return { apiKey: apiKeyFromSecret(secret), source: `${namespace}/${name}` };
   } catch (err) {
@@ -69,7 +62,7 @@ export async function userDataFor(machine: Machine, spec: IBMCloudMachineProvide
   const name = spec.userDataSecret?.name;
   const namespace = machine.metadata.namespace ?? '';
   if (!name) return '';
-  const secret = await readSecret(client, namespace, name, 'user data', signal);
+  const secret = await readReferencedSecret(client, { namespace, name }, 'user data', signal);
   const encoded = secret.data?.[USER_DATA_SECRET_KEY];
   if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
   const plain = secret.stringData?.[USER_DATA_SECRET_KEY];

@@ -8,7 +8,7 @@ import {
   scopeForDelete,
   setFailureReason,
 } from '../../../lib/machine/actuator-reporting.js';
-import { InvalidMachineConfigurationError, RequeueAfterError } from '../../../lib/machine/errors.js';
+import { InvalidMachineConfigurationError, MissingSecretError, RequeueAfterError } from '../../../lib/machine/errors.js';
 import { machineMetricsFor } from '../../../lib/machine/metrics.js';
 import type { ActuatorContext } from '../../../lib/machine/actuator.js';
 import { ListEvents, machine, quietLog } from './fixtures.js';
@@ -55,6 +55,15 @@ describe('actuator failure reporting', () => {
     expect(caught).to.equal(requeue);
     expect(events.list).to.have.length(0);
     expect(await reg.getSingleMetricAsString('mapi_instance_update_failed')).to.not.contain('m4');
+  });
+
+  it('counts a missing Secret but leaves its event to the machine controller, which reports it with a condition', async () => {
+    const { ctx, events, reg } = context();
+    const missing = new MissingSecretError('ns', 'creds', 'aws credentials');
+    const caught = await reportActuatorFailures('delete', machine('m5'), ctx, { reason: 'failed to delete machine' }, () => Promise.reject(missing)).catch((e: unknown) => e);
+    expect(caught).to.equal(missing);
+    expect(events.list).to.have.length(0);
+    expect(await reg.getSingleMetricAsString('mapi_instance_delete_failed')).to.contain('name="m5"');
   });
 
   it('says "Updated Machine" only when update changed labels, annotations, spec or addresses of a machine that had an instance', () => {
