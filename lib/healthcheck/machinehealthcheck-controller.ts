@@ -4,8 +4,11 @@
 // external remediation requests from a template.
 //
 // Where it differs from the reference, on purpose (§8):
-//  - short-circuited, it backs off (30 s doubling to 5 min; watch events still wake it) instead of
-//    requeueing every 1 ms, and it reports RemediationRestricted once per episode, not every pass;
+//  - short-circuited, it looks again after as long as the episode has lasted (30 s, growing to 5 min; watch
+//    events still wake it) instead of requeueing every 1 ms, and it reports RemediationRestricted once per
+//    episode, not every pass;
+//  - a machine inside its node startup window is starting, not unhealthy (health.ts): no DetectedUnhealthy,
+//    and it does not count against maxUnhealthy;
 //  - DetectedUnhealthy and SkippedNoController are likewise reported once per episode per machine;
 //  - ExternalRemediationTemplateAvailable / ExternalRemediationRequestAvailable are persisted on status;
 //  - a deleted MHC's metric series are removed (the reference left short_circuit at 0);
@@ -39,10 +42,11 @@ import type { Clock } from '../runtime/clock.js';
 import { TerminalError, type ControllerManager, type Informer, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/types.js';
 import { EventOnce } from './event-once.js';
 import { buildRemediationRequest, guessResource, requestKindFor, type ResourceResolver, type UnstructuredObject } from './external-remediation.js';
-import { classifyTargets, healthCheckSettings, InvalidHealthCheckError, nodeNameOf, targetString, type HealthCheckTarget } from './health.js';
+import { classifyTargets, detectedUnhealthyNote, healthCheckSettings, InvalidHealthCheckError, targetString, unhealthyCount, type HealthCheckTarget } from './health.js';
 import { remediationBudget } from './max-unhealthy.js';
 import { lookupTargetNode } from './target-node.js';
 import { healthCheckMetrics, type HealthCheckMetrics } from './metrics.js';
+import { ShortCircuitEpisodes } from './short-circuit-backoff.js';
 
 export const MHC_CONTROLLER_NAME = 'machinehealthcheck-controller';
 export const DEFAULT_SHORT_CIRCUIT_BACKOFF = { baseMs: 30_000, maxMs: 5 * 60_000 } as const;
@@ -53,7 +57,7 @@ export interface MachineHealthCheckControllerOptions {
   maxConcurrentReconciles?: number;
   /** Maps a remediation template's apiVersion+kind to its REST resource; default guesses the plural. */
   resolveResource?: ResourceResolver;
-  /** Requeue delays while short-circuited: base, doubling per pass, capped at max. */
+  /** Requeue delays while short-circuited: the time short-circuited so far, at least base, at most max. */
   shortCircuitBackoff?: { baseMs?: number; maxMs?: number };
 }
 
@@ -66,9 +70,7 @@ function aggregate(errors: Error[]): Error {
 
 class MachineHealthCheckReconciler implements Reconciler {
   private readonly once = new EventOnce();
-  private readonly shortCircuitPasses = new Map<string, number>();
-  private readonly backoffBase: number;
-  private readonly backoffMax: number;
+  private readonly shortCircuits: ShortCircuitEpisodes;
   private readonly cachedNode = (name: string): Node | undefined => this.nodes.get({ name });
 
   constructor(
@@ -82,8 +84,10 @@ class MachineHealthCheckReconciler implements Reconciler {
     private readonly resolveResource: ResourceResolver,
     backoff: MachineHealthCheckControllerOptions['shortCircuitBackoff'],
   ) {
-    this.backoffBase = backoff?.baseMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.baseMs;
-    this.backoffMax = backoff?.maxMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.maxMs;
+    this.shortCircuits = new ShortCircuitEpisodes({
+      baseMs: backoff?.baseMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.baseMs,
+      maxMs: backoff?.maxMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.maxMs,
+    });
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -93,7 +97,7 @@ class MachineHealthCheckReconciler implements Reconciler {
     if (!mhc) {
       this.metrics.nodesCovered.remove(labels);
       this.metrics.shortCircuit.remove(labels);
-      this.shortCircuitPasses.delete(key);
+      this.shortCircuits.end(key);
       this.once.retain(`${key}|`, new Set());
       return;
     }
@@ -128,13 +132,13 @@ class MachineHealthCheckReconciler implements Reconciler {
     for (const { target } of c.pending) {
       const onceKey = `${key}|${target.machine.metadata.uid ?? ''}|DetectedUnhealthy`;
       live.add(onceKey);
-      const note = `Machine ${targetString(mhc, target)} has unhealthy node ${nodeNameOf(target)}`;
+      const note = detectedUnhealthyNote(mhc, target);
       this.once.emit(onceKey, note, () => this.events.event(target.machine, 'Normal', 'DetectedUnhealthy', 'HealthCheck', note));
     }
 
     const expected = targets.length;
     const currentHealthy = c.healthy.length;
-    const unhealthy = expected - currentHealthy;
+    const unhealthy = unhealthyCount(c);
     const budget = remediationBudget(mhc.spec?.maxUnhealthy, expected, unhealthy);
     const status: MachineHealthCheckStatus = {
       ...mhc.status,
@@ -163,14 +167,12 @@ class MachineHealthCheckReconciler implements Reconciler {
       this.once.emit(onceKey, note, () => this.events.event(mhc, 'Warning', 'RemediationRestricted', 'Remediate', note));
       this.once.retain(`${key}|`, live);
       this.metrics.shortCircuit.set(labels, 1);
-      const passes = (this.shortCircuitPasses.get(key) ?? 0) + 1;
-      this.shortCircuitPasses.set(key, passes);
-      const backoff = Math.min(this.backoffMax, this.backoffBase * 2 ** Math.min(passes - 1, 30));
+      const backoff = this.shortCircuits.delayMs(key, now);
       ctx.log.info('short-circuiting remediation', { total: expected, unhealthy, maxUnhealthy: mhc.spec?.maxUnhealthy, requeueAfterMs: backoff });
       return { requeueAfterMs: backoff };
     }
 
-    this.shortCircuitPasses.delete(key);
+    this.shortCircuits.end(key);
     this.metrics.shortCircuit.set(labels, 0);
     status.conditions = setCondition(status.conditions, trueCondition(RemediationAllowedCondition), now);
 
@@ -200,7 +202,7 @@ class MachineHealthCheckReconciler implements Reconciler {
     }
 
     if (errors.length > 0) throw aggregate(errors);
-    const nextChecks = c.pending.map((p) => p.nextCheckMs);
+    const nextChecks = [...c.pending, ...c.starting].map((p) => p.nextCheckMs).filter((ms) => ms > 0);
     if (nextChecks.length > 0) return { requeueAfterMs: Math.min(...nextChecks) };
     return {};
   }

@@ -1,5 +1,6 @@
 // Persists what changed on an in-memory Machine since it was read: at most one merge patch for
-// metadata/spec (labels, annotations, spec.providerID) and one for the status subresource.
+// metadata/spec (labels, annotations, spec.providerID, and the labels/annotations of spec.metadata that
+// NodeLink copies to the Node) and one for the status subresource.
 import type { Machine } from '../apis/machine-types.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines } from '../client/resources.js';
@@ -75,14 +76,28 @@ export class MachineDraft {
 
 function metadataSpecPatch(base: Machine, machine: Machine): Record<string, unknown> | undefined {
   const patch: Record<string, unknown> = {};
-  const meta: Record<string, unknown> = {};
-  const labels = createMergePatch({ v: base.metadata.labels ?? {} }, { v: machine.metadata.labels ?? {} });
-  if (labels) meta.labels = labels.v;
-  const annotations = createMergePatch({ v: base.metadata.annotations ?? {} }, { v: machine.metadata.annotations ?? {} });
-  if (annotations) meta.annotations = annotations.v;
-  if (Object.keys(meta).length > 0) patch.metadata = meta;
+  const meta = labelsAndAnnotationsPatch(base.metadata, machine.metadata);
+  if (meta) patch.metadata = meta;
+  const spec: Record<string, unknown> = {};
   const before = base.spec?.providerID;
   const after = machine.spec?.providerID;
-  if ((before ?? '') !== (after ?? '')) patch.spec = { providerID: after ? after : null };
+  if ((before ?? '') !== (after ?? '')) spec.providerID = after ? after : null;
+  // What an actuator asks of the Node (e.g. the interruptible-instance label of a spot instance, which the
+  // termination MachineHealthCheck selects on) is part of the spec: without it NodeLink never copies it.
+  const nodeMeta = labelsAndAnnotationsPatch(base.spec?.metadata, machine.spec?.metadata);
+  if (nodeMeta) spec.metadata = nodeMeta;
+  if (Object.keys(spec).length > 0) patch.spec = spec;
   return Object.keys(patch).length > 0 ? patch : undefined;
+}
+
+type LabelsAndAnnotations = { labels?: Record<string, string>; annotations?: Record<string, string> };
+
+/** Only the keys that changed, so labels and annotations someone else set meanwhile stay as they are. */
+function labelsAndAnnotationsPatch(base: LabelsAndAnnotations | undefined, current: LabelsAndAnnotations | undefined): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  const labels = createMergePatch({ v: base?.labels ?? {} }, { v: current?.labels ?? {} });
+  if (labels) out.labels = labels.v;
+  const annotations = createMergePatch({ v: base?.annotations ?? {} }, { v: current?.annotations ?? {} });
+  if (annotations) out.annotations = annotations.v;
+  return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -25,7 +25,6 @@ interface Grant {
 /** Rights the recorded run does not exercise, each with why a binary needs it. */
 const notExercised: Array<{ binary: string; verb: string; group: string; resource: string; why: string }> = [
   { binary: 'machine-api-provider', verb: 'delete', group: '', resource: 'nodes', why: 'a deleted Machine\'s Node is removed once its instance is gone (in the run the kubelet simulator removed it first)' },
-  { binary: 'machine-api-provider', verb: 'delete', group: '', resource: 'pods', why: 'drain deletes the pods it cannot evict from an unreachable node' },
   { binary: 'machine-api-provider', verb: 'get', group: 'apps', resource: 'daemonsets', why: 'drain leaves the pods of existing DaemonSets alone (the run had none)' },
   { binary: 'machine-api-provider', verb: 'get', group: '', resource: 'secrets', why: 'Secrets come from the informer cache; one the cache has not seen yet (just created, or read before the first sync) is read live' },
   { binary: 'machine-api-provider', verb: 'get', group: 'config.openshift.io', resource: 'infrastructures', why: 'read once at start; the local control plane serves no Infrastructure' },

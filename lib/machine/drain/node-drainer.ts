@@ -1,5 +1,8 @@
 // Drains one node: cordon, then evict every pod the filter lets go (honouring PodDisruptionBudgets via
 // the policy/v1 Eviction API), then wait for them to disappear, all within one per-attempt deadline.
+// An unreachable node (Ready=Unknown) changes only the grace period and the wait, never the budgets: pods
+// are still evicted, with a 1 s grace period, and a pod already deleting for over 1 s is not waited for
+// (its kubelet cannot confirm it). A budget that refuses keeps the drain, and so the deletion, waiting.
 import type { Node, Pod } from '../../apis/core.js';
 import { isNotFound, isTooManyRequests } from '../../client/errors.js';
 import type { KubeClient } from '../../client/kube-client.js';
@@ -18,8 +21,6 @@ export interface DrainOptions {
   evictionRetryMaxMs?: number;
   /** How often to look whether evicted pods are gone; default 1 s. */
   podPollIntervalMs?: number;
-  /** A node unreachable for longer than this has its pods deleted without waiting; default 5 min. */
-  unreachableForceAfterMs?: number;
   /** Requeue delay when cordoning fails or the control-plane guard says no; default 20 s. */
   retryAfterMs?: number;
 }
@@ -29,7 +30,6 @@ export const defaultDrainOptions: Required<DrainOptions> = {
   evictionRetryBaseMs: 500,
   evictionRetryMaxMs: 5_000,
   podPollIntervalMs: 1_000,
-  unreachableForceAfterMs: 5 * 60_000,
   retryAfterMs: 20_000,
 };
 
@@ -84,10 +84,7 @@ export class NodeDrainer {
       }
     }
 
-    const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
-    const unreachable = ready?.status === 'Unknown';
-    const unreachableSince = ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : NaN;
-    const longUnreachable = unreachable && !Number.isNaN(unreachableSince) && clock.now() - unreachableSince > this.opts.unreachableForceAfterMs;
+    const unreachable = node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown';
 
     const listed = await client.list(Pods, { fieldSelector: `spec.nodeName=${nodeName}`, signal });
     const pods = listed.items.filter((p) => p.spec?.nodeName === nodeName);
@@ -115,11 +112,7 @@ export class NodeDrainer {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const results = await Promise.allSettled(
-        toRemove.map((pod) =>
-          longUnreachable
-            ? this.forceDelete(pod, attempt.signal)
-            : this.evictAndWait(pod, deadline, unreachable ? unreachableGraceSeconds : undefined, attempt.signal),
-        ),
+        toRemove.map((pod) => this.evictAndWait(pod, deadline, unreachable ? unreachableGraceSeconds : undefined, attempt.signal)),
       );
       const failures = results.flatMap((r) => (r.status === 'rejected' ? [messageOf(r.reason)] : []));
       if (failures.length > 0) throw new Error(`[${failures.join(', ')}]`);
@@ -128,16 +121,6 @@ export class NodeDrainer {
       attempt.abort();
     }
     return 'drained';
-  }
-
-  // The kubelet is gone and the node lifecycle controller would evict these pods anyway after 5 minutes:
-  // waiting for a graceful exit that can never be confirmed would only block the machine's deletion.
-  private async forceDelete(pod: Pod, signal: AbortSignal): Promise<void> {
-    try {
-      await this.d.client.delete(Pods, podRef(pod), { gracePeriodSeconds: 0, signal });
-    } catch (err) {
-      if (!isNotFound(err)) throw new Error(`error when deleting pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}": ${messageOf(err)}`, { cause: err });
-    }
   }
 
   private async evictAndWait(pod: Pod, deadline: number, graceSeconds: number | undefined, signal: AbortSignal): Promise<void> {

@@ -5,9 +5,11 @@ import {
   DEFAULT_NODE_STARTUP_TIMEOUT_MS,
   InvalidHealthCheckError,
   classifyTargets,
+  detectedUnhealthyNote,
   healthCheckSettings,
   needsRemediation,
   targetString,
+  unhealthyCount,
   type HealthCheckSettings,
 } from '../../../lib/healthcheck/health.js';
 
@@ -54,17 +56,17 @@ describe('MachineHealthCheck health', () => {
       expect(needsRemediation({ machine: machine('m', { phase: 'Failed' }), node: node('n') }, settings, NOW).needsRemediation).to.equal(true);
     });
 
-    it('waits nodeStartupTimeout from status.lastUpdated for a node, then remediates', () => {
+    it('waits nodeStartupTimeout from status.lastUpdated for a node, calling the machine starting meanwhile, then remediates', () => {
       const young = needsRemediation({ machine: machine('m', { lastUpdated: iso(60_000) }) }, settings, NOW);
-      expect(young).to.include({ needsRemediation: false, nextCheckMs: 10 * 60_000 - 60_000 + 1000 });
+      expect(young).to.include({ needsRemediation: false, starting: true, nextCheckMs: 10 * 60_000 - 60_000 + 1000 });
       const old = needsRemediation({ machine: machine('m', { lastUpdated: iso(10 * 60_000 + 1) }) }, settings, NOW);
-      expect(old.needsRemediation).to.equal(true);
+      expect(old).to.include({ needsRemediation: true, starting: false });
       // Exactly at the timeout is not yet "before now".
       expect(needsRemediation({ machine: machine('m', { lastUpdated: iso(10 * 60_000) }) }, settings, NOW).needsRemediation).to.equal(false);
     });
 
     it('waits the full startup timeout when the status was never updated', () => {
-      expect(needsRemediation({ machine: machine('m') }, settings, NOW)).to.include({ needsRemediation: false, nextCheckMs: 10 * 60_000 });
+      expect(needsRemediation({ machine: machine('m') }, settings, NOW)).to.include({ needsRemediation: false, starting: true, nextCheckMs: 10 * 60_000 });
     });
 
     it('never remediates a node-less machine when the startup check is disabled', () => {
@@ -85,7 +87,7 @@ describe('MachineHealthCheck health', () => {
 
     it('asks to look again when an unhealthy condition is within its timeout', () => {
       const t = { machine: machine('m'), node: node('n', [{ type: 'Ready', status: 'False', ago: 100_000 }]) };
-      expect(needsRemediation(t, settings, NOW)).to.include({ needsRemediation: false, nextCheckMs: 300_000 - 100_000 + 1000 });
+      expect(needsRemediation(t, settings, NOW)).to.include({ needsRemediation: false, starting: false, nextCheckMs: 300_000 - 100_000 + 1000 });
     });
 
     it('caps the next check at one hour', () => {
@@ -117,13 +119,41 @@ describe('MachineHealthCheck health', () => {
       );
       expect(c.healthy.map((t) => t.machine.metadata.name)).to.deep.equal(['ok']);
       expect(c.remediate.map((t) => t.machine.metadata.name)).to.deep.equal(['failed']);
-      expect(c.other.map((t) => t.machine.metadata.name)).to.deep.equal(['deleting', 'ext', 'nonode-nocheck', 'booting']);
+      expect(c.other.map((t) => t.machine.metadata.name)).to.deep.equal(['deleting', 'ext']);
+      expect(c.starting.map((s) => s.target.machine.metadata.name), 'no node and startup not checked').to.deep.equal(['nonode-nocheck', 'booting']);
+    });
+
+    it('counts machines inside their node startup window neither healthy nor unhealthy', () => {
+      const c = classifyTargets(
+        [
+          { machine: machine('ok'), node: node('n', [{ type: 'Ready', status: 'True', ago: 1 }]) },
+          { machine: machine('new-1', { lastUpdated: iso(5_000) }) },
+          { machine: machine('new-2') },
+          { machine: machine('flaky'), node: node('f', [{ type: 'Ready', status: 'Unknown', ago: 1_000 }]) },
+          { machine: machine('stuck', { lastUpdated: iso(11 * 60_000) }) },
+        ],
+        settings,
+        NOW,
+      );
+      expect(c.starting.map((s) => [s.target.machine.metadata.name, s.nextCheckMs])).to.deep.equal([
+        ['new-1', 10 * 60_000 - 5_000 + 1000],
+        ['new-2', 10 * 60_000],
+      ]);
+      expect(c.pending.map((p) => p.target.machine.metadata.name)).to.deep.equal(['flaky']);
+      expect(c.remediate.map((t) => t.machine.metadata.name)).to.deep.equal(['stuck']);
+      expect(unhealthyCount(c)).to.equal(2);
     });
   });
 
-  it('prints a target as mhcNamespace/mhcName/machine/node', () => {
+  it('prints a target as mhcNamespace/mhcName/machine/node, or says the machine has no node', () => {
     const mhc: MachineHealthCheck = { metadata: { name: 'mhc', namespace: 'ns' }, spec: { selector: {} } };
     expect(targetString(mhc, { machine: machine('m'), node: node('n') })).to.equal('ns/mhc/m/n');
-    expect(targetString(mhc, { machine: machine('m') })).to.equal('ns/mhc/m/');
+    expect(targetString(mhc, { machine: machine('m') })).to.equal('ns/mhc/m (no node)');
+  });
+
+  it('names the node in a DetectedUnhealthy note, or says there is none', () => {
+    const mhc: MachineHealthCheck = { metadata: { name: 'mhc', namespace: 'ns' }, spec: { selector: {} } };
+    expect(detectedUnhealthyNote(mhc, { machine: machine('m'), node: node('n') })).to.equal('Machine ns/mhc/m/n has unhealthy node n');
+    expect(detectedUnhealthyNote(mhc, { machine: machine('m') })).to.equal('Machine ns/mhc/m (no node) has no node');
   });
 });

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../../lib/apis/meta.js';
 import { defineResource, MachineHealthChecks, Machines, MachineSets, Nodes } from '../../../lib/client/resources.js';
 import { defaultCrdDir } from '../../../lib/envtest/index.js';
 import { addMachineHealthCheckController, MHC_CONTROLLER_NAME } from '../../../lib/healthcheck/machinehealthcheck-controller.js';
+import type { LogFields, Logger } from '../../../lib/runtime/logger.js';
 import type { Manager } from '../../../lib/runtime/manager.js';
 import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
 import { eventually, events, newNamespace, run, settle, type Running } from '../machineset/env-helpers.js';
@@ -57,9 +58,9 @@ describe('MachineHealthCheck controller', function () {
     running = undefined;
   });
 
-  function start() {
-    mgr = env.newManager({ namespace: ns });
-    addMachineHealthCheckController(mgr, { maxConcurrentReconciles: 1 });
+  function start(opts: Parameters<typeof addMachineHealthCheckController>[1] = {}, logger?: Logger) {
+    mgr = env.newManager({ namespace: ns, ...(logger ? { logger } : {}) });
+    addMachineHealthCheckController(mgr, { maxConcurrentReconciles: 1, ...opts });
     running = run(mgr);
   }
 
@@ -216,14 +217,64 @@ describe('MachineHealthCheck controller', function () {
     await eventually(async () => (await metric('mapi_machinehealthcheck_short_circuit')) === 0);
   });
 
-  it('remediates a node-less machine once nodeStartupTimeout has passed since status.lastUpdated', async () => {
+  it('short-circuited, sets its recheck delay by how long that has lasted, not by how many events a burst brought', async () => {
+    const delays: number[] = [];
+    const capture: Logger = {
+      error() {},
+      warn() {},
+      debug() {},
+      info(msg: string, fields?: LogFields) {
+        if (msg === 'short-circuiting remediation') delays.push(fields?.requeueAfterMs as number);
+      },
+      child: () => capture,
+    };
+    await machine('sick-1', { node: 'False', since: 10 * MIN });
+    await machine('sick-2', { node: 'False', since: 10 * MIN });
+    start({ shortCircuitBackoff: { baseMs: 30_000, maxMs: 5 * MIN } }, capture);
+    await mhc({ maxUnhealthy: 1 });
+    await eventsFor('RemediationRestricted');
+    for (let i = 0; i < 8; i++) {
+      const seen = delays.length;
+      await poke(i);
+      await eventually(() => delays.length > seen, { what: `short-circuited pass ${i}` });
+    }
+    // Counting passes, the ninth would wait 30 s × 2^8, capped at 5 min; a few seconds in, it is still 30 s.
+    expect(delays.length).to.be.at.least(9);
+    expect(new Set(delays)).to.deep.equal(new Set([30_000]));
+  });
+
+  it('remediates a node-less machine once nodeStartupTimeout has passed since status.lastUpdated, and leaves one still starting alone', async () => {
     await machine('stuck', { node: 'none', lastUpdated: ago(11 * MIN) });
     await machine('booting', { node: 'none', lastUpdated: ago(1 * MIN) });
     start();
     await mhc({ nodeStartupTimeout: '10m' });
     await eventually(async () => JSON.stringify(await names()) === '["booting"]');
-    const [ev] = await eventsFor('DetectedUnhealthy');
-    expect(ev!.message).to.equal(`Machine ${ns}/mhc/booting/ has unhealthy node `);
+    const [ev] = await eventsFor('MachineDeleted');
+    expect(ev!.message).to.equal(`Machine ${ns}/mhc/stuck (no node) has been remediated by requesting to delete Machine object`);
+    await settle(100);
+    expect(await events(env.client, ns, 'DetectedUnhealthy'), 'a machine inside its startup window is not unhealthy').to.deep.equal([]);
+  });
+
+  it('counts machines waiting for their node as neither healthy nor unhealthy: no DetectedUnhealthy, no short-circuit', async () => {
+    await machine('new-1', { node: 'none', lastUpdated: ago(5_000) });
+    await machine('new-2', { node: 'none', lastUpdated: ago(1_000) });
+    await machine('new-3', { node: 'none', lastUpdated: ago(0) });
+    start();
+    await mhc({ maxUnhealthy: 0, nodeStartupTimeout: '10m' });
+    const cur = await eventually(async () => {
+      const m = await getMHC();
+      return m.status?.expectedMachines === 3 && m;
+    });
+    expect(cur.status).to.deep.include({ expectedMachines: 3, currentHealthy: 0, remediationsAllowed: 0 });
+    expect(cur.status?.conditions?.map((c) => [c.type, c.status])).to.deep.equal([['RemediationAllowed', 'True']]);
+    for (let i = 0; i < 3; i++) {
+      await poke(i);
+      await settle(60);
+    }
+    expect(await events(env.client, ns, 'DetectedUnhealthy')).to.deep.equal([]);
+    expect(await events(env.client, ns, 'RemediationRestricted')).to.deep.equal([]);
+    expect(await metric('mapi_machinehealthcheck_short_circuit')).to.equal(0);
+    expect(await names()).to.deep.equal(['new-1', 'new-2', 'new-3']);
   });
 
   it('never remediates a node-less machine when the startup check is disabled', async () => {

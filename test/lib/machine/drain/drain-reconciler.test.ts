@@ -234,22 +234,27 @@ describe('machine drain controller', () => {
     expect(drained(env.get())).to.include({ status: 'True' });
   });
 
-  it('deletes pods without waiting when the node has been unreachable for more than 5 minutes', async () => {
+  it('keeps honouring PodDisruptionBudgets on a node unreachable for more than 5 minutes: the blocked drain shows in Drained=False and DrainRequeued', async () => {
     const env = drainEnv();
-    await node(env, 'node-1', { status: { conditions: [{ type: 'Ready', status: 'Unknown', lastTransitionTime: iso(env.clock.now() - 6 * 60_000) }] } });
+    await node(env, 'node-1', { status: { conditions: [{ type: 'Ready', status: 'Unknown', lastTransitionTime: iso(env.clock.now() - 60 * 60_000) }] } });
     await deletingMachine(env);
     await pod(env, 'guarded', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] });
-    let evictions = 0;
-    env.client.evictHandler = async () => {
-      evictions++;
+    const graces: Array<number | undefined> = [];
+    env.client.evictHandler = async (_key, ev) => {
+      graces.push(ev.deleteOptions?.gracePeriodSeconds);
       throw tooManyRequests();
     };
-    const started = env.clock.now();
-    expect(await env.reconcile()).to.equal(undefined);
-    expect(evictions).to.equal(0);
-    expect(env.client.all(Pods)).to.have.length(0);
-    expect(env.clock.now() - started).to.be.below(1_000);
-    expect(drained(env.get())).to.include({ status: 'True' });
+    const err = (await env.reconcile().catch((e: Error) => e)) as Error;
+    expect(err.message).to.contain('error when evicting pods/"guarded" -n "apps": Cannot evict pod as it would violate the pod\'s disruption budget.');
+    expect(graces.length, 'every attempt went through the Eviction API').to.be.at.least(2);
+    expect(new Set(graces)).to.deep.equal(new Set([1]));
+    expect(env.client.count('delete pods'), 'no pod is deleted past its budget').to.equal(0);
+    expect(env.client.all(Pods).map((p) => p.metadata.name)).to.deep.equal(['guarded']);
+    const c = drained(env.get());
+    expect(c).to.include({ status: 'False', reason: 'DrainError', severity: 'Warning' });
+    expect(c?.message).to.contain("disruption budget");
+    expect(env.events.reasons()).to.deep.equal(['DrainProceeds', 'DrainRequeued']);
+    expect(env.events.list[1]?.message).to.contain("disruption budget");
   });
 
   it('waits for an evicted pod to be gone, and fails the attempt if it never goes', async () => {

@@ -1,0 +1,57 @@
+// `npm start` (AWS, the default) as a library: the local control plane, the EC2 emulator, the kubelet
+// simulator and the AWS binaries in-process, with the samples applied (MachineSet and MachineHealthCheck).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { expect } from 'chai';
+import { Events, MachineInterruptibleInstanceLabel, Machines, MachineSets, Nodes, type Machine } from '../../../lib/index.js';
+import { eventually, machineFor, waitForMachines } from '../../../lib/testing/index.js';
+import { startLocalEnvironment, type LocalEnvironment } from '../../../cmd/local/environment.js';
+
+const NS = 'openshift-machine-api';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+describe('the local environment with --provider aws', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let env: LocalEnvironment | undefined;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mapi-local-aws-'));
+    env = await startLocalEnvironment({ provider: 'aws', stateDir: dir, bootDelayMs: 100, terminateDelayMs: 100, logStream: new PassThrough().resume() });
+  });
+  after(async () => {
+    await env?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('brings the sample machines up without the MachineHealthCheck calling them unhealthy or restricting remediation', async () => {
+    const machines = await waitForMachines(env!.client, { namespace: NS, count: 3, phase: 'Running', timeoutMs: 60_000, intervalMs: 100 });
+    for (const m of machines) expect(m.status?.nodeRef?.name).to.be.a('string');
+    const reasons = (await env!.client.list(Events, { namespace: NS })).items.map((e) => e.reason);
+    expect(reasons.filter((r) => r === 'DetectedUnhealthy' || r === 'RemediationRestricted')).to.deep.equal([]);
+  });
+
+  it('puts the interruptible-instance label on the Node of a spot Machine', async () => {
+    const client = env!.client;
+    const set = await client.get(MachineSets, { namespace: NS, name: 'worker-us-east-1a' });
+    const spec = { ...(set.spec?.template?.spec?.providerSpec?.value ?? {}), spotMarketOptions: {} };
+    // Not labelled for the sample MachineSet, which would otherwise adopt it and scale back to 3.
+    await client.create(Machines, machineFor({ name: 'spot-1', namespace: NS, clusterId: 'local', spec }));
+    const nodeName = await eventually(
+      'the spot Machine to get a Node',
+      async () => (await client.get<Machine>(Machines, { namespace: NS, name: 'spot-1' })).status?.nodeRef?.name,
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+    const labels = await eventually(
+      'the interruptible-instance label on the Node',
+      async () => {
+        const node = await client.get(Nodes, { name: nodeName });
+        return node.metadata.labels?.[MachineInterruptibleInstanceLabel] !== undefined ? node.metadata.labels : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    expect(labels).to.have.property(MachineInterruptibleInstanceLabel, '');
+  });
+});
