@@ -124,35 +124,35 @@ describe('AWS providerSpec', () => {
       field: 'spec.providerSpec.value.blockDevices',
       message: 'non root device must have name',
     },
-    { name: 'an unknown tenancy', patch: { placement: { region: 'r', tenancy: 'shared' } }, field: 'spec.providerSpec.value.placement.tenancy', message: 'Unsupported value' },
+    { name: 'an unknown tenancy', patch: { placement: { region: 'us-east-1', tenancy: 'shared' } }, field: 'spec.providerSpec.value.placement.tenancy', message: 'Unsupported value' },
     {
       name: 'host tenancy on a control-plane machine',
-      patch: { placement: { region: 'r', tenancy: 'host' } },
+      patch: { placement: { region: 'us-east-1', tenancy: 'host' } },
       field: 'spec.providerSpec.value.placement.tenancy',
       message: 'host tenancy is not supported for control plane machines',
       controlPlane: true,
     },
     {
       name: 'host placement without host tenancy',
-      patch: { placement: { region: 'r', host: { affinity: 'AnyAvailable' } } },
+      patch: { placement: { region: 'us-east-1', host: { affinity: 'AnyAvailable' } } },
       field: 'spec.providerSpec.value.placement.host',
       message: 'host may only be set when tenancy is host',
     },
     {
       name: 'DedicatedHost affinity without a host',
-      patch: { placement: { region: 'r', tenancy: 'host', host: { affinity: 'DedicatedHost' } } },
+      patch: { placement: { region: 'us-east-1', tenancy: 'host', host: { affinity: 'DedicatedHost' } } },
       field: 'spec.providerSpec.value.placement.host.dedicatedHost',
       message: 'requires dedicated host ID to be provided or dynamically allocated',
     },
     {
       name: 'dynamic allocation with AnyAvailable affinity',
-      patch: { placement: { region: 'r', tenancy: 'host', host: { affinity: 'AnyAvailable', dedicatedHost: { allocationStrategy: 'Dynamic' } } } },
+      patch: { placement: { region: 'us-east-1', tenancy: 'host', host: { affinity: 'AnyAvailable', dedicatedHost: { allocationStrategy: 'Dynamic' } } } },
       field: 'spec.providerSpec.value.placement.host.affinity',
       message: 'hostAffinity must be DedicatedHost when using dynamic host allocation',
     },
     {
       name: 'a malformed dedicated host id',
-      patch: { placement: { region: 'r', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: 'h-12' } } } },
+      patch: { placement: { region: 'us-east-1', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: 'h-12' } } } },
       field: 'spec.providerSpec.value.placement.host.dedicatedHost.id',
       message: "must start with 'h-'",
     },
@@ -219,7 +219,7 @@ describe('AWS providerSpec', () => {
   it('treats a Machine with a master role label as control plane', () => {
     const machine: Machine = {
       metadata: { name: 'm', labels: { 'machine.openshift.io/cluster-api-machine-role': 'master' } },
-      spec: { providerSpec: { value: { ...valid(), placement: { region: 'r', tenancy: 'host' } } } },
+      spec: { providerSpec: { value: { ...valid(), placement: { region: 'us-east-1', tenancy: 'host' } } } },
     };
     expect(() => decodeMachineProviderConfig(machine)).to.throw(InvalidMachineConfigurationError, 'control plane');
   });
