@@ -7,6 +7,7 @@ import { createAwsActuator, decodeProviderConfig, type AwsActuator } from '../..
 import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
 import { CLUSTER_ID, awsSpec, machine, recordingContext, secretsClient } from '../providers/aws/fixtures.js';
 import { anyJson, deepNest, hostileString, setPath } from './arbitraries.js';
+import { SPEC_FUZZ_RUNS, checkDecodeProperty, providerSpecTexts } from './provider-spec-fuzz.js';
 
 /** Cases per property: a few hundred in npm test; PROPERTY_RUNS=10000 for the long run. */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
@@ -38,6 +39,12 @@ function expectFieldError(err: unknown): asserts err is InvalidMachineConfigurat
 
 describe('property: AWS providerSpec validation on random and malformed input', function () {
   this.timeout(120_000);
+
+  it(`turns ${SPEC_FUZZ_RUNS} generated specs (wrong types, 10,000-deep nesting, 5 MB strings, __proto__ keys) into a spec or InvalidMachineConfiguration, polluting nothing`, () => {
+    const { accepted, rejected } = checkDecodeProperty((v) => decodeProviderConfig(v), providerSpecTexts(awsSpec, FIELD_PATHS), 'spec.providerSpec.value', 17);
+    expect(accepted).to.be.greaterThan(100);
+    expect(rejected).to.be.greaterThan(1000);
+  });
 
   it('either accepts a spec or throws InvalidMachineConfiguration naming a providerSpec field, and nothing else', () => {
     fc.assert(
