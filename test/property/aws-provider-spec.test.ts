@@ -72,6 +72,22 @@ describe('property: AWS providerSpec validation on random and malformed input', 
       await emu.stop();
     });
 
+    it('fails create and update of a Machine whose providerSpec nests 10,000 levels deep with InvalidMachineConfiguration', async () => {
+      const spec = JSON.parse(`{"ami":${'['.repeat(10_000)}"x"${']'.repeat(10_000)},"instanceType":"m6i.large"}`) as Record<string, unknown>;
+      const before = emu.knobs.counts('RunInstances').total;
+      for (const call of [() => actuator.create(machine('deep-spec', spec), recordingContext()), () => actuator.update(machine('deep-spec', spec), recordingContext())]) {
+        let thrown: unknown;
+        try {
+          await call();
+        } catch (err) {
+          thrown = err;
+        }
+        expectFieldError(thrown);
+        expect(thrown.field).to.equal('spec.providerSpec.value.ami');
+      }
+      expect(emu.knobs.counts('RunInstances').total).to.equal(before);
+    });
+
     it('fails create with InvalidMachineConfiguration and never calls RunInstances', async () => {
       let invalid = 0;
       await fc.assert(

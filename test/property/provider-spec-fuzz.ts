@@ -134,7 +134,7 @@ export function checkDecodeProperty(decode: (value: unknown) => unknown, specs: 
         decode(value);
         accepted++;
       } catch (err) {
-        if (!(err instanceof InvalidMachineConfigurationError)) throw new Error(`untyped error ${String(err)} for ${json.slice(0, 200)}`);
+        if (!(err instanceof InvalidMachineConfigurationError)) throw new Error(`untyped error ${String(err)} for ${json.slice(0, 200)}`, { cause: err });
         expect(err.field, err.message).to.be.a('string');
         expect((err.field ?? '').startsWith(pathPrefix), err.field).to.equal(true);
         expect(err.message.length, 'message length').to.be.below(8192);
