@@ -4,6 +4,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import security from 'eslint-plugin-security';
 
 const cloudSdks = ['@aws-sdk/*', '@smithy/*', '@google-cloud/*', 'google-auth-library', 'ibm-cloud-sdk-core'];
 const processGlobals = [
@@ -37,7 +38,11 @@ export default tseslint.config(
       globals: { ...globals.node },
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
+    plugins: { security },
     rules: {
+      // A RegExp built from anything but a literal can be made to backtrack for seconds (or fail to compile);
+      // patterns that come from outside go through the linear-time RE2 engine (re2js) instead.
+      'security/detect-non-literal-regexp': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],

@@ -1,6 +1,7 @@
 // The cloud-agnostic kit every provider builds on: providerSpec field reading with field paths, client-side
 // rate limiting, batched look-ups, expiring caches and provider-status conditions.
 export * from './spec-reader.js';
+export * from './spec-rules.js';
 export * from './rate-limiter.js';
 export * from './describe-batcher.js';
 export * from './listing-snapshot.js';

@@ -6,20 +6,33 @@
 import { InvalidMachineConfigurationError } from '../machine/errors.js';
 import type { FieldIssue } from './spec-reader.js';
 
+/**
+ * Sets an own, enumerable property even when the key is "__proto__": plain assignment would replace the
+ * object's prototype instead (or drop the value silently), so a user's "__proto__" label would vanish unchecked.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Drops undefined members, deeply (arrays kept in order), so a decoded spec has only what was written or defaulted. */
 export function compactSpec<T>(value: T): T {
   if (Array.isArray(value)) return value.map(compactSpec) as T;
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = compactSpec(v);
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) setOwn(out, k, compactSpec(v));
   return out as T;
 }
 
-/** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue; no-op for none. */
+/** How many issues the error message spells out; the rest are counted, so the message stays short however bad the spec. */
+export const MAX_LISTED_ISSUES = 20;
+
+/** Throws one InvalidMachineConfigurationError naming the first bad field and listing the issues; no-op for none. */
 export function throwOnFieldIssues(issues: readonly FieldIssue[]): void {
   const first = issues[0];
   if (!first) return;
-  throw new InvalidMachineConfigurationError(issues.map((i) => i.message).join('; '), { field: first.field });
+  const listed = issues.slice(0, MAX_LISTED_ISSUES).map((i) => i.message);
+  if (issues.length > MAX_LISTED_ISSUES) listed.push(`and ${issues.length - MAX_LISTED_ISSUES} more`);
+  throw new InvalidMachineConfigurationError(listed.join('; '), { field: first.field });
 }
 
 /** The reference webhook's warning when a spec names an apiVersion or kind it does not accept; undefined when both are absent or right. */

@@ -12,10 +12,59 @@ type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const describe = (v: unknown): string => {
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 80 ? `${s.slice(0, 77)}...` : s;
-};
+/** Longest value excerpt an issue quotes, and longest unknown key a field path spells out. */
+const PREVIEW_LENGTH = 80;
+const MAX_KEY_IN_PATH = 64;
+
+/**
+ * Longest string any providerSpec field may hold. Kube stores values far larger than any cloud accepts; the
+ * largest legitimate one is a GCE metadata value (256 KiB). Fields with a tighter cloud limit check it too.
+ */
+export const MAX_SPEC_STRING_LENGTH = 256 * 1024;
+
+/**
+ * The value as JSON, cut at PREVIEW_LENGTH characters. It writes only what it prints, so a value nested ten
+ * thousand levels deep or a string of megabytes costs no more than a short one (JSON.stringify of the former
+ * overflows the stack and throws a RangeError).
+ */
+export function previewValue(v: unknown): string {
+  let out = '';
+  const write = (x: unknown): boolean => {
+    if (out.length > PREVIEW_LENGTH) return false;
+    if (Array.isArray(x)) {
+      out += '[';
+      for (let i = 0; i < x.length; i++) {
+        if (i > 0) out += ',';
+        if (!write(x[i])) return false;
+      }
+      out += ']';
+    } else if (isObject(x)) {
+      out += '{';
+      let first = true;
+      for (const key in x) {
+        if (!Object.hasOwn(x, key)) continue;
+        if (!first) out += ',';
+        first = false;
+        out += `${JSON.stringify(key.slice(0, PREVIEW_LENGTH))}:`;
+        if (!write(x[key])) return false;
+      }
+      out += '}';
+    } else if (typeof x === 'string') {
+      out += JSON.stringify(x.slice(0, PREVIEW_LENGTH + 1));
+    } else {
+      out += JSON.stringify(x) ?? String(x);
+    }
+    return true;
+  };
+  write(v);
+  return out.length > PREVIEW_LENGTH ? `${out.slice(0, PREVIEW_LENGTH - 3)}...` : out;
+}
+
+const describe = previewValue;
+
+/** `path.key`, with a key longer than MAX_KEY_IN_PATH shortened, so a hostile key cannot bloat messages. */
+export const keyPath = (path: string, key: string): string =>
+  `${path}.${key.length > MAX_KEY_IN_PATH ? `${key.slice(0, MAX_KEY_IN_PATH - 3)}...` : key}`;
 
 /** Kubernetes field.Error wording: `<field>: Invalid value: <value>: <detail>`. */
 export const invalidValue = (field: string, value: unknown, detail: string): FieldIssue => ({
@@ -28,6 +77,11 @@ export const unsupportedValue = (field: string, value: unknown, allowed: readonl
   message: `${field}: Unsupported value: ${describe(value)}: supported values: ${allowed.map((a) => `"${a}"`).join(', ')}`,
 });
 export const forbiddenValue = (field: string, detail: string): FieldIssue => ({ field, message: `${field}: Forbidden: ${detail}` });
+/** Kubernetes' wording for a string over its limit; the value itself is only previewed. */
+export const tooLong = (field: string, value: string, max: number): FieldIssue => ({
+  field,
+  message: `${field}: Too long: ${describe(value)}: may not be longer than ${max} characters`,
+});
 
 /** Collects type errors and unknown keys while a decoder walks an object. */
 export class SpecReader {
@@ -64,6 +118,10 @@ export class SpecReader {
       this.errors.push(invalidValue(path, value, 'must be a string'));
       return undefined;
     }
+    if (value.length > MAX_SPEC_STRING_LENGTH) {
+      this.errors.push(tooLong(path, value, MAX_SPEC_STRING_LENGTH));
+      return undefined;
+    }
     return value;
   }
 
@@ -95,9 +153,14 @@ export class ObjectReader {
     readonly path: string,
   ) {}
 
+  /** Own properties only: a key the user did not write never resolves to something inherited from Object.prototype. */
+  private own(key: string): unknown {
+    return Object.hasOwn(this.value, key) ? this.value[key] : undefined;
+  }
+
   private take(key: string): unknown {
     this.seen.add(key);
-    return this.value[key];
+    return this.own(key);
   }
 
   /** Marks keys as known without decoding them (e.g. apiVersion/kind). */
@@ -110,7 +173,8 @@ export class ObjectReader {
   }
 
   has(key: string): boolean {
-    return this.value[key] !== undefined && this.value[key] !== null;
+    const v = this.own(key);
+    return v !== undefined && v !== null;
   }
 
   field(key: string): string {
@@ -158,7 +222,7 @@ export class ObjectReader {
   /** Reports every key of this object that no accessor asked for. */
   done(): void {
     for (const key of Object.keys(this.value)) {
-      if (!this.seen.has(key)) this.reader.unknownFields.push(this.field(key));
+      if (!this.seen.has(key)) this.reader.unknownFields.push(keyPath(this.path, key));
     }
   }
 }

@@ -15,6 +15,7 @@ import type { Machine } from '../apis/machine-types.js';
 import { MachineInstanceStateAnnotation } from '../apis/constants.js';
 import { isMachineProvisioned } from '../apis/machine-predicates.js';
 import type { ActuatorContext } from './actuator.js';
+import { clone, deepEqual } from './merge-patch.js';
 import { InvalidMachineConfigurationError, MissingSecretError, RequeueAfterError, findError, isInvalidMachineConfiguration } from './errors.js';
 import type { InstanceAction, FailedInstanceLabels } from './metrics.js';
 
@@ -85,7 +86,8 @@ export async function reportActuatorFailures(
 
 /** What a Machine said about its instance before update ran; opaque, for emitUpdatedWhenChanged. */
 export interface MachineChangeMark {
-  readonly fingerprint: string;
+  /** A copy of what update may change; compared structurally, as a providerSpec can nest deeper than JSON.stringify goes. */
+  readonly snapshot: unknown;
   readonly provisioned: boolean;
 }
 
@@ -96,7 +98,7 @@ export interface MachineChangeMark {
  */
 export function machineChangeFingerprint(m: Machine): MachineChangeMark {
   const { [MachineInstanceStateAnnotation]: _state, ...annotations } = m.metadata.annotations ?? {};
-  return { fingerprint: JSON.stringify([m.metadata.labels, annotations, m.spec, m.status?.addresses]), provisioned: isMachineProvisioned(m) };
+  return { snapshot: clone([m.metadata.labels, annotations, m.spec, m.status?.addresses]), provisioned: isMachineProvisioned(m) };
 }
 
 /**
@@ -105,7 +107,7 @@ export function machineChangeFingerprint(m: Machine): MachineChangeMark {
  * addresses, labels) is part of creating it, which the "Created Machine" event already announced.
  */
 export function emitUpdatedWhenChanged(machine: Machine, ctx: ActuatorContext, before: MachineChangeMark): void {
-  if (before.provisioned && machineChangeFingerprint(machine).fingerprint !== before.fingerprint) {
+  if (before.provisioned && !deepEqual(machineChangeFingerprint(machine).snapshot, before.snapshot)) {
     ctx.events.event(machine, 'Normal', 'Update', 'Update', `Updated Machine ${machine.metadata.name ?? ''}`);
   }
 }

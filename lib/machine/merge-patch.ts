@@ -5,18 +5,30 @@
 type Json = unknown;
 
 const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: Json): v is Record<string, Json> => isObject(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null);
 
+/**
+ * Structural equality of JSON values, with an explicit stack rather than recursion: the API server stores values
+ * nested up to 10,000 levels (in a providerSpec, say), deeper than the call stack allows recursing.
+ */
 export function deepEqual(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  const pending: Array<[Json, Json]> = [[a, b]];
+  for (let pair = pending.pop(); pair; pair = pending.pop()) {
+    const [x, y] = pair;
+    if (x === y) continue;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) pending.push([x[i], y[i]]);
+    } else if (isObject(x) && isObject(y)) {
+      const xk = Object.keys(x).filter((k) => x[k] !== undefined);
+      const yk = Object.keys(y).filter((k) => y[k] !== undefined);
+      if (xk.length !== yk.length) return false;
+      for (const k of xk) pending.push([x[k], y[k]]);
+    } else {
+      return false;
+    }
   }
-  if (isObject(a) && isObject(b)) {
-    const ak = Object.keys(a).filter((k) => a[k] !== undefined);
-    const bk = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ak.length === bk.length && ak.every((k) => deepEqual(a[k], b[k]));
-  }
-  return false;
+  return true;
 }
 
 /** The merge patch turning `base` into `modified`, or undefined when they are equal. */
@@ -41,6 +53,33 @@ export function createMergePatch(base: Json, modified: Json): Record<string, Jso
   return Object.keys(patch).length > 0 ? patch : undefined;
 }
 
+/**
+ * A deep copy of a JSON value (what the API server hands over), with an explicit stack rather than recursion, so
+ * a Machine whose providerSpec nests 10,000 levels deep is copied like any other (structuredClone overflows).
+ */
 export function clone<T>(v: T): T {
-  return structuredClone(v);
+  // Plain objects and arrays are walked here; anything else that is not a primitive (a Date, say) is small and flat.
+  const copyOf = (x: Json): Json => (Array.isArray(x) ? new Array<Json>(x.length) : isPlainObject(x) ? {} : typeof x === 'object' && x !== null ? structuredClone(x) : x);
+  const root = copyOf(v);
+  const pending: Array<[Json, Json]> = [[v, root]];
+  for (let pair = pending.pop(); pair; pair = pending.pop()) {
+    const [from, to] = pair;
+    if (Array.isArray(from)) {
+      const out = to as Json[];
+      from.forEach((item, i) => {
+        const c = copyOf(item);
+        out[i] = c;
+        if (c !== item) pending.push([item, c]);
+      });
+    } else if (isPlainObject(from)) {
+      const out = to as Record<string, Json>;
+      for (const [k, item] of Object.entries(from)) {
+        const c = copyOf(item);
+        // defineProperty: a "__proto__" key is copied as the own key it is, not turned into a prototype.
+        Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+        if (c !== item) pending.push([item, c]);
+      }
+    }
+  }
+  return root as T;
 }

@@ -14,10 +14,48 @@ import {
   PROVIDER_SPEC_PATH as P,
   Tenancies,
 } from './provider-spec.js';
-import { forbiddenValue, invalidValue, requiredValue, unsupportedValue, type FieldIssue } from '../../lib/index.js';
+import {
+  checkName,
+  checkRange,
+  forbiddenValue,
+  invalidValue,
+  isNonNegativeDecimal,
+  requiredValue,
+  unsupportedValue,
+  type FieldIssue,
+  tooLong,
+  type NameRule,
+} from '../../lib/index.js';
 
 export const CAPACITY_RESERVATION_ID = /^cr-[0-9a-f]{17}$/;
 export const DEDICATED_HOST_ID = /^h-([0-9a-f]{8}|[0-9a-f]{17})$/;
+
+/** EC2 instance types: a family and a size joined by ".", e.g. m6i.xlarge, u7i-12tb.224xlarge, m7i.metal-24xl. */
+export const INSTANCE_TYPE: NameRule = {
+  pattern: /^[a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9-]*$/,
+  maxLength: 64,
+  description: 'an EC2 instance type such as m6i.xlarge (lower-case letters, digits and "-", family and size joined by ".")',
+};
+/** AWS regions: us-east-1, us-gov-west-1, cn-northwest-1, eu-central-2. */
+export const REGION: NameRule = {
+  pattern: /^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$/,
+  maxLength: 32,
+  description: 'an AWS region such as us-east-1',
+};
+/** What follows the region in a zone name: a letter (us-east-1a) or a Local/Wavelength Zone suffix (us-east-1-bos-1a). */
+const ZONE_SUFFIX = /^([a-z]|(-[a-z0-9]+)+)$/;
+export const MAX_ZONE_LENGTH = 64;
+/** EBS limits per volume type (GiB); io2 Block Express goes further, but only on instance types we cannot know here. */
+export const MAX_VOLUME_SIZE_GIB: Readonly<Record<string, number>> = { standard: 1024, gp2: 16384, gp3: 16384, io1: 16384, io2: 16384, st1: 16384, sc1: 16384 };
+export const VolumeTypes = Object.keys(MAX_VOLUME_SIZE_GIB);
+/** The highest provisioned IOPS of any EBS volume type (io2 Block Express). */
+export const MAX_IOPS = 256_000;
+/** EC2's integers are 32-bit. */
+const MAX_INT32 = 2_147_483_647;
+export const MAX_KEY_NAME_LENGTH = 255;
+export const MAX_PLACEMENT_GROUP_NAME_LENGTH = 255;
+export const MAX_TAG_VALUE_LENGTH = 256;
+const MAX_PRICE_LENGTH = 32;
 
 export interface ValidationResult {
   errors: FieldIssue[];
@@ -52,7 +90,15 @@ function validateMarket(c: AWSMachineProviderConfig, errors: FieldIssue[]): void
 function validatePlacement(c: AWSMachineProviderConfig, controlPlane: boolean, errors: FieldIssue[]): void {
   const p = c.placement;
   const path = `${P}.placement`;
-  if (!p.region) errors.push(requiredValue(`${path}.region`, 'expected providerSpec.placement.region to be populated'));
+  const regionIssue = p.region ? checkName(`${path}.region`, p.region, REGION) : requiredValue(`${path}.region`, 'expected providerSpec.placement.region to be populated');
+  if (regionIssue) errors.push(regionIssue);
+  // The zone is compared with the region only once the region itself is valid.
+  if (p.availabilityZone && !regionIssue && p.region) {
+    const az = p.availabilityZone;
+    if (az.length > MAX_ZONE_LENGTH || !az.startsWith(p.region) || !ZONE_SUFFIX.test(az.slice(p.region.length))) {
+      errors.push(invalidValue(`${path}.availabilityZone`, az, `must be a zone of region ${p.region}, e.g. ${p.region}a (at most ${MAX_ZONE_LENGTH} characters)`));
+    }
+  }
   if (!oneOf(Tenancies, p.tenancy)) errors.push(unsupportedValue(`${path}.tenancy`, p.tenancy, Tenancies));
   if (p.tenancy === 'host' && controlPlane) errors.push(forbiddenValue(`${path}.tenancy`, 'host tenancy is not supported for control plane machines'));
   const host = p.host;
@@ -100,8 +146,18 @@ function validateBlockDevices(c: AWSMachineProviderConfig, errors: FieldIssue[],
       if (ebs.volumeType !== 'gp3') errors.push(invalidValue(`${path}.ebs.throughputMib`, ebs.throughputMib, 'throughput is only supported for gp3 volumes'));
       else if (ebs.throughputMib < 125 || ebs.throughputMib > 2000) errors.push(invalidValue(`${path}.ebs.throughputMib`, ebs.throughputMib, 'throughput must be between 125 and 2000 MiB/s'));
     }
-    if (ebs.volumeSize !== undefined && ebs.volumeSize < 0) errors.push(invalidValue(`${path}.ebs.volumeSize`, ebs.volumeSize, 'must be greater than or equal to 0'));
-    if (ebs.iops !== undefined && ebs.iops < 0) errors.push(invalidValue(`${path}.ebs.iops`, ebs.iops, 'must be greater than or equal to 0'));
+    const typeKnown = ebs.volumeType === undefined || ebs.volumeType === '' || VolumeTypes.includes(ebs.volumeType);
+    if (!typeKnown) errors.push(unsupportedValue(`${path}.ebs.volumeType`, ebs.volumeType, VolumeTypes));
+    if (ebs.volumeSize !== undefined) {
+      // Without a type EC2 uses gp2 (or the AMI's snapshot type); every type but standard shares gp2's limit.
+      const maxSize = MAX_VOLUME_SIZE_GIB[typeKnown && ebs.volumeType ? ebs.volumeType : 'gp2'] ?? 0;
+      const issue = checkRange(`${path}.ebs.volumeSize`, ebs.volumeSize, 0, maxSize, `GiB for volume type ${ebs.volumeType || 'gp2'}`);
+      if (issue) errors.push(issue);
+    }
+    if (ebs.iops !== undefined) {
+      const issue = checkRange(`${path}.ebs.iops`, ebs.iops, 0, MAX_IOPS);
+      if (issue) errors.push(issue);
+    }
   });
   if (unnamed > 1) errors.push(invalidValue(`${P}.blockDevices`, unnamed, 'non root device must have name'));
 }
@@ -113,6 +169,20 @@ export function validateProviderConfig(c: AWSMachineProviderConfig, opts: { cont
   if (!c.ami.id && !(c.ami.filters && c.ami.filters.length > 0)) errors.push(requiredValue(`${P}.ami`, 'expected providerSpec.ami.id to be populated'));
   referenceWarnings(c.ami, 'ami', warnings);
   if (!c.instanceType) errors.push(requiredValue(`${P}.instanceType`, 'expected providerSpec.instanceType to be populated'));
+  else {
+    const issue = checkName(`${P}.instanceType`, c.instanceType, INSTANCE_TYPE);
+    if (issue) errors.push(issue);
+  }
+  const deviceIndexIssue = checkRange(`${P}.deviceIndex`, c.deviceIndex, 0, MAX_INT32);
+  if (deviceIndexIssue) errors.push(deviceIndexIssue);
+  if (c.keyName !== undefined && c.keyName.length > MAX_KEY_NAME_LENGTH) errors.push(tooLong(`${P}.keyName`, c.keyName, MAX_KEY_NAME_LENGTH));
+  if (c.placementGroupName !== undefined && c.placementGroupName.length > MAX_PLACEMENT_GROUP_NAME_LENGTH) {
+    errors.push(tooLong(`${P}.placementGroupName`, c.placementGroupName, MAX_PLACEMENT_GROUP_NAME_LENGTH));
+  }
+  const maxPrice = c.spotMarketOptions?.maxPrice;
+  if (maxPrice && (maxPrice.length > MAX_PRICE_LENGTH || !isNonNegativeDecimal(maxPrice))) {
+    errors.push(invalidValue(`${P}.spotMarketOptions.maxPrice`, maxPrice, 'must be a non-negative decimal number of dollars per hour, such as "0.05"'));
+  }
 
   if (!c.iamInstanceProfile) warnings.push('no IAM instance profile provided: nodes may be unable to join the cluster');
   referenceWarnings(c.iamInstanceProfile, 'iamInstanceProfile', warnings);
@@ -158,6 +228,7 @@ export function validateProviderConfig(c: AWSMachineProviderConfig, opts: { cont
   const duplicated = new Set<string>();
   (c.tags ?? []).forEach((t, i) => {
     if (t.name.length < 1 || t.name.length > 128) errors.push(invalidValue(`${P}.tags[${i}].name`, t.name, 'must be between 1 and 128 characters'));
+    if (t.value.length > MAX_TAG_VALUE_LENGTH) errors.push(tooLong(`${P}.tags[${i}].value`, t.value, MAX_TAG_VALUE_LENGTH));
     if (seen.has(t.name)) duplicated.add(t.name);
     seen.add(t.name);
   });

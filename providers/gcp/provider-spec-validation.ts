@@ -3,7 +3,7 @@
 // compute, accelerators), checked up front so a bad spec fails before any cloud call. Errors name the full
 // field path; warnings never fail. GCE's own naming rules (labels, tags) are checked too, so that a typo is
 // an InvalidConfiguration naming the field rather than an opaque 400 from instances.insert.
-import { forbiddenValue, invalidValue, requiredValue, unsupportedValue, type FieldIssue } from '../../lib/index.js';
+import { checkName, checkRange, forbiddenValue, invalidValue, keyPath, requiredValue, unsupportedValue, type FieldIssue, type NameRule } from '../../lib/index.js';
 import {
   ConfidentialComputePolicies,
   OnHostMaintenanceTypes,
@@ -27,8 +27,30 @@ const NETWORK_TAG = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const TAG_PARENT = /(^[1-9][0-9]{0,31}$)|(^[a-z][a-z0-9-]{4,28}[a-z0-9]$)/;
 const TAG_KEY = /^[a-zA-Z0-9]([0-9A-Za-z_.-]{0,61}[a-zA-Z0-9])?$/;
 const TAG_VALUE = /^[a-zA-Z0-9]([0-9A-Za-z_.@%=+:,*#&()[\]{}\-\s]{0,61}[a-zA-Z0-9])?$/;
+/** GCE resource names (regions, zones, machine types): RFC 1035 labels. */
+export const GCE_NAME: NameRule = {
+  pattern: /^[a-z]([-a-z0-9]*[a-z0-9])?$/,
+  maxLength: 63,
+  description: 'lower-case letters, digits and "-", starting with a letter and not ending with "-"',
+};
+/** Project IDs: 6 to 30 characters. */
+export const PROJECT_ID: NameRule = {
+  pattern: /^[a-z][a-z0-9-]*[a-z0-9]$/,
+  minLength: 6,
+  maxLength: 30,
+  description: 'a project ID: lower-case letters, digits and "-", starting with a letter and not ending with "-"',
+};
+/** Persistent disks: at most 64 TB. */
+export const MAX_DISK_SIZE_GB = 65_536;
+/** The most accelerators of one type GCE attaches to an N1 instance. */
+export const MAX_GPU_COUNT = 8;
+
 /** Families with accelerators built in (A2, A3, G2): extra guestAccelerators are refused by GCE. */
 const BUILT_IN_GPU_FAMILIES = ['a2-', 'a3-', 'g2-'];
+
+const pushIssue = (errors: FieldIssue[], issue: FieldIssue | undefined): void => {
+  if (issue) errors.push(issue);
+};
 
 const oneOf = (allowed: readonly string[], v: string | undefined): boolean => v === undefined || v === '' || allowed.includes(v);
 
@@ -74,7 +96,8 @@ function validateGpus(s: GCPMachineProviderSpec, P: string, errors: FieldIssue[]
   }
   gpus.forEach((g, i) => {
     if (!g.type) errors.push(requiredValue(`${P}.gpus[${i}].type`, 'an accelerator type such as nvidia-tesla-t4 is required'));
-    if (g.count < 1) errors.push(invalidValue(`${P}.gpus[${i}].count`, g.count, 'must be at least 1'));
+    const countIssue = checkRange(`${P}.gpus[${i}].count`, g.count, 1, MAX_GPU_COUNT);
+    if (countIssue) errors.push(countIssue);
   });
   if (BUILT_IN_GPU_FAMILIES.some((f) => s.machineType.startsWith(f))) {
     errors.push(
@@ -99,9 +122,11 @@ function validateDisks(s: GCPMachineProviderSpec, P: string, errors: FieldIssue[
   s.disks.forEach((d, i) => {
     const path = `${P}.disks[${i}]`;
     if (d.boot && !d.image) errors.push(requiredValue(`${path}.image`, 'boot disk must specify an image'));
-    if (d.sizeGb < 0) errors.push(invalidValue(`${path}.sizeGb`, d.sizeGb, 'must not be negative'));
+    const sizeIssue = checkRange(`${path}.sizeGb`, d.sizeGb, 0, MAX_DISK_SIZE_GB, 'GB');
+    if (sizeIssue) errors.push(sizeIssue);
     const kms = d.encryptionKey?.kmsKey;
     if (kms) {
+      if (kms.projectID) pushIssue(errors, checkName(`${path}.encryptionKey.kmsKey.projectID`, kms.projectID, PROJECT_ID));
       for (const key of ['name', 'keyRing', 'location'] as const) {
         if (!kms[key]) errors.push(requiredValue(`${path}.encryptionKey.kmsKey.${key}`, `${key} is required for a KMS key`));
       }
@@ -115,9 +140,10 @@ function validateLabels(labels: Record<string, string> | undefined, path: string
   const keys = Object.keys(labels);
   if (keys.length > MAX_USER_LABELS) errors.push(invalidValue(path, keys.length, `at most ${MAX_USER_LABELS} user labels are allowed`));
   for (const k of keys) {
-    if (!LABEL_KEY.test(k)) errors.push(invalidValue(`${path}.${k}`, k, 'label keys must start with a lowercase letter and contain only lowercase letters, digits, "_" and "-" (at most 63)'));
+    const field = keyPath(path, k);
+    if (!LABEL_KEY.test(k)) errors.push(invalidValue(field, k, 'label keys must start with a lowercase letter and contain only lowercase letters, digits, "_" and "-" (at most 63)'));
     if (!LABEL_VALUE.test(labels[k] ?? '')) {
-      errors.push(invalidValue(`${path}.${k}`, labels[k], 'label values may contain only lowercase letters, digits, "_" and "-" (at most 63)'));
+      errors.push(invalidValue(field, labels[k], 'label values may contain only lowercase letters, digits, "_" and "-" (at most 63)'));
     }
   }
 }
@@ -149,12 +175,21 @@ function validateTags(s: GCPMachineProviderSpec, P: string, errors: FieldIssue[]
 export function validateProviderSpec(s: GCPMachineProviderSpec, P: string): ValidationResult {
   const errors: FieldIssue[] = [];
   const warnings: string[] = [];
-  if (!s.region) errors.push(requiredValue(`${P}.region`, 'region is required'));
+  const regionIssue = s.region ? checkName(`${P}.region`, s.region, GCE_NAME) : requiredValue(`${P}.region`, 'region is required');
+  pushIssue(errors, regionIssue);
   if (!s.zone) errors.push(requiredValue(`${P}.zone`, 'zone is required'));
-  else if (s.region && !s.zone.startsWith(`${s.region}-`)) errors.push(invalidValue(`${P}.zone`, s.zone, `zone not in configured region (${s.region})`));
+  else {
+    const zoneIssue = checkName(`${P}.zone`, s.zone, GCE_NAME);
+    pushIssue(errors, zoneIssue);
+    // Compared with the region only once both are valid names: a bad region is reported once, on its own field.
+    if (!zoneIssue && !regionIssue && !s.zone.startsWith(`${s.region}-`)) errors.push(invalidValue(`${P}.zone`, s.zone, `zone not in configured region (${s.region})`));
+  }
+  pushIssue(errors, checkName(`${P}.machineType`, s.machineType, GCE_NAME));
+  if (s.projectID) pushIssue(errors, checkName(`${P}.projectID`, s.projectID, PROJECT_ID));
   if (s.networkInterfaces.length === 0) errors.push(requiredValue(`${P}.networkInterfaces`, 'at least 1 network interface is required'));
   s.networkInterfaces.forEach((n, i) => {
     if (!n.network && !n.subnetwork) errors.push(requiredValue(`${P}.networkInterfaces[${i}].network`, 'a network or a subnetwork is required'));
+    if (n.projectID) pushIssue(errors, checkName(`${P}.networkInterfaces[${i}].projectID`, n.projectID, PROJECT_ID));
   });
   (s.gcpMetadata ?? []).forEach((m, i) => {
     if (!m.key) errors.push(requiredValue(`${P}.gcpMetadata[${i}].key`, 'metadata items need a key'));

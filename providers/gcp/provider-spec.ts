@@ -5,6 +5,9 @@ import {
   SpecReader,
   compactSpec,
   groupVersionKindWarning,
+  invalidValue,
+  keyPath,
+  setOwn,
   throwOnFieldIssues,
   readProviderConditions,
   type FieldIssue,
@@ -161,13 +164,14 @@ function readStringMap(o: ObjectReader, key: string, issues: FieldIssue[]): Reco
   const raw = o.raw(key);
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    issues.push({ field: o.field(key), message: `${o.field(key)}: Invalid value: must be a map of strings` });
+    issues.push(invalidValue(o.field(key), raw, 'must be a map of strings'));
     return undefined;
   }
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    if (typeof v !== 'string') issues.push({ field: `${o.field(key)}.${k}`, message: `${o.field(key)}.${k}: Invalid value: ${JSON.stringify(v)}: must be a string` });
-    else out[k] = v;
+    if (typeof v !== 'string') issues.push(invalidValue(keyPath(o.field(key), k), v, 'must be a string'));
+    // setOwn: a "__proto__" key stays an ordinary entry, to be judged by the label rules like any other.
+    else setOwn(out, k, v);
   }
   return out;
 }

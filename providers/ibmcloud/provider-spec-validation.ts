@@ -11,8 +11,18 @@ export interface ValidationResult {
 
 /** VPC names (instances, subnets, security groups...): lower case, digits and hyphens, at most 63. */
 export const VPC_NAME = /^([a-z]|[a-z][-a-z0-9]*[a-z0-9])$/;
+/** The VPC API's limit on every resource name (and on profile names). */
+export const MAX_NAME_LENGTH = 63;
 const PROFILE_NAME = /^[a-z0-9]+(-[a-z0-9]+)+$/;
 const REGION = /^[a-z]{2}-[a-z]+$/;
+export const MAX_REGION_LENGTH = 32;
+/** The number after "<region>-" in a zone name (us-south-1 ... us-south-3). */
+const ZONE_NUMBER = /^[0-9]{1,3}$/;
+
+const validRegion = (region: string): boolean => region.length <= MAX_REGION_LENGTH && REGION.test(region);
+
+/** Whether `zone` is "<region>-<n>"; plain string operations, so the cost is linear in the zone's length. */
+export const isZoneOf = (zone: string, region: string): boolean => zone.startsWith(`${region}-`) && ZONE_NUMBER.test(zone.slice(region.length + 1));
 /** Global Tagging: letters, digits, spaces, "_", "-", "." (and ":" between key and value), at most 128. */
 const TAG_PART = /^[A-Za-z0-9 _.-]+$/;
 export const MAX_TAG_LENGTH = 128;
@@ -73,10 +83,17 @@ export function validateProviderSpec(s: IBMCloudMachineProviderSpec, P: string):
   required('region', 'a region such as us-south');
   required('zone', 'a zone such as us-south-1');
   required('resourceGroup', 'the name of the resource group the instance goes in');
-  if (s.vpc && !VPC_NAME.test(s.vpc)) errors.push(invalidValue(`${P}.vpc`, s.vpc, 'VPC names are lower-case letters, digits and "-", starting with a letter'));
-  if (s.profile && !PROFILE_NAME.test(s.profile)) errors.push(invalidValue(`${P}.profile`, s.profile, 'instance profile names look like bx2-4x16'));
-  if (s.region && !REGION.test(s.region)) errors.push(invalidValue(`${P}.region`, s.region, 'regions look like us-south or eu-de'));
-  if (s.zone && s.region && !new RegExp(`^${s.region}-\\d+$`).test(s.zone)) {
+  if (s.vpc && (s.vpc.length > MAX_NAME_LENGTH || !VPC_NAME.test(s.vpc))) {
+    errors.push(invalidValue(`${P}.vpc`, s.vpc, `VPC names are lower-case letters, digits and "-", starting with a letter, at most ${MAX_NAME_LENGTH} characters`));
+  }
+  if (s.profile && (s.profile.length > MAX_NAME_LENGTH || !PROFILE_NAME.test(s.profile))) {
+    errors.push(invalidValue(`${P}.profile`, s.profile, `instance profile names look like bx2-4x16 (at most ${MAX_NAME_LENGTH} characters)`));
+  }
+  const regionValid = validRegion(s.region);
+  if (s.region && !regionValid) errors.push(invalidValue(`${P}.region`, s.region, `regions look like us-south or eu-de (at most ${MAX_REGION_LENGTH} characters)`));
+  // The zone is checked against the region only once the region itself is valid: a bad region is reported
+  // once, on its own field, and never becomes part of another check.
+  if (s.zone && regionValid && !isZoneOf(s.zone, s.region)) {
     errors.push(invalidValue(`${P}.zone`, s.zone, `must be a zone of region ${s.region}, e.g. ${s.region}-1`));
   }
   const nic = s.primaryNetworkInterface;

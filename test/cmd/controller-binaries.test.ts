@@ -102,8 +102,8 @@ describe('controller binaries, started with the machine-api-operator\'s argument
           expect(help).to.include(flag);
         }
         expect(help).to.include(`"${b.leaseId}"`);
-        expect(help).to.match(new RegExp(`--metrics-bind-address <addr>[\\s\\S]*?default: ${escape(b.defaultMetrics)}`));
-        expect(help).to.match(new RegExp(`--health-addr <addr>[\\s\\S]*?default: ${escape(b.defaultHealth)}`));
+        expect(textAfter(help, '--metrics-bind-address <addr>')).to.include(`default: ${b.defaultMetrics}`);
+        expect(textAfter(help, '--health-addr <addr>')).to.include(`default: ${b.defaultHealth}`);
       });
 
       it('serves /healthz and /metrics, holds its lease, and exits 0 on SIGTERM', async () => {
@@ -127,6 +127,9 @@ describe('controller binaries, started with the machine-api-operator\'s argument
   }
 });
 
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The help text from `marker` on; fails when the marker is missing. */
+function textAfter(help: string, marker: string): string {
+  const at = help.indexOf(marker);
+  expect(at, `${marker} in --help`).to.be.at.least(0);
+  return help.slice(at);
 }

@@ -7,6 +7,7 @@ import { createAwsActuator, decodeProviderConfig, type AwsActuator } from '../..
 import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
 import { CLUSTER_ID, awsSpec, machine, recordingContext, secretsClient } from '../providers/aws/fixtures.js';
 import { anyJson, deepNest, hostileString, setPath } from './arbitraries.js';
+import { SPEC_FUZZ_RUNS, checkDecodeProperty, providerSpecTexts } from './provider-spec-fuzz.js';
 
 /** Cases per property: a few hundred in npm test; PROPERTY_RUNS=10000 for the long run. */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
@@ -39,6 +40,12 @@ function expectFieldError(err: unknown): asserts err is InvalidMachineConfigurat
 describe('property: AWS providerSpec validation on random and malformed input', function () {
   this.timeout(120_000);
 
+  it(`turns ${SPEC_FUZZ_RUNS} generated specs (wrong types, 10,000-deep nesting, 5 MB strings, __proto__ keys) into a spec or InvalidMachineConfiguration, polluting nothing`, () => {
+    const { accepted, rejected } = checkDecodeProperty((v) => decodeProviderConfig(v), providerSpecTexts(awsSpec, FIELD_PATHS), 'spec.providerSpec.value', 17);
+    expect(accepted).to.be.greaterThan(100);
+    expect(rejected).to.be.greaterThan(1000);
+  });
+
   it('either accepts a spec or throws InvalidMachineConfiguration naming a providerSpec field, and nothing else', () => {
     fc.assert(
       fc.property(providerSpecs, (spec) => {
@@ -63,6 +70,22 @@ describe('property: AWS providerSpec validation on random and malformed input', 
     after(async () => {
       actuator.close();
       await emu.stop();
+    });
+
+    it('fails create and update of a Machine whose providerSpec nests 10,000 levels deep with InvalidMachineConfiguration', async () => {
+      const spec = JSON.parse(`{"ami":${'['.repeat(10_000)}"x"${']'.repeat(10_000)},"instanceType":"m6i.large"}`) as Record<string, unknown>;
+      const before = emu.knobs.counts('RunInstances').total;
+      for (const call of [() => actuator.create(machine('deep-spec', spec), recordingContext()), () => actuator.update(machine('deep-spec', spec), recordingContext())]) {
+        let thrown: unknown;
+        try {
+          await call();
+        } catch (err) {
+          thrown = err;
+        }
+        expectFieldError(thrown);
+        expect(thrown.field).to.equal('spec.providerSpec.value.ami');
+      }
+      expect(emu.knobs.counts('RunInstances').total).to.equal(before);
     });
 
     it('fails create with InvalidMachineConfiguration and never calls RunInstances', async () => {

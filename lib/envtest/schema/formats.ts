@@ -5,7 +5,9 @@ import type { FieldCause } from './types.js';
 import { formatInvalid, invalid } from './causes.js';
 
 const uuidRe = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-const uuidVersionRe = (v: number) => new RegExp(`^[0-9a-f]{8}-?[0-9a-f]{4}-?${v}[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`, 'i');
+/** A UUID of the given version: the version digit opens the third group, the variant (8, 9, a, b) the fourth. */
+const uuidVersionRe = /^[0-9a-f]{8}-?[0-9a-f]{4}-?([0-9a-f])[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
+const isUuidVersion = (s: string, v: string): boolean => uuidVersionRe.exec(s)?.[1] === v;
 // The layouts go-openapi's strfmt accepts: RFC 3339 with or without fraction, an offset with or without a colon,
 // and the ISO 8601 local-time and minute-precision forms.
 const dateTimeRe = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?$/;
@@ -82,9 +84,9 @@ const stringFormats: Record<string, (s: string) => boolean> = {
   datetime: isDateTime,
   date: isDate,
   uuid: (s) => uuidRe.test(s),
-  uuid3: (s) => uuidVersionRe(3).test(s),
-  uuid4: (s) => uuidVersionRe(4).test(s),
-  uuid5: (s) => uuidVersionRe(5).test(s),
+  uuid3: (s) => isUuidVersion(s, '3'),
+  uuid4: (s) => isUuidVersion(s, '4'),
+  uuid5: (s) => isUuidVersion(s, '5'),
   ipv4: isIPv4,
   ipv6: isIPv6,
   cidr: isCIDR,

@@ -1,6 +1,7 @@
 // Validation of a (pruned, defaulted) value against a CRD schema, reporting every problem as kube-apiserver
 // would. As in kube-openapi, the checks that run for a value depend on what the value is (a string gets the
 // string checks even under x-kubernetes-int-or-string), and a value of the wrong type gets only the type error.
+import { RE2JS } from 're2js';
 import type { FieldCause, JSONSchemaProps } from './types.js';
 import { isObject, propertySchema } from './types.js';
 import {
@@ -16,22 +17,21 @@ import {
 import { checkIntegerFormat, checkStringFormat } from './formats.js';
 import { canonicalJson, checkListType } from './list-type.js';
 
-const patternCache = new Map<string, RegExp | null>();
+const patternCache = new Map<string, RE2JS | null>();
 
-/** Go's RE2 syntax is mostly a subset of ECMAScript's; 'u' gives the code-point semantics RE2 has. */
-function compilePattern(pattern: string): RegExp | null {
+/**
+ * A CRD's `pattern` comes from outside, so it is compiled by RE2 (re2js): the syntax kube-apiserver's Go regexp
+ * accepts, and matching in time linear in the value, so no pattern can stall the server by backtracking.
+ */
+function compilePattern(pattern: string): RE2JS | null {
   const cached = patternCache.get(pattern);
   if (cached !== undefined) return cached;
-  let re: RegExp | null;
+  let re: RE2JS | null;
   try {
-    re = new RegExp(pattern, 'u');
+    re = RE2JS.compile(pattern);
   } catch {
-    try {
-      re = new RegExp(pattern);
-    } catch {
-      // kube refuses such a CRD at creation; here an uncompilable pattern simply does not constrain.
-      re = null;
-    }
+    // kube refuses such a CRD at creation; here an uncompilable pattern simply does not constrain.
+    re = null;
   }
   patternCache.set(pattern, re);
   return re;

@@ -2,6 +2,10 @@
 // lists of structures. Indexes need not be contiguous; they are read in numeric order.
 import { invalidParameterValue } from './api-error.js';
 
+/** After `prefix.`: the index of a scalar list item, or the index and the rest of a structure list item. */
+const LIST_INDEX = /^(\d+)$/;
+const STRUCT_INDEX = /^(\d+)\.(.+)$/;
+
 export class QueryParams {
   constructor(private readonly fields: ReadonlyMap<string, string>) {}
 
@@ -24,9 +28,8 @@ export class QueryParams {
   /** Scalar list `prefix.1`, `prefix.2`, ... */
   list(prefix: string): string[] {
     const found: [number, string][] = [];
-    const re = new RegExp(`^${escapeRe(prefix)}\\.(\\d+)$`);
     for (const [k, v] of this.fields) {
-      const m = re.exec(k);
+      const m = k.startsWith(`${prefix}.`) ? LIST_INDEX.exec(k.slice(prefix.length + 1)) : null;
       if (m) found.push([Number(m[1]), v]);
     }
     return found.sort((a, b) => a[0] - b[0]).map(([, v]) => v);
@@ -35,9 +38,8 @@ export class QueryParams {
   /** Structure list `prefix.N.<rest>`: one QueryParams per index, keyed by <rest>. */
   structList(prefix: string): QueryParams[] {
     const groups = new Map<number, Map<string, string>>();
-    const re = new RegExp(`^${escapeRe(prefix)}\\.(\\d+)\\.(.+)$`);
     for (const [k, v] of this.fields) {
-      const m = re.exec(k);
+      const m = k.startsWith(`${prefix}.`) ? STRUCT_INDEX.exec(k.slice(prefix.length + 1)) : null;
       if (!m) continue;
       const idx = Number(m[1]);
       let g = groups.get(idx);
@@ -85,8 +87,4 @@ export class QueryParams {
   isEmpty(): boolean {
     return this.fields.size === 0;
   }
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

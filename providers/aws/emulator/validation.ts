@@ -4,6 +4,8 @@ import type { Tag } from './model.js';
 import type { QueryParams } from './query-params.js';
 
 export const MAX_TAGS_PER_RESOURCE = 50;
+/** What follows `<prefix>-` in an EC2 resource id: 8 (old style) or 17 lower-case hex digits. */
+const RESOURCE_ID_SUFFIX = /^([0-9a-f]{8}|[0-9a-f]{17})$/;
 
 export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], field: string): T | undefined {
   if (value === undefined) return undefined;
@@ -14,7 +16,7 @@ export function oneOf<T extends string>(value: string | undefined, allowed: read
 }
 
 export function checkIdFormat(id: string, prefix: string, malformedCode: string): void {
-  if (!new RegExp(`^${prefix}-([0-9a-f]{8}|[0-9a-f]{17})$`).test(id)) {
+  if (!id.startsWith(`${prefix}-`) || !RESOURCE_ID_SUFFIX.test(id.slice(prefix.length + 1))) {
     throw new Ec2ApiError(400, malformedCode, `Invalid id: "${id}" (expecting "${prefix}-...")`);
   }
 }

@@ -10,25 +10,39 @@ export type ServiceKind = 'vpc' | 'iam' | 'resource-manager' | 'global-tagging';
 
 export const IAM_TOKEN_ACTION = 'iam:GetToken';
 
+/** One path segment of a route: a literal, or `{name}` capturing one non-empty segment. */
+type Segment = { literal: string } | { param: string };
+
 interface CompiledRoute {
   service: ServiceKind;
   route: Route;
-  re: RegExp;
-  names: string[];
+  segments: Segment[];
 }
 
 function compile(service: ServiceKind, prefix: string, route: Route): CompiledRoute {
-  const names: string[] = [];
-  const pattern = `${prefix}${route.path}`
-    .split('/')
-    .map((seg) => {
-      const m = /^\{(\w+)\}$/.exec(seg);
-      if (!m?.[1]) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(m[1]);
-      return '([^/]+)';
-    })
-    .join('/');
-  return { service, route, re: new RegExp(`^${pattern}/?$`), names };
+  const segments = `${prefix}${route.path}`.split('/').map((seg): Segment => {
+    const m = /^\{(\w+)\}$/.exec(seg);
+    return m?.[1] ? { param: m[1] } : { literal: seg };
+  });
+  return { service, route, segments };
+}
+
+/** The route's parameters when `parts` (a path split on "/", one trailing slash allowed) fits its segments. */
+function matchSegments(segments: readonly Segment[], parts: readonly string[]): Record<string, string> | undefined {
+  const n = parts.length === segments.length + 1 && parts[parts.length - 1] === '' ? segments.length : parts.length;
+  if (n !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    const seg = segments[i] as Segment;
+    const part = parts[i] as string;
+    if ('literal' in seg) {
+      if (part !== seg.literal) return undefined;
+    } else {
+      if (part === '') return undefined;
+      params[seg.param] = part;
+    }
+  }
+  return params;
 }
 
 const TABLE: CompiledRoute[] = [
@@ -55,15 +69,16 @@ export function matchRoute(method: string, path: string): RouteMatch {
     return method === 'POST' ? { kind: 'iam' } : { kind: 'method-not-allowed', service: 'iam', allowed: ['POST'] };
   }
   const allowed: string[] = [];
+  const parts = path.split('/');
   for (const c of TABLE) {
-    const m = c.re.exec(path);
-    if (!m) continue;
+    const raw = matchSegments(c.segments, parts);
+    if (!raw) continue;
     if (c.route.method !== method) {
       allowed.push(c.route.method);
       continue;
     }
     const params: Record<string, string> = {};
-    c.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1] ?? '')));
+    for (const [name, value] of Object.entries(raw)) params[name] = decodeURIComponent(value);
     return { kind: 'route', service: c.service, route: c.route, params };
   }
   const service = serviceOfPath(path);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compactSpec, groupVersionKindWarning, throwOnFieldIssues } from '../../../lib/cloud/spec-issues.js';
+import { MAX_LISTED_ISSUES, compactSpec, groupVersionKindWarning, setOwn, throwOnFieldIssues } from '../../../lib/cloud/spec-issues.js';
 import { InvalidMachineConfigurationError } from '../../../lib/machine/errors.js';
 
 describe('providerSpec decode helpers', () => {
@@ -24,6 +24,29 @@ describe('providerSpec decode helpers', () => {
       expect(err).to.be.instanceOf(InvalidMachineConfigurationError);
       expect((err as InvalidMachineConfigurationError).field).to.equal('spec.a');
       expect((err as Error).message).to.equal('spec.a: Required value: x; spec.b: Invalid value: y');
+    }
+  });
+
+  it('compactSpec keeps a "__proto__" key as an ordinary own entry instead of replacing the prototype', () => {
+    const out = compactSpec(JSON.parse('{"labels":{"__proto__":"x","ok":"y"}}') as { labels: Record<string, string> });
+    expect(Object.keys(out.labels)).to.deep.equal(['__proto__', 'ok']);
+    expect(Object.getPrototypeOf(out.labels)).to.equal(Object.prototype);
+    const target: Record<string, unknown> = {};
+    setOwn(target, '__proto__', { polluted: true });
+    expect(Object.hasOwn(target, '__proto__')).to.equal(true);
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+  });
+
+  it(`throwOnFieldIssues lists at most ${MAX_LISTED_ISSUES} issues and counts the rest`, () => {
+    const issues = Array.from({ length: 1000 }, (_, i) => ({ field: `spec.f${i}`, message: `spec.f${i}: Invalid value` }));
+    try {
+      throwOnFieldIssues(issues);
+      expect.fail('no error');
+    } catch (err) {
+      expect((err as InvalidMachineConfigurationError).field).to.equal('spec.f0');
+      const message = (err as Error).message;
+      expect(message.split('; ')).to.have.length(MAX_LISTED_ISSUES + 1);
+      expect(message.endsWith(`and ${1000 - MAX_LISTED_ISSUES} more`)).to.equal(true);
     }
   });
 

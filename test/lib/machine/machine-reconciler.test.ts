@@ -185,6 +185,17 @@ describe('machine controller reconcile', () => {
       expect(a.calls.length).to.equal(before);
     });
 
+    it('reaches the actuator and marks the machine Failed when its providerSpec nests 10,000 levels deep', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      const value = JSON.parse(`{"instanceType":"fake.large","extra":${'['.repeat(10_000)}1${']'.repeat(10_000)}}`) as Record<string, unknown>;
+      await env.client.create(Machines, machine('m1', { spec: { providerSpec: { value } } }));
+      a.failNext('create', new InvalidMachineConfigurationError('extra: must not be nested', { field: 'spec.providerSpec.value.extra' }));
+      expect(await env.reconcile('m1')).to.equal(undefined);
+      expect(env.get('m1')?.status?.phase).to.equal('Failed');
+      expect(env.get('m1')?.status?.errorReason).to.equal('InvalidConfiguration');
+    });
+
     it('retries other create errors with backoff and never marks the machine Failed', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a);

@@ -6,7 +6,12 @@ import type { KubeObject, Status } from '../../../lib/apis/meta.js';
 import { ApiError } from '../../../lib/client/errors.js';
 import type { DeleteOptions, JsonPatchOperation, KubeClient, ListOptions, ListResult, ObjectKey, Patch, PatchOptions } from '../../../lib/client/kube-client.js';
 import type { Resource } from '../../../lib/client/resources.js';
+import { clone, deepEqual } from '../../../lib/machine/merge-patch.js';
 import type { Informer, InformerEvent, InformerHandler } from '../../../lib/runtime/types.js';
+
+// The store copies with the library's clone, which (unlike structuredClone) copies objects nested as deep as
+// the API server allows.
+const structuredClone = clone;
 
 const keyOf = (k: ObjectKey) => `${k.namespace ?? ''}/${k.name}`;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -162,7 +167,7 @@ export class MemoryKubeClient implements KubeClient {
     }
     if (patch.type === 'json') {
       const next = jsonPatch(cur, patch.body) as KubeObject;
-      if (JSON.stringify(next) === JSON.stringify(cur)) return cur;
+      if (deepEqual(next, cur)) return cur;
       return this.save(r, next) as T;
     }
     const body = structuredClone(patch.body);
@@ -173,7 +178,7 @@ export class MemoryKubeClient implements KubeClient {
       delete (body as { status?: unknown }).status;
       next = mergePatch(cur, body) as KubeObject;
     }
-    if (JSON.stringify(next) === JSON.stringify(cur)) return cur;
+    if (deepEqual(next, cur)) return cur;
     return this.save(r, next) as T;
   }
 

@@ -23,6 +23,22 @@ const valid = () => ({
   securityGroups: [{ filters: [{ name: 'tag:Name', values: ['node'] }] }],
 });
 
+describe('AWS providerSpec limits the cloud accepts', () => {
+  it('accepts the zones of a region, Local and Wavelength Zones included, and a decimal maxPrice', () => {
+    for (const availabilityZone of ['us-east-1a', 'us-east-1-bos-1a', 'us-east-1-wl1-bos-wlz-1']) {
+      expect(() => decodeProviderConfig({ ...valid(), placement: { region: 'us-east-1', availabilityZone } }), availabilityZone).not.to.throw();
+    }
+    expect(() => decodeProviderConfig({ ...valid(), spotMarketOptions: { maxPrice: '0.05' } })).not.to.throw();
+    expect(() => decodeProviderConfig({ ...valid(), instanceType: 'u7i-12tb.224xlarge' })).not.to.throw();
+  });
+
+  it('checks the zone only once the region is valid', () => {
+    const err = invalidField({ ...valid(), placement: { region: '(a|a)*$', availabilityZone: '(a|a)*$a' } });
+    expect(err.field).to.equal('spec.providerSpec.value.placement.region');
+    expect(err.message).not.to.contain('availabilityZone');
+  });
+});
+
 function invalidField(spec: Record<string, unknown>, controlPlane = false): { field?: string; message: string } {
   try {
     decodeProviderConfig(spec, { controlPlane });
@@ -124,35 +140,67 @@ describe('AWS providerSpec', () => {
       field: 'spec.providerSpec.value.blockDevices',
       message: 'non root device must have name',
     },
-    { name: 'an unknown tenancy', patch: { placement: { region: 'r', tenancy: 'shared' } }, field: 'spec.providerSpec.value.placement.tenancy', message: 'Unsupported value' },
+    { name: 'a negative deviceIndex', patch: { deviceIndex: -1 }, field: 'spec.providerSpec.value.deviceIndex', message: 'must be between 0 and' },
+    {
+      name: 'an EBS volume larger than the cloud allows',
+      patch: { blockDevices: [{ ebs: { volumeType: 'gp3', volumeSize: 1e12 } }] },
+      field: 'spec.providerSpec.value.blockDevices[0].ebs.volumeSize',
+      message: 'must be between 0 and 16384 GiB',
+    },
+    {
+      name: 'a standard volume over 1024 GiB',
+      patch: { blockDevices: [{ ebs: { volumeType: 'standard', volumeSize: 2000 } }] },
+      field: 'spec.providerSpec.value.blockDevices[0].ebs.volumeSize',
+      message: 'must be between 0 and 1024 GiB',
+    },
+    {
+      name: 'an unknown volume type',
+      patch: { blockDevices: [{ ebs: { volumeType: 'gp9' } }] },
+      field: 'spec.providerSpec.value.blockDevices[0].ebs.volumeType',
+      message: 'Unsupported value',
+    },
+    {
+      name: 'iops beyond any volume type',
+      patch: { blockDevices: [{ ebs: { volumeType: 'io2', iops: 1e9 } }] },
+      field: 'spec.providerSpec.value.blockDevices[0].ebs.iops',
+      message: 'must be between 0 and 256000',
+    },
+    { name: 'a negative spot maxPrice', patch: { spotMarketOptions: { maxPrice: '-1' } }, field: 'spec.providerSpec.value.spotMarketOptions.maxPrice', message: 'non-negative decimal' },
+    { name: 'a spot maxPrice in exponent form', patch: { spotMarketOptions: { maxPrice: '1e3' } }, field: 'spec.providerSpec.value.spotMarketOptions.maxPrice', message: 'non-negative decimal' },
+    { name: 'a 5 MB instanceType', patch: { instanceType: 'm'.repeat(5 * 1024 * 1024) }, field: 'spec.providerSpec.value.instanceType', message: 'Too long' },
+    { name: 'an instanceType that is not one', patch: { instanceType: 'M5 Large' }, field: 'spec.providerSpec.value.instanceType', message: 'EC2 instance type' },
+    { name: 'a path in the region', patch: { placement: { region: '../us-east-1' } }, field: 'spec.providerSpec.value.placement.region', message: 'AWS region' },
+    { name: 'a zone of another region', patch: { placement: { region: 'us-east-1', availabilityZone: 'us-west-2a' } }, field: 'spec.providerSpec.value.placement.availabilityZone', message: 'zone of region us-east-1' },
+    { name: 'a tag value over 256 characters', patch: { tags: [{ name: 'k', value: 'v'.repeat(257) }] }, field: 'spec.providerSpec.value.tags[0].value', message: 'Too long' },
+    { name: 'an unknown tenancy', patch: { placement: { region: 'us-east-1', tenancy: 'shared' } }, field: 'spec.providerSpec.value.placement.tenancy', message: 'Unsupported value' },
     {
       name: 'host tenancy on a control-plane machine',
-      patch: { placement: { region: 'r', tenancy: 'host' } },
+      patch: { placement: { region: 'us-east-1', tenancy: 'host' } },
       field: 'spec.providerSpec.value.placement.tenancy',
       message: 'host tenancy is not supported for control plane machines',
       controlPlane: true,
     },
     {
       name: 'host placement without host tenancy',
-      patch: { placement: { region: 'r', host: { affinity: 'AnyAvailable' } } },
+      patch: { placement: { region: 'us-east-1', host: { affinity: 'AnyAvailable' } } },
       field: 'spec.providerSpec.value.placement.host',
       message: 'host may only be set when tenancy is host',
     },
     {
       name: 'DedicatedHost affinity without a host',
-      patch: { placement: { region: 'r', tenancy: 'host', host: { affinity: 'DedicatedHost' } } },
+      patch: { placement: { region: 'us-east-1', tenancy: 'host', host: { affinity: 'DedicatedHost' } } },
       field: 'spec.providerSpec.value.placement.host.dedicatedHost',
       message: 'requires dedicated host ID to be provided or dynamically allocated',
     },
     {
       name: 'dynamic allocation with AnyAvailable affinity',
-      patch: { placement: { region: 'r', tenancy: 'host', host: { affinity: 'AnyAvailable', dedicatedHost: { allocationStrategy: 'Dynamic' } } } },
+      patch: { placement: { region: 'us-east-1', tenancy: 'host', host: { affinity: 'AnyAvailable', dedicatedHost: { allocationStrategy: 'Dynamic' } } } },
       field: 'spec.providerSpec.value.placement.host.affinity',
       message: 'hostAffinity must be DedicatedHost when using dynamic host allocation',
     },
     {
       name: 'a malformed dedicated host id',
-      patch: { placement: { region: 'r', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: 'h-12' } } } },
+      patch: { placement: { region: 'us-east-1', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: 'h-12' } } } },
       field: 'spec.providerSpec.value.placement.host.dedicatedHost.id',
       message: "must start with 'h-'",
     },
@@ -219,7 +267,7 @@ describe('AWS providerSpec', () => {
   it('treats a Machine with a master role label as control plane', () => {
     const machine: Machine = {
       metadata: { name: 'm', labels: { 'machine.openshift.io/cluster-api-machine-role': 'master' } },
-      spec: { providerSpec: { value: { ...valid(), placement: { region: 'r', tenancy: 'host' } } } },
+      spec: { providerSpec: { value: { ...valid(), placement: { region: 'us-east-1', tenancy: 'host' } } } },
     };
     expect(() => decodeMachineProviderConfig(machine)).to.throw(InvalidMachineConfigurationError, 'control plane');
   });

@@ -87,6 +87,15 @@ describe('GCP providerSpec decoding', () => {
     ['an upper-case label key', { labels: { Team: 'x' } }, `${P}.labels.Team`],
     ['a network tag with spaces', { tags: ['a b'] }, `${P}.tags[0]`],
     ['a malformed resource manager tag key', { resourceManagerTags: [{ parentID: 'my-project', key: '-bad', value: 'v' }] }, `${P}.resourceManagerTags[0].key`],
+    ['a path in the region', { region: '../us-central1', zone: '../us-central1-a' }, `${P}.region`],
+    ['a path in the projectID', { projectID: '../other' }, `${P}.projectID`],
+    ['a projectID shorter than 6 characters', { projectID: 'abc' }, `${P}.projectID`],
+    ['a projectID longer than 30 characters', { projectID: `p${'x'.repeat(30)}` }, `${P}.projectID`],
+    ['a network interface projectID ending in "-"', { networkInterfaces: [{ network: 'n', projectID: 'host-project-' }] }, `${P}.networkInterfaces[0].projectID`],
+    ['a 5 MB machineType', { machineType: 'n'.repeat(5 * 1024 * 1024) }, `${P}.machineType`],
+    ['a disk beyond 64 TB', { disks: [{ boot: true, image: 'i', sizeGb: 1e12 }] }, `${P}.disks[0].sizeGb`],
+    ['more GPUs than an instance takes', { machineType: 'n1-standard-4', onHostMaintenance: 'Terminate', gpus: [{ type: 'nvidia-tesla-t4', count: 1000 }] }, `${P}.gpus[0].count`],
+    ['a "__proto__" label', { labels: JSON.parse('{"__proto__":"x"}') as Record<string, string> }, `${P}.labels.__proto__`],
     ['a KMS key without a key ring', { disks: [{ boot: true, image: 'i', encryptionKey: { kmsKey: { name: 'k', location: 'global' } } }] }, `${P}.disks[0].encryptionKey.kmsKey.keyRing`],
   ];
   for (const [what, extra, field] of cases) {

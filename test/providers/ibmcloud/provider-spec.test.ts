@@ -93,6 +93,29 @@ describe('IBM Cloud providerSpec', () => {
       });
     }
 
+    it('checks the zone against the region only once the region is valid, so a region is never compiled as a pattern', () => {
+      // Region "(a|a)*$" once became part of a backtracking RegExp run against the zone: seconds per character.
+      const hostile = invalid(ibmSpec({ region: '(a|a)*$', zone: `${'a'.repeat(40)}!` }));
+      expect(hostile.field).to.equal(`${P}.region`);
+      expect(hostile.message).not.to.contain(`${P}.zone`);
+      // And "us-(south" once threw an untyped SyntaxError from the RegExp constructor.
+      const unbalanced = invalid(ibmSpec({ region: 'us-(south', zone: 'us-(south-1' }));
+      expect(unbalanced.field).to.equal(`${P}.region`);
+    });
+
+    it('accepts "<region>-<n>" zones only', () => {
+      expect(() => decodeProviderSpec(ibmSpec({ region: 'us-south', zone: 'us-south-3' }))).not.to.throw();
+      for (const zone of ['us-south-x', 'us-south-', 'us-southa1', 'us-south-1-1', 'us-south-1\n']) {
+        expect(invalid(ibmSpec({ region: 'us-south', zone })).field, zone).to.equal(`${P}.zone`);
+      }
+    });
+
+    it('rejects a region or VPC name longer than the cloud allows', () => {
+      const region = `us-${'s'.repeat(40)}`;
+      expect(invalid(ibmSpec({ region, zone: `${region}-1` })).field).to.equal(`${P}.region`);
+      expect(invalid(ibmSpec({ vpc: 'v'.repeat(64) })).field).to.equal(`${P}.vpc`);
+    });
+
     it('accepts an sdp boot volume up to 32000 GiB with iops and bandwidth', () => {
       expect(() => decodeProviderSpec(ibmSpec({ bootVolume: { profile: 'sdp', sizeGiB: 32000, iops: 10000, bandwidth: 1000 } }))).not.to.throw();
     });

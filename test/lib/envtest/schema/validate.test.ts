@@ -163,8 +163,24 @@ describe('applySchema: validation', () => {
     expect(messages(apply({ n: 'x', other: 'kept' }, schema).causes)).to.have.length(1);
   });
 
-  it('falls back to a non-unicode regular expression when the pattern needs it', () => {
-    // "\-" outside a class is an identity escape ECMAScript allows only without the 'u' flag (RE2 allows it).
-    expect(scalar({ type: 'string', pattern: '^a\\-b$' }, 'a-b')).to.deep.equal([]);
+  describe('pattern, read as Go (RE2) syntax as kube-apiserver does', () => {
+    it('accepts escapes RE2 allows and ECMAScript does not', () => {
+      // "\-" outside a class is an identity escape ECMAScript allows only without the 'u' flag.
+      expect(scalar({ type: 'string', pattern: '^a\\-b$' }, 'a-b')).to.deep.equal([]);
+      // "\pL" is RE2's one-letter Unicode class; ECMAScript needs "\p{L}".
+      expect(scalar({ type: 'string', pattern: '^\\pL+$' }, 'éa')).to.deep.equal([]);
+      expect(scalar({ type: 'string', pattern: '^\\pL+$' }, 'a1')).to.have.length(1);
+    });
+
+    it('honours RE2 inline flags', () => {
+      expect(scalar({ type: 'string', pattern: '^(?i)abc$' }, 'ABC')).to.deep.equal([]);
+      expect(scalar({ type: 'string', pattern: '^(?i)abc$' }, 'abd')).to.have.length(1);
+    });
+
+    it('matches in linear time, so a pattern that makes a backtracking engine explode answers at once', () => {
+      // A backtracking engine takes time doubling with every "a" here (well over a minute at this length).
+      expect(scalar({ type: 'string', pattern: '^(a|a)*$' }, `${'a'.repeat(64)}!`)).to.have.length(1);
+      expect(scalar({ type: 'string', pattern: '^(a+)+$' }, 'a'.repeat(10_000))).to.deep.equal([]);
+    });
   });
 });

@@ -65,6 +65,20 @@ describe('GCE list filter expressions', () => {
     expect(matches('(name eq worker-foo-1)(status eq RUNNING)')).to.equal(true);
   });
 
+  it('reads eq/ne patterns as RE2 (GCE\'s syntax), not as ECMAScript', () => {
+    // RE2 inline flags and one-letter Unicode classes; an ECMAScript RegExp rejects or misreads both.
+    expect(matches('name eq "(?i)WORKER-FOO-1"')).to.equal(true);
+    expect(matches('name eq "\\pL+-\\pL+-1"')).to.equal(true);
+  });
+
+  it('matches eq patterns and * wildcards in linear time, however the request is written', () => {
+    // Each of these takes a backtracking engine longer than the test timeout.
+    const long = { name: `${'a'.repeat(64)}!`, status: 'a'.repeat(5_000) };
+    expect(parseFilter('name eq "(a|a)*"')(long)).to.equal(false);
+    expect(parseFilter(`status = ${'*a'.repeat(30)}*b`)(long)).to.equal(false);
+    expect(parseFilter(`status:${'a*'.repeat(30)}b`)(long)).to.equal(false);
+  });
+
   it('rejects malformed expressions with a 400 on field filter', () => {
     for (const bad of ['name =', '(name = a', 'name ~ a', '= a', 'name eq "(["']) {
       let err: unknown;
