@@ -10,3 +10,4 @@ export * from './quantity.js';
 export * from './int-or-percent.js';
 export * from './objects.js';
 export * from './machine-predicates.js';
+export * from './node-identity.js';

@@ -9,7 +9,7 @@ import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import { createMergePatch, deepEqual } from '../machine/merge-patch.js';
 import { desiredNode } from './node-metadata.js';
-import { normalizeProviderID } from './provider-id.js';
+import { normalizeProviderID } from '../apis/provider-id.js';
 
 export const NodeProviderIDIndex = 'nodelink.nodeProviderID';
 export const NodeInternalIPIndex = 'nodelink.nodeInternalIP';
