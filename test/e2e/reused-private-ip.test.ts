@@ -90,13 +90,13 @@ describe('a new Machine whose instance reuses a freed private IP (local environm
     // Node to be noticed by everyone watching.
     await new Promise((r) => setTimeout(r, 3_000));
 
+    const remediations = (await env.client.list(Events, { namespace: ns })).items.filter((e) => e.reason === 'MachineDeleted');
+    expect(remediations.map((e) => e.message), 'MachineHealthCheck remediations').to.deep.equal([]);
     const final = await runningWithOwnNodes(5);
-    expect(final.map((m) => m.metadata.uid).sort()).to.deep.equal(after.map((m) => m.metadata.uid).sort());
+    expect(final.map((m) => m.metadata.uid).sort(), 'the Machines after the old ones are gone').to.deep.equal(after.map((m) => m.metadata.uid).sort());
     for (const m of newcomers) {
       const node = await env.client.get(Nodes, { name: m.status!.nodeRef!.name! });
       expect(node.spec?.providerID, m.metadata.name).to.satisfy((id: string) => sameInstance(id, m.spec?.providerID));
     }
-    const remediations = (await env.client.list(Events, { namespace: ns })).items.filter((e) => e.reason === 'MachineDeleted');
-    expect(remediations.map((e) => e.message)).to.deep.equal([]);
   });
 });
