@@ -1,4 +1,5 @@
-// NodeLink (spec §2): finds the Machine behind each Node (providerID, falling back to InternalIP),
+// NodeLink (spec §2): finds the Machine behind each Node (providerID, falling back to InternalIP where no
+// providerID contradicts it: see mayLinkByIP),
 // records status.nodeRef on the Machine, and puts the machine's labels, annotations and taints on the Node.
 import type { Node } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
