@@ -24,3 +24,14 @@ export function isNodeOfMachine(node: Node, machine: Machine): boolean {
   const refUid = machine.status?.nodeRef?.uid;
   return !!refUid && refUid === node.metadata.uid;
 }
+
+/**
+ * Whether `node` provably belongs to another instance than `machine`'s: both name their instance and the
+ * names differ. Weaker than the negation of isNodeOfMachine on purpose: it is for steps where skipping the
+ * machine's own Node would do harm too (a drain), so only proof of a stranger stops them.
+ */
+export function isNodeOfAnotherInstance(node: Node, machine: Machine): boolean {
+  const machineID = normalizeProviderID(machine.spec?.providerID);
+  const nodeID = normalizeProviderID(node.spec?.providerID);
+  return machineID !== undefined && nodeID !== undefined && machineID !== nodeID;
+}
