@@ -11,3 +11,4 @@ export * from './int-or-percent.js';
 export * from './objects.js';
 export * from './machine-predicates.js';
 export * from './go-bool.js';
+export * from './node-identity.js';

@@ -19,9 +19,11 @@ import {
   SecretsAvailableCondition,
   SecretsFoundReason,
 } from '../apis/constants.js';
+import type { Node } from '../apis/core.js';
 import type { Condition, Machine } from '../apis/machine-types.js';
+import { isNodeOfMachine } from '../apis/node-identity.js';
 import { isMachineProvisioned } from '../apis/machine-predicates.js';
-import { isNotFound } from '../client/errors.js';
+import { isConflict, isNotFound } from '../client/errors.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
@@ -265,17 +267,40 @@ export class MachineReconciler implements Reconciler {
     if (exists) return { requeueAfterMs: d.requeueAfterMs };
 
     const nodeName = draft.machine.status?.nodeRef?.name;
-    if (nodeName) {
-      try {
-        await d.client.get(Nodes, { name: nodeName }, { signal: ctx.signal });
-        await d.client.delete(Nodes, { name: nodeName }, { signal: ctx.signal });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-    }
+    if (nodeName) await this.deleteOwnNode(draft.machine, nodeName, log, ctx.signal);
     const m = clone(draft.machine);
     m.metadata.finalizers = (m.metadata.finalizers ?? []).filter((f) => f !== MachineFinalizer);
     await d.client.update(Machines, m, { signal: ctx.signal });
+  }
+
+  /**
+   * Deletes the Node that status.nodeRef names, but only when it is provably this Machine's Node
+   * (isNodeOfMachine). The reference deletes by name; once the instance is gone its private IP, and so the
+   * Node name, may already belong to a new Machine's instance, whose healthy Node that would delete. The uid
+   * precondition covers a Node replaced between the read and the delete: that one is not ours either.
+   */
+  private async deleteOwnNode(machine: Machine, name: string, log: Logger, signal: AbortSignal): Promise<void> {
+    let node: Node;
+    try {
+      node = await this.d.client.get(Nodes, { name }, { signal });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+    if (!isNodeOfMachine(node, machine)) {
+      log.info("leaving the node in place: it is not this machine's", { node: name, nodeProviderID: node.spec?.providerID ?? '', machineProviderID: machine.spec?.providerID ?? '' });
+      return;
+    }
+    try {
+      await this.d.client.delete(Nodes, { name }, { signal, preconditions: { uid: node.metadata.uid } });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (isConflict(err)) {
+        log.info("leaving the node in place: it was replaced by another machine's node", { node: name });
+        return;
+      }
+      throw err;
+    }
   }
 
   /** Returns whether reconciliation may continue. */

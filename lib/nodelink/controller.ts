@@ -26,7 +26,7 @@ export function addNodeLinkController(mgr: ControllerManager, opts: NodeLinkCont
     if (machine.metadata.deletionTimestamp) return [];
     const requests: Request[] = [];
     try {
-      const node = findNodeForMachine(machine, nodes);
+      const node = findNodeForMachine(machine, nodes, machines);
       if (node?.metadata.name) requests.push({ name: node.metadata.name });
     } catch (err) {
       // Ambiguous: never guess. The nodes' own reconciles report the error with backoff.

@@ -1,4 +1,5 @@
-// NodeLink (spec §2): finds the Machine behind each Node (providerID, falling back to InternalIP),
+// NodeLink (spec §2): finds the Machine behind each Node (providerID, falling back to InternalIP where no
+// providerID contradicts it: see mayLinkByIP),
 // records status.nodeRef on the Machine, and puts the machine's labels, annotations and taints on the Node.
 import type { Node } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
@@ -9,7 +10,7 @@ import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import { createMergePatch, deepEqual } from '../machine/merge-patch.js';
 import { desiredNode } from './node-metadata.js';
-import { normalizeProviderID } from './provider-id.js';
+import { normalizeProviderID } from '../apis/provider-id.js';
 
 export const NodeProviderIDIndex = 'nodelink.nodeProviderID';
 export const NodeInternalIPIndex = 'nodelink.nodeInternalIP';
@@ -47,7 +48,29 @@ function single<T extends { metadata: { name?: string; namespace?: string } }>(f
   return found[0];
 }
 
-export function findMachineForNode(node: Node, machines: Informer<Machine>): Machine | undefined {
+/**
+ * Whether an InternalIP match may link `node` and `machine`. An IP is only a hint: a cloud gives a freed
+ * private IP to the next instance, so a Node and a Machine that share one may belong to different instances.
+ * The match stands only when no providerID says otherwise:
+ * - both carry a providerID: it must be the same instance;
+ * - only the Node does (the Machine has not recorded its instance yet): no other Machine may carry it;
+ * - only the Machine does (the Node's providerID is not set yet, as before a cloud controller manager
+ *   initialises it): no other Node may carry the Machine's, for that Node, not this one, is the Machine's;
+ * - neither: the reference behaviour; two candidates are still refused as ambiguous by the caller.
+ */
+export function mayLinkByIP(node: Node, machine: Machine, nodes: Informer<Node>, machines: Informer<Machine>): boolean {
+  const nodeID = normalizeProviderID(node.spec?.providerID);
+  const machineID = normalizeProviderID(machine.spec?.providerID);
+  if (nodeID !== undefined && machineID !== undefined) return nodeID === machineID;
+  if (nodeID !== undefined) return machines.byIndex(MachineProviderIDIndex, nodeID).every((m) => sameObject(m, machine));
+  if (machineID !== undefined) return nodes.byIndex(NodeProviderIDIndex, machineID).every((n) => sameObject(n, node));
+  return true;
+}
+
+const sameObject = (a: { metadata: { name?: string; namespace?: string } }, b: { metadata: { name?: string; namespace?: string } }): boolean =>
+  a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '');
+
+export function findMachineForNode(node: Node, machines: Informer<Machine>, nodes: Informer<Node>): Machine | undefined {
   try {
     const id = normalizeProviderID(node.spec?.providerID);
     if (id) {
@@ -56,13 +79,14 @@ export function findMachineForNode(node: Node, machines: Informer<Machine>): Mac
     }
     const ip = internalIPs(node.status?.addresses)[0];
     if (!ip) return undefined;
-    return single(machines.byIndex(MachineInternalIPIndex, ip), 'machine', `InternalIP ${ip}`);
+    const candidates = machines.byIndex(MachineInternalIPIndex, ip).filter((m) => mayLinkByIP(node, m, nodes, machines));
+    return single(candidates, 'machine', `InternalIP ${ip}`);
   } catch (err) {
     throw new Error(`failed to find machine from node "${node.metadata.name}": ${(err as Error).message}`, { cause: err });
   }
 }
 
-export function findNodeForMachine(machine: Machine, nodes: Informer<Node>): Node | undefined {
+export function findNodeForMachine(machine: Machine, nodes: Informer<Node>, machines: Informer<Machine>): Node | undefined {
   const id = normalizeProviderID(machine.spec?.providerID);
   if (id) {
     const n = single(nodes.byIndex(NodeProviderIDIndex, id), 'node', `providerID ${machine.spec?.providerID}`);
@@ -70,7 +94,8 @@ export function findNodeForMachine(machine: Machine, nodes: Informer<Node>): Nod
   }
   const ip = internalIPs(machine.status?.addresses)[0];
   if (!ip) return undefined;
-  return single(nodes.byIndex(NodeInternalIPIndex, ip), 'node', `InternalIP ${ip}`);
+  const candidates = nodes.byIndex(NodeInternalIPIndex, ip).filter((n) => mayLinkByIP(n, machine, nodes, machines));
+  return single(candidates, 'node', `InternalIP ${ip}`);
 }
 
 export interface NodeLinkDeps {
@@ -94,7 +119,7 @@ export class NodeLinkReconciler implements Reconciler {
       this.written.forget(`node/${req.name}`);
       return;
     }
-    const machine = findMachineForNode(node, this.d.machines);
+    const machine = findMachineForNode(node, this.d.machines, this.d.nodes);
     if (!machine) {
       ctx.log.debug('no machine found for node', { node: req.name }, 2);
       return;

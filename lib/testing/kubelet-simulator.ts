@@ -2,12 +2,14 @@
 // reports Ready=Unknown when an instance stops (as the node lifecycle controller would), and removes
 // the Node once the instance is gone. Tests can force a node's Ready status. A Node follows its instance:
 // when a new instance comes up under a name an earlier one used (a reused private IP), the old Node is
-// replaced, as a new kubelet would re-register it.
+// replaced, as a new kubelet would re-register it. A Node object deleted while its instance runs is
+// registered again at the kubelet's next heartbeat, as a kubelet whose Node went away does.
 import type { Node, NodeCondition } from '../apis/core.js';
 import { isAlreadyExists, isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Nodes } from '../client/resources.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock, TimerHandle } from '../runtime/clock.js';
+import { RealClock } from '../runtime/real-clock.js';
 import type { EmulatedInstance, InstanceView } from './instance-view.js';
 
 export type ReadyStatus = NodeCondition['status'];
@@ -19,7 +21,14 @@ export interface KubeletSimulatorOptions {
   clock?: Clock;
   /** Extra labels put on every node (e.g. a worker role). */
   nodeLabels?: Record<string, string>;
+  /**
+   * How often the kubelets check in; at each heartbeat a Node object deleted meanwhile is registered again
+   * while its instance runs. Default 10 s, the kubelet's node status update frequency; 0 turns it off.
+   */
+  heartbeatMs?: number;
 }
+
+export const DefaultKubeletHeartbeatMs = 10_000;
 
 const managedByLabel = 'machine-api-ts.openshift.io/kubelet-simulator';
 
@@ -38,8 +47,14 @@ export class KubeletSimulator {
   private syncing = false;
   private stopped = true;
   private lastError?: unknown;
+  private heartbeat?: TimerHandle;
+  /** Set by a heartbeat: the next sync looks for registered Nodes whose object was deleted. */
+  private heartbeatDue = false;
+  private readonly clock: Clock;
 
-  constructor(private readonly opts: KubeletSimulatorOptions) {}
+  constructor(private readonly opts: KubeletSimulatorOptions) {
+    this.clock = opts.clock ?? new RealClock();
+  }
 
   /** Starts following the view; resolves after the first sync. stop() or the signal ends it. */
   async start(signal?: AbortSignal): Promise<void> {
@@ -47,12 +62,15 @@ export class KubeletSimulator {
     this.adoptPending = true;
     this.unsubscribe = this.opts.view.onChange(() => this.kick());
     signal?.addEventListener('abort', () => void this.stop(), { once: true });
+    this.scheduleHeartbeat();
     this.kick();
     await this.idle();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.heartbeat?.cancel();
+    this.heartbeat = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     await this.running;
@@ -84,6 +102,16 @@ export class KubeletSimulator {
     await this.idle();
   }
 
+  private scheduleHeartbeat(): void {
+    const every = this.opts.heartbeatMs ?? DefaultKubeletHeartbeatMs;
+    if (every <= 0 || this.stopped) return;
+    this.heartbeat = this.clock.setTimeout(() => {
+      this.heartbeatDue = true;
+      this.kick();
+      this.scheduleHeartbeat();
+    }, every);
+  }
+
   private kick(): void {
     if (this.stopped) return;
     this.dirty = true;
@@ -111,6 +139,10 @@ export class KubeletSimulator {
     if (this.adoptPending) {
       await this.adoptExisting(instances);
       this.adoptPending = false;
+    }
+    if (this.heartbeatDue) {
+      this.heartbeatDue = false;
+      await this.forgetDeletedNodes();
     }
     const live = new Set<string>();
     for (const inst of nodeOwners(instances)) {
@@ -165,6 +197,21 @@ export class KubeletSimulator {
     }
   }
 
+  /**
+   * One list for all kubelets: a registered Node whose object is gone is forgotten, so the sync below
+   * registers it again if its instance runs (a stopped instance's kubelet is not there to do so).
+   */
+  private async forgetDeletedNodes(): Promise<void> {
+    if (this.registered.size === 0) return;
+    const { items } = await this.opts.client.list(Nodes, { labelSelector: managedByLabel });
+    const present = new Set(items.map((n) => n.metadata.name));
+    for (const name of [...this.registered]) {
+      if (present.has(name)) continue;
+      this.registered.delete(name);
+      this.written.delete(name);
+    }
+  }
+
   private async deleteNode(name: string, uid?: string): Promise<void> {
     try {
       await this.opts.client.delete(Nodes, { name }, uid ? { preconditions: { uid } } : undefined);
@@ -174,7 +221,7 @@ export class KubeletSimulator {
   }
 
   private now(): string {
-    const ms = this.opts.clock?.now() ?? Date.now();
+    const ms = this.clock.now();
     return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
 

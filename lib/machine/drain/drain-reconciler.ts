@@ -2,7 +2,11 @@
 // the machine's node and record Drained=True so that the machine controller may terminate the instance.
 // Improvement (flaw 1): a failed drain is persisted as Drained=False/DrainError, visible to users.
 import { DrainErrorReason, DrainedCondition, ExcludeNodeDrainingAnnotation, PhaseDeleting } from '../../apis/constants.js';
+import type { Node } from '../../apis/core.js';
 import type { Machine } from '../../apis/machine-types.js';
+import { isNodeOfAnotherInstance } from '../../apis/node-identity.js';
+import { isNotFound } from '../../client/errors.js';
+import { Nodes } from '../../client/resources.js';
 import type { EventRecorder } from '../../client/event-recorder.js';
 import type { KubeClient } from '../../client/kube-client.js';
 import type { Clock } from '../../runtime/clock.js';
@@ -60,15 +64,28 @@ export class DrainReconciler implements Reconciler {
         events.event(machine, 'Normal', 'DrainBlocked', 'Drain', 'Drain blocked by pre-drain hook');
         return;
       }
-      events.event(machine, 'Normal', 'DrainProceeds', 'Drain', 'Node drain proceeds');
+      let stranger: string | undefined;
       try {
-        const outcome = await this.d.drainer.drain(nodeName, ctx.signal);
-        if (outcome === 'drained') events.event(machine, 'Normal', 'Deleted', 'Drain', `Node "${nodeName}" drained`);
+        stranger = await this.nodeOfAnotherInstance(nodeName, machine, ctx.signal);
       } catch (err) {
         return this.drainFailed(draft, err, key, fp, started, ctx);
       }
-      events.event(machine, 'Normal', 'DrainSucceeded', 'Drain', 'Node drain succeeded');
-      message = 'Drain finished successfully';
+      if (stranger) {
+        // The instance is gone and its private IP, hence the Node name in nodeRef, went to a new instance:
+        // cordoning and evicting that Node would hurt a healthy Machine, and nothing of ours is left to drain.
+        events.event(machine, 'Normal', 'DrainSkipped', 'Drain', `Node drain skipped: node "${nodeName}" belongs to instance ${stranger}`);
+        message = 'Node drain skipped';
+      } else {
+        events.event(machine, 'Normal', 'DrainProceeds', 'Drain', 'Node drain proceeds');
+        try {
+          const outcome = await this.d.drainer.drain(nodeName, ctx.signal);
+          if (outcome === 'drained') events.event(machine, 'Normal', 'Deleted', 'Drain', `Node "${nodeName}" drained`);
+        } catch (err) {
+          return this.drainFailed(draft, err, key, fp, started, ctx);
+        }
+        events.event(machine, 'Normal', 'DrainSucceeded', 'Drain', 'Node drain succeeded');
+        message = 'Drain finished successfully';
+      }
     } else {
       events.event(machine, 'Normal', 'DrainSkipped', 'Drain', 'Node drain skipped');
       message = 'Node drain skipped';
@@ -83,6 +100,18 @@ export class DrainReconciler implements Reconciler {
       throw new Error(`could not patch machine status: ${messageOf(err)}`, { cause: err });
     }
     this.gate.succeeded(key);
+  }
+
+  /** The providerID of the Node named `name` when it provably belongs to another instance; else undefined. */
+  private async nodeOfAnotherInstance(name: string, machine: Machine, signal: AbortSignal): Promise<string | undefined> {
+    let node: Node;
+    try {
+      node = await this.d.client.get(Nodes, { name }, { signal });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+    return isNodeOfAnotherInstance(node, machine) ? node.spec?.providerID : undefined;
   }
 
   private async drainFailed(draft: MachineDraft, err: unknown, key: string, fp: string, started: number, ctx: ReconcileContext): Promise<Result> {

@@ -379,12 +379,15 @@ describe('machine controller reconcile', () => {
   });
 
   describe('deletion', () => {
-    async function runningMachine(a: FakeActuator, name = 'm1') {
+    /** A Running machine linked as NodeLink links it: its instance's Node, by name and uid. */
+    async function runningMachine(a: FakeActuator, name = 'm1', node: { providerID?: string; refUid?: 'node' | 'none' } = {}) {
       const env = machineEnv(a);
       await env.client.create(Machines, machine(name));
       await provisionToPhase(env, name, 3);
-      await env.client.create(Nodes, { metadata: { name: 'node-1' } });
-      await env.client.patch(Machines, { namespace: NS, name }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'node-1' } } } }, { subresource: 'status' });
+      const providerID = 'providerID' in node ? node.providerID : env.get(name)?.spec?.providerID;
+      const created = await env.client.create(Nodes, { metadata: { name: 'node-1' }, spec: providerID ? { providerID } : {} });
+      const uid = node.refUid === 'none' ? undefined : created.metadata.uid;
+      await env.client.patch(Machines, { namespace: NS, name }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'node-1', uid } } } }, { subresource: 'status' });
       await env.reconcile(name);
       await env.client.delete(Machines, { namespace: NS, name });
       return env;
@@ -426,6 +429,66 @@ describe('machine controller reconcile', () => {
       expect(a.callCount('delete')).to.equal(1);
       expect(env.client.peek(Nodes, { name: 'node-1' })).to.equal(undefined);
       expect(env.get('m1')).to.equal(undefined);
+    });
+
+    describe('the Node it deletes is provably its own, never one that merely has the name in its nodeRef', () => {
+      async function deleteFully(env: ReturnType<typeof machineEnv>): Promise<void> {
+        await env.reconcile('m1');
+        await markDrained(env);
+        expect(await env.reconcile('m1')).to.equal(undefined);
+        expect(env.get('m1')).to.equal(undefined);
+      }
+
+      it('deletes a Node without a providerID that is the object its nodeRef recorded (same uid)', async () => {
+        const env = await runningMachine(new FakeActuator(), 'm1', { providerID: undefined });
+        await deleteFully(env);
+        expect(env.client.peek(Nodes, { name: 'node-1' })).to.equal(undefined);
+      });
+
+      it('deletes a Node that carries its providerID even when its nodeRef has no uid', async () => {
+        const env = await runningMachine(new FakeActuator(), 'm1', { refUid: 'none' });
+        await deleteFully(env);
+        expect(env.client.peek(Nodes, { name: 'node-1' })).to.equal(undefined);
+      });
+
+      it("leaves the Node a new instance registered under the same name (a reused private IP), and still finishes", async () => {
+        const env = await runningMachine(new FakeActuator());
+        await env.reconcile('m1');
+        await markDrained(env);
+        // The old instance is gone; a new instance got its private IP and its kubelet registered the same name.
+        await env.client.delete(Nodes, { name: 'node-1' });
+        const newcomer = await env.client.create(Nodes, { metadata: { name: 'node-1' }, spec: { providerID: 'fake:///zone-a/i-newcomer' } });
+        expect(await env.reconcile('m1')).to.equal(undefined);
+        expect(env.get('m1')).to.equal(undefined);
+        expect(env.client.peek(Nodes, { name: 'node-1' })?.metadata.uid).to.equal(newcomer.metadata.uid);
+      });
+
+      it('leaves a Node whose providerID names another instance even if its nodeRef recorded that Node (a wrong link)', async () => {
+        const env = await runningMachine(new FakeActuator(), 'm1', { providerID: 'fake:///zone-a/i-someone-else' });
+        await deleteFully(env);
+        expect(env.client.peek(Nodes, { name: 'node-1' })).to.not.equal(undefined);
+      });
+
+      it('leaves a Node it cannot prove is its own: no providerID on the Node and no uid in the nodeRef', async () => {
+        const env = await runningMachine(new FakeActuator(), 'm1', { providerID: undefined, refUid: 'none' });
+        await deleteFully(env);
+        expect(env.client.peek(Nodes, { name: 'node-1' })).to.not.equal(undefined);
+      });
+
+      it('leaves a Node that replaced its own between the read and the delete (uid precondition)', async () => {
+        const env = await runningMachine(new FakeActuator(), 'm1', { providerID: undefined });
+        await env.reconcile('m1');
+        await markDrained(env);
+        env.client.beforeWrite = (verb, plural) => {
+          if (verb !== 'delete' || plural !== 'nodes') return;
+          env.client.beforeWrite = () => {};
+          // Another Node takes the name exactly between the GET and the DELETE.
+          env.client.put(Nodes, { metadata: { name: 'node-1', uid: 'uid-newcomer' } });
+        };
+        expect(await env.reconcile('m1')).to.equal(undefined);
+        expect(env.get('m1')).to.equal(undefined);
+        expect(env.client.peek(Nodes, { name: 'node-1' })?.metadata.uid).to.equal('uid-newcomer');
+      });
     });
 
     it('requeues after 30 s while the instance is still terminating', async () => {

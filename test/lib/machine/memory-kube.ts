@@ -182,11 +182,12 @@ export class MemoryKubeClient implements KubeClient {
     return this.save(r, next) as T;
   }
 
-  async delete<T extends KubeObject>(r: Resource<T>, key: ObjectKey, _opts?: DeleteOptions): Promise<void> {
+  async delete<T extends KubeObject>(r: Resource<T>, key: ObjectKey, opts?: DeleteOptions): Promise<void> {
     this.calls.push(`delete ${r.plural}`);
     this.beforeWrite('delete', r.plural);
     const cur = this.peek(r, key);
     if (!cur) throw apiError(404, 'NotFound', 'not found');
+    if (opts?.preconditions?.uid && opts.preconditions.uid !== cur.metadata.uid) throw apiError(409, 'Conflict', 'Precondition failed: UID');
     if ((cur.metadata.finalizers ?? []).length > 0) {
       cur.metadata.deletionTimestamp ??= this.now();
       this.save(r, cur);

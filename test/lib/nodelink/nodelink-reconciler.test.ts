@@ -76,7 +76,56 @@ describe('NodeLink reconcile', () => {
     const m = await addMachine(e, 'm1', { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } });
     await addNode(e, 'n1', { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } });
     await addNode(e, 'n2', { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } });
-    expect(() => findNodeForMachine(m, e.nodes)).to.throw('expected 1 node, got 2');
+    expect(() => findNodeForMachine(m, e.nodes, e.machines)).to.throw('expected 1 node, got 2');
+  });
+
+  describe('an InternalIP match never outvotes a providerID (freed private IPs are reused)', () => {
+    const ip = (address: string) => [{ type: 'InternalIP', address }];
+
+    it('never links or labels a Node whose providerID names another instance than the Machine with its IP', async () => {
+      const e = env();
+      await addMachine(e, 'old', { spec: { providerID: 'aws:///us-east-1a/i-old', metadata: { labels: { role: 'old' } } }, status: { addresses: ip('10.0.0.7') } });
+      await addNode(e, 'n1', { spec: { providerID: 'aws:///us-east-1a/i-new' }, status: { addresses: ip('10.0.0.7'), conditions: [] } });
+      await e.reconcile('n1');
+      expect(e.getMachine('old')?.status?.nodeRef).to.equal(undefined);
+      expect(e.getNode()?.metadata.labels).to.equal(undefined);
+      expect(e.getNode()?.metadata.annotations).to.equal(undefined);
+      const old = e.getMachine('old')!;
+      expect(findNodeForMachine(old, e.nodes, e.machines)).to.equal(undefined);
+    });
+
+    it('links the new Machine that has not recorded its instance yet, although the old Machine still lists the IP', async () => {
+      const e = env();
+      await addMachine(e, 'old', { spec: { providerID: 'aws:///us-east-1a/i-old' }, status: { addresses: ip('10.0.0.7') } });
+      await addMachine(e, 'new', { status: { addresses: ip('10.0.0.7') } });
+      await addNode(e, 'n1', { spec: { providerID: 'aws:///us-east-1a/i-new' }, status: { addresses: ip('10.0.0.7'), conditions: [] } });
+      await e.reconcile('n1');
+      expect(e.getMachine('new')?.status?.nodeRef?.name).to.equal('n1');
+      expect(e.getMachine('old')?.status?.nodeRef).to.equal(undefined);
+      expect(e.getNode()?.metadata.annotations?.[NodeMachineAnnotation]).to.equal(`${NS}/new`);
+    });
+
+    it('does not link by IP a Node whose providerID another Machine carries, to a Machine without one', async () => {
+      const e = env();
+      await addMachine(e, 'owner', { spec: { providerID: 'aws:///us-east-1a/i-1' } });
+      const m = await addMachine(e, 'other', { status: { addresses: ip('10.0.0.7') } });
+      await addNode(e, 'n1', { spec: { providerID: 'aws:///us-east-1a/i-1' }, status: { addresses: ip('10.0.0.7'), conditions: [] } });
+      expect(findNodeForMachine(m, e.nodes, e.machines)).to.equal(undefined);
+    });
+
+    it('links a Node without a providerID by IP only while no other Node carries the Machine\'s providerID', async () => {
+      const e = env();
+      await addMachine(e, 'm1', { spec: { providerID: 'aws:///us-east-1a/i-1' }, status: { addresses: ip('10.0.0.7') } });
+      await addNode(e, 'stranger', { status: { addresses: ip('10.0.0.7'), conditions: [] } });
+      await addNode(e, 'own', { spec: { providerID: 'aws:///us-east-1a/i-1' }, status: { addresses: ip('10.0.0.9'), conditions: [] } });
+      await e.reconcile('stranger');
+      expect(e.getMachine('m1')?.status?.nodeRef).to.equal(undefined);
+      expect(e.getNode('stranger')?.metadata.annotations).to.equal(undefined);
+
+      await e.client.delete(Nodes, { name: 'own' });
+      await e.reconcile('stranger');
+      expect(e.getMachine('m1')?.status?.nodeRef?.name).to.equal('stranger');
+    });
   });
 
   it('propagates spec.metadata labels and annotations and spec.taints, deduplicating taints by key and effect', async () => {

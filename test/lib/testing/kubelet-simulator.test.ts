@@ -150,6 +150,66 @@ describe('KubeletSimulator', () => {
     });
   });
 
+  describe('when its Node object is deleted (by hand, or by a controller that took it for another machine\'s)', () => {
+    async function withOneInstance(state: EmulatedInstance['state']) {
+      const clock = new FakeClock(Date.UTC(2026, 10, 22, 6, 0, 0));
+      const view = new ScriptedView();
+      const client = new MemoryKubeClient();
+      view.set([inst('i-a', 'running')]);
+      const kubelet = new KubeletSimulator({ client, view, clock });
+      await kubelet.start();
+      if (state !== 'running') {
+        view.set([inst('i-a', state)]);
+        await kubelet.idle();
+      }
+      const before = client.peek(Nodes, { name: 'ip-10-0-0-5' });
+      await client.delete(Nodes, { name: 'ip-10-0-0-5' });
+      return { clock, client, kubelet, before: before! };
+    }
+
+    it('registers it again at the next heartbeat while the instance runs: a new object, Ready, with the providerID', async () => {
+      const { clock, client, kubelet, before } = await withOneInstance('running');
+      clock.step(9_999);
+      await kubelet.idle();
+      expect(client.peek(Nodes, { name: 'ip-10-0-0-5' })).to.equal(undefined);
+      clock.step(1);
+      await kubelet.idle();
+      const after = client.peek(Nodes, { name: 'ip-10-0-0-5' });
+      expect(after?.spec?.providerID).to.equal('fake:///zone-a/i-a');
+      expect(after?.metadata.uid).to.not.equal(before.metadata.uid);
+      expect(readyOf(client, 'ip-10-0-0-5')).to.equal('True');
+      expect(kubelet.error).to.equal(undefined);
+      await kubelet.stop();
+    });
+
+    it('keeps registering it at every heartbeat, not just the first', async () => {
+      const { clock, client, kubelet } = await withOneInstance('running');
+      clock.step(10_000);
+      await kubelet.idle();
+      await client.delete(Nodes, { name: 'ip-10-0-0-5' });
+      clock.step(10_000);
+      await kubelet.idle();
+      expect(readyOf(client, 'ip-10-0-0-5')).to.equal('True');
+      await kubelet.stop();
+    });
+
+    it('does not register the Node of a stopped instance again: its kubelet is not running', async () => {
+      const { clock, client, kubelet } = await withOneInstance('stopped');
+      clock.step(10_000);
+      await kubelet.idle();
+      expect(client.peek(Nodes, { name: 'ip-10-0-0-5' })).to.equal(undefined);
+      await kubelet.stop();
+    });
+
+    it('has no heartbeat after stop()', async () => {
+      const { clock, client, kubelet } = await withOneInstance('running');
+      await kubelet.stop();
+      clock.step(10_000);
+      await kubelet.idle();
+      expect(client.peek(Nodes, { name: 'ip-10-0-0-5' })).to.equal(undefined);
+    });
+  });
+
   describe('on start', () => {
     it('removes its Nodes whose instance ended while it was stopped, and leaves other Nodes alone', async () => {
       const view = new ScriptedView();

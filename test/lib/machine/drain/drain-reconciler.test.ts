@@ -134,6 +134,29 @@ describe('machine drain controller', () => {
     expect(drained(env.get())?.reason).to.equal(undefined);
   });
 
+  it('never cordons or drains a Node whose providerID names another instance (its freed private IP was reused): DrainSkipped, Drained=True', async () => {
+    const env = drainEnv();
+    await node(env, 'node-1', { spec: { providerID: 'aws:///us-east-1a/i-new' } });
+    await deletingMachine(env, machine('m1', { spec: { providerSpec: { value: {} }, providerID: 'aws:///us-east-1a/i-old' } }));
+    await pod(env, 'web', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] });
+    expect(await env.reconcile()).to.equal(undefined);
+    expect(env.client.peek(Nodes, { name: 'node-1' })?.spec?.unschedulable).to.equal(undefined);
+    expect(env.client.all(Pods).map((p) => p.metadata.name)).to.deep.equal(['web']);
+    expect(env.events.list).to.deep.equal([
+      { object: 'm1', type: 'Normal', reason: 'DrainSkipped', action: 'Drain', message: 'Node drain skipped: node "node-1" belongs to instance aws:///us-east-1a/i-new' },
+    ]);
+    expect(drained(env.get())).to.deep.include({ status: 'True', message: 'Node drain skipped' });
+  });
+
+  it('drains the Node of its own instance, whatever zone segment either providerID carries', async () => {
+    const env = drainEnv();
+    await node(env, 'node-1', { spec: { providerID: 'aws:///us-east-1a/i-old' } });
+    await deletingMachine(env, machine('m1', { spec: { providerSpec: { value: {} }, providerID: 'aws:///i-old' } }));
+    expect(await env.reconcile()).to.equal(undefined);
+    expect(env.client.peek(Nodes, { name: 'node-1' })?.spec?.unschedulable).to.equal(true);
+    expect(env.events.reasons()).to.deep.equal(['DrainProceeds', 'Deleted', 'DrainSucceeded']);
+  });
+
   it('treats a node that no longer exists as drained', async () => {
     const env = drainEnv();
     await deletingMachine(env);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { normalizeProviderID } from '../../../lib/nodelink/provider-id.js';
+import { normalizeProviderID } from '../../../lib/apis/provider-id.js';
 
 describe('normalizeProviderID', () => {
   it('compares the scheme and the last path segment, case-insensitively', () => {
