@@ -40,8 +40,10 @@ export class LogSegment {
   async seal(): Promise<void> {
     this.sealed = true;
     if (this.running) await this.running;
-    if (this.handle) await (await this.handle).close();
+    const handle = this.handle;
     this.handle = undefined;
+    // A file that failed to open was already reported through onFailed.
+    if (handle) await handle.then((fh) => fh.close(), () => undefined);
   }
 
   private async drain(): Promise<void> {
