@@ -10,6 +10,12 @@ function parsePort(v: string): number {
   return n;
 }
 
+function parseBytes(v: string): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('--watch-history-bytes must be a positive integer');
+  return n;
+}
+
 function collect(v: string, prev: string[] | undefined): string[] {
   return [...(prev ?? []), v];
 }
@@ -20,15 +26,18 @@ async function main(): Promise<void> {
     .description('A local Kubernetes API server for the Machine API: discovery, built-in kinds, CRDs, watch, GC.')
     .option('--port <port>', 'port on 127.0.0.1 (0 picks a free one)', parsePort, 0)
     .requiredOption('--kubeconfig <file>', 'write a kubeconfig for the server here (mode 0600)')
-    .option('--data-dir <dir>', 'keep objects across restarts in this directory')
+    .option('--data-dir <dir>', 'keep objects across restarts in this directory (every write is durable before it is acknowledged)')
+    .option('--watch-history-bytes <n>', 'bytes of change events kept for resuming watches (default 268435456); older positions get 410 Gone', parseBytes)
     .option('--crds <dir>', 'directory of CRD manifests (repeatable; default <repo>/manifests/crds)', collect)
     .option('--token <token>', 'bearer token clients must send (default: random; prefer MACHINE_API_ENVTEST_TOKEN)')
     .parse(process.argv);
-  const o = program.opts<{ port: number; kubeconfig: string; dataDir?: string; crds?: string[]; token?: string }>();
+  const o = program.opts<{ port: number; kubeconfig: string; dataDir?: string; watchHistoryBytes?: number; crds?: string[]; token?: string }>();
   const cp = await startControlPlane({
     port: o.port,
     kubeconfigPath: o.kubeconfig,
     dataDir: o.dataDir,
+    watchHistoryBytes: o.watchHistoryBytes,
+    onStorageWarning: (message) => process.stderr.write(`machine-api-envtest: ${message}\n`),
     crdDirs: o.crds,
     token: o.token ?? process.env.MACHINE_API_ENVTEST_TOKEN,
   });

@@ -1,7 +1,8 @@
 // Throughput of the local control plane with a realistic load: N Machines (validated against the real
 // CRD schema), then get, list, status-patch and watch fan-out rates. Requests go over keep-alive HTTP
 // with a fixed number in flight, so the numbers are the server's, not a client's connection set-up.
-// Usage: npm run bench:apiserver [-- --machines 10000 --concurrency 16 --watchers 100]
+// Usage: npm run bench:apiserver [-- --machines 10000 --concurrency 16 --watchers 100 --data-dir DIR]
+// With --data-dir every write is durable before it is answered, so the write rates include that cost.
 import { Agent, request } from 'node:http';
 import { Command } from 'commander';
 import { startControlPlane, type ControlPlane } from '../../lib/envtest/index.js';
@@ -102,9 +103,10 @@ async function main(): Promise<void> {
     .option('--machines <n>', 'Machines to create', (v) => Number(v), 10_000)
     .option('--concurrency <n>', 'requests in flight', (v) => Number(v), 16)
     .option('--watchers <n>', 'watch streams for the fan-out test', (v) => Number(v), 100)
+    .option('--data-dir <dir>', 'persist to this (empty) directory, as machine-api-envtest --data-dir does')
     .parse(process.argv)
-    .opts<{ machines: number; concurrency: number; watchers: number }>();
-  const cp = await startControlPlane({ watchHistoryLimit: 50_000 });
+    .opts<{ machines: number; concurrency: number; watchers: number; dataDir?: string }>();
+  const cp = await startControlPlane({ watchHistoryLimit: 50_000, dataDir: o.dataDir });
   const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency });
   const results: Result[] = [];
   try {

@@ -13,9 +13,10 @@ import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
 import { NamespaceController } from './namespace-controller.js';
 import { PDBStatusController } from './pdb-controller.js';
 import { ObjectApi } from './object-api.js';
-import { loadSnapshot, SnapshotWriter } from './persistence.js';
+import { Journal } from './persistence/journal.js';
 import { TypeRegistry } from './registry.js';
 import { createRequestListener, type RecordedRequest } from './server.js';
+import { immediateCommits } from './storage/commit-gate.js';
 import { Store } from './storage/store.js';
 import { WatchHub } from './watch/watch-hub.js';
 import { goneStatus } from './handlers/watch.js';
@@ -35,6 +36,15 @@ export interface ControlPlaneOptions {
   kubeconfigPath?: string;
   /** Change events kept per resource type for watch resumption (default 10,000). */
   watchHistoryLimit?: number;
+  /**
+   * Bytes of change events kept for watch resumption, all types together (default 256 MiB); the oldest
+   * go first, and a watch from before them gets 410 Gone.
+   */
+  watchHistoryBytes?: number;
+  /** With dataDir: compact the write-ahead log into a snapshot once it holds this many bytes (default 64 MiB). */
+  compactLogAfterBytes?: number;
+  /** Told what start-up had to ignore in dataDir (a log tail torn by a crash) and about failed compactions. */
+  onStorageWarning?: (message: string) => void;
   /** Largest request body accepted (default 3 MiB, like kube-apiserver). */
   maxBodyBytes?: number;
   /** How often watches that allow bookmarks get one (default 60 s). */
@@ -92,20 +102,24 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const now = opts.now ?? Date.now;
   const maxBodyBytes = opts.maxBodyBytes ?? 3 * 1024 * 1024;
   const token = opts.token ?? randomBytes(24).toString('base64url');
-  const store = new Store(opts.watchHistoryLimit ?? 10_000);
+  const store = new Store(opts.watchHistoryLimit ?? 10_000, 0, opts.watchHistoryBytes ?? 256 * 1024 * 1024);
   const registry = new TypeRegistry();
   const hub = new WatchHub();
   const api = new ObjectApi(store, registry, now);
 
-  const snapshot = opts.dataDir ? loadSnapshot(opts.dataDir) : undefined;
-  if (snapshot) store.restore(snapshot.resourceVersion, snapshot.items);
+  // The journal loads the data directory and must be the store's first listener, so that changes made
+  // by other listeners (a CRD's deletion removing its objects) are logged after the change that caused them.
+  const journal = opts.dataDir
+    ? Journal.open(store, opts.dataDir, { compactAfterBytes: opts.compactLogAfterBytes, onWarning: opts.onStorageWarning })
+    : undefined;
+  const commits = journal ?? immediateCommits(store);
   const crds = new CRDController(store, registry, hub);
   crds.syncAll();
-  store.onEvent((ev) => hub.dispatch(ev));
+  if (journal) journal.onDurable((ev) => hub.dispatch(ev));
+  else store.onEvent((ev) => hub.dispatch(ev));
   const gc = new GarbageCollector(api, registry);
   const namespaces = new NamespaceController(api, registry);
   const pdbs = new PDBStatusController(api, registry);
-  const writer = opts.dataDir ? new SnapshotWriter(store, opts.dataDir) : undefined;
 
   const nsType = registry.byTypeKey('/namespaces');
   for (const ns of defaultNamespaces) {
@@ -120,11 +134,12 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     token,
     registry,
     api,
-    watch: { store, hub, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, maxBufferedBytes: 64 * 1024 * 1024 },
+    watch: { store, hub, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, maxBufferedBytes: 64 * 1024 * 1024, commits },
     now,
     maxBodyBytes,
     serverAddress: () => address,
     counts,
+    commits,
     onRequest: opts.onRequest,
   }), { key: cert.keyPem, cert: cert.certPem });
   const port = await server.listen(opts.port ?? 0, '127.0.0.1');
@@ -152,7 +167,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         namespaces.stop();
         pdbs.stop();
         await server.close();
-        await writer?.close();
+        await journal?.close();
       })();
       return stopping;
     },

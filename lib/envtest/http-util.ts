@@ -1,6 +1,7 @@
 // Request bodies (size-limited) and JSON responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as E from './errors.js';
+import { checkJsonTextDepth } from './json-depth.js';
 
 /** Reads the whole body; a body over `limit` bytes is a 413 and the rest is not read. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -23,10 +24,11 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return Buffer.concat(chunks);
 }
 
-/** JSON.parse with kube's 400 for bodies that are not JSON. */
+/** JSON.parse with kube's 400 for bodies that are not JSON or that nest too deeply. */
 export function parseJsonBody(buf: Buffer): unknown {
   const text = buf.toString('utf8');
   if (text.trim() === '') throw E.badRequest('the request body is empty; a JSON object is required');
+  checkJsonTextDepth(text);
   try {
     return JSON.parse(text);
   } catch (err) {

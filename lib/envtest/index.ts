@@ -10,4 +10,4 @@ export type { ControlPlane, ControlPlaneOptions } from './control-plane.js';
 export type { RecordedRequest } from './server.js';
 export { buildKubeconfig } from './kubeconfig.js';
 export { CRDLoadError, loadCrdDirs } from './crd-loader.js';
-export { SnapshotError } from './persistence.js';
+export { SnapshotError, StorageError } from './persistence/storage-error.js';

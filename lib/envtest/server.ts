@@ -10,6 +10,7 @@ import type { ObjectApi } from './object-api.js';
 import type { TypeRegistry } from './registry.js';
 import { parseResourcePath } from './request-info.js';
 import { boolQueryParam } from './query-params.js';
+import type { CommitGate } from './storage/commit-gate.js';
 import type { HandlerContext } from './handlers/context.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleEviction } from './handlers/eviction.js';
@@ -29,6 +30,8 @@ export interface ServerParts {
   /** host:port clients use, for /api's serverAddressByClientCIDRs. */
   serverAddress: () => string;
   counts: Map<string, number>;
+  /** Replies, error replies too, wait here until the state they reflect is durable. */
+  commits: CommitGate;
   /** Sees every resource request as it is counted (the RBAC check records who called what). */
   onRequest?: (request: RecordedRequest) => void;
 }
@@ -47,8 +50,11 @@ export interface RecordedRequest {
 export function createRequestListener(parts: ServerParts): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     handle(parts, req, res).catch((err: unknown) => {
-      if (err instanceof E.StatusError) sendError(res, err);
-      else sendError(res, E.internalError(err instanceof Error ? err.message : String(err)));
+      const status = err instanceof E.StatusError ? err : E.internalError(err instanceof Error ? err.message : String(err));
+      parts.commits.durable(parts.api.store.currentRv()).then(
+        () => sendError(res, status),
+        (gateErr: unknown) => sendError(res, E.internalError((gateErr as Error).message)),
+      );
     });
   };
 }
@@ -80,6 +86,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     now: parts.now,
     maxBodyBytes: parts.maxBodyBytes,
     watch: parts.watch,
+    commits: parts.commits,
   };
   const sub = info.subresource;
   const isWatch = boolQueryParam(url.searchParams, 'watch') === true;

@@ -2,10 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import * as E from '../errors.js';
-import { mediaType, parseJsonBody, readBody } from '../http-util.js';
+import { mediaType, parseJsonBody, readBody, sendJsonText } from '../http-util.js';
+import { checkValueDepth } from '../json-depth.js';
 import type { ObjectApi, WriteOpts } from '../object-api.js';
 import { decodeProtobufObject } from '../protobuf.js';
 import type { ResourceType } from '../resource-type.js';
+import type { CommitGate } from '../storage/commit-gate.js';
 import type { WatchDeps } from './watch.js';
 
 export interface HandlerContext {
@@ -22,6 +24,22 @@ export interface HandlerContext {
   now: () => number;
   maxBodyBytes: number;
   watch: WatchDeps;
+  /** Replies wait here until what they reflect is durable. */
+  commits: CommitGate;
+}
+
+/**
+ * Sends a JSON reply once every change it can reflect is durable. The body is serialised first, from
+ * state no newer than the store's current resourceVersion, and that is what must be durable: an
+ * acknowledged write, or an object or resourceVersion a reader saw, can then never be lost by a crash.
+ */
+export async function reply(ctx: HandlerContext, code: number, body: unknown): Promise<void> {
+  await replyText(ctx, code, JSON.stringify(body));
+}
+
+export async function replyText(ctx: HandlerContext, code: number, text: string): Promise<void> {
+  await ctx.commits.durable(ctx.api.store.currentRv());
+  sendJsonText(ctx.res, code, text);
 }
 
 const bodyTypes = ['application/json', 'application/yaml', 'application/apply-patch+yaml'];
@@ -34,13 +52,21 @@ export async function readObjectBody(ctx: HandlerContext): Promise<unknown> {
   const buf = await readBody(ctx.req, ctx.maxBodyBytes);
   if (ct === ProtobufType) return decodeProtobufObject(buf, bodyTypes);
   if (ct === 'application/yaml' || ct === 'application/apply-patch+yaml') {
-    try {
-      return parseYaml(buf.toString('utf8')) as unknown;
-    } catch (err) {
-      throw E.badRequest(`error decoding YAML: ${(err as Error).message}`);
-    }
+    return parseYamlBody(buf);
   }
   return parseJsonBody(buf);
+}
+
+/** A YAML body, held to the same nesting limit as JSON (a parser that overflows its stack is a 400 too). */
+export function parseYamlBody(buf: Buffer): unknown {
+  let value: unknown;
+  try {
+    value = parseYaml(buf.toString('utf8')) as unknown;
+  } catch (err) {
+    throw E.badRequest(`error decoding YAML: ${(err as Error).message}`);
+  }
+  checkValueDepth(value);
+  return value;
 }
 
 /** The write options of a request: dryRun and fieldValidation from the query, and a place for warnings. */

@@ -3,12 +3,13 @@ import type { KubeObject } from '../../apis/meta.js';
 import * as E from '../errors.js';
 import { boolQueryParam } from '../query-params.js';
 import { present } from '../encoding.js';
-import { readBody, sendJson } from '../http-util.js';
+import { readBody } from '../http-util.js';
 import { isPlainObject } from '../json.js';
+import { checkJsonTextDepth } from '../json-depth.js';
 import type { DeleteOpts, PropagationPolicy } from '../object-api.js';
 import { apiVersionFor, typeKeyOf } from '../resource-type.js';
 import { buildFilter } from '../selectors.js';
-import { isDryRun, type HandlerContext } from './context.js';
+import { isDryRun, reply, type HandlerContext } from './context.js';
 
 const policies = ['Background', 'Foreground', 'Orphan'];
 
@@ -17,8 +18,10 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpts
   const buf = await readBody(ctx.req, ctx.maxBodyBytes);
   let body: Record<string, unknown> = {};
   if (buf.length > 0) {
+    const text = buf.toString('utf8');
+    checkJsonTextDepth(text);
     try {
-      const parsed: unknown = JSON.parse(buf.toString('utf8'));
+      const parsed: unknown = JSON.parse(text);
       if (isPlainObject(parsed)) body = parsed;
     } catch (err) {
       throw E.badRequest(`error decoding DeleteOptions: ${(err as Error).message}`);
@@ -54,8 +57,8 @@ export async function handleDelete(ctx: HandlerContext): Promise<void> {
   if (ctx.subresource !== undefined) throw E.methodNotAllowed();
   const opts = await readDeleteOptions(ctx);
   const { object, removed } = ctx.api.delete(ctx.type, ctx.namespace, ctx.name ?? '', opts);
-  if (!removed || ctx.type.returnDeletedObject) sendJson(ctx.res, 200, present(ctx.type, ctx.version, object));
-  else sendJson(ctx.res, 200, successStatus(ctx, object));
+  if (!removed || ctx.type.returnDeletedObject) await reply(ctx, 200, present(ctx.type, ctx.version, object));
+  else await reply(ctx, 200, successStatus(ctx, object));
 }
 
 export async function handleDeleteCollection(ctx: HandlerContext): Promise<void> {
@@ -71,7 +74,7 @@ export async function handleDeleteCollection(ctx: HandlerContext): Promise<void>
       if (!(err instanceof E.StatusError && err.code === 404)) throw err;
     }
   }
-  sendJson(ctx.res, 200, {
+  await reply(ctx, 200, {
     kind: ctx.type.listKind,
     apiVersion: apiVersionFor(ctx.type.group, ctx.version),
     metadata: { resourceVersion: String(ctx.api.store.currentRv()) },

@@ -5,9 +5,8 @@ import type { PodDisruptionBudget, Pod } from '../../apis/core.js';
 import { selectorFromLabelSelector } from '../../apis/label-selector.js';
 import { budgetFor, isHealthy, matchingPods, PDBKey } from '../pdb-budget.js';
 import * as E from '../errors.js';
-import { sendJson } from '../http-util.js';
 import { isPlainObject } from '../json.js';
-import { readObjectBody, type HandlerContext } from './context.js';
+import { readObjectBody, reply, type HandlerContext } from './context.js';
 
 export async function handleEviction(ctx: HandlerContext): Promise<void> {
   const name = ctx.name ?? '';
@@ -40,5 +39,5 @@ export async function handleEviction(ctx: HandlerContext): Promise<void> {
     }
   }
   if (!pod.metadata.deletionTimestamp) ctx.api.delete(podsType, ctx.namespace, name, {});
-  sendJson(ctx.res, 201, success);
+  await reply(ctx, 201, success);
 }

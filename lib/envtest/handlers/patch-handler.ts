@@ -2,13 +2,13 @@
 // resources, as kube-apiserver answers) and apply patch (the full intent merged over the stored
 // object; creates the object when it does not exist). A patch result whose metadata.resourceVersion
 // differs from the stored one is a 409 Conflict.
-import { parse as parseYaml } from 'yaml';
 import * as E from '../errors.js';
 import { present } from '../encoding.js';
-import { mediaType, parseJsonBody, readBody, sendJson } from '../http-util.js';
+import { mediaType, parseJsonBody, readBody } from '../http-util.js';
 import { cloneJson } from '../json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../patch.js';
-import { setWarnings, writeOptions, type HandlerContext } from './context.js';
+import { checkValueDepth } from '../json-depth.js';
+import { parseYamlBody, reply, setWarnings, writeOptions, type HandlerContext } from './context.js';
 
 export const JsonPatchType = 'application/json-patch+json';
 export const MergePatchType = 'application/merge-patch+json';
@@ -24,18 +24,22 @@ export async function readPatch(ctx: HandlerContext, allowed: string[]): Promise
   const contentType = mediaType(ctx.req.headers['content-type']);
   if (!allowed.includes(contentType)) throw E.unsupportedMediaType(contentType, allowed);
   const buf = await readBody(ctx.req, ctx.maxBodyBytes);
-  if (contentType === ApplyPatchType) {
-    try {
-      return { contentType, patch: parseYaml(buf.toString('utf8')) as unknown };
-    } catch (err) {
-      throw E.badRequest(`error decoding YAML: ${(err as Error).message}`);
-    }
-  }
+  if (contentType === ApplyPatchType) return { contentType, patch: parseYamlBody(buf) };
   return { contentType, patch: parseJsonBody(buf) };
 }
 
-/** Applies a patch of the given type to a copy of target; patch-library errors become Status errors. */
+/**
+ * Applies a patch of the given type to a copy of target; patch-library errors become Status errors. The
+ * result is held to the body nesting limit: a patch within it can still deepen an object past it
+ * (a JSON patch adds its value at the end of a path that may already be deep).
+ */
 export function applyPatchOfType(contentType: string, target: unknown, patch: unknown, kind: string): unknown {
+  const result = patchedCopy(contentType, target, patch, kind);
+  checkValueDepth(result);
+  return result;
+}
+
+function patchedCopy(contentType: string, target: unknown, patch: unknown, kind: string): unknown {
   try {
     switch (contentType) {
       case JsonPatchType:
@@ -74,7 +78,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
       const body = { ...(patch as object), metadata: { ...(intent?.metadata ?? {}), name } };
       const created = ctx.api.create(type, version, ctx.namespace, body, opts);
       setWarnings(ctx, opts);
-      sendJson(ctx.res, 201, present(type, version, created));
+      await reply(ctx, 201, present(type, version, created));
       return;
     }
   }
@@ -82,5 +86,5 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
   const patched = applyPatchOfType(contentType, present(type, version, existing), patch, type.kind);
   const result = ctx.api.writePatched(type, version, existing, patched, sub, opts);
   setWarnings(ctx, opts);
-  sendJson(ctx.res, 200, present(type, version, result));
+  await reply(ctx, 200, present(type, version, result));
 }

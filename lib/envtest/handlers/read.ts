@@ -3,24 +3,23 @@ import type { KubeObject } from '../../apis/meta.js';
 import * as E from '../errors.js';
 import { boolQueryParam } from '../query-params.js';
 import { columnsFor, includeObjectParam, jsonEncoder, present, tableEncoder, wantsTable } from '../encoding.js';
-import { sendJson, sendJsonText } from '../http-util.js';
 import { apiVersionFor, typeKeyOf } from '../resource-type.js';
 import { buildFilter } from '../selectors.js';
 import { toTable } from '../table.js';
-import type { HandlerContext } from './context.js';
+import { reply, replyText, type HandlerContext } from './context.js';
 import { serveWatch } from './watch.js';
 
-export function handleGet(ctx: HandlerContext): void {
+export async function handleGet(ctx: HandlerContext): Promise<void> {
   const obj = ctx.api.get(ctx.type, ctx.namespace, ctx.name ?? '');
   if (wantsTable(ctx.req)) {
-    sendJson(ctx.res, 200, toTable([present(ctx.type, ctx.version, obj)], columnsFor(ctx.type, ctx.version), {
+    await reply(ctx, 200, toTable([present(ctx.type, ctx.version, obj)], columnsFor(ctx.type, ctx.version), {
       now: ctx.now(),
       includeObject: includeObjectParam(ctx.query.get('includeObject')),
       listMeta: { resourceVersion: obj.metadata.resourceVersion },
     }));
     return;
   }
-  sendJson(ctx.res, 200, present(ctx.type, ctx.version, obj));
+  await reply(ctx, 200, present(ctx.type, ctx.version, obj));
 }
 
 interface ContinueToken {
@@ -45,7 +44,7 @@ function decodeContinue(s: string): ContinueToken {
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 
 /** GET of a collection, or a watch when ?watch is set. */
-export function handleList(ctx: HandlerContext): void {
+export async function handleList(ctx: HandlerContext): Promise<void> {
   const { type, query } = ctx;
   if (!type.namespaced && ctx.namespace) throw E.notFoundPath();
   let filter = buildFilter(type, query.get('labelSelector'), query.get('fieldSelector'));
@@ -90,7 +89,7 @@ export function handleList(ctx: HandlerContext): void {
     if (!filter) metadata.remainingItemCount = remaining;
   }
   if (table) {
-    sendJson(ctx.res, 200, toTable(items.map((o) => present(type, ctx.version, o)), columnsFor(type, ctx.version), {
+    await reply(ctx, 200, toTable(items.map((o) => present(type, ctx.version, o)), columnsFor(type, ctx.version), {
       now: ctx.now(),
       includeObject: includeObjectParam(query.get('includeObject')),
       listMeta: metadata,
@@ -101,5 +100,5 @@ export function handleList(ctx: HandlerContext): void {
   const apiVersion = apiVersionFor(type.group, ctx.version);
   const parts = items.map((o) => JSON.stringify(present(type, ctx.version, o)));
   const head = JSON.stringify({ kind: type.listKind, apiVersion, metadata });
-  sendJsonText(ctx.res, 200, `${head.slice(0, -1)},"items":[${parts.join(',')}]}`);
+  await replyText(ctx, 200, `${head.slice(0, -1)},"items":[${parts.join(',')}]}`);
 }

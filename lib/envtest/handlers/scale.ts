@@ -1,11 +1,10 @@
 // The scale subresource of custom resources that declare one: an autoscaling/v1 Scale read from and
 // written to the CRD's specReplicasPath / statusReplicasPath / labelSelectorPath.
 import * as E from '../errors.js';
-import { sendJson } from '../http-util.js';
 import { cloneJson, isPlainObject } from '../json.js';
 import type { Obj } from '../object-api.js';
 import { versionInfo, type ScaleSubresource } from '../resource-type.js';
-import { readObjectBody, isDryRun, type HandlerContext } from './context.js';
+import { readObjectBody, isDryRun, reply, type HandlerContext } from './context.js';
 import { applyPatchOfType, JsonPatchType, MergePatchType, readPatch, StrategicMergePatchType } from './patch-handler.js';
 
 function pathParts(jsonPath: string): string[] {
@@ -53,9 +52,9 @@ export function toScale(obj: Obj, s: ScaleSubresource): Record<string, unknown> 
   };
 }
 
-export function handleGetScale(ctx: HandlerContext): void {
+export async function handleGetScale(ctx: HandlerContext): Promise<void> {
   const s = scaleSpec(ctx);
-  sendJson(ctx.res, 200, toScale(ctx.api.get(ctx.type, ctx.namespace, ctx.name ?? ''), s));
+  await reply(ctx, 200, toScale(ctx.api.get(ctx.type, ctx.namespace, ctx.name ?? ''), s));
 }
 
 /** PUT or PATCH of the scale: checks the Scale's resourceVersion and replicas, then writes the main resource. */
@@ -84,5 +83,5 @@ export async function handleWriteScale(ctx: HandlerContext, method: 'PUT' | 'PAT
   const next = cloneJson(existing);
   writePath(next, s.specReplicasPath, replicas);
   const result = ctx.api.writePatched(ctx.type, ctx.version, existing, next, undefined, { dryRun });
-  sendJson(ctx.res, 200, toScale(result, s));
+  await reply(ctx, 200, toScale(result, s));
 }

@@ -1,13 +1,17 @@
 // GET ...?watch=true: newline-delimited JSON events. Starts from the current state (resourceVersion ""
 // or "0": synthetic ADDED events), or resumes from a resourceVersion out of the history ring (410 Gone
-// when that is older than the kept history). Headers are flushed at once so that clients' fetch()
-// resolves; the client going away is seen on the response's 'close'.
+// when that is older than the kept history, or newer than any the server has shown: a history lost
+// with a data directory must make clients re-list, never leave a silent gap). Headers are flushed at once
+// so that clients' fetch() resolves; the client going away is seen on the response's 'close'. Like every
+// reply, the stream shows nothing that is not yet durable: its first lines wait for the commit gate, later
+// events reach it only once durable, and bookmarks carry the durable resourceVersion.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as E from '../errors.js';
 import { boolQueryParam } from '../query-params.js';
 import type { Encoder } from '../encoding.js';
 import { apiVersionFor, typeKeyOf, type ResourceType } from '../resource-type.js';
 import type { ObjectFilter } from '../selectors.js';
+import type { CommitGate } from '../storage/commit-gate.js';
 import type { Store } from '../storage/store.js';
 import type { StoreEvent } from '../storage/store-event.js';
 import { eventLine, translate, type Watcher, type WatchHub } from '../watch/watch-hub.js';
@@ -18,6 +22,7 @@ export interface WatchDeps {
   bookmarkIntervalMs: number;
   /** A watcher whose unsent output grows beyond this is too slow: it gets a 410 and must re-list. */
   maxBufferedBytes: number;
+  commits: CommitGate;
 }
 
 export interface WatchRequest {
@@ -55,6 +60,9 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
   const fromCurrentState = rvParam === '' || rvParam === '0' || sendInitial;
   if (!fromCurrentState) {
     const rv = parseRv(rvParam);
+    if (rv > deps.commits.durableRv()) {
+      throw E.gone(`too large resource version: ${rv}, the server's is ${deps.commits.durableRv()} (its history was lost); list again`);
+    }
     replay = store.eventsSince(typeKey, rv);
     if (!replay) {
       throw E.gone(`too old resource version: ${rv} (${store.oldestResumable(typeKey)})`);
@@ -64,7 +72,12 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
 
+  // The stream starts with everything up to here; bookmarks never go below it (nor above what is durable).
+  const startRv = store.currentRv();
   let closed = false;
+  /** The stream's first lines are durable and may go out; until then it is corked and an end waits. */
+  let ready = false;
+  let endWhenReady = false;
   const timers: { timeout?: NodeJS.Timeout; bookmark?: NodeJS.Timeout } = {};
   const bookmarkLine = (annotations?: Record<string, string>) =>
     `${JSON.stringify({
@@ -72,12 +85,13 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
       object: {
         kind: w.type.kind,
         apiVersion: apiVersionFor(w.type.group, w.version),
-        metadata: { resourceVersion: String(store.currentRv()), ...(annotations ? { annotations } : {}) },
+        metadata: { resourceVersion: String(Math.max(startRv, deps.commits.durableRv())), ...(annotations ? { annotations } : {}) },
       },
     })}\n`;
 
   const watcher: Watcher = {
     typeKey,
+    sinceRv: startRv,
     namespace: w.namespace,
     filter: w.filter,
     encoder: w.encoder,
@@ -93,7 +107,8 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
       if (closed) return;
       if (errorStatus) res.write(`${JSON.stringify({ type: 'ERROR', object: errorStatus })}\n`);
       cleanup();
-      res.end();
+      if (ready) res.end();
+      else endWhenReady = true;
     },
   };
 
@@ -121,8 +136,18 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
       if (t) res.write(eventLine(ev, t, w.encoder));
     }
   }
-  process.nextTick(() => res.uncork());
   hub.add(watcher);
+  deps.commits.durable(startRv).then(
+    () => {
+      ready = true;
+      res.uncork();
+      if (endWhenReady) res.end();
+    },
+    () => {
+      cleanup();
+      res.destroy();
+    },
+  );
 
   timers.timeout = setTimeout(() => {
     if (bookmarks && !closed) res.write(bookmarkLine());

@@ -1,9 +1,8 @@
 // POST (create) and PUT (update of an object, its /status, or a namespace's /finalize).
 import * as E from '../errors.js';
 import { present } from '../encoding.js';
-import { sendJson } from '../http-util.js';
 import { cloneJson, isPlainObject } from '../json.js';
-import { readObjectBody, setWarnings, writeOptions, type HandlerContext } from './context.js';
+import { readObjectBody, reply, setWarnings, writeOptions, type HandlerContext } from './context.js';
 
 export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const opts = writeOptions(ctx.query);
@@ -11,7 +10,7 @@ export async function handleCreate(ctx: HandlerContext): Promise<void> {
   if (ctx.type.namespaced && !ctx.namespace) throw E.notFoundPath();
   const created = ctx.api.create(ctx.type, ctx.version, ctx.namespace, body, opts);
   setWarnings(ctx, opts);
-  sendJson(ctx.res, 201, present(ctx.type, ctx.version, created));
+  await reply(ctx, 201, present(ctx.type, ctx.version, created));
 }
 
 export async function handleUpdate(ctx: HandlerContext): Promise<void> {
@@ -19,13 +18,13 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
   const body = await readObjectBody(ctx);
   const sub = ctx.subresource;
   if (sub === 'finalize') {
-    sendJson(ctx.res, 200, present(ctx.type, ctx.version, finalizeNamespace(ctx, body, opts.dryRun ?? false)));
+    await reply(ctx, 200, present(ctx.type, ctx.version, finalizeNamespace(ctx, body, opts.dryRun ?? false)));
     return;
   }
   if (sub !== undefined && sub !== 'status') throw E.methodNotAllowed();
   const updated = ctx.api.update(ctx.type, ctx.version, ctx.namespace, ctx.name ?? '', body, sub, opts);
   setWarnings(ctx, opts);
-  sendJson(ctx.res, 200, present(ctx.type, ctx.version, updated));
+  await reply(ctx, 200, present(ctx.type, ctx.version, updated));
 }
 
 /** PUT namespaces/<name>/finalize: only spec.finalizers changes; the namespace goes when none remain. */

@@ -10,6 +10,11 @@ export interface StoreEvent {
   object: KubeObject;
   /** The stored object before this change (MODIFIED and DELETED). */
   previous?: KubeObject;
+  /**
+   * Bytes this event holds in watch history: the serialised size of its object, plus that of the
+   * object it replaced (which the event keeps alive after that object's own event is evicted).
+   */
+  size: number;
   /** Serialisations shared by every watcher using the same encoding. */
   encoded?: Map<string, string>;
 }

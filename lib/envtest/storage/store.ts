@@ -1,7 +1,8 @@
 // The object store: one global, monotonic resourceVersion; per type a map by namespace then name
 // (O(1) get, cheap per-namespace list), a uid index and an owner index for the garbage collector,
-// and a history ring per type for watch resumption. Stored objects are treated as immutable:
-// every write stores a fresh object, so readers and watch events can share them without copying.
+// and a history per type for watch resumption, bounded by a per-type event count and by a byte budget
+// shared by all types (the oldest event of any type goes first). Stored objects are treated as
+// immutable: every write stores a fresh object, so readers and watch events can share them without copying.
 import type { KubeObject } from '../../apis/meta.js';
 import { History } from './history.js';
 import type { StoreEvent, StoreEventType } from './store-event.js';
@@ -72,8 +73,20 @@ class Bucket {
   }
 }
 
+/** A change as the write-ahead log records it, applied again on start-up. */
+export interface LoggedChange {
+  op: 'put' | 'delete';
+  typeKey: string;
+  /** The stored object (put) or its final state (delete), carrying the change's resourceVersion. */
+  object: KubeObject;
+}
+
 export class Store {
   private rv: number;
+  /** Bytes held by the watch history of all types together. */
+  private historyBytes = 0;
+  /** Serialised size of each stored object, measured once (stored objects never change). */
+  private readonly sizes = new WeakMap<KubeObject, number>();
   /** Every event after this is in the history of its type (a type's history is created at its first event). */
   private compactedRv: number;
   private readonly buckets = new Map<string, Bucket>();
@@ -81,9 +94,14 @@ export class Store {
   private readonly dependents = new Map<string, Set<string>>();
   private readonly listeners: Array<(ev: StoreEvent) => void> = [];
 
+  /**
+   * @param historyLimit change events kept per type for watch resumption.
+   * @param historyByteLimit bytes of change events kept for all types together (see StoreEvent.size).
+   */
   constructor(
     private readonly historyLimit: number,
     startRv = 0,
+    private readonly historyByteLimit = Number.POSITIVE_INFINITY,
   ) {
     this.rv = startRv;
     this.compactedRv = startRv;
@@ -101,7 +119,7 @@ export class Store {
   private bucket(typeKey: string): Bucket {
     let b = this.buckets.get(typeKey);
     if (!b) {
-      b = new Bucket(new History(this.historyLimit, this.compactedRv));
+      b = new Bucket(new History(this.compactedRv));
       this.buckets.set(typeKey, b);
     }
     return b;
@@ -164,7 +182,7 @@ export class Store {
     b.set(ns, name, obj);
     if (previous) this.unindex(previous);
     this.index(typeKey, obj);
-    return this.emit(b, { type: previous ? 'MODIFIED' : 'ADDED', rv: this.rv, typeKey, object: obj, previous });
+    return this.emit(b, { type: previous ? 'MODIFIED' : 'ADDED', rv: this.rv, typeKey, object: obj, previous, size: 0 });
   }
 
   /** Removes an object; finalState (a fresh copy) gets the deletion's resourceVersion and goes out in the DELETED event. */
@@ -177,7 +195,7 @@ export class Store {
     finalState.metadata.resourceVersion = String(++this.rv);
     b.delete(ns, name);
     this.unindex(previous);
-    return this.emit(b, { type: 'DELETED', rv: this.rv, typeKey, object: finalState, previous });
+    return this.emit(b, { type: 'DELETED', rv: this.rv, typeKey, object: finalState, previous, size: 0 });
   }
 
   /** Drops a whole type without events (its CRD is gone and its watches are closed by the caller). */
@@ -185,6 +203,7 @@ export class Store {
     const b = this.buckets.get(typeKey);
     if (!b) return;
     for (const o of b.list(undefined)) this.unindex(o);
+    this.historyBytes -= b.history.bytes;
     this.buckets.delete(typeKey);
   }
 
@@ -192,6 +211,32 @@ export class Store {
   compactHistory(): void {
     this.compactedRv = this.rv;
     for (const b of this.buckets.values()) b.history.compact(this.rv);
+    this.historyBytes = 0;
+  }
+
+  /** Bytes of change events kept in watch history, all types together. */
+  historySize(): number {
+    return this.historyBytes;
+  }
+
+  /**
+   * Applies a change read back from the write-ahead log on start-up: no events, no history, and the
+   * resourceVersion counter moves up to the change's. Call compactHistory() when done.
+   */
+  replay(change: LoggedChange): void {
+    const { typeKey, object } = change;
+    const ns = object.metadata.namespace ?? '';
+    const name = object.metadata.name ?? '';
+    const b = this.bucket(typeKey);
+    const previous = b.get(ns, name);
+    if (previous) this.unindex(previous);
+    if (change.op === 'put') {
+      b.set(ns, name, object);
+      this.index(typeKey, object);
+    } else {
+      b.delete(ns, name);
+    }
+    this.rv = Math.max(this.rv, Number(object.metadata.resourceVersion ?? 0));
   }
 
   /** Loads a snapshot (no events); watch history starts at rv. */
@@ -210,9 +255,46 @@ export class Store {
   }
 
   private emit(b: Bucket, ev: StoreEvent): StoreEvent {
+    ev.size = this.sizeOf(ev.object) + (ev.previous ? this.sizeOf(ev.previous) : 0);
     b.history.push(ev);
+    this.historyBytes += ev.size;
+    while (b.history.length > this.historyLimit) this.evictFrom(b.history);
+    while (this.historyBytes > this.historyByteLimit) {
+      const oldest = this.historyWithOldestEvent();
+      if (!oldest) break;
+      this.evictFrom(oldest);
+    }
     for (const l of this.listeners) l(ev);
     return ev;
+  }
+
+  private evictFrom(history: History): void {
+    const dropped = history.dropOldest();
+    if (dropped) this.historyBytes -= dropped.size;
+  }
+
+  /** The history whose oldest event is the oldest of all; types are few, so a scan is cheap. */
+  private historyWithOldestEvent(): History | undefined {
+    let best: History | undefined;
+    let bestRv = Number.POSITIVE_INFINITY;
+    for (const b of this.buckets.values()) {
+      const rv = b.history.peekOldest()?.rv;
+      if (rv !== undefined && rv < bestRv) {
+        best = b.history;
+        bestRv = rv;
+      }
+    }
+    return best;
+  }
+
+  /** UTF-8 bytes of the object's JSON; each stored object is measured once. */
+  private sizeOf(obj: KubeObject): number {
+    let size = this.sizes.get(obj);
+    if (size === undefined) {
+      size = Buffer.byteLength(JSON.stringify(obj));
+      this.sizes.set(obj, size);
+    }
+    return size;
   }
 
   private index(typeKey: string, obj: KubeObject): void {

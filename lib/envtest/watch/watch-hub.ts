@@ -9,6 +9,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface Watcher {
   readonly typeKey: string;
+  /** The stream already holds every change up to this resourceVersion (from its start-up list or replay). */
+  readonly sinceRv: number;
   /** Only objects in this namespace; undefined for all namespaces. */
   readonly namespace: string | undefined;
   readonly filter: ObjectFilter | undefined;
@@ -83,6 +85,7 @@ export class WatchHub {
     const s = this.byType.get(ev.typeKey);
     if (!s) return;
     for (const w of [...s]) {
+      if (ev.rv <= w.sinceRv) continue;
       const t = translate(w, ev);
       if (t) w.deliver(eventLine(ev, t, w.encoder));
     }

@@ -49,4 +49,31 @@ describe('envtest Store', () => {
     expect(s.dependentsOf('o1')).to.deep.equal([]);
     expect(s.lookupUid('d1')).to.equal(undefined);
   });
+
+  it('bounds watch history in bytes across all types, evicting the oldest event of any type first', () => {
+    const big = (ns: string, name: string): KubeObject => ({ metadata: { namespace: ns, name, uid: name, annotations: { pad: 'x'.repeat(900) } } });
+    const s = new Store(1000, 0, 5_000);
+    s.put('g/quiet', big('n', 'q0'));
+    for (let i = 0; i < 3; i++) s.put('g/busy', big('n', `b${i}`));
+    expect(s.eventsSince('g/quiet', 0)?.length).to.equal(1);
+    for (let i = 3; i < 8; i++) s.put('g/busy', big('n', `b${i}`));
+    expect(s.historySize()).to.be.at.most(5_000).and.greaterThan(3_000);
+    // The quiet type's only event was the oldest of all: resuming it from before that is 410 now.
+    expect(s.eventsSince('g/quiet', 0)).to.equal(undefined);
+    expect(s.oldestResumable('g/quiet')).to.equal(1);
+    expect(s.eventsSince('g/quiet', 1)).to.deep.equal([]);
+    const busy = s.eventsSince('g/busy', s.oldestResumable('g/busy'));
+    // Each event is just under 1,000 bytes: the five newest fit in 5,000.
+    expect(busy?.map((e) => e.rv)).to.deep.equal([5, 6, 7, 8, 9]);
+    expect(s.eventsSince('g/busy', 2)).to.equal(undefined);
+  });
+
+  it('charges a replacing event for the object it replaced too, since it keeps that object alive', () => {
+    const s = new Store(1000);
+    const first = s.put('g/a', obj('n', 'x', 'u'));
+    const second = s.put('g/a', obj('n', 'x', 'u'));
+    expect(first.size).to.equal(Buffer.byteLength(JSON.stringify(first.object)));
+    expect(second.size).to.equal(first.size + Buffer.byteLength(JSON.stringify(second.object)));
+    expect(s.historySize()).to.equal(first.size + second.size);
+  });
 });
