@@ -12,3 +12,5 @@ export * from './spec-issues.js';
 export * from './secret-reader.js';
 export * from './launch-ledger.js';
 export * from './booting-view.js';
+export * from './termination-follower.js';
+export * from './delete-guard.js';

@@ -22,6 +22,7 @@ import { isNotFound } from '../client/errors.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
+import { TerminationFollower, type TerminationFollowPolicy } from '../cloud/termination-follower.js';
 import type { Clock } from '../runtime/clock.js';
 import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Logger } from '../runtime/logger.js';
@@ -53,6 +54,8 @@ export interface MachineReconcilerDeps {
    * still answers is looked at again after requeueAfterMs instead of at the next resync. Absent: never asked.
    */
   nodeExists?: (name: string) => boolean;
+  /** How often a deleted Machine's terminating instance is looked at (default: TerminationFollower's, 1 s growing to 10 s). */
+  terminationFollow?: Partial<TerminationFollowPolicy>;
   /** Hot-loop guard bounds after a failed reconcile. */
   retryBaseMs: number;
   retryMaxMs: number;
@@ -66,9 +69,12 @@ export const fingerprintOf = (m: Machine): string => `${m.metadata.uid ?? ''}/${
 export class MachineReconciler implements Reconciler {
   private readonly gate: RetryGate;
   private readonly written = new WrittenVersions();
+  /** Deleted Machines whose instance is terminating, keyed like the queue. */
+  private readonly terminations: TerminationFollower;
 
   constructor(private readonly d: MachineReconcilerDeps) {
     this.gate = new RetryGate(d.clock, d.retryBaseMs, d.retryMaxMs);
+    this.terminations = new TerminationFollower(d.clock, d.terminationFollow);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -78,6 +84,7 @@ export class MachineReconciler implements Reconciler {
       // Gone: its backoff entry would otherwise stay for the life of the process.
       this.gate.succeeded(key);
       this.written.forget(key);
+      this.terminations.done(key);
       return;
     }
     // Our last write is not in the cache yet: its watch event brings this key back with the fresh copy.
@@ -230,7 +237,11 @@ export class MachineReconciler implements Reconciler {
       throw asError(err);
     }
     await draft.persist(ctx.signal);
-    if (exists) return { requeueAfterMs: d.requeueAfterMs };
+    // Terminations take seconds: look again soon, then less often (not a fixed requeueAfterMs, which would
+    // make every delete last at least that long).
+    const key = keyOf(draft.key);
+    if (exists) return { requeueAfterMs: this.terminations.next(key) };
+    this.terminations.done(key);
 
     const nodeName = draft.machine.status?.nodeRef?.name;
     if (nodeName) {
