@@ -41,12 +41,6 @@ export class TerminationFollower {
     return Math.round(Math.min(maxMs, Math.max(firstMs, (now - start) * growth)));
   }
 
-  /** How long key has been followed (0 when it is not). */
-  followedFor(key: string): number {
-    const start = this.since.get(key);
-    return start === undefined ? 0 : this.clock.now() - start;
-  }
-
   /** The wait is over (the instance is gone, or the object is): the next follow starts afresh. */
   done(key: string): void {
     this.since.delete(key);
