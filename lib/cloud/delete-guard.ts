@@ -1,7 +1,7 @@
 // The one rule, for every cloud, that decides whether a Machine being deleted may let its finalizer go when
 // no read shows its instance. A cloud's reads may not show a new instance for a while (and may hide it again
 // for a moment), so "not found" right after a launch does not mean "gone": a Machine whose instance we
-// launched (the launch ledger holds it, or an instance id or providerID is on record) keeps its finalizer
+// launched (an instance id or providerID is on record, or the launch ledger still guards it) keeps its finalizer
 // until that instance was seen terminating (the delete call was accepted, or a read showed it going), or
 // until the visibility window after its launch has passed and the provider's look-up by the Machine's
 // identity (tags, name) shows nothing either. Releasing early would leave the instance running with no
@@ -107,13 +107,12 @@ export class DeleteGuard {
   /** When the window of an instance that may still be hidden ends, or undefined when nothing may be hidden. */
   private mayStillBeHidden(machine: Machine, recorded: RecordedLaunch): number | undefined {
     const uid = machine.metadata.uid ?? '';
-    const ledgerAt = this.o.ledger?.launchedAt(uid);
-    if (this.o.ledger?.unconfirmed(uid)) return (ledgerAt ?? this.o.clock.now()) + this.windowMs;
+    // The ledger knows how long its own launches may stay unseen (an unanswered launch most likely made nothing).
+    if (this.o.ledger?.unconfirmed(uid)) return (this.o.ledger.launchedAt(uid) ?? this.o.clock.now()) + this.windowMs;
     if (this.terminationSeen(machine)) return undefined;
-    const launched = !!recorded.instanceId || !!machine.spec?.providerID || ledgerAt !== undefined;
-    if (!launched) return undefined;
+    if (!recorded.instanceId && !machine.spec?.providerID) return undefined;
     const created = Date.parse(machine.metadata.creationTimestamp ?? '');
-    const known = [ledgerAt, recorded.recordedAt, Number.isNaN(created) ? undefined : created].filter((t): t is number => t !== undefined && Number.isFinite(t));
+    const known = [recorded.recordedAt, Number.isNaN(created) ? undefined : created].filter((t): t is number => t !== undefined && Number.isFinite(t));
     let launchedAt: number;
     if (known.length > 0) launchedAt = Math.max(...known);
     else {

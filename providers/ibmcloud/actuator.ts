@@ -468,7 +468,11 @@ class IbmCloudMachineActuator implements Actuator {
     // seen terminating (the id's read may lag, or the instance was made again under the same name).
     const byName = async () => (await failureStep('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
     let instance = id ? await failureStep('failed to get instance', () => this.getById(scope, id, ctx.signal)) : undefined;
-    if (!instance && (!id || !this.guard.terminationSeen(machine))) instance = await byName();
+    if (!instance && (!id || !this.guard.terminationSeen(machine))) {
+      const named = await byName();
+      // Another instance of the name already going away is a predecessor's, not the one on record.
+      instance = named && id && named.id !== id && named.status === 'deleting' ? undefined : named;
+    }
     if (!instance) {
       this.gone(scope, id, ctx);
       return;
