@@ -109,6 +109,9 @@ export interface AwsActuator extends Actuator {
   close(): void;
 }
 
+/** How long delete()'s read may answer the exists() of the same reconcile. */
+const REPEAT_CHECK_REUSE_MS = 1_000;
+
 const DEFAULTS = { eventualConsistencyWindowMs: 10 * 60_000, requeueAfterMs: 20_000, snapshotTtlMs: 5_000, dhcpCacheTtlMs: 3_600_000 };
 
 /** What update() may change, serialised: an Update event is emitted only when it differs. */
@@ -142,6 +145,8 @@ class AwsMachineActuator implements AwsActuator {
   private readonly launches: LaunchLedger;
   /** Keeps a deleted Machine's finalizer while its launched instance may be invisible (see DeleteGuard). */
   private readonly guard: DeleteGuard;
+  /** Per Machine UID, whether delete()'s fresh read left an instance to wait for: answers the exists() that follows, once. */
+  private readonly deleteSaw: TtlCache<boolean>;
 
   constructor(opts: AwsActuatorOptions) {
     this.o = { ...DEFAULTS, ...opts, client: withSecretCache(opts.client, opts.clock, opts.secretCacheTtlMs) };
@@ -163,6 +168,7 @@ class AwsMachineActuator implements AwsActuator {
         createEc2Api: opts.createEc2Api,
       });
     this.snapshots = new TtlCache(opts.clock, this.o.snapshotTtlMs);
+    this.deleteSaw = new TtlCache(opts.clock, REPEAT_CHECK_REUSE_MS);
     this.dhcpDomains = new TtlCache(opts.clock, this.o.dhcpCacheTtlMs);
   }
 
@@ -289,6 +295,9 @@ class AwsMachineActuator implements AwsActuator {
       throw err;
     }
     const uid = machine.metadata.uid ?? '';
+    // Being deleted: the delete of this reconcile has just read both ways; its answer stands.
+    const sawLive = machine.metadata.deletionTimestamp ? this.deleteSaw.take(uid) : undefined;
+    if (sawLive !== undefined) return sawLive;
     const byId = await this.byRecordedId(scope, ctx.signal);
     if (byId && !isTerminated(byId)) {
       this.snapshots.set(uid, byId);
@@ -438,6 +447,7 @@ class AwsMachineActuator implements AwsActuator {
         throw err;
       }
     }
+    this.deleteSaw.set(uid, live.length > 0);
     if (live.length === 0) {
       this.guard.forget(uid);
       await failureStep('failed to release dedicated host', () => releaseDynamicHost(scope, scope.clients.ec2, true, this.o.requeueAfterMs, ctx.signal));

@@ -76,6 +76,15 @@ describe('DeleteGuard', () => {
     expect(() => guard.nothingFound(m, {})).to.not.throw();
   });
 
+  it('waits for a launch that never answered (a 5xx, a lost reply) only as long as the ledger does, not the whole window', () => {
+    const { clock, ledger, guard } = setup();
+    ledger.sending('u1');
+    const m = machine({ createdAt: clock.now() });
+    expect(waitOf(() => guard.nothingFound(m, {}))).to.equal(1_000);
+    clock.step(60_000);
+    expect(() => guard.nothingFound(m, {}), 'a minute without the instance showing: the launch most likely made nothing').to.not.throw();
+  });
+
   it('waits longer between looks the longer it waits, from 1 s up to a cap', () => {
     const { clock, guard } = setup();
     const m = machine({ providerID: 'aws:///z/i-1', createdAt: clock.now() });

@@ -225,6 +225,25 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(await actuator.exists(m, recordingContext())).to.equal(false);
   });
 
+  it('answers the exists() that follows a delete from the delete\'s own reads: following a termination costs one pass of reads, not two', async () => {
+    const m = machine('worker-follow');
+    await actuator.create(m, recordingContext());
+    const id = m.status?.providerStatus?.instanceId as string;
+    await until(() => emu.instance(id)?.state === 'running', 'running');
+    await actuator.update(m, recordingContext());
+    m.metadata.deletionTimestamp = new Date().toISOString();
+    const describes = () => emu.knobs.counts('DescribeInstances').total;
+    await actuator.delete(m, recordingContext());
+    let before = describes();
+    expect(await actuator.exists(m, recordingContext()), 'shutting down').to.equal(true);
+    expect(describes() - before).to.equal(0);
+    await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
+    await actuator.delete(m, recordingContext());
+    before = describes();
+    expect(await actuator.exists(m, recordingContext()), 'terminated').to.equal(false);
+    expect(describes() - before).to.equal(0);
+  });
+
   it('lets a new Machine reuse the name of one whose instance is terminated but still listed', async () => {
     const old = machine('cp-0');
     await actuator.create(old, recordingContext());
