@@ -209,7 +209,7 @@ export class MachineReconciler implements Reconciler {
 
   private async reconcileDelete(draft: MachineDraft, ctx: ReconcileContext, log: Logger): Promise<Result | void> {
     const { d } = this;
-    await this.updateStatus(draft, PhaseDeleting, undefined, ctx.signal);
+    if (!(await writtenUnlessGone(() => this.updateStatus(draft, PhaseDeleting, undefined, ctx.signal)))) return;
     if (!(draft.machine.metadata.finalizers ?? []).includes(MachineFinalizer)) return;
     // The drain controller's status patch re-triggers us once the node is drained.
     if (!isConditionTrue(draft.machine.status?.conditions, DrainedCondition)) return;
@@ -236,7 +236,7 @@ export class MachineReconciler implements Reconciler {
       if (after !== undefined) return { requeueAfterMs: after };
       throw asError(err);
     }
-    await draft.persist(ctx.signal);
+    if (!(await writtenUnlessGone(() => draft.persist(ctx.signal)))) return;
     // Terminations take seconds: look again soon, then less often (not a fixed requeueAfterMs, which would
     // make every delete last at least that long).
     const key = keyOf(draft.key);
@@ -254,7 +254,7 @@ export class MachineReconciler implements Reconciler {
     }
     const m = clone(draft.machine);
     m.metadata.finalizers = (m.metadata.finalizers ?? []).filter((f) => f !== MachineFinalizer);
-    await d.client.update(Machines, m, { signal: ctx.signal });
+    await writtenUnlessGone(() => d.client.update(Machines, m, { signal: ctx.signal }));
   }
 
   /** Returns whether reconciliation may continue. */
@@ -328,6 +328,21 @@ export class MachineReconciler implements Reconciler {
 
 
 const currentPhase = (m: Machine): string => m.status?.phase ?? '';
+
+/**
+ * Runs a write to a Machine being deleted; false when the Machine is gone. A pass that started from a cache
+ * that has not caught up with the finalizer's removal finds nothing left to do: that is the end of a normal
+ * deletion, not an error.
+ */
+async function writtenUnlessGone(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
 
 export const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 

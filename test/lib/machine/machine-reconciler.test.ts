@@ -455,6 +455,24 @@ describe('machine controller reconcile', () => {
       }
     });
 
+    it('ends quietly when a pass that started from a cache not showing the finalizer\'s removal finds the Machine gone', async () => {
+      const a = new FakeActuator();
+      const env = await runningMachine(a);
+      await env.reconcile('m1');
+      await markDrained(env);
+      // What the cache holds after our last status write, before the deletion's watch event arrives.
+      let stale: Machine | undefined;
+      const update = env.client.update.bind(env.client);
+      env.client.update = ((...args: Parameters<typeof update>) => {
+        stale ??= structuredClone(env.get('m1'));
+        return update(...args);
+      }) as typeof update;
+      await env.reconcile('m1');
+      expect(env.get('m1')).to.equal(undefined);
+      env.machines.get = () => structuredClone(stale);
+      expect(await env.reconcile('m1')).to.equal(undefined);
+    });
+
     it('still deletes a machine that became invalid (label removed) while being deleted (flaw 8 fixed)', async () => {
       const a = new FakeActuator();
       const env = await runningMachine(a);
