@@ -14,3 +14,5 @@ export * from './secret-reader.js';
 export * from './referenced-secret.js';
 export * from './launch-ledger.js';
 export * from './booting-view.js';
+export * from './termination-follower.js';
+export * from './delete-guard.js';

@@ -62,6 +62,11 @@ export class LaunchLedger {
     return this.o.clock.now() - launch.at < wait;
   }
 
+  /** When the launch for the Machine was sent or answered, while the ledger holds it. */
+  launchedAt(uid: string): number | undefined {
+    return this.launches.get(uid)?.at;
+  }
+
   /** The instance was found (or the Machine is gone): nothing left to guard. */
   forget(uid: string): void {
     this.launches.delete(uid);

@@ -27,6 +27,7 @@ import { isConflict, isNotFound } from '../client/errors.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
+import { TerminationFollower, type TerminationFollowPolicy } from '../cloud/termination-follower.js';
 import type { Clock } from '../runtime/clock.js';
 import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Logger } from '../runtime/logger.js';
@@ -58,6 +59,8 @@ export interface MachineReconcilerDeps {
    * still answers is looked at again after requeueAfterMs instead of at the next resync. Absent: never asked.
    */
   nodeExists?: (name: string) => boolean;
+  /** How often a deleted Machine's terminating instance is looked at (default: TerminationFollower's, 1 s growing to 10 s). */
+  terminationFollow?: Partial<TerminationFollowPolicy>;
   /** Hot-loop guard bounds after a failed reconcile. */
   retryBaseMs: number;
   retryMaxMs: number;
@@ -78,10 +81,13 @@ export class MachineReconciler implements Reconciler {
   private readonly gate: RetryGate;
   private readonly secretWaits: RetryGate;
   private readonly written = new WrittenVersions();
+  /** Deleted Machines whose instance is terminating, keyed like the queue. */
+  private readonly terminations: TerminationFollower;
 
   constructor(private readonly d: MachineReconcilerDeps) {
     this.gate = new RetryGate(d.clock, d.retryBaseMs, d.retryMaxMs);
     this.secretWaits = new RetryGate(d.clock, d.secretWaitBaseMs ?? 1_000, d.secretWaitMaxMs ?? 120_000);
+    this.terminations = new TerminationFollower(d.clock, d.terminationFollow);
   }
 
   /** Lifts the backoff of a Machine so that its next reconcile runs at once (a Secret it waits for changed). */
@@ -96,6 +102,7 @@ export class MachineReconciler implements Reconciler {
       // Gone: its backoff entry would otherwise stay for the life of the process.
       this.gate.succeeded(key);
       this.written.forget(key);
+      this.terminations.done(key);
       return;
     }
     // Our last write is not in the cache yet: its watch event brings this key back with the fresh copy.
@@ -232,7 +239,7 @@ export class MachineReconciler implements Reconciler {
 
   private async reconcileDelete(draft: MachineDraft, ctx: ReconcileContext, log: Logger): Promise<Result | void> {
     const { d } = this;
-    await this.updateStatus(draft, PhaseDeleting, undefined, ctx.signal);
+    if (!(await writtenUnlessGone(() => this.updateStatus(draft, PhaseDeleting, undefined, ctx.signal)))) return;
     if (!(draft.machine.metadata.finalizers ?? []).includes(MachineFinalizer)) return;
     // The drain controller's status patch re-triggers us once the node is drained.
     if (!isConditionTrue(draft.machine.status?.conditions, DrainedCondition)) return;
@@ -263,14 +270,18 @@ export class MachineReconciler implements Reconciler {
       if (after !== undefined) return { requeueAfterMs: after };
       throw asError(err);
     }
-    await draft.persist(ctx.signal);
-    if (exists) return { requeueAfterMs: d.requeueAfterMs };
+    if (!(await writtenUnlessGone(() => draft.persist(ctx.signal)))) return;
+    // Terminations take seconds: look again soon, then less often (not a fixed requeueAfterMs, which would
+    // make every delete last at least that long).
+    const key = keyOf(draft.key);
+    if (exists) return { requeueAfterMs: this.terminations.next(key) };
+    this.terminations.done(key);
 
     const nodeName = draft.machine.status?.nodeRef?.name;
     if (nodeName) await this.deleteOwnNode(draft.machine, nodeName, log, ctx.signal);
     const m = clone(draft.machine);
     m.metadata.finalizers = (m.metadata.finalizers ?? []).filter((f) => f !== MachineFinalizer);
-    await d.client.update(Machines, m, { signal: ctx.signal });
+    await writtenUnlessGone(() => d.client.update(Machines, m, { signal: ctx.signal }));
   }
 
   /**
@@ -397,6 +408,21 @@ export class MachineReconciler implements Reconciler {
 
 
 const currentPhase = (m: Machine): string => m.status?.phase ?? '';
+
+/**
+ * Runs a write to a Machine being deleted; false when the Machine is gone. A pass that started from a cache
+ * that has not caught up with the finalizer's removal finds nothing left to do: that is the end of a normal
+ * deletion, not an error.
+ */
+async function writtenUnlessGone(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
 
 export const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 

@@ -10,6 +10,8 @@
 //   fraction of one EC2 call per Machine.
 import type { Instance } from '@aws-sdk/client-ec2';
 import {
+  DEFAULT_VISIBILITY_WINDOW_MS,
+  DeleteGuard,
   InvalidMachineConfigurationError,
   MachineCreationCondition,
   MachineCreationFailedReason,
@@ -86,7 +88,11 @@ export interface AwsActuatorOptions {
   retryDelayMs?: AwsClientFactoryOptions['retryDelayMs'];
   batchWindowMs?: number;
   createEc2Api?: AwsClientFactoryOptions['createEc2Api'];
-  /** How long a recorded-but-invisible instance is waited for before exists() says false (default 10 min). */
+  /**
+   * How long a recorded-but-invisible instance is waited for before exists() says false (default 10 min).
+   * When set, also the window the delete guard waits for a launched instance to show (default
+   * DEFAULT_VISIBILITY_WINDOW_MS, the same for every cloud).
+   */
   eventualConsistencyWindowMs?: number;
   /** Requeue delay while waiting on EC2 (default 20 s, as the reference). */
   requeueAfterMs?: number;
@@ -102,6 +108,9 @@ export interface AwsActuator extends Actuator {
   /** Closes the SDK clients' connections. */
   close(): void;
 }
+
+/** How long delete()'s read may answer the exists() of the same reconcile. */
+const REPEAT_CHECK_REUSE_MS = 1_000;
 
 const DEFAULTS = { eventualConsistencyWindowMs: 10 * 60_000, requeueAfterMs: 20_000, snapshotTtlMs: 5_000, dhcpCacheTtlMs: 3_600_000 };
 
@@ -134,10 +143,16 @@ class AwsMachineActuator implements AwsActuator {
   private readonly warned = new Set<string>();
   /** What this process launched per Machine UID until the status records it (see LaunchLedger). */
   private readonly launches: LaunchLedger;
+  /** Keeps a deleted Machine's finalizer while its launched instance may be invisible (see DeleteGuard). */
+  private readonly guard: DeleteGuard;
+  /** Per Machine UID, whether delete()'s fresh read left an instance to wait for: answers the exists() that follows, once. */
+  private readonly deleteSaw: TtlCache<boolean>;
 
   constructor(opts: AwsActuatorOptions) {
     this.o = { ...DEFAULTS, ...opts, client: withSecretCache(opts.client, opts.clock, opts.secretCacheTtlMs) };
-    this.launches = new LaunchLedger({ clock: opts.clock, windowMs: this.o.eventualConsistencyWindowMs });
+    const visibilityWindowMs = opts.eventualConsistencyWindowMs ?? DEFAULT_VISIBILITY_WINDOW_MS;
+    this.launches = new LaunchLedger({ clock: opts.clock, windowMs: visibilityWindowMs });
+    this.guard = new DeleteGuard({ clock: opts.clock, ledger: this.launches, windowMs: visibilityWindowMs, isTerminating: (state) => state === 'shutting-down' || state === 'terminated' });
     this.ownsFactory = !opts.clientFactory;
     this.factory =
       opts.clientFactory ??
@@ -153,6 +168,7 @@ class AwsMachineActuator implements AwsActuator {
         createEc2Api: opts.createEc2Api,
       });
     this.snapshots = new TtlCache(opts.clock, this.o.snapshotTtlMs);
+    this.deleteSaw = new TtlCache(opts.clock, REPEAT_CHECK_REUSE_MS);
     this.dhcpDomains = new TtlCache(opts.clock, this.o.dhcpCacheTtlMs);
   }
 
@@ -283,6 +299,9 @@ class AwsMachineActuator implements AwsActuator {
       throw err;
     }
     const uid = machine.metadata.uid ?? '';
+    // Being deleted: the delete of this reconcile has just read both ways; its answer stands.
+    const sawLive = machine.metadata.deletionTimestamp ? this.deleteSaw.take(uid) : undefined;
+    if (sawLive !== undefined) return sawLive;
     const byId = await this.byRecordedId(scope, ctx.signal);
     if (byId && !isTerminated(byId)) {
       this.snapshots.set(uid, byId);
@@ -419,22 +438,22 @@ class AwsMachineActuator implements AwsActuator {
     for (const { instance } of await failureStep('error getting existing instances', () => this.findByTags(scope, ctx.signal))) if (instance.InstanceId) all.set(instance.InstanceId, instance);
 
     const live = [...all.values()].filter((i) => !isTerminated(i));
-    if (all.size > 0) this.launches.forget(uid);
-    else if (this.launches.unconfirmed(uid)) {
-      // Launched by this process but neither on record nor visible yet (the status write after create was
-      // lost, or the launch's reply was): finishing now would leak it.
-      ctx.log.info('instance launched but not yet visible; waiting before deleting', { instanceId: this.launches.instanceIdOf(uid, scope.status.instanceId) });
-      throw new RequeueAfterError(this.o.requeueAfterMs);
-    }
-    if (all.size === 0 && scope.status.instanceId) {
-      // Recorded but invisible: right after launch EC2 may not show it yet; finishing now would leak it.
-      const createdAt = scope.createdAt();
-      if (createdAt === undefined || this.o.clock.now() - createdAt < this.o.eventualConsistencyWindowMs) {
-        ctx.log.info('instance recorded but not yet visible; waiting before deleting', { instanceId: scope.status.instanceId });
-        throw new RequeueAfterError(this.o.requeueAfterMs);
+    if (all.size > 0) {
+      this.launches.forget(uid);
+      this.guard.seen(uid);
+    } else {
+      try {
+        // Launched (on record, or by this process) but not visible: right after launch EC2 may not show it
+        // yet, and finishing now would leak it.
+        this.guard.nothingFound(machine, { instanceId: scope.status.instanceId, recordedAt: scope.createdAt() });
+      } catch (err) {
+        ctx.log.info('instance launched but not visible yet; keeping the finalizer until it shows or the window passes', { instanceId: this.launches.instanceIdOf(uid, scope.status.instanceId) });
+        throw err;
       }
     }
+    this.deleteSaw.set(uid, live.length > 0);
     if (live.length === 0) {
+      this.guard.forget(uid);
       await failureStep('failed to release dedicated host', () => releaseDynamicHost(scope, scope.clients.ec2, true, this.o.requeueAfterMs, ctx.signal));
       machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: 'terminated' };
       return;
@@ -446,6 +465,7 @@ class AwsMachineActuator implements AwsActuator {
     if (toTerminate.length > 0) {
       const changes = await failureStep('failed to delete instances', () => scope.clients.ec2.terminateInstances(toTerminate, { signal: ctx.signal }));
       if (changes.length === 1 && changes[0]?.CurrentState?.Name) state = changes[0].CurrentState.Name;
+      this.guard.seenTerminating(uid);
       ctx.log.info('terminating instances', { instanceIds: toTerminate });
       ctx.events.event(machine, 'Normal', 'Delete', 'Delete', `Deleted machine ${machine.metadata.name ?? ''}`);
     }

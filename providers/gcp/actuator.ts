@@ -13,6 +13,8 @@
 //   instances.get before anything is called gone, and update reuses what exists() just saw;
 // - a missing master instance group does not block deletion, and delete does not emit an event per pass.
 import {
+  DEFAULT_VISIBILITY_WINDOW_MS,
+  DeleteGuard,
   InvalidMachineConfigurationError,
   MachineCreatedCondition,
   MachineCreationFailedReason,
@@ -82,7 +84,11 @@ export interface GcpActuatorOptions {
   tagValueLookup?: TagValueLookup;
   /** Requeue delay while waiting on GCE (default 20 s, as the reference). */
   requeueAfterMs?: number;
-  /** How long an inserted instance no read has shown yet is waited for before it is called gone (default 60 s). */
+  /**
+   * How long an inserted instance no read has shown yet is waited for before exists() calls it gone (default
+   * 60 s). When set, also the window the delete guard waits for a launched instance to show (default
+   * DEFAULT_VISIBILITY_WINDOW_MS, the same for every cloud).
+   */
   eventualConsistencyWindowMs?: number;
   /** Requeue delay while an inserted instance is not visible yet (default: requeueAfterMs, at most 5 s). */
   visibilityRequeueMs?: number;
@@ -129,6 +135,8 @@ class GcpMachineActuator implements GcpActuator {
   private readonly visibilityRequeueMs: number;
   /** "<selfLink>|<what>" memberships already ensured by this process. */
   private readonly registered = new Set<string>();
+  /** Keeps a deleted Machine's finalizer while its inserted instance may be invisible (see DeleteGuard). */
+  private readonly guard: DeleteGuard;
   /** Machine UIDs whose delete was already announced by an event. */
   private readonly deleting = new Set<string>();
   /** "<uid>/<generation>" whose unknown fields were already reported. */
@@ -136,6 +144,9 @@ class GcpMachineActuator implements GcpActuator {
 
   constructor(opts: GcpActuatorOptions) {
     this.o = { ...DEFAULTS, ...opts };
+    // The instance id (its name) is on record before the insert is sent, so no launch ledger is needed. GCE
+    // has no "deleted" state: STOPPING is what delete() records once GCE accepted the delete.
+    this.guard = new DeleteGuard({ clock: opts.clock, windowMs: opts.eventualConsistencyWindowMs ?? DEFAULT_VISIBILITY_WINDOW_MS, isTerminating: (state) => state === 'STOPPING' });
     this.ownsFactory = !opts.clientFactory;
     this.factory =
       opts.clientFactory ??
@@ -472,15 +483,12 @@ class GcpMachineActuator implements GcpActuator {
       throw err;
     }
     if (!instance) {
-      if (this.inserts.awaitingFirstSight(uid, machine, scope.status) && (await this.insertOutcome(scope, uid, ctx.signal)) !== 'failed') {
-        // Inserted but not visible yet: finishing now would leave the instance running with no Machine.
-        ctx.log.info('instance inserted but not visible yet; waiting before deleting it', { instance: scope.instanceName });
-        throw new RequeueAfterError(this.visibilityRequeueMs);
-      }
-      ctx.log.info('instance not found during delete; nothing to do', { instance: scope.instanceName });
-      this.forget(scope, uid);
+      // An insert whose operation failed made nothing (insertOutcome takes its name off the record).
+      if (this.inserts.awaitingFirstSight(uid, machine, scope.status)) await this.insertOutcome(scope, uid, ctx.signal);
+      this.gone(scope, uid, ctx);
       return;
     }
+    this.guard.seen(uid);
     if (isControlPlane(scope)) {
       await failureStep('failed to unregister instance from instance group', () => deregisterFromInstanceGroup(compute, scope, ctx.signal));
     }
@@ -489,7 +497,7 @@ class GcpMachineActuator implements GcpActuator {
     } catch (err) {
       const cls = classifyGceError(err);
       if (cls === 'notFound') {
-        this.forget(scope, uid);
+        this.gone(scope, uid, ctx);
         return;
       }
       const detail = instance.deletionProtection ? ' (deletionProtection is enabled on the instance: turn it off to let the Machine go)' : '';
@@ -500,6 +508,7 @@ class GcpMachineActuator implements GcpActuator {
     const state = instanceStatus(instance) === 'RUNNING' ? 'STOPPING' : instanceStatus(instance);
     machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: state };
     // Seen: from now on, no read showing it means it is gone.
+    this.guard.seenTerminating(uid);
     scope.status.instanceState = state;
     scope.saveStatus();
     if (!this.deleting.has(uid)) {
@@ -507,6 +516,23 @@ class GcpMachineActuator implements GcpActuator {
       ctx.log.info('deleting instance', { instance: scope.instanceName });
       ctx.events.event(machine, 'Normal', 'Delete', 'Delete', `Deleted machine ${machine.metadata.name ?? ''}`);
     }
+  }
+
+  /**
+   * No read shows the Machine's instance: finishes the delete once the guard agrees it is gone (throws a
+   * requeue while it may be an inserted instance GCE does not show yet).
+   */
+  private gone(scope: MachineScope, uid: string, ctx: ActuatorContext): void {
+    const created = scope.status.conditions?.find((c) => c.type === MachineCreatedCondition && c.status === 'True')?.lastTransitionTime;
+    const recordedAt = created ? Date.parse(created) : NaN;
+    try {
+      this.guard.nothingFound(scope.machine, { instanceId: scope.status.instanceId, recordedAt: Number.isNaN(recordedAt) ? undefined : recordedAt });
+    } catch (err) {
+      ctx.log.info('instance inserted but not visible yet; keeping the finalizer until it shows or the window passes', { instance: scope.instanceName });
+      throw err;
+    }
+    ctx.log.info('instance is gone; deletion complete', { instance: scope.instanceName });
+    this.forget(scope, uid);
   }
 
   private forget(scope: MachineScope, uid: string): void {

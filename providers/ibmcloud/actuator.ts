@@ -19,6 +19,8 @@
 // - the stuck-machine replacement (OCPBUGS-1327) is kept, without rewriting the phase: the instance is
 //   deleted and forgotten, and the machine controller's create makes it again under the same name.
 import {
+  DEFAULT_VISIBILITY_WINDOW_MS,
+  DeleteGuard,
   InvalidMachineConfigurationError,
   MachineInstanceStateAnnotation,
   LaunchLedger,
@@ -81,7 +83,11 @@ export interface IbmCloudActuatorOptions {
   createVpcApi?: IbmClientFactoryOptions['createVpcApi'];
   /** Requeue delay while waiting on the VPC (default 20 s, as the reference). */
   requeueAfterMs?: number;
-  /** How long a recorded-but-invisible instance is waited for before exists() says false (default 10 min). */
+  /**
+   * How long a recorded-but-invisible instance is waited for before exists() says false (default 10 min).
+   * When set, also the window the delete guard waits for a launched instance to show (default
+   * DEFAULT_VISIBILITY_WINDOW_MS, the same for every cloud).
+   */
   eventualConsistencyWindowMs?: number;
   /** How long update() may reuse the instance exists() just saw (default 5 s). */
   snapshotTtlMs?: number;
@@ -140,6 +146,8 @@ class IbmCloudMachineActuator implements Actuator {
   private readonly tagged = new Set<string>();
   /** What this process launched per Machine UID until the status records it (see LaunchLedger). */
   private readonly launches: LaunchLedger;
+  /** Keeps a deleted Machine's finalizer while its launched instance may be invisible (see DeleteGuard). */
+  private readonly guard: DeleteGuard;
   /** Machine UIDs whose delete was already announced by an event. */
   private readonly deleting = new Set<string>();
   /** "<uid>/<generation>" whose unknown fields were already reported. */
@@ -158,7 +166,9 @@ class IbmCloudMachineActuator implements Actuator {
         createVpcApi: opts.createVpcApi,
       });
     this.resolver = new NameResolver(opts.clock, opts.resolutionTtlMs);
-    this.launches = new LaunchLedger({ clock: opts.clock, windowMs: this.o.eventualConsistencyWindowMs });
+    const visibilityWindowMs = opts.eventualConsistencyWindowMs ?? DEFAULT_VISIBILITY_WINDOW_MS;
+    this.launches = new LaunchLedger({ clock: opts.clock, windowMs: visibilityWindowMs });
+    this.guard = new DeleteGuard({ clock: opts.clock, ledger: this.launches, windowMs: visibilityWindowMs, isTerminating: (state) => state === 'deleting' });
     this.snapshots = new TtlCache(opts.clock, this.o.snapshotTtlMs);
     this.sightings = new TtlCache(opts.clock, this.o.snapshotTtlMs);
     this.lastRead = new TtlCache(opts.clock, this.o.repeatCheckReuseMs);
@@ -236,9 +246,8 @@ class IbmCloudMachineActuator implements Actuator {
   private recentlyCreated(scope: MachineScope): boolean {
     // Once delete was requested, an instance that is not visible is gone, not late.
     if (scope.status.instanceState === 'deleting') return false;
-    const c = scope.status.conditions?.find((x) => x.type === MachineCreatedConditionType && x.status === 'True');
-    const t = c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : NaN;
-    return Number.isNaN(t) || this.o.clock.now() - t < this.o.eventualConsistencyWindowMs;
+    const t = createdAt(scope);
+    return t === undefined || this.o.clock.now() - t < this.o.eventualConsistencyWindowMs;
   }
 
   /**
@@ -458,31 +467,29 @@ class IbmCloudMachineActuator implements Actuator {
     this.snapshots.delete(uid);
     this.lastRead.delete(uid);
     const id = this.instanceIdOf(scope);
-    // Fresh reads, not the batch: deciding to delete deserves the current state.
-    const instance = id
-      ? await failureStep('failed to get instance', () => this.getById(scope, id, ctx.signal))
-      : (await failureStep('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
+    // Fresh reads, not the batch: deciding to delete deserves the current state. By id when one is known; by
+    // the Machine's identity (its name in the VPC) otherwise, and when the id misses an instance that was never
+    // seen terminating (the id's read may lag, or the instance was made again under the same name).
+    const byName = async () => (await failureStep('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
+    let instance = id ? await failureStep('failed to get instance', () => this.getById(scope, id, ctx.signal)) : undefined;
+    if (!instance && (!id || !this.guard.terminationSeen(machine))) {
+      const named = await byName();
+      // Another instance of the name already going away is a predecessor's, not the one on record.
+      instance = named && id && named.id !== id && named.status === 'deleting' ? undefined : named;
+    }
     if (!instance) {
-      if ((id && !isMachineProvisioned(machine) && this.recentlyCreated(scope)) || this.launches.unconfirmed(uid)) {
-        // Recorded (or just created) but invisible: right after creation the VPC may not show it yet;
-        // finishing now would leak it.
-        ctx.log.info('instance created but not yet visible; waiting before deleting', { instanceId: id });
-        throw new RequeueAfterError(this.o.requeueAfterMs);
-      }
-      ctx.log.info('Machine not found during delete, skipping', { instance: scope.instanceName });
-      this.forget(uid, id);
-      this.sightings.set(uid, { kind: 'seen', instance: undefined });
+      this.gone(scope, id, ctx);
       return;
     }
     // Found: what a launch may have left behind is this instance, now being deleted.
     this.launches.forget(uid);
+    this.guard.seen(uid);
     if (instance.status !== 'deleting') {
       try {
         await scope.clients.vpc.deleteInstance(instance.id, { signal: ctx.signal });
       } catch (err) {
         if (classifyVpcError(err) === 'notFound') {
-          this.forget(uid, instance.id);
-          this.sightings.set(uid, { kind: 'seen', instance: undefined });
+          this.gone(scope, instance.id, ctx);
           return;
         }
         const wrapped = deleteMachineError(`failed to delete instance via ibmClient: ${describeVpcError(err)}`, err);
@@ -490,6 +497,7 @@ class IbmCloudMachineActuator implements Actuator {
         throw wrapped;
       }
     }
+    this.guard.seenTerminating(uid);
     scope.status.instanceState = 'deleting';
     scope.saveStatus();
     machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: 'deleting' };
@@ -502,12 +510,37 @@ class IbmCloudMachineActuator implements Actuator {
     }
   }
 
+  /**
+   * No read shows the Machine's instance: finishes the delete once the guard agrees it is gone (throws a
+   * requeue while it may be a launched instance the VPC does not show yet).
+   */
+  private gone(scope: MachineScope, instanceId: string | null | undefined, ctx: ActuatorContext): void {
+    const m = scope.machine;
+    const uid = m.metadata.uid ?? '';
+    try {
+      this.guard.nothingFound(m, { instanceId: scope.status.instanceId, recordedAt: createdAt(scope) });
+    } catch (err) {
+      ctx.log.info('instance launched but not visible yet; keeping the finalizer until it shows or the window passes', { instance: scope.instanceName, instanceId });
+      throw err;
+    }
+    ctx.log.info('instance is gone; deletion complete', { instance: scope.instanceName, instanceId });
+    this.forget(uid, instanceId);
+    this.sightings.set(uid, { kind: 'seen', instance: undefined });
+  }
+
   private forget(uid: string, instanceId: string | null | undefined): void {
     this.deleting.delete(uid);
     this.launches.forget(uid);
     this.snapshots.delete(uid);
     if (instanceId) for (const key of [...this.tagged]) if (key.startsWith(`${instanceId}|`)) this.tagged.delete(key);
   }
+}
+
+/** When the provider status recorded the instance as created (MachineCreated turning True), if it says. */
+function createdAt(scope: MachineScope): number | undefined {
+  const c = scope.status.conditions?.find((x) => x.type === MachineCreatedConditionType && x.status === 'True');
+  const t = c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : NaN;
+  return Number.isNaN(t) ? undefined : t;
 }
 
 function messageOf(err: unknown): string {

@@ -491,19 +491,60 @@ describe('machine controller reconcile', () => {
       });
     });
 
-    it('requeues after 30 s while the instance is still terminating', async () => {
-      const a = new FakeActuator({ terminateDelayMs: 60_000, clock: undefined });
-      // Without a clock the fake terminates at once; emulate a slow cloud by keeping exists true.
+    it('follows a terminating instance from about 1 s, growing and capped, not a fixed requeueAfterMs', async () => {
+      const a = new FakeActuator();
       const env = await runningMachine(a);
       await env.reconcile('m1');
       await markDrained(env);
       const origExists = a.exists.bind(a);
       a.exists = async () => true;
-      expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
+      const waits: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const r = await env.reconcile('m1');
+        const ms = (r as { requeueAfterMs: number }).requeueAfterMs;
+        waits.push(ms);
+        env.clock.step(ms);
+      }
+      expect(waits.slice(0, 6)).to.deep.equal([1_000, 1_000, 1_000, 1_500, 2_250, 3_375]);
+      expect(Math.max(...waits)).to.equal(10_000);
       expect(env.get('m1')?.metadata.finalizers).to.include(MachineFinalizer);
       a.exists = origExists;
       await env.reconcile('m1');
       expect(env.get('m1')).to.equal(undefined);
+    });
+
+    it('finishes a delete whose instance terminates in T within about T + 2 s', async () => {
+      for (const terminateMs of [800, 1_500, 3_000, 4_000]) {
+        const a = new FakeActuator();
+        const env = await runningMachine(a);
+        await env.reconcile('m1');
+        await markDrained(env);
+        const origExists = a.exists.bind(a);
+        const terminatedAt = env.clock.now() + terminateMs;
+        a.exists = async (m, ctx) => (env.clock.now() < terminatedAt ? true : origExists(m, ctx));
+        const start = env.clock.now();
+        for (let r = await env.reconcile('m1'); r && 'requeueAfterMs' in r; r = await env.reconcile('m1')) env.clock.step(r.requeueAfterMs ?? 0);
+        expect(env.get('m1'), `terminate ${terminateMs} ms`).to.equal(undefined);
+        expect(env.clock.now() - start, `terminate ${terminateMs} ms`).to.be.at.most(terminateMs + 2_000);
+      }
+    });
+
+    it('ends quietly when a pass that started from a cache not showing the finalizer\'s removal finds the Machine gone', async () => {
+      const a = new FakeActuator();
+      const env = await runningMachine(a);
+      await env.reconcile('m1');
+      await markDrained(env);
+      // What the cache holds after our last status write, before the deletion's watch event arrives.
+      let stale: Machine | undefined;
+      const update = env.client.update.bind(env.client);
+      env.client.update = ((...args: Parameters<typeof update>) => {
+        stale ??= structuredClone(env.get('m1'));
+        return update(...args);
+      }) as typeof update;
+      await env.reconcile('m1');
+      expect(env.get('m1')).to.equal(undefined);
+      env.machines.get = () => structuredClone(stale);
+      expect(await env.reconcile('m1')).to.equal(undefined);
     });
 
     it('still deletes a machine that became invalid (label removed) while being deleted (flaw 8 fixed)', async () => {

@@ -134,6 +134,27 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     emu.knobs.setVisibilityDelay(0);
   });
 
+  it('keeps deleting a provisioned machine whose instance a lagging read hides, until it is seen and terminated: no leak', async () => {
+    const m = machine('worker-hidden-del');
+    await actuator.create(m, recordingContext());
+    const id = m.status?.providerStatus?.instanceId as string;
+    await until(() => actuator.exists(m, recordingContext()), 'visible');
+    await actuator.update(m, recordingContext());
+    expect(m.spec?.providerID).to.be.a('string');
+    emu.knobs.setVisibilityDelay(60_000);
+    m.metadata.deletionTimestamp = new Date().toISOString();
+    const err = await rejection(actuator.delete(m, recordingContext()));
+    expect(findError(err, RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
+    expect(emu.instance(id)?.state, 'not terminated, not forgotten').to.not.be.oneOf(['shutting-down', 'terminated']);
+    emu.knobs.setVisibilityDelay(0);
+    await actuator.delete(m, recordingContext());
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('shutting-down');
+    await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
+    await actuator.delete(m, recordingContext());
+    expect(await actuator.exists(m, recordingContext())).to.equal(false);
+    expect(liveInstances().filter((i) => i.instanceId === id)).to.have.length(0);
+  });
+
   it('does not finish deleting a machine whose instance was launched but whose id never reached its status', async () => {
     const m = machine('worker-unrecorded');
     emu.knobs.setVisibilityDelay(60_000);
@@ -202,6 +223,25 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(ctx.recorded.map((e) => e.reason)).to.include('Delete');
     await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
     expect(await actuator.exists(m, recordingContext())).to.equal(false);
+  });
+
+  it('answers the exists() that follows a delete from the delete\'s own reads: following a termination costs one pass of reads, not two', async () => {
+    const m = machine('worker-follow');
+    await actuator.create(m, recordingContext());
+    const id = m.status?.providerStatus?.instanceId as string;
+    await until(() => emu.instance(id)?.state === 'running', 'running');
+    await actuator.update(m, recordingContext());
+    m.metadata.deletionTimestamp = new Date().toISOString();
+    const describes = () => emu.knobs.counts('DescribeInstances').total;
+    await actuator.delete(m, recordingContext());
+    let before = describes();
+    expect(await actuator.exists(m, recordingContext()), 'shutting down').to.equal(true);
+    expect(describes() - before).to.equal(0);
+    await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
+    await actuator.delete(m, recordingContext());
+    before = describes();
+    expect(await actuator.exists(m, recordingContext()), 'terminated').to.equal(false);
+    expect(describes() - before).to.equal(0);
   });
 
   it('lets a new Machine reuse the name of one whose instance is terminated but still listed', async () => {

@@ -285,6 +285,27 @@ describe('IBM Cloud actuator', function () {
     expect(count('DeleteInstance')).to.equal(1);
   });
 
+  it('keeps deleting a provisioned Machine whose instance a lagging read hides, until it is seen and deleted: no leak', async () => {
+    const a = newActuator();
+    const m = machine('hidden-del-1');
+    await a.create(m, conformanceContext());
+    await eventually('visible', async () => ((await a.exists(m, conformanceContext()).catch(() => false)) ? true : undefined));
+    await a.update(m, conformanceContext());
+    expect(m.spec?.providerID, 'provisioned').to.be.a('string');
+    // The VPC stops showing the new instance for a while (a read that lags), and the Machine is deleted then.
+    emu.knobs.setVisibilityDelay(60_000);
+    m.metadata.deletionTimestamp = new Date().toISOString();
+    const err = await rejection(a.delete(m, conformanceContext()));
+    expect(findError(err, RequeueAfterError), err.message).to.be.instanceOf(RequeueAfterError);
+    expect(live(m), 'not deleted, not forgotten').to.have.length(1);
+    emu.knobs.setVisibilityDelay(0);
+    await a.delete(m, conformanceContext());
+    expect(count('DeleteInstance')).to.equal(1);
+    await eventually('gone', async () => (emu.instances().some((i) => i.name === m.metadata.name) ? undefined : true));
+    await a.delete(m, conformanceContext());
+    expect(await a.exists(m, conformanceContext())).to.equal(false);
+  });
+
   it('waits a while for the instance of a create whose reply was lost before deleting finds nothing', async () => {
     const a = newActuator();
     const m = machine('lost-reply-del-1');
