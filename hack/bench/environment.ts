@@ -14,7 +14,7 @@ import {
   type Secret,
 } from '../../lib/index.js';
 import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
-import { KubeletSimulator } from '../../lib/testing/index.js';
+import { KubeletSimulator, type InstanceView } from '../../lib/testing/index.js';
 import { awsBench, SECRET_VALUES, type BenchCloud, type BenchProvider } from './providers.js';
 
 export const BENCH_NAMESPACE = 'openshift-machine-api';
@@ -49,6 +49,10 @@ export interface BenchEnvironment {
   /** Requests per "userAgent|verb resource[/sub]". */
   requestCounts(): Map<string, number>;
   resetRequestCounts(): void;
+  /** The instance with this providerID boots but its kubelet never registers a Node (chaos). */
+  neverRegister(providerID: string): void;
+  /** Creates again every bench Secret that is missing (after a chaos fault deleted one). */
+  restoreSecrets(): Promise<void>;
   /** Stops the control plane and starts it again from its data dir, on the same port with the same token. */
   restartControlPlane(): Promise<void>;
   stop(): Promise<void>;
@@ -88,7 +92,8 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     if (!isAlreadyExists(err)) throw err;
   }
   for (const s of benchSecrets(provider)) await client.create(Secrets, s);
-  const kubelet = new KubeletSimulator({ client: kubeletClient, view: emulator.instanceView() });
+  const silent = new Set<string>();
+  const kubelet = new KubeletSimulator({ client: kubeletClient, view: withoutKubelets(emulator.instanceView(), silent) });
   await kubelet.start();
 
   let stopped = false;
@@ -101,6 +106,19 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     kubelet,
     client,
     kubeconfigPath,
+    neverRegister: (providerID) => {
+      silent.add(providerID);
+      void kubelet.resync();
+    },
+    async restoreSecrets() {
+      for (const secret of benchSecrets(provider)) {
+        try {
+          await client.create(Secrets, secret);
+        } catch (err) {
+          if (!isAlreadyExists(err)) throw err;
+        }
+      }
+    },
     requestCounts: () => new Map(counts),
     resetRequestCounts: () => counts.clear(),
     async restartControlPlane() {
@@ -116,5 +134,13 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
       await emulator.stop();
       await controlPlane.stop();
     },
+  };
+}
+
+/** The view the kubelets see: instances whose kubelet never comes up are left out, so no Node registers for them. */
+function withoutKubelets(view: InstanceView, silent: ReadonlySet<string>): InstanceView {
+  return {
+    listInstances: () => view.listInstances().filter((i) => !silent.has(i.providerID)),
+    onChange: (listener) => view.onChange(listener),
   };
 }
