@@ -185,7 +185,7 @@ const faults: Array<readonly [string, number, Step]> = [
   ['leader-paused-past-lease', 2, ({ host, rng, healing, pausedControllers, episodes, log }) => {
     const name = rng.pick(host.names.filter((n) => !pausedControllers.has(n)));
     if (!host.pauseLeader || !name) return Promise.resolve(undefined);
-    const ms = LEASE_DURATION_MS + rng.int(3_000, 5_000);
+    const ms = LEASE_DURATION_MS + rng.int(4_000, 8_000);
     pausedControllers.add(name);
     healing.push(host.pauseLeader(name, ms).then((e) => {
       pausedControllers.delete(name);
