@@ -49,8 +49,8 @@ export interface BenchEnvironment {
   /** Requests per "userAgent|verb resource[/sub]". */
   requestCounts(): Map<string, number>;
   resetRequestCounts(): void;
-  /** The instance with this providerID boots but its kubelet never registers a Node (chaos). */
-  neverRegister(providerID: string): void;
+  /** The next instance to appear boots but its kubelet never registers a Node (chaos). */
+  nextNodeNeverRegisters(): void;
   /** Creates again every bench Secret that is missing (after a chaos fault deleted one). */
   restoreSecrets(): Promise<void>;
   /** Stops the control plane and starts it again from its data dir, on the same port with the same token. */
@@ -92,8 +92,8 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     if (!isAlreadyExists(err)) throw err;
   }
   for (const s of benchSecrets(provider)) await client.create(Secrets, s);
-  const silent = new Set<string>();
-  const kubelet = new KubeletSimulator({ client: kubeletClient, view: withoutKubelets(emulator.instanceView(), silent) });
+  const kubelets = new SilentKubelets(emulator.instanceView());
+  const kubelet = new KubeletSimulator({ client: kubeletClient, view: kubelets });
   await kubelet.start();
 
   let stopped = false;
@@ -106,10 +106,7 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     kubelet,
     client,
     kubeconfigPath,
-    neverRegister: (providerID) => {
-      silent.add(providerID);
-      void kubelet.resync();
-    },
+    nextNodeNeverRegisters: () => kubelets.silenceNext(),
     async restoreSecrets() {
       for (const secret of benchSecrets(provider)) {
         try {
@@ -138,9 +135,33 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
 }
 
 /** The view the kubelets see: instances whose kubelet never comes up are left out, so no Node registers for them. */
-function withoutKubelets(view: InstanceView, silent: ReadonlySet<string>): InstanceView {
-  return {
-    listInstances: () => view.listInstances().filter((i) => !silent.has(i.providerID)),
-    onChange: (listener) => view.onChange(listener),
-  };
+class SilentKubelets implements InstanceView {
+  private readonly seen = new Set<string>();
+  private readonly silent = new Set<string>();
+  private pending = 0;
+
+  constructor(private readonly view: InstanceView) {
+    for (const i of view.listInstances()) this.seen.add(i.providerID);
+  }
+
+  silenceNext(): void {
+    this.pending++;
+  }
+
+  listInstances(): ReturnType<InstanceView['listInstances']> {
+    const all = this.view.listInstances();
+    for (const i of all) {
+      if (this.seen.has(i.providerID)) continue;
+      this.seen.add(i.providerID);
+      if (this.pending > 0) {
+        this.pending--;
+        this.silent.add(i.providerID);
+      }
+    }
+    return all.filter((i) => !this.silent.has(i.providerID));
+  }
+
+  onChange(listener: () => void): () => void {
+    return this.view.onChange(listener);
+  }
 }
