@@ -176,7 +176,7 @@ const faults: Array<readonly [string, number, Step]> = [
     healing.push(sleep(ms).then(() => env.restoreSecrets()));
     return `${name} for ${ms} ms`;
   }],
-  ['node-never-registers', 1, ({ env }) => {
+  ['node-never-registers', 2, ({ env }) => {
     // The MachineHealthCheck watches both sets, so whichever Machine it is gets replaced (nodeStartupTimeout).
     env.nextNodeNeverRegisters();
     return Promise.resolve('next instance');
