@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createKubeClient, createLogger, defineResource, loadKubeConfig, Manager, type KubeClient, type KubeObject, type Logger } from '../../lib/index.js';
+import { createKubeClient, createLogger, defineResource, LeaseWriteFence, loadKubeConfig, Manager, RealClock, type KubeClient, type KubeObject, type Logger } from '../../lib/index.js';
 import { unknownFeatureGates } from './feature-gates.js';
 import { leaseTimings } from './leader-election-durations.js';
 import type { StandardFlags } from './standard-flags.js';
@@ -30,10 +30,14 @@ export async function managerFromFlags(flags: StandardFlags, component: string, 
   const ignoredGates = unknownFeatureGates(flags.featureGates);
   if (ignoredGates.length > 0) logger.info('feature gates this binary does not act on', { gates: ignoredGates });
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
-  const client = createKubeClient({ kubeConfig, qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: component });
+  const clock = new RealClock();
+  // With leader election, the controllers' and events' writes pass only while this replica provably holds
+  // the lease; the Lease client itself is not fenced (its writes are what keep the lease).
+  const writeFence = flags.leaderElect ? new LeaseWriteFence(clock) : undefined;
+  const client = createKubeClient({ kubeConfig, qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: component, clock, writeFence });
   // Each with its own budget, as controller-runtime does: a scale-up's queue of writes never delays a Lease
   // renewal, and events never wait behind (nor hold up) reconciles.
-  const eventClient = createKubeClient({ kubeConfig, qps: EVENT_CLIENT_QPS, burst: EVENT_CLIENT_BURST, userAgent: component });
+  const eventClient = createKubeClient({ kubeConfig, qps: EVENT_CLIENT_QPS, burst: EVENT_CLIENT_BURST, userAgent: component, clock, writeFence });
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   let leaderElection;
@@ -50,8 +54,9 @@ export async function managerFromFlags(flags: StandardFlags, component: string, 
     logger.info('leader election enabled', { lease: `${leaderElection.namespace}/${leaderElection.id}`, leaseDurationMs: leaderElection.leaseDurationMs });
   }
   const manager = new Manager({
-    client, logger, metrics,
+    client, logger, metrics, clock,
     leaderElectionClient,
+    writeFence,
     eventClient,
     namespace: flags.namespace || undefined,
     leaderElection,

@@ -14,7 +14,7 @@ import {
   type Secret,
 } from '../../lib/index.js';
 import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
-import { KubeletSimulator } from '../../lib/testing/index.js';
+import { KubeletSimulator, type InstanceView } from '../../lib/testing/index.js';
 import { awsBench, SECRET_VALUES, type BenchCloud, type BenchProvider } from './providers.js';
 
 export const BENCH_NAMESPACE = 'openshift-machine-api';
@@ -49,6 +49,10 @@ export interface BenchEnvironment {
   /** Requests per "userAgent|verb resource[/sub]". */
   requestCounts(): Map<string, number>;
   resetRequestCounts(): void;
+  /** The next instance to appear boots but its kubelet never registers a Node (chaos). */
+  nextNodeNeverRegisters(): void;
+  /** Creates again every bench Secret that is missing (after a chaos fault deleted one). */
+  restoreSecrets(): Promise<void>;
   /** Stops the control plane and starts it again from its data dir, on the same port with the same token. */
   restartControlPlane(): Promise<void>;
   stop(): Promise<void>;
@@ -88,7 +92,8 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     if (!isAlreadyExists(err)) throw err;
   }
   for (const s of benchSecrets(provider)) await client.create(Secrets, s);
-  const kubelet = new KubeletSimulator({ client: kubeletClient, view: emulator.instanceView() });
+  const kubelets = new SilentKubelets(emulator.instanceView());
+  const kubelet = new KubeletSimulator({ client: kubeletClient, view: kubelets });
   await kubelet.start();
 
   let stopped = false;
@@ -101,6 +106,16 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     kubelet,
     client,
     kubeconfigPath,
+    nextNodeNeverRegisters: () => kubelets.silenceNext(),
+    async restoreSecrets() {
+      for (const secret of benchSecrets(provider)) {
+        try {
+          await client.create(Secrets, secret);
+        } catch (err) {
+          if (!isAlreadyExists(err)) throw err;
+        }
+      }
+    },
     requestCounts: () => new Map(counts),
     resetRequestCounts: () => counts.clear(),
     async restartControlPlane() {
@@ -117,4 +132,36 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
       await controlPlane.stop();
     },
   };
+}
+
+/** The view the kubelets see: instances whose kubelet never comes up are left out, so no Node registers for them. */
+class SilentKubelets implements InstanceView {
+  private readonly seen = new Set<string>();
+  private readonly silent = new Set<string>();
+  private pending = 0;
+
+  constructor(private readonly view: InstanceView) {
+    for (const i of view.listInstances()) this.seen.add(i.providerID);
+  }
+
+  silenceNext(): void {
+    this.pending++;
+  }
+
+  listInstances(): ReturnType<InstanceView['listInstances']> {
+    const all = this.view.listInstances();
+    for (const i of all) {
+      if (this.seen.has(i.providerID)) continue;
+      this.seen.add(i.providerID);
+      if (this.pending > 0) {
+        this.pending--;
+        this.silent.add(i.providerID);
+      }
+    }
+    return all.filter((i) => !this.silent.has(i.providerID));
+  }
+
+  onChange(listener: () => void): () => void {
+    return this.view.onChange(listener);
+  }
 }

@@ -44,6 +44,11 @@ export interface BenchCloud {
   liveInstances(): LiveInstance[];
   /** Deletes the instance as someone at the console would (no API call counted). */
   terminateOutOfBand(instanceId: string): void;
+  /**
+   * While set, every launch is refused with the cloud's own capacity or quota answer (EC2
+   * InsufficientInstanceCapacity, GCE ZONE_RESOURCE_POOL_EXHAUSTED in the insert operation, VPC over_quota).
+   */
+  refuseLaunches(refused: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -68,6 +73,8 @@ export interface BenchProvider {
   describeActions: string[];
   /** The delete action (chaos: lost replies). */
   deleteAction: string;
+  /** Chaos fault name of refuseLaunches, in the cloud's words. */
+  capacityFault: string;
   /** Whether scenarios report the create/describe metrics (AWS keeps its established output). */
   reportActionClasses: boolean;
   /** Throttled scenario buckets (full size; --quick uses a tenth of each burst). */
@@ -101,6 +108,7 @@ function viewInstances(view: InstanceView): LiveInstance[] {
 }
 
 const AWS_CLUSTER = 'bench';
+const AWS_INSTANCE_TYPE = 'm6i.xlarge';
 export const awsBench: BenchProvider = {
   name: 'aws',
   binary: { name: 'machine-api-provider-aws', script: 'cmd/machine-api-provider-aws.ts' },
@@ -110,6 +118,7 @@ export const awsBench: BenchProvider = {
   createActions: ['RunInstances'],
   describeActions: ['DescribeInstances'],
   deleteAction: 'TerminateInstances',
+  capacityFault: 'ec2-insufficient-instance-capacity',
   reportActionClasses: false,
   // EC2's documented request buckets (per API: non-mutating 100 refilling 20/s, mutating 200 refilling 5/s;
   // RunInstances' resource bucket 1,000 refilling 2/s, one token per instance).
@@ -126,6 +135,7 @@ export const awsBench: BenchProvider = {
       instanceView: () => emu.instanceView(),
       liveInstances: () => emu.instances().filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down'),
       terminateOutOfBand: (id) => emu.terminateOutOfBand(id),
+      refuseLaunches: (refused) => emu.setInsufficientCapacity(AWS_INSTANCE_TYPE, '*', refused),
       stop: () => emu.stop(),
     };
   },
@@ -145,7 +155,7 @@ export const awsBench: BenchProvider = {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'AWSMachineProviderConfig',
     ami: { id: 'ami-0a1b2c3d4e5f00001' },
-    instanceType: 'm6i.xlarge',
+    instanceType: AWS_INSTANCE_TYPE,
     blockDevices: [{ ebs: { encrypted: true, iops: 0, kmsKey: { arn: '' }, volumeSize: 120, volumeType: 'gp3' } }],
     credentialsSecret: { name: 'aws-cloud-credentials' },
     deviceIndex: 0,
@@ -160,6 +170,7 @@ export const awsBench: BenchProvider = {
 };
 
 const GCP_CLUSTER = 'bench';
+const GCP_MACHINE_TYPE = 'n2-standard-4';
 export const gcpBench: BenchProvider = {
   name: 'gcp',
   binary: { name: 'machine-api-provider-gcp', script: 'cmd/machine-api-provider-gcp.ts' },
@@ -169,6 +180,7 @@ export const gcpBench: BenchProvider = {
   createActions: ['instances.insert'],
   describeActions: ['instances.get', 'instances.list', 'instances.aggregatedList'],
   deleteAction: 'instances.delete',
+  capacityFault: 'gce-zone-resource-pool-exhausted',
   reportActionClasses: true,
   // Compute Engine meters per project per minute by class; these buckets have EC2's shape (reads cheap,
   // mutations scarce, inserts scarcest) so the scenario is comparable, answered with 403 rateLimitExceeded.
@@ -193,6 +205,7 @@ export const gcpBench: BenchProvider = {
       instanceView: () => emu.instanceView(),
       liveInstances: () => viewInstances(emu.instanceView()),
       terminateOutOfBand: (name) => emu.terminateOutOfBand(name),
+      refuseLaunches: (refused) => emu.setStockout(GCP_MACHINE_TYPE, '*', refused),
       stop: () => emu.stop(),
     };
   },
@@ -227,7 +240,7 @@ export const gcpBench: BenchProvider = {
     projectID: DEFAULT_PROJECT,
     region: 'us-central1',
     zone: 'us-central1-a',
-    machineType: 'n2-standard-4',
+    machineType: GCP_MACHINE_TYPE,
     canIPForward: false,
     deletionProtection: false,
     disks: [{ autoDelete: true, boot: true, sizeGb: 128, type: 'pd-ssd', image: 'projects/rhcos-cloud/global/images/rhcos-9-6-20251023-0-gcp-x86-64', labels: {} }],
@@ -249,6 +262,7 @@ export const ibmCloudBench: BenchProvider = {
   createActions: ['CreateInstance'],
   describeActions: ['GetInstance', 'ListInstances'],
   deleteAction: 'DeleteInstance',
+  capacityFault: 'vpc-over-quota',
   reportActionClasses: true,
   // The VPC API's limits are not published per action; EC2's bucket shape, answered with 429.
   buckets: [
@@ -277,6 +291,7 @@ export const ibmCloudBench: BenchProvider = {
           .filter((i) => i.status !== 'deleting')
           .map((i) => ({ instanceId: i.id, state: i.status, tags: [], machineName: i.name })),
       terminateOutOfBand: (id) => emu.terminateOutOfBand(id),
+      refuseLaunches: (refused) => emu.setInstanceQuota(refused ? 0 : undefined),
       stop: () => emu.stop(),
     };
   },

@@ -1,12 +1,12 @@
 // One seeded chaos run: a random workload (scale up and down, Machine deletes, MachineHealthCheck
 // remediations) under random faults, then faults stop, the system settles, and the invariants are checked.
 import { join } from 'node:path';
-import { MachineHealthChecks, Machines, MachineSets, isNotFound, type Machine } from '../../lib/index.js';
+import { MachineHealthChecks, Machines, MachineSets, Secrets, isNotFound, type Machine } from '../../lib/index.js';
 import { BENCH_NAMESPACE, startBenchEnvironment, type BenchEnvironment } from '../bench/environment.js';
 import { awsBench, type BenchProvider } from '../bench/providers.js';
 import { liveInstances, machineSet, machineUidOf, MACHINESET_LABEL } from '../bench/workload.js';
-import { inProcessHost, processHost, type ControllerHost } from './controller-host.js';
-import { checkInvariants, observe, scanForSecrets, type Violation } from './invariants.js';
+import { inProcessHost, LEASE_DURATION_MS, processHost, type ControllerHost, type PauseEpisode } from './controller-host.js';
+import { checkCreateCalls, checkDeposedLeaders, checkInvariants, observe, scanForSecrets, type Violation } from './invariants.js';
 import { Prng } from './prng.js';
 
 export interface ChaosOptions {
@@ -44,9 +44,13 @@ function mhc(clusterId: string) {
     kind: 'MachineHealthCheck',
     metadata: { name: 'chaos-a', namespace: BENCH_NAMESPACE },
     spec: {
-      selector: { matchLabels: { [MACHINESET_LABEL]: 'chaos-a', 'machine.openshift.io/cluster-api-cluster': clusterId } },
+      // Every chaos Machine: NotReady remediation is only ever injected into chaos-a, but a Node that never
+      // registers can be any set's.
+      selector: { matchLabels: { 'machine.openshift.io/cluster-api-cluster': clusterId } },
       unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '1s' }],
       maxUnhealthy: '100%',
+      // A Machine whose Node never registers is replaced once this passes.
+      nodeStartupTimeout: '15s',
     },
   };
 }
@@ -60,7 +64,17 @@ interface StepContext {
   maxReplicas: number;
   failedAllowed: Set<string>;
   notReadyNodes: Set<string>;
+  /** Faults that end by themselves later (capacity back, Secret restored, paused leader resumed). */
+  healing: Promise<unknown>[];
+  /** Launch refusals in force; launches are allowed again when the last one ends. */
+  capacityRefusals: number;
+  /** Controllers with a paused leader now (one pause per controller at a time). */
+  pausedControllers: Set<string>;
+  episodes: PauseEpisode[];
+  log: (line: string) => void;
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const live = (ms: Machine[]) => ms.filter((m) => !m.metadata.deletionTimestamp);
 
@@ -135,7 +149,8 @@ const faults: Array<readonly [string, number, Step]> = [
     const running = live(await machines(env)).filter((m) => m.status?.phase === 'Running');
     const m = rng.pick(running);
     if (!m) return undefined;
-    const inst = liveInstances(env.emulator).find((i) => machineUidOf(i) === m.metadata.uid);
+    // EC2 instances carry the Machine's uid as a tag; GCE and VPC instances are named after their Machine.
+    const inst = liveInstances(env.emulator).find((i) => machineUidOf(i) === m.metadata.uid || (i.machineName !== undefined && i.machineName === m.metadata.name));
     if (!inst) return undefined;
     failedAllowed.add(m.metadata.uid ?? '');
     env.emulator.terminateOutOfBand(inst.instanceId);
@@ -145,6 +160,40 @@ const faults: Array<readonly [string, number, Step]> = [
     await env.restartControlPlane();
     return '';
   }],
+  ['capacity-refused', 2, (ctx) => {
+    const ms = ctx.rng.int(1_000, 4_000);
+    ctx.capacityRefusals++;
+    ctx.env.emulator.refuseLaunches(true);
+    ctx.healing.push(sleep(ms).then(() => {
+      if (--ctx.capacityRefusals === 0) ctx.env.emulator.refuseLaunches(false);
+    }));
+    return Promise.resolve(`${ms} ms`);
+  }],
+  ['credentials-secret-deleted', 1, async ({ env, rng, healing }) => {
+    const name = env.provider.secrets(BENCH_NAMESPACE)[0]?.metadata.name ?? '';
+    await env.client.delete(Secrets, { namespace: BENCH_NAMESPACE, name });
+    const ms = rng.int(1_000, 4_000);
+    healing.push(sleep(ms).then(() => env.restoreSecrets()));
+    return `${name} for ${ms} ms`;
+  }],
+  ['node-never-registers', 2, ({ env }) => {
+    // The MachineHealthCheck watches both sets, so whichever Machine it is gets replaced (nodeStartupTimeout).
+    env.nextNodeNeverRegisters();
+    return Promise.resolve('next instance');
+  }],
+  ['leader-paused-past-lease', 2, ({ host, rng, healing, pausedControllers, episodes, log }) => {
+    const name = rng.pick(host.names.filter((n) => !pausedControllers.has(n)));
+    if (!host.pauseLeader || !name) return Promise.resolve(undefined);
+    const ms = LEASE_DURATION_MS + rng.int(4_000, 8_000);
+    pausedControllers.add(name);
+    healing.push(host.pauseLeader(name, ms).then((e) => {
+      pausedControllers.delete(name);
+      if (!e) return;
+      episodes.push(e);
+      log(`${e.replica} resumed: lease holder ${e.leaseHolderAtPause} -> ${e.leaseHolderAtResume}`);
+    }));
+    return Promise.resolve(`${name} for ${ms} ms`);
+  }],
 ];
 
 export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
@@ -153,7 +202,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
   const provider = o.provider ?? awsBench;
   const env = await startBenchEnvironment({ stateDir: o.stateDir, bootDelayMs: 500, latencyMs: 5, seed: o.seed, provider });
   const host = o.controllers === 'process' ? processHost(env, o.stateDir, o.compiledDir) : inProcessHost(env);
-  const ctx: StepContext = { env, host, rng, maxReplicas: o.maxReplicas, failedAllowed: new Set(), notReadyNodes: new Set() };
+  const ctx: StepContext = {
+    env, host, rng, maxReplicas: o.maxReplicas, failedAllowed: new Set(), notReadyNodes: new Set(),
+    healing: [], capacityRefusals: 0, pausedControllers: new Set(), episodes: [], log: (l) => log(`seed ${o.seed}: ${l}`),
+  };
   const faultsInjected: Record<string, number> = {};
   const actions: Record<string, number> = {};
   try {
@@ -164,9 +216,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
     const end = Date.now() + o.durationMs;
     while (Date.now() < end) {
       await new Promise((r) => setTimeout(r, o.tickMs));
+      await host.reviveExited();
       const useFault = rng.chance(0.5);
       const [entry, , step] = rng.weighted((useFault ? faults : workload).map((e) => [e, e[1]] as const));
-      const name = entry.startsWith('cloud-') ? faultName(provider, entry.slice('cloud-'.length)) : entry;
+      const name = entry === 'capacity-refused' ? provider.capacityFault : entry.startsWith('cloud-') ? faultName(provider, entry.slice('cloud-'.length)) : entry;
       try {
         const detail = await step(ctx);
         if (detail === undefined) continue;
@@ -179,12 +232,17 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       }
     }
 
-    // Faults stop: no more injected errors, nodes healthy again, every controller running.
+    // Faults stop: what heals by itself is let heal (paused leaders resume), then no more injected errors,
+    // launches allowed, Secrets back, nodes healthy again, every controller running.
+    await Promise.all(ctx.healing);
     env.emulator.knobs.reset();
+    env.emulator.refuseLaunches(false);
+    await env.restoreSecrets();
     for (const n of ctx.notReadyNodes) await env.kubelet.setNodeReady(n, undefined).catch(() => undefined);
     const settleStart = Date.now();
     let violations: Violation[] = [];
     for (;;) {
+      await host.reviveExited();
       await env.kubelet.resync().catch(() => undefined);
       try {
         violations = checkInvariants(o.seed, await observe(env), ctx.failedAllowed);
@@ -195,12 +253,27 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       await new Promise((r) => setTimeout(r, 500));
     }
     const settledMs = Date.now() - settleStart;
+    if (violations.length > 0) violations.push({ seed: o.seed, invariant: `every run converges within ${o.settleTimeoutMs / 1000} s of the faults stopping`, detail: `not converged after ${(settledMs / 1000).toFixed(1)} s` });
+    violations.push(...checkDeposedLeaders(o.seed, ctx.episodes));
+    violations.push(...checkCreateCalls(o.seed, createCalls(env), machinesCreated(env)));
     violations.push(...(await scanForSecrets(o.seed, env, host.logs())));
     return { seed: o.seed, faultsInjected, actions, violations, settledMs };
   } finally {
     await host.stop();
     await env.stop();
   }
+}
+
+/** Launch calls that reached the emulator, whatever their outcome. */
+function createCalls(env: BenchEnvironment): number {
+  return env.provider.createActions.reduce((n, a) => n + env.emulator.knobs.counters.get(a).total, 0);
+}
+
+/** Machine creations the API server saw (by any client). */
+function machinesCreated(env: BenchEnvironment): number {
+  let n = 0;
+  for (const [key, count] of env.requestCounts()) if (key.endsWith('|create machines')) n += count;
+  return n;
 }
 
 export function chaosStateDir(root: string, seed: number): string {

@@ -1,6 +1,7 @@
 // What must hold once faults stop and the system settles, checked against the emulator and the API.
-import { Events, Machines, MachineSets, type Machine, type MachineSet } from '../../lib/index.js';
+import { Events, Leases, MachineHealthChecks, Machines, MachineSets, Nodes, type Machine, type MachineSet, type Node, type Secret } from '../../lib/index.js';
 import { BENCH_NAMESPACE, SECRET_VALUES, type BenchEnvironment } from '../bench/environment.js';
+import type { PauseEpisode } from './controller-host.js';
 import { liveInstances, MACHINE_UID_TAG_KEY, machineUidOf } from '../bench/workload.js';
 
 export interface Violation {
@@ -13,12 +14,14 @@ export interface WorldView {
   machines: Machine[];
   machineSets: MachineSet[];
   instances: ReturnType<typeof liveInstances>;
+  nodes: Node[];
 }
 
 export async function observe(env: BenchEnvironment): Promise<WorldView> {
-  const [machines, machineSets] = await Promise.all([
+  const [machines, machineSets, nodes] = await Promise.all([
     env.client.list(Machines, { namespace: BENCH_NAMESPACE }),
     env.client.list(MachineSets, { namespace: BENCH_NAMESPACE }),
+    env.client.list(Nodes, {}),
   ]);
   // Clouds that name instances after their Machine (GCE, IBM VPC) carry no uid tag: the uid comes from the name.
   const uidByName = new Map(machines.items.map((m) => [m.metadata.name ?? '', m.metadata.uid ?? '']));
@@ -26,7 +29,7 @@ export async function observe(env: BenchEnvironment): Promise<WorldView> {
     const uid = machineUidOf(i) ?? (i.machineName !== undefined ? uidByName.get(i.machineName) : undefined);
     return uid === undefined || machineUidOf(i) !== undefined ? i : { ...i, tags: [...i.tags, { key: MACHINE_UID_TAG_KEY, value: uid }] };
   });
-  return { machines: machines.items, machineSets: machineSets.items, instances };
+  return { machines: machines.items, machineSets: machineSets.items, instances, nodes: nodes.items };
 }
 
 const ownerSet = (m: Machine): string | undefined => m.metadata.ownerReferences?.find((o) => o.kind === 'MachineSet' && o.controller)?.name;
@@ -57,6 +60,29 @@ export function checkInvariants(seed: number, w: WorldView, failedAllowed: Reado
   for (const [uid, ids] of instancesByUid) {
     if (!uids.has(uid)) v('no instance without a Machine', `${ids.join(', ')} (machine uid ${uid})`);
   }
+  const machinesByProviderID = new Map<string, string[]>();
+  for (const m of w.machines) {
+    const id = m.spec?.providerID;
+    if (id) machinesByProviderID.set(id, [...(machinesByProviderID.get(id) ?? []), m.metadata.name ?? '']);
+  }
+  for (const [id, names] of machinesByProviderID) {
+    if (names.length > 1) v('no two Machines with one providerID', `${id}: ${names.join(', ')}`);
+  }
+  const nodesByName = new Map(w.nodes.map((n) => [n.metadata.name ?? '', n]));
+  for (const n of w.nodes) {
+    const id = n.spec?.providerID ?? '';
+    if (!machinesByProviderID.has(id)) v('no orphan Node', `Node ${n.metadata.name ?? ''} (${id || 'no providerID'}) belongs to no Machine`);
+  }
+  for (const m of w.machines) {
+    if (m.status?.phase !== 'Running') continue;
+    const ref = m.status.nodeRef?.name;
+    const node = ref ? nodesByName.get(ref) : undefined;
+    if (!ref) v("every Running Machine's nodeRef names an existing Node with its providerID", `${m.metadata.name ?? ''} has no nodeRef`);
+    else if (!node) v("every Running Machine's nodeRef names an existing Node with its providerID", `${m.metadata.name ?? ''}: Node ${ref} does not exist`);
+    else if (node.spec?.providerID !== m.spec?.providerID) {
+      v("every Running Machine's nodeRef names an existing Node with its providerID", `${m.metadata.name ?? ''} (${m.spec?.providerID ?? 'no providerID'}): Node ${ref} has ${node.spec?.providerID ?? 'no providerID'}`);
+    }
+  }
   for (const s of w.machineSets) {
     if (s.metadata.deletionTimestamp) v('no finalizer left on a deleted object', `MachineSet ${s.metadata.name ?? ''} still present after deletion`);
     const want = s.spec?.replicas ?? 1;
@@ -68,20 +94,77 @@ export function checkInvariants(seed: number, w: WorldView, failedAllowed: Reado
   return out;
 }
 
-/** Secret values (credentials, user data) must not appear in logs, events, or Machine errors and conditions. */
-export async function scanForSecrets(seed: number, env: BenchEnvironment, logs: string): Promise<Violation[]> {
-  const events = (await env.client.list(Events, { namespace: BENCH_NAMESPACE })).items;
-  const machines = (await env.client.list(Machines, { namespace: BENCH_NAMESPACE })).items;
-  const places: Array<[string, string]> = [
-    ['controller logs', logs],
-    ['events', JSON.stringify(events.map((e) => [e.reason, e.message]))],
-    ['machine status', JSON.stringify(machines.map((m) => [m.status?.errorMessage, m.status?.conditions, m.status?.providerStatus]))],
-  ];
-  const out: Violation[] = [];
-  for (const [where, text] of places) {
-    for (const [what, value] of Object.entries(SECRET_VALUES)) {
-      if (text.includes(value)) out.push({ seed, invariant: 'secrets never appear in logs, events or errors', detail: `${what} found in ${where}` });
+/**
+ * What must never be seen outside the Secrets: each planted value as written, the user data as a whole and
+ * base64-encoded (what a cloud API receives), and the GCP service account's private key body.
+ */
+export function secretNeedles(secrets: Secret[]): Record<string, string> {
+  const out: Record<string, string> = { ...SECRET_VALUES };
+  for (const sec of secrets) {
+    for (const [key, value] of Object.entries(sec.stringData ?? {})) {
+      if (key === 'userData') {
+        out['user data'] = value;
+        out['user data (base64)'] = Buffer.from(value).toString('base64');
+      }
+      if (key === 'service_account.json') {
+        const sa = JSON.parse(value) as { private_key?: string; private_key_id?: string };
+        const body = (sa.private_key ?? '').split('\n').filter((l) => l && !l.startsWith('-----')).join('');
+        if (body) out['GCP private key'] = body;
+        if (sa.private_key_id) out['GCP private key id'] = sa.private_key_id;
+      }
     }
   }
   return out;
+}
+
+/** Logs, events and every object the controllers write or read (Secrets aside) are searched for the needles. */
+export function findSecrets(seed: number, places: ReadonlyArray<readonly [string, string]>, needles: Record<string, string>): Violation[] {
+  const out: Violation[] = [];
+  for (const [where, text] of places) {
+    for (const [what, value] of Object.entries(needles)) {
+      if (text.includes(value)) out.push({ seed, invariant: 'no secret value in any log, event or object', detail: `${what} found in ${where}` });
+    }
+  }
+  return out;
+}
+
+export async function scanForSecrets(seed: number, env: BenchEnvironment, logs: string): Promise<Violation[]> {
+  const ns = { namespace: BENCH_NAMESPACE };
+  const [events, machines, machineSets, mhcs, nodes, leases] = await Promise.all([
+    env.client.list(Events, ns), env.client.list(Machines, ns), env.client.list(MachineSets, ns),
+    env.client.list(MachineHealthChecks, ns), env.client.list(Nodes, {}), env.client.list(Leases, ns),
+  ]);
+  const places: Array<[string, string]> = [
+    ['controller logs', logs],
+    ['events', JSON.stringify(events.items)],
+    ['Machines', JSON.stringify(machines.items)],
+    ['MachineSets', JSON.stringify(machineSets.items)],
+    ['MachineHealthChecks', JSON.stringify(mhcs.items)],
+    ['Nodes', JSON.stringify(nodes.items)],
+    ['Leases', JSON.stringify(leases.items)],
+  ];
+  return findSecrets(seed, places, secretNeedles(env.provider.secrets(BENCH_NAMESPACE)));
+}
+
+/** A leader paused past its lease: once it resumes, none of its writes may be applied (refused before sending, or rejected). */
+export function checkDeposedLeaders(seed: number, episodes: readonly PauseEpisode[]): Violation[] {
+  const out: Violation[] = [];
+  for (const e of episodes) {
+    if (e.leaseHolderAtResume === e.leaseHolderAtPause) continue; // not deposed: it may go on leading
+    const applied = e.writesAfterResume().filter((w) => w.status >= 200 && w.status < 300);
+    if (applied.length > 0) {
+      out.push({ seed, invariant: "a deposed leader's writes are rejected, never applied", detail: `${e.replica}: ${applied.map((w) => `${w.method} ${w.path} ${w.status} at +${w.at - e.resumedAt} ms`).join('; ')}` });
+    }
+  }
+  return out;
+}
+
+/** A hot loop or a lost idempotency token shows as many launch calls per Machine. */
+export const MAX_CREATE_CALLS_PER_MACHINE = 15;
+
+export function checkCreateCalls(seed: number, createCalls: number, machinesCreated: number): Violation[] {
+  const bound = MAX_CREATE_CALLS_PER_MACHINE * Math.max(1, machinesCreated);
+  return createCalls > bound
+    ? [{ seed, invariant: `create calls per Machine stay at most ${MAX_CREATE_CALLS_PER_MACHINE}`, detail: `${createCalls} create calls for ${machinesCreated} Machines` }]
+    : [];
 }

@@ -13,6 +13,7 @@ import type {
 import { collectionPath, objectPath, RequestBuildError, withQuery } from './paths.js';
 import { apiVersionOf, Pods, type Resource } from './resources.js';
 import { readWatchStream } from './watch-stream.js';
+import type { WriteFence } from './write-fence.js';
 
 export interface KubeClientOptions {
   kubeConfig: KubeConfig;
@@ -24,6 +25,8 @@ export interface KubeClientOptions {
   clock?: Clock;
   /** Deadline of each non-watch request; default 60 s. */
   requestTimeoutMs?: number;
+  /** Refuses writes when this process may no longer make them (a leader that lost its lease). */
+  writeFence?: WriteFence;
 }
 
 export function createKubeClient(opts: KubeClientOptions): KubeClient & { close(): void } {
@@ -38,7 +41,7 @@ class HttpKubeClient implements KubeClient {
   constructor(opts: KubeClientOptions) {
     const clock = opts.clock ?? new RealClock();
     const limiter = new TokenBucket(opts.qps ?? 20, opts.burst ?? 30, clock);
-    this.http = new HttpTransport(opts.kubeConfig, { userAgent: opts.userAgent ?? 'machine-api-ts', limiter, clock, requestTimeoutMs: opts.requestTimeoutMs });
+    this.http = new HttpTransport(opts.kubeConfig, { userAgent: opts.userAgent ?? 'machine-api-ts', limiter, clock, requestTimeoutMs: opts.requestTimeoutMs, writeFence: opts.writeFence });
   }
 
   close(): void {

@@ -10,6 +10,7 @@ import { RealClock } from '../runtime/real-clock.js';
 import type { TokenBucket } from '../runtime/token-bucket.js';
 import { abortError } from '../runtime/real-clock.js';
 import { ApiError } from './errors.js';
+import type { WriteFence } from './write-fence.js';
 
 export interface TransportOptions {
   userAgent?: string;
@@ -17,6 +18,8 @@ export interface TransportOptions {
   /** Deadline of a non-watch request (limiter wait excluded); default 60 s. A hung server never hangs a caller forever. */
   requestTimeoutMs?: number;
   clock?: Clock;
+  /** Asked right before every write is sent; when it throws, the write never leaves this process. */
+  writeFence?: WriteFence;
 }
 
 export class RequestTimeoutError extends Error {
@@ -96,6 +99,9 @@ export class HttpTransport {
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     const mod = url.protocol === 'https:' ? https : http;
+    // Checked after the last await before the request is written, so no pause of this process between
+    // the check and the send can be longer than one synchronous stretch of code.
+    if (spec.method !== 'GET') this.opts.writeFence?.check(spec.method, url.pathname);
     return new Promise<IncomingMessage>((resolve, reject) => {
       const req = mod.request(url, { method: spec.method, headers, agent, auth: options.auth, signal: spec.signal }, resolve);
       req.on('error', (err) => {

@@ -9,3 +9,4 @@ export * from './http-kube-client.js';
 export * from './watch-stream.js';
 export * from './event-correlator.js';
 export * from './aggregating-event-recorder.js';
+export * from './write-fence.js';

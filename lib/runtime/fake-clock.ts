@@ -42,6 +42,16 @@ export class FakeClock implements Clock {
     this.advanceTo(this.current + ms);
   }
 
+  /**
+   * Time as a process stopped for ms (SIGSTOP, a long pause) sees it: the clock moves on while nothing
+   * runs, then every timer that fell due fires, late, with now() already at the end of the pause.
+   */
+  pause(ms: number): void {
+    if (ms < 0) throw new RangeError(`FakeClock.pause: ms must be >= 0, got ${ms}`);
+    this.current += ms;
+    this.advanceTo(this.current);
+  }
+
   /** Moves to an absolute time (never backwards), firing due timers. */
   setTime(ms: number): void {
     if (ms < this.current) throw new RangeError(`FakeClock.setTime: cannot move back from ${this.current} to ${ms}`);

@@ -16,6 +16,7 @@ export * from './reconcile-outcome.js';
 export * from './runtime-metrics.js';
 export * from './controller.js';
 export * from './leader-elector.js';
+export * from './lease-write-fence.js';
 export * from './probe-server.js';
 export * from './manager.js';
 export * from './written-versions.js';

@@ -2,11 +2,15 @@
 // else is free once we have seen it unchanged for its leaseDurationSeconds (our own clock, never the
 // holder's); the leader renews every retryPeriod and has lost when no renewal succeeds within
 // renewDeadline; a clean release empties holderIdentity so the next candidate need not wait.
+// The renew deadline runs from the start of the last successful renewal, not from when the renewal loop
+// next gets to run: a process paused past it (SIGSTOP) has lost when it resumes, and its write fence
+// (lease-write-fence.ts) refuses writes from that instant on.
 import type { Lease } from '../apis/core.js';
 import { isConflict, isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Leases } from '../client/resources.js';
 import type { Clock } from './clock.js';
+import type { LeaseWriteFence } from './lease-write-fence.js';
 import type { Logger } from './logger.js';
 
 export interface LeaderElectionConfig {
@@ -36,10 +40,12 @@ export class LeaderElector {
   private observedSpec = '';
   private observedTime = 0;
   private leader = false;
+  /** Clock time at the start of the last acquire or renewal the server accepted. */
+  private renewedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly config: LeaderElectionConfig,
-    private readonly deps: { client: KubeClient; clock: Clock; logger: Logger; defaultIdentity: string },
+    private readonly deps: { client: KubeClient; clock: Clock; logger: Logger; defaultIdentity: string; fence?: LeaseWriteFence },
   ) {
     this.identity = config.identity || deps.defaultIdentity;
     this.leaseDurationMs = config.leaseDurationMs ?? 15_000;
@@ -55,8 +61,9 @@ export class LeaderElector {
     }
   }
 
+  /** Leader, and not yet past the renew deadline by this process's clock (it may have been paused). */
   isLeader(): boolean {
-    return this.leader;
+    return this.leader && this.deps.clock.now() < this.renewedAt + this.renewDeadlineMs;
   }
 
   /** Tries every retryPeriod (with jitter) until this process holds the lease; false if the signal aborted first. */
@@ -77,7 +84,7 @@ export class LeaderElector {
   /** Renews until the signal aborts ('stopped') or no renewal succeeds within renewDeadline ('lost'). */
   async keepRenewing(signal: AbortSignal): Promise<'stopped' | 'lost'> {
     while (!signal.aborted) {
-      const deadline = this.deps.clock.now() + this.renewDeadlineMs;
+      const deadline = this.renewedAt + this.renewDeadlineMs;
       let renewed = false;
       while (!signal.aborted && this.deps.clock.now() < deadline) {
         const attempt = new AbortController();
@@ -96,6 +103,7 @@ export class LeaderElector {
       if (signal.aborted) return 'stopped';
       if (!renewed) {
         this.leader = false;
+        this.deps.fence?.close();
         this.deps.logger.error('failed to renew lease within the renew deadline; leadership lost', { lease: `${this.config.namespace}/${this.config.id}`, renewDeadlineMs: this.renewDeadlineMs });
         return 'lost';
       }
@@ -108,6 +116,7 @@ export class LeaderElector {
   async release(signal?: AbortSignal): Promise<void> {
     if (!this.leader || !this.lease) return;
     this.leader = false;
+    this.deps.fence?.close();
     const key = { namespace: this.config.namespace, name: this.config.id };
     let current: Lease = this.lease;
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -156,6 +165,7 @@ export class LeaderElector {
           spec: { holderIdentity: this.identity, leaseDurationSeconds: seconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
         }, { signal });
         this.observe(this.lease, now);
+        this.renewed(now);
         return true;
       } catch (createErr) {
         this.deps.logger.debug('error creating lease', { error: createErr }, 2);
@@ -184,11 +194,18 @@ export class LeaderElector {
     try {
       this.lease = await this.deps.client.update(Leases, next, { signal });
       this.observe(this.lease, now);
+      this.renewed(now);
       return true;
     } catch (err) {
       this.deps.logger.debug('failed to update lease', { error: err }, 2);
       return false;
     }
+  }
+
+  /** `attemptStart`: the renewal began then, so no other replica can have seen it earlier. */
+  private renewed(attemptStart: number): void {
+    this.renewedAt = attemptStart;
+    this.deps.fence?.holdUntil(attemptStart + this.renewDeadlineMs);
   }
 
   /** The holder's record counts as "seen changing" only when its content differs from what we saw last. */

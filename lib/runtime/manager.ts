@@ -15,6 +15,7 @@ import type { Clock } from './clock.js';
 import { ControllerImpl } from './controller.js';
 import { createLogger } from './json-logger.js';
 import { LeaderElector, type LeaderElectionConfig } from './leader-elector.js';
+import type { LeaseWriteFence } from './lease-write-fence.js';
 import type { Logger } from './logger.js';
 import { parseBindAddress, ProbeServer } from './probe-server.js';
 import { RealClock } from './real-clock.js';
@@ -41,6 +42,12 @@ export interface ManagerOptions {
   /** Informer resync period; default 10 minutes. */
   syncPeriodMs?: number;
   leaderElection?: LeaderElectionConfig;
+  /**
+   * The fence of the clients this manager's controllers write through (give the same object to
+   * createKubeClient's writeFence). With leader election it is open only while this process provably
+   * holds the lease; without, it opens when the manager starts.
+   */
+  writeFence?: LeaseWriteFence;
   /** e.g. ":9440" or "127.0.0.1:0"; unset = no server. */
   healthAddr?: string;
   /** Unset or "0" = none. */
@@ -106,6 +113,7 @@ export class Manager implements ControllerManager {
     if (opts.leaderElection) {
       this.elector = new LeaderElector(opts.leaderElection, {
         client: opts.leaderElectionClient ?? this.client, clock: this.clock, logger: this.logger.child({ component: 'leader-election' }), defaultIdentity: this.identity,
+        fence: opts.writeFence,
       });
     }
     parseBindAddress(opts.healthAddr);
@@ -188,8 +196,12 @@ export class Manager implements ControllerManager {
       await this.startServers();
       for (const inf of this.informers.values()) this.startInformer(inf);
       for (const r of this.runnables) if (r.needLeaderElection === false) this.startRunnable(r);
-      if (this.elector) this.leading = this.lead(signal).catch((err: unknown) => this.fail(err));
-      else this.startLeaderRunnables();
+      if (this.elector) {
+        this.leading = this.lead(signal).catch((err: unknown) => this.fail(err));
+      } else {
+        this.opts.writeFence?.openForever();
+        this.startLeaderRunnables();
+      }
       await stopped;
     } catch (err) {
       this.failure ??= err;

@@ -62,6 +62,11 @@ export interface IbmVpcEmulator extends CloudEmulatorHandle<IbmWorld, VpcInstanc
   instance(id: string): VpcInstance | undefined;
   /** Puts an instance into `failed` (e.g. a host failure). */
   failOutOfBand(id: string, reason?: { code: string; message: string }): void;
+  /**
+   * Most instances the account may hold (undefined: no limit). A create beyond it answers 400 over_quota,
+   * as VPC does when an account quota is reached; instances already there keep running.
+   */
+  setInstanceQuota(limit: number | undefined): void;
   /** Invalidates every token issued so far: the next calls get 401 until the client fetches a new token. */
   revokeTokens(): void;
 }
@@ -231,6 +236,10 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     },
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
+    },
+    setInstanceQuota: (limit) => {
+      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) throw new RangeError(`setInstanceQuota: limit must be a whole number >= 0, got ${limit}`);
+      st.instanceQuota = limit;
     },
     advance: () => st.advance(),
     stop: emulatorStopper({ server, state: st, snapshot: file }),

@@ -26,6 +26,8 @@ export const VIEW_LIST = 'list';
 export const UNALLOCATED_IP = '0.0.0.0';
 
 export class VpcState extends EmulatedWorldState<IbmWorld> {
+  /** Most instances the account may hold in this region (unset: no limit); a runtime knob, not world state. */
+  instanceQuota: number | undefined;
 
   constructor(
     world: IbmWorld,

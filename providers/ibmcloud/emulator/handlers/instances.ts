@@ -1,6 +1,6 @@
 // /instances: list (filters name, vpc.id, vpc.name, vpc.crn, resource_group.id; paged), get, create, delete.
 // New instances are invisible to list and get for the configured eventual-consistency delay.
-import { notFound } from '../api-error.js';
+import { IbmApiError, notFound } from '../api-error.js';
 import type { InstanceRec } from '../model.js';
 import { page } from '../listing.js';
 import { renderInstance } from '../render.js';
@@ -38,6 +38,7 @@ function list(req: HandlerRequest) {
 function create(req: HandlerRequest) {
   const { st } = req;
   const v = validatePrototype(st.world, req.body);
+  checkInstanceQuota(st.world.instances.length, st.instanceQuota);
   const inst: InstanceRec = {
     id: st.newInstanceId(v.zone),
     name: v.name,
@@ -60,6 +61,12 @@ function create(req: HandlerRequest) {
   };
   st.addCreated(inst);
   return { status: 201, body: renderInstance(req.render, inst) };
+}
+
+/** VPC refuses a create that would take the account past its instance quota; nothing is created. */
+function checkInstanceQuota(instances: number, quota: number | undefined): void {
+  if (quota === undefined || instances < quota) return;
+  throw new IbmApiError(400, 'over_quota', `The request exceeds the account's quota of ${quota} virtual server instances in this region. Delete instances or request a quota increase.`);
 }
 
 function remove(req: HandlerRequest) {

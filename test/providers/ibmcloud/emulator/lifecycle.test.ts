@@ -93,6 +93,18 @@ describe('IBM VPC emulator: instance lifecycle and the instance view', () => {
     expect(emu.instance(id)?.status, 'failed stays failed').to.equal('failed');
   });
 
+  it('refuses a create past the instance quota with over_quota, creating nothing, until the quota is lifted', async () => {
+    await api.createInstance(workerPrototype(emu, 'worker-1'));
+    emu.setInstanceQuota(1);
+    const err = await apiError(api.createInstance(workerPrototype(emu, 'worker-2')), 400, 'over_quota');
+    expect(err.message).to.match(/quota of 1 virtual server instances/);
+    expect(emu.instances().map((i) => i.name)).to.deep.equal(['worker-1']);
+    emu.setInstanceQuota(undefined);
+    await api.createInstance(workerPrototype(emu, 'worker-2'));
+    expect(emu.instances().map((i) => i.name)).to.deep.equal(['worker-1', 'worker-2']);
+    expect(() => emu.setInstanceQuota(-1)).to.throw(/limit must be a whole number >= 0, got -1/);
+  });
+
   it('applies timings changed at run time to transitions scheduled afterwards', async () => {
     emu.setTimings({ provisionMs: 10, bootMs: 20 });
     const { id } = await api.createInstance(workerPrototype(emu, 'worker-1'));
