@@ -6,7 +6,7 @@
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildLocalProgram, readLocalOptions, type LocalCliOptions } from './local/cli-options.js';
-import { changeLines } from './local/change-log.js';
+import { stampedChangeLines } from './local/change-log.js';
 import { readClusterSnapshot, type ClusterSnapshot } from './local/cluster-snapshot.js';
 import { startLocalEnvironment, type LocalEnvironment } from './local/environment.js';
 import { renderLiveView } from './local/live-view.js';
@@ -27,8 +27,7 @@ function lineView(out: NodeJS.WriteStream): View {
   let prev: ClusterSnapshot | undefined;
   return {
     update(snap) {
-      const stamp = new Date().toISOString().slice(11, 19);
-      for (const line of changeLines(prev, snap)) out.write(`${stamp} ${line}\n`);
+      for (const line of stampedChangeLines(prev, snap, Date.now())) out.write(`${line}\n`);
       prev = snap;
     },
     close() {},

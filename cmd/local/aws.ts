@@ -37,6 +37,7 @@ export const awsLocalProvider: LocalProvider = {
       region: 'us-east-1',
       clusterId: 'local',
       dataDir: s.dataDir,
+      port: s.port,
       timings: { bootMs: s.bootDelayMs, terminateMs: s.terminateDelayMs, stopMs: s.terminateDelayMs },
       knobs: s.latencyMs > 0 ? { latency: [{ latency: s.latencyMs }] } : undefined,
       logger: s.logger,

@@ -23,30 +23,55 @@ function sameMachine(a: MachineRow, b: MachineRow): boolean {
   return a.phase === b.phase && a.node === b.node && a.providerID === b.providerID && a.deleting === b.deleting;
 }
 
+/** One change: its text, and for an event the time the event itself carries. */
+export interface Change {
+  text: string;
+  eventTimeMs?: number;
+}
+
 /** Lines describing what changed from prev to next (everything, when prev is undefined), oldest event first. */
 export function changeLines(prev: ClusterSnapshot | undefined, next: ClusterSnapshot): string[] {
-  const lines: string[] = [];
+  return changes(prev, next).map((c) => c.text);
+}
+
+/**
+ * The change lines, each stamped with a UTC time of day: an event with its own time (events replayed from an
+ * earlier run keep theirs, with their date when it is not today's), any other change with `nowMs`, when it
+ * was seen.
+ */
+export function stampedChangeLines(prev: ClusterSnapshot | undefined, next: ClusterSnapshot, nowMs: number): string[] {
+  const today = new Date(nowMs).toISOString().slice(0, 10);
+  const stamp = (ms: number) => {
+    const iso = new Date(ms).toISOString();
+    return iso.startsWith(today) ? iso.slice(11, 19) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  };
+  return changes(prev, next).map((c) => `${stamp(c.eventTimeMs || nowMs)} ${c.text}`);
+}
+
+function changes(prev: ClusterSnapshot | undefined, next: ClusterSnapshot): Change[] {
+  const lines: Change[] = [];
+  const push = (text: string) => lines.push({ text });
   const prevSets = new Map(prev?.machineSets.map((s) => [keyOf(s), s]));
   for (const s of next.machineSets) {
     const p = prevSets.get(keyOf(s));
-    if (!p || p.desired !== s.desired || p.current !== s.current || p.ready !== s.ready) lines.push(setLine(s));
+    if (!p || p.desired !== s.desired || p.current !== s.current || p.ready !== s.ready) push(setLine(s));
     prevSets.delete(keyOf(s));
   }
-  for (const gone of prevSets.keys()) lines.push(`machineset ${gone}: deleted`);
+  for (const gone of prevSets.keys()) push(`machineset ${gone}: deleted`);
 
   const prevMachines = new Map(prev?.machines.map((m) => [keyOf(m), m]));
   for (const m of next.machines) {
     const p = prevMachines.get(keyOf(m));
-    if (!p || !sameMachine(p, m)) lines.push(machineLine(m, p));
+    if (!p || !sameMachine(p, m)) push(machineLine(m, p));
     prevMachines.delete(keyOf(m));
   }
-  for (const gone of prevMachines.keys()) lines.push(`machine ${gone}: deleted`);
+  for (const gone of prevMachines.keys()) push(`machine ${gone}: deleted`);
 
   const seen = new Set(prev?.events.map(eventKey));
   const oldestShown = prev?.events.at(-1)?.timeMs ?? -Infinity;
   const fresh = next.events.filter((e) => !seen.has(eventKey(e)) && (prev === undefined || e.timeMs >= oldestShown));
   for (const e of fresh.reverse()) {
-    lines.push(`event ${e.type} ${e.reason} ${e.object}: ${e.message}${e.count > 1 ? ` (x${e.count})` : ''}`);
+    lines.push({ text: `event ${e.type} ${e.reason} ${e.object}: ${e.message}${e.count > 1 ? ` (x${e.count})` : ''}`, eventTimeMs: e.timeMs });
   }
   return lines;
 }

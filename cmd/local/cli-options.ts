@@ -6,7 +6,8 @@ import { localProviders } from './providers.js';
 
 export interface LocalCliOptions {
   provider: string;
-  port: number;
+  /** Undefined: the previous run's port when it is free, else any free port. */
+  port: number | undefined;
   stateDir: string;
   bootDelayMs: number;
   terminateDelayMs: number;
@@ -49,7 +50,7 @@ export function buildLocalProgram(): Command {
         'and every controller binary. Then: KUBECONFIG=<state-dir>/kubeconfig kubectl get machines -A',
     )
     .addOption(new Option('--provider <name>', 'Cloud to emulate').choices(Object.keys(localProviders)).default('aws'))
-    .addOption(new Option('--port <port>', 'API server port on 127.0.0.1 (0 = any free port)').default(0).argParser(port))
+    .addOption(new Option('--port <port>', "API server port on 127.0.0.1 (0 = any free port; default: the previous run's port when free)").argParser(port))
     .option('--state-dir <dir>', 'Keeps kubeconfig, endpoints.json, API objects and cloud instances across restarts', '.local')
     .addOption(new Option('--boot-delay <duration>', 'How long an emulated instance takes to boot (Go duration)').default(3_000, '3s').argParser(duration('--boot-delay')))
     .addOption(new Option('--terminate-delay <duration>', 'How long an emulated instance takes to shut down (Go duration)').default(1_000, '1s').argParser(duration('--terminate-delay')))
@@ -68,7 +69,7 @@ export function readLocalOptions(program: Command): LocalCliOptions {
   const o = program.opts();
   return {
     provider: o.provider as string,
-    port: o.port as number,
+    port: o.port as number | undefined,
     stateDir: o.stateDir as string,
     bootDelayMs: o.bootDelay as number,
     terminateDelayMs: o.terminateDelay as number,

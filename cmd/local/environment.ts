@@ -9,9 +9,12 @@ import { KubeletSimulator } from '../../lib/testing/index.js';
 import { machineHealthCheckBinary } from '../machine-healthcheck.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
 import { localBinaryFromSpec, type LocalBinary } from './local-binary.js';
-import { localProvider, type LocalCloud, type LocalProvider } from './providers.js';
+import { choosePort } from './preferred-port.js';
+import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
 import { repoRoot } from './repo-root.js';
 import { createIfAbsent, readSamples } from './samples.js';
+import { lockStateDir } from './state-dir-lock.js';
+import { checkStateDirProvider, readStateDirRecord, writeStateDirRecord, type StateDirRecord } from './state-dir-record.js';
 
 export const LOCAL_NAMESPACE = 'openshift-machine-api';
 export const LOCAL_USER_AGENT = 'machine-api-local';
@@ -26,7 +29,7 @@ export type ControllersMode = 'in-process' | 'none';
 export interface LocalEnvironmentOptions {
   /** Default "aws". */
   provider?: string;
-  /** API server port on 127.0.0.1; 0 (default) picks a free one. */
+  /** API server port on 127.0.0.1; 0 picks a free one; default the previous run's port when free, else a free one. */
   port?: number;
   /** Kubeconfig, endpoints.json, API objects and emulator instances live here. */
   stateDir: string;
@@ -123,6 +126,22 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
   const provider = localProvider(opts.provider ?? 'aws');
   const stateDir = resolve(opts.stateDir);
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  // Before anything in the directory is read or written: one run per directory, one provider per directory.
+  const lock = lockStateDir(stateDir, { provider: provider.name });
+  process.on('exit', lock.release);
+  const releaseLock = () => {
+    process.off('exit', lock.release);
+    lock.release();
+  };
+  let record: StateDirRecord | undefined;
+  try {
+    record = readStateDirRecord(stateDir, Object.keys(localProviders));
+    checkStateDirProvider(opts.stateDir, record, provider.name);
+    writeStateDirRecord(stateDir, { provider: provider.name, ports: record?.ports });
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
   const root = repoRoot();
   const ownLog = opts.logStream ? undefined : createWriteStream(join(stateDir, 'controllers.log'), { flags: 'a', mode: 0o600 });
   const logStream = opts.logStream ?? ownLog!;
@@ -133,7 +152,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
   const verbosity = opts.verbosity ?? 0;
 
   // Each step registers how to undo itself, so a failed start leaves nothing running.
-  const undo: Array<() => Promise<void> | void> = [];
+  const undo: Array<() => Promise<void> | void> = [releaseLock];
   if (ownLog) undo.push(() => new Promise<void>((resolve) => ownLog.end(() => resolve())));
   const unwind = async (): Promise<void> => {
     for (const step of undo.splice(0).reverse()) {
@@ -147,7 +166,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
 
   try {
     const controlPlane = await startControlPlane({
-      port: opts.port ?? 0,
+      port: await choosePort(opts.port, record?.ports?.apiServer),
       dataDir: join(stateDir, 'apiserver'),
       kubeconfigPath,
       crdDirs: [join(root, 'manifests', 'crds')],
@@ -162,6 +181,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       bootDelayMs: opts.bootDelayMs ?? 3_000,
       terminateDelayMs: opts.terminateDelayMs ?? 1_000,
       latencyMs: opts.latencyMs ?? 0,
+      port: await choosePort(undefined, record?.ports?.cloud),
       logger: logger.child({ emulator: provider.name }),
     });
     undo.push(() => cloud.stop());
@@ -207,6 +227,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       binaries: binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, '--import', 'tsx', b.script, ...argsOf(b)] })),
     };
     writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
+    writeStateDirRecord(stateDir, { provider: provider.name, ports: { apiServer: Number(new URL(controlPlane.url).port), cloud: Number(new URL(cloud.endpoint).port) } });
 
     let stopping: Promise<void> | undefined;
     return {

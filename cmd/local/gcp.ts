@@ -39,6 +39,7 @@ export const gcpLocalProvider: LocalProvider = {
       project: DEFAULT_PROJECT,
       clusterId: DEFAULT_CLUSTER_ID,
       dataDir: s.dataDir,
+      port: s.port,
       bootDelayMs: s.bootDelayMs,
       stopDelayMs: s.terminateDelayMs,
       deleteDelayMs: s.terminateDelayMs,

@@ -35,6 +35,7 @@ export const ibmCloudLocalProvider: LocalProvider = {
       region: 'us-south',
       clusterId: 'local',
       dataDir: s.dataDir,
+      port: s.port,
       timings: { bootMs: s.bootDelayMs, deleteMs: s.terminateDelayMs, stopMs: s.terminateDelayMs },
       knobs: s.latencyMs > 0 ? { latency: [{ latency: s.latencyMs }] } : undefined,
       logger: s.logger,

@@ -30,12 +30,20 @@ export function formatAge(ms: number): string {
   return `${Math.floor(h / 24)}d`;
 }
 
-/** Cuts text to width with an ellipsis on the right, or on the left to keep the end (ids live at the end). */
-export function fit(text: string, width: number, keep: 'start' | 'end' = 'start'): string {
+/**
+ * Cuts text to width with an ellipsis on the right, or on the left to keep the end (ids live at the end), or
+ * in the middle keeping both ends ("ends": generated names share a prefix and differ in their random suffix,
+ * so the end tells them apart and the start says what they are).
+ */
+export function fit(text: string, width: number, keep: 'start' | 'end' | 'ends' = 'start'): string {
   if (width <= 0) return '';
   if (text.length <= width) return text;
   if (width === 1) return '…';
   if (keep === 'start') return `${text.slice(0, width - 1)}…`;
+  if (keep === 'ends' && width >= 6) {
+    const tail = Math.ceil(((width - 1) * 2) / 3);
+    return `${text.slice(0, width - 1 - tail)}…${text.slice(text.length - tail)}`;
+  }
   // Prefer cutting at a path separator, so "aws:///us-east-1a/i-0123" shows as "…/i-0123", not "…a/i-0123".
   const tail = text.slice(text.lastIndexOf('/') + 1);
   if (tail.length > 0 && tail.length + 2 <= width && tail.length < text.length) return `…/${tail}`;
@@ -48,7 +56,7 @@ interface Column {
   align?: 'left' | 'right';
   /** Never narrower than this when shrinking. */
   min: number;
-  keep?: 'start' | 'end';
+  keep?: 'start' | 'end' | 'ends';
   /** Lower shrinks first; undefined never shrinks. */
   shrinkOrder?: number;
   /** Counts as at most this wide when laying out (the last column: it takes whatever room is left). */
@@ -121,7 +129,7 @@ function machineColumns(snap: ClusterSnapshot, nowMs: number, node: (name: strin
   return [
     { title: 'MACHINE', values: snap.machines.map((m) => m.name), min: 14, shrinkOrder: 2 },
     { title: 'PHASE', values: snap.machines.map((m) => (m.deleting && m.phase !== 'Deleting' ? `${m.phase || '-'}*` : m.phase || '-')), min: 8, shrinkOrder: 3 },
-    { title: 'NODE', values: snap.machines.map((m) => (m.node ? node(m.node) : '-')), min: 12, shrinkOrder: 1 },
+    { title: 'NODE', values: snap.machines.map((m) => (m.node ? node(m.node) : '-')), min: 12, keep: 'ends', shrinkOrder: 1 },
     { title: 'PROVIDERID', values: snap.machines.map((m) => m.providerID || '-'), min: 21, keep: 'end', shrinkOrder: 0 },
     { title: 'AGE', values: snap.machines.map((m) => formatAge(nowMs - m.createdMs)), align: 'right', min: 3 },
   ];

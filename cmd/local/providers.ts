@@ -17,6 +17,8 @@ export interface EmulatorSettings {
   terminateDelayMs: number;
   /** Added to every cloud call. */
   latencyMs: number;
+  /** Port on 127.0.0.1; 0 = any free port. */
+  port: number;
   logger?: Logger;
 }
 

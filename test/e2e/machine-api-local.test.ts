@@ -50,10 +50,10 @@ class LocalProcess {
   stderr = '';
   readonly exited: Promise<number | null>;
 
-  constructor(stateDir: string) {
+  constructor(stateDir: string, extraArgs: string[] = []) {
     this.child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'cmd/machine-api-local.ts', '--no-tty', '--port', '0', '--state-dir', stateDir, '--boot-delay', '300ms', '--terminate-delay', '0s'],
+      ['--import', 'tsx', 'cmd/machine-api-local.ts', '--no-tty', '--state-dir', stateDir, '--boot-delay', '300ms', '--terminate-delay', '0s', ...extraArgs],
       { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
@@ -135,6 +135,8 @@ describe('machine-api-local (npm start) end to end', function () {
   });
 
   let beforeRestart: MachineJson[] = [];
+  let firstEndpoints: { apiServer: string; cloud: { aws: { endpoint: string } } } | undefined;
+  const readEndpoints = () => JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as NonNullable<typeof firstEndpoints>;
 
   it('starts with the sample MachineSet: 3 machines reach Running with nodes, and the state dir holds a private kubeconfig and endpoints.json', async () => {
     local = new LocalProcess(stateDir);
@@ -147,6 +149,17 @@ describe('machine-api-local (npm start) end to end', function () {
     expect(local.stdout).to.contain(`Try: KUBECONFIG=${kubeconfig} kubectl get machines -A`);
     const ms = await runningMachines(3);
     expect(ms.map(instanceIdOf).sort()).to.deep.equal(await liveInstanceIds());
+    firstEndpoints = readEndpoints();
+  });
+
+  it('refuses a second start on the same state dir, naming the running one, and leaves its kubeconfig alone', async () => {
+    const kubeconfigBefore = readFileSync(kubeconfig, 'utf8');
+    const second = new LocalProcess(stateDir);
+    const code = await second.exited;
+    expect(code).to.equal(1);
+    expect(second.stderr).to.contain(`is in use by machine-api-local pid ${local!.child.pid} (provider aws`).and.contain('--state-dir');
+    expect(readFileSync(kubeconfig, 'utf8')).to.equal(kubeconfigBefore);
+    expect(await machines()).to.have.length(3);
   });
 
   it('scales the MachineSet to 5 with kubectl scale: 5 machines Running', async () => {
@@ -175,9 +188,19 @@ describe('machine-api-local (npm start) end to end', function () {
     expect(local!.stdout).to.contain('stopped');
   });
 
-  it('restarts on the same state dir with the same machines and instances, and creates nothing new', async () => {
+  it('refuses another provider on the state dir, naming the recorded provider and the flags to choose', async () => {
+    const gcp = new LocalProcess(stateDir, ['--provider', 'gcp']);
+    expect(await gcp.exited).to.equal(1);
+    expect(gcp.stderr).to.contain('was made for provider aws, not gcp: run with --provider aws').and.contain('--state-dir');
+    expect(existsSync(join(stateDir, 'gcp-emulator'))).to.equal(false);
+  });
+
+  it('restarts on the same state dir with the same machines, instances and ports, and creates nothing new', async () => {
     local = new LocalProcess(stateDir);
     await local.ready();
+    const endpoints = readEndpoints();
+    expect(endpoints.apiServer, 'the API server port of the previous run').to.equal(firstEndpoints!.apiServer);
+    expect(endpoints.cloud.aws.endpoint, 'the emulator port of the previous run').to.equal(firstEndpoints!.cloud.aws.endpoint);
     const ms = await runningMachines(5);
     const summary = (list: MachineJson[]) => list.map((m) => `${m.metadata.name} ${m.spec?.providerID}`).sort();
     expect(summary(ms)).to.deep.equal(summary(beforeRestart));

@@ -12,6 +12,7 @@ export * from './emulator-knobs.js';
 export * from './emulator-shutdown.js';
 export * from './http-envelope.js';
 export * from './http-reply.js';
+export * from './issued-id-serial.js';
 export * from './loopback-server.js';
 export * from './seeded-random.js';
 export * from './state-snapshot.js';

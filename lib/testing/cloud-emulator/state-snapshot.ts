@@ -19,7 +19,7 @@ export class StateSnapshotFile<W> {
    * @param debounceMs how long scheduleSave() waits, so a burst of changes is written once.
    */
   constructor(
-    dataDir: string,
+    readonly dataDir: string,
     fileName: string,
     private readonly debounceMs = 50,
   ) {

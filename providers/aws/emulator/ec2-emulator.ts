@@ -7,6 +7,7 @@ import {
   knobsFromOptions,
   listenOnLoopback,
   loadRegionalSnapshot,
+  persistWorld,
   type CloudEmulatorHandle,
   type CloudEmulatorOptions,
   type OutOfBandLifecycle,
@@ -63,11 +64,7 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
   world ??= opts.world ? structuredClone(opts.world) : defaultWorld({ region, clusterId: opts.clusterId, accountId: opts.accountId });
   const st = new Ec2State(world, knobs, { ...DEFAULT_TIMINGS, ...opts.timings });
   if (opts.instanceTypesPageSize !== undefined) st.instanceTypesPageSize = opts.instanceTypesPageSize;
-  if (file) {
-    const f = file;
-    f.snapshot = () => st.world;
-    st.onPersist = () => f.scheduleSave();
-  }
+  if (file) persistWorld(st, file);
   st.advance();
 
   // Aborted on stop(), so calls still waiting out an injected latency end instead of applying late.

@@ -65,7 +65,7 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
   /** A fresh `<prefix>-<17 hex>` id, unique among everything this emulator has issued. */
   newId(prefix: string, existing: (id: string) => boolean, hexLength = 17): string {
     for (;;) {
-      const id = `${prefix}-0${this.knobs.random.hex(hexLength - 1)}`;
+      const id = `${prefix}-0${this.idHex(hexLength - 1)}`;
       if (!existing(id)) return id;
     }
   }

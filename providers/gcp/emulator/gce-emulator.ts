@@ -10,6 +10,7 @@ import {
   LOOPBACK_HOST,
   readBodyOrRefuse,
   runEmulatedCall,
+  persistWorld,
   StateSnapshotFile,
   withUnexpectedFailureReply,
   type CloudEmulatorHandle,
@@ -107,11 +108,7 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
   if (opts.stopDelayMs !== undefined) timings.stopMs = opts.stopDelayMs;
   if (opts.deleteDelayMs !== undefined) timings.deleteMs = opts.deleteDelayMs;
   const st = new GceState(world, knobs, timings);
-  if (file) {
-    const f = file;
-    f.snapshot = () => st.world;
-    st.onPersist = () => f.scheduleSave();
-  }
+  if (file) persistWorld(st, file);
   st.advance();
 
   const log = opts.logger;

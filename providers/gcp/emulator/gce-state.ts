@@ -68,7 +68,7 @@ export class GceState extends EmulatedWorldState<GceWorld> {
 
   /** A 19-digit decimal id (GCE ids are uint64, sent as strings). */
   newId(): string {
-    return `${this.knobs.random.int(1, 9)}${Array.from({ length: 18 }, () => this.knobs.random.int(0, 9)).join('')}`;
+    return this.idDecimal19();
   }
 
   newOperationName(): string {

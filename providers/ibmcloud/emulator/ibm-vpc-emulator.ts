@@ -11,6 +11,7 @@ import {
   listenOnLoopback,
   LOOPBACK_HOST,
   loadRegionalSnapshot,
+  persistWorld,
   readBodyOrRefuse,
   runEmulatedCall,
   withUnexpectedFailureReply,
@@ -83,11 +84,7 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
   if (opts.dataDir) ({ file, world } = loadRegionalSnapshot<IbmWorld>(opts.dataDir, STATE_FILE, region));
   world ??= opts.world ? structuredClone(opts.world) : defaultWorld({ region, clusterId: opts.clusterId, accountId: opts.accountId, seed: opts.seed });
   const st = new VpcState(world, knobs, { ...DEFAULT_TIMINGS, ...opts.timings });
-  if (file) {
-    const f = file;
-    f.snapshot = () => st.world;
-    st.onPersist = () => f.scheduleSave();
-  }
+  if (file) persistWorld(st, file);
   st.advance();
 
   let root = '';

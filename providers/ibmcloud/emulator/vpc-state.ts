@@ -48,13 +48,13 @@ export class VpcState extends EmulatedWorldState<IbmWorld> {
 
   newInstanceId(zone: string): string {
     for (;;) {
-      const id = `${zoneCode(this.world.zones, zone)}_${this.knobs.random.uuid()}`;
+      const id = `${zoneCode(this.world.zones, zone)}_${this.idUuid()}`;
       if (!this.instance(id)) return id;
     }
   }
 
   newZonalId(zone: string): string {
-    return `${zoneCode(this.world.zones, zone)}-${this.knobs.random.uuid()}`;
+    return `${zoneCode(this.world.zones, zone)}-${this.idUuid()}`;
   }
 
   // ---- lifecycle ------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { changeLines } from '../../../cmd/local/change-log.js';
+import { changeLines, stampedChangeLines } from '../../../cmd/local/change-log.js';
 import type { ClusterSnapshot, EventRow, MachineRow } from '../../../cmd/local/cluster-snapshot.js';
 
 const ns = 'openshift-machine-api';
@@ -49,5 +49,18 @@ describe('the change log of machine-api-local without a terminal', () => {
     const before = snap({ events: [e(5, 'Update', { count: 1 }), e(3, 'Create')] });
     const after = snap({ events: [e(6, 'Update', { count: 2 }), e(5, 'Update', { count: 1 }), e(3, 'Create')] });
     expect(changeLines(before, after)).to.deep.equal(['event Normal Update Machine/a: Update a (x2)']);
+  });
+
+  it('stamps events with their own time (replayed ones from an earlier run too) and other changes with the time seen', () => {
+    const now = Date.parse('2026-11-26T09:30:00Z');
+    const lines = stampedChangeLines(undefined, snap({
+      machines: [m('a', { phase: 'Running' })],
+      events: [e(Date.parse('2026-11-26T08:15:42Z'), 'Updated'), e(Date.parse('2026-11-25T23:59:01Z'), 'Created')],
+    }), now);
+    expect(lines).to.deep.equal([
+      '09:30:00 machine openshift-machine-api/a: Running',
+      '2026-11-25 23:59:01 event Normal Created Machine/a: Created a',
+      '08:15:42 event Normal Updated Machine/a: Updated a',
+    ]);
   });
 });

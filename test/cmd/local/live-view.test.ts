@@ -53,6 +53,11 @@ describe('the live view of machine-api-local', () => {
       expect(fit('aws:///us-east-1a/i-0123456789abcdef0', 10, 'end')).to.equal('…89abcdef0');
       expect(fit('x', 0)).to.equal('');
     });
+
+    it('keeps both ends when asked, the end getting more room (generated names differ in their suffix)', () => {
+      expect(fit('worker-us-central1-a-x7k2p', 12, 'ends')).to.equal('wor…-a-x7k2p');
+      expect(fit('worker-us-central1-a-x7k2p', 4, 'ends')).to.equal('…k2p');
+    });
   });
 
   describe('table', () => {
@@ -95,6 +100,27 @@ describe('the live view of machine-api-local', () => {
     it('keeps full node names and provider IDs when the terminal is wide enough', () => {
       const lines = renderLiveView(snapshot(3), { width: 160, height: 40, nowMs: now, header });
       expect(lines.join('\n')).to.contain('ip-10-0-16-2.ec2.internal').and.to.contain('aws:///us-east-1a/i-0f0d16986b24f9802');
+    });
+
+    it('shows the distinguishing end of long node names on an 80-column terminal', () => {
+      const gcp = (suffix: string): MachineRow => ({
+        namespace: 'openshift-machine-api',
+        name: `worker-us-central1-a-${suffix}`,
+        phase: 'Running',
+        node: `worker-us-central1-a-${suffix}.c.openshift-local.internal`,
+        providerID: `gce://openshift-local/us-central1-a/worker-us-central1-a-${suffix}`,
+        createdMs: now - 65_000,
+        deleting: false,
+      });
+      const suffixes = ['x7k2p', 'q9m4d', 'b3v8n'];
+      const lines = renderLiveView({ machineSets: [], machines: suffixes.map(gcp), events: [] }, { width: 80, height: 24, nowMs: now, header });
+      for (const s of suffixes) {
+        const row = lines.find((l) => l.startsWith(`worker-us-central1-a-${s}`))!;
+        expect(row.length).to.be.at.most(80);
+        const nodeCell = row.slice(row.indexOf('Running') + 'Running'.length).trim().split(/\s+/)[0]!;
+        expect(nodeCell, row).to.contain('…');
+        expect(nodeCell.endsWith(s), row).to.equal(true);
+      }
     });
 
     it('shows the latest events newest first, marks warnings and repeated counts', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Clock } from '../../../../lib/runtime/clock.js';
 import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
-import { EmulatedWorldState, EmulatorKnobs, type LatencySpec } from '../../../../lib/testing/index.js';
+import { EmulatedWorldState, EmulatorKnobs, IdSerial, type LatencySpec } from '../../../../lib/testing/index.js';
 
 interface Item {
   id: string;
@@ -73,6 +73,27 @@ describe('EmulatedWorldState', () => {
     const d = draw(9);
     expect(d).to.be.within(10, 50);
     expect(draw(9)).to.equal(d);
+  });
+
+  it('issues ids from the serial when the world persists: cloud-shaped, and the same seed never repeats them', () => {
+    const ids = (serial: IdSerial | undefined) => {
+      const st = new BootingWorld(knobsOn(new FakeClock(), 7), 0);
+      st.idSerial = serial;
+      return [st.idHex(16), st.idDecimal19(), st.idUuid()];
+    };
+    // Without a serial, one seed replays the same ids (in-memory runs are reproducible)...
+    expect(ids(undefined)).to.deep.equal(ids(undefined));
+    // ...with one, two runs on the same seed continue the serial instead.
+    const serial = new IdSerial(0n);
+    const first = ids(serial);
+    const second = ids(serial);
+    expect(second[0]).to.not.equal(first[0]);
+    expect(second[1]).to.not.equal(first[1]);
+    expect(second[2]).to.not.equal(first[2]);
+    const [hex, decimal, uuid] = second;
+    expect(hex).to.match(/^[0-9a-f]{16}$/);
+    expect(decimal).to.match(/^[1-9][0-9]{18}$/);
+    expect(uuid).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('outOfBand applies what is due before the change, then announces the change', () => {

@@ -47,6 +47,24 @@ describe('EC2 emulator: persistence in a dataDir', () => {
     }
   });
 
+  it('never hands out an instance id twice in a dataDir, even when the restored world is older than the last run', async () => {
+    const launchOne = async (name: string): Promise<string> => {
+      const emu = await startEc2Emulator({ dataDir: dir });
+      const c = ec2Client(emu, 1);
+      try {
+        return (await c.send(new RunInstancesCommand(workerLaunch(name)))).Instances![0]!.InstanceId!;
+      } finally {
+        c.destroy();
+        await emu.stop();
+      }
+    };
+    const first = await launchOne('first');
+    // The world file lags behind what clients saw (a crash before the debounced save): the instance is forgotten.
+    rmSync(join(dir, 'ec2-emulator-state.json'));
+    const second = await launchOne('second');
+    expect(second, 'the id the API server still holds as a providerID').to.not.equal(first);
+  });
+
   it('refuses a corrupt state file or one from another region, with a message naming the file', async () => {
     writeFileSync(join(dir, 'ec2-emulator-state.json'), '{"version": 99}');
     const err = (await rejection(startEc2Emulator({ dataDir: dir }))) as Error;
