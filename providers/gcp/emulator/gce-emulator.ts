@@ -1,6 +1,7 @@
 // A local Google Compute Engine endpoint speaking the real compute/v1 REST+JSON API, so @google-cloud/compute
 // (REST transport) and gcloud run against it unmodified with only their endpoint changed; it also answers the
-// Cloud Resource Manager v3 tag look-up under /v3/. Loopback only.
+// Cloud Resource Manager v3 tag look-up under /v3/, and batches of compute calls at /batch/compute/v1 (what
+// gcloud sends for a command naming several instances). Loopback only.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
