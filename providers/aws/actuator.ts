@@ -58,7 +58,7 @@ import {
   sortOldestFirst,
   type IpFamily,
 } from './instances.js';
-import { ensureDynamicHost, isDynamicHost, releaseDynamicHost } from './dedicated-hosts.js';
+import { ensureDynamicHost, isDynamicHost, releaseDynamicHost, tagUserProvidedHost } from './dedicated-hosts.js';
 import { resolveLaunchInputs } from './launch-resolver.js';
 import { deregisterFromLoadBalancers, registerWithLoadBalancers } from './load-balancers.js';
 import { newMachineScope, secretsReferencedBy, userDataFor, type MachineScope } from './machine-scope.js';
@@ -245,6 +245,7 @@ class AwsMachineActuator implements AwsActuator {
     const resolved = await failureStep('error resolving launch parameters', () => resolveLaunchInputs(ec2, scope.config, ctx.signal));
     const userData = await failureStep('error reading user data', () => userDataFor(machine, scope.config, this.o.client, ctx.signal));
     const dedicatedHostId = isDynamicHost(scope) ? await failureStep('failed to allocate dedicated host', () => ensureDynamicHost(scope, ec2, resolved, ctx.signal)) : undefined;
+    await tagUserProvidedHost(scope, ec2, ctx.signal, ctx.log);
     const input = buildRunInstancesInput(machine, scope.config, scope.clusterId, {
       ...resolved,
       userData,

@@ -3,9 +3,10 @@
 // AllocateHosts is idempotent on a token derived from the Machine UID), and delete waits for the instance
 // to terminate so it can always release the host (spec/aws.md §7.2 #1, #9).
 import { createHash } from 'node:crypto';
-import { InvalidMachineConfigurationError, RequeueAfterError, type Machine } from '../../lib/index.js';
+import { InvalidMachineConfigurationError, RequeueAfterError, type Logger, type Machine } from '../../lib/index.js';
 import type { Ec2Api } from './ec2-api.js';
-import { buildTags } from './instances.js';
+import { describeEc2Error } from './errors.js';
+import { buildTags, CLUSTER_TAG_PREFIX } from './instances.js';
 import type { MachineScope } from './machine-scope.js';
 import { PROVIDER_SPEC_PATH } from './provider-spec.js';
 
@@ -13,6 +14,28 @@ export const isDynamicHost = (scope: MachineScope): boolean => scope.config.plac
 
 export function hostClientTokenFor(machine: Machine): string {
   return createHash('sha256').update(`machine.openshift.io/dedicated-host/${machine.metadata.uid ?? ''}`).digest('hex');
+}
+
+/** The id of a host the user allocated and named in the spec (allocationStrategy UserProvided or omitted). */
+export function userProvidedHostId(scope: MachineScope): string | undefined {
+  const dedicated = scope.config.placement.host?.dedicatedHost;
+  if (!dedicated || dedicated.allocationStrategy === 'Dynamic') return undefined;
+  return dedicated.id || undefined;
+}
+
+/**
+ * Marks a user-provided host as used by the cluster (`kubernetes.io/cluster/<id>=shared`, as the reference
+ * does at every launch): "shared" and not "owned", because the host outlives the cluster and is never ours
+ * to release. Tagging is advisory, so a failure is only logged and the launch goes on.
+ */
+export async function tagUserProvidedHost(scope: MachineScope, ec2: Ec2Api, signal: AbortSignal, log: Logger): Promise<void> {
+  const hostId = userProvidedHostId(scope);
+  if (!hostId) return;
+  try {
+    await ec2.createTags(hostId, [{ Key: `${CLUSTER_TAG_PREFIX}${scope.clusterId}`, Value: 'shared' }], { signal });
+  } catch (err) {
+    log.warn('could not tag the user-provided dedicated host as shared by the cluster', { hostId, error: describeEc2Error(err) });
+  }
 }
 
 /** The recorded host, or a newly allocated one (recorded on the Machine before returning). */

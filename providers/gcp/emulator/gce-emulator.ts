@@ -1,6 +1,7 @@
 // A local Google Compute Engine endpoint speaking the real compute/v1 REST+JSON API, so @google-cloud/compute
 // (REST transport) and gcloud run against it unmodified with only their endpoint changed; it also answers the
-// Cloud Resource Manager v3 tag look-up under /v3/. Loopback only.
+// Cloud Resource Manager v3 tag look-up under /v3/, and batches of compute calls at /batch/compute/v1 (what
+// gcloud sends for a command naming several instances). Loopback only.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
@@ -19,6 +20,7 @@ import {
   type OutOfBandLifecycle,
 } from '../../../lib/testing/index.js';
 import { GceApiError } from './api-error.js';
+import { BATCH_PATH, parseBatchRequest, renderBatchResponse, type BatchedReply, type BatchedRequest } from './batch.js';
 import { defaultWorld, DEFAULT_PROJECT } from './default-world.js';
 import { DEFAULT_TIMINGS, GceState, type GceTimings } from './gce-state.js';
 import { addTagValue } from './handlers/resource-manager.js';
@@ -85,6 +87,11 @@ export interface GceEmulator
 
 const STATE_FILE = 'gce-emulator-state.json';
 
+interface Reply {
+  status: number;
+  body: unknown;
+}
+
 export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<GceEmulator> {
   let throttleStatus: ThrottleStatus = opts.throttleStatus ?? 403;
   const knobs = knobsFromOptions(opts, { classify: classifyAction, throttleFault: () => throttleFault(throttleStatus), serverFault });
@@ -123,35 +130,64 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
   );
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const fail = (status: number, reason: string, message: string, domain = 'global') =>
-      sendJson(res, status, errorBody(status, reason, message, domain));
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
-    const body = await readBodyOrRefuse(req, res, maxBody, () => fail(413, 'requestTooLarge', `The request body exceeds ${maxBody} bytes`));
+    const body = await readBodyOrRefuse(req, res, maxBody, () =>
+      sendJson(res, 413, errorBody(413, 'requestTooLarge', `The request body exceeds ${maxBody} bytes`)),
+    );
     if (body === undefined) return;
+    if (url.pathname.replace(/\/$/, '') === BATCH_PATH) {
+      await handleBatch(method, req.headers['content-type'], body, res);
+      return;
+    }
+    const reply = await answer(method, url, body, res);
+    if (reply) sendJson(res, reply.status, reply.body);
+  }
+
+  /** Each inner call goes through the same routes, knobs and counters as when it is sent on its own. */
+  async function handleBatch(method: string, contentType: string | undefined, body: string, res: ServerResponse): Promise<void> {
+    if (method !== 'POST') {
+      sendJson(res, 405, errorBody(405, 'httpMethodNotAllowed', `The HTTP method ${method} is not allowed for ${BATCH_PATH}.`));
+      return;
+    }
+    let requests: BatchedRequest[];
+    try {
+      requests = parseBatchRequest(contentType, body);
+    } catch (err) {
+      if (!(err instanceof GceApiError)) throw err;
+      sendJson(res, err.status, errorBody(err.status, err.reason, err.message, err.domain));
+      return;
+    }
+    const replies: BatchedReply[] = [];
+    for (const r of requests) {
+      const reply = await answer(r.method, new URL(r.target, 'http://localhost'), r.body, res);
+      // The knobs dropped the connection (a lost reply): the whole batch answer is lost with it.
+      if (!reply) return;
+      replies.push({ contentId: r.contentId, ...reply });
+    }
+    const out = renderBatchResponse(replies);
+    res.writeHead(200, { 'content-type': out.contentType, 'content-length': Buffer.byteLength(out.body), vary: 'Origin, X-Origin, Referer', server: 'ESF' });
+    res.end(out.body);
+  }
+
+  /** The status and JSON answering one API call; undefined when no answer is to be sent (connection gone). */
+  async function answer(method: string, url: URL, body: string, res: ServerResponse): Promise<Reply | undefined> {
+    const fail = (status: number, reason: string, message: string, domain = 'global'): Reply => ({ status, body: errorBody(status, reason, message, domain) });
     let segments: string[];
     try {
       segments = url.pathname.slice(1).replace(/\/$/, '').split('/').map(decodeURIComponent);
     } catch {
-      fail(400, 'badRequest', 'The request path contains an invalid percent-encoding');
-      return;
+      return fail(400, 'badRequest', 'The request path contains an invalid percent-encoding');
     }
     const match = matchRoute(method, segments);
-    if (!match) {
-      fail(404, 'notFound', `The requested URL ${url.pathname} was not found on this server.`);
-      return;
-    }
-    if ('methodNotAllowed' in match) {
-      fail(405, 'httpMethodNotAllowed', `The HTTP method ${method} is not allowed for ${url.pathname}.`);
-      return;
-    }
+    if (!match) return fail(404, 'notFound', `The requested URL ${url.pathname} was not found on this server.`);
+    if ('methodNotAllowed' in match) return fail(405, 'httpMethodNotAllowed', `The HTTP method ${method} is not allowed for ${url.pathname}.`);
     let parsed: unknown;
     if (body.length > 0) {
       try {
         parsed = JSON.parse(body);
       } catch (err) {
-        fail(400, 'parseError', `Invalid JSON payload received. ${(err as Error).message}`);
-        return;
+        return fail(400, 'parseError', `Invalid JSON payload received. ${(err as Error).message}`);
       }
     }
 
@@ -160,6 +196,7 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     const onGone = () => abort.abort();
     res.on('close', onGone);
     stopping.signal.addEventListener('abort', onGone, { once: true });
+    let reply: Reply | undefined;
     try {
       await runEmulatedCall({
         knobs,
@@ -170,11 +207,15 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
           st.advance();
           return match.route.handler({ state: st, params: match.params, query: url.searchParams, body: parsed, signal: abort.signal });
         },
-        reply: (result) => sendJson(res, 200, result),
-        replyFault: (fault) => fail(fault.status, fault.code, fault.message, domainOf(fault.code)),
+        reply: (result) => {
+          reply = { status: 200, body: result };
+        },
+        replyFault: (fault) => {
+          reply = fail(fault.status, fault.code, fault.message, domainOf(fault.code));
+        },
         replyApiError: (err) => {
           if (!(err instanceof GceApiError)) return false;
-          fail(err.status, err.reason, err.message, err.domain);
+          reply = fail(err.status, err.reason, err.message, err.domain);
           return true;
         },
       });
@@ -182,6 +223,7 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
       res.off('close', onGone);
       stopping.signal.removeEventListener('abort', onGone);
     }
+    return reply;
   }
 
   const port = await listenOnLoopback(server, opts.port);

@@ -1,3 +1,4 @@
+import { AllocateHostsCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
 import {
   InvalidMachineConfigurationError,
@@ -11,6 +12,7 @@ import {
 import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
 import { createAwsActuator, type AwsActuator } from '../../../providers/aws/index.js';
 import { MACHINE_UID_TAG, clientTokenFor } from '../../../providers/aws/instances.js';
+import { ec2Client } from './emulator/ec2-test-env.js';
 import { awsSpec, machine, recordingContext, secretsClient } from './fixtures.js';
 
 const clock = new RealClock();
@@ -353,6 +355,37 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     await actuator.delete(m, recordingContext());
     expect(emu.world.hosts.find((h) => h.hostId === hostId)?.state).to.equal('released');
     expect((m.status?.providerStatus as { dedicatedHost?: { id?: string } }).dedicatedHost).to.deep.equal({});
+  });
+
+  it('tags a user-provided dedicated host kubernetes.io/cluster/<id>=shared when launching on it, and never releases it', async () => {
+    const allocated = await ec2Client(emu).send(new AllocateHostsCommand({ InstanceType: 'm6i.xlarge', AvailabilityZone: 'us-east-1a', Quantity: 1 }));
+    const hostId = allocated.HostIds?.[0] as string;
+    const m = machine(
+      'byo-host-1',
+      awsSpec({ placement: { region: 'us-east-1', availabilityZone: 'us-east-1a', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: hostId } } } }),
+    );
+    await actuator.create(m, recordingContext());
+    const host = emu.world.hosts.find((h) => h.hostId === hostId);
+    expect(host?.tags).to.deep.include({ key: 'kubernetes.io/cluster/test-cluster', value: 'shared' });
+    expect(emu.instance(m.status?.providerStatus?.instanceId as string)?.hostId).to.equal(hostId);
+
+    const id = m.status?.providerStatus?.instanceId as string;
+    await actuator.delete(m, recordingContext());
+    await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
+    await actuator.delete(m, recordingContext());
+    expect(host?.state, 'a host the user brought is not ours to release').to.equal('available');
+  });
+
+  it('launches on a user-provided host even when tagging it fails', async () => {
+    const allocated = await ec2Client(emu).send(new AllocateHostsCommand({ InstanceType: 'm6i.xlarge', AvailabilityZone: 'us-east-1a', Quantity: 1 }));
+    const hostId = allocated.HostIds?.[0] as string;
+    emu.knobs.failNext('CreateTags', 1, { status: 403, code: 'UnauthorizedOperation', message: 'You are not authorized to perform this operation.' });
+    const m = machine(
+      'byo-host-2',
+      awsSpec({ placement: { region: 'us-east-1', availabilityZone: 'us-east-1a', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: hostId } } } }),
+    );
+    await actuator.create(m, recordingContext());
+    expect(emu.instance(m.status?.providerStatus?.instanceId as string)?.hostId).to.equal(hostId);
   });
 
   it('costs a fraction of one EC2 call per machine per steady-state reconcile (exists + update)', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { FakeClock, InvalidMachineConfigurationError, type MachineSet } from '../../../lib/index.js';
+import { scaleFromZeroAnnotations } from '../../../lib/machineset/scale-from-zero.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
 import { AwsClientFactory, createAwsInstanceTypeCatalog, toInstanceTypeInfo } from '../../../providers/aws/index.js';
 import { NAMESPACE, awsSpec, secretsClient, silentLogger } from './fixtures.js';
@@ -33,6 +34,33 @@ describe('AWS instance-type catalog', () => {
     expect(await catalog.lookup(machineSet(awsSpec({ instanceType: 'm6g.large' })), ctx)).to.deep.include({ architecture: 'arm64', vCPU: 2, memoryMiB: 8192 });
     expect(await catalog.lookup(machineSet(awsSpec({ instanceType: 'p3.8xlarge' })), ctx)).to.deep.include({ gpuCount: 4, gpuType: 'nvidia.com/gpu', vCPU: 32 });
     expect(await catalog.lookup(machineSet(awsSpec({ instanceType: 'x9.nonexistent' })), ctx)).to.equal(undefined);
+  });
+
+  it('gives current arm64 and GPU types their scale-from-zero figures (m8g on Graviton4, g6 with L4, p5 with H100)', async () => {
+    const catalog = createAwsInstanceTypeCatalog({ client: secretsClient(), clock, clients });
+    const lookup = (instanceType: string) => catalog.lookup(machineSet(awsSpec({ instanceType })), ctx);
+    expect(await lookup('m8g.2xlarge')).to.deep.equal({ name: 'm8g.2xlarge', vCPU: 8, memoryMiB: 32768, gpuCount: 0, architecture: 'arm64' });
+    expect(await lookup('c7g.4xlarge')).to.deep.equal({ name: 'c7g.4xlarge', vCPU: 16, memoryMiB: 32768, gpuCount: 0, architecture: 'arm64' });
+    expect(await lookup('g6.xlarge')).to.deep.equal({ name: 'g6.xlarge', vCPU: 4, memoryMiB: 16384, gpuCount: 1, gpuType: 'nvidia.com/gpu', architecture: 'amd64' });
+    expect(await lookup('p5.48xlarge')).to.deep.equal({ name: 'p5.48xlarge', vCPU: 192, memoryMiB: 2097152, gpuCount: 8, gpuType: 'nvidia.com/gpu', architecture: 'amd64' });
+
+    expect(scaleFromZeroAnnotations((await lookup('m8g.2xlarge'))!, undefined)).to.deep.equal({
+      'machine.openshift.io/vCPU': '8',
+      'machine.openshift.io/memoryMb': '32768',
+      'machine.openshift.io/GPU': '0',
+      'capacity.cluster-autoscaler.kubernetes.io/labels': 'kubernetes.io/arch=arm64',
+      'capacity.cluster-autoscaler.kubernetes.io/cpu': '8',
+      'capacity.cluster-autoscaler.kubernetes.io/memory': '32768Mi',
+      'capacity.cluster-autoscaler.kubernetes.io/gpu-count': '0',
+    });
+    expect(scaleFromZeroAnnotations((await lookup('g6.xlarge'))!, undefined)).to.include({
+      'machine.openshift.io/vCPU': '4',
+      'machine.openshift.io/memoryMb': '16384',
+      'machine.openshift.io/GPU': '1',
+      'capacity.cluster-autoscaler.kubernetes.io/labels': 'kubernetes.io/arch=amd64',
+      'capacity.cluster-autoscaler.kubernetes.io/gpu-count': '1',
+      'capacity.cluster-autoscaler.kubernetes.io/gpu-type': 'nvidia.com/gpu',
+    });
   });
 
   it('loads the list once per region and credentials for 24 hours, with one request in flight', async () => {

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
+import { PassThroughClient } from 'google-auth-library';
 import { FakeClock, InvalidMachineConfigurationError } from '../../../lib/index.js';
+import { scaleFromZeroAnnotations } from '../../../lib/machineset/scale-from-zero.js';
+import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
 import {
   GcpClientFactory,
+  SdkComputeApi,
   architectureOf,
   createGcpInstanceTypeCatalog,
   toInstanceTypeInfo,
@@ -96,5 +100,49 @@ describe('GCP instance-type catalog (scale from zero)', () => {
       gpuType: 'nvidia.com/gpu',
       architecture: 'amd64',
     });
+  });
+});
+
+describe('GCP instance-type catalog against the GCE emulator (real SDK)', function () {
+  this.timeout(20_000);
+  let emu: GceEmulator;
+  let clients: GcpClientFactory;
+  before(async () => {
+    emu = await startGceEmulator();
+    const clock = new FakeClock(0);
+    clients = new GcpClientFactory({ clock, createComputeApi: () => new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } }) });
+  });
+  after(async () => {
+    await emu.stop();
+  });
+  const annotationsOf = async (machineType: string) => {
+    const catalog = createGcpInstanceTypeCatalog({ client: secretsClient(), clock: new FakeClock(0), clients });
+    const info = await catalog.lookup(machineSet(machineType, 0, gcpSpec({ machineType })), ctx);
+    expect(info, machineType).to.not.equal(undefined);
+    return scaleFromZeroAnnotations(info!, undefined);
+  };
+
+  it('annotates an Axion (c4a) MachineSet as arm64 with its published vCPU and memory', async () => {
+    expect(await annotationsOf('c4a-standard-8')).to.deep.equal({
+      'machine.openshift.io/vCPU': '8',
+      'machine.openshift.io/memoryMb': '32768',
+      'machine.openshift.io/GPU': '0',
+      'capacity.cluster-autoscaler.kubernetes.io/labels': 'kubernetes.io/arch=arm64',
+      'capacity.cluster-autoscaler.kubernetes.io/cpu': '8',
+      'capacity.cluster-autoscaler.kubernetes.io/memory': '32768Mi',
+      'capacity.cluster-autoscaler.kubernetes.io/gpu-count': '0',
+    });
+  });
+
+  it('annotates A3 (8x H100) and G2 (L4) MachineSets with their built-in GPUs', async () => {
+    expect(await annotationsOf('a3-highgpu-8g')).to.include({
+      'machine.openshift.io/vCPU': '208',
+      'machine.openshift.io/memoryMb': '1916928',
+      'machine.openshift.io/GPU': '8',
+      'capacity.cluster-autoscaler.kubernetes.io/gpu-type': 'nvidia.com/gpu',
+      'capacity.cluster-autoscaler.kubernetes.io/labels': 'kubernetes.io/arch=amd64',
+    });
+    expect(await annotationsOf('g2-standard-24')).to.include({ 'machine.openshift.io/vCPU': '24', 'machine.openshift.io/memoryMb': '98304', 'machine.openshift.io/GPU': '2' });
+    expect(await annotationsOf('n4-standard-16')).to.include({ 'machine.openshift.io/vCPU': '16', 'machine.openshift.io/memoryMb': '65536', 'machine.openshift.io/GPU': '0' });
   });
 });

@@ -73,9 +73,40 @@ describe('EC2 emulator: describing the seeded world', () => {
       expect(byName.get('g5.xlarge')?.GpuInfo?.Gpus?.[0]?.Name).to.equal('A10G');
     });
 
+    it("offers today's families with the clouds' published vCPU, memory, architecture and GPUs", async () => {
+      const published: Record<string, [vCpus: number, memoryMiB: number, arch: string, gpus: number]> = {
+        'm7i.2xlarge': [8, 32768, 'x86_64', 0],
+        'm7a.large': [2, 8192, 'x86_64', 0],
+        'm7g.4xlarge': [16, 65536, 'arm64', 0],
+        'c7i.8xlarge': [32, 65536, 'x86_64', 0],
+        'c7g.large': [2, 4096, 'arm64', 0],
+        'r7i.xlarge': [4, 32768, 'x86_64', 0],
+        'm8g.xlarge': [4, 16384, 'arm64', 0],
+        'c8g.2xlarge': [8, 16384, 'arm64', 0],
+        'g6.xlarge': [4, 16384, 'x86_64', 1],
+        'g6.12xlarge': [48, 196608, 'x86_64', 4],
+        'g6.48xlarge': [192, 786432, 'x86_64', 8],
+        'p5.48xlarge': [192, 2097152, 'x86_64', 8],
+      };
+      const out = await ec2.send(new DescribeInstanceTypesCommand({ InstanceTypes: Object.keys(published) as never[] }));
+      const seen = Object.fromEntries(
+        out.InstanceTypes!.map((t) => [
+          t.InstanceType,
+          [t.VCpuInfo?.DefaultVCpus, t.MemoryInfo?.SizeInMiB, t.ProcessorInfo?.SupportedArchitectures?.[0], (t.GpuInfo?.Gpus ?? []).reduce((n, g) => n + (g.Count ?? 0), 0)],
+        ]),
+      );
+      expect(seen).to.deep.equal(published);
+      const byName = new Map(out.InstanceTypes!.map((t) => [t.InstanceType as string, t]));
+      expect(byName.get('g6.xlarge')?.GpuInfo?.Gpus?.[0]).to.deep.include({ Name: 'L4', Manufacturer: 'NVIDIA' });
+      expect(byName.get('p5.48xlarge')?.GpuInfo?.Gpus?.[0]).to.deep.include({ Name: 'H100', Manufacturer: 'NVIDIA', Count: 8, MemoryInfo: { SizeInMiB: 81920 } });
+    });
+
     it('filters by architecture and rejects unknown types', async () => {
       const arm = await ec2.send(new DescribeInstanceTypesCommand({ Filters: [{ Name: 'processor-info.supported-architecture', Values: ['arm64'] }], MaxResults: 100 }));
-      expect(arm.InstanceTypes!.map((t) => t.InstanceType).sort()).to.deep.equal(['c7g.xlarge', 'm6g.large', 'm6g.xlarge', 'r6g.large']);
+      const armNames = arm.InstanceTypes!.map((t) => t.InstanceType as string);
+      expect(armNames).to.include.members(['m6g.large', 'r6g.large', 'm7g.large', 'c7g.xlarge', 'm8g.8xlarge', 'c8g.2xlarge']);
+      expect(armNames).to.not.include.members(['m7i.large']);
+      expect(arm.InstanceTypes!.every((t) => t.ProcessorInfo?.SupportedArchitectures?.[0] === 'arm64')).to.equal(true);
       const err = await awsError(ec2.send(new DescribeInstanceTypesCommand({ InstanceTypes: ['m5.large', 'x9.huge' as never] })), 'InvalidInstanceType', 400);
       expect(err.message).to.contain('x9.huge');
     });

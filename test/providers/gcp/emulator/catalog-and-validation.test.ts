@@ -35,6 +35,31 @@ describe('GCE emulator: catalog reads', () => {
     expect(err.message).to.equal(`The resource 'projects/${PROJECT}/zones/${ZONE}/machineTypes/x9-huge' was not found`);
   });
 
+  it("offers today's series with the published vCPU, memory, architecture and built-in GPUs", async () => {
+    const published: Record<string, [guestCpus: number, memoryMb: number, architecture: string, accelerator?: string, count?: number]> = {
+      'n4-standard-2': [2, 8192, 'X86_64'],
+      'n4-highmem-8': [8, 65536, 'X86_64'],
+      'c4-standard-2': [2, 7168, 'X86_64'],
+      'c4-standard-16': [16, 61440, 'X86_64'],
+      'c4-highmem-4': [4, 31744, 'X86_64'],
+      'c4a-standard-8': [8, 32768, 'ARM64'],
+      'c4a-highcpu-4': [4, 8192, 'ARM64'],
+      'n2d-standard-16': [16, 65536, 'X86_64'],
+      't2a-standard-2': [2, 8192, 'ARM64'],
+      'a3-highgpu-8g': [208, 1916928, 'X86_64', 'nvidia-h100-80gb', 8],
+      'g2-standard-4': [4, 16384, 'X86_64', 'nvidia-l4', 1],
+      'g2-standard-24': [24, 98304, 'X86_64', 'nvidia-l4', 2],
+      'g2-standard-96': [96, 393216, 'X86_64', 'nvidia-l4', 8],
+    };
+    for (const [name, figures] of Object.entries(published)) {
+      const [mt] = await c.machineTypes.get({ project: PROJECT, zone: ZONE, machineType: name });
+      const gpu = mt.accelerators?.[0];
+      const seen = [mt.guestCpus, mt.memoryMb, mt.architecture, ...(gpu ? [gpu.guestAcceleratorType, gpu.guestAcceleratorCount] : [])];
+      expect(seen, name).to.deep.equal(figures);
+    }
+    expect(emu.world.acceleratorTypes.find((a) => a.name === 'nvidia-h100-80gb')).to.deep.include({ description: 'NVIDIA H100 80GB', maximumCardsPerInstance: 8 });
+  });
+
   it('lists machine types across pages and aggregates them per zone', async () => {
     const [all] = await c.machineTypes.list({ project: PROJECT, zone: ZONE, maxResults: 4 });
     expect(all.map((m) => m.name)).to.include.members(['e2-standard-4', 'n1-standard-4', 'n2-standard-8', 'c3-standard-4', 't2a-standard-4', 'a2-highgpu-1g', 'g2-standard-4']);
