@@ -20,7 +20,7 @@ export const awsProviderBinary: LocalBinary = {
     const provider = wireAwsProvider(
       manager,
       client,
-      { ...infra, endpoint: aws.awsEndpoint, region: aws.awsRegion, maxConcurrentReconciles: flags.maxConcurrentReconciles, featureGates: flags.featureGates },
+      { ...infra, endpoint: aws.awsEndpoint, region: aws.awsRegion, maxConcurrentReconciles: flags.maxConcurrentReconciles, featureGates: flags.featureGates, machineController: opts.machineController },
       new RealClock(),
     );
     return { manager, close: () => provider.close() };

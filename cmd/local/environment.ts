@@ -8,7 +8,7 @@ import { startControlPlane, type ControlPlane, type RecordedRequest } from '../.
 import { KubeletSimulator } from '../../lib/testing/index.js';
 import { machineHealthCheckBinary } from '../machine-healthcheck.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
-import { localBinaryFromSpec, type LocalBinary } from './local-binary.js';
+import { localBinaryFromSpec, type LocalBinary, type PrepareOptions } from './local-binary.js';
 import { choosePort } from './preferred-port.js';
 import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
 import { repoRoot } from './repo-root.js';
@@ -53,6 +53,8 @@ export interface LocalEnvironmentOptions {
   onRequest?: (request: RecordedRequest) => void;
   /** The environment the binaries see (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Machine controller settings for in-process controllers (tests model a controller slow to notice a termination). */
+  machineController?: PrepareOptions['machineController'];
 }
 
 export interface BinaryCommand {
@@ -204,7 +206,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     if ((opts.controllers ?? 'in-process') === 'in-process') {
       const stop = new AbortController();
       for (const b of binaries) {
-        const prepared = await b.prepare(argsOf(b), { logStream, env: opts.env ?? process.env });
+        const prepared = await b.prepare(argsOf(b), { logStream, env: opts.env ?? process.env, machineController: opts.machineController });
         const done = prepared.manager.start(stop.signal);
         // A manager that fails is reported by stop(); until then, keep the rejection from going unhandled.
         done.catch((err: unknown) => logger.error('controller binary stopped with an error', { binary: b.name, error: err }));

@@ -1,7 +1,7 @@
 // A controller binary run inside the local environment: its own flag parser, managerFromFlags and its own
 // registration code, exactly as its main() does, minus runUntilSignal (the environment owns the signals).
 import { Command } from 'commander';
-import type { Manager } from '../../lib/index.js';
+import type { MachineControllerOptions, Manager } from '../../lib/index.js';
 import { addStandardFlags, managerFromFlags, readStandardFlags, type BinarySpec } from '../internal/index.js';
 
 export interface PreparedBinary {
@@ -14,6 +14,8 @@ export interface PrepareOptions {
   /** Where the binary's JSON logs go. */
   logStream: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
+  /** Provider binaries pass these to their machine controller. */
+  machineController?: Pick<MachineControllerOptions, 'terminationFollow'>;
 }
 
 export interface LocalBinary {

@@ -6,7 +6,7 @@ import type { KubeObject } from '../apis/meta.js';
 import type { Actuator } from './actuator.js';
 import { DrainReconciler } from './drain/drain-reconciler.js';
 import { NodeDrainer, type DrainOptions } from './drain/node-drainer.js';
-import { MachineReconciler } from './machine-reconciler.js';
+import { MachineReconciler, type MachineReconcilerDeps } from './machine-reconciler.js';
 import { machineMetricsFor, MachineMetrics } from './metrics.js';
 import { watchReferencedSecrets } from './secret-watch.js';
 
@@ -35,6 +35,8 @@ export interface MachineControllerOptions {
   secretWait?: { baseDelayMs?: number; maxDelayMs?: number };
   /** Where phase-transition and instance-failure metrics go; default the manager's registry. */
   metrics?: MachineMetrics;
+  /** How often a deleted Machine's terminating instance is looked at; default 1 s, growing to 10 s. */
+  terminationFollow?: MachineReconcilerDeps['terminationFollow'];
 }
 
 /** Machines by the name of the Node their status.nodeRef names. */
@@ -64,6 +66,7 @@ export function addMachineController(mgr: ControllerManager, actuator: Actuator,
     retryMaxMs: max,
     secretWaitBaseMs: opts.secretWait?.baseDelayMs,
     secretWaitMaxMs: opts.secretWait?.maxDelayMs,
+    terminationFollow: opts.terminationFollow,
   });
   const machineController = mgr.addController({
     name: MachineControllerName,

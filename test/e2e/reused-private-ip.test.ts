@@ -51,9 +51,13 @@ describe('a new Machine whose instance reuses a freed private IP (local environm
   }
 
   it('keeps the new Machine its Node when the old Machine finishes deleting, and the MachineHealthCheck leaves it alone', async () => {
-    // Boot and termination as slow as `npm start` makes them, so the deleted Machines are still waiting for
-    // their instances when the new ones come up.
-    env = await startLocalEnvironment({ provider: 'aws', stateDir: dir, bootDelayMs: 500, terminateDelayMs: 1_000, logStream: new PassThrough().resume() });
+    // The deleted Machines must still be finishing when the new ones come up. A controller notices a
+    // termination within a second or two when idle, but a busy or restarted one takes longer: this one looks
+    // at a terminating instance every 20 s, so the new Nodes register inside that gap.
+    env = await startLocalEnvironment({
+      provider: 'aws', stateDir: dir, bootDelayMs: 500, terminateDelayMs: 1_000, logStream: new PassThrough().resume(),
+      machineController: { terminationFollow: { firstMs: 20_000, growth: 0, maxMs: 20_000 } },
+    });
     await runningWithOwnNodes(3);
     await scale(5);
     const five = await runningWithOwnNodes(5);

@@ -84,12 +84,12 @@ describe('AWS instance requests', () => {
 
   it('send the AZ only for a filtered subnet, and placement groups, partitions and tenancy', () => {
     expect(buildRunInstancesInput(machine(), config({ subnet: { id: 'subnet-9' } }), 'i', resolved).Placement).to.equal(undefined);
-    const input = buildRunInstancesInput(machine(), config({ placementGroupName: 'pg', placementGroupPartition: 3, placement: { region: 'r', tenancy: 'dedicated' } }), 'i', resolved);
+    const input = buildRunInstancesInput(machine(), config({ placementGroupName: 'pg', placementGroupPartition: 3, placement: { region: 'us-east-1', tenancy: 'dedicated' } }), 'i', resolved);
     expect(input.Placement).to.deep.equal({ GroupName: 'pg', PartitionNumber: 3, Tenancy: 'dedicated' });
   });
 
   it('replace the placement with host affinity and id for dedicated hosts', () => {
-    const c = config({ placement: { region: 'r', availabilityZone: 'a', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: 'h-0123456789abcdef0' } } } });
+    const c = config({ placement: { region: 'us-east-1', availabilityZone: 'us-east-1a', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: 'h-0123456789abcdef0' } } } });
     expect(buildRunInstancesInput(machine(), c, 'i', resolved).Placement).to.deep.equal({ Tenancy: 'host', Affinity: 'host', HostId: 'h-0123456789abcdef0' });
   });
 
