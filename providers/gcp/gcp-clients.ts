@@ -4,7 +4,7 @@
 // cluster's instances in a resync burst so that steady-state checks cost about one list per resync.
 import { PassThroughClient } from 'google-auth-library';
 import { afterCalls, ListingSnapshot, RegionalRateLimiter, type Clock, type CloudRateLimits, type Widening } from '../../lib/index.js';
-import { SdkComputeApi, type ComputeApi, type Instance } from './compute-api.js';
+import { preloadComputeDescriptors, SdkComputeApi, type ComputeApi, type Instance } from './compute-api.js';
 import { credentialsFingerprint, type GcpCredentials } from './credentials.js';
 
 /** Below GCE's default API rate quotas (reads 20/s per project, writes about 10/s), so other clients keep room. */
@@ -108,6 +108,7 @@ export class GcpClientFactory {
 
   constructor(private readonly opts: GcpClientFactoryOptions) {
     this.limiter = new RegionalRateLimiter(opts.rateLimits ?? DEFAULT_GCE_RATE_LIMITS, opts.clock);
+    if (!opts.createComputeApi) preloadComputeDescriptors(opts.endpoint);
   }
 
   /**
