@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_TERMINATION_FOLLOW, DEFAULT_VISIBILITY_WINDOW_MS } from '../../lib/index.js';
 import { ensureCompiled } from '../bench/build.js';
 import { benchProvider, PROVIDER_NAMES, type BenchProvider } from '../bench/providers.js';
 import { chaosStateDir, runChaos } from './chaos-run.js';
@@ -19,6 +20,14 @@ function int(flag: string, min: number) {
     return n;
   };
 }
+
+/**
+ * The stated bound for the real binaries. The longest wait the controllers may legitimately take once faults
+ * stop: a deleted Machine whose instance vanished without being seen terminating (a delete whose reply was
+ * lost) keeps its finalizer until the visibility window after its launch has passed, then one termination
+ * follow; plus 20 s for the controllers to settle everything else.
+ */
+const PROCESS_SETTLE_BOUND_MS = DEFAULT_VISIBILITY_WINDOW_MS + DEFAULT_TERMINATION_FOLLOW.maxMs + 20_000;
 
 function providerOption(v: string): BenchProvider {
   try {
@@ -63,7 +72,7 @@ async function main(): Promise<void> {
         tickMs: o.inProcess ? 300 : 600,
         maxReplicas: o.maxReplicas,
         provider: o.provider,
-        settleTimeoutMs: o.inProcess ? 60_000 : 120_000,
+        settleTimeoutMs: o.inProcess ? 60_000 : PROCESS_SETTLE_BOUND_MS,
         log: (l) => log(`[seed ${seed}] ${l}`),
       });
       for (const [f, n] of Object.entries(r.faultsInjected)) faultsInjected[f] = (faultsInjected[f] ?? 0) + n;
