@@ -280,6 +280,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       await new Promise((r) => setTimeout(r, 500));
     }
     const settledMs = Date.now() - settleStart;
+    if (lb) log(`seed ${o.seed}: load balancer ${lb.balancer.memberships().map((g) => `${g.group}=[${g.members.join(' ')}]`).join(' ')}`);
     if (violations.length > 0) violations.push({ seed: o.seed, invariant: `every run converges within ${o.settleTimeoutMs / 1000} s of the faults stopping`, detail: `not converged after ${(settledMs / 1000).toFixed(1)} s` });
     violations.push(...checkDeposedLeaders(o.seed, ctx.episodes));
     violations.push(...checkCreateCalls(o.seed, createCalls(env), machinesCreated(env)));
