@@ -14,6 +14,7 @@ import {
   type Secret,
 } from '../../lib/index.js';
 import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
+import { killedEnvtestProcess } from './envtest-process.js';
 import { KubeletSimulator, type InstanceView } from '../../lib/testing/index.js';
 import { awsBench, SECRET_VALUES, type BenchCloud, type BenchProvider } from './providers.js';
 
@@ -55,6 +56,11 @@ export interface BenchEnvironment {
   restoreSecrets(): Promise<void>;
   /** Stops the control plane and starts it again from its data dir, on the same port with the same token. */
   restartControlPlane(): Promise<void>;
+  /**
+   * Hands the data dir to the machine-api-envtest binary in a child process (same port and token), lets the
+   * clients use it for `serveMs`, SIGKILLs it, and starts the control plane again from what it left on disk.
+   */
+  killControlPlane(serveMs: number, compiledDir?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -121,6 +127,15 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     async restartControlPlane() {
       await controlPlane.stop();
       controlPlane = await startControlPlane({ port, token, dataDir, onRequest });
+    },
+    async killControlPlane(serveMs, compiledDir) {
+      await controlPlane.stop();
+      try {
+        await killedEnvtestProcess({ port, token, dataDir, logFile: join(opts.stateDir, 'machine-api-envtest.log'), serveMs, compiledDir });
+      } finally {
+        // A torn log tail is what a kill -9 may leave; start-up reports it and keeps every acknowledged write.
+        controlPlane = await startControlPlane({ port, token, dataDir, onRequest });
+      }
     },
     async stop() {
       if (stopped) return;

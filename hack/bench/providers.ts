@@ -7,6 +7,7 @@ import { startEc2Emulator } from '../../providers/aws/emulator/index.js';
 import { MACHINE_UID_TAG } from '../../providers/aws/index.js';
 import { DEFAULT_PROJECT, startGceEmulator } from '../../providers/gcp/emulator/index.js';
 import { startIbmVpcEmulator } from '../../providers/ibmcloud/emulator/index.js';
+import { addAwsLoadBalancer, addGcpTargetPool, type BenchLoadBalancer } from './load-balancers.js';
 
 export const PROVIDER_NAMES = ['aws', 'gcp', 'ibmcloud'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
@@ -49,6 +50,8 @@ export interface BenchCloud {
    * InsufficientInstanceCapacity, GCE ZONE_RESOURCE_POOL_EXHAUSTED in the insert operation, VPC over_quota).
    */
   refuseLaunches(refused: boolean): void;
+  /** Creates the chaos load balancer in the world; undefined when the cloud's provider registers with none. */
+  addLoadBalancer(): BenchLoadBalancer | undefined;
   stop(): Promise<void>;
 }
 
@@ -136,6 +139,7 @@ export const awsBench: BenchProvider = {
       liveInstances: () => emu.instances().filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down'),
       terminateOutOfBand: (id) => emu.terminateOutOfBand(id),
       refuseLaunches: (refused) => emu.setInsufficientCapacity(AWS_INSTANCE_TYPE, '*', refused),
+      addLoadBalancer: () => addAwsLoadBalancer(emu),
       stop: () => emu.stop(),
     };
   },
@@ -171,6 +175,7 @@ export const awsBench: BenchProvider = {
 
 const GCP_CLUSTER = 'bench';
 const GCP_MACHINE_TYPE = 'n2-standard-4';
+const GCP_REGION = 'us-central1';
 export const gcpBench: BenchProvider = {
   name: 'gcp',
   binary: { name: 'machine-api-provider-gcp', script: 'cmd/machine-api-provider-gcp.ts' },
@@ -206,6 +211,7 @@ export const gcpBench: BenchProvider = {
       liveInstances: () => viewInstances(emu.instanceView()),
       terminateOutOfBand: (name) => emu.terminateOutOfBand(name),
       refuseLaunches: (refused) => emu.setStockout(GCP_MACHINE_TYPE, '*', refused),
+      addLoadBalancer: () => addGcpTargetPool(emu, DEFAULT_PROJECT, GCP_REGION),
       stop: () => emu.stop(),
     };
   },
@@ -238,7 +244,7 @@ export const gcpBench: BenchProvider = {
     credentialsSecret: { name: 'gcp-cloud-credentials' },
     userDataSecret: { name: 'worker-user-data' },
     projectID: DEFAULT_PROJECT,
-    region: 'us-central1',
+    region: GCP_REGION,
     zone: 'us-central1-a',
     machineType: GCP_MACHINE_TYPE,
     canIPForward: false,
@@ -292,6 +298,8 @@ export const ibmCloudBench: BenchProvider = {
           .map((i) => ({ instanceId: i.id, state: i.status, tags: [], machineName: i.name })),
       terminateOutOfBand: (id) => emu.terminateOutOfBand(id),
       refuseLaunches: (refused) => emu.setInstanceQuota(refused ? 0 : undefined),
+      // The IBM Cloud provider spec has no load-balancer field; the provider registers with none.
+      addLoadBalancer: () => undefined,
       stop: () => emu.stop(),
     };
   },

@@ -1,7 +1,7 @@
 // One seeded chaos run: a random workload (scale up and down, Machine deletes, MachineHealthCheck
 // remediations) under random faults, then faults stop, the system settles, and the invariants are checked.
 import { join } from 'node:path';
-import { MachineHealthChecks, Machines, MachineSets, Secrets, isNotFound, type Machine } from '../../lib/index.js';
+import { MachineHealthChecks, Machines, MachineSets, Secrets, isNotFound, type Machine, type MachineSet } from '../../lib/index.js';
 import { BENCH_NAMESPACE, startBenchEnvironment, type BenchEnvironment } from '../bench/environment.js';
 import { awsBench, type BenchProvider } from '../bench/providers.js';
 import { liveInstances, machineSet, machineUidOf, MACHINESET_LABEL } from '../bench/workload.js';
@@ -37,6 +37,13 @@ export interface ChaosRunResult {
 }
 
 const SETS = ['chaos-a', 'chaos-b'];
+/** The set whose Machines register with the cloud's load balancer: the one with the most churn (remediation too). */
+const LB_SET = 'chaos-a';
+
+function addProviderSpecFields(set: MachineSet, fields: Record<string, unknown>): void {
+  const ps = set.spec?.template?.spec?.providerSpec;
+  if (ps) ps.value = { ...(ps.value as Record<string, unknown> | undefined), ...fields };
+}
 
 function mhc(clusterId: string) {
   return {
@@ -71,6 +78,11 @@ interface StepContext {
   /** Controllers with a paused leader now (one pause per controller at a time). */
   pausedControllers: Set<string>;
   episodes: PauseEpisode[];
+  /**
+   * Whether the control plane may be SIGKILLed (the real-binaries mode: it runs machine-api-envtest as a
+   * child process for the fault, compiled from compiledDir when set).
+   */
+  controlPlaneKill?: { compiledDir?: string };
   log: (line: string) => void;
 }
 
@@ -160,6 +172,13 @@ const faults: Array<readonly [string, number, Step]> = [
     await env.restartControlPlane();
     return '';
   }],
+  ['control-plane-kill', 1, async ({ env, rng, controlPlaneKill }) => {
+    if (!controlPlaneKill) return undefined;
+    // Killed while the controllers write: serving long enough for them to reconnect and act first.
+    const ms = rng.int(1_000, 4_000);
+    await env.killControlPlane(ms, controlPlaneKill.compiledDir);
+    return `SIGKILL after ${ms} ms of serving`;
+  }],
   ['capacity-refused', 2, (ctx) => {
     const ms = ctx.rng.int(1_000, 4_000);
     ctx.capacityRefusals++;
@@ -204,13 +223,21 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
   const host = o.controllers === 'process' ? processHost(env, o.stateDir, o.compiledDir) : inProcessHost(env);
   const ctx: StepContext = {
     env, host, rng, maxReplicas: o.maxReplicas, failedAllowed: new Set(), notReadyNodes: new Set(),
-    healing: [], capacityRefusals: 0, pausedControllers: new Set(), episodes: [], log: (l) => log(`seed ${o.seed}: ${l}`),
+    healing: [], capacityRefusals: 0, pausedControllers: new Set(), episodes: [],
+    controlPlaneKill: o.controllers === 'process' ? { compiledDir: o.compiledDir } : undefined, log: (l) => log(`seed ${o.seed}: ${l}`),
   };
   const faultsInjected: Record<string, number> = {};
   const actions: Record<string, number> = {};
+  // Created before any Machine, as the installer creates the cluster's load balancers.
+  const balancer = env.emulator.addLoadBalancer();
+  const lb = balancer && { machineSet: LB_SET, balancer };
   try {
     await host.start();
-    for (const s of SETS) await env.client.create(MachineSets, machineSet(s, rng.int(1, o.maxReplicas), provider));
+    for (const s of SETS) {
+      const set = machineSet(s, rng.int(1, o.maxReplicas), provider);
+      if (s === LB_SET && balancer) addProviderSpecFields(set, balancer.providerSpecFields);
+      await env.client.create(MachineSets, set);
+    }
     await env.client.create(MachineHealthChecks, mhc(provider.clusterId) as never);
 
     const end = Date.now() + o.durationMs;
@@ -245,7 +272,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       await host.reviveExited();
       await env.kubelet.resync().catch(() => undefined);
       try {
-        violations = checkInvariants(o.seed, await observe(env), ctx.failedAllowed);
+        violations = checkInvariants(o.seed, await observe(env, lb), ctx.failedAllowed);
       } catch (err) {
         violations = [{ seed: o.seed, invariant: 'the API answers after faults stop', detail: (err as Error).message }];
       }
@@ -253,6 +280,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       await new Promise((r) => setTimeout(r, 500));
     }
     const settledMs = Date.now() - settleStart;
+    if (lb) log(`seed ${o.seed}: load balancer ${lb.balancer.memberships().map((g) => `${g.group}=[${g.members.join(' ')}]`).join(' ')}`);
     if (violations.length > 0) violations.push({ seed: o.seed, invariant: `every run converges within ${o.settleTimeoutMs / 1000} s of the faults stopping`, detail: `not converged after ${(settledMs / 1000).toFixed(1)} s` });
     violations.push(...checkDeposedLeaders(o.seed, ctx.episodes));
     violations.push(...checkCreateCalls(o.seed, createCalls(env), machinesCreated(env)));

@@ -2,6 +2,7 @@
 import { Events, Leases, MachineHealthChecks, Machines, MachineSets, Nodes, type Machine, type MachineSet, type Node, type Secret } from '../../lib/index.js';
 import { BENCH_NAMESPACE, SECRET_VALUES, type BenchEnvironment } from '../bench/environment.js';
 import type { PauseEpisode } from './controller-host.js';
+import type { BenchLoadBalancer, LoadBalancerMembership } from '../bench/load-balancers.js';
 import { liveInstances, MACHINE_UID_TAG_KEY, machineUidOf } from '../bench/workload.js';
 
 export interface Violation {
@@ -15,9 +16,11 @@ export interface WorldView {
   machineSets: MachineSet[];
   instances: ReturnType<typeof liveInstances>;
   nodes: Node[];
+  /** The load balancer one MachineSet registers with, and what is registered in it. */
+  loadBalancer?: { machineSet: string; groups: LoadBalancerMembership[] };
 }
 
-export async function observe(env: BenchEnvironment): Promise<WorldView> {
+export async function observe(env: BenchEnvironment, lb?: { machineSet: string; balancer: BenchLoadBalancer }): Promise<WorldView> {
   const [machines, machineSets, nodes] = await Promise.all([
     env.client.list(Machines, { namespace: BENCH_NAMESPACE }),
     env.client.list(MachineSets, { namespace: BENCH_NAMESPACE }),
@@ -29,7 +32,8 @@ export async function observe(env: BenchEnvironment): Promise<WorldView> {
     const uid = machineUidOf(i) ?? (i.machineName !== undefined ? uidByName.get(i.machineName) : undefined);
     return uid === undefined || machineUidOf(i) !== undefined ? i : { ...i, tags: [...i.tags, { key: MACHINE_UID_TAG_KEY, value: uid }] };
   });
-  return { machines: machines.items, machineSets: machineSets.items, instances, nodes: nodes.items };
+  const loadBalancer = lb && { machineSet: lb.machineSet, groups: lb.balancer.memberships() };
+  return { machines: machines.items, machineSets: machineSets.items, instances, nodes: nodes.items, loadBalancer };
 }
 
 const ownerSet = (m: Machine): string | undefined => m.metadata.ownerReferences?.find((o) => o.kind === 'MachineSet' && o.controller)?.name;
@@ -90,6 +94,22 @@ export function checkInvariants(seed: number, w: WorldView, failedAllowed: Reado
     if (have.length !== want) v('the MachineSet converged to its replicas', `${s.metadata.name ?? ''}: ${have.length} machines, replicas ${want}`);
     const notRunning = have.filter((m) => m.status?.phase !== 'Running' && !(m.status?.phase === 'Failed' && failedAllowed.has(m.metadata.uid ?? '')));
     if (notRunning.length > 0) v('the MachineSet converged to its replicas', `${s.metadata.name ?? ''}: not Running: ${notRunning.map((m) => `${m.metadata.name ?? ''}=${m.status?.phase ?? '(none)'}`).join(', ')}`);
+  }
+  if (w.loadBalancer) {
+    // Every Running Machine of the set is served; nothing else is (a terminated, foreign or other set's instance).
+    const { machineSet, groups } = w.loadBalancer;
+    const want = new Set<string>();
+    for (const m of w.machines) {
+      if (m.status?.phase === 'Running' && !m.metadata.deletionTimestamp && ownerSet(m) === machineSet) for (const id of instancesByUid.get(m.metadata.uid ?? '') ?? []) want.add(id);
+    }
+    for (const g of groups) {
+      const have = new Set(g.members);
+      const missing = [...want].filter((id) => !have.has(id));
+      const extra = [...have].filter((id) => !want.has(id));
+      if (missing.length > 0 || extra.length > 0) {
+        v(`the load balancer registers exactly the Running Machines of ${machineSet}`, `${g.group}: missing ${missing.join(', ') || 'none'}; registered but not a Running Machine's: ${extra.join(', ') || 'none'}`);
+      }
+    }
   }
   return out;
 }

@@ -67,6 +67,25 @@ describe('chaos invariants', () => {
     expect(names(world([running('a', 'u1')], [instance('i-1', 'u1')], 1, [node('node-u1', 'aws:///us-east-1a/i-other')]))).to.include(rule);
   });
 
+  it('require the load balancer to register exactly the Running Machines of its set, in every group', () => {
+    const rule = 'the load balancer registers exactly the Running Machines of set';
+    const a = running('a', 'u1');
+    const b = running('b', 'u2');
+    const provisioned = { ...machine('c', 'u3', 'Provisioned'), spec: { providerID: 'aws:///us-east-1a/i-u3' } };
+    const instances = [instance('i-1', 'u1'), instance('i-2', 'u2'), instance('i-3', 'u3')];
+    const lb = (...groups: Array<[string, string[]]>) => ({ machineSet: 'set', groups: groups.map(([group, members]) => ({ group, members })) });
+    const base = world([a, b, provisioned], instances, 3);
+    const check = (w: WorldView) => checkInvariants(7, w, new Set()).filter((v) => v.invariant === rule).map((v) => v.detail);
+    expect(check({ ...base, loadBalancer: lb(['tg-instances', ['i-2', 'i-1']], ['tg-ips', ['i-1', 'i-2']]) })).to.deep.equal([]);
+    expect(check({ ...base, loadBalancer: lb(['tg-instances', ['i-1', 'i-2']], ['tg-ips', ['i-1', '10.0.0.9', 'i-3']]) })).to.deep.equal([
+      "tg-ips: missing i-2; registered but not a Running Machine's: 10.0.0.9, i-3",
+    ]);
+    const otherSets = { ...running('d', 'u4'), metadata: { ...running('d', 'u4').metadata, ownerReferences: [{ apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', name: 'other', uid: 'o', controller: true }] } };
+    const w = { ...world([a, otherSets], [instance('i-1', 'u1'), instance('i-4', 'u4')]), machineSets: [set(1)], loadBalancer: lb(['pool', ['i-1', 'i-4']]) };
+    expect(check(w), "another set's instance").to.deep.equal(["pool: missing none; registered but not a Running Machine's: i-4"]);
+    expect(check({ ...base, loadBalancer: lb(['pool', []]) })).to.deep.equal(["pool: missing i-1, i-2; registered but not a Running Machine's: none"]);
+  });
+
   it("report a deposed leader's write the server applied after it resumed, not one it rejected, nor a leader never deposed", () => {
     const episode = (writes: RecordedWrite[], holderAtResume = 'b'): PauseEpisode => ({ replica: 'ctl-0', leaseHolderAtPause: 'a', leaseHolderAtResume: holderAtResume, resumedAt: 1_000, writesAfterResume: () => writes });
     const applied = { at: 1_200, method: 'PATCH', path: '/apis/machine.openshift.io/v1beta1/namespaces/ns/machines/m/status', status: 200 };
