@@ -51,10 +51,15 @@ const TRANSIENT_CODES = new Set([
   'DependencyViolation',
 ]);
 
+// The ELB SDKs name their modelled errors <Code>Exception: InvalidTarget arrives as InvalidTargetException.
 const NOT_FOUND_CODES = new Set([
   'LoadBalancerNotFound',
+  'LoadBalancerNotFoundException',
   'TargetGroupNotFound',
+  'TargetGroupNotFoundException',
   'InvalidTarget',
+  'InvalidTargetException',
+  'AccessPointNotFoundException',
   'InvalidHostID.NotFound',
   'AccessPointNotFound',
 ]);

@@ -1,6 +1,10 @@
 import { EC2ServiceException } from '@aws-sdk/client-ec2';
+import { ElasticLoadBalancingV2ServiceException } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { expect } from 'chai';
 import { classifyEc2Error, describeEc2Error, isRetryableEc2Error } from '../../../providers/aws/errors.js';
+
+const elbv2Error = (name: string) =>
+  new ElasticLoadBalancingV2ServiceException({ name, message: 'msg', $fault: 'client', $metadata: { httpStatusCode: 400 } });
 
 const awsError = (name: string, status: number, message = 'msg') =>
   new EC2ServiceException({ name, message, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
@@ -19,6 +23,10 @@ describe('classifyEc2Error', () => {
     ['AuthFailure', awsError('AuthFailure', 401), 'unauthorized'],
     ['InvalidInstanceID.NotFound', awsError('InvalidInstanceID.NotFound', 400), 'notFound'],
     ['ELBv2 TargetGroupNotFound', awsError('TargetGroupNotFound', 400), 'notFound'],
+    // As the ELBv2 SDK names them: a target that is not (or no longer) registered is not a reason to fail a delete.
+    ['ELBv2 InvalidTargetException (target not registered)', elbv2Error('InvalidTargetException'), 'notFound'],
+    ['ELBv2 TargetGroupNotFoundException', elbv2Error('TargetGroupNotFoundException'), 'notFound'],
+    ['ELBv2 LoadBalancerNotFoundException', elbv2Error('LoadBalancerNotFoundException'), 'notFound'],
     ['InvalidParameterValue', awsError('InvalidParameterValue', 400), 'invalid'],
     ['InvalidAMIID.NotFound (a wrong AMI, not eventual consistency)', awsError('InvalidAMIID.NotFound', 400), 'invalid'],
     ['InvalidSubnetID.Malformed', awsError('InvalidSubnetID.Malformed', 400), 'invalid'],
