@@ -39,6 +39,12 @@ export class WriteRecordingProxy {
       const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent }, (up) => {
         if (write) write.status = up.statusCode ?? 0;
         res.writeHead(up.statusCode ?? 502, up.headers);
+        // A control plane killed mid-reply (a watch, say) must cut the client's reply too; piping alone would
+        // leave it open and silent forever, and the controller behind it waiting on a dead watch.
+        up.on('close', () => {
+          if (!up.complete) res.destroy();
+        });
+        up.on('error', () => res.destroy());
         up.pipe(res);
       });
       out.on('error', () => {
