@@ -5,6 +5,7 @@
 // well-formed values and otherwise have no effect. `--v` is a standard flag with its full meaning.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { goBoolArgument } from './go-bool.js';
+import { intArg } from './int-argument.js';
 
 const severities = new Set(['INFO', 'WARNING', 'ERROR', 'FATAL', '0', '1', '2', '3']);
 
@@ -13,14 +14,6 @@ function severity(value: string): string {
     throw new InvalidArgumentError(`--stderrthreshold must be one of INFO, WARNING, ERROR, FATAL (or 0-3), got ${JSON.stringify(value)}`);
   }
   return value.toUpperCase();
-}
-
-function nonNegativeInt(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${flag} must be an integer >= 0, got ${JSON.stringify(value)}`);
-    return n;
-  };
 }
 
 const noEffect = '(klog compatibility: logs always go to stderr as JSON lines)';
@@ -41,7 +34,7 @@ export function addKlogFlags(cmd: Command): Command {
     .addOption(new Option('--stderrthreshold <severity>', `logs at or above this severity go to stderr ${noEffect}`).argParser(severity))
     .addOption(new Option('--log_dir <dir>', `directory for log files ${noEffect}`))
     .addOption(new Option('--log_file <path>', `log file path ${noEffect}`))
-    .addOption(new Option('--log_file_max_size <mb>', `maximum log file size in MB ${noEffect}`).argParser(nonNegativeInt('--log_file_max_size')))
+    .addOption(new Option('--log_file_max_size <mb>', `maximum log file size in MB ${noEffect}`).argParser(intArg('--log_file_max_size', 0)))
     .addOption(new Option('--log_backtrace_at <file:line>', `emit a stack trace at this logging line ${noEffect}`))
     .addOption(new Option('--vmodule <pattern=N,...>', `per-file verbosity ${noEffect}`));
 }

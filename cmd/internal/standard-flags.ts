@@ -4,6 +4,7 @@ import { parseGoDuration } from './go-duration.js';
 import { parseFeatureGates } from './feature-gates.js';
 import { goBoolArgument } from './go-bool.js';
 import { addKlogFlags } from './klog-flags.js';
+import { intArg } from './int-argument.js';
 
 export interface BinaryDefaults {
   /** Lease name, e.g. "cluster-api-provider-aws-leader". */
@@ -31,14 +32,6 @@ export interface StandardFlags {
   /** How often every watched object is reconciled again even without a change (MAO's --sync-period). */
   syncPeriodMs: number;
   v: number;
-}
-
-function intArg(flag: string, min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${flag} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
-    return n;
-  };
 }
 
 function positiveNumber(flag: string) {
