@@ -505,7 +505,10 @@ class GcpMachineActuator implements GcpActuator {
       setFailureReason(wrapped, 'failed to delete instance via compute service');
       throw wrapped;
     }
-    const state = instanceStatus(instance) === 'RUNNING' ? 'STOPPING' : instanceStatus(instance);
+    // GCE stops any instance it was told to delete (provisioning, staging or running alike) before it removes it;
+    // only one already stopped goes straight away.
+    const before = instanceStatus(instance);
+    const state = before === 'TERMINATED' || before === 'STOPPING' ? before : 'STOPPING';
     machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: state };
     // Seen: from now on, no read showing it means it is gone.
     this.guard.seenTerminating(uid);

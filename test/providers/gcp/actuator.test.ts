@@ -243,6 +243,31 @@ describe('GCP actuator', function () {
     expect(await actuator.exists(m, recordingContext())).to.equal(false);
   });
 
+  it('records STOPPING for a delete GCE accepted while the instance was still booting', async () => {
+    const slowBoot = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 600_000, deleteDelayMs: 20 });
+    const booting = createGcpActuator({
+      client: secretsClient(),
+      clock: new RealClock(),
+      endpoint: slowBoot.endpoint,
+      batchWindowMs: 5,
+      rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
+      requeueAfterMs: 50,
+      insertBackoff: { retryBaseMs: 0, retryMaxMs: 0 },
+    });
+    try {
+      const m = machine('booting-del-1');
+      await booting.create(m, recordingContext());
+      await eventually('the instance to be seen', async () => ((await booting.exists(m, recordingContext()).catch(() => false)) ? true : undefined));
+      expect(slowBoot.instance('booting-del-1')?.status).to.be.oneOf(['PROVISIONING', 'STAGING']);
+      m.metadata.deletionTimestamp = new Date().toISOString();
+      await booting.delete(m, recordingContext());
+      expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('STOPPING');
+    } finally {
+      await booting.close();
+      await slowBoot.stop();
+    }
+  });
+
   it('marks a Spot Machine and its node interruptible', async () => {
     const m = await running(machine('spot-1', gcpSpec({ provisioningModel: 'Spot', onHostMaintenance: 'Terminate' })));
     expect(m.metadata.labels).to.have.property('machine.openshift.io/interruptible-instance', '');
