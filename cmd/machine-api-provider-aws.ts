@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// machine-api-provider-aws: the machine controller with the AWS actuator, the scale-from-zero
-// controller and NodeLink, in one manager (leader-election id cluster-api-provider-aws-leader).
+// machine-api-provider-aws: the machine controller with the AWS actuator and the scale-from-zero
+// controller, in one manager (leader-election id cluster-api-provider-aws-leader). NodeLink runs in its own
+// nodelink-controller container, as the operator lays the pod out (--with-nodelink runs it here instead).
 // Wiring only: flags and environment in, one call into lib and providers/aws out.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
@@ -30,6 +31,7 @@ import {
   addProviderControllers,
   buildProviderProgram,
   httpUrlArgument,
+  providerControllerFlags,
   isMainModule,
   readPlatformStatus,
   readStandardFlags,
@@ -158,8 +160,7 @@ export async function prepareAwsProvider(program: Command, opts: { logStream?: N
       ...infra,
       endpoint: aws.awsEndpoint,
       region: aws.awsRegion,
-      maxConcurrentReconciles: flags.maxConcurrentReconciles,
-      featureGates: flags.featureGates,
+      ...providerControllerFlags(program, flags),
     },
     new RealClock(),
   );

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// machine-api-provider-gcp: the machine controller with the GCP actuator, the scale-from-zero controller and
-// NodeLink, in one manager (leader-election id cluster-api-provider-gcp-leader).
+// machine-api-provider-gcp: the machine controller with the GCP actuator and the scale-from-zero controller,
+// in one manager (leader-election id cluster-api-provider-gcp-leader). NodeLink runs in its own
+// nodelink-controller container, as the operator lays the pod out (--with-nodelink runs it here instead).
 // Wiring only: flags and environment in, one call into lib and providers/gcp out.
 import type { Command } from 'commander';
 import { RealClock, secretReaderFor, withSecretReader, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger } from '../lib/index.js';
@@ -16,6 +17,7 @@ import {
   addProviderControllers,
   buildProviderProgram,
   httpUrlArgument,
+  providerControllerFlags,
   isMainModule,
   managerFromFlags,
   readPlatformStatus,
@@ -111,7 +113,7 @@ export async function runGcpProvider(argv: string[], env: NodeJS.ProcessEnv): Pr
   const provider = wireGcpProvider(
     manager,
     client,
-    { ...infra, endpoint, maxConcurrentReconciles: flags.maxConcurrentReconciles, featureGates: flags.featureGates },
+    { ...infra, endpoint, ...providerControllerFlags(program, flags) },
     new RealClock(),
   );
   logger.info('starting', { namespace: flags.namespace || '(all)', gcpEndpoint: endpoint ?? '(default)' });

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// machine-api-provider-ibmcloud: the machine controller with the IBM Cloud VPC actuator, the scale-from-zero
-// controller and NodeLink, in one manager (leader-election id machine-api-provider-ibmcloud-leader).
+// machine-api-provider-ibmcloud: the machine controller with the IBM Cloud VPC actuator and the
+// scale-from-zero controller, in one manager (leader-election id machine-api-provider-ibmcloud-leader).
+// NodeLink runs in its own nodelink-controller container, as the operator lays the pod out
+// (--with-nodelink runs it here instead).
 // Wiring only: flags and the Infrastructure's endpoint overrides in, one call into lib and providers/ibmcloud out.
 import type { Command } from 'commander';
 import { RealClock, secretReaderFor, withSecretReader, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger, type Manager } from '../lib/index.js';
@@ -17,6 +19,7 @@ import {
   addProviderControllers,
   buildProviderProgram,
   httpUrlArgument,
+  providerControllerFlags,
   isMainModule,
   managerFromFlags,
   readPlatformStatus,
@@ -116,7 +119,7 @@ export async function prepareIbmCloudProvider(program: Command, opts: { logStrea
   const ibm = program.opts<IbmFlags>();
   const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
   const endpoints = endpointsOf(ibm, await ibmEndpointsFromInfrastructure(client, logger));
-  wireIbmCloudProvider(manager, client, { endpoints, maxConcurrentReconciles: flags.maxConcurrentReconciles, featureGates: flags.featureGates }, new RealClock());
+  wireIbmCloudProvider(manager, client, { endpoints, ...providerControllerFlags(program, flags) }, new RealClock());
   logger.info('starting', {
     namespace: flags.namespace || '(all)',
     vpcEndpoint: endpoints.vpc ?? '(per region)',

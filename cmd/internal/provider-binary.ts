@@ -8,7 +8,7 @@
 //   }
 //   export function wireIbmProvider(mgr, client, opts) {
 //     ...build clients, actuator and instance-type catalog...
-//     addProviderControllers(mgr, actuator, catalog, opts);   // machine + scale-from-zero + NodeLink
+//     addProviderControllers(mgr, actuator, catalog, opts);   // machine + scale-from-zero (+ NodeLink if asked)
 //   }
 //   export async function ibmSettingsFromInfrastructure(client, logger) {
 //     const ibm = await readPlatformStatus<IbmPlatformStatus>(client, logger, 'ibmcloud');
@@ -16,7 +16,7 @@
 //   }
 //   if (isMainModule(import.meta.url)) runMain(COMPONENT, () => runIbmProvider(process.argv, process.env));
 import { pathToFileURL } from 'node:url';
-import { Command, InvalidArgumentError, type Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   addMachineController,
   addNodeLinkController,
@@ -30,7 +30,8 @@ import {
   type MachineControllerOptions,
   type ControllerManager,
 } from '../../lib/index.js';
-import { addStandardFlags } from './standard-flags.js';
+import { goBoolArgument } from './go-bool.js';
+import { addStandardFlags, type StandardFlags } from './standard-flags.js';
 
 /** The namespace a provider binary watches unless --namespace says otherwise. */
 export const MACHINE_API_NAMESPACE = 'openshift-machine-api';
@@ -46,9 +47,16 @@ export interface ProviderProgramSpec {
 export function buildProviderProgram(env: NodeJS.ProcessEnv, spec: ProviderProgramSpec): Command {
   const program = new Command()
     .name(spec.component)
-    .description(`Runs the Machine API machine controller with the ${spec.cloud} actuator, the scale-from-zero MachineSet controller and NodeLink.`)
+    .description(`Runs the Machine API machine controller with the ${spec.cloud} actuator and the scale-from-zero MachineSet controller.`)
     .showHelpAfterError();
   addStandardFlags(program, { leaderElectionId: spec.leaderElectionId, metricsBindAddress: ':8081', healthAddr: ':9440' }, env.KUBECONFIG);
+  // The operator runs NodeLink as its own nodelink-controller container; running it here as well would link
+  // every Node twice. The flag is for a setup without the operator that wants one process.
+  program.addOption(
+    new Option('--with-nodelink [bool]', 'Also run NodeLink in this process (off: the operator runs it as the nodelink-controller container)')
+      .default(false)
+      .argParser(goBoolArgument('--with-nodelink')),
+  );
   const ns = program.options.find((o: Option) => o.long === '--namespace');
   ns?.default(MACHINE_API_NAMESPACE);
   if (ns) ns.description = 'Namespace the controllers watch ("" for all namespaces)';
@@ -72,15 +80,26 @@ export function httpUrlArgument(flag: string, opts: { example?: string; trimTrai
 export interface ProviderControllerOptions {
   maxConcurrentReconciles?: number;
   featureGates?: Record<string, boolean>;
+  /** Also register NodeLink (a single-process setup); the operator's layout runs it in its own container. */
+  nodeLink?: boolean;
   /** Overrides for the machine controller (tests shorten its requeue). */
   machineController?: Omit<MachineControllerOptions, 'maxConcurrentReconciles' | 'featureGates'>;
 }
 
-/** Registers what a provider manager runs: the machine controller on `actuator`, scale-from-zero on `catalog`, NodeLink. */
+/** Registers what a provider manager runs: the machine controller on `actuator`, scale-from-zero on `catalog`, and NodeLink when asked. */
 export function addProviderControllers(mgr: ControllerManager, actuator: Actuator, catalog: InstanceTypeCatalog, opts: ProviderControllerOptions): void {
   addMachineController(mgr, actuator, { ...opts.machineController, maxConcurrentReconciles: opts.maxConcurrentReconciles, featureGates: opts.featureGates });
   addScaleFromZeroController(mgr, catalog, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
-  addNodeLinkController(mgr, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
+  if (opts.nodeLink) addNodeLinkController(mgr, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
+}
+
+/** The controller options a provider program's flags give (workers, feature gates, --with-nodelink). */
+export function providerControllerFlags(program: Command, flags: StandardFlags): ProviderControllerOptions {
+  return {
+    maxConcurrentReconciles: flags.maxConcurrentReconciles,
+    featureGates: flags.featureGates,
+    nodeLink: program.opts<{ withNodelink?: boolean }>().withNodelink === true,
+  };
 }
 
 const Infrastructures = defineResource<KubeObject & { status?: { platformStatus?: Record<string, unknown> } }>({

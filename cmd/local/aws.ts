@@ -3,7 +3,7 @@
 import { RealClock } from '../../lib/index.js';
 import { startEc2Emulator } from '../../providers/aws/emulator/index.js';
 import { awsSettingsFromInfrastructure, buildProgram, COMPONENT, wireAwsProvider } from '../machine-api-provider-aws.js';
-import { managerFromFlags, readStandardFlags } from '../internal/index.js';
+import { managerFromFlags, providerControllerFlags, readStandardFlags } from '../internal/index.js';
 import { parseArgs, type LocalBinary } from './local-binary.js';
 import type { LocalProvider } from './providers.js';
 
@@ -20,7 +20,7 @@ export const awsProviderBinary: LocalBinary = {
     const provider = wireAwsProvider(
       manager,
       client,
-      { ...infra, endpoint: aws.awsEndpoint, region: aws.awsRegion, maxConcurrentReconciles: flags.maxConcurrentReconciles, featureGates: flags.featureGates, machineController: opts.machineController },
+      { ...infra, endpoint: aws.awsEndpoint, region: aws.awsRegion, ...providerControllerFlags(program, flags), machineController: opts.machineController },
       new RealClock(),
     );
     return { manager, close: () => provider.close() };

@@ -8,6 +8,7 @@ import { startControlPlane, type ControlPlane, type RecordedRequest } from '../.
 import { KubeletSimulator } from '../../lib/testing/index.js';
 import { machineHealthCheckBinary } from '../machine-healthcheck.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
+import { nodeLinkControllerBinary } from '../nodelink-controller.js';
 import { localBinaryFromSpec, type LocalBinary, type PrepareOptions } from './local-binary.js';
 import { choosePort } from './preferred-port.js';
 import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
@@ -100,11 +101,12 @@ export interface LocalEnvironment {
   stop(): Promise<void>;
 }
 
-/** The binaries of a provider's Deployment: the provider binary, the MachineSet and MachineHealthCheck controllers. */
+/** The binaries of a provider's Deployment: the provider binary, the MachineSet, NodeLink and MachineHealthCheck controllers. */
 export function binariesOf(provider: LocalProvider): LocalBinary[] {
   return [
     provider.binary,
     localBinaryFromSpec(machineSetControllerBinary, 'cmd/machineset-controller.ts'),
+    localBinaryFromSpec(nodeLinkControllerBinary, 'cmd/nodelink-controller.ts'),
     localBinaryFromSpec(machineHealthCheckBinary, 'cmd/machine-healthcheck.ts'),
   ];
 }

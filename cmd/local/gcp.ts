@@ -3,7 +3,7 @@
 import { RealClock } from '../../lib/index.js';
 import { DEFAULT_CLUSTER_ID, DEFAULT_PROJECT, startGceEmulator } from '../../providers/gcp/emulator/index.js';
 import { buildProgram, COMPONENT, gcpSettingsFromInfrastructure, wireGcpProvider } from '../machine-api-provider-gcp.js';
-import { managerFromFlags, readStandardFlags } from '../internal/index.js';
+import { managerFromFlags, providerControllerFlags, readStandardFlags } from '../internal/index.js';
 import { parseArgs, type LocalBinary } from './local-binary.js';
 import type { LocalProvider } from './providers.js';
 
@@ -20,7 +20,7 @@ export const gcpProviderBinary: LocalBinary = {
     const provider = wireGcpProvider(
       manager,
       client,
-      { ...infra, endpoint: gcp.gcpEndpoint ?? infra.endpoint, maxConcurrentReconciles: flags.maxConcurrentReconciles, featureGates: flags.featureGates },
+      { ...infra, endpoint: gcp.gcpEndpoint ?? infra.endpoint, ...providerControllerFlags(program, flags) },
       new RealClock(),
     );
     return { manager, close: () => void provider.close() };

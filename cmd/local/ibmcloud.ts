@@ -3,7 +3,7 @@
 import { RealClock } from '../../lib/index.js';
 import { startIbmVpcEmulator } from '../../providers/ibmcloud/emulator/index.js';
 import { buildProgram, COMPONENT, endpointsOf, ibmEndpointsFromInfrastructure, wireIbmCloudProvider } from '../machine-api-provider-ibmcloud.js';
-import { managerFromFlags, readStandardFlags } from '../internal/index.js';
+import { managerFromFlags, providerControllerFlags, readStandardFlags } from '../internal/index.js';
 import { parseArgs, type LocalBinary } from './local-binary.js';
 import type { LocalProvider } from './providers.js';
 
@@ -16,7 +16,7 @@ export const ibmCloudProviderBinary: LocalBinary = {
     const flags = readStandardFlags(program);
     const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
     const endpoints = endpointsOf(program.opts(), await ibmEndpointsFromInfrastructure(client, logger));
-    wireIbmCloudProvider(manager, client, { endpoints, maxConcurrentReconciles: flags.maxConcurrentReconciles, featureGates: flags.featureGates }, new RealClock());
+    wireIbmCloudProvider(manager, client, { endpoints, ...providerControllerFlags(program, flags) }, new RealClock());
     return { manager, close: () => {} };
   },
 };

@@ -32,7 +32,7 @@ export function ensureCompiled(log: (line: string) => void, out = join(REPO_ROOT
   const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   // Type errors elsewhere in the tree do not stop emit; a missing binary afterwards does.
   spawnSync(process.execPath, [tsc, '-p', join(REPO_ROOT, 'tsconfig.build.json'), '--outDir', out], { cwd: REPO_ROOT, stdio: 'ignore' });
-  for (const bin of ['cmd/machine-api-provider-aws.js', 'cmd/machineset-controller.js', 'cmd/machine-healthcheck.js', 'cmd/machine-api-envtest.js']) {
+  for (const bin of ['cmd/machine-api-provider-aws.js', 'cmd/machineset-controller.js', 'cmd/nodelink-controller.js', 'cmd/machine-healthcheck.js', 'cmd/machine-api-envtest.js']) {
     if (!existsSync(join(out, bin))) throw new Error(`compiling the controllers did not produce ${bin}; run npx tsc -p tsconfig.build.json to see why`);
   }
   // ESM resolution of the compiled files needs the package's type and its node_modules beside them.

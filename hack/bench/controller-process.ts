@@ -181,7 +181,7 @@ export class ControllerProcess {
   }
 }
 
-/** The two Deployment containers the benchmark runs: the cloud's provider binary and the MachineSet controller. */
+/** The Deployment containers the benchmark runs: the cloud's provider binary, the MachineSet and NodeLink controllers. */
 export function controllerProcesses(o: { kubeconfigPath: string; cloudArgs: string[]; provider?: BenchProvider; namespace: string; logDir: string; extraArgs?: string[]; compiledDir?: string }): ControllerProcess[] {
   const common = [`--kubeconfig=${o.kubeconfigPath}`, `--namespace=${o.namespace}`, '--graceful-shutdown-timeout=5s', ...(o.extraArgs ?? [])];
   const provider = o.provider ?? awsBench;
@@ -202,6 +202,14 @@ export function controllerProcesses(o: { kubeconfigPath: string; cloudArgs: stri
       logFile: join(o.logDir, 'machineset-controller.log'),
       compiledDir: o.compiledDir,
       nodeFlags: deploymentNodeFlags(provider.name, 'cmd/machineset-controller.ts'),
+    }),
+    new ControllerProcess({
+      name: 'nodelink-controller',
+      script: 'cmd/nodelink-controller.ts',
+      args: common,
+      logFile: join(o.logDir, 'nodelink-controller.log'),
+      compiledDir: o.compiledDir,
+      nodeFlags: deploymentNodeFlags(provider.name, 'cmd/nodelink-controller.ts'),
     }),
   ];
 }

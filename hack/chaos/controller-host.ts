@@ -8,6 +8,7 @@ import { Registry } from 'prom-client';
 import {
   addMachineHealthCheckController,
   addMachineSetController,
+  addNodeLinkController,
   createKubeClient,
   createLogger,
   loadKubeConfig,
@@ -75,6 +76,7 @@ export function processHost(env: BenchEnvironment, logDir: string, compiledDir?:
   const controllers = [
     { name: binary.name, script: binary.script, args: env.provider.cloudArgs(env.emulator) },
     { name: 'machineset-controller', script: 'cmd/machineset-controller.ts', args: [] },
+    { name: 'nodelink-controller', script: 'cmd/nodelink-controller.ts', args: [] },
     { name: 'machine-healthcheck', script: 'cmd/machine-healthcheck.ts', args: [] },
   ];
   const replicas = new Map<string, Replica[]>();
@@ -188,7 +190,7 @@ export function inProcessHost(env: BenchEnvironment): ControllerHost {
   const chunks: string[] = [];
   log.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
   const running = new Map<string, Running>();
-  const names = ['machine-api-provider-aws', 'machineset-controller', 'machine-healthcheck'] as const;
+  const names = ['machine-api-provider-aws', 'machineset-controller', 'nodelink-controller', 'machine-healthcheck'] as const;
 
   const launch = (name: string): void => {
     const client = createKubeClient({ kubeConfig: loadKubeConfig({ kubeconfigPath: env.kubeconfigPath }), qps: 500, burst: 1000, userAgent: name });
@@ -217,6 +219,8 @@ export function inProcessHost(env: BenchEnvironment): ControllerHost {
       closeProvider = () => p.close();
     } else if (name === 'machineset-controller') {
       addMachineSetController(mgr, {});
+    } else if (name === 'nodelink-controller') {
+      addNodeLinkController(mgr, {});
     } else {
       addMachineHealthCheckController(mgr, {});
     }

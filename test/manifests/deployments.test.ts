@@ -104,8 +104,8 @@ describe('manifests/providers/*/deployment.yaml', () => {
       const d = readDeployment(cloud);
       const containers = d.spec.template.spec.containers;
 
-      it('runs the provider binary, the MachineSet and the MachineHealthCheck controllers (NodeLink is inside the provider binary)', () => {
-        expect(containers.map((c) => sourceOf(scriptOf(c)))).to.deep.equal([`cmd/machine-api-provider-${cloud}.ts`, 'cmd/machineset-controller.ts', 'cmd/machine-healthcheck.ts']);
+      it('runs the provider binary, the MachineSet, NodeLink and MachineHealthCheck controllers, each in its own container', () => {
+        expect(containers.map((c) => sourceOf(scriptOf(c)))).to.deep.equal([`cmd/machine-api-provider-${cloud}.ts`, 'cmd/machineset-controller.ts', 'cmd/nodelink-controller.ts', 'cmd/machine-healthcheck.ts']);
       });
 
       it('caps the V8 heap, so that garbage does not grow the resident set with the Machines (hack/bench runs the binaries with these flags)', () => {
@@ -129,9 +129,14 @@ describe('manifests/providers/*/deployment.yaml', () => {
           expect(flags.v).to.equal(3);
         });
 
-        it(`${c.name}: serves metrics and probes on the ports it declares`, async () => {
+        it(`${c.name}: serves metrics and probes on the ports it declares (none when its listeners are off, as NodeLink's)`, async () => {
           const flags = await flagsOf(c);
           const ports = new Map((c.ports ?? []).map((p) => [p.name, p.containerPort]));
+          if (flags.metricsBindAddress === '0' && flags.healthAddr === '') {
+            expect(ports.size, `${c.name} ports`).to.equal(0);
+            expect([c.readinessProbe, c.livenessProbe, c.startupProbe].filter(Boolean), `${c.name} probes`).to.deep.equal([]);
+            return;
+          }
           expect([...ports.values()]).to.include(portOf(flags.metricsBindAddress));
           expect([...ports.values()]).to.include(portOf(flags.healthAddr));
           for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe].filter((p): p is Probe => p !== undefined)) {

@@ -1,45 +1,9 @@
 import { expect } from 'chai';
-import { Registry } from 'prom-client';
 import type { KubeObject } from '../../../lib/apis/meta.js';
-import type { Resource } from '../../../lib/client/resources.js';
 import { addMachineController } from '../../../lib/machine/controller.js';
 import { addNodeLinkController } from '../../../lib/nodelink/controller.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
-import type { Controller, ControllerManager, ControllerOptions, Informer } from '../../../lib/runtime/types.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
-import { ListEvents, quietLog } from './fixtures.js';
-import { MemoryInformer, MemoryKubeClient } from './memory-kube.js';
-
-function fakeManager() {
-  const client = new MemoryKubeClient();
-  const informers = new Map<string, MemoryInformer<KubeObject>>();
-  const controllers: ControllerOptions[] = [];
-  const recorders: string[] = [];
-  const mgr: ControllerManager = {
-    client,
-    clock: new FakeClock(),
-    logger: quietLog,
-    metrics: new Registry(),
-    informer<T extends KubeObject>(r: Resource<T>): Informer<T> {
-      let i = informers.get(r.plural);
-      if (!i) {
-        i = new MemoryInformer<KubeObject>(client, r);
-        informers.set(r.plural, i);
-      }
-      return i as unknown as Informer<T>;
-    },
-    eventRecorder(component: string) {
-      recorders.push(component);
-      return new ListEvents();
-    },
-    addController(opts: ControllerOptions): Controller {
-      controllers.push(opts);
-      return { name: opts.name, enqueue() {}, enqueueAfter() {} };
-    },
-    add() {},
-  };
-  return { mgr, controllers, recorders, informers };
-}
+import { fakeManager } from './fake-manager.js';
 
 describe('controller wiring', () => {
   it('registers machine-controller and machine-drain-controller, both watching Machines, with the reference rate limits', () => {
