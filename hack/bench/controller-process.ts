@@ -110,8 +110,11 @@ export class ControllerProcess {
     this.child = child;
   }
 
-  /** Polls /metrics until it answers (the manager is up). */
-  async waitReady(timeoutMs = 60_000): Promise<void> {
+  /**
+   * Polls /metrics until it answers (the manager is up). The bound is generous because a loaded 2-core machine
+   * starting a dozen Node processes at once can take over a minute to load them all.
+   */
+  async waitReady(timeoutMs = 180_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (!this.running) throw new Error(`${this.name} exited during start (code ${this.child?.exitCode}, see ${this.opts.logFile})`);
