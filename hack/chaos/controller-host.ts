@@ -117,7 +117,7 @@ export function processHost(env: BenchEnvironment, logDir: string, compiledDir?:
         replicas.set(c.name, set);
       }
       for (const r of all()) await r.proc.start();
-      for (const r of all()) await r.proc.waitReady();
+      for (const r of all()) await readyRestartingOnExit(r.proc);
     },
     async crashAndRestart(name) {
       const set = replicas.get(name);
@@ -171,6 +171,23 @@ export function processHost(env: BenchEnvironment, logDir: string, compiledDir?:
       }
     },
   };
+}
+
+/**
+ * Waits for a replica to serve /metrics, starting it again when it exits meanwhile, as the kubelet restarts a
+ * container: on a loaded machine a replica can lose its short test lease while still starting and exit 1 by
+ * design, which is no reason to abandon the run.
+ */
+async function readyRestartingOnExit(proc: ControllerProcess, attempts = 3): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      await proc.waitReady();
+      return;
+    } catch (err) {
+      if (proc.running || i >= attempts) throw err;
+      await proc.start();
+    }
+  }
 }
 
 interface Running {
