@@ -12,6 +12,8 @@ export interface EmulatedInstance {
   addresses: NodeAddress[];
   /** Labels the kubelet would set from the instance (instance type, zone, region, arch). */
   labels?: Record<string, string>;
+  /** What the instance type gives the Node (vCPUs, memory, GPUs); the kubelet simulator reports it as capacity. */
+  capacity?: { cpu: number; memoryMiB: number; gpus?: number };
 }
 
 export interface InstanceView {

@@ -3,7 +3,9 @@
 // the Node once the instance is gone. Tests can force a node's Ready status. A Node follows its instance:
 // when a new instance comes up under a name an earlier one used (a reused private IP), the old Node is
 // replaced, as a new kubelet would re-register it. A Node object deleted while its instance runs is
-// registered again at the kubelet's next heartbeat, as a kubelet whose Node went away does.
+// registered again at the kubelet's next heartbeat, as a kubelet whose Node went away does. Nodes report what a
+// kubelet reports (nodeInfo, capacity and allocatable from the instance type), and Pods bound to a Ready Node
+// are run (see SimulatedPods).
 import type { Node, NodeCondition } from '../apis/core.js';
 import { isAlreadyExists, isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
@@ -11,6 +13,7 @@ import { Nodes } from '../client/resources.js';
 import type { Clock, TimerHandle } from '../runtime/clock.js';
 import { RealClock } from '../runtime/real-clock.js';
 import type { EmulatedInstance, InstanceView } from './instance-view.js';
+import { SimulatedPods } from './simulated-pods.js';
 
 export type ReadyStatus = NodeCondition['status'];
 
@@ -26,9 +29,20 @@ export interface KubeletSimulatorOptions {
    * while its instance runs. Default 10 s, the kubelet's node status update frequency; 0 turns it off.
    */
   heartbeatMs?: number;
+  /** Run the Pods bound to Ready Nodes (needs a client that can watch); default true. */
+  runPods?: boolean;
+  /** The kubelet version Nodes report; default DefaultKubeletVersion. */
+  kubeletVersion?: string;
 }
 
 export const DefaultKubeletHeartbeatMs = 10_000;
+
+/** The Kubernetes version of the OpenShift release these simulated kubelets stand in for. */
+export const DefaultKubeletVersion = 'v1.31.6';
+
+/** What the kubelet keeps for the system on an OpenShift node (systemReserved): 500m CPU, 1 GiB memory. */
+const RESERVED_MILLICPU = 500;
+const RESERVED_MIB = 1024;
 
 const managedByLabel = 'machine-api-ts.openshift.io/kubelet-simulator';
 
@@ -51,6 +65,9 @@ export class KubeletSimulator {
   /** Set by a heartbeat: the next sync looks for registered Nodes whose object was deleted. */
   private heartbeatDue = false;
   private readonly clock: Clock;
+  /** Ready status and InternalIP of each registered Node, for the Pods' kubelets. */
+  private readonly nodeState = new Map<string, { ready: ReadyStatus; hostIP?: string }>();
+  private pods?: SimulatedPods;
 
   constructor(private readonly opts: KubeletSimulatorOptions) {
     this.clock = opts.clock ?? new RealClock();
@@ -65,6 +82,15 @@ export class KubeletSimulator {
     this.scheduleHeartbeat();
     this.kick();
     await this.idle();
+    if (this.opts.runPods !== false && !this.pods) {
+      this.pods = new SimulatedPods({
+        client: this.opts.client,
+        clock: this.clock,
+        runsPodsOn: (name) => this.registered.has(name) && this.nodeState.get(name)?.ready === 'True',
+        hostIPOf: (name) => this.nodeState.get(name)?.hostIP,
+      });
+      await this.pods.start();
+    }
   }
 
   async stop(): Promise<void> {
@@ -73,6 +99,8 @@ export class KubeletSimulator {
     this.heartbeat = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.pods?.close();
+    this.pods = undefined;
     await this.running;
   }
 
@@ -81,9 +109,9 @@ export class KubeletSimulator {
     while (this.syncing) await this.running;
   }
 
-  /** The last error a sync hit (syncs retry on the next change or kick). */
+  /** The last error a sync (or a Pod status write) hit (syncs retry on the next change or kick). */
   get error(): unknown {
-    return this.lastError;
+    return this.lastError ?? this.pods?.error;
   }
 
   /** Forces the Ready condition of a node until cleared with `undefined`. */
@@ -173,6 +201,7 @@ export class KubeletSimulator {
       this.written.delete(name);
       this.overrides.delete(name);
       this.ownerOf.delete(name);
+      this.nodeState.delete(name);
     }
   }
 
@@ -247,6 +276,8 @@ export class KubeletSimulator {
       }
     }
     this.registered.add(inst.nodeName);
+    this.nodeState.set(inst.nodeName, { ready, hostIP: inst.addresses.find((a) => a.type === 'InternalIP')?.address });
+    if (ready === 'True') this.pods?.nodeReady(inst.nodeName);
     const current = node.status?.conditions?.find((c) => c.type === 'Ready');
     if (current?.status === ready && sameAddresses(node, inst)) return;
     const now = this.now();
@@ -288,9 +319,26 @@ export class KubeletSimulator {
       status: {
         addresses: inst.addresses,
         conditions: [],
-        capacity: { cpu: '4', memory: '16Gi', pods: '250' },
-        allocatable: { cpu: '4', memory: '16Gi', pods: '250' },
+        ...resources(inst),
+        nodeInfo: this.nodeInfo(inst),
       },
+    };
+  }
+
+  private nodeInfo(inst: EmulatedInstance): Record<string, string> {
+    const version = this.opts.kubeletVersion ?? DefaultKubeletVersion;
+    const id = inst.providerID.split('/').at(-1) ?? inst.nodeName;
+    return {
+      kubeletVersion: version,
+      kubeProxyVersion: '',
+      containerRuntimeVersion: `cri-o://${version.replace(/^v/, '')}`,
+      operatingSystem: 'linux',
+      architecture: inst.labels?.['kubernetes.io/arch'] ?? 'amd64',
+      osImage: 'Red Hat Enterprise Linux CoreOS (simulated)',
+      kernelVersion: '5.14.0-427.el9_4.x86_64',
+      machineID: id,
+      systemUUID: id,
+      bootID: inst.providerID,
     };
   }
 }
@@ -308,6 +356,19 @@ function nodeOwners(instances: EmulatedInstance[]): EmulatedInstance[] {
     byName.set(inst.nodeName, inst);
   }
   return [...byName.values()];
+}
+
+/** Capacity from the instance type, and allocatable as the kubelet computes it: capacity less what the system keeps. */
+function resources(inst: EmulatedInstance): { capacity: Record<string, string>; allocatable: Record<string, string> } {
+  const cpu = inst.capacity?.cpu ?? 4;
+  const mib = inst.capacity?.memoryMiB ?? 16 * 1024;
+  const gpus = inst.capacity?.gpus ?? 0;
+  const gpu: Record<string, string> = gpus > 0 ? { 'nvidia.com/gpu': String(gpus) } : {};
+  const common = { pods: '250', 'ephemeral-storage': '125293548Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', ...gpu };
+  return {
+    capacity: { cpu: String(cpu), memory: `${mib}Mi`, ...common },
+    allocatable: { cpu: `${Math.max(0, cpu * 1000 - RESERVED_MILLICPU)}m`, memory: `${Math.max(0, mib - RESERVED_MIB)}Mi`, ...common },
+  };
 }
 
 function sameAddresses(node: Node, inst: EmulatedInstance): boolean {

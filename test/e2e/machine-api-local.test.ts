@@ -2,7 +2,7 @@
 // kubeconfig it writes and the EC2 API at the endpoint it publishes; then SIGTERM and a restart on the same state.
 import { expect } from 'chai';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -179,6 +179,19 @@ describe('machine-api-local (npm start) end to end', function () {
     expect(live).to.not.include(instanceIdOf(victim!));
     expect(ms.map(instanceIdOf).sort()).to.deep.equal(live);
     beforeRestart = ms;
+  });
+
+  it('runs a Pod bound to a Node until kubectl wait sees it Ready, and kubectl get nodes shows the kubelet VERSION', async () => {
+    const [m] = await runningMachines(5);
+    const node = m!.status!.nodeRef!.name;
+    const manifest = join(stateDir, 'pod.json');
+    writeFileSync(manifest, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec: { nodeName: node, containers: [{ name: 'web', image: 'registry.example/web:1' }] } }));
+    await kubectl(['apply', '-f', manifest]);
+    expect(await kubectl(['wait', '--for=condition=Ready', 'pod/web', '-n', 'default', '--timeout=60s'])).to.contain('condition met');
+    const table = await kubectl(['get', 'nodes', node]);
+    expect(table.split('\n')[0]).to.match(/^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION/);
+    expect(table.split('\n')[1]).to.match(/\sReady\s.*\sv1\.\d+\.\d+$/);
+    await kubectl(['delete', 'pod', 'web', '-n', 'default']);
   });
 
   it('exits 0 within 10 s of SIGTERM', async () => {

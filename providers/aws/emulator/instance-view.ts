@@ -2,7 +2,7 @@
 import type { NodeAddress } from '../../../lib/index.js';
 import type { EmulatedInstance, EmulatedInstanceState, InstanceView } from '../../../lib/testing/index.js';
 import type { Ec2State } from './ec2-state.js';
-import type { Ec2Instance } from './model.js';
+import type { Ec2Instance, InstanceTypeSpec } from './model.js';
 
 const STATES: Record<Ec2Instance['state'], EmulatedInstanceState> = {
   pending: 'pending',
@@ -13,7 +13,7 @@ const STATES: Record<Ec2Instance['state'], EmulatedInstanceState> = {
   terminated: 'terminated',
 };
 
-export function toEmulatedInstance(inst: Ec2Instance, region: string): EmulatedInstance {
+export function toEmulatedInstance(inst: Ec2Instance, region: string, type?: InstanceTypeSpec): EmulatedInstance {
   const addresses: NodeAddress[] = [{ type: 'InternalIP', address: inst.privateIpAddress }];
   for (const ip of inst.ipv6Addresses) addresses.push({ type: 'InternalIP', address: ip });
   if (inst.publicIpAddress) addresses.push({ type: 'ExternalIP', address: inst.publicIpAddress });
@@ -31,12 +31,16 @@ export function toEmulatedInstance(inst: Ec2Instance, region: string): EmulatedI
       'kubernetes.io/arch': inst.architecture === 'arm64' ? 'arm64' : 'amd64',
       'kubernetes.io/os': 'linux',
     },
+    ...(type ? { capacity: { cpu: type.vCpus, memoryMiB: type.memoryMiB, gpus: (type.gpus ?? []).reduce((n, g) => n + g.count, 0) } } : {}),
   };
 }
 
 export function instanceViewOf(state: Ec2State): InstanceView {
   return {
-    listInstances: () => state.world.instances.map((i) => toEmulatedInstance(i, state.region)),
+    listInstances: () => {
+      const types = new Map(state.world.instanceTypes.map((t) => [t.instanceType, t]));
+      return state.world.instances.map((i) => toEmulatedInstance(i, state.region, types.get(i.instanceType)));
+    },
     onChange: (listener) => state.onChange(listener),
   };
 }

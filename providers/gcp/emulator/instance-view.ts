@@ -4,7 +4,7 @@ import type { NodeAddress } from '../../../lib/index.js';
 import type { EmulatedInstance, EmulatedInstanceState, InstanceView } from '../../../lib/testing/index.js';
 import type { GceState } from './gce-state.js';
 import { lastSegment, str } from './links.js';
-import type { GceInstance, InstanceStatus } from './model.js';
+import type { GceInstance, InstanceStatus, MachineTypeSpec } from './model.js';
 
 const STATES: Record<InstanceStatus, EmulatedInstanceState> = {
   PROVISIONING: 'pending',
@@ -22,7 +22,7 @@ export function internalDnsName(name: string, zone: string, project: string): st
   return `${name}.${zone}.c.${project}.internal`;
 }
 
-export function toEmulatedInstance(inst: GceInstance, region: string): EmulatedInstance {
+export function toEmulatedInstance(inst: GceInstance, region: string, type?: MachineTypeSpec): EmulatedInstance {
   const r = inst.resource;
   const nics = (r.networkInterfaces as { networkIP?: string; accessConfigs?: { natIP?: string }[] }[] | undefined) ?? [];
   const addresses: NodeAddress[] = [];
@@ -46,12 +46,22 @@ export function toEmulatedInstance(inst: GceInstance, region: string): EmulatedI
       'kubernetes.io/arch': arm ? 'arm64' : 'amd64',
       'kubernetes.io/os': 'linux',
     },
+    ...(type ? { capacity: { cpu: type.guestCpus, memoryMiB: type.memoryMb, gpus: gpusOf(type, r) } } : {}),
   };
+}
+
+/** GPUs built into the machine type (A2, A3, G2) plus those attached to the instance (N1). */
+function gpusOf(type: MachineTypeSpec, r: Record<string, unknown>): number {
+  const attached = (r.guestAccelerators as { acceleratorCount?: number }[] | undefined) ?? [];
+  return [...(type.accelerators ?? []).map((a) => a.guestAcceleratorCount), ...attached.map((a) => Number(a.acceleratorCount ?? 0))].reduce((n, c) => n + c, 0);
 }
 
 export function instanceViewOf(state: GceState): InstanceView {
   return {
-    listInstances: () => state.world.instances.map((i) => toEmulatedInstance(i, state.regionOf(i.zone))),
+    listInstances: () => {
+      const types = new Map(state.world.machineTypes.map((t) => [t.name, t]));
+      return state.world.instances.map((i) => toEmulatedInstance(i, state.regionOf(i.zone), types.get(lastSegment(str(i.resource.machineType)))));
+    },
     onChange: (listener) => state.onChange(listener),
   };
 }

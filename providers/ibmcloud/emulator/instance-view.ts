@@ -26,7 +26,8 @@ export function toEmulatedInstance(world: IbmWorld, inst: InstanceRec): Emulated
   // Until the VPC allocates the address it reports 0.0.0.0, which must never reach a Node.
   if (inst.ip !== UNALLOCATED_IP) addresses.push({ type: 'InternalIP', address: inst.ip });
   addresses.push({ type: 'InternalDNS', address: inst.name }, { type: 'Hostname', address: inst.name });
-  const arch = world.profiles.find((p) => p.name === inst.profile)?.architecture ?? 'amd64';
+  const profile = world.profiles.find((p) => p.name === inst.profile);
+  const arch = profile?.architecture ?? 'amd64';
   return {
     providerID: ibmProviderId(world, inst.id),
     nodeName: inst.name,
@@ -39,6 +40,8 @@ export function toEmulatedInstance(world: IbmWorld, inst: InstanceRec): Emulated
       'kubernetes.io/arch': arch,
       'kubernetes.io/os': 'linux',
     },
+    // IBM profiles give memory in GiB.
+    ...(profile ? { capacity: { cpu: profile.vcpu, memoryMiB: profile.memory * 1024, gpus: profile.gpu?.count ?? 0 } } : {}),
   };
 }
 

@@ -18,7 +18,7 @@ async function setup(opts: { bootDelayMs?: number } = {}) {
   const clock = new FakeClock(Date.UTC(2026, 10, 22, 6, 0, 0));
   const client = new MemoryKubeClient();
   const actuator = new FakeActuator({ clock, bootDelayMs: opts.bootDelayMs ?? 0 });
-  const kubelet = new KubeletSimulator({ client, view: actuator, clock, nodeLabels: { 'node-role.kubernetes.io/worker': '' } });
+  const kubelet = new KubeletSimulator({ client, runPods: false, view: actuator, clock, nodeLabels: { 'node-role.kubernetes.io/worker': '' } });
   await kubelet.start();
   return { clock, client, actuator, kubelet };
 }
@@ -105,7 +105,7 @@ describe('KubeletSimulator', () => {
     it('replaces the Node so it carries the new providerID and labels, even while the old instance is still listed as terminated', async () => {
       const view = new ScriptedView();
       const client = new MemoryKubeClient();
-      const kubelet = new KubeletSimulator({ client, view });
+      const kubelet = new KubeletSimulator({ client, runPods: false, view });
       view.set([inst('i-old', 'running')]);
       await kubelet.start();
       const oldUid = client.peek(Nodes, { name: 'ip-10-0-0-5' })?.metadata.uid;
@@ -124,7 +124,7 @@ describe('KubeletSimulator', () => {
     it('drops a Ready override set for the old instance', async () => {
       const view = new ScriptedView();
       const client = new MemoryKubeClient();
-      const kubelet = new KubeletSimulator({ client, view });
+      const kubelet = new KubeletSimulator({ client, runPods: false, view });
       view.set([inst('i-old', 'running')]);
       await kubelet.start();
       await kubelet.setNodeReady('ip-10-0-0-5', 'False');
@@ -139,11 +139,11 @@ describe('KubeletSimulator', () => {
       const view = new ScriptedView();
       const client = new MemoryKubeClient();
       view.set([inst('i-old', 'running')]);
-      const first = new KubeletSimulator({ client, view });
+      const first = new KubeletSimulator({ client, runPods: false, view });
       await first.start();
       await first.stop();
       view.set([inst('i-old', 'terminated'), inst('i-new', 'running')]);
-      const second = new KubeletSimulator({ client, view });
+      const second = new KubeletSimulator({ client, runPods: false, view });
       await second.start();
       expect(client.all(Nodes).map((n) => n.spec?.providerID)).to.deep.equal(['fake:///zone-a/i-new']);
       await second.stop();
@@ -156,7 +156,7 @@ describe('KubeletSimulator', () => {
       const view = new ScriptedView();
       const client = new MemoryKubeClient();
       view.set([inst('i-a', 'running')]);
-      const kubelet = new KubeletSimulator({ client, view, clock });
+      const kubelet = new KubeletSimulator({ client, runPods: false, view, clock });
       await kubelet.start();
       if (state !== 'running') {
         view.set([inst('i-a', state)]);
@@ -215,12 +215,12 @@ describe('KubeletSimulator', () => {
       const view = new ScriptedView();
       const client = new MemoryKubeClient();
       view.set([inst('i-a', 'running', '10.0.0.1'), inst('i-b', 'running', '10.0.0.2')]);
-      const first = new KubeletSimulator({ client, view });
+      const first = new KubeletSimulator({ client, runPods: false, view });
       await first.start();
       await first.stop();
       await client.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'control-plane-0' }, spec: { providerID: 'fake:///zone-a/cp' } });
       view.set([inst('i-a', 'running', '10.0.0.1'), inst('i-b', 'terminated', '10.0.0.2')]);
-      const second = new KubeletSimulator({ client, view });
+      const second = new KubeletSimulator({ client, runPods: false, view });
       await second.start();
       expect(client.all(Nodes).map((n) => n.metadata.name).sort()).to.deep.equal(['control-plane-0', 'ip-10-0-0-1']);
       await second.stop();
@@ -230,11 +230,11 @@ describe('KubeletSimulator', () => {
       const view = new ScriptedView();
       const client = new MemoryKubeClient();
       view.set([inst('i-a', 'running', '10.0.0.1')]);
-      const first = new KubeletSimulator({ client, view });
+      const first = new KubeletSimulator({ client, runPods: false, view });
       await first.start();
       await first.stop();
       view.set([inst('i-a', 'stopped', '10.0.0.1')]);
-      const second = new KubeletSimulator({ client, view });
+      const second = new KubeletSimulator({ client, runPods: false, view });
       await second.start();
       expect(readyOf(client, 'ip-10-0-0-1')).to.equal('Unknown');
       await second.stop();

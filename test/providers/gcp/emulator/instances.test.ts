@@ -8,7 +8,7 @@ describe('GCE emulator: instances through @google-cloud/compute', () => {
   let c: Clients;
 
   beforeEach(async () => {
-    emu = await startGceEmulator({ bootDelayMs: 100, stopDelayMs: 50, deleteDelayMs: 50 });
+    emu = await startGceEmulator({ bootDelayMs: 100, stopDelayMs: 50, deleteDelayMs: 1_000 });
     c = clientsFor(emu);
   });
   afterEach(async () => {
