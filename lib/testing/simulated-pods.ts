@@ -20,7 +20,6 @@ export interface SimulatedPodsOptions {
 
 const byNode = 'spec.nodeName';
 
-type PodStatus = NonNullable<Pod['status']> & { startTime?: string; conditions?: Array<{ type: string; status: string }> };
 
 export class SimulatedPods {
   private readonly informer: SharedInformer<Pod>;
@@ -132,7 +131,7 @@ export class SimulatedPods {
   /** spec.activeDeadlineSeconds counts from startTime; once it passes the kubelet fails the Pod. */
   private watchDeadline(pod: Pod): void {
     const seconds = pod.spec?.activeDeadlineSeconds;
-    const start = Date.parse((pod.status as PodStatus | undefined)?.startTime ?? '');
+    const start = Date.parse((pod.status)?.startTime ?? '');
     const k = this.key(pod);
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0 || Number.isNaN(start) || this.deadlines.has(k)) return;
     const due = Math.max(0, start + seconds * 1000 - this.opts.clock.now());
