@@ -255,6 +255,60 @@ describe('envtest control plane: dynamic admission webhooks', function () {
     });
   });
 
+  describe('writes that land while a webhook is deciding', () => {
+    const merge = { 'content-type': 'application/merge-patch+json' };
+
+    /** Holds the first review whose object has spec.color `color` until release() is called. */
+    function holdFirst(color: string): { release: () => void; held: Promise<void> } {
+      let release = () => {};
+      let signalHeld = () => {};
+      const held = new Promise<void>((r) => (signalHeld = r));
+      let holding = true;
+      hook.handle = (request) => {
+        if (holding && request.object?.spec?.color === color) {
+          holding = false;
+          signalHeld();
+          return new Promise((r) => (release = () => r(allow(request))));
+        }
+        return allow(request);
+      };
+      return { release: () => release(), held };
+    }
+
+    it('re-admit a patch on the new object instead of overwriting the other write', async () => {
+      await post(widget('cc1'));
+      await register('validating', 'hold', [hookFor(hook, 'hold.test.io')]);
+      const gate = holdFirst('green');
+      const slow = raw(env.cp, 'PATCH', `${widgets(ns)}/cc1`, { body: JSON.stringify({ spec: { color: 'green' } }), headers: merge });
+      await gate.held;
+      const fast = await raw(env.cp, 'PATCH', `${widgets(ns)}/cc1`, { body: JSON.stringify({ metadata: { labels: { other: 'write' } } }), headers: merge });
+      expect(fast.status).to.equal(200);
+      gate.release();
+      expect((await slow).status).to.equal(200);
+      const stored = (await get('cc1')).json();
+      expect(stored.spec.color).to.equal('green');
+      expect(stored.metadata.labels).to.deep.equal({ other: 'write' });
+      const greens = hook.reviews.filter((r) => r.request.object.spec.color === 'green');
+      expect(greens).to.have.length(2);
+      expect(greens[1]?.request.object.metadata.labels).to.deep.equal({ other: 'write' });
+    });
+
+    it('answer 409 to a PUT whose resourceVersion went stale meanwhile', async () => {
+      await post(widget('cc2'));
+      const current = (await get('cc2')).json();
+      await register('validating', 'hold', [hookFor(hook, 'hold.test.io')]);
+      const gate = holdFirst('purple');
+      const slow = raw(env.cp, 'PUT', `${widgets(ns)}/cc2`, { body: JSON.stringify({ ...current, spec: { ...current.spec, color: 'purple' } }), headers: json });
+      await gate.held;
+      expect((await raw(env.cp, 'PATCH', `${widgets(ns)}/cc2`, { body: JSON.stringify({ spec: { color: 'cyan' } }), headers: merge })).status).to.equal(200);
+      gate.release();
+      const res = await slow;
+      expect(res.status).to.equal(409);
+      expect(res.json().reason).to.equal('Conflict');
+      expect((await get('cc2')).json().spec.color).to.equal('cyan');
+    });
+  });
+
   describe('failures to call a webhook', () => {
     it('fail the request under failurePolicy Fail and let it through, reported, under Ignore', async () => {
       const port = await deadPort();
