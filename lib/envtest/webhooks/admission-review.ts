@@ -87,7 +87,8 @@ export function parseReview(text: string, uid: string, mutating: boolean): Revie
   if (!isPlainObject(response)) throw new InvalidReviewError('webhook response was absent');
   if (response.uid !== uid) throw new InvalidReviewError(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(response.uid ?? '')}`);
   if (review.apiVersion !== AdmissionReviewApiVersion || review.kind !== 'AdmissionReview') {
-    throw new InvalidReviewError(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${String(review.apiVersion ?? '')}, Kind=${String(review.kind ?? '')}`);
+    const got = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? ''));
+    throw new InvalidReviewError(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${got(review.apiVersion)}, Kind=${got(review.kind)}`);
   }
   const hasPatch = typeof response.patch === 'string' && response.patch !== '';
   const hasPatchType = response.patchType !== undefined && response.patchType !== null;

@@ -236,7 +236,7 @@ function validateSelector(causes: Causes, field: string, sel: unknown): void {
     return;
   }
   try {
-    selectorFromLabelSelector(sel as LabelSelector);
+    selectorFromLabelSelector(sel);
   } catch (err) {
     if (!(err instanceof LabelSelectorError)) throw err;
     causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${err.message}`, field });

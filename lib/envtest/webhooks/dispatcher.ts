@@ -4,7 +4,6 @@
 // object. Validating webhooks are called in parallel on the final object. A webhook that cannot be
 // called, or answers garbage, fails the request (500, "failed calling webhook ...") under failurePolicy
 // Fail and is skipped and reported under Ignore; a denial is the webhook's own status, as kube builds it.
-import type { KubeObject } from '../../apis/meta.js';
 import * as E from '../errors.js';
 import { deepEqual, isPlainObject } from '../json.js';
 import { checkValueDepth } from '../json-depth.js';
@@ -39,7 +38,7 @@ export function denialError(webhook: string, status: Record<string, unknown> | u
   const message = typeof s.message === 'string' ? s.message : '';
   const deniedBy = `admission webhook "${webhook}" denied the request`;
   const text = message !== '' ? `${deniedBy}: ${message}` : reason !== '' ? `${deniedBy}: ${reason}` : `${deniedBy} without explanation`;
-  return new E.StatusError(code, reason, text, isPlainObject(s.details) ? (s.details as E.StatusDetails) : undefined);
+  return new E.StatusError(code, reason, text, isPlainObject(s.details) ? (s.details) : undefined);
 }
 
 export class WebhookDispatcher {
@@ -62,7 +61,7 @@ export class WebhookDispatcher {
   }
 
   private namespaceLabels = (name: string): Record<string, string> | undefined => {
-    const ns = this.store.get('/namespaces', '', name) as KubeObject | undefined;
+    const ns = this.store.get('/namespaces', '', name);
     return ns ? (ns.metadata.labels ?? {}) : undefined;
   };
 

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { generateServingCert } from '../../../../lib/envtest/tls-cert.js';
 import type { Json } from '../helpers.js';
 
@@ -37,7 +38,7 @@ export function patchOf(request: Json, ops: Json[], extra: Json = {}): Json {
 
 export async function startWebhookServer(dnsNames: string[] = []): Promise<WebhookServer> {
   const cert = generateServingCert('test-webhook', Date.now(), { dnsNames });
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Duplex>();
   const hook: WebhookServer = {
     url: '',
     hostPort: '',
@@ -54,7 +55,7 @@ export async function startWebhookServer(dnsNames: string[] = []): Promise<Webho
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
+      const review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       hook.reviews.push({ path: req.url ?? '', request: review.request });
       Promise.resolve(hook.handle(review.request, res)).then((answer) => {
         if (answer === undefined) return;
