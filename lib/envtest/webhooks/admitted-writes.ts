@@ -56,6 +56,17 @@ export class AdmittedWrites {
     private readonly webhooks: WebhookDispatcher,
   ) {}
 
+  /**
+   * Admission of a request that stores nothing of its own (a pods/eviction CREATE): mutating then
+   * validating webhooks; resolves with the object the mutating webhooks left.
+   */
+  async review(attrs: AdmissionAttributes, warnings: string[]): Promise<Record<string, unknown> | undefined> {
+    if (!this.webhooks.active()) return attrs.object;
+    const object = await this.webhooks.mutate(attrs, warnings);
+    await this.webhooks.validate({ ...attrs, object }, warnings);
+    return object;
+  }
+
   async create(type: ResourceType, version: string, namespace: string, body: unknown, opts: WriteOpts, fieldManager?: string): Promise<Obj> {
     if (!this.webhooks.active()) return this.api.create(type, version, namespace, body, opts);
     const warnings = opts.warnings ?? [];

@@ -84,10 +84,12 @@ export function postReview(webhook: string, cc: WebhookClientConfig, target: Tar
   const fail = (why: string) => new WebhookCallError(webhook, `failed to call webhook: Post "${target.displayUrl}": ${why}`);
   return new Promise((resolve, reject) => {
     let settled = false;
+    // Set once the request exists; done() may run before that (a request that cannot even be built).
+    const deadline: { timer?: ReturnType<typeof setTimeout> } = {};
     const done = (err: Error | undefined, text?: string) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearTimeout(deadline.timer);
       if (err) reject(err);
       else resolve(text ?? '');
     };
@@ -101,7 +103,15 @@ export function postReview(webhook: string, cc: WebhookClientConfig, target: Tar
       servername: target.servername,
       headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
     };
-    const req = request(options, (res) => {
+    let req: ReturnType<typeof request>;
+    try {
+      req = request(options, onResponse);
+    } catch (err) {
+      // A caBundle Node cannot use, for instance: the call failed; failurePolicy decides.
+      done(fail((err as Error).message));
+      return;
+    }
+    function onResponse(res: import('node:http').IncomingMessage): void {
       const declared = Number(res.headers['content-length'] ?? '0');
       if (declared > maxReplyBytes) {
         req.destroy();
@@ -125,9 +135,9 @@ export function postReview(webhook: string, cc: WebhookClientConfig, target: Tar
         if (code < 200 || code > 299) done(fail(`the server responded with HTTP status ${code}`));
         else done(undefined, Buffer.concat(chunks).toString('utf8'));
       });
-    });
+    }
     // Go reports an expired deadline as "context deadline exceeded"; kube's message carries it.
-    const timer = setTimeout(() => {
+    deadline.timer = setTimeout(() => {
       req.destroy();
       done(fail('context deadline exceeded'));
     }, timeoutSeconds * 1000);

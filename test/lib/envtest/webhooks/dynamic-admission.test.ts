@@ -442,6 +442,19 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       expect(called()).to.deep.equal(['/update-only.test.io']);
     });
 
+    it('reviews an eviction as a CREATE of pods/eviction carrying the Eviction', async () => {
+      const pod = { metadata: { name: 'p1' }, spec: { containers: [{ name: 'c', image: 'i' }] } };
+      expect((await raw(env.cp, 'POST', `/api/v1/namespaces/${ns}/pods`, { body: JSON.stringify(pod), headers: json })).status).to.equal(201);
+      hook.handle = (request) => deny(request, { code: 429, reason: 'TooManyRequests', message: 'evictions are paused' });
+      await register('validating', 'evictions', [hookFor(hook, 'evictions.test.io', { rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'], operations: ['CREATE'] }] })]);
+      const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p1' } };
+      const res = await raw(env.cp, 'POST', `/api/v1/namespaces/${ns}/pods/p1/eviction`, { body: JSON.stringify(eviction), headers: json });
+      expect(res.status).to.equal(429);
+      expect(res.json().message).to.equal('admission webhook "evictions.test.io" denied the request: evictions are paused');
+      expect(hook.reviews[0]?.request).to.deep.include({ operation: 'CREATE', subResource: 'eviction', name: 'p1', namespace: ns, kind: { group: 'policy', version: 'v1', kind: 'Eviction' } });
+      expect((await raw(env.cp, 'GET', `/api/v1/namespaces/${ns}/pods/p1`)).status).to.equal(200);
+    });
+
     it('lets a mutating webhook change the Scale a scale request writes', async () => {
       await post(widget('sc1'));
       hook.handle = (request) => patchOf(request, [{ op: 'replace', path: '/spec/replicas', value: 5 }]);
