@@ -41,6 +41,14 @@ export function denialError(webhook: string, status: Record<string, unknown> | u
   return new E.StatusError(code, reason, text, isPlainObject(s.details) ? (s.details) : undefined);
 }
 
+/**
+ * Webhook configurations are never sent to webhooks, as in kube-apiserver: a broken webhook matching
+ * everything could otherwise never be removed.
+ */
+function isExempt(attrs: AdmissionAttributes): boolean {
+  return attrs.type.group === AdmissionRegistrationGroup && (attrs.type.plural === MutatingPlural || attrs.type.plural === ValidatingPlural);
+}
+
 export class WebhookDispatcher {
   constructor(
     private readonly store: Store,
@@ -80,7 +88,7 @@ export class WebhookDispatcher {
    */
   async mutate(attrs: AdmissionAttributes, warnings: string[]): Promise<Record<string, unknown> | undefined> {
     const hooks = this.hooks(MutatingPlural);
-    if (hooks.length === 0) return attrs.object;
+    if (hooks.length === 0 || isExempt(attrs)) return attrs.object;
     let current = { ...attrs };
     const reinvocable = new Set<string>();
     const reinvoke = new Set<string>();
@@ -110,7 +118,7 @@ export class WebhookDispatcher {
   /** Runs the validating webhooks in parallel; the first failure, in webhook order, is thrown. */
   async validate(attrs: AdmissionAttributes, warnings: string[]): Promise<void> {
     const hooks = this.hooks(ValidatingPlural);
-    if (hooks.length === 0) return;
+    if (hooks.length === 0 || isExempt(attrs)) return;
     const invocations = this.matching(hooks, attrs);
     const results = await Promise.allSettled(invocations.map((inv) => this.call(inv, attrs, false, warnings)));
     for (const r of results) if (r.status === 'rejected') throw r.reason;

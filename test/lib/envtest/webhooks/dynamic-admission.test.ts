@@ -327,6 +327,18 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       expect(failedOpen[0]).to.include('failed calling webhook "down.test.io"');
     });
 
+    it('never lock out the webhook configurations themselves', async () => {
+      const port = await deadPort();
+      const everything = [{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], operations: ['*'] }];
+      const broken = { name: 'everything.test.io', clientConfig: { url: `https://127.0.0.1:${port}/` }, rules: everything, sideEffects: 'None', admissionReviewVersions: ['v1'] };
+      await register('validating', 'broken', [broken]);
+      await register('mutating', 'broken', [broken]);
+      expect((await post(widget('lock'))).status).to.equal(500);
+      expect((await raw(env.cp, 'DELETE', `${ARG}/validatingwebhookconfigurations/broken`)).status).to.equal(200);
+      expect((await raw(env.cp, 'DELETE', `${ARG}/mutatingwebhookconfigurations/broken`)).status).to.equal(200);
+      expect((await post(widget('lock'))).status).to.equal(201);
+    });
+
     it('cut a webhook that does not answer within timeoutSeconds', async () => {
       hook.handle = () => new Promise<undefined>(() => undefined);
       await register('validating', 'slow', [hookFor(hook, 'slow.test.io', { timeoutSeconds: 1 })]);
