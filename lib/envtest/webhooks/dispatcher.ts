@@ -134,7 +134,8 @@ export class WebhookDispatcher {
     const sentVersion = apiVersionFor(inv.kind.group, inv.kind.version);
     let patched: unknown;
     try {
-      patched = applyJsonPatch({ ...obj, apiVersion: sentVersion }, patch);
+      // A few copy operations can double an object each time: the patch may duplicate no more than a reply may carry.
+      patched = applyJsonPatch({ ...obj, apiVersion: sentVersion }, patch, { maxCopiedBytes: this.opts.maxReplyBytes ?? MaxWebhookReplyBytes });
       checkValueDepth(patched);
     } catch (err) {
       if (err instanceof PatchError || err instanceof E.StatusError) throw E.internalError(err.message);

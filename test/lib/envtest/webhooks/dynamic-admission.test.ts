@@ -186,6 +186,17 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       expect(seen.validating).to.deep.equal({ size: 'small', color: 'red', replicas: 1 });
     });
 
+    it('fails a patch whose copy operations would blow the object up, instead of building it', async () => {
+      // 16 doublings of 1 KiB: 64 MiB if nothing stopped it.
+      const doubling = [{ op: 'add', path: '/spec/config', value: { blob: 'x'.repeat(1024) } }];
+      for (let i = 0; i < 16; i++) doubling.push({ op: 'copy', from: '/spec/config', path: `/spec/config/c${i}` } as never);
+      hook.handle = (request) => patchOf(request, doubling);
+      await register('mutating', 'bomb', [hookFor(hook, 'bomb.test.io')]);
+      const res = await post(widget('bomb'));
+      expect(res.status).to.equal(500);
+      expect(res.json().message).to.include('the patch copies more than 6291456 bytes');
+    });
+
     it('validates the patched object against the schema (422 for a value the webhook made invalid)', async () => {
       hook.handle = (request) => patchOf(request, [{ op: 'replace', path: '/spec/size', value: 'huge' }]);
       await register('mutating', 'breaks', [hookFor(hook, 'breaks.test.io')]);
