@@ -38,7 +38,7 @@ export function denialError(webhook: string, status: Record<string, unknown> | u
   const message = typeof s.message === 'string' ? s.message : '';
   const deniedBy = `admission webhook "${webhook}" denied the request`;
   const text = message !== '' ? `${deniedBy}: ${message}` : reason !== '' ? `${deniedBy}: ${reason}` : `${deniedBy} without explanation`;
-  return new E.StatusError(code, reason, text, isPlainObject(s.details) ? (s.details) : undefined);
+  return new E.StatusError(code, reason, text, isPlainObject(s.details) ? s.details : undefined);
 }
 
 /**
