@@ -59,7 +59,8 @@ export interface ControlPlaneOptions {
   onRequest?: (request: RecordedRequest) => void;
   /**
    * Where webhooks addressed by `clientConfig.service` listen, as kube-apiserver reaches a Service:
-   * a map from "namespace/name" (or "namespace/name:port") to a loopback "host:port", or a function.
+   * a map from "namespace/name" (or "namespace/name:port", which wins) to a loopback "host:port" or URL
+   * base "https://host:port", or a function. A Map is read at call time, so entries can come later.
    * Service names are never looked up in DNS; an unknown Service is a failed webhook call.
    */
   webhookServiceResolver?: WebhookServiceResolver | ReadonlyMap<string, string> | Record<string, string>;

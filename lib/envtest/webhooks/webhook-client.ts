@@ -11,7 +11,7 @@ import type { ServiceReference, WebhookClientConfig } from './configuration.js';
 /** Largest webhook reply read: a patch of a maximum-size object (3 MiB) with room to spare. */
 export const MaxWebhookReplyBytes = 6 * 1024 * 1024;
 
-/** Where a Service webhook listens: `host:port` on loopback, or undefined when the Service is unknown. */
+/** Where a Service webhook listens: `host:port` (or `https://host:port`) on loopback; undefined when the Service is unknown. */
 export type WebhookServiceResolver = (service: { namespace: string; name: string; port: number }) => string | undefined;
 
 /** The webhook could not be called, or its reply was unusable; failurePolicy Ignore lets the request through. */
@@ -41,8 +41,10 @@ function isLoopback(host: string): boolean {
   return isIP(h) === 4 && h.startsWith('127.');
 }
 
-function splitHostPort(hostPort: string): { host: string; port: number } | undefined {
-  const u = URL.canParse(`https://${hostPort}`) ? new URL(`https://${hostPort}`) : undefined;
+/** "host:port", or a URL base "https://host:port". */
+function splitHostPort(address: string): { host: string; port: number } | undefined {
+  const base = address.startsWith('https://') ? address : `https://${address}`;
+  const u = URL.canParse(base) ? new URL(base) : undefined;
   if (!u || u.pathname !== '/' || u.username !== '') return undefined;
   return { host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port === '' ? 443 : Number(u.port) };
 }

@@ -403,8 +403,13 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       try {
         expect((await post(widget('s2'))).status).to.equal(201);
         expect(hook.reviews[0]?.path).to.equal('/validate?timeout=10s');
+        // A URL base is as good as host:port, and a port-specific entry wins.
+        services.set('webhooks/machine-webhook', '127.0.0.1:1');
+        services.set('webhooks/machine-webhook:443', hook.url);
+        expect((await post(widget('s3'))).status).to.equal(201);
+        expect(hook.reviews).to.have.length(2);
       } finally {
-        services.delete('webhooks/machine-webhook');
+        services.clear();
       }
     });
 
