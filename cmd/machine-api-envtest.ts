@@ -20,6 +20,17 @@ function collect(v: string, prev: string[] | undefined): string[] {
   return [...(prev ?? []), v];
 }
 
+/** --webhook-service namespace/name[:port]=host:port, repeatable: where a webhook Service listens. */
+function collectService(v: string, prev: Record<string, string> | undefined): Record<string, string> {
+  const eq = v.indexOf('=');
+  const key = eq < 0 ? '' : v.slice(0, eq);
+  const target = eq < 0 ? '' : v.slice(eq + 1);
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9]*[a-z0-9])?(:\d{1,5})?$/.test(key) || !/^[^\s/]+:\d{1,5}$/.test(target)) {
+    throw new InvalidArgumentError(`--webhook-service must be namespace/name[:port]=host:port, got ${JSON.stringify(v)}`);
+  }
+  return { ...(prev ?? {}), [key]: target };
+}
+
 async function main(): Promise<void> {
   const program = new Command()
     .name('machine-api-envtest')
@@ -30,8 +41,9 @@ async function main(): Promise<void> {
     .option('--watch-history-bytes <n>', 'bytes of change events kept for resuming watches (default 268435456); older positions get 410 Gone', parseBytes)
     .option('--crds <dir>', 'directory of CRD manifests (repeatable; default <repo>/manifests/crds)', collect)
     .option('--token <token>', 'bearer token clients must send (default: random; prefer MACHINE_API_ENVTEST_TOKEN)')
+    .option('--webhook-service <ns/name[:port]=host:port>', 'where an admission webhook Service listens on loopback (repeatable)', collectService)
     .parse(process.argv);
-  const o = program.opts<{ port: number; kubeconfig: string; dataDir?: string; watchHistoryBytes?: number; crds?: string[]; token?: string }>();
+  const o = program.opts<{ port: number; kubeconfig: string; dataDir?: string; watchHistoryBytes?: number; crds?: string[]; token?: string; webhookService?: Record<string, string> }>();
   const cp = await startControlPlane({
     port: o.port,
     kubeconfigPath: o.kubeconfig,
@@ -40,6 +52,8 @@ async function main(): Promise<void> {
     onStorageWarning: (message) => process.stderr.write(`machine-api-envtest: ${message}\n`),
     crdDirs: o.crds,
     token: o.token ?? process.env.MACHINE_API_ENVTEST_TOKEN,
+    webhookServiceResolver: o.webhookService,
+    onWebhookFailedOpen: (_webhook, message) => process.stderr.write(`machine-api-envtest: failing open: ${message}\n`),
   });
   process.stdout.write(`${cp.url}\n`);
   let stopping = false;

@@ -229,7 +229,15 @@ const eventColumns: PrinterColumn[] = [
   { name: 'Name', type: 'string', priority: 1, format: 'name', jsonPath: '.metadata.name', description: NAME_DESCRIPTION, cell: (o) => o.metadata.name ?? '' },
 ];
 
+// kube prints the number of webhooks in a configuration.
+const webhookColumns: PrinterColumn[] = [
+  { name: 'Webhooks', type: 'integer', jsonPath: '.webhooks', description: 'Webhooks indicates the number of webhooks', cell: (o) => list((o as unknown as Json).webhooks).length },
+  ageColumn,
+];
+
 const columnsByKind: Record<string, PrinterColumn[]> = {
+  MutatingWebhookConfiguration: webhookColumns,
+  ValidatingWebhookConfiguration: webhookColumns,
   Namespace: [
     { name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'The status of the namespace', cell: (o) => str(field(o, 'status').phase) },
     ageColumn,

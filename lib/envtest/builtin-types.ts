@@ -129,6 +129,9 @@ export function builtinTypes(): ResourceType[] {
       group: 'apps', version: 'v1', plural: 'daemonsets', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'],
       status: true, generation: 'spec', statusOnCreate: 'drop',
     }),
+    // Webhook configurations: generation moves when the webhooks change, as in kube.
+    builtin({ group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: 'content' }),
+    builtin({ group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'], generation: 'content' }),
     builtin({
       group: CRDGroup, version: 'v1', plural: CRDPlural, kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'],
       categories: ['api-extensions'], status: true, generation: 'spec', statusOnCreate: 'drop', returnDeletedObject: true,

@@ -22,6 +22,10 @@ import { WatchHub } from './watch/watch-hub.js';
 import { goneStatus } from './handlers/watch.js';
 import { generateServingCert } from './tls-cert.js';
 import { createDualServer } from './dual-protocol.js';
+import { AdmittedWrites } from './webhooks/admitted-writes.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { serviceResolver } from './webhooks/service-resolver.js';
+import type { WebhookServiceResolver } from './webhooks/webhook-client.js';
 
 export interface ControlPlaneOptions {
   /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
@@ -53,6 +57,18 @@ export interface ControlPlaneOptions {
   now?: () => number;
   /** Called for every resource request (verb, group, resource, subresource, namespace, user agent). */
   onRequest?: (request: RecordedRequest) => void;
+  /**
+   * Where webhooks addressed by `clientConfig.service` listen, as kube-apiserver reaches a Service:
+   * a map from "namespace/name" (or "namespace/name:port", which wins) to a loopback "host:port" or URL
+   * base "https://host:port", or a function. A Map is read at call time, so entries can come later.
+   * Service names are never looked up in DNS; an unknown Service is a failed webhook call.
+   */
+  webhookServiceResolver?: WebhookServiceResolver | ReadonlyMap<string, string> | Record<string, string>;
+  /**
+   * Told about each webhook call that failed under failurePolicy Ignore (the request went on without it),
+   * with kube-apiserver's "failed calling webhook" message. Default: a line on stderr.
+   */
+  onWebhookFailedOpen?: (webhook: string, message: string) => void;
 }
 
 export interface ControlPlane {
@@ -113,6 +129,10 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     ? Journal.open(store, opts.dataDir, { compactAfterBytes: opts.compactLogAfterBytes, onWarning: opts.onStorageWarning })
     : undefined;
   const commits = journal ?? immediateCommits(store);
+  const writes = new AdmittedWrites(api, new WebhookDispatcher(store, {
+    resolveService: serviceResolver(opts.webhookServiceResolver),
+    onFailedOpen: opts.onWebhookFailedOpen ?? ((_webhook, message) => process.stderr.write(`machine-api-envtest: failing open: ${message}\n`)),
+  }));
   const crds = new CRDController(store, registry, hub);
   crds.syncAll();
   if (journal) journal.onDurable((ev) => hub.dispatch(ev));
@@ -134,6 +154,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     token,
     registry,
     api,
+    writes,
     watch: { store, hub, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, maxBufferedBytes: 64 * 1024 * 1024, commits },
     now,
     maxBodyBytes,

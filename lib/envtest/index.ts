@@ -11,3 +11,5 @@ export type { RecordedRequest } from './server.js';
 export { buildKubeconfig } from './kubeconfig.js';
 export { CRDLoadError, loadCrdDirs } from './crd-loader.js';
 export { SnapshotError, StorageError } from './persistence/storage-error.js';
+export { generateServingCert, type ServingCert, type ServingCertOptions } from './tls-cert.js';
+export type { WebhookServiceResolver } from './webhooks/webhook-client.js';

@@ -80,7 +80,13 @@ function isPrefix(prefix: string[], tokens: string[]): boolean {
   return prefix.length < tokens.length && prefix.every((t, i) => tokens[i] === t);
 }
 
-function applyOne(doc: unknown, raw: unknown, index: number): unknown {
+/** Bounds on what a patch may make; copy is the one operation that can grow a document faster than the patch. */
+export interface JsonPatchLimits {
+  /** Total bytes (as JSON) all copy operations may duplicate; beyond it the patch fails. */
+  maxCopiedBytes?: number;
+}
+
+function applyOne(doc: unknown, raw: unknown, index: number, copied: { bytes: number; limit: number }): unknown {
   const where = `operation ${index}`;
   if (!isJsonObject(raw)) throw new PatchError(400, `${where}: must be an object`);
   const op = raw.op;
@@ -110,7 +116,13 @@ function applyOne(doc: unknown, raw: unknown, index: number): unknown {
       const fromTokens = parsePointer(raw.from, `${where} (${op}) from`);
       const from = raw.from as string;
       const moved = cloneJson(getAt(doc, fromTokens, from));
-      if (op === 'copy') return addAt(doc, tokens, moved, pointer);
+      if (op === 'copy') {
+        if (Number.isFinite(copied.limit)) {
+          copied.bytes += JSON.stringify(moved ?? null).length;
+          if (copied.bytes > copied.limit) throw new PatchError(422, `${where}: the patch copies more than ${copied.limit} bytes`);
+        }
+        return addAt(doc, tokens, moved, pointer);
+      }
       if (isPrefix(fromTokens, tokens)) throw new PatchError(422, `${where}: cannot move ${JSON.stringify(from)} into its own child ${JSON.stringify(pointer)}`);
       if (fromTokens.length === tokens.length && fromTokens.every((t, i) => tokens[i] === t)) return doc;
       return addAt(removeAt(doc, fromTokens, from), tokens, moved, pointer);
@@ -119,11 +131,12 @@ function applyOne(doc: unknown, raw: unknown, index: number): unknown {
 }
 
 /** Applies an RFC 6902 patch (an array of operations) to a copy of `target`. Throws PatchError. */
-export function applyJsonPatch(target: unknown, ops: unknown): unknown {
+export function applyJsonPatch(target: unknown, ops: unknown, limits: JsonPatchLimits = {}): unknown {
   if (!Array.isArray(ops)) throw new PatchError(400, 'a JSON patch must be an array of operations');
   let doc = cloneJson(target);
+  const copied = { bytes: 0, limit: limits.maxCopiedBytes ?? Number.POSITIVE_INFINITY };
   ops.forEach((op, i) => {
-    doc = applyOne(doc, op, i);
+    doc = applyOne(doc, op, i, copied);
   });
   return doc;
 }

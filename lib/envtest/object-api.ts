@@ -16,6 +16,7 @@ import { applySchema } from './schema/index.js';
 import { foldSecretStringData } from './secret-string-data.js';
 import type { Store } from './storage/store.js';
 import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
+import { AdmissionRegistrationGroup, defaultWebhookConfiguration, MutatingPlural, validateWebhookConfiguration, ValidatingPlural } from './webhooks/configuration.js';
 
 export type Obj = KubeObject & Record<string, unknown>;
 
@@ -34,6 +35,13 @@ export interface WriteOpts {
 export interface DeleteOpts extends WriteOpts {
   propagationPolicy?: PropagationPolicy;
   preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** The stored object changed between reading it and writing it (a 409 Conflict if it reaches a client). */
+export class ChangedDuringAdmissionError extends E.StatusError {
+  constructor(gr: E.GroupResource, name: string) {
+    super(409, 'Conflict', `Operation cannot be fulfilled on ${E.qualifiedName(gr)} "${name}": ${E.staleObjectMessage}`, { name, group: gr.group || undefined, kind: gr.resource });
+  }
 }
 
 export interface DeleteResult {
@@ -93,6 +101,15 @@ export class ObjectApi {
   }
 
   create(type: ResourceType, version: string, namespace: string, body: unknown, opts: WriteOpts = {}): Obj {
+    const planned = this.planCreate(type, version, this.decodeNew(type, version, namespace, body), opts);
+    return opts.dryRun ? planned : this.commitCreate(type, planned);
+  }
+
+  /**
+   * The body of a create, decoded and placed in the request's namespace: what mutating admission sees
+   * (no uid yet, and no name when the client asked for a generated one).
+   */
+  decodeNew(type: ResourceType, version: string, namespace: string, body: unknown): Obj {
     const obj = this.decode(type, version, body);
     const m = obj.metadata;
     if (type.namespaced) {
@@ -104,6 +121,12 @@ export class ObjectApi {
     } else {
       delete m.namespace;
     }
+    return obj;
+  }
+
+  /** Everything a create does short of storing: name, server-set metadata, defaults and validation. */
+  planCreate(type: ResourceType, version: string, obj: Obj, opts: WriteOpts = {}): Obj {
+    const m = obj.metadata;
     if (!m.name) {
       if (!m.generateName) {
         throw E.invalid(type.kind, type.group, '', [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
@@ -116,13 +139,26 @@ export class ObjectApi {
     prepareCreate(type, obj, randomUUID(), nowStr);
     const admitted = this.admit(type, version, obj, undefined, nowStr, opts);
     if (this.find(type, m.namespace ?? '', name)) throw E.alreadyExists(groupResource(type), name);
-    if (opts.dryRun) return admitted;
-    this.store.put(typeKeyOf(type), admitted);
     return admitted;
+  }
+
+  /** Stores a planned create, checking again what may have changed while admission webhooks ran. */
+  commitCreate(type: ResourceType, planned: Obj): Obj {
+    const m = planned.metadata;
+    if (type.namespaced) this.admitNamespace(type, m.namespace ?? '', m.name ?? '');
+    if (this.find(type, m.namespace ?? '', m.name ?? '')) throw E.alreadyExists(groupResource(type), m.name ?? '');
+    this.store.put(typeKeyOf(type), planned);
+    return planned;
   }
 
   /** PUT of the object or its /status. */
   update(type: ResourceType, version: string, namespace: string, name: string, body: unknown, subresource: 'status' | undefined, opts: WriteOpts = {}): Obj {
+    const { existing, incoming } = this.checkUpdate(type, version, namespace, name, body);
+    return this.write(type, version, existing, incoming, subresource, opts);
+  }
+
+  /** The checks of a PUT against the stored object (name, namespace, resourceVersion precondition). */
+  checkUpdate(type: ResourceType, version: string, namespace: string, name: string, body: unknown): { existing: Obj; incoming: Obj } {
     const incoming = this.decode(type, version, body);
     if (incoming.metadata.name !== undefined && incoming.metadata.name !== name) {
       throw E.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
@@ -139,7 +175,7 @@ export class ObjectApi {
     } else if (rv !== existing.metadata.resourceVersion) {
       throw E.conflict(groupResource(type), name, E.staleObjectMessage);
     }
-    return this.write(type, version, existing, incoming, subresource, opts);
+    return { existing, incoming };
   }
 
   /**
@@ -147,20 +183,31 @@ export class ObjectApi {
    * the result that differs from the stored one is a conflict; that is how clients lock patches optimistically.
    */
   writePatched(type: ResourceType, version: string, existing: Obj, patched: unknown, subresource: 'status' | undefined, opts: WriteOpts = {}): Obj {
+    return this.write(type, version, existing, this.checkPatched(type, existing, patched), subresource, opts);
+  }
+
+  /** The checks of a patch result against the stored object (an object with metadata, resourceVersion precondition). */
+  checkPatched(type: ResourceType, existing: Obj, patched: unknown): Obj {
     const name = existing.metadata.name ?? '';
     if (!isObj(patched)) throw E.badRequest('the patch produced an object without metadata');
     const rv = patched.metadata.resourceVersion;
     if (rv !== undefined && rv !== null && rv !== '' && rv !== existing.metadata.resourceVersion) {
       throw E.conflict(groupResource(type), name, E.staleObjectMessage);
     }
-    return this.write(type, version, existing, patched, subresource, opts);
+    return patched;
   }
 
   private write(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined, opts: WriteOpts): Obj {
+    return this.commitWrite(type, existing, this.planWrite(type, version, existing, incoming, subresource, opts), opts);
+  }
+
+  /**
+   * The object an update of `existing` to `incoming` would store: server-owned fields from the stored
+   * object, the status rules, generation, finalizer rules, defaults and validation. Nothing is stored.
+   */
+  planWrite(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined, opts: WriteOpts): Obj {
     const name = existing.metadata.name ?? '';
-    let next = prepareUpdate(type, subresource, existing, incoming);
-    next.apiVersion = apiVersionFor(type.group, version);
-    next.kind = type.kind;
+    const next = this.previewWrite(type, version, existing, incoming, subresource);
     const added = (next.metadata.finalizers ?? []).filter((f) => !(existing.metadata.finalizers ?? []).includes(f));
     if (existing.metadata.deletionTimestamp && added.length > 0) {
       throw E.invalid(type.kind, type.group, name, [{
@@ -169,10 +216,30 @@ export class ObjectApi {
         field: 'metadata.finalizers',
       }]);
     }
-    next = this.admit(type, version, next, existing, rfc3339(this.now()), opts);
+    return this.admit(type, version, next, existing, rfc3339(this.now()), opts);
+  }
+
+  /** `incoming` with the stored object's server-owned fields, as an update would store it before validation. */
+  previewWrite(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined): Obj {
+    const next = prepareUpdate(type, subresource, existing, incoming);
+    next.apiVersion = apiVersionFor(type.group, version);
+    next.kind = type.kind;
+    return next;
+  }
+
+  /**
+   * Stores a planned update of `existing`. When the stored object changed after `existing` was read
+   * (another write landed while admission webhooks ran) nothing is stored and ChangedDuringAdmissionError
+   * is thrown, so the caller can start over from the new object.
+   */
+  commitWrite(type: ResourceType, existing: Obj, next: Obj, opts: WriteOpts): Obj {
     if (sameObject(next, existing)) return existing;
     if (opts.dryRun) return next;
     const key = typeKeyOf(type);
+    const current = this.store.get(key, existing.metadata.namespace ?? '', existing.metadata.name ?? '');
+    if (current?.metadata.resourceVersion !== existing.metadata.resourceVersion || current?.metadata.uid !== existing.metadata.uid) {
+      throw new ChangedDuringAdmissionError(groupResource(type), existing.metadata.name ?? '');
+    }
     if (next.metadata.deletionTimestamp && !hasPendingFinalizers(type, next)) {
       this.store.remove(key, next);
       return next;
@@ -280,11 +347,17 @@ export class ObjectApi {
       }
       if (causes.length === 0) out.status = crdStatus(crd, (old?.status as { conditions?: Array<{ lastTransitionTime?: string }> } | undefined)?.conditions?.[0]?.lastTransitionTime ?? now);
     }
+    if (type.group === AdmissionRegistrationGroup && (type.plural === MutatingPlural || type.plural === ValidatingPlural)) {
+      const mutating = type.plural === MutatingPlural;
+      defaultWebhookConfiguration(out, mutating);
+      causes.push(...validateWebhookConfiguration(out, mutating));
+    }
     if (causes.length > 0) throw E.invalid(type.kind, type.group, obj.metadata.name ?? '', causes);
     return out;
   }
 
-  private admitNamespace(type: ResourceType, namespace: string, name: string): void {
+  /** NamespaceLifecycle: no new objects in a namespace that does not exist or is being deleted. */
+  admitNamespace(type: ResourceType, namespace: string, name: string): void {
     const ns = this.store.get('/namespaces', '', namespace);
     if (!ns) throw E.notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.metadata.deletionTimestamp) {

@@ -11,6 +11,7 @@ import type { TypeRegistry } from './registry.js';
 import { parseResourcePath } from './request-info.js';
 import { boolQueryParam } from './query-params.js';
 import type { CommitGate } from './storage/commit-gate.js';
+import type { AdmittedWrites } from './webhooks/admitted-writes.js';
 import type { HandlerContext } from './handlers/context.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleEviction } from './handlers/eviction.js';
@@ -24,6 +25,7 @@ export interface ServerParts {
   token: string;
   registry: TypeRegistry;
   api: ObjectApi;
+  writes: AdmittedWrites;
   watch: WatchDeps;
   now: () => number;
   maxBodyBytes: number;
@@ -83,6 +85,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     name: info.name,
     subresource: info.subresource,
     api: parts.api,
+    writes: parts.writes,
     now: parts.now,
     maxBodyBytes: parts.maxBodyBytes,
     watch: parts.watch,

@@ -66,6 +66,8 @@ export interface ServingCert {
 export interface ServingCertOptions {
   /** Serial number bytes (big-endian); default 16 random bytes. Tests pass edge cases. */
   serial?: Buffer;
+  /** DNS names the certificate is also valid for, besides localhost (e.g. a webhook Service's `<name>.<namespace>.svc`). */
+  dnsNames?: string[];
 }
 
 export function generateServingCert(commonName = 'machine-api-envtest', now = Date.now(), options: ServingCertOptions = {}): ServingCert {
@@ -84,7 +86,10 @@ export function generateServingCert(commonName = 'machine-api-envtest', now = Da
     extension('2.5.29.15', true, bits(Buffer.from([0x84]), 2)),
     extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'))),
     extension('2.5.29.14', false, octets(ski)),
-    extension('2.5.29.17', false, seq(tlv(0x82, Buffer.from('localhost', 'ascii')), tlv(0x87, Buffer.from([127, 0, 0, 1])))),
+    extension('2.5.29.17', false, seq(
+      ...['localhost', ...(options.dnsNames ?? [])].map((dns) => tlv(0x82, Buffer.from(dns, 'ascii'))),
+      tlv(0x87, Buffer.from([127, 0, 0, 1])),
+    )),
   );
   const tbs = seq(
     explicit(0, int(Buffer.from([2]))),

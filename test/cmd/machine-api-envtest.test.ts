@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
+import { deny, startWebhookServer } from '../lib/envtest/webhooks/webhook-server.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(repo, 'cmd', 'machine-api-envtest.ts');
@@ -196,6 +197,48 @@ describe('machine-api-envtest binary', function () {
       second.child.kill('SIGTERM');
       expect(await second.exit).to.equal(0);
     }
+  });
+
+  it('reaches a webhook Service at the address --webhook-service gives', async () => {
+    const hook = await startWebhookServer(['checker.hooks.svc']);
+    hook.handle = (request) => deny(request, { code: 403, message: 'no namespaces today' });
+    const kubeconfig = join(dir, 'kubeconfig');
+    const p = start(['--kubeconfig', kubeconfig, '--crds', crds, '--webhook-service', `hooks/checker=${hook.hostPort}`]);
+    try {
+      await p.url;
+      const kc = new k8s.KubeConfig();
+      kc.loadFromString(readFileSync(kubeconfig, 'utf8'));
+      await kc.makeApiClient(k8s.AdmissionregistrationV1Api).createValidatingWebhookConfiguration({
+        body: {
+          metadata: { name: 'checker' },
+          webhooks: [{
+            name: 'checker.hooks.test.io',
+            clientConfig: { service: { namespace: 'hooks', name: 'checker', path: '/v' }, caBundle: hook.caBundle },
+            rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'], operations: ['CREATE'] }],
+            sideEffects: 'None',
+            admissionReviewVersions: ['v1'],
+          }],
+        },
+      });
+      const err = await kc.makeApiClient(k8s.CoreV1Api).createNamespace({ body: { metadata: { name: 'refused' } } }).then(() => undefined, (e: unknown) => e);
+      expect(err).to.be.instanceOf(k8s.ApiException);
+      expect((err as k8s.ApiException<string>).code).to.equal(403);
+      expect(String((err as k8s.ApiException<string>).body)).to.include('admission webhook \\"checker.hooks.test.io\\" denied the request: no namespaces today');
+      expect(hook.reviews.map((r) => r.path)).to.deep.equal(['/v?timeout=10s']);
+    } finally {
+      p.child.kill('SIGTERM');
+      await p.exit;
+      await hook.close();
+    }
+  });
+
+  it('fails with a clear message for a bad --webhook-service', async () => {
+    const p = start(['--kubeconfig', join(dir, 'k'), '--webhook-service', 'hooks/checker']);
+    let err = '';
+    p.child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    expect(await p.exit).to.not.equal(0);
+    expect(err).to.contain('--webhook-service must be namespace/name[:port]=host:port, got "hooks/checker"');
+    p.url.catch(() => undefined);
   });
 
   it('fails with a clear message for a bad port', async () => {

@@ -8,6 +8,7 @@ import type { ObjectApi, WriteOpts } from '../object-api.js';
 import { decodeProtobufObject } from '../protobuf.js';
 import type { ResourceType } from '../resource-type.js';
 import type { CommitGate } from '../storage/commit-gate.js';
+import type { AdmittedWrites } from '../webhooks/admitted-writes.js';
 import type { WatchDeps } from './watch.js';
 
 export interface HandlerContext {
@@ -21,6 +22,8 @@ export interface HandlerContext {
   name?: string;
   subresource?: string;
   api: ObjectApi;
+  /** The write path of API requests: ObjectApi with dynamic admission (webhooks) around it. */
+  writes: AdmittedWrites;
   now: () => number;
   maxBodyBytes: number;
   watch: WatchDeps;
@@ -82,6 +85,15 @@ export function writeOptions(query: URLSearchParams): WriteOpts {
 export function setWarnings(ctx: HandlerContext, opts: WriteOpts): void {
   const w = opts.warnings ?? [];
   if (w.length > 0) ctx.res.setHeader('Warning', w.map((m) => `299 - ${JSON.stringify(m)}`));
+}
+
+/** Runs a write and sends the warnings it gathered, on success and on failure alike (kube sends both). */
+export async function withWarnings<T>(ctx: HandlerContext, opts: WriteOpts, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    setWarnings(ctx, opts);
+  }
 }
 
 /** dryRun=All, the only value kube accepts. */

@@ -9,7 +9,7 @@ import { checkJsonTextDepth } from '../json-depth.js';
 import type { DeleteOpts, PropagationPolicy } from '../object-api.js';
 import { apiVersionFor, typeKeyOf } from '../resource-type.js';
 import { buildFilter } from '../selectors.js';
-import { isDryRun, reply, type HandlerContext } from './context.js';
+import { isDryRun, reply, setWarnings, withWarnings, type HandlerContext } from './context.js';
 
 const policies = ['Background', 'Foreground', 'Orphan'];
 
@@ -38,6 +38,7 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpts
   const pre = isPlainObject(body.preconditions) ? body.preconditions : undefined;
   return {
     dryRun,
+    warnings: [],
     propagationPolicy: policy as PropagationPolicy | undefined,
     preconditions: pre ? { uid: pre.uid as string | undefined, resourceVersion: pre.resourceVersion as string | undefined } : undefined,
   };
@@ -56,24 +57,26 @@ function successStatus(ctx: HandlerContext, obj: KubeObject): Record<string, unk
 export async function handleDelete(ctx: HandlerContext): Promise<void> {
   if (ctx.subresource !== undefined) throw E.methodNotAllowed();
   const opts = await readDeleteOptions(ctx);
-  const { object, removed } = ctx.api.delete(ctx.type, ctx.namespace, ctx.name ?? '', opts);
+  const { object, removed } = await withWarnings(ctx, opts, () => ctx.writes.delete(ctx.type, ctx.version, ctx.namespace, ctx.name ?? '', opts));
   if (!removed || ctx.type.returnDeletedObject) await reply(ctx, 200, present(ctx.type, ctx.version, object));
   else await reply(ctx, 200, successStatus(ctx, object));
 }
 
 export async function handleDeleteCollection(ctx: HandlerContext): Promise<void> {
   const opts = await readDeleteOptions(ctx);
+  opts.warnings = [];
   const filter = buildFilter(ctx.type, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
   const namespace = ctx.type.namespaced && ctx.namespace ? ctx.namespace : undefined;
   const targets = ctx.api.store.list(typeKeyOf(ctx.type), namespace).filter((o) => !filter || filter(o));
   const items: KubeObject[] = [];
   for (const t of targets) {
     try {
-      items.push(ctx.api.delete(ctx.type, t.metadata.namespace ?? '', t.metadata.name ?? '', opts).object);
+      items.push((await ctx.writes.delete(ctx.type, ctx.version, t.metadata.namespace ?? '', t.metadata.name ?? '', opts)).object);
     } catch (err) {
       if (!(err instanceof E.StatusError && err.code === 404)) throw err;
     }
   }
+  setWarnings(ctx, opts);
   await reply(ctx, 200, {
     kind: ctx.type.listKind,
     apiVersion: apiVersionFor(ctx.type.group, ctx.version),

@@ -6,7 +6,9 @@ import { selectorFromLabelSelector } from '../../apis/label-selector.js';
 import { budgetFor, isHealthy, matchingPods, PDBKey } from '../pdb-budget.js';
 import * as E from '../errors.js';
 import { isPlainObject } from '../json.js';
-import { readObjectBody, reply, type HandlerContext } from './context.js';
+import type { WriteOpts } from '../object-api.js';
+import { operationOptions } from '../webhooks/attributes.js';
+import { isDryRun, readObjectBody, reply, withWarnings, type HandlerContext } from './context.js';
 
 export async function handleEviction(ctx: HandlerContext): Promise<void> {
   const name = ctx.name ?? '';
@@ -14,6 +16,21 @@ export async function handleEviction(ctx: HandlerContext): Promise<void> {
   const meta = isPlainObject(body) && isPlainObject(body.metadata) ? body.metadata : {};
   if (meta.name !== undefined && meta.name !== name) throw E.badRequest('name in URL does not match name in Eviction object');
   const pod = ctx.api.get(ctx.type, ctx.namespace, name) as Pod;
+  // Webhooks see the Eviction as a CREATE of pods/eviction; the pod's deletion that follows is not reviewed again.
+  const opts: WriteOpts = { dryRun: isDryRun(ctx.query), warnings: [] };
+  const eviction = { ...(isPlainObject(body) ? body : {}), apiVersion: 'policy/v1', kind: 'Eviction', metadata: { ...meta, name, namespace: ctx.namespace } };
+  await withWarnings(ctx, opts, () => ctx.writes.review({
+    operation: 'CREATE',
+    type: ctx.type,
+    version: ctx.version,
+    kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+    subresource: 'eviction',
+    namespace: ctx.namespace,
+    name,
+    object: eviction,
+    dryRun: opts.dryRun ?? false,
+    options: operationOptions('CreateOptions', opts.dryRun ?? false),
+  }, opts.warnings ?? []));
   const success = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
   const podsType = ctx.type;
   const store = ctx.api.store;

@@ -8,7 +8,7 @@ import { mediaType, parseJsonBody, readBody } from '../http-util.js';
 import { cloneJson } from '../json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../patch.js';
 import { checkValueDepth } from '../json-depth.js';
-import { parseYamlBody, reply, setWarnings, writeOptions, type HandlerContext } from './context.js';
+import { parseYamlBody, reply, withWarnings, writeOptions, type HandlerContext } from './context.js';
 
 export const JsonPatchType = 'application/json-patch+json';
 export const MergePatchType = 'application/merge-patch+json';
@@ -76,15 +76,17 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
         throw E.badRequest(`the name of the object (${intent.metadata.name}) does not match the name on the URL (${name})`);
       }
       const body = { ...(patch as object), metadata: { ...(intent?.metadata ?? {}), name } };
-      const created = ctx.api.create(type, version, ctx.namespace, body, opts);
-      setWarnings(ctx, opts);
+      const created = await withWarnings(ctx, opts, () => ctx.writes.create(type, version, ctx.namespace, body, opts, ctx.query.get('fieldManager') ?? undefined));
       await reply(ctx, 201, present(type, version, created));
       return;
     }
   }
-  const existing = ctx.api.get(type, ctx.namespace, name);
-  const patched = applyPatchOfType(contentType, present(type, version, existing), patch, type.kind);
-  const result = ctx.api.writePatched(type, version, existing, patched, sub, opts);
-  setWarnings(ctx, opts);
+  // Read and patched again on every attempt: a retry after a concurrent write patches the new object.
+  const read = () => {
+    const existing = ctx.api.get(type, ctx.namespace, name);
+    const patched = applyPatchOfType(contentType, present(type, version, existing), patch, type.kind);
+    return { existing, incoming: ctx.api.checkPatched(type, existing, patched) };
+  };
+  const result = await withWarnings(ctx, opts, () => ctx.writes.update({ type, version, namespace: ctx.namespace, name, subresource: sub, opts, read }));
   await reply(ctx, 200, present(type, version, result));
 }

@@ -2,9 +2,10 @@
 // written to the CRD's specReplicasPath / statusReplicasPath / labelSelectorPath.
 import * as E from '../errors.js';
 import { cloneJson, isPlainObject } from '../json.js';
-import type { Obj } from '../object-api.js';
+import type { Obj, WriteOpts } from '../object-api.js';
+import type { AdmissionView } from '../webhooks/admitted-writes.js';
 import { versionInfo, type ScaleSubresource } from '../resource-type.js';
-import { readObjectBody, isDryRun, reply, type HandlerContext } from './context.js';
+import { readObjectBody, isDryRun, reply, withWarnings, type HandlerContext } from './context.js';
 import { applyPatchOfType, JsonPatchType, MergePatchType, readPatch, StrategicMergePatchType } from './patch-handler.js';
 
 function pathParts(jsonPath: string): string[] {
@@ -57,31 +58,50 @@ export async function handleGetScale(ctx: HandlerContext): Promise<void> {
   await reply(ctx, 200, toScale(ctx.api.get(ctx.type, ctx.namespace, ctx.name ?? ''), s));
 }
 
-/** PUT or PATCH of the scale: checks the Scale's resourceVersion and replicas, then writes the main resource. */
-export async function handleWriteScale(ctx: HandlerContext, method: 'PUT' | 'PATCH'): Promise<void> {
-  const s = scaleSpec(ctx);
-  const dryRun = isDryRun(ctx.query);
-  const name = ctx.name ?? '';
-  const existing = ctx.api.get(ctx.type, ctx.namespace, name);
-  let scale: unknown;
-  if (method === 'PUT') {
-    scale = await readObjectBody(ctx);
-  } else {
-    const { contentType, patch } = await readPatch(ctx, [JsonPatchType, MergePatchType, StrategicMergePatchType]);
-    scale = applyPatchOfType(contentType === StrategicMergePatchType ? MergePatchType : contentType, toScale(existing, s), patch, 'Scale');
-  }
+function replicasOf(scale: unknown, name: string): number {
   if (!isPlainObject(scale)) throw E.badRequest('the body is not a Scale object');
-  const meta = isPlainObject(scale.metadata) ? scale.metadata : {};
-  const rv = meta.resourceVersion;
-  if (typeof rv === 'string' && rv !== '' && rv !== existing.metadata.resourceVersion) {
-    throw E.conflict({ group: ctx.type.group, resource: ctx.type.plural }, name, E.staleObjectMessage);
-  }
   const replicas = isPlainObject(scale.spec) ? scale.spec.replicas : undefined;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw E.invalid('Scale', 'autoscaling', name, [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0`, field: 'spec.replicas' }]);
   }
-  const next = cloneJson(existing);
+  return replicas;
+}
+
+function withReplicas(obj: Obj, s: ScaleSubresource, replicas: number): Obj {
+  const next = cloneJson(obj);
   writePath(next, s.specReplicasPath, replicas);
-  const result = ctx.api.writePatched(ctx.type, ctx.version, existing, next, undefined, { dryRun });
+  return next;
+}
+
+/**
+ * PUT or PATCH of the scale: checks the Scale's resourceVersion and replicas, then writes the main resource.
+ * Admission webhooks see the autoscaling/v1 Scale (subresource "scale"), as kube-apiserver sends it.
+ */
+export async function handleWriteScale(ctx: HandlerContext, method: 'PUT' | 'PATCH'): Promise<void> {
+  const s = scaleSpec(ctx);
+  const opts: WriteOpts = { dryRun: isDryRun(ctx.query), warnings: [] };
+  const name = ctx.name ?? '';
+  const body = method === 'PUT' ? { scale: await readObjectBody(ctx) } : await readPatch(ctx, [JsonPatchType, MergePatchType, StrategicMergePatchType]);
+  const read = () => {
+    const existing = ctx.api.get(ctx.type, ctx.namespace, name);
+    const scale = 'scale' in body
+      ? body.scale
+      : applyPatchOfType(body.contentType === StrategicMergePatchType ? MergePatchType : body.contentType, toScale(existing, s), body.patch, 'Scale');
+    if (!isPlainObject(scale)) throw E.badRequest('the body is not a Scale object');
+    const meta = isPlainObject(scale.metadata) ? scale.metadata : {};
+    const rv = meta.resourceVersion;
+    if (typeof rv === 'string' && rv !== '' && rv !== existing.metadata.resourceVersion) {
+      throw E.conflict({ group: ctx.type.group, resource: ctx.type.plural }, name, E.staleObjectMessage);
+    }
+    return { existing, incoming: withReplicas(existing, s, replicasOf(scale, name)) };
+  };
+  const view: AdmissionView = {
+    kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+    toView: (obj) => toScale(obj, s),
+    fromView: (scale, base) => withReplicas(base, s, replicasOf(scale, name)),
+  };
+  const result = await withWarnings(ctx, opts, () =>
+    ctx.writes.update({ type: ctx.type, version: ctx.version, namespace: ctx.namespace, name, subresource: 'scale', opts, read, view }),
+  );
   await reply(ctx, 200, toScale(result, s));
 }

@@ -2,14 +2,13 @@
 import * as E from '../errors.js';
 import { present } from '../encoding.js';
 import { cloneJson, isPlainObject } from '../json.js';
-import { readObjectBody, reply, setWarnings, writeOptions, type HandlerContext } from './context.js';
+import { readObjectBody, reply, withWarnings, writeOptions, type HandlerContext } from './context.js';
 
 export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const opts = writeOptions(ctx.query);
   const body = await readObjectBody(ctx);
   if (ctx.type.namespaced && !ctx.namespace) throw E.notFoundPath();
-  const created = ctx.api.create(ctx.type, ctx.version, ctx.namespace, body, opts);
-  setWarnings(ctx, opts);
+  const created = await withWarnings(ctx, opts, () => ctx.writes.create(ctx.type, ctx.version, ctx.namespace, body, opts, ctx.query.get('fieldManager') ?? undefined));
   await reply(ctx, 201, present(ctx.type, ctx.version, created));
 }
 
@@ -22,8 +21,13 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
     return;
   }
   if (sub !== undefined && sub !== 'status') throw E.methodNotAllowed();
-  const updated = ctx.api.update(ctx.type, ctx.version, ctx.namespace, ctx.name ?? '', body, sub, opts);
-  setWarnings(ctx, opts);
+  const name = ctx.name ?? '';
+  const updated = await withWarnings(ctx, opts, () =>
+    ctx.writes.update({
+      type: ctx.type, version: ctx.version, namespace: ctx.namespace, name, subresource: sub, opts,
+      read: () => ctx.api.checkUpdate(ctx.type, ctx.version, ctx.namespace, name, body),
+    }),
+  );
   await reply(ctx, 200, present(ctx.type, ctx.version, updated));
 }
 
