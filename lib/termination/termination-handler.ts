@@ -105,7 +105,7 @@ async function waitForNotice(opts: TerminationHandlerOptions, source: Terminatio
       wait = backoff.step();
       log.warn('cannot read the termination notice; retrying', { cloud: source.cloud, error: err, retryInMs: wait });
     }
-    await opts.clock.sleep(wait, signal);
+    if (wait > 0) await opts.clock.sleep(wait, signal);
   }
 }
 
