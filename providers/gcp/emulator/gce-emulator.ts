@@ -27,7 +27,6 @@ import { DEFAULT_TIMINGS, GceState, instanceKey, type GceTimings } from './gce-s
 import { addTagValue } from './handlers/resource-manager.js';
 import { gceMetadataHandler } from './instance-metadata.js';
 import { instanceViewOf } from './instance-view.js';
-import { instancePath, selfLink } from './links.js';
 import type { GceInstance, GceWorld } from './model.js';
 import { matchRoute } from './routes.js';
 import { classifyAction, domainOf, errorBody, serverFault, throttleFault, type ThrottleStatus } from './wire.js';
