@@ -33,7 +33,7 @@ export function metadataEndpointsFromEnv(env: NodeJS.ProcessEnv): MetadataEndpoi
   try {
     metadataBaseOf(gceHost);
   } catch (err) {
-    throw new Error(`${GCE_METADATA_HOST_ENV}: ${(err as Error).message}`);
+    throw new Error(`${GCE_METADATA_HOST_ENV}: ${(err as Error).message}`, { cause: err });
   }
   return { aws, gceHost };
 }
