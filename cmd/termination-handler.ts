@@ -28,7 +28,8 @@ export interface TerminationHandlerRun {
   clock?: Clock;
 }
 
-function buildProgram(env: NodeJS.ProcessEnv): Command {
+/** The handler's flags; exported so the manifests' arguments can be checked against them. */
+export function buildProgram(env: NodeJS.ProcessEnv): Command {
   return addKlogFlags(new Command(COMPONENT))
     .description('Marks this Node Terminating when its cloud announces a spot or preemption reclaim of the instance.')
     .version('0.1.0', '--version', 'print version and exit')
