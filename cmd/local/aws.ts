@@ -47,6 +47,11 @@ export const awsLocalProvider: LocalProvider = {
       region: emu.region,
       instanceView: () => emu.instanceView(),
       actionCounts: () => Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
+      metadataEnv: async (providerID) => {
+        const id = providerID.split('/').at(-1) ?? '';
+        return emu.instance(id) ? { AWS_EC2_METADATA_SERVICE_ENDPOINT: await emu.metadataEndpoint(id) } : undefined;
+      },
+      reclaim: (providerID) => emu.spotInterrupt(providerID.split('/').at(-1) ?? ''),
       stop: () => emu.stop(),
     };
   },

@@ -13,7 +13,8 @@ import { localBinaryFromSpec, type LocalBinary, type PrepareOptions } from './lo
 import { choosePort } from './preferred-port.js';
 import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
 import { repoRoot } from './repo-root.js';
-import { createIfAbsent, readSamples } from './samples.js';
+import { createIfAbsent, readSampleFile, readSamples } from './samples.js';
+import { LocalTerminationHandlers } from './termination-handlers.js';
 import { lockStateDir } from './state-dir-lock.js';
 import { checkStateDirProvider, readStateDirRecord, writeStateDirRecord, type StateDirRecord } from './state-dir-record.js';
 
@@ -201,6 +202,12 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     const kubelet = new KubeletSimulator({ client, view: cloud.instanceView() });
     await kubelet.start();
     undo.push(() => kubelet.stop());
+    if (cloud.metadataEnv) {
+      // What the machine-api-termination-handler DaemonSet would run on the interruptible Nodes.
+      const handlers = new LocalTerminationHandlers({ client, metadataEnv: (id) => cloud.metadataEnv?.(id) ?? Promise.resolve(undefined), logger: logger.child({ component: 'termination-handlers' }) });
+      handlers.start();
+      undo.push(() => handlers.stop());
+    }
 
     const binaries = binariesOf(provider);
     const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath, leaderElect, verbosity });
@@ -222,6 +229,8 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     }
 
     if (opts.samples ?? true) createdSamples.push(...(await createIfAbsent(client, samples.filter((s) => s.object.kind !== 'Secret'))));
+    // The operator ships the termination handler's MachineHealthCheck wherever it runs the handler.
+    if (cloud.metadataEnv) createdSamples.push(...(await createIfAbsent(client, readSampleFile(join(root, 'manifests', 'termination-handler', 'machinehealthcheck.yaml')))));
 
     const endpoints: Endpoints = {
       apiServer: controlPlane.httpsUrl,

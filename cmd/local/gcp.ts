@@ -52,7 +52,21 @@ export const gcpLocalProvider: LocalProvider = {
       extraEndpoints: { project: DEFAULT_PROJECT },
       instanceView: () => emu.instanceView(),
       actionCounts: () => Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
+      metadataEnv: async (providerID) => {
+        const { name, where } = gceInstanceOf(providerID);
+        return name && emu.instance(name, where) ? { GCE_METADATA_HOST: await emu.metadataHost(name, where) } : undefined;
+      },
+      reclaim: (providerID) => {
+        const { name, where } = gceInstanceOf(providerID);
+        emu.preempt(name, where);
+      },
       stop: () => emu.stop(),
     };
   },
 };
+
+/** gce://<project>/<zone>/<name> → the name and where it is. */
+function gceInstanceOf(providerID: string): { name: string; where: { project?: string; zone?: string } } {
+  const [project, zone, name = ''] = providerID.replace(/^gce:\/\//, '').split('/');
+  return { name, where: { project, zone } };
+}

@@ -32,6 +32,14 @@ export interface LocalCloud {
   instanceView(): InstanceView;
   /** Calls per cloud action so far (the CredentialsRequest check reads it). */
   actionCounts(): Record<string, number>;
+  /**
+   * The metadata endpoint variable (AWS_EC2_METADATA_SERVICE_ENDPOINT, GCE_METADATA_HOST) of the instance
+   * behind a Node's providerID, for its termination handler; undefined on a cloud without reclaim notices or
+   * for an instance the emulator does not hold.
+   */
+  metadataEnv?(providerID: string): Promise<NodeJS.ProcessEnv | undefined>;
+  /** Has the cloud announce the reclaim of the spot/preemptible instance behind a providerID (notice first). */
+  reclaim?(providerID: string): void;
   stop(): Promise<void>;
 }
 

@@ -35,18 +35,23 @@ export interface SampleObject {
 
 /** Every document of every .yaml file in the directory, in file-name order. */
 export function readSamples(dir: string): SampleObject[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+    .sort()
+    .flatMap((name) => readSampleFile(join(dir, name)));
+}
+
+/** Every document of one file; a kind the local environment does not create is an error naming the file. */
+export function readSampleFile(file: string): SampleObject[] {
   const out: SampleObject[] = [];
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort()) {
-    const file = join(dir, name);
-    for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
-      if (doc.errors.length > 0) throw new SampleError(`${file}: ${doc.errors[0]!.message}`);
-      const object = doc.toJS() as KubeObject | null;
-      if (object === null) continue;
-      if (!object.kind || !resourcesByKind[object.kind]) {
-        throw new SampleError(`${file}: kind ${JSON.stringify(object.kind)} is not one the local environment creates (${Object.keys(resourcesByKind).join(', ')})`);
-      }
-      out.push({ file, object });
+  for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+    if (doc.errors.length > 0) throw new SampleError(`${file}: ${doc.errors[0]!.message}`);
+    const object = doc.toJS() as KubeObject | null;
+    if (object === null) continue;
+    if (!object.kind || !resourcesByKind[object.kind]) {
+      throw new SampleError(`${file}: kind ${JSON.stringify(object.kind)} is not one the local environment creates (${Object.keys(resourcesByKind).join(', ')})`);
     }
+    out.push({ file, object });
   }
   return out;
 }

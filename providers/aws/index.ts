@@ -6,6 +6,7 @@ export { SdkEc2Api, type Ec2Api, type CallOptions, type TargetGroupRef } from '.
 export { classifyEc2Error, isRetryableEc2Error, describeEc2Error, ec2ErrorCode, type Ec2ErrorClass } from './errors.js';
 export { credentialsFromSecret, credentialsFingerprint, CredentialsSecretError, type AwsCredentials } from './credentials.js';
 export { DEFAULT_EC2_RATE_LIMITS } from './rate-limiter.js';
+export { SpotInstanceActionSource, SPOT_INSTANCE_ACTION_PATH, IMDS_TOKEN_PATH, type SpotInstanceActionOptions } from './spot-instance-action.js';
 export * from './provider-spec.js';
 export { validateProviderConfig, CAPACITY_RESERVATION_ID, DEDICATED_HOST_ID, type ValidationResult } from './provider-spec-validation.js';
 export {

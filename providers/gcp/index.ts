@@ -10,6 +10,7 @@ export {
   INSTANCE_TYPE_CACHE_TTL_MS,
   type GcpInstanceTypeCatalogOptions,
 } from './instance-types.js';
+export { PreemptionNoticeSource, PREEMPTED_PATH, metadataBaseOf, type PreemptionNoticeOptions } from './preemption-notice.js';
 export { GcpClientFactory, DEFAULT_GCE_RATE_LIMITS, MAX_NAMES_PER_LIST, nameFilter, authOptions, type GcpClientFactoryOptions, type GcpClients } from './gcp-clients.js';
 export {
   SdkComputeApi,

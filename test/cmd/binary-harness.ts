@@ -27,10 +27,11 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-export function startBinary(name: string, args: string[]): Child {
+/** `env` adds to (or overrides) the test's environment; KUBECONFIG is cleared unless given. */
+export function startBinary(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Child {
   const child = spawn(process.execPath, ['--import', 'tsx', join('cmd', `${name}.ts`), ...args], {
     cwd: repoRoot,
-    env: { ...process.env, KUBECONFIG: '' },
+    env: { ...process.env, KUBECONFIG: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

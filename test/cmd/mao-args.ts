@@ -29,4 +29,9 @@ export const maoArgs = {
   machineSetController: [...maoCommonArgs, maoFeatureGatesArg, ...maoTlsArgs],
   nodeLinkController: [...maoCommonArgs],
   machineHealthCheck: [...maoCommonArgs],
+  /**
+   * The machine-api-termination-handler DaemonSet's container (newTerminationContainers): no leader election,
+   * --node-name from the downward API ($(NODE_NAME), expanded by the kubelet).
+   */
+  terminationHandler: (nodeName: string) => ['--logtostderr=true', '--v=3', `--node-name=${nodeName}`, `--namespace=${MAO_NAMESPACE}`, '--poll-interval-seconds=5'],
 };

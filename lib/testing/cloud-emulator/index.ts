@@ -18,3 +18,4 @@ export * from './seeded-random.js';
 export * from './state-snapshot.js';
 export * from './transition-scheduler.js';
 export * from './visibility-tracker.js';
+export * from './instance-metadata-listeners.js';

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import {
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
+  InstanceMetadataListeners,
   knobsFromOptions,
   listenOnLoopback,
   loadRegionalSnapshot,
@@ -16,6 +17,7 @@ import {
 import { assignPublicAddress } from './actions/run-instances.js';
 import { defaultWorld } from './default-world.js';
 import { DEFAULT_TIMINGS, Ec2State, type InstanceTimings } from './ec2-state.js';
+import { ImdsTokens, imdsHandler } from './instance-metadata.js';
 import { instanceViewOf } from './instance-view.js';
 import type { Ec2Instance, Ec2World } from './model.js';
 import { createRequestHandler } from './request-handler.js';
@@ -44,12 +46,26 @@ export interface Ec2Emulator extends CloudEmulatorHandle<Ec2World, Ec2Instance, 
   instance(id: string): Ec2Instance | undefined;
   /** The OS shuts itself down: the instance stops, or terminates if launched with InstanceInitiatedShutdownBehavior=terminate. */
   shutdownFromInside(id: string): void;
-  /** Reclaims a spot instance: terminated (or stopped, per its interruption behaviour) with EC2's spot reason. */
+  /**
+   * Interrupts a spot instance as EC2 does: the notice appears in the instance's metadata (spot/instance-action,
+   * and spot/termination-time when it will terminate) at once, and after timings.spotNoticeMs (two minutes by
+   * default; 0 = at once) the instance is terminated (or stopped, per its interruption behaviour) with EC2's
+   * spot reason.
+   */
   spotInterrupt(id: string): void;
   /** Makes RunInstances of this type fail with InsufficientInstanceCapacity in the zone ("*" = every zone). */
   setInsufficientCapacity(instanceType: string, zone?: string, insufficient?: boolean): void;
   /** Limits running+pending on-demand vCPUs (VcpuLimitExceeded beyond); undefined removes the limit. */
   setVcpuLimit(vcpus: number | undefined): void;
+  /**
+   * The instance's own metadata service (IMDS, with IMDSv2 tokens), "http://127.0.0.1:<port>": what
+   * AWS_EC2_METADATA_SERVICE_ENDPOINT holds for a program on that instance. `hops` is how far the caller sits
+   * from the instance's network interface (1: on the host or with host networking; 2: in a container behind
+   * a bridge); a token reply is lost beyond the instance's HttpPutResponseHopLimit, as on EC2.
+   */
+  metadataEndpoint(id: string, opts?: { hops?: number }): Promise<string>;
+  /** How many requests the instance's metadata service received (all hop distances). */
+  metadataRequestCount(id: string): number;
 }
 
 const STATE_FILE = 'ec2-emulator-state.json';
@@ -88,6 +104,9 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     return inst;
   };
   const outOfBand = (change: () => void) => st.outOfBand(change);
+  const metadata = new InstanceMetadataListeners();
+  const imdsTokens = new ImdsTokens(st);
+  const stopEmulator = emulatorStopper({ server, shutdown, state: st, snapshot: file });
 
   return {
     endpoint: `http://127.0.0.1:${port}`,
@@ -112,17 +131,7 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
         if (inst.shutdownBehavior === 'terminate') st.terminate(inst, reason);
         else st.stop(inst, reason);
       }),
-    spotInterrupt: (id) =>
-      outOfBand(() => {
-        const inst = requireInstance(id);
-        if (inst.lifecycle !== 'spot') throw new Error(`instance ${id} is not a spot instance`);
-        if (inst.spotInterruptionBehavior === 'terminate' || inst.spotInterruptionBehavior === undefined) {
-          st.terminate(inst, { code: 'Server.SpotInstanceTermination', message: 'Server.SpotInstanceTermination: Spot instance termination' });
-        } else {
-          if (inst.state !== 'running') throw new Error(`spot instance ${id} is ${inst.state}, not running`);
-          st.stop(inst, { code: 'Server.SpotInstanceShutdown', message: 'Server.SpotInstanceShutdown: Spot instance shutdown' });
-        }
-      }),
+    spotInterrupt: (id) => outOfBand(() => st.announceSpotInterruption(requireInstance(id))),
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
@@ -134,7 +143,17 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     setVcpuLimit: (vcpus) => {
       st.vcpuLimit = vcpus;
     },
+    metadataEndpoint: async (id, o = {}) => {
+      requireInstance(id);
+      const hops = o.hops ?? 1;
+      if (!Number.isInteger(hops) || hops < 1) throw new RangeError(`hops must be an integer >= 1, got ${hops}`);
+      return `http://${await metadata.hostFor(`${id}/${hops}`, () => imdsHandler(st, imdsTokens, id, hops), id)}`;
+    },
+    metadataRequestCount: (id) => metadata.requestCount(id),
     advance: () => st.advance(),
-    stop: emulatorStopper({ server, shutdown, state: st, snapshot: file }),
+    stop: async () => {
+      await metadata.closeAll();
+      await stopEmulator();
+    },
   };
 }

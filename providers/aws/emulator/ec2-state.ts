@@ -14,6 +14,8 @@ export interface InstanceTimings {
   terminateMs: number;
   /** How long a terminated instance stays visible to DescribeInstances (AWS: about an hour). */
   terminatedRetentionMs: number;
+  /** From a Spot interruption notice (in the instance metadata) to the reclaim; EC2 gives two minutes. */
+  spotNoticeMs: number;
 }
 
 export const DEFAULT_TIMINGS: InstanceTimings = {
@@ -21,6 +23,7 @@ export const DEFAULT_TIMINGS: InstanceTimings = {
   stopMs: 1_000,
   terminateMs: 1_000,
   terminatedRetentionMs: 3_600_000,
+  spotNoticeMs: 120_000,
 };
 
 /** Eventual-consistency views of instances: a lookup by id and a filtered search lag independently. */
@@ -53,7 +56,10 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
     public timings: InstanceTimings,
   ) {
     super(world, knobs);
-    for (const inst of world.instances) this.armTimer(inst);
+    for (const inst of world.instances) {
+      this.armTimer(inst);
+      this.armSpotReclaim(inst);
+    }
   }
 
   get region(): string {
@@ -103,10 +109,14 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
   /** Applies every transition that is due by now, in due order. */
   advance(): void {
     const now = this.clock.now();
+    const reclaimed = this.reclaimDueSpotInstances(now);
     const due = this.world.instances
       .filter((i) => (i.transition && i.transition.at <= now) || (i.expiresAt !== undefined && i.expiresAt <= now))
       .sort((a, b) => (a.transition?.at ?? a.expiresAt ?? 0) - (b.transition?.at ?? b.expiresAt ?? 0));
-    if (due.length === 0) return;
+    if (due.length === 0) {
+      if (reclaimed) this.changed();
+      return;
+    }
     for (const inst of due) this.applyDue(inst, now);
     this.changed();
   }
@@ -210,6 +220,48 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
     this.enter(inst, 'pending', this.clock.now());
     this.armTimer(inst);
     return { instance: inst, previous, current: inst.state };
+  }
+
+  // ---- Spot interruptions ---------------------------------------------------------------------------------
+
+  /**
+   * EC2 decides to reclaim a Spot instance: the notice appears in its metadata now and the reclaim follows
+   * after spotNoticeMs (at once when that is 0). A second call keeps the first notice.
+   */
+  announceSpotInterruption(inst: Ec2Instance): void {
+    if (inst.lifecycle !== 'spot') throw new Error(`instance ${inst.instanceId} is not a spot instance`);
+    if (inst.spotInterruption) return;
+    const behaviour = inst.spotInterruptionBehavior ?? 'terminate';
+    if (behaviour !== 'terminate' && inst.state !== 'running') throw new Error(`spot instance ${inst.instanceId} is ${inst.state}, not running`);
+    const now = this.clock.now();
+    inst.spotInterruption = { action: behaviour, noticeAt: now, reclaimAt: now + this.timings.spotNoticeMs };
+    if (this.timings.spotNoticeMs <= 0) this.reclaimSpot(inst);
+    else this.armSpotReclaim(inst);
+  }
+
+  private armSpotReclaim(inst: Ec2Instance): void {
+    this.timers.arm(`spot-reclaim/${inst.instanceId}`, inst.spotInterruption?.reclaimAt);
+  }
+
+  private reclaimDueSpotInstances(now: number): boolean {
+    let any = false;
+    for (const inst of this.world.instances) {
+      const due = inst.spotInterruption;
+      if (!due || due.reclaimAt > now || inst.state === 'shutting-down' || inst.state === 'terminated' || inst.state === 'stopped') continue;
+      this.reclaimSpot(inst);
+      any = true;
+    }
+    return any;
+  }
+
+  /** The reclaim itself, with EC2's spot reasons; the notice stays readable until the instance is gone. */
+  private reclaimSpot(inst: Ec2Instance): void {
+    this.timers.cancel(`spot-reclaim/${inst.instanceId}`);
+    if (inst.spotInterruption?.action === 'terminate') {
+      this.terminate(inst, { code: 'Server.SpotInstanceTermination', message: 'Server.SpotInstanceTermination: Spot instance termination' });
+    } else if (inst.state === 'running') {
+      this.stop(inst, { code: 'Server.SpotInstanceShutdown', message: 'Server.SpotInstanceShutdown: Spot instance shutdown' });
+    }
   }
 
   private removeFromLoadBalancers(instanceId: string): void {

@@ -170,6 +170,11 @@ export interface Ec2Instance {
   transition?: { to: InstanceStateName; at: number };
   /** When a terminated instance disappears from DescribeInstances. */
   expiresAt?: number;
+  /**
+   * A Spot interruption EC2 has announced: the instance metadata carries the notice from `noticeAt`, and the
+   * instance is terminated (or stopped, per its interruption behaviour) at `reclaimAt`.
+   */
+  spotInterruption?: { action: 'terminate' | 'stop' | 'hibernate'; noticeAt: number; reclaimAt: number };
   availabilityZone: string;
   tenancy: 'default' | 'dedicated' | 'host';
   hostId?: string;

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import {
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
+  InstanceMetadataListeners,
   knobsFromOptions,
   listenOnLoopback,
   LOOPBACK_HOST,
@@ -22,10 +23,10 @@ import {
 import { GceApiError } from './api-error.js';
 import { BATCH_PATH, parseBatchRequest, renderBatchResponse, type BatchedReply, type BatchedRequest } from './batch.js';
 import { defaultWorld, DEFAULT_PROJECT } from './default-world.js';
-import { DEFAULT_TIMINGS, GceState, type GceTimings } from './gce-state.js';
+import { DEFAULT_TIMINGS, GceState, instanceKey, type GceTimings } from './gce-state.js';
 import { addTagValue } from './handlers/resource-manager.js';
+import { gceMetadataHandler } from './instance-metadata.js';
 import { instanceViewOf } from './instance-view.js';
-import { instancePath, selfLink } from './links.js';
 import type { GceInstance, GceWorld } from './model.js';
 import { matchRoute } from './routes.js';
 import { classifyAction, domainOf, errorBody, serverFault, throttleFault, type ThrottleStatus } from './wire.js';
@@ -74,13 +75,24 @@ export interface GceEmulator
   /** Options for any @google-cloud/compute client; add `authClient: new PassThroughClient()`. */
   clientOptions(): { apiEndpoint: string; port: number; protocol: 'http' };
   instance(name: string, where?: InstanceLocation): Record<string, unknown> | undefined;
-  /** Preempts a Spot or preemptible instance: stopped (or deleted, for Spot with instanceTerminationAction DELETE). */
+  /**
+   * Preempts a Spot or preemptible instance as GCE does: its metadata server answers instance/preempted
+   * "TRUE" at once, and after timings.preemptionNoticeMs (30 s by default; 0 = at once) the instance is
+   * stopped (or deleted, for Spot with instanceTerminationAction DELETE).
+   */
   preempt(name: string, where?: InstanceLocation): void;
   /** Makes inserts of this machine type fail in their operation with ZONE_RESOURCE_POOL_EXHAUSTED ("*" = every zone). */
   setStockout(machineType: string, zone?: string, exhausted?: boolean): void;
   /** Sets (or with undefined removes) a region quota limit, e.g. ("us-central1", "CPUS", 24). */
   setQuotaLimit(region: string, metric: string, limit: number | undefined): void;
   setThrottleStatus(status: ThrottleStatus): void;
+  /**
+   * The instance's own metadata server, "127.0.0.1:<port>": what GCE_METADATA_HOST holds for a program on that
+   * instance (the real one is metadata.google.internal).
+   */
+  metadataHost(name: string, where?: InstanceLocation): Promise<string>;
+  /** How many requests the instance's metadata server received. */
+  metadataRequestCount(name: string, where?: InstanceLocation): number;
   /** Creates a Resource Manager tag value the CRM endpoint resolves ("<parentId>/<key>/<value>"). */
   addTagValue(parentId: string, key: string, value: string): { tagKey: string; tagValue: string };
 }
@@ -243,6 +255,12 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     return inst;
   };
   const outOfBand = (change: () => void) => st.outOfBand(change);
+  const metadata = new InstanceMetadataListeners();
+  const stopEmulator = emulatorStopper({ server, shutdown: stopping, state: st, snapshot: file });
+  const metadataKey = (name: string, where?: InstanceLocation): string => {
+    const inst = require(name, where);
+    return `${instanceKey(inst.project, inst.zone, inst.name)}#${String(inst.resource.id)}`;
+  };
 
   return {
     endpoint,
@@ -263,27 +281,7 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     terminateOutOfBand: (name, where) => outOfBand(() => st.deleteInstance(require(name, where))),
     stopOutOfBand: (name, where) => outOfBand(() => st.stopInstance(require(name, where))),
     startOutOfBand: (name, where) => outOfBand(() => st.startInstance(require(name, where))),
-    preempt: (name, where) =>
-      outOfBand(() => {
-        const inst = require(name, where);
-        const sched = (inst.resource.scheduling ?? {}) as { preemptible?: boolean; provisioningModel?: string; instanceTerminationAction?: string };
-        if (sched.preemptible !== true && sched.provisioningModel !== 'SPOT') throw new Error(`instance ${name} is neither Spot nor preemptible`);
-        const status = st.status(inst);
-        if (inst.deleting || (status !== 'RUNNING' && status !== 'STAGING' && status !== 'PROVISIONING')) {
-          throw new Error(`instance ${name} is ${status}${inst.deleting ? ' (deleting)' : ''}, not running`);
-        }
-        const doneAt =
-          sched.instanceTerminationAction === 'DELETE' ? st.deleteInstance(inst) : st.stopInstance(inst, 'Instance was preempted.');
-        st.createOperation({
-          project: inst.project,
-          scope: { kind: 'zone', name: inst.zone },
-          operationType: 'compute.instances.preempted',
-          targetLink: selfLink(instancePath(inst.project, inst.zone, inst.name)),
-          targetId: String(inst.resource.id),
-          doneAt,
-          statusMessage: 'Instance was preempted.',
-        });
-      }),
+    preempt: (name, where) => outOfBand(() => st.announcePreemption(require(name, where))),
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
@@ -301,8 +299,19 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
       const tv = addTagValue(st, parentId, key, value);
       return { tagKey: tv.parent, tagValue: tv.name };
     },
+    metadataHost: (name, where) => {
+      const inst = require(name, where);
+      // Keyed and followed by the instance's id: a later instance reusing the name gets its own server.
+      const key = metadataKey(name, where);
+      const id = inst.resource.id;
+      return metadata.hostFor(key, () => gceMetadataHandler(st, () => st.world.instances.find((i) => i.resource.id === id)));
+    },
+    metadataRequestCount: (name, where) => metadata.requestCount(metadataKey(name, where)),
     advance: () => st.advance(),
-    stop: emulatorStopper({ server, shutdown: stopping, state: st, snapshot: file }),
+    stop: async () => {
+      await metadata.closeAll();
+      await stopEmulator();
+    },
   };
 }
 

@@ -21,6 +21,8 @@ export interface GceTimings {
   requestIdRetentionMs: number;
   /** Longest time an operations.wait call holds before answering with a not-yet-DONE operation (GCE: 2 min). */
   operationWaitMs: number;
+  /** From a preemption notice (instance/preempted turns TRUE) to the stop or delete; GCE gives 30 s. */
+  preemptionNoticeMs: number;
 }
 
 export const DEFAULT_TIMINGS: GceTimings = {
@@ -30,6 +32,7 @@ export const DEFAULT_TIMINGS: GceTimings = {
   operationRetentionMs: 3_600_000,
   requestIdRetentionMs: 3_600_000,
   operationWaitMs: 2_000,
+  preemptionNoticeMs: 30_000,
 };
 
 /** Eventual-consistency views: a get by name and a list/aggregatedList lag independently. */
@@ -51,6 +54,10 @@ export function instanceKey(project: string, zone: string, name: string): string
   return `${project}/${zone}/${name}`;
 }
 
+function preemptionKey(inst: GceInstance): string {
+  return `preemption/${instanceKey(inst.project, inst.zone, inst.name)}`;
+}
+
 export class GceState extends EmulatedWorldState<GceWorld> {
   /** Stockouts and quota checks applied to inserts. */
   readonly capacity = new CapacityRules();
@@ -61,7 +68,10 @@ export class GceState extends EmulatedWorldState<GceWorld> {
     public timings: GceTimings,
   ) {
     super(world, knobs);
-    for (const inst of world.instances) this.armTimer(inst);
+    for (const inst of world.instances) {
+      this.armTimer(inst);
+      if (inst.preemption) this.timers.arm(preemptionKey(inst), inst.preemption.reclaimAt);
+    }
   }
 
   // ---- ids ------------------------------------------------------------------------------------------------
@@ -157,6 +167,8 @@ export class GceState extends EmulatedWorldState<GceWorld> {
     if (st === 'RUNNING') return now;
     if (st === 'PROVISIONING' || st === 'STAGING') return inst.transitions.at(-1)?.at ?? now;
     const boot = this.bootDelay();
+    // A restarted Spot VM boots afresh: its metadata no longer says it is being preempted.
+    inst.preemption = undefined;
     inst.transitions = [
       { to: 'STAGING', at: now },
       { to: 'RUNNING', at: now + boot },
@@ -178,6 +190,52 @@ export class GceState extends EmulatedWorldState<GceWorld> {
     return at;
   }
 
+  // ---- preemption ------------------------------------------------------------------------------------------
+
+  /**
+   * GCE begins preempting a Spot or preemptible instance: the metadata server says so at once and the instance
+   * is stopped (or deleted, for Spot with instanceTerminationAction DELETE) after preemptionNoticeMs (at once
+   * when that is 0). A second call keeps the first notice.
+   */
+  announcePreemption(inst: GceInstance): void {
+    const sched = (inst.resource.scheduling ?? {}) as { preemptible?: boolean; provisioningModel?: string };
+    if (sched.preemptible !== true && sched.provisioningModel !== 'SPOT') throw new Error(`instance ${inst.name} is neither Spot nor preemptible`);
+    if (inst.preemption) return;
+    const status = this.status(inst);
+    if (inst.deleting || (status !== 'RUNNING' && status !== 'STAGING' && status !== 'PROVISIONING')) {
+      throw new Error(`instance ${inst.name} is ${status}${inst.deleting ? ' (deleting)' : ''}, not running`);
+    }
+    const now = this.clock.now();
+    inst.preemption = { noticeAt: now, reclaimAt: now + this.timings.preemptionNoticeMs };
+    if (this.timings.preemptionNoticeMs <= 0) this.reclaimPreempted(inst);
+    else this.timers.arm(preemptionKey(inst), inst.preemption.reclaimAt);
+  }
+
+  private reclaimDuePreemptions(now: number): boolean {
+    let any = false;
+    for (const inst of this.world.instances) {
+      if (!inst.preemption || inst.preemption.reclaimAt > now || inst.deleting || this.status(inst) === 'STOPPING' || this.status(inst) === 'TERMINATED') continue;
+      this.reclaimPreempted(inst);
+      any = true;
+    }
+    return any;
+  }
+
+  private reclaimPreempted(inst: GceInstance): void {
+    this.timers.cancel(preemptionKey(inst));
+    const sched = (inst.resource.scheduling ?? {}) as { instanceTerminationAction?: string };
+    const doneAt = sched.instanceTerminationAction === 'DELETE' ? this.deleteInstance(inst) : this.stopInstance(inst, 'Instance was preempted.');
+    this.createOperation({
+      project: inst.project,
+      scope: { kind: 'zone', name: inst.zone },
+      operationType: 'compute.instances.preempted',
+      targetLink: selfLink(instancePath(inst.project, inst.zone, inst.name)),
+      targetId: String(inst.resource.id),
+      doneAt,
+      statusMessage: 'Instance was preempted.',
+    });
+  }
+
   private bootDelay(): number {
     return this.delay(this.timings.bootMs);
   }
@@ -185,7 +243,7 @@ export class GceState extends EmulatedWorldState<GceWorld> {
   /** Applies every transition that is due by now, in due order, and prunes expired operations/requestIds. */
   advance(): void {
     const now = this.clock.now();
-    let changed = false;
+    let changed = this.reclaimDuePreemptions(now);
     const due = this.world.instances.filter((i) => (i.transitions[0]?.at ?? Infinity) <= now);
     due.sort((a, b) => (a.transitions[0] as Transition).at - (b.transitions[0] as Transition).at);
     for (const inst of due) {

@@ -148,6 +148,11 @@ export interface GceInstance {
   transitions: Transition[];
   /** Set once a delete was accepted: the instance shows STOPPING and then disappears. */
   deleting?: boolean;
+  /**
+   * A preemption GCE has begun: the metadata server answers instance/preempted "TRUE" from `noticeAt`, and
+   * the instance is stopped (or deleted, per its termination action) at `reclaimAt`.
+   */
+  preemption?: { noticeAt: number; reclaimAt: number };
   /** Creation order, for stable listing. */
   seq: number;
 }

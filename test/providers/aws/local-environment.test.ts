@@ -54,4 +54,18 @@ describe('the local environment with --provider aws', function () {
     );
     expect(labels).to.have.property(MachineInterruptibleInstanceLabel, '');
   });
+
+  it('runs a termination handler on that Node, which marks it Terminating when EC2 announces the reclaim', async () => {
+    const client = env!.client;
+    const machine = await client.get<Machine>(Machines, { namespace: NS, name: 'spot-1' });
+    const nodeName = machine.status?.nodeRef?.name ?? '';
+    await eventually('the instance\'s metadata endpoint', async () => (await env!.cloud.metadataEnv?.(machine.spec?.providerID ?? '')) !== undefined, { timeoutMs: 30_000, intervalMs: 100 });
+    env!.cloud.reclaim?.(machine.spec?.providerID ?? '');
+    const condition = await eventually(
+      'Terminating=True on the Node',
+      async () => (await client.get(Nodes, { name: nodeName })).status?.conditions?.find((c) => c.type === 'Terminating' && c.status === 'True'),
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    expect(condition.reason).to.equal('TerminationRequested');
+  });
 });

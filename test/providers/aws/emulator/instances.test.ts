@@ -260,11 +260,13 @@ describe('EC2 emulator: instances', function () {
       emu.terminateOutOfBand(a);
       expect(emu.instance(a)?.state).to.equal('shutting-down');
       emu.spotInterrupt(spot);
-      clock.step(700);
+      expect(() => emu.spotInterrupt(a)).to.throw(/not a spot instance/);
+      clock.step(120_000 - 1);
+      expect(emu.instance(spot)?.state, 'running out its two-minute notice').to.equal('running');
+      clock.step(1 + 700);
       const s = await describeOne(ec2, spot);
       expect(s.State?.Name).to.equal('terminated');
       expect(s.StateReason?.Code).to.equal('Server.SpotInstanceTermination');
-      expect(() => emu.spotInterrupt(a)).to.throw(/not a spot instance/);
       expect(emu.knobs.counts('TerminateInstances').total, 'out-of-band actions are not API calls').to.equal(0);
     });
   });

@@ -176,6 +176,7 @@ describe('GCE emulator: insert validation as GCE answers it', () => {
     const [spot] = await c.instances.get({ project: PROJECT, zone: ZONE, instance: 'spot-a' });
     expect(spot.scheduling).to.deep.include({ provisioningModel: 'SPOT', automaticRestart: false, onHostMaintenance: 'TERMINATE', instanceTerminationAction: 'STOP' });
     expect(() => emu.preempt('v-gpu')).to.throw(/neither Spot nor preemptible/);
+    emu.setTimings({ preemptionNoticeMs: 0 }); // the notice period has its own test (instance-metadata)
     emu.preempt('spot-a');
     expect(emu.instance('spot-a')).to.deep.include({ status: 'STOPPING', statusMessage: 'Instance was preempted.' });
     const [ops] = await c.zoneOps.list({ project: PROJECT, zone: ZONE, filter: 'operationType = compute.instances.preempted' });
