@@ -7,7 +7,7 @@
 // kubelet reports (nodeInfo, capacity and allocatable from the instance type), and Pods bound to a Ready Node
 // are run (see SimulatedPods).
 import type { Node, NodeCondition } from '../apis/core.js';
-import { isAlreadyExists, isNotFound } from '../client/errors.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Nodes } from '../client/resources.js';
 import type { Clock, TimerHandle } from '../runtime/clock.js';
@@ -278,6 +278,20 @@ export class KubeletSimulator {
     this.registered.add(inst.nodeName);
     this.nodeState.set(inst.nodeName, { ready, hostIP: inst.addresses.find((a) => a.type === 'InternalIP')?.address });
     if (ready === 'True') this.pods?.nodeReady(inst.nodeName);
+    // Other writers (a termination handler's Terminating condition) patch the same condition list: the write is
+    // made at the version read, and read again on a conflict, so theirs is never overwritten.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.writeReady(node, inst, ready);
+        return;
+      } catch (err) {
+        if (!isConflict(err) || attempt >= 4) throw err;
+        node = await client.get(Nodes, { name: inst.nodeName });
+      }
+    }
+  }
+
+  private async writeReady(node: Node, inst: EmulatedInstance, ready: ReadyStatus): Promise<void> {
     const current = node.status?.conditions?.find((c) => c.type === 'Ready');
     if (current?.status === ready && sameAddresses(node, inst)) return;
     const now = this.now();
@@ -290,11 +304,11 @@ export class KubeletSimulator {
       lastTransitionTime: current?.status === ready ? (current.lastTransitionTime ?? now) : now,
     };
     const others = (node.status?.conditions ?? []).filter((c) => c.type !== 'Ready');
-    await client.patch(
+    await this.opts.client.patch(
       Nodes,
       { name: inst.nodeName },
       { type: 'merge', body: { status: { conditions: [...others, condition], addresses: inst.addresses } } },
-      { subresource: 'status' },
+      { subresource: 'status', resourceVersion: node.metadata.resourceVersion },
     );
   }
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { MachineClusterIDLabel } from '../../../lib/apis/constants.js';
 import type { Machine } from '../../../lib/apis/machine-types.js';
+import type { Node } from '../../../lib/apis/core.js';
 import { Nodes } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/runtime/fake-clock.js';
 import { conformanceContext } from '../../../lib/testing/conformance.js';
@@ -239,5 +240,31 @@ describe('KubeletSimulator', () => {
       expect(readyOf(client, 'ip-10-0-0-1')).to.equal('Unknown');
       await second.stop();
     });
+  });
+
+  it('keeps a condition another writer adds between its read and its write (a termination handler\'s Terminating)', async () => {
+    const client = new MemoryKubeClient();
+    const view = new ScriptedView();
+    const kubelet = new KubeletSimulator({ client, runPods: false, view });
+    await kubelet.start();
+    view.set([inst('i-1', 'running', '10.0.0.7')]);
+    await kubelet.idle();
+    // The next read of the Node is followed at once by another writer's status patch.
+    const get = client.get.bind(client);
+    let interleaved = false;
+    client.get = (async (...args: Parameters<typeof client.get>) => {
+      const read = await get(...args);
+      if (!interleaved && args[0] === Nodes) {
+        interleaved = true;
+        const conditions = [...(read as Node).status!.conditions!, { type: 'Terminating', status: 'True', reason: 'TerminationRequested' }];
+        await client.patch(Nodes, { name: 'ip-10-0-0-7' }, { type: 'merge', body: { status: { conditions } } }, { subresource: 'status' });
+      }
+      return read;
+    }) as typeof client.get;
+    await kubelet.setNodeReady('ip-10-0-0-7', 'False');
+    expect(interleaved).to.equal(true);
+    const conditions = client.peek(Nodes, { name: 'ip-10-0-0-7' })?.status?.conditions ?? [];
+    expect(conditions.map((c) => `${c.type}=${c.status}`)).to.have.members(['Ready=False', 'Terminating=True']);
+    await kubelet.stop();
   });
 });
