@@ -7,3 +7,4 @@ export * from './nodelink/index.js';
 export * from './machineset/index.js';
 export * from './healthcheck/index.js';
 export * from './cloud/index.js';
+export * from './admission/index.js';

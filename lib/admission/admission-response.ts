@@ -3,7 +3,7 @@
 // request: "), errored (the HTTP status of what went wrong with the request itself). Every answer goes
 // back with HTTP 200, so kube-apiserver acts on it rather than on its failurePolicy.
 import type { AdmissionResponse, AdmissionReview } from './admission-review.js';
-import type { JsonPatchOperation } from './json-patch-diff.js';
+import type { JsonPatchOperation } from '../client/kube-client.js';
 
 /** kube-apiserver keeps warnings short; so does this server, so a hostile spec cannot bloat a reply. */
 const MAX_WARNINGS = 50;

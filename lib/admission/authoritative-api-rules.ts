@@ -2,9 +2,9 @@
 // effect with the MachineAPIMigration feature gate: with the gate, a value other than MachineAPI or ClusterAPI
 // is refused (the controllers would ignore the resource forever); without it, a ClusterAPI value is admitted
 // with a warning that the Machine API controllers still manage the resource.
-import { unsupportedValue, type FieldIssue } from '../cloud/spec-reader.js';
+import { previewValue, unsupportedValue, type FieldIssue } from '../cloud/spec-reader.js';
+import { MachineAPIMigrationGate } from '../machine/controller.js';
 
-export const MachineAPIMigrationGate = 'MachineAPIMigration';
 export const AuthoritativeAPIs = ['MachineAPI', 'ClusterAPI'] as const;
 
 export interface AuthoritativeApiFindings {
@@ -18,7 +18,7 @@ export function checkAuthoritativeAPI(value: unknown, field: string, featureGate
   if (featureGates[MachineAPIMigrationGate] === true) {
     if (!(AuthoritativeAPIs as readonly unknown[]).includes(value)) out.errors.push(unsupportedValue(field, value, AuthoritativeAPIs));
   } else if (value !== 'MachineAPI') {
-    out.warnings.push(`${field}: ${String(value).slice(0, 64)} has no effect: the ${MachineAPIMigrationGate} feature gate is disabled, so the Machine API controllers manage this resource`);
+    out.warnings.push(`${field}: ${previewValue(value)} has no effect: the ${MachineAPIMigrationGate} feature gate is disabled, so the Machine API controllers manage this resource`);
   }
   return out;
 }

@@ -2,10 +2,7 @@
 // what changed is named, so a defaulted field is one "add" and nothing the user wrote is rewritten. Arrays
 // of equal length are compared element by element; otherwise the array is replaced whole, which is always
 // correct and avoids guessing at moves.
-export type JsonPatchOperation =
-  | { op: 'add'; path: string; value: unknown }
-  | { op: 'replace'; path: string; value: unknown }
-  | { op: 'remove'; path: string };
+import type { JsonPatchOperation } from '../client/kube-client.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -30,6 +30,6 @@ export function isFinalizerOnlyRemoval(machine: Machine, old: Machine | undefine
   if (!old) return false;
   const managedFields = (old.metadata as Record<string, unknown>).managedFields;
   const current = { ...machine, metadata: { ...machine.metadata, managedFields } };
-  const patch = createMergePatch(old as never, current as never);
+  const patch = createMergePatch(old, current);
   return JSON.stringify(patch) === '{"metadata":{"finalizers":null}}';
 }

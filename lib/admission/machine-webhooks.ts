@@ -80,7 +80,7 @@ function answer(uid: string, errors: FieldIssue[], warnings: string[]): Admissio
 }
 
 /** Defaults a new Machine: the cluster label (only when absent: another value would orphan the Machine) and its providerSpec. */
-export function mutateMachine(req: AdmissionRequest, o: MachineWebhookOptions): AdmissionResponse {
+export function mutateMachineAdmission(req: AdmissionRequest, o: MachineWebhookOptions): AdmissionResponse {
   const got = objectOf<Machine>(req, 'Machine');
   if (isResponse(got)) return got;
   if (req.operation !== 'CREATE') return allowedResponse(req.uid);
@@ -100,7 +100,7 @@ export function mutateMachine(req: AdmissionRequest, o: MachineWebhookOptions): 
 }
 
 /** Defaults a new MachineSet's template providerSpec as a Machine's. */
-export function mutateMachineSet(req: AdmissionRequest, o: MachineWebhookOptions): AdmissionResponse {
+export function mutateMachineSetAdmission(req: AdmissionRequest, o: MachineWebhookOptions): AdmissionResponse {
   const got = objectOf<MachineSet>(req, 'MachineSet');
   if (isResponse(got)) return got;
   if (req.operation !== 'CREATE' || !o.plugin) return allowedResponse(req.uid);
@@ -113,7 +113,7 @@ export function mutateMachineSet(req: AdmissionRequest, o: MachineWebhookOptions
   return allowedResponse(req.uid, { patch: diffToJsonPatch(got.obj, after), warnings: defaulted.warnings });
 }
 
-export async function validateMachine(req: AdmissionRequest, o: MachineWebhookOptions): Promise<AdmissionResponse> {
+export async function validateMachineAdmission(req: AdmissionRequest, o: MachineWebhookOptions): Promise<AdmissionResponse> {
   const got = objectOf<Machine>(req, 'Machine');
   if (isResponse(got)) return got;
   if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return allowedResponse(req.uid);
@@ -127,7 +127,7 @@ export async function validateMachine(req: AdmissionRequest, o: MachineWebhookOp
   return answer(req.uid, [...errors, ...authority.errors, ...spec.errors], [...authority.warnings, ...spec.warnings]);
 }
 
-export async function validateMachineSet(req: AdmissionRequest, o: MachineWebhookOptions): Promise<AdmissionResponse> {
+export async function validateMachineSetAdmission(req: AdmissionRequest, o: MachineWebhookOptions): Promise<AdmissionResponse> {
   const got = objectOf<MachineSet>(req, 'MachineSet');
   if (isResponse(got)) return got;
   if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return allowedResponse(req.uid);

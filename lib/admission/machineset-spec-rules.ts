@@ -8,7 +8,7 @@ import { deepEqual } from '../machine/merge-patch.js';
 export function validateMachineSetSpec(ms: MachineSet, old: MachineSet | undefined): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const selector = ms.spec?.selector ?? {};
-  if (old && !deepEqual((old.spec?.selector ?? {}) as never, selector as never)) issues.push(forbiddenValue('spec.selector', 'selector is immutable'));
+  if (old && !deepEqual((old.spec?.selector ?? {}), selector)) issues.push(forbiddenValue('spec.selector', 'selector is immutable'));
   let parsed;
   try {
     parsed = selectorFromLabelSelector(selector);
