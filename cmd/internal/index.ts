@@ -9,3 +9,6 @@ export * from './run-until-signal.js';
 export * from './run-binary.js';
 export * from './provider-binary.js';
 export * from './tls-flags.js';
+export * from './webhook-flags.js';
+export * from './infrastructure.js';
+export * from './admission-wiring.js';
