@@ -186,7 +186,7 @@ export function validateProviderConfig(c: AWSMachineProviderConfig, opts: { cont
     errors.push(invalidValue(`${P}.spotMarketOptions.maxPrice`, maxPrice, 'must be a non-negative decimal number of dollars per hour, such as "0.05"'));
   }
 
-  if (!c.iamInstanceProfile) warnings.push('no IAM instance profile provided: nodes may be unable to join the cluster');
+  if (!c.iamInstanceProfile) warnings.push('providerSpec.iamInstanceProfile: no IAM instance profile provided: nodes may be unable to join the cluster');
   referenceWarnings(c.iamInstanceProfile, 'iamInstanceProfile', warnings);
 
   if (!c.userDataSecret) errors.push(requiredValue(`${P}.userDataSecret`, 'expected providerSpec.userDataSecret to be populated'));
