@@ -59,9 +59,8 @@ export async function serveAdmissionWebhooks(manager: Manager, wiring: Wiring, o
     throw new WebhookStartError(`admission webhooks need the Infrastructure "cluster" (config.openshift.io/v1) for the platform and the cluster name: ${(err as Error).message}`);
   }
   const infrastructure = admissionInfrastructure(status);
-  const plugin = machineAdmissionPlugins.find((p) => p.platform === infrastructure.platformType);
-  if (!plugin) wiring.logger.info('no admission rules for this platform; providerSpecs are admitted unchecked', { platform: infrastructure.platformType });
+  if (!machineAdmissionPlugins.some((p) => p.platform === infrastructure.platformType)) wiring.logger.info('no admission rules for this platform; providerSpecs are admitted unchecked', { platform: infrastructure.platformType });
   const secrets: SecretReader = { get: (key, opts) => wiring.client.get(Secrets, key, opts) };
-  const handler = createAdmissionRequestHandler({ infrastructure, plugin, secrets, featureGates: o.featureGates, metrics: manager.metrics, logger: wiring.logger });
+  const handler = createAdmissionRequestHandler({ infrastructure, plugins: machineAdmissionPlugins, secrets, featureGates: o.featureGates, metrics: manager.metrics, logger: wiring.logger });
   manager.add(admissionServerRunnable({ port: o.webhook.port, certDir: o.webhook.certDir, tls: o.tls, handler, logger: wiring.logger }));
 }

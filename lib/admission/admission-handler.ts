@@ -8,12 +8,15 @@ import type { Logger } from '../runtime/logger.js';
 import { admissionMetrics } from './admission-metrics.js';
 import { erroredResponse, reviewOf } from './admission-response.js';
 import { AdmissionDecodeError, checkContentType, decodeAdmissionReview, MaxAdmissionRequestBytes, type AdmissionRequest, type AdmissionResponse } from './admission-review.js';
+import type { MachineAdmission } from './machine-admission.js';
 import { mutateMachineAdmission, mutateMachineSetAdmission, validateMachineAdmission, validateMachineSetAdmission, type MachineWebhookOptions } from './machine-webhooks.js';
 import { MachineMutatingWebhookPath, MachineSetMutatingWebhookPath, MachineSetValidatingWebhookPath, MachineValidatingWebhookPath } from './webhook-paths.js';
 
 export type AdmissionRequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface AdmissionHandlerOptions extends MachineWebhookOptions {
+  /** Instead of `plugin`: every plug-in this build has; the one for infrastructure.platformType serves. */
+  plugins?: readonly MachineAdmission[];
   /** Where the admission metrics are registered (the manager's registry, served on its /metrics). */
   metrics?: Registry;
   logger?: Logger;
@@ -53,7 +56,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-export function createAdmissionRequestHandler(opts: AdmissionHandlerOptions): AdmissionRequestHandler {
+export function createAdmissionRequestHandler(options: AdmissionHandlerOptions): AdmissionRequestHandler {
+  const opts = { ...options, plugin: options.plugin ?? options.plugins?.find((p) => p.platform === options.infrastructure.platformType) };
   const metrics = opts.metrics ? admissionMetrics(opts.metrics) : undefined;
   return (req, res) => {
     const path = (req.url ?? '').split('?')[0]!;

@@ -10,6 +10,7 @@ import type { TLSSocket } from 'node:tls';
 import { Registry } from 'prom-client';
 import { createAdmissionRequestHandler } from '../../../lib/admission/admission-handler.js';
 import type { AdmissionReview } from '../../../lib/admission/admission-review.js';
+import type { MachineAdmission } from '../../../lib/admission/machine-admission.js';
 import { startAdmissionServer, type RunningAdmissionServer } from '../../../lib/admission/admission-server.js';
 import { ServingCertificateError } from '../../../lib/admission/serving-cert-watcher.js';
 import type { TlsServerSettings } from '../../../lib/admission/tls-server-settings.js';
@@ -74,7 +75,7 @@ describe('admission webhook server', function () {
   let server: RunningAdmissionServer | undefined;
   const infrastructure = { clusterId: 'demo-x7k2p', platformType: 'None', platformStatus: {}, architecture: 'amd64' as const };
 
-  async function start(tls: TlsServerSettings = { minVersion: 'TLSv1.2' }): Promise<RunningAdmissionServer> {
+  async function start(tls: TlsServerSettings = { minVersion: 'TLSv1.2' }, plugins: MachineAdmission[] = []): Promise<RunningAdmissionServer> {
     registry = new Registry();
     server = await startAdmissionServer({
       host: '127.0.0.1',
@@ -82,7 +83,7 @@ describe('admission webhook server', function () {
       certDir: dir,
       tls,
       certPollIntervalMs: 200,
-      handler: createAdmissionRequestHandler({ infrastructure, metrics: registry }),
+      handler: createAdmissionRequestHandler({ infrastructure, plugins, metrics: registry }),
     });
     return server;
   }
@@ -109,6 +110,17 @@ describe('admission webhook server', function () {
     expect(JSON.parse(Buffer.from(review.response!.patch!, 'base64').toString())).to.deep.equal([
       { op: 'add', path: '/metadata/labels/machine.openshift.io~1cluster-api-cluster', value: 'demo-x7k2p' },
     ]);
+  });
+
+  it('given every plug-in, uses the one for the Infrastructure\'s platform', async () => {
+    const defaulting = (platform: string, zone: string): MachineAdmission => ({
+      platform,
+      default: (value) => ({ value: { ...(value as object), zone }, warnings: [] }),
+      validate: () => ({ errors: [], warnings: [] }),
+    });
+    const { port } = await start(undefined, [defaulting('AWS', 'aws-zone'), defaulting('None', 'none-zone')]);
+    const review = JSON.parse((await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview())).body) as AdmissionReview;
+    expect(JSON.parse(Buffer.from(review.response!.patch!, 'base64').toString())).to.deep.include({ op: 'add', path: '/spec/providerSpec/value/zone', value: 'none-zone' });
   });
 
   it('answers what it cannot decode with allowed=false and the reason, on HTTP 200 so the API server denies rather than ignores', async () => {
