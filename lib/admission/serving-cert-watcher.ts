@@ -30,7 +30,9 @@ export async function readCertificatePair(dir: string): Promise<CertificatePair>
       throw new ServingCertificateError(`cannot read ${join(dir, file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   };
-  const [cert, key] = await Promise.all([read(TlsCertFile), read(TlsKeyFile)]);
+  // One after the other, so that when both are missing the error always names the certificate.
+  const cert = await read(TlsCertFile);
+  const key = await read(TlsKeyFile);
   try {
     createSecureContext({ cert, key });
   } catch (err) {
