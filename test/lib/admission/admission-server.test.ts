@@ -185,6 +185,12 @@ describe('admission webhook server', function () {
     expect(refused, 'a TLS 1.2 client is refused by a VersionTLS13 profile').to.equal(true);
   });
 
+  it('refuses to start with a cipher list OpenSSL does not know, instead of serving with other ciphers', async () => {
+    let error: unknown;
+    await start({ minVersion: 'TLSv1.2', ciphers: 'NOT-A-CIPHER' }).catch((err: unknown) => (error = err));
+    expect((error as Error | undefined)?.message).to.match(/no cipher match/);
+  });
+
   it('counts requests, latency and denials per webhook path on the registry', async () => {
     const { port } = await start();
     await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview());
