@@ -8,3 +8,4 @@ export * from './machineset/index.js';
 export * from './healthcheck/index.js';
 export * from './cloud/index.js';
 export * from './termination/index.js';
+export * from './admission/index.js';

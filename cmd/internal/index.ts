@@ -10,3 +10,6 @@ export * from './run-binary.js';
 export * from './provider-binary.js';
 export * from './tls-flags.js';
 export * from './metadata-endpoints.js';
+export * from './webhook-flags.js';
+export * from './infrastructure.js';
+export * from './admission-wiring.js';

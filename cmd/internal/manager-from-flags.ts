@@ -2,16 +2,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createKubeClient, createLogger, defineResource, LeaseWriteFence, loadKubeConfig, Manager, RealClock, type KubeClient, type KubeObject, type Logger } from '../../lib/index.js';
+import { createKubeClient, createLogger, LeaseWriteFence, loadKubeConfig, Manager, RealClock, type KubeClient, type Logger } from '../../lib/index.js';
 import { unknownFeatureGates } from './feature-gates.js';
+import { getInfrastructureStatus } from './infrastructure.js';
 import { leaseTimings } from './leader-election-durations.js';
 import type { StandardFlags } from './standard-flags.js';
 
 const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
-const Infrastructures = defineResource<KubeObject & { status?: { controlPlaneTopology?: string } }>({
-  group: 'config.openshift.io', version: 'v1', plural: 'infrastructures', kind: 'Infrastructure', namespaced: false,
-});
-
 export interface Wiring {
   manager: Manager;
   client: KubeClient;
@@ -81,8 +78,7 @@ function leaderElectionNamespace(flags: StandardFlags): string {
 /** infrastructures.config.openshift.io/cluster status.controlPlaneTopology; undefined when unavailable (HA defaults apply). */
 async function controlPlaneTopology(client: KubeClient, logger: Logger): Promise<string | undefined> {
   try {
-    const infra = await client.get(Infrastructures, { name: 'cluster' }, { signal: AbortSignal.timeout(10_000) });
-    return infra.status?.controlPlaneTopology;
+    return (await getInfrastructureStatus(client)).controlPlaneTopology;
   } catch (err) {
     logger.debug('could not read the cluster Infrastructure; using HA leader-election timings', { error: err }, 2);
     return undefined;

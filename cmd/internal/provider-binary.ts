@@ -21,16 +21,15 @@ import {
   addMachineController,
   addNodeLinkController,
   addScaleFromZeroController,
-  defineResource,
   type Actuator,
   type InstanceTypeCatalog,
   type KubeClient,
-  type KubeObject,
   type Logger,
   type MachineControllerOptions,
   type ControllerManager,
 } from '../../lib/index.js';
 import { goBoolArgument } from './go-bool.js';
+import { getInfrastructureStatus } from './infrastructure.js';
 import { addStandardFlags, type StandardFlags } from './standard-flags.js';
 
 /** The namespace a provider binary watches unless --namespace says otherwise. */
@@ -102,22 +101,14 @@ export function providerControllerFlags(program: Command, flags: StandardFlags):
   };
 }
 
-const Infrastructures = defineResource<KubeObject & { status?: { platformStatus?: Record<string, unknown> } }>({
-  group: 'config.openshift.io',
-  version: 'v1',
-  plural: 'infrastructures',
-  kind: 'Infrastructure',
-  namespaced: false,
-});
-
 /**
  * status.platformStatus.<platform> of the Infrastructure "cluster", read once at start. A cluster without it
  * (or an API error) yields undefined: the binary then runs on flags and providerSpec settings alone.
  */
 export async function readPlatformStatus<T>(client: KubeClient, logger: Logger, platform: string): Promise<T | undefined> {
   try {
-    const infra = await client.get(Infrastructures, { name: 'cluster' }, { signal: AbortSignal.timeout(10_000) });
-    return infra.status?.platformStatus?.[platform] as T | undefined;
+    const status = await getInfrastructureStatus(client);
+    return status.platformStatus?.[platform] as T | undefined;
   } catch (err) {
     logger.info('no readable Infrastructure "cluster"; using flag and providerSpec settings only', { error: err instanceof Error ? err.message : String(err) });
     return undefined;

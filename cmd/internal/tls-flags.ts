@@ -4,6 +4,9 @@
 // with a different cipher set than the cluster's profile asks for would weaken (or break) every client.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { SecureVersion } from 'node:tls';
+import type { TlsServerSettings } from '../../lib/index.js';
+
+export type { TlsServerSettings } from '../../lib/index.js';
 
 const versions: Record<string, SecureVersion> = {
   VersionTLS10: 'TLSv1',
@@ -39,14 +42,6 @@ const ianaToOpenssl: Record<string, string> = {
   TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA: 'ECDHE-RSA-DES-CBC3-SHA',
   TLS_RSA_WITH_3DES_EDE_CBC_SHA: 'DES-CBC3-SHA',
 };
-
-export interface TlsServerSettings {
-  minVersion: SecureVersion;
-  /** OpenSSL cipher list for TLS 1.2 and below; undefined keeps Node's defaults. */
-  ciphers?: string;
-  /** TLS 1.3 suites (OpenSSL `ciphersuites`); undefined keeps Node's defaults. */
-  tls13Suites?: string;
-}
 
 function minVersion(value: string): SecureVersion {
   const v = versions[value];

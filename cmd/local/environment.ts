@@ -124,6 +124,9 @@ export function localArgs(binary: LocalBinary, provider: LocalProvider, cloud: L
   ];
   if (o.leaderElect) args.push('--leader-elect=true', '--leader-elect-lease-duration=15s', `--leader-elect-resource-namespace=${LOCAL_NAMESPACE}`);
   if (binary === provider.binary) args.push(...provider.cloudArgs(cloud));
+  // The local environment has no serving certificate or Infrastructure for the machineset-controller's own
+  // webhook server; until it mounts the webhooks itself, that binary runs without them.
+  if (binary.name === machineSetControllerBinary.name) args.push('--webhook-enabled=false');
   return args;
 }
 

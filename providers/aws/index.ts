@@ -22,3 +22,4 @@ export {
   type IpFamily,
   type ResolvedLaunchInputs,
 } from './instances.js';
+export { awsMachineAdmission, AWS_PLATFORM } from './admission.js';

@@ -11,7 +11,7 @@ import {
   MarketTypes,
   MetadataAuthentications,
   NetworkInterfaceTypes,
-  PROVIDER_SPEC_PATH as P,
+  PROVIDER_SPEC_PATH,
   Tenancies,
 } from './provider-spec.js';
 import {
@@ -69,7 +69,7 @@ function referenceWarnings(ref: AWSResourceReference | undefined, name: string, 
   if (ref?.filters) warnings.push(`can't use providerSpec.${name}.filters, only providerSpec.${name}.id can be used to reference ${name === 'ami' ? 'AMI' : 'IAM instance profile'}`);
 }
 
-function validateMarket(c: AWSMachineProviderConfig, errors: FieldIssue[]): void {
+function validateMarket(P: string, c: AWSMachineProviderConfig, errors: FieldIssue[]): void {
   const market = c.marketType ?? '';
   const spot = c.spotMarketOptions !== undefined;
   const reservation = c.capacityReservationId ?? '';
@@ -87,7 +87,7 @@ function validateMarket(c: AWSMachineProviderConfig, errors: FieldIssue[]): void
   }
 }
 
-function validatePlacement(c: AWSMachineProviderConfig, controlPlane: boolean, errors: FieldIssue[]): void {
+function validatePlacement(P: string, c: AWSMachineProviderConfig, controlPlane: boolean, errors: FieldIssue[]): void {
   const p = c.placement;
   const path = `${P}.placement`;
   const regionIssue = p.region ? checkName(`${path}.region`, p.region, REGION) : requiredValue(`${path}.region`, 'expected providerSpec.placement.region to be populated');
@@ -131,7 +131,7 @@ function validatePlacement(c: AWSMachineProviderConfig, controlPlane: boolean, e
   }
 }
 
-function validateBlockDevices(c: AWSMachineProviderConfig, errors: FieldIssue[], warnings: string[]): void {
+function validateBlockDevices(P: string, c: AWSMachineProviderConfig, errors: FieldIssue[], warnings: string[]): void {
   let unnamed = 0;
   (c.blockDevices ?? []).forEach((bd, i) => {
     const path = `${P}.blockDevices[${i}]`;
@@ -162,7 +162,9 @@ function validateBlockDevices(c: AWSMachineProviderConfig, errors: FieldIssue[],
   if (unnamed > 1) errors.push(invalidValue(`${P}.blockDevices`, unnamed, 'non root device must have name'));
 }
 
-export function validateProviderConfig(c: AWSMachineProviderConfig, opts: { controlPlane: boolean }): ValidationResult {
+/** `opts.path` is where the value sits in its object (a MachineSet's template differs); errors name fields from there. */
+export function validateProviderConfig(c: AWSMachineProviderConfig, opts: { controlPlane: boolean; path?: string }): ValidationResult {
+  const P = opts.path ?? PROVIDER_SPEC_PATH;
   const errors: FieldIssue[] = [];
   const warnings: string[] = [];
 
@@ -184,7 +186,7 @@ export function validateProviderConfig(c: AWSMachineProviderConfig, opts: { cont
     errors.push(invalidValue(`${P}.spotMarketOptions.maxPrice`, maxPrice, 'must be a non-negative decimal number of dollars per hour, such as "0.05"'));
   }
 
-  if (!c.iamInstanceProfile) warnings.push('no IAM instance profile provided: nodes may be unable to join the cluster');
+  if (!c.iamInstanceProfile) warnings.push('providerSpec.iamInstanceProfile: no IAM instance profile provided: nodes may be unable to join the cluster');
   referenceWarnings(c.iamInstanceProfile, 'iamInstanceProfile', warnings);
 
   if (!c.userDataSecret) errors.push(requiredValue(`${P}.userDataSecret`, 'expected providerSpec.userDataSecret to be populated'));
@@ -201,9 +203,9 @@ export function validateProviderConfig(c: AWSMachineProviderConfig, opts: { cont
     }
   });
 
-  validateMarket(c, errors);
-  validatePlacement(c, opts.controlPlane, errors);
-  validateBlockDevices(c, errors, warnings);
+  validateMarket(P, c, errors);
+  validatePlacement(P, c, opts.controlPlane, errors);
+  validateBlockDevices(P, c, errors, warnings);
 
   if (c.placementGroupPartition !== undefined) {
     if (!c.placementGroupName) errors.push(invalidValue(`${P}.placementGroupPartition`, c.placementGroupPartition, 'providerSpec.placementGroupPartition is set but providerSpec.placementGroupName is empty'));

@@ -140,6 +140,8 @@ export interface DecodeOptions {
   defaultArchitecture?: 'amd64' | 'arm64';
   /** Whether the Machine is a control-plane machine (host tenancy is forbidden there). */
   controlPlane?: boolean;
+  /** Where the value came from, for field paths (a MachineSet template's differs). Default spec.providerSpec.value. */
+  path?: string;
 }
 
 export interface DecodedProviderConfig {
@@ -198,7 +200,7 @@ function readBlockDevice(o: ObjectReader): BlockDeviceMappingSpec {
 export function readProviderConfig(value: unknown, opts: DecodeOptions = {}): DecodedProviderConfig & { errors: FieldIssue[] } {
   const reader = new SpecReader();
   const warnings: string[] = [];
-  const root = reader.object(value ?? {}, PROVIDER_SPEC_PATH);
+  const root = reader.object(value ?? {}, opts.path ?? PROVIDER_SPEC_PATH);
   const config: AWSMachineProviderConfig = {
     ami: {},
     instanceType: '',
@@ -258,7 +260,7 @@ export const throwIfInvalid: (issues: FieldIssue[]) => void = throwOnFieldIssues
 /** Decodes, defaults and validates a providerSpec value; throws InvalidMachineConfigurationError. */
 export function decodeProviderConfig(value: unknown, opts: DecodeOptions = {}): DecodedProviderConfig {
   const { config, warnings, unknownFields, errors } = readProviderConfig(value, opts);
-  const validation = validateProviderConfig(config, { controlPlane: opts.controlPlane ?? false });
+  const validation = validateProviderConfig(config, { controlPlane: opts.controlPlane ?? false, path: opts.path });
   throwIfInvalid([...errors, ...validation.errors]);
   return { config, warnings: [...warnings, ...validation.warnings], unknownFields };
 }

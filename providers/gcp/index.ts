@@ -45,3 +45,4 @@ export {
   SELF_LINK_BASE,
   type InstanceInputs,
 } from './instances.js';
+export { gcpMachineAdmission, GCP_PLATFORM, DEFAULT_DISK_IMAGE_AMD64, DEFAULT_DISK_IMAGE_ARM64 } from './admission.js';

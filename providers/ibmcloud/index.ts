@@ -53,3 +53,4 @@ export {
 } from './vpc-api.js';
 export { VpcApiError, isVpcApiError, type IbmService } from './vpc-api-error.js';
 export type * from './vpc-types.js';
+export { ibmCloudMachineAdmission, IBMCLOUD_PLATFORM } from './admission.js';

@@ -90,9 +90,27 @@ export const MachineCreatedConditionType = 'MachineCreated';
 export const MachineCreationSucceededReason = 'MachineCreationSucceeded';
 export const MachineCreationFailedReason = 'MachineCreationFailed';
 
+export const DEFAULT_USER_DATA_SECRET = 'worker-user-data';
+/** The Secret the IBM CredentialsRequest asks the cloud credential operator to write. */
+export const DEFAULT_CREDENTIALS_SECRET = 'ibmcloud-credentials';
+
+/**
+ * What the admission webhook fills in when a spec leaves it out. The reference has no IBM Cloud webhook; these
+ * follow the AWS and GCP ones: the user-data and credentials Secrets the installer and the cloud credential
+ * operator create, and the cluster's own region and resource group (Infrastructure platformStatus.ibmcloud).
+ */
+export interface WebhookDefaults {
+  /** platformStatus.ibmcloud.location */
+  region?: string;
+  /** platformStatus.ibmcloud.resourceGroupName */
+  resourceGroup?: string;
+}
+
 export interface DecodeOptions {
   /** Where the value came from, for field paths. Default spec.providerSpec.value. */
   path?: string;
+  /** Apply the admission webhook's defaults; the actuator reads specs as they were admitted and passes none. */
+  webhookDefaults?: WebhookDefaults;
 }
 
 export interface DecodedProviderSpec {
@@ -137,6 +155,13 @@ export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): Deco
     spec.userDataSecret = root.object('userDataSecret', readSecretRef);
     spec.credentialsSecret = root.object('credentialsSecret', readSecretRef);
     root.done();
+  }
+  const defaults = opts.webhookDefaults;
+  if (defaults) {
+    if (!spec.region && defaults.region) spec.region = defaults.region;
+    if (!spec.resourceGroup && defaults.resourceGroup) spec.resourceGroup = defaults.resourceGroup;
+    if (!spec.userDataSecret?.name) spec.userDataSecret = { ...spec.userDataSecret, name: DEFAULT_USER_DATA_SECRET };
+    if (!spec.credentialsSecret?.name) spec.credentialsSecret = { ...spec.credentialsSecret, name: DEFAULT_CREDENTIALS_SECRET };
   }
   const gvkWarning = groupVersionKindWarning(spec, [PROVIDER_API_VERSION], PROVIDER_SPEC_KIND);
   if (gvkWarning) warnings.push(gvkWarning);

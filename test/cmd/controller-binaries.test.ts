@@ -1,8 +1,14 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Leases } from '../../lib/client/resources.js';
+import { defaultCrdDir } from '../../lib/envtest/index.js';
+import { generateServingCert, type ServingCert } from '../../lib/envtest/tls-cert.js';
+import { Infrastructures } from '../../cmd/internal/index.js';
+import type { AdmissionReview } from '../../lib/index.js';
 import { startTestEnv, type TestEnv } from '../../lib/testing/test-env.js';
 import { eventually } from '../lib/machineset/env-helpers.js';
 import { Command } from 'commander';
@@ -62,20 +68,37 @@ describe('controller binaries, started with the machine-api-operator\'s argument
   let kubeconfig: string;
   // The children start together (each takes seconds to load), then each test checks its own.
   const running = new Map<string, { child: Child; health: number; metrics: number }>();
+  // The machineset-controller's webhooks: the serving certificate the operator mounts, and the port they answer on.
+  let cert: ServingCert;
+  let webhookPort: number;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'controller-binaries-'));
     kubeconfig = join(dir, 'kubeconfig');
-    env = await startTestEnv({ controlPlane: { kubeconfigPath: kubeconfig } });
+    const crdDirs = [defaultCrdDir()!, fileURLToPath(new URL('./fixtures/crds', import.meta.url))];
+    env = await startTestEnv({ controlPlane: { kubeconfigPath: kubeconfig, crdDirs } });
+    // What the installer records and the webhooks read at start.
+    await env.client.create(Infrastructures, {
+      apiVersion: 'config.openshift.io/v1', kind: 'Infrastructure', metadata: { name: 'cluster' },
+      status: { infrastructureName: 'demo-x7k2p', platformStatus: { type: 'AWS', aws: { region: 'us-east-2' } } },
+    });
+    const certDir = join(dir, 'webhook-tls');
+    mkdirSync(certDir);
+    cert = generateServingCert('machine-api-operator-webhook');
+    writeFileSync(join(certDir, 'tls.crt'), cert.certPem);
+    writeFileSync(join(certDir, 'tls.key'), cert.keyPem);
+    webhookPort = await freePort();
     for (const b of binaries) {
       const [health, metrics] = [await freePort(), await freePort()];
-      // Exactly the operator's arguments, then what only a test must choose: where the cluster and free ports are.
+      const webhook = b.name === 'machineset-controller' ? ['--webhook-cert-dir', certDir, '--webhook-port', String(webhookPort)] : [];
+      // Exactly the operator's arguments, then what only a test must choose: where the cluster, the certificate and free ports are.
       const child = startBinary(b.name, [
         ...b.maoArgs,
         '--kubeconfig', kubeconfig,
         '--health-addr', `127.0.0.1:${health}`,
         '--metrics-bind-address', `127.0.0.1:${metrics}`,
         '--leader-elect-resource-namespace', 'default',
+        ...webhook,
       ]);
       running.set(b.name, { child, health, metrics });
     }
@@ -106,6 +129,31 @@ describe('controller binaries, started with the machine-api-operator\'s argument
         expect(textAfter(help, '--health-addr <addr>')).to.include(`default: ${b.defaultHealth}`);
       });
 
+      if (b.name === 'machineset-controller') {
+        it('answers AdmissionReviews over TLS on its webhook port: AWS defaults and the cluster label from the Infrastructure, MachineSet denials with the field path', async () => {
+          const { child, health, metrics } = running.get(b.name)!;
+          await waitForOk(`http://127.0.0.1:${health}/readyz`, child);
+          const machine = { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'm', namespace: 'openshift-machine-api' }, spec: { providerSpec: { value: { ami: { id: 'ami-1' } } } } };
+          const mutated = await eventually(() => admissionPost(webhookPort, cert.certPem, '/mutate-machine-openshift-io-v1beta1-machine', review('Machine', machine)).catch(() => undefined), { timeoutMs: 40_000, what: 'the webhook server' });
+          expect(mutated.response).to.deep.include({ uid: 'review-1', allowed: true, patchType: 'JSONPatch' });
+          const patch = JSON.parse(Buffer.from(mutated.response!.patch!, 'base64').toString()) as Array<{ path: string; value: unknown }>;
+          expect(patch).to.deep.include({ op: 'add', path: '/metadata/labels', value: { 'machine.openshift.io/cluster-api-cluster': 'demo-x7k2p' } });
+          expect(patch).to.deep.include({ op: 'add', path: '/spec/providerSpec/value/placement', value: { region: 'us-east-2' } });
+          const machineSet = {
+            apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', metadata: { name: 'ms', namespace: 'openshift-machine-api' },
+            spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'c' } }, spec: { providerSpec: { value: { ami: { id: 'ami-1' }, instanceType: 'm5.large', placement: { region: 'us-east-2' }, placementGroupPartition: 3 } } } } },
+          };
+          const denied = await admissionPost(webhookPort, cert.certPem, '/validate-machine-openshift-io-v1beta1-machineset', review('MachineSet', machineSet));
+          expect(denied.response?.allowed).to.equal(false);
+          expect(denied.response?.status?.message).to.equal(
+            '[spec.template.metadata.labels: Invalid value: {"a":"c"}: `selector` does not match template `labels`, '
+              + 'spec.template.spec.providerSpec.value.placementGroupPartition: Invalid value: 3: providerSpec.placementGroupPartition is set but providerSpec.placementGroupName is empty]',
+          );
+          const text = await waitForOk(`http://127.0.0.1:${metrics}/metrics`, child);
+          expect(text).to.include('mapi_admission_denials_total{webhook="/validate-machine-openshift-io-v1beta1-machineset"} 1');
+        });
+      }
+
       it('serves /healthz and /metrics, holds its lease, and exits 0 on SIGTERM', async () => {
         const { child, health, metrics } = running.get(b.name)!;
         try {
@@ -126,6 +174,32 @@ describe('controller binaries, started with the machine-api-operator\'s argument
     });
   }
 });
+
+function review(kind: string, object: unknown): string {
+  return JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+    request: { uid: 'review-1', kind: { group: 'machine.openshift.io', version: 'v1beta1', kind }, operation: 'CREATE', namespace: 'openshift-machine-api', object },
+  });
+}
+
+/** POSTs an AdmissionReview as kube-apiserver does, trusting only the webhook's serving certificate. */
+function admissionPost(port: number, ca: string, path: string, body: string): Promise<AdmissionReview> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest({ host: '127.0.0.1', port, path, method: 'POST', ca, agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as AdmissionReview);
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 /** The help text from `marker` on; fails when the marker is missing. */
 function textAfter(help: string, marker: string): string {

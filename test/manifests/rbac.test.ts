@@ -28,6 +28,8 @@ const notExercised: Array<{ binary: string; verb: string; group: string; resourc
   { binary: 'machine-api-provider', verb: 'get', group: 'apps', resource: 'daemonsets', why: 'drain leaves the pods of existing DaemonSets alone (the run had none)' },
   { binary: 'machine-api-provider', verb: 'get', group: '', resource: 'secrets', why: 'Secrets come from the informer cache; one the cache has not seen yet (just created, or read before the first sync) is read live' },
   { binary: 'machine-api-provider', verb: 'get', group: 'config.openshift.io', resource: 'infrastructures', why: 'read once at start; the local control plane serves no Infrastructure' },
+  { binary: 'machineset-controller', verb: 'get', group: 'config.openshift.io', resource: 'infrastructures', why: 'the admission webhooks read it once at start; the recorded run has them disabled (the local control plane serves no Infrastructure)' },
+  { binary: 'machineset-controller', verb: 'get', group: '', resource: 'secrets', why: 'the validating webhooks warn when a providerSpec\'s credentials Secret does not exist; the recorded run has them disabled' },
   { binary: 'machineset-controller', verb: 'patch', group: 'machine.openshift.io', resource: 'machines', why: 'adopting orphan Machines and releasing those whose labels stopped matching' },
   { binary: 'machine-healthcheck', verb: 'patch', group: 'machine.openshift.io', resource: 'machines', why: 'the external-remediation annotation, when a MachineHealthCheck names a remediation template' },
   { binary: 'machine-healthcheck', verb: 'get', group: '', resource: 'nodes', why: 'a node missing from the informer cache is read live before it counts as gone (timing)' },

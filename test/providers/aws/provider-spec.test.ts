@@ -260,7 +260,7 @@ describe('AWS providerSpec', () => {
     const { warnings } = decodeProviderConfig(spec);
     expect(warnings).to.include("can't use providerSpec.ami.arn, only providerSpec.ami.id can be used to reference AMI");
     expect(warnings.join('\n')).to.contain('No subnet has been provided');
-    expect(warnings).to.include('no IAM instance profile provided: nodes may be unable to join the cluster');
+    expect(warnings).to.include('providerSpec.iamInstanceProfile: no IAM instance profile provided: nodes may be unable to join the cluster');
     expect(warnings).to.include('providerSpec.tags: duplicated tag names (a): only the first value will be used.');
   });
 

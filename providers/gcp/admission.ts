@@ -1,0 +1,45 @@
+// The GCP part of the Machine and MachineSet admission webhooks: the providerSpec decoder and validation the
+// actuator uses, with the reference webhook's defaults (machine type by control-plane architecture, a boot
+// disk with the RHCOS image, the cluster's network, subnetwork and tags from its infrastructure name,
+// worker-user-data, gcp-cloud-credentials, one GPU when a count is left out).
+import type { MachineAdmission, ProviderSpecContext } from '../../lib/index.js';
+import { readProviderSpec, type DecodeOptions } from './provider-spec.js';
+import { validateProviderSpec } from './provider-spec-validation.js';
+
+export const GCP_PLATFORM = 'GCP';
+/** The reference webhook's boot image for a disk that names none, by architecture. */
+export const DEFAULT_DISK_IMAGE_AMD64 = 'projects/rhcos-cloud/global/images/rhcos-414-92-202307070025-0-gcp-x86-64';
+export const DEFAULT_DISK_IMAGE_ARM64 = 'projects/rhcos-cloud/global/images/rhcos-414-92-202307070025-0-gcp-aarch64';
+
+function decodeOptions(ctx: ProviderSpecContext): DecodeOptions {
+  const arch = ctx.infrastructure.architecture;
+  return {
+    clusterId: ctx.infrastructure.clusterId || undefined,
+    defaultArchitecture: arch,
+    defaultImage: arch === 'arm64' ? DEFAULT_DISK_IMAGE_ARM64 : DEFAULT_DISK_IMAGE_AMD64,
+    path: ctx.fieldRoot,
+  };
+}
+
+const writtenMachineType = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typeof (value as { machineType?: unknown }).machineType === 'string' && (value as { machineType: string }).machineType !== '';
+
+export const gcpMachineAdmission: MachineAdmission = {
+  platform: GCP_PLATFORM,
+  default(providerSpec, ctx) {
+    const { spec } = readProviderSpec(providerSpec, decodeOptions(ctx));
+    const warnings = writtenMachineType(providerSpec)
+      ? []
+      : [`setting the default instance type "${spec.machineType}" for cloud provider "${GCP_PLATFORM}", based on the control plane architecture ("${ctx.infrastructure.architecture}")`];
+    return { value: spec, warnings };
+  },
+  validate(providerSpec, ctx) {
+    const decoded = readProviderSpec(providerSpec, decodeOptions(ctx));
+    const validation = validateProviderSpec(decoded.spec, ctx.fieldRoot);
+    return {
+      errors: [...decoded.errors, ...validation.errors],
+      warnings: [...decoded.warnings, ...validation.warnings],
+      credentialsSecret: decoded.spec.credentialsSecret?.name,
+    };
+  },
+};

@@ -1,0 +1,34 @@
+// The IBM Cloud VPC part of the Machine and MachineSet admission webhooks. The reference has none; this one
+// is built from the provider's own rules: the validation the actuator uses, and defaults for what the cluster
+// already knows (its region and resource group from the Infrastructure, the worker-user-data and
+// ibmcloud-credentials Secrets the installer and the cloud credential operator create).
+import type { MachineAdmission, ProviderSpecContext } from '../../lib/index.js';
+import { readProviderSpec, type DecodeOptions } from './provider-spec.js';
+import { validateProviderSpec } from './provider-spec-validation.js';
+
+export const IBMCLOUD_PLATFORM = 'IBMCloud';
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
+function decodeOptions(ctx: ProviderSpecContext, withDefaults: boolean): DecodeOptions {
+  if (!withDefaults) return { path: ctx.fieldRoot };
+  const ibm = ctx.infrastructure.platformStatus.ibmcloud as { location?: unknown; resourceGroupName?: unknown } | undefined;
+  return { path: ctx.fieldRoot, webhookDefaults: { region: str(ibm?.location), resourceGroup: str(ibm?.resourceGroupName) } };
+}
+
+export const ibmCloudMachineAdmission: MachineAdmission = {
+  platform: IBMCLOUD_PLATFORM,
+  default(providerSpec, ctx) {
+    return { value: readProviderSpec(providerSpec, decodeOptions(ctx, true)).spec, warnings: [] };
+  },
+  validate(providerSpec, ctx) {
+    // Validated as the actuator reads it: without defaults, so what is admitted is what reconciles.
+    const decoded = readProviderSpec(providerSpec, decodeOptions(ctx, false));
+    const validation = validateProviderSpec(decoded.spec, ctx.fieldRoot);
+    return {
+      errors: [...decoded.errors, ...validation.errors],
+      warnings: [...decoded.warnings, ...validation.warnings],
+      credentialsSecret: decoded.spec.credentialsSecret?.name,
+    };
+  },
+};
