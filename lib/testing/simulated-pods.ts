@@ -131,7 +131,8 @@ export class SimulatedPods {
   /** spec.activeDeadlineSeconds counts from startTime; once it passes the kubelet fails the Pod. */
   private watchDeadline(pod: Pod): void {
     const seconds = pod.spec?.activeDeadlineSeconds;
-    const start = Date.parse((pod.status)?.startTime ?? '');
+    const startTime = pod.status?.startTime;
+    const start = typeof startTime === 'string' ? Date.parse(startTime) : Number.NaN;
     const k = this.key(pod);
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0 || Number.isNaN(start) || this.deadlines.has(k)) return;
     const due = Math.max(0, start + seconds * 1000 - this.opts.clock.now());
