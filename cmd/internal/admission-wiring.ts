@@ -62,5 +62,5 @@ export async function serveAdmissionWebhooks(manager: Manager, wiring: Wiring, o
   if (!machineAdmissionPlugins.some((p) => p.platform === infrastructure.platformType)) wiring.logger.info('no admission rules for this platform; providerSpecs are admitted unchecked', { platform: infrastructure.platformType });
   const secrets: SecretReader = { get: (key, opts) => wiring.client.get(Secrets, key, opts) };
   const handler = createAdmissionRequestHandler({ infrastructure, plugins: machineAdmissionPlugins, secrets, featureGates: o.featureGates, metrics: manager.metrics, logger: wiring.logger });
-  manager.add(admissionServerRunnable({ port: o.webhook.port, certDir: o.webhook.certDir, tls: o.tls, handler, logger: wiring.logger }));
+  manager.add(admissionServerRunnable({ port: o.webhook.port, host: o.webhook.host || undefined, certDir: o.webhook.certDir, tls: o.tls, handler, logger: wiring.logger }));
 }

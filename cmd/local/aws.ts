@@ -32,6 +32,7 @@ export const awsLocalProvider: LocalProvider = {
   samplesDir: 'aws',
   binary: awsProviderBinary,
   cloudArgs: (cloud) => [`--aws-endpoint=${cloud.endpoint}`],
+  infrastructure: (cloud) => ({ clusterName: 'local', platformStatus: { type: 'AWS', aws: { region: cloud.region } } }),
   async startEmulator(s) {
     const emu = await startEc2Emulator({
       region: 'us-east-1',

@@ -10,7 +10,8 @@ import { machineHealthCheckBinary } from '../machine-healthcheck.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
 import { nodeLinkControllerBinary } from '../nodelink-controller.js';
 import { localBinaryFromSpec, type LocalBinary, type PrepareOptions } from './local-binary.js';
-import { choosePort } from './preferred-port.js';
+import { ensureInfrastructure, localServingCert, registerWebhookConfigurations, waitForListening, WEBHOOK_SERVICE } from './local-admission.js';
+import { choosePort, freeLoopbackPort } from './preferred-port.js';
 import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
 import { repoRoot } from './repo-root.js';
 import { createIfAbsent, readSampleFile, readSamples } from './samples.js';
@@ -113,7 +114,7 @@ export function binariesOf(provider: LocalProvider): LocalBinary[] {
 }
 
 /** The flags each binary gets locally: the operator's, minus the listeners (ports would clash), plus the kubeconfig. */
-export function localArgs(binary: LocalBinary, provider: LocalProvider, cloud: LocalCloud, o: { kubeconfigPath: string; leaderElect: boolean; verbosity: number }): string[] {
+export function localArgs(binary: LocalBinary, provider: LocalProvider, cloud: LocalCloud, o: { kubeconfigPath: string; leaderElect: boolean; verbosity: number; webhook?: { certDir: string; port: number } }): string[] {
   const args = [
     `--kubeconfig=${o.kubeconfigPath}`,
     `--namespace=${LOCAL_NAMESPACE}`,
@@ -124,9 +125,12 @@ export function localArgs(binary: LocalBinary, provider: LocalProvider, cloud: L
   ];
   if (o.leaderElect) args.push('--leader-elect=true', '--leader-elect-lease-duration=15s', `--leader-elect-resource-namespace=${LOCAL_NAMESPACE}`);
   if (binary === provider.binary) args.push(...provider.cloudArgs(cloud));
-  // The local environment has no serving certificate or Infrastructure for the machineset-controller's own
-  // webhook server; until it mounts the webhooks itself, that binary runs without them.
-  if (binary.name === machineSetControllerBinary.name) args.push('--webhook-enabled=false');
+  // The machineset-controller serves the admission webhooks with the environment's serving certificate on a
+  // loopback port the control plane resolves the webhook Service to; without one it runs without them.
+  if (binary.name === machineSetControllerBinary.name) {
+    if (o.webhook) args.push(`--webhook-cert-dir=${o.webhook.certDir}`, `--webhook-port=${o.webhook.port}`, '--webhook-host=127.0.0.1');
+    else args.push('--webhook-enabled=false');
+  }
   return args;
 }
 
@@ -173,12 +177,15 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
   };
 
   try {
+    const webhookServices = new Map<string, string>();
     const controlPlane = await startControlPlane({
       port: await choosePort(opts.port, record?.ports?.apiServer),
       dataDir: join(stateDir, 'apiserver'),
       kubeconfigPath,
-      crdDirs: [join(root, 'manifests', 'crds')],
+      crdDirs: [join(root, 'manifests', 'crds'), join(root, 'cmd', 'local', 'crds')],
       onRequest: opts.onRequest,
+      webhookServiceResolver: webhookServices,
+      onWebhookFailedOpen: (webhook, message) => logger.info('webhook skipped (failurePolicy Ignore)', { webhook, message }),
     });
     undo.push(() => controlPlane.stop());
     const client = createKubeClient({ kubeConfig: loadKubeConfig({ yaml: controlPlane.kubeconfig }), qps: 200, burst: 400, userAgent: LOCAL_USER_AGENT });
@@ -199,6 +206,14 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }
+    // Admission as on a cluster: the Infrastructure the webhooks read, their certificate, their configurations.
+    const infra = provider.infrastructure(cloud);
+    await ensureInfrastructure(client, infra.clusterName, infra.platformStatus);
+    const servingCert = localServingCert(stateDir);
+    const webhook = { certDir: servingCert.dir, port: await freeLoopbackPort() };
+    webhookServices.set(WEBHOOK_SERVICE, `127.0.0.1:${webhook.port}`);
+    await registerWebhookConfigurations(client, join(root, 'manifests', 'webhooks', '0000_30_machine-api_01_webhook-configurations.yaml'), servingCert.certPem);
+
     const samples = readSamples(join(root, 'manifests', 'samples', provider.samplesDir));
     const createdSamples = await createIfAbsent(client, samples.filter((s) => s.object.kind === 'Secret'));
 
@@ -213,7 +228,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     }
 
     const binaries = binariesOf(provider);
-    const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath, leaderElect, verbosity });
+    const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath, leaderElect, verbosity, webhook });
     const running: RunningBinary[] = [];
     if ((opts.controllers ?? 'in-process') === 'in-process') {
       const stop = new AbortController();
@@ -231,6 +246,8 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       }
     }
 
+    // Samples go through the webhooks like any write: wait until their server answers.
+    if (running.some((b) => b.name === machineSetControllerBinary.name)) await waitForListening(webhook.port);
     if (opts.samples ?? true) createdSamples.push(...(await createIfAbsent(client, samples.filter((s) => s.object.kind !== 'Secret'))));
     // The operator ships the termination handler's MachineHealthCheck wherever it runs the handler.
     if (cloud.metadataEnv) createdSamples.push(...(await createIfAbsent(client, readSampleFile(join(root, 'manifests', 'termination-handler', 'machinehealthcheck.yaml')))));

@@ -32,6 +32,7 @@ export const gcpLocalProvider: LocalProvider = {
   samplesDir: 'gcp',
   binary: gcpProviderBinary,
   cloudArgs: (cloud) => [`--gcp-endpoint=${cloud.endpoint}`],
+  infrastructure: (cloud) => ({ clusterName: DEFAULT_CLUSTER_ID, platformStatus: { type: 'GCP', gcp: { projectID: DEFAULT_PROJECT, region: cloud.region } } }),
   async startEmulator(s) {
     // The samples (manifests/samples/gcp) name the default world's project, network and subnet, which the
     // emulator seeds for this cluster id.

@@ -25,6 +25,7 @@ export const ibmCloudLocalProvider: LocalProvider = {
   name: 'ibmcloud',
   samplesDir: 'ibmcloud',
   binary: ibmCloudProviderBinary,
+  infrastructure: (cloud) => ({ clusterName: 'local', platformStatus: { type: 'IBMCloud', ibmcloud: { location: cloud.region, resourceGroupName: 'local', providerType: 'VPC' } } }),
   // The emulator serves IAM, Resource Manager and Global Tagging beside the VPC API.
   cloudArgs: (cloud) => {
     const iam = cloud.extraEndpoints?.iamEndpoint ?? '';

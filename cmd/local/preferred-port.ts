@@ -17,3 +17,16 @@ export async function choosePort(explicit: number | undefined, previous: number 
   if (previous !== undefined && (await isFree(previous))) return previous;
   return 0;
 }
+
+/** A port free on 127.0.0.1 now, for a server started a moment later (a small window, fine for a local run). */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ port: 0, host: '127.0.0.1' }, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}

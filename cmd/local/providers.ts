@@ -52,6 +52,8 @@ export interface LocalProvider {
   binary: LocalBinary;
   /** Flags that point the provider binary at the emulator. */
   cloudArgs(cloud: LocalCloud): string[];
+  /** What the installer would record in the Infrastructure "cluster": the cluster name the samples carry, and the platform. */
+  infrastructure(cloud: LocalCloud): { clusterName: string; platformStatus: { type: string } & Record<string, unknown> };
 }
 
 export const localProviders: Record<string, LocalProvider> = {

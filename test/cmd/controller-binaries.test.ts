@@ -75,7 +75,7 @@ describe('controller binaries, started with the machine-api-operator\'s argument
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'controller-binaries-'));
     kubeconfig = join(dir, 'kubeconfig');
-    const crdDirs = [defaultCrdDir()!, fileURLToPath(new URL('./fixtures/crds', import.meta.url))];
+    const crdDirs = [defaultCrdDir()!, fileURLToPath(new URL('../../cmd/local/crds', import.meta.url))];
     env = await startTestEnv({ controlPlane: { kubeconfigPath: kubeconfig, crdDirs } });
     // What the installer records and the webhooks read at start.
     await env.client.create(Infrastructures, {
