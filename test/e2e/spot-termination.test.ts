@@ -51,7 +51,7 @@ const clouds: Cloud[] = [
     name: 'AWS',
     start: async () => (ec2 = await startEc2Emulator({ clusterId: aws.CLUSTER_ID, timings: { bootMs: 50, terminateMs: 50, stopMs: 50, spotNoticeMs: 90_000 } })),
     wire: (mgr, c) =>
-      wireAwsProvider(mgr, c, { endpoint: ec2.endpoint, retryDelayMs: () => 5, batchWindowMs: 2, maxConcurrentReconciles: 5, machineController: FAST_MACHINE_CONTROLLER, actuator: { requeueAfterMs: 200 } }),
+      wireAwsProvider(mgr, c, { nodeLink: true, endpoint: ec2.endpoint, retryDelayMs: () => 5, batchWindowMs: 2, maxConcurrentReconciles: 5, machineController: FAST_MACHINE_CONTROLLER, actuator: { requeueAfterMs: 200 } }),
     machineSet: () => machineSetFor({ name: 'spot', namespace: aws.NAMESPACE, clusterId: aws.CLUSTER_ID, replicas: 1, spec: aws.awsSpec({ spotMarketOptions: {} }) }),
     metadataEnv: async (m) => ({ AWS_EC2_METADATA_SERVICE_ENDPOINT: await ec2.metadataEndpoint(instanceIdOf(m)) }),
     metadataRequests: (m) => ec2.metadataRequestCount(instanceIdOf(m)),
@@ -61,7 +61,7 @@ const clouds: Cloud[] = [
   {
     name: 'GCP',
     start: async () => (gce = await startGceEmulator({ clusterId: gcp.CLUSTER_ID, bootDelayMs: 50, stopDelayMs: 50, deleteDelayMs: 50, timings: { preemptionNoticeMs: 90_000 } })),
-    wire: (mgr, c) => wireGcpProvider(mgr, c, { endpoint: gce.endpoint, batchWindowMs: 2, maxConcurrentReconciles: 5, machineController: FAST_MACHINE_CONTROLLER, actuator: { requeueAfterMs: 200 } }),
+    wire: (mgr, c) => wireGcpProvider(mgr, c, { nodeLink: true, endpoint: gce.endpoint, batchWindowMs: 2, maxConcurrentReconciles: 5, machineController: FAST_MACHINE_CONTROLLER, actuator: { requeueAfterMs: 200 } }),
     machineSet: () => gcp.machineSet('spot', 1, gcp.gcpSpec({ provisioningModel: 'Spot' })),
     metadataEnv: async (m) => ({ GCE_METADATA_HOST: await gce.metadataHost(m.metadata.name ?? '') }),
     metadataRequests: (m) => gce.metadataRequestCount(m.metadata.name ?? ''),

@@ -39,8 +39,8 @@ const notExercised: Array<{ binary: string; verb: string; group: string; resourc
   { binary: 'machine-api-provider', verb: 'patch', group: '', resource: 'events', why: 'repeated events are aggregated by patching their count' },
 ];
 
-/** NodeLink runs inside the provider binary in the recorded run (and on the operator's Deployment). */
-const recordedAs: Record<string, string> = { 'nodelink-controller': 'machine-api-provider' };
+/** Roles whose binary records its requests under another name (none: each binary runs as itself, NodeLink too). */
+const recordedAs: Record<string, string> = {};
 
 const resourceOf = (r: RecordedRequest) => (r.subresource ? `${r.resource}/${r.subresource}` : r.resource);
 const describe_ = (r: { verb: string; group: string; resource: string }) => `${r.verb} ${r.group || 'core'}/${r.resource}`;
@@ -120,7 +120,7 @@ describe('manifests/rbac', function () {
     for (const r of run.requests) {
       const own = grants.filter((g) => {
         const b = g.role.metadata?.annotations?.[BINARY_ANNOTATION];
-        return b !== undefined && b !== 'nodelink-controller' && r.userAgent?.startsWith(b);
+        return b !== undefined && r.userAgent?.startsWith(b);
       });
       if (!allowed(own, r)) missing.add(`${r.userAgent}: ${r.verb} ${r.group || 'core'}/${resourceOf(r)}`);
     }

@@ -82,7 +82,7 @@ describe('manifests/webhooks', () => {
       const pod = (deployment.spec as { template: { spec: { containers: Array<Record<string, unknown>>; volumes?: Array<{ name: string; secret?: { secretName: string } }> } } }).template.spec;
       const container = pod.containers.find((c) => c.name === 'machineset-controller') as { args?: string[]; ports: Array<{ name: string; containerPort: number }>; volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }> };
       const flags = readWebhookFlags(parseArgs(programOf(machineSetControllerBinary, {}), container.args ?? []).opts());
-      expect(flags).to.deep.equal({ enabled: true, port: DefaultWebhookPort, certDir: DefaultWebhookCertDir });
+      expect(flags).to.deep.equal({ enabled: true, port: DefaultWebhookPort, host: '', certDir: DefaultWebhookCertDir });
       expect(container.ports).to.deep.include({ name: 'webhook-server', containerPort: flags.port });
       const mount = container.volumeMounts?.find((m) => m.mountPath === flags.certDir);
       expect(mount?.readOnly).to.equal(true);

@@ -19,6 +19,7 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
       instanceView: emu.instanceView(),
       wire: (mgr, c) =>
         wireAwsProvider(mgr, c, {
+          nodeLink: true,
           endpoint: emu.endpoint,
           retryDelayMs: () => 5,
           batchWindowMs: 2,

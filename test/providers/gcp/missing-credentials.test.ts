@@ -18,6 +18,7 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
       instanceView: emu.instanceView(),
       wire: (mgr, c) =>
         wireGcpProvider(mgr, c, {
+          nodeLink: true,
           endpoint: emu.endpoint,
           batchWindowMs: 2,
           maxConcurrentReconciles: 5,

@@ -18,6 +18,7 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
       instanceView: emu.instanceView(),
       wire: (mgr, client) => ({
         ...wireIbmCloudProvider(mgr, client, {
+          nodeLink: true,
           endpoints: { vpc: emu.endpoint, iam: emu.iamEndpoint, resourceManager: emu.resourceManagerEndpoint, globalTagging: emu.globalTaggingEndpoint },
           retry: { retries: 2, minTimeoutMs: 2, maxTimeoutMs: 20 },
           batchWindowMs: 2,
