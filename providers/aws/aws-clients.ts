@@ -5,7 +5,7 @@ import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ConfiguredRetryStrategy } from '@smithy/util-retry';
-import { RegionalRateLimiter, afterCalls, type Clock, type CloudRateLimits } from '../../lib/index.js';
+import { RegionalRateLimiter, afterCalls, type Clock, type CloudRateLimits, type OutboundHttp } from '../../lib/index.js';
 import { credentialsFingerprint, type AwsCredentials } from './credentials.js';
 import { SdkEc2Api, type Ec2Api } from './ec2-api.js';
 import { classifyEc2Error, ec2ErrorCode } from './errors.js';
@@ -39,6 +39,8 @@ export interface AwsClientFactoryOptions {
   instanceReuseMs?: number;
   /** How long AMI/subnet/security-group/zone/VPC/DHCP look-ups are reused (default 60 s). */
   lookupCacheTtlMs?: number;
+  /** Proxy and trusted CAs for every AWS call; unset = direct, Node's CAs. */
+  outbound?: OutboundHttp;
   /** Replaces the SDK implementation (unit tests use a fake Ec2Api). */
   createEc2Api?: (region: string, credentials: AwsCredentials | undefined) => Ec2Api;
 }
@@ -117,6 +119,9 @@ export class AwsClientFactory {
       ec2 = this.opts.createEc2Api(region, credentials);
     } else {
       const delay = this.opts.retryDelayMs;
+      // The SDK's own handler neither proxies nor reads a CA bundle: it gets agents that do. One pair per client
+      // set, since destroying a client destroys its agents.
+      const agents = this.opts.outbound?.newAgents();
       const common = {
         region,
         credentials,
@@ -127,7 +132,12 @@ export class AwsClientFactory {
         // account's limits or keeps bumping into the account's buckets.
         retryMode: delay ? undefined : 'adaptive',
         retryStrategy: delay ? new ConfiguredRetryStrategy(this.opts.maxAttempts ?? 3, delay) : undefined,
-        requestHandler: { requestTimeout: this.opts.requestTimeoutMs ?? 30_000, connectionTimeout: 5_000, throwOnRequestTimeout: true },
+        requestHandler: {
+          requestTimeout: this.opts.requestTimeoutMs ?? 30_000,
+          connectionTimeout: 5_000,
+          throwOnRequestTimeout: true,
+          ...(agents ? { httpAgent: agents.http, httpsAgent: agents.https } : {}),
+        },
       };
       const ep = { ...this.opts.endpoints };
       const ec2Client = new EC2Client({ ...common, endpoint: ep.ec2 ?? this.opts.endpoint });
@@ -138,6 +148,7 @@ export class AwsClientFactory {
         ec2Client.destroy();
         elb.destroy();
         elbv2.destroy();
+        agents?.destroy();
       };
     }
     const api = ec2;
