@@ -35,16 +35,21 @@ export class ProxyTunnelError extends Error {
  */
 export class UntrustedServerCertificateError extends Error {
   override readonly name = 'UntrustedServerCertificateError';
+  /**
+   * A code of its own, not OpenSSL's: SDKs that see DEPTH_ZERO_SELF_SIGNED_CERT replace the message with advice
+   * to switch verification off (IBM's), which would hide the CA sources this message names.
+   */
+  readonly code = 'UNTRUSTED_SERVER_CERTIFICATE';
   constructor(
     /** "host:port" of the server. */
     readonly server: string,
-    /** OpenSSL's verification code, e.g. SELF_SIGNED_CERT_IN_CHAIN. */
-    readonly code: string,
+    /** OpenSSL's verification failure, e.g. SELF_SIGNED_CERT_IN_CHAIN. */
+    readonly verifyError: string,
     /** Where the extra trusted CAs came from (file paths, ConfigMap keys); the system CAs are always trusted. */
     readonly trustSources: readonly string[],
     options?: { cause?: unknown },
   ) {
     const trusted = trustSources.length > 0 ? `the system CAs and ${trustSources.join(', ')}` : 'the system CAs only (no extra CA bundle is configured)';
-    super(`TLS to ${server}: the server certificate is not signed by a trusted CA (${code}); trusted: ${trusted}`, options);
+    super(`TLS to ${server}: the server certificate is not signed by a trusted CA (${verifyError}); trusted: ${trusted}`, options);
   }
 }
