@@ -9,3 +9,4 @@ export * from './run-until-signal.js';
 export * from './run-binary.js';
 export * from './provider-binary.js';
 export * from './tls-flags.js';
+export * from './outbound-http-settings.js';
