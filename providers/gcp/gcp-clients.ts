@@ -95,9 +95,10 @@ function zoneFinder(compute: ComputeApi, project: string, zone: string, o: GcpCl
 export function authOptions(endpoint: string | undefined, credentials: GcpCredentials | undefined, transporter?: gaxios.Gaxios): Record<string, unknown> {
   if (endpoint?.startsWith('http://')) return { authClient: new PassThroughClient(transporter ? { transporter } : {}) };
   if (transporter) {
-    // An auth object of our own, so its token requests (and the Compute calls made through it) use the transporter.
+    // An auth client of our own, so its token requests (and the Compute calls made through it) use the transporter.
     const clientOptions = { transporter };
-    return { auth: credentials ? new GoogleAuth({ credentials: credentials.json, projectId: credentials.projectId, clientOptions }) : new GoogleAuth({ clientOptions }) };
+    const auth = new GoogleAuth({ clientOptions });
+    return credentials ? { authClient: auth.fromJSON(credentials.json, clientOptions) } : { auth };
   }
   if (!credentials) return {};
   return { credentials: credentials.json, projectId: credentials.projectId };
