@@ -3,6 +3,7 @@
 // rate limiter (per project); each set has one instance-existence finder per (project, zone), which lists the
 // cluster's instances in a resync burst so that steady-state checks cost about one list per resync.
 import { GoogleAuth, PassThroughClient, type gaxios } from 'google-auth-library';
+import { authClientFor } from './auth-client.js';
 import { afterCalls, ListingSnapshot, RegionalRateLimiter, type Clock, type CloudRateLimits, type OutboundHttp, type Widening } from '../../lib/index.js';
 import { preloadComputeDescriptors, SdkComputeApi, type ComputeApi, type Instance } from './compute-api.js';
 import { credentialsFingerprint, type GcpCredentials } from './credentials.js';
@@ -96,9 +97,7 @@ export function authOptions(endpoint: string | undefined, credentials: GcpCreden
   if (endpoint?.startsWith('http://')) return { authClient: new PassThroughClient(transporter ? { transporter } : {}) };
   if (transporter) {
     // An auth client of our own, so its token requests (and the Compute calls made through it) use the transporter.
-    const clientOptions = { transporter };
-    const auth = new GoogleAuth({ clientOptions });
-    return credentials ? { authClient: auth.fromJSON(credentials.json, clientOptions) } : { auth };
+    return credentials ? { authClient: authClientFor(credentials, transporter) } : { auth: new GoogleAuth({ clientOptions: { transporter } }) };
   }
   if (!credentials) return {};
   return { credentials: credentials.json, projectId: credentials.projectId };

@@ -19,7 +19,7 @@ function serviceAccountKey(tokenUri: string): GcpCredentials {
     client_id: '1',
     token_uri: tokenUri,
   };
-  return { projectId: PROJECT, clientEmail: json.client_email, json };
+  return { type: 'service_account', projectId: PROJECT, clientEmail: json.client_email, json };
 }
 
 describe('GCP clients behind a proxy and a custom CA', () => {
