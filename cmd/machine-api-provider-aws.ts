@@ -131,7 +131,7 @@ export async function awsSettingsFromInfrastructure(client: KubeClient, logger: 
   const tags: TagSpecification[] = (aws.resourceTags ?? []).flatMap((t) => (t.key ? [{ name: t.key, value: t.value ?? '' }] : []));
   return {
     defaultRegion: aws.region || undefined,
-    endpoints: { ec2: endpoint('ec2'), elb: endpoint('elasticloadbalancing'), elbv2: endpoint('elasticloadbalancing') },
+    endpoints: { ec2: endpoint('ec2'), elb: endpoint('elasticloadbalancing'), elbv2: endpoint('elasticloadbalancing'), sts: endpoint('sts') },
     actuator: { infrastructureTags: tags, ipFamily },
   };
 }

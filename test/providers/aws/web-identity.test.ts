@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock, RealClock, type Secret } from '../../../lib/index.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
-import { AwsClientFactory, credentialsFromSecret, CredentialsSecretError } from '../../../providers/aws/index.js';
-import './fixtures.js';
+import { AwsClientFactory, createAwsActuator, credentialsFromSecret, CredentialsSecretError } from '../../../providers/aws/index.js';
+import { defaultSecrets, machine, recordingContext, secretsClient } from './fixtures.js';
 
 const ROLE = 'arn:aws:iam::123456789012:role/openshift-machine-api-aws-cloud-credentials';
 const STS_CALL = 'sts:AssumeRoleWithWebIdentity';
@@ -120,6 +120,29 @@ describe('AWS web identity (STS) credentials', () => {
         );
       expect(err).to.have.property('name', 'InvalidIdentityTokenException');
       expect(emu.knobs.counts('DescribeVpcs').total).to.equal(0);
+    });
+  });
+
+  describe('through the actuator', () => {
+    it('creates, sees and deletes a Machine’s instance with credentials from the STS profile Secret only', async () => {
+      emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDONLYSTATIC', timings: { bootMs: 30, terminateMs: 30, stopMs: 30 } });
+      const secrets = defaultSecrets().map((s) =>
+        s.metadata.name === 'aws-cloud-credentials'
+          ? { ...profileSecret([`role_arn = ${ROLE}`, `web_identity_token_file = ${tokenFile}`]), metadata: s.metadata }
+          : s,
+      );
+      const actuator = createAwsActuator({ client: secretsClient(secrets), clock: new RealClock(), endpoint: emu.endpoint, retryDelayMs: () => 1, batchWindowMs: 2 });
+      try {
+        const m = machine('sts-worker-1');
+        await actuator.create(m, recordingContext());
+        expect(emu.instances()).to.have.length(1);
+        expect(await actuator.exists(m, recordingContext())).to.equal(true);
+        await actuator.delete(m, recordingContext());
+        expect(emu.knobs.counts(STS_CALL).total).to.equal(1);
+        expect(emu.sessions()[0]?.roleArn).to.equal(ROLE);
+      } finally {
+        actuator.close();
+      }
     });
   });
 });
