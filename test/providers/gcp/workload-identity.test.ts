@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OutboundHttp, RealClock, type Secret } from '../../../lib/index.js';
 import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
-import { credentialsFromSecret, GcpClientFactory } from '../../../providers/gcp/index.js';
+import { createGcpActuator, credentialsFromSecret, GcpClientFactory } from '../../../providers/gcp/index.js';
 import { projectOf } from '../../../providers/gcp/machine-scope.js';
 import { startConnectProxy, startTlsFront, type ConnectProxy, type TlsFront } from '../../lib/cloud/outbound-test-kit.js';
-import { NAMESPACE, PROJECT, ZONE } from './fixtures.js';
+import { CLUSTER_ID, defaultSecrets, gcpSpec, machine, NAMESPACE, PROJECT, recordingContext, secretsClient, ZONE } from './fixtures.js';
 
 describe('GCP Workload Identity Federation (external_account credentials)', () => {
   let emu: GceEmulator;
@@ -20,7 +20,7 @@ describe('GCP Workload Identity Federation (external_account credentials)', () =
   let factory: GcpClientFactory | undefined;
 
   beforeEach(async () => {
-    emu = await startGceEmulator({ requireAuth: true });
+    emu = await startGceEmulator({ requireAuth: true, clusterId: CLUSTER_ID, bootDelayMs: 20, deleteDelayMs: 20, stopDelayMs: 20 });
     front = await startTlsFront(emu.port);
     proxy = await startConnectProxy();
     dir = mkdtempSync(join(tmpdir(), 'wif-'));
@@ -66,5 +66,24 @@ describe('GCP Workload Identity Federation (external_account credentials)', () =
     const credentials = credentialsFromSecret(wifSecret());
     expect(projectOf({ projectID: 'from-spec' } as Parameters<typeof projectOf>[0], credentials, undefined)).to.equal('from-spec');
     expect(() => projectOf({} as Parameters<typeof projectOf>[0], credentials, undefined)).to.throw(/projectID: Required value/);
+  });
+
+  it('creates a Machine’s instance and sees it through the actuator with only the external_account Secret and spec.projectID', async () => {
+    factory = new GcpClientFactory({
+      clock: new RealClock(),
+      endpoint: front.endpoint,
+      outbound: new OutboundHttp({ trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }),
+    });
+    const secrets = defaultSecrets().map((s) => (s.metadata.name === 'gcp-cloud-credentials' ? wifSecret() : s));
+    const actuator = createGcpActuator({ client: secretsClient(secrets), clock: new RealClock(), clientFactory: factory, requeueAfterMs: 50 });
+    try {
+      const m = machine('wif-worker-1', gcpSpec({ projectID: PROJECT }));
+      await actuator.create(m, recordingContext());
+      expect(emu.instance('wif-worker-1')).to.not.equal(undefined);
+      expect(await actuator.exists(m, recordingContext())).to.equal(true);
+      expect(emu.tokens.calls).to.deep.include({ stsExchange: 1, impersonation: 1 });
+    } finally {
+      await actuator.close();
+    }
   });
 });
