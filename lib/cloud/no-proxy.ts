@@ -2,8 +2,7 @@
 // ".domain" suffixes, IP addresses and CIDR ranges, each optionally with ":port"; "*" = everything), matched
 // as Go's net/http does for the reference controllers. CIDRs matter: the cluster Proxy's noProxy lists the
 // machine, service and pod networks as CIDRs, which a host-name-only matcher would send to the proxy.
-// Unlike Go, loopback is not exempt by itself: NO_PROXY decides, so a local endpoint can stand for a cloud
-// behind a proxy (the cluster Proxy always lists what must stay direct).
+// This list is NO_PROXY alone; that loopback is never proxied is OutboundHttp's rule.
 import { BlockList, isIP } from 'node:net';
 
 interface HostRule {

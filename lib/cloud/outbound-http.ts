@@ -32,7 +32,15 @@ export interface OutboundHttpOptions {
   tunnelTimeoutMs?: number;
   /** Connections kept per host and agent (default 50, as the AWS SDK's own agents). */
   maxSockets?: number;
+  /**
+   * Also proxy loopback endpoints (localhost, 127.0.0.0/8, ::1). Off, as in Go's net/http, which the
+   * reference controllers use: a local endpoint is never sent to a proxy. Tests turn it on to put a local
+   * emulator behind a local proxy.
+   */
+  proxyLoopback?: boolean;
 }
+
+const LOOPBACK = new NoProxyList('localhost,127.0.0.0/8,::1');
 
 /** An agent pair for one SDK client set; destroying it closes only that client set's connections. */
 export interface OutboundAgents {
@@ -105,6 +113,7 @@ export class OutboundHttp {
   private proxyForHost(secure: boolean, host: string, port: number): URL | undefined {
     const proxy = secure ? this.httpsProxy : this.httpProxy;
     if (!proxy || this.noProxy.bypasses(host, port)) return undefined;
+    if (!this.opts.proxyLoopback && LOOPBACK.bypasses(host, port)) return undefined;
     return proxy;
   }
 

@@ -43,7 +43,7 @@ describe('NoProxyList (NO_PROXY as the cluster Proxy writes it)', () => {
     expect(l.bypasses('2001:db8::1', 443)).to.equal(false);
   });
 
-  it('does not treat loopback as exempt on its own: NO_PROXY decides', () => {
+  it('is NO_PROXY alone: loopback is matched only when listed', () => {
     expect(new NoProxyList('example.com').bypasses('127.0.0.1', 8443)).to.equal(false);
     expect(new NoProxyList('127.0.0.0/8').bypasses('127.0.0.1', 8443)).to.equal(true);
   });

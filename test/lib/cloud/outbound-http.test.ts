@@ -46,13 +46,13 @@ describe('OutboundHttp (proxy and trusted CAs for every cloud client)', () => {
   const trusted = () => [{ source: '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem', pem: front.caPem }];
 
   it('tunnels https through HTTPS_PROXY and verifies the server against the extra CA bundle', async () => {
-    const out = new OutboundHttp({ httpsProxy: proxy.url, trustedCaBundles: trusted() });
+    const out = new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: trusted() });
     expect(await fetchText(`${front.endpoint}/`, agentsOf(out))).to.equal('hello');
     expect(proxy.connects).to.deep.equal([`127.0.0.1:${front.port}`]);
   });
 
   it('reuses a tunnelled connection for the next request (keep-alive)', async () => {
-    const out = new OutboundHttp({ httpsProxy: proxy.url, trustedCaBundles: trusted() });
+    const out = new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: trusted() });
     const a = agentsOf(out);
     await fetchText(`${front.endpoint}/a`, a);
     await fetchText(`${front.endpoint}/b`, a);
@@ -60,14 +60,14 @@ describe('OutboundHttp (proxy and trusted CAs for every cloud client)', () => {
   });
 
   it('goes direct to a host NO_PROXY names', async () => {
-    const out = new OutboundHttp({ httpsProxy: proxy.url, noProxy: 'example.com,127.0.0.1', trustedCaBundles: trusted() });
+    const out = new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, noProxy: 'example.com,127.0.0.1', trustedCaBundles: trusted() });
     expect(out.proxyFor(front.endpoint)).to.equal(undefined);
     expect(await fetchText(`${front.endpoint}/`, agentsOf(out))).to.equal('hello');
     expect(proxy.connects).to.deep.equal([]);
   });
 
   it('uses HTTP_PROXY for http:// endpoints and HTTPS_PROXY for https:// ones', async () => {
-    const out = new OutboundHttp({ httpProxy: proxy.url });
+    const out = new OutboundHttp({ proxyLoopback: true, httpProxy: proxy.url });
     expect(await fetchText(`http://127.0.0.1:${backendPort}/`, agentsOf(out))).to.equal('hello');
     expect(proxy.connects).to.deep.equal([`127.0.0.1:${backendPort}`]);
     expect(out.proxyFor(front.endpoint)).to.equal(undefined, 'no HTTPS_PROXY set');
@@ -75,7 +75,7 @@ describe('OutboundHttp (proxy and trusted CAs for every cloud client)', () => {
 
   it('sends the proxy credentials of the URL as Proxy-Authorization and never shows them', async () => {
     const withCreds = proxy.url.replace('http://', 'http://user:s3cr%40t@');
-    const out = new OutboundHttp({ httpsProxy: withCreds, trustedCaBundles: trusted() });
+    const out = new OutboundHttp({ proxyLoopback: true, httpsProxy: withCreds, trustedCaBundles: trusted() });
     await fetchText(`${front.endpoint}/`, agentsOf(out));
     expect(proxy.authorizations).to.deep.equal([`Basic ${Buffer.from('user:s3cr@t').toString('base64')}`]);
     expect(JSON.stringify(out.describe())).to.not.contain('s3cr');
@@ -83,7 +83,7 @@ describe('OutboundHttp (proxy and trusted CAs for every cloud client)', () => {
 
   it('fails with UntrustedServerCertificateError naming the CA sources when the bundle lacks the server CA', async () => {
     const wrong = generateServingCert('some-other-ca');
-    const out = new OutboundHttp({ httpsProxy: proxy.url, trustedCaBundles: [{ source: 'ca-bundle.pem of openshift-config-managed/kube-cloud-config', pem: wrong.certPem }] });
+    const out = new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: [{ source: 'ca-bundle.pem of openshift-config-managed/kube-cloud-config', pem: wrong.certPem }] });
     const err = await fetchText(`${front.endpoint}/`, agentsOf(out)).then(
       () => undefined,
       (e: unknown) => e,
@@ -104,7 +104,7 @@ describe('OutboundHttp (proxy and trusted CAs for every cloud client)', () => {
   });
 
   it('reports a proxy that refuses the tunnel as ProxyTunnelError with its status', async () => {
-    const out = new OutboundHttp({ httpsProxy: proxy.url, trustedCaBundles: trusted() });
+    const out = new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: trusted() });
     const err = await fetchText('https://not-loopback.example:443/', agentsOf(out)).then(
       () => undefined,
       (e: unknown) => e,
@@ -119,6 +119,15 @@ describe('OutboundHttp (proxy and trusted CAs for every cloud client)', () => {
       .with.property('message')
       .that.does.not.contain('pw');
     expect(() => new OutboundHttp({ httpProxy: 'http://' })).to.throw(InvalidProxyUrlError, /^HTTP_PROXY:/);
+  });
+
+  it('never proxies loopback unless asked, as Go’s net/http', async () => {
+    const out = new OutboundHttp({ httpsProxy: proxy.url, httpProxy: proxy.url, trustedCaBundles: trusted() });
+    expect(out.proxyFor('https://localhost:8443')).to.equal(undefined);
+    expect(out.proxyFor('http://[::1]:80')).to.equal(undefined);
+    expect(await fetchText(`${front.endpoint}/`, agentsOf(out))).to.equal('hello');
+    expect(proxy.connects).to.deep.equal([]);
+    expect(out.proxyFor('https://ec2.us-east-1.amazonaws.com')?.href).to.equal(`${proxy.url}/`);
   });
 
   it('takes a proxy without a scheme as http://, as Go and curl do', () => {

@@ -53,7 +53,7 @@ describe('GCP Workload Identity Federation (external_account credentials)', () =
     factory = new GcpClientFactory({
       clock: new RealClock(),
       endpoint: front.endpoint,
-      outbound: new OutboundHttp({ httpsProxy: proxy.url, trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }),
+      outbound: new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }),
     });
     const { compute } = factory.get(credentials, `${NAMESPACE}/gcp-cloud-credentials`);
     expect(await compute.listInstances(PROJECT, ZONE, '')).to.deep.equal([]);

@@ -31,7 +31,7 @@ describe('IBM Cloud clients behind a proxy and a custom CA', () => {
     });
 
   it('sends the IAM token request and the VPC calls through HTTPS_PROXY, trusting the extra CA bundle', async () => {
-    const f = factory(new OutboundHttp({ httpsProxy: proxy.url, trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }));
+    const f = factory(new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }));
     const clients = await f.get(emu.apiKey, emu.region, 'ns/creds');
     expect(await clients.profiles()).to.not.be.empty;
     expect(emu.knobs.counts(IAM_TOKEN_ACTION).total).to.equal(1);
@@ -40,7 +40,7 @@ describe('IBM Cloud clients behind a proxy and a custom CA', () => {
   });
 
   it('reaches endpoints NO_PROXY lists directly', async () => {
-    const f = factory(new OutboundHttp({ httpsProxy: proxy.url, noProxy: '127.0.0.1', trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }));
+    const f = factory(new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, noProxy: '127.0.0.1', trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }));
     const clients = await f.get(emu.apiKey, emu.region, 'ns/creds');
     await clients.profiles();
     expect(proxy.connects).to.deep.equal([]);
@@ -48,7 +48,7 @@ describe('IBM Cloud clients behind a proxy and a custom CA', () => {
 
   it('fails the token request with an error naming the CA bundle when it does not hold the endpoint’s CA', async () => {
     const source = '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem';
-    const f = factory(new OutboundHttp({ httpsProxy: proxy.url, trustedCaBundles: [{ source, pem: generateServingCert('other').certPem }] }));
+    const f = factory(new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: [{ source, pem: generateServingCert('other').certPem }] }));
     const clients = await f.get(emu.apiKey, emu.region, 'ns/creds');
     const err = await clients.profiles().then(
       () => undefined,
