@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import {
+  ConfigMaps,
   RealClock,
   secretReaderFor,
   withSecretReader,
@@ -15,6 +16,8 @@ import {
   type ControllerManager,
   type KubeClient,
   type Manager,
+  type OutboundHttp,
+  type TrustedCaBundle,
 } from '../lib/index.js';
 import {
   AwsClientFactory,
@@ -36,6 +39,7 @@ import {
   readPlatformStatus,
   readStandardFlags,
   managerFromFlags,
+  outboundHttpFromEnv,
   runMain,
   runUntilSignal,
   type ProviderControllerOptions,
@@ -57,6 +61,8 @@ export interface AwsProviderOptions extends ProviderControllerOptions {
   /** Credentials for specs without a credentials Secret; unset = the SDK chain (env, IMDS role). */
   defaultCredentials?: AwsCredentials;
   rateLimits?: CloudRateLimits;
+  /** Proxy and trusted CAs for every AWS call. */
+  outbound?: OutboundHttp;
   maxAttempts?: number;
   retryDelayMs?: (attempt: number) => number;
   batchWindowMs?: number;
@@ -81,6 +87,7 @@ export function wireAwsProvider(mgr: ControllerManager, client: KubeClient, opts
     maxAttempts: opts.maxAttempts,
     retryDelayMs: opts.retryDelayMs,
     batchWindowMs: opts.batchWindowMs,
+    outbound: opts.outbound,
   });
   // Credentials and user-data Secrets come from the manager's shared cache, not a GET per reconcile. The
   // actuator's own short-lived Secret cache would add nothing to it but keep a deleted Secret in use.
@@ -124,9 +131,30 @@ export async function awsSettingsFromInfrastructure(client: KubeClient, logger: 
   const tags: TagSpecification[] = (aws.resourceTags ?? []).flatMap((t) => (t.key ? [{ name: t.key, value: t.value ?? '' }] : []));
   return {
     defaultRegion: aws.region || undefined,
-    endpoints: { ec2: endpoint('ec2'), elb: endpoint('elasticloadbalancing'), elbv2: endpoint('elasticloadbalancing') },
+    endpoints: { ec2: endpoint('ec2'), elb: endpoint('elasticloadbalancing'), elbv2: endpoint('elasticloadbalancing'), sts: endpoint('sts') },
     actuator: { infrastructureTags: tags, ipFamily },
   };
+}
+
+/** Where the cluster keeps the cloud-provider config; its `ca-bundle.pem` key is the CA of a custom AWS endpoint. */
+export const KUBE_CLOUD_CONFIG = { namespace: 'openshift-config-managed', name: 'kube-cloud-config', key: 'ca-bundle.pem' } as const;
+
+/**
+ * The CA bundle of the cloud-provider config (ConfigMap openshift-config-managed/kube-cloud-config, key
+ * ca-bundle.pem), which the reference adds to its AWS session: read once at start. Absent (or unreadable) =
+ * none; the system and trusted-CA bundles still apply.
+ */
+export async function awsCaBundleFromCloudConfig(client: KubeClient, logger: Logger): Promise<TrustedCaBundle | undefined> {
+  try {
+    const cm = await client.get(ConfigMaps, { namespace: KUBE_CLOUD_CONFIG.namespace, name: KUBE_CLOUD_CONFIG.name }, { signal: AbortSignal.timeout(10_000) });
+    const pem = cm.data?.[KUBE_CLOUD_CONFIG.key];
+    if (!pem) return undefined;
+    logger.info('using the custom CA bundle of the cloud-provider config', { configMap: `${KUBE_CLOUD_CONFIG.namespace}/${KUBE_CLOUD_CONFIG.name}` });
+    return { source: `${KUBE_CLOUD_CONFIG.key} of ConfigMap ${KUBE_CLOUD_CONFIG.namespace}/${KUBE_CLOUD_CONFIG.name}`, pem };
+  } catch (err) {
+    logger.info('no readable cloud-provider config CA bundle', { error: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  }
 }
 
 function region(value: string): string {
@@ -148,11 +176,13 @@ export interface PreparedAwsProvider {
 }
 
 /** Everything the binary does before running: manager from flags, Infrastructure settings, wiring. */
-export async function prepareAwsProvider(program: Command, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<PreparedAwsProvider> {
+export async function prepareAwsProvider(program: Command, opts: { logStream?: NodeJS.WritableStream; env?: NodeJS.ProcessEnv } = {}): Promise<PreparedAwsProvider> {
   const flags = readStandardFlags(program);
-  const aws = program.opts<{ awsEndpoint?: string; awsRegion?: string }>();
+  const aws = program.opts<{ awsEndpoint?: string; awsRegion?: string; trustedCaBundle?: string }>();
   const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
   const infra = await awsSettingsFromInfrastructure(client, logger);
+  const cloudConfigCa = await awsCaBundleFromCloudConfig(client, logger);
+  const outbound = outboundHttpFromEnv(opts.env ?? {}, aws.trustedCaBundle, cloudConfigCa ? [cloudConfigCa] : []);
   const provider = wireAwsProvider(
     manager,
     client,
@@ -160,17 +190,23 @@ export async function prepareAwsProvider(program: Command, opts: { logStream?: N
       ...infra,
       endpoint: aws.awsEndpoint,
       region: aws.awsRegion,
+      outbound,
       ...providerControllerFlags(program, flags),
     },
     new RealClock(),
   );
-  logger.info('starting', { namespace: flags.namespace || '(all)', awsEndpoint: aws.awsEndpoint ?? '(default)', awsRegion: aws.awsRegion ?? '(per machine)' });
+  logger.info('starting', {
+    namespace: flags.namespace || '(all)',
+    awsEndpoint: aws.awsEndpoint ?? '(default)',
+    awsRegion: aws.awsRegion ?? '(per machine)',
+    outbound: outbound.describe(),
+  });
   return { manager, logger, close: () => provider.close() };
 }
 
 /** Parses argv, prepares the provider and runs until SIGTERM/SIGINT. Resolves with the exit code. */
 export async function runAwsProvider(argv: string[], env: NodeJS.ProcessEnv, run: Omit<RunOptions, 'logger'> = {}): Promise<number> {
-  const { manager, logger, close } = await prepareAwsProvider(buildProgram(env).parse(argv));
+  const { manager, logger, close } = await prepareAwsProvider(buildProgram(env).parse(argv), { env });
   try {
     return await runUntilSignal(manager, { ...run, logger });
   } finally {

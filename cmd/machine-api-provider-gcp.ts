@@ -4,7 +4,7 @@
 // nodelink-controller container, as the operator lays the pod out (--with-nodelink runs it here instead).
 // Wiring only: flags and environment in, one call into lib and providers/gcp out.
 import type { Command } from 'commander';
-import { RealClock, secretReaderFor, withSecretReader, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger } from '../lib/index.js';
+import { RealClock, secretReaderFor, withSecretReader, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger, type OutboundHttp } from '../lib/index.js';
 import {
   GcpClientFactory,
   createGcpActuator,
@@ -20,6 +20,7 @@ import {
   providerControllerFlags,
   isMainModule,
   managerFromFlags,
+  outboundHttpFromEnv,
   readPlatformStatus,
   readStandardFlags,
   runMain,
@@ -37,6 +38,8 @@ export interface GcpProviderOptions extends ProviderControllerOptions {
   defaultProject?: string;
   rateLimits?: CloudRateLimits;
   batchWindowMs?: number;
+  /** Proxy and trusted CAs for every Google call. */
+  outbound?: OutboundHttp;
   /** Overrides for the actuator. */
   actuator?: Partial<
     Pick<GcpActuatorOptions, 'requeueAfterMs' | 'infrastructureLabels' | 'infrastructureTags' | 'defaultImage' | 'tagValueLookup'>
@@ -51,7 +54,7 @@ export interface GcpProvider {
 
 /** Registers the GCP provider's controllers on a manager; what the binary runs, and what tests run in-process. */
 export function wireGcpProvider(mgr: ControllerManager, client: KubeClient, opts: GcpProviderOptions = {}, clock: Clock = mgr.clock): GcpProvider {
-  const clients = new GcpClientFactory({ clock, endpoint: opts.endpoint, rateLimits: opts.rateLimits, batchWindowMs: opts.batchWindowMs });
+  const clients = new GcpClientFactory({ clock, endpoint: opts.endpoint, rateLimits: opts.rateLimits, batchWindowMs: opts.batchWindowMs, outbound: opts.outbound });
   // Credentials and user-data Secrets come from the manager's shared cache, not a GET per reconcile.
   const secretClient = withSecretReader(client, secretReaderFor(mgr, client));
   const actuator = createGcpActuator({ client: secretClient, clock, clientFactory: clients, defaultProject: opts.defaultProject, ...opts.actuator });
@@ -110,13 +113,14 @@ export async function runGcpProvider(argv: string[], env: NodeJS.ProcessEnv): Pr
   const { manager, client, logger } = await managerFromFlags(flags, COMPONENT);
   const infra = await gcpSettingsFromInfrastructure(client, logger);
   const endpoint = gcp.gcpEndpoint ?? infra.endpoint;
+  const outbound = outboundHttpFromEnv(env, program.opts<{ trustedCaBundle?: string }>().trustedCaBundle);
   const provider = wireGcpProvider(
     manager,
     client,
-    { ...infra, endpoint, ...providerControllerFlags(program, flags) },
+    { ...infra, endpoint, outbound, ...providerControllerFlags(program, flags) },
     new RealClock(),
   );
-  logger.info('starting', { namespace: flags.namespace || '(all)', gcpEndpoint: endpoint ?? '(default)' });
+  logger.info('starting', { namespace: flags.namespace || '(all)', gcpEndpoint: endpoint ?? '(default)', outbound: outbound.describe() });
   try {
     return await runUntilSignal(manager, { logger });
   } finally {

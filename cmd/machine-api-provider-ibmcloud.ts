@@ -5,7 +5,7 @@
 // (--with-nodelink runs it here instead).
 // Wiring only: flags and the Infrastructure's endpoint overrides in, one call into lib and providers/ibmcloud out.
 import type { Command } from 'commander';
-import { RealClock, secretReaderFor, withSecretReader, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger, type Manager } from '../lib/index.js';
+import { RealClock, secretReaderFor, withSecretReader, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger, type Manager, type OutboundHttp } from '../lib/index.js';
 import {
   createIbmCloudActuator,
   createIbmCloudInstanceTypeCatalog,
@@ -22,6 +22,7 @@ import {
   providerControllerFlags,
   isMainModule,
   managerFromFlags,
+  outboundHttpFromEnv,
   readPlatformStatus,
   readStandardFlags,
   runMain,
@@ -39,6 +40,8 @@ export interface IbmCloudProviderOptions extends ProviderControllerOptions {
   rateLimits?: CloudRateLimits;
   retry?: Partial<RetryPolicy>;
   batchWindowMs?: number;
+  /** Proxy and trusted CAs for every IBM Cloud call. */
+  outbound?: OutboundHttp;
   /** Overrides for the actuator (tests shorten the requeue). */
   actuator?: Partial<Pick<IbmCloudActuatorOptions, 'requeueAfterMs' | 'eventualConsistencyWindowMs' | 'snapshotTtlMs' | 'resolutionTtlMs'>>;
 }
@@ -51,7 +54,7 @@ export interface IbmCloudProvider {
 /** Registers the IBM Cloud provider's controllers on a manager; what the binary runs, and what tests run in-process. */
 export function wireIbmCloudProvider(mgr: ControllerManager, client: KubeClient, opts: IbmCloudProviderOptions = {}, clock: Clock = mgr.clock): IbmCloudProvider {
   // One factory: the actuator and the catalog share the rate limiter, the tokens and the profile cache.
-  const clients = new IbmClientFactory({ clock, endpoints: opts.endpoints, rateLimits: opts.rateLimits, retry: opts.retry, batchWindowMs: opts.batchWindowMs });
+  const clients = new IbmClientFactory({ clock, endpoints: opts.endpoints, rateLimits: opts.rateLimits, retry: opts.retry, batchWindowMs: opts.batchWindowMs, outbound: opts.outbound });
   // Credentials and user-data Secrets come from the manager's shared cache, not a GET per reconcile.
   const secretClient = withSecretReader(client, secretReaderFor(mgr, client));
   const actuator = createIbmCloudActuator({ client: secretClient, clock, clientFactory: clients, ...opts.actuator });
@@ -114,23 +117,28 @@ export interface PreparedIbmCloudProvider {
 }
 
 /** Everything the binary does before running: manager from flags, Infrastructure endpoints, wiring. */
-export async function prepareIbmCloudProvider(program: Command, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<PreparedIbmCloudProvider> {
+export async function prepareIbmCloudProvider(
+  program: Command,
+  opts: { logStream?: NodeJS.WritableStream; env?: NodeJS.ProcessEnv } = {},
+): Promise<PreparedIbmCloudProvider> {
   const flags = readStandardFlags(program);
-  const ibm = program.opts<IbmFlags>();
+  const ibm = program.opts<IbmFlags & { trustedCaBundle?: string }>();
+  const outbound = outboundHttpFromEnv(opts.env ?? {}, ibm.trustedCaBundle);
   const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
   const endpoints = endpointsOf(ibm, await ibmEndpointsFromInfrastructure(client, logger));
-  wireIbmCloudProvider(manager, client, { endpoints, ...providerControllerFlags(program, flags) }, new RealClock());
+  wireIbmCloudProvider(manager, client, { endpoints, outbound, ...providerControllerFlags(program, flags) }, new RealClock());
   logger.info('starting', {
     namespace: flags.namespace || '(all)',
     vpcEndpoint: endpoints.vpc ?? '(per region)',
     iamEndpoint: endpoints.iam ?? '(default)',
+    outbound: outbound.describe(),
   });
   return { manager, logger };
 }
 
 /** Parses argv, prepares the provider and runs until SIGTERM/SIGINT. Resolves with the exit code. */
 export async function runIbmCloudProvider(argv: string[], env: NodeJS.ProcessEnv, run: Omit<RunOptions, 'logger'> = {}): Promise<number> {
-  const { manager, logger } = await prepareIbmCloudProvider(buildProgram(env).parse(argv));
+  const { manager, logger } = await prepareIbmCloudProvider(buildProgram(env).parse(argv), { env });
   return runUntilSignal(manager, { ...run, logger });
 }
 

@@ -13,3 +13,4 @@ export * from './metadata-endpoints.js';
 export * from './webhook-flags.js';
 export * from './infrastructure.js';
 export * from './admission-wiring.js';
+export * from './outbound-http-settings.js';

@@ -30,6 +30,7 @@ import {
 } from '../../lib/index.js';
 import { goBoolArgument } from './go-bool.js';
 import { getInfrastructureStatus } from './infrastructure.js';
+import { addTrustedCaBundleFlag } from './outbound-http-settings.js';
 import { addStandardFlags, type StandardFlags } from './standard-flags.js';
 
 /** The namespace a provider binary watches unless --namespace says otherwise. */
@@ -49,6 +50,7 @@ export function buildProviderProgram(env: NodeJS.ProcessEnv, spec: ProviderProgr
     .description(`Runs the Machine API machine controller with the ${spec.cloud} actuator and the scale-from-zero MachineSet controller.`)
     .showHelpAfterError();
   addStandardFlags(program, { leaderElectionId: spec.leaderElectionId, metricsBindAddress: ':8081', healthAddr: ':9440' }, env.KUBECONFIG);
+  addTrustedCaBundleFlag(program);
   // The operator runs NodeLink as its own nodelink-controller container; running it here as well would link
   // every Node twice. The flag is for a setup without the operator that wants one process.
   program.addOption(

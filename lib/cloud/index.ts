@@ -16,3 +16,6 @@ export * from './launch-ledger.js';
 export * from './booting-view.js';
 export * from './termination-follower.js';
 export * from './delete-guard.js';
+export * from './no-proxy.js';
+export * from './outbound-http.js';
+export * from './outbound-http-errors.js';

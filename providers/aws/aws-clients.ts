@@ -5,8 +5,9 @@ import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ConfiguredRetryStrategy } from '@smithy/util-retry';
-import { RegionalRateLimiter, afterCalls, type Clock, type CloudRateLimits } from '../../lib/index.js';
-import { credentialsFingerprint, type AwsCredentials } from './credentials.js';
+import { RegionalRateLimiter, afterCalls, type Clock, type CloudRateLimits, type OutboundHttp } from '../../lib/index.js';
+import { fromTokenFile } from '@aws-sdk/credential-provider-web-identity';
+import { credentialsFingerprint, isWebIdentity, type AwsCredentialSource, type AwsCredentials, type AwsWebIdentity } from './credentials.js';
 import { SdkEc2Api, type Ec2Api } from './ec2-api.js';
 import { classifyEc2Error, ec2ErrorCode } from './errors.js';
 import { InstanceCache } from './instance-cache.js';
@@ -18,6 +19,8 @@ export interface AwsEndpoints {
   ec2?: string;
   elb?: string;
   elbv2?: string;
+  /** STS, for web identity credentials; default the region's STS endpoint. */
+  sts?: string;
 }
 
 export interface AwsClientFactoryOptions {
@@ -39,8 +42,10 @@ export interface AwsClientFactoryOptions {
   instanceReuseMs?: number;
   /** How long AMI/subnet/security-group/zone/VPC/DHCP look-ups are reused (default 60 s). */
   lookupCacheTtlMs?: number;
+  /** Proxy and trusted CAs for every AWS call; unset = direct, Node's CAs. */
+  outbound?: OutboundHttp;
   /** Replaces the SDK implementation (unit tests use a fake Ec2Api). */
-  createEc2Api?: (region: string, credentials: AwsCredentials | undefined) => Ec2Api;
+  createEc2Api?: (region: string, credentials: AwsCredentialSource | undefined) => Ec2Api;
 }
 
 export interface AwsClients {
@@ -92,7 +97,7 @@ export class AwsClientFactory {
    * The clients for a region and credentials. `source` names where the credentials came from (e.g. the
    * Secret's namespace/name); when its credentials change, the clients built from the old ones are dropped.
    */
-  get(region: string, credentials: AwsCredentials | undefined, source = 'default'): AwsClients {
+  get(region: string, credentials: AwsCredentialSource | undefined, source = 'default'): AwsClients {
     const creds = credentials ?? this.opts.defaultCredentials;
     const key = `${region}|${credentialsFingerprint(creds)}`;
     const scope = `${region}|${source}`;
@@ -110,16 +115,25 @@ export class AwsClientFactory {
     return entry.clients;
   }
 
-  private build(region: string, credentials: AwsCredentials | undefined): Entry {
+  private build(region: string, credentials: AwsCredentialSource | undefined): Entry {
     let ec2: Ec2Api;
     let destroy = () => {};
     if (this.opts.createEc2Api) {
       ec2 = this.opts.createEc2Api(region, credentials);
     } else {
       const delay = this.opts.retryDelayMs;
+      // The SDK's own handler neither proxies nor reads a CA bundle: it gets agents that do. One pair per client
+      // set, since destroying a client destroys its agents.
+      const agents = this.opts.outbound?.newAgents();
+      const requestHandler = {
+        requestTimeout: this.opts.requestTimeoutMs ?? 30_000,
+        connectionTimeout: 5_000,
+        throwOnRequestTimeout: true,
+        ...(agents ? { httpAgent: agents.http, httpsAgent: agents.https } : {}),
+      };
       const common = {
         region,
-        credentials,
+        credentials: credentials && isWebIdentity(credentials) ? this.webIdentity(region, credentials, requestHandler) : credentials,
         maxAttempts: delay ? undefined : (this.opts.maxAttempts ?? 3),
         // Adaptive: after EC2 answers RequestLimitExceeded, the SDK paces every attempt of this client to the
         // rate EC2 lets through (and raises it again as throttling stops), on top of our token bucket, which
@@ -127,7 +141,7 @@ export class AwsClientFactory {
         // account's limits or keeps bumping into the account's buckets.
         retryMode: delay ? undefined : 'adaptive',
         retryStrategy: delay ? new ConfiguredRetryStrategy(this.opts.maxAttempts ?? 3, delay) : undefined,
-        requestHandler: { requestTimeout: this.opts.requestTimeoutMs ?? 30_000, connectionTimeout: 5_000, throwOnRequestTimeout: true },
+        requestHandler,
       };
       const ep = { ...this.opts.endpoints };
       const ec2Client = new EC2Client({ ...common, endpoint: ep.ec2 ?? this.opts.endpoint });
@@ -138,6 +152,7 @@ export class AwsClientFactory {
         ec2Client.destroy();
         elb.destroy();
         elbv2.destroy();
+        agents?.destroy();
       };
     }
     const api = ec2;
@@ -158,6 +173,21 @@ export class AwsClientFactory {
       createTags: (id) => instances.forget([id]),
     });
     return { clients: { region, ec2, instances }, destroy };
+  }
+
+  /**
+   * The SDK's own web identity provider: it reads the token file and calls STS AssumeRoleWithWebIdentity (through
+   * the same proxy and CAs as EC2), and the client renews the credentials before they expire (the SDK refreshes
+   * credentials that expire within five minutes), re-reading the token the kubelet rotates.
+   */
+  private webIdentity(region: string, w: AwsWebIdentity, requestHandler: object) {
+    return fromTokenFile({
+      roleArn: w.roleArn,
+      webIdentityTokenFile: w.webIdentityTokenFile,
+      // A stable name tells the role's CloudTrail entries apart from other users of the role.
+      roleSessionName: w.roleSessionName ?? 'machine-api-provider-aws',
+      clientConfig: { region, endpoint: this.opts.endpoints?.sts ?? this.opts.endpoint, requestHandler, maxAttempts: this.opts.maxAttempts ?? 3 },
+    });
   }
 
   /** Closes every client's connections. */

@@ -1,5 +1,6 @@
 // AWS credentials from the Machine's credentials Secret: keys aws_access_key_id / aws_secret_access_key, or
-// `credentials` holding a shared-credentials INI file (takes precedence, as in the reference). Parsed in
+// `credentials` holding a shared-credentials INI file (takes precedence, as in the reference) with static keys
+// or, in STS mode, role_arn + web_identity_token_file. Parsed in
 // memory: nothing is written to disk and no value ever reaches a log, event or error message.
 import { createHash } from 'node:crypto';
 import type { Secret } from '../../lib/index.js';
@@ -9,6 +10,22 @@ export interface AwsCredentials {
   secretAccessKey: string;
   sessionToken?: string;
 }
+
+/**
+ * A role assumed with a web identity token (what the cloud credential operator writes in STS mode: the bound
+ * service-account token file and the role to assume). The AWS SDK exchanges the token for temporary
+ * credentials at STS and renews them before they expire, re-reading the token file each time.
+ */
+export interface AwsWebIdentity {
+  roleArn: string;
+  webIdentityTokenFile: string;
+  roleSessionName?: string;
+}
+
+/** What a credentials Secret holds: static keys or a web identity role. */
+export type AwsCredentialSource = AwsCredentials | AwsWebIdentity;
+
+export const isWebIdentity = (c: AwsCredentialSource): c is AwsWebIdentity => 'roleArn' in c;
 
 export class CredentialsSecretError extends Error {
   override readonly name = 'CredentialsSecretError';
@@ -41,7 +58,7 @@ export function parseIni(text: string): Map<string, Map<string, string>> {
 
 const secretRef = (s: Secret) => `${s.metadata.namespace ?? ''}/${s.metadata.name ?? ''}`;
 
-export function credentialsFromSecret(secret: Secret): AwsCredentials {
+export function credentialsFromSecret(secret: Secret): AwsCredentialSource {
   const ini = secretValue(secret, 'credentials');
   if (ini !== undefined) {
     const sections = parseIni(ini);
@@ -49,10 +66,15 @@ export function credentialsFromSecret(secret: Secret): AwsCredentials {
     const accessKeyId = profile?.get('aws_access_key_id');
     const secretAccessKey = profile?.get('aws_secret_access_key');
     if (!accessKeyId || !secretAccessKey) {
-      if (profile?.has('role_arn') || profile?.has('web_identity_token_file')) {
-        throw new CredentialsSecretError(
-          `aws credentials secret ${secretRef(secret)}: role_arn/web_identity_token_file profiles are not supported; provide aws_access_key_id and aws_secret_access_key`,
-        );
+      const roleArn = profile?.get('role_arn');
+      const webIdentityTokenFile = profile?.get('web_identity_token_file');
+      if (roleArn || webIdentityTokenFile) {
+        if (!roleArn || !webIdentityTokenFile) {
+          const missing = roleArn ? 'web_identity_token_file' : 'role_arn';
+          throw new CredentialsSecretError(`aws credentials secret ${secretRef(secret)}: a web identity profile needs role_arn and web_identity_token_file; ${missing} is missing`);
+        }
+        const roleSessionName = profile?.get('role_session_name');
+        return roleSessionName ? { roleArn, webIdentityTokenFile, roleSessionName } : { roleArn, webIdentityTokenFile };
       }
       throw new CredentialsSecretError(`invalid secret for aws credentials ${secretRef(secret)}: the credentials file has no aws_access_key_id/aws_secret_access_key`);
     }
@@ -68,7 +90,10 @@ export function credentialsFromSecret(secret: Secret): AwsCredentials {
 }
 
 /** A digest that changes when the credentials do; used as a cache key, never reversible. */
-export function credentialsFingerprint(c: AwsCredentials | undefined): string {
+export function credentialsFingerprint(c: AwsCredentialSource | undefined): string {
   if (!c) return 'default-chain';
-  return createHash('sha256').update(`${c.accessKeyId}\0${c.secretAccessKey}\0${c.sessionToken ?? ''}`).digest('hex').slice(0, 16);
+  const material = isWebIdentity(c)
+    ? `web-identity\0${c.roleArn}\0${c.webIdentityTokenFile}\0${c.roleSessionName ?? ''}`
+    : `${c.accessKeyId}\0${c.secretAccessKey}\0${c.sessionToken ?? ''}`;
+  return createHash('sha256').update(material).digest('hex').slice(0, 16);
 }

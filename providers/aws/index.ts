@@ -4,7 +4,15 @@ export { createAwsInstanceTypeCatalog, AwsInstanceTypeCatalog, toInstanceTypeInf
 export { AwsClientFactory, describeInstancesById, type AwsClientFactoryOptions, type AwsClients, type AwsEndpoints } from './aws-clients.js';
 export { SdkEc2Api, type Ec2Api, type CallOptions, type TargetGroupRef } from './ec2-api.js';
 export { classifyEc2Error, isRetryableEc2Error, describeEc2Error, ec2ErrorCode, type Ec2ErrorClass } from './errors.js';
-export { credentialsFromSecret, credentialsFingerprint, CredentialsSecretError, type AwsCredentials } from './credentials.js';
+export {
+  credentialsFromSecret,
+  credentialsFingerprint,
+  CredentialsSecretError,
+  isWebIdentity,
+  type AwsCredentials,
+  type AwsCredentialSource,
+  type AwsWebIdentity,
+} from './credentials.js';
 export { DEFAULT_EC2_RATE_LIMITS } from './rate-limiter.js';
 export { SpotInstanceActionSource, SPOT_INSTANCE_ACTION_PATH, IMDS_TOKEN_PATH, type SpotInstanceActionOptions } from './spot-instance-action.js';
 export * from './provider-spec.js';

@@ -2,7 +2,7 @@
 // the clients for the Machine's credentials. Building it is cheap: clients are cached by the factory.
 import { InvalidMachineConfigurationError, MachineCreationCondition, readReferencedSecret, type KubeClient, type Machine } from '../../lib/index.js';
 import type { AwsClientFactory, AwsClients } from './aws-clients.js';
-import { credentialsFromSecret, type AwsCredentials } from './credentials.js';
+import { credentialsFromSecret, type AwsCredentialSource } from './credentials.js';
 import { clusterIdOf } from './instances.js';
 import {
   PROVIDER_SPEC_PATH,
@@ -46,7 +46,7 @@ export function secretsReferencedBy(machine: Machine): string[] {
 }
 
 /** The credentials named by the spec, read from `namespace`; `source` identifies the Secret for client caching. */
-export async function credentialsFor(namespace: string, config: AWSMachineProviderConfig, client: KubeClient, signal: AbortSignal): Promise<{ credentials?: AwsCredentials; source: string }> {
+export async function credentialsFor(namespace: string, config: AWSMachineProviderConfig, client: KubeClient, signal: AbortSignal): Promise<{ credentials?: AwsCredentialSource; source: string }> {
   const name = config.credentialsSecret?.name;
   if (!name) return { source: 'default' };
   const secret = await readReferencedSecret(client, { namespace, name }, 'aws credentials', signal);

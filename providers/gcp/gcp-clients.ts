@@ -2,10 +2,12 @@
 // Secret changes, instead of the reference's fresh service per reconcile. All sets share one client-side
 // rate limiter (per project); each set has one instance-existence finder per (project, zone), which lists the
 // cluster's instances in a resync burst so that steady-state checks cost about one list per resync.
-import { PassThroughClient } from 'google-auth-library';
-import { afterCalls, ListingSnapshot, RegionalRateLimiter, type Clock, type CloudRateLimits, type Widening } from '../../lib/index.js';
+import { GoogleAuth, PassThroughClient, type gaxios } from 'google-auth-library';
+import { authClientFor } from './auth-client.js';
+import { afterCalls, ListingSnapshot, RegionalRateLimiter, type Clock, type CloudRateLimits, type OutboundHttp, type Widening } from '../../lib/index.js';
 import { preloadComputeDescriptors, SdkComputeApi, type ComputeApi, type Instance } from './compute-api.js';
 import { credentialsFingerprint, type GcpCredentials } from './credentials.js';
+import { outboundTransporter } from './outbound-transporter.js';
 
 /** Below GCE's default API rate quotas (reads 20/s per project, writes about 10/s), so other clients keep room. */
 export const DEFAULT_GCE_RATE_LIMITS: CloudRateLimits = {
@@ -31,6 +33,8 @@ export interface GcpClientFactoryOptions {
   batchWindowMs?: number;
   /** How long a burst's cluster-wide list may answer a Machine's next check (default 10 s; 0 = never list wide). */
   snapshotReuseMs?: number;
+  /** Proxy and trusted CAs for every Google call (token requests included); unset = gaxios's defaults. */
+  outbound?: OutboundHttp;
   /** Replaces the SDK implementation (unit tests use a fake ComputeApi). */
   createComputeApi?: (credentials: GcpCredentials | undefined) => ComputeApi;
 }
@@ -89,8 +93,12 @@ function zoneFinder(compute: ComputeApi, project: string, zone: string, o: GcpCl
  * The gax auth options: credentials from the Secret, or the environment's (ADC) when there are none. A
  * plain-http endpoint (an emulator on loopback) gets no credentials at all: tokens never travel unencrypted.
  */
-export function authOptions(endpoint: string | undefined, credentials: GcpCredentials | undefined): Record<string, unknown> {
-  if (endpoint?.startsWith('http://')) return { authClient: new PassThroughClient() };
+export function authOptions(endpoint: string | undefined, credentials: GcpCredentials | undefined, transporter?: gaxios.Gaxios): Record<string, unknown> {
+  if (endpoint?.startsWith('http://')) return { authClient: new PassThroughClient(transporter ? { transporter } : {}) };
+  if (transporter) {
+    // An auth client of our own, so its token requests (and the Compute calls made through it) use the transporter.
+    return credentials ? { authClient: authClientFor(credentials, transporter) } : { auth: new GoogleAuth({ clientOptions: { transporter } }) };
+  }
   if (!credentials) return {};
   return { credentials: credentials.json, projectId: credentials.projectId };
 }
@@ -137,13 +145,17 @@ export class GcpClientFactory {
     if (this.opts.createComputeApi) {
       compute = this.opts.createComputeApi(credentials);
     } else {
+      const agents = this.opts.outbound?.newAgents();
       const sdk = new SdkComputeApi({
         apiEndpoint: this.opts.endpoint,
-        auth: authOptions(this.opts.endpoint, credentials),
+        auth: authOptions(this.opts.endpoint, credentials, agents && outboundTransporter(agents)),
         throttle: (project, cls, signal) => this.limiter.acquire(project, cls, signal),
       });
       compute = sdk;
-      close = () => sdk.close();
+      close = async () => {
+        await sdk.close();
+        agents?.destroy();
+      };
     }
     const finders = new Map<string, ListingSnapshot<Instance>>();
     const finderFor = (project: string, zone: string): ListingSnapshot<Instance> => {

@@ -13,6 +13,8 @@ import {
   RefreshingCache,
   type Clock,
   type CloudRateLimits,
+  type OutboundAgents,
+  type OutboundHttp,
 } from '../../lib/index.js';
 import { apiKeyFingerprint } from './credentials.js';
 import { classifyVpcError } from './errors.js';
@@ -43,6 +45,8 @@ export interface IbmClientFactoryOptions {
   profileCacheTtlMs?: number;
   /** Per-request timeout. */
   timeoutMs?: number;
+  /** Proxy and trusted CAs for every IBM Cloud call (IAM included); unset = direct, Node's CAs. */
+  outbound?: OutboundHttp;
   /** Replaces the SDK client (unit tests). */
   createVpcApi?: (opts: VpcClientOptions) => VpcApi;
 }
@@ -88,8 +92,11 @@ export class IbmClientFactory {
   private readonly sources = new Map<string, string>();
   readonly limiter: RegionalRateLimiter;
   private readonly retry: RetryPolicy;
+  /** Shared by every key's clients: they are never closed one by one, and idle connections do not hold the process. */
+  private readonly agents?: OutboundAgents;
 
   constructor(private readonly o: IbmClientFactoryOptions) {
+    this.agents = o.outbound?.newAgents();
     this.limiter = new RegionalRateLimiter(o.rateLimits ?? DEFAULT_IBM_RATE_LIMITS, o.clock);
     this.retry = { ...DEFAULT_RETRY_POLICY, ...o.retry };
   }
@@ -133,6 +140,7 @@ export class IbmClientFactory {
       resourceManagerUrl: e.resourceManager,
       globalTaggingUrl: e.globalTagging,
       timeoutMs: this.o.timeoutMs,
+      agents: this.agents,
     };
     const inner = this.o.createVpcApi ? this.o.createVpcApi(opts) : createVpcClient(opts);
     return new MeteredVpcApi(inner, { limiter: this.limiter, scope: 'global', retry: this.retry, clock: this.o.clock, onUnauthorized });

@@ -3,6 +3,7 @@
 // collection paging that follows `next.href` until the last page. SDK retries stay off: the controller
 // retries with backoff, and a retried POST must not be able to create a second instance.
 import { BaseService, type AuthenticatorInterface } from 'ibm-cloud-sdk-core';
+import type { OutboundAgents } from '../../lib/index.js';
 import { toVpcApiError, VpcApiError, type IbmService } from './vpc-api-error.js';
 
 export type QueryValue = string | number | boolean | undefined;
@@ -25,6 +26,16 @@ export interface RestServiceOptions {
   /** Sent on every call of this service, e.g. VPC's version and generation. */
   fixedQuery?: Record<string, QueryValue>;
   timeoutMs: number;
+  /** Proxy- and CA-aware agents (lib's OutboundHttp); unset = axios's defaults. */
+  agents?: OutboundAgents;
+}
+
+/**
+ * The axios settings that route a call through `agents`. `proxy: false` stops axios from applying
+ * HTTP(S)_PROXY itself on top: the agents already chose direct or proxied, honouring NO_PROXY.
+ */
+export function axiosTransport(agents: OutboundAgents | undefined): Record<string, unknown> {
+  return agents ? { httpAgent: agents.http, httpsAgent: agents.https, proxy: false } : {};
 }
 
 interface SdkResponse {
@@ -41,7 +52,7 @@ function compact(q: Record<string, QueryValue>): Record<string, string | number 
 
 export class IbmRestService extends BaseService {
   constructor(private readonly opts: RestServiceOptions) {
-    super({ authenticator: opts.authenticator, serviceUrl: opts.serviceUrl });
+    super({ authenticator: opts.authenticator, serviceUrl: opts.serviceUrl, ...axiosTransport(opts.agents) });
     this.setServiceUrl(opts.serviceUrl);
     this.disableRetries();
   }

@@ -2,8 +2,9 @@
 // on ibm-cloud-sdk-core (the generated `ibm-vpc` SDK is not available to us). Every list follows pagination to
 // the end, unlike the reference provider, which reads only the first page of most collections.
 import { IamAuthenticator, type AuthenticatorInterface } from 'ibm-cloud-sdk-core';
+import type { OutboundAgents } from '../../lib/index.js';
 import { accountIdFromAuthenticator, IamErrorAuthenticator } from './iam-token.js';
-import { IbmRestService } from './ibm-rest-service.js';
+import { axiosTransport, IbmRestService } from './ibm-rest-service.js';
 import type {
   DedicatedHost,
   DedicatedHostFilter,
@@ -91,6 +92,8 @@ export interface VpcClientOptions {
   timeoutMs?: number;
   /** The account id when the authenticator carries no IAM token (NoAuthAuthenticator). */
   accountId?: string;
+  /** Proxy- and CA-aware agents for the VPC, IAM, Resource Manager and Global Tagging calls. */
+  agents?: OutboundAgents;
 }
 
 export class VpcClientConfigError extends Error {
@@ -131,6 +134,7 @@ interface ResolvedOptions {
   pageSize: number;
   timeoutMs: number;
   accountId?: string;
+  agents?: OutboundAgents;
 }
 
 function resolve(opts: VpcClientOptions): ResolvedOptions {
@@ -149,7 +153,7 @@ function resolve(opts: VpcClientOptions): ResolvedOptions {
     }
     const iamUrl = checkUrl('iamUrl', opts.iamUrl ?? DEFAULT_IAM_URL);
     try {
-      authenticator = new IamAuthenticator({ apikey: opts.apiKey, url: iamUrl });
+      authenticator = new IamAuthenticator({ apikey: opts.apiKey, url: iamUrl, ...axiosTransport(opts.agents) });
     } catch (err) {
       // The SDK's message names the problem (quotes or braces around the key) without echoing the key.
       throw new VpcClientConfigError(`apiKey: ${err instanceof Error ? err.message : 'rejected by the IAM authenticator'}`);
@@ -164,6 +168,7 @@ function resolve(opts: VpcClientOptions): ResolvedOptions {
     pageSize,
     timeoutMs,
     accountId: opts.accountId,
+    agents: opts.agents,
   };
 }
 
@@ -177,7 +182,7 @@ class VpcClient implements VpcApi {
   private readonly tagging: IbmRestService;
 
   constructor(private readonly o: ResolvedOptions) {
-    const common = { authenticator: o.authenticator, timeoutMs: o.timeoutMs };
+    const common = { authenticator: o.authenticator, timeoutMs: o.timeoutMs, agents: o.agents };
     this.vpc = new IbmRestService({ ...common, service: 'vpc', serviceUrl: o.serviceUrl, fixedQuery: { version: o.version, generation: 2 } });
     this.rm = new IbmRestService({ ...common, service: 'resource-manager', serviceUrl: o.resourceManagerUrl });
     this.tagging = new IbmRestService({ ...common, service: 'global-tagging', serviceUrl: o.globalTaggingUrl });

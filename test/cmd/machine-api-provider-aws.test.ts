@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { Machines } from '../../lib/index.js';
 import { machineFor } from '../../lib/testing/index.js';
-import { awsSettingsFromInfrastructure, buildProgram, LEADER_ELECTION_ID } from '../../cmd/machine-api-provider-aws.js';
+import { awsCaBundleFromCloudConfig, awsSettingsFromInfrastructure, buildProgram, LEADER_ELECTION_ID } from '../../cmd/machine-api-provider-aws.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
 import { awsSpec, CLUSTER_ID, defaultSecrets, NAMESPACE, silentLogger } from '../providers/aws/fixtures.js';
 import type { KubeClient } from '../../lib/index.js';
@@ -40,7 +40,11 @@ describe('machine-api-provider-aws binary', function () {
           aws: {
             region: 'eu-west-1',
             resourceTags: [{ key: 'team', value: 'x' }],
-            serviceEndpoints: [{ name: 'ec2', url: 'https://ec2.example' }, { name: 'elasticloadbalancing', url: 'https://elb.example' }],
+            serviceEndpoints: [
+              { name: 'ec2', url: 'https://ec2.example' },
+              { name: 'elasticloadbalancing', url: 'https://elb.example' },
+              { name: 'sts', url: 'https://sts.example' },
+            ],
             ipFamily: 'DualStackIPv4Primary',
           },
         },
@@ -49,11 +53,30 @@ describe('machine-api-provider-aws binary', function () {
     const client = { get: async () => infra } as unknown as KubeClient;
     expect(await awsSettingsFromInfrastructure(client, silentLogger)).to.deep.equal({
       defaultRegion: 'eu-west-1',
-      endpoints: { ec2: 'https://ec2.example', elb: 'https://elb.example', elbv2: 'https://elb.example' },
+      endpoints: { ec2: 'https://ec2.example', elb: 'https://elb.example', elbv2: 'https://elb.example', sts: 'https://sts.example' },
       actuator: { infrastructureTags: [{ name: 'team', value: 'x' }], ipFamily: 'DualStackIPv4Primary' },
     });
     const missing = { get: async () => Promise.reject(new Error('not found')) } as unknown as KubeClient;
     expect(await awsSettingsFromInfrastructure(missing, silentLogger)).to.deep.equal({});
+  });
+
+  it('trusts the ca-bundle.pem of the cloud-provider config (openshift-config-managed/kube-cloud-config), as the reference does', async () => {
+    const asked: unknown[] = [];
+    const withBundle = {
+      get: async (_r: unknown, key: unknown) => {
+        asked.push(key);
+        return { metadata: { name: 'kube-cloud-config' }, data: { 'ca-bundle.pem': 'PEM' } };
+      },
+    } as unknown as KubeClient;
+    expect(await awsCaBundleFromCloudConfig(withBundle, silentLogger)).to.deep.equal({
+      source: 'ca-bundle.pem of ConfigMap openshift-config-managed/kube-cloud-config',
+      pem: 'PEM',
+    });
+    expect(asked).to.deep.equal([{ namespace: 'openshift-config-managed', name: 'kube-cloud-config' }]);
+    const without = { get: async () => ({ metadata: {}, data: { 'cloud.conf': '' } }) } as unknown as KubeClient;
+    expect(await awsCaBundleFromCloudConfig(without, silentLogger)).to.equal(undefined);
+    const missing = { get: async () => Promise.reject(new Error('not found')) } as unknown as KubeClient;
+    expect(await awsCaBundleFromCloudConfig(missing, silentLogger)).to.equal(undefined);
   });
 
   describe('running', () => {

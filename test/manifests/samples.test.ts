@@ -93,7 +93,7 @@ describe('manifests/samples/aws', () => {
     const credentials = secrets.find((s) => s.metadata.name === config.credentialsSecret?.name);
     expect(credentials, 'credentials secret').to.not.equal(undefined);
     expect(secrets.some((s) => s.metadata.name === config.userDataSecret?.name && s.stringData?.userData), 'user-data secret').to.equal(true);
-    expect(credentialsFromSecret(credentials!).accessKeyId).to.match(/^AKIA/);
+    expect((credentialsFromSecret(credentials!) as { accessKeyId?: string }).accessKeyId).to.match(/^AKIA/);
   });
 
   it('is accepted by the local control plane, and applying it again changes nothing', async function () {

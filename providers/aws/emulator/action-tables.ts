@@ -14,6 +14,7 @@ import {
   describeVpcs,
 } from './actions/network.js';
 import { runInstances } from './actions/run-instances.js';
+import { assumeRoleWithWebIdentity } from './actions/sts.js';
 import { createTags, deleteTags, describeTags } from './actions/tags.js';
 import type { ServiceName } from './wire.js';
 
@@ -52,5 +53,8 @@ export const ACTIONS: Record<ServiceName, ActionTable> = {
     RegisterTargets: registerTargets,
     DeregisterTargets: deregisterTargets,
     DescribeTargetHealth: describeTargetHealth,
+  },
+  sts: {
+    AssumeRoleWithWebIdentity: assumeRoleWithWebIdentity,
   },
 };

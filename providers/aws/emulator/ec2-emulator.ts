@@ -20,6 +20,7 @@ import { DEFAULT_TIMINGS, Ec2State, type InstanceTimings } from './ec2-state.js'
 import { ImdsTokens, imdsHandler } from './instance-metadata.js';
 import { instanceViewOf } from './instance-view.js';
 import type { Ec2Instance, Ec2World } from './model.js';
+import type { SessionCredentials } from './session-credentials.js';
 import { createRequestHandler } from './request-handler.js';
 import { classifyAction, serverFaultFor, throttleFaultFor } from './wire.js';
 
@@ -33,6 +34,11 @@ export interface Ec2EmulatorOptions extends CloudEmulatorOptions<Ec2World, Insta
   instanceTypesPageSize?: number;
   /** When set, requests must carry a SigV4 Authorization for this access key id (the signature is not verified). */
   requireAccessKeyId?: string;
+  /**
+   * Lifetime of STS session credentials when the caller asks for none (default 3600 s, as AWS). Tests may go
+   * below AWS's 900 s minimum, e.g. inside the SDK's 5-minute refresh window.
+   */
+  stsSessionSeconds?: number;
 }
 
 /**
@@ -66,6 +72,8 @@ export interface Ec2Emulator extends CloudEmulatorHandle<Ec2World, Ec2Instance, 
   metadataEndpoint(id: string, opts?: { hops?: number }): Promise<string>;
   /** How many requests the instance's metadata service received (all hop distances). */
   metadataRequestCount(id: string): number;
+  /** The temporary credentials STS AssumeRoleWithWebIdentity issued (EC2 accepts them until they expire). */
+  sessions(): SessionCredentials[];
 }
 
 const STATE_FILE = 'ec2-emulator-state.json';
@@ -80,6 +88,7 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
   world ??= opts.world ? structuredClone(opts.world) : defaultWorld({ region, clusterId: opts.clusterId, accountId: opts.accountId });
   const st = new Ec2State(world, knobs, { ...DEFAULT_TIMINGS, ...opts.timings });
   if (opts.instanceTypesPageSize !== undefined) st.instanceTypesPageSize = opts.instanceTypesPageSize;
+  if (opts.stsSessionSeconds !== undefined) st.sessions.defaultSeconds = opts.stsSessionSeconds;
   if (file) persistWorld(st, file);
   st.advance();
 
@@ -150,6 +159,7 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
       return `http://${await metadata.hostFor(`${id}/${hops}`, () => imdsHandler(st, imdsTokens, id, hops), id)}`;
     },
     metadataRequestCount: (id) => metadata.requestCount(id),
+    sessions: () => st.sessions.all().map((c) => ({ ...c })),
     advance: () => st.advance(),
     stop: async () => {
       await metadata.closeAll();

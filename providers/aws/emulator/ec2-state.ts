@@ -1,6 +1,7 @@
 // The emulated world plus its clock-driven instance lifecycle: pending → running after the boot delay,
 // stopping → stopped, shutting-down → terminated, and terminated instances vanishing after the retention time.
 // Every state change notifies listeners (the InstanceView) and schedules a save when persistence is on.
+import { SessionCredentialStore } from './session-credentials.js';
 import { EmulatedWorldState, type EmulatorKnobs, type LatencySpec } from '../../../lib/testing/index.js';
 import { Ec2ApiError, idsNotFound } from './api-error.js';
 import type { Ec2Instance, Ec2World, InstanceStateName } from './model.js';
@@ -49,6 +50,8 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
   vcpuLimit: number | undefined;
   /** DescribeInstanceTypes page size when the caller sends no MaxResults (AWS: 100). */
   instanceTypesPageSize = 100;
+  /** Temporary credentials issued by STS AssumeRoleWithWebIdentity, which EC2 calls may be signed with. */
+  readonly sessions: SessionCredentialStore;
 
   constructor(
     world: Ec2World,
@@ -56,6 +59,7 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
     public timings: InstanceTimings,
   ) {
     super(world, knobs);
+    this.sessions = new SessionCredentialStore(knobs.clock);
     for (const inst of world.instances) {
       this.armTimer(inst);
       this.armSpotReclaim(inst);

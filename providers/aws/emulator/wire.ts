@@ -1,19 +1,21 @@
-// The three Query-protocol services the emulator answers on one endpoint, told apart by `Version`, and
+// The Query-protocol services the emulator answers on one endpoint (EC2, both ELBs and STS), told apart by `Version`, and
 // how each writes results and errors.
 import { escapeXml } from './xml.js';
 
-export type ServiceName = 'ec2' | 'elb' | 'elbv2';
+export type ServiceName = 'ec2' | 'elb' | 'elbv2' | 'sts';
 
 export const SERVICE_BY_VERSION: Record<string, ServiceName> = {
   '2016-11-15': 'ec2',
   '2012-06-01': 'elb',
   '2015-12-01': 'elbv2',
+  '2011-06-15': 'sts',
 };
 
 const NAMESPACE: Record<ServiceName, string> = {
   ec2: 'http://ec2.amazonaws.com/doc/2016-11-15/',
   elb: 'http://elasticloadbalancing.amazonaws.com/doc/2012-06-01/',
   elbv2: 'http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/',
+  sts: 'https://sts.amazonaws.com/doc/2011-06-15/',
 };
 
 const DECL = '<?xml version="1.0" encoding="UTF-8"?>\n';

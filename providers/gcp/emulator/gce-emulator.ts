@@ -29,6 +29,7 @@ import { gceMetadataHandler } from './instance-metadata.js';
 import { instanceViewOf } from './instance-view.js';
 import type { GceInstance, GceWorld } from './model.js';
 import { matchRoute } from './routes.js';
+import { TokenService } from './token-service.js';
 import { classifyAction, domainOf, errorBody, serverFault, throttleFault, type ThrottleStatus } from './wire.js';
 
 export const API_PREFIX = '/compute/v1/';
@@ -49,6 +50,13 @@ export interface GceEmulatorOptions extends CloudEmulatorOptions<GceWorld, GceTi
   deleteDelayMs?: number;
   /** Status of throttling answers: 403 rateLimitExceeded (default) or 429. */
   throttleStatus?: ThrottleStatus;
+  /**
+   * Compute calls must carry a bearer token the emulator's token service issued and that has not expired (401
+   * otherwise, as GCE answers). Off by default: a plain-http endpoint gets no credentials from the provider.
+   */
+  requireAuth?: boolean;
+  /** Lifetime of the tokens the token service issues (default 3600 s). */
+  tokenTtlSeconds?: number;
 }
 
 /** Where an instance is, when its name alone is ambiguous. */
@@ -95,6 +103,11 @@ export interface GceEmulator
   metadataRequestCount(name: string, where?: InstanceLocation): number;
   /** Creates a Resource Manager tag value the CRM endpoint resolves ("<parentId>/<key>/<value>"). */
   addTagValue(parentId: string, key: string, value: string): { tagKey: string; tagValue: string };
+  /**
+   * The token endpoints (<endpoint>/token for key files, <endpoint>/v1/token for STS, and
+   * <endpoint>/v1/projects/-/serviceAccounts/<email>:generateAccessToken) and how often each was called.
+   */
+  readonly tokens: Pick<TokenService, 'calls' | 'ttlSeconds'>;
 }
 
 const STATE_FILE = 'gce-emulator-state.json';
@@ -131,6 +144,7 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
   st.advance();
 
   const log = opts.logger;
+  const tokens = new TokenService(() => knobs.clock.now(), opts.tokenTtlSeconds);
   const maxBody = opts.maxBodyBytes ?? DEFAULT_EMULATOR_MAX_BODY_BYTES;
   const stopping = new AbortController();
   const server: Server = createServer(
@@ -148,6 +162,15 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
       sendJson(res, 413, errorBody(413, 'requestTooLarge', `The request body exceeds ${maxBody} bytes`)),
     );
     if (body === undefined) return;
+    if (tokens.handles(method, url.pathname)) {
+      const reply = tokens.handle(url.pathname, req.headers.authorization, body);
+      sendJson(res, reply.status, reply.body);
+      return;
+    }
+    if (opts.requireAuth && !tokens.validToken(req.headers.authorization)) {
+      sendJson(res, 401, errorBody(401, 'authError', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.'));
+      return;
+    }
     if (url.pathname.replace(/\/$/, '') === BATCH_PATH) {
       await handleBatch(method, req.headers['content-type'], body, res);
       return;
@@ -272,6 +295,7 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     knobs,
     world: st.world,
     clientOptions: () => ({ apiEndpoint: host, port, protocol: 'http' }),
+    tokens,
     instances: () => st.world.instances.map((i) => structuredClone(i.resource)),
     instance: (name, where) => {
       const i = find(name, where);

@@ -12,3 +12,4 @@ export { parseFilter, type FilterPredicate } from './filter.js';
 export { SELF_LINK_BASE } from './links.js';
 export type { ThrottleStatus } from './wire.js';
 export type * from './model.js';
+export { TokenService, OAUTH_TOKEN_PATH, STS_TOKEN_PATH, type TokenCalls, type TokenKind } from './token-service.js';

@@ -27,7 +27,7 @@ describe('AWS credentials from a Secret', () => {
     } catch (err) {
       expect((err as Error).message).to.not.contain('AKIDSECRETVALUE');
     }
-    expect(() => credentialsFromSecret(secret({ credentials: '[default]\nrole_arn = arn:x\nweb_identity_token_file = /t' }))).to.throw(CredentialsSecretError, 'not supported');
+    expect(() => credentialsFromSecret(secret({ credentials: '[default]\nregion = us-east-1' }))).to.throw(CredentialsSecretError, 'no aws_access_key_id');
   });
 
   it('fingerprints credentials so a changed Secret yields a different client', () => {

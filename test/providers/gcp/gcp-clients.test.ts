@@ -29,11 +29,40 @@ describe('GCP credentials Secret', () => {
     expect(() => credentialsFromSecret(secret({}))).to.throw(CredentialsSecretError, /service_account.json/);
     expect(() => credentialsFromSecret(secret({ 'service_account.json': b64('{not json') }))).to.throw(CredentialsSecretError, /not valid JSON/);
     try {
-      credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify({ ...FAKE_SERVICE_ACCOUNT, project_id: '' })) }));
+      credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify({ ...FAKE_SERVICE_ACCOUNT, type: 'authorized_user' })) }));
       expect.fail('expected a rejection');
     } catch (err) {
-      expect((err as Error).message).to.contain('project_id').and.not.contain('PRIVATE KEY');
+      expect((err as Error).message).to.contain('type "authorized_user" is not supported').and.not.contain('PRIVATE KEY');
     }
+  });
+
+  it('accepts a key without project_id: the spec’s projectID names the project', () => {
+    const c = credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify({ ...FAKE_SERVICE_ACCOUNT, project_id: undefined })) }));
+    expect(c.projectId).to.equal(undefined);
+    expect(c.type).to.equal('service_account');
+  });
+
+  describe('external_account (Workload Identity Federation)', () => {
+    const wif = {
+      type: 'external_account',
+      audience: '//iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/pool/providers/provider',
+      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+      token_url: 'https://sts.googleapis.com/v1/token',
+      service_account_impersonation_url: 'https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/machine-api%40p.iam.gserviceaccount.com:generateAccessToken',
+      credential_source: { file: '/var/run/secrets/openshift/serviceaccount/token', format: { type: 'text' } },
+    };
+
+    it('is accepted, acting as the impersonated service account, with no project of its own', () => {
+      const c = credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify(wif)) }));
+      expect(c).to.include({ type: 'external_account', clientEmail: 'machine-api@p.iam.gserviceaccount.com', projectId: undefined });
+    });
+
+    it('names the field that is missing, and refuses sources that would run a program', () => {
+      const parse = (o: object) => () => credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify(o)) }));
+      expect(parse({ ...wif, audience: undefined })).to.throw(CredentialsSecretError, /\(external_account\) has no audience/);
+      expect(parse({ ...wif, token_url: '' })).to.throw(CredentialsSecretError, /has no token_url/);
+      expect(parse({ ...wif, credential_source: { executable: { command: '/bin/true' } } })).to.throw(CredentialsSecretError, /must name a file or url/);
+    });
   });
 
   it('fingerprints credentials so changed keys get new clients', () => {
@@ -45,7 +74,7 @@ describe('GCP credentials Secret', () => {
 });
 
 describe('GCP client factory', () => {
-  const creds = (id: string): GcpCredentials => ({ projectId: 'p', clientEmail: 'e', json: { private_key_id: id } });
+  const creds = (id: string): GcpCredentials => ({ type: 'service_account', projectId: 'p', clientEmail: 'e', json: { private_key_id: id } });
 
   it('sends no credentials to a plain-http endpoint, and the Secret key otherwise', () => {
     expect(authOptions('http://127.0.0.1:1234', creds('a')).authClient).to.be.instanceOf(PassThroughClient);
