@@ -36,6 +36,7 @@ interface BuiltinSpec {
   returnDeletedObject?: boolean;
   fieldSelectors?: Record<string, FieldGetter>;
   extraSubresources?: string[];
+  review?: true;
 }
 
 function builtin(s: BuiltinSpec): ResourceType {
@@ -56,6 +57,7 @@ function builtin(s: BuiltinSpec): ResourceType {
     allowUnconditionalUpdate: true,
     fieldSelectors: s.fieldSelectors ?? {},
     extraSubresources: s.extraSubresources ?? [],
+    ...(s.review ? { review: true as const } : {}),
   };
 }
 
@@ -79,6 +81,12 @@ export const CRDPlural = 'customresourcedefinitions';
 /** A fresh set of built-in types (the registry mutates nothing in them, but each server gets its own). */
 export function builtinTypes(): ResourceType[] {
   return [
+    // Asked, never stored: what kubectl auth can-i and kubectl auth whoami send.
+    builtin({ group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, review: true }),
+    builtin({ group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false, review: true }),
+    builtin({ group: 'authorization.k8s.io', version: 'v1', plural: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false, review: true }),
+    builtin({ group: 'authorization.k8s.io', version: 'v1', plural: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', namespaced: true, review: true }),
+    builtin({ group: 'authentication.k8s.io', version: 'v1', plural: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, review: true }),
     builtin({
       group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true,
       returnDeletedObject: true,

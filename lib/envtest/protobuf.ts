@@ -56,6 +56,35 @@ const kinds: Record<string, Schema> = {
   },
 };
 
+// The review kinds kubectl auth sends (k8s.io/api authorization/v1 and authentication/v1 generated.proto).
+const resourceAttributes: Schema = {
+  1: { name: 'namespace', type: 'string' },
+  2: { name: 'verb', type: 'string' },
+  3: { name: 'group', type: 'string' },
+  4: { name: 'version', type: 'string' },
+  5: { name: 'resource', type: 'string' },
+  6: { name: 'subresource', type: 'string' },
+  7: { name: 'name', type: 'string' },
+};
+const nonResourceAttributes: Schema = { 1: { name: 'path', type: 'string' }, 2: { name: 'verb', type: 'string' } };
+const accessReviewSpec: Schema = {
+  1: { name: 'resourceAttributes', type: resourceAttributes },
+  2: { name: 'nonResourceAttributes', type: nonResourceAttributes },
+};
+const groupKinds: Record<string, Schema> = {
+  'authorization.k8s.io/v1 SelfSubjectAccessReview': { 1: { name: 'metadata', type: objectMeta }, 2: { name: 'spec', type: accessReviewSpec } },
+  'authorization.k8s.io/v1 SelfSubjectRulesReview': { 1: { name: 'metadata', type: objectMeta }, 2: { name: 'spec', type: { 1: { name: 'namespace', type: 'string' } } } },
+  'authorization.k8s.io/v1 SubjectAccessReview': {
+    1: { name: 'metadata', type: objectMeta },
+    2: { name: 'spec', type: { ...accessReviewSpec, 3: { name: 'user', type: 'string' }, 4: { name: 'groups', type: 'string', repeated: true }, 6: { name: 'uid', type: 'string' } } },
+  },
+  'authorization.k8s.io/v1 LocalSubjectAccessReview': {
+    1: { name: 'metadata', type: objectMeta },
+    2: { name: 'spec', type: { ...accessReviewSpec, 3: { name: 'user', type: 'string' }, 4: { name: 'groups', type: 'string', repeated: true }, 6: { name: 'uid', type: 'string' } } },
+  },
+  'authentication.k8s.io/v1 SelfSubjectReview': { 1: { name: 'metadata', type: objectMeta } },
+};
+
 const magic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
 class Reader {
@@ -169,7 +198,8 @@ export function decodeProtobufObject(body: Buffer, accepted: string[]): Record<s
     2: { name: 'raw', type: 'bytes' },
   });
   const typeMeta = (envelope.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
-  const schema = typeMeta.kind && typeMeta.apiVersion === 'v1' ? kinds[typeMeta.kind] : undefined;
+  const key = `${typeMeta.apiVersion ?? ''} ${typeMeta.kind ?? ''}`;
+  const schema = !typeMeta.kind ? undefined : typeMeta.apiVersion === 'v1' ? kinds[typeMeta.kind] : Object.hasOwn(groupKinds, key) ? groupKinds[key] : undefined;
   if (!schema) throw E.unsupportedMediaType('application/vnd.kubernetes.protobuf', accepted);
   const raw = Buffer.from(typeof envelope.raw === 'string' ? envelope.raw : '', 'base64');
   return { apiVersion: typeMeta.apiVersion, kind: typeMeta.kind, ...decodeMessage(raw, schema) };

@@ -45,6 +45,11 @@ export interface ResourceType {
   fieldSelectors: Record<string, FieldGetter>;
   /** Subresources other than status and scale, e.g. pods/eviction. */
   extraSubresources: string[];
+  /**
+   * A review kind (SelfSubjectAccessReview and the like): POST only, answered with the object and its status,
+   * never stored. Discovery lists only `create` for it.
+   */
+  review?: true;
 }
 
 export function typeKeyOf(t: { group: string; plural: string }): string {

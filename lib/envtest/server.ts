@@ -17,6 +17,7 @@ import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleEviction } from './handlers/eviction.js';
 import { handlePatch } from './handlers/patch-handler.js';
 import { handleGet, handleList } from './handlers/read.js';
+import { handleReview } from './handlers/review.js';
 import { handleGetScale, handleWriteScale } from './handlers/scale.js';
 import type { WatchDeps } from './handlers/watch.js';
 import { handleCreate, handleUpdate } from './handlers/write.js';
@@ -118,6 +119,7 @@ function verbOf(method: string, named: boolean, watch: boolean): string {
 }
 
 async function dispatch(ctx: HandlerContext, method: string, watch: boolean): Promise<void> {
+  if (ctx.type.review) return handleReview(ctx);
   const sub = ctx.subresource;
   if (ctx.name === undefined) {
     if (method === 'GET') return handleList(ctx);

@@ -85,6 +85,16 @@ describe('kubectl against the local control plane', function () {
     expect(r.stderr).to.contain('spec.replicas');
   });
 
+  it('answers kubectl auth can-i and whoami for the control plane\'s user, who may do everything', async () => {
+    expect((await ok(['auth', 'can-i', 'create', 'machines', '-n', ns])).trim()).to.equal('yes');
+    expect((await ok(['auth', 'can-i', 'delete', 'nodes'])).trim()).to.equal('yes');
+    expect(await ok(['auth', 'whoami'])).to.match(/Username\s+system:admin/).and.match(/system:masters/);
+    expect(await ok(['auth', 'can-i', '--list', '-n', ns])).to.match(/^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]/m);
+    // About another user it can only say no (exit code 1 is kubectl's "no").
+    const other = await kubectl(['auth', 'can-i', 'get', 'pods', '--as', 'someone-else']);
+    expect(other.stdout.trim()).to.match(/^no - the local control plane authorizes only its own user/);
+  });
+
   it('scales a MachineSet through the scale subresource', async () => {
     await ok(['scale', 'machineset', 'generic-worker', '-n', ns, '--replicas=5']);
     expect(await ok(['get', 'machineset', 'generic-worker', '-n', ns, '-o', 'jsonpath={.spec.replicas}'])).to.equal('5');
