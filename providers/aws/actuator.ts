@@ -60,7 +60,7 @@ import {
 } from './instances.js';
 import { ensureDynamicHost, isDynamicHost, releaseDynamicHost, tagUserProvidedHost } from './dedicated-hosts.js';
 import { resolveLaunchInputs } from './launch-resolver.js';
-import { deregisterFromLoadBalancers, registerWithLoadBalancers } from './load-balancers.js';
+import { deregisterEndedInstanceAddresses, deregisterFromLoadBalancers, registerWithLoadBalancers } from './load-balancers.js';
 import { newMachineScope, secretsReferencedBy, userDataFor, type MachineScope } from './machine-scope.js';
 import { withSecretCache } from './secret-cache.js';
 import { decodeProviderStatus, type TagSpecification } from './provider-spec.js';
@@ -455,6 +455,11 @@ class AwsMachineActuator implements AwsActuator {
     this.deleteSaw.set(uid, live.length > 0);
     if (live.length === 0) {
       this.guard.forget(uid);
+      const lbs = scope.config.loadBalancers ?? [];
+      if (lbs.length > 0) {
+        const recorded = (machine.status?.addresses ?? []).filter((a) => a.type === 'InternalIP').map((a) => a.address);
+        await failureStep('failed to remove instance from load balancers', () => deregisterEndedInstanceAddresses(scope.clients.ec2, recorded, lbs, ctx.signal));
+      }
       await failureStep('failed to release dedicated host', () => releaseDynamicHost(scope, scope.clients.ec2, true, this.o.requeueAfterMs, ctx.signal));
       machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: 'terminated' };
       return;

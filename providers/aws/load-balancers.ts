@@ -76,3 +76,34 @@ export async function deregisterFromLoadBalancers(ec2: Ec2Api, instance: Instanc
     }
   }
 }
+
+/**
+ * Removes the ip targets an instance that ended without our delete (terminated out of band, reclaimed) left
+ * behind: EC2 drops a terminated instance from instance target groups by itself, never from ip ones. Only
+ * addresses no live instance holds now are removed, since a freed address may already serve a new Machine.
+ */
+export async function deregisterEndedInstanceAddresses(ec2: Ec2Api, addresses: string[], lbs: LoadBalancerReference[], signal?: AbortSignal): Promise<void> {
+  const network = lbs.filter((l) => l.type === 'network').map((l) => l.name);
+  if (network.length === 0 || addresses.length === 0) return;
+  let groups;
+  try {
+    groups = (await networkTargetGroups(ec2, network, signal)).filter((g) => g.targetType === 'ip');
+  } catch (err) {
+    if (classifyEc2Error(err) === 'notFound') return;
+    throw err;
+  }
+  if (groups.length === 0) return;
+  const liveStates = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];
+  for (const address of addresses) {
+    const holders = await ec2.describeInstances({ filters: [{ Name: 'private-ip-address', Values: [address] }, { Name: 'instance-state-name', Values: liveStates }] }, { signal });
+    if (holders.length > 0) continue;
+    for (const tg of groups) {
+      try {
+        const registered = await ec2.describeTargetHealth(tg.arn, { signal });
+        if (registered.includes(address)) await ec2.deregisterTarget(tg.arn, address, { signal });
+      } catch (err) {
+        if (classifyEc2Error(err) !== 'notFound') throw err;
+      }
+    }
+  }
+}

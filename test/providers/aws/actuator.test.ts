@@ -428,4 +428,39 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     await actuator.delete(m, recordingContext());
     for (const tg of groups.filter((g) => g.targetType === 'ip')) expect(tg.targets.map((t) => t.id)).to.not.include(inst.privateIpAddress);
   });
+
+  it('removes the ip targets of an instance terminated out of band when its Machine is deleted, unless a live instance holds the address now', async () => {
+    const nlb = emu.world.loadBalancers.find((lb) => lb.type === 'network')!;
+    const spec = awsSpec({ loadBalancers: [{ name: nlb.name, type: 'network' }] });
+    const ipGroups = () => emu.world.targetGroups.filter((tg) => tg.loadBalancerArns.includes(nlb.arn) && tg.targetType === 'ip');
+    const runningMachine = async (name: string) => {
+      const m = machine(name, spec);
+      await actuator.create(m, recordingContext());
+      const id = m.status?.providerStatus?.instanceId as string;
+      await until(() => emu.instance(id)?.state === 'running', 'running');
+      await actuator.update(m, recordingContext());
+      return { m, id, ip: emu.instance(id)!.privateIpAddress };
+    };
+    const gone = async (id: string) => {
+      emu.terminateOutOfBand(id);
+      await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
+    };
+
+    // Nobody holds the address any more: the target the ended instance left is removed.
+    const a = await runningMachine('lb-oob-1');
+    expect(a.m.status?.addresses?.map((x) => x.address)).to.include(a.ip);
+    await gone(a.id);
+    a.m.metadata.deletionTimestamp = new Date().toISOString();
+    await actuator.delete(a.m, recordingContext());
+    for (const tg of ipGroups()) expect(tg.targets.map((t) => t.id), tg.name).to.not.include(a.ip);
+
+    // A new instance got the freed address and its Machine registered it: that target is not ours to remove.
+    const b = await runningMachine('lb-oob-2');
+    await gone(b.id);
+    const c = await runningMachine('lb-oob-3');
+    expect(c.ip, 'the emulator hands out the lowest free address').to.equal(b.ip);
+    b.m.metadata.deletionTimestamp = new Date().toISOString();
+    await actuator.delete(b.m, recordingContext());
+    for (const tg of ipGroups()) expect(tg.targets.map((t) => t.id), tg.name).to.include(c.ip);
+  });
 });
