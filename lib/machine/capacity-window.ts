@@ -51,9 +51,9 @@ export function refusedCondition(err: InsufficientCapacityError, sinceMs: number
   };
 }
 
-/** The condition that ends a window: the instance was created, or create failed for another reason. */
+/** The condition that ends a window: the instance exists, or create failed for another reason. */
 export function windowEndedCondition(created: boolean): Condition {
   return created
-    ? { type: CapacityAvailableCondition, status: 'True', reason: InstanceCreatedReason, message: 'The instance was created' }
+    ? { type: CapacityAvailableCondition, status: 'True', reason: InstanceCreatedReason, message: 'The instance exists' }
     : { type: CapacityAvailableCondition, status: 'Unknown', reason: CreateFailedReason, message: 'The last create attempt failed for a reason other than capacity' };
 }

@@ -210,6 +210,9 @@ export class MachineReconciler implements Reconciler {
 
     if (exists) {
       this.markSecretsAvailable(draft);
+      // The instance is there: a run of capacity refusals is over. (Not when create returns: an accepted
+      // request can still be refused later, as GCE does in the insert operation.)
+      this.endCapacityWindow(draft, 'created');
       try {
         await d.actuator.update(draft.machine, actx);
       } catch (err) {
@@ -259,7 +262,8 @@ export class MachineReconciler implements Reconciler {
     }
     const refusal = findError(createErr, InsufficientCapacityError);
     if (refusal) return this.capacityRefused(draft, refusal, ctx.signal);
-    this.endCapacityWindow(draft, createErr === undefined);
+    // A RequeueAfter is a wait the actuator asks for, not an outcome: it neither extends nor ends the window.
+    if (createErr !== undefined && requeueAfterOf(createErr) === undefined) this.endCapacityWindow(draft, 'other-error');
     // Whatever the actuator learnt (above all the new instance's id) is written before anything else can
     // fail, so a created instance is never forgotten.
     await this.updateStatus(draft, currentPhase(draft.machine) || PhaseProvisioning, undefined, ctx.signal);
@@ -403,9 +407,9 @@ export class MachineReconciler implements Reconciler {
     this.d.metrics.recordCapacityFailure({ namespace: draft.key.namespace, zone: refusal.zone, instanceType: refusal.instanceType, code: refusal.cloudCode });
   }
 
-  /** A create that succeeded or failed for another reason ends a run of refusals (Machines that never had one get no condition). */
-  private endCapacityWindow(draft: MachineDraft, created: boolean): void {
-    if (getCondition(draft.machine.status?.conditions, CapacityAvailableCondition)) this.setCondition(draft, windowEndedCondition(created));
+  /** An instance that exists, or a create that failed for another reason, ends a run of refusals (Machines that never had one get no condition). */
+  private endCapacityWindow(draft: MachineDraft, how: 'created' | 'other-error'): void {
+    if (getCondition(draft.machine.status?.conditions, CapacityAvailableCondition)) this.setCondition(draft, windowEndedCondition(how === 'created'));
   }
 
   /**

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { CapacityAvailableCondition } from '../../../lib/apis/constants.js';
 import type { Condition, Machine } from '../../../lib/apis/machine-types.js';
 import { Machines } from '../../../lib/client/resources.js';
-import { InsufficientCapacityError } from '../../../lib/machine/errors.js';
+import { InsufficientCapacityError, RequeueAfterError } from '../../../lib/machine/errors.js';
 import { MachineReconciler } from '../../../lib/machine/machine-reconciler.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
 import { machine, machineEnv, NS, rctx } from './fixtures.js';
@@ -82,7 +82,7 @@ describe('machine controller reconcile: the cloud refuses capacity or quota', ()
     expect(env.events.reasons()).to.include('InsufficientResources');
   });
 
-  it('capacity coming back inside the window lets the Machine go on, and records CapacityAvailable=True', async () => {
+  it('capacity coming back inside the window lets the Machine go on; CapacityAvailable=True once the instance exists', async () => {
     const a = new FakeActuator();
     const env = machineEnv(a, { capacityWindowMs: 120_000 });
     await env.client.create(Machines, machine('m1'));
@@ -92,7 +92,26 @@ describe('machine controller reconcile: the cloud refuses capacity or quota', ()
     expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
     expect(a.callCount('create')).to.equal(2);
     expect(env.get('m1')?.status?.phase).to.equal('Provisioning');
+    // An accepted create is not yet an instance (GCE can still refuse it in the insert operation).
+    expect(cond(env.get('m1'))).to.include({ status: 'False' });
+    await env.reconcile('m1');
     expect(cond(env.get('m1'))).to.include({ status: 'True', reason: 'InstanceCreated' });
+  });
+
+  it('a wait the actuator asks for (RequeueAfter) neither ends nor extends the window', async () => {
+    const a = new FakeActuator();
+    const env = machineEnv(a, { capacityWindowMs: 60_000 });
+    await env.client.create(Machines, machine('m1'));
+    a.failNext('create', noCapacity);
+    a.failNext('create', () => new RequeueAfterError(20_000));
+    a.failNext('create', noCapacity);
+    await env.reconcile('m1');
+    env.clock.step(30_000);
+    expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 20_000 });
+    expect(cond(env.get('m1'))).to.include({ status: 'False', lastTransitionTime: '2026-11-22T06:00:00Z' });
+    env.clock.step(31_000);
+    await env.reconcile('m1');
+    expect(env.get('m1')?.status).to.include({ phase: 'Failed', errorReason: 'InsufficientResources' });
   });
 
   it('a different create error ends the window: the next refusal starts a new one', async () => {
