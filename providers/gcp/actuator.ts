@@ -15,6 +15,7 @@
 import {
   DEFAULT_VISIBILITY_WINDOW_MS,
   DeleteGuard,
+  InsufficientCapacityError,
   InvalidMachineConfigurationError,
   MachineCreatedCondition,
   MachineCreationFailedReason,
@@ -43,7 +44,7 @@ import {
 } from '../../lib/index.js';
 import { BootImageChecker, ImageReferenceError } from './boot-image.js';
 import { isOperationDone, throwIfOperationFailed, type Instance, type Operation } from './compute-api.js';
-import { classifyGceError, describeGceError } from './errors.js';
+import { classifyGceError, describeGceError, gceCapacityCode, GceOperationError } from './errors.js';
 import { GcpClientFactory, type GcpClientFactoryOptions } from './gcp-clients.js';
 import {
   addressesOf,
@@ -363,11 +364,14 @@ class GcpMachineActuator implements GcpActuator {
   private insertFailed(scope: MachineScope, err: unknown): Error {
     const message = describeGceError(err);
     this.failCreation(scope, message);
-    if (err instanceof InvalidMachineConfigurationError) return err;
+    if (err instanceof InvalidMachineConfigurationError || err instanceof InsufficientCapacityError) return err;
+    const cls = classifyGceError(err);
     const wrapped =
-      classifyGceError(err) === 'invalid'
+      cls === 'invalid'
         ? new InvalidMachineConfigurationError(`error launching instance: ${message}`, { cause: err })
-        : createMachineError(`failed to create instance via compute service: ${message}`, err);
+        : cls === 'capacity'
+          ? new InsufficientCapacityError(gceCapacityCode(err) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED', scope.spec.zone, scope.spec.machineType, operationMessages(err), { cause: err })
+          : createMachineError(`failed to create instance via compute service: ${message}`, err);
     setFailureReason(wrapped, 'failed to create instance via compute service');
     return wrapped;
   }
@@ -554,4 +558,10 @@ function refusedOutright(err: unknown): boolean {
 function messageOf(err: unknown): string {
   if (err instanceof InvalidMachineConfigurationError || err instanceof RequeueAfterError) return err.message;
   return err instanceof Error ? describeGceError(err) : String(err);
+}
+
+/** GCE's own words of a failed operation, without the operation name and codes (the error carries the code). */
+function operationMessages(err: unknown): string {
+  if (err instanceof GceOperationError) return err.errors.map((e) => e.message).join('; ');
+  return describeGceError(err);
 }
