@@ -45,6 +45,7 @@ import {
 import { BootImageChecker, ImageReferenceError } from './boot-image.js';
 import { isOperationDone, throwIfOperationFailed, type Instance, type Operation } from './compute-api.js';
 import { classifyGceError, describeGceError, gceCapacityCode, GceOperationError } from './errors.js';
+import { checkGpuQuota } from './gpu-quota.js';
 import { GcpClientFactory, type GcpClientFactoryOptions } from './gcp-clients.js';
 import {
   addressesOf,
@@ -283,6 +284,11 @@ class GcpMachineActuator implements GcpActuator {
       throw new RequeueAfterError(hold);
     }
 
+    try {
+      await checkGpuQuota(compute, scope.project, scope.spec, ctx.signal);
+    } catch (err) {
+      throw this.insertFailed(scope, err);
+    }
     const body = await failureStep('failed to create instance via compute service', () => this.instanceBody(scope, ctx.signal));
     // On record before the call: a reply lost on its way back must not leave the instance unknown.
     scope.status.instanceId = scope.instanceName;
