@@ -29,6 +29,7 @@ import {
   type ControllerManager,
 } from '../../lib/index.js';
 import { goBoolArgument } from './go-bool.js';
+import { parseGoDuration } from './go-duration.js';
 import { getInfrastructureStatus } from './infrastructure.js';
 import { addTrustedCaBundleFlag } from './outbound-http-settings.js';
 import { addStandardFlags, type StandardFlags } from './standard-flags.js';
@@ -57,6 +58,14 @@ export function buildProviderProgram(env: NodeJS.ProcessEnv, spec: ProviderProgr
     new Option('--with-nodelink [bool]', 'Also run NodeLink in this process (off: the operator runs it as the nodelink-controller container)')
       .default(false)
       .argParser(goBoolArgument('--with-nodelink')),
+  );
+  program.addOption(
+    new Option(
+      '--capacity-retry-window <duration>',
+      'How long a create the cloud refuses for want of capacity or quota is retried, from the first refusal, before the Machine goes Failed (InsufficientResources); 0 fails it at once',
+    )
+      .default(120_000, '2m')
+      .argParser(capacityRetryWindowArgument),
   );
   const ns = program.options.find((o: Option) => o.long === '--namespace');
   ns?.default(MACHINE_API_NAMESPACE);
@@ -100,7 +109,19 @@ export function providerControllerFlags(program: Command, flags: StandardFlags):
     maxConcurrentReconciles: flags.maxConcurrentReconciles,
     featureGates: flags.featureGates,
     nodeLink: program.opts<{ withNodelink?: boolean }>().withNodelink === true,
+    machineController: { capacityRetryWindowMs: program.opts<{ capacityRetryWindow?: number }>().capacityRetryWindow },
   };
+}
+
+function capacityRetryWindowArgument(value: string): number {
+  let ms: number;
+  try {
+    ms = parseGoDuration(value, '--capacity-retry-window');
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+  if (ms < 0) throw new InvalidArgumentError(`--capacity-retry-window must not be negative, got ${JSON.stringify(value)}`);
+  return ms;
 }
 
 /**

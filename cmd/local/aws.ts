@@ -17,10 +17,11 @@ export const awsProviderBinary: LocalBinary = {
     const aws = program.opts<{ awsEndpoint?: string; awsRegion?: string }>();
     const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
     const infra = await awsSettingsFromInfrastructure(client, logger);
+    const controllers = providerControllerFlags(program, flags);
     const provider = wireAwsProvider(
       manager,
       client,
-      { ...infra, endpoint: aws.awsEndpoint, region: aws.awsRegion, ...providerControllerFlags(program, flags), machineController: opts.machineController },
+      { ...infra, endpoint: aws.awsEndpoint, region: aws.awsRegion, ...controllers, machineController: { ...controllers.machineController, ...opts.machineController } },
       new RealClock(),
     );
     return { manager, close: () => provider.close() };

@@ -228,6 +228,8 @@ export function inProcessHost(env: BenchEnvironment): ControllerHost {
         machineController: {
           requeueAfterMs: 300,
           rateLimiter: { baseDelayMs: 20, maxDelayMs: 1_000 },
+          // Capacity faults last seconds here: look again as often as after any other error.
+          capacityRetry: { baseDelayMs: 20, maxDelayMs: 1_000 },
           drainRateLimiter: { baseDelayMs: 50, maxDelayMs: 1_000 },
           drain: { timeoutMs: 2_000, evictionRetryBaseMs: 50, evictionRetryMaxMs: 200, podPollIntervalMs: 50 },
         },

@@ -67,6 +67,11 @@ export const IPAddressClaimedCondition = 'IPAddressClaimed';
 export const PausedCondition = 'Paused';
 /** Whether the Secrets the providerSpec names (credentials, user data) could be read; set only once one was missing. */
 export const SecretsAvailableCondition = 'SecretsAvailable';
+/**
+ * Whether the cloud had capacity (and quota) for the Machine's instance at the last create attempt; set only
+ * once a create was refused for want of it. While False, its lastTransitionTime is the first refusal.
+ */
+export const CapacityAvailableCondition = 'CapacityAvailable';
 
 // Condition reasons
 export const MachineCreationSucceededReason = 'MachineCreationSucceeded';
@@ -77,6 +82,9 @@ export const InstanceNotCreatedReason = 'InstanceNotCreated';
 export const TooManyUnhealthyReason = 'TooManyUnhealthy';
 export const SecretNotFoundReason = 'SecretNotFound';
 export const SecretsFoundReason = 'SecretsFound';
+export const InsufficientCapacityReason = 'InsufficientCapacity';
+export const InstanceCreatedReason = 'InstanceCreated';
+export const CreateFailedReason = 'CreateFailed';
 export const ExternalRemediationTemplateNotFoundReason = 'ExternalRemediationTemplateNotFound';
 export const ExternalRemediationRequestCreationFailedReason = 'ExternalRemediationRequestCreationFailed';
 export const HookPresentReason = 'HookPresent';

@@ -37,6 +37,13 @@ export interface MachineControllerOptions {
   metrics?: MachineMetrics;
   /** How often a deleted Machine's terminating instance is looked at; default 1 s, growing to 10 s. */
   terminationFollow?: MachineReconcilerDeps['terminationFollow'];
+  /**
+   * How long a create the cloud refuses for want of capacity or quota is retried, from the first refusal,
+   * before the Machine goes Failed with InsufficientResources; 0 fails it at once. Default 2 min.
+   */
+  capacityRetryWindowMs?: number;
+  /** Backoff between those retries; default 5 s → 30 s, never past the window's end. */
+  capacityRetry?: { baseDelayMs?: number; maxDelayMs?: number };
 }
 
 /** Machines by the name of the Node their status.nodeRef names. */
@@ -67,6 +74,9 @@ export function addMachineController(mgr: ControllerManager, actuator: Actuator,
     secretWaitBaseMs: opts.secretWait?.baseDelayMs,
     secretWaitMaxMs: opts.secretWait?.maxDelayMs,
     terminationFollow: opts.terminationFollow,
+    capacityRetryWindowMs: opts.capacityRetryWindowMs,
+    capacityRetryBaseMs: opts.capacityRetry?.baseDelayMs,
+    capacityRetryMaxMs: opts.capacityRetry?.maxDelayMs,
   });
   const machineController = mgr.addController({
     name: MachineControllerName,

@@ -24,6 +24,28 @@ export class InvalidMachineConfigurationError extends MachineError {
 }
 
 /**
+ * The cloud refused to create an instance for want of capacity or quota (a stock-out in the zone, an account
+ * or regional limit). Nothing in the spec is wrong and the same request may succeed minutes later, so the
+ * machine controller retries it for a bounded window before failing the Machine with InsufficientResources:
+ * failing at once would make a short stock-out fatal, retrying forever would hide it from the autoscaler.
+ */
+export class InsufficientCapacityError extends MachineError {
+  override name = 'InsufficientCapacityError';
+  constructor(
+    /** The cloud's own code, quoted as it sent it: "InsufficientInstanceCapacity", "ZONE_RESOURCE_POOL_EXHAUSTED". */
+    readonly cloudCode: string,
+    /** Where the instance was asked for: an availability zone, or a region for a regional quota. */
+    readonly zone: string,
+    readonly instanceType: string,
+    /** The cloud's explanation, without request parameters. */
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super('InsufficientResources', `${cloudCode}: no capacity for instance type ${instanceType || '(unknown)'} in zone ${zone || '(unknown)'}${detail ? `: ${detail}` : ''}`, options);
+  }
+}
+
+/**
  * A Secret the Machine's providerSpec names (credentials, user data) does not exist. Not terminal and not a
  * fault of the spec: the Secret is often still on its way (installer, credentials operator), so the Machine
  * waits for it, and says which Secret it waits for.

@@ -1,6 +1,7 @@
 // The machine controller's reconcile (spec §1.5): drives a Machine through Provisioning → Provisioned →
 // Running with the provider's Actuator, and through Deleting (after the drain controller) to finalizer removal.
 import {
+  CapacityAvailableCondition,
   DrainedCondition,
   ErrorCheckingProviderReason,
   InstanceExistsCondition,
@@ -34,7 +35,8 @@ import type { Logger } from '../runtime/logger.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import type { Actuator, ActuatorContext } from './actuator.js';
 import { falseCondition, getCondition, isConditionTrue, isEquivalentTo, setCondition, trueCondition, trueConditionWithReason, unknownCondition } from '../apis/conditions.js';
-import { findError, isInvalidMachineConfiguration, MissingSecretError, requeueAfterOf } from './errors.js';
+import { firstRefusalOf, judgeRefusal, refusedCondition, windowEndedCondition } from './capacity-window.js';
+import { findError, formatDuration, InsufficientCapacityError, isInvalidMachineConfiguration, MissingSecretError, requeueAfterOf } from './errors.js';
 import { hasPreTerminateHooks } from './lifecycle-hooks.js';
 import { MachineDraft } from './machine-writer.js';
 import { applyPhase } from './machine-status.js';
@@ -70,6 +72,25 @@ export interface MachineReconcilerDeps {
    */
   secretWaitBaseMs?: number;
   secretWaitMaxMs?: number;
+  /**
+   * How long creates the cloud refuses for want of capacity or quota are retried, from the first refusal,
+   * before the Machine fails with InsufficientResources. 0 fails it at the first refusal. Default 2 min.
+   */
+  capacityRetryWindowMs?: number;
+  /** Backoff between those retries (default 5 s → 30 s); never past the window's end. */
+  capacityRetryBaseMs?: number;
+  capacityRetryMaxMs?: number;
+}
+
+/** A create refused for want of capacity, inside its window: retried after the capacity backoff. */
+class CapacityRetry extends Error {
+  override readonly name = 'CapacityRetry';
+  constructor(
+    readonly windowLeftMs: number,
+    options: { cause: unknown },
+  ) {
+    super('capacity refused; retrying within the window', options);
+  }
 }
 
 export const keyOf = (r: Request): string => `${r.namespace ?? ''}/${r.name}`;
@@ -80,6 +101,7 @@ export const fingerprintOf = (m: Machine): string => `${m.metadata.uid ?? ''}/${
 export class MachineReconciler implements Reconciler {
   private readonly gate: RetryGate;
   private readonly secretWaits: RetryGate;
+  private readonly capacityWaits: RetryGate;
   private readonly written = new WrittenVersions();
   /** Deleted Machines whose instance is terminating, keyed like the queue. */
   private readonly terminations: TerminationFollower;
@@ -87,6 +109,7 @@ export class MachineReconciler implements Reconciler {
   constructor(private readonly d: MachineReconcilerDeps) {
     this.gate = new RetryGate(d.clock, d.retryBaseMs, d.retryMaxMs);
     this.secretWaits = new RetryGate(d.clock, d.secretWaitBaseMs ?? 1_000, d.secretWaitMaxMs ?? 120_000);
+    this.capacityWaits = new RetryGate(d.clock, d.capacityRetryBaseMs ?? 5_000, d.capacityRetryMaxMs ?? 30_000);
     this.terminations = new TerminationFollower(d.clock, d.terminationFollow);
   }
 
@@ -116,8 +139,16 @@ export class MachineReconciler implements Reconciler {
       const result = await this.reconcileMachine(draft, ctx);
       this.gate.succeeded(key);
       this.secretWaits.succeeded(key);
+      this.capacityWaits.succeeded(key);
       return result;
     } catch (err) {
+      if (err instanceof CapacityRetry) {
+        // Like the Secret wait: our own status write must not bring the key straight back to the cloud.
+        const delay = Math.min(this.capacityWaits.failed(key, fp, started), err.windowLeftMs);
+        this.gate.hold(key, fp, delay, started);
+        return { requeueAfterMs: delay };
+      }
+      this.capacityWaits.succeeded(key);
       if (findError(err, MissingSecretError)) {
         // A wait, not a failure: the Secret watch calls retryNow when the Secret appears. The hold keeps our
         // own status write from bringing the key straight back, and the bounded delay is the fallback look.
@@ -179,6 +210,9 @@ export class MachineReconciler implements Reconciler {
 
     if (exists) {
       this.markSecretsAvailable(draft);
+      // The instance is there: a run of capacity refusals is over. (Not when create returns: an accepted
+      // request can still be refused later, as GCE does in the insert operation.)
+      this.endCapacityWindow(draft, 'created');
       try {
         await d.actuator.update(draft.machine, actx);
       } catch (err) {
@@ -226,6 +260,10 @@ export class MachineReconciler implements Reconciler {
       await this.updateStatus(draft, PhaseFailed, createErr, ctx.signal);
       return;
     }
+    const refusal = findError(createErr, InsufficientCapacityError);
+    if (refusal) return this.capacityRefused(draft, refusal, ctx.signal);
+    // A RequeueAfter is a wait the actuator asks for, not an outcome: it neither extends nor ends the window.
+    if (createErr !== undefined && requeueAfterOf(createErr) === undefined) this.endCapacityWindow(draft, 'other-error');
     // Whatever the actuator learnt (above all the new instance's id) is written before anything else can
     // fail, so a created instance is never forgotten.
     await this.updateStatus(draft, currentPhase(draft.machine) || PhaseProvisioning, undefined, ctx.signal);
@@ -345,6 +383,33 @@ export class MachineReconciler implements Reconciler {
         log.error('unknown status.authoritativeAPI; not reconciling', { authoritativeAPI: authority });
         return false;
     }
+  }
+
+  /**
+   * A create the cloud refused for want of capacity: recorded on the Machine, retried while the window from
+   * the first refusal lasts, and the Machine failed with InsufficientResources once it is over, so that the
+   * autoscaler sees the failure and tries another MachineSet.
+   */
+  private async capacityRefused(draft: MachineDraft, refusal: InsufficientCapacityError, signal: AbortSignal): Promise<Result | void> {
+    const windowMs = this.d.capacityRetryWindowMs ?? 120_000;
+    const verdict = judgeRefusal(windowMs, firstRefusalOf(draft.machine), this.d.clock.now());
+    const status = (draft.machine.status ??= {});
+    // Replaced rather than set: a new message must not move the first refusal's time.
+    const others = (status.conditions ?? []).filter((c) => c.type !== CapacityAvailableCondition);
+    status.conditions = setCondition(others, refusedCondition(refusal, verdict.sinceMs, windowMs), this.d.clock.now());
+    if (!verdict.fail) {
+      await this.updateStatus(draft, currentPhase(draft.machine) || PhaseProvisioning, undefined, signal);
+      throw new CapacityRetry(verdict.windowLeftMs, { cause: refusal });
+    }
+    await this.updateStatus(draft, PhaseFailed, refusal, signal);
+    const waited = windowMs > 0 ? `; no capacity for ${formatDuration(Math.max(0, this.d.clock.now() - verdict.sinceMs))}` : '';
+    this.d.events.event(draft.machine, 'Warning', 'InsufficientResources', 'Create', `${draft.machine.metadata.name ?? ''}: ${refusal.message}${waited}`);
+    this.d.metrics.recordCapacityFailure({ namespace: draft.key.namespace, zone: refusal.zone, instanceType: refusal.instanceType, code: refusal.cloudCode });
+  }
+
+  /** An instance that exists, or a create that failed for another reason, ends a run of refusals (Machines that never had one get no condition). */
+  private endCapacityWindow(draft: MachineDraft, how: 'created' | 'other-error'): void {
+    if (getCondition(draft.machine.status?.conditions, CapacityAvailableCondition)) this.setCondition(draft, windowEndedCondition(how === 'created'));
   }
 
   /**

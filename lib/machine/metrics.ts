@@ -13,8 +13,18 @@ export interface FailedInstanceLabels {
   reason: string;
 }
 
+/** A Machine failed because the cloud had no capacity or quota for it. */
+export interface CapacityFailureLabels {
+  namespace: string;
+  zone: string;
+  instanceType: string;
+  /** The cloud's code: InsufficientInstanceCapacity, ZONE_RESOURCE_POOL_EXHAUSTED, QUOTA_EXCEEDED, ... */
+  code: string;
+}
+
 export class MachineMetrics {
   readonly phaseTransitionSeconds: Histogram<'phase'>;
+  readonly capacityFailures: Counter<'namespace' | 'zone' | 'instance_type' | 'code'>;
   private readonly failed: Record<InstanceAction, Counter<'name' | 'namespace' | 'reason'>>;
 
   constructor(readonly registry: Registry) {
@@ -43,6 +53,22 @@ export class MachineMetrics {
           }),
       );
     this.failed = { create: counter('create'), update: counter('update'), delete: counter('delete') };
+    // Per zone and type rather than per Machine: what an operator acts on is "no p5.48xlarge in us-east-1a".
+    this.capacityFailures = getOrCreate(
+      registry,
+      'mapi_machine_capacity_failures_total',
+      () =>
+        new Counter({
+          name: 'mapi_machine_capacity_failures_total',
+          help: 'Machines failed with InsufficientResources after the cloud refused capacity or quota for the whole retry window',
+          labelNames: ['namespace', 'zone', 'instance_type', 'code'],
+          registers: [registry],
+        }),
+    );
+  }
+
+  recordCapacityFailure(l: CapacityFailureLabels): void {
+    this.capacityFailures.inc({ namespace: l.namespace, zone: l.zone, instance_type: l.instanceType, code: l.code });
   }
 
   /** Seconds since the machine's creation, observed when it enters `phase` (never for Deleting). */

@@ -8,3 +8,4 @@ export * from './test-env.js';
 export * from './provider-test-bed.js';
 export * from './provider-fixtures.js';
 export * from './missing-secret-scenario.js';
+export * from './capacity-scenario.js';

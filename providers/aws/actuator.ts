@@ -12,6 +12,7 @@ import type { Instance } from '@aws-sdk/client-ec2';
 import {
   DEFAULT_VISIBILITY_WINDOW_MS,
   DeleteGuard,
+  InsufficientCapacityError,
   InvalidMachineConfigurationError,
   MachineCreationCondition,
   MachineCreationFailedReason,
@@ -39,7 +40,7 @@ import {
 } from '../../lib/index.js';
 import { AwsClientFactory, type AwsClientFactoryOptions } from './aws-clients.js';
 import type { AwsCredentials } from './credentials.js';
-import { classifyEc2Error, describeEc2Error } from './errors.js';
+import { classifyEc2Error, describeEc2Error, ec2ErrorCode } from './errors.js';
 import {
   MACHINE_UID_TAG,
   addressesOf,
@@ -272,9 +273,11 @@ class AwsMachineActuator implements AwsActuator {
         );
       }
       const wrapped =
-        classifyEc2Error(err) === 'invalid'
+        cls === 'invalid'
           ? new InvalidMachineConfigurationError(`error launching instance: ${message}`, { cause: err })
-          : createMachineError(`error creating EC2 instance: ${message}`, err);
+          : cls === 'capacity'
+            ? new InsufficientCapacityError(ec2ErrorCode(err) ?? 'InsufficientInstanceCapacity', scope.config.placement?.availabilityZone || resolved.subnetZone || '', input.InstanceType ?? '', messageOf(err), { cause: err })
+            : createMachineError(`error creating EC2 instance: ${message}`, err);
       setFailureReason(wrapped, 'error creating EC2 instance');
       throw wrapped;
     }

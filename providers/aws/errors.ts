@@ -1,8 +1,10 @@
 // The one place that decides what an AWS error means. Throttling, 5xx and network failures are always
 // retryable; only errors that say the request itself can never succeed are terminal. (The reference turns
 // every 4xx from RunInstances, including IAM propagation delays and quota errors, into a Failed Machine.)
+// Capacity and quota refusals are a class of their own: retried by the machine controller for a bounded
+// window only, so that a Machine the cloud cannot place ends Failed and the autoscaler tries elsewhere.
 
-export type Ec2ErrorClass = 'notFound' | 'throttled' | 'invalid' | 'transient' | 'unauthorized' | 'other';
+export type Ec2ErrorClass = 'notFound' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
 
 interface AwsLikeError {
   name?: string;
@@ -28,8 +30,9 @@ const THROTTLING_CODES = new Set([
   'LimitExceededException',
 ]);
 
-// Capacity, quota and "try again" answers: nothing about the request is wrong, the cloud just can't now.
-const TRANSIENT_CODES = new Set([
+// No capacity in the zone for the type, or an account limit reached: the request is right, and it launched
+// nothing (EC2 refuses before placing), but it may not succeed for hours.
+const CAPACITY_CODES = new Set([
   'InsufficientInstanceCapacity',
   'InsufficientHostCapacity',
   'InsufficientCapacity',
@@ -37,6 +40,10 @@ const TRANSIENT_CODES = new Set([
   'InstanceLimitExceeded',
   'VcpuLimitExceeded',
   'MaxSpotInstanceCountExceeded',
+]);
+
+// "Try again" answers: nothing about the request is wrong, the cloud just can't now.
+const TRANSIENT_CODES = new Set([
   'SpotMaxPriceTooLow',
   'InternalError',
   'InternalFailure',
@@ -123,6 +130,7 @@ export function classifyEc2Error(err: unknown): Ec2ErrorClass {
   if (NOT_FOUND_CODES.has(name)) return 'notFound';
   if (THROTTLING_CODES.has(name) || e.$retryable?.throttling || status === 429) return 'throttled';
   if (UNAUTHORIZED_CODES.has(name)) return 'unauthorized';
+  if (CAPACITY_CODES.has(name)) return 'capacity';
   if (TRANSIENT_CODES.has(name)) return 'transient';
   if (name === 'AbortError') return 'other';
   if ((e.code && NETWORK_CODES.has(e.code)) || NETWORK_CODES.has(name)) return 'transient';

@@ -15,6 +15,7 @@
 import {
   DEFAULT_VISIBILITY_WINDOW_MS,
   DeleteGuard,
+  InsufficientCapacityError,
   InvalidMachineConfigurationError,
   MachineCreatedCondition,
   MachineCreationFailedReason,
@@ -43,7 +44,8 @@ import {
 } from '../../lib/index.js';
 import { BootImageChecker, ImageReferenceError } from './boot-image.js';
 import { isOperationDone, throwIfOperationFailed, type Instance, type Operation } from './compute-api.js';
-import { classifyGceError, describeGceError } from './errors.js';
+import { classifyGceError, describeGceError, gceCapacityCode, GceOperationError } from './errors.js';
+import { checkGpuQuota } from './gpu-quota.js';
 import { GcpClientFactory, type GcpClientFactoryOptions } from './gcp-clients.js';
 import {
   addressesOf,
@@ -282,6 +284,11 @@ class GcpMachineActuator implements GcpActuator {
       throw new RequeueAfterError(hold);
     }
 
+    try {
+      await checkGpuQuota(compute, scope.project, scope.spec, ctx.signal);
+    } catch (err) {
+      throw this.insertFailed(scope, err);
+    }
     const body = await failureStep('failed to create instance via compute service', () => this.instanceBody(scope, ctx.signal));
     // On record before the call: a reply lost on its way back must not leave the instance unknown.
     scope.status.instanceId = scope.instanceName;
@@ -363,11 +370,14 @@ class GcpMachineActuator implements GcpActuator {
   private insertFailed(scope: MachineScope, err: unknown): Error {
     const message = describeGceError(err);
     this.failCreation(scope, message);
-    if (err instanceof InvalidMachineConfigurationError) return err;
+    if (err instanceof InvalidMachineConfigurationError || err instanceof InsufficientCapacityError) return err;
+    const cls = classifyGceError(err);
     const wrapped =
-      classifyGceError(err) === 'invalid'
+      cls === 'invalid'
         ? new InvalidMachineConfigurationError(`error launching instance: ${message}`, { cause: err })
-        : createMachineError(`failed to create instance via compute service: ${message}`, err);
+        : cls === 'capacity'
+          ? new InsufficientCapacityError(gceCapacityCode(err) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED', scope.spec.zone, scope.spec.machineType, operationMessages(err), { cause: err })
+          : createMachineError(`failed to create instance via compute service: ${message}`, err);
     setFailureReason(wrapped, 'failed to create instance via compute service');
     return wrapped;
   }
@@ -554,4 +564,10 @@ function refusedOutright(err: unknown): boolean {
 function messageOf(err: unknown): string {
   if (err instanceof InvalidMachineConfigurationError || err instanceof RequeueAfterError) return err.message;
   return err instanceof Error ? describeGceError(err) : String(err);
+}
+
+/** GCE's own words of a failed operation, without the operation name and codes (the error carries the code). */
+function operationMessages(err: unknown): string {
+  if (err instanceof GceOperationError) return err.errors.map((e) => e.message).join('; ');
+  return describeGceError(err);
 }

@@ -11,6 +11,7 @@ import { InstanceGroupsClient } from '@google-cloud/compute/build/src/v1/instanc
 import { InstancesClient } from '@google-cloud/compute/build/src/v1/instances_client.js';
 import { MachineTypesClient } from '@google-cloud/compute/build/src/v1/machine_types_client.js';
 import { RegionBackendServicesClient } from '@google-cloud/compute/build/src/v1/region_backend_services_client.js';
+import { RegionsClient } from '@google-cloud/compute/build/src/v1/regions_client.js';
 import { TargetPoolsClient } from '@google-cloud/compute/build/src/v1/target_pools_client.js';
 import { ZoneOperationsClient } from '@google-cloud/compute/build/src/v1/zone_operations_client.js';
 import { PassThroughClient } from 'google-auth-library';
@@ -20,6 +21,7 @@ import { GceOperationError } from './errors.js';
 export type Instance = protos.google.cloud.compute.v1.IInstance;
 export type Operation = protos.google.cloud.compute.v1.IOperation;
 export type MachineType = protos.google.cloud.compute.v1.IMachineType;
+export type Region = protos.google.cloud.compute.v1.IRegion;
 export type Image = protos.google.cloud.compute.v1.IImage;
 export type TargetPool = protos.google.cloud.compute.v1.ITargetPool;
 export type InstanceGroup = protos.google.cloud.compute.v1.IInstanceGroup;
@@ -38,6 +40,8 @@ export interface ComputeApi {
   /** One zoneOperations.get: the operation as it is now (never blocks on it). */
   getZoneOperation(project: string, zone: string, operation: string, opts?: CallOptions): Promise<Operation>;
   getMachineType(project: string, zone: string, machineType: string, opts?: CallOptions): Promise<MachineType>;
+  /** regions.get: the region with its quotas (metric, limit, usage). */
+  getRegion(project: string, region: string, opts?: CallOptions): Promise<Region>;
   getImage(project: string, image: string, opts?: CallOptions): Promise<Image>;
   getImageFamilyView(project: string, zone: string, family: string, opts?: CallOptions): Promise<Image | undefined>;
   getTargetPool(project: string, region: string, pool: string, opts?: CallOptions): Promise<TargetPool>;
@@ -121,6 +125,7 @@ type Clients = {
   instances: InstancesClient;
   zoneOps: ZoneOperationsClient;
   machineTypes: MachineTypesClient;
+  regions: RegionsClient;
   images: ImagesClient;
   imageFamilyViews: ImageFamilyViewsClient;
   targetPools: TargetPoolsClient;
@@ -132,6 +137,7 @@ const CTORS = {
   instances: InstancesClient,
   zoneOps: ZoneOperationsClient,
   machineTypes: MachineTypesClient,
+  regions: RegionsClient,
   images: ImagesClient,
   imageFamilyViews: ImageFamilyViewsClient,
   targetPools: TargetPoolsClient,
@@ -197,6 +203,10 @@ export class SdkComputeApi implements ComputeApi {
 
   getMachineType(project: string, zone: string, machineType: string, opts?: CallOptions): Promise<MachineType> {
     return this.call(project, 'describe', opts, async () => (await this.client('machineTypes').get({ project, zone, machineType }))[0]);
+  }
+
+  getRegion(project: string, region: string, opts?: CallOptions): Promise<Region> {
+    return this.call(project, 'describe', opts, async () => (await this.client('regions').get({ project, region }))[0]);
   }
 
   getImage(project: string, image: string, opts?: CallOptions): Promise<Image> {

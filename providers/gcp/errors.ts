@@ -2,10 +2,11 @@
 // compute 7.x (google-gax 6) throws a GoogleError whose `code` is the gRPC code and `httpStatusCode` the HTTP
 // status; compute 6.x (gax 5) throws a GaxiosError whose `code`/`status` are the HTTP status and whose
 // message is the raw JSON body. Operation errors (`operation.error.errors[]`) are classified too.
-// Throttling (403 rateLimitExceeded, 429), quota and stock-outs, 5xx and network failures are always
-// retryable; only errors that say the request itself can never succeed are terminal.
+// Throttling (403 rateLimitExceeded, 429), 5xx and network failures are always retryable; only errors that
+// say the request itself can never succeed are terminal. Resource quota and stock-outs are a class of their
+// own: the machine controller retries them for a bounded window, then fails the Machine.
 
-export type GceErrorClass = 'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'transient' | 'unauthorized' | 'other';
+export type GceErrorClass = 'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
 
 interface GceLikeError {
   name?: string;
@@ -23,12 +24,13 @@ interface GceLikeError {
 const GRPC_TO_HTTP: Record<number, number> = { 3: 400, 4: 504, 5: 404, 6: 409, 7: 403, 8: 429, 9: 400, 10: 409, 13: 500, 14: 503, 16: 401 };
 
 const THROTTLING_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'dailyLimitExceeded']);
+// The zone is out of the machine type, or a regional resource quota (CPUS, GPUs, INSTANCES) is spent; GCE
+// says so in the insert operation. Not 'quotaExceeded' (lower case): that is the API's per-minute request
+// quota, i.e. throttling, which stays retryable for ever.
+const CAPACITY_REASONS = new Set(['QUOTA_EXCEEDED', 'ZONE_RESOURCE_POOL_EXHAUSTED', 'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS']);
 // Nothing wrong with the request: the zone or project just can't take it now.
 const TRANSIENT_REASONS = new Set([
-  'QUOTA_EXCEEDED',
   'quotaExceeded',
-  'ZONE_RESOURCE_POOL_EXHAUSTED',
-  'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS',
   'RESOURCE_OPERATION_RATE_EXCEEDED',
   'resourceNotReady',
   'RESOURCE_NOT_READY',
@@ -91,6 +93,7 @@ export function gceErrorReasons(err: unknown): string[] {
 
 function classifyReasons(reasons: string[]): GceErrorClass | undefined {
   if (reasons.some((r) => THROTTLING_REASONS.has(r))) return 'throttled';
+  if (reasons.some((r) => CAPACITY_REASONS.has(r))) return 'capacity';
   if (reasons.some((r) => TRANSIENT_REASONS.has(r))) return 'transient';
   if (reasons.some((r) => NOT_FOUND_REASONS.has(r))) return 'notFound';
   if (reasons.some((r) => ALREADY_EXISTS_REASONS.has(r))) return 'alreadyExists';
@@ -144,4 +147,9 @@ export function describeGceError(err: unknown): string {
   const message = body?.message ?? err.message;
   const status = gceHttpStatus(err);
   return status !== undefined && !message.startsWith(String(status)) ? `${status}: ${message}` : message;
+}
+
+/** The capacity or quota code of a compute error (QUOTA_EXCEEDED, ZONE_RESOURCE_POOL_EXHAUSTED...), if it is one. */
+export function gceCapacityCode(err: unknown): string | undefined {
+  return gceErrorReasons(err).find((r) => CAPACITY_REASONS.has(r));
 }

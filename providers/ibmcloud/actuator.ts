@@ -21,6 +21,7 @@
 import {
   DEFAULT_VISIBILITY_WINDOW_MS,
   DeleteGuard,
+  InsufficientCapacityError,
   InvalidMachineConfigurationError,
   MachineInstanceStateAnnotation,
   LaunchLedger,
@@ -351,7 +352,9 @@ class IbmCloudMachineActuator implements Actuator {
     const wrapped =
       cls === 'invalid'
         ? new InvalidMachineConfigurationError(`failed to create instance via ibm vpc client: ${message}`, { cause: err })
-        : createMachineError(`failed to create instance via ibm vpc client: ${message}`, err);
+        : cls === 'capacity' && isVpcApiError(err)
+          ? new InsufficientCapacityError(err.code, scope.spec.zone, scope.spec.profile, message, { cause: err })
+          : createMachineError(`failed to create instance via ibm vpc client: ${message}`, err);
     setFailureReason(wrapped, 'failed to create instance via ibm vpc client');
     return wrapped;
   }

@@ -1,17 +1,21 @@
-// The one place that decides what an IBM Cloud error means. Throttling (429), 5xx, no response (status 0),
-// quota and capacity answers and IAM failures are always retryable; only answers that say the request itself
-// can never succeed are terminal. (The reference never inspects VPC errors and maps nothing but a missing
+// The one place that decides what an IBM Cloud error means. Throttling (429), 5xx, no response (status 0)
+// and IAM failures are always retryable; only answers that say the request itself can never succeed are
+// terminal. Quota and capacity refusals are a class of their own: the machine controller retries them for a
+// bounded window, then fails the Machine. (The reference never inspects VPC errors and maps nothing but a missing
 // profile to InvalidConfiguration, while making every client-construction failure, IAM included, terminal.)
 import { isVpcApiError } from './vpc-api-error.js';
 
-export type VpcErrorClass = 'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'transient' | 'unauthorized' | 'other';
+export type VpcErrorClass = 'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
 
 /** VPC's answer to a second instance of the same name in a VPC. */
 export const NAME_TAKEN_CODE = 'validation_unique_failed';
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+// The account's quota is spent or the zone has no capacity for the profile (over_quota, ...): the request
+// is right, but nothing was created and it may not succeed for hours.
+const CAPACITY_CODE = /quota|capacity/i;
 // Nothing wrong with the request: the account or zone can't take it now.
-const TRANSIENT_CODE = /quota|capacity|limit_exceeded|not_ready|busy|in_progress|timeout|unavailable/i;
+const TRANSIENT_CODE = /limit_exceeded|not_ready|busy|in_progress|timeout|unavailable/i;
 
 export function classifyVpcError(err: unknown): VpcErrorClass {
   if (typeof err !== 'object' || err === null) return 'other';
@@ -27,6 +31,7 @@ export function classifyVpcError(err: unknown): VpcErrorClass {
   // A token that cannot be had or read: credentials may be rotated or IAM may be catching up.
   if (service === 'iam') return 'unauthorized';
   if (status === 401 || status === 403) return 'unauthorized';
+  if (CAPACITY_CODE.test(code)) return 'capacity';
   if (TRANSIENT_CODE.test(code)) return 'transient';
   if (status === 404) return 'notFound';
   if (status === 409) return code === NAME_TAKEN_CODE ? 'alreadyExists' : 'transient';

@@ -19,3 +19,4 @@ export * from './state-snapshot.js';
 export * from './transition-scheduler.js';
 export * from './visibility-tracker.js';
 export * from './instance-metadata-listeners.js';
+export * from './capacity-table.js';

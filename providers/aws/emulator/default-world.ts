@@ -11,6 +11,12 @@ export interface DefaultWorldOptions {
   accountId?: string;
 }
 
+/**
+ * Types no zone has capacity for until a test turns it on: what an account without capacity reservations
+ * sees for the largest GPU types.
+ */
+export const DEFAULT_EXHAUSTED_INSTANCE_TYPES: readonly string[] = ['p5.48xlarge'];
+
 export const DEFAULT_CLUSTER_ID = 'test-cluster';
 export const DEFAULT_ACCOUNT_ID = '123456789012';
 

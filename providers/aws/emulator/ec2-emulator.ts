@@ -59,7 +59,10 @@ export interface Ec2Emulator extends CloudEmulatorHandle<Ec2World, Ec2Instance, 
    * spot reason.
    */
   spotInterrupt(id: string): void;
-  /** Makes RunInstances of this type fail with InsufficientInstanceCapacity in the zone ("*" = every zone). */
+  /**
+   * Makes RunInstances of this type fail with InsufficientInstanceCapacity in the zone ("*" = every zone), or
+   * with false gives the capacity back. A zone's setting wins over every zone's; p5.48xlarge starts exhausted.
+   */
   setInsufficientCapacity(instanceType: string, zone?: string, insufficient?: boolean): void;
   /** Limits running+pending on-demand vCPUs (VcpuLimitExceeded beyond); undefined removes the limit. */
   setVcpuLimit(vcpus: number | undefined): void;
@@ -144,11 +147,7 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
-    setInsufficientCapacity: (instanceType, zone = '*', insufficient = true) => {
-      const k = `${instanceType}@${zone}`;
-      if (insufficient) st.insufficientCapacity.add(k);
-      else st.insufficientCapacity.delete(k);
-    },
+    setInsufficientCapacity: (instanceType, zone = '*', insufficient = true) => st.capacity.set(instanceType, zone, !insufficient),
     setVcpuLimit: (vcpus) => {
       st.vcpuLimit = vcpus;
     },

@@ -2,7 +2,8 @@
 // stopping → stopped, shutting-down → terminated, and terminated instances vanishing after the retention time.
 // Every state change notifies listeners (the InstanceView) and schedules a save when persistence is on.
 import { SessionCredentialStore } from './session-credentials.js';
-import { EmulatedWorldState, type EmulatorKnobs, type LatencySpec } from '../../../lib/testing/index.js';
+import { CapacityTable, EmulatedWorldState, type EmulatorKnobs, type LatencySpec } from '../../../lib/testing/index.js';
+import { DEFAULT_EXHAUSTED_INSTANCE_TYPES } from './default-world.js';
 import { Ec2ApiError, idsNotFound } from './api-error.js';
 import type { Ec2Instance, Ec2World, InstanceStateName } from './model.js';
 
@@ -44,8 +45,8 @@ function gmt(ms: number): string {
 }
 
 export class Ec2State extends EmulatedWorldState<Ec2World> {
-  /** "<instanceType>@<zone>" or "<instanceType>@*": RunInstances answers InsufficientInstanceCapacity. */
-  readonly insufficientCapacity = new Set<string>();
+  /** Where RunInstances answers InsufficientInstanceCapacity. */
+  readonly capacity = new CapacityTable(DEFAULT_EXHAUSTED_INSTANCE_TYPES);
   /** Running-or-pending on-demand vCPUs allowed; RunInstances beyond it answers VcpuLimitExceeded. */
   vcpuLimit: number | undefined;
   /** DescribeInstanceTypes page size when the caller sends no MaxResults (AWS: 100). */

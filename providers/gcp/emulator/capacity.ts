@@ -1,22 +1,28 @@
 // Failures GCE reports inside the insert operation rather than on the call: a zone out of a machine type
 // (ZONE_RESOURCE_POOL_EXHAUSTED) and regional quota (QUOTA_EXCEEDED). The instance is then never created.
+import { CapacityTable } from '../../../lib/testing/index.js';
 import { instanceFootprint, regionUsage } from './catalog-json.js';
 import type { GceState } from './gce-state.js';
 import type { GceInstance, GceOperation } from './model.js';
 
-export class CapacityRules {
-  /** "<machineType>@<zone>" or "<machineType>@*". */
-  readonly stockouts = new Set<string>();
+/**
+ * Machine types no zone has capacity for until a test turns it on: what a project without reservations sees
+ * for the largest GPU types.
+ */
+export const DEFAULT_EXHAUSTED_MACHINE_TYPES: readonly string[] = ['a3-highgpu-8g'];
 
+export class CapacityRules {
+  /** Which machine types are stocked out where. */
+  readonly stockouts = new CapacityTable(DEFAULT_EXHAUSTED_MACHINE_TYPES);
+
+  /** A zone's setting wins over every zone's ("*"). */
   setStockout(machineType: string, zone: string, exhausted: boolean): void {
-    const k = `${machineType}@${zone}`;
-    if (exhausted) this.stockouts.add(k);
-    else this.stockouts.delete(k);
+    this.stockouts.set(machineType, zone, !exhausted);
   }
 
   /** The operation error for inserting `inst` now, or undefined when it fits. */
   insertFailure(state: GceState, inst: GceInstance, machineType: string): GceOperation['error'] {
-    if (this.stockouts.has(`${machineType}@${inst.zone}`) || this.stockouts.has(`${machineType}@*`)) {
+    if (this.stockouts.isExhausted(machineType, inst.zone)) {
       return {
         code: 'ZONE_RESOURCE_POOL_EXHAUSTED',
         message: `The zone 'projects/${inst.project}/zones/${inst.zone}' does not have enough resources available to fulfill the request.  Try a different zone, or try again later.`,

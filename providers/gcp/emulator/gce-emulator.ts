@@ -89,7 +89,11 @@ export interface GceEmulator
    * stopped (or deleted, for Spot with instanceTerminationAction DELETE).
    */
   preempt(name: string, where?: InstanceLocation): void;
-  /** Makes inserts of this machine type fail in their operation with ZONE_RESOURCE_POOL_EXHAUSTED ("*" = every zone). */
+  /**
+   * Makes inserts of this machine type fail in their operation with ZONE_RESOURCE_POOL_EXHAUSTED ("*" = every
+   * zone), or with false gives the capacity back. A zone's setting wins over every zone's; a3-highgpu-8g
+   * starts stocked out everywhere.
+   */
   setStockout(machineType: string, zone?: string, exhausted?: boolean): void;
   /** Sets (or with undefined removes) a region quota limit, e.g. ("us-central1", "CPUS", 24). */
   setQuotaLimit(region: string, metric: string, limit: number | undefined): void;

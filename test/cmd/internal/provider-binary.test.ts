@@ -30,4 +30,28 @@ describe('provider binary controllers', () => {
     }
     expect(controllersFor([...maoArgs.machineController('gcp'), '--with-nodelink=false'])).to.not.include('nodelink-controller');
   });
+
+  describe('--capacity-retry-window', () => {
+    const windowFor = (args: string[]): number | undefined => {
+      const program = buildProviderProgram({}, { component: 'machine-api-provider-test', leaderElectionId: 'test-leader', cloud: 'Test' }).exitOverride();
+      program.configureOutput({ writeErr: () => {} });
+      program.parse(args, { from: 'user' });
+      return providerControllerFlags(program, readStandardFlags(program)).machineController?.capacityRetryWindowMs;
+    };
+
+    it('defaults to two minutes with the operator\'s arguments', () => {
+      expect(windowFor(maoArgs.machineController('aws'))).to.equal(120_000);
+    });
+
+    it('takes a Go duration, and 0 (fail at once, as the reference does)', () => {
+      expect(windowFor(['--capacity-retry-window=90s'])).to.equal(90_000);
+      expect(windowFor(['--capacity-retry-window', '1m30s'])).to.equal(90_000);
+      expect(windowFor(['--capacity-retry-window=0'])).to.equal(0);
+    });
+
+    it('refuses what is not a duration, or a negative one, naming the flag', () => {
+      expect(() => windowFor(['--capacity-retry-window=soon'])).to.throw(/--capacity-retry-window/);
+      expect(() => windowFor(['--capacity-retry-window=-5s'])).to.throw(/--capacity-retry-window must not be negative/);
+    });
+  });
 });

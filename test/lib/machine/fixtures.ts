@@ -49,7 +49,7 @@ export function machine(name: string, extra: Partial<Machine> = {}): Machine {
   };
 }
 
-export function machineEnv(actuator: Actuator, opts: { migration?: boolean } = {}) {
+export function machineEnv(actuator: Actuator, opts: { migration?: boolean; capacityWindowMs?: number } = {}) {
   const clock = new FakeClock(Date.UTC(2026, 10, 22, 6, 0, 0));
   const client = new MemoryKubeClient();
   client.now = () => new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -70,6 +70,7 @@ export function machineEnv(actuator: Actuator, opts: { migration?: boolean } = {
     nodeExists: (name) => nodes.get({ name }) !== undefined,
     retryBaseMs: 5,
     retryMaxMs: 1_000_000,
+    capacityRetryWindowMs: opts.capacityWindowMs,
   });
   const reconcile = (name: string): Promise<Result | void> => reconciler.reconcile({ namespace: NS, name }, rctx());
   const get = (name: string) => client.peek(Machines, { namespace: NS, name });

@@ -6,6 +6,7 @@ import {
   RealClock,
   RequeueAfterError,
   findError,
+  InsufficientCapacityError,
   isInvalidMachineConfiguration,
   type Machine,
 } from '../../../lib/index.js';
@@ -306,6 +307,16 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const capacity = await rejection(actuator.create(machine('worker-9'), recordingContext()));
     expect(isInvalidMachineConfiguration(capacity)).to.equal(false);
     expect((capacity as Error).message).to.contain('InsufficientInstanceCapacity');
+  });
+
+  it('reports a capacity refusal as InsufficientCapacityError naming the cloud code, zone and type (the controller bounds its retries)', async () => {
+    const err = await rejection(actuator.create(machine('gpu-1', awsSpec({ instanceType: 'p5.48xlarge' })), recordingContext()));
+    const refusal = findError(err, InsufficientCapacityError);
+    expect(refusal).to.include({ cloudCode: 'InsufficientInstanceCapacity', instanceType: 'p5.48xlarge', reason: 'InsufficientResources' });
+    expect(refusal?.zone).to.match(/^us-east-1[a-f]$/);
+    emu.setVcpuLimit(1);
+    const quota = await rejection(actuator.create(machine('big-1'), recordingContext()));
+    expect(findError(quota, InsufficientCapacityError)).to.include({ cloudCode: 'VcpuLimitExceeded' });
   });
 
   it('fails the Machine for a request EC2 calls invalid, with EC2’s message', async () => {

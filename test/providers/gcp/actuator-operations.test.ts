@@ -2,7 +2,7 @@
 // waiting on wall time): create() never waits for the boot, exists() and delete() wait (requeue) for an unseen
 // instance only within the eventual-consistency window, and a restart loses nothing that matters.
 import { expect } from 'chai';
-import { DEFAULT_VISIBILITY_WINDOW_MS, FakeClock, RequeueAfterError, type Machine } from '../../../lib/index.js';
+import { DEFAULT_VISIBILITY_WINDOW_MS, FakeClock, InsufficientCapacityError, RequeueAfterError, findError, type Machine } from '../../../lib/index.js';
 import { createGcpActuator, type ComputeApi, type GcpActuator, type Operation } from '../../../providers/gcp/index.js';
 import { machine, recordingContext, secretsClient } from './fixtures.js';
 
@@ -155,6 +155,17 @@ describe('GCP actuator and inserts no read shows yet', () => {
       clock.step(waitMs);
     }
     expect(new Set(fake.requestIds).size).to.equal(2);
+  });
+
+  it('reports a stock-out in the insert operation as InsufficientCapacityError quoting the code, with the zone and machine type', async () => {
+    const actuator = newActuator();
+    const m = machine('stockout-1');
+    await actuator.create(m, recordingContext());
+    fake.operation = { name: 'operation-1', status: 'DONE', error: { errors: [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }] } };
+    expect(await drive(actuator.exists(m, recordingContext()))).to.equal(false);
+    const err = findError(await rejection(actuator.create(m, recordingContext())), InsufficientCapacityError);
+    const spec = m.spec?.providerSpec?.value as { zone: string; machineType: string };
+    expect(err).to.include({ cloudCode: 'ZONE_RESOURCE_POOL_EXHAUSTED', zone: spec.zone, instanceType: spec.machineType, detail: 'no capacity', reason: 'InsufficientResources' });
   });
 
   it('after a restart, lets create() send the insert again under the same requestId, and keeps deletion waiting', async () => {

@@ -2,7 +2,7 @@
 // compute clients; a recording ComputeApi wrapper shows which calls were made and with which request ids.
 import { expect } from 'chai';
 import { PassThroughClient } from 'google-auth-library';
-import { InvalidMachineConfigurationError, RealClock, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
+import { InsufficientCapacityError, InvalidMachineConfigurationError, RealClock, findError, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
 import { eventually } from '../../../lib/testing/index.js';
 import { startGceEmulator, VIEW_LIST, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
 import { SdkComputeApi, buildInstance, createGcpActuator, decodeProviderSpec, type ComputeApi, type GcpActuator, type Instance } from '../../../providers/gcp/index.js';
@@ -112,6 +112,43 @@ describe('GCP actuator', function () {
     await running(m);
     expect(emu.instances().filter((i) => i.name === 'race-1')).to.have.length(1);
     expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/race-1`);
+  });
+
+  describe('GPU quota of the region, read before the insert (as the reference does)', () => {
+    const noInsert = () => expect(count(calls, 'insertInstance')).to.equal(0);
+
+    it('refuses attached GPUs beyond the quota as a capacity refusal (QUOTA_EXCEEDED), and inserts nothing', async () => {
+      emu.setQuotaLimit(REGION, 'NVIDIA_T4_GPUS', 1);
+      try {
+        calls.length = 0;
+        const m = machine('t4-1', gcpSpec({ machineType: 'n1-standard-8', gpus: [{ type: 'nvidia-tesla-t4', count: 2 }], onHostMaintenance: 'Terminate' }));
+        const err = findError(await rejection(actuator.create(m, recordingContext())), InsufficientCapacityError);
+        expect(err).to.include({ cloudCode: 'QUOTA_EXCEEDED', zone: ZONE, instanceType: 'n1-standard-8' });
+        expect(err?.message).to.contain('Quota exceeded. Metric: NVIDIA_T4_GPUS. Usage: 0. Limit: 1.');
+        noInsert();
+      } finally {
+        emu.setQuotaLimit(REGION, 'NVIDIA_T4_GPUS', 16);
+      }
+    });
+
+    it('counts the GPUs a machine type has built in (a3-highgpu-8g: 8 H100), and Spot against the PREEMPTIBLE_ metric', async () => {
+      emu.setQuotaLimit(REGION, 'PREEMPTIBLE_NVIDIA_H100_GPUS', 4);
+      try {
+        calls.length = 0;
+        const m = machine('a3-spot-1', gcpSpec({ machineType: 'a3-highgpu-8g', provisioningModel: 'Spot', onHostMaintenance: 'Terminate' }));
+        const err = findError(await rejection(actuator.create(m, recordingContext())), InsufficientCapacityError);
+        expect(err?.message).to.contain('Metric: PREEMPTIBLE_NVIDIA_H100_GPUS. Usage: 0. Limit: 4.');
+        noInsert();
+      } finally {
+        emu.setQuotaLimit(REGION, 'PREEMPTIBLE_NVIDIA_H100_GPUS', 16);
+      }
+    });
+
+    it('reads no region for a machine without GPUs', async () => {
+      calls.length = 0;
+      await actuator.create(machine('plain-1'), recordingContext());
+      expect(count(calls, 'getRegion')).to.equal(0);
+    });
   });
 
   it('learns from the insert operation that GCE refused the quota, reports it from create, and retries with a fresh request id', async () => {

@@ -17,7 +17,7 @@ describe('zone operations as the provider reads them', () => {
     expect(isOperationDone({ status: protos.google.cloud.compute.v1.Operation.Status.PENDING })).to.equal(false);
   });
 
-  it("throws a finished operation's own error, classified as GCE would (a stock-out is retryable)", () => {
+  it("throws a finished operation's own error, classified as GCE would (a stock-out is a capacity refusal)", () => {
     expect(() => throwIfOperationFailed({ name: 'op-1', status: 'DONE' })).to.not.throw();
     let thrown: unknown;
     try {
@@ -25,6 +25,6 @@ describe('zone operations as the provider reads them', () => {
     } catch (err) {
       thrown = err;
     }
-    expect(classifyGceError(thrown)).to.equal('transient');
+    expect(classifyGceError(thrown)).to.equal('capacity');
   });
 });

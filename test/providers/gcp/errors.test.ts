@@ -27,8 +27,9 @@ describe('GCE error classification', () => {
     ['6.x 400 invalid', gax5(400, 'invalid', 'Invalid value'), 'invalid'],
     ['a gRPC-only GoogleError', Object.assign(new Error('unavailable'), { name: 'GoogleError', code: 14 }), 'transient'],
     ['a reset connection', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), 'transient'],
-    ['a quota failure inside an operation', new GceOperationError('op-1', 403, [{ code: 'QUOTA_EXCEEDED', message: "Quota 'CPUS' exceeded" }]), 'transient'],
-    ['a stock-out inside an operation', new GceOperationError('op-2', 503, [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }]), 'transient'],
+    ['a quota failure inside an operation', new GceOperationError('op-1', 403, [{ code: 'QUOTA_EXCEEDED', message: "Quota 'CPUS' exceeded" }]), 'capacity'],
+    ['a stock-out inside an operation', new GceOperationError('op-2', 503, [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }]), 'capacity'],
+    ['a stock-out with details', new GceOperationError('op-3', 503, [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS', message: 'no capacity' }]), 'capacity'],
     ['a bad image inside an operation', new GceOperationError('op-3', 400, [{ code: 'INVALID_FIELD_VALUE', message: 'bad image' }]), 'invalid'],
   ];
   for (const [what, err, want] of cases) {

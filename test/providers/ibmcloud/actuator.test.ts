@@ -2,7 +2,7 @@
 // reuse, names resolved once, batched existence checks, idempotent creation by name, paging, network
 // resource group, errors never terminal unless the request is wrong).
 import { expect } from 'chai';
-import { RealClock, RequeueAfterError, findError, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
+import { InsufficientCapacityError, RealClock, RequeueAfterError, findError, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
 import { conformanceContext, eventually as eventuallyWithin, RecordingEventRecorder } from '../../../lib/testing/index.js';
 import { IAM_TOKEN_ACTION, startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
 import { createIbmCloudActuator, createVpcClient, DEFAULT_VPC_URL, IbmClientFactory, type IbmCloudActuator, type VpcClientOptions } from '../../../providers/ibmcloud/index.js';
@@ -255,6 +255,20 @@ describe('IBM Cloud actuator', function () {
     expect(missing.message).to.contain('not found');
     await a.create(machine('t-1'), conformanceContext());
     expect(emu.world.instances.filter((i) => i.name === 't-1')).to.have.length(1);
+  });
+
+  it('reports an account quota refusal (400 over_quota) as InsufficientCapacityError naming the code, zone and profile, and creates nothing', async () => {
+    const a = newActuator();
+    emu.setInstanceQuota(0);
+    try {
+      const m = machine('quota-1');
+      const err = findError(await rejection(a.create(m, conformanceContext())), InsufficientCapacityError);
+      const spec = m.spec?.providerSpec?.value as { zone: string; profile: string };
+      expect(err).to.include({ cloudCode: 'over_quota', zone: spec.zone, instanceType: spec.profile, reason: 'InsufficientResources' });
+      expect(emu.world.instances.filter((i) => i.name === 'quota-1')).to.have.length(0);
+    } finally {
+      emu.setInstanceQuota(undefined);
+    }
   });
 
   it('waits for a recorded instance the VPC does not show yet instead of calling it gone', async () => {

@@ -289,7 +289,7 @@ export function readMarketOptions(
 }
 
 export function checkCapacity(state: Ec2State, type: InstanceTypeSpec, zone: string, lifecycle: 'spot' | undefined, minCount: number): void {
-  if (state.insufficientCapacity.has(`${type.instanceType}@${zone}`) || state.insufficientCapacity.has(`${type.instanceType}@*`)) {
+  if (state.capacity.isExhausted(type.instanceType, zone)) {
     throw new Ec2ApiError(
       500,
       'InsufficientInstanceCapacity',

@@ -191,6 +191,15 @@ describe('EC2 emulator: instances', function () {
       await launch(ec2, 'fits');
       await awsError(ec2.send(new RunInstancesCommand(workerLaunch('over'))), 'VcpuLimitExceeded', 400);
     });
+
+    it('has no p5.48xlarge capacity in any zone by default, until a zone is given some', async () => {
+      const p5 = { ...workerLaunch('gpu'), InstanceType: 'p5.48xlarge' as const };
+      await awsError(ec2.send(new RunInstancesCommand(p5)), 'InsufficientInstanceCapacity', 500);
+      await awsError(ec2.send(new RunInstancesCommand({ ...p5, NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_B }] })), 'InsufficientInstanceCapacity', 500);
+      emu.setInsufficientCapacity('p5.48xlarge', 'us-east-1b', false);
+      await launch(ec2, 'gpu-b', { InstanceType: 'p5.48xlarge', NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_B }] });
+      await awsError(ec2.send(new RunInstancesCommand(p5)), 'InsufficientInstanceCapacity', 500);
+    });
   });
 
   describe('lifecycle', () => {

@@ -78,6 +78,15 @@ describe('GCE emulator: fault knobs as the client sees them', () => {
     expect((await errorOf(get('so-a'))).httpStatusCode).to.equal(404);
   });
 
+  it('has no a3-highgpu-8g in any zone by default, until a zone is given some', async () => {
+    const a3 = { machineType: `zones/${ZONE}/machineTypes/a3-highgpu-8g`, scheduling: { onHostMaintenance: 'TERMINATE' } };
+    expect((await waitDone(c, await insert(c, 'a3-a', a3))).error?.errors?.[0]?.code).to.equal('ZONE_RESOURCE_POOL_EXHAUSTED');
+    emu.setStockout('a3-highgpu-8g', ZONE, false);
+    expect((await waitDone(c, await insert(c, 'a3-b', a3))).error ?? null).to.equal(null);
+    emu.setStockout('a3-highgpu-8g', ZONE, true);
+    expect((await waitDone(c, await insert(c, 'a3-c', a3))).error?.errors?.[0]?.code).to.equal('ZONE_RESOURCE_POOL_EXHAUSTED');
+  });
+
   it('reports regional CPU quota exhaustion inside the insert operation as QUOTA_EXCEEDED 403', async () => {
     emu.setQuotaLimit(REGION, 'CPUS', 6);
     expect((await waitDone(c, await insert(c, 'q-a'))).error ?? null).to.equal(null);
