@@ -184,6 +184,12 @@ export class ControllerProcess {
   }
 }
 
+/**
+ * The benchmark and chaos runs measure the controllers; nothing registers the admission webhooks with their
+ * control plane, so the machineset-controller runs without its webhook server (no certificate to mount).
+ */
+export const MACHINESET_WITHOUT_WEBHOOKS = ['--webhook-enabled=false'];
+
 /** The Deployment containers the benchmark runs: the cloud's provider binary, the MachineSet and NodeLink controllers. */
 export function controllerProcesses(o: { kubeconfigPath: string; cloudArgs: string[]; provider?: BenchProvider; namespace: string; logDir: string; extraArgs?: string[]; compiledDir?: string }): ControllerProcess[] {
   const common = [`--kubeconfig=${o.kubeconfigPath}`, `--namespace=${o.namespace}`, '--graceful-shutdown-timeout=5s', ...(o.extraArgs ?? [])];
@@ -201,7 +207,7 @@ export function controllerProcesses(o: { kubeconfigPath: string; cloudArgs: stri
     new ControllerProcess({
       name: 'machineset-controller',
       script: 'cmd/machineset-controller.ts',
-      args: common,
+      args: [...common, ...MACHINESET_WITHOUT_WEBHOOKS],
       logFile: join(o.logDir, 'machineset-controller.log'),
       compiledDir: o.compiledDir,
       nodeFlags: deploymentNodeFlags(provider.name, 'cmd/machineset-controller.ts'),

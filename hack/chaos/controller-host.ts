@@ -17,7 +17,7 @@ import {
   RealClock,
 } from '../../lib/index.js';
 import { wireAwsProvider } from '../../cmd/machine-api-provider-aws.js';
-import { ControllerProcess, deploymentNodeFlags } from '../bench/controller-process.js';
+import { ControllerProcess, deploymentNodeFlags, MACHINESET_WITHOUT_WEBHOOKS } from '../bench/controller-process.js';
 import { BENCH_NAMESPACE, type BenchEnvironment } from '../bench/environment.js';
 import { WriteRecordingProxy, type RecordedWrite } from './write-recording-proxy.js';
 
@@ -75,7 +75,7 @@ export function processHost(env: BenchEnvironment, logDir: string, compiledDir?:
   const nodeFlags = (script: string) => deploymentNodeFlags(env.provider.name, script);
   const controllers = [
     { name: binary.name, script: binary.script, args: env.provider.cloudArgs(env.emulator) },
-    { name: 'machineset-controller', script: 'cmd/machineset-controller.ts', args: [] },
+    { name: 'machineset-controller', script: 'cmd/machineset-controller.ts', args: MACHINESET_WITHOUT_WEBHOOKS },
     { name: 'nodelink-controller', script: 'cmd/nodelink-controller.ts', args: [] },
     { name: 'machine-healthcheck', script: 'cmd/machine-healthcheck.ts', args: [] },
   ];
