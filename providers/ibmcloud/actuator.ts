@@ -377,6 +377,10 @@ class IbmCloudMachineActuator implements Actuator {
       return true;
     }
     this.snapshots.delete(uid);
+    // Being deleted: exists() follows this reconcile's delete(), which held the finalizer for as long as the
+    // delete guard's visibility window asks; once it let go, an instance no read shows is gone. A second,
+    // longer hold here kept such Machines deleting for the rest of the eventual-consistency window.
+    if (machine.metadata.deletionTimestamp) return false;
     if (scope.status.instanceId && !isMachineProvisioned(machine) && this.recentlyCreated(scope)) {
       ctx.log.info('instance recorded but not yet visible; possible eventual-consistency discrepancy', { instanceId: scope.status.instanceId });
       throw new RequeueAfterError(this.o.requeueAfterMs);

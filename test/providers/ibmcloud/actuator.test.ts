@@ -283,6 +283,17 @@ describe('IBM Cloud actuator', function () {
     expect(emu.world.instances.filter((i) => i.name === 'late-1')).to.have.length(1);
   });
 
+  it('says a deleting Machine\'s instance that no read shows is gone once delete() has let go, without a second eventual-consistency hold', async () => {
+    emu.knobs.setVisibilityDelay(60_000);
+    const a = newActuator();
+    const m = machine('gone-after-delete-1');
+    await a.create(m, conformanceContext());
+    expect((m.status?.providerStatus as { instanceId?: string }).instanceId, 'recorded, recently').to.be.a('string');
+    m.metadata.deletionTimestamp = new Date().toISOString();
+    // What the machine controller asks after its delete() returned (the delete guard decided the instance is gone).
+    expect(await a.exists(m, conformanceContext())).to.equal(false);
+  });
+
   it('deletes the instance it created even when the status write after create was lost and the VPC lags', async () => {
     const a = newActuator();
     const m = machine('lost-status-1');
