@@ -88,6 +88,23 @@ interface StepContext {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Repeats a healing step until the control plane takes it: a kill fault may have it down or restarting at
+ * that moment, and a heal that gives up would leave the run broken (or, unawaited, end the whole process).
+ */
+async function healUntilAccepted(step: () => Promise<unknown>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await step();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await sleep(500);
+    }
+  }
+}
+
 const live = (ms: Machine[]) => ms.filter((m) => !m.metadata.deletionTimestamp);
 
 async function machines(env: BenchEnvironment): Promise<Machine[]> {
@@ -192,7 +209,7 @@ const faults: Array<readonly [string, number, Step]> = [
     const name = env.provider.secrets(BENCH_NAMESPACE)[0]?.metadata.name ?? '';
     await env.client.delete(Secrets, { namespace: BENCH_NAMESPACE, name });
     const ms = rng.int(1_000, 4_000);
-    healing.push(sleep(ms).then(() => env.restoreSecrets()));
+    healing.push(sleep(ms).then(() => healUntilAccepted(() => env.restoreSecrets())));
     return `${name} for ${ms} ms`;
   }],
   ['node-never-registers', 2, ({ env }) => {
