@@ -65,6 +65,7 @@ describe('GCP provider manifests (manifests/providers/gcp)', () => {
       deleteInstance: 'compute.instances.delete',
       getZoneOperation: 'compute.zoneOperations.get',
       getMachineType: 'compute.machineTypes.get',
+      getRegion: 'compute.regions.get',
       getImage: 'compute.images.get',
       getImageFamilyView: 'compute.images.getFromFamily',
       getTargetPool: 'compute.targetPools.get',
