@@ -2,7 +2,11 @@
 // a body that is too large, nested too deeply, not JSON, not an AdmissionReview v1 or carrying the wrong kind
 // of object is refused with an AdmissionDecodeError saying which, never a crash.
 import type { KubeObject } from '../apis/meta.js';
-import { jsonNestingExceeds, MaxAdmissionJsonDepth } from './json-nesting.js';
+import { jsonNestingExceeds } from '../apis/json-nesting.js';
+
+// Everything after decoding (the rules, the defaults merge, the patch diff) walks objects recursively. Real
+// Machines nest about 15 levels; 512 leaves a wide margin.
+export const MaxAdmissionJsonDepth = 512;
 
 /** controller-runtime's limit on an admission request body: an object and its old copy, each up to kube-apiserver's 3 MiB. */
 export const MaxAdmissionRequestBytes = 7 * 1024 * 1024;
@@ -78,7 +82,7 @@ export function checkContentType(contentType: string | undefined): void {
 export function decodeAdmissionReview(body: string): AdmissionRequest {
   if (body.length === 0) throw new AdmissionDecodeError(400, 'request body is empty');
   if (body.length > MaxAdmissionRequestBytes) throw new AdmissionDecodeError(413, `request entity is too large; limit is ${MaxAdmissionRequestBytes} bytes`);
-  if (jsonNestingExceeds(body)) throw new AdmissionDecodeError(400, `request body nests objects and arrays more than ${MaxAdmissionJsonDepth} levels deep`);
+  if (jsonNestingExceeds(body, MaxAdmissionJsonDepth)) throw new AdmissionDecodeError(400, `request body nests objects and arrays more than ${MaxAdmissionJsonDepth} levels deep`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

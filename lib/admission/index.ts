@@ -15,4 +15,4 @@ export * from './admission-handler.js';
 export * from './tls-options.js';
 export * from './serving-cert-watcher.js';
 export * from './admission-server.js';
-export { MaxAdmissionJsonDepth } from './json-nesting.js';
+export { MaxAdmissionJsonDepth } from './admission-review.js';

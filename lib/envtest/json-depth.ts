@@ -3,6 +3,7 @@
 // which overflows somewhere between 2,000 and 5,000 levels depending on how deep the caller already
 // is. 1,000 levels is far beyond any real object (Kubernetes objects rarely pass 20) and leaves a wide
 // margin, so a body the server accepts can always be stored, served and watched.
+import { jsonNestingExceeds } from '../apis/json-nesting.js';
 import * as E from './errors.js';
 
 export const MaxJsonDepth = 1_000;
@@ -17,21 +18,7 @@ function tooDeep(limit: number): E.StatusError {
  * strings do not count. Malformed JSON is left for JSON.parse to report.
  */
 export function checkJsonTextDepth(text: string, limit = MaxJsonDepth): void {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
-    } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > limit) throw tooDeep(limit);
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-    }
-  }
+  if (jsonNestingExceeds(text, limit)) throw tooDeep(limit);
 }
 
 /**

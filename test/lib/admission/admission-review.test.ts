@@ -2,7 +2,7 @@
 // HTTP code, in bounded time, and never throws anything but AdmissionDecodeError.
 import { expect } from 'chai';
 import { AdmissionDecodeError, checkContentType, decodeAdmissionReview, MaxAdmissionRequestBytes } from '../../../lib/admission/admission-review.js';
-import { MaxAdmissionJsonDepth } from '../../../lib/admission/json-nesting.js';
+import { MaxAdmissionJsonDepth } from '../../../lib/admission/admission-review.js';
 
 function refusal(body: string): AdmissionDecodeError {
   try {
