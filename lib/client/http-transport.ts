@@ -3,6 +3,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Status } from '../apis/meta.js';
 import type { Clock } from '../runtime/clock.js';
@@ -99,16 +101,35 @@ export class HttpTransport {
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     const mod = url.protocol === 'https:' ? https : http;
-    // Checked after the last await before the request is written, so no pause of this process between
-    // the check and the send can be longer than one synchronous stretch of code.
-    if (spec.method !== 'GET') this.opts.writeFence?.check(spec.method, url.pathname);
+    const fence = spec.method === 'GET' ? undefined : this.opts.writeFence;
+    // Checked after the last await before the request is made, and again below once its connection can
+    // carry it: opening a connection takes a while, and a process paused meanwhile (SIGSTOP, a long GC)
+    // must not send on resume a write it decided to send while it still led.
+    fence?.check(spec.method, url.pathname);
     return new Promise<IncomingMessage>((resolve, reject) => {
+      let refused = false;
       const req = mod.request(url, { method: spec.method, headers, agent, auth: options.auth, signal: spec.signal }, resolve);
       req.on('error', (err) => {
+        if (refused) return;
         if (spec.signal?.aborted) reject(abortError(spec.signal));
         else reject(new Error(`${spec.method} ${url.pathname}: ${err.message}`, { cause: err }));
       });
-      req.end(payload);
+      if (!fence) {
+        req.end(payload);
+        return;
+      }
+      // Nothing is written before end(): the check and the write happen in one synchronous stretch.
+      req.once('socket', (socket) => whenConnected(socket, () => {
+        try {
+          fence.check(spec.method, url.pathname);
+        } catch (err) {
+          refused = true;
+          req.destroy();
+          reject(err);
+          return;
+        }
+        req.end(payload);
+      }));
     });
   }
 
@@ -130,6 +151,20 @@ export class HttpTransport {
   close(): void {
     this.agent?.destroy();
     this.agent = undefined;
+  }
+}
+
+/** Calls `go` once the socket can carry bytes to the server: TCP connected and, for TLS, handshaken. */
+function whenConnected(socket: Socket, go: () => void): void {
+  if (socket instanceof TLSSocket) {
+    // 'unknown' while the handshake runs, null before the connection is up.
+    const protocol = socket.getProtocol();
+    if (protocol !== null && protocol !== 'unknown') go();
+    else socket.once('secureConnect', go);
+  } else if (socket.connecting) {
+    socket.once('connect', go);
+  } else {
+    go();
   }
 }
 

@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import type { Lease } from '../../../lib/apis/core.js';
 import { createKubeClient } from '../../../lib/client/http-kube-client.js';
+import { loadKubeConfig } from '../../../lib/client/kube-config.js';
 import { isNotFound } from '../../../lib/client/errors.js';
 import { ConfigMaps, Leases, Namespaces } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/runtime/fake-clock.js';
@@ -92,4 +93,37 @@ describe('LeaseWriteFence and the leader elector', function () {
       client.close();
     }
   });
+
+  for (const scheme of ['http', 'https'] as const) {
+    it(`asks the fence again once the ${scheme} connection is open, so a pause while connecting cannot let a decided write through`, async () => {
+      // Open when the write is decided, closed by the time its new connection is up: what a leader stopped
+      // between the two, and deposed meanwhile, finds on resume.
+      let checks = 0;
+      const fence = new LeaseWriteFence(new FakeClock());
+      fence.openForever();
+      const closingFence = {
+        check(method: string, path: string) {
+          checks += 1;
+          fence.check(method, path);
+          if (checks === 1) fence.close();
+        },
+      };
+      const kubeConfig = scheme === 'http' ? env.kubeConfig : loadKubeConfig({ yaml: env.controlPlane.kubectlKubeconfig });
+      const client = createKubeClient({ kubeConfig, qps: 1000, burst: 1000, writeFence: closingFence });
+      const name = (what: string) => `${scheme}-${what}`;
+      try {
+        const write = await client.create(ConfigMaps, configMap(name('decided-before-pause'))).then(() => 'applied', (e: unknown) => e);
+        expect(write).to.be.instanceOf(LeaseLostWriteRefusedError);
+        expect(checks).to.equal(2);
+        const read = await env.client.get(ConfigMaps, { namespace: NS, name: name('decided-before-pause') }).then(() => 'found', (e: unknown) => (isNotFound(e) ? 'not found' : e));
+        expect(read).to.equal('not found');
+        fence.openForever();
+        await client.create(ConfigMaps, configMap(name('sent-on-open-fence')));
+        await client.create(ConfigMaps, configMap(name('sent-on-reused-connection')));
+        expect(checks, 'every write is checked twice, on a new connection and on a reused one').to.equal(6);
+      } finally {
+        client.close();
+      }
+    });
+  }
 });
