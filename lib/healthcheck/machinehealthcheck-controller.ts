@@ -39,6 +39,7 @@ import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { MachineHealthChecks, Machines, Nodes } from '../client/resources.js';
 import type { Clock } from '../runtime/clock.js';
+import { requestKey } from '../runtime/request-key.js';
 import { TerminalError, type ControllerManager, type Informer, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/types.js';
 import { EventOnce } from './event-once.js';
 import { buildRemediationRequest, guessResource, requestKindFor, type ResourceResolver, type UnstructuredObject } from './external-remediation.js';
@@ -61,7 +62,6 @@ export interface MachineHealthCheckControllerOptions {
   shortCircuitBackoff?: { baseMs?: number; maxMs?: number };
 }
 
-const keyOf = (ns: string | undefined, name: string | undefined) => `${ns ?? ''}/${name ?? ''}`;
 
 function aggregate(errors: Error[]): Error {
   if (errors.length === 1) return errors[0]!;
@@ -91,7 +91,7 @@ class MachineHealthCheckReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const key = keyOf(req.namespace, req.name);
+    const key = requestKey(req);
     const labels = { name: req.name, namespace: req.namespace ?? '' };
     const mhc = this.mhcs.get(req);
     if (!mhc) {

@@ -32,11 +32,12 @@ import { TerminationFollower, type TerminationFollowPolicy } from '../cloud/term
 import type { Clock } from '../runtime/clock.js';
 import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Logger } from '../runtime/logger.js';
+import { requestKey } from '../runtime/request-key.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import type { Actuator, ActuatorContext } from './actuator.js';
 import { falseCondition, getCondition, isConditionTrue, isEquivalentTo, setCondition, trueCondition, trueConditionWithReason, unknownCondition } from '../apis/conditions.js';
 import { firstRefusalOf, judgeRefusal, refusedCondition, windowEndedCondition } from './capacity-window.js';
-import { findError, formatDuration, InsufficientCapacityError, isInvalidMachineConfiguration, MissingSecretError, requeueAfterOf } from './errors.js';
+import { findError, formatDuration, InsufficientCapacityError, isInvalidMachineConfiguration, messageOf, MissingSecretError, requeueAfterOf } from './errors.js';
 import { hasPreTerminateHooks } from './lifecycle-hooks.js';
 import { MachineDraft } from './machine-writer.js';
 import { applyPhase } from './machine-status.js';
@@ -93,7 +94,6 @@ class CapacityRetry extends Error {
   }
 }
 
-export const keyOf = (r: Request): string => `${r.namespace ?? ''}/${r.name}`;
 // The uid is part of it: a machine re-created under the same name is a new object and owes nothing to the
 // backoff its predecessor earned.
 export const fingerprintOf = (m: Machine): string => `${m.metadata.uid ?? ''}/${m.metadata.generation ?? 0}/${m.metadata.deletionTimestamp ?? ''}`;
@@ -115,11 +115,11 @@ export class MachineReconciler implements Reconciler {
 
   /** Lifts the backoff of a Machine so that its next reconcile runs at once (a Secret it waits for changed). */
   retryNow(req: Request): void {
-    this.gate.succeeded(keyOf(req));
+    this.gate.succeeded(requestKey(req));
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const key = keyOf(req);
+    const key = requestKey(req);
     const cached = this.d.machines.get(req);
     if (!cached) {
       // Gone: its backoff entry would otherwise stay for the life of the process.
@@ -311,7 +311,7 @@ export class MachineReconciler implements Reconciler {
     if (!(await writtenUnlessGone(() => draft.persist(ctx.signal)))) return;
     // Terminations take seconds: look again soon, then less often (not a fixed requeueAfterMs, which would
     // make every delete last at least that long).
-    const key = keyOf(draft.key);
+    const key = requestKey(draft.key);
     if (exists) return { requeueAfterMs: this.terminations.next(key) };
     this.terminations.done(key);
 
@@ -490,5 +490,3 @@ async function writtenUnlessGone(write: () => Promise<unknown>): Promise<boolean
 }
 
 export const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
-
-export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -32,6 +32,7 @@ import {
   viewCanBeCurrent,
   isMachineProvisioned,
   LaunchLedger,
+  messageOf,
   type Actuator,
   type ActuatorContext,
   type Clock,
@@ -484,8 +485,4 @@ class AwsMachineActuator implements AwsActuator {
     // A dynamic host is released once its instance has terminated: delete is called again until then.
     await releaseDynamicHost(scope, scope.clients.ec2, false, this.o.requeueAfterMs, ctx.signal);
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

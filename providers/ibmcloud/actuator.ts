@@ -287,7 +287,7 @@ class IbmCloudMachineActuator implements Actuator {
   }
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    return reportActuatorFailures('create', machine, ctx, { reason: 'failed to create instance via ibm vpc client', describe: messageOf }, () => this.doCreate(machine, ctx));
+    return reportActuatorFailures('create', machine, ctx, { reason: 'failed to create instance via ibm vpc client', describe: describeVpcError }, () => this.doCreate(machine, ctx));
   }
 
   private async doCreate(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -389,7 +389,7 @@ class IbmCloudMachineActuator implements Actuator {
   }
 
   async update(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    return reportActuatorFailures('update', machine, ctx, { reason: 'failed to update machine', describe: messageOf }, () => this.doUpdate(machine, ctx));
+    return reportActuatorFailures('update', machine, ctx, { reason: 'failed to update machine', describe: describeVpcError }, () => this.doUpdate(machine, ctx));
   }
 
   private async doUpdate(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -433,7 +433,7 @@ class IbmCloudMachineActuator implements Actuator {
     try {
       return mergesMachineConfigServer(await userDataFor(scope.machine, scope.spec, this.o.client, ctx.signal));
     } catch (err) {
-      ctx.log.info('could not read the user data to check for a stuck machine; not replacing it', { error: messageOf(err) });
+      ctx.log.info('could not read the user data to check for a stuck machine; not replacing it', { error: describeVpcError(err) });
       return false;
     }
   }
@@ -465,11 +465,11 @@ class IbmCloudMachineActuator implements Actuator {
   }
 
   async delete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    return reportActuatorFailures('delete', machine, ctx, { reason: 'failed to delete instance via ibmClient', describe: messageOf }, () => this.doDelete(machine, ctx));
+    return reportActuatorFailures('delete', machine, ctx, { reason: 'failed to delete instance via ibmClient', describe: describeVpcError }, () => this.doDelete(machine, ctx));
   }
 
   private async doDelete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), messageOf);
+    const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), describeVpcError);
     const uid = machine.metadata.uid ?? '';
     this.snapshots.delete(uid);
     this.lastRead.delete(uid);
@@ -548,8 +548,4 @@ function createdAt(scope: MachineScope): number | undefined {
   const c = scope.status.conditions?.find((x) => x.type === MachineCreatedConditionType && x.status === 'True');
   const t = c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : NaN;
   return Number.isNaN(t) ? undefined : t;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? describeVpcError(err) : String(err);
 }

@@ -10,11 +10,12 @@ import { Nodes } from '../../client/resources.js';
 import type { EventRecorder } from '../../client/event-recorder.js';
 import type { KubeClient } from '../../client/kube-client.js';
 import type { Clock } from '../../runtime/clock.js';
+import { requestKey } from '../../runtime/request-key.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../../runtime/types.js';
 import { falseCondition, isConditionTrue, setCondition, trueConditionWithReason } from '../../apis/conditions.js';
-import { requeueAfterOf } from '../errors.js';
+import { messageOf, requeueAfterOf } from '../errors.js';
 import { hasPreDrainHooks } from '../lifecycle-hooks.js';
-import { fingerprintOf, keyOf, messageOf } from '../machine-reconciler.js';
+import { fingerprintOf } from '../machine-reconciler.js';
 import { MachineDraft } from '../machine-writer.js';
 import { clone } from '../merge-patch.js';
 import { RetryGate } from '../retry-gate.js';
@@ -41,13 +42,13 @@ export class DrainReconciler implements Reconciler {
     const cached = this.d.machines.get(req);
     if (!cached) {
       // Gone: its backoff entry would otherwise stay for the life of the process.
-      this.gate.succeeded(keyOf(req));
+      this.gate.succeeded(requestKey(req));
       return;
     }
     if (!cached.metadata.deletionTimestamp || cached.status?.phase !== PhaseDeleting) return;
     if (isConditionTrue(cached.status?.conditions, DrainedCondition)) return;
 
-    const key = keyOf(req);
+    const key = requestKey(req);
     const fp = fingerprintOf(cached);
     // Our own DrainError status write comes straight back through the watch; hold it to the backoff.
     const wait = this.gate.remaining(key, fp);

@@ -9,7 +9,7 @@ import type { KubeClient } from '../../client/kube-client.js';
 import { DaemonSets, Nodes, Pods } from '../../client/resources.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
-import { formatDuration, RequeueAfterError } from '../errors.js';
+import { formatDuration, messageOf, RequeueAfterError } from '../errors.js';
 import { drainPermission } from './drain-guard.js';
 import { decidePods } from './pod-filter.js';
 
@@ -169,7 +169,6 @@ export class NodeDrainer {
 
 const podRef = (p: Pod) => ({ namespace: p.metadata.namespace ?? '', name: p.metadata.name ?? '' });
 const podKey = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
