@@ -1,9 +1,10 @@
-// The MachineHealthCheck controller (machine-api.md §4): finds the machines an MHC covers, judges their
-// health from their nodes, and — while no more than maxUnhealthy are unhealthy — remediates: deletes
-// machines that have a controller owner, annotates them for external bare-metal remediation, or creates
-// external remediation requests from a template.
+// The MachineHealthCheck controller: finds the machines an MHC covers, judges their health from their nodes,
+// and — while no more than maxUnhealthy are unhealthy — remediates: deletes machines that have a controller
+// owner, annotates them for external bare-metal remediation, or creates external remediation requests from a
+// template.
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machinehealthcheck/machinehealthcheck_controller.go
 //
-// Where it differs from the reference, on purpose (§8):
+// Where it differs from the reference, on purpose:
 //  - short-circuited, it looks again after as long as the episode has lasted (30 s, growing to 5 min; watch
 //    events still wake it) instead of requeueing every 1 ms, and it reports RemediationRestricted once per
 //    episode, not every pass;

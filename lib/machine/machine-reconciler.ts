@@ -1,5 +1,6 @@
-// The machine controller's reconcile (spec §1.5): drives a Machine through Provisioning → Provisioned →
-// Running with the provider's Actuator, and through Deleting (after the drain controller) to finalizer removal.
+// The machine controller's reconcile: drives a Machine through Provisioning → Provisioned → Running with the
+// provider's Actuator, and through Deleting (after the drain controller) to finalizer removal.
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machine/controller.go
 import {
   CapacityAvailableCondition,
   DrainedCondition,
@@ -173,7 +174,8 @@ export class MachineReconciler implements Reconciler {
       if (!proceed) return;
     }
 
-    // Flaw 8 fixed: validation runs after this branch, so a machine being deleted is never held hostage by it.
+    // Validation runs after this branch (the reference validates first), so a machine that became invalid while
+    // being deleted, e.g. its cluster label removed, is still deleted rather than stuck.
     if (deleting) return this.reconcileDelete(draft, ctx, log);
 
     const errs = validateMachine(draft.machine);
@@ -246,7 +248,7 @@ export class MachineReconciler implements Reconciler {
     }
 
     this.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceNotCreatedReason, 'Warning', 'Instance has not been created'));
-    // Flaw 9 improved: the reference writes Provisioning and waits for its own watch event to call Create;
+    // The reference writes Provisioning and waits for its own watch event to call Create;
     // here one pass does both, and Provisioning lands in the same status write as what Create learnt.
     let createErr: unknown;
     try {

@@ -1,8 +1,9 @@
-// The MachineSet controller (machine-api.md §3): keeps spec.replicas machines matching the selector, adopts
-// matching orphans, releases machines whose labels stop matching, scales down by the delete policy and
-// reports status (including labelSelector for the /scale subresource).
+// The MachineSet controller: keeps spec.replicas machines matching the selector, adopts matching orphans,
+// releases machines whose labels stop matching, scales down by the delete policy and reports status
+// (including labelSelector for the /scale subresource).
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machineset/controller.go
 //
-// Where it differs from the reference, on purpose (§8.11, §8.12):
+// Where it differs from the reference, on purpose:
 //  - expectations instead of polling the cache inside the reconcile: a MachineSet does not count machines
 //    again until its informer has observed the creates and deletes it made (see expectations.ts);
 //  - creates and deletes are bounded per pass (`burst`, default 50, the OpenShift scaling advice), and

@@ -1,4 +1,6 @@
-// The GCP actuator. Where it departs from the reference, on purpose (spec/gcp.md A7):
+// The GCP actuator.
+// Reference: https://github.com/openshift/machine-api-provider-gcp/blob/main/pkg/cloud/gcp/actuators/machine/reconciler.go
+// Where it departs from the reference, on purpose:
 // - the instance name is the Machine name and insert carries a requestId derived from the Machine UID, so a
 //   retried insert (lost reply, controller restart) is GCE's same request, and a 409 from a racing insert
 //   adopts the instance instead of failing the Machine;
@@ -207,7 +209,7 @@ class GcpMachineActuator implements GcpActuator {
     }
   }
 
-  /** Writes what the instance says onto the Machine (A2.3): providerID, addresses, labels, state. */
+  /** Writes what the instance says onto the Machine after create and update: providerID, addresses, labels, state. */
   private record(scope: MachineScope, instance: Instance): void {
     const m = scope.machine;
     const state = stateToRecord(scope.status.instanceState, instance);

@@ -1,4 +1,6 @@
-// The IBM Cloud VPC actuator. Where it departs from the reference, on purpose (spec/ibmcloud.md B7):
+// The IBM Cloud VPC actuator.
+// Reference: https://github.com/openshift/machine-api-provider-ibmcloud/blob/main/pkg/actuators/machine/reconciler.go
+// Where it departs from the reference, on purpose:
 // - one IAM-authenticated client per API key and one endpoint look-up per region, reused (the reference gets
 //   a new token and GETs the region on every Exists, Create and Update), and client-construction failures
 //   are retried, never terminal;
@@ -16,7 +18,7 @@
 //   field; spec tags are attached (Global Tagging); "0.0.0.0" is never recorded as an address;
 // - DELETE is issued once (not every 20 s while the instance is `deleting`), and Update/Delete events are
 //   emitted only when something changed;
-// - the stuck-machine replacement (OCPBUGS-1327) is kept, without rewriting the phase: the instance is
+// - the stuck-machine replacement (stuck-machine.ts) is kept, without rewriting the phase: the instance is
 //   deleted and forgotten, and the machine controller's create makes it again under the same name.
 import {
   DEFAULT_VISIBILITY_WINDOW_MS,
@@ -101,7 +103,7 @@ export interface IbmCloudActuatorOptions {
   resolutionTtlMs?: number;
   /**
    * How long an instance may run without its Machine getting a Node before it is replaced once, when its
-   * Ignition merges the machine config server's config (the reference's 15 min, OCPBUGS-1327); 0 = never.
+   * Ignition merges the machine config server's config (the reference's 15 min; see stuck-machine.ts); 0 = never.
    */
   stuckMachineTimeoutMs?: number;
 }
@@ -266,7 +268,7 @@ class IbmCloudMachineActuator implements Actuator {
     scope.saveStatus();
   }
 
-  /** B2.3: providerID, addresses, labels, instance state. */
+  /** Writes what the instance says onto the Machine: providerID, addresses, labels, instance state. */
   private async record(scope: MachineScope, instance: VpcInstance, signal: AbortSignal): Promise<void> {
     const accountId = await scope.clients.accountId(signal);
     const m = scope.machine;

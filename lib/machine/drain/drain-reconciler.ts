@@ -1,6 +1,8 @@
-// The machine-drain-controller (spec §1.6): once the machine controller has set phase Deleting, drain
-// the machine's node and record Drained=True so that the machine controller may terminate the instance.
-// Improvement (flaw 1): a failed drain is persisted as Drained=False/DrainError, visible to users.
+// The machine-drain-controller: once the machine controller has set phase Deleting, drain the machine's node
+// and record Drained=True so that the machine controller may terminate the instance.
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machine/drain_controller.go
+// A failed drain is persisted as Drained=False/DrainError, visible to users (the reference set it in memory and
+// returned before writing it, so only the DrainRequeued event showed the failure).
 import { DrainErrorReason, DrainedCondition, ExcludeNodeDrainingAnnotation, PhaseDeleting } from '../../apis/constants.js';
 import type { Node } from '../../apis/core.js';
 import type { Machine } from '../../apis/machine-types.js';
