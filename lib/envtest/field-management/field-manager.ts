@@ -7,9 +7,9 @@
 // the field to the applier. Changes that only move timestamps are no changes: the old entries stay.
 import type { JSONSchemaProps } from '../schema/index.js';
 import * as E from '../errors.js';
-import { cloneJson, isPlainObject } from '../json.js';
+import { cloneJson, deepEqual, isPlainObject } from '../json.js';
 import { FieldSet, pathString, type Element } from './field-set.js';
-import { decodeManagers, encodeManagers, identityOf, printManager, type ManagerEntry, type Managers, type Operation } from './managed-fields.js';
+import { decodeManagers, encodeEntry, encodeManagers, fieldsV1Touches, identityOf, identityOfEntry, printManager, sortEntries, type ManagerEntry, type Managers, type Operation } from './managed-fields.js';
 import { compare, fieldSetOf, merge, removeFields } from './typed.js';
 
 type Json = Record<string, unknown>;
@@ -59,25 +59,60 @@ function withoutManagedFields(obj: Json): Json {
  * write changes nothing.
  */
 export function recordUpdate(req: FieldManagerRequest, before: Json | undefined, after: Json, ctx: FieldContext): unknown {
-  const current = isPlainObject(after.metadata) ? after.metadata.managedFields : undefined;
+  const current = managedFieldsOf(after);
+  const stored = before ? managedFieldsOf(before) : undefined;
+  // Entries the client sent that differ from the stored ones are its own to set, and are checked.
+  const trusted = current === stored || (before !== undefined && deepEqual(current, stored));
   const { changed, removed } = compare(withoutManagedFields(before ?? {}), withoutManagedFields(after), ctx.schema);
   const added = strip(changed);
   const gone = strip(removed);
-  if (added.isEmpty() && gone.isEmpty()) return current;
-  const managers = decodeManagers(current);
+  if (added.isEmpty() && gone.isEmpty()) {
+    if (!trusted) decodeManagers(current);
+    return current;
+  }
   const self: ManagerEntry = { manager: req.manager, operation: 'Update', apiVersion: ctx.apiVersion, ...(req.subresource ? { subresource: req.subresource } : {}), fields: new FieldSet() };
   const id = identityOf(self);
-  for (const [key, e] of managers) {
-    e.fields = key === id ? e.fields.difference(gone) : e.fields.difference(added).difference(gone);
+  if (!trusted || !Array.isArray(current)) {
+    const managers = decodeManagers(current);
+    for (const [key, e] of managers) e.fields = key === id ? e.fields.difference(gone) : e.fields.difference(added).difference(gone);
+    if (!added.isEmpty()) {
+      const entry = managers.get(id) ?? self;
+      entry.fields = entry.fields.union(added);
+      entry.apiVersion = ctx.apiVersion;
+      entry.time = ctx.now;
+      managers.set(id, entry);
+    }
+    return encodeManagers(managers);
+  }
+  // The stored entries: only those holding a changed or removed field (and the writer's own) are
+  // parsed and written again; a controller's status write leaves the spec owners' entries as they are.
+  const out: Array<Record<string, unknown>> = [];
+  let own: ManagerEntry | undefined;
+  for (const raw of current as Array<Record<string, unknown>>) {
+    const isOwn = identityOfEntry(raw) === id;
+    if (!isOwn && !fieldsV1Touches(raw.fieldsV1, added) && !fieldsV1Touches(raw.fieldsV1, gone)) {
+      out.push(raw);
+      continue;
+    }
+    const [entry] = decodeManagers([raw]).values();
+    if (!entry) continue;
+    entry.fields = isOwn ? entry.fields.difference(gone) : entry.fields.difference(added).difference(gone);
+    if (isOwn) own = entry;
+    else if (!entry.fields.isEmpty()) out.push(encodeEntry(entry));
   }
   if (!added.isEmpty()) {
-    const entry = managers.get(id) ?? self;
+    const entry = own ?? self;
     entry.fields = entry.fields.union(added);
     entry.apiVersion = ctx.apiVersion;
     entry.time = ctx.now;
-    managers.set(id, entry);
+    own = entry;
   }
-  return encodeManagers(managers);
+  if (own && !own.fields.isEmpty()) out.push(encodeEntry(own));
+  return sortEntries(out);
+}
+
+function managedFieldsOf(obj: Json): unknown {
+  return isPlainObject(obj.metadata) ? obj.metadata.managedFields : undefined;
 }
 
 /** The part of an applied configuration the request may own (status subresource rules). */

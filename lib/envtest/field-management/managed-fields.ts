@@ -20,12 +20,7 @@ export interface ManagerEntry {
 export type Managers = Map<string, ManagerEntry>;
 
 export function identityOf(e: Pick<ManagerEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
-  return JSON.stringify({
-    manager: e.manager,
-    operation: e.operation,
-    ...(e.operation === 'Update' ? { apiVersion: e.apiVersion } : {}),
-    ...(e.subresource ? { subresource: e.subresource } : {}),
-  });
+  return [e.manager, e.operation, e.operation === 'Update' ? e.apiVersion : '', e.subresource ?? ''].join('\u0000');
 }
 
 function invalidManagedFields(index: number, detail: string): E.StatusError {
@@ -67,17 +62,11 @@ export function decodeManagers(raw: unknown): Managers {
 
 /** metadata.managedFields for `managers`: empty sets dropped, sorted as kube sorts them (operation, time, manager). */
 export function encodeManagers(managers: Managers): Array<Record<string, unknown>> {
-  const entries = [...managers.values()].filter((e) => !e.fields.isEmpty());
-  entries.sort((p, q) => {
-    if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
-    const pt = p.time ?? '';
-    const qt = q.time ?? '';
-    if (pt !== qt) return pt < qt ? -1 : 1;
-    if (p.manager !== q.manager) return p.manager < q.manager ? -1 : 1;
-    if (p.apiVersion !== q.apiVersion) return p.apiVersion < q.apiVersion ? -1 : 1;
-    return (p.subresource ?? '') < (q.subresource ?? '') ? -1 : (p.subresource ?? '') > (q.subresource ?? '') ? 1 : 0;
-  });
-  return entries.map((e) => ({
+  return sortEntries([...managers.values()].filter((e) => !e.fields.isEmpty()).map(encodeEntry));
+}
+
+export function encodeEntry(e: ManagerEntry): Record<string, unknown> {
+  return {
     manager: e.manager,
     operation: e.operation,
     apiVersion: e.apiVersion,
@@ -85,7 +74,36 @@ export function encodeManagers(managers: Managers): Array<Record<string, unknown
     fieldsType: 'FieldsV1',
     fieldsV1: e.fields.toFieldsV1(),
     ...(e.subresource ? { subresource: e.subresource } : {}),
-  }));
+  };
+}
+
+/** The identity of an encoded entry (see identityOf). */
+export function identityOfEntry(raw: Record<string, unknown>): string {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  return identityOf({ manager: str(raw.manager), operation: raw.operation === 'Apply' ? 'Apply' : 'Update', apiVersion: str(raw.apiVersion), subresource: str(raw.subresource) || undefined });
+}
+
+/** Encoded entries in kube's order: by operation, time, manager, apiVersion, subresource. */
+export function sortEntries(entries: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const keys = ['operation', 'time', 'manager', 'apiVersion', 'subresource'];
+  return entries.sort((p, q) => {
+    for (const k of keys) {
+      const a = str(p[k]);
+      const b = str(q[k]);
+      if (a !== b) return a < b ? -1 : 1;
+    }
+    return 0;
+  });
+}
+
+/** Whether a FieldsV1 value holds any path of `set` (a walk over `set` only; nothing is parsed). */
+export function fieldsV1Touches(raw: unknown, set: FieldSet): boolean {
+  if (raw === null || typeof raw !== 'object') return false;
+  const node = raw as Record<string, unknown>;
+  for (const m of set.members) if (Object.hasOwn(node, m)) return true;
+  for (const [e, child] of set.children) if (Object.hasOwn(node, e) && fieldsV1Touches(node[e], child)) return true;
+  return false;
 }
 
 /** How kube names a manager in a conflict: `"kubectl" with subresource "scale" using apps/v1`. */

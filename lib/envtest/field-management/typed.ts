@@ -60,48 +60,71 @@ export interface Comparison {
   removed: FieldSet;
 }
 
+/** A node of a result set made only when something is marked under it (most of a comparison marks nothing). */
+class LazyNode {
+  private node: FieldSet | undefined;
+  constructor(
+    private readonly parent: Target,
+    private readonly e: Element,
+  ) {}
+
+  get(): FieldSet {
+    this.node ??= at(this.parent).child(this.e);
+    return this.node;
+  }
+}
+type Target = FieldSet | LazyNode;
+
+function at(t: Target): FieldSet {
+  return t instanceof FieldSet ? t : t.get();
+}
+
 export function compare(before: Json, after: Json, schema: JSONSchemaProps | undefined): Comparison {
   const c: Comparison = { changed: new FieldSet(), removed: new FieldSet() };
   compareMaps(c.changed, c.removed, before, after, schema);
   return c;
 }
 
-function compareMaps(changed: FieldSet, removed: FieldSet, a: Json, b: Json, schema: JSONSchemaProps | undefined): void {
-  for (const k of Object.keys(a)) if (!Object.hasOwn(b, k) || b[k] === undefined) markAll(removed, `f:${k}`, a[k], fieldSchema(schema, k));
-  for (const [k, v] of Object.entries(b)) {
+function compareMaps(changed: Target, removed: Target, a: Json, b: Json, schema: JSONSchemaProps | undefined): void {
+  for (const k in a) if (Object.hasOwn(a, k) && a[k] !== undefined && (!Object.hasOwn(b, k) || b[k] === undefined)) markAll(at(removed), `f:${k}`, a[k], fieldSchema(schema, k));
+  for (const k in b) {
+    if (!Object.hasOwn(b, k)) continue;
+    const v = b[k];
     if (v === undefined) continue;
     const s = fieldSchema(schema, k);
-    if (!Object.hasOwn(a, k) || a[k] === undefined) markAll(changed, `f:${k}`, v, s);
+    if (!Object.hasOwn(a, k) || a[k] === undefined) markAll(at(changed), `f:${k}`, v, s);
     else compareValues(changed, removed, `f:${k}`, a[k], v, s);
   }
 }
 
-function compareValues(changed: FieldSet, removed: FieldSet, e: Element, a: unknown, b: unknown, schema: JSONSchemaProps | undefined): void {
+function compareValues(changed: Target, removed: Target, e: Element, a: unknown, b: unknown, schema: JSONSchemaProps | undefined): void {
+  // Writes share the untouched parts of the stored object (a status write keeps the stored spec).
+  if (a === b) return;
   const sa = shapeOf(a, schema);
   const sb = shapeOf(b, schema);
   if (sa.kind === 'map' && sb.kind === 'map' && isPlainObject(a) && isPlainObject(b)) {
-    compareMaps(changed.child(e), removed.child(e), a, b, sa.schema);
+    compareMaps(new LazyNode(changed, e), new LazyNode(removed, e), a, b, sa.schema);
     return;
   }
   const ia = keyed(sa, a);
   const ib = keyed(sb, b);
   if (ia && ib && sa.kind === sb.kind) {
-    const cc = changed.child(e);
-    const rc = removed.child(e);
-    for (const [ie, item] of ia) if (!ib.has(ie)) markAll(rc, ie, item, itemSchema(sa));
+    const cc = new LazyNode(changed, e);
+    const rc = new LazyNode(removed, e);
+    for (const [ie, item] of ia) if (!ib.has(ie)) markAll(rc.get(), ie, item, itemSchema(sa));
     for (const [ie, item] of ib) {
-      if (!ia.has(ie)) markAll(cc, ie, item, itemSchema(sb));
-      else if (isPlainObject(item) && isPlainObject(ia.get(ie))) compareMaps(cc.child(ie), rc.child(ie), ia.get(ie) as Json, item, itemSchema(sb));
+      if (!ia.has(ie)) markAll(cc.get(), ie, item, itemSchema(sb));
+      else if (isPlainObject(item) && isPlainObject(ia.get(ie))) compareMaps(new LazyNode(cc, ie), new LazyNode(rc, ie), ia.get(ie) as Json, item, itemSchema(sb));
     }
     return;
   }
   if (sa.kind !== sb.kind || ((sa.kind === 'map' || ia) && !(sb.kind === 'map' || ib))) {
     // The value changed its shape: what was under it is gone and the new value is all new.
-    markAll(removed, e, a, schema);
-    markAll(changed, e, b, schema);
+    markAll(at(removed), e, a, schema);
+    markAll(at(changed), e, b, schema);
     return;
   }
-  if (!deepEqual(a, b)) changed.members.add(e);
+  if (!deepEqual(a, b)) at(changed).members.add(e);
 }
 
 /** Marks `e` and everything under it (a whole value added or removed). */
