@@ -42,22 +42,18 @@ export class FieldSet {
 
   insert(path: Element[]): void {
     if (path.length === 0) return;
-    let node: FieldSet = this;
-    for (const e of path.slice(0, -1)) node = node.child(e);
-    node.members.add(path[path.length - 1] as Element);
+    const parent = path.slice(0, -1).reduce<FieldSet>((node, e) => node.child(e), this);
+    parent.members.add(path[path.length - 1] as Element);
   }
 
   has(path: Element[]): boolean {
-    let node: FieldSet | undefined = this;
-    for (const e of path.slice(0, -1)) node = node?.children.get(e);
-    return node?.members.has(path[path.length - 1] as Element) ?? false;
+    if (path.length === 0) return false;
+    return this.at(path.slice(0, -1))?.members.has(path[path.length - 1] as Element) ?? false;
   }
 
   /** The node under a path ([] is this set). */
   at(path: Element[]): FieldSet | undefined {
-    let node: FieldSet | undefined = this;
-    for (const e of path) node = node?.children.get(e);
-    return node;
+    return path.reduce<FieldSet | undefined>((node, e) => node?.children.get(e), this);
   }
 
   isEmpty(): boolean {

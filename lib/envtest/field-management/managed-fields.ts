@@ -34,6 +34,8 @@ export function decodeManagers(raw: unknown): Managers {
   if (!Array.isArray(raw)) throw E.badRequest('metadata.managedFields: must be a list of ManagedFieldsEntry');
   raw.forEach((entry: unknown, i) => {
     if (!isPlainObject(entry)) throw invalidManagedFields(i, 'must be an object');
+    // `managedFields: [{}]` is how a client clears the entries.
+    if (Object.keys(entry).length === 0) return;
     const { manager, operation, apiVersion, subresource, time, fieldsType, fieldsV1 } = entry;
     if (operation !== 'Apply' && operation !== 'Update') throw invalidManagedFields(i, `operation: Unsupported value: ${JSON.stringify(operation ?? '')}: supported values: "Apply", "Update"`);
     if (fieldsType !== undefined && fieldsType !== 'FieldsV1') throw invalidManagedFields(i, `fieldsType: Unsupported value: ${JSON.stringify(fieldsType)}: supported values: "FieldsV1"`);

@@ -107,4 +107,22 @@ describe('field manager (Update and Apply ownership)', () => {
       ['ctrl', 'status', { 'f:status': { 'f:ready': {} } }],
     ]);
   });
+
+  it('a write leaves the entries of managers whose fields it does not touch as they were stored', () => {
+    const created = widget({ size: 's' });
+    const base = withFields(created, recordUpdate({ manager: 'a', operation: 'Update' }, undefined, created, ctx(t1)));
+    const next = withFields({ ...created, status: { ready: true } }, managed(base));
+    const mf = recordUpdate({ manager: 'ctrl', operation: 'Update', subresource: 'status' }, base, next, ctx(t2)) as Array<Json>;
+    expect(mf[0]).to.equal(managed(base)[0]);
+    expect(mf[1]).to.deep.include({ manager: 'ctrl', subresource: 'status', fieldsV1: { 'f:status': { '.': {}, 'f:ready': {} } } });
+  });
+
+  it('entries a client sends are checked (400 naming the entry), and [{}] clears them', () => {
+    const created = widget({ size: 's' });
+    const base = withFields(created, recordUpdate({ manager: 'a', operation: 'Update' }, undefined, created, ctx(t1)));
+    const bad = withFields({ ...created, spec: { size: 'm' } }, [{ manager: 'x', operation: 'Patch', fieldsV1: {} }]);
+    expect(() => recordUpdate({ manager: 'b', operation: 'Update' }, base, bad, ctx(t2))).to.throw(StatusError, 'metadata.managedFields[0]: operation: Unsupported value: "Patch"');
+    const cleared = withFields({ ...created, spec: { size: 'm' } }, [{}]);
+    expect((recordUpdate({ manager: 'b', operation: 'Update' }, base, cleared, ctx(t2)) as Array<Json>).map((e) => e.manager)).to.deep.equal(['b']);
+  });
 });
