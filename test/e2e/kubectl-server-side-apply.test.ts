@@ -148,6 +148,36 @@ describe('kubectl apply --server-side: field ownership', function () {
     });
   });
 
+  describe('a Machine (custom resource with a list-type map)', () => {
+    const hooks = (names: string[]) => [
+      'apiVersion: machine.openshift.io/v1beta1',
+      'kind: Machine',
+      'metadata:',
+      '  name: ssa-machine',
+      `  namespace: ${ns}`,
+      'spec:',
+      '  lifecycleHooks:',
+      '    preDrain:',
+      ...names.flatMap((n) => [`      - name: example.com/${n}`, `        owner: ${n.toLowerCase()}-operator`]),
+      '',
+    ].join('\n');
+    async function preDrain(): Promise<string[]> {
+      const m = parseYaml(await ok(['get', 'machine', 'ssa-machine', '-n', ns, '-o', 'yaml'])) as { spec: { lifecycleHooks?: { preDrain?: Array<{ name: string }> } } };
+      return (m.spec.lifecycleHooks?.preDrain ?? []).map((h) => h.name);
+    }
+
+    it('two appliers each own their own preDrain hook (items merged by name); one dropping its hook removes only that one', async () => {
+      await ok(['apply', '--server-side', '--field-manager=backup', '-f', '-'], hooks(['Backup']));
+      await ok(['apply', '--server-side', '--field-manager=etcd', '-f', '-'], hooks(['Etcd']));
+      expect(await preDrain()).to.deep.equal(['example.com/Backup', 'example.com/Etcd']);
+      const m = parseYaml(await ok(['get', 'machine', 'ssa-machine', '-n', ns, '-o', 'yaml', '--show-managed-fields'])) as { metadata: { managedFields: ManagedEntry[] } };
+      const etcd = m.metadata.managedFields.find((e) => e.manager === 'etcd');
+      expect(etcd?.fieldsV1).to.deep.equal({ 'f:spec': { 'f:lifecycleHooks': { 'f:preDrain': { 'k:{"name":"example.com/Etcd"}': { '.': {}, 'f:name': {}, 'f:owner': {} } } } } });
+      await ok(['apply', '--server-side', '--field-manager=etcd', '-f', '-'], hooks([]).replace('    preDrain:\n', '    preDrain: []\n'));
+      expect(await preDrain()).to.deep.equal(['example.com/Backup']);
+    });
+  });
+
   describe('a ConfigMap (built-in kind)', () => {
     it('kubectl create records an Update entry for kubectl-create; apply then shares the fields it sets to the same values', async () => {
       await ok(['create', 'configmap', 'ssa-config', '-n', ns, '--from-literal=a=1']);

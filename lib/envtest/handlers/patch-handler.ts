@@ -73,6 +73,9 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     await handleApply(ctx, opts, patch, name);
     return;
   }
+  if (ctx.query.has('force')) {
+    throw E.invalid('PatchOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }]);
+  }
   opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent']), operation: 'Update', ...(sub ? { subresource: sub } : {}) };
   // Read and patched again on every attempt: a retry after a concurrent write patches the new object.
   const read = () => {
