@@ -12,6 +12,7 @@ import { applyConfiguration, fieldContextFor, managerFromRequest, type FieldMana
 import { isPlainObject } from '../json.js';
 import { rfc3339, type Obj, type WriteOpts } from '../object-api.js';
 import { boolQueryParam } from '../query-params.js';
+import { apiVersionFor } from '../resource-type.js';
 import { parseYamlBody, reply, withWarnings, writeOptions, type HandlerContext } from './context.js';
 
 export const JsonPatchType = 'application/json-patch+json';
@@ -99,6 +100,10 @@ async function handleApply(ctx: HandlerContext, opts: WriteOpts, patch: unknown,
     throw E.invalid('PatchOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
   }
   if (!isPlainObject(patch)) throw E.badRequest('error decoding YAML: the applied configuration is not an object');
+  const expected = apiVersionFor(type.group, version);
+  if (patch.apiVersion !== expected) {
+    throw E.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof patch.apiVersion === 'string' ? patch.apiVersion : ''}, expected: ${expected}`);
+  }
   const req: FieldManagerRequest = { manager: managerFromRequest(fieldManager, undefined), operation: 'Apply', force: boolQueryParam(ctx.query, 'force') ?? false, ...(sub ? { subresource: sub } : {}) };
   opts.fieldManager = req;
   const fields = () => fieldContextFor(type, version, rfc3339(ctx.now()));

@@ -25,6 +25,15 @@ describe('envtest control plane: server-side apply and managedFields', () => {
     expect(r.json().details.causes).to.deep.equal([{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }]);
   });
 
+  it('answers 400 to an applied configuration whose apiVersion is not the URL\'s', async () => {
+    const r = await raw(env.cp, 'PATCH', `/apis/test.envtest.io/v1/namespaces/${ns}/widgets/versioned?fieldManager=me`, {
+      body: JSON.stringify({ kind: 'Widget', metadata: { name: 'versioned' }, spec: { size: 'small' } }),
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+    expect(r.status).to.equal(400);
+    expect(r.json().message).to.equal('Incorrect version specified in apply patch. Specified patch version: , expected: test.envtest.io/v1');
+  });
+
   it('records the fieldManager of a create, a merge patch and a status write, each with its subresource', async () => {
     await env.custom.createNamespacedCustomObject({ ...M, fieldManager: 'creator', body: widget('owned', { size: 'small', color: 'red' }) });
     await env.custom.patchNamespacedCustomObject({ ...M, name: 'owned', fieldManager: 'painter', body: { spec: { color: 'blue' } } }, merge);
