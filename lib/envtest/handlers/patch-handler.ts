@@ -77,7 +77,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
   if (ctx.query.has('force')) {
     throw E.invalid('PatchOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }]);
   }
-  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent']), operation: 'Update', ...(sub ? { subresource: sub } : {}) };
+  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'PatchOptions'), operation: 'Update', ...(sub ? { subresource: sub } : {}) };
   // Read and patched again on every attempt: a retry after a concurrent write patches the new object.
   const read = () => {
     const existing = ctx.api.get(type, ctx.namespace, name);
@@ -104,7 +104,7 @@ async function handleApply(ctx: HandlerContext, opts: WriteOpts, patch: unknown,
   if (patch.apiVersion !== expected) {
     throw E.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof patch.apiVersion === 'string' ? patch.apiVersion : ''}, expected: ${expected}`);
   }
-  const req: FieldManagerRequest = { manager: managerFromRequest(fieldManager, undefined), operation: 'Apply', force: boolQueryParam(ctx.query, 'force') ?? false, ...(sub ? { subresource: sub } : {}) };
+  const req: FieldManagerRequest = { manager: managerFromRequest(fieldManager, undefined, 'PatchOptions'), operation: 'Apply', force: boolQueryParam(ctx.query, 'force') ?? false, ...(sub ? { subresource: sub } : {}) };
   opts.fieldManager = req;
   const fields = () => fieldContextFor(type, version, rfc3339(ctx.now()));
   if (!ctx.api.find(type, ctx.namespace, name)) {

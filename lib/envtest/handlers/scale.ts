@@ -83,7 +83,7 @@ export async function handleWriteScale(ctx: HandlerContext, method: 'PUT' | 'PAT
   const opts: WriteOpts = {
     dryRun: isDryRun(ctx.query),
     warnings: [],
-    fieldManager: { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent']), operation: 'Update', subresource: 'scale' },
+    fieldManager: { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], method === 'PUT' ? 'UpdateOptions' : 'PatchOptions'), operation: 'Update', subresource: 'scale' },
   };
   const name = ctx.name ?? '';
   const body = method === 'PUT' ? { scale: await readObjectBody(ctx) } : await readPatch(ctx, [JsonPatchType, MergePatchType, StrategicMergePatchType]);

@@ -7,7 +7,7 @@ import { readObjectBody, reply, withWarnings, writeOptions, type HandlerContext 
 
 export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const opts = writeOptions(ctx.query);
-  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent']), operation: 'Update' };
+  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'CreateOptions'), operation: 'Update' };
   const body = await readObjectBody(ctx);
   if (ctx.type.namespaced && !ctx.namespace) throw E.notFoundPath();
   const created = await withWarnings(ctx, opts, () => ctx.writes.create(ctx.type, ctx.version, ctx.namespace, body, opts, ctx.query.get('fieldManager') ?? undefined));
@@ -23,7 +23,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
     return;
   }
   if (sub !== undefined && sub !== 'status') throw E.methodNotAllowed();
-  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent']), operation: 'Update', ...(sub ? { subresource: sub } : {}) };
+  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'UpdateOptions'), operation: 'Update', ...(sub ? { subresource: sub } : {}) };
   const name = ctx.name ?? '';
   const updated = await withWarnings(ctx, opts, () =>
     ctx.writes.update({
