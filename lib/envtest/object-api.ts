@@ -13,6 +13,7 @@ import { validateObjectMeta } from './object-meta.js';
 import type { TypeRegistry } from './registry.js';
 import { apiVersionFor, typeKeyOf, versionInfo, type ResourceType } from './resource-type.js';
 import { applySchema } from './schema/index.js';
+import { fieldContextFor, recordUpdate, type FieldManagerRequest } from './field-management/index.js';
 import { foldSecretStringData } from './secret-string-data.js';
 import type { Store } from './storage/store.js';
 import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
@@ -30,6 +31,12 @@ export interface WriteOpts {
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
   /** Filled with warnings for the response's Warning headers. */
   warnings?: string[];
+  /**
+   * Who writes, for metadata.managedFields. An Update is recorded here; an Apply arrives with its
+   * entries already computed (field-management applyConfiguration). Without it (the server's own
+   * writes) the stored entries are kept as they are.
+   */
+  fieldManager?: FieldManagerRequest;
 }
 
 export interface DeleteOpts extends WriteOpts {
@@ -136,8 +143,12 @@ export class ObjectApi {
     const name = m.name;
     if (type.namespaced) this.admitNamespace(type, m.namespace ?? '', name);
     const nowStr = rfc3339(this.now());
+    const meta = m as Record<string, unknown>;
+    const applied = opts.fieldManager?.operation === 'Apply' ? meta.managedFields : undefined;
     prepareCreate(type, obj, randomUUID(), nowStr);
+    if (applied !== undefined) meta.managedFields = applied;
     const admitted = this.admit(type, version, obj, undefined, nowStr, opts);
+    this.recordFields(type, version, undefined, admitted, opts, nowStr);
     if (this.find(type, m.namespace ?? '', name)) throw E.alreadyExists(groupResource(type), name);
     return admitted;
   }
@@ -216,7 +227,20 @@ export class ObjectApi {
         field: 'metadata.finalizers',
       }]);
     }
-    return this.admit(type, version, next, existing, rfc3339(this.now()), opts);
+    const now = rfc3339(this.now());
+    const admitted = this.admit(type, version, next, existing, now, opts);
+    this.recordFields(type, version, existing, admitted, opts, now);
+    return admitted;
+  }
+
+  /** Records an Update in obj.metadata.managedFields (in place); an Apply's entries are already there. */
+  private recordFields(type: ResourceType, version: string, before: Obj | undefined, obj: Obj, opts: WriteOpts, now: string): void {
+    const req = opts.fieldManager;
+    if (!req || req.operation === 'Apply') return;
+    const managed = recordUpdate(req, before, obj, fieldContextFor(type, version, now));
+    const meta = obj.metadata as Record<string, unknown>;
+    if (managed === undefined) delete meta.managedFields;
+    else meta.managedFields = managed;
   }
 
   /** `incoming` with the stored object's server-owned fields, as an update would store it before validation. */

@@ -9,7 +9,7 @@ import { cloneJson, isJsonObject, jsonEqual, setKey } from './json-value.js';
 import type { JsonRecord } from './json-value.js';
 
 /** The patch strategy of one field, mirroring the Go struct tags of the Kubernetes API types. */
-interface FieldStrategy {
+export interface FieldStrategy {
   /** A list of objects merged by this key (patchStrategy:"merge", patchMergeKey). */
   mergeKey?: string;
   /** A list of scalars merged as a set (patchStrategy:"merge" without a key). */
@@ -77,6 +77,11 @@ const strategies: Record<string, FieldStrategy> = {
 
 // Every other kind (Secret, ConfigMap, Event, Lease, ...) has no merged lists beyond its metadata's.
 const defaultStrategy = kind({});
+
+/** The merge strategies of built-in `kind` (server-side apply merges the same lists by the same keys). */
+export function patchStrategyOf(kind: string): FieldStrategy {
+  return strategies[kind] ?? defaultStrategy;
+}
 
 const deleteFromPrimitiveList = '$deleteFromPrimitiveList/';
 const setElementOrder = '$setElementOrder/';

@@ -53,7 +53,13 @@ export function prepareUpdate(type: ResourceType, subresource: 'status' | undefi
   setOrDelete(m, 'deletionGracePeriodSeconds', o.deletionGracePeriodSeconds);
   setOrDelete(m, 'generation', o.generation);
   m.resourceVersion = o.resourceVersion;
-  delete (m as Record<string, unknown>).managedFields;
+  // Entries the request brings (an Apply's, or a client's own) replace the stored ones; none keeps them.
+  const meta = m as Record<string, unknown>;
+  const sent = (incoming.metadata as Record<string, unknown>).managedFields;
+  const stored = (o as Record<string, unknown>).managedFields;
+  if (Array.isArray(sent) && sent.length > 0) meta.managedFields = sent;
+  else if (stored !== undefined) meta.managedFields = stored;
+  else delete meta.managedFields;
   if (o.generation !== undefined && generationChanges(type, old, next)) m.generation = o.generation + 1;
   return next;
 }

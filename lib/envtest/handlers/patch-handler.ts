@@ -1,6 +1,6 @@
 // PATCH: JSON patch, JSON merge patch, strategic merge patch (built-in kinds only; 415 for custom
-// resources, as kube-apiserver answers) and apply patch (the full intent merged over the stored
-// object; creates the object when it does not exist). A patch result whose metadata.resourceVersion
+// resources, as kube-apiserver answers) and apply patch (server-side apply with field ownership, see
+// field-management; creates the object when it does not exist). A patch result whose metadata.resourceVersion
 // differs from the stored one is a 409 Conflict.
 import * as E from '../errors.js';
 import { present } from '../encoding.js';
@@ -8,6 +8,11 @@ import { mediaType, parseJsonBody, readBody } from '../http-util.js';
 import { cloneJson } from '../json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../patch.js';
 import { checkValueDepth } from '../json-depth.js';
+import { applyConfiguration, fieldContextFor, managerFromRequest, type FieldManagerRequest } from '../field-management/index.js';
+import { isPlainObject } from '../json.js';
+import { rfc3339, type Obj, type WriteOpts } from '../object-api.js';
+import { boolQueryParam } from '../query-params.js';
+import { apiVersionFor } from '../resource-type.js';
 import { parseYamlBody, reply, withWarnings, writeOptions, type HandlerContext } from './context.js';
 
 export const JsonPatchType = 'application/json-patch+json';
@@ -66,26 +71,57 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
   const { contentType, patch } = await readPatch(ctx, acceptedPatchTypes(type.custom));
   const name = ctx.name ?? '';
   if (contentType === ApplyPatchType) {
-    if (!ctx.query.get('fieldManager')) {
-      throw E.invalid('PatchOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
-    }
-    const existing = ctx.api.find(type, ctx.namespace, name);
-    if (!existing) {
-      const intent = patch as { metadata?: { name?: string } } | null;
-      if (intent && typeof intent === 'object' && intent.metadata && intent.metadata.name && intent.metadata.name !== name) {
-        throw E.badRequest(`the name of the object (${intent.metadata.name}) does not match the name on the URL (${name})`);
-      }
-      const body = { ...(patch as object), metadata: { ...(intent?.metadata ?? {}), name } };
-      const created = await withWarnings(ctx, opts, () => ctx.writes.create(type, version, ctx.namespace, body, opts, ctx.query.get('fieldManager') ?? undefined));
-      await reply(ctx, 201, present(type, version, created));
-      return;
-    }
+    await handleApply(ctx, opts, patch, name);
+    return;
   }
+  if (ctx.query.has('force')) {
+    throw E.invalid('PatchOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }]);
+  }
+  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'PatchOptions'), operation: 'Update', ...(sub ? { subresource: sub } : {}) };
   // Read and patched again on every attempt: a retry after a concurrent write patches the new object.
   const read = () => {
     const existing = ctx.api.get(type, ctx.namespace, name);
     const patched = applyPatchOfType(contentType, present(type, version, existing), patch, type.kind);
     return { existing, incoming: ctx.api.checkPatched(type, existing, patched) };
+  };
+  const result = await withWarnings(ctx, opts, () => ctx.writes.update({ type, version, namespace: ctx.namespace, name, subresource: sub, opts, read }));
+  await reply(ctx, 200, present(type, version, result));
+}
+
+/**
+ * Server-side apply: the configuration merged over the live object with field ownership (conflicts are
+ * 409s unless force=true); creates the object when it does not exist.
+ */
+async function handleApply(ctx: HandlerContext, opts: WriteOpts, patch: unknown, name: string): Promise<void> {
+  const { type, version } = ctx;
+  const sub = ctx.subresource === 'status' ? 'status' : undefined;
+  const fieldManager = ctx.query.get('fieldManager');
+  if (!fieldManager) {
+    throw E.invalid('PatchOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
+  }
+  if (!isPlainObject(patch)) throw E.badRequest('error decoding YAML: the applied configuration is not an object');
+  const expected = apiVersionFor(type.group, version);
+  if (patch.apiVersion !== expected) {
+    throw E.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof patch.apiVersion === 'string' ? patch.apiVersion : ''}, expected: ${expected}`);
+  }
+  const req: FieldManagerRequest = { manager: managerFromRequest(fieldManager, undefined, 'PatchOptions'), operation: 'Apply', force: boolQueryParam(ctx.query, 'force') ?? false, ...(sub ? { subresource: sub } : {}) };
+  opts.fieldManager = req;
+  const fields = () => fieldContextFor(type, version, rfc3339(ctx.now()));
+  if (!ctx.api.find(type, ctx.namespace, name)) {
+    const meta = isPlainObject(patch.metadata) ? patch.metadata : {};
+    if (typeof meta.name === 'string' && meta.name !== '' && meta.name !== name) {
+      throw E.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+    }
+    const body = applyConfiguration(req, undefined, { ...patch, metadata: { ...meta, name } }, fields());
+    const created = await withWarnings(ctx, opts, () => ctx.writes.create(type, version, ctx.namespace, body, opts, fieldManager));
+    await reply(ctx, 201, present(type, version, created));
+    return;
+  }
+  const read = () => {
+    const existing = ctx.api.get(type, ctx.namespace, name);
+    const applied = applyConfiguration(req, present(type, version, existing) as Obj, patch, fields());
+    checkValueDepth(applied);
+    return { existing, incoming: ctx.api.checkPatched(type, existing, applied) };
   };
   const result = await withWarnings(ctx, opts, () => ctx.writes.update({ type, version, namespace: ctx.namespace, name, subresource: sub, opts, read }));
   await reply(ctx, 200, present(type, version, result));

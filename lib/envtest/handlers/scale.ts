@@ -1,6 +1,7 @@
 // The scale subresource of custom resources that declare one: an autoscaling/v1 Scale read from and
 // written to the CRD's specReplicasPath / statusReplicasPath / labelSelectorPath.
 import * as E from '../errors.js';
+import { managerFromRequest } from '../field-management/index.js';
 import { cloneJson, isPlainObject } from '../json.js';
 import type { Obj, WriteOpts } from '../object-api.js';
 import type { AdmissionView } from '../webhooks/admitted-writes.js';
@@ -79,7 +80,11 @@ function withReplicas(obj: Obj, s: ScaleSubresource, replicas: number): Obj {
  */
 export async function handleWriteScale(ctx: HandlerContext, method: 'PUT' | 'PATCH'): Promise<void> {
   const s = scaleSpec(ctx);
-  const opts: WriteOpts = { dryRun: isDryRun(ctx.query), warnings: [] };
+  const opts: WriteOpts = {
+    dryRun: isDryRun(ctx.query),
+    warnings: [],
+    fieldManager: { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], method === 'PUT' ? 'UpdateOptions' : 'PatchOptions'), operation: 'Update', subresource: 'scale' },
+  };
   const name = ctx.name ?? '';
   const body = method === 'PUT' ? { scale: await readObjectBody(ctx) } : await readPatch(ctx, [JsonPatchType, MergePatchType, StrategicMergePatchType]);
   const read = () => {

@@ -1,11 +1,13 @@
 // POST (create) and PUT (update of an object, its /status, or a namespace's /finalize).
 import * as E from '../errors.js';
 import { present } from '../encoding.js';
+import { managerFromRequest } from '../field-management/index.js';
 import { cloneJson, isPlainObject } from '../json.js';
 import { readObjectBody, reply, withWarnings, writeOptions, type HandlerContext } from './context.js';
 
 export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const opts = writeOptions(ctx.query);
+  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'CreateOptions'), operation: 'Update' };
   const body = await readObjectBody(ctx);
   if (ctx.type.namespaced && !ctx.namespace) throw E.notFoundPath();
   const created = await withWarnings(ctx, opts, () => ctx.writes.create(ctx.type, ctx.version, ctx.namespace, body, opts, ctx.query.get('fieldManager') ?? undefined));
@@ -21,6 +23,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
     return;
   }
   if (sub !== undefined && sub !== 'status') throw E.methodNotAllowed();
+  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'UpdateOptions'), operation: 'Update', ...(sub ? { subresource: sub } : {}) };
   const name = ctx.name ?? '';
   const updated = await withWarnings(ctx, opts, () =>
     ctx.writes.update({
