@@ -3,6 +3,7 @@ export * from './go-bool.js';
 export * from './klog-flags.js';
 export * from './feature-gates.js';
 export * from './leader-election-durations.js';
+export * from './leader-election-namespace.js';
 export * from './standard-flags.js';
 export * from './manager-from-flags.js';
 export * from './run-until-signal.js';
