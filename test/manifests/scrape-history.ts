@@ -1,0 +1,27 @@
+// Scrapes of Prometheus text exposition, parsed by parse-prometheus-text-format, kept as time series the
+// PromQL evaluator reads: each scrape adds one sample per series at the time it was taken, as Prometheus
+// stores them.
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import type { Labels, Series } from './promql-evaluator.js';
+
+export class ScrapeHistory {
+  private readonly byKey = new Map<string, Series>();
+
+  /** Adds every gauge, counter and untyped sample of `text` at `atMs`, labelled as Prometheus labels them (plus `extra`, e.g. job). */
+  add(text: string, atMs: number, extra: Labels = {}): void {
+    for (const family of parsePrometheusTextFormat(text)) {
+      if (family.type === 'HISTOGRAM' || family.type === 'SUMMARY') continue;
+      for (const m of family.metrics) {
+        const labels: Labels = { __name__: family.name, ...(m.labels ?? {}), ...extra };
+        const key = JSON.stringify(Object.entries(labels).sort());
+        const series = this.byKey.get(key) ?? { labels, samples: [] };
+        series.samples.push({ t: atMs, v: Number(m.value) });
+        this.byKey.set(key, series);
+      }
+    }
+  }
+
+  series(): Series[] {
+    return [...this.byKey.values()];
+  }
+}
