@@ -1,77 +1,18 @@
-// manifests/providers/<cloud>/deployment.yaml: what the operator would run. Each container's args must parse
-// with its binary's own flag parser and agree with its ports and probes; its command must be a file the
-// Containerfile's image holds (dist/ from `npm run build` with tsconfig.build.json).
+// manifests/providers/<cloud>/deployment.yaml: what the operator would run. Each controller container's args
+// must parse with its binary's own flag parser and agree with its ports and probes; its command must be a file
+// the Containerfile's image holds (dist/ from `npm run build` with tsconfig.build.json). The kube-rbac-proxy
+// sidecars are checked against the binaries' metrics addresses in monitoring.test.ts.
 import { expect } from 'chai';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Command } from 'commander';
-import { pathToFileURL } from 'node:url';
-import { machineHealthCheckBinary } from '../../cmd/machine-healthcheck.js';
-import { machineSetControllerBinary } from '../../cmd/machineset-controller.js';
-import { nodeLinkControllerBinary } from '../../cmd/nodelink-controller.js';
-import { readStandardFlags } from '../../cmd/internal/index.js';
-import { parseArgs, programOf } from '../../cmd/local/local-binary.js';
-import { readManifest, readManifestDir, repo } from './manifest-files.js';
-
-interface Port {
-  name: string;
-  containerPort: number;
-}
-interface Probe {
-  httpGet?: { path: string; port: string | number };
-}
-interface Container {
-  name: string;
-  image: string;
-  command: string[];
-  args?: string[];
-  ports?: Port[];
-  readinessProbe?: Probe;
-  livenessProbe?: Probe;
-  startupProbe?: Probe;
-}
-interface Deployment {
-  metadata: { name: string; namespace: string };
-  spec: { selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: { serviceAccountName: string; containers: Container[] } } };
-}
-
-/** The binaries an image runs, by entry point, with the flag parser each one uses. */
-const parsers: Record<string, () => Command> = {
-  'cmd/machineset-controller.ts': () => programOf(machineSetControllerBinary, {}),
-  'cmd/machine-healthcheck.ts': () => programOf(machineHealthCheckBinary, {}),
-  'cmd/nodelink-controller.ts': () => programOf(nodeLinkControllerBinary, {}),
-};
-
-/** A fresh flag parser of the binary at this entry point; provider binaries export buildProgram(env). */
-async function parserFor(imagePath: string): Promise<Command> {
-  const src = sourceOf(imagePath);
-  const known = parsers[src];
-  if (known) return known();
-  if (/^cmd\/machine-api-provider-[a-z]+\.ts$/.test(src)) {
-    const mod = (await import(pathToFileURL(join(repo, src)).href)) as { buildProgram?: (env: NodeJS.ProcessEnv) => Command };
-    if (typeof mod.buildProgram !== 'function') throw new Error(`${src} exports no buildProgram(env)`);
-    return mod.buildProgram({});
-  }
-  throw new Error(`no flag parser known for ${imagePath}`);
-}
-
-async function flagsOf(c: Container) {
-  return readStandardFlags(parseArgs(await parserFor(scriptOf(c)), c.args ?? []));
-}
-
-/** The script a container runs: the last word of `node [flags...] /app/dist/cmd/x.js`. */
-const scriptOf = (c: Container): string => c.command[c.command.length - 1] ?? '';
-
-/** /app/dist/cmd/x.js (the image) → cmd/x.ts (the source tsc compiles into it). */
-function sourceOf(imagePath: string): string {
-  const m = /^\/app\/dist\/(.+)\.js$/.exec(imagePath);
-  if (!m) throw new Error(`${imagePath} is not under /app/dist`);
-  return `${m[1]}.ts`;
-}
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { TRUSTED_CA_BUNDLE_PATH } from '../../cmd/internal/index.js';
+import { parseArgs } from '../../cmd/local/local-binary.js';
+import { controllersOf, deploymentClouds, flagsOf, parserFor, readDeployment, scriptOf, sourceOf, type Container, type Probe } from './deployment-manifest.js';
+import { readManifestDir, repo } from './manifest-files.js';
 
 const portOf = (addr: string) => Number(/:(\d+)$/.exec(addr)?.[1]);
 
-const clouds = readdirSync(join(repo, 'manifests', 'providers')).filter((c) => existsSync(join(repo, 'manifests', 'providers', c, 'deployment.yaml')));
+const clouds = deploymentClouds();
 
 describe('manifests/providers/*/deployment.yaml', () => {
   it('exists for AWS', () => {
@@ -92,7 +33,8 @@ describe('manifests/providers/*/deployment.yaml', () => {
     expect(pkg.scripts.build).to.equal('tsc -p tsconfig.build.json');
     for (const cloud of clouds) {
       for (const c of readDeployment(cloud).spec.template.spec.containers) {
-        expect(c.command[0], c.name).to.equal('node');
+        if (c.name.startsWith('kube-rbac-proxy-')) continue;
+        expect(c.command?.[0], c.name).to.equal('node');
         const src = sourceOf(scriptOf(c));
         expect(existsSync(join(repo, src)), `${cloud}/${c.name}: ${src}`).to.equal(true);
       }
@@ -102,14 +44,29 @@ describe('manifests/providers/*/deployment.yaml', () => {
   for (const cloud of clouds) {
     describe(cloud, () => {
       const d = readDeployment(cloud);
-      const containers = d.spec.template.spec.containers;
+      const containers = controllersOf(d);
 
-      it('runs the provider binary, the MachineSet, NodeLink and MachineHealthCheck controllers, each in its own container', () => {
-        expect(containers.map((c) => sourceOf(scriptOf(c)))).to.deep.equal([`cmd/machine-api-provider-${cloud}.ts`, 'cmd/machineset-controller.ts', 'cmd/nodelink-controller.ts', 'cmd/machine-healthcheck.ts']);
+      it('runs the operator\'s containers in its order: the MachineSet controller, the provider binary, NodeLink, MachineHealthCheck, then one kube-rbac-proxy per metrics endpoint', () => {
+        expect(d.spec.template.spec.containers.map((c) => c.name)).to.deep.equal([
+          'machineset-controller', 'machine-controller', 'nodelink-controller', 'machine-healthcheck-controller',
+          'kube-rbac-proxy-machineset-mtrc', 'kube-rbac-proxy-machine-mtrc', 'kube-rbac-proxy-mhc-mtrc',
+        ]);
+        expect(containers.map((c) => sourceOf(scriptOf(c)))).to.deep.equal(['cmd/machineset-controller.ts', `cmd/machine-api-provider-${cloud}.ts`, 'cmd/nodelink-controller.ts', 'cmd/machine-healthcheck.ts']);
       });
 
       it('caps the V8 heap, so that garbage does not grow the resident set with the Machines (hack/bench runs the binaries with these flags)', () => {
-        for (const c of containers) expect(c.command.slice(1, -1), c.name).to.deep.equal(['--max-old-space-size=192']);
+        for (const c of containers) expect(c.command?.slice(1, -1), c.name).to.deep.equal(['--max-old-space-size=192']);
+      });
+
+      it('gives the provider binary NODE_NAME from the downward API and RELEASE_VERSION, the trusted CA bundle and the bound service-account token where the binaries read them', () => {
+        const machine = containers.find((c) => c.name === 'machine-controller') as Container & { env?: Array<{ name: string; value?: string; valueFrom?: unknown }>; volumeMounts?: Array<{ name: string; mountPath: string }> };
+        expect(machine.env?.find((e) => e.name === 'NODE_NAME')?.valueFrom).to.deep.equal({ fieldRef: { fieldPath: 'spec.nodeName' } });
+        expect(machine.env?.find((e) => e.name === 'RELEASE_VERSION')?.value).to.be.a('string').and.not.equal('');
+        const mounts = new Map(machine.volumeMounts?.map((m) => [m.mountPath, m.name]));
+        expect(mounts.get(dirname(TRUSTED_CA_BUNDLE_PATH))).to.equal('trusted-ca');
+        expect(mounts.get('/var/run/secrets/openshift/serviceaccount')).to.equal('bound-sa-token');
+        const volumes = (d.spec.template.spec as unknown as { volumes: Array<{ name: string; configMap?: { items?: Array<{ path: string }> } }> }).volumes;
+        expect(volumes.find((v) => v.name === 'trusted-ca')?.configMap?.items?.map((i) => i.path)).to.deep.equal([basename(TRUSTED_CA_BUNDLE_PATH)]);
       });
 
       it('runs as the ServiceAccount the RBAC binds, in the namespace the binaries watch', () => {
@@ -129,7 +86,7 @@ describe('manifests/providers/*/deployment.yaml', () => {
           expect(flags.v).to.equal(3);
         });
 
-        it(`${c.name}: serves metrics and probes on the ports it declares (none when its listeners are off, as NodeLink's)`, async () => {
+        it(`${c.name}: serves probes on the port it declares (none when its listeners are off, as NodeLink's), and metrics on loopback only`, async () => {
           const flags = await flagsOf(c);
           const ports = new Map((c.ports ?? []).map((p) => [p.name, p.containerPort]));
           if (flags.metricsBindAddress === '0' && flags.healthAddr === '') {
@@ -137,7 +94,9 @@ describe('manifests/providers/*/deployment.yaml', () => {
             expect([c.readinessProbe, c.livenessProbe, c.startupProbe].filter(Boolean), `${c.name} probes`).to.deep.equal([]);
             return;
           }
-          expect([...ports.values()]).to.include(portOf(flags.metricsBindAddress));
+          // Plain-HTTP metrics are for the kube-rbac-proxy sidecar in this pod only; it serves them over TLS.
+          expect(flags.metricsBindAddress, `${c.name} --metrics-bind-address`).to.match(/^127\.0\.0\.1:\d+$/);
+          expect([...ports.values()]).to.not.include(portOf(flags.metricsBindAddress));
           expect([...ports.values()]).to.include(portOf(flags.healthAddr));
           for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe].filter((p): p is Probe => p !== undefined)) {
             expect(['/healthz', '/readyz']).to.include(probe.httpGet?.path);
@@ -150,11 +109,15 @@ describe('manifests/providers/*/deployment.yaml', () => {
       }
 
       it('gives every container of the pod its own ports and its own leader-election lease', async () => {
-        const all = containers.flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
+        const every = d.spec.template.spec.containers;
+        const all = every.flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
         expect(new Set(all).size).to.equal(all.length);
-        const names = containers.flatMap((c) => (c.ports ?? []).map((p) => p.name));
-        expect(new Set(names).size).to.equal(names.length);
-        expect(names.every((n) => n.length <= 15), 'port names are at most 15 characters').to.equal(true);
+        // Port names are per container (the operator names every health port "healthz"); a probe finds its own.
+        for (const c of every) {
+          const names = (c.ports ?? []).map((p) => p.name);
+          expect(new Set(names).size, c.name).to.equal(names.length);
+          expect(names.every((n) => n.length <= 15), 'port names are at most 15 characters').to.equal(true);
+        }
         const leases = await Promise.all(containers.map(async (c) => (await flagsOf(c)).leaderElectId));
         expect(new Set(leases).size).to.equal(leases.length);
       });
@@ -166,10 +129,3 @@ describe('manifests/providers/*/deployment.yaml', () => {
     });
   }
 });
-
-function readDeployment(cloud: string): Deployment {
-  const docs = readManifest(join(repo, 'manifests', 'providers', cloud, 'deployment.yaml'));
-  const d = docs.find((x) => x.kind === 'Deployment');
-  if (!d) throw new Error(`manifests/providers/${cloud}/deployment.yaml has no Deployment`);
-  return d as unknown as Deployment;
-}

@@ -50,8 +50,8 @@ describe('GCP provider manifests (manifests/providers/gcp)', () => {
   const provider = docs(join(repo, 'manifests', 'providers', 'gcp'));
 
   it('run the GCP provider binary in the machine-api Deployment', () => {
-    const dep = provider.find((d) => d.kind === 'Deployment') as { spec: { template: { spec: { containers: Array<{ command: string[] }> } } } };
-    expect(dep.spec.template.spec.containers[0]?.command).to.deep.equal(['node', '--max-old-space-size=192', '/app/dist/cmd/machine-api-provider-gcp.js']);
+    const dep = provider.find((d) => d.kind === 'Deployment') as { spec: { template: { spec: { containers: Array<{ name: string; command: string[] }> } } } };
+    expect(dep.spec.template.spec.containers.find((c) => c.name === 'machine-controller')?.command).to.deep.equal(['node', '--max-old-space-size=192', '/app/dist/cmd/machine-api-provider-gcp.js']);
   });
 
   it('request a permission for every Compute call the provider makes', () => {
