@@ -15,3 +15,4 @@ export * from './webhook-flags.js';
 export * from './infrastructure.js';
 export * from './admission-wiring.js';
 export * from './outbound-http-settings.js';
+export * from './pod-identity.js';
