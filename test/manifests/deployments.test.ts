@@ -9,6 +9,7 @@ import { TRUSTED_CA_BUNDLE_PATH } from '../../cmd/internal/index.js';
 import { parseArgs } from '../../cmd/local/local-binary.js';
 import { controllersOf, deploymentClouds, flagsOf, parserFor, readDeployment, scriptOf, sourceOf, type Container, type Probe } from './deployment-manifest.js';
 import { readManifestDir, repo } from './manifest-files.js';
+import { maoArgs } from '../cmd/mao-args.js';
 
 const portOf = (addr: string) => Number(/:(\d+)$/.exec(addr)?.[1]);
 
@@ -67,6 +68,20 @@ describe('manifests/providers/*/deployment.yaml', () => {
         expect(mounts.get('/var/run/secrets/openshift/serviceaccount')).to.equal('bound-sa-token');
         const volumes = (d.spec.template.spec as unknown as { volumes: Array<{ name: string; configMap?: { items?: Array<{ path: string }> } }> }).volumes;
         expect(volumes.find((v) => v.name === 'trusted-ca')?.configMap?.items?.map((i) => i.path)).to.deep.equal([basename(TRUSTED_CA_BUNDLE_PATH)]);
+      });
+
+      it('passes each controller the operator\'s argument list (test/cmd/mao-args.ts), plus only --metrics-bind-address (checked to be loopback below)', () => {
+        const operatorArgs: Record<string, string[]> = {
+          'machineset-controller': maoArgs.machineSetController,
+          'machine-controller': maoArgs.machineController(cloud as 'aws' | 'gcp' | 'ibmcloud'),
+          'nodelink-controller': maoArgs.nodeLinkController,
+          'machine-healthcheck-controller': maoArgs.machineHealthCheck,
+        };
+        // The operator lists the cluster's every gate; the manifest lists the one the binaries act on.
+        const comparable = (args: string[]) => args.filter((a) => !a.startsWith('--metrics-bind-address=')).map((a) => (a.startsWith('--feature-gates=') ? '--feature-gates=…' : a));
+        for (const c of containers) {
+          expect(comparable(c.args ?? []), c.name).to.deep.equal(comparable(operatorArgs[c.name] ?? []));
+        }
       });
 
       it('runs as the ServiceAccount the RBAC binds, in the namespace the binaries watch', () => {
