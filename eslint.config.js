@@ -1,4 +1,4 @@
-// Lint rules, including the import rules between folders from DESIGN.md:
+// Lint rules, including the import rules between folders:
 // lib/ knows no cloud and no provider; a provider sees only lib's public API and its own SDK;
 // only cmd/ (and hack/, test/) read process.env and argv.
 import js from '@eslint/js';
@@ -11,6 +11,46 @@ const processGlobals = [
   { object: 'process', property: 'env', message: 'Only cmd/ reads the environment; take an option instead.' },
   { object: 'process', property: 'argv', message: 'Only cmd/ reads argv; take an option instead.' },
 ];
+
+// A comment must stand on its own: a pointer into a document the repository does not hold ("spec §1.5",
+// "Flaw 8 fixed", "A2.3", "aws.md", a bare Jira key) tells the reader nothing. Say the reason in the comment,
+// or link a public page (the upstream file, https://issues.redhat.com/browse/OCPBUGS-…).
+const offRepoCitations = [
+  { pattern: /§\s?\d+(?:\.\d+)*/u, say: 'a numbered section of a document outside the repository' },
+  { pattern: /\bflaws? #?\d+/iu, say: 'a numbered flaw of a list outside the repository' },
+  { pattern: /\b[A-D]\d{1,2}\.\d+/u, say: 'a numbered section of a document outside the repository' },
+  { pattern: /(?<![\w./-])(?:spec\/)?(?:machine-api|aws|gcp|ibmcloud|sdk-notes|user-pain-points|DESIGN)\.md\b/u, say: 'a document outside the repository' },
+  { pattern: /\buser-pain-points\b/u, say: 'a document outside the repository' },
+  { pattern: /(?<!\/browse\/)\bOCPBUGS-\d+/u, say: 'a bare bug key; link it (https://issues.redhat.com/browse/OCPBUGS-…)' },
+];
+
+export const noOffRepoCitations = {
+  meta: {
+    type: 'suggestion',
+    docs: { description: 'Comments give the reason or a public link, never a pointer into a document the repository lacks.' },
+    schema: [],
+  },
+  create(context) {
+    const { sourceCode } = context;
+    return {
+      Program() {
+        for (const comment of sourceCode.getAllComments()) {
+          const start = comment.range[0] + 2; // past "//" or "/*"
+          for (const { pattern, say } of offRepoCitations) {
+            const match = pattern.exec(comment.value);
+            if (!match) continue;
+            const from = start + match.index;
+            context.report({
+              loc: { start: sourceCode.getLocFromIndex(from), end: sourceCode.getLocFromIndex(from + match[0].length) },
+              message: `"${match[0]}" cites ${say}: say the reason itself, or link a public reference.`,
+            });
+            break;
+          }
+        }
+      },
+    };
+  },
+};
 
 function providerRules(cloud) {
   const others = ['aws', 'gcp', 'ibmcloud'].filter((c) => c !== cloud);
@@ -38,8 +78,9 @@ export default tseslint.config(
       globals: { ...globals.node },
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { security },
+    plugins: { security, local: { rules: { 'no-off-repo-citations': noOffRepoCitations } } },
     rules: {
+      'local/no-off-repo-citations': 'error',
       // A RegExp built from anything but a literal can be made to backtrack for seconds (or fail to compile);
       // patterns that come from outside go through the linear-time RE2 engine (re2js) instead.
       'security/detect-non-literal-regexp': 'error',

@@ -154,7 +154,7 @@ export const awsBench: BenchProvider = {
     },
     userDataSecret(namespace),
   ],
-  // The providerSpec the installer writes for a worker (aws.md §1.6): subnet and security group by tag filter.
+  // The providerSpec the installer writes for a worker: subnet and security group by tag filter.
   providerSpec: () => ({
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'AWSMachineProviderConfig',

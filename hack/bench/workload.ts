@@ -6,7 +6,7 @@ import { awsBench, MACHINE_UID_TAG as MACHINE_UID_TAG_KEY, type BenchCloud, type
 export const MACHINESET_LABEL = 'machine.openshift.io/cluster-api-machineset';
 export { MACHINE_UID_TAG_KEY };
 
-/** The providerSpec the installer writes for an AWS worker (aws.md §1.6). */
+/** The providerSpec the installer writes for an AWS worker: subnet and security group by tag filter. */
 export function installerProviderSpec(): Record<string, unknown> {
   return awsBench.providerSpec();
 }

@@ -1,8 +1,9 @@
-// Machine API condition helpers with the reference semantics (machine-api.md §0.3, MAO pkg/util/conditions):
-// a Set replaces a stored condition only when its state (status, reason, severity, message) changes, and then
-// stamps lastTransitionTime with `now` in whole UTC seconds; a same-state Set leaves the stored condition
-// untouched; a new condition keeps a time it already carries; the list is sorted by type after every Set.
+// Machine API condition helpers with the reference semantics: a Set replaces a stored condition only when its
+// state (status, reason, severity, message) changes, and then stamps lastTransitionTime with `now` in whole UTC
+// seconds; a same-state Set leaves the stored condition untouched; a new condition keeps a time it already
+// carries; the list is sorted by type after every Set.
 // The clock is always passed in, so callers decide what "now" is (a FakeClock in tests).
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/util/conditions/conditions.go
 import type { Condition, ConditionSeverity } from './machine-types.js';
 
 /** A point in time: a Date or epoch milliseconds. */

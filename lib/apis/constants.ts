@@ -1,5 +1,5 @@
-// Names the Machine API fixes: they must match openshift/api and the machine-api-operator exactly
-// (../shared/spec/machine-api.md §0, §1.4, §3.4, §4.2, and user-pain-points.md §4).
+// Names the Machine API fixes: they must match openshift/api (machine/v1beta1), the machine-api-operator's
+// controllers and the cluster-autoscaler's scale-from-zero annotations exactly, or other components miss them.
 
 export const MachineFinalizer = 'machine.machine.openshift.io';
 

@@ -1,5 +1,5 @@
 // IntOrString fields read as "an absolute number or a percentage of a total", as the MachineHealthCheck's
-// maxUnhealthy is (machine-api.md §4.4 step 8). Unlike intstr.GetScaledValueFromIntOrPercent, a string without
+// maxUnhealthy is. Unlike intstr.GetScaledValueFromIntOrPercent, a string without
 // '%' is a plain integer (the kubernetes#89082 behaviour the reference adopted).
 
 export type IntOrString = number | string;

@@ -125,7 +125,7 @@ export class HttpTransport {
         } catch (err) {
           refused = true;
           req.destroy();
-          reject(err);
+          reject(err instanceof Error ? err : new Error(String(err)));
           return;
         }
         req.end(payload);

@@ -1,4 +1,4 @@
-// External remediation (machine-api.md §4.4 step 11): when an MHC names a remediation template, the remedy
+// External remediation: when an MHC names a remediation template, the remedy
 // for an unhealthy machine is a request object cloned from that template — kind = template kind minus
 // "Template", name = the machine's — which an external controller (e.g. metal3) acts on. The kinds are not
 // known at build time, so they are handled as unstructured objects through generic Resource descriptors.

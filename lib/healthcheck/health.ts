@@ -1,6 +1,6 @@
-// Per-machine health as a MachineHealthCheck sees it (machine-api.md §4.4 step 6). Pure: time is passed in.
+// Per-machine health as a MachineHealthCheck sees it. Pure: time is passed in.
 //
-// The node startup clock runs from machine.status.lastUpdated, as in the reference (§8.4). That field is
+// The node startup clock runs from machine.status.lastUpdated, as in the reference. That field is
 // bumped by every status write of the machine controller and NodeLink, so a machine whose status keeps
 // changing restarts its startup window; and a machine without a node is never counted healthy, even when the
 // startup check is disabled ("0"). We keep both semantics so that MHCs written for OpenShift behave the same.

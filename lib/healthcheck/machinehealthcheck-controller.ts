@@ -1,9 +1,10 @@
-// The MachineHealthCheck controller (machine-api.md §4): finds the machines an MHC covers, judges their
-// health from their nodes, and — while no more than maxUnhealthy are unhealthy — remediates: deletes
-// machines that have a controller owner, annotates them for external bare-metal remediation, or creates
-// external remediation requests from a template.
+// The MachineHealthCheck controller: finds the machines an MHC covers, judges their health from their nodes,
+// and — while no more than maxUnhealthy are unhealthy — remediates: deletes machines that have a controller
+// owner, annotates them for external bare-metal remediation, or creates external remediation requests from a
+// template.
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machinehealthcheck/machinehealthcheck_controller.go
 //
-// Where it differs from the reference, on purpose (§8):
+// Where it differs from the reference, on purpose:
 //  - short-circuited, it looks again after as long as the episode has lasted (30 s, growing to 5 min; watch
 //    events still wake it) instead of requeueing every 1 ms, and it reports RemediationRestricted once per
 //    episode, not every pass;
@@ -39,6 +40,7 @@ import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { MachineHealthChecks, Machines, Nodes } from '../client/resources.js';
 import type { Clock } from '../runtime/clock.js';
+import { requestKey } from '../runtime/request-key.js';
 import { TerminalError, type ControllerManager, type Informer, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/types.js';
 import { EventOnce } from './event-once.js';
 import { buildRemediationRequest, guessResource, requestKindFor, type ResourceResolver, type UnstructuredObject } from './external-remediation.js';
@@ -61,7 +63,6 @@ export interface MachineHealthCheckControllerOptions {
   shortCircuitBackoff?: { baseMs?: number; maxMs?: number };
 }
 
-const keyOf = (ns: string | undefined, name: string | undefined) => `${ns ?? ''}/${name ?? ''}`;
 
 function aggregate(errors: Error[]): Error {
   if (errors.length === 1) return errors[0]!;
@@ -91,7 +92,7 @@ class MachineHealthCheckReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const key = keyOf(req.namespace, req.name);
+    const key = requestKey(req);
     const labels = { name: req.name, namespace: req.namespace ?? '' };
     const mhc = this.mhcs.get(req);
     if (!mhc) {

@@ -1,4 +1,4 @@
-// The remediation budget of a MachineHealthCheck (machine-api.md §4.4 steps 8–10): remediation is allowed
+// The remediation budget of a MachineHealthCheck: remediation is allowed
 // while the unhealthy machines are no more than spec.maxUnhealthy (read by lib/apis resolveMaxUnhealthy:
 // an int, a plain-int string, or a percentage of the covered machines rounded down).
 import { IntOrPercentError, resolveMaxUnhealthy, type IntOrString } from '../apis/int-or-percent.js';

@@ -1,4 +1,4 @@
-// The MachineHealthCheck metrics (machine-api.md §5), registered only where the MHC controller runs.
+// The MachineHealthCheck metrics, registered only where the MHC controller runs.
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 export interface HealthCheckMetrics {

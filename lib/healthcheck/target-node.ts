@@ -1,5 +1,5 @@
 // The Node a covered machine's nodeRef names. The informer cache answers almost always; a node missing from
-// it is confirmed with a live read before it counts as gone (machine-api.md §4.4 step 3 reads the API),
+// it is confirmed with a live read before it counts as gone (the reference reads the API for every node),
 // because "gone" means remediation — a deleted machine — and the Node watch can lag behind the Machine watch
 // that delivered a brand-new nodeRef.
 import type { Node } from '../apis/core.js';

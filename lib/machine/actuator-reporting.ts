@@ -16,7 +16,7 @@ import { MachineInstanceStateAnnotation } from '../apis/constants.js';
 import { isMachineProvisioned } from '../apis/machine-predicates.js';
 import type { ActuatorContext } from './actuator.js';
 import { clone, deepEqual } from './merge-patch.js';
-import { InvalidMachineConfigurationError, MissingSecretError, RequeueAfterError, findError, isInvalidMachineConfiguration } from './errors.js';
+import { InvalidMachineConfigurationError, MissingSecretError, RequeueAfterError, findError, isInvalidMachineConfiguration, messageOf } from './errors.js';
 import type { InstanceAction, FailedInstanceLabels } from './metrics.js';
 
 /** Errors are objects the provider may not own, so the reason rides beside them rather than on them. */
@@ -56,7 +56,6 @@ export interface FailureReportOptions {
 
 const verbs = { create: 'Create', update: 'Update', delete: 'Delete' } as const;
 
-const plainMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
  * Runs an actuator operation; when it fails for any reason but a requeue, counts the failure and emits
@@ -77,7 +76,7 @@ export async function reportActuatorFailures(
       // The machine controller reports a missing Secret itself, with a condition, whichever call met it.
       if (findError(err, MissingSecretError)) throw err;
       const verb = verbs[op];
-      const text = (opts.describe ?? plainMessage)(err);
+      const text = (opts.describe ?? messageOf)(err);
       ctx.events.event(machine, 'Warning', `Failed${verb}`, verb, `${machine.metadata.name ?? ''}: reconciler failed to ${verb} machine: ${text}`);
     }
     throw err;

@@ -90,6 +90,9 @@ export function formatDuration(ms: number): string {
   return `${s}s`;
 }
 
+/** The text of anything thrown: an Error's message, or the value itself for a thrown string or object. */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /** Walks the `cause` chain (errors.As semantics). */
 export function findError<E extends Error>(err: unknown, ctor: abstract new (...args: never[]) => E): E | undefined {
   const seen = new Set<unknown>();

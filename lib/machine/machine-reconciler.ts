@@ -1,5 +1,6 @@
-// The machine controller's reconcile (spec §1.5): drives a Machine through Provisioning → Provisioned →
-// Running with the provider's Actuator, and through Deleting (after the drain controller) to finalizer removal.
+// The machine controller's reconcile: drives a Machine through Provisioning → Provisioned → Running with the
+// provider's Actuator, and through Deleting (after the drain controller) to finalizer removal.
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machine/controller.go
 import {
   CapacityAvailableCondition,
   DrainedCondition,
@@ -32,11 +33,12 @@ import { TerminationFollower, type TerminationFollowPolicy } from '../cloud/term
 import type { Clock } from '../runtime/clock.js';
 import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Logger } from '../runtime/logger.js';
+import { requestKey } from '../runtime/request-key.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import type { Actuator, ActuatorContext } from './actuator.js';
 import { falseCondition, getCondition, isConditionTrue, isEquivalentTo, setCondition, trueCondition, trueConditionWithReason, unknownCondition } from '../apis/conditions.js';
 import { firstRefusalOf, judgeRefusal, refusedCondition, windowEndedCondition } from './capacity-window.js';
-import { findError, formatDuration, InsufficientCapacityError, isInvalidMachineConfiguration, MissingSecretError, requeueAfterOf } from './errors.js';
+import { findError, formatDuration, InsufficientCapacityError, isInvalidMachineConfiguration, messageOf, MissingSecretError, requeueAfterOf } from './errors.js';
 import { hasPreTerminateHooks } from './lifecycle-hooks.js';
 import { MachineDraft } from './machine-writer.js';
 import { applyPhase } from './machine-status.js';
@@ -93,7 +95,6 @@ class CapacityRetry extends Error {
   }
 }
 
-export const keyOf = (r: Request): string => `${r.namespace ?? ''}/${r.name}`;
 // The uid is part of it: a machine re-created under the same name is a new object and owes nothing to the
 // backoff its predecessor earned.
 export const fingerprintOf = (m: Machine): string => `${m.metadata.uid ?? ''}/${m.metadata.generation ?? 0}/${m.metadata.deletionTimestamp ?? ''}`;
@@ -115,11 +116,11 @@ export class MachineReconciler implements Reconciler {
 
   /** Lifts the backoff of a Machine so that its next reconcile runs at once (a Secret it waits for changed). */
   retryNow(req: Request): void {
-    this.gate.succeeded(keyOf(req));
+    this.gate.succeeded(requestKey(req));
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const key = keyOf(req);
+    const key = requestKey(req);
     const cached = this.d.machines.get(req);
     if (!cached) {
       // Gone: its backoff entry would otherwise stay for the life of the process.
@@ -173,7 +174,8 @@ export class MachineReconciler implements Reconciler {
       if (!proceed) return;
     }
 
-    // Flaw 8 fixed: validation runs after this branch, so a machine being deleted is never held hostage by it.
+    // Validation runs after this branch (the reference validates first), so a machine that became invalid while
+    // being deleted, e.g. its cluster label removed, is still deleted rather than stuck.
     if (deleting) return this.reconcileDelete(draft, ctx, log);
 
     const errs = validateMachine(draft.machine);
@@ -246,7 +248,7 @@ export class MachineReconciler implements Reconciler {
     }
 
     this.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceNotCreatedReason, 'Warning', 'Instance has not been created'));
-    // Flaw 9 improved: the reference writes Provisioning and waits for its own watch event to call Create;
+    // The reference writes Provisioning and waits for its own watch event to call Create;
     // here one pass does both, and Provisioning lands in the same status write as what Create learnt.
     let createErr: unknown;
     try {
@@ -311,7 +313,7 @@ export class MachineReconciler implements Reconciler {
     if (!(await writtenUnlessGone(() => draft.persist(ctx.signal)))) return;
     // Terminations take seconds: look again soon, then less often (not a fixed requeueAfterMs, which would
     // make every delete last at least that long).
-    const key = keyOf(draft.key);
+    const key = requestKey(draft.key);
     if (exists) return { requeueAfterMs: this.terminations.next(key) };
     this.terminations.done(key);
 
@@ -490,5 +492,3 @@ async function writtenUnlessGone(write: () => Promise<unknown>): Promise<boolean
 }
 
 export const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
-
-export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

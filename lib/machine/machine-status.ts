@@ -1,4 +1,5 @@
-// updateStatus semantics (spec §1.7): what a status write does to the in-memory machine before it is persisted.
+// The reference machine controller's updateStatus semantics: what a status write does to the in-memory machine
+// before it is persisted.
 import {
   DrainableCondition,
   HookPresentReason,

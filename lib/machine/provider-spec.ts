@@ -1,7 +1,7 @@
 // Turning a Machine's opaque spec.providerSpec.value into a provider's typed config. A missing or undecodable
 // value is a configuration error (terminal: phase Failed, errorReason InvalidConfiguration), never a retry.
 import type { Machine } from '../apis/machine-types.js';
-import { InvalidMachineConfigurationError } from './errors.js';
+import { InvalidMachineConfigurationError, messageOf } from './errors.js';
 
 export const PROVIDER_SPEC_VALUE_FIELD = 'spec.providerSpec.value';
 
@@ -31,7 +31,7 @@ export function decodeProviderSpec<T>(machine: Machine, decode: (value: Record<s
     return decode(value as Record<string, unknown>);
   } catch (err) {
     if (err instanceof InvalidMachineConfigurationError) throw err;
-    const detail = err instanceof Error ? err.message : String(err);
+    const detail = messageOf(err);
     throw new InvalidMachineConfigurationError(`${name}: failed to decode ${PROVIDER_SPEC_VALUE_FIELD}: ${detail}`, {
       field: PROVIDER_SPEC_VALUE_FIELD,
       cause: err,

@@ -1,4 +1,5 @@
-// The machine controller's own validation (spec §1.5 step 4); provider-specific checks live in actuators.
+// The machine controller's own validation (the cluster label and a providerSpec value, as the reference checks
+// before anything else); provider-specific checks live in actuators.
 import { MachineClusterIDLabel } from '../apis/constants.js';
 import type { Machine } from '../apis/machine-types.js';
 

@@ -1,5 +1,6 @@
-// The operator collector metrics (machine-api.md §5): counts and per-object gauges for Machines and
-// MachineSets, computed from the informer caches when Prometheus scrapes, never by listing the API.
+// The operator collector metrics: counts and per-object gauges for Machines and MachineSets, computed from the
+// informer caches when Prometheus scrapes, never by listing the API.
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/metrics/metrics.go
 import { Gauge, type Registry } from 'prom-client';
 import { MACHINE_API_GROUP_VERSION, type Machine, type MachineSet } from '../apis/machine-types.js';
 import { Machines, MachineSets } from '../client/resources.js';

@@ -1,8 +1,8 @@
 // Which machines a MachineSet removes when it scales down (spec.deletePolicy).
 //
-// The classes follow the reference (machine-api.md §3.4): machines already deleting, machines marked with
-// the delete annotation, failed machines and machines without a node go first. Within a class the policy
-// decides, and differs from the reference on purpose (§8.11):
+// The classes follow the reference: machines already deleting, machines marked with the delete annotation,
+// failed machines and machines without a node go first. Within a class the policy decides, and differs from
+// the reference on purpose:
 //  - Random really is random among equals (the reference used an unstable sort, which is not random);
 //  - Oldest / Newest order by creationTimestamp (the reference's priority curve had the same effect for
 //    healthy machines but ranked a machine without a timestamp first under Newest); a machine without a

@@ -2,7 +2,7 @@
 // MachineSet waits until its informer has seen every one of those writes before it counts machines again,
 // so a cache that lags behind the API server can never make it create or delete twice. An expectation
 // that is not observed within its TTL (a lost watch event) expires and the MachineSet acts again.
-// The reference (machine-api.md §3.3) polled the cache for up to 10 s inside the reconcile instead.
+// MAO's MachineSet controller polled the cache for up to 10 s inside the reconcile instead, holding a worker.
 import type { Clock } from '../runtime/clock.js';
 
 /** Upstream's ExpectationsTimeout. */

@@ -1,8 +1,9 @@
-// The MachineSet controller (machine-api.md §3): keeps spec.replicas machines matching the selector, adopts
-// matching orphans, releases machines whose labels stop matching, scales down by the delete policy and
-// reports status (including labelSelector for the /scale subresource).
+// The MachineSet controller: keeps spec.replicas machines matching the selector, adopts matching orphans,
+// releases machines whose labels stop matching, scales down by the delete policy and reports status
+// (including labelSelector for the /scale subresource).
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machineset/controller.go
 //
-// Where it differs from the reference, on purpose (§8.11, §8.12):
+// Where it differs from the reference, on purpose:
 //  - expectations instead of polling the cache inside the reconcile: a MachineSet does not count machines
 //    again until its informer has observed the creates and deletes it made (see expectations.ts);
 //  - creates and deletes are bounded per pass (`burst`, default 50, the OpenShift scaling advice), and
@@ -27,7 +28,7 @@ import type { ControllerManager, Informer, ReconcileContext, Reconciler, Request
 import { machineSetControllerRef, withControllerRef, withoutOwnerRef } from './controller-ref.js';
 import { machinesToDelete, resolveDeletePolicy } from './delete-policy.js';
 import { MachineSetExpectations } from './expectations.js';
-import { requestFromKey } from '../runtime/request-key.js';
+import { requestFromKey, requestKey } from '../runtime/request-key.js';
 import { migrationDecision } from './migration-gate.js';
 import type { RandomSource } from './random.js';
 import { calculateStatus, minReadyRequeueMs, statusNeedsUpdate, statusPatch } from './status.js';
@@ -63,12 +64,10 @@ export interface MachineSetControllerHandle {
   readonly expectations: MachineSetExpectations;
 }
 
-const keyOf = (namespace: string | undefined, name: string): string => `${namespace ?? ''}/${name}`;
-
 function ownerKeyOf(m: KubeObject): string | undefined {
   const ref = getControllerOf(m);
   if (!ref || ref.kind !== 'MachineSet' || !ref.apiVersion.startsWith('machine.openshift.io/')) return undefined;
-  return keyOf(m.metadata.namespace, ref.name);
+  return requestKey({ namespace: m.metadata.namespace, name: ref.name });
 }
 
 function byAgeThenName(a: Machine, b: Machine): number {
@@ -107,7 +106,7 @@ class MachineSetReconciler implements Reconciler {
   ) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const key = keyOf(req.namespace, req.name);
+    const key = requestKey(req);
     const ms = this.machineSets.get(req);
     if (!ms) {
       this.expectations.delete(key);
@@ -392,7 +391,7 @@ export function addMachineSetController(mgr: ControllerManager, opts: MachineSet
     if (m.metadata.deletionTimestamp && !old?.metadata.deletionTimestamp) observeDeletion(m);
   });
   machines.on('delete', (m) => observeDeletion(m));
-  machineSets.on('delete', (ms) => expectations.delete(keyOf(ms.metadata.namespace, ms.metadata.name ?? '')));
+  machineSets.on('delete', (ms) => expectations.delete(requestKey({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' })));
   function observeDeletion(m: Machine): void {
     const owner = ownerKeyOf(m);
     if (owner) expectations.deletionObserved(owner, m.metadata.uid ?? '');
@@ -433,7 +432,7 @@ export function addMachineSetController(mgr: ControllerManager, opts: MachineSet
     const out = new Map<string, Request>();
     for (const m of machines.byIndex(NODE_NAME_INDEX, obj.metadata.name ?? '')) {
       const ref = getControllerOf(m);
-      if (ref?.kind === 'MachineSet') out.set(keyOf(m.metadata.namespace, ref.name), { namespace: m.metadata.namespace, name: ref.name });
+      if (ref?.kind === 'MachineSet') out.set(requestKey({ namespace: m.metadata.namespace, name: ref.name }), { namespace: m.metadata.namespace, name: ref.name });
     }
     return [...out.values()];
   };

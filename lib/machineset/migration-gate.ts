@@ -1,4 +1,4 @@
-// The MachineAPIMigration feature gate for MachineSets (machine-api.md §3.2 step 3, as §1.5 step 3 for
+// The MachineAPIMigration feature gate for MachineSets (the same gate the machine controller applies to
 // Machines): only a MachineSet whose status.authoritativeAPI is MachineAPI is reconciled; the Paused
 // condition says which API is in charge.
 import { NotPausedConditionReason, PausedCondition, PausedConditionReason } from '../apis/constants.js';

@@ -1,7 +1,8 @@
-// The annotations the cluster-autoscaler reads to build a template node for a MachineSet at zero replicas
-// (user-pain-points.md §4). We write both key sets, because which one is read depends on the autoscaler
-// build: the OpenShift keys the provider controllers write (vCPU, integer MiB, GPU count, arch label) and
-// the upstream clusterapi keys (Quantities), so neither build ends up with "no expansion options".
+// The annotations the cluster-autoscaler reads to build a template node for a MachineSet at zero replicas.
+// We write both key sets, because which one is read depends on the autoscaler build: the OpenShift keys the
+// provider controllers write (vCPU, integer MiB, GPU count, arch label) and the upstream clusterapi keys
+// (Quantities), so neither build ends up with "no expansion options".
+// Reference: https://github.com/kubernetes/autoscaler/tree/master/cluster-autoscaler/cloudprovider/clusterapi
 import {
   ArchLabel,
   CapacityCPUAnnotation,

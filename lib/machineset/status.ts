@@ -1,5 +1,5 @@
-// MachineSet status from the machines it controls (machine-api.md §3.5, §3.6). Pure: nodes come from a
-// look-up function (the informer cache), time from the caller.
+// MachineSet status from the machines it controls, counted as the reference counts them. Pure: nodes come
+// from a look-up function (the informer cache), time from the caller.
 import type { Node } from '../apis/core.js';
 import { formatLabelSelector } from '../apis/label-selector.js';
 import type { Condition, Machine, MachineSet, MachineSetStatus } from '../apis/machine-types.js';

@@ -1,5 +1,6 @@
-// What makes a MachineSet unusable: the reference's validateMachineset (machine-api.md §3.2), plus the
-// delete policy and replicas, which the reference only noticed when it scaled down (§8.12).
+// What makes a MachineSet unusable: the reference's validateMachineset (a valid, non-empty selector that matches
+// the template's labels), plus the delete policy and replicas, which the reference only noticed when it scaled
+// down.
 import { selectorFromLabelSelector } from '../apis/label-selector.js';
 import type { MachineSet } from '../apis/machine-types.js';
 import { resolveDeletePolicy } from './delete-policy.js';

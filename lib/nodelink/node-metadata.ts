@@ -1,5 +1,5 @@
-// The Node as NodeLink wants it for a Machine (spec §2.3 step 6, plus removal of what we added and the
-// machine has since dropped).
+// The Node as NodeLink wants it for a Machine: the machine's spec.metadata labels and annotations and its
+// spec.taints copied on, as the reference does, plus removal of what we added and the machine has since dropped.
 import { NodeMachineAnnotation } from '../apis/constants.js';
 import type { Node, Taint } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';

@@ -1,6 +1,7 @@
-// NodeLink (spec §2): finds the Machine behind each Node (providerID, falling back to InternalIP where no
-// providerID contradicts it: see mayLinkByIP),
-// records status.nodeRef on the Machine, and puts the machine's labels, annotations and taints on the Node.
+// NodeLink: finds the Machine behind each Node (providerID, falling back to InternalIP where no providerID
+// contradicts it: see mayLinkByIP), records status.nodeRef on the Machine, and puts the machine's labels,
+// annotations and taints on the Node.
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/nodelink/nodelink_controller.go
 import type { Node } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
 import type { JsonPatchOperation, KubeClient } from '../client/kube-client.js';

@@ -10,7 +10,7 @@ import {
 import type { NodeAddress } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
 import type { Actuator, ActuatorContext } from '../machine/actuator.js';
-import { InvalidMachineConfigurationError } from '../machine/errors.js';
+import { InvalidMachineConfigurationError, messageOf } from '../machine/errors.js';
 import { recordInstanceCreateFailed, recordInstanceDeleteFailed, recordInstanceUpdateFailed } from '../machine/metrics.js';
 import type { Clock } from '../runtime/clock.js';
 import type { EmulatedInstance, EmulatedInstanceState, InstanceView } from './instance-view.js';
@@ -196,7 +196,7 @@ export class FakeActuator implements Actuator, InstanceView {
     try {
       await fn();
     } catch (err) {
-      const labels = { name: machine.metadata.name ?? '', namespace: machine.metadata.namespace ?? '', reason: err instanceof Error ? err.message : String(err) };
+      const labels = { name: machine.metadata.name ?? '', namespace: machine.metadata.namespace ?? '', reason: messageOf(err) };
       const record = { create: recordInstanceCreateFailed, update: recordInstanceUpdateFailed, delete: recordInstanceDeleteFailed }[method];
       record(ctx.metrics, labels);
       throw err;

@@ -1,4 +1,6 @@
-// The AWS actuator. Where it departs from the reference, on purpose (spec/aws.md §7.2):
+// The AWS actuator.
+// Reference: https://github.com/openshift/machine-api-provider-aws/blob/main/pkg/actuators/machine/reconciler.go
+// Where it departs from the reference, on purpose:
 // - creation is idempotent at EC2: the ClientToken is derived from the Machine UID, so a retried or
 //   replayed RunInstances (lost reply, controller restart) returns the instance launched first;
 // - the instance id goes into providerStatus as soon as RunInstances answers, and nothing that can fail
@@ -32,6 +34,7 @@ import {
   viewCanBeCurrent,
   isMachineProvisioned,
   LaunchLedger,
+  messageOf,
   type Actuator,
   type ActuatorContext,
   type Clock,
@@ -484,8 +487,4 @@ class AwsMachineActuator implements AwsActuator {
     // A dynamic host is released once its instance has terminated: delete is called again until then.
     await releaseDynamicHost(scope, scope.clients.ec2, false, this.o.requeueAfterMs, ctx.signal);
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

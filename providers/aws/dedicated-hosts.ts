@@ -1,7 +1,8 @@
 // Dynamically allocated dedicated hosts (placement.host.dedicatedHost.allocationStrategy: Dynamic).
 // Unlike the reference, the host id is recorded in providerStatus as soon as AllocateHosts answers (and
 // AllocateHosts is idempotent on a token derived from the Machine UID), and delete waits for the instance
-// to terminate so it can always release the host (spec/aws.md §7.2 #1, #9).
+// to terminate so it can always release the host. The reference recorded the host only after load-balancer
+// registration, and released it only if a delete happened to see the instance terminated; either gap leaked it.
 import { createHash } from 'node:crypto';
 import { InvalidMachineConfigurationError, RequeueAfterError, type Logger, type Machine } from '../../lib/index.js';
 import type { Ec2Api } from './ec2-api.js';

@@ -1,4 +1,6 @@
-// The GCP actuator. Where it departs from the reference, on purpose (spec/gcp.md A7):
+// The GCP actuator.
+// Reference: https://github.com/openshift/machine-api-provider-gcp/blob/main/pkg/cloud/gcp/actuators/machine/reconciler.go
+// Where it departs from the reference, on purpose:
 // - the instance name is the Machine name and insert carries a requestId derived from the Machine UID, so a
 //   retried insert (lost reply, controller restart) is GCE's same request, and a 409 from a racing insert
 //   adopts the instance instead of failing the Machine;
@@ -207,7 +209,7 @@ class GcpMachineActuator implements GcpActuator {
     }
   }
 
-  /** Writes what the instance says onto the Machine (A2.3): providerID, addresses, labels, state. */
+  /** Writes what the instance says onto the Machine after create and update: providerID, addresses, labels, state. */
   private record(scope: MachineScope, instance: Instance): void {
     const m = scope.machine;
     const state = stateToRecord(scope.status.instanceState, instance);
@@ -241,7 +243,7 @@ class GcpMachineActuator implements GcpActuator {
   }
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    await reportActuatorFailures('create', machine, ctx, { reason: 'failed to create instance via compute service', describe: messageOf }, () => this.doCreate(machine, ctx));
+    await reportActuatorFailures('create', machine, ctx, { reason: 'failed to create instance via compute service', describe: describeFailure }, () => this.doCreate(machine, ctx));
   }
 
   private async instanceBody(scope: MachineScope, signal: AbortSignal): Promise<Instance> {
@@ -432,7 +434,7 @@ class GcpMachineActuator implements GcpActuator {
   }
 
   async update(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    await reportActuatorFailures('update', machine, ctx, { reason: 'failed to add instance to target pool', describe: messageOf }, () => this.doUpdate(machine, ctx));
+    await reportActuatorFailures('update', machine, ctx, { reason: 'failed to add instance to target pool', describe: describeFailure }, () => this.doUpdate(machine, ctx));
   }
 
   private async doUpdate(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -453,7 +455,7 @@ class GcpMachineActuator implements GcpActuator {
         await registerWithTargetPools(scope.clients.compute, scope, ctx.signal);
         this.registered.add(poolKey);
       } catch (err) {
-        errors.push(messageOf(err));
+        errors.push(describeFailure(err));
       }
     }
     const groupKey = `${link}|group`;
@@ -462,7 +464,7 @@ class GcpMachineActuator implements GcpActuator {
         await registerWithInstanceGroup(scope.clients.compute, scope, ctx.signal);
         this.registered.add(groupKey);
       } catch (err) {
-        errors.push(`failed to register instance to instance group: ${messageOf(err)}`);
+        errors.push(`failed to register instance to instance group: ${describeFailure(err)}`);
       }
     }
     emitUpdatedWhenChanged(machine, ctx, before);
@@ -474,11 +476,11 @@ class GcpMachineActuator implements GcpActuator {
   }
 
   async delete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    await reportActuatorFailures('delete', machine, ctx, { reason: 'failed to delete instance via compute service', describe: messageOf }, () => this.doDelete(machine, ctx));
+    await reportActuatorFailures('delete', machine, ctx, { reason: 'failed to delete instance via compute service', describe: describeFailure }, () => this.doDelete(machine, ctx));
   }
 
   private async doDelete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), messageOf);
+    const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), describeFailure);
     const uid = machine.metadata.uid ?? '';
     this.snapshots.delete(uid);
     this.lastRead.delete(uid);
@@ -561,9 +563,10 @@ function refusedOutright(err: unknown): boolean {
   return cls === 'invalid' || cls === 'throttled' || cls === 'unauthorized' || cls === 'notFound';
 }
 
-function messageOf(err: unknown): string {
+/** A failure as the Machine shows it: our own errors in their own words, GCE's with its HTTP status and text. */
+function describeFailure(err: unknown): string {
   if (err instanceof InvalidMachineConfigurationError || err instanceof RequeueAfterError) return err.message;
-  return err instanceof Error ? describeGceError(err) : String(err);
+  return describeGceError(err);
 }
 
 /** GCE's own words of a failed operation, without the operation name and codes (the error carries the code). */

@@ -1,4 +1,4 @@
-// Whether a spec's boot image supports UEFI (A2.5): when the spec leaves Shielded VM unset, a non-UEFI
+// Whether a spec's boot image supports UEFI: when the spec leaves Shielded VM unset, a non-UEFI
 // image (pre-4.13 RHCOS, some marketplace images) must get Shielded VM turned off or GCE refuses the insert.
 // Answers are cached per image: images are immutable and families change rarely.
 import { TtlCache, type Clock } from '../../lib/index.js';

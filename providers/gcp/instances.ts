@@ -145,7 +145,7 @@ function scheduling(spec: GCPMachineProviderSpec): NonNullable<Instance['schedul
   return out;
 }
 
-/** The instances.insert body (A5), named after the Machine: the name is the idempotency key. */
+/** The instances.insert body as the reference builds it, named after the Machine: the name is the idempotency key. */
 export function buildInstance(machine: Machine, spec: GCPMachineProviderSpec, inputs: InstanceInputs): Instance {
   const name = machine.metadata.name ?? '';
   const project = inputs.project;

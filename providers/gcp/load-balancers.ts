@@ -1,5 +1,6 @@
-// Load-balancer membership (A2.7, A2.8): legacy target pools for any Machine, and for control-plane Machines
-// the zonal instance group "{clusterID}-master-{zone}" behind the "{clusterID}-api-internal" backend service.
+// Load-balancer membership, joined on update and left on delete: legacy target pools for any Machine, and for
+// control-plane Machines the zonal instance group "{clusterID}-master-{zone}" behind the
+// "{clusterID}-api-internal" backend service.
 // Unlike the reference, a missing instance group does not block deletion, and listInstances reads every page.
 import { MachineRoleLabel } from '../../lib/index.js';
 import type { ComputeApi, InstanceGroup } from './compute-api.js';

@@ -1,4 +1,4 @@
-// Resource Manager tags for instances: the spec's tags plus the Infrastructure's (A2.4), resolved from their
+// Resource Manager tags for instances: the spec's tags plus the Infrastructure's, resolved from their
 // namespaced names ("{parentID}/{key}/{value}") to the tagKeys/{id} → tagValues/{id} bindings GCE wants.
 // Resolutions are cached (tags are long-lived), so a thousand Machines cost one look-up per distinct tag.
 import { PassThroughClient, GoogleAuth } from 'google-auth-library';

@@ -1,4 +1,6 @@
-// The IBM Cloud VPC actuator. Where it departs from the reference, on purpose (spec/ibmcloud.md B7):
+// The IBM Cloud VPC actuator.
+// Reference: https://github.com/openshift/machine-api-provider-ibmcloud/blob/main/pkg/actuators/machine/reconciler.go
+// Where it departs from the reference, on purpose:
 // - one IAM-authenticated client per API key and one endpoint look-up per region, reused (the reference gets
 //   a new token and GETs the region on every Exists, Create and Update), and client-construction failures
 //   are retried, never terminal;
@@ -16,7 +18,7 @@
 //   field; spec tags are attached (Global Tagging); "0.0.0.0" is never recorded as an address;
 // - DELETE is issued once (not every 20 s while the instance is `deleting`), and Update/Delete events are
 //   emitted only when something changed;
-// - the stuck-machine replacement (OCPBUGS-1327) is kept, without rewriting the phase: the instance is
+// - the stuck-machine replacement (stuck-machine.ts) is kept, without rewriting the phase: the instance is
 //   deleted and forgotten, and the machine controller's create makes it again under the same name.
 import {
   DEFAULT_VISIBILITY_WINDOW_MS,
@@ -101,7 +103,7 @@ export interface IbmCloudActuatorOptions {
   resolutionTtlMs?: number;
   /**
    * How long an instance may run without its Machine getting a Node before it is replaced once, when its
-   * Ignition merges the machine config server's config (the reference's 15 min, OCPBUGS-1327); 0 = never.
+   * Ignition merges the machine config server's config (the reference's 15 min; see stuck-machine.ts); 0 = never.
    */
   stuckMachineTimeoutMs?: number;
 }
@@ -266,7 +268,7 @@ class IbmCloudMachineActuator implements Actuator {
     scope.saveStatus();
   }
 
-  /** B2.3: providerID, addresses, labels, instance state. */
+  /** Writes what the instance says onto the Machine: providerID, addresses, labels, instance state. */
   private async record(scope: MachineScope, instance: VpcInstance, signal: AbortSignal): Promise<void> {
     const accountId = await scope.clients.accountId(signal);
     const m = scope.machine;
@@ -287,7 +289,7 @@ class IbmCloudMachineActuator implements Actuator {
   }
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    return reportActuatorFailures('create', machine, ctx, { reason: 'failed to create instance via ibm vpc client', describe: messageOf }, () => this.doCreate(machine, ctx));
+    return reportActuatorFailures('create', machine, ctx, { reason: 'failed to create instance via ibm vpc client', describe: describeVpcError }, () => this.doCreate(machine, ctx));
   }
 
   private async doCreate(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -389,7 +391,7 @@ class IbmCloudMachineActuator implements Actuator {
   }
 
   async update(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    return reportActuatorFailures('update', machine, ctx, { reason: 'failed to update machine', describe: messageOf }, () => this.doUpdate(machine, ctx));
+    return reportActuatorFailures('update', machine, ctx, { reason: 'failed to update machine', describe: describeVpcError }, () => this.doUpdate(machine, ctx));
   }
 
   private async doUpdate(machine: Machine, ctx: ActuatorContext): Promise<void> {
@@ -433,7 +435,7 @@ class IbmCloudMachineActuator implements Actuator {
     try {
       return mergesMachineConfigServer(await userDataFor(scope.machine, scope.spec, this.o.client, ctx.signal));
     } catch (err) {
-      ctx.log.info('could not read the user data to check for a stuck machine; not replacing it', { error: messageOf(err) });
+      ctx.log.info('could not read the user data to check for a stuck machine; not replacing it', { error: describeVpcError(err) });
       return false;
     }
   }
@@ -465,11 +467,11 @@ class IbmCloudMachineActuator implements Actuator {
   }
 
   async delete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    return reportActuatorFailures('delete', machine, ctx, { reason: 'failed to delete instance via ibmClient', describe: messageOf }, () => this.doDelete(machine, ctx));
+    return reportActuatorFailures('delete', machine, ctx, { reason: 'failed to delete instance via ibmClient', describe: describeVpcError }, () => this.doDelete(machine, ctx));
   }
 
   private async doDelete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), messageOf);
+    const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), describeVpcError);
     const uid = machine.metadata.uid ?? '';
     this.snapshots.delete(uid);
     this.lastRead.delete(uid);
@@ -548,8 +550,4 @@ function createdAt(scope: MachineScope): number | undefined {
   const c = scope.status.conditions?.find((x) => x.type === MachineCreatedConditionType && x.status === 'True');
   const t = c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : NaN;
   return Number.isNaN(t) ? undefined : t;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? describeVpcError(err) : String(err);
 }

@@ -3,6 +3,7 @@
 // terminal. Quota and capacity refusals are a class of their own: the machine controller retries them for a
 // bounded window, then fails the Machine. (The reference never inspects VPC errors and maps nothing but a missing
 // profile to InvalidConfiguration, while making every client-construction failure, IAM included, terminal.)
+import { messageOf } from '../../lib/index.js';
 import { isVpcApiError } from './vpc-api-error.js';
 
 export type VpcErrorClass = 'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
@@ -47,5 +48,5 @@ export const isRetryableVpcError = (err: unknown): boolean => classifyVpcError(e
 /** An error as it may be shown: VpcApiError's message carries service, operation, status, code and IBM's text, never a token or key. */
 export function describeVpcError(err: unknown): string {
   if (isVpcApiError(err)) return err.trace ? `${err.message} (trace ${err.trace})` : err.message;
-  return err instanceof Error ? err.message : String(err);
+  return messageOf(err);
 }

@@ -1,4 +1,5 @@
-// The reference's stuck-machine replacement (OCPBUGS-1327, spec/ibmcloud.md B2.3): on IBM Cloud VPC a worker
+// The reference's stuck-machine replacement (https://issues.redhat.com/browse/OCPBUGS-1327, done in its
+// reconcileMachineWithCloudState): on IBM Cloud VPC a worker
 // whose Ignition merges its config from the machine config server sometimes never fetches it, so its instance
 // runs but no Node ever appears. After a while the instance is deleted and recreated under the same name,
 // once per Machine. Pure decisions here; the actuator does the calls.

@@ -1,6 +1,8 @@
-// The machine-drain-controller (spec §1.6): once the machine controller has set phase Deleting, drain
-// the machine's node and record Drained=True so that the machine controller may terminate the instance.
-// Improvement (flaw 1): a failed drain is persisted as Drained=False/DrainError, visible to users.
+// The machine-drain-controller: once the machine controller has set phase Deleting, drain the machine's node
+// and record Drained=True so that the machine controller may terminate the instance.
+// Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machine/drain_controller.go
+// A failed drain is persisted as Drained=False/DrainError, visible to users (the reference set it in memory and
+// returned before writing it, so only the DrainRequeued event showed the failure).
 import { DrainErrorReason, DrainedCondition, ExcludeNodeDrainingAnnotation, PhaseDeleting } from '../../apis/constants.js';
 import type { Node } from '../../apis/core.js';
 import type { Machine } from '../../apis/machine-types.js';
@@ -10,11 +12,12 @@ import { Nodes } from '../../client/resources.js';
 import type { EventRecorder } from '../../client/event-recorder.js';
 import type { KubeClient } from '../../client/kube-client.js';
 import type { Clock } from '../../runtime/clock.js';
+import { requestKey } from '../../runtime/request-key.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../../runtime/types.js';
 import { falseCondition, isConditionTrue, setCondition, trueConditionWithReason } from '../../apis/conditions.js';
-import { requeueAfterOf } from '../errors.js';
+import { messageOf, requeueAfterOf } from '../errors.js';
 import { hasPreDrainHooks } from '../lifecycle-hooks.js';
-import { fingerprintOf, keyOf, messageOf } from '../machine-reconciler.js';
+import { fingerprintOf } from '../machine-reconciler.js';
 import { MachineDraft } from '../machine-writer.js';
 import { clone } from '../merge-patch.js';
 import { RetryGate } from '../retry-gate.js';
@@ -41,13 +44,13 @@ export class DrainReconciler implements Reconciler {
     const cached = this.d.machines.get(req);
     if (!cached) {
       // Gone: its backoff entry would otherwise stay for the life of the process.
-      this.gate.succeeded(keyOf(req));
+      this.gate.succeeded(requestKey(req));
       return;
     }
     if (!cached.metadata.deletionTimestamp || cached.status?.phase !== PhaseDeleting) return;
     if (isConditionTrue(cached.status?.conditions, DrainedCondition)) return;
 
-    const key = keyOf(req);
+    const key = requestKey(req);
     const fp = fingerprintOf(cached);
     // Our own DrainError status write comes straight back through the watch; hold it to the backoff.
     const wait = this.gate.remaining(key, fp);

@@ -9,14 +9,17 @@ import type { KubeClient } from '../../client/kube-client.js';
 import { DaemonSets, Nodes, Pods } from '../../client/resources.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
-import { formatDuration, RequeueAfterError } from '../errors.js';
+import { formatDuration, messageOf, RequeueAfterError } from '../errors.js';
 import { drainPermission } from './drain-guard.js';
 import { decidePods } from './pod-filter.js';
 
 export interface DrainOptions {
   /** Per-attempt deadline for evicting and waiting (kubectl drain Timeout); default 20 s. */
   timeoutMs?: number;
-  /** First wait after a 429 (PodDisruptionBudget); doubles up to evictionRetryMaxMs. Default 500 ms (flaw 14: never 0). */
+  /**
+   * First wait after a 429 (PodDisruptionBudget); doubles up to evictionRetryMaxMs. Default 500 ms, never 0:
+   * a refused eviction retried at once is a hot loop.
+   */
   evictionRetryBaseMs?: number;
   evictionRetryMaxMs?: number;
   /** How often to look whether evicted pods are gone; default 1 s. */
@@ -134,7 +137,7 @@ export class NodeDrainer {
       } catch (err) {
         if (isNotFound(err)) return;
         if (!isTooManyRequests(err)) throw new Error(`error when evicting ${what}: ${messageOf(err)}`, { cause: err });
-        // A PodDisruptionBudget says not now: back off (flaw 14: the reference retried with no delay).
+        // A PodDisruptionBudget says not now: back off (the reference retried with no delay, a hot loop).
         if (clock.now() + delay >= deadline) {
           throw new Error(`error when evicting ${what}: ${messageOf(err)}: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`, { cause: err });
         }
@@ -169,7 +172,6 @@ export class NodeDrainer {
 
 const podRef = (p: Pod) => ({ namespace: p.metadata.namespace ?? '', name: p.metadata.name ?? '' });
 const podKey = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
-const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

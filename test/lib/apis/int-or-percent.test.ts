@@ -45,7 +45,7 @@ describe('int-or-percent values', () => {
   });
 });
 
-describe('resolveMaxUnhealthy (MHC §4.4 step 8)', () => {
+describe('resolveMaxUnhealthy (the MachineHealthCheck remediation budget)', () => {
   it('an unset maxUnhealthy allows every expected machine to be unhealthy', () => {
     expect(resolveMaxUnhealthy(undefined, 6)).to.equal(6);
     expect(resolveMaxUnhealthy(null, 0)).to.equal(0);

@@ -5,6 +5,7 @@ import {
   RequeueAfterError,
   formatDuration,
   isInvalidMachineConfiguration,
+  messageOf,
   requeueAfterOf,
 } from '../../../lib/machine/errors.js';
 
@@ -36,5 +37,12 @@ describe('machine errors', () => {
     expect(formatDuration(3_600_000)).to.equal('1h0m0s');
     expect(formatDuration(1_500)).to.equal('1.5s');
     expect(formatDuration(250)).to.equal('250ms');
+  });
+
+  it('give the text of anything thrown: an Error by its message, any other value as itself', () => {
+    expect(messageOf(new MachineError('CreateError', 'boom', { cause: new Error('inner') }))).to.equal('boom');
+    expect(messageOf('a thrown string')).to.equal('a thrown string');
+    expect(messageOf(42)).to.equal('42');
+    expect(messageOf(undefined)).to.equal('undefined');
   });
 });

@@ -547,7 +547,7 @@ describe('machine controller reconcile', () => {
       expect(await env.reconcile('m1')).to.equal(undefined);
     });
 
-    it('still deletes a machine that became invalid (label removed) while being deleted (flaw 8 fixed)', async () => {
+    it('still deletes a machine that became invalid (label removed) while being deleted', async () => {
       const a = new FakeActuator();
       const env = await runningMachine(a);
       await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { metadata: { labels: { [MachineClusterIDLabel]: null } } } });

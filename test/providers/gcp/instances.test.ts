@@ -20,7 +20,7 @@ const build = (extra: Record<string, unknown> = {}, over: Partial<InstanceInputs
   buildInstance(m, decodeProviderSpec(m.spec?.providerSpec?.value).spec, inputs(over));
 
 describe('GCE instance requests built from a Machine', () => {
-  it('names the instance after the Machine and builds the A5 insert body', () => {
+  it('names the instance after the Machine and builds the insert body as the reference does', () => {
     const i = build();
     expect(i.name).to.equal('m1');
     expect(i.machineType).to.equal('zones/us-central1-a/machineTypes/n2-standard-4');

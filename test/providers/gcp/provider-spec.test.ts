@@ -16,7 +16,7 @@ function invalid(value: unknown): InvalidMachineConfigurationError {
 }
 
 describe('GCP providerSpec decoding', () => {
-  it('decodes every A1 field of a full spec', () => {
+  it('decodes every field of a full spec', () => {
     const { spec, unknownFields } = decodeProviderSpec(
       gcpSpec({
         projectID: 'other-project',

@@ -9,7 +9,7 @@ const instance = (status: VpcInstance['status'] = 'running'): VpcInstance =>
   ({ id: 'i', crn: 'c', name: 'm', status, created_at: new Date(T0).toISOString() }) as VpcInstance;
 const provisioned = (labels: Record<string, string> = {}): Machine => ({ metadata: { name: 'm', labels }, status: { phase: 'Provisioned' } });
 
-describe('stuck-machine detection (OCPBUGS-1327)', () => {
+describe('stuck-machine detection (workers whose Ignition never fetched its merged config)', () => {
   it('recognises an Ignition v3 config that merges exactly one https source', () => {
     expect(mergesMachineConfigServer('{"ignition":{"version":"3.2.0","config":{"merge":[{"source":"https://api-int:22623/config/worker"}]}}}')).to.equal(true);
   });

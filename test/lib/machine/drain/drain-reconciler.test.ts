@@ -165,7 +165,7 @@ describe('machine drain controller', () => {
     expect(drained(env.get())).to.include({ status: 'True' });
   });
 
-  it('backs off between evictions a PodDisruptionBudget refuses, then persists Drained=False/DrainError (flaw 1 fixed)', async () => {
+  it('backs off between evictions a PodDisruptionBudget refuses, then persists Drained=False/DrainError', async () => {
     const env = drainEnv();
     await node(env);
     await deletingMachine(env);
@@ -179,7 +179,7 @@ describe('machine drain controller', () => {
     const err = await env.reconcile().catch((e: Error) => e);
     expect(err).to.be.instanceOf(Error);
     expect((err as Error).message).to.contain('global timeout reached: 20s');
-    // 500 ms doubling to 5 s inside a 20 s attempt: a handful of tries, never a hot loop (flaw 14).
+    // 500 ms doubling to 5 s inside a 20 s attempt: a handful of tries, never a hot loop.
     expect(attempts.length).to.be.within(4, 8);
     for (let i = 1; i < attempts.length; i++) expect(attempts[i]! - attempts[i - 1]!).to.be.at.least(500);
     expect(env.clock.now() - started).to.be.at.most(21_000);

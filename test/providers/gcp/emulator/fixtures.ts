@@ -72,7 +72,7 @@ export async function closeClients(c: Clients): Promise<void> {
 
 export const rid = (): string => randomUUID();
 
-/** An instance body as the GCP provider builds it (A5), with overridable parts. */
+/** An instance body as the GCP provider builds it, with overridable parts. */
 export function instanceBody(name: string, over: Partial<IInstance> = {}, zone = ZONE): IInstance {
   return {
     name,
