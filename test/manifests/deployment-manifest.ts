@@ -9,6 +9,7 @@ import { machineSetControllerBinary } from '../../cmd/machineset-controller.js';
 import { nodeLinkControllerBinary } from '../../cmd/nodelink-controller.js';
 import { readStandardFlags } from '../../cmd/internal/index.js';
 import { parseArgs, programOf } from '../../cmd/local/local-binary.js';
+import { imageCommandEntry } from '../../hack/bench/image-commands.js';
 import { readManifest, repo } from './manifest-files.js';
 
 export interface Port {
@@ -47,9 +48,8 @@ const parsers: Record<string, () => Command> = {
   'cmd/nodelink-controller.ts': () => programOf(nodeLinkControllerBinary, {}),
 };
 
-/** A fresh flag parser of the binary at this entry point; provider binaries export buildProgram(env). */
-export async function parserFor(imagePath: string): Promise<Command> {
-  const src = sourceOf(imagePath);
+/** A fresh flag parser of the binary at this entry point (cmd/x.ts); provider binaries export buildProgram(env). */
+export async function parserFor(src: string): Promise<Command> {
   const known = parsers[src];
   if (known) return known();
   if (/^cmd\/machine-api-provider-[a-z]+\.ts$/.test(src)) {
@@ -57,25 +57,24 @@ export async function parserFor(imagePath: string): Promise<Command> {
     if (typeof mod.buildProgram !== 'function') throw new Error(`${src} exports no buildProgram(env)`);
     return mod.buildProgram({});
   }
-  throw new Error(`no flag parser known for ${imagePath}`);
+  throw new Error(`no flag parser known for ${src}`);
 }
 
-export async function flagsOf(c: Container) {
-  return readStandardFlags(parseArgs(await parserFor(scriptOf(c)), c.args ?? []));
+/** The standard flags a controller container's args give its binary, parsed by that binary's own parser. */
+export async function flagsOf(c: Container, cloud: string) {
+  return readStandardFlags(parseArgs(await parserFor(sourceOf(c, cloud)), c.args ?? []));
 }
 
-/** The script a container runs: the last word of `node [flags...] /app/dist/cmd/x.js`. */
-export const scriptOf = (c: Container): string => c.command?.[c.command.length - 1] ?? '';
-
-/** The containers running one of our binaries (the rest are the kube-rbac-proxy sidecars). */
-export const controllersOf = (d: Deployment): Container[] => d.spec.template.spec.containers.filter((c) => c.command?.[0] === 'node');
-
-/** /app/dist/cmd/x.js (the image) → cmd/x.ts (the source tsc compiles into it). */
-export function sourceOf(imagePath: string): string {
-  const m = /^\/app\/dist\/(.+)\.js$/.exec(imagePath);
-  if (!m) throw new Error(`${imagePath} is not under /app/dist`);
-  return `${m[1]}.ts`;
+/** The source of the binary a container runs (through image/launch), e.g. cmd/machineset-controller.ts. */
+export function sourceOf(c: Container, cloud: string): string {
+  const [command, ...rest] = c.command ?? [];
+  const src = command && rest.length === 0 ? imageCommandEntry(command, cloud) : undefined;
+  if (!src) throw new Error(`${c.name}: ${JSON.stringify(c.command)} is not one of the image's commands`);
+  return src;
 }
+
+/** The containers running one of our binaries (the rest are the kube-rbac-proxy sidecars, on the image's entry point). */
+export const controllersOf = (d: Deployment): Container[] => d.spec.template.spec.containers.filter((c) => !c.name.startsWith('kube-rbac-proxy-'));
 
 export function readDeployment(cloud: string): Deployment {
   const docs = readManifest(join(repo, 'manifests', 'providers', cloud, 'deployment.yaml'));

@@ -1,13 +1,14 @@
 // manifests/providers/<cloud>/deployment.yaml: what the operator would run. Each controller container's args
-// must parse with its binary's own flag parser and agree with its ports and probes; its command must be a file
-// the Containerfile's image holds (dist/ from `npm run build` with tsconfig.build.json). The kube-rbac-proxy
-// sidecars are checked against the binaries' metrics addresses in monitoring.test.ts.
+// must parse with its binary's own flag parser and agree with its ports and probes; its command must be one the
+// Containerfile's image holds at its root, starting a binary compiled into /app/dist (image/launch; its own test
+// checks the mapping). The kube-rbac-proxy sidecars are checked against the binaries' metrics addresses in
+// monitoring.test.ts.
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { TRUSTED_CA_BUNDLE_PATH } from '../../cmd/internal/index.js';
 import { parseArgs } from '../../cmd/local/local-binary.js';
-import { controllersOf, deploymentClouds, flagsOf, parserFor, readDeployment, scriptOf, sourceOf, type Container, type Probe } from './deployment-manifest.js';
+import { controllersOf, deploymentClouds, flagsOf, parserFor, readDeployment, sourceOf, type Container, type Probe } from './deployment-manifest.js';
 import { readManifestDir, repo } from './manifest-files.js';
 import { maoArgs } from '../cmd/mao-args.js';
 
@@ -20,8 +21,10 @@ describe('manifests/providers/*/deployment.yaml', () => {
     expect(clouds).to.include('aws');
   });
 
-  it('names binaries that the Containerfile builds into /app/dist from sources tsconfig.build.json compiles', () => {
+  it('runs the operator\'s commands, which the Containerfile links to image/launch, starting binaries built into /app/dist from sources tsconfig.build.json compiles', () => {
     const containerfile = readFileSync(join(repo, 'Containerfile'), 'utf8');
+    const linked = /^RUN for c in ([a-z -]+); do/m.exec(containerfile)?.[1]?.split(' ') ?? [];
+    expect(containerfile).to.match(/^\s+ln -s \/app\/image\/launch "\/\$c"; \\$/m);
     expect(containerfile).to.match(/^WORKDIR \/app$/m);
     expect(containerfile).to.match(/^COPY --from=build \/src\/dist \.\/dist$/m);
     expect(containerfile).to.match(/^COPY cmd \.\/cmd$/m);
@@ -35,8 +38,9 @@ describe('manifests/providers/*/deployment.yaml', () => {
     for (const cloud of clouds) {
       for (const c of readDeployment(cloud).spec.template.spec.containers) {
         if (c.name.startsWith('kube-rbac-proxy-')) continue;
-        expect(c.command?.[0], c.name).to.equal('node');
-        const src = sourceOf(scriptOf(c));
+        expect(c.command, c.name).to.have.length(1);
+        expect(linked, `${cloud}/${c.name}: ${c.command?.[0]} in the image`).to.include(c.command![0]!.slice(1));
+        const src = sourceOf(c, cloud);
         expect(existsSync(join(repo, src)), `${cloud}/${c.name}: ${src}`).to.equal(true);
       }
     }
@@ -52,11 +56,8 @@ describe('manifests/providers/*/deployment.yaml', () => {
           'machineset-controller', 'machine-controller', 'nodelink-controller', 'machine-healthcheck-controller',
           'kube-rbac-proxy-machineset-mtrc', 'kube-rbac-proxy-machine-mtrc', 'kube-rbac-proxy-mhc-mtrc',
         ]);
-        expect(containers.map((c) => sourceOf(scriptOf(c)))).to.deep.equal(['cmd/machineset-controller.ts', `cmd/machine-api-provider-${cloud}.ts`, 'cmd/nodelink-controller.ts', 'cmd/machine-healthcheck.ts']);
-      });
-
-      it('caps the V8 heap, so that garbage does not grow the resident set with the Machines (hack/bench runs the binaries with these flags)', () => {
-        for (const c of containers) expect(c.command?.slice(1, -1), c.name).to.deep.equal(['--max-old-space-size=192']);
+        expect(containers.map((c) => c.command)).to.deep.equal([['/machineset-controller'], ['/machine-controller-manager'], ['/nodelink-controller'], ['/machine-healthcheck']]);
+        expect(containers.map((c) => sourceOf(c, cloud))).to.deep.equal(['cmd/machineset-controller.ts', `cmd/machine-api-provider-${cloud}.ts`, 'cmd/nodelink-controller.ts', 'cmd/machine-healthcheck.ts']);
       });
 
       it('gives the provider binary NODE_NAME from the downward API and RELEASE_VERSION, the trusted CA bundle and the bound service-account token where the binaries read them', () => {
@@ -94,7 +95,7 @@ describe('manifests/providers/*/deployment.yaml', () => {
 
       for (const c of containers) {
         it(`${c.name}: args parse with the binary's own flags, as the operator passes them`, async () => {
-          const flags = await flagsOf(c);
+          const flags = await flagsOf(c, cloud);
           expect(flags.namespace).to.equal(d.metadata.namespace);
           expect(flags.leaderElect).to.equal(true);
           expect(flags.leaderElectLeaseDurationMs).to.equal(120_000);
@@ -102,7 +103,7 @@ describe('manifests/providers/*/deployment.yaml', () => {
         });
 
         it(`${c.name}: serves probes on the port it declares (none when its listeners are off, as NodeLink's), and metrics on loopback only`, async () => {
-          const flags = await flagsOf(c);
+          const flags = await flagsOf(c, cloud);
           const ports = new Map((c.ports ?? []).map((p) => [p.name, p.containerPort]));
           if (flags.metricsBindAddress === '0' && flags.healthAddr === '') {
             expect(ports.size, `${c.name} ports`).to.equal(0);
@@ -133,12 +134,12 @@ describe('manifests/providers/*/deployment.yaml', () => {
           expect(new Set(names).size, c.name).to.equal(names.length);
           expect(names.every((n) => n.length <= 15), 'port names are at most 15 characters').to.equal(true);
         }
-        const leases = await Promise.all(containers.map(async (c) => (await flagsOf(c)).leaderElectId));
+        const leases = await Promise.all(containers.map(async (c) => (await flagsOf(c, cloud)).leaderElectId));
         expect(new Set(leases).size).to.equal(leases.length);
       });
 
       it('rejects args a binary does not know, so the check above means something', async () => {
-        const parser = await parserFor(scriptOf(containers[0]!));
+        const parser = await parserFor(sourceOf(containers[0]!, cloud));
         expect(() => parseArgs(parser, ['--no-such-flag'])).to.throw(/no-such-flag/);
       });
     });

@@ -94,7 +94,7 @@ describe('manifests/monitoring', () => {
           expect(loopback.has(upstream.hostname), `upstream host ${upstream.hostname}`).to.equal(true);
           const target = controllersOf(d).find((c) => c.name === controller);
           expect(target, controller).to.not.equal(undefined);
-          const bind = (await flagsOf(target!)).metricsBindAddress;
+          const bind = (await flagsOf(target!, cloud)).metricsBindAddress;
           const at = bind.lastIndexOf(':');
           const [host, port] = [bind.slice(0, at), bind.slice(at + 1)];
           // An empty host listens on every interface, which loopback reaches too; a named host must be loopback.
