@@ -39,6 +39,7 @@ import {
   readPlatformStatus,
   readStandardFlags,
   managerFromFlags,
+  podIdentity,
   outboundHttpFromEnv,
   runMain,
   runUntilSignal,
@@ -196,6 +197,7 @@ export async function prepareAwsProvider(program: Command, opts: { logStream?: N
     new RealClock(),
   );
   logger.info('starting', {
+    ...podIdentity(opts.env ?? {}),
     namespace: flags.namespace || '(all)',
     awsEndpoint: aws.awsEndpoint ?? '(default)',
     awsRegion: aws.awsRegion ?? '(per machine)',

@@ -20,6 +20,7 @@ import {
   providerControllerFlags,
   isMainModule,
   managerFromFlags,
+  podIdentity,
   outboundHttpFromEnv,
   readPlatformStatus,
   readStandardFlags,
@@ -120,7 +121,7 @@ export async function runGcpProvider(argv: string[], env: NodeJS.ProcessEnv): Pr
     { ...infra, endpoint, outbound, ...providerControllerFlags(program, flags) },
     new RealClock(),
   );
-  logger.info('starting', { namespace: flags.namespace || '(all)', gcpEndpoint: endpoint ?? '(default)', outbound: outbound.describe() });
+  logger.info('starting', { ...podIdentity(env), namespace: flags.namespace || '(all)', gcpEndpoint: endpoint ?? '(default)', outbound: outbound.describe() });
   try {
     return await runUntilSignal(manager, { logger });
   } finally {

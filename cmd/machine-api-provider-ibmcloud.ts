@@ -22,6 +22,7 @@ import {
   providerControllerFlags,
   isMainModule,
   managerFromFlags,
+  podIdentity,
   outboundHttpFromEnv,
   readPlatformStatus,
   readStandardFlags,
@@ -128,6 +129,7 @@ export async function prepareIbmCloudProvider(
   const endpoints = endpointsOf(ibm, await ibmEndpointsFromInfrastructure(client, logger));
   wireIbmCloudProvider(manager, client, { endpoints, outbound, ...providerControllerFlags(program, flags) }, new RealClock());
   logger.info('starting', {
+    ...podIdentity(opts.env ?? {}),
     namespace: flags.namespace || '(all)',
     vpcEndpoint: endpoints.vpc ?? '(per region)',
     iamEndpoint: endpoints.iam ?? '(default)',

@@ -1,14 +1,13 @@
 // Flags (and the few facts only cmd/ may read: files, hostname) → a client and a Manager.
-import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createKubeClient, createLogger, LeaseWriteFence, loadKubeConfig, Manager, RealClock, type KubeClient, type Logger } from '../../lib/index.js';
 import { unknownFeatureGates } from './feature-gates.js';
 import { getInfrastructureStatus } from './infrastructure.js';
 import { leaseTimings } from './leader-election-durations.js';
+import { leaderElectionNamespace, SERVICE_ACCOUNT_NAMESPACE_FILE } from './leader-election-namespace.js';
 import type { StandardFlags } from './standard-flags.js';
 
-const serviceAccountNamespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 export interface Wiring {
   manager: Manager;
   client: KubeClient;
@@ -22,7 +21,18 @@ const LEASE_CLIENT_BURST = 10;
 const EVENT_CLIENT_QPS = 50;
 const EVENT_CLIENT_BURST = 100;
 
-export async function managerFromFlags(flags: StandardFlags, component: string, opts: { onLeadershipLost?: () => void; logStream?: NodeJS.WritableStream } = {}): Promise<Wiring> {
+export interface ManagerFromFlagsOptions {
+  onLeadershipLost?: () => void;
+  logStream?: NodeJS.WritableStream;
+  /** Where the pod's service-account namespace is read (the Lease's namespace without the flag); tests point it elsewhere. */
+  serviceAccountNamespaceFile?: string;
+}
+
+/** Throws LeaderElectionNamespaceError before connecting anywhere when leader election has no namespace. */
+export async function managerFromFlags(flags: StandardFlags, component: string, opts: ManagerFromFlagsOptions = {}): Promise<Wiring> {
+  const leaseNamespace = flags.leaderElect
+    ? leaderElectionNamespace(flags.leaderElectResourceNamespace, opts.serviceAccountNamespaceFile ?? SERVICE_ACCOUNT_NAMESPACE_FILE)
+    : undefined;
   const logger = createLogger({ level: flags.v, fields: { component }, stream: opts.logStream });
   const ignoredGates = unknownFeatureGates(flags.featureGates);
   if (ignoredGates.length > 0) logger.info('feature gates this binary does not act on', { gates: ignoredGates });
@@ -39,12 +49,12 @@ export async function managerFromFlags(flags: StandardFlags, component: string, 
   collectDefaultMetrics({ register: metrics });
   let leaderElection;
   let leaderElectionClient;
-  if (flags.leaderElect) {
+  if (leaseNamespace) {
     leaderElectionClient = createKubeClient({ kubeConfig, qps: LEASE_CLIENT_QPS, burst: LEASE_CLIENT_BURST, userAgent: component });
     const topology = flags.leaderElectLeaseDurationMs > 0 ? undefined : await controlPlaneTopology(client, logger);
     leaderElection = {
       id: flags.leaderElectId,
-      namespace: leaderElectionNamespace(flags),
+      namespace: leaseNamespace,
       identity: `${hostname()}_${Math.random().toString(36).slice(2, 10)}`,
       ...leaseTimings(flags.leaderElectLeaseDurationMs, topology),
     };
@@ -66,14 +76,6 @@ export async function managerFromFlags(flags: StandardFlags, component: string, 
   return { manager, client, logger };
 }
 
-function leaderElectionNamespace(flags: StandardFlags): string {
-  if (flags.leaderElectResourceNamespace) return flags.leaderElectResourceNamespace;
-  if (existsSync(serviceAccountNamespaceFile)) {
-    const ns = readFileSync(serviceAccountNamespaceFile, 'utf8').trim();
-    if (ns) return ns;
-  }
-  return flags.namespace || 'openshift-machine-api';
-}
 
 /** infrastructures.config.openshift.io/cluster status.controlPlaneTopology; undefined when unavailable (HA defaults apply). */
 async function controlPlaneTopology(client: KubeClient, logger: Logger): Promise<string | undefined> {

@@ -71,7 +71,7 @@ export function addStandardFlags(cmd: Command, defaults: BinaryDefaults, default
       .default(false).argParser(goBoolArgument('--leader-elect')))
     .addOption(new Option('--leader-elect-lease-duration <duration>', 'How long a non-leader waits before taking an unrenewed lease (Go duration, e.g. 120s); 0 = 137s (270s on single-replica clusters), renew deadline 107s, retry period 26s')
       .default(0, '0').argParser(duration('--leader-elect-lease-duration')))
-    .option('--leader-elect-resource-namespace <ns>', 'Namespace of the leader-election Lease; the service account namespace in-cluster, else --namespace, else openshift-machine-api', '')
+    .option('--leader-elect-resource-namespace <ns>', 'Namespace of the leader-election Lease; default: the service account namespace in-cluster (required out of a cluster when --leader-elect is on)', '')
     .option('--leader-elect-id <name>', 'Name of the leader-election Lease', defaults.leaderElectionId)
     .option('--metrics-bind-address <addr>', 'Address of the Prometheus /metrics endpoint ("0" disables it)', defaults.metricsBindAddress)
     .option('--health-addr <addr>', 'Address of the /healthz and /readyz endpoints ("" disables them)', defaults.healthAddr)

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { imageCommandEntry, launchNodeFlags } from './image-commands.js';
 import { awsBench, type BenchProvider } from './providers.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,8 +25,9 @@ export interface ControllerProcessOptions {
 }
 
 /**
- * The node flags the Deployment of `cloud` runs `script` with (`command: [node, <flags>..., /app/dist/<script>.js]`),
- * so that what is measured here (peak RSS above all) is what a cluster runs.
+ * The node flags the Deployment of `cloud` runs `script` with, so that what is measured here (peak RSS above
+ * all) is what a cluster runs: the launcher's when the container runs one of the image's commands, else the
+ * flags of `command: [node, <flags>..., /app/dist/<script>.js]`.
  */
 export function deploymentNodeFlags(cloud: string, script: string): string[] {
   const path = join(REPO_ROOT, 'manifests', 'providers', cloud, 'deployment.yaml');
@@ -34,10 +36,11 @@ export function deploymentNodeFlags(cloud: string, script: string): string[] {
     const d = doc.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: Array<{ command?: string[] }> } } } } | null;
     for (const c of d?.spec?.template?.spec?.containers ?? []) {
       const cmd = c.command ?? [];
+      if (cmd.length === 1 && imageCommandEntry(cmd[0]!, cloud) === script) return launchNodeFlags();
       if (cmd[cmd.length - 1] === image) return cmd.slice(1, -1);
     }
   }
-  throw new Error(`${path}: no container runs ${image}`);
+  throw new Error(`${path}: no container runs ${script}`);
 }
 
 /** A free loopback port (there is a small window before the child binds it; fine on a test machine). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { Command } from 'commander';
 import { machineHealthCheckBinary } from '../../cmd/machine-healthcheck.js';
 import { machineSetControllerBinary } from '../../cmd/machineset-controller.js';
 import { nodeLinkControllerBinary } from '../../cmd/nodelink-controller.js';
-import { addStandardFlags, type BinarySpec } from '../../cmd/internal/index.js';
+import { addStandardFlags, SERVICE_ACCOUNT_NAMESPACE_FILE, type BinarySpec } from '../../cmd/internal/index.js';
 import { freePort, startBinary, waitForOk, type Child } from './binary-harness.js';
 import { maoArgs } from './mao-args.js';
 
@@ -171,6 +171,23 @@ describe('controller binaries, started with the machine-api-operator\'s argument
         }
         expect(await child.exited, child.output()).to.equal(0);
       });
+    });
+  }
+});
+
+describe('controller binaries out of a cluster, with the operator\'s --leader-elect=true and no --leader-elect-resource-namespace', function () {
+  this.timeout(60_000);
+  before(function () {
+    // Inside a pod the service-account namespace file exists and is the right answer: nothing to refuse there.
+    if (existsSync(SERVICE_ACCOUNT_NAMESPACE_FILE)) this.skip();
+  });
+
+  for (const [name, args] of [['nodelink-controller', maoArgs.nodeLinkController], ['machine-api-provider-aws', maoArgs.machineController('aws')]] as const) {
+    it(`${name} exits 1 at start naming --leader-elect-resource-namespace, as controller-runtime refuses to guess`, async () => {
+      // The kubeconfig is never read: the namespace is decided before any connection.
+      const child = startBinary(name, [...args, '--kubeconfig', '/nonexistent/kubeconfig']);
+      expect(await child.exited, child.output()).to.equal(1);
+      expect(child.output()).to.contain('unable to find leader election namespace: not running in-cluster').and.contain('please specify --leader-elect-resource-namespace');
     });
   }
 });

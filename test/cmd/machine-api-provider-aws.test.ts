@@ -92,7 +92,7 @@ describe('machine-api-provider-aws binary', function () {
       await cluster?.stop();
     });
 
-    it('creates the instance of a Machine through the emulator, serves /healthz, holds its lease and exits 0 on SIGTERM', async () => {
+    it('creates the instance of a Machine through the emulator, serves /healthz, holds its lease, logs the release and Node the operator names, and exits 0 on SIGTERM', async () => {
       const { client } = cluster.env;
       const run = await runProviderBinary('machine-api-provider-aws', cluster, ['--aws-endpoint', emu.endpoint], async (healthz) => {
         expect(healthz).to.equal('ok');
@@ -101,8 +101,11 @@ describe('machine-api-provider-aws binary', function () {
         expect(m.spec?.providerID).to.match(/^aws:\/\/\/us-east-1a\/i-/);
         expect(emu.instances()).to.have.length(1);
         expect(await leaseHolder(cluster, LEADER_ELECTION_ID)).to.be.a('string').and.not.equal('');
-      });
+      }, { RELEASE_VERSION: '4.19.7', NODE_NAME: 'master-0' });
       expect(run.exitCode, run.output).to.equal(0);
+      // The operator's Deployment sets both on this container (RELEASE_VERSION from its own, NODE_NAME from the downward API).
+      const start = run.output.split('\n').find((l) => l.includes('"msg":"starting"'));
+      expect(start, run.output).to.include('"releaseVersion":"4.19.7"').and.include('"node":"master-0"');
     });
   });
 });

@@ -66,9 +66,9 @@ export interface BinaryRun {
 /**
  * Starts the binary against the cluster (leader election in its namespace with a 10s lease, a free health
  * port, metrics off, plus `args`), waits for /healthz to answer 200 and runs `body` with that answer; then
- * sends SIGTERM, whatever happened, and resolves once the child exited.
+ * sends SIGTERM, whatever happened, and resolves once the child exited. `env` adds to the child's environment.
  */
-export async function runProviderBinary(name: string, cluster: BinaryCluster, args: string[], body: (healthz: string) => Promise<void>): Promise<BinaryRun> {
+export async function runProviderBinary(name: string, cluster: BinaryCluster, args: string[], body: (healthz: string) => Promise<void>, env: NodeJS.ProcessEnv = {}): Promise<BinaryRun> {
   const health = await freePort();
   const child = startBinary(name, [
     '--kubeconfig', cluster.kubeconfig,
@@ -78,7 +78,7 @@ export async function runProviderBinary(name: string, cluster: BinaryCluster, ar
     '--leader-elect-lease-duration', '10s',
     '--health-addr', `127.0.0.1:${health}`,
     '--metrics-bind-address', '0',
-  ]);
+  ], env);
   try {
     await body(await waitForOk(`http://127.0.0.1:${health}/healthz`, child));
   } finally {

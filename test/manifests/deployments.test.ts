@@ -1,85 +1,30 @@
-// manifests/providers/<cloud>/deployment.yaml: what the operator would run. Each container's args must parse
-// with its binary's own flag parser and agree with its ports and probes; its command must be a file the
-// Containerfile's image holds (dist/ from `npm run build` with tsconfig.build.json).
+// manifests/providers/<cloud>/deployment.yaml: what the operator would run. Each controller container's args
+// must parse with its binary's own flag parser and agree with its ports and probes; its command must be one the
+// Containerfile's image holds at its root, starting a binary compiled into /app/dist (image/launch; its own test
+// checks the mapping). The kube-rbac-proxy sidecars are checked against the binaries' metrics addresses in
+// monitoring.test.ts.
 import { expect } from 'chai';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Command } from 'commander';
-import { pathToFileURL } from 'node:url';
-import { machineHealthCheckBinary } from '../../cmd/machine-healthcheck.js';
-import { machineSetControllerBinary } from '../../cmd/machineset-controller.js';
-import { nodeLinkControllerBinary } from '../../cmd/nodelink-controller.js';
-import { readStandardFlags } from '../../cmd/internal/index.js';
-import { parseArgs, programOf } from '../../cmd/local/local-binary.js';
-import { readManifest, readManifestDir, repo } from './manifest-files.js';
-
-interface Port {
-  name: string;
-  containerPort: number;
-}
-interface Probe {
-  httpGet?: { path: string; port: string | number };
-}
-interface Container {
-  name: string;
-  image: string;
-  command: string[];
-  args?: string[];
-  ports?: Port[];
-  readinessProbe?: Probe;
-  livenessProbe?: Probe;
-  startupProbe?: Probe;
-}
-interface Deployment {
-  metadata: { name: string; namespace: string };
-  spec: { selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: { serviceAccountName: string; containers: Container[] } } };
-}
-
-/** The binaries an image runs, by entry point, with the flag parser each one uses. */
-const parsers: Record<string, () => Command> = {
-  'cmd/machineset-controller.ts': () => programOf(machineSetControllerBinary, {}),
-  'cmd/machine-healthcheck.ts': () => programOf(machineHealthCheckBinary, {}),
-  'cmd/nodelink-controller.ts': () => programOf(nodeLinkControllerBinary, {}),
-};
-
-/** A fresh flag parser of the binary at this entry point; provider binaries export buildProgram(env). */
-async function parserFor(imagePath: string): Promise<Command> {
-  const src = sourceOf(imagePath);
-  const known = parsers[src];
-  if (known) return known();
-  if (/^cmd\/machine-api-provider-[a-z]+\.ts$/.test(src)) {
-    const mod = (await import(pathToFileURL(join(repo, src)).href)) as { buildProgram?: (env: NodeJS.ProcessEnv) => Command };
-    if (typeof mod.buildProgram !== 'function') throw new Error(`${src} exports no buildProgram(env)`);
-    return mod.buildProgram({});
-  }
-  throw new Error(`no flag parser known for ${imagePath}`);
-}
-
-async function flagsOf(c: Container) {
-  return readStandardFlags(parseArgs(await parserFor(scriptOf(c)), c.args ?? []));
-}
-
-/** The script a container runs: the last word of `node [flags...] /app/dist/cmd/x.js`. */
-const scriptOf = (c: Container): string => c.command[c.command.length - 1] ?? '';
-
-/** /app/dist/cmd/x.js (the image) → cmd/x.ts (the source tsc compiles into it). */
-function sourceOf(imagePath: string): string {
-  const m = /^\/app\/dist\/(.+)\.js$/.exec(imagePath);
-  if (!m) throw new Error(`${imagePath} is not under /app/dist`);
-  return `${m[1]}.ts`;
-}
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { TRUSTED_CA_BUNDLE_PATH } from '../../cmd/internal/index.js';
+import { parseArgs } from '../../cmd/local/local-binary.js';
+import { controllersOf, deploymentClouds, flagsOf, parserFor, readDeployment, sourceOf, type Container, type Probe } from './deployment-manifest.js';
+import { readManifestDir, repo } from './manifest-files.js';
+import { maoArgs } from '../cmd/mao-args.js';
 
 const portOf = (addr: string) => Number(/:(\d+)$/.exec(addr)?.[1]);
 
-const clouds = readdirSync(join(repo, 'manifests', 'providers')).filter((c) => existsSync(join(repo, 'manifests', 'providers', c, 'deployment.yaml')));
+const clouds = deploymentClouds();
 
 describe('manifests/providers/*/deployment.yaml', () => {
   it('exists for AWS', () => {
     expect(clouds).to.include('aws');
   });
 
-  it('names binaries that the Containerfile builds into /app/dist from sources tsconfig.build.json compiles', () => {
+  it('runs the operator\'s commands, which the Containerfile links to image/launch, starting binaries built into /app/dist from sources tsconfig.build.json compiles', () => {
     const containerfile = readFileSync(join(repo, 'Containerfile'), 'utf8');
+    const linked = /^RUN for c in ([a-z -]+); do/m.exec(containerfile)?.[1]?.split(' ') ?? [];
+    expect(containerfile).to.match(/^\s+ln -s \/app\/image\/launch "\/\$c"; \\$/m);
     expect(containerfile).to.match(/^WORKDIR \/app$/m);
     expect(containerfile).to.match(/^COPY --from=build \/src\/dist \.\/dist$/m);
     expect(containerfile).to.match(/^COPY cmd \.\/cmd$/m);
@@ -92,8 +37,10 @@ describe('manifests/providers/*/deployment.yaml', () => {
     expect(pkg.scripts.build).to.equal('tsc -p tsconfig.build.json');
     for (const cloud of clouds) {
       for (const c of readDeployment(cloud).spec.template.spec.containers) {
-        expect(c.command[0], c.name).to.equal('node');
-        const src = sourceOf(scriptOf(c));
+        if (c.name.startsWith('kube-rbac-proxy-')) continue;
+        expect(c.command, c.name).to.have.length(1);
+        expect(linked, `${cloud}/${c.name}: ${c.command?.[0]} in the image`).to.include(c.command![0]!.slice(1));
+        const src = sourceOf(c, cloud);
         expect(existsSync(join(repo, src)), `${cloud}/${c.name}: ${src}`).to.equal(true);
       }
     }
@@ -102,14 +49,40 @@ describe('manifests/providers/*/deployment.yaml', () => {
   for (const cloud of clouds) {
     describe(cloud, () => {
       const d = readDeployment(cloud);
-      const containers = d.spec.template.spec.containers;
+      const containers = controllersOf(d);
 
-      it('runs the provider binary, the MachineSet, NodeLink and MachineHealthCheck controllers, each in its own container', () => {
-        expect(containers.map((c) => sourceOf(scriptOf(c)))).to.deep.equal([`cmd/machine-api-provider-${cloud}.ts`, 'cmd/machineset-controller.ts', 'cmd/nodelink-controller.ts', 'cmd/machine-healthcheck.ts']);
+      it('runs the operator\'s containers in its order: the MachineSet controller, the provider binary, NodeLink, MachineHealthCheck, then one kube-rbac-proxy per metrics endpoint', () => {
+        expect(d.spec.template.spec.containers.map((c) => c.name)).to.deep.equal([
+          'machineset-controller', 'machine-controller', 'nodelink-controller', 'machine-healthcheck-controller',
+          'kube-rbac-proxy-machineset-mtrc', 'kube-rbac-proxy-machine-mtrc', 'kube-rbac-proxy-mhc-mtrc',
+        ]);
+        expect(containers.map((c) => c.command)).to.deep.equal([['/machineset-controller'], ['/machine-controller-manager'], ['/nodelink-controller'], ['/machine-healthcheck']]);
+        expect(containers.map((c) => sourceOf(c, cloud))).to.deep.equal(['cmd/machineset-controller.ts', `cmd/machine-api-provider-${cloud}.ts`, 'cmd/nodelink-controller.ts', 'cmd/machine-healthcheck.ts']);
       });
 
-      it('caps the V8 heap, so that garbage does not grow the resident set with the Machines (hack/bench runs the binaries with these flags)', () => {
-        for (const c of containers) expect(c.command.slice(1, -1), c.name).to.deep.equal(['--max-old-space-size=192']);
+      it('gives the provider binary NODE_NAME from the downward API and RELEASE_VERSION, the trusted CA bundle and the bound service-account token where the binaries read them', () => {
+        const machine = containers.find((c) => c.name === 'machine-controller') as Container & { env?: Array<{ name: string; value?: string; valueFrom?: unknown }>; volumeMounts?: Array<{ name: string; mountPath: string }> };
+        expect(machine.env?.find((e) => e.name === 'NODE_NAME')?.valueFrom).to.deep.equal({ fieldRef: { fieldPath: 'spec.nodeName' } });
+        expect(machine.env?.find((e) => e.name === 'RELEASE_VERSION')?.value).to.be.a('string').and.not.equal('');
+        const mounts = new Map(machine.volumeMounts?.map((m) => [m.mountPath, m.name]));
+        expect(mounts.get(dirname(TRUSTED_CA_BUNDLE_PATH))).to.equal('trusted-ca');
+        expect(mounts.get('/var/run/secrets/openshift/serviceaccount')).to.equal('bound-sa-token');
+        const volumes = (d.spec.template.spec as unknown as { volumes: Array<{ name: string; configMap?: { items?: Array<{ path: string }> } }> }).volumes;
+        expect(volumes.find((v) => v.name === 'trusted-ca')?.configMap?.items?.map((i) => i.path)).to.deep.equal([basename(TRUSTED_CA_BUNDLE_PATH)]);
+      });
+
+      it('passes each controller the operator\'s argument list (test/cmd/mao-args.ts), plus only --metrics-bind-address (checked to be loopback below)', () => {
+        const operatorArgs: Record<string, string[]> = {
+          'machineset-controller': maoArgs.machineSetController,
+          'machine-controller': maoArgs.machineController(cloud as 'aws' | 'gcp' | 'ibmcloud'),
+          'nodelink-controller': maoArgs.nodeLinkController,
+          'machine-healthcheck-controller': maoArgs.machineHealthCheck,
+        };
+        // The operator lists the cluster's every gate; the manifest lists the one the binaries act on.
+        const comparable = (args: string[]) => args.filter((a) => !a.startsWith('--metrics-bind-address=')).map((a) => (a.startsWith('--feature-gates=') ? '--feature-gates=…' : a));
+        for (const c of containers) {
+          expect(comparable(c.args ?? []), c.name).to.deep.equal(comparable(operatorArgs[c.name] ?? []));
+        }
       });
 
       it('runs as the ServiceAccount the RBAC binds, in the namespace the binaries watch', () => {
@@ -122,22 +95,24 @@ describe('manifests/providers/*/deployment.yaml', () => {
 
       for (const c of containers) {
         it(`${c.name}: args parse with the binary's own flags, as the operator passes them`, async () => {
-          const flags = await flagsOf(c);
+          const flags = await flagsOf(c, cloud);
           expect(flags.namespace).to.equal(d.metadata.namespace);
           expect(flags.leaderElect).to.equal(true);
           expect(flags.leaderElectLeaseDurationMs).to.equal(120_000);
           expect(flags.v).to.equal(3);
         });
 
-        it(`${c.name}: serves metrics and probes on the ports it declares (none when its listeners are off, as NodeLink's)`, async () => {
-          const flags = await flagsOf(c);
+        it(`${c.name}: serves probes on the port it declares (none when its listeners are off, as NodeLink's), and metrics on loopback only`, async () => {
+          const flags = await flagsOf(c, cloud);
           const ports = new Map((c.ports ?? []).map((p) => [p.name, p.containerPort]));
           if (flags.metricsBindAddress === '0' && flags.healthAddr === '') {
             expect(ports.size, `${c.name} ports`).to.equal(0);
             expect([c.readinessProbe, c.livenessProbe, c.startupProbe].filter(Boolean), `${c.name} probes`).to.deep.equal([]);
             return;
           }
-          expect([...ports.values()]).to.include(portOf(flags.metricsBindAddress));
+          // Plain-HTTP metrics are for the kube-rbac-proxy sidecar in this pod only; it serves them over TLS.
+          expect(flags.metricsBindAddress, `${c.name} --metrics-bind-address`).to.match(/^127\.0\.0\.1:\d+$/);
+          expect([...ports.values()]).to.not.include(portOf(flags.metricsBindAddress));
           expect([...ports.values()]).to.include(portOf(flags.healthAddr));
           for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe].filter((p): p is Probe => p !== undefined)) {
             expect(['/healthz', '/readyz']).to.include(probe.httpGet?.path);
@@ -150,26 +125,23 @@ describe('manifests/providers/*/deployment.yaml', () => {
       }
 
       it('gives every container of the pod its own ports and its own leader-election lease', async () => {
-        const all = containers.flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
+        const every = d.spec.template.spec.containers;
+        const all = every.flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
         expect(new Set(all).size).to.equal(all.length);
-        const names = containers.flatMap((c) => (c.ports ?? []).map((p) => p.name));
-        expect(new Set(names).size).to.equal(names.length);
-        expect(names.every((n) => n.length <= 15), 'port names are at most 15 characters').to.equal(true);
-        const leases = await Promise.all(containers.map(async (c) => (await flagsOf(c)).leaderElectId));
+        // Port names are per container (the operator names every health port "healthz"); a probe finds its own.
+        for (const c of every) {
+          const names = (c.ports ?? []).map((p) => p.name);
+          expect(new Set(names).size, c.name).to.equal(names.length);
+          expect(names.every((n) => n.length <= 15), 'port names are at most 15 characters').to.equal(true);
+        }
+        const leases = await Promise.all(containers.map(async (c) => (await flagsOf(c, cloud)).leaderElectId));
         expect(new Set(leases).size).to.equal(leases.length);
       });
 
       it('rejects args a binary does not know, so the check above means something', async () => {
-        const parser = await parserFor(scriptOf(containers[0]!));
+        const parser = await parserFor(sourceOf(containers[0]!, cloud));
         expect(() => parseArgs(parser, ['--no-such-flag'])).to.throw(/no-such-flag/);
       });
     });
   }
 });
-
-function readDeployment(cloud: string): Deployment {
-  const docs = readManifest(join(repo, 'manifests', 'providers', cloud, 'deployment.yaml'));
-  const d = docs.find((x) => x.kind === 'Deployment');
-  if (!d) throw new Error(`manifests/providers/${cloud}/deployment.yaml has no Deployment`);
-  return d as unknown as Deployment;
-}

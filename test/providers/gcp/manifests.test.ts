@@ -49,9 +49,11 @@ describe('GCP samples (manifests/samples/gcp)', () => {
 describe('GCP provider manifests (manifests/providers/gcp)', () => {
   const provider = docs(join(repo, 'manifests', 'providers', 'gcp'));
 
-  it('run the GCP provider binary in the machine-api Deployment', () => {
-    const dep = provider.find((d) => d.kind === 'Deployment') as { spec: { template: { spec: { containers: Array<{ command: string[] }> } } } };
-    expect(dep.spec.template.spec.containers[0]?.command).to.deep.equal(['node', '--max-old-space-size=192', '/app/dist/cmd/machine-api-provider-gcp.js']);
+  it('run the GCP provider binary in the machine-api Deployment (the gcp image\'s /machine-controller-manager)', () => {
+    const dep = provider.find((d) => d.kind === 'Deployment') as { spec: { template: { spec: { containers: Array<{ name: string; image: string; command: string[] }> } } } };
+    const machine = dep.spec.template.spec.containers.find((c) => c.name === 'machine-controller');
+    expect(machine?.command).to.deep.equal(['/machine-controller-manager']);
+    expect(machine?.image).to.equal('machine-api-ts-gcp:latest');
   });
 
   it('request a permission for every Compute call the provider makes', () => {
