@@ -49,7 +49,7 @@ describe('manifests/termination-handler', () => {
   });
 
   it('runs the handler with the operator\'s arguments, which parse with the binary\'s own flags', () => {
-    expect(container.command.at(-1)).to.equal('/app/dist/cmd/termination-handler.js');
+    expect(container.command, 'the command the image links to image/launch').to.deep.equal(['/termination-handler']);
     expect(container.args).to.deep.equal(maoArgs.terminationHandler('$(NODE_NAME)'));
     const o = buildProgram({}).exitOverride().parse(container.args, { from: 'user' }).opts<{ nodeName: string; pollIntervalSeconds: number; v: number; namespace: string }>();
     expect(o).to.include({ nodeName: '$(NODE_NAME)', pollIntervalSeconds: 5, v: 3, namespace: 'openshift-machine-api' });
