@@ -11,7 +11,7 @@ import * as E from './errors.js';
 import { cloneJson, isPlainObject } from './json.js';
 import { validateObjectMeta } from './object-meta.js';
 import type { TypeRegistry } from './registry.js';
-import { apiVersionFor, typeKeyOf, versionInfo, type ResourceType } from './resource-type.js';
+import { apiVersionFor, storageKeyOf, toStoredForm, versionInfo, type ResourceType } from './resource-type.js';
 import { applySchema } from './schema/index.js';
 import { foldSecretStringData } from './secret-string-data.js';
 import type { Store } from './storage/store.js';
@@ -91,13 +91,13 @@ export class ObjectApi {
   ) {}
 
   get(type: ResourceType, namespace: string, name: string): Obj {
-    const o = this.store.get(typeKeyOf(type), type.namespaced ? namespace : '', name);
+    const o = this.store.get(storageKeyOf(type), type.namespaced ? namespace : '', name);
     if (!o) throw E.notFound(groupResource(type), name);
     return o as Obj;
   }
 
   find(type: ResourceType, namespace: string, name: string): Obj | undefined {
-    return this.store.get(typeKeyOf(type), type.namespaced ? namespace : '', name) as Obj | undefined;
+    return this.store.get(storageKeyOf(type), type.namespaced ? namespace : '', name) as Obj | undefined;
   }
 
   create(type: ResourceType, version: string, namespace: string, body: unknown, opts: WriteOpts = {}): Obj {
@@ -125,7 +125,8 @@ export class ObjectApi {
   }
 
   /** Everything a create does short of storing: name, server-set metadata, defaults and validation. */
-  planCreate(type: ResourceType, version: string, obj: Obj, opts: WriteOpts = {}): Obj {
+  planCreate(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts = {}): Obj {
+    const obj = toStoredForm(type, incoming);
     const m = obj.metadata;
     if (!m.name) {
       if (!m.generateName) {
@@ -147,7 +148,7 @@ export class ObjectApi {
     const m = planned.metadata;
     if (type.namespaced) this.admitNamespace(type, m.namespace ?? '', m.name ?? '');
     if (this.find(type, m.namespace ?? '', m.name ?? '')) throw E.alreadyExists(groupResource(type), m.name ?? '');
-    this.store.put(typeKeyOf(type), planned);
+    this.store.put(storageKeyOf(type), planned);
     return planned;
   }
 
@@ -221,8 +222,8 @@ export class ObjectApi {
 
   /** `incoming` with the stored object's server-owned fields, as an update would store it before validation. */
   previewWrite(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined): Obj {
-    const next = prepareUpdate(type, subresource, existing, incoming);
-    next.apiVersion = apiVersionFor(type.group, version);
+    const next = prepareUpdate(type, subresource, existing, toStoredForm(type, incoming));
+    next.apiVersion = type.view ? type.view.storedApiVersion : apiVersionFor(type.group, version);
     next.kind = type.kind;
     return next;
   }
@@ -235,7 +236,7 @@ export class ObjectApi {
   commitWrite(type: ResourceType, existing: Obj, next: Obj, opts: WriteOpts): Obj {
     if (sameObject(next, existing)) return existing;
     if (opts.dryRun) return next;
-    const key = typeKeyOf(type);
+    const key = storageKeyOf(type);
     const current = this.store.get(key, existing.metadata.namespace ?? '', existing.metadata.name ?? '');
     if (current?.metadata.resourceVersion !== existing.metadata.resourceVersion || current?.metadata.uid !== existing.metadata.uid) {
       throw new ChangedDuringAdmissionError(groupResource(type), existing.metadata.name ?? '');
@@ -262,7 +263,7 @@ export class ObjectApi {
     if (policy === 'Foreground' && !finalizers.includes(ForegroundFinalizer)) finalizers.push(ForegroundFinalizer);
     if (policy === 'Orphan' && !finalizers.includes(OrphanFinalizer)) finalizers.push(OrphanFinalizer);
     const isNamespace = type.group === '' && type.plural === 'namespaces';
-    const key = typeKeyOf(type);
+    const key = storageKeyOf(type);
     if (existing.metadata.deletionTimestamp) {
       // Already terminating: only a change of propagation policy is recorded.
       if (finalizers.length === (existing.metadata.finalizers ?? []).length || opts.dryRun) return { object: existing, removed: false };
@@ -288,7 +289,7 @@ export class ObjectApi {
 
   /** Removes an object regardless of finalizers (a CRD's instances when the CRD goes). */
   forceRemove(type: ResourceType, obj: KubeObject): void {
-    this.store.remove(typeKeyOf(type), cloneJson(obj));
+    this.store.remove(storageKeyOf(type), cloneJson(obj));
   }
 
   private decode(type: ResourceType, version: string, body: unknown): Obj {
