@@ -14,6 +14,8 @@ import type { TypeRegistry } from './registry.js';
 import { apiVersionFor, storageKeyOf, toStoredForm, versionInfo, type ResourceType } from './resource-type.js';
 import { applySchema } from './schema/index.js';
 import { foldSecretStringData } from './secret-string-data.js';
+import { shapeOf, withoutUnknownFields } from './known-fields.js';
+import { checkStringMaps } from './string-maps.js';
 import type { Store } from './storage/store.js';
 import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
 import { AdmissionRegistrationGroup, defaultWebhookConfiguration, MutatingPlural, validateWebhookConfiguration, ValidatingPlural } from './webhooks/configuration.js';
@@ -64,16 +66,16 @@ export function hasPendingFinalizers(type: ResourceType, obj: KubeObject & Recor
 }
 
 /** Fields present in the input but pruned from the output (apiVersion, kind and metadata are never pruned). */
-function unknownFields(input: unknown, output: unknown, path: string): string[] {
+function prunedFields(input: unknown, output: unknown, path: string): string[] {
   const out: string[] = [];
   if (Array.isArray(input) && Array.isArray(output) && input.length === output.length) {
-    input.forEach((v, i) => out.push(...unknownFields(v, output[i], `${path}[${i}]`)));
+    input.forEach((v, i) => out.push(...prunedFields(v, output[i], `${path}[${i}]`)));
   } else if (isPlainObject(input) && isPlainObject(output)) {
     for (const k of Object.keys(input)) {
       if (path === '' && (k === 'metadata' || k === 'apiVersion' || k === 'kind')) continue;
       const p = path === '' ? k : `${path}.${k}`;
       if (!(k in output)) out.push(p);
-      else out.push(...unknownFields(input[k], output[k], p));
+      else out.push(...prunedFields(input[k], output[k], p));
     }
   }
   return out;
@@ -126,7 +128,8 @@ export class ObjectApi {
 
   /** Everything a create does short of storing: name, server-set metadata, defaults and validation. */
   planCreate(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts = {}): Obj {
-    const obj = toStoredForm(type, incoming);
+    const known = this.knownFields(type, version, incoming);
+    const obj = toStoredForm(type, known.object);
     const m = obj.metadata;
     if (!m.name) {
       if (!m.generateName) {
@@ -138,7 +141,7 @@ export class ObjectApi {
     if (type.namespaced) this.admitNamespace(type, m.namespace ?? '', name);
     const nowStr = rfc3339(this.now());
     prepareCreate(type, obj, randomUUID(), nowStr);
-    const admitted = this.admit(type, version, obj, undefined, nowStr, opts);
+    const admitted = this.admit(type, version, obj, undefined, nowStr, opts, known.unknown);
     if (this.find(type, m.namespace ?? '', name)) throw E.alreadyExists(groupResource(type), name);
     return admitted;
   }
@@ -208,7 +211,8 @@ export class ObjectApi {
    */
   planWrite(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined, opts: WriteOpts): Obj {
     const name = existing.metadata.name ?? '';
-    const next = this.previewWrite(type, version, existing, incoming, subresource);
+    const known = this.knownFields(type, version, incoming);
+    const next = this.previewWrite(type, version, existing, known.object, subresource);
     const added = (next.metadata.finalizers ?? []).filter((f) => !(existing.metadata.finalizers ?? []).includes(f));
     if (existing.metadata.deletionTimestamp && added.length > 0) {
       throw E.invalid(type.kind, type.group, name, [{
@@ -217,7 +221,19 @@ export class ObjectApi {
         field: 'metadata.finalizers',
       }]);
     }
-    return this.admit(type, version, next, existing, rfc3339(this.now()), opts);
+    return this.admit(type, version, next, existing, rfc3339(this.now()), opts, known.unknown);
+  }
+
+  /**
+   * An incoming object as kube's decoder would leave it: string maps checked (400 otherwise) and the fields
+   * its kind does not have taken out, their paths returned for fieldValidation (see admit).
+   */
+  private knownFields(type: ResourceType, version: string, incoming: Obj): { object: Obj; unknown: string[] } {
+    const checked = checkStringMaps(type, version, incoming);
+    const shape = shapeOf(type);
+    if (!shape) return { object: checked, unknown: [] };
+    const { value, unknown } = withoutUnknownFields(checked, shape);
+    return { object: value as Obj, unknown };
   }
 
   /** `incoming` with the stored object's server-owned fields, as an update would store it before validation. */
@@ -313,7 +329,8 @@ export class ObjectApi {
   }
 
   /** Validation and kind-specific defaulting common to create and update; returns the object to store. */
-  private admit(type: ResourceType, version: string, obj: Obj, old: Obj | undefined, now: string, opts: WriteOpts): Obj {
+  private admit(type: ResourceType, version: string, obj: Obj, old: Obj | undefined, now: string, opts: WriteOpts, unknownFields: readonly string[]): Obj {
+    const unknown = [...unknownFields];
     const causes: E.StatusCause[] = [];
     const isNamespace = type.group === '' && type.plural === 'namespaces';
     causes.push(...validateObjectMeta(obj.metadata, isNamespace ? 'label' : 'subdomain'));
@@ -329,13 +346,15 @@ export class ObjectApi {
         const result = applySchema(obj, schema);
         for (const c of result.causes) causes.push({ reason: c.type, message: c.message, field: c.field });
         if (isObj(result.object)) out = result.object;
-        const unknown = opts.fieldValidation === 'Ignore' ? [] : unknownFields(obj, out, '');
-        if (unknown.length > 0 && opts.fieldValidation === 'Strict') {
-          throw E.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
-        }
-        for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
+        unknown.push(...prunedFields(obj, out, ''));
       }
     }
+    // fieldValidation, as kube applies it while decoding: Strict fails with every unknown field in one
+    // message, Warn (the default) reports each as a warning, Ignore drops them silently.
+    if (unknown.length > 0 && opts.fieldValidation === 'Strict') {
+      throw E.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+    }
+    if (opts.fieldValidation !== 'Ignore') for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
     if (isNamespace && !old) {
       const spec = (out.spec ?? {}) as { finalizers?: string[] };
       out.spec = { ...spec, finalizers: spec.finalizers ?? ['kubernetes'] };
