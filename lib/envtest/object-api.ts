@@ -16,6 +16,7 @@ import { applySchema } from './schema/index.js';
 import { foldSecretStringData } from './secret-string-data.js';
 import { shapeOf, withoutUnknownFields } from './known-fields.js';
 import { checkStringMaps } from './string-maps.js';
+import { validateEvent } from './event-validation.js';
 import type { Store } from './storage/store.js';
 import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
 import { AdmissionRegistrationGroup, defaultWebhookConfiguration, MutatingPlural, validateWebhookConfiguration, ValidatingPlural } from './webhooks/configuration.js';
@@ -355,6 +356,7 @@ export class ObjectApi {
       throw E.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
     }
     if (opts.fieldValidation !== 'Ignore') for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
+    if (storageKeyOf(type) === '/events') causes.push(...validateEvent(out, old, type.view !== undefined));
     if (isNamespace && !old) {
       const spec = (out.spec ?? {}) as { finalizers?: string[] };
       out.spec = { ...spec, finalizers: spec.finalizers ?? ['kubernetes'] };

@@ -116,17 +116,35 @@ describe('envtest: events.k8s.io/v1 is a view of the core Events', () => {
     it('updates, patches and deletes the same object through either API', async () => {
       await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'shared' } }) });
       const viaEvents = await events.readNamespacedEvent({ namespace: ns, name: 'shared' });
-      const replaced = await events.replaceNamespacedEvent({ namespace: ns, name: 'shared', body: { ...viaEvents, note: 'replaced' } });
-      expect((await env.core.readNamespacedEvent({ namespace: ns, name: 'shared' })).message).to.equal('replaced');
-      const patched = await events.patchNamespacedEvent({ namespace: ns, name: 'shared', body: { deprecatedCount: 7 } }, merge);
+      const lastObservedTime = '2026-01-01T00:02:00.000000Z' as unknown as Date;
+      const replaced = await events.replaceNamespacedEvent({ namespace: ns, name: 'shared', body: { ...viaEvents, series: { count: 3, lastObservedTime } } });
+      expect((await env.core.readNamespacedEvent({ namespace: ns, name: 'shared' })).series?.count).to.equal(3);
+      const patched = await events.patchNamespacedEvent({ namespace: ns, name: 'shared', body: { metadata: { labels: { seen: 'twice' } } } }, merge);
       expect(Number(patched.metadata?.resourceVersion)).to.be.greaterThan(Number(replaced.metadata?.resourceVersion));
       const core = await env.core.readNamespacedEvent({ namespace: ns, name: 'shared' });
-      expect(core.count).to.equal(7);
-      expect(core.message).to.equal('replaced');
-      expect(core.metadata?.resourceVersion).to.equal(patched.metadata?.resourceVersion);
+      expect(core.metadata?.labels).to.deep.equal({ seen: 'twice' });
+      const corePatched = await env.core.patchNamespacedEvent({ namespace: ns, name: 'shared', body: { message: 'core may rewrite it' } }, merge);
+      expect((await events.readNamespacedEvent({ namespace: ns, name: 'shared' })).note).to.equal('core may rewrite it');
+      expect(corePatched.metadata?.resourceVersion).to.not.equal(patched.metadata?.resourceVersion);
       await events.deleteNamespacedEvent({ namespace: ns, name: 'shared' });
       const gone = await failure(env.core.readNamespacedEvent({ namespace: ns, name: 'shared' }));
       expect(gone.code).to.equal(404);
+    });
+
+    it('holds events.k8s.io/v1 writes to that API\'s strict rules, core writes to the legacy ones (kube\'s messages, core field names)', async () => {
+      const bad = await failure(events.createNamespacedEvent({
+        namespace: ns,
+        body: { metadata: { name: 'strict' }, regarding: { kind: 'Machine', name: 'm', namespace: ns }, reason: 'R', type: 'Odd', deprecatedCount: 2 } as unknown as k8s.EventsV1Event,
+      }));
+      expect(bad.code).to.equal(422);
+      expect(bad.body.message).to.equal('Event.events.k8s.io "strict" is invalid: [eventTime: Required value, type: Invalid value: "": has invalid value: Odd, count: Invalid value: "": needs to be unset]');
+      const timed = await failure(env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'timed' }, reportingComponent: undefined, action: undefined }) }));
+      expect(timed.body.message).to.equal('Event "timed" is invalid: [reportingController: Required value, reportingController: Invalid value: "": name part must be non-empty, action: Required value]');
+      await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'immutable' } }) });
+      const current = await events.readNamespacedEvent({ namespace: ns, name: 'immutable' });
+      const changed = await failure(events.replaceNamespacedEvent({ namespace: ns, name: 'immutable', body: { ...current, note: 'rewritten' } }));
+      expect(changed.code).to.equal(422);
+      expect(changed.body.details.causes).to.deep.equal([{ reason: 'FieldValueInvalid', message: 'Invalid value: "rewritten": field is immutable', field: 'message' }]);
     });
 
     it('names the events.k8s.io resource in its errors', async () => {
@@ -136,8 +154,8 @@ describe('envtest: events.k8s.io/v1 is a view of the core Events', () => {
     });
 
     it('selects by the events.k8s.io field labels, mapped to the core fields, and rejects the core-only ones', async () => {
-      await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'sel-a' }, involvedObject: { kind: 'Node', name: 'n-a' }, reportingComponent: 'rc-a' }) });
-      await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'sel-b' }, involvedObject: { kind: 'Node', name: 'n-b' } }) });
+      await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'sel-a' }, involvedObject: { kind: 'Node', name: 'n-a', namespace: ns }, reportingComponent: 'rc-a' }) });
+      await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'sel-b' }, involvedObject: { kind: 'Node', name: 'n-b', namespace: ns } }) });
       const byName = await events.listNamespacedEvent({ namespace: ns, fieldSelector: 'regarding.kind=Node,regarding.name=n-a' });
       expect(byName.items.map((e) => e.metadata?.name)).to.deep.equal(['sel-a']);
       const byController = await events.listNamespacedEvent({ namespace: ns, fieldSelector: 'reportingController=rc-a' });
