@@ -120,7 +120,7 @@ export class AggregatingEventRecorder implements EventRecorder {
       count: 1, firstTimestamp: now, lastTimestamp: now,
       // events.k8s.io/v1 readers require eventTime (the Python client refuses an Event without one); kube
       // accepts it on a core Event that names its reporting component and instance, its action and reason.
-      ...(this.opts.host ? { eventTime: microTime(now) } : {}),
+      ...(this.opts.host && action && reason ? { eventTime: microTime(now) } : {}),
     };
   }
 
