@@ -82,6 +82,17 @@ function prunedFields(input: unknown, output: unknown, path: string): string[] {
   return out;
 }
 
+/**
+ * fieldValidation, as kube applies it while decoding: Strict fails with every unknown field in one
+ * message, Warn (the default) reports each as a warning, Ignore drops them silently.
+ */
+function reportUnknownFields(unknown: readonly string[], opts: WriteOpts): void {
+  if (unknown.length > 0 && opts.fieldValidation === 'Strict') {
+    throw E.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  }
+  if (opts.fieldValidation !== 'Ignore') for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
+}
+
 export function groupResource(type: ResourceType): E.GroupResource {
   return { group: type.group, resource: type.plural };
 }
@@ -226,6 +237,16 @@ export class ObjectApi {
   }
 
   /**
+   * An incoming object as kube's decoder leaves it before admission webhooks see it: unknown fields out and
+   * reported per fieldValidation (a custom resource's schema-pruned fields are found later, in admission).
+   */
+  decodeKnown(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): Obj {
+    const known = this.knownFields(type, version, incoming);
+    reportUnknownFields(known.unknown, opts);
+    return known.object;
+  }
+
+  /**
    * An incoming object as kube's decoder would leave it: string maps checked (400 otherwise) and the fields
    * its kind does not have taken out, their paths returned for fieldValidation (see admit).
    */
@@ -350,12 +371,7 @@ export class ObjectApi {
         unknown.push(...prunedFields(obj, out, ''));
       }
     }
-    // fieldValidation, as kube applies it while decoding: Strict fails with every unknown field in one
-    // message, Warn (the default) reports each as a warning, Ignore drops them silently.
-    if (unknown.length > 0 && opts.fieldValidation === 'Strict') {
-      throw E.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
-    }
-    if (opts.fieldValidation !== 'Ignore') for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
+    reportUnknownFields(unknown, opts);
     if (storageKeyOf(type) === '/events') causes.push(...validateEvent(out, old, type.view !== undefined));
     if (isNamespace && !old) {
       const spec = (out.spec ?? {}) as { finalizers?: string[] };

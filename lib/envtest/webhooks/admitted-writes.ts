@@ -70,7 +70,7 @@ export class AdmittedWrites {
   async create(type: ResourceType, version: string, namespace: string, body: unknown, opts: WriteOpts, fieldManager?: string): Promise<Obj> {
     if (!this.webhooks.active()) return this.api.create(type, version, namespace, body, opts);
     const warnings = opts.warnings ?? [];
-    const decoded = this.api.decodeNew(type, version, namespace, body);
+    const decoded = this.api.decodeKnown(type, version, this.api.decodeNew(type, version, namespace, body), opts);
     const m = decoded.metadata;
     if (type.namespaced) this.api.admitNamespace(type, m.namespace ?? '', m.name ?? m.generateName ?? '');
     const attrs: AdmissionAttributes = {
@@ -101,7 +101,7 @@ export class AdmittedWrites {
       const { existing, incoming } = req.read();
       if (!this.webhooks.active()) return this.api.commitWrite(type, existing, this.api.planWrite(type, version, existing, incoming, sub, opts), opts);
       const view = req.view;
-      const preview = this.api.previewWrite(type, version, existing, incoming, sub);
+      const preview = this.api.previewWrite(type, version, existing, this.api.decodeKnown(type, version, incoming, opts), sub);
       const attrs: AdmissionAttributes = {
         operation: 'UPDATE',
         type,

@@ -5,6 +5,7 @@
 // maps (a ConfigMap's data) must be strings whatever the mode.
 import { expect } from 'chai';
 import { createNamespace, raw, startEnv, type Env, type Json } from './helpers.js';
+import { allow, startWebhookServer, type WebhookServer } from './webhooks/webhook-server.js';
 
 describe('envtest: fieldValidation and typed decoding', () => {
   let env: Env;
@@ -118,5 +119,42 @@ describe('envtest: fieldValidation and typed decoding', () => {
     const r = await send('POST', cms, '{"metadata":{"name":"nullable"},"data":{"k":null}}');
     expect(r.status).to.equal(201);
     expect(r.json().data).to.deep.equal({ k: '' });
+  });
+
+  describe('with an admission webhook', () => {
+    let hook: WebhookServer;
+    before(async () => {
+      hook = await startWebhookServer();
+      hook.handle = (request) => allow(request);
+      const config = {
+        apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'cm-hook' },
+        webhooks: [{
+          name: 'cm.hook.test', clientConfig: { url: `${hook.url}/cm`, caBundle: hook.caBundle }, sideEffects: 'None', admissionReviewVersions: ['v1'],
+          rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE', 'UPDATE'] }],
+        }],
+      };
+      expect((await send('POST', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', JSON.stringify(config))).status).to.equal(201);
+    });
+    after(async () => {
+      await raw(env.cp, 'DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/cm-hook');
+      await hook.close();
+    });
+
+    it('decodes first, as kube does: Strict fails before any webhook is called, and webhooks never see unknown fields', async () => {
+      const body = '{"metadata":{"name":"hooked","foo":1},"data":{"k":"v"},"spec":{}}';
+      const strict = await send('POST', `${cms}?fieldValidation=Strict`, body);
+      expect(strict.status).to.equal(400);
+      expect(hook.reviews).to.have.length(0);
+      const warned = await send('POST', cms, body);
+      expect(warned.status).to.equal(201);
+      expect(String(warned.headers.warning)).to.contain('unknown field \\"spec\\"');
+      const seen = hook.reviews.map((r) => r.request.object);
+      expect(seen).to.have.length(1);
+      expect(seen[0].spec).to.equal(undefined);
+      expect(seen[0].metadata.foo).to.equal(undefined);
+      const updated = await send('PATCH', `${cms}/hooked`, '{"metadata":{"bar":1}}', { 'content-type': 'application/merge-patch+json' });
+      expect(String(updated.headers.warning)).to.contain('unknown field \\"metadata.bar\\"');
+      expect(hook.reviews[1]?.request.object.metadata.bar).to.equal(undefined);
+    });
   });
 });
