@@ -33,6 +33,11 @@ export interface WriteOpts {
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
   /** Filled with warnings for the response's Warning headers. */
   warnings?: string[];
+  /**
+   * The object is a patch's result, not a request body: kube reports its strict decoding errors as they
+   * are, where a body's are wrapped in "<Kind> in version ... cannot be handled as a <Kind>: ".
+   */
+  patched?: boolean;
 }
 
 export interface DeleteOpts extends WriteOpts {
@@ -86,9 +91,10 @@ function prunedFields(input: unknown, output: unknown, path: string): string[] {
  * fieldValidation, as kube applies it while decoding: Strict fails with every unknown field in one
  * message, Warn (the default) reports each as a warning, Ignore drops them silently.
  */
-function reportUnknownFields(unknown: readonly string[], opts: WriteOpts): void {
+function reportUnknownFields(type: ResourceType, version: string, unknown: readonly string[], opts: WriteOpts): void {
   if (unknown.length > 0 && opts.fieldValidation === 'Strict') {
-    throw E.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+    const strict = `strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`;
+    throw E.badRequest(opts.patched ? strict : `${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${strict}`);
   }
   if (opts.fieldValidation !== 'Ignore') for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
 }
@@ -242,7 +248,7 @@ export class ObjectApi {
    */
   decodeKnown(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): Obj {
     const known = this.knownFields(type, version, incoming);
-    reportUnknownFields(known.unknown, opts);
+    reportUnknownFields(type, version, known.unknown, opts);
     return known.object;
   }
 
@@ -371,7 +377,7 @@ export class ObjectApi {
         unknown.push(...prunedFields(obj, out, ''));
       }
     }
-    reportUnknownFields(unknown, opts);
+    reportUnknownFields(type, version, unknown, opts);
     if (storageKeyOf(type) === '/events') causes.push(...validateEvent(out, old, type.view !== undefined));
     if (isNamespace && !old) {
       const spec = (out.spec ?? {}) as { finalizers?: string[] };

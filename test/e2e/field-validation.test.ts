@@ -61,7 +61,7 @@ describe('kubectl --validate against the local control plane', function () {
 
   it('create and apply --validate=strict (the default) fail with every unknown field in kube\'s message', async () => {
     const file = manifest('strict.yaml', configMap('strict'));
-    const expected = `Error from server (BadRequest): error when creating "${file}": strict decoding error: unknown field "metadata.bogus", unknown field "spec"`;
+    const expected = `Error from server (BadRequest): error when creating "${file}": ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.bogus", unknown field "spec"`;
     const created = await kubectl(['create', '-f', file]);
     expect(created.code).to.equal(1);
     expect(created.stderr.trim()).to.equal(expected);
@@ -95,7 +95,7 @@ describe('kubectl --validate against the local control plane', function () {
     ].join('\n');
     const applied = await kubectl(['apply', '-f', manifest('machine.yaml', machine)]);
     expect(applied.code).to.equal(1);
-    expect(applied.stderr).to.contain('strict decoding error: unknown field "metadata.bogus", unknown field "spec.bogusSpecField"');
+    expect(applied.stderr).to.contain('Machine in version "v1beta1" cannot be handled as a Machine: strict decoding error: unknown field "metadata.bogus", unknown field "spec.bogusSpecField"');
     const created = await kubectl(['apply', '-f', manifest('machine-ok.yaml', machine.replace('  bogus: 1\n', '').replace('  bogusSpecField: true\n', ''))]);
     expect(created.code, created.stderr).to.equal(0);
     const patched = await kubectl(['patch', 'machine', '-n', ns, 'm1', '--type', 'merge', '-p', '{"spec":{"bogusSpecField":true}}']);

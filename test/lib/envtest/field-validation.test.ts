@@ -24,7 +24,7 @@ describe('envtest: fieldValidation and typed decoding', () => {
     const r = await send('POST', `${cms}?fieldValidation=Strict`, '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"strict","foo":1},"data":{"k":"v"},"spec":{"x":1}}');
     expect(r.status).to.equal(400);
     expect(r.json().reason).to.equal('BadRequest');
-    expect(r.json().message).to.equal('strict decoding error: unknown field "metadata.foo", unknown field "spec"');
+    expect(r.json().message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.foo", unknown field "spec"');
     expect((await raw(env.cp, 'GET', `${cms}/strict`)).status).to.equal(404);
   });
 
@@ -57,7 +57,7 @@ describe('envtest: fieldValidation and typed decoding', () => {
     const body = '{"metadata":{"name":"proto","__proto__":{"polluted":"yes"}},"data":{"__proto__":"kept as a key"}}';
     const strict = await send('POST', `${cms}?fieldValidation=Strict`, body);
     expect(strict.status).to.equal(400);
-    expect(strict.json().message).to.equal('strict decoding error: unknown field "metadata.__proto__"');
+    expect(strict.json().message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.__proto__"');
     const warned = await send('POST', cms, body);
     expect(warned.status).to.equal(201);
     expect(String(warned.headers.warning)).to.contain('unknown field \\"metadata.__proto__\\"');
@@ -70,12 +70,12 @@ describe('envtest: fieldValidation and typed decoding', () => {
     expect(({} as Json).polluted).to.equal(undefined);
   });
 
-  it('applies to update and to every patch type', async () => {
+  it('applies to update and to every patch type (a patch\'s strict error is not wrapped, a body\'s is)', async () => {
     await send('POST', cms, '{"metadata":{"name":"writes"},"data":{"k":"v"}}');
     const current = (await raw(env.cp, 'GET', `${cms}/writes`)).json();
     const put = await send('PUT', `${cms}/writes?fieldValidation=Strict`, JSON.stringify({ ...current, spec: {} }));
     expect(put.status).to.equal(400);
-    expect(put.json().message).to.equal('strict decoding error: unknown field "spec"');
+    expect(put.json().message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "spec"');
     const mergePatch = await send('PATCH', `${cms}/writes?fieldValidation=Strict`, '{"metadata":{"bogus":1}}', { 'content-type': 'application/merge-patch+json' });
     expect(mergePatch.json().message).to.equal('strict decoding error: unknown field "metadata.bogus"');
     const jsonPatch = await send('PATCH', `${cms}/writes?fieldValidation=Strict`, '[{"op":"add","path":"/spec","value":{}}]', { 'content-type': 'application/json-patch+json' });
@@ -91,14 +91,14 @@ describe('envtest: fieldValidation and typed decoding', () => {
     const r = await send('POST', `/apis/test.envtest.io/v1/namespaces/${ns}/widgets?fieldValidation=Strict`,
       '{"apiVersion":"test.envtest.io/v1","kind":"Widget","metadata":{"name":"w","bogus":1},"spec":{"size":"small","bogus":2}}');
     expect(r.status).to.equal(400);
-    expect(r.json().message).to.equal('strict decoding error: unknown field "metadata.bogus", unknown field "spec.bogus"');
+    expect(r.json().message).to.equal('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "metadata.bogus", unknown field "spec.bogus"');
   });
 
   it('checks events.k8s.io/v1 Events against their own fields, not the core ones', async () => {
     const r = await send('POST', `/apis/events.k8s.io/v1/namespaces/${ns}/events?fieldValidation=Strict`,
       '{"metadata":{"name":"e"},"eventTime":"2026-01-01T00:00:00.000000Z","note":"n","message":"core only","regarding":{"kind":"Node","name":"x","bogus":1}}');
     expect(r.status).to.equal(400);
-    expect(r.json().message).to.equal('strict decoding error: unknown field "message", unknown field "regarding.bogus"');
+    expect(r.json().message).to.equal('Event in version "v1" cannot be handled as a Event: strict decoding error: unknown field "message", unknown field "regarding.bogus"');
   });
 
   it('refuses a ConfigMap data value that is not a string with kube\'s decoding error, whatever fieldValidation says', async () => {
