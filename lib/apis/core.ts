@@ -95,6 +95,8 @@ export interface CoreEvent extends KubeObject {
   reportingComponent?: string;
   reportingInstance?: string;
   action?: string;
+  /** MicroTime (RFC 3339, microseconds) of the first occurrence. */
+  eventTime?: string;
 }
 
 /** coordination.k8s.io/v1 Lease. */

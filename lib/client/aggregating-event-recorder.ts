@@ -94,6 +94,7 @@ export class AggregatingEventRecorder implements EventRecorder {
           ev.metadata = { ...ev.metadata, name: this.eventName(ev.involvedObject.name ?? 'unknown') };
           ev.count = 1;
           ev.firstTimestamp = ev.lastTimestamp;
+          if (ev.eventTime !== undefined && ev.lastTimestamp !== undefined) ev.eventTime = microTime(ev.lastTimestamp);
         }
       }
       await this.opts.client.create(Events, ev);
@@ -117,6 +118,9 @@ export class AggregatingEventRecorder implements EventRecorder {
       source: { component: this.opts.component, host: this.opts.host },
       reportingComponent: this.opts.component, reportingInstance: this.opts.host ?? '',
       count: 1, firstTimestamp: now, lastTimestamp: now,
+      // events.k8s.io/v1 readers require eventTime (the Python client refuses an Event without one); kube
+      // accepts it on a core Event that names its reporting component and instance, its action and reason.
+      ...(this.opts.host && action && reason ? { eventTime: microTime(now) } : {}),
     };
   }
 
@@ -126,6 +130,11 @@ export class AggregatingEventRecorder implements EventRecorder {
     const nanos = BigInt(this.clock.now()) * 1_000_000n + BigInt(this.seq++ % 1_000_000);
     return `${objectName}.${nanos.toString(16)}`;
   }
+}
+
+/** An ISO timestamp with milliseconds as a MicroTime (six fractional digits), as kube serialises it. */
+function microTime(iso: string): string {
+  return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 function truncate(s: string, max: number): string {

@@ -1,5 +1,6 @@
 // The built-in kinds the Machine API touches, with the strategies kube-apiserver applies to each.
 import type { KubeObject } from '../apis/meta.js';
+import { EventsGroup, eventsV1FieldSelectors, eventsV1View } from './event-conversion.js';
 import type { FieldGetter, ResourceType, VersionInfo } from './resource-type.js';
 
 function v(name: string, statusSubresource: boolean): VersionInfo {
@@ -116,18 +117,8 @@ export function builtinTypes(): ResourceType[] {
     builtin({ group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true, fieldSelectors: { type: path('type') } }),
     builtin({ group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] }),
     builtin({ group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldSelectors: eventSelectors }),
-    builtin({
-      group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'],
-      fieldSelectors: {
-        'regarding.kind': path('regarding', 'kind'),
-        'regarding.namespace': path('regarding', 'namespace'),
-        'regarding.name': path('regarding', 'name'),
-        'regarding.uid': path('regarding', 'uid'),
-        reason: path('reason'),
-        reportingController: path('reportingController'),
-        type: path('type'),
-      },
-    }),
+    // Served from the core Events' storage, converted both ways (one object, two APIs), as kube does.
+    { ...builtin({ group: EventsGroup, version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldSelectors: eventsV1FieldSelectors }), view: eventsV1View },
     builtin({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true }),
     builtin({
       group: 'policy', version: 'v1', plural: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'],

@@ -3,7 +3,7 @@
 // for server-side printing.
 import type { IncomingMessage } from 'node:http';
 import type { KubeObject } from '../apis/meta.js';
-import { apiVersionFor, versionInfo, type ResourceType } from './resource-type.js';
+import { apiVersionFor, toStoredForm, versionInfo, type ResourceType } from './resource-type.js';
 import { defaultColumnsFor, toTable, type IncludeObject, type PrinterColumn } from './table.js';
 
 export interface Encoder {
@@ -13,8 +13,9 @@ export interface Encoder {
   encode(obj: KubeObject): unknown;
 }
 
-/** The object as served at `version` (a shallow copy only when apiVersion differs). */
+/** The object as served at `version` (a shallow copy only when apiVersion differs; a view's conversion for a view). */
 export function present(type: ResourceType, version: string, obj: KubeObject): KubeObject {
+  if (type.view) return obj.apiVersion === type.view.viewApiVersion ? obj : type.view.fromStored(obj);
   const apiVersion = apiVersionFor(type.group, version);
   return obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion };
 }
@@ -25,7 +26,14 @@ export function wantsTable(req: IncomingMessage): boolean {
 }
 
 export function columnsFor(type: ResourceType, version: string): PrinterColumn[] {
-  return type.custom ? (versionInfo(type, version)?.printerColumns ?? []) : defaultColumnsFor(type.kind);
+  const columns = type.custom ? (versionInfo(type, version)?.printerColumns ?? []) : defaultColumnsFor(type.kind);
+  const view = type.view;
+  if (!view) return columns;
+  // A view's rows show the stored object's cells (kube prints the one internal object for every version).
+  return columns.map((c) => {
+    const cell = c.cell;
+    return cell ? { ...c, cell: (o: KubeObject, now: number) => cell(toStoredForm(type, o), now) } : c;
+  });
 }
 
 export function jsonEncoder(type: ResourceType, version: string): Encoder {

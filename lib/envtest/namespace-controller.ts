@@ -49,7 +49,8 @@ export class NamespaceController extends BatchedStoreController {
     if (!ns?.metadata.deletionTimestamp) return;
     let remaining = 0;
     for (const type of this.registry.all()) {
-      if (!type.namespaced) continue;
+      // A view's objects are another type's, deleted through that type.
+      if (!type.namespaced || type.view) continue;
       for (const obj of this.api.store.list(typeKeyOf(type), name)) {
         remaining++;
         if (!obj.metadata.deletionTimestamp) this.api.delete(type, name, obj.metadata.name ?? '', { propagationPolicy: 'Background' });

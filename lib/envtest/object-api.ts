@@ -11,10 +11,13 @@ import * as E from './errors.js';
 import { cloneJson, isPlainObject } from './json.js';
 import { validateObjectMeta } from './object-meta.js';
 import type { TypeRegistry } from './registry.js';
-import { apiVersionFor, typeKeyOf, versionInfo, type ResourceType } from './resource-type.js';
+import { apiVersionFor, storageKeyOf, toStoredForm, versionInfo, type ResourceType } from './resource-type.js';
 import { applySchema } from './schema/index.js';
 import { fieldContextFor, recordUpdate, type FieldManagerRequest } from './field-management/index.js';
 import { foldSecretStringData } from './secret-string-data.js';
+import { shapeOf, withoutUnknownFields } from './known-fields.js';
+import { checkStringMaps } from './string-maps.js';
+import { validateEvent } from './event-validation.js';
 import type { Store } from './storage/store.js';
 import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
 import { AdmissionRegistrationGroup, defaultWebhookConfiguration, MutatingPlural, validateWebhookConfiguration, ValidatingPlural } from './webhooks/configuration.js';
@@ -37,6 +40,10 @@ export interface WriteOpts {
    * writes) the stored entries are kept as they are.
    */
   fieldManager?: FieldManagerRequest;
+   * The object is a patch's result, not a request body: kube reports its strict decoding errors as they
+   * are, where a body's are wrapped in "<Kind> in version ... cannot be handled as a <Kind>: ".
+   */
+  patched?: boolean;
 }
 
 export interface DeleteOpts extends WriteOpts {
@@ -71,19 +78,31 @@ export function hasPendingFinalizers(type: ResourceType, obj: KubeObject & Recor
 }
 
 /** Fields present in the input but pruned from the output (apiVersion, kind and metadata are never pruned). */
-function unknownFields(input: unknown, output: unknown, path: string): string[] {
+function prunedFields(input: unknown, output: unknown, path: string): string[] {
   const out: string[] = [];
   if (Array.isArray(input) && Array.isArray(output) && input.length === output.length) {
-    input.forEach((v, i) => out.push(...unknownFields(v, output[i], `${path}[${i}]`)));
+    input.forEach((v, i) => out.push(...prunedFields(v, output[i], `${path}[${i}]`)));
   } else if (isPlainObject(input) && isPlainObject(output)) {
     for (const k of Object.keys(input)) {
       if (path === '' && (k === 'metadata' || k === 'apiVersion' || k === 'kind')) continue;
       const p = path === '' ? k : `${path}.${k}`;
       if (!(k in output)) out.push(p);
-      else out.push(...unknownFields(input[k], output[k], p));
+      else out.push(...prunedFields(input[k], output[k], p));
     }
   }
   return out;
+}
+
+/**
+ * fieldValidation, as kube applies it while decoding: Strict fails with every unknown field in one
+ * message, Warn (the default) reports each as a warning, Ignore drops them silently.
+ */
+function reportUnknownFields(type: ResourceType, version: string, unknown: readonly string[], opts: WriteOpts): void {
+  if (unknown.length > 0 && opts.fieldValidation === 'Strict') {
+    const strict = `strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`;
+    throw E.badRequest(opts.patched ? strict : `${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${strict}`);
+  }
+  if (opts.fieldValidation !== 'Ignore') for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
 }
 
 export function groupResource(type: ResourceType): E.GroupResource {
@@ -98,13 +117,13 @@ export class ObjectApi {
   ) {}
 
   get(type: ResourceType, namespace: string, name: string): Obj {
-    const o = this.store.get(typeKeyOf(type), type.namespaced ? namespace : '', name);
+    const o = this.store.get(storageKeyOf(type), type.namespaced ? namespace : '', name);
     if (!o) throw E.notFound(groupResource(type), name);
     return o as Obj;
   }
 
   find(type: ResourceType, namespace: string, name: string): Obj | undefined {
-    return this.store.get(typeKeyOf(type), type.namespaced ? namespace : '', name) as Obj | undefined;
+    return this.store.get(storageKeyOf(type), type.namespaced ? namespace : '', name) as Obj | undefined;
   }
 
   create(type: ResourceType, version: string, namespace: string, body: unknown, opts: WriteOpts = {}): Obj {
@@ -132,7 +151,9 @@ export class ObjectApi {
   }
 
   /** Everything a create does short of storing: name, server-set metadata, defaults and validation. */
-  planCreate(type: ResourceType, version: string, obj: Obj, opts: WriteOpts = {}): Obj {
+  planCreate(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts = {}): Obj {
+    const known = this.knownFields(type, version, incoming);
+    const obj = toStoredForm(type, known.object);
     const m = obj.metadata;
     if (!m.name) {
       if (!m.generateName) {
@@ -147,7 +168,7 @@ export class ObjectApi {
     const applied = opts.fieldManager?.operation === 'Apply' ? meta.managedFields : undefined;
     prepareCreate(type, obj, randomUUID(), nowStr);
     if (applied !== undefined) meta.managedFields = applied;
-    const admitted = this.admit(type, version, obj, undefined, nowStr, opts);
+    const admitted = this.admit(type, version, obj, undefined, nowStr, opts, known.unknown);
     this.recordFields(type, version, undefined, admitted, opts, nowStr);
     if (this.find(type, m.namespace ?? '', name)) throw E.alreadyExists(groupResource(type), name);
     return admitted;
@@ -158,7 +179,7 @@ export class ObjectApi {
     const m = planned.metadata;
     if (type.namespaced) this.admitNamespace(type, m.namespace ?? '', m.name ?? '');
     if (this.find(type, m.namespace ?? '', m.name ?? '')) throw E.alreadyExists(groupResource(type), m.name ?? '');
-    this.store.put(typeKeyOf(type), planned);
+    this.store.put(storageKeyOf(type), planned);
     return planned;
   }
 
@@ -218,7 +239,8 @@ export class ObjectApi {
    */
   planWrite(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined, opts: WriteOpts): Obj {
     const name = existing.metadata.name ?? '';
-    const next = this.previewWrite(type, version, existing, incoming, subresource);
+    const known = this.knownFields(type, version, incoming);
+    const next = this.previewWrite(type, version, existing, known.object, subresource);
     const added = (next.metadata.finalizers ?? []).filter((f) => !(existing.metadata.finalizers ?? []).includes(f));
     if (existing.metadata.deletionTimestamp && added.length > 0) {
       throw E.invalid(type.kind, type.group, name, [{
@@ -228,7 +250,7 @@ export class ObjectApi {
       }]);
     }
     const now = rfc3339(this.now());
-    const admitted = this.admit(type, version, next, existing, now, opts);
+    const admitted = this.admit(type, version, next, existing, now, opts, known.unknown);
     this.recordFields(type, version, existing, admitted, opts, now);
     return admitted;
   }
@@ -243,10 +265,32 @@ export class ObjectApi {
     else meta.managedFields = managed;
   }
 
+  /**
+   * An incoming object as kube's decoder leaves it before admission webhooks see it: unknown fields out and
+   * reported per fieldValidation (a custom resource's schema-pruned fields are found later, in admission).
+   */
+  decodeKnown(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): Obj {
+    const known = this.knownFields(type, version, incoming);
+    reportUnknownFields(type, version, known.unknown, opts);
+    return known.object;
+  }
+
+  /**
+   * An incoming object as kube's decoder would leave it: string maps checked (400 otherwise) and the fields
+   * its kind does not have taken out, their paths returned for fieldValidation (see admit).
+   */
+  private knownFields(type: ResourceType, version: string, incoming: Obj): { object: Obj; unknown: string[] } {
+    const checked = checkStringMaps(type, version, incoming);
+    const shape = shapeOf(type);
+    if (!shape) return { object: checked, unknown: [] };
+    const { value, unknown } = withoutUnknownFields(checked, shape);
+    return { object: value as Obj, unknown };
+  }
+
   /** `incoming` with the stored object's server-owned fields, as an update would store it before validation. */
   previewWrite(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined): Obj {
-    const next = prepareUpdate(type, subresource, existing, incoming);
-    next.apiVersion = apiVersionFor(type.group, version);
+    const next = prepareUpdate(type, subresource, existing, toStoredForm(type, incoming));
+    next.apiVersion = type.view ? type.view.storedApiVersion : apiVersionFor(type.group, version);
     next.kind = type.kind;
     return next;
   }
@@ -259,7 +303,7 @@ export class ObjectApi {
   commitWrite(type: ResourceType, existing: Obj, next: Obj, opts: WriteOpts): Obj {
     if (sameObject(next, existing)) return existing;
     if (opts.dryRun) return next;
-    const key = typeKeyOf(type);
+    const key = storageKeyOf(type);
     const current = this.store.get(key, existing.metadata.namespace ?? '', existing.metadata.name ?? '');
     if (current?.metadata.resourceVersion !== existing.metadata.resourceVersion || current?.metadata.uid !== existing.metadata.uid) {
       throw new ChangedDuringAdmissionError(groupResource(type), existing.metadata.name ?? '');
@@ -286,7 +330,7 @@ export class ObjectApi {
     if (policy === 'Foreground' && !finalizers.includes(ForegroundFinalizer)) finalizers.push(ForegroundFinalizer);
     if (policy === 'Orphan' && !finalizers.includes(OrphanFinalizer)) finalizers.push(OrphanFinalizer);
     const isNamespace = type.group === '' && type.plural === 'namespaces';
-    const key = typeKeyOf(type);
+    const key = storageKeyOf(type);
     if (existing.metadata.deletionTimestamp) {
       // Already terminating: only a change of propagation policy is recorded.
       if (finalizers.length === (existing.metadata.finalizers ?? []).length || opts.dryRun) return { object: existing, removed: false };
@@ -312,7 +356,7 @@ export class ObjectApi {
 
   /** Removes an object regardless of finalizers (a CRD's instances when the CRD goes). */
   forceRemove(type: ResourceType, obj: KubeObject): void {
-    this.store.remove(typeKeyOf(type), cloneJson(obj));
+    this.store.remove(storageKeyOf(type), cloneJson(obj));
   }
 
   private decode(type: ResourceType, version: string, body: unknown): Obj {
@@ -336,7 +380,8 @@ export class ObjectApi {
   }
 
   /** Validation and kind-specific defaulting common to create and update; returns the object to store. */
-  private admit(type: ResourceType, version: string, obj: Obj, old: Obj | undefined, now: string, opts: WriteOpts): Obj {
+  private admit(type: ResourceType, version: string, obj: Obj, old: Obj | undefined, now: string, opts: WriteOpts, unknownFields: readonly string[]): Obj {
+    const unknown = [...unknownFields];
     const causes: E.StatusCause[] = [];
     const isNamespace = type.group === '' && type.plural === 'namespaces';
     causes.push(...validateObjectMeta(obj.metadata, isNamespace ? 'label' : 'subdomain'));
@@ -352,13 +397,11 @@ export class ObjectApi {
         const result = applySchema(obj, schema);
         for (const c of result.causes) causes.push({ reason: c.type, message: c.message, field: c.field });
         if (isObj(result.object)) out = result.object;
-        const unknown = opts.fieldValidation === 'Ignore' ? [] : unknownFields(obj, out, '');
-        if (unknown.length > 0 && opts.fieldValidation === 'Strict') {
-          throw E.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
-        }
-        for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
+        unknown.push(...prunedFields(obj, out, ''));
       }
     }
+    reportUnknownFields(type, version, unknown, opts);
+    if (storageKeyOf(type) === '/events') causes.push(...validateEvent(out, old, type.view !== undefined));
     if (isNamespace && !old) {
       const spec = (out.spec ?? {}) as { finalizers?: string[] };
       out.spec = { ...spec, finalizers: spec.finalizers ?? ['kubernetes'] };

@@ -18,6 +18,21 @@ export interface VersionInfo {
   scale?: ScaleSubresource;
 }
 
+/**
+ * A type whose objects live in another type's storage and are converted on the way in and out, as
+ * kube-apiserver serves events.k8s.io/v1 Events from the core Events' storage.
+ */
+export interface StorageView {
+  /** The type key the objects are stored under. */
+  storedTypeKey: string;
+  /** The apiVersion of the stored objects. */
+  storedApiVersion: string;
+  /** The apiVersion the view serves. */
+  viewApiVersion: string;
+  toStored(obj: KubeObject): KubeObject & Record<string, unknown>;
+  fromStored(obj: KubeObject): KubeObject & Record<string, unknown>;
+}
+
 /** Extra field selectors a kind supports beyond metadata.name and metadata.namespace. */
 export type FieldGetter = (obj: KubeObject) => string | undefined;
 
@@ -50,10 +65,23 @@ export interface ResourceType {
    * never stored. Discovery lists only `create` for it.
    */
   review?: true;
+  /** Set when the objects are another type's, seen through a conversion. */
+  view?: StorageView;
 }
 
 export function typeKeyOf(t: { group: string; plural: string }): string {
   return `${t.group}/${t.plural}`;
+}
+
+/** Where a type's objects are stored: its own key, or the key of the type it is a view of. */
+export function storageKeyOf(t: ResourceType): string {
+  return t.view?.storedTypeKey ?? typeKeyOf(t);
+}
+
+/** An incoming object in a view's form converted to the stored form (unchanged when already stored form, or not a view). */
+export function toStoredForm<T extends KubeObject>(t: ResourceType, obj: T): T {
+  const view = t.view;
+  return view && obj.apiVersion === view.viewApiVersion ? (view.toStored(obj) as unknown as T) : obj;
 }
 
 export function apiVersionFor(group: string, version: string): string {

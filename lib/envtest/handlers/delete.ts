@@ -7,7 +7,7 @@ import { readBody } from '../http-util.js';
 import { isPlainObject } from '../json.js';
 import { checkJsonTextDepth } from '../json-depth.js';
 import type { DeleteOpts, PropagationPolicy } from '../object-api.js';
-import { apiVersionFor, typeKeyOf } from '../resource-type.js';
+import { apiVersionFor, storageKeyOf } from '../resource-type.js';
 import { buildFilter } from '../selectors.js';
 import { isDryRun, reply, setWarnings, withWarnings, type HandlerContext } from './context.js';
 
@@ -67,7 +67,7 @@ export async function handleDeleteCollection(ctx: HandlerContext): Promise<void>
   opts.warnings = [];
   const filter = buildFilter(ctx.type, ctx.query.get('labelSelector'), ctx.query.get('fieldSelector'));
   const namespace = ctx.type.namespaced && ctx.namespace ? ctx.namespace : undefined;
-  const targets = ctx.api.store.list(typeKeyOf(ctx.type), namespace).filter((o) => !filter || filter(o));
+  const targets = ctx.api.store.list(storageKeyOf(ctx.type), namespace).filter((o) => !filter || filter(o));
   const items: KubeObject[] = [];
   for (const t of targets) {
     try {

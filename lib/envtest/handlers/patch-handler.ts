@@ -67,7 +67,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
   const { type, version } = ctx;
   const sub = ctx.subresource;
   if (sub !== undefined && sub !== 'status') throw E.methodNotAllowed();
-  const opts = writeOptions(ctx.query);
+  const opts = { ...writeOptions(ctx.query), patched: true };
   const { contentType, patch } = await readPatch(ctx, acceptedPatchTypes(type.custom));
   const name = ctx.name ?? '';
   if (contentType === ApplyPatchType) {

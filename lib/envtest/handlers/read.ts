@@ -3,7 +3,7 @@ import type { KubeObject } from '../../apis/meta.js';
 import * as E from '../errors.js';
 import { boolQueryParam } from '../query-params.js';
 import { columnsFor, includeObjectParam, jsonEncoder, present, tableEncoder, wantsTable } from '../encoding.js';
-import { apiVersionFor, typeKeyOf } from '../resource-type.js';
+import { apiVersionFor, storageKeyOf } from '../resource-type.js';
 import { buildFilter } from '../selectors.js';
 import { toTable } from '../table.js';
 import { reply, replyText, type HandlerContext } from './context.js';
@@ -61,7 +61,7 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
     return;
   }
   const store = ctx.api.store;
-  const all = store.list(typeKeyOf(type), namespace);
+  const all = store.list(storageKeyOf(type), namespace);
   let items = filter ? all.filter(filter) : all;
   const cont = query.get('continue');
   let listRv = store.currentRv();

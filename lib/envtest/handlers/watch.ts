@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as E from '../errors.js';
 import { boolQueryParam } from '../query-params.js';
 import type { Encoder } from '../encoding.js';
-import { apiVersionFor, typeKeyOf, type ResourceType } from '../resource-type.js';
+import { apiVersionFor, storageKeyOf, type ResourceType } from '../resource-type.js';
 import type { ObjectFilter } from '../selectors.js';
 import type { CommitGate } from '../storage/commit-gate.js';
 import type { Store } from '../storage/store.js';
@@ -45,7 +45,7 @@ function parseRv(s: string): number {
 
 export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchRequest, deps: WatchDeps): void {
   const { store, hub } = deps;
-  const typeKey = typeKeyOf(w.type);
+  const typeKey = storageKeyOf(w.type);
   const q = w.query;
   const rvParam = q.get('resourceVersion') ?? '';
   const sendInitial = boolQueryParam(q, 'sendInitialEvents') === true;

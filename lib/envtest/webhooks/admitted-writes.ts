@@ -70,7 +70,7 @@ export class AdmittedWrites {
   async create(type: ResourceType, version: string, namespace: string, body: unknown, opts: WriteOpts, fieldManager?: string): Promise<Obj> {
     if (!this.webhooks.active()) return this.api.create(type, version, namespace, body, opts);
     const warnings = opts.warnings ?? [];
-    const decoded = this.api.decodeNew(type, version, namespace, body);
+    const decoded = this.api.decodeKnown(type, version, this.api.decodeNew(type, version, namespace, body), opts);
     const m = decoded.metadata;
     if (type.namespaced) this.api.admitNamespace(type, m.namespace ?? '', m.name ?? m.generateName ?? '');
     const attrs: AdmissionAttributes = {
@@ -81,13 +81,13 @@ export class AdmittedWrites {
       subresource: '',
       namespace: requestNamespace(type, decoded),
       name: m.name ?? '',
-      object: decoded,
+      object: present(type, version, decoded) as Obj,
       dryRun: opts.dryRun ?? false,
       options: operationOptions('CreateOptions', opts.dryRun ?? false, fieldManager ? { fieldManager } : {}),
     };
     const mutated = asObject(await this.webhooks.mutate(attrs, warnings), 'object');
     const planned = this.api.planCreate(type, version, this.api.decodeNew(type, version, namespace, mutated), opts);
-    await this.webhooks.validate({ ...attrs, name: planned.metadata.name ?? '', object: planned }, warnings);
+    await this.webhooks.validate({ ...attrs, name: planned.metadata.name ?? '', object: present(type, version, planned) as Obj }, warnings);
     return opts.dryRun ? planned : this.api.commitCreate(type, planned);
   }
 
@@ -101,7 +101,7 @@ export class AdmittedWrites {
       const { existing, incoming } = req.read();
       if (!this.webhooks.active()) return this.api.commitWrite(type, existing, this.api.planWrite(type, version, existing, incoming, sub, opts), opts);
       const view = req.view;
-      const preview = this.api.previewWrite(type, version, existing, incoming, sub);
+      const preview = this.api.previewWrite(type, version, existing, this.api.decodeKnown(type, version, incoming, opts), sub);
       const attrs: AdmissionAttributes = {
         operation: 'UPDATE',
         type,
@@ -110,7 +110,7 @@ export class AdmittedWrites {
         subresource: req.subresource ?? '',
         namespace: requestNamespace(type, existing),
         name: req.name,
-        object: view ? view.toView(preview) : preview,
+        object: view ? view.toView(preview) : (present(type, version, preview) as Obj),
         oldObject: view ? view.toView(existing) : (present(type, version, existing) as Obj),
         dryRun: opts.dryRun ?? false,
         options: operationOptions('UpdateOptions', opts.dryRun ?? false),
@@ -118,7 +118,7 @@ export class AdmittedWrites {
       const mutatedView = asObject(await this.webhooks.mutate(attrs, warnings), 'object');
       const mutated = view ? view.fromView(mutatedView, preview) : mutatedView;
       const planned = this.api.planWrite(type, version, existing, mutated, sub, opts);
-      await this.webhooks.validate({ ...attrs, object: view ? view.toView(planned) : planned }, warnings);
+      await this.webhooks.validate({ ...attrs, object: view ? view.toView(planned) : (present(type, version, planned) as Obj) }, warnings);
       try {
         return this.api.commitWrite(type, existing, planned, opts);
       } catch (err) {

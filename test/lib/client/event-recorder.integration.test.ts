@@ -42,6 +42,16 @@ describe('EventRecorder against the local control plane', function () {
     expect(again[0]!.count).to.equal(1);
   });
 
+  it('stamps eventTime (microseconds) when it knows its instance, so events.k8s.io/v1 readers get a complete Event', async () => {
+    const rec = createEventRecorder({ client: env.client, component: 'c4', host: 'pod-0' });
+    rec.event({ ...machine, metadata: { ...machine.metadata, name: 'm4', uid: 'u4' } }, 'Normal', 'Created', 'Create', 'created');
+    await rec.flush();
+    const [ev] = (await env.client.list(Events, { namespace: 'ev' })).items.filter((e) => e.involvedObject.name === 'm4');
+    expect(ev!.eventTime).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(ev!.eventTime!.slice(0, 19)).to.equal(ev!.firstTimestamp!.slice(0, 19));
+    expect(ev).to.include({ reportingComponent: 'c4', reportingInstance: 'pod-0', action: 'Create', reason: 'Created' });
+  });
+
   it('never throws into the caller when the API rejects the event', async () => {
     const rec = createEventRecorder({ client: env.client, component: 'c3' });
     rec.event({ metadata: { name: 'x', namespace: 'no-such-namespace' } }, 'Normal', 'R', 'A', 'm');

@@ -96,7 +96,7 @@ describe('envtest control plane: patches', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(strict.status).to.equal(400);
-    expect(strict.json().message).to.equal('strict decoding error: unknown field "spec.bogus"');
+    expect(strict.json().message).to.equal('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.bogus"');
     const warn = await raw(env.cp, 'POST', `/apis/test.envtest.io/v1/namespaces/${ns}/widgets`, {
       body: JSON.stringify(widget('warn', { size: 'small', bogus: true })),
       headers: { 'content-type': 'application/json' },

@@ -39,10 +39,10 @@ describe('envtest control plane: Secret stringData', () => {
     expect(stringDataOf(await env.client.get(Secrets, { namespace, name: 'patched' }))).to.equal(undefined);
   });
 
-  it('rejects a stringData value that is not a string, naming the field', async () => {
+  it('rejects a stringData value that is not a string with kube\'s decoding error, naming the Go field', async () => {
     const err = await env.client
       .create(Secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bad', namespace }, stringData: { n: 5 } } as unknown as Secret)
       .then(() => undefined, (e: unknown) => e);
-    expect(String((err as Error | undefined)?.message)).to.contain('stringData[n]');
+    expect(String((err as Error | undefined)?.message)).to.contain('Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal number into Go struct field Secret.stringData of type string');
   });
 });
