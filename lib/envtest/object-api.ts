@@ -40,6 +40,7 @@ export interface WriteOpts {
    * writes) the stored entries are kept as they are.
    */
   fieldManager?: FieldManagerRequest;
+  /**
    * The object is a patch's result, not a request body: kube reports its strict decoding errors as they
    * are, where a body's are wrapped in "<Kind> in version ... cannot be handled as a <Kind>: ".
    */
