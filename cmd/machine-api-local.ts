@@ -82,6 +82,7 @@ export async function main(argv: string[]): Promise<void> {
     latencyMs: o.latencyMs,
     samples: o.samples,
     controllers: o.controllers,
+    rbac: o.rbac,
     verbosity: o.v,
   });
   const hint = `KUBECONFIG=${displayPath(env.kubeconfigPath)} kubectl get machines -A`;

@@ -15,6 +15,7 @@ export interface LocalCliOptions {
   samples: boolean;
   tty: boolean;
   controllers: ControllersMode;
+  rbac: boolean;
   v: number;
 }
 
@@ -62,6 +63,7 @@ export function buildLocalProgram(): Command {
         .choices(['in-process', 'none'])
         .default('in-process'),
     )
+    .option('--rbac', 'Authorize every API request with RBAC and run each controller as the ServiceAccount of its Deployment, with the roles in manifests/rbac (a missing right is a 403 in that controller\'s log)')
     .addOption(new Option('-v, --v <level>', 'Controller log verbosity (logs go to <state-dir>/controllers.log)').default(0).argParser(level));
 }
 
@@ -77,6 +79,7 @@ export function readLocalOptions(program: Command): LocalCliOptions {
     samples: o.samples !== false,
     tty: o.tty !== false,
     controllers: o.controllers as ControllersMode,
+    rbac: o.rbac === true,
     v: o.v as number,
   };
 }

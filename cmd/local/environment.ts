@@ -12,6 +12,7 @@ import { nodeLinkControllerBinary } from '../nodelink-controller.js';
 import { localBinaryFromSpec, type LocalBinary, type PrepareOptions } from './local-binary.js';
 import { ensureInfrastructure, localServingCert, registerWebhookConfigurations, waitForListening, WEBHOOK_SERVICE } from './local-admission.js';
 import { choosePort, freeLoopbackPort } from './preferred-port.js';
+import { applyRbacManifests, deploymentServiceAccount, readRbacManifests, writeServiceAccountKubeconfig } from './local-rbac.js';
 import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
 import { repoRoot } from './repo-root.js';
 import { createIfAbsent, readSampleFile, readSamples } from './samples.js';
@@ -58,6 +59,13 @@ export interface LocalEnvironmentOptions {
   env?: NodeJS.ProcessEnv;
   /** Machine controller settings for in-process controllers (tests model a controller slow to notice a termination). */
   machineController?: PrepareOptions['machineController'];
+  /**
+   * Authorize every API request with RBAC, apply the RBAC manifests (`rbacManifestDirs`) and run the binaries as
+   * the ServiceAccount of the provider's Deployment (default false: they use the administrator's kubeconfig).
+   */
+  rbac?: boolean;
+  /** The RBAC manifests `rbac` applies; default <repo>/manifests/rbac. */
+  rbacManifestDirs?: string[];
 }
 
 export interface BinaryCommand {
@@ -71,6 +79,8 @@ export interface BinaryCommand {
 export interface Endpoints {
   apiServer: string;
   kubeconfig: string;
+  /** With rbac: the kubeconfig of the ServiceAccount the binaries run as. */
+  serviceAccountKubeconfig?: string;
   provider: string;
   /** Per provider: endpoint and region, plus the provider's extraEndpoints (e.g. ibmcloud's iamEndpoint). */
   cloud: Record<string, { endpoint: string; region: string } & Record<string, string>>;
@@ -186,6 +196,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       onRequest: opts.onRequest,
       webhookServiceResolver: webhookServices,
       onWebhookFailedOpen: (webhook, message) => logger.info('webhook skipped (failurePolicy Ignore)', { webhook, message }),
+      rbac: opts.rbac ?? false,
     });
     undo.push(() => controlPlane.stop());
     const client = createKubeClient({ kubeConfig: loadKubeConfig({ yaml: controlPlane.kubeconfig }), qps: 200, burst: 400, userAgent: LOCAL_USER_AGENT });
@@ -205,6 +216,14 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: LOCAL_NAMESPACE } });
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
+    }
+    // With RBAC, the binaries run as their Deployment's ServiceAccount, authorized by the RBAC manifests alone.
+    let binaryKubeconfig = kubeconfigPath;
+    let serviceAccountKubeconfig: string | undefined;
+    if (opts.rbac) {
+      await applyRbacManifests(client, readRbacManifests(opts.rbacManifestDirs ?? [join(root, 'manifests', 'rbac')]));
+      const sa = deploymentServiceAccount(join(root, 'manifests', 'providers', provider.name, 'deployment.yaml'));
+      serviceAccountKubeconfig = binaryKubeconfig = writeServiceAccountKubeconfig(stateDir, controlPlane, sa);
     }
     // Admission as on a cluster: the Infrastructure the webhooks read, their certificate, their configurations.
     const infra = provider.infrastructure(cloud);
@@ -228,7 +247,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     }
 
     const binaries = binariesOf(provider);
-    const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath, leaderElect, verbosity, webhook });
+    const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook });
     const running: RunningBinary[] = [];
     if ((opts.controllers ?? 'in-process') === 'in-process') {
       const stop = new AbortController();
@@ -255,6 +274,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     const endpoints: Endpoints = {
       apiServer: controlPlane.httpsUrl,
       kubeconfig: kubeconfigPath,
+      ...(serviceAccountKubeconfig ? { serviceAccountKubeconfig } : {}),
       provider: provider.name,
       cloud: { [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region } },
       binaries: binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, '--import', 'tsx', b.script, ...argsOf(b)] })),

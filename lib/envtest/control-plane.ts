@@ -118,8 +118,6 @@ export interface ControlPlane {
    * that keep the control plane's token.
    */
   serviceAccountToken(namespace: string, name: string): string;
-  /** A kubeconfig like `kubeconfig` (plain http) that authenticates with `token` instead of the admin's. */
-  kubeconfigFor(token: string): string;
 }
 
 const defaultNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -235,7 +233,6 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       const sa = serviceAccounts ? api.get(serviceAccounts, namespace, name) : undefined;
       return serviceAccountTokens.mint({ namespace, name, uid: sa?.metadata.uid ?? '' }, now());
     },
-    kubeconfigFor: (t) => buildKubeconfig(url, t),
   };
 }
 
