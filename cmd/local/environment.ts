@@ -197,6 +197,8 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       webhookServiceResolver: webhookServices,
       onWebhookFailedOpen: (webhook, message) => logger.info('webhook skipped (failurePolicy Ignore)', { webhook, message }),
       rbac: opts.rbac ?? false,
+      // Loud in the log whoever asked: a controller may retry a refused call quietly.
+      onForbidden: (message) => logger.error('API request forbidden', { message }),
     });
     undo.push(() => controlPlane.stop());
     const client = createKubeClient({ kubeConfig: loadKubeConfig({ yaml: controlPlane.kubeconfig }), qps: 200, burst: 400, userAgent: LOCAL_USER_AGENT });

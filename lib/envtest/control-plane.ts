@@ -82,6 +82,8 @@ export interface ControlPlaneOptions {
    * Either way the token's user may do everything.
    */
   rbac?: boolean;
+  /** Told about every request refused by authorization (403), with kube's message naming the user and the right. */
+  onForbidden?: (message: string) => void;
 }
 
 export interface ControlPlane {
@@ -193,6 +195,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     counts,
     commits,
     onRequest: opts.onRequest,
+    onForbidden: opts.onForbidden,
   }), { key: cert.keyPem, cert: cert.certPem });
   const port = await server.listen(opts.port ?? 0, '127.0.0.1');
   address = `127.0.0.1:${port}`;

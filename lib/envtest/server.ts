@@ -45,6 +45,8 @@ export interface ServerParts {
   commits: CommitGate;
   /** Sees every resource request as it is counted (the RBAC check records who called what). */
   onRequest?: (request: RecordedRequest) => void;
+  /** Told about every request refused with 403, with the refusal's message. */
+  onForbidden?: (message: string) => void;
 }
 
 /** One resource request, as an authorizer would see its attributes. */
@@ -89,6 +91,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     const decision = parts.authorizer.authorize(attributes);
     if (!decision.allowed) throw forbidden(attributes, decision.reason);
   } catch (err) {
+    if (err instanceof E.StatusError && err.code === 403) parts.onForbidden?.(err.message);
     req.resume();
     throw err;
   }

@@ -63,20 +63,27 @@ describe('the local environment with --rbac', function () {
       expect(readFileSync(env!.endpoints.serviceAccountKubeconfig!, 'utf8')).to.not.include(env!.controlPlane.token);
     });
 
-    it('brings the sample MachineSet to Running Machines with Nodes, scales it to 4, and no request is refused', async () => {
+    it('brings the sample MachineSet to Running Machines with Nodes, scales it to 4 and back to 2, and no request is refused', async () => {
       const client = env!.client;
-      let machines = await waitForMachines(client, { namespace: NS, count: 3, phase: 'Running', timeoutMs: 90_000, intervalMs: 200 });
+      await waitForMachines(client, { namespace: NS, count: 3, phase: 'Running', timeoutMs: 90_000, intervalMs: 200 });
       await client.patch(MachineSets, { namespace: NS, name: SET }, { type: 'merge', body: { spec: { replicas: 4 } } });
-      machines = await waitForMachines(client, { namespace: NS, count: 4, phase: 'Running', timeoutMs: 90_000, intervalMs: 200 });
+      const machines = await waitForMachines(client, { namespace: NS, count: 4, phase: 'Running', timeoutMs: 90_000, intervalMs: 200 });
       await eventually('every Machine linked to its Node', async () => {
         const ms = (await client.list(Machines, { namespace: NS })).items;
         return ms.length === 4 && ms.every((m) => m.status?.nodeRef?.name) ? ms : undefined;
       }, { timeoutMs: 60_000, intervalMs: 200 });
       expect(machines).to.have.length(4);
+      // Down to 2: the deletes drain (cordon, list pods), terminate the instances and remove the finalizers.
+      await client.patch(MachineSets, { namespace: NS, name: SET }, { type: 'merge', body: { spec: { replicas: 2 } } });
+      await eventually('2 Machines left', async () => {
+        const ms = (await client.list(Machines, { namespace: NS })).items;
+        return ms.length === 2 ? ms : undefined;
+      }, { timeoutMs: 60_000, intervalMs: 200 });
       const users = new Set(requests.map((r) => r.user));
       expect([...users]).to.deep.equal([SA_USER]);
       for (const b of binaries) expect(requests.some((r) => r.userAgent === b), `requests by ${b}`).to.equal(true);
       expect(log.text()).to.not.include('is forbidden');
+      expect(log.text()).to.not.include('API request forbidden');
     });
   });
 
@@ -107,11 +114,13 @@ describe('the local environment with --rbac', function () {
       const message = `machines.machine.openshift.io is forbidden: User "${SA_USER}" cannot create resource "machines" in API group "machine.openshift.io" in the namespace "${NS}"`;
       const line = await eventually('the 403 in the log', () => {
         // The log is JSON lines: the message appears JSON-escaped inside the error field.
-        const found = log.text().split('\n').find((l) => l.includes(JSON.stringify(message).slice(1, -1)));
+        const found = log.text().split('\n').find((l) => l.includes('"component":"machineset-controller"') && l.includes(JSON.stringify(message).slice(1, -1)));
         return Promise.resolve(found);
       }, { timeoutMs: 60_000, intervalMs: 200 });
       expect(JSON.parse(line)).to.include({ level: 'error', component: 'machineset-controller' });
       expect((await env!.client.list(Machines, { namespace: NS })).items).to.deep.equal([]);
+      // The control plane reports every refusal too, whether or not the controller logs it.
+      expect(log.text()).to.include('"msg":"API request forbidden"');
     });
   });
 });
