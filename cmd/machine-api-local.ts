@@ -89,6 +89,9 @@ export async function main(argv: string[]): Promise<void> {
   const cloud = env.endpoints.cloud[o.provider];
   out.write(`machine-api-local: API server ${env.endpoints.apiServer}, ${o.provider} emulator ${cloud?.endpoint ?? ''} (${cloud?.region ?? ''})\n`);
   out.write(`machine-api-local: controllers ${o.controllers === 'none' ? 'not started (--controllers none: see "binaries" in ' + displayPath(env.endpointsPath) + ')' : env.binaries.map((b) => b.name).join(', ')}; logs in ${displayPath(join(dirname(env.endpointsPath), 'controllers.log'))}\n`);
+  if (env.endpoints.serviceAccountKubeconfig) {
+    out.write(`machine-api-local: RBAC on: the controllers run as their Deployment's ServiceAccount (kubeconfig ${displayPath(env.endpoints.serviceAccountKubeconfig)}), with the roles of manifests/rbac\n`);
+  }
   if (env.createdSamples.length) out.write(`machine-api-local: created ${env.createdSamples.join(', ')}\n`);
   out.write(`Try: ${hint}\n`);
 
