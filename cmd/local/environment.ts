@@ -12,6 +12,7 @@ import { nodeLinkControllerBinary } from '../nodelink-controller.js';
 import { localBinaryFromSpec, type LocalBinary, type PrepareOptions } from './local-binary.js';
 import { ensureInfrastructure, localServingCert, registerWebhookConfigurations, waitForListening, WEBHOOK_SERVICE } from './local-admission.js';
 import { choosePort, freeLoopbackPort } from './preferred-port.js';
+import { BinaryProcesses } from './binary-processes.js';
 import { applyRbacManifests, deploymentServiceAccount, readRbacManifests, writeServiceAccountKubeconfig } from './local-rbac.js';
 import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
 import { repoRoot } from './repo-root.js';
@@ -25,10 +26,12 @@ export const LOCAL_USER_AGENT = 'machine-api-local';
 
 /**
  * in-process: every binary runs in this process (what `npm start` does).
+ * processes: every binary runs as its own child process with the command of endpoints.json "binaries", its
+ * output in <stateDir>/logs/<name>.log, started again whenever it exits (as a Deployment's containers are).
  * none: only the control plane, the emulator and the kubelet simulator; run the binaries yourself as separate
  * processes with the commands in endpoints.json "binaries" (what benchmarks of the real binaries do).
  */
-export type ControllersMode = 'in-process' | 'none';
+export type ControllersMode = 'in-process' | 'processes' | 'none';
 
 export interface LocalEnvironmentOptions {
   /** Default "aws". */
@@ -106,6 +109,8 @@ export interface LocalEnvironment {
   endpointsPath: string;
   endpoints: Endpoints;
   binaries: RunningBinary[];
+  /** With controllers 'processes': the supervised child processes. */
+  processes?: BinaryProcesses;
   /** Sample objects created by this start (empty when they already existed). */
   createdSamples: string[];
   logger: Logger;
@@ -222,10 +227,12 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     // With RBAC, the binaries run as their Deployment's ServiceAccount, authorized by the RBAC manifests alone.
     let binaryKubeconfig = kubeconfigPath;
     let serviceAccountKubeconfig: string | undefined;
+    let mintServiceAccountKubeconfig = (): void => {};
     if (opts.rbac) {
       await applyRbacManifests(client, readRbacManifests(opts.rbacManifestDirs ?? [join(root, 'manifests', 'rbac')]));
       const sa = deploymentServiceAccount(join(root, 'manifests', 'providers', provider.name, 'deployment.yaml'));
       serviceAccountKubeconfig = binaryKubeconfig = writeServiceAccountKubeconfig(stateDir, controlPlane, sa);
+      mintServiceAccountKubeconfig = () => void writeServiceAccountKubeconfig(stateDir, controlPlane, sa);
     }
     // Admission as on a cluster: the Infrastructure the webhooks read, their certificate, their configurations.
     const infra = provider.infrastructure(cloud);
@@ -250,8 +257,18 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
 
     const binaries = binariesOf(provider);
     const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook });
+    const commands: BinaryCommand[] = binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, '--import', 'tsx', b.script, ...argsOf(b)] }));
+    const mode = opts.controllers ?? 'in-process';
     const running: RunningBinary[] = [];
-    if ((opts.controllers ?? 'in-process') === 'in-process') {
+    let processes: BinaryProcesses | undefined;
+    if (mode === 'processes') {
+      // A restarted binary reads its kubeconfig again: mint a fresh token into it first.
+      processes = new BinaryProcesses({ commands, logDir: join(stateDir, 'logs'), env: opts.env ?? process.env, logger: logger.child({ component: 'binary-processes' }), beforeStart: mintServiceAccountKubeconfig });
+      processes.start();
+      const started = processes;
+      undo.push(() => started.stop());
+    }
+    if (mode === 'in-process') {
       const stop = new AbortController();
       for (const b of binaries) {
         const prepared = await b.prepare(argsOf(b), { logStream, env: opts.env ?? process.env, machineController: opts.machineController });
@@ -268,7 +285,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     }
 
     // Samples go through the webhooks like any write: wait until their server answers.
-    if (running.some((b) => b.name === machineSetControllerBinary.name)) await waitForListening(webhook.port);
+    if (mode === 'processes' || running.some((b) => b.name === machineSetControllerBinary.name)) await waitForListening(webhook.port);
     if (opts.samples ?? true) createdSamples.push(...(await createIfAbsent(client, samples.filter((s) => s.object.kind !== 'Secret'))));
     // The operator ships the termination handler's MachineHealthCheck wherever it runs the handler.
     if (cloud.metadataEnv) createdSamples.push(...(await createIfAbsent(client, readSampleFile(join(root, 'manifests', 'termination-handler', 'machinehealthcheck.yaml')))));
@@ -279,7 +296,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       ...(serviceAccountKubeconfig ? { serviceAccountKubeconfig } : {}),
       provider: provider.name,
       cloud: { [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region } },
-      binaries: binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, '--import', 'tsx', b.script, ...argsOf(b)] })),
+      binaries: commands,
     };
     writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
     writeStateDirRecord(stateDir, { provider: provider.name, ports: { apiServer: Number(new URL(controlPlane.url).port), cloud: Number(new URL(cloud.endpoint).port) } });
@@ -295,6 +312,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       endpointsPath,
       endpoints,
       binaries: running,
+      ...(processes ? { processes } : {}),
       createdSamples,
       logger,
       stop: () => (stopping ??= unwind()),
