@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { defineResource, isNotFound, type KubeClient, type KubeObject, type Resource } from '../../lib/index.js';
+import { defineResource, isAlreadyExists, isNotFound, Namespaces, type KubeClient, type KubeObject, type Resource } from '../../lib/index.js';
 import { buildKubeconfig, type ControlPlane } from '../../lib/envtest/index.js';
 
 const rbac = (plural: string, kind: string, namespaced: boolean) => defineResource<KubeObject>({ group: 'rbac.authorization.k8s.io', version: 'v1', plural, kind, namespaced });
@@ -48,6 +48,14 @@ export function readRbacManifests(dirs: string[]): KubeObject[] {
  */
 export async function applyRbacManifests(client: KubeClient, objects: KubeObject[]): Promise<string[]> {
   const applied: string[] = [];
+  // The namespaces they live in exist on a cluster (openshift-config-managed, say): here they may not yet.
+  for (const namespace of new Set(objects.map((o) => o.metadata.namespace).filter((n): n is string => !!n))) {
+    try {
+      await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+  }
   for (const object of objects) {
     const resource = resourcesByKind[object.kind ?? '']!;
     const key = { namespace: object.metadata.namespace, name: object.metadata.name ?? '' };

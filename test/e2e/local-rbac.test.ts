@@ -123,4 +123,36 @@ describe('the local environment with --rbac', function () {
       expect(log.text()).to.include('"msg":"API request forbidden"');
     });
   });
+
+  describe('with each binary in its own process (--controllers processes)', () => {
+    let dir: string;
+    let env: LocalEnvironment | undefined;
+    const log = capturedLog();
+
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'mapi-local-rbac-processes-'));
+      env = await startLocalEnvironment({ provider: 'aws', stateDir: dir, bootDelayMs: 200, terminateDelayMs: 0, rbac: true, controllers: 'processes', logStream: log.stream });
+    });
+    after(async () => {
+      await env?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('brings Machines to Running as the ServiceAccount, starts a killed binary again with a new token, which then scales the set', async () => {
+      const client = env!.client;
+      await waitForMachines(client, { namespace: NS, count: 3, phase: 'Running', timeoutMs: 120_000, intervalMs: 250 });
+      const tokenOf = () => readFileSync(env!.endpoints.serviceAccountKubeconfig!, 'utf8');
+      const tokenBefore = tokenOf();
+      const msc = () => env!.processes!.status().find((b) => b.name === 'machineset-controller')!;
+      const pid = msc().pid!;
+      process.kill(pid, 'SIGKILL');
+      await eventually('machineset-controller started again', () => Promise.resolve(msc().starts === 2 && msc().pid !== undefined ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 });
+      expect(msc().pid).to.not.equal(pid);
+      expect(tokenOf()).to.not.equal(tokenBefore);
+      await client.patch(MachineSets, { namespace: NS, name: SET }, { type: 'merge', body: { spec: { replicas: 4 } } });
+      await waitForMachines(client, { namespace: NS, count: 4, phase: 'Running', timeoutMs: 120_000, intervalMs: 250 });
+      expect(log.text().split('\n').filter((l) => l.includes('API request forbidden'))).to.deep.equal([]);
+      expect(readFileSync(join(dir, 'logs', 'machineset-controller.log'), 'utf8')).to.include('too few replicas');
+    });
+  });
 });
