@@ -48,7 +48,9 @@ describe('kubectl against the local control plane with RBAC on', function () {
     dir = mkdtempSync(join(tmpdir(), 'kubectl-rbac-'));
     kubeconfig = join(dir, 'kubeconfig');
     cp = await startControlPlane({ crdDirs: [join(repo, 'manifests', 'crds')], kubeconfigPath: kubeconfig, rbac: true });
+    // The namespaces a cluster has and the manifests name.
     await ok(['create', 'namespace', ns]);
+    await ok(['create', 'namespace', 'openshift-config-managed']);
     await ok(['apply', '-f', join(repo, 'manifests', 'rbac')]);
   });
   after(async () => {
