@@ -144,7 +144,8 @@ describe('the local environment with --rbac', function () {
       const tokenOf = () => readFileSync(env!.endpoints.serviceAccountKubeconfig!, 'utf8');
       const tokenBefore = tokenOf();
       const msc = () => env!.processes!.status().find((b) => b.name === 'machineset-controller')!;
-      const pid = msc().pid!;
+      const pid = await eventually('machineset-controller running', () => Promise.resolve(msc().pid), { timeoutMs: 30_000, intervalMs: 100 });
+      expect(pid).to.be.greaterThan(1);
       process.kill(pid, 'SIGKILL');
       await eventually('machineset-controller started again', () => Promise.resolve(msc().starts === 2 && msc().pid !== undefined ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 });
       expect(msc().pid).to.not.equal(pid);
