@@ -82,12 +82,16 @@ export async function main(argv: string[]): Promise<void> {
     latencyMs: o.latencyMs,
     samples: o.samples,
     controllers: o.controllers,
+    rbac: o.rbac,
     verbosity: o.v,
   });
   const hint = `KUBECONFIG=${displayPath(env.kubeconfigPath)} kubectl get machines -A`;
   const cloud = env.endpoints.cloud[o.provider];
   out.write(`machine-api-local: API server ${env.endpoints.apiServer}, ${o.provider} emulator ${cloud?.endpoint ?? ''} (${cloud?.region ?? ''})\n`);
-  out.write(`machine-api-local: controllers ${o.controllers === 'none' ? 'not started (--controllers none: see "binaries" in ' + displayPath(env.endpointsPath) + ')' : env.binaries.map((b) => b.name).join(', ')}; logs in ${displayPath(join(dirname(env.endpointsPath), 'controllers.log'))}\n`);
+  out.write(`machine-api-local: controllers ${o.controllers === 'none' ? 'not started (--controllers none: see "binaries" in ' + displayPath(env.endpointsPath) + ')' : env.processes ? `${env.processes.status().map((b) => `${b.name} (pid ${b.pid ?? '-'})`).join(', ')}, each its own process` : env.binaries.map((b) => b.name).join(', ')}; logs in ${displayPath(join(dirname(env.endpointsPath), env.processes ? 'logs/' : 'controllers.log'))}\n`);
+  if (env.endpoints.serviceAccountKubeconfig) {
+    out.write(`machine-api-local: RBAC on: the controllers run as their Deployment's ServiceAccount (kubeconfig ${displayPath(env.endpoints.serviceAccountKubeconfig)}), with the roles of manifests/rbac\n`);
+  }
   if (env.createdSamples.length) out.write(`machine-api-local: created ${env.createdSamples.join(', ')}\n`);
   out.write(`Try: ${hint}\n`);
 

@@ -15,6 +15,7 @@ export interface LocalCliOptions {
   samples: boolean;
   tty: boolean;
   controllers: ControllersMode;
+  rbac: boolean;
   v: number;
 }
 
@@ -58,10 +59,11 @@ export function buildLocalProgram(): Command {
     .option('--no-samples', 'Do not create the sample MachineSet and MachineHealthCheck (the secrets are still created)')
     .option('--no-tty', 'Print one line per change instead of the live view, even on a terminal')
     .addOption(
-      new Option('--controllers <mode>', 'in-process: run every binary here; none: run only the API server, emulator and kubelet simulator (start the binaries yourself, see endpoints.json "binaries")')
-        .choices(['in-process', 'none'])
+      new Option('--controllers <mode>', 'in-process: run every binary here; processes: run each binary as its own process, restarted when it exits (logs in <state-dir>/logs/); none: run only the API server, emulator and kubelet simulator (start the binaries yourself, see endpoints.json "binaries")')
+        .choices(['in-process', 'processes', 'none'])
         .default('in-process'),
     )
+    .option('--rbac', 'Authorize every API request with RBAC and run each controller as the ServiceAccount of its Deployment, with the roles in manifests/rbac (a missing right is a 403 in that controller\'s log)')
     .addOption(new Option('-v, --v <level>', 'Controller log verbosity (logs go to <state-dir>/controllers.log)').default(0).argParser(level));
 }
 
@@ -77,6 +79,7 @@ export function readLocalOptions(program: Command): LocalCliOptions {
     samples: o.samples !== false,
     tty: o.tty !== false,
     controllers: o.controllers as ControllersMode,
+    rbac: o.rbac === true,
     v: o.v as number,
   };
 }

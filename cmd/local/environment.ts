@@ -12,6 +12,8 @@ import { nodeLinkControllerBinary } from '../nodelink-controller.js';
 import { localBinaryFromSpec, type LocalBinary, type PrepareOptions } from './local-binary.js';
 import { ensureInfrastructure, localServingCert, registerWebhookConfigurations, waitForListening, WEBHOOK_SERVICE } from './local-admission.js';
 import { choosePort, freeLoopbackPort } from './preferred-port.js';
+import { BinaryProcesses } from './binary-processes.js';
+import { applyRbacManifests, deploymentServiceAccount, readRbacManifests, writeServiceAccountKubeconfig } from './local-rbac.js';
 import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
 import { repoRoot } from './repo-root.js';
 import { createIfAbsent, readSampleFile, readSamples } from './samples.js';
@@ -24,10 +26,12 @@ export const LOCAL_USER_AGENT = 'machine-api-local';
 
 /**
  * in-process: every binary runs in this process (what `npm start` does).
+ * processes: every binary runs as its own child process with the command of endpoints.json "binaries", its
+ * output in <stateDir>/logs/<name>.log, started again whenever it exits (as a Deployment's containers are).
  * none: only the control plane, the emulator and the kubelet simulator; run the binaries yourself as separate
  * processes with the commands in endpoints.json "binaries" (what benchmarks of the real binaries do).
  */
-export type ControllersMode = 'in-process' | 'none';
+export type ControllersMode = 'in-process' | 'processes' | 'none';
 
 export interface LocalEnvironmentOptions {
   /** Default "aws". */
@@ -58,6 +62,13 @@ export interface LocalEnvironmentOptions {
   env?: NodeJS.ProcessEnv;
   /** Machine controller settings for in-process controllers (tests model a controller slow to notice a termination). */
   machineController?: PrepareOptions['machineController'];
+  /**
+   * Authorize every API request with RBAC, apply the RBAC manifests (`rbacManifestDirs`) and run the binaries as
+   * the ServiceAccount of the provider's Deployment (default false: they use the administrator's kubeconfig).
+   */
+  rbac?: boolean;
+  /** The RBAC manifests `rbac` applies; default <repo>/manifests/rbac. */
+  rbacManifestDirs?: string[];
 }
 
 export interface BinaryCommand {
@@ -71,6 +82,8 @@ export interface BinaryCommand {
 export interface Endpoints {
   apiServer: string;
   kubeconfig: string;
+  /** With rbac: the kubeconfig of the ServiceAccount the binaries run as. */
+  serviceAccountKubeconfig?: string;
   provider: string;
   /** Per provider: endpoint and region, plus the provider's extraEndpoints (e.g. ibmcloud's iamEndpoint). */
   cloud: Record<string, { endpoint: string; region: string } & Record<string, string>>;
@@ -96,6 +109,8 @@ export interface LocalEnvironment {
   endpointsPath: string;
   endpoints: Endpoints;
   binaries: RunningBinary[];
+  /** With controllers 'processes': the supervised child processes. */
+  processes?: BinaryProcesses;
   /** Sample objects created by this start (empty when they already existed). */
   createdSamples: string[];
   logger: Logger;
@@ -186,6 +201,9 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       onRequest: opts.onRequest,
       webhookServiceResolver: webhookServices,
       onWebhookFailedOpen: (webhook, message) => logger.info('webhook skipped (failurePolicy Ignore)', { webhook, message }),
+      rbac: opts.rbac ?? false,
+      // Loud in the log whoever asked: a controller may retry a refused call quietly.
+      onForbidden: (message) => logger.error('API request forbidden', { message }),
     });
     undo.push(() => controlPlane.stop());
     const client = createKubeClient({ kubeConfig: loadKubeConfig({ yaml: controlPlane.kubeconfig }), qps: 200, burst: 400, userAgent: LOCAL_USER_AGENT });
@@ -205,6 +223,16 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: LOCAL_NAMESPACE } });
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
+    }
+    // With RBAC, the binaries run as their Deployment's ServiceAccount, authorized by the RBAC manifests alone.
+    let binaryKubeconfig = kubeconfigPath;
+    let serviceAccountKubeconfig: string | undefined;
+    let mintServiceAccountKubeconfig = (): void => {};
+    if (opts.rbac) {
+      await applyRbacManifests(client, readRbacManifests(opts.rbacManifestDirs ?? [join(root, 'manifests', 'rbac')]));
+      const sa = deploymentServiceAccount(join(root, 'manifests', 'providers', provider.name, 'deployment.yaml'));
+      serviceAccountKubeconfig = binaryKubeconfig = writeServiceAccountKubeconfig(stateDir, controlPlane, sa);
+      mintServiceAccountKubeconfig = () => void writeServiceAccountKubeconfig(stateDir, controlPlane, sa);
     }
     // Admission as on a cluster: the Infrastructure the webhooks read, their certificate, their configurations.
     const infra = provider.infrastructure(cloud);
@@ -228,9 +256,19 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     }
 
     const binaries = binariesOf(provider);
-    const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath, leaderElect, verbosity, webhook });
+    const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook });
+    const commands: BinaryCommand[] = binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, '--import', 'tsx', b.script, ...argsOf(b)] }));
+    const mode = opts.controllers ?? 'in-process';
     const running: RunningBinary[] = [];
-    if ((opts.controllers ?? 'in-process') === 'in-process') {
+    let processes: BinaryProcesses | undefined;
+    if (mode === 'processes') {
+      // A restarted binary reads its kubeconfig again: mint a fresh token into it first.
+      processes = new BinaryProcesses({ commands, logDir: join(stateDir, 'logs'), env: opts.env ?? process.env, logger: logger.child({ component: 'binary-processes' }), beforeStart: mintServiceAccountKubeconfig });
+      processes.start();
+      const started = processes;
+      undo.push(() => started.stop());
+    }
+    if (mode === 'in-process') {
       const stop = new AbortController();
       for (const b of binaries) {
         const prepared = await b.prepare(argsOf(b), { logStream, env: opts.env ?? process.env, machineController: opts.machineController });
@@ -247,7 +285,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     }
 
     // Samples go through the webhooks like any write: wait until their server answers.
-    if (running.some((b) => b.name === machineSetControllerBinary.name)) await waitForListening(webhook.port);
+    if (mode === 'processes' || running.some((b) => b.name === machineSetControllerBinary.name)) await waitForListening(webhook.port);
     if (opts.samples ?? true) createdSamples.push(...(await createIfAbsent(client, samples.filter((s) => s.object.kind !== 'Secret'))));
     // The operator ships the termination handler's MachineHealthCheck wherever it runs the handler.
     if (cloud.metadataEnv) createdSamples.push(...(await createIfAbsent(client, readSampleFile(join(root, 'manifests', 'termination-handler', 'machinehealthcheck.yaml')))));
@@ -255,9 +293,10 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     const endpoints: Endpoints = {
       apiServer: controlPlane.httpsUrl,
       kubeconfig: kubeconfigPath,
+      ...(serviceAccountKubeconfig ? { serviceAccountKubeconfig } : {}),
       provider: provider.name,
       cloud: { [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region } },
-      binaries: binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, '--import', 'tsx', b.script, ...argsOf(b)] })),
+      binaries: commands,
     };
     writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
     writeStateDirRecord(stateDir, { provider: provider.name, ports: { apiServer: Number(new URL(controlPlane.url).port), cloud: Number(new URL(cloud.endpoint).port) } });
@@ -273,6 +312,7 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       endpointsPath,
       endpoints,
       binaries: running,
+      ...(processes ? { processes } : {}),
       createdSamples,
       logger,
       stop: () => (stopping ??= unwind()),

@@ -77,6 +77,7 @@ const eventSelectors: Record<string, FieldGetter> = {
 };
 
 export const CRDGroup = 'apiextensions.k8s.io';
+export const RbacGroup = 'rbac.authorization.k8s.io';
 export const CRDPlural = 'customresourcedefinitions';
 
 /** A fresh set of built-in types (the registry mutates nothing in them, but each server gets its own). */
@@ -120,6 +121,12 @@ export function builtinTypes(): ResourceType[] {
     // Served from the core Events' storage, converted both ways (one object, two APIs), as kube does.
     { ...builtin({ group: EventsGroup, version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldSelectors: eventsV1FieldSelectors }), view: eventsV1View },
     builtin({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true }),
+    // token: the TokenRequest subresource (`kubectl create token`).
+    builtin({ group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], extraSubresources: ['token'] }),
+    builtin({ group: RbacGroup, version: 'v1', plural: 'roles', kind: 'Role', namespaced: true }),
+    builtin({ group: RbacGroup, version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true }),
+    builtin({ group: RbacGroup, version: 'v1', plural: 'clusterroles', kind: 'ClusterRole', namespaced: false }),
+    builtin({ group: RbacGroup, version: 'v1', plural: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false }),
     builtin({
       group: 'policy', version: 'v1', plural: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'],
       status: true, generation: 'spec', statusOnCreate: 'drop',

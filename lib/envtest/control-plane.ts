@@ -4,7 +4,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CRDGroup, CRDPlural } from './builtin-types.js';
+import { AdminOnlyAuthorizer } from './authz/admin-only-authorizer.js';
+import { Authenticator } from './authz/authenticator.js';
+import { BootstrapClusterRoleBindings, BootstrapClusterRoles } from './authz/bootstrap-policy.js';
+import { RbacAuthorizer } from './authz/rbac-authorizer.js';
+import { ServiceAccountTokens } from './authz/service-account-tokens.js';
+import { storedRbacObjects } from './authz/stored-rbac-objects.js';
+import { CRDGroup, CRDPlural, RbacGroup } from './builtin-types.js';
 import { CRDController } from './crd-controller.js';
 import { CRDLoadError, loadCrdDirs } from './crd-loader.js';
 import { GarbageCollector } from './gc.js';
@@ -69,6 +75,15 @@ export interface ControlPlaneOptions {
    * with kube-apiserver's "failed calling webhook" message. Default: a line on stderr.
    */
   onWebhookFailedOpen?: (webhook: string, message: string) => void;
+  /**
+   * Authorize every request with RBAC (Roles, ClusterRoles and their bindings, as stored), as kube-apiserver
+   * does, and create kube's bootstrap roles (cluster-admin, system:discovery, system:basic-user, ...).
+   * Default false: only the control plane's own user (system:masters) is served, and may do everything.
+   * Either way the token's user may do everything.
+   */
+  rbac?: boolean;
+  /** Told about every request refused by authorization (403), with kube's message naming the user and the right. */
+  onForbidden?: (message: string) => void;
 }
 
 export interface ControlPlane {
@@ -99,6 +114,12 @@ export interface ControlPlane {
   requestCounts(): Record<string, number>;
   resetRequestCounts(): void;
   openWatchCount(): number;
+  /**
+   * A bearer token for the ServiceAccount (which must exist), as a TokenRequest would return: the request
+   * acts as `system:serviceaccount:<namespace>:<name>`. Valid while the account exists, across restarts
+   * that keep the control plane's token.
+   */
+  serviceAccountToken(namespace: string, name: string): string;
 }
 
 const defaultNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -146,12 +167,24 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     if (nsType && !api.find(nsType, '', ns)) api.create(nsType, 'v1', '', { metadata: { name: ns } });
   }
   installCrds(api, registry, opts.crdDirs ?? [defaultCrdDir()].filter((d) => d !== undefined));
+  if (opts.rbac) installBootstrapPolicy(api, registry);
+
+  const serviceAccountTokens = new ServiceAccountTokens(token);
+  const serviceAccounts = registry.byTypeKey('/serviceaccounts');
+  const authenticator = new Authenticator({
+    adminToken: token,
+    serviceAccountTokens,
+    serviceAccountUid: (sa) => (serviceAccounts ? api.find(serviceAccounts, sa.namespace, sa.name)?.metadata.uid : undefined),
+  });
+  const authorizer = opts.rbac ? new RbacAuthorizer(storedRbacObjects(store)) : new AdminOnlyAuthorizer();
 
   const counts = new Map<string, number>();
   let address = '127.0.0.1:0';
   const cert = generateServingCert();
   const server = createDualServer(createRequestListener({
-    token,
+    authenticator,
+    authorizer,
+    serviceAccountTokens,
     registry,
     api,
     writes,
@@ -162,6 +195,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     counts,
     commits,
     onRequest: opts.onRequest,
+    onForbidden: opts.onForbidden,
   }), { key: cert.keyPem, cert: cert.certPem });
   const port = await server.listen(opts.port ?? 0, '127.0.0.1');
   address = `127.0.0.1:${port}`;
@@ -198,7 +232,26 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     requestCounts: () => Object.fromEntries(counts),
     resetRequestCounts: () => counts.clear(),
     openWatchCount: () => hub.count(),
+    serviceAccountToken(namespace, name) {
+      const sa = serviceAccounts ? api.get(serviceAccounts, namespace, name) : undefined;
+      return serviceAccountTokens.mint({ namespace, name, uid: sa?.metadata.uid ?? '' }, now());
+    },
   };
+}
+
+/** kube-apiserver's bootstrap ClusterRoles and ClusterRoleBindings, created when absent. */
+function installBootstrapPolicy(api: ObjectApi, registry: TypeRegistry): void {
+  const kinds = [
+    { plural: 'clusterroles', kind: 'ClusterRole', objects: BootstrapClusterRoles },
+    { plural: 'clusterrolebindings', kind: 'ClusterRoleBinding', objects: BootstrapClusterRoleBindings },
+  ];
+  for (const { plural, kind, objects } of kinds) {
+    const type = registry.byTypeKey(`${RbacGroup}/${plural}`);
+    if (!type) continue;
+    for (const o of objects) {
+      if (!api.find(type, '', o.metadata.name)) api.create(type, 'v1', '', { apiVersion: `${RbacGroup}/v1`, kind, ...structuredClone(o) });
+    }
+  }
 }
 
 /** Creates the CRDs from the directories, or updates those whose spec differs from the stored one. */

@@ -5,7 +5,7 @@
 // controller all write through here, so the rules live in one place.
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../apis/meta.js';
-import { CRDGroup, CRDPlural } from './builtin-types.js';
+import { CRDGroup, CRDPlural, RbacGroup } from './builtin-types.js';
 import { crdStatus, validateCrd, type CRDObject } from './crd.js';
 import * as E from './errors.js';
 import { cloneJson, isPlainObject } from './json.js';
@@ -385,7 +385,7 @@ export class ObjectApi {
     const unknown = [...unknownFields];
     const causes: E.StatusCause[] = [];
     const isNamespace = type.group === '' && type.plural === 'namespaces';
-    causes.push(...validateObjectMeta(obj.metadata, isNamespace ? 'label' : 'subdomain'));
+    causes.push(...validateObjectMeta(obj.metadata, isNamespace ? 'label' : type.group === RbacGroup ? 'path-segment' : 'subdomain'));
     let out = obj;
     if (type.group === '' && type.plural === 'secrets') {
       const folded = foldSecretStringData(out);

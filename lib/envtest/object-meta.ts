@@ -19,8 +19,17 @@ function invalidValue(field: string, value: string, detail: string): StatusCause
   return { reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${detail}`, field };
 }
 
-/** nameRule 'label' for namespaces, 'subdomain' for everything else we serve. */
-export function validateName(name: string, nameRule: 'label' | 'subdomain', field = 'metadata.name'): StatusCause[] {
+/** 'label' for namespaces; 'path-segment' for RBAC roles and bindings (names like `system:discovery`); 'subdomain' for the rest. */
+export type NameRule = 'label' | 'subdomain' | 'path-segment';
+
+/** kube's ValidatePathSegmentName: anything that is a single URL path segment. */
+function validatePathSegment(name: string, field: string): StatusCause[] {
+  if (name === '.' || name === '..') return [invalidValue(field, name, `may not be '${name}'`)];
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => invalidValue(field, name, `may not contain '${c}'`));
+}
+
+export function validateName(name: string, nameRule: NameRule, field = 'metadata.name'): StatusCause[] {
+  if (nameRule === 'path-segment') return validatePathSegment(name, field);
   const max = nameRule === 'label' ? 63 : 253;
   const re = nameRule === 'label' ? dns1123Label : dns1123Subdomain;
   const causes: StatusCause[] = [];
@@ -43,7 +52,7 @@ function validateLabelKey(key: string, field: string): StatusCause[] {
   return causes;
 }
 
-export function validateObjectMeta(meta: ObjectMeta, nameRule: 'label' | 'subdomain'): StatusCause[] {
+export function validateObjectMeta(meta: ObjectMeta, nameRule: NameRule): StatusCause[] {
   const causes: StatusCause[] = [];
   if (meta.name) causes.push(...validateName(meta.name, nameRule));
   for (const [k, v] of Object.entries(meta.labels ?? {})) {

@@ -1,5 +1,5 @@
 // Decoding of the Kubernetes protobuf envelope for the few built-in kinds kubectl's generator commands
-// (`kubectl create namespace|configmap|secret`) send as application/vnd.kubernetes.protobuf; client-go
+// (`kubectl create namespace|configmap|secret|token`, `kubectl auth`) send as application/vnd.kubernetes.protobuf; client-go
 // does not fall back to JSON when a server refuses protobuf. Every other kind gets 415 as before.
 import * as E from './errors.js';
 
@@ -83,6 +83,18 @@ const groupKinds: Record<string, Schema> = {
     2: { name: 'spec', type: { ...accessReviewSpec, 3: { name: 'user', type: 'string' }, 4: { name: 'groups', type: 'string', repeated: true }, 6: { name: 'uid', type: 'string' } } },
   },
   'authentication.k8s.io/v1 SelfSubjectReview': { 1: { name: 'metadata', type: objectMeta } },
+  // What `kubectl create token` sends (serviceaccounts/<name>/token).
+  'authentication.k8s.io/v1 TokenRequest': {
+    1: { name: 'metadata', type: objectMeta },
+    2: {
+      name: 'spec',
+      type: {
+        1: { name: 'audiences', type: 'string', repeated: true },
+        3: { name: 'boundObjectRef', type: { 1: { name: 'kind', type: 'string' }, 2: { name: 'apiVersion', type: 'string' }, 3: { name: 'name', type: 'string' }, 4: { name: 'uid', type: 'string' } } },
+        4: { name: 'expirationSeconds', type: 'int' },
+      },
+    },
+  },
 };
 
 const magic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);

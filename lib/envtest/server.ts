@@ -1,7 +1,12 @@
-// The HTTP front: authentication, discovery and the resource routes, dispatched per verb, with the
-// per-verb request counters tests use to assert how many calls a controller made.
+// The HTTP front: authentication, impersonation and authorization (the one place every request is checked),
+// discovery and the resource routes, dispatched per verb, with the per-verb request counters tests use to
+// assert how many calls a controller made.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isAuthorized } from './auth.js';
+import { forbidden, requestAttributes, type Attributes } from './authz/attributes.js';
+import type { Authenticator } from './authz/authenticator.js';
+import type { Authorizer } from './authz/authorizer.js';
+import { actingUser } from './authz/impersonation.js';
+import type { ServiceAccountTokens } from './authz/service-account-tokens.js';
 import { coreVersions, groupDoc, groupList, resourceList, versionInfoDoc } from './discovery.js';
 import * as E from './errors.js';
 import { sendError, sendJson } from './http-util.js';
@@ -19,11 +24,14 @@ import { handlePatch } from './handlers/patch-handler.js';
 import { handleGet, handleList } from './handlers/read.js';
 import { handleReview } from './handlers/review.js';
 import { handleGetScale, handleWriteScale } from './handlers/scale.js';
+import { handleTokenRequest } from './handlers/token-request.js';
 import type { WatchDeps } from './handlers/watch.js';
 import { handleCreate, handleUpdate } from './handlers/write.js';
 
 export interface ServerParts {
-  token: string;
+  authenticator: Authenticator;
+  authorizer: Authorizer;
+  serviceAccountTokens: ServiceAccountTokens;
   registry: TypeRegistry;
   api: ObjectApi;
   writes: AdmittedWrites;
@@ -37,6 +45,8 @@ export interface ServerParts {
   commits: CommitGate;
   /** Sees every resource request as it is counted (the RBAC check records who called what). */
   onRequest?: (request: RecordedRequest) => void;
+  /** Told about every request refused with 403, with the refusal's message. */
+  onForbidden?: (message: string) => void;
 }
 
 /** One resource request, as an authorizer would see its attributes. */
@@ -48,6 +58,8 @@ export interface RecordedRequest {
   subresource?: string;
   namespace?: string;
   userAgent?: string;
+  /** The user the request acted as. */
+  user?: string;
 }
 
 export function createRequestListener(parts: ServerParts): (req: IncomingMessage, res: ServerResponse) => void {
@@ -63,14 +75,28 @@ export function createRequestListener(parts: ServerParts): (req: IncomingMessage
 }
 
 async function handle(parts: ServerParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!isAuthorized(req, parts.token)) {
+  const requester = parts.authenticator.authenticate(req.headers.authorization);
+  if (!requester) {
     req.resume();
     throw E.unauthorized();
   }
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
   const method = req.method ?? 'GET';
+  const isWatch = boolQueryParam(url.searchParams, 'watch') === true;
+  // Authorized before routing, as kube-apiserver does: a refused user learns nothing about what exists.
+  const attributes: Attributes = { ...requestAttributes(method, path, url.searchParams, isWatch), user: requester };
+  try {
+    attributes.user = actingUser(parts.authorizer, requester, req.headersDistinct);
+    const decision = parts.authorizer.authorize(attributes);
+    if (!decision.allowed) throw forbidden(attributes, decision.reason);
+  } catch (err) {
+    if (err instanceof E.StatusError && err.code === 403) parts.onForbidden?.(err.message);
+    req.resume();
+    throw err;
+  }
   if (serveNonResource(parts, method, path, res)) return;
+  if (!attributes.resourceRequest) throw E.notFoundPath();
   const info = parseResourcePath(path);
   if (!info) throw E.notFoundPath();
   const type = parts.registry.lookup(info.group, info.version, info.resource);
@@ -91,31 +117,16 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     maxBodyBytes: parts.maxBodyBytes,
     watch: parts.watch,
     commits: parts.commits,
+    user: attributes.user,
+    authorizer: parts.authorizer,
+    serviceAccountTokens: parts.serviceAccountTokens,
   };
   const sub = info.subresource;
-  const isWatch = boolQueryParam(url.searchParams, 'watch') === true;
-  const verb = verbOf(method, info.name !== undefined, isWatch);
+  const verb = attributes.verb;
   const counterKey = `${verb} ${type.plural}${sub ? `/${sub}` : ''}`;
   parts.counts.set(counterKey, (parts.counts.get(counterKey) ?? 0) + 1);
-  parts.onRequest?.({ verb, group: type.group, resource: type.plural, subresource: sub, namespace: info.namespace, userAgent: req.headers['user-agent'] });
+  parts.onRequest?.({ verb, group: type.group, resource: type.plural, subresource: sub, namespace: info.namespace, userAgent: req.headers['user-agent'], user: attributes.user.username });
   await dispatch(ctx, method, isWatch);
-}
-
-function verbOf(method: string, named: boolean, watch: boolean): string {
-  switch (method) {
-    case 'GET':
-      return watch ? 'watch' : named ? 'get' : 'list';
-    case 'POST':
-      return 'create';
-    case 'PUT':
-      return 'update';
-    case 'PATCH':
-      return 'patch';
-    case 'DELETE':
-      return named ? 'delete' : 'deletecollection';
-    default:
-      return method.toLowerCase();
-  }
 }
 
 async function dispatch(ctx: HandlerContext, method: string, watch: boolean): Promise<void> {
@@ -148,6 +159,10 @@ async function dispatch(ctx: HandlerContext, method: string, watch: boolean): Pr
   }
   if (sub === 'eviction' && ctx.type.extraSubresources.includes('eviction')) {
     if (method === 'POST') return handleEviction(ctx);
+    throw E.methodNotAllowed();
+  }
+  if (sub === 'token' && ctx.type.extraSubresources.includes('token')) {
+    if (method === 'POST') return handleTokenRequest(ctx);
     throw E.methodNotAllowed();
   }
   if (sub === 'finalize' && ctx.type.group === '' && ctx.type.plural === 'namespaces') {

@@ -4,6 +4,9 @@ import { parse as parseYaml } from 'yaml';
 import * as E from '../errors.js';
 import { mediaType, parseJsonBody, readBody, sendJsonText } from '../http-util.js';
 import { checkValueDepth } from '../json-depth.js';
+import type { Authorizer } from '../authz/authorizer.js';
+import type { ServiceAccountTokens } from '../authz/service-account-tokens.js';
+import type { UserInfo } from '../authz/user.js';
 import type { ObjectApi, WriteOpts } from '../object-api.js';
 import { decodeProtobufObject } from '../protobuf.js';
 import type { ResourceType } from '../resource-type.js';
@@ -29,6 +32,11 @@ export interface HandlerContext {
   watch: WatchDeps;
   /** Replies wait here until what they reflect is durable. */
   commits: CommitGate;
+  /** Whom the request acts as (after impersonation); it was authorized before reaching a handler. */
+  user: UserInfo;
+  /** For the access reviews, which ask the same authorizer the request path does. */
+  authorizer: Authorizer;
+  serviceAccountTokens: ServiceAccountTokens;
 }
 
 /**

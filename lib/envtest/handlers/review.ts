@@ -1,19 +1,11 @@
-// POST of a review kind: who the caller is (SelfSubjectReview) and what it may do (the access and rules
-// reviews), answered and never stored, as kube-apiserver does. The local control plane knows one user, the
-// holder of its bearer token, who is a cluster administrator: it may do everything; about any other subject
-// (asked about, or impersonated with Impersonate-User as `kubectl --as` does) it can only say no.
+// POST of a review kind: who the caller is (SelfSubjectReview) and what it, or another subject, may do (the
+// access and rules reviews), answered and never stored, as kube-apiserver does. The answers come from the
+// authorizer that decides every request, so `kubectl auth can-i` tells the truth about what a request would get.
+import type { RequestAttributes } from '../authz/attributes.js';
+import type { UserInfo } from '../authz/user.js';
 import * as E from '../errors.js';
 import { isPlainObject } from '../json.js';
 import { readObjectBody, reply, type HandlerContext } from './context.js';
-
-/** The identity behind the control plane's token, as OpenShift's installer kubeconfig presents itself. */
-export const EnvtestUser = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] } as const;
-
-const everything = {
-  resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-  nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-  incomplete: false,
-};
 
 export async function handleReview(ctx: HandlerContext): Promise<void> {
   if (ctx.req.method !== 'POST' || ctx.name !== undefined || ctx.subresource !== undefined) throw E.methodNotAllowed();
@@ -25,57 +17,55 @@ export async function handleReview(ctx: HandlerContext): Promise<void> {
   await reply(ctx, 201, answer);
 }
 
-interface Subject {
-  user?: unknown;
-  groups?: unknown;
-}
-
-/** Who the request acts as: the token's user, or the one it impersonates (the admin may impersonate anyone). */
-function requester(ctx: HandlerContext): { username: string; groups: string[] } {
-  const header = (name: string): string[] => {
-    const v = ctx.req.headers[name];
-    return v === undefined ? [] : Array.isArray(v) ? v : [v];
-  };
-  const [user] = header('impersonate-user');
-  if (user === undefined) return { username: EnvtestUser.username, groups: [...EnvtestUser.groups] };
-  return { username: user, groups: [...header('impersonate-group'), 'system:authenticated'] };
-}
-
 function statusFor(ctx: HandlerContext, spec: Record<string, unknown>): Record<string, unknown> {
-  const self = requester(ctx);
   switch (ctx.type.kind) {
     case 'SelfSubjectReview':
-      return { userInfo: self };
+      return { userInfo: ctx.user };
     case 'SelfSubjectRulesReview':
       if (typeof spec.namespace !== 'string' || spec.namespace === '') throw invalidSpec(ctx, 'spec.namespace', 'Required value: no namespace on request');
-      return isEnvtestUser({ user: self.username, groups: self.groups }) ? everything : { resourceRules: [], nonResourceRules: [], incomplete: false };
+      return { ...ctx.authorizer.rulesFor(ctx.user, spec.namespace) };
     case 'SubjectAccessReview':
-    case 'LocalSubjectAccessReview':
-      checkAttributes(ctx, spec);
+    case 'LocalSubjectAccessReview': {
+      const attributes = attributesOf(ctx, spec);
       if (typeof spec.user !== 'string' && !Array.isArray(spec.groups)) throw invalidSpec(ctx, 'spec.user', 'Invalid value: "": at least one of user or group must be specified');
-      return isEnvtestUser(spec)
-        ? { allowed: true }
-        : { allowed: false, reason: `the local control plane authorizes only its own user (${EnvtestUser.username})` };
+      const subject: UserInfo = { username: typeof spec.user === 'string' ? spec.user : '', groups: Array.isArray(spec.groups) ? spec.groups.filter((g): g is string => typeof g === 'string') : [] };
+      return decide(ctx, attributes, subject);
+    }
     default:
-      checkAttributes(ctx, spec);
-      return isEnvtestUser({ user: self.username, groups: self.groups })
-        ? { allowed: true }
-        : { allowed: false, reason: `the local control plane authorizes only its own user (${EnvtestUser.username})` };
+      return decide(ctx, attributesOf(ctx, spec), ctx.user);
   }
 }
+
+function decide(ctx: HandlerContext, attributes: RequestAttributes, user: UserInfo): Record<string, unknown> {
+  const d = ctx.authorizer.authorize({ ...attributes, user });
+  return d.allowed ? { allowed: true } : { allowed: false, ...(d.reason ? { reason: d.reason } : {}) };
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** Exactly one of resourceAttributes and nonResourceAttributes, as kube validates an access review. */
-function checkAttributes(ctx: HandlerContext, spec: Record<string, unknown>): void {
-  const resource = isPlainObject(spec.resourceAttributes);
-  const nonResource = isPlainObject(spec.nonResourceAttributes);
-  if (resource === nonResource) {
+function attributesOf(ctx: HandlerContext, spec: Record<string, unknown>): RequestAttributes {
+  const r = spec.resourceAttributes;
+  const n = spec.nonResourceAttributes;
+  if (isPlainObject(r) === isPlainObject(n)) {
     throw invalidSpec(ctx, 'spec.resourceAttributes', 'Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified');
   }
-}
-
-function isEnvtestUser(spec: Subject): boolean {
-  if (spec.user === EnvtestUser.username) return true;
-  return Array.isArray(spec.groups) && spec.groups.includes('system:masters');
+  if (isPlainObject(n)) return { resourceRequest: false, verb: str(n.verb), path: str(n.path) };
+  const a = r as Record<string, unknown>;
+  // A LocalSubjectAccessReview asks about its own namespace.
+  const namespace = ctx.type.kind === 'LocalSubjectAccessReview' ? ctx.namespace : str(a.namespace);
+  if (ctx.type.kind === 'LocalSubjectAccessReview' && a.namespace !== undefined && a.namespace !== '' && a.namespace !== ctx.namespace) {
+    throw invalidSpec(ctx, 'spec.resourceAttributes.namespace', `Invalid value: ${JSON.stringify(a.namespace)}: must match metadata.namespace`);
+  }
+  return {
+    resourceRequest: true,
+    verb: str(a.verb),
+    group: str(a.group),
+    resource: str(a.resource),
+    ...(str(a.subresource) ? { subresource: str(a.subresource) } : {}),
+    namespace,
+    name: str(a.name),
+  };
 }
 
 function invalidSpec(ctx: HandlerContext, field: string, message: string): E.StatusError {
