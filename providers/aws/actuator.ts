@@ -64,6 +64,7 @@ import {
 } from './instances.js';
 import { ensureDynamicHost, isDynamicHost, releaseDynamicHost, tagUserProvidedHost } from './dedicated-hosts.js';
 import { resolveLaunchInputs } from './launch-resolver.js';
+import { machineAddressHolderJudge } from './address-holder.js';
 import { deregisterEndedInstanceAddresses, deregisterFromLoadBalancers, registerWithLoadBalancers } from './load-balancers.js';
 import { newMachineScope, secretsReferencedBy, userDataFor, type MachineScope } from './machine-scope.js';
 import { withSecretCache } from './secret-cache.js';
@@ -464,7 +465,7 @@ class AwsMachineActuator implements AwsActuator {
       const lbs = scope.config.loadBalancers ?? [];
       if (lbs.length > 0) {
         const recorded = (machine.status?.addresses ?? []).filter((a) => a.type === 'InternalIP').map((a) => a.address);
-        await failureStep('failed to remove instance from load balancers', () => deregisterEndedInstanceAddresses(scope.clients.ec2, recorded, lbs, ctx.signal));
+        await failureStep('failed to remove instance from load balancers', () => deregisterEndedInstanceAddresses(scope.clients.ec2, recorded, lbs, machineAddressHolderJudge(this.o.client, machine.metadata.namespace ?? '', scope.clusterId), ctx.signal));
       }
       await failureStep('failed to release dedicated host', () => releaseDynamicHost(scope, scope.clients.ec2, true, this.o.requeueAfterMs, ctx.signal));
       machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: 'terminated' };

@@ -2,6 +2,7 @@
 // targets by id, ip targets by private IPv4 or, for IPv6 groups, the first IPv6 address). Registration is
 // idempotent; the actuator remembers what it registered so it is not redone on every resync.
 import type { Instance } from '@aws-sdk/client-ec2';
+import type { AddressHolderJudge } from './address-holder.js';
 import type { Ec2Api } from './ec2-api.js';
 import { classifyEc2Error, describeEc2Error } from './errors.js';
 import type { LoadBalancerReference } from './provider-spec.js';
@@ -79,28 +80,32 @@ export async function deregisterFromLoadBalancers(ec2: Ec2Api, instance: Instanc
 
 /**
  * Removes the ip targets an instance that ended without our delete (terminated out of band, reclaimed) left
- * behind: EC2 drops a terminated instance from instance target groups by itself, never from ip ones. Only
- * addresses no live instance holds now are removed, since a freed address may already serve a new Machine.
+ * behind: EC2 drops a terminated instance from instance target groups by itself, never from ip ones. A freed
+ * address may already belong to a new instance: its target stays only when that instance's Machine wants the
+ * load balancer (or the instance is not this cluster's to judge), and goes when nobody asked for it.
  */
-export async function deregisterEndedInstanceAddresses(ec2: Ec2Api, addresses: string[], lbs: LoadBalancerReference[], signal?: AbortSignal): Promise<void> {
+export async function deregisterEndedInstanceAddresses(ec2: Ec2Api, addresses: string[], lbs: LoadBalancerReference[], holders: AddressHolderJudge, signal?: AbortSignal): Promise<void> {
   const network = lbs.filter((l) => l.type === 'network').map((l) => l.name);
   if (network.length === 0 || addresses.length === 0) return;
-  let groups;
+  let balancers;
   try {
-    groups = (await networkTargetGroups(ec2, network, signal)).filter((g) => g.targetType === 'ip');
+    balancers = await ec2.describeNetworkLoadBalancers(network, { signal });
   } catch (err) {
     if (classifyEc2Error(err) === 'notFound') return;
     throw err;
   }
-  if (groups.length === 0) return;
   const liveStates = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];
   for (const address of addresses) {
-    const holders = await ec2.describeInstances({ filters: [{ Name: 'private-ip-address', Values: [address] }, { Name: 'instance-state-name', Values: liveStates }] }, { signal });
-    if (holders.length > 0) continue;
-    for (const tg of groups) {
+    const live = await ec2.describeInstances({ filters: [{ Name: 'private-ip-address', Values: [address] }, { Name: 'instance-state-name', Values: liveStates }] }, { signal });
+    for (const lb of balancers) {
+      let keep = false;
+      for (const holder of live) if ((await holders.judge(holder, lb.name, signal)) !== 'unwanted') keep = true;
+      if (keep) continue;
       try {
-        const registered = await ec2.describeTargetHealth(tg.arn, { signal });
-        if (registered.includes(address)) await ec2.deregisterTarget(tg.arn, address, { signal });
+        for (const tg of (await ec2.describeTargetGroups(lb.arn, { signal })).filter((g) => g.targetType === 'ip')) {
+          const registered = await ec2.describeTargetHealth(tg.arn, { signal });
+          if (registered.includes(address)) await ec2.deregisterTarget(tg.arn, address, { signal });
+        }
       } catch (err) {
         if (classifyEc2Error(err) !== 'notFound') throw err;
       }

@@ -1,6 +1,7 @@
 import { AllocateHostsCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
 import {
+  ApiError,
   InvalidMachineConfigurationError,
   MachineError,
   RealClock,
@@ -8,6 +9,8 @@ import {
   findError,
   InsufficientCapacityError,
   isInvalidMachineConfiguration,
+  type KubeClient,
+  type KubeObject,
   type Machine,
 } from '../../../lib/index.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
@@ -440,12 +443,28 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     for (const tg of groups.filter((g) => g.targetType === 'ip')) expect(tg.targets.map((t) => t.id)).to.not.include(inst.privateIpAddress);
   });
 
-  it('removes the ip targets of an instance terminated out of band when its Machine is deleted, unless a live instance holds the address now', async () => {
+  it('removes the ip targets of an instance terminated out of band when its Machine is deleted, unless the Machine of the instance holding the address now wants the load balancer', async () => {
+    // The holder's Machine is read from the API server: serve the Machines this test makes beside the Secrets.
+    const stored: Machine[] = [];
+    const secrets = secretsClient();
+    const client: KubeClient = {
+      ...secrets,
+      async get<T extends KubeObject>(resource: { kind: string }, key: { namespace?: string; name: string }): Promise<T> {
+        if (resource.kind !== 'Machine') return secrets.get<T>(resource as never, key);
+        const m = stored.find((x) => x.metadata.namespace === key.namespace && x.metadata.name === key.name);
+        if (!m) throw new ApiError(404, { status: 'Failure', reason: 'NotFound', code: 404, message: `machines "${key.name}" not found` });
+        return structuredClone(m) as unknown as T;
+      },
+    };
+    actuator.close();
+    actuator = createAwsActuator({ client, clock, endpoint: emu.endpoint, retryDelayMs: () => 1, batchWindowMs: 2, rateLimits: fastLimits });
+
     const nlb = emu.world.loadBalancers.find((lb) => lb.type === 'network')!;
-    const spec = awsSpec({ loadBalancers: [{ name: nlb.name, type: 'network' }] });
+    const withLb = awsSpec({ loadBalancers: [{ name: nlb.name, type: 'network' }] });
     const ipGroups = () => emu.world.targetGroups.filter((tg) => tg.loadBalancerArns.includes(nlb.arn) && tg.targetType === 'ip');
-    const runningMachine = async (name: string) => {
+    const runningMachine = async (name: string, spec = withLb) => {
       const m = machine(name, spec);
+      stored.push(m);
       await actuator.create(m, recordingContext());
       const id = m.status?.providerStatus?.instanceId as string;
       await until(() => emu.instance(id)?.state === 'running', 'running');
@@ -456,22 +475,35 @@ describe('AWS actuator (against the EC2 emulator)', function () {
       emu.terminateOutOfBand(id);
       await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
     };
+    const deleteMachine = async (m: Machine) => {
+      m.metadata.deletionTimestamp = new Date().toISOString();
+      await actuator.delete(m, recordingContext());
+    };
 
     // Nobody holds the address any more: the target the ended instance left is removed.
     const a = await runningMachine('lb-oob-1');
     expect(a.m.status?.addresses?.map((x) => x.address)).to.include(a.ip);
     await gone(a.id);
-    a.m.metadata.deletionTimestamp = new Date().toISOString();
-    await actuator.delete(a.m, recordingContext());
+    await deleteMachine(a.m);
     for (const tg of ipGroups()) expect(tg.targets.map((t) => t.id), tg.name).to.not.include(a.ip);
 
-    // A new instance got the freed address and its Machine registered it: that target is not ours to remove.
+    // A new instance got the freed address and its Machine, of the same load balancer, registered it: kept.
     const b = await runningMachine('lb-oob-2');
     await gone(b.id);
     const c = await runningMachine('lb-oob-3');
     expect(c.ip, 'the emulator hands out the lowest free address').to.equal(b.ip);
-    b.m.metadata.deletionTimestamp = new Date().toISOString();
-    await actuator.delete(b.m, recordingContext());
+    await deleteMachine(b.m);
     for (const tg of ipGroups()) expect(tg.targets.map((t) => t.id), tg.name).to.include(c.ip);
+
+    // The new holder's Machine never asked for this load balancer: the leftover would send it the load
+    // balancer's traffic, so it goes.
+    const d = await runningMachine('lb-oob-4');
+    await gone(d.id);
+    const e = await runningMachine('lb-oob-5', awsSpec());
+    expect(e.ip).to.equal(d.ip);
+    for (const tg of ipGroups()) expect(tg.targets.map((t) => t.id), 'left behind before the delete').to.include(d.ip);
+    await deleteMachine(d.m);
+    for (const tg of ipGroups()) expect(tg.targets.map((t) => t.id), tg.name).to.not.include(e.ip);
+    expect(ipGroups().flatMap((tg) => tg.targets.map((t) => t.id))).to.include(c.ip);
   });
 });
