@@ -3,24 +3,16 @@
 // kind (ConfigMap) and a custom resource (Machine), through create and apply. A ConfigMap value that
 // YAML reads as a number is refused with kube's decoding error.
 import { expect } from 'chai';
-import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startControlPlane, type ControlPlane } from '../../lib/envtest/index.js';
+import { hasKubectl, runKubectl } from './support/kubectl.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ns = 'field-validation';
 
-function hasKubectl(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('kubectl --validate against the local control plane', function () {
   this.timeout(60_000);
@@ -28,14 +20,7 @@ describe('kubectl --validate against the local control plane', function () {
   let dir: string;
   let kubeconfig: string;
 
-  function kubectl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 }, (err, stdout, stderr) => {
-        if (err && typeof err.code !== 'number') reject(new Error(err.message));
-        else resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
-      });
-    });
-  }
+  const kubectl = (args: string[]) => runKubectl(kubeconfig, args);
   function manifest(name: string, text: string): string {
     const file = join(dir, name);
     writeFileSync(file, text);

@@ -2,25 +2,17 @@
 // `kubectl auth can-i --as=system:serviceaccount:...` answers what the manifests grant, `kubectl create token`
 // mints a token that authenticates as the ServiceAccount, and a request it may not make is kube's Forbidden.
 import { expect } from 'chai';
-import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startControlPlane, type ControlPlane } from '../../lib/envtest/index.js';
+import { hasKubectl, runKubectl } from './support/kubectl.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ns = 'openshift-machine-api';
 const sa = `system:serviceaccount:${ns}:machine-api-controllers`;
 
-function hasKubectl(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('kubectl against the local control plane with RBAC on', function () {
   this.timeout(60_000);
@@ -28,14 +20,7 @@ describe('kubectl against the local control plane with RBAC on', function () {
   let dir: string;
   let kubeconfig: string;
 
-  function kubectl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 30_000 }, (err, stdout, stderr) => {
-        if (err && typeof err.code !== 'number') reject(new Error(err.message));
-        else resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
-      });
-    });
-  }
+  const kubectl = (args: string[]) => runKubectl(kubeconfig, args, { timeoutMs: 30_000 });
   async function ok(args: string[]): Promise<string> {
     const r = await kubectl(args);
     expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}`).to.equal(0);

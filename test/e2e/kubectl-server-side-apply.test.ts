@@ -3,26 +3,18 @@
 // --force-conflicts), a label dropped from the applied file goes, and the entries show with
 // --show-managed-fields. For a MachineSet (a CRD with a scale subresource) and a ConfigMap (built-in).
 import { expect } from 'chai';
-import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { startControlPlane, type ControlPlane } from '../../lib/envtest/index.js';
+import { hasKubectl, runKubectl } from './support/kubectl.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const crds = join(repo, 'manifests', 'crds');
 const ns = 'openshift-machine-api';
 
-function hasKubectl(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 interface ManagedEntry {
   manager: string;
@@ -78,15 +70,7 @@ describe('kubectl apply --server-side: field ownership', function () {
   let dir: string;
   let kubeconfig: string;
 
-  function kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 20000 }, (err, stdout, stderr) => {
-        if (err && typeof err.code !== 'number') reject(new Error(err.message));
-        else resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
-      });
-      if (input !== undefined) child.stdin?.end(input);
-    });
-  }
+  const kubectl = (args: string[], input?: string) => runKubectl(kubeconfig, args, { input });
   async function ok(args: string[], input?: string): Promise<string> {
     const r = await kubectl(args, input);
     expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}`).to.equal(0);
