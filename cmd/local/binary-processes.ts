@@ -7,6 +7,9 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../lib/index.js';
 
+/** Every child is told the supervisor's pid, so it can tell when it has been orphaned (exit-with-parent.ts). */
+export const PARENT_PID_ENV = 'MACHINE_API_LOCAL_PARENT_PID';
+
 export interface ProcessCommand {
   name: string;
   cwd: string;
@@ -80,7 +83,7 @@ export class BinaryProcesses {
     }
     const log = createWriteStream(join(this.opts.logDir, `${name}.log`), { flags: 'a', mode: 0o600 });
     const [exe, ...args] = command;
-    const child = spawn(exe ?? process.execPath, args, { cwd, env: this.opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(exe ?? process.execPath, args, { cwd, env: { ...this.opts.env, [PARENT_PID_ENV]: String(process.pid) }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     b.child = child;

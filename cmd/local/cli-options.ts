@@ -59,12 +59,12 @@ export function buildLocalProgram(): Command {
     .option('--no-samples', 'Do not create the sample MachineSet and MachineHealthCheck (the secrets are still created)')
     .option('--no-tty', 'Print one line per change instead of the live view, even on a terminal')
     .addOption(
-      new Option('--controllers <mode>', 'in-process: run every binary here; processes: run each binary as its own process, restarted when it exits (logs in <state-dir>/logs/); none: run only the API server, emulator and kubelet simulator (start the binaries yourself, see endpoints.json "binaries")')
-        .choices(['in-process', 'processes', 'none'])
-        .default('in-process'),
+      new Option('--controllers <mode>', 'processes: run each binary as its own process from the compiled sources, restarted when it exits (logs in <state-dir>/logs/); in-process: run every binary inside this process (logs in <state-dir>/controllers.log); none: run only the API server, emulator and kubelet simulator (start the binaries yourself, see endpoints.json "binaries")')
+        .choices(['processes', 'in-process', 'none'])
+        .default('processes'),
     )
     .option('--rbac', 'Authorize every API request with RBAC and run each controller as the ServiceAccount of its Deployment, with the roles in manifests/rbac (a missing right is a 403 in that controller\'s log)')
-    .addOption(new Option('-v, --v <level>', 'Controller log verbosity (logs go to <state-dir>/controllers.log)').default(0).argParser(level));
+    .addOption(new Option('-v, --v <level>', 'Controller log verbosity (logs in <state-dir>/logs/, or <state-dir>/controllers.log with --controllers in-process)').default(0).argParser(level));
 }
 
 export function readLocalOptions(program: Command): LocalCliOptions {

@@ -1,8 +1,10 @@
 // The embedded default, as a library: a local control plane, one cloud emulator, the kubelet simulator and
-// (unless told otherwise) every controller binary of the provider, run in this process through the binaries'
-// own flag parsing and registration code. machine-api-local is a thin CLI over this; tests use it directly.
+// (unless told otherwise) every controller binary of the provider, each as its own process (what `npm start`
+// does) or all in this process through the binaries' own flag parsing and registration code (what tests use).
+// machine-api-local is a thin CLI over this.
 import { mkdirSync, writeFileSync, createWriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createKubeClient, createLogger, Namespaces, isAlreadyExists, loadKubeConfig, type KubeClient, type Logger, type Manager } from '../../lib/index.js';
 import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
 import { KubeletSimulator } from '../../lib/testing/index.js';
@@ -13,6 +15,7 @@ import { localBinaryFromSpec, type LocalBinary, type PrepareOptions } from './lo
 import { ensureInfrastructure, localServingCert, registerWebhookConfigurations, waitForListening, WEBHOOK_SERVICE } from './local-admission.js';
 import { choosePort, freeLoopbackPort } from './preferred-port.js';
 import { BinaryProcesses } from './binary-processes.js';
+import { compileSources } from './compiled-sources.js';
 import { applyRbacManifests, deploymentServiceAccount, readRbacManifests, writeServiceAccountKubeconfig } from './local-rbac.js';
 import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
 import { repoRoot } from './repo-root.js';
@@ -25,9 +28,10 @@ export const LOCAL_NAMESPACE = 'openshift-machine-api';
 export const LOCAL_USER_AGENT = 'machine-api-local';
 
 /**
- * in-process: every binary runs in this process (what `npm start` does).
- * processes: every binary runs as its own child process with the command of endpoints.json "binaries", its
- * output in <stateDir>/logs/<name>.log, started again whenever it exits (as a Deployment's containers are).
+ * in-process: every binary runs in this process (the library's default: tests start it many times).
+ * processes: every binary runs as its own child process with the command of endpoints.json "binaries" (plain
+ * node on the compiled sources), its output in <stateDir>/logs/<name>.log, started again whenever it exits
+ * (as a Deployment's containers are). What `npm start` does.
  * none: only the control plane, the emulator and the kubelet simulator; run the binaries yourself as separate
  * processes with the commands in endpoints.json "binaries" (what benchmarks of the real binaries do).
  */
@@ -73,7 +77,7 @@ export interface LocalEnvironmentOptions {
 
 export interface BinaryCommand {
   name: string;
-  /** Run the command from here (the repository root: `--import tsx` and the script path are relative to it). */
+  /** Run the command from here (the repository root). */
   cwd: string;
   /** argv, starting with the node executable. */
   command: string[];
@@ -257,13 +261,21 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
 
     const binaries = binariesOf(provider);
     const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook });
-    const commands: BinaryCommand[] = binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, '--import', 'tsx', b.script, ...argsOf(b)] }));
     const mode = opts.controllers ?? 'in-process';
+    // Separate processes run the compiled sources; in-process runs only list the commands, through tsx.
+    const compiled = mode === 'in-process' ? undefined : compileSources(root);
+    if (compiled?.built) logger.info('compiled the controller binaries', { dir: compiled.dir });
+    const entryOf = (b: LocalBinary): string[] =>
+      compiled ? [join(compiled.dir, b.script.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', b.script];
+    // A child of this process also stops when this process is killed outright.
+    const exitWithParent = compiled ? ['--import', pathToFileURL(join(compiled.dir, 'cmd', 'local', 'exit-with-parent.js')).href] : [];
+    const commands: BinaryCommand[] = binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, ...entryOf(b), ...argsOf(b)] }));
+    const supervised: BinaryCommand[] = commands.map((c) => ({ ...c, command: [process.execPath, ...exitWithParent, ...c.command.slice(1)] }));
     const running: RunningBinary[] = [];
     let processes: BinaryProcesses | undefined;
     if (mode === 'processes') {
       // A restarted binary reads its kubeconfig again: mint a fresh token into it first.
-      processes = new BinaryProcesses({ commands, logDir: join(stateDir, 'logs'), env: opts.env ?? process.env, logger: logger.child({ component: 'binary-processes' }), beforeStart: mintServiceAccountKubeconfig });
+      processes = new BinaryProcesses({ commands: supervised, logDir: join(stateDir, 'logs'), env: opts.env ?? process.env, logger: logger.child({ component: 'binary-processes' }), beforeStart: mintServiceAccountKubeconfig });
       processes.start();
       const started = processes;
       undo.push(() => started.stop());

@@ -53,9 +53,8 @@ async function main(): Promise<void> {
     .opts<{ provider: BenchProvider; runs: number; seed: number; json?: string; inProcess?: boolean; duration: number; maxReplicas: number; keep?: boolean; parallel: number; tsx?: boolean }>();
   const log = (l: string) => process.stderr.write(`chaos: ${l}\n`);
   const root = mkdtempSync(join(tmpdir(), 'machine-api-chaos-'));
-  // Built once, into this invocation's own directory, so that a long run never restarts a binary that
-  // another run is rebuilding.
-  const compiledDir = o.inProcess || o.tsx ? undefined : ensureCompiled(log, join(root, 'dist'));
+  // Compiled once; the tree is never rewritten, so a long run's restarts always find the binaries it began with.
+  const compiledDir = o.inProcess || o.tsx ? undefined : ensureCompiled(log);
   const faultsInjected: Record<string, number> = {};
   const violations: Violation[] = [];
   let next = 0;

@@ -124,10 +124,10 @@ export interface ControlPlane {
 
 const defaultNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-/** <repo>/manifests/crds, found by walking up from this module (works from lib/ and from dist/lib/). */
+/** <repo>/manifests/crds, found by walking up from this module (works from lib/, dist/lib/ and .tmp/compiled/<hash>/lib/). */
 export function defaultCrdDir(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 8; i++) {
     const candidate = join(dir, 'manifests', 'crds');
     if (existsSync(join(dir, 'package.json')) && existsSync(candidate)) return candidate;
     dir = dirname(dir);

@@ -1,16 +1,15 @@
 // `npm start` end to end: machine-api-local as a child process, driven only through kubectl with the
 // kubeconfig it writes and the EC2 API at the endpoint it publishes; then SIGTERM and a restart on the same state.
 import { expect } from 'chai';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { hasKubectl, kubectlOutput } from './support/kubectl.js';
+import { eventually, LocalProcess, processRunning } from './support/local-process.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ns = 'openshift-machine-api';
 const machineSet = 'worker-us-east-1a';
 
@@ -20,81 +19,13 @@ interface MachineJson {
   status?: { phase?: string; nodeRef?: { name: string } };
 }
 
-function hasKubectl(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-class LocalProcess {
-  readonly child: ChildProcess;
-  stdout = '';
-  stderr = '';
-  readonly exited: Promise<number | null>;
-
-  constructor(stateDir: string, extraArgs: string[] = []) {
-    this.child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'cmd/machine-api-local.ts', '--no-tty', '--state-dir', stateDir, '--boot-delay', '300ms', '--terminate-delay', '0s', ...extraArgs],
-      { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
-    this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
-  }
-
-  async ready(): Promise<void> {
-    await eventually('machine-api-local to print the kubectl hint', async () => {
-      if (this.child.exitCode !== null) throw new Error(`exited ${this.child.exitCode}: ${this.stderr}`);
-      return this.stdout.includes('Try: KUBECONFIG=') ? true : undefined;
-    }, 90_000);
-  }
-
-  /** Sends SIGTERM; resolves with the exit code and how long it took. */
-  async terminate(): Promise<{ code: number | null; ms: number }> {
-    const start = Date.now();
-    this.child.kill('SIGTERM');
-    const code = await Promise.race([this.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000))]);
-    if (code === 'timeout') {
-      this.child.kill('SIGKILL');
-      throw new Error('machine-api-local did not exit within 15 s of SIGTERM');
-    }
-    return { code, ms: Date.now() - start };
-  }
-}
-
 describe('machine-api-local (npm start) end to end', function () {
   this.timeout(240_000);
   let stateDir: string;
   let kubeconfig: string;
   let local: LocalProcess | undefined;
 
-  function kubectl(args: string[]): Promise<string> {
-    return new Promise((resolve, reject) => {
-      execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`));
-        else resolve(stdout);
-      });
-    });
-  }
+  const kubectl = (args: string[]): Promise<string> => kubectlOutput(kubeconfig, args);
 
   async function machines(): Promise<MachineJson[]> {
     return (JSON.parse(await kubectl(['get', 'machines', '-n', ns, '-o', 'json'])) as { items: MachineJson[] }).items;
@@ -136,7 +67,7 @@ describe('machine-api-local (npm start) end to end', function () {
 
   let beforeRestart: MachineJson[] = [];
   let firstEndpoints: { apiServer: string; cloud: { aws: { endpoint: string } } } | undefined;
-  const readEndpoints = () => JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as NonNullable<typeof firstEndpoints>;
+  const readEndpoints = () => JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as NonNullable<typeof firstEndpoints> & { binaries: Array<{ name: string; command: string[] }> };
 
   it('starts with the sample MachineSet: 3 machines reach Running with nodes, and the state dir holds a private kubeconfig and endpoints.json', async () => {
     local = new LocalProcess(stateDir);
@@ -150,6 +81,16 @@ describe('machine-api-local (npm start) end to end', function () {
     const ms = await runningMachines(3);
     expect(ms.map(instanceIdOf).sort()).to.deep.equal(await liveInstanceIds());
     firstEndpoints = readEndpoints();
+  });
+
+  it('runs each controller binary as its own process from the compiled sources, each with its log in the state dir', () => {
+    const pids = local!.binaryPids();
+    expect([...pids.keys()].sort()).to.deep.equal(['machine-api-provider-aws', 'machine-healthcheck', 'machineset-controller', 'nodelink-controller']);
+    for (const pid of pids.values()) expect(processRunning(pid)).to.equal(true);
+    const binaries = readEndpoints().binaries;
+    for (const b of binaries) expect(b.command[1], b.name).to.match(/\/\.tmp\/compiled\/[0-9a-f]{16}\/cmd\/[a-z-]+\.js$/);
+    expect(readdirSync(join(stateDir, 'logs')).sort()).to.deep.equal([...pids.keys()].map((n) => `${n}.log`).sort());
+    expect(readFileSync(join(stateDir, 'logs', 'machine-api-provider-aws.log'), 'utf8')).to.contain('"msg"');
   });
 
   it('refuses a second start on the same state dir, naming the running one, and leaves its kubeconfig alone', async () => {
@@ -219,8 +160,14 @@ describe('machine-api-local (npm start) end to end', function () {
     expect(summary(ms)).to.deep.equal(summary(beforeRestart));
     expect(await liveInstanceIds()).to.deep.equal(beforeRestart.map(instanceIdOf).sort());
     expect(local.stdout).to.not.contain('created MachineSet');
-    const { code } = await local.terminate();
-    expect(code, local.stderr).to.equal(0);
+  });
+
+  it('leaves no controller binary running when npm start itself is killed outright', async () => {
+    const pids = [...local!.binaryPids().values()];
+    expect(pids).to.have.length(4);
+    local!.child.kill('SIGKILL');
+    await local!.exited;
+    await eventually('the orphaned binaries to stop', () => Promise.resolve(pids.every((pid) => !processRunning(pid)) ? true : undefined), 20_000);
     expect(existsSync(join(stateDir, 'aws-emulator'))).to.equal(true);
   });
 });

@@ -5,8 +5,8 @@ import { BinaryArgsError, parseArgs } from '../../../cmd/local/local-binary.js';
 const parse = (args: string[]) => readLocalOptions(parseArgs(buildLocalProgram(), args));
 
 describe('machine-api-local flags', () => {
-  it('defaults to AWS, the previous run\'s port (none given), .local/, a 3 s boot, no latency, samples, a TTY view, in-process controllers and no RBAC', () => {
-    expect(parse([])).to.deep.equal({ provider: 'aws', port: undefined, stateDir: '.local', bootDelayMs: 3000, terminateDelayMs: 1000, latencyMs: 0, samples: true, tty: true, controllers: 'in-process', rbac: false, v: 0 });
+  it('defaults to AWS, the previous run\'s port (none given), .local/, a 3 s boot, no latency, samples, a TTY view, one process per controller and no RBAC', () => {
+    expect(parse([])).to.deep.equal({ provider: 'aws', port: undefined, stateDir: '.local', bootDelayMs: 3000, terminateDelayMs: 1000, latencyMs: 0, samples: true, tty: true, controllers: 'processes', rbac: false, v: 0 });
   });
 
   it('reads every flag, with Go durations', () => {

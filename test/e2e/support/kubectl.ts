@@ -26,3 +26,10 @@ export function runKubectl(kubeconfig: string, args: string[], opts: { timeoutMs
     if (opts.input !== undefined) child.stdin?.end(opts.input);
   });
 }
+
+/** One invocation that must succeed: resolves with its output, rejects with its stderr otherwise. */
+export async function kubectlOutput(kubeconfig: string, args: string[], opts: { timeoutMs?: number } = {}): Promise<string> {
+  const r = await runKubectl(kubeconfig, args, { timeoutMs: opts.timeoutMs ?? 60_000 });
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr || `exit ${r.code}`}`);
+  return r.stdout;
+}
