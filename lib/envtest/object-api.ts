@@ -45,6 +45,8 @@ export interface WriteOpts {
    * are, where a body's are wrapped in "<Kind> in version ... cannot be handled as a <Kind>: ".
    */
   patched?: boolean;
+  /** Fields the request body gave twice in one object (the last value is the one kept), for fieldValidation. */
+  duplicateFields?: readonly string[];
 }
 
 export interface DeleteOpts extends WriteOpts {
@@ -95,15 +97,16 @@ function prunedFields(input: unknown, output: unknown, path: string): string[] {
 }
 
 /**
- * fieldValidation, as kube applies it while decoding: Strict fails with every unknown field in one
- * message, Warn (the default) reports each as a warning, Ignore drops them silently.
+ * fieldValidation, as kube applies it while decoding: Strict fails with every duplicate and unknown field
+ * in one message, Warn (the default) reports each as a warning, Ignore drops them silently.
  */
 function reportUnknownFields(type: ResourceType, version: string, unknown: readonly string[], opts: WriteOpts): void {
-  if (unknown.length > 0 && opts.fieldValidation === 'Strict') {
-    const strict = `strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`;
+  const problems = [...(opts.duplicateFields ?? []).map((f) => `duplicate field "${f}"`), ...unknown.map((f) => `unknown field "${f}"`)];
+  if (problems.length > 0 && opts.fieldValidation === 'Strict') {
+    const strict = `strict decoding error: ${problems.join(', ')}`;
     throw E.badRequest(opts.patched ? strict : `${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${strict}`);
   }
-  if (opts.fieldValidation !== 'Ignore') for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
+  if (opts.fieldValidation !== 'Ignore') opts.warnings?.push(...problems);
 }
 
 export function groupResource(type: ResourceType): E.GroupResource {
@@ -153,7 +156,7 @@ export class ObjectApi {
 
   /** Everything a create does short of storing: name, server-set metadata, defaults and validation. */
   planCreate(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts = {}): Obj {
-    const known = this.knownFields(type, version, incoming);
+    const known = this.knownFields(type, version, incoming, opts);
     const obj = toStoredForm(type, known.object);
     const m = obj.metadata;
     if (!m.name) {
@@ -240,7 +243,7 @@ export class ObjectApi {
    */
   planWrite(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined, opts: WriteOpts): Obj {
     const name = existing.metadata.name ?? '';
-    const known = this.knownFields(type, version, incoming);
+    const known = this.knownFields(type, version, incoming, opts);
     const next = this.previewWrite(type, version, existing, known.object, subresource);
     const added = (next.metadata.finalizers ?? []).filter((f) => !(existing.metadata.finalizers ?? []).includes(f));
     if (existing.metadata.deletionTimestamp && added.length > 0) {
@@ -271,7 +274,7 @@ export class ObjectApi {
    * reported per fieldValidation (a custom resource's schema-pruned fields are found later, in admission).
    */
   decodeKnown(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): Obj {
-    const known = this.knownFields(type, version, incoming);
+    const known = this.knownFields(type, version, incoming, opts);
     reportUnknownFields(type, version, known.unknown, opts);
     return known.object;
   }
@@ -280,8 +283,8 @@ export class ObjectApi {
    * An incoming object as kube's decoder would leave it: string maps checked (400 otherwise) and the fields
    * its kind does not have taken out, their paths returned for fieldValidation (see admit).
    */
-  private knownFields(type: ResourceType, version: string, incoming: Obj): { object: Obj; unknown: string[] } {
-    const checked = checkStringMaps(type, version, incoming);
+  private knownFields(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): { object: Obj; unknown: string[] } {
+    const checked = checkStringMaps(type, version, incoming, { patched: opts.patched === true });
     const shape = shapeOf(type);
     if (!shape) return { object: checked, unknown: [] };
     const { value, unknown } = withoutUnknownFields(checked, shape);

@@ -2,7 +2,9 @@
 // object's labels and annotations) or bytes (base64 strings on the wire). kube's JSON decoder refuses any
 // other value before anything else looks at the object: a 400 naming the Go field and the JSON type, e.g.
 // `ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go
-// struct field ConfigMap.data of type string`. A null value decodes to the empty string, as in Go.
+// struct field ConfigMap.data of type string`. A null value decodes to the empty string, as in Go. When the
+// value came from a patch, kube decodes the patched object instead, and a failure there is a 422 on the field
+// "patch" whose value is the patched object.
 import * as E from './errors.js';
 import { isPlainObject } from './json.js';
 import { setKey } from './json-value.js';
@@ -43,15 +45,14 @@ function jsonTypeName(v: unknown): string {
  * Checks the string maps of an incoming object of `type` at `version`; returns the object with
  * null values as empty strings (unchanged when there are none). Throws kube's 400 for any other value.
  */
-export function checkStringMaps<T extends Record<string, unknown>>(type: ResourceType, version: string, obj: T): T {
-  if (type.custom) {
-    // Custom resources are decoded without Go types; only their metadata is typed.
-    return checkMaps(type, version, obj, objectMetaMaps('ObjectMeta'));
-  }
-  return checkMaps(type, version, obj, [...objectMetaMaps('ObjectMeta'), ...(kindMaps[`${type.group}/${type.plural}`] ?? [])]);
+export function checkStringMaps<T extends Record<string, unknown>>(type: ResourceType, version: string, obj: T, opts: { patched?: boolean } = {}): T {
+  const undecodable = (detail: string): E.StatusError => (opts.patched ? undecodablePatch(obj, detail) : undecodableBody(type, version, detail));
+  // Custom resources are decoded without Go types; only their metadata is typed.
+  const maps = type.custom ? objectMetaMaps('ObjectMeta') : [...objectMetaMaps('ObjectMeta'), ...(kindMaps[`${type.group}/${type.plural}`] ?? [])];
+  return checkMaps(obj, maps, undecodable);
 }
 
-function checkMaps<T extends Record<string, unknown>>(type: ResourceType, version: string, obj: T, maps: StringMap[]): T {
+function checkMaps<T extends Record<string, unknown>>(obj: T, maps: StringMap[], undecodable: (detail: string) => E.StatusError): T {
   let out = obj;
   for (const m of maps) {
     let parent: unknown = out;
@@ -59,11 +60,11 @@ function checkMaps<T extends Record<string, unknown>>(type: ResourceType, versio
     const key = m.path[m.path.length - 1] ?? '';
     const map = isPlainObject(parent) && Object.hasOwn(parent, key) ? parent[key] : undefined;
     if (map === undefined || map === null) continue;
-    if (!isPlainObject(map)) throw undecodable(type, version, `json: cannot unmarshal ${jsonTypeName(map)} into Go struct field ${m.goField} of type map[string]${m.goType}`);
+    if (!isPlainObject(map)) throw undecodable(`json: cannot unmarshal ${jsonTypeName(map)} into Go struct field ${m.goField} of type map[string]${m.goType}`);
     let fixed: Record<string, unknown> | undefined;
     for (const [k, v] of Object.entries(map)) {
       if (typeof v === 'string') continue;
-      if (v !== null) throw undecodable(type, version, `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${m.goField} of type ${m.goType}`);
+      if (v !== null) throw undecodable(`json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${m.goField} of type ${m.goType}`);
       fixed ??= { ...map };
       setKey(fixed, k, '');
     }
@@ -82,6 +83,11 @@ function withPath<T extends Record<string, unknown>>(obj: T, path: readonly stri
   return copy as T;
 }
 
-function undecodable(type: ResourceType, version: string, detail: string): E.StatusError {
+function undecodableBody(type: ResourceType, version: string, detail: string): E.StatusError {
   return E.badRequest(`${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${detail}`);
+}
+
+/** kube's error for a patched object its decoder refuses: no kind and no name, the cause on "patch". */
+function undecodablePatch(patched: Record<string, unknown>, detail: string): E.StatusError {
+  return E.invalid('', '', '', [{ reason: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${JSON.stringify(JSON.stringify(patched))}: ${detail}` }]);
 }

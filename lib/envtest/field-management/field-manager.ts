@@ -10,6 +10,7 @@ import * as E from '../errors.js';
 import { cloneJson, deepEqual, isPlainObject } from '../json.js';
 import { FieldSet, pathString, type Element } from './field-set.js';
 import { decodeManagers, encodeEntry, encodeManagers, fieldsV1Touches, identityOf, identityOfEntry, printManager, sortEntries, type ManagerEntry, type Managers, type Operation } from './managed-fields.js';
+import { capUpdateManagers } from './update-manager-cap.js';
 import { compare, fieldSetOf, merge, removeFields } from './typed.js';
 
 type Json = Record<string, unknown>;
@@ -82,7 +83,7 @@ export function recordUpdate(req: FieldManagerRequest, before: Json | undefined,
       entry.time = ctx.now;
       managers.set(id, entry);
     }
-    return encodeManagers(managers);
+    return capUpdateManagers(encodeManagers(managers));
   }
   // The stored entries: only those holding a changed or removed field (and the writer's own) are
   // parsed and written again; a controller's status write leaves the spec owners' entries as they are.
@@ -108,7 +109,7 @@ export function recordUpdate(req: FieldManagerRequest, before: Json | undefined,
     own = entry;
   }
   if (own && !own.fields.isEmpty()) out.push(encodeEntry(own));
-  return sortEntries(out);
+  return capUpdateManagers(sortEntries(out));
 }
 
 function managedFieldsOf(obj: Json): unknown {

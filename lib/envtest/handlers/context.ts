@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import * as E from '../errors.js';
 import { mediaType, parseJsonBody, readBody, sendJsonText } from '../http-util.js';
+import { duplicateJsonFields } from '../json-duplicate-fields.js';
 import { checkValueDepth } from '../json-depth.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { ServiceAccountTokens } from '../authz/service-account-tokens.js';
@@ -56,8 +57,11 @@ export async function replyText(ctx: HandlerContext, code: number, text: string)
 const bodyTypes = ['application/json', 'application/yaml', 'application/apply-patch+yaml'];
 const ProtobufType = 'application/vnd.kubernetes.protobuf';
 
-/** Reads a JSON (or YAML) request body with the size limit. */
-export async function readObjectBody(ctx: HandlerContext): Promise<unknown> {
+/**
+ * Reads a JSON (or YAML) request body with the size limit. With `opts` (a write), the fields a JSON body
+ * gives twice are noted there for fieldValidation.
+ */
+export async function readObjectBody(ctx: HandlerContext, opts?: WriteOpts): Promise<unknown> {
   const ct = mediaType(ctx.req.headers['content-type']);
   if (ct !== '' && ct !== ProtobufType && !bodyTypes.includes(ct)) throw E.unsupportedMediaType(ct, bodyTypes);
   const buf = await readBody(ctx.req, ctx.maxBodyBytes);
@@ -65,7 +69,17 @@ export async function readObjectBody(ctx: HandlerContext): Promise<unknown> {
   if (ct === 'application/yaml' || ct === 'application/apply-patch+yaml') {
     return parseYamlBody(buf);
   }
-  return parseJsonBody(buf);
+  return parseJsonBodyFor(buf, opts);
+}
+
+/** parseJsonBody, noting the body's duplicate fields in `opts` when given. */
+export function parseJsonBodyFor(buf: Buffer, opts: WriteOpts | undefined): unknown {
+  const value = parseJsonBody(buf);
+  if (opts && opts.fieldValidation !== 'Ignore') {
+    const duplicates = duplicateJsonFields(buf.toString('utf8'));
+    if (duplicates.length > 0) opts.duplicateFields = duplicates;
+  }
+  return value;
 }
 
 /** A YAML body, held to the same nesting limit as JSON (a parser that overflows its stack is a 400 too). */
@@ -91,8 +105,34 @@ export function writeOptions(query: URLSearchParams): WriteOpts {
 
 /** Sends accumulated warnings as Warning headers (kubectl prints them). */
 export function setWarnings(ctx: HandlerContext, opts: WriteOpts): void {
-  const w = opts.warnings ?? [];
+  const w = boundedWarnings(opts.warnings ?? []);
   if (w.length > 0) ctx.res.setHeader('Warning', w.map((m) => `299 - ${JSON.stringify(m)}`));
+}
+
+/** kube-apiserver's bounds on one response's warnings, in characters. */
+const WarningsTotalLimit = 4 * 1024;
+const WarningItemLimit = 256;
+
+/**
+ * The warnings a response carries, bounded as kube-apiserver bounds them so that a body with thousands of
+ * unknown or duplicate fields cannot produce a header no client accepts: repeats once; past 4 KiB in all,
+ * each cut to 256 characters, and what still does not fit left out.
+ */
+export function boundedWarnings(warnings: readonly string[]): string[] {
+  const unique = [...new Set(warnings)];
+  const total = (list: readonly string[]) => list.reduce((n, m) => n + [...m].length, 0);
+  if (total(unique) <= WarningsTotalLimit) return unique;
+  const out: string[] = [];
+  let used = 0;
+  for (const m of unique) {
+    const chars = [...m];
+    const item = chars.length > WarningItemLimit ? chars.slice(0, WarningItemLimit).join('') : m;
+    const size = Math.min(chars.length, WarningItemLimit);
+    if (used + size > WarningsTotalLimit) break;
+    out.push(item);
+    used += size;
+  }
+  return out;
 }
 
 /** Runs a write and sends the warnings it gathered, on success and on failure alike (kube sends both). */

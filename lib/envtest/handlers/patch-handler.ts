@@ -4,7 +4,7 @@
 // differs from the stored one is a 409 Conflict.
 import * as E from '../errors.js';
 import { present } from '../encoding.js';
-import { mediaType, parseJsonBody, readBody } from '../http-util.js';
+import { mediaType, readBody } from '../http-util.js';
 import { cloneJson } from '../json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../patch.js';
 import { checkValueDepth } from '../json-depth.js';
@@ -13,7 +13,7 @@ import { isPlainObject } from '../json.js';
 import { rfc3339, type Obj, type WriteOpts } from '../object-api.js';
 import { boolQueryParam } from '../query-params.js';
 import { apiVersionFor } from '../resource-type.js';
-import { parseYamlBody, reply, withWarnings, writeOptions, type HandlerContext } from './context.js';
+import { parseJsonBodyFor, parseYamlBody, reply, withWarnings, writeOptions, type HandlerContext } from './context.js';
 
 export const JsonPatchType = 'application/json-patch+json';
 export const MergePatchType = 'application/merge-patch+json';
@@ -24,13 +24,16 @@ export function acceptedPatchTypes(custom: boolean): string[] {
   return custom ? [JsonPatchType, MergePatchType, ApplyPatchType] : [JsonPatchType, MergePatchType, StrategicMergePatchType, ApplyPatchType];
 }
 
-/** Reads and checks the patch body for the request's content type. */
-export async function readPatch(ctx: HandlerContext, allowed: string[]): Promise<{ contentType: string; patch: unknown }> {
+/**
+ * Reads and checks the patch body for the request's content type. With `opts`, the fields a merge patch
+ * gives twice in one object are noted there for fieldValidation (a JSON patch is a list of operations).
+ */
+export async function readPatch(ctx: HandlerContext, allowed: string[], opts?: WriteOpts): Promise<{ contentType: string; patch: unknown }> {
   const contentType = mediaType(ctx.req.headers['content-type']);
   if (!allowed.includes(contentType)) throw E.unsupportedMediaType(contentType, allowed);
   const buf = await readBody(ctx.req, ctx.maxBodyBytes);
   if (contentType === ApplyPatchType) return { contentType, patch: parseYamlBody(buf) };
-  return { contentType, patch: parseJsonBody(buf) };
+  return { contentType, patch: parseJsonBodyFor(buf, contentType === JsonPatchType ? undefined : opts) };
 }
 
 /**
@@ -68,7 +71,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
   const sub = ctx.subresource;
   if (sub !== undefined && sub !== 'status') throw E.methodNotAllowed();
   const opts = { ...writeOptions(ctx.query), patched: true };
-  const { contentType, patch } = await readPatch(ctx, acceptedPatchTypes(type.custom));
+  const { contentType, patch } = await readPatch(ctx, acceptedPatchTypes(type.custom), opts);
   const name = ctx.name ?? '';
   if (contentType === ApplyPatchType) {
     await handleApply(ctx, opts, patch, name);

@@ -8,7 +8,7 @@ import { readObjectBody, reply, withWarnings, writeOptions, type HandlerContext 
 export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const opts = writeOptions(ctx.query);
   opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'CreateOptions'), operation: 'Update' };
-  const body = await readObjectBody(ctx);
+  const body = await readObjectBody(ctx, opts);
   if (ctx.type.namespaced && !ctx.namespace) throw E.notFoundPath();
   const created = await withWarnings(ctx, opts, () => ctx.writes.create(ctx.type, ctx.version, ctx.namespace, body, opts, ctx.query.get('fieldManager') ?? undefined));
   await reply(ctx, 201, present(ctx.type, ctx.version, created));
@@ -16,7 +16,7 @@ export async function handleCreate(ctx: HandlerContext): Promise<void> {
 
 export async function handleUpdate(ctx: HandlerContext): Promise<void> {
   const opts = writeOptions(ctx.query);
-  const body = await readObjectBody(ctx);
+  const body = await readObjectBody(ctx, opts);
   const sub = ctx.subresource;
   if (sub === 'finalize') {
     await reply(ctx, 200, present(ctx.type, ctx.version, finalizeNamespace(ctx, body, opts.dryRun ?? false)));

@@ -110,9 +110,52 @@ describe('envtest: fieldValidation and typed decoding', () => {
     const notMap = await send('POST', cms, '{"metadata":{"name":"typed"},"data":["a"]}');
     expect(notMap.json().message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string');
     await send('POST', cms, '{"metadata":{"name":"typed"},"data":{"ok":"v"}}');
-    const patched = await send('PATCH', `${cms}/typed`, '{"data":{"ok":7}}', { 'content-type': 'application/merge-patch+json' });
-    expect(patched.status).to.equal(400);
-    expect(patched.json().message).to.contain('cannot unmarshal number into Go struct field ConfigMap.data of type string');
+  });
+
+  it('answers a patch that leaves a ConfigMap data value not a string with kube\'s 422 on the field "patch", naming the patched object', async () => {
+    await send('POST', cms, '{"metadata":{"name":"typed-patch"},"data":{"ok":"v"}}');
+    const patched = await send('PATCH', `${cms}/typed-patch`, '{"data":{"ok":7}}', { 'content-type': 'application/merge-patch+json' });
+    expect(patched.status).to.equal(422);
+    const status = patched.json() as { reason: string; message: string; details: { causes: Array<{ reason: string; field: string }> } };
+    expect(status.reason).to.equal('Invalid');
+    expect(status.message.startsWith(' "" is invalid: patch: Invalid value: "{')).to.equal(true);
+    expect(status.message).to.contain('\\"ok\\":7').and.match(/": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/);
+    expect(status.details.causes.map((c) => [c.reason, c.field])).to.deep.equal([['FieldValueInvalid', 'patch']]);
+    expect((await raw(env.cp, 'GET', `${cms}/typed-patch`)).json().data).to.deep.equal({ ok: 'v' });
+  });
+
+  it('Strict rejects fields a body gives twice, naming each by its path with the unknown ones, and stores nothing', async () => {
+    const body = '{"metadata":{"name":"dup","name":"dup","labels":{"a":"1","a":"2"}},"data":{"k":"v"},"bogus":1,"data":{"k":"w"}}';
+    const r = await send('POST', `${cms}?fieldValidation=Strict`, body);
+    expect(r.status).to.equal(400);
+    expect(r.json().message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.name", duplicate field "metadata.labels.a", duplicate field "data", unknown field "bogus"');
+    expect((await raw(env.cp, 'GET', `${cms}/dup`)).status).to.equal(404);
+  });
+
+  it('Warn keeps the last of a duplicate field and warns once for each; Ignore keeps it silently', async () => {
+    const warn = await send('POST', cms, '{"metadata":{"name":"dup-warn"},"data":{"k":"first","k":"last"}}');
+    expect(warn.status).to.equal(201);
+    expect(warn.headers.warning).to.equal('299 - "duplicate field \\"data.k\\""');
+    expect(warn.json().data).to.deep.equal({ k: 'last' });
+    const ignore = await send('POST', `${cms}?fieldValidation=Ignore`, '{"metadata":{"name":"dup-ignore"},"data":{"k":"first","k":"last"}}');
+    expect(ignore.status).to.equal(201);
+    expect(ignore.headers.warning).to.equal(undefined);
+  });
+
+  it('bounds the warnings of a body with thousands of unknown fields as kube does (4 KiB in all), so clients can read the reply', async () => {
+    const data = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`field${i}`, i]));
+    const r = await send('POST', cms, JSON.stringify({ metadata: { name: 'many-unknown' }, data: { k: 'v' }, ...data }));
+    expect(r.status).to.equal(201);
+    const headers = ([] as string[]).concat(r.headers.warning ?? []).join(', ');
+    expect(headers.length).to.be.below(8 * 1024);
+    expect(headers).to.contain('unknown field \\"field0\\"').and.not.contain('field4999');
+  });
+
+  it('checks a merge patch for duplicate fields too, and a list\'s elements by index', async () => {
+    await send('POST', cms, '{"metadata":{"name":"dup-patch"},"data":{"k":"v"}}');
+    const r = await send('PATCH', `${cms}/dup-patch?fieldValidation=Strict`, '{"metadata":{"finalizers":["a"],"ownerReferences":[{"name":"x","name":"y"}]},"data":{"k":"1","k":"2"}}', { 'content-type': 'application/merge-patch+json' });
+    expect(r.status).to.equal(400);
+    expect(r.json().message).to.equal('strict decoding error: duplicate field "metadata.ownerReferences[0].name", duplicate field "data.k"');
   });
 
   it('decodes a null data value as the empty string, as Go does', async () => {
