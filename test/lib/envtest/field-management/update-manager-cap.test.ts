@@ -51,7 +51,7 @@ describe('field manager: the cap of 10 Update managers', () => {
   it('folds per apiVersion, and never counts or folds Apply entries', () => {
     const apply: Entry = { manager: 'applier', operation: 'Apply', apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsV1: { 'f:data': { 'f:a': {} } } };
     const updates: Entry[] = Array.from({ length: 12 }, (_, i) => ({ manager: `m${i}`, operation: 'Update', apiVersion: i % 2 === 0 ? 'v1' : 'v2', time: `2026-01-01T00:00:${String(10 + i)}Z`, fieldsV1: { 'f:data': { [`f:k${i}`]: {} } } }));
-    const out = capUpdateManagers([apply, ...updates] as unknown as Array<Record<string, unknown>>) as unknown as Entry[];
+    const out = capUpdateManagers([apply, ...updates]) as unknown as Entry[];
     expect(out.filter((e) => e.operation === 'Update')).to.have.length(10);
     expect(out.find((e) => e.operation === 'Apply')).to.deep.include({ manager: 'applier' });
     const buckets = out.filter((e) => e.manager === 'ancient-changes').map((e) => [e.apiVersion, Object.keys(e.fieldsV1['f:data'] as Json)]);
