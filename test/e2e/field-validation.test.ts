@@ -94,4 +94,23 @@ describe('kubectl --validate against the local control plane', function () {
     expect(applied.code).to.equal(1);
     expect(applied.stderr.trim()).to.equal(`Error from server (BadRequest): error when creating "${file}": ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string`);
   });
+
+  it('reports a field given twice: kubectl patch warns, a raw create with fieldValidation=Strict is refused naming it', async () => {
+    expect((await kubectl(['create', 'configmap', 'twice', '-n', ns, '--from-literal=a=0'])).code).to.equal(0);
+    const patched = await kubectl(['patch', 'configmap', 'twice', '-n', ns, '--type=merge', '-p', '{"data":{"a":"1","a":"2"}}']);
+    expect(patched.code, patched.stderr).to.equal(0);
+    expect(patched.stderr).to.contain('Warning: duplicate field "data.a"');
+    expect(JSON.parse((await kubectl(['get', 'configmap', 'twice', '-n', ns, '-o', 'json'])).stdout).data).to.deep.equal({ a: '2' });
+    const file = manifest('twice.json', `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"twice-raw","name":"twice-raw"},"data":{"x":"1"}}`);
+    const raw = await kubectl(['create', '--raw', `/api/v1/namespaces/${ns}/configmaps?fieldValidation=Strict`, '-f', file]);
+    expect(raw.code).to.equal(1);
+    expect(raw.stderr.trim()).to.equal('Error from server (BadRequest): ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.name"');
+  });
+
+  it('answers a patch that makes a ConfigMap value a number with kube\'s 422 on "patch"', async () => {
+    expect((await kubectl(['create', 'configmap', 'typed-patch', '-n', ns, '--from-literal=a=0'])).code).to.equal(0);
+    const patched = await kubectl(['patch', 'configmap', 'typed-patch', '-n', ns, '--type=merge', '-p', '{"data":{"a":1}}']);
+    expect(patched.code).to.equal(1);
+    expect(patched.stderr).to.match(/^The request is invalid: patch: Invalid value: ".*": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string\n?$/s);
+  });
 });
