@@ -188,5 +188,16 @@ describe('kubectl apply --server-side: field ownership', function () {
       expect(cm.metadata.labels).to.deep.equal({ team: 'a' });
       expect(cm.data).to.deep.equal({ a: '1', b: '2' });
     });
+
+    it('a client-side apply moved to --server-side: kubectl takes over the client-side manager\'s fields, so a key dropped from the file is removed', async () => {
+      const file = (data: Record<string, string>) => ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: csa-config', `  namespace: ${ns}`, 'data:', ...Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`), ''].join('\n');
+      await ok(['apply', '-f', '-'], file({ a: '1', b: '2' }));
+      const clientSide = await getYaml('configmap', 'csa-config', ['--show-managed-fields']);
+      expect(clientSide.metadata.managedFields?.map((e) => [e.manager, e.operation])).to.deep.equal([['kubectl-client-side-apply', 'Update']]);
+      await ok(['apply', '--server-side', '-f', '-'], file({ a: '1' }));
+      const serverSide = await getYaml('configmap', 'csa-config', ['--show-managed-fields']);
+      expect(serverSide.data).to.deep.equal({ a: '1' });
+      expect(serverSide.metadata.managedFields?.map((e) => e.manager)).to.not.include('kubectl-client-side-apply');
+    });
   });
 });
