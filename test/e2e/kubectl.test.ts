@@ -2,26 +2,18 @@
 // the Machine API samples, printer columns, scale, patch, label, delete waiting on a finalizer, watch
 // and api-resources.
 import { expect } from 'chai';
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startControlPlane, type ControlPlane } from '../../lib/envtest/index.js';
+import { hasKubectl, runKubectl } from './support/kubectl.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const samples = join(repo, 'manifests', 'samples', 'generic');
 const crds = join(repo, 'manifests', 'crds');
 const ns = 'openshift-machine-api';
-
-function hasKubectl(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('kubectl against the local control plane', function () {
   this.timeout(30000);
@@ -29,15 +21,7 @@ describe('kubectl against the local control plane', function () {
   let dir: string;
   let kubeconfig: string;
 
-  function kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 20000 }, (err, stdout, stderr) => {
-        if (err && typeof err.code !== 'number') reject(new Error(err.message));
-        else resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
-      });
-      if (input !== undefined) child.stdin?.end(input);
-    });
-  }
+  const kubectl = (args: string[], input?: string) => runKubectl(kubeconfig, args, { input });
   async function ok(args: string[], input?: string): Promise<string> {
     const r = await kubectl(args, input);
     expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}`).to.equal(0);

@@ -2,7 +2,6 @@
 // with the operator's WebhookConfigurations and called by the local control plane, default what a cluster
 // defaults (persisted, with kubectl's "Warning:"), and deny an invalid MachineSet or a change to a deleting
 // Machine's lifecycle hooks with the field named. On every cloud.
-import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,25 +10,11 @@ import { expect } from 'chai';
 import { parse } from 'yaml';
 import { startLocalEnvironment, type LocalEnvironment } from '../../cmd/local/environment.js';
 import { repoRoot } from '../../cmd/local/repo-root.js';
+import { hasKubectl, runKubectl, type KubectlResult } from './support/kubectl.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const NS = 'openshift-machine-api';
 const CLUSTER_LABEL = 'machine.openshift.io/cluster-api-cluster';
-
-function hasKubectl(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-interface KubectlResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 interface SampleMachineSet {
   metadata: { name: string; labels: Record<string, string> };
@@ -61,13 +46,7 @@ for (const cloud of clouds) {
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    function kubectl(args: string[]): Promise<KubectlResult> {
-      return new Promise((resolve) => {
-        execFile('kubectl', ['--kubeconfig', env!.kubeconfigPath, ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
-          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-        });
-      });
-    }
+    const kubectl = (args: string[]): Promise<KubectlResult> => runKubectl(env!.kubeconfigPath, args, { timeoutMs: 60_000 });
 
     async function apply(name: string, object: Record<string, unknown>): Promise<KubectlResult> {
       const file = join(dir, `${name}.json`);

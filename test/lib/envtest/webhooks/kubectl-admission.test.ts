@@ -2,22 +2,13 @@
 // webhook configurations applied, listed and deleted; a denial printed with the webhook's name; a
 // webhook warning printed as "Warning: ..."; a default set by a mutating webhook stored.
 import { expect } from 'chai';
-import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../../../../lib/envtest/index.js';
+import { hasKubectl, runKubectl } from '../../../e2e/support/kubectl.js';
 import { fixtureCrds } from '../helpers.js';
 import { allow, deny, patchOf, startWebhookServer, type WebhookServer } from './webhook-server.js';
-
-function hasKubectl(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('kubectl against the local control plane with admission webhooks', function () {
   this.timeout(60000);
@@ -25,15 +16,7 @@ describe('kubectl against the local control plane with admission webhooks', func
   let hook: WebhookServer;
   let dir: string;
 
-  function kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = execFile('kubectl', ['--kubeconfig', join(dir, 'kubeconfig'), ...args], { timeout: 30000 }, (err, stdout, stderr) => {
-        if (err && typeof err.code !== 'number') reject(new Error(err.message));
-        else resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
-      });
-      if (input !== undefined) child.stdin?.end(input);
-    });
-  }
+  const kubectl = (args: string[], input?: string) => runKubectl(join(dir, 'kubeconfig'), args, { input, timeoutMs: 30_000 });
 
   before(async function () {
     if (!hasKubectl()) this.skip();
