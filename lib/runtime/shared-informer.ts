@@ -8,11 +8,11 @@ import { ApiError, isGone } from '../client/errors.js';
 import type { KubeClient, ObjectKey, WatchEvent } from '../client/kube-client.js';
 import type { Resource } from '../client/resources.js';
 import { Backoff } from './backoff.js';
-import type { Clock, TimerHandle } from './clock.js';
-import { nullLogger } from './json-logger.js';
-import type { Logger } from './logger.js';
+import type { Clock, TimerHandle } from '../base/clock.js';
+import { nullLogger } from '../base/json-logger.js';
+import type { Logger } from '../base/logger.js';
 import { NamespaceIndex, ObjectStore, objectKeyOf } from './object-store.js';
-import { abortError, RealClock } from './real-clock.js';
+import { abortError, RealClock } from '../base/real-clock.js';
 import type { Informer, InformerEvent, InformerHandler, Runnable } from './types.js';
 
 export interface SharedInformerOptions<T extends KubeObject> {

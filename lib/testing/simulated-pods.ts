@@ -6,7 +6,7 @@ import type { Pod } from '../apis/core.js';
 import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Pods } from '../client/resources.js';
-import type { Clock, TimerHandle } from '../runtime/clock.js';
+import type { Clock, TimerHandle } from '../base/clock.js';
 import { SharedInformer } from '../runtime/shared-informer.js';
 
 export interface SimulatedPodsOptions {
