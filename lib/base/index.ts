@@ -4,3 +4,4 @@ export * from './fake-clock.js';
 export * from './logger.js';
 export * from './json-logger.js';
 export * from './token-bucket.js';
+export * from './abortable.js';

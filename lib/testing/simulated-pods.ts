@@ -3,6 +3,7 @@
 // as on a cluster; a Pod whose spec.activeDeadlineSeconds passes is failed with DeadlineExceeded, as the kubelet
 // does. Pods on Nodes these kubelets do not run (or whose Node is not Ready) are left alone.
 import type { Pod } from '../apis/core.js';
+import { objectKey } from '../apis/objects.js';
 import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Pods } from '../client/resources.js';
@@ -64,7 +65,7 @@ export class SimulatedPods {
   }
 
   private key(p: Pod): string {
-    return `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`;
+    return objectKey(p);
   }
 
   private forget(p: Pod): void {

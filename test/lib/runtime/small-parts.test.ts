@@ -3,6 +3,7 @@ import { collectionPath, objectPath, withQuery } from '../../../lib/client/paths
 import { withResourceVersionLock } from '../../../lib/client/http-kube-client.js';
 import { ConfigMaps, Machines, Nodes, Pods } from '../../../lib/client/resources.js';
 import { decideOutcome, isTerminal } from '../../../lib/runtime/reconcile-outcome.js';
+import { requestFromKey, requestKey } from '../../../lib/runtime/request-key.js';
 import { parseBindAddress } from '../../../lib/runtime/probe-server.js';
 import { microTime } from '../../../lib/runtime/leader-elector.js';
 import { TerminalError } from '../../../lib/runtime/types.js';
@@ -43,6 +44,15 @@ describe('REST paths', () => {
       { op: 'replace', path: '/metadata/resourceVersion', value: '7' },
       { op: 'remove', path: '/x' },
     ]);
+  });
+});
+
+describe('requestKey', () => {
+  it('is the namespacedKey of a request, and requestFromKey reads it back (no namespace when cluster-scoped)', () => {
+    expect(requestKey({ namespace: 'ns', name: 'm' })).to.equal('ns/m');
+    expect(requestKey({ name: 'node-1' })).to.equal('node-1');
+    expect(requestFromKey('ns/m')).to.deep.equal({ namespace: 'ns', name: 'm' });
+    expect(requestFromKey('node-1')).to.deep.equal({ name: 'node-1' });
   });
 });
 
