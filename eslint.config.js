@@ -52,6 +52,36 @@ export const noOffRepoCitations = {
   },
 };
 
+// The rooms of lib/ and what each may import. A later entry replaces an earlier one's options for the files
+// it matches, so every room repeats the rules of all of lib/.
+const libPatterns = [
+  { group: ['**/providers/**', '**/cmd/**'], message: 'lib/ never imports providers/ or cmd/.' },
+  { group: cloudSdks, message: 'lib/ knows no cloud SDK.' },
+];
+
+function libRoom(files, own = []) {
+  return {
+    files,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...libPatterns, ...own] }],
+      'no-restricted-properties': ['error', ...processGlobals],
+    },
+  };
+}
+
+export const libRooms = [
+  libRoom(['lib/**/*.ts']),
+  // The leaf every room may import: anything it imported from elsewhere in lib/ could import it back.
+  libRoom(['lib/base/**/*.ts'], [
+    { regex: '^\\.\\./', message: 'lib/base/ imports nothing else in lib/: it is the leaf every room may import.' },
+  ]),
+  // lib/runtime builds on the client (informers, leader election), so the client must not build on it;
+  // what both need lives in lib/base/.
+  libRoom(['lib/client/**/*.ts'], [
+    { regex: '^(\\.\\./)+runtime(/|$)', message: 'lib/client/ never imports lib/runtime/ (runtime imports the client); shared utilities live in lib/base/.' },
+  ]),
+];
+
 function providerRules(cloud) {
   const others = ['aws', 'gcp', 'ibmcloud'].filter((c) => c !== cloud);
   return {
@@ -100,18 +130,7 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
-  {
-    files: ['lib/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/providers/**', '**/cmd/**'], message: 'lib/ never imports providers/ or cmd/.' },
-          { group: cloudSdks, message: 'lib/ knows no cloud SDK.' },
-        ],
-      }],
-      'no-restricted-properties': ['error', ...processGlobals],
-    },
-  },
+  ...libRooms,
   providerRules('aws'),
   providerRules('gcp'),
   providerRules('ibmcloud'),

@@ -1,4 +1,5 @@
 // The public API of the library: providers and cmd/ import only this (tests may also use lib/testing).
+export * from './base/index.js';
 export * from './apis/index.js';
 export * from './client/index.js';
 export * from './runtime/index.js';

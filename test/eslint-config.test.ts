@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { Linter, type Rule } from 'eslint';
+import { Linter, type Linter as L, type Rule } from 'eslint';
 
 // The repository's lint rule that keeps comments self-contained, run on its own over small sources.
-const config = (await import(new URL('../eslint.config.js', import.meta.url).href)) as { noOffRepoCitations: Rule.RuleModule };
+const config = (await import(new URL('../eslint.config.js', import.meta.url).href)) as { noOffRepoCitations: Rule.RuleModule; libRooms: L.Config[] };
 
 function findings(source: string): string[] {
   const linter = new Linter({ configType: 'flat' });
@@ -36,5 +36,34 @@ describe('lint rule: comments cite nothing the repository lacks', () => {
       '',
     ].join('\n');
     expect(findings(source)).to.deep.equal([]);
+  });
+});
+
+describe('lint rules: what each room of lib/ may import', () => {
+  function importFindings(filename: string, specifier: string): string[] {
+    const linter = new Linter({ configType: 'flat' });
+    return linter.verify(`import { x } from '${specifier}';\nexport { x };\n`, config.libRooms, { filename }).map((m) => m.message);
+  }
+
+  it('lib/client may not import lib/runtime, which builds on the client', () => {
+    expect(importFindings('lib/client/http-transport.ts', '../runtime/real-clock.js')).to.deep.equal([
+      "'../runtime/real-clock.js' import is restricted from being used by a pattern. lib/client/ never imports lib/runtime/ (runtime imports the client); shared utilities live in lib/base/.",
+    ]);
+    expect(importFindings('lib/client/http-transport.ts', '../runtime/index.js')).to.have.length(1);
+  });
+
+  it('lib/base imports only its siblings', () => {
+    expect(importFindings('lib/base/json-logger.ts', './clock.js')).to.deep.equal([]);
+    expect(importFindings('lib/base/json-logger.ts', '../apis/meta.js')).to.deep.equal([
+      "'../apis/meta.js' import is restricted from being used by a pattern. lib/base/ imports nothing else in lib/: it is the leaf every room may import.",
+    ]);
+  });
+
+  it('every room may import lib/base, and each room still keeps lib-wide rules', () => {
+    expect(importFindings('lib/client/http-transport.ts', '../base/real-clock.js')).to.deep.equal([]);
+    expect(importFindings('lib/runtime/manager.ts', '../base/real-clock.js')).to.deep.equal([]);
+    expect(importFindings('lib/runtime/manager.ts', '../client/kube-client.js')).to.deep.equal([]);
+    expect(importFindings('lib/client/kube-client.ts', '../../providers/aws/index.js')).to.have.length(1);
+    expect(importFindings('lib/base/clock.ts', '@aws-sdk/client-ec2')).to.have.length(1);
   });
 });

@@ -1,12 +1,12 @@
 // Without a terminal, `npm start` prints one line per change instead of redrawing: a pure diff of two
 // cluster snapshots.
+import { namespacedKey } from '../../lib/index.js';
 import type { ClusterSnapshot, EventRow, MachineRow, MachineSetRow } from './cluster-snapshot.js';
 
-const keyOf = (r: { namespace: string; name: string }) => `${r.namespace}/${r.name}`;
 const eventKey = (e: EventRow) => `${e.timeMs}|${e.object}|${e.reason}|${e.count}|${e.message}`;
 
 function setLine(s: MachineSetRow): string {
-  return `machineset ${keyOf(s)}: desired ${s.desired}, current ${s.current}, ready ${s.ready}`;
+  return `machineset ${namespacedKey(s)}: desired ${s.desired}, current ${s.current}, ready ${s.ready}`;
 }
 
 function machineLine(m: MachineRow, before: MachineRow | undefined): string {
@@ -16,7 +16,7 @@ function machineLine(m: MachineRow, before: MachineRow | undefined): string {
   if (m.providerID && m.providerID !== before?.providerID) parts.push(`providerID ${m.providerID}`);
   if (m.node && m.node !== before?.node) parts.push(`node ${m.node}`);
   if (!m.node && before?.node) parts.push(`node ${before.node} gone`);
-  return `machine ${keyOf(m)}: ${parts.join(', ')}`;
+  return `machine ${namespacedKey(m)}: ${parts.join(', ')}`;
 }
 
 function sameMachine(a: MachineRow, b: MachineRow): boolean {
@@ -51,19 +51,19 @@ export function stampedChangeLines(prev: ClusterSnapshot | undefined, next: Clus
 function changes(prev: ClusterSnapshot | undefined, next: ClusterSnapshot): Change[] {
   const lines: Change[] = [];
   const push = (text: string) => lines.push({ text });
-  const prevSets = new Map(prev?.machineSets.map((s) => [keyOf(s), s]));
+  const prevSets = new Map(prev?.machineSets.map((s) => [namespacedKey(s), s]));
   for (const s of next.machineSets) {
-    const p = prevSets.get(keyOf(s));
+    const p = prevSets.get(namespacedKey(s));
     if (!p || p.desired !== s.desired || p.current !== s.current || p.ready !== s.ready) push(setLine(s));
-    prevSets.delete(keyOf(s));
+    prevSets.delete(namespacedKey(s));
   }
   for (const gone of prevSets.keys()) push(`machineset ${gone}: deleted`);
 
-  const prevMachines = new Map(prev?.machines.map((m) => [keyOf(m), m]));
+  const prevMachines = new Map(prev?.machines.map((m) => [namespacedKey(m), m]));
   for (const m of next.machines) {
-    const p = prevMachines.get(keyOf(m));
+    const p = prevMachines.get(namespacedKey(m));
     if (!p || !sameMachine(p, m)) push(machineLine(m, p));
-    prevMachines.delete(keyOf(m));
+    prevMachines.delete(namespacedKey(m));
   }
   for (const gone of prevMachines.keys()) push(`machine ${gone}: deleted`);
 

@@ -4,7 +4,7 @@
 // Mount it on any HTTPS server: the machineset-controller's, or the local control plane's in `npm start`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../base/logger.js';
 import { admissionMetrics } from './admission-metrics.js';
 import { erroredResponse, reviewOf } from './admission-response.js';
 import { AdmissionDecodeError, checkContentType, decodeAdmissionReview, MaxAdmissionRequestBytes, type AdmissionRequest, type AdmissionResponse } from './admission-review.js';

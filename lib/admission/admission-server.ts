@@ -3,7 +3,7 @@
 // on every replica, leader or not, since kube-apiserver calls whichever replica the Service picks.
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../base/logger.js';
 import type { Runnable } from '../runtime/types.js';
 import type { AdmissionRequestHandler } from './admission-handler.js';
 import { readCertificatePair, ServingCertWatcher } from './serving-cert-watcher.js';

@@ -7,7 +7,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../base/logger.js';
 
 export const TlsCertFile = 'tls.crt';
 export const TlsKeyFile = 'tls.key';

@@ -3,10 +3,18 @@
 // skip a no-op write.
 import type { KubeObject, OwnerReference } from './meta.js';
 
-/** The work-queue / cache key: "namespace/name", or just "name" for cluster-scoped objects. */
-export function objectKey(obj: Pick<KubeObject, 'metadata'>): string {
-  const { namespace, name = '' } = obj.metadata;
+/**
+ * The one key format of the work queue, the informer cache and every map of objects: "namespace/name", or just
+ * "name" for cluster-scoped objects. A request, an ObjectKey and an object's metadata all have this shape.
+ */
+export function namespacedKey(ref: { namespace?: string; name?: string }): string {
+  const { namespace, name = '' } = ref;
   return namespace ? `${namespace}/${name}` : name;
+}
+
+/** An object's namespacedKey. */
+export function objectKey(obj: Pick<KubeObject, 'metadata'>): string {
+  return namespacedKey(obj.metadata);
 }
 
 /** Splits an objectKey back into namespace and name (namespace '' for cluster-scoped keys). */

@@ -2,10 +2,10 @@
 // writes them in the background one at a time, so event() never blocks or throws in a reconcile.
 import type { CoreEvent } from '../apis/core.js';
 import type { KubeObject } from '../apis/meta.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
-import { nullLogger } from '../runtime/json-logger.js';
-import { RealClock } from '../runtime/real-clock.js';
+import type { Clock } from '../base/clock.js';
+import type { Logger } from '../base/logger.js';
+import { nullLogger } from '../base/json-logger.js';
+import { RealClock } from '../base/real-clock.js';
 import { isNotFound } from './errors.js';
 import { EventCorrelator, type CorrelatorOptions } from './event-correlator.js';
 import type { EventRecorder, EventType } from './event-recorder.js';

@@ -7,8 +7,8 @@
 //    loop never floods the API server.
 import type { CoreEvent } from '../apis/core.js';
 import type { ObjectReference } from '../apis/meta.js';
-import type { Clock } from '../runtime/clock.js';
-import { TokenBucket } from '../runtime/token-bucket.js';
+import type { Clock } from '../base/clock.js';
+import { TokenBucket } from '../base/token-bucket.js';
 
 export interface CorrelatorOptions {
   clock: Clock;

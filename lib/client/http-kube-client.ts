@@ -3,9 +3,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Eviction } from '../apis/core.js';
 import type { KubeList, KubeObject } from '../apis/meta.js';
-import type { Clock } from '../runtime/clock.js';
-import { RealClock } from '../runtime/real-clock.js';
-import { TokenBucket } from '../runtime/token-bucket.js';
+import type { Clock } from '../base/clock.js';
+import { RealClock } from '../base/real-clock.js';
+import { TokenBucket } from '../base/token-bucket.js';
 import { HttpTransport } from './http-transport.js';
 import type {
   DeleteOptions, KubeClient, ListOptions, ListResult, ObjectKey, Patch, PatchOptions, WatchEvent, WatchOptions, WriteOptions,

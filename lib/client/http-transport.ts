@@ -7,10 +7,10 @@ import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Status } from '../apis/meta.js';
-import type { Clock } from '../runtime/clock.js';
-import { RealClock } from '../runtime/real-clock.js';
-import type { TokenBucket } from '../runtime/token-bucket.js';
-import { abortError } from '../runtime/real-clock.js';
+import type { Clock } from '../base/clock.js';
+import { RealClock } from '../base/real-clock.js';
+import type { TokenBucket } from '../base/token-bucket.js';
+import { abortError } from '../base/real-clock.js';
 import { ApiError } from './errors.js';
 import type { WriteFence } from './write-fence.js';
 

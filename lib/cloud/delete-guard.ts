@@ -9,7 +9,7 @@
 import { MachineInstanceStateAnnotation } from '../apis/constants.js';
 import type { Machine } from '../apis/machine-types.js';
 import { RequeueAfterError } from '../machine/errors.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 import type { LaunchLedger } from './launch-ledger.js';
 import { TerminationFollower, type TerminationFollowPolicy } from './termination-follower.js';
 

@@ -1,8 +1,8 @@
 // Coalesces look-ups by key that arrive within a short window into one batched call, so that many workers
 // checking many Machines cost one cloud list/describe call per window instead of one each (EC2
 // DescribeInstances by ids, GCE instances.list with a name filter).
-import type { Clock, TimerHandle } from '../runtime/clock.js';
-import { abortError } from '../runtime/real-clock.js';
+import type { Clock, TimerHandle } from '../base/clock.js';
+import { abortError } from '../base/real-clock.js';
 
 export interface DescribeBatcherOptions<V> {
   /** How long the first request of a batch waits for company. */

@@ -3,7 +3,7 @@
 // learns its instance's id at all; the cloud's reads may not show a new instance for seconds. A Machine
 // deleted in that gap would find nothing and let its finalizer go, leaking the instance. delete() asks the
 // ledger first. After a restart the ledger is empty: the providerStatus is then all there is.
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 
 export interface LaunchLedgerOptions {
   clock: Clock;

@@ -14,7 +14,7 @@
 // - a snapshot only says what exists: a key it does not show goes to a real fetch, never "not found";
 // - whoever mutates an instance forgets its keys (forget/forgetMatching), and a fetch that was out while
 //   they did so does not put the pre-mutation view back, so nobody reads their own write stale.
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 import { DescribeBatcher } from './describe-batcher.js';
 
 /** Passed to a widened fetch: the batch is a burst, so list the whole scope (or at least `recent` too). */

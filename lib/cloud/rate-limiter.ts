@@ -1,8 +1,8 @@
 // Client-side rate limiting for cloud calls: one token bucket per (scope, action class), shared by every
 // reconcile worker, so a thousand Machines become a steady trickle of calls instead of a burst the cloud
 // answers with its throttling error. The scope is what the cloud meters by (an EC2 region, a GCP project).
-import type { Clock } from '../runtime/clock.js';
-import { TokenBucket } from '../runtime/token-bucket.js';
+import type { Clock } from '../base/clock.js';
+import { TokenBucket } from '../base/token-bucket.js';
 
 /** Reads (describe/get/list) and writes (create/delete/modify) are metered apart by every cloud we know. */
 export type ActionClass = 'describe' | 'mutate';

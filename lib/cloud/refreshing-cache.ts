@@ -6,7 +6,7 @@
 // credentials, type):
 //   private readonly cache = new RefreshingCache<Map<string, InstanceTypeInfo>>(clock, ttlMs);
 //   const types = await this.cache.get(key, () => loadAll(), (err) => log.info('refresh failed; using the previous list', { error: describe(err) }));
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 
 export interface RefreshingCacheOptions<V> {
   /** Whether a previous answer may stand in for a failed refresh; default: any answer may. */

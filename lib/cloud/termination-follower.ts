@@ -3,7 +3,7 @@
 // a fixed short one costs a read per second for the slow ones. Here the wait starts near one second and grows
 // with how long the wait has lasted (a fraction of it, capped): a termination of T seconds is noticed within
 // about max(first, T·growth) of its end, and a long one costs a few reads per minute.
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 
 export interface TerminationFollowPolicy {
   /** The first wait (default 1 s). */

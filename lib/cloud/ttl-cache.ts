@@ -1,5 +1,5 @@
 // A map whose entries expire after a fixed time on an injected clock.
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();

@@ -39,7 +39,7 @@ import type { EventRecorder } from '../client/event-recorder.js';
 import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { MachineHealthChecks, Machines, Nodes } from '../client/resources.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 import { requestKey } from '../runtime/request-key.js';
 import { TerminalError, type ControllerManager, type Informer, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/types.js';
 import { EventOnce } from './event-once.js';

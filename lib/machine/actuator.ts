@@ -3,7 +3,7 @@
 // annotation, region/zone/instance-type labels); the controller persists those changes.
 import type { Machine } from '../apis/machine-types.js';
 import type { EventRecorder } from '../client/event-recorder.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../base/logger.js';
 import type { MachineMetrics } from './metrics.js';
 
 export interface ActuatorContext {

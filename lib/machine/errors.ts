@@ -63,6 +63,19 @@ export class MissingSecretError extends Error {
   }
 }
 
+/** A Secret the providerSpec names exists but lacks the key the provider reads from it. */
+export class MissingSecretKeyError extends Error {
+  override readonly name = 'MissingSecretKeyError';
+  constructor(
+    readonly namespace: string,
+    readonly secretName: string,
+    readonly key: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`secret ${namespace}/${secretName} missing ${key} key`, options);
+  }
+}
+
 export const createMachineError = (message: string, cause?: unknown) => new MachineError('CreateError', message, { cause });
 export const updateMachineError = (message: string, cause?: unknown) => new MachineError('UpdateError', message, { cause });
 export const deleteMachineError = (message: string, cause?: unknown) => new MachineError('DeleteError', message, { cause });

@@ -1,7 +1,7 @@
 // Guards against hot loops: a controller's own status write re-triggers it through the watch at once,
 // bypassing the work queue's backoff. After a failure the gate holds the key back for an exponential
 // delay, unless the object changed in a way that deserves immediate attention (new generation or deletion).
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 
 interface Entry {
   failures: number;

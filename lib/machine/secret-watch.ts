@@ -5,6 +5,7 @@
 // turning that into a reconcile of every Machine would cost cloud calls for nothing.
 import type { Secret } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
+import { namespacedKey, objectKey } from '../apis/objects.js';
 import type { Informer, Request } from '../runtime/types.js';
 
 /** Machines by the "namespace/name" of each Secret their providerSpec names. */
@@ -32,13 +33,12 @@ export function referencedSecretKeys(machine: Machine, referencedSecrets: Refere
     return [];
   }
   const namespace = machine.metadata.namespace ?? '';
-  return [...new Set(names.filter((n) => n !== ''))].map((n) => `${namespace}/${n}`);
+  return [...new Set(names.filter((n) => n !== ''))].map((name) => namespacedKey({ namespace, name }));
 }
 
 /** The Machines (as requests) that name this Secret. */
 export function machinesReferencing(machines: Informer<Machine>, secret: Secret): Request[] {
-  const key = `${secret.metadata.namespace ?? ''}/${secret.metadata.name ?? ''}`;
-  return machines.byIndex(MachineSecretIndex, key).flatMap((m) => (m.metadata.name ? [{ namespace: m.metadata.namespace, name: m.metadata.name }] : []));
+  return machines.byIndex(MachineSecretIndex, objectKey(secret)).flatMap((m) => (m.metadata.name ? [{ namespace: m.metadata.namespace, name: m.metadata.name }] : []));
 }
 
 export function watchReferencedSecrets(o: SecretWatchOptions): void {

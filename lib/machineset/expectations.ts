@@ -3,7 +3,7 @@
 // so a cache that lags behind the API server can never make it create or delete twice. An expectation
 // that is not observed within its TTL (a lost watch event) expires and the MachineSet acts again.
 // MAO's MachineSet controller polled the cache for up to 10 s inside the reconcile instead, holding a worker.
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 
 /** Upstream's ExpectationsTimeout. */
 export const DEFAULT_EXPECTATIONS_TTL_MS = 5 * 60 * 1000;

@@ -1,6 +1,6 @@
 // What scale-from-zero needs to know about a provider's instance type.
 import type { MachineSet } from '../apis/machine-types.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../base/logger.js';
 
 export type Architecture = 'amd64' | 'arm64' | 's390x' | 'ppc64le';
 

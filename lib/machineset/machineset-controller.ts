@@ -23,7 +23,7 @@ import { isConflict, isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines, MachineSets, Nodes } from '../client/resources.js';
 import { MachineAPIMigrationGate } from '../machine/controller.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../base/logger.js';
 import type { ControllerManager, Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import { machineSetControllerRef, withControllerRef, withoutOwnerRef } from './controller-ref.js';
 import { machinesToDelete, resolveDeletePolicy } from './delete-policy.js';

@@ -6,7 +6,7 @@ import type { Node } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
 import type { JsonPatchOperation, KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import { createMergePatch, deepEqual } from '../machine/merge-patch.js';

@@ -2,8 +2,8 @@
 // them, never two on the same key. Workers start once every watched informer has synced.
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../apis/meta.js';
-import type { Clock } from './clock.js';
-import type { Logger } from './logger.js';
+import type { Clock } from '../base/clock.js';
+import type { Logger } from '../base/logger.js';
 import { defaultControllerRateLimiter } from './rate-limiters.js';
 import { RateLimitingQueue } from './rate-limiting-queue.js';
 import { decideOutcome } from './reconcile-outcome.js';

@@ -9,9 +9,9 @@ import type { Lease } from '../apis/core.js';
 import { isConflict, isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Leases } from '../client/resources.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../base/clock.js';
 import type { LeaseWriteFence } from './lease-write-fence.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../base/logger.js';
 
 export interface LeaderElectionConfig {
   /** The Lease name. */

@@ -5,7 +5,7 @@
 // long GC pause, a frozen VM) and resumes finds its in-flight reconciles unable to change the cluster,
 // even before its renewal loop wakes up and steps down.
 import type { WriteFence } from '../client/write-fence.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../base/clock.js';
 
 export class LeaseLostWriteRefusedError extends Error {
   override readonly name = 'LeaseLostWriteRefusedError';

@@ -11,14 +11,14 @@ import { createEventRecorder, type AggregatingEventRecorder } from '../client/ag
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { Resource } from '../client/resources.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../base/clock.js';
 import { ControllerImpl } from './controller.js';
-import { createLogger } from './json-logger.js';
+import { createLogger } from '../base/json-logger.js';
 import { LeaderElector, type LeaderElectionConfig } from './leader-elector.js';
 import type { LeaseWriteFence } from './lease-write-fence.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../base/logger.js';
 import { parseBindAddress, ProbeServer } from './probe-server.js';
-import { RealClock } from './real-clock.js';
+import { RealClock } from '../base/real-clock.js';
 import { runtimeMetrics } from './runtime-metrics.js';
 import { SharedInformer } from './shared-informer.js';
 import type { Controller, ControllerManager, ControllerOptions, Informer, Runnable } from './types.js';

@@ -1,10 +1,6 @@
 // The informer's local cache: objects by namespace/name, plus named indexes (namespace built in).
 import type { KubeObject } from '../apis/meta.js';
-
-export function objectKeyOf(obj: KubeObject): string {
-  const { namespace, name } = obj.metadata;
-  return namespace ? `${namespace}/${name}` : (name ?? '');
-}
+import { objectKey } from '../apis/objects.js';
 
 export const NamespaceIndex = 'namespace';
 
@@ -42,7 +38,7 @@ export class ObjectStore<T extends KubeObject> {
   }
 
   set(obj: T): T | undefined {
-    const key = objectKeyOf(obj);
+    const key = objectKey(obj);
     const old = this.items.get(key);
     if (old) this.unindex(key, old);
     this.items.set(key, obj);

@@ -1,7 +1,7 @@
 // Work-queue rate limiters with client-go's semantics: when(item) says how long to wait before the
 // item's next try, forget(item) resets its history, numRequeues(item) counts its failures.
-import type { Clock } from './clock.js';
-import { TokenBucket } from './token-bucket.js';
+import type { Clock } from '../base/clock.js';
+import { TokenBucket } from '../base/token-bucket.js';
 
 export interface RateLimiter<T> {
   when(item: T): number;

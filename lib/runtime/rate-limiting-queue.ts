@@ -1,6 +1,6 @@
 // The queue controllers use: addRateLimited waits as long as the rate limiter says (per-item backoff and
 // the overall bucket), forget resets an item's backoff after success.
-import type { Clock } from './clock.js';
+import type { Clock } from '../base/clock.js';
 import type { RateLimiter } from './rate-limiters.js';
 import { DelayingQueue, type WorkQueueOptions } from './work-queue.js';
 

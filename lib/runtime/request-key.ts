@@ -1,11 +1,13 @@
-// Work-queue keys: "namespace/name", or "name" for cluster-scoped objects.
+// Work-queue keys: the namespacedKey of the request; a key read back is a request again.
+import { namespacedKey, splitObjectKey } from '../apis/objects.js';
 import type { Request } from './types.js';
 
 export function requestKey(r: Request): string {
-  return r.namespace ? `${r.namespace}/${r.name}` : r.name;
+  return namespacedKey(r);
 }
 
+/** The request a key names; a cluster-scoped key gives a request without a namespace. */
 export function requestFromKey(key: string): Request {
-  const i = key.indexOf('/');
-  return i < 0 ? { name: key } : { namespace: key.slice(0, i), name: key.slice(i + 1) };
+  const { namespace, name } = splitObjectKey(key);
+  return namespace ? { namespace, name } : { name };
 }

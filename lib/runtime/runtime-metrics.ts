@@ -1,7 +1,7 @@
 // controller-runtime's metric names (controller_runtime_*, workqueue_*), one set per Registry so two
 // managers in one process (tests) never clash, and the work-queue hooks that feed them.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { Clock } from './clock.js';
+import type { Clock } from '../base/clock.js';
 import type { QueueMetrics } from './work-queue.js';
 
 const reconcileBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,

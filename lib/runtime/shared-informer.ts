@@ -8,11 +8,12 @@ import { ApiError, isGone } from '../client/errors.js';
 import type { KubeClient, ObjectKey, WatchEvent } from '../client/kube-client.js';
 import type { Resource } from '../client/resources.js';
 import { Backoff } from './backoff.js';
-import type { Clock, TimerHandle } from './clock.js';
-import { nullLogger } from './json-logger.js';
-import type { Logger } from './logger.js';
-import { NamespaceIndex, ObjectStore, objectKeyOf } from './object-store.js';
-import { abortError, RealClock } from './real-clock.js';
+import type { Clock, TimerHandle } from '../base/clock.js';
+import { nullLogger } from '../base/json-logger.js';
+import type { Logger } from '../base/logger.js';
+import { objectKey } from '../apis/objects.js';
+import { NamespaceIndex, ObjectStore } from './object-store.js';
+import { abortError, RealClock } from '../base/real-clock.js';
 import type { Informer, InformerEvent, InformerHandler, Runnable } from './types.js';
 
 export interface SharedInformerOptions<T extends KubeObject> {
@@ -150,7 +151,7 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
     const { items, resourceVersion } = await this.listAll(signal);
     const seen = new Set<string>();
     for (const obj of items) {
-      const key = objectKeyOf(obj);
+      const key = objectKey(obj);
       seen.add(key);
       const old = this.store.get(key);
       if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) continue;
@@ -231,7 +232,7 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
       if (rv) this.lastResourceVersion = rv;
       return;
     }
-    const key = objectKeyOf(obj);
+    const key = objectKey(obj);
     const old = this.store.get(key);
     if (ev.type === 'DELETED') {
       if (old) {
@@ -263,7 +264,7 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
     try {
       h(obj, old);
     } catch (err) {
-      this.log.error('informer handler threw', { event, object: objectKeyOf(obj), error: err });
+      this.log.error('informer handler threw', { event, object: objectKey(obj), error: err });
     }
   }
 }

@@ -5,8 +5,8 @@ import type { KubeObject, LabelSelector } from '../apis/meta.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient, ObjectKey } from '../client/kube-client.js';
 import type { Resource } from '../client/resources.js';
-import type { Clock } from './clock.js';
-import type { Logger } from './logger.js';
+import type { Clock } from '../base/clock.js';
+import type { Logger } from '../base/logger.js';
 
 export interface Request {
   namespace?: string;

@@ -1,7 +1,7 @@
 // client-go's work queue, ported: a FIFO of keys with a dirty set (queued or re-added) and a processing
 // set (handed to a worker, not yet done). Adding a key that is already waiting is a no-op; a key added
 // while a worker holds it is handed out again only after done(), so no key is ever worked on twice at once.
-import type { Clock } from './clock.js';
+import type { Clock } from '../base/clock.js';
 
 /** Hooks the queue calls so metrics (depth, latency, work time) can be kept outside it. */
 export interface QueueMetrics<T> {

@@ -5,7 +5,7 @@ import type { Node } from '../apis/core.js';
 import { isConflict } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Nodes } from '../client/resources.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 import { withTerminatingCondition } from './terminating-condition.js';
 
 /** How many conflicts in a row are re-read before the caller's retry takes over. */

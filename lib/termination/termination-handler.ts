@@ -11,8 +11,8 @@ import type { Node } from '../apis/core.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Nodes } from '../client/resources.js';
 import { Backoff } from '../runtime/backoff.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Clock } from '../base/clock.js';
+import type { Logger } from '../base/logger.js';
 import { markNodeTerminating } from './node-terminating-writer.js';
 import type { TerminationNoticeSource, TerminationNoticeSources } from './termination-notice.js';
 

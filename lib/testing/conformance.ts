@@ -10,7 +10,7 @@ import type { EventRecorder, EventType } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { Actuator, ActuatorContext } from '../machine/actuator.js';
 import { findError, InvalidMachineConfigurationError, isInvalidMachineConfiguration } from '../machine/errors.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../base/logger.js';
 
 export interface ActuatorConformanceHarness {
   actuator: Actuator;

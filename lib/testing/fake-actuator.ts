@@ -12,7 +12,7 @@ import type { Machine } from '../apis/machine-types.js';
 import type { Actuator, ActuatorContext } from '../machine/actuator.js';
 import { InvalidMachineConfigurationError, messageOf } from '../machine/errors.js';
 import { recordInstanceCreateFailed, recordInstanceDeleteFailed, recordInstanceUpdateFailed } from '../machine/metrics.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../base/clock.js';
 import type { EmulatedInstance, EmulatedInstanceState, InstanceView } from './instance-view.js';
 
 export type ActuatorMethod = 'create' | 'exists' | 'update' | 'delete';

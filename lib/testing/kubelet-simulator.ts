@@ -10,8 +10,8 @@ import type { Node, NodeCondition } from '../apis/core.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Nodes } from '../client/resources.js';
-import type { Clock, TimerHandle } from '../runtime/clock.js';
-import { RealClock } from '../runtime/real-clock.js';
+import type { Clock, TimerHandle } from '../base/clock.js';
+import { RealClock } from '../base/real-clock.js';
 import type { EmulatedInstance, InstanceView } from './instance-view.js';
 import { SimulatedPods } from './simulated-pods.js';
 

@@ -8,7 +8,7 @@ import { ApiError } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { KubeObject } from '../apis/meta.js';
 import type { Secret } from '../apis/core.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../base/logger.js';
 
 export const silentLogger: Logger = {
   error: () => {},

@@ -3,10 +3,11 @@
 // as on a cluster; a Pod whose spec.activeDeadlineSeconds passes is failed with DeadlineExceeded, as the kubelet
 // does. Pods on Nodes these kubelets do not run (or whose Node is not Ready) are left alone.
 import type { Pod } from '../apis/core.js';
+import { objectKey } from '../apis/objects.js';
 import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Pods } from '../client/resources.js';
-import type { Clock, TimerHandle } from '../runtime/clock.js';
+import type { Clock, TimerHandle } from '../base/clock.js';
 import { SharedInformer } from '../runtime/shared-informer.js';
 
 export interface SimulatedPodsOptions {
@@ -64,7 +65,7 @@ export class SimulatedPods {
   }
 
   private key(p: Pod): string {
-    return `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`;
+    return objectKey(p);
   }
 
   private forget(p: Pod): void {

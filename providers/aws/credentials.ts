@@ -3,7 +3,7 @@
 // or, in STS mode, role_arn + web_identity_token_file. Parsed in
 // memory: nothing is written to disk and no value ever reaches a log, event or error message.
 import { createHash } from 'node:crypto';
-import type { Secret } from '../../lib/index.js';
+import { objectKey, secretText, type Secret } from '../../lib/index.js';
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -31,12 +31,6 @@ export class CredentialsSecretError extends Error {
   override readonly name = 'CredentialsSecretError';
 }
 
-function secretValue(secret: Secret, key: string): string | undefined {
-  const encoded = secret.data?.[key];
-  if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
-  return secret.stringData?.[key];
-}
-
 /** Minimal INI reader: `[section]` headers, `key = value` lines, `#`/`;` comments. */
 export function parseIni(text: string): Map<string, Map<string, string>> {
   const sections = new Map<string, Map<string, string>>();
@@ -56,10 +50,9 @@ export function parseIni(text: string): Map<string, Map<string, string>> {
   return sections;
 }
 
-const secretRef = (s: Secret) => `${s.metadata.namespace ?? ''}/${s.metadata.name ?? ''}`;
 
 export function credentialsFromSecret(secret: Secret): AwsCredentialSource {
-  const ini = secretValue(secret, 'credentials');
+  const ini = secretText(secret, 'credentials');
   if (ini !== undefined) {
     const sections = parseIni(ini);
     const profile = sections.get('default') ?? [...sections.values()][0];
@@ -71,20 +64,20 @@ export function credentialsFromSecret(secret: Secret): AwsCredentialSource {
       if (roleArn || webIdentityTokenFile) {
         if (!roleArn || !webIdentityTokenFile) {
           const missing = roleArn ? 'web_identity_token_file' : 'role_arn';
-          throw new CredentialsSecretError(`aws credentials secret ${secretRef(secret)}: a web identity profile needs role_arn and web_identity_token_file; ${missing} is missing`);
+          throw new CredentialsSecretError(`aws credentials secret ${objectKey(secret)}: a web identity profile needs role_arn and web_identity_token_file; ${missing} is missing`);
         }
         const roleSessionName = profile?.get('role_session_name');
         return roleSessionName ? { roleArn, webIdentityTokenFile, roleSessionName } : { roleArn, webIdentityTokenFile };
       }
-      throw new CredentialsSecretError(`invalid secret for aws credentials ${secretRef(secret)}: the credentials file has no aws_access_key_id/aws_secret_access_key`);
+      throw new CredentialsSecretError(`invalid secret for aws credentials ${objectKey(secret)}: the credentials file has no aws_access_key_id/aws_secret_access_key`);
     }
     const sessionToken = profile?.get('aws_session_token');
     return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
   }
-  const accessKeyId = secretValue(secret, 'aws_access_key_id');
-  const secretAccessKey = secretValue(secret, 'aws_secret_access_key');
+  const accessKeyId = secretText(secret, 'aws_access_key_id');
+  const secretAccessKey = secretText(secret, 'aws_secret_access_key');
   if (!accessKeyId || !secretAccessKey) {
-    throw new CredentialsSecretError(`invalid secret for aws credentials ${secretRef(secret)}: expected keys aws_access_key_id and aws_secret_access_key, or credentials`);
+    throw new CredentialsSecretError(`invalid secret for aws credentials ${objectKey(secret)}: expected keys aws_access_key_id and aws_secret_access_key, or credentials`);
   }
   return { accessKeyId: accessKeyId.trim(), secretAccessKey: secretAccessKey.trim() };
 }

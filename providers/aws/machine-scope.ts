@@ -1,6 +1,6 @@
 // Per-call state of one actuator operation: the decoded spec and status, the cluster id, the region and
 // the clients for the Machine's credentials. Building it is cheap: clients are cached by the factory.
-import { InvalidMachineConfigurationError, MachineCreationCondition, readReferencedSecret, type KubeClient, type Machine } from '../../lib/index.js';
+import { InvalidMachineConfigurationError, MachineCreationCondition, readReferencedSecret, readUserData, type KubeClient, type Machine } from '../../lib/index.js';
 import type { AwsClientFactory, AwsClients } from './aws-clients.js';
 import { credentialsFromSecret, type AwsCredentialSource } from './credentials.js';
 import { clusterIdOf } from './instances.js';
@@ -53,16 +53,9 @@ export async function credentialsFor(namespace: string, config: AWSMachineProvid
   return { credentials: credentialsFromSecret(secret), source: `${namespace}/${name}` };
 }
 
-export async function userDataFor(machine: Machine, config: AWSMachineProviderConfig, client: KubeClient, signal: AbortSignal): Promise<Uint8Array | undefined> {
-  const name = config.userDataSecret?.name;
-  const namespace = machine.metadata.namespace ?? '';
-  if (!name) return undefined;
-  const secret = await readReferencedSecret(client, { namespace, name }, 'user data', signal);
-  const encoded = secret.data?.userData;
-  if (encoded !== undefined) return Buffer.from(encoded, 'base64');
-  const plain = secret.stringData?.userData;
-  if (plain !== undefined) return Buffer.from(plain, 'utf8');
-  throw new Error(`secret ${namespace}/${name} missing userData key`);
+/** The user data bytes for RunInstances; undefined when the spec names no Secret. A Secret without the key is retried, as the reference does. */
+export function userDataFor(machine: Machine, config: AWSMachineProviderConfig, client: KubeClient, signal: AbortSignal): Promise<Uint8Array | undefined> {
+  return readUserData(client, machine, config.userDataSecret?.name, signal);
 }
 
 export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {

@@ -2,27 +2,15 @@
 // reconcile made Secret GETs the largest share of the provider's API requests (about ten per created Machine)
 // and, under the client's QPS limit, the bottleneck of a large scale-up. Reads are shared for a few seconds;
 // a rotated Secret is picked up within that time. Nothing here is logged.
-import { Secrets, type Clock, type KubeClient, type KubeObject, type ObjectKey, type Resource } from '../../lib/index.js';
-
-interface Entry {
-  value: Promise<unknown>;
-  expires: number;
-}
+import { namespacedKey, PromiseCache, Secrets, type Clock, type KubeClient, type KubeObject, type ObjectKey, type Resource, type Secret } from '../../lib/index.js';
 
 export function withSecretCache(client: KubeClient, clock: Clock, ttlMs = 10_000): KubeClient {
   if (ttlMs <= 0) return client;
-  const entries = new Map<string, Entry>();
+  const secrets = new PromiseCache<Secret>(clock, ttlMs);
   const get = <T extends KubeObject>(resource: Resource<T>, key: ObjectKey, opts?: { signal?: AbortSignal }): Promise<T> => {
     if (resource !== (Secrets as unknown as Resource<T>)) return client.get(resource, key, opts);
-    const k = `${key.namespace ?? ''}/${key.name}`;
-    const now = clock.now();
-    const hit = entries.get(k);
-    if (hit && now < hit.expires) return hit.value as Promise<T>;
     // Read without the first caller's signal: others may share the read.
-    const value = client.get(resource, key);
-    entries.set(k, { value, expires: now + ttlMs });
-    value.catch(() => entries.delete(k));
-    return value;
+    return secrets.get(namespacedKey(key), () => client.get(Secrets, key)) as unknown as Promise<T>;
   };
   return Object.assign(Object.create(client) as KubeClient, { get });
 }

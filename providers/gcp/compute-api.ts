@@ -15,7 +15,7 @@ import { RegionsClient } from '@google-cloud/compute/build/src/v1/regions_client
 import { TargetPoolsClient } from '@google-cloud/compute/build/src/v1/target_pools_client.js';
 import { ZoneOperationsClient } from '@google-cloud/compute/build/src/v1/zone_operations_client.js';
 import { PassThroughClient } from 'google-auth-library';
-import { abortError, type ActionClass } from '../../lib/index.js';
+import { abortable, type ActionClass } from '../../lib/index.js';
 import { GceOperationError } from './errors.js';
 
 export type Instance = protos.google.cloud.compute.v1.IInstance;
@@ -94,26 +94,6 @@ export function gaxEndpointOptions(apiEndpoint: string | undefined): Record<stri
   const protocol = u.protocol.replace(':', '');
   const port = u.port ? Number(u.port) : protocol === 'http' ? 80 : 443;
   return { apiEndpoint: u.hostname, port, protocol };
-}
-
-/** Resolves with `p`, or rejects when `signal` aborts first (the request itself runs to its end). */
-function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }
 
 export interface SdkComputeApiOptions extends ComputeClientsOptions {

@@ -4,7 +4,7 @@
 // service account). Only the project id, the account and a fingerprint ever leave this file; the rest goes
 // straight to the Google auth library and is never logged or put in an error message.
 import { createHash } from 'node:crypto';
-import type { Secret } from '../../lib/index.js';
+import { secretText, type Secret } from '../../lib/index.js';
 
 export const SERVICE_ACCOUNT_KEY = 'service_account.json';
 
@@ -54,8 +54,7 @@ function checkExternalAccount(o: Record<string, unknown>, where: string): void {
 /** Parses the Secret's service_account.json; the error says what is missing, never what is there. */
 export function credentialsFromSecret(secret: Secret): GcpCredentials {
   const where = `secret ${secret.metadata.namespace ?? ''}/${secret.metadata.name ?? ''}`;
-  const encoded = secret.data?.[SERVICE_ACCOUNT_KEY];
-  const text = encoded !== undefined ? Buffer.from(encoded, 'base64').toString('utf8') : secret.stringData?.[SERVICE_ACCOUNT_KEY];
+  const text = secretText(secret, SERVICE_ACCOUNT_KEY);
   if (text === undefined) throw new CredentialsSecretError(`${where} has no ${SERVICE_ACCOUNT_KEY} key`);
   let json: unknown;
   try {

@@ -1,6 +1,6 @@
 // Per-call state of one actuator operation: the decoded spec and status, the cluster id, the project and
 // the clients for the Machine's credentials. Building it is cheap: clients are cached by the factory.
-import { InvalidMachineConfigurationError, readReferencedSecret, type KubeClient, type Machine } from '../../lib/index.js';
+import { InvalidMachineConfigurationError, readReferencedSecret, readUserData, type KubeClient, type Machine } from '../../lib/index.js';
 import { credentialsFromSecret, type GcpCredentials } from './credentials.js';
 import type { GcpClientFactory, GcpClients } from './gcp-clients.js';
 import { clusterIdOf, providerIdOf } from './instances.js';
@@ -64,15 +64,8 @@ export async function credentialsFor(
 
 /** The user data for the instance metadata; "" when the spec names no Secret. */
 export async function userDataFor(machine: Machine, spec: GCPMachineProviderSpec, client: KubeClient, signal: AbortSignal): Promise<string> {
-  const name = spec.userDataSecret?.name;
-  const namespace = machine.metadata.namespace ?? '';
-  if (!name) return '';
-  const secret = await readReferencedSecret(client, { namespace, name }, 'user data', signal);
-  const encoded = secret.data?.userData;
-  if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
-  const plain = secret.stringData?.userData;
-  if (plain !== undefined) return plain;
-  throw new InvalidMachineConfigurationError(`secret ${namespace}/${name} does not have "userData" field set`, { field: `${PROVIDER_SPEC_PATH}.userDataSecret` });
+  const bytes = await readUserData(client, machine, spec.userDataSecret?.name, signal, { invalidSpecField: `${PROVIDER_SPEC_PATH}.userDataSecret` });
+  return bytes?.toString('utf8') ?? '';
 }
 
 /** The project a spec's instances live in. */

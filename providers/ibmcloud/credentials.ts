@@ -2,7 +2,7 @@
 // used raw as the reference does). Only a fingerprint ever leaves this file besides the key itself, which goes
 // straight to the IAM authenticator and is never logged or put in an error message.
 import { createHash } from 'node:crypto';
-import type { Secret } from '../../lib/index.js';
+import { secretText, type Secret } from '../../lib/index.js';
 import { API_KEY_SECRET_KEY } from './provider-spec.js';
 
 export class CredentialsSecretError extends Error {
@@ -12,8 +12,7 @@ export class CredentialsSecretError extends Error {
 /** The API key in the Secret; the error says what is missing, never what is there. */
 export function apiKeyFromSecret(secret: Secret): string {
   const where = `secret ${secret.metadata.namespace ?? ''}/${secret.metadata.name ?? ''}`;
-  const encoded = secret.data?.[API_KEY_SECRET_KEY];
-  const raw = encoded !== undefined ? Buffer.from(encoded, 'base64').toString('utf8') : secret.stringData?.[API_KEY_SECRET_KEY];
+  const raw = secretText(secret, API_KEY_SECRET_KEY);
   if (raw === undefined) throw new CredentialsSecretError(`${where} does not have "${API_KEY_SECRET_KEY}" field set`);
   // A trailing newline from `kubectl create secret --from-file` is not part of the key.
   const key = raw.trim();

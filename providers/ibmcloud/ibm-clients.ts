@@ -9,6 +9,7 @@ import {
   afterCalls,
   InvalidMachineConfigurationError,
   ListingSnapshot,
+  PromiseCache,
   RegionalRateLimiter,
   RefreshingCache,
   type Clock,
@@ -82,8 +83,9 @@ export const PROFILE_CACHE_TTL_MS = 24 * 3_600_000;
 
 interface Account {
   base: MeteredVpcApi;
-  accountId?: Promise<string>;
-  regions: Map<string, Promise<IbmClients>>;
+  /** The key's account id (one entry), and its clients per region: looked up once; a failed look-up is tried again. */
+  accountId: PromiseCache<string>;
+  regions: PromiseCache<IbmClients>;
 }
 
 export class IbmClientFactory {
@@ -116,19 +118,12 @@ export class IbmClientFactory {
       const forget = () => {
         if (this.accounts.get(fp) === fresh) this.accounts.delete(fp);
       };
-      const fresh: Account = { base: this.build(apiKey, forget), regions: new Map() };
+      const fresh: Account = { base: this.build(apiKey, forget), accountId: new PromiseCache(this.o.clock, Infinity), regions: new PromiseCache(this.o.clock, Infinity) };
       account = fresh;
       this.accounts.set(fp, account);
     }
-    let regional = account.regions.get(region);
-    if (!regional) {
-      const a = account;
-      regional = this.regional(a, fp, region, signal);
-      a.regions.set(region, regional);
-      // A failed endpoint look-up must not stick: the next reconcile tries again.
-      regional.catch(() => a.regions.delete(region));
-    }
-    return regional;
+    const a = account;
+    return a.regions.get(region, () => this.regional(a, fp, region, signal));
   }
 
   private build(apiKey: string, onUnauthorized: () => void): MeteredVpcApi {
@@ -163,16 +158,7 @@ export class IbmClientFactory {
     }
     // Shares the key's authenticator, and so its token; metered in the region's buckets.
     const vpc = account.base.withServiceUrl(endpoint, region);
-    const accountId = (signal?: AbortSignal): Promise<string> => {
-      if (!account.accountId) {
-        const p = vpc.getAccountId({ signal });
-        account.accountId = p;
-        p.catch(() => {
-          if (account.accountId === p) account.accountId = undefined;
-        });
-      }
-      return account.accountId;
-    };
+    const accountId = (signal?: AbortSignal): Promise<string> => account.accountId.get('', () => vpc.getAccountId({ signal }));
     const finders = new Map<string, ListingSnapshot<VpcInstance>>();
     const finderFor = (vpcName: string): ListingSnapshot<VpcInstance> => {
       let f = finders.get(vpcName);

@@ -1,13 +1,12 @@
 // Per-call state of one actuator operation: the decoded spec and status, the cluster id, the instance name
 // and the clients for the Machine's API key. Building it is cheap: clients are cached by the factory, so
 // there is no IAM token request or region look-up per reconcile.
-import { InvalidMachineConfigurationError, readReferencedSecret, type KubeClient, type Machine } from '../../lib/index.js';
+import { InvalidMachineConfigurationError, readReferencedSecret, readUserData, type KubeClient, type Machine } from '../../lib/index.js';
 import { apiKeyFromSecret, CredentialsSecretError } from './credentials.js';
 import type { IbmClientFactory, IbmClients } from './ibm-clients.js';
 import { clusterIdOf, instanceNameOf } from './instances.js';
 import {
   PROVIDER_SPEC_PATH,
-  USER_DATA_SECRET_KEY,
   decodeProviderSpec,
   decodeProviderStatus,
   encodeProviderStatus,
@@ -59,15 +58,8 @@ export async function apiKeyFor(namespace: string, spec: IBMCloudMachineProvider
 
 /** The user data for the instance; "" when the spec names no Secret. */
 export async function userDataFor(machine: Machine, spec: IBMCloudMachineProviderSpec, client: KubeClient, signal: AbortSignal): Promise<string> {
-  const name = spec.userDataSecret?.name;
-  const namespace = machine.metadata.namespace ?? '';
-  if (!name) return '';
-  const secret = await readReferencedSecret(client, { namespace, name }, 'user data', signal);
-  const encoded = secret.data?.[USER_DATA_SECRET_KEY];
-  if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
-  const plain = secret.stringData?.[USER_DATA_SECRET_KEY];
-  if (plain !== undefined) return plain;
-  throw new InvalidMachineConfigurationError(`secret ${namespace}/${name} does not have "${USER_DATA_SECRET_KEY}" field set`, { field: `${PROVIDER_SPEC_PATH}.userDataSecret` });
+  const bytes = await readUserData(client, machine, spec.userDataSecret?.name, signal, { invalidSpecField: `${PROVIDER_SPEC_PATH}.userDataSecret` });
+  return bytes?.toString('utf8') ?? '';
 }
 
 export function decodeMachineSpec(machine: Machine, opts: DecodeOptions = {}): DecodedProviderSpec {

@@ -3,7 +3,7 @@
 // set of look-ups rather than the reference's eight calls per create. Concurrent creates of the same spec
 // share one resolution. Every list is read to its last page; security groups are looked up in the network
 // resource group (the reference uses resourceGroup and swallows the list's error).
-import { InvalidMachineConfigurationError, type Clock, TtlCache } from '../../lib/index.js';
+import { InvalidMachineConfigurationError, PromiseCache, type Clock } from '../../lib/index.js';
 import type { IbmClients } from './ibm-clients.js';
 import type { ResolvedIds } from './instances.js';
 import { networkResourceGroupOf, PROVIDER_SPEC_PATH, type IBMCloudMachineProviderSpec } from './provider-spec.js';
@@ -22,10 +22,10 @@ function invalid(field: string, message: string): InvalidMachineConfigurationErr
 }
 
 export class NameResolver {
-  private readonly cache: TtlCache<Promise<ResolvedIds>>;
+  private readonly cache: PromiseCache<ResolvedIds>;
 
   constructor(clock: Clock, ttlMs = RESOLUTION_CACHE_TTL_MS) {
-    this.cache = new TtlCache(clock, ttlMs);
+    this.cache = new PromiseCache(clock, ttlMs);
   }
 
   private static keyOf(clients: IbmClients, s: IBMCloudMachineProviderSpec): string {
@@ -34,18 +34,8 @@ export class NameResolver {
 
   /** The ids of the spec's names; cached until the TTL runs out or invalidate() is called. */
   resolve(clients: IbmClients, spec: IBMCloudMachineProviderSpec, signal?: AbortSignal): Promise<ResolvedIds> {
-    const key = NameResolver.keyOf(clients, spec);
-    let p = this.cache.get(key);
-    if (!p) {
-      p = resolveIds(clients, spec, signal);
-      const stored = p;
-      this.cache.set(key, stored);
-      // Failures are not remembered: a fixed spec or a recovered API must take effect on the next try.
-      stored.catch(() => {
-        if (this.cache.get(key) === stored) this.cache.delete(key);
-      });
-    }
-    return p;
+    // Failures are not remembered: a fixed spec or a recovered API must take effect on the next try.
+    return this.cache.get(NameResolver.keyOf(clients, spec), () => resolveIds(clients, spec, signal));
   }
 
   /** Forgets the ids of a spec, e.g. after the VPC said one of them no longer exists. */

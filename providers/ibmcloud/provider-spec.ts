@@ -12,7 +12,6 @@ export const PROVIDER_STATUS_KIND = 'IBMCloudMachineProviderStatus';
 
 /** The Secret key holding the raw IAM API key. */
 export const API_KEY_SECRET_KEY = 'ibmcloud_api_key';
-export const USER_DATA_SECRET_KEY = 'userData';
 export const DEFAULT_BOOT_VOLUME_PROFILE = 'general-purpose';
 export const BOOT_VOLUME_PROFILES = ['general-purpose', '5iops-tier', '10iops-tier', 'custom', 'sdp'] as const;
 

@@ -3,7 +3,7 @@
 import { DescribeLoadBalancersCommand, DescribeTargetGroupsCommand, RegisterTargetsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
-import { FakeClock } from '../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../lib/base/fake-clock.js';
 import { startEc2Emulator } from '../../providers/aws/emulator/index.js';
 import { startGceEmulator } from '../../providers/gcp/emulator/index.js';
 import { addAwsLoadBalancer, addGcpTargetPool, CHAOS_LB_NAME } from '../../hack/bench/load-balancers.js';

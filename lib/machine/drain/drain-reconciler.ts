@@ -11,7 +11,7 @@ import { isNotFound } from '../../client/errors.js';
 import { Nodes } from '../../client/resources.js';
 import type { EventRecorder } from '../../client/event-recorder.js';
 import type { KubeClient } from '../../client/kube-client.js';
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../base/clock.js';
 import { requestKey } from '../../runtime/request-key.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../../runtime/types.js';
 import { falseCondition, isConditionTrue, setCondition, trueConditionWithReason } from '../../apis/conditions.js';

@@ -4,11 +4,12 @@
 // are still evicted, with a 1 s grace period, and a pod already deleting for over 1 s is not waited for
 // (its kubelet cannot confirm it). A budget that refuses keeps the drain, and so the deletion, waiting.
 import type { Node, Pod } from '../../apis/core.js';
+import { objectKey } from '../../apis/objects.js';
 import { isNotFound, isTooManyRequests } from '../../client/errors.js';
 import type { KubeClient } from '../../client/kube-client.js';
 import { DaemonSets, Nodes, Pods } from '../../client/resources.js';
-import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
+import type { Clock } from '../../base/clock.js';
+import type { Logger } from '../../base/logger.js';
 import { formatDuration, messageOf, RequeueAfterError } from '../errors.js';
 import { drainPermission } from './drain-guard.js';
 import { decidePods } from './pod-filter.js';
@@ -105,7 +106,7 @@ export class NodeDrainer {
       },
     });
     for (const dcs of decisions) {
-      if (dcs.action === 'skip') this.d.log.debug('drain leaves pod', { pod: podKey(dcs.pod), reason: dcs.reason }, 4);
+      if (dcs.action === 'skip') this.d.log.debug('drain leaves pod', { pod: objectKey(dcs.pod), reason: dcs.reason }, 4);
     }
     const toRemove = decisions.filter((x) => x.action === 'evict').map((x) => x.pod);
 
@@ -163,7 +164,7 @@ export class NodeDrainer {
       if (unreachable && !Number.isNaN(deletedAt) && clock.now() - deletedAt > unreachableGraceSeconds * 1000) return;
       const left = deadline - clock.now();
       if (left <= 0) {
-        throw new Error(`pod ${podKey(pod)} was not deleted: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`);
+        throw new Error(`pod ${objectKey(pod)} was not deleted: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`);
       }
       await clock.sleep(Math.min(this.opts.podPollIntervalMs, left), signal);
     }
@@ -171,7 +172,6 @@ export class NodeDrainer {
 }
 
 const podRef = (p: Pod) => ({ namespace: p.metadata.namespace ?? '', name: p.metadata.name ?? '' });
-const podKey = (p: Pod) => `${p.metadata.namespace}/${p.metadata.name}`;
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -1,6 +1,6 @@
 // The base of an emulator's world state: the lifecycle timers (one TransitionScheduler whose timers all call
 // advance()), the change listeners, and the persistence hook. Subclasses own the world's rules.
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../base/clock.js';
 import { ChangeListeners } from './change-listeners.js';
 import { IdSerial, serialHex } from './issued-id-serial.js';
 import type { StateSnapshotFile } from './state-snapshot.js';

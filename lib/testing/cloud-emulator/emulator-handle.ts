@@ -1,7 +1,7 @@
 // What every cloud emulator shares at its edge: the options it starts from and the control surface it hands
 // its tests, beside its own cloud-specific ones.
-import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
+import type { Clock } from '../../base/clock.js';
+import type { Logger } from '../../base/logger.js';
 import type { InstanceView } from '../instance-view.js';
 import { EmulatorKnobs, type EmulatorKnobsConfig, type EmulatorKnobsOptions } from './emulator-knobs.js';
 

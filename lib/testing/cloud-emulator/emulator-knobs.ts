@@ -2,9 +2,9 @@
 // `await knobs.before(action)` before doing anything (latency, throttling, injected failures surface as a thrown
 // EmulatorFault it renders in the cloud's own error format), applies the call, then asks
 // `knobs.afterEffect(action)` whether to lose the reply although the effect has happened.
-import type { Clock } from '../../runtime/clock.js';
-import { RealClock } from '../../runtime/real-clock.js';
-import { TokenBucket } from '../../runtime/token-bucket.js';
+import type { Clock } from '../../base/clock.js';
+import { RealClock } from '../../base/real-clock.js';
+import { TokenBucket } from '../../base/token-bucket.js';
 import { type ActionMatcher, describeMatcher, matchesAction } from './action-matcher.js';
 import { type ActionCounts, CallCounters } from './call-counters.js';
 import { EmulatorFault, type FaultSpec } from './emulator-fault.js';

@@ -3,7 +3,7 @@
 // the cloud's own API errors, and a last-resort 500 for anything unexpected. The wire format stays the
 // emulator's: it passes in how to answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../../runtime/logger.js';
+import type { Logger } from '../../base/logger.js';
 import { EmulatorFault } from './emulator-fault.js';
 import type { EmulatorKnobs } from './emulator-knobs.js';
 import { dropConnection } from './http-reply.js';

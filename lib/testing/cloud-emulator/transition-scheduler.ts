@@ -2,7 +2,7 @@
 // Every timer calls the same `advance`, which applies whatever is due by then; the clock guarantees a timer
 // never fires before now() reaches its due time (RealClock re-arms an early Node timer), so `advance` always
 // finds the transition that armed it.
-import type { Clock, TimerHandle } from '../../runtime/clock.js';
+import type { Clock, TimerHandle } from '../../base/clock.js';
 
 export class TransitionScheduler {
   private readonly timers = new Map<string, TimerHandle>();

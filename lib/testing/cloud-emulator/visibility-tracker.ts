@@ -1,6 +1,6 @@
 // Eventual consistency: a resource created at time T is invisible to reads of a given "view" (for EC2:
 // lookups by id vs. filtered searches) until T + delay(view).
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../base/clock.js';
 
 export const DEFAULT_VIEW = 'default';
 

@@ -6,6 +6,7 @@ import {
   getControllerOf,
   hasFinalizer,
   isDeleting,
+  namespacedKey,
   objectKey,
   removeFinalizer,
   splitObjectKey,
@@ -17,6 +18,14 @@ describe('object helpers', () => {
     expect(objectKey({ metadata: { name: 'node-1' } })).to.equal('node-1');
     expect(splitObjectKey('ns/m-1')).to.deep.equal({ namespace: 'ns', name: 'm-1' });
     expect(splitObjectKey('node-1')).to.deep.equal({ namespace: '', name: 'node-1' });
+  });
+
+  it('namespacedKey gives a request, an ObjectKey and object metadata the same key as objectKey', () => {
+    expect(namespacedKey({ namespace: 'ns', name: 'm-1' })).to.equal('ns/m-1');
+    expect(namespacedKey({ namespace: '', name: 'node-1' })).to.equal('node-1');
+    expect(namespacedKey({ name: 'node-1' })).to.equal('node-1');
+    const pod = { metadata: { namespace: 'ns', name: 'p' } };
+    expect(namespacedKey(pod.metadata)).to.equal(objectKey(pod));
   });
 
   it('getControllerOf returns the controller owner only', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { CoreEvent } from '../../../lib/apis/core.js';
 import { EventCorrelator } from '../../../lib/client/event-correlator.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 
 let n = 0;
 function ev(message: string, reason = 'FailedCreate', name = 'm1'): CoreEvent {

@@ -6,7 +6,7 @@ import { createKubeClient } from '../../../lib/client/http-kube-client.js';
 import { RequestTimeoutError } from '../../../lib/client/http-transport.js';
 import { kubeConfigFor } from '../../../lib/client/kube-config.js';
 import { Nodes } from '../../../lib/client/resources.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 
 /** A throwaway server whose answers each test scripts. */
 async function scriptedServer(handler: http.RequestListener) {

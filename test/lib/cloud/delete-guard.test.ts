@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { DeleteGuard, InstanceNotVisibleYetError } from '../../../lib/cloud/delete-guard.js';
 import { LaunchLedger } from '../../../lib/cloud/launch-ledger.js';
 import { MachineInstanceStateAnnotation, RequeueAfterError, type Machine } from '../../../lib/index.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 
 const WINDOW = 120_000;
 

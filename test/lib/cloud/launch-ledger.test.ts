@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { LaunchLedger } from '../../../lib/cloud/launch-ledger.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 
 describe('LaunchLedger', () => {
   const ledger = (clock: FakeClock) => new LaunchLedger({ clock, windowMs: 600_000, unknownIdWaitMs: 60_000 });

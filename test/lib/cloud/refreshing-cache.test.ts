@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RefreshingCache } from '../../../lib/cloud/refreshing-cache.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 
 describe('RefreshingCache', () => {
   it('reuses an answer until the TTL passes, then loads again', async () => {

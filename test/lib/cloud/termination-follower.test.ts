@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TerminationFollower } from '../../../lib/cloud/termination-follower.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 
 describe('TerminationFollower', () => {
   it('waits about 1 s at first, then half of how long the wait has lasted, capped at 10 s', () => {

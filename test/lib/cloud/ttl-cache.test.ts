@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TtlCache } from '../../../lib/cloud/ttl-cache.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 
 describe('TtlCache', () => {
   it('forgets an entry once its time is up', () => {

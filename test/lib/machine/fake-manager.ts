@@ -2,7 +2,7 @@
 import { Registry } from 'prom-client';
 import type { KubeObject } from '../../../lib/apis/meta.js';
 import type { Resource } from '../../../lib/client/resources.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 import type { Controller, ControllerManager, ControllerOptions, Informer } from '../../../lib/runtime/types.js';
 import { ListEvents, quietLog } from './fixtures.js';
 import { MemoryInformer, MemoryKubeClient } from './memory-kube.js';

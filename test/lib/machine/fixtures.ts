@@ -8,8 +8,8 @@ import { Machines, Nodes } from '../../../lib/client/resources.js';
 import type { Actuator } from '../../../lib/machine/actuator.js';
 import { MachineReconciler } from '../../../lib/machine/machine-reconciler.js';
 import { MachineMetrics } from '../../../lib/machine/metrics.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
-import type { Logger } from '../../../lib/runtime/logger.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
+import type { Logger } from '../../../lib/base/logger.js';
 import type { ReconcileContext, Result } from '../../../lib/runtime/types.js';
 import { MemoryInformer, MemoryKubeClient } from './memory-kube.js';
 

@@ -3,6 +3,7 @@
 // and an eviction hook. Integration tests use the real local control plane instead.
 import type { Eviction } from '../../../lib/apis/core.js';
 import type { KubeObject, Status } from '../../../lib/apis/meta.js';
+import { namespacedKey } from '../../../lib/apis/objects.js';
 import { ApiError } from '../../../lib/client/errors.js';
 import type { DeleteOptions, JsonPatchOperation, KubeClient, ListOptions, ListResult, ObjectKey, Patch, PatchOptions } from '../../../lib/client/kube-client.js';
 import type { Resource } from '../../../lib/client/resources.js';
@@ -13,7 +14,6 @@ import type { Informer, InformerEvent, InformerHandler } from '../../../lib/runt
 // the API server allows.
 const structuredClone = clone;
 
-const keyOf = (k: ObjectKey) => `${k.namespace ?? ''}/${k.name}`;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function mergePatch(target: unknown, patch: unknown): unknown {
@@ -82,7 +82,7 @@ export class MemoryKubeClient implements KubeClient {
   }
 
   peek<T extends KubeObject>(r: Resource<T>, key: ObjectKey): T | undefined {
-    const o = this.store(r).get(keyOf(key));
+    const o = this.store(r).get(namespacedKey(key));
     return o ? (structuredClone(o) as T) : undefined;
   }
 
@@ -101,7 +101,7 @@ export class MemoryKubeClient implements KubeClient {
 
   private save(r: Resource, obj: KubeObject): KubeObject {
     obj.metadata.resourceVersion = String(++this.rv);
-    this.store(r).set(keyOf({ namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' }), structuredClone(obj));
+    this.store(r).set(namespacedKey(obj.metadata), structuredClone(obj));
     return structuredClone(obj);
   }
 
@@ -144,7 +144,7 @@ export class MemoryKubeClient implements KubeClient {
       next.metadata.generation = (cur.metadata.generation ?? 1) + 1;
     }
     if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
-      this.store(r).delete(keyOf({ namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' }));
+      this.store(r).delete(namespacedKey(obj.metadata));
       return next as T;
     }
     return this.save(r, next) as T;
@@ -193,7 +193,7 @@ export class MemoryKubeClient implements KubeClient {
       this.save(r, cur);
       return;
     }
-    this.store(r).delete(keyOf(key));
+    this.store(r).delete(namespacedKey(key));
   }
 
   async evict(key: Required<ObjectKey>, eviction?: Partial<Eviction>): Promise<void> {

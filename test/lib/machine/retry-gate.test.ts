@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RetryGate } from '../../../lib/machine/retry-gate.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 
 describe('RetryGate (hot-loop guard)', () => {
   it('holds a failed key back for an exponentially growing delay, capped', () => {

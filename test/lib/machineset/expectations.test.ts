@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { MachineSetExpectations } from '../../../lib/machineset/expectations.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 
 describe('MachineSet expectations', () => {
   it('are satisfied for a key nothing was expected of', () => {

@@ -5,7 +5,7 @@ import type { Machine } from '../../../lib/apis/machine-types.js';
 import { Machines, Nodes } from '../../../lib/client/resources.js';
 import { NodeLinkOwnedAnnotation } from '../../../lib/nodelink/owned-metadata.js';
 import { findNodeForMachine, indexMachines, indexNodes, NodeLinkReconciler } from '../../../lib/nodelink/nodelink-reconciler.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { rctx } from '../machine/fixtures.js';
 import { MemoryInformer, MemoryKubeClient } from '../machine/memory-kube.js';
 

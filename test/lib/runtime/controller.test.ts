@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import { ConfigMaps } from '../../../lib/client/resources.js';
 import { ControllerImpl } from '../../../lib/runtime/controller.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
-import { nullLogger } from '../../../lib/runtime/json-logger.js';
-import { RealClock } from '../../../lib/runtime/real-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
+import { nullLogger } from '../../../lib/base/json-logger.js';
+import { RealClock } from '../../../lib/base/real-clock.js';
 import { runtimeMetrics } from '../../../lib/runtime/runtime-metrics.js';
 import { TerminalError, type Reconciler, type Request, type Result } from '../../../lib/runtime/types.js';
-import type { Clock } from '../../../lib/runtime/clock.js';
+import type { Clock } from '../../../lib/base/clock.js';
 import { FakeInformer, obj } from './support/fake-informer.js';
 
 const settle = async (n = 5) => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { ConfigMap } from '../../../lib/apis/core.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { ConfigMaps, Namespaces } from '../../../lib/client/resources.js';
-import { nullLogger } from '../../../lib/runtime/json-logger.js';
+import { nullLogger } from '../../../lib/base/json-logger.js';
 import { SharedInformer } from '../../../lib/runtime/shared-informer.js';
 import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
 import { waitFor } from './support/wait.js';

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { KubeObject } from '../../../lib/apis/meta.js';
 import type { KubeClient, ListResult, WatchEvent } from '../../../lib/client/kube-client.js';
 import { ConfigMaps } from '../../../lib/client/resources.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
-import { nullLogger } from '../../../lib/runtime/json-logger.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
+import { nullLogger } from '../../../lib/base/json-logger.js';
 import { SharedInformer } from '../../../lib/runtime/shared-informer.js';
 
 const settle = async (n = 5) => {

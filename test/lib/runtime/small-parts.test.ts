@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
 import { collectionPath, objectPath, withQuery } from '../../../lib/client/paths.js';
 import { withResourceVersionLock } from '../../../lib/client/http-kube-client.js';
 import { ConfigMaps, Machines, Nodes, Pods } from '../../../lib/client/resources.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
-import { createLogger } from '../../../lib/runtime/json-logger.js';
 import { decideOutcome, isTerminal } from '../../../lib/runtime/reconcile-outcome.js';
+import { requestFromKey, requestKey } from '../../../lib/runtime/request-key.js';
 import { parseBindAddress } from '../../../lib/runtime/probe-server.js';
 import { microTime } from '../../../lib/runtime/leader-elector.js';
 import { TerminalError } from '../../../lib/runtime/types.js';
@@ -49,60 +47,12 @@ describe('REST paths', () => {
   });
 });
 
-describe('FakeClock', () => {
-  it('fires due timers in due-time order as time steps, including timers scheduled by timers', () => {
-    const clock = new FakeClock(0);
-    const fired: string[] = [];
-    clock.setTimeout(() => fired.push('b@20'), 20);
-    clock.setTimeout(() => {
-      fired.push('a@10');
-      clock.setTimeout(() => fired.push('c@15'), 5);
-    }, 10);
-    const cancelled = clock.setTimeout(() => fired.push('never'), 5);
-    cancelled.cancel();
-    clock.step(19);
-    expect(fired).to.deep.equal(['a@10', 'c@15']);
-    expect(clock.now()).to.equal(19);
-    clock.step(1);
-    expect(fired).to.deep.equal(['a@10', 'c@15', 'b@20']);
-  });
-
-  it('resolves sleep() through its timers and rejects it on abort', async () => {
-    const clock = new FakeClock(0);
-    let woke = false;
-    const p = clock.sleep(100).then(() => (woke = true));
-    clock.step(99);
-    await Promise.resolve();
-    expect(woke).to.equal(false);
-    clock.step(1);
-    await p;
-    expect(woke).to.equal(true);
-    const ac = new AbortController();
-    const s = clock.sleep(100, ac.signal);
-    ac.abort(new Error('stop'));
-    await s.then(() => expect.fail('should reject'), (e: Error) => expect(e.message).to.equal('stop'));
-    expect(clock.pendingTimers()).to.equal(0);
-  });
-});
-
-describe('createLogger', () => {
-  function capture(level: number) {
-    const lines: Record<string, unknown>[] = [];
-    const stream = new Writable({ write(chunk: Buffer, _enc, cb) { lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>); cb(); } });
-    return { lines, log: createLogger({ level, stream, clock: new FakeClock(0), fields: { app: 't' } }) };
-  }
-
-  it('writes JSON lines with level, ts, msg, inherited child fields and error messages', () => {
-    const { lines, log } = capture(0);
-    log.child({ controller: 'machine' }).child({ key: 'ns/m' }).error('failed', { error: new Error('outer', { cause: new Error('inner') }) });
-    expect(lines[0]).to.deep.equal({ level: 'error', ts: '1970-01-01T00:00:00.000Z', msg: 'failed', app: 't', controller: 'machine', key: 'ns/m', error: 'outer: inner' });
-  });
-
-  it('prints debug(…, n) only at -v >= n', () => {
-    const { lines, log } = capture(2);
-    log.debug('two', {}, 2);
-    log.debug('three', {}, 3);
-    expect(lines.map((l) => l.msg)).to.deep.equal(['two']);
+describe('requestKey', () => {
+  it('is the namespacedKey of a request, and requestFromKey reads it back (no namespace when cluster-scoped)', () => {
+    expect(requestKey({ namespace: 'ns', name: 'm' })).to.equal('ns/m');
+    expect(requestKey({ name: 'node-1' })).to.equal('node-1');
+    expect(requestFromKey('ns/m')).to.deep.equal({ namespace: 'ns', name: 'm' });
+    expect(requestFromKey('node-1')).to.deep.equal({ name: 'node-1' });
   });
 });
 

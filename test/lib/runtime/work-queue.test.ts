@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { DelayingQueue, WorkQueue } from '../../../lib/runtime/work-queue.js';
 
 async function getItem<T>(q: WorkQueue<T>): Promise<T> {

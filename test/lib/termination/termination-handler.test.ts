@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import type { Node } from '../../../lib/apis/core.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { Nodes } from '../../../lib/client/resources.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
-import { nullLogger } from '../../../lib/runtime/json-logger.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
+import { nullLogger } from '../../../lib/base/json-logger.js';
 import { MetadataServiceError, runTerminationHandler, type TerminationHandlerOptions, type TerminationNotice, type TerminationNoticeSource } from '../../../lib/termination/index.js';
 import { eventually, startTestEnv, type TestEnv } from '../../../lib/testing/index.js';
 

@@ -4,7 +4,7 @@ import { MachineClusterIDLabel } from '../../../lib/apis/constants.js';
 import type { Machine } from '../../../lib/apis/machine-types.js';
 import { actuatorConformanceChecks, conformanceTools, describeActuatorConformance, type ActuatorConformanceHarness } from '../../../lib/testing/conformance.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 
 const NS = 'conformance';
 let uid = 0;

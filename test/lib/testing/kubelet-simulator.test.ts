@@ -3,7 +3,7 @@ import { MachineClusterIDLabel } from '../../../lib/apis/constants.js';
 import type { Machine } from '../../../lib/apis/machine-types.js';
 import type { Node } from '../../../lib/apis/core.js';
 import { Nodes } from '../../../lib/client/resources.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { conformanceContext } from '../../../lib/testing/conformance.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
 import type { EmulatedInstance, InstanceView } from '../../../lib/testing/instance-view.js';

@@ -1,7 +1,7 @@
 // Shared fixtures for the IBM Cloud client and emulator tests: an emulator on a FakeClock, a client wired to
 // it through real IAM, and a worker InstancePrototype resolved from the default world.
 import { expect } from 'chai';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { startIbmVpcEmulator, type IbmVpcEmulator, type IbmVpcEmulatorOptions } from '../../../providers/ibmcloud/emulator/index.js';
 import { createVpcClient, type VpcApi, type VpcClientOptions } from '../../../providers/ibmcloud/vpc-api.js';
 import { VpcApiError } from '../../../providers/ibmcloud/vpc-api-error.js';

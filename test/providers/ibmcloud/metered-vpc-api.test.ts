@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RegionalRateLimiter } from '../../../lib/index.js';
-import { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { MeteredVpcApi } from '../../../providers/ibmcloud/metered-vpc-api.js';
 import type { VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
 import { VpcApiError } from '../../../providers/ibmcloud/vpc-api-error.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { NoAuthAuthenticator } from 'ibm-cloud-sdk-core';
-import type { FakeClock } from '../../../lib/runtime/fake-clock.js';
+import type { FakeClock } from '../../../lib/base/fake-clock.js';
 import { IAM_TOKEN_ACTION, VIEW_LIST, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
 import { createVpcClient, normalizeVpcServiceUrl, VpcClientConfigError, type VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
 import { apiError, clientFor, eventually, startEmulator, workerPrototype } from './ibm-test-env.js';

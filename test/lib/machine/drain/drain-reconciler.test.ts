@@ -5,7 +5,7 @@ import type { Condition, Machine } from '../../../../lib/apis/machine-types.js';
 import { DaemonSets, Machines, Nodes, Pods } from '../../../../lib/client/resources.js';
 import { DrainReconciler } from '../../../../lib/machine/drain/drain-reconciler.js';
 import { NodeDrainer, type DrainOptions } from '../../../../lib/machine/drain/node-drainer.js';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import type { Result } from '../../../../lib/runtime/types.js';
 import { ListEvents, machine, NS, quietLog, rctx } from '../fixtures.js';
 import { MemoryInformer, MemoryKubeClient, serverError, tooManyRequests } from '../memory-kube.js';

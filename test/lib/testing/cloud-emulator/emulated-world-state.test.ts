@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Clock } from '../../../../lib/runtime/clock.js';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import type { Clock } from '../../../../lib/base/clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { EmulatedWorldState, EmulatorKnobs, IdSerial, type LatencySpec } from '../../../../lib/testing/index.js';
 
 interface Item {

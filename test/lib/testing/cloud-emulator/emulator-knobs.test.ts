@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { EmulatorFault, EmulatorKnobs, SeededRandom, type FaultSpec } from '../../../../lib/testing/index.js';
 
 const THROTTLE: FaultSpec = { status: 503, code: 'SlowDown', message: 'too fast' };

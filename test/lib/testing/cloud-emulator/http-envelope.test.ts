@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
-import type { Logger } from '../../../../lib/runtime/logger.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
+import type { Logger } from '../../../../lib/base/logger.js';
 import {
   closeServer,
   EmulatorKnobs,

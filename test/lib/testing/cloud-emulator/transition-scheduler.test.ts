@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { TransitionScheduler } from '../../../../lib/testing/index.js';
 
 function setup(): { clock: FakeClock; scheduler: TransitionScheduler; firedAt: number[] } {

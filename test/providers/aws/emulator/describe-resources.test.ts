@@ -17,7 +17,7 @@ import {
   type InstanceTypeInfo,
 } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { DEFAULT_INSTANCE_TYPES, startEc2Emulator, type Ec2Emulator } from '../../../../providers/aws/emulator/index.js';
 import { AMI_ARM, AMI_SDA1, AMI_X86, awsError, CLUSTER, ec2Client, SUBNET_PRIVATE_A, VPC, workerLaunch } from './ec2-test-env.js';
 

@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../../../providers/aws/emulator/index.js';
 import { awsError, CLUSTER, ec2Client, elbClient, elbv2Client, workerLaunch } from './ec2-test-env.js';
 

@@ -1,6 +1,6 @@
 import { DescribeInstancesCommand, DescribeSubnetsCommand, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { startEc2Emulator, VIEW_BY_ID, VIEW_SEARCH, type Ec2Emulator } from '../../../../providers/aws/emulator/index.js';
 import { awsError, ec2Client, eventually, rejection, workerLaunch } from './ec2-test-env.js';
 

@@ -1,7 +1,7 @@
 // The emulator's per-instance IMDS, asked over real HTTP the way programs on an EC2 instance ask it.
 import { RunInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../../../providers/aws/emulator/index.js';
 import { ec2Client, workerLaunch } from './ec2-test-env.js';
 

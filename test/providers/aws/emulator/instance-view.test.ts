@@ -1,6 +1,6 @@
 import { RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { startEc2Emulator } from '../../../../providers/aws/emulator/index.js';
 import { AMI_ARM, ec2Client, SUBNET_PUBLIC_A, workerLaunch } from './ec2-test-env.js';
 

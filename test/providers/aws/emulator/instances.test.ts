@@ -14,7 +14,7 @@ import {
   type Instance,
 } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../../../providers/aws/emulator/index.js';
 import {
   AMI_ARM,

@@ -1,6 +1,6 @@
 // The emulator's per-instance GCE metadata server, asked over real HTTP as a program on the instance asks it.
 import { expect } from 'chai';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { startGceEmulator, type GceEmulator } from '../../../../providers/gcp/emulator/index.js';
 import { clientsFor, closeClients, insert, type Clients } from './fixtures.js';
 

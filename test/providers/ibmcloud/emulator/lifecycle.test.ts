@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import type { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../../providers/ibmcloud/emulator/index.js';
 import type { VpcApi } from '../../../../providers/ibmcloud/vpc-api.js';
 import { apiError, clientFor, eventually, startEmulator, workerPrototype } from '../ibm-test-env.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeClock } from '../../../../lib/runtime/fake-clock.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { clientFor, rawToken, START, startEmulator, workerPrototype } from '../ibm-test-env.js';
 
 describe('IBM VPC emulator: persistence', () => {

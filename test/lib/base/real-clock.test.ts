@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RealClock } from '../../../lib/runtime/real-clock.js';
+import { RealClock } from '../../../lib/base/real-clock.js';
 
 describe('RealClock', () => {
   it('never runs a timer before now() has reached its due time', async () => {

@@ -1,0 +1,44 @@
+// The user data of a Machine's instance, read from the Secret its providerSpec names (in the Machine's
+// namespace, key "userData", as on every cloud). Providers differ only in how they hand the bytes to the cloud
+// (raw bytes, a UTF-8 string) and in whether a Secret without the key is a fault of the spec: that is an
+// option here, not a copy of this function. The contents are never logged or put into an error.
+import type { Machine } from '../apis/machine-types.js';
+import type { KubeClient } from '../client/kube-client.js';
+import { InvalidMachineConfigurationError, MissingSecretKeyError } from '../machine/errors.js';
+import { readReferencedSecret } from './referenced-secret.js';
+import { secretBytes } from './secret-value.js';
+
+/** The key of the user-data Secret that holds the user data. */
+export const USER_DATA_SECRET_KEY = 'userData';
+
+export interface UserDataOptions {
+  /**
+   * The providerSpec field naming the Secret. When set, a Secret without the key is an invalid spec at that
+   * field (terminal); when not, it is a MissingSecretKeyError, retried with backoff until the Secret is fixed.
+   */
+  invalidSpecField?: string;
+}
+
+/**
+ * The user data in Secret `secretName` of the Machine's namespace; undefined when the spec names no Secret.
+ * A Secret that does not exist is a MissingSecretError (the Machine waits for it).
+ */
+export async function readUserData(
+  client: KubeClient,
+  machine: Machine,
+  secretName: string | undefined,
+  signal: AbortSignal,
+  opts: UserDataOptions = {},
+): Promise<Buffer | undefined> {
+  if (!secretName) return undefined;
+  const namespace = machine.metadata.namespace ?? '';
+  const secret = await readReferencedSecret(client, { namespace, name: secretName }, 'user data', signal);
+  const bytes = secretBytes(secret, USER_DATA_SECRET_KEY);
+  if (bytes !== undefined) return bytes;
+  const missing = new MissingSecretKeyError(namespace, secretName, USER_DATA_SECRET_KEY);
+  if (opts.invalidSpecField === undefined) throw missing;
+  throw new InvalidMachineConfigurationError(`secret ${namespace}/${secretName} does not have "${USER_DATA_SECRET_KEY}" field set`, {
+    field: opts.invalidSpecField,
+    cause: missing,
+  });
+}
