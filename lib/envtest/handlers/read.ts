@@ -43,6 +43,18 @@ function decodeContinue(s: string): ContinueToken {
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 
+/**
+ * Whether `o` comes before the continue token's start in the store's order: by namespace, then by name.
+ * Comparing the joined "namespace/name" text instead would misplace namespace "a" against "a-b", since
+ * '/' sorts after '-' and '.'. Neither part can hold a '/', so the start splits at its first one.
+ */
+function before(o: KubeObject, start: string): boolean {
+  const cut = start.indexOf('/');
+  const [ns, name] = cut < 0 ? ['', start] : [start.slice(0, cut), start.slice(cut + 1)];
+  const ons = o.metadata.namespace ?? '';
+  return ons !== ns ? ons < ns : (o.metadata.name ?? '') < name;
+}
+
 /** GET of a collection, or a watch when ?watch is set. */
 export async function handleList(ctx: HandlerContext): Promise<void> {
   const { type, query } = ctx;
@@ -73,7 +85,7 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const item = items[mid];
-      if (item && keyOf(item) < token.start) lo = mid + 1;
+      if (item && before(item, token.start)) lo = mid + 1;
       else hi = mid;
     }
     items = items.slice(lo);

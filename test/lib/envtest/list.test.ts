@@ -63,4 +63,20 @@ describe('envtest control plane: lists and selectors', () => {
     const r = await raw(env.cp, 'GET', '/apis/test.envtest.io/v1/widgets?limit=1&continue=garbage');
     expect(r.status).to.equal(400);
   });
+
+  it('pages across namespaces where one name is a prefix of another ("p" and "p-q"): every object once, in order', async () => {
+    for (const ns of ['p', 'p-q']) {
+      await createNamespace(env, ns);
+      for (const name of ['a', 'b']) await env.custom.createNamespacedCustomObject({ ...W, namespace: ns, body: widget(name, { size: 'small' }, { labels: { page: 'yes' } }) });
+    }
+    const seen: string[] = [];
+    let cont: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const r = await env.custom.listClusterCustomObject({ ...W, labelSelector: 'page=yes', limit: 1, ...(cont ? { _continue: cont } : {}) });
+      seen.push(...r.items.map((i: Json) => `${i.metadata.namespace}/${i.metadata.name}`));
+      cont = r.metadata.continue;
+      if (!cont) break;
+    }
+    expect(seen).to.deep.equal(['p/a', 'p/b', 'p-q/a', 'p-q/b']);
+  });
 });
