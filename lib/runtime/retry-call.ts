@@ -45,11 +45,12 @@ export async function retryCall<T>(fn: (attempt: number) => Promise<T>, opts: Re
   const clock = opts.clock ?? new RealClock();
   const { signal } = opts;
   if (signal?.aborted) throw abortError(signal);
+  // The signal is not handed to p-retry, which would also reject a call that succeeded after the abort; the
+  // check above and the one in shouldRetry do the rest of its work. Its own timer stays unused (minTimeout
+  // 0, so its `randomize` has nothing to spread): the wait below applies the same formula on the clock.
   return pRetry(fn, {
     retries: opts.retries,
-    // p-retry's own timer stays unused (minTimeout 0); the wait below runs on the clock, with the same jitter.
     minTimeout: 0,
-    randomize: true,
     // Called only when a retry is left and the error is not a bug (a non-network TypeError): the wait happens
     // here so that it follows the classifier's yes, and an abort during it rejects the whole call.
     shouldRetry: async ({ error, retriesConsumed }) => {
