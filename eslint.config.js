@@ -135,6 +135,21 @@ export default tseslint.config(
   providerRules('gcp'),
   providerRules('ibmcloud'),
   {
+    // A source file past 400 lines holds more than one job; split it along a seam instead of raising this.
+    files: ['lib/**/*.ts', 'providers/**/*.ts', 'cmd/**/*.ts', 'hack/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  {
+    // The three actuators shrink to their cloud ports and record step when the cloud actuator template in
+    // lib/machine takes over what is the same on every cloud; until then they may exceed 400, but not grow.
+    files: ['providers/aws/actuator.ts', 'providers/gcp/actuator.ts', 'providers/ibmcloud/actuator.ts'],
+    rules: {
+      'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unused-expressions': 'off',

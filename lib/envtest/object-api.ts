@@ -5,22 +5,16 @@
 // controller all write through here, so the rules live in one place.
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../apis/meta.js';
-import { CRDGroup, CRDPlural, RbacGroup } from './builtin-types.js';
-import { crdStatus, validateCrd, type CRDObject } from './crd.js';
 import * as E from './errors.js';
-import { cloneJson, isPlainObject } from './json.js';
-import { validateObjectMeta } from './object-meta.js';
+import { cloneJson } from './json.js';
 import type { TypeRegistry } from './registry.js';
-import { apiVersionFor, storageKeyOf, toStoredForm, versionInfo, type ResourceType } from './resource-type.js';
-import { applySchema } from './schema/index.js';
+import { apiVersionFor, storageKeyOf, toStoredForm, type ResourceType } from './resource-type.js';
 import { fieldContextFor, recordUpdate, type FieldManagerRequest } from './field-management/index.js';
-import { foldSecretStringData } from './secret-string-data.js';
 import { shapeOf, withoutUnknownFields } from './known-fields.js';
 import { checkStringMaps } from './string-maps.js';
-import { validateEvent } from './event-validation.js';
 import type { Store } from './storage/store.js';
 import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
-import { AdmissionRegistrationGroup, defaultWebhookConfiguration, MutatingPlural, validateWebhookConfiguration, ValidatingPlural } from './webhooks/configuration.js';
+import { reportUnknownFields, validateAndDefault } from './validate-and-default.js';
 
 export type Obj = KubeObject & Record<string, unknown>;
 
@@ -78,35 +72,6 @@ export function hasPendingFinalizers(type: ResourceType, obj: KubeObject & Recor
   if ((obj.metadata.finalizers ?? []).length > 0) return true;
   const isNamespace = type.group === '' && type.plural === 'namespaces';
   return isNamespace && ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0;
-}
-
-/** Fields present in the input but pruned from the output (apiVersion, kind and metadata are never pruned). */
-function prunedFields(input: unknown, output: unknown, path: string): string[] {
-  const out: string[] = [];
-  if (Array.isArray(input) && Array.isArray(output) && input.length === output.length) {
-    input.forEach((v, i) => out.push(...prunedFields(v, output[i], `${path}[${i}]`)));
-  } else if (isPlainObject(input) && isPlainObject(output)) {
-    for (const k of Object.keys(input)) {
-      if (path === '' && (k === 'metadata' || k === 'apiVersion' || k === 'kind')) continue;
-      const p = path === '' ? k : `${path}.${k}`;
-      if (!(k in output)) out.push(p);
-      else out.push(...prunedFields(input[k], output[k], p));
-    }
-  }
-  return out;
-}
-
-/**
- * fieldValidation, as kube applies it while decoding: Strict fails with every duplicate and unknown field
- * in one message, Warn (the default) reports each as a warning, Ignore drops them silently.
- */
-function reportUnknownFields(type: ResourceType, version: string, unknown: readonly string[], opts: WriteOpts): void {
-  const problems = [...(opts.duplicateFields ?? []).map((f) => `duplicate field "${f}"`), ...unknown.map((f) => `unknown field "${f}"`)];
-  if (problems.length > 0 && opts.fieldValidation === 'Strict') {
-    const strict = `strict decoding error: ${problems.join(', ')}`;
-    throw E.badRequest(opts.patched ? strict : `${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${strict}`);
-  }
-  if (opts.fieldValidation !== 'Ignore') opts.warnings?.push(...problems);
 }
 
 export function groupResource(type: ResourceType): E.GroupResource {
@@ -172,7 +137,7 @@ export class ObjectApi {
     const applied = opts.fieldManager?.operation === 'Apply' ? meta.managedFields : undefined;
     prepareCreate(type, obj, randomUUID(), nowStr);
     if (applied !== undefined) meta.managedFields = applied;
-    const admitted = this.admit(type, version, obj, undefined, nowStr, opts, known.unknown);
+    const admitted = validateAndDefault(type, version, obj, undefined, nowStr, opts, known.unknown);
     this.recordFields(type, version, undefined, admitted, opts, nowStr);
     if (this.find(type, m.namespace ?? '', name)) throw E.alreadyExists(groupResource(type), name);
     return admitted;
@@ -254,7 +219,7 @@ export class ObjectApi {
       }]);
     }
     const now = rfc3339(this.now());
-    const admitted = this.admit(type, version, next, existing, now, opts, known.unknown);
+    const admitted = validateAndDefault(type, version, next, existing, now, opts, known.unknown);
     this.recordFields(type, version, existing, admitted, opts, now);
     return admitted;
   }
@@ -281,7 +246,7 @@ export class ObjectApi {
 
   /**
    * An incoming object as kube's decoder would leave it: string maps checked (400 otherwise) and the fields
-   * its kind does not have taken out, their paths returned for fieldValidation (see admit).
+   * its kind does not have taken out, their paths returned for fieldValidation (see validateAndDefault).
    */
   private knownFields(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): { object: Obj; unknown: string[] } {
     const checked = checkStringMaps(type, version, incoming, { patched: opts.patched === true });
@@ -381,50 +346,6 @@ export class ObjectApi {
     obj.apiVersion = expected;
     obj.kind = type.kind;
     return obj;
-  }
-
-  /** Validation and kind-specific defaulting common to create and update; returns the object to store. */
-  private admit(type: ResourceType, version: string, obj: Obj, old: Obj | undefined, now: string, opts: WriteOpts, unknownFields: readonly string[]): Obj {
-    const unknown = [...unknownFields];
-    const causes: E.StatusCause[] = [];
-    const isNamespace = type.group === '' && type.plural === 'namespaces';
-    causes.push(...validateObjectMeta(obj.metadata, isNamespace ? 'label' : type.group === RbacGroup ? 'path-segment' : 'subdomain'));
-    let out = obj;
-    if (type.group === '' && type.plural === 'secrets') {
-      const folded = foldSecretStringData(out);
-      out = folded.object;
-      causes.push(...folded.causes);
-    }
-    if (type.custom) {
-      const schema = versionInfo(type, version)?.schema;
-      if (schema) {
-        const result = applySchema(obj, schema);
-        for (const c of result.causes) causes.push({ reason: c.type, message: c.message, field: c.field });
-        if (isObj(result.object)) out = result.object;
-        unknown.push(...prunedFields(obj, out, ''));
-      }
-    }
-    reportUnknownFields(type, version, unknown, opts);
-    if (storageKeyOf(type) === '/events') causes.push(...validateEvent(out, old, type.view !== undefined));
-    if (isNamespace && !old) {
-      const spec = (out.spec ?? {}) as { finalizers?: string[] };
-      out.spec = { ...spec, finalizers: spec.finalizers ?? ['kubernetes'] };
-    }
-    if (type.group === CRDGroup && type.plural === CRDPlural) {
-      const crd = out as CRDObject;
-      causes.push(...validateCrd(crd));
-      if (old && crd.spec?.group !== (old as CRDObject).spec?.group) {
-        causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${crd.spec?.group ?? ''}": field is immutable`, field: 'spec.group' });
-      }
-      if (causes.length === 0) out.status = crdStatus(crd, (old?.status as { conditions?: Array<{ lastTransitionTime?: string }> } | undefined)?.conditions?.[0]?.lastTransitionTime ?? now);
-    }
-    if (type.group === AdmissionRegistrationGroup && (type.plural === MutatingPlural || type.plural === ValidatingPlural)) {
-      const mutating = type.plural === MutatingPlural;
-      defaultWebhookConfiguration(out, mutating);
-      causes.push(...validateWebhookConfiguration(out, mutating));
-    }
-    if (causes.length > 0) throw E.invalid(type.kind, type.group, obj.metadata.name ?? '', causes);
-    return out;
   }
 
   /** NamespaceLifecycle: no new objects in a namespace that does not exist or is being deleted. */

@@ -18,10 +18,6 @@
 // control-plane machines are not exempt — a master with a controller owner is remediated like any other.
 import {
   ExternalRemediationAnnotation,
-  ExternalRemediationRequestAvailableCondition,
-  ExternalRemediationRequestCreationFailedReason,
-  ExternalRemediationTemplateAvailableCondition,
-  ExternalRemediationTemplateNotFoundReason,
   MHCPausedAnnotation,
   PhaseFailed,
   RemediationAllowedCondition,
@@ -32,7 +28,7 @@ import {
 import { falseCondition, setCondition, trueCondition } from '../apis/conditions.js';
 import type { Node } from '../apis/core.js';
 import { selectorFromLabelSelector } from '../apis/label-selector.js';
-import type { Condition, Machine, MachineHealthCheck, MachineHealthCheckStatus } from '../apis/machine-types.js';
+import type { Machine, MachineHealthCheck, MachineHealthCheckStatus } from '../apis/machine-types.js';
 import type { KubeObject } from '../apis/meta.js';
 import { getControllerOf } from '../apis/objects.js';
 import type { EventRecorder } from '../client/event-recorder.js';
@@ -43,9 +39,10 @@ import type { Clock } from '../base/clock.js';
 import { requestKey } from '../runtime/request-key.js';
 import { TerminalError, type ControllerManager, type Informer, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/types.js';
 import { EventOnce } from './event-once.js';
-import { buildRemediationRequest, guessResource, requestKindFor, type ResourceResolver, type UnstructuredObject } from './external-remediation.js';
+import { guessResource, type ResourceResolver } from './external-remediation.js';
 import { classifyTargets, detectedUnhealthyNote, healthCheckSettings, InvalidHealthCheckError, targetString, unhealthyCount, type HealthCheckTarget } from './health.js';
 import { remediationBudget } from './max-unhealthy.js';
+import { RemediationRequests } from './remediation-requests.js';
 import { lookupTargetNode } from './target-node.js';
 import { healthCheckMetrics, type HealthCheckMetrics } from './metrics.js';
 import { ShortCircuitEpisodes } from './short-circuit-backoff.js';
@@ -72,6 +69,7 @@ function aggregate(errors: Error[]): Error {
 class MachineHealthCheckReconciler implements Reconciler {
   private readonly once = new EventOnce();
   private readonly shortCircuits: ShortCircuitEpisodes;
+  private readonly requests: RemediationRequests;
   private readonly cachedNode = (name: string): Node | undefined => this.nodes.get({ name });
 
   constructor(
@@ -82,9 +80,10 @@ class MachineHealthCheckReconciler implements Reconciler {
     private readonly nodes: Informer<Node>,
     private readonly events: EventRecorder,
     private readonly metrics: HealthCheckMetrics,
-    private readonly resolveResource: ResourceResolver,
+    resolveResource: ResourceResolver,
     backoff: MachineHealthCheckControllerOptions['shortCircuitBackoff'],
   ) {
+    this.requests = new RemediationRequests(client, clock, resolveResource);
     this.shortCircuits = new ShortCircuitEpisodes({
       baseMs: backoff?.baseMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.baseMs,
       maxMs: backoff?.maxMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.maxMs,
@@ -182,7 +181,7 @@ class MachineHealthCheckReconciler implements Reconciler {
     for (const t of c.remediate) {
       try {
         if (template) {
-          const outcome = await this.remediateExternally(mhc, t, status.conditions, ctx);
+          const outcome = await this.requests.ensure(mhc, t, status.conditions, ctx);
           status.conditions = outcome.conditions;
           if (outcome.error) throw outcome.error;
         } else {
@@ -193,7 +192,7 @@ class MachineHealthCheckReconciler implements Reconciler {
         errors.push(err as Error);
       }
     }
-    if (template) await this.cleanRemediationRequests(mhc, c.healthy, ctx);
+    if (template) await this.requests.cleanUp(mhc, c.healthy, ctx);
     this.once.retain(`${key}|`, live);
 
     try {
@@ -283,74 +282,6 @@ class MachineHealthCheckReconciler implements Reconciler {
     this.events.event(m, 'Normal', 'MachineDeleted', 'Remediate', `Machine ${target} has been remediated by requesting to delete Machine object`);
     this.metrics.remediationSuccess.inc({ name: mhc.metadata.name ?? '', namespace: mhc.metadata.namespace ?? '' });
     ctx.log.info('remediated machine by deleting it', { target });
-  }
-
-  /**
-   * Creates the remediation request for `t` unless it exists. Returns the conditions with the External*
-   * conditions updated (persisted with the rest of the status) and the error, if any.
-   */
-  private async remediateExternally(
-    mhc: MachineHealthCheck,
-    t: HealthCheckTarget,
-    conditions: Condition[] | undefined,
-    ctx: ReconcileContext,
-  ): Promise<{ conditions: Condition[]; error?: Error }> {
-    const ref = mhc.spec!.remediationTemplate!;
-    const now = this.clock.now();
-    const m = t.machine;
-    const requestKind = requestKindFor(ref.kind ?? '');
-    const requestResource = this.resolveResource(ref.apiVersion ?? '', requestKind);
-    try {
-      await this.client.get(requestResource, { namespace: mhc.metadata.namespace, name: m.metadata.name ?? '' }, { signal: ctx.signal });
-      return { conditions: conditions ?? [] };
-    } catch (err) {
-      if (!isNotFound(err)) return { conditions: conditions ?? [], error: err as Error };
-    }
-
-    let template: UnstructuredObject;
-    try {
-      template = await this.client.get(
-        this.resolveResource(ref.apiVersion ?? '', ref.kind ?? ''),
-        { namespace: m.metadata.namespace, name: ref.name ?? '' },
-        { signal: ctx.signal },
-      );
-    } catch (err) {
-      const message = `error retrieving remediation template ${ref.kind ?? ''} ${m.metadata.namespace ?? ''}/${ref.name ?? ''}: ${(err as Error).message}`;
-      return {
-        conditions: setCondition(conditions, falseCondition(ExternalRemediationTemplateAvailableCondition, ExternalRemediationTemplateNotFoundReason, 'Error', message), now),
-        error: new Error(message, { cause: err }),
-      };
-    }
-    const next = setCondition(conditions, trueCondition(ExternalRemediationTemplateAvailableCondition), now);
-
-    try {
-      await this.client.create(requestResource, buildRemediationRequest(template, ref, m), { signal: ctx.signal });
-    } catch (err) {
-      const message = `error creating remediation request for machine ${m.metadata.name ?? ''}: ${(err as Error).message}`;
-      return {
-        conditions: setCondition(next, falseCondition(ExternalRemediationRequestAvailableCondition, ExternalRemediationRequestCreationFailedReason, 'Error', message), now),
-        error: new Error(message, { cause: err }),
-      };
-    }
-    ctx.log.info('created external remediation request', { target: targetString(mhc, t), kind: requestKind });
-    return { conditions: setCondition(next, trueCondition(ExternalRemediationRequestAvailableCondition), now) };
-  }
-
-  /** Deletes the remediation requests of machines that are healthy again. Errors are only logged. */
-  private async cleanRemediationRequests(mhc: MachineHealthCheck, healthy: HealthCheckTarget[], ctx: ReconcileContext): Promise<void> {
-    const ref = mhc.spec!.remediationTemplate!;
-    const resource = this.resolveResource(ref.apiVersion ?? '', requestKindFor(ref.kind ?? ''));
-    for (const t of healthy) {
-      const key = { namespace: mhc.metadata.namespace, name: t.machine.metadata.name ?? '' };
-      try {
-        const req = await this.client.get(resource, key, { signal: ctx.signal });
-        if (req.metadata.deletionTimestamp) continue;
-        await this.client.delete(resource, key, { signal: ctx.signal });
-        ctx.log.info('deleted the remediation request of a healthy machine', { target: targetString(mhc, t) });
-      } catch (err) {
-        if (!isNotFound(err)) ctx.log.warn('failed to clean up remediation request', { target: targetString(mhc, t), error: (err as Error).message });
-      }
-    }
   }
 }
 

@@ -57,3 +57,14 @@ export function windowEndedCondition(created: boolean): Condition {
     ? { type: CapacityAvailableCondition, status: 'True', reason: InstanceCreatedReason, message: 'The instance exists' }
     : { type: CapacityAvailableCondition, status: 'Unknown', reason: CreateFailedReason, message: 'The last create attempt failed for a reason other than capacity' };
 }
+
+/** A create refused for want of capacity, inside its window: retried after the capacity backoff. */
+export class CapacityRetry extends Error {
+  override readonly name = 'CapacityRetry';
+  constructor(
+    readonly windowLeftMs: number,
+    options: { cause: unknown },
+  ) {
+    super('capacity refused; retrying within the window', options);
+  }
+}

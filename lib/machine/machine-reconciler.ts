@@ -9,26 +9,18 @@ import {
   InstanceMissingReason,
   InstanceNotCreatedReason,
   MachineFinalizer,
-  NotPausedConditionReason,
-  PausedCondition,
-  PausedConditionReason,
   PhaseDeleting,
   PhaseFailed,
   PhaseProvisioned,
   PhaseProvisioning,
   PhaseRunning,
-  SecretNotFoundReason,
-  SecretsAvailableCondition,
-  SecretsFoundReason,
 } from '../apis/constants.js';
-import type { Node } from '../apis/core.js';
 import type { Condition, Machine } from '../apis/machine-types.js';
-import { isNodeOfMachine } from '../apis/node-identity.js';
 import { isMachineProvisioned } from '../apis/machine-predicates.js';
-import { isConflict, isNotFound } from '../client/errors.js';
+import { isNotFound } from '../client/errors.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
-import { Machines, Nodes } from '../client/resources.js';
+import { Machines } from '../client/resources.js';
 import { TerminationFollower, type TerminationFollowPolicy } from '../cloud/termination-follower.js';
 import type { Clock } from '../base/clock.js';
 import { WrittenVersions } from '../runtime/written-versions.js';
@@ -36,15 +28,18 @@ import type { Logger } from '../base/logger.js';
 import { requestKey } from '../runtime/request-key.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import type { Actuator, ActuatorContext } from './actuator.js';
-import { falseCondition, getCondition, isConditionTrue, isEquivalentTo, setCondition, trueCondition, trueConditionWithReason, unknownCondition } from '../apis/conditions.js';
-import { firstRefusalOf, judgeRefusal, refusedCondition, windowEndedCondition } from './capacity-window.js';
-import { findError, formatDuration, InsufficientCapacityError, isInvalidMachineConfiguration, messageOf, MissingSecretError, requeueAfterOf } from './errors.js';
+import { falseCondition, getCondition, isConditionTrue, setCondition, trueCondition, unknownCondition } from '../apis/conditions.js';
+import { CapacityRetry, firstRefusalOf, judgeRefusal, refusedCondition, windowEndedCondition } from './capacity-window.js';
+import { findError, formatDuration, InsufficientCapacityError, isInvalidMachineConfiguration, messageOf, requeueAfterOf } from './errors.js';
 import { hasPreTerminateHooks } from './lifecycle-hooks.js';
 import { MachineDraft } from './machine-writer.js';
 import { applyPhase } from './machine-status.js';
 import { clone } from './merge-patch.js';
 import type { MachineMetrics } from './metrics.js';
-import { RetryGate } from './retry-gate.js';
+import { machineMigrationDecision } from './migration-gate.js';
+import { deleteOwnNode } from './own-node.js';
+import { fingerprintOf, ReconcilePacing } from './reconcile-pacing.js';
+import { markSecretsAvailable, reportMissingSecret } from './secrets-available.js';
 import { MachineValidationError, validateMachine } from './validation.js';
 
 export interface MachineReconcilerDeps {
@@ -84,47 +79,28 @@ export interface MachineReconcilerDeps {
   capacityRetryMaxMs?: number;
 }
 
-/** A create refused for want of capacity, inside its window: retried after the capacity backoff. */
-class CapacityRetry extends Error {
-  override readonly name = 'CapacityRetry';
-  constructor(
-    readonly windowLeftMs: number,
-    options: { cause: unknown },
-  ) {
-    super('capacity refused; retrying within the window', options);
-  }
-}
-
-// The uid is part of it: a machine re-created under the same name is a new object and owes nothing to the
-// backoff its predecessor earned.
-export const fingerprintOf = (m: Machine): string => `${m.metadata.uid ?? ''}/${m.metadata.generation ?? 0}/${m.metadata.deletionTimestamp ?? ''}`;
-
 export class MachineReconciler implements Reconciler {
-  private readonly gate: RetryGate;
-  private readonly secretWaits: RetryGate;
-  private readonly capacityWaits: RetryGate;
+  private readonly pacing: ReconcilePacing;
   private readonly written = new WrittenVersions();
   /** Deleted Machines whose instance is terminating, keyed like the queue. */
   private readonly terminations: TerminationFollower;
 
   constructor(private readonly d: MachineReconcilerDeps) {
-    this.gate = new RetryGate(d.clock, d.retryBaseMs, d.retryMaxMs);
-    this.secretWaits = new RetryGate(d.clock, d.secretWaitBaseMs ?? 1_000, d.secretWaitMaxMs ?? 120_000);
-    this.capacityWaits = new RetryGate(d.clock, d.capacityRetryBaseMs ?? 5_000, d.capacityRetryMaxMs ?? 30_000);
+    this.pacing = new ReconcilePacing(d.clock, d);
     this.terminations = new TerminationFollower(d.clock, d.terminationFollow);
   }
 
   /** Lifts the backoff of a Machine so that its next reconcile runs at once (a Secret it waits for changed). */
   retryNow(req: Request): void {
-    this.gate.succeeded(requestKey(req));
+    this.pacing.retryNow(requestKey(req));
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const key = requestKey(req);
     const cached = this.d.machines.get(req);
     if (!cached) {
-      // Gone: its backoff entry would otherwise stay for the life of the process.
-      this.gate.succeeded(key);
+      // Gone: its backoff entries would otherwise stay for the life of the process.
+      this.pacing.succeeded(key);
       this.written.forget(key);
       this.terminations.done(key);
       return;
@@ -132,33 +108,17 @@ export class MachineReconciler implements Reconciler {
     // Our last write is not in the cache yet: its watch event brings this key back with the fresh copy.
     if (this.written.isStale(key, cached.metadata.resourceVersion)) return;
     const fp = fingerprintOf(cached);
-    const wait = this.gate.remaining(key, fp);
+    const wait = this.pacing.remaining(key, fp);
     if (wait !== undefined) return { requeueAfterMs: wait };
     const started = this.d.clock.now();
     const draft = new MachineDraft(clone(cached), this.d.client);
     try {
       const result = await this.reconcileMachine(draft, ctx);
-      this.gate.succeeded(key);
-      this.secretWaits.succeeded(key);
-      this.capacityWaits.succeeded(key);
+      this.pacing.succeeded(key);
       return result;
     } catch (err) {
-      if (err instanceof CapacityRetry) {
-        // Like the Secret wait: our own status write must not bring the key straight back to the cloud.
-        const delay = Math.min(this.capacityWaits.failed(key, fp, started), err.windowLeftMs);
-        this.gate.hold(key, fp, delay, started);
-        return { requeueAfterMs: delay };
-      }
-      this.capacityWaits.succeeded(key);
-      if (findError(err, MissingSecretError)) {
-        // A wait, not a failure: the Secret watch calls retryNow when the Secret appears. The hold keeps our
-        // own status write from bringing the key straight back, and the bounded delay is the fallback look.
-        const delay = this.secretWaits.failed(key, fp, started);
-        this.gate.hold(key, fp, delay, started);
-        return { requeueAfterMs: delay };
-      }
-      this.gate.failed(key, fp, started);
-      throw err;
+      // A wait (a missing Secret, a capacity retry) becomes a requeue; a failure is held back and thrown again.
+      return this.pacing.failed(key, fp, started, err);
     } finally {
       if (draft.base.metadata.resourceVersion !== cached.metadata.resourceVersion) this.written.record(key, draft.base.metadata.resourceVersion);
     }
@@ -203,7 +163,7 @@ export class MachineReconciler implements Reconciler {
       exists = await d.actuator.exists(draft.machine, actx);
     } catch (err) {
       this.setCondition(draft, unknownCondition(InstanceExistsCondition, ErrorCheckingProviderReason, `Failed to check if machine exists: ${messageOf(err)}`));
-      this.reportMissingSecret(draft, err, isMachineProvisioned(draft.machine) ? 'Update' : 'Create');
+      reportMissingSecret(draft.machine, err, isMachineProvisioned(draft.machine) ? 'Update' : 'Create', d.events, d.clock.now());
       await this.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
       const after = requeueAfterOf(err);
       if (after !== undefined) return { requeueAfterMs: after };
@@ -211,7 +171,7 @@ export class MachineReconciler implements Reconciler {
     }
 
     if (exists) {
-      this.markSecretsAvailable(draft);
+      markSecretsAvailable(draft.machine, d.clock.now());
       // The instance is there: a run of capacity refusals is over. (Not when create returns: an accepted
       // request can still be refused later, as GCE does in the insert operation.)
       this.endCapacityWindow(draft, 'created');
@@ -256,8 +216,8 @@ export class MachineReconciler implements Reconciler {
     } catch (err) {
       createErr = err;
     }
-    if (createErr === undefined) this.markSecretsAvailable(draft);
-    else this.reportMissingSecret(draft, createErr, 'Create');
+    if (createErr === undefined) markSecretsAvailable(draft.machine, d.clock.now());
+    else reportMissingSecret(draft.machine, createErr, 'Create', d.events, d.clock.now());
     if (createErr !== undefined && isInvalidMachineConfiguration(createErr)) {
       await this.updateStatus(draft, PhaseFailed, createErr, ctx.signal);
       return;
@@ -288,11 +248,11 @@ export class MachineReconciler implements Reconciler {
     const actx = this.actuatorContext(ctx, log);
     try {
       await d.actuator.delete(draft.machine, actx);
-      this.markSecretsAvailable(draft);
+      markSecretsAvailable(draft.machine, d.clock.now());
     } catch (err) {
       // A missing Secret is never a reason to let go: the instance may exist, and only its credentials can
       // terminate it. The finalizer stays and the condition says what the deletion waits for.
-      this.reportMissingSecret(draft, err, 'Delete');
+      reportMissingSecret(draft.machine, err, 'Delete', d.events, d.clock.now());
       await this.persistLogged(draft, log, ctx.signal);
       // Only an invalid spec on a machine that never got addresses lets deletion go on.
       if ((draft.machine.status?.addresses?.length ?? 0) > 0 || !isInvalidMachineConfiguration(err)) {
@@ -318,72 +278,29 @@ export class MachineReconciler implements Reconciler {
     this.terminations.done(key);
 
     const nodeName = draft.machine.status?.nodeRef?.name;
-    if (nodeName) await this.deleteOwnNode(draft.machine, nodeName, log, ctx.signal);
+    if (nodeName) await deleteOwnNode(d.client, draft.machine, nodeName, log, ctx.signal);
     const m = clone(draft.machine);
     m.metadata.finalizers = (m.metadata.finalizers ?? []).filter((f) => f !== MachineFinalizer);
     await writtenUnlessGone(() => d.client.update(Machines, m, { signal: ctx.signal }));
   }
 
-  /**
-   * Deletes the Node that status.nodeRef names, but only when it is provably this Machine's Node
-   * (isNodeOfMachine). The reference deletes by name; once the instance is gone its private IP, and so the
-   * Node name, may already belong to a new Machine's instance, whose healthy Node that would delete. The uid
-   * precondition covers a Node replaced between the read and the delete: that one is not ours either.
-   */
-  private async deleteOwnNode(machine: Machine, name: string, log: Logger, signal: AbortSignal): Promise<void> {
-    let node: Node;
-    try {
-      node = await this.d.client.get(Nodes, { name }, { signal });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw err;
-    }
-    if (!isNodeOfMachine(node, machine)) {
-      log.info("leaving the node in place: it is not this machine's", { node: name, nodeProviderID: node.spec?.providerID ?? '', machineProviderID: machine.spec?.providerID ?? '' });
-      return;
-    }
-    try {
-      await this.d.client.delete(Nodes, { name }, { signal, preconditions: { uid: node.metadata.uid } });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      if (isConflict(err)) {
-        log.info("leaving the node in place: it was replaced by another machine's node", { node: name });
-        return;
-      }
-      throw err;
-    }
-  }
-
   /** Returns whether reconciliation may continue. */
   private async migrationGate(draft: MachineDraft, log: Logger, signal: AbortSignal): Promise<boolean> {
-    const authority = draft.machine.status?.authoritativeAPI ?? '';
-    switch (authority) {
-      case '': {
-        const status = (draft.machine.status ??= {});
-        status.authoritativeAPI = draft.machine.spec?.authoritativeAPI ?? 'MachineAPI';
+    const gate = machineMigrationDecision(draft.machine);
+    switch (gate.kind) {
+      case 'sync-authority':
+        (draft.machine.status ??= {}).authoritativeAPI = gate.authoritativeAPI;
         await draft.persist(signal);
         return false;
-      }
-      case 'ClusterAPI':
-      case 'Migrating': {
-        const c = trueConditionWithReason(PausedCondition, PausedConditionReason, `The AuthoritativeAPI status is set to '${authority}'`);
-        if (!isEquivalentTo(getCondition(draft.machine.status?.conditions, PausedCondition), c)) {
-          this.setCondition(draft, c);
-          await this.updateStatus(draft, currentPhase(draft.machine), undefined, signal);
-        }
+      case 'unknown':
+        log.error('unknown status.authoritativeAPI; not reconciling', { authoritativeAPI: gate.authoritativeAPI });
         return false;
-      }
-      case 'MachineAPI': {
-        const c = falseCondition(PausedCondition, NotPausedConditionReason, 'Info', "The AuthoritativeAPI status is set to 'MachineAPI'");
-        if (!isEquivalentTo(getCondition(draft.machine.status?.conditions, PausedCondition), c)) {
-          this.setCondition(draft, c);
-          await this.updateStatus(draft, currentPhase(draft.machine), undefined, signal);
-        }
-        return true;
-      }
       default:
-        log.error('unknown status.authoritativeAPI; not reconciling', { authoritativeAPI: authority });
-        return false;
+        if (gate.condition) {
+          this.setCondition(draft, gate.condition);
+          await this.updateStatus(draft, currentPhase(draft.machine), undefined, signal);
+        }
+        return gate.kind === 'active';
     }
   }
 
@@ -412,29 +329,6 @@ export class MachineReconciler implements Reconciler {
   /** An instance that exists, or a create that failed for another reason, ends a run of refusals (Machines that never had one get no condition). */
   private endCapacityWindow(draft: MachineDraft, how: 'created' | 'other-error'): void {
     if (getCondition(draft.machine.status?.conditions, CapacityAvailableCondition)) this.setCondition(draft, windowEndedCondition(how === 'created'));
-  }
-
-  /**
-   * When `err` is a missing Secret: the SecretsAvailable=False condition and a Failed<verb> Warning event,
-   * both naming the Secret and what waits for it. Actuators leave this report to the controller.
-   */
-  private reportMissingSecret(draft: MachineDraft, err: unknown, verb: 'Create' | 'Update' | 'Delete'): void {
-    const missing = findError(err, MissingSecretError);
-    if (!missing) return;
-    const waiting = {
-      Create: 'the instance is created once it exists',
-      Update: 'the machine is reconciled again once it exists',
-      Delete: 'the instance is terminated and the finalizer removed once it exists',
-    }[verb];
-    const message = `${missing.message}; ${waiting}`;
-    this.setCondition(draft, falseCondition(SecretsAvailableCondition, SecretNotFoundReason, 'Warning', message));
-    this.d.events.event(draft.machine, 'Warning', `Failed${verb}`, verb, `${draft.machine.metadata.name ?? ''}: ${message}`);
-  }
-
-  /** Clears a SecretsAvailable=False left by an earlier wait; Machines that never waited get no condition. */
-  private markSecretsAvailable(draft: MachineDraft): void {
-    const c = getCondition(draft.machine.status?.conditions, SecretsAvailableCondition);
-    if (c && c.status !== 'True') this.setCondition(draft, trueConditionWithReason(SecretsAvailableCondition, SecretsFoundReason, 'The Secrets the providerSpec names were read'));
   }
 
   private setCondition(draft: MachineDraft, c: Condition): void {

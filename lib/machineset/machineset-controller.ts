@@ -14,19 +14,19 @@
 //    retried until it changes;
 //  - node readiness comes from the informer cache and a Node watch, not one GET per machine per pass.
 import type { Node } from '../apis/core.js';
-import { selectorFromLabelSelector, type Selector } from '../apis/label-selector.js';
+import { selectorFromLabelSelector } from '../apis/label-selector.js';
 import { MACHINE_API_GROUP_VERSION, type Machine, type MachineSet, type MachineSetStatus } from '../apis/machine-types.js';
 import type { KubeObject } from '../apis/meta.js';
 import { getControllerOf } from '../apis/objects.js';
 import type { EventRecorder } from '../client/event-recorder.js';
-import { isConflict, isNotFound } from '../client/errors.js';
+import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines, MachineSets, Nodes } from '../client/resources.js';
 import { MachineAPIMigrationGate } from '../machine/controller.js';
-import type { Logger } from '../base/logger.js';
 import type { ControllerManager, Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
-import { machineSetControllerRef, withControllerRef, withoutOwnerRef } from './controller-ref.js';
+import { machineSetControllerRef } from './controller-ref.js';
 import { machinesToDelete, resolveDeletePolicy } from './delete-policy.js';
+import { MachineClaims } from './machine-claims.js';
 import { MachineSetExpectations } from './expectations.js';
 import { requestFromKey, requestKey } from '../runtime/request-key.js';
 import { migrationDecision } from './migration-gate.js';
@@ -70,15 +70,6 @@ function ownerKeyOf(m: KubeObject): string | undefined {
   return requestKey({ namespace: m.metadata.namespace, name: ref.name });
 }
 
-function byAgeThenName(a: Machine, b: Machine): number {
-  const ta = a.metadata.creationTimestamp ?? '';
-  const tb = b.metadata.creationTimestamp ?? '';
-  if (ta !== tb) return Date.parse(ta) - Date.parse(tb) || (ta < tb ? -1 : 1);
-  const na = a.metadata.name ?? '';
-  const nb = b.metadata.name ?? '';
-  return na < nb ? -1 : na > nb ? 1 : 0;
-}
-
 function newMachineFor(ms: MachineSet): Machine {
   const template = ms.spec?.template ?? {};
   const metadata: Machine['metadata'] = {
@@ -92,6 +83,8 @@ function newMachineFor(ms: MachineSet): Machine {
 }
 
 class MachineSetReconciler implements Reconciler {
+  private readonly claims: MachineClaims;
+
   constructor(
     private readonly client: KubeClient,
     private readonly machineSets: Informer<MachineSet>,
@@ -103,7 +96,9 @@ class MachineSetReconciler implements Reconciler {
     private readonly burst: number,
     private readonly random: RandomSource,
     private readonly migrationEnabled: boolean,
-  ) {}
+  ) {
+    this.claims = new MachineClaims(client, machines);
+  }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const key = requestKey(req);
@@ -145,7 +140,7 @@ class MachineSetReconciler implements Reconciler {
     }
     const selector = selectorFromLabelSelector(ms.spec!.selector);
 
-    const owned = await this.claimMachines(ms, selector, ctx);
+    const owned = await this.claims.claim(ms, selector, ctx);
 
     let syncErr: Error | undefined;
     let requeueAfterMs: number | undefined;
@@ -182,65 +177,6 @@ class MachineSetReconciler implements Reconciler {
   private reconcileError(ms: MachineSet, err: Error): Error {
     this.events.event(ms, 'Warning', 'ReconcileError', 'Reconcile', err.message);
     return err;
-  }
-
-  /** The active machines this MachineSet controls, after adopting matching orphans and releasing mismatches. */
-  private async claimMachines(ms: MachineSet, selector: Selector, ctx: ReconcileContext): Promise<Machine[]> {
-    const uid = ms.metadata.uid;
-    const owned: Machine[] = [];
-    for (const m of this.machines.list({ namespace: ms.metadata.namespace })) {
-      const ref = getControllerOf(m);
-      if (ref && ref.uid !== uid) continue;
-      if (m.metadata.deletionTimestamp) continue;
-      // An empty selector never matches here (validation already refused it).
-      const matches = !selector.empty && selector.matches(m.metadata.labels);
-      if (ref && !matches) {
-        await this.release(ms, m, ctx.log, ctx.signal);
-        continue;
-      }
-      if (!matches) continue;
-      if (!ref) {
-        const adopted = await this.adopt(ms, m, ctx.log, ctx.signal);
-        if (!adopted) continue;
-        owned.push(adopted);
-        continue;
-      }
-      owned.push(m);
-    }
-    return owned.sort(byAgeThenName);
-  }
-
-  private async adopt(ms: MachineSet, m: Machine, log: Logger, signal: AbortSignal): Promise<Machine | undefined> {
-    try {
-      const updated = await this.client.patch(
-        Machines,
-        { namespace: m.metadata.namespace, name: m.metadata.name ?? '' },
-        { type: 'merge', body: { metadata: { ownerReferences: withControllerRef(m, ms) } } },
-        { resourceVersion: m.metadata.resourceVersion, signal },
-      );
-      log.info('adopted machine', { machine: m.metadata.name });
-      return updated;
-    } catch (err) {
-      log.warn('failed to adopt machine', { machine: m.metadata.name, error: (err as Error).message });
-      return undefined;
-    }
-  }
-
-  private async release(ms: MachineSet, m: Machine, log: Logger, signal: AbortSignal): Promise<void> {
-    try {
-      await this.client.patch(
-        Machines,
-        { namespace: m.metadata.namespace, name: m.metadata.name ?? '' },
-        { type: 'merge', body: { metadata: { ownerReferences: withoutOwnerRef(m, ms.metadata.uid ?? '') } } },
-        { resourceVersion: m.metadata.resourceVersion, signal },
-      );
-      log.info('released machine whose labels no longer match the selector', { machine: m.metadata.name });
-    } catch (err) {
-      // A conflict or a vanished machine means the cache is behind; its watch event brings us back.
-      if (!isConflict(err) && !isNotFound(err)) {
-        log.warn('failed to release machine', { machine: m.metadata.name, error: (err as Error).message });
-      }
-    }
   }
 
   /**

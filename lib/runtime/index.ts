@@ -3,6 +3,7 @@ export * from './rate-limiters.js';
 export * from './work-queue.js';
 export * from './rate-limiting-queue.js';
 export * from './backoff.js';
+export * from './retry-call.js';
 export * from './object-store.js';
 export * from './shared-informer.js';
 export * from './request-key.js';

@@ -10,6 +10,7 @@ import { isConflict, isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Leases } from '../client/resources.js';
 import type { Clock } from '../base/clock.js';
+import { retryCall } from './retry-call.js';
 import type { LeaseWriteFence } from './lease-write-fence.js';
 import type { Logger } from '../base/logger.js';
 
@@ -118,31 +119,22 @@ export class LeaderElector {
     this.leader = false;
     this.deps.fence?.close();
     const key = { namespace: this.config.namespace, name: this.config.id };
-    let current: Lease = this.lease;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      if (current.spec?.holderIdentity !== this.identity) return;
-      const now = microTime(this.deps.clock.now());
-      const released: Lease = {
-        ...current,
-        spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: current.spec?.leaseTransitions ?? 0 },
-      };
-      try {
+    const held = this.lease;
+    try {
+      await retryCall(async (attempt) => {
+        // Our own last renewal may have landed after we read it: look again and release if it is still ours.
+        const current = attempt === 1 ? held : await this.deps.client.get(Leases, key, { signal });
+        if (current.spec?.holderIdentity !== this.identity) return;
+        const now = microTime(this.deps.clock.now());
+        const released: Lease = {
+          ...current,
+          spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: current.spec?.leaseTransitions ?? 0 },
+        };
         this.lease = await this.deps.client.update(Leases, released, { signal });
         this.deps.logger.info('released leader lease', { lease: `${key.namespace}/${key.name}` });
-        return;
-      } catch (err) {
-        if (!isConflict(err)) {
-          this.deps.logger.warn('could not release leader lease', { error: err });
-          return;
-        }
-        // Our own last renewal may have landed after we read it: look again and release if it is still ours.
-        try {
-          current = await this.deps.client.get(Leases, key, { signal });
-        } catch (getErr) {
-          this.deps.logger.warn('could not release leader lease', { error: getErr });
-          return;
-        }
-      }
+      }, { signal, retryable: isConflict, retries: 2, minTimeoutMs: 0, clock: this.deps.clock });
+    } catch (err) {
+      this.deps.logger.warn('could not release leader lease', { error: err });
     }
   }
 

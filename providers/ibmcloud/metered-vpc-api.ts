@@ -5,7 +5,7 @@
 // of a retry per worker. createInstance is retried only after a 429 (the request was refused before it was
 // acted on); a lost reply or a 5xx is settled by the next reconcile, which finds the instance by name (or
 // gets 409 and adopts it).
-import { RealClock, sleepOn, type ActionClass, type Clock, type RegionalRateLimiter } from '../../lib/index.js';
+import { RealClock, retryCall, sleepOn, type ActionClass, type Clock, type RegionalRateLimiter, type RetryCallOptions } from '../../lib/index.js';
 import { classifyVpcError } from './errors.js';
 import { isVpcApiError } from './vpc-api-error.js';
 import type { CallOptions, VpcApi } from './vpc-api.js';
@@ -53,6 +53,12 @@ const retryable = (err: unknown): boolean => {
 /** A 429 means the request was turned away unread: even a non-idempotent call may be sent again. */
 const throttled = (err: unknown): boolean => classifyVpcError(err) === 'throttled';
 
+/** The service's Retry-After, spread a little so the callers it held back do not all return at once. */
+const askedWaitMs = (err: unknown): number | undefined => {
+  const asked = isVpcApiError(err) ? err.retryAfterSeconds : undefined;
+  return asked === undefined ? undefined : asked * 1000 * (1 + Math.random() / 4);
+};
+
 export class MeteredVpcApi implements VpcApi {
   private readonly clock: Clock;
   private readonly pauses: Pauses;
@@ -85,7 +91,7 @@ export class MeteredVpcApi implements VpcApi {
     } catch (err) {
       if (isVpcApiError(err) && err.status === 401 && err.service !== 'iam') this.meter.onUnauthorized?.();
       if (throttled(err)) {
-        const until = this.clock.now() + this.retryAfterMs(err, 0);
+        const until = this.clock.now() + this.pauseMs(err);
         if (until > (this.pauses.get(key) ?? 0)) this.pauses.set(key, until);
       }
       throw err;
@@ -93,38 +99,35 @@ export class MeteredVpcApi implements VpcApi {
   }
 
   /**
-   * The wait before retry `attempt` (0-based): the VPC's Retry-After when it sent one (spread a little, so the
-   * callers held back do not all return at once), else jittered backoff; never more than maxTimeoutMs.
+   * The wait a throttled class pauses for: the VPC's Retry-After when it sent one, else the first backoff,
+   * jittered; never more than maxTimeoutMs.
    */
-  private retryAfterMs(err: unknown, attempt: number): number {
+  private pauseMs(err: unknown): number {
     const { minTimeoutMs, maxTimeoutMs } = this.meter.retry;
-    const asked = isVpcApiError(err) ? err.retryAfterSeconds : undefined;
-    if (asked !== undefined) return Math.min(maxTimeoutMs, asked * 1000 * (1 + Math.random() / 4));
-    return Math.min(maxTimeoutMs, minTimeoutMs * 2 ** attempt) * (1 + Math.random());
+    return Math.min(maxTimeoutMs, askedWaitMs(err) ?? minTimeoutMs * (1 + Math.random()));
   }
 
-  private async retried<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>, shouldRetry: (err: unknown) => boolean = retryable): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.once(cls, o, fn);
-      } catch (err) {
-        if (o?.signal?.aborted || attempt >= this.meter.retry.retries || !shouldRetry(err)) throw err;
-        // A 429 already holds the class back (once); other failures wait here.
-        if (!throttled(err)) await sleepOn(this.clock, this.retryAfterMs(err, attempt), o?.signal);
-      }
-    }
+  private retried<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>, shouldRetry: (err: unknown) => boolean = retryable): Promise<T> {
+    return retryCall(() => this.once(cls, o, fn), {
+      ...this.retryOptions(o),
+      retryable: shouldRetry,
+      // A 429 already holds the class back (once); other failures wait the backoff here.
+      waitMs: (err, backoffMs) => (throttled(err) ? 0 : backoffMs),
+    });
   }
 
-  async getAccountId(o?: CallOptions): Promise<string> {
+  private retryOptions(o: CallOptions | undefined): Omit<RetryCallOptions, 'retryable'> {
+    const { retries, minTimeoutMs, maxTimeoutMs } = this.meter.retry;
+    return { signal: o?.signal, retries, minTimeoutMs, maxTimeoutMs, clock: this.clock };
+  }
+
+  getAccountId(o?: CallOptions): Promise<string> {
     // An IAM token call at most (cached by the authenticator); not a VPC call, so not metered.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.inner.getAccountId(o);
-      } catch (err) {
-        if (o?.signal?.aborted || attempt >= this.meter.retry.retries || !retryable(err)) throw err;
-        await sleepOn(this.clock, this.retryAfterMs(err, attempt), o?.signal);
-      }
-    }
+    return retryCall(() => this.inner.getAccountId(o), {
+      ...this.retryOptions(o),
+      retryable,
+      waitMs: (err, backoffMs) => askedWaitMs(err) ?? backoffMs,
+    });
   }
 
   getRegion = (name: string, o?: CallOptions) => this.retried('describe', o, () => this.inner.getRegion(name, o));

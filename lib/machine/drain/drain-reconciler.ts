@@ -17,7 +17,7 @@ import type { Informer, ReconcileContext, Reconciler, Request, Result } from '..
 import { falseCondition, isConditionTrue, setCondition, trueConditionWithReason } from '../../apis/conditions.js';
 import { messageOf, requeueAfterOf } from '../errors.js';
 import { hasPreDrainHooks } from '../lifecycle-hooks.js';
-import { fingerprintOf } from '../machine-reconciler.js';
+import { fingerprintOf } from '../reconcile-pacing.js';
 import { MachineDraft } from '../machine-writer.js';
 import { clone } from '../merge-patch.js';
 import { RetryGate } from '../retry-gate.js';

@@ -11,8 +11,8 @@ const apiError = (status: number, code: string, retryAfterSeconds?: number) => n
 /** Lets settled promises run their continuations. */
 const settle = () => new Promise((r) => setImmediate(r));
 
-/** A VpcApi whose listVpcs and createInstance answer from scripts; every other call is a test bug. */
-function fakeApi(script: { listVpcs?: Array<Error | Vpc[]>; createInstance?: Array<Error | VpcInstance> }): VpcApi & { calls: string[] } {
+/** A VpcApi whose listVpcs, createInstance and getAccountId answer from scripts; every other call is a test bug. */
+function fakeApi(script: { listVpcs?: Array<Error | Vpc[]>; createInstance?: Array<Error | VpcInstance>; getAccountId?: Array<Error | string> }): VpcApi & { calls: string[] } {
   const calls: string[] = [];
   const next = <T>(name: string, list: Array<Error | T> | undefined): Promise<T> => {
     calls.push(name);
@@ -25,6 +25,7 @@ function fakeApi(script: { listVpcs?: Array<Error | Vpc[]>; createInstance?: Arr
       if (prop === 'calls') return calls;
       if (prop === 'listVpcs') return () => next('listVpcs', script.listVpcs);
       if (prop === 'createInstance') return () => next('createInstance', script.createInstance);
+      if (prop === 'getAccountId') return () => next('getAccountId', script.getAccountId);
       return (target as unknown as Record<string | symbol, unknown>)[prop];
     },
   });
@@ -97,5 +98,28 @@ describe('the metered VPC client', () => {
       expect(caught).to.be.instanceOf(VpcApiError).with.property('status', status);
     }
     expect(api.calls).to.deep.equal(['createInstance', 'createInstance']);
+  });
+
+  it('retries the IAM token fetch behind getAccountId after a 5xx or a 429 (its Retry-After waited out), and not after a bad request', async () => {
+    const clock = new FakeClock();
+    const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, clock);
+    const iamError = (status: number, code: string, retryAfterSeconds?: number) => new VpcApiError({ service: 'iam', operation: 'getToken', status, code, message: 'm', retryAfterSeconds });
+    const api = fakeApi({ getAccountId: [iamError(503, 'unavailable'), iamError(429, 'rate_limit_exceeded', 2), 'acct-1', iamError(400, 'BXNIM0415E')] });
+    const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry: { ...retry, maxTimeoutMs: 5_000 }, clock });
+    const account = metered.getAccountId();
+    await settle();
+    expect(api.calls, 'the 503 is retried after the backoff').to.have.length(1);
+    clock.step(2);
+    await settle();
+    expect(api.calls).to.have.length(2);
+    clock.step(1_900);
+    await settle();
+    expect(api.calls, 'the 429 asked for 2 s').to.have.length(2);
+    clock.step(600);
+    expect(await account).to.equal('acct-1');
+    let caught: unknown;
+    await metered.getAccountId().catch((e: unknown) => (caught = e));
+    expect(caught).to.be.instanceOf(VpcApiError).with.property('status', 400);
+    expect(api.calls).to.have.length(4);
   });
 });
