@@ -112,7 +112,6 @@ export function readTagSpecifications(params: QueryParams): Map<string, Tag[]> {
   return out;
 }
 
-
 export function readMarketOptions(
   params: QueryParams,
   type: InstanceTypeSpec,
