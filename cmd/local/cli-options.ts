@@ -1,7 +1,7 @@
 // The flags of machine-api-local (`npm start`).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseGoDuration } from '../internal/index.js';
-import type { ControllersMode } from './environment.js';
+import type { ControllersMode } from './controller-binaries.js';
 import { localProviders } from './providers.js';
 
 export interface LocalCliOptions {

@@ -4,18 +4,21 @@
 // machine-api-local is a thin CLI over this.
 import { mkdirSync, writeFileSync, createWriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createKubeClient, createLogger, Namespaces, isAlreadyExists, loadKubeConfig, type KubeClient, type Logger, type Manager } from '../../lib/index.js';
+import { createKubeClient, createLogger, Namespaces, isAlreadyExists, loadKubeConfig, type KubeClient, type Logger } from '../../lib/index.js';
 import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
 import { KubeletSimulator } from '../../lib/testing/index.js';
-import { machineHealthCheckBinary } from '../machine-healthcheck.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
-import { nodeLinkControllerBinary } from '../nodelink-controller.js';
-import { localBinaryFromSpec, type LocalBinary, type PrepareOptions } from './local-binary.js';
+import type { PrepareOptions } from './local-binary.js';
 import { ensureInfrastructure, localServingCert, registerWebhookConfigurations, waitForListening, WEBHOOK_SERVICE } from './local-admission.js';
 import { choosePort, freeLoopbackPort } from './preferred-port.js';
-import { BinaryProcesses } from './binary-processes.js';
-import { compileSources } from './compiled-sources.js';
+import type { BinaryProcesses } from './binary-processes.js';
+import {
+  LOCAL_NAMESPACE,
+  startControllerBinaries,
+  type BinaryCommand,
+  type ControllersMode,
+  type RunningBinary,
+} from './controller-binaries.js';
 import { applyRbacManifests, deploymentServiceAccount, readRbacManifests, writeServiceAccountKubeconfig } from './local-rbac.js';
 import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
 import { repoRoot } from './repo-root.js';
@@ -24,18 +27,7 @@ import { LocalTerminationHandlers } from './termination-handlers.js';
 import { lockStateDir } from './state-dir-lock.js';
 import { checkStateDirProvider, readStateDirRecord, writeStateDirRecord, type StateDirRecord } from './state-dir-record.js';
 
-export const LOCAL_NAMESPACE = 'openshift-machine-api';
 export const LOCAL_USER_AGENT = 'machine-api-local';
-
-/**
- * in-process: every binary runs in this process (the library's default: tests start it many times).
- * processes: every binary runs as its own child process with the command of endpoints.json "binaries" (plain
- * node on the compiled sources), its output in <stateDir>/logs/<name>.log, started again whenever it exits
- * (as a Deployment's containers are). What `npm start` does.
- * none: only the control plane, the emulator and the kubelet simulator; run the binaries yourself as separate
- * processes with the commands in endpoints.json "binaries" (what benchmarks of the real binaries do).
- */
-export type ControllersMode = 'in-process' | 'processes' | 'none';
 
 export interface LocalEnvironmentOptions {
   /** Default "aws". */
@@ -75,14 +67,6 @@ export interface LocalEnvironmentOptions {
   rbacManifestDirs?: string[];
 }
 
-export interface BinaryCommand {
-  name: string;
-  /** Run the command from here (the repository root). */
-  cwd: string;
-  /** argv, starting with the node executable. */
-  command: string[];
-}
-
 export interface Endpoints {
   apiServer: string;
   kubeconfig: string;
@@ -93,13 +77,6 @@ export interface Endpoints {
   cloud: Record<string, { endpoint: string; region: string } & Record<string, string>>;
   /** How to run each binary as its own process against this environment. */
   binaries: BinaryCommand[];
-}
-
-export interface RunningBinary {
-  name: string;
-  manager: Manager;
-  /** Settles when the manager has stopped; rejects if it failed. */
-  done: Promise<void>;
 }
 
 export interface LocalEnvironment {
@@ -120,37 +97,6 @@ export interface LocalEnvironment {
   logger: Logger;
   /** Stops controllers, kubelet simulator, emulator and control plane, in that order. Idempotent. */
   stop(): Promise<void>;
-}
-
-/** The binaries of a provider's Deployment: the provider binary, the MachineSet, NodeLink and MachineHealthCheck controllers. */
-export function binariesOf(provider: LocalProvider): LocalBinary[] {
-  return [
-    provider.binary,
-    localBinaryFromSpec(machineSetControllerBinary, 'cmd/machineset-controller.ts'),
-    localBinaryFromSpec(nodeLinkControllerBinary, 'cmd/nodelink-controller.ts'),
-    localBinaryFromSpec(machineHealthCheckBinary, 'cmd/machine-healthcheck.ts'),
-  ];
-}
-
-/** The flags each binary gets locally: the operator's, minus the listeners (ports would clash), plus the kubeconfig. */
-export function localArgs(binary: LocalBinary, provider: LocalProvider, cloud: LocalCloud, o: { kubeconfigPath: string; leaderElect: boolean; verbosity: number; webhook?: { certDir: string; port: number } }): string[] {
-  const args = [
-    `--kubeconfig=${o.kubeconfigPath}`,
-    `--namespace=${LOCAL_NAMESPACE}`,
-    '--metrics-bind-address=0',
-    '--health-addr=',
-    '--graceful-shutdown-timeout=5s',
-    `--v=${o.verbosity}`,
-  ];
-  if (o.leaderElect) args.push('--leader-elect=true', '--leader-elect-lease-duration=15s', `--leader-elect-resource-namespace=${LOCAL_NAMESPACE}`);
-  if (binary === provider.binary) args.push(...provider.cloudArgs(cloud));
-  // The machineset-controller serves the admission webhooks with the environment's serving certificate on a
-  // loopback port the control plane resolves the webhook Service to; without one it runs without them.
-  if (binary.name === machineSetControllerBinary.name) {
-    if (o.webhook) args.push(`--webhook-cert-dir=${o.webhook.certDir}`, `--webhook-port=${o.webhook.port}`, '--webhook-host=127.0.0.1');
-    else args.push('--webhook-enabled=false');
-  }
-  return args;
 }
 
 export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Promise<LocalEnvironment> {
@@ -259,42 +205,21 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       undo.push(() => handlers.stop());
     }
 
-    const binaries = binariesOf(provider);
-    const argsOf = (b: LocalBinary) => localArgs(b, provider, cloud, { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook });
     const mode = opts.controllers ?? 'in-process';
-    // Separate processes run the compiled sources; in-process runs only list the commands, through tsx.
-    const compiled = mode === 'in-process' ? undefined : compileSources(root);
-    if (compiled?.built) logger.info('compiled the controller binaries', { dir: compiled.dir });
-    const entryOf = (b: LocalBinary): string[] =>
-      compiled ? [join(compiled.dir, b.script.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', b.script];
-    // A child of this process also stops when this process is killed outright.
-    const exitWithParent = compiled ? ['--import', pathToFileURL(join(compiled.dir, 'cmd', 'local', 'exit-with-parent.js')).href] : [];
-    const commands: BinaryCommand[] = binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, ...entryOf(b), ...argsOf(b)] }));
-    const supervised: BinaryCommand[] = commands.map((c) => ({ ...c, command: [process.execPath, ...exitWithParent, ...c.command.slice(1)] }));
-    const running: RunningBinary[] = [];
-    let processes: BinaryProcesses | undefined;
-    if (mode === 'processes') {
-      // A restarted binary reads its kubeconfig again: mint a fresh token into it first.
-      processes = new BinaryProcesses({ commands: supervised, logDir: join(stateDir, 'logs'), env: opts.env ?? process.env, logger: logger.child({ component: 'binary-processes' }), beforeStart: mintServiceAccountKubeconfig });
-      processes.start();
-      const started = processes;
-      undo.push(() => started.stop());
-    }
-    if (mode === 'in-process') {
-      const stop = new AbortController();
-      for (const b of binaries) {
-        const prepared = await b.prepare(argsOf(b), { logStream, env: opts.env ?? process.env, machineController: opts.machineController });
-        const done = prepared.manager.start(stop.signal);
-        // A manager that fails is reported by stop(); until then, keep the rejection from going unhandled.
-        done.catch((err: unknown) => logger.error('controller binary stopped with an error', { binary: b.name, error: err }));
-        running.push({ name: b.name, manager: prepared.manager, done });
-        undo.push(async () => {
-          stop.abort();
-          await done.catch(() => undefined);
-          prepared.close();
-        });
-      }
-    }
+    const { commands, running, processes } = await startControllerBinaries({
+      provider,
+      cloud,
+      root,
+      stateDir,
+      mode,
+      args: { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook },
+      logStream,
+      logger,
+      env: opts.env ?? process.env,
+      machineController: opts.machineController,
+      beforeStart: mintServiceAccountKubeconfig,
+      undo,
+    });
 
     // Samples go through the webhooks like any write: wait until their server answers.
     if (mode === 'processes' || running.some((b) => b.name === machineSetControllerBinary.name)) await waitForListening(webhook.port);

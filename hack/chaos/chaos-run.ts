@@ -1,13 +1,16 @@
 // One seeded chaos run: a random workload (scale up and down, Machine deletes, MachineHealthCheck
 // remediations) under random faults, then faults stop, the system settles, and the invariants are checked.
 import { join } from 'node:path';
-import { MachineHealthChecks, Machines, MachineSets, Secrets, isNotFound, type Machine, type MachineSet } from '../../lib/index.js';
+import { MachineHealthChecks, MachineSets, isNotFound, type MachineSet } from '../../lib/index.js';
 import { BENCH_NAMESPACE, startBenchEnvironment, type BenchEnvironment } from '../bench/environment.js';
 import { awsBench, type BenchProvider } from '../bench/providers.js';
-import { liveInstances, machineSet, machineUidOf, MACHINESET_LABEL } from '../bench/workload.js';
-import { inProcessHost, LEASE_DURATION_MS, processHost, type ControllerHost, type PauseEpisode } from './controller-host.js';
+import { machineSet } from '../bench/workload.js';
+import { inProcessHost, processHost } from './controller-host.js';
+import { faultName, faults } from './fault-injectors.js';
 import { checkCreateCalls, checkDeposedLeaders, checkInvariants, observe, scanForSecrets, type Violation } from './invariants.js';
 import { Prng } from './prng.js';
+import type { StepContext } from './step-context.js';
+import { SETS, workload } from './workload-steps.js';
 
 export interface ChaosOptions {
   seed: number;
@@ -36,7 +39,6 @@ export interface ChaosRunResult {
   settledMs: number;
 }
 
-const SETS = ['chaos-a', 'chaos-b'];
 /** The set whose Machines register with the cloud's load balancer: the one with the most churn (remediation too). */
 const LB_SET = 'chaos-a';
 
@@ -61,176 +63,6 @@ function mhc(clusterId: string) {
     },
   };
 }
-
-type Step = (ctx: StepContext) => Promise<string | undefined>;
-
-interface StepContext {
-  env: BenchEnvironment;
-  host: ControllerHost;
-  rng: Prng;
-  maxReplicas: number;
-  failedAllowed: Set<string>;
-  notReadyNodes: Set<string>;
-  /** Faults that end by themselves later (capacity back, Secret restored, paused leader resumed). */
-  healing: Promise<unknown>[];
-  /** Launch refusals in force; launches are allowed again when the last one ends. */
-  capacityRefusals: number;
-  /** Controllers with a paused leader now (one pause per controller at a time). */
-  pausedControllers: Set<string>;
-  episodes: PauseEpisode[];
-  /**
-   * Whether the control plane may be SIGKILLed (the real-binaries mode: it runs machine-api-envtest as a
-   * child process for the fault, compiled from compiledDir when set).
-   */
-  controlPlaneKill?: { compiledDir?: string };
-  log: (line: string) => void;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Repeats a healing step until the control plane takes it: a kill fault may have it down or restarting at
- * that moment, and a heal that gives up would leave the run broken (or, unawaited, end the whole process).
- */
-async function healUntilAccepted(step: () => Promise<unknown>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await step();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await sleep(500);
-    }
-  }
-}
-
-const live = (ms: Machine[]) => ms.filter((m) => !m.metadata.deletionTimestamp);
-
-async function machines(env: BenchEnvironment): Promise<Machine[]> {
-  return (await env.client.list(Machines, { namespace: BENCH_NAMESPACE })).items;
-}
-
-const workload: Array<readonly [string, number, Step]> = [
-  ['scale', 4, async ({ env, rng, maxReplicas }) => {
-    const set = rng.pick(SETS) ?? 'chaos-a';
-    const replicas = rng.int(0, maxReplicas);
-    await env.client.patch(MachineSets, { namespace: BENCH_NAMESPACE, name: set }, { type: 'merge', body: { spec: { replicas } } });
-    return `${set}=${replicas}`;
-  }],
-  ['delete-machine', 2, async ({ env, rng }) => {
-    const m = rng.pick(live(await machines(env)));
-    if (!m) return undefined;
-    await env.client.delete(Machines, { namespace: BENCH_NAMESPACE, name: m.metadata.name ?? '' });
-    return m.metadata.name;
-  }],
-  ['mhc-remediation', 2, async ({ env, rng, notReadyNodes }) => {
-    const m = rng.pick(live(await machines(env)).filter((x) => x.status?.nodeRef?.name && x.metadata.labels?.[MACHINESET_LABEL] === 'chaos-a'));
-    const node = m?.status?.nodeRef?.name;
-    if (!node) return undefined;
-    notReadyNodes.add(node);
-    await env.kubelet.setNodeReady(node, 'False');
-    return node;
-  }],
-];
-
-/** Fault names keep EC2's wording for AWS; other clouds' carry their own prefix (gce-5xx, vpc-5xx). */
-const faultName = (p: BenchProvider, fault: string) => (p.name === 'aws' ? `ec2-${fault}` : `${p.metricPrefix}-${fault}`);
-
-const faults: Array<readonly [string, number, Step]> = [
-  ['controller-crash', 3, async ({ host, rng }) => {
-    const name = rng.pick(host.names) ?? '';
-    await host.crashAndRestart(name);
-    return name;
-  }],
-  ['watches-dropped', 2, ({ env }) => {
-    env.controlPlane.dropWatches();
-    return Promise.resolve('');
-  }],
-  ['history-compacted-410', 2, ({ env }) => {
-    env.controlPlane.compactHistory();
-    env.controlPlane.expireWatches();
-    return Promise.resolve('');
-  }],
-  ['cloud-throttling', 2, ({ env, rng }) => {
-    const n = rng.int(1, 6);
-    env.emulator.knobs.throttleNext('*', n);
-    return Promise.resolve(`${n} calls`);
-  }],
-  ['cloud-5xx', 2, ({ env, rng }) => {
-    const p = env.provider;
-    const action = rng.pick([...p.createActions, p.deleteAction, ...p.describeActions.slice(0, 1), '*']) ?? '*';
-    env.emulator.knobs.failNext(action, rng.int(1, 3));
-    return Promise.resolve(action);
-  }],
-  ['cloud-lost-reply', 2, ({ env, rng }) => {
-    const p = env.provider;
-    const action = rng.pick([...p.createActions, p.deleteAction]) ?? p.deleteAction;
-    env.emulator.knobs.loseNextReplies(action, 1, rng.chance(0.5) ? 'drop-connection' : 'server-error');
-    return Promise.resolve(action);
-  }],
-  ['cloud-eventual-consistency', 1, ({ env, rng }) => {
-    const ms = rng.int(500, 3_000);
-    env.emulator.knobs.setVisibilityDelay(ms);
-    return Promise.resolve(`${ms} ms`);
-  }],
-  ['out-of-band-termination', 1, async ({ env, rng, failedAllowed }) => {
-    const running = live(await machines(env)).filter((m) => m.status?.phase === 'Running');
-    const m = rng.pick(running);
-    if (!m) return undefined;
-    // EC2 instances carry the Machine's uid as a tag; GCE and VPC instances are named after their Machine.
-    const inst = liveInstances(env.emulator).find((i) => machineUidOf(i) === m.metadata.uid || (i.machineName !== undefined && i.machineName === m.metadata.name));
-    if (!inst) return undefined;
-    failedAllowed.add(m.metadata.uid ?? '');
-    env.emulator.terminateOutOfBand(inst.instanceId);
-    return `${m.metadata.name ?? ''} ${inst.instanceId}`;
-  }],
-  ['control-plane-restart', 1, async ({ env }) => {
-    await env.restartControlPlane();
-    return '';
-  }],
-  ['control-plane-kill', 1, async ({ env, rng, controlPlaneKill }) => {
-    if (!controlPlaneKill) return undefined;
-    // Killed while the controllers write: serving long enough for them to reconnect and act first.
-    const ms = rng.int(1_000, 4_000);
-    await env.killControlPlane(ms, controlPlaneKill.compiledDir);
-    return `SIGKILL after ${ms} ms of serving`;
-  }],
-  ['capacity-refused', 2, (ctx) => {
-    const ms = ctx.rng.int(1_000, 4_000);
-    ctx.capacityRefusals++;
-    ctx.env.emulator.refuseLaunches(true);
-    ctx.healing.push(sleep(ms).then(() => {
-      if (--ctx.capacityRefusals === 0) ctx.env.emulator.refuseLaunches(false);
-    }));
-    return Promise.resolve(`${ms} ms`);
-  }],
-  ['credentials-secret-deleted', 1, async ({ env, rng, healing }) => {
-    const name = env.provider.secrets(BENCH_NAMESPACE)[0]?.metadata.name ?? '';
-    await env.client.delete(Secrets, { namespace: BENCH_NAMESPACE, name });
-    const ms = rng.int(1_000, 4_000);
-    healing.push(sleep(ms).then(() => healUntilAccepted(() => env.restoreSecrets())));
-    return `${name} for ${ms} ms`;
-  }],
-  ['node-never-registers', 2, ({ env }) => {
-    // The MachineHealthCheck watches both sets, so whichever Machine it is gets replaced (nodeStartupTimeout).
-    env.nextNodeNeverRegisters();
-    return Promise.resolve('next instance');
-  }],
-  ['leader-paused-past-lease', 2, ({ host, rng, healing, pausedControllers, episodes, log }) => {
-    const name = rng.pick(host.names.filter((n) => !pausedControllers.has(n)));
-    if (!host.pauseLeader || !name) return Promise.resolve(undefined);
-    const ms = LEASE_DURATION_MS + rng.int(4_000, 8_000);
-    pausedControllers.add(name);
-    healing.push(host.pauseLeader(name, ms).then((e) => {
-      pausedControllers.delete(name);
-      if (!e) return;
-      episodes.push(e);
-      log(`${e.replica} resumed: lease holder ${e.leaseHolderAtPause} -> ${e.leaseHolderAtResume}`);
-    }));
-    return Promise.resolve(`${name} for ${ms} ms`);
-  }],
-];
 
 export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
   const rng = new Prng(o.seed);

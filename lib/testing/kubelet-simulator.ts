@@ -13,6 +13,7 @@ import { Nodes } from '../client/resources.js';
 import type { Clock, TimerHandle } from '../base/clock.js';
 import { RealClock } from '../base/real-clock.js';
 import type { EmulatedInstance, InstanceView } from './instance-view.js';
+import { managedByLabel, newNode } from './simulated-node.js';
 import { SimulatedPods } from './simulated-pods.js';
 
 export type ReadyStatus = NodeCondition['status'];
@@ -39,12 +40,6 @@ export const DefaultKubeletHeartbeatMs = 10_000;
 
 /** The Kubernetes version of the OpenShift release these simulated kubelets stand in for. */
 export const DefaultKubeletVersion = 'v1.31.6';
-
-/** What the kubelet keeps for the system on an OpenShift node (systemReserved): 500m CPU, 1 GiB memory. */
-const RESERVED_MILLICPU = 500;
-const RESERVED_MIB = 1024;
-
-const managedByLabel = 'machine-api-ts.openshift.io/kubelet-simulator';
 
 export class KubeletSimulator {
   private readonly overrides = new Map<string, ReadyStatus>();
@@ -269,7 +264,7 @@ export class KubeletSimulator {
     }
     if (!node) {
       try {
-        node = await client.create(Nodes, this.newNode(inst));
+        node = await client.create(Nodes, newNode(inst, { nodeLabels: this.opts.nodeLabels, kubeletVersion: this.opts.kubeletVersion ?? DefaultKubeletVersion }));
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
         node = await client.get(Nodes, { name: inst.nodeName });
@@ -311,50 +306,6 @@ export class KubeletSimulator {
       { subresource: 'status', resourceVersion: node.metadata.resourceVersion },
     );
   }
-
-  private newNode(inst: EmulatedInstance): Node {
-    return {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: {
-        name: inst.nodeName,
-        labels: {
-          'kubernetes.io/hostname': inst.nodeName,
-          'kubernetes.io/os': 'linux',
-          'kubernetes.io/arch': 'amd64',
-          'beta.kubernetes.io/os': 'linux',
-          'beta.kubernetes.io/arch': 'amd64',
-          ...inst.labels,
-          ...this.opts.nodeLabels,
-          [managedByLabel]: 'true',
-        },
-      },
-      spec: { providerID: inst.providerID },
-      status: {
-        addresses: inst.addresses,
-        conditions: [],
-        ...resources(inst),
-        nodeInfo: this.nodeInfo(inst),
-      },
-    };
-  }
-
-  private nodeInfo(inst: EmulatedInstance): Record<string, string> {
-    const version = this.opts.kubeletVersion ?? DefaultKubeletVersion;
-    const id = inst.providerID.split('/').at(-1) ?? inst.nodeName;
-    return {
-      kubeletVersion: version,
-      kubeProxyVersion: '',
-      containerRuntimeVersion: `cri-o://${version.replace(/^v/, '')}`,
-      operatingSystem: 'linux',
-      architecture: inst.labels?.['kubernetes.io/arch'] ?? 'amd64',
-      osImage: 'Red Hat Enterprise Linux CoreOS (simulated)',
-      kernelVersion: '5.14.0-427.el9_4.x86_64',
-      machineID: id,
-      systemUUID: id,
-      bootID: inst.providerID,
-    };
-  }
 }
 
 /**
@@ -372,18 +323,6 @@ function nodeOwners(instances: EmulatedInstance[]): EmulatedInstance[] {
   return [...byName.values()];
 }
 
-/** Capacity from the instance type, and allocatable as the kubelet computes it: capacity less what the system keeps. */
-function resources(inst: EmulatedInstance): { capacity: Record<string, string>; allocatable: Record<string, string> } {
-  const cpu = inst.capacity?.cpu ?? 4;
-  const mib = inst.capacity?.memoryMiB ?? 16 * 1024;
-  const gpus = inst.capacity?.gpus ?? 0;
-  const gpu: Record<string, string> = gpus > 0 ? { 'nvidia.com/gpu': String(gpus) } : {};
-  const common = { pods: '250', 'ephemeral-storage': '125293548Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', ...gpu };
-  return {
-    capacity: { cpu: String(cpu), memory: `${mib}Mi`, ...common },
-    allocatable: { cpu: `${Math.max(0, cpu * 1000 - RESERVED_MILLICPU)}m`, memory: `${Math.max(0, mib - RESERVED_MIB)}Mi`, ...common },
-  };
-}
 
 function sameAddresses(node: Node, inst: EmulatedInstance): boolean {
   return JSON.stringify(node.status?.addresses ?? []) === JSON.stringify(inst.addresses);

@@ -5,7 +5,8 @@
 import { GoogleAuth, PassThroughClient, type gaxios } from 'google-auth-library';
 import { authClientFor } from './auth-client.js';
 import { afterCalls, ListingSnapshot, RegionalRateLimiter, type Clock, type CloudRateLimits, type OutboundHttp, type Widening } from '../../lib/index.js';
-import { preloadComputeDescriptors, SdkComputeApi, type ComputeApi, type Instance } from './compute-api.js';
+import type { ComputeApi, Instance } from './compute-api.js';
+import { preloadComputeDescriptors, SdkComputeApi } from './sdk-compute-api.js';
 import { credentialsFingerprint, type GcpCredentials } from './credentials.js';
 import { outboundTransporter } from './outbound-transporter.js';
 

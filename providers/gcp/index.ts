@@ -13,8 +13,6 @@ export {
 export { PreemptionNoticeSource, PREEMPTED_PATH, metadataBaseOf, type PreemptionNoticeOptions } from './preemption-notice.js';
 export { GcpClientFactory, DEFAULT_GCE_RATE_LIMITS, MAX_NAMES_PER_LIST, nameFilter, authOptions, type GcpClientFactoryOptions, type GcpClients } from './gcp-clients.js';
 export {
-  SdkComputeApi,
-  gaxEndpointOptions,
   isOperationDone,
   throwIfOperationFailed,
   type ComputeApi,
@@ -22,8 +20,8 @@ export {
   type Instance,
   type Operation,
   type MachineType,
-  type SdkComputeApiOptions,
 } from './compute-api.js';
+export { SdkComputeApi, gaxEndpointOptions, type SdkComputeApiOptions } from './sdk-compute-api.js';
 export { classifyGceError, isRetryableGceError, describeGceError, gceHttpStatus, gceErrorReasons, GceOperationError, type GceErrorClass } from './errors.js';
 export { credentialsFromSecret, credentialsFingerprint, CredentialsSecretError, SERVICE_ACCOUNT_KEY, type GcpCredentials } from './credentials.js';
 export { TagResolver, mergeTags, restTagValueLookup, type TagValue, type TagValueLookup } from './resource-manager-tags.js';

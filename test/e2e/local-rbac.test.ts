@@ -11,7 +11,8 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { MachineSets, Machines } from '../../lib/index.js';
 import type { RecordedRequest } from '../../lib/envtest/index.js';
 import { eventually, waitForMachines } from '../../lib/testing/index.js';
-import { binariesOf, startLocalEnvironment, type LocalEnvironment } from '../../cmd/local/environment.js';
+import { binariesOf } from '../../cmd/local/controller-binaries.js';
+import { startLocalEnvironment, type LocalEnvironment } from '../../cmd/local/environment.js';
 import { localProvider } from '../../cmd/local/providers.js';
 import { repoRoot } from '../../cmd/local/repo-root.js';
 

@@ -11,7 +11,8 @@ import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import { Events, MachineSets, Machines, Nodes, sameInstance, type Machine } from '../../lib/index.js';
 import { eventually } from '../../lib/testing/index.js';
-import { startLocalEnvironment, LOCAL_NAMESPACE as ns, type LocalEnvironment } from '../../cmd/local/environment.js';
+import { LOCAL_NAMESPACE as ns } from '../../cmd/local/controller-binaries.js';
+import { startLocalEnvironment, type LocalEnvironment } from '../../cmd/local/environment.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { MachineHealthChecks, Machines, MachineSets, Pods, type KubeClient, type Machine } from '../../lib/index.js';
 import type { RecordedRequest } from '../../lib/envtest/index.js';
-import { binariesOf, LOCAL_NAMESPACE, startLocalEnvironment } from '../../cmd/local/environment.js';
+import { binariesOf, LOCAL_NAMESPACE } from '../../cmd/local/controller-binaries.js';
+import { startLocalEnvironment } from '../../cmd/local/environment.js';
 import { localProvider } from '../../cmd/local/providers.js';
 import { eventually } from '../../lib/testing/provider-test-bed.js';
 

@@ -2,7 +2,7 @@
 // (REST transport) and gcloud run against it unmodified with only their endpoint changed; it also answers the
 // Cloud Resource Manager v3 tag look-up under /v3/, and batches of compute calls at /batch/compute/v1 (what
 // gcloud sends for a command naming several instances). Loopback only.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import {
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
@@ -10,27 +10,22 @@ import {
   knobsFromOptions,
   listenOnLoopback,
   LOOPBACK_HOST,
-  readBodyOrRefuse,
-  runEmulatedCall,
   persistWorld,
   StateSnapshotFile,
-  withUnexpectedFailureReply,
   type CloudEmulatorHandle,
   type CloudEmulatorOptions,
   type LatencySpec,
   type OutOfBandLifecycle,
 } from '../../../lib/testing/index.js';
-import { GceApiError } from './api-error.js';
-import { BATCH_PATH, parseBatchRequest, renderBatchResponse, type BatchedReply, type BatchedRequest } from './batch.js';
 import { defaultWorld, DEFAULT_PROJECT } from './default-world.js';
 import { DEFAULT_TIMINGS, GceState, instanceKey, type GceTimings } from './gce-state.js';
 import { addTagValue } from './handlers/resource-manager.js';
 import { gceMetadataHandler } from './instance-metadata.js';
 import { instanceViewOf } from './instance-view.js';
 import type { GceInstance, GceWorld } from './model.js';
-import { matchRoute } from './routes.js';
+import { createRequestHandler } from './request-handler.js';
 import { TokenService } from './token-service.js';
-import { classifyAction, domainOf, errorBody, serverFault, throttleFault, type ThrottleStatus } from './wire.js';
+import { classifyAction, serverFault, throttleFault, type ThrottleStatus } from './wire.js';
 
 export const API_PREFIX = '/compute/v1/';
 
@@ -116,11 +111,6 @@ export interface GceEmulator
 
 const STATE_FILE = 'gce-emulator-state.json';
 
-interface Reply {
-  status: number;
-  body: unknown;
-}
-
 export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<GceEmulator> {
   let throttleStatus: ThrottleStatus = opts.throttleStatus ?? 403;
   const knobs = knobsFromOptions(opts, { classify: classifyAction, throttleFault: () => throttleFault(throttleStatus), serverFault });
@@ -147,123 +137,19 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
   if (file) persistWorld(st, file);
   st.advance();
 
-  const log = opts.logger;
   const tokens = new TokenService(() => knobs.clock.now(), opts.tokenTtlSeconds);
-  const maxBody = opts.maxBodyBytes ?? DEFAULT_EMULATOR_MAX_BODY_BYTES;
+  // Aborted on stop(), so calls still waiting out an injected latency end instead of applying late.
   const stopping = new AbortController();
   const server: Server = createServer(
-    withUnexpectedFailureReply(handle, {
-      log,
-      emulator: 'gce',
-      answer500: (res) => sendJson(res, 500, errorBody(500, 'internalError', 'Internal Error')),
+    createRequestHandler({
+      state: st,
+      tokens,
+      requireAuth: opts.requireAuth,
+      maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_EMULATOR_MAX_BODY_BYTES,
+      shutdown: stopping.signal,
+      log: opts.logger,
     }),
   );
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const method = req.method ?? 'GET';
-    const body = await readBodyOrRefuse(req, res, maxBody, () =>
-      sendJson(res, 413, errorBody(413, 'requestTooLarge', `The request body exceeds ${maxBody} bytes`)),
-    );
-    if (body === undefined) return;
-    if (tokens.handles(method, url.pathname)) {
-      const reply = tokens.handle(url.pathname, req.headers.authorization, body);
-      sendJson(res, reply.status, reply.body);
-      return;
-    }
-    if (opts.requireAuth && !tokens.validToken(req.headers.authorization)) {
-      sendJson(res, 401, errorBody(401, 'authError', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.'));
-      return;
-    }
-    if (url.pathname.replace(/\/$/, '') === BATCH_PATH) {
-      await handleBatch(method, req.headers['content-type'], body, res);
-      return;
-    }
-    const reply = await answer(method, url, body, res);
-    if (reply) sendJson(res, reply.status, reply.body);
-  }
-
-  /** Each inner call goes through the same routes, knobs and counters as when it is sent on its own. */
-  async function handleBatch(method: string, contentType: string | undefined, body: string, res: ServerResponse): Promise<void> {
-    if (method !== 'POST') {
-      sendJson(res, 405, errorBody(405, 'httpMethodNotAllowed', `The HTTP method ${method} is not allowed for ${BATCH_PATH}.`));
-      return;
-    }
-    let requests: BatchedRequest[];
-    try {
-      requests = parseBatchRequest(contentType, body);
-    } catch (err) {
-      if (!(err instanceof GceApiError)) throw err;
-      sendJson(res, err.status, errorBody(err.status, err.reason, err.message, err.domain));
-      return;
-    }
-    const replies: BatchedReply[] = [];
-    for (const r of requests) {
-      const reply = await answer(r.method, new URL(r.target, 'http://localhost'), r.body, res);
-      // The knobs dropped the connection (a lost reply): the whole batch answer is lost with it.
-      if (!reply) return;
-      replies.push({ contentId: r.contentId, ...reply });
-    }
-    const out = renderBatchResponse(replies);
-    res.writeHead(200, { 'content-type': out.contentType, 'content-length': Buffer.byteLength(out.body), vary: 'Origin, X-Origin, Referer', server: 'ESF' });
-    res.end(out.body);
-  }
-
-  /** The status and JSON answering one API call; undefined when no answer is to be sent (connection gone). */
-  async function answer(method: string, url: URL, body: string, res: ServerResponse): Promise<Reply | undefined> {
-    const fail = (status: number, reason: string, message: string, domain = 'global'): Reply => ({ status, body: errorBody(status, reason, message, domain) });
-    let segments: string[];
-    try {
-      segments = url.pathname.slice(1).replace(/\/$/, '').split('/').map(decodeURIComponent);
-    } catch {
-      return fail(400, 'badRequest', 'The request path contains an invalid percent-encoding');
-    }
-    const match = matchRoute(method, segments);
-    if (!match) return fail(404, 'notFound', `The requested URL ${url.pathname} was not found on this server.`);
-    if ('methodNotAllowed' in match) return fail(405, 'httpMethodNotAllowed', `The HTTP method ${method} is not allowed for ${url.pathname}.`);
-    let parsed: unknown;
-    if (body.length > 0) {
-      try {
-        parsed = JSON.parse(body);
-      } catch (err) {
-        return fail(400, 'parseError', `Invalid JSON payload received. ${(err as Error).message}`);
-      }
-    }
-
-    const action = match.route.action;
-    const abort = new AbortController();
-    const onGone = () => abort.abort();
-    res.on('close', onGone);
-    stopping.signal.addEventListener('abort', onGone, { once: true });
-    let reply: Reply | undefined;
-    try {
-      await runEmulatedCall({
-        knobs,
-        action,
-        res,
-        signal: abort.signal,
-        apply: () => {
-          st.advance();
-          return match.route.handler({ state: st, params: match.params, query: url.searchParams, body: parsed, signal: abort.signal });
-        },
-        reply: (result) => {
-          reply = { status: 200, body: result };
-        },
-        replyFault: (fault) => {
-          reply = fail(fault.status, fault.code, fault.message, domainOf(fault.code));
-        },
-        replyApiError: (err) => {
-          if (!(err instanceof GceApiError)) return false;
-          reply = fail(err.status, err.reason, err.message, err.domain);
-          return true;
-        },
-      });
-    } finally {
-      res.off('close', onGone);
-      stopping.signal.removeEventListener('abort', onGone);
-    }
-    return reply;
-  }
 
   const port = await listenOnLoopback(server, opts.port);
   const host = LOOPBACK_HOST;
@@ -341,15 +227,4 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
       await stopEmulator();
     },
   };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=UTF-8',
-    'content-length': Buffer.byteLength(text),
-    vary: 'Origin, X-Origin, Referer',
-    server: 'ESF',
-  });
-  res.end(text);
 }

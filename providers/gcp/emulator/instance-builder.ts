@@ -1,22 +1,16 @@
 // Turns an instances.insert body into the Instance GCE would store (defaults filled, references expanded to
 // self-links, addresses allocated) and the disks it creates, refusing what GCE refuses with GCE's errors.
-import { allocateInternalIp } from './addressing.js';
-import { alreadyExists, GceApiError, invalidField, invalidResourceUsage, notFound } from './api-error.js';
+import { alreadyExists, invalidField, invalidResourceUsage } from './api-error.js';
 import type { GceState } from './gce-state.js';
-import { imagePath, instancePath, machineTypePath, networkPath, regionOfZone, selfLink, str, subnetworkPath, zonePath } from './links.js';
-import type { GceDisk, GceImage, GceSubnetwork, MachineTypeSpec } from './model.js';
-import {
-  resolveAcceleratorRef,
-  resolveDiskTypeRef,
-  resolveImageRef,
-  resolveMachineTypeRef,
-  resolveNetworkRef,
-  resolveSubnetworkRef,
-} from './references.js';
+import type { Json } from './insert-body.js';
+import { list, obj } from './insert-body.js';
+import { buildDisks } from './instance-disks.js';
+import { buildNics } from './instance-network-interfaces.js';
+import { instancePath, machineTypePath, regionOfZone, selfLink, str, zonePath } from './links.js';
+import type { GceDisk, MachineTypeSpec } from './model.js';
+import { resolveAcceleratorRef, resolveMachineTypeRef } from './references.js';
 import { gceTimestamp } from './timestamps.js';
-import { checkLabels, checkMetadataItems, checkName, checkTags, fingerprint, readInt64 } from './validation.js';
-
-type Json = Record<string, unknown>;
+import { checkLabels, checkMetadataItems, checkName, checkTags, fingerprint } from './validation.js';
 
 export interface BuiltInstance {
   name: string;
@@ -32,12 +26,6 @@ const CONFIDENTIAL_FAMILIES: Record<string, string[]> = {
   TDX: ['c3'],
 };
 
-function obj(v: unknown): Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
-}
-function list(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
 function familyOf(mt: MachineTypeSpec): string {
   return mt.name.split('-')[0] ?? '';
 }
@@ -207,165 +195,4 @@ function buildConfidential(raw: unknown, mt: MachineTypeSpec, scheduling: Json):
     throw invalidField('resource.scheduling.onHostMaintenance', scheduling.onHostMaintenance, `Confidential instances of type ${type} must use TERMINATE.`);
   }
   return { enableConfidentialCompute: true, ...(c.confidentialInstanceType === undefined ? {} : { confidentialInstanceType: type }) };
-}
-
-function buildNics(state: GceState, project: string, region: string, raw: unknown): Json[] {
-  const nics = list(raw);
-  if (nics.length === 0) throw invalidField('resource.networkInterfaces', '', 'At least one network interface is required.');
-  return nics.map((n, i) => {
-    const nic = obj(n);
-    const field = `resource.networkInterfaces[${i}]`;
-    let sub: GceSubnetwork | undefined;
-    let netName: string;
-    let netProject: string;
-    if (typeof nic.subnetwork === 'string' && nic.subnetwork !== '') {
-      sub = resolveSubnetworkRef(state, project, nic.subnetwork, `${field}.subnetwork`);
-      if (sub.region !== region) throw invalidField(`${field}.subnetwork`, nic.subnetwork, `The subnetwork must be in region '${region}'.`);
-      netName = sub.network;
-      netProject = sub.project;
-      if (typeof nic.network === 'string' && nic.network !== '') {
-        const net = resolveNetworkRef(state, project, nic.network, `${field}.network`);
-        if (net.name !== sub.network || net.project !== sub.project) {
-          throw invalidField(`${field}.subnetwork`, nic.subnetwork, `The subnetwork does not belong to network '${net.name}'.`);
-        }
-      }
-    } else {
-      const net = resolveNetworkRef(state, project, typeof nic.network === 'string' && nic.network !== '' ? nic.network : 'global/networks/default', `${field}.network`);
-      netName = net.name;
-      netProject = net.project;
-      sub = state.world.subnetworks.find((s) => s.project === net.project && s.network === net.name && s.region === region);
-      if (!sub) throw invalidField(`${field}.subnetwork`, '', `Network '${net.name}' has no subnetwork in region '${region}'.`);
-    }
-    const networkIP = allocateInternalIp(state, sub, `${field}.networkIP`, nic.networkIP);
-    const acs = list(nic.accessConfigs);
-    if (acs.length > 1) throw invalidField(`${field}.accessConfigs`, '', 'At most one access config per network interface.');
-    const out: Json = {
-      kind: 'compute#networkInterface',
-      network: selfLink(networkPath(netProject, netName)),
-      subnetwork: selfLink(subnetworkPath(sub.project, sub.region, sub.name)),
-      networkIP,
-      name: `nic${i}`,
-      fingerprint: fingerprint([networkIP, i]),
-      stackType: 'IPV4_ONLY',
-    };
-    if (acs.length > 0) {
-      const ac = obj(acs[0]);
-      out.accessConfigs = [
-        {
-          kind: 'compute#accessConfig',
-          type: 'ONE_TO_ONE_NAT',
-          name: typeof ac.name === 'string' && ac.name !== '' ? ac.name : 'External NAT',
-          networkTier: typeof ac.networkTier === 'string' ? ac.networkTier : 'PREMIUM',
-          ...(typeof ac.natIP === 'string' && ac.natIP !== '' ? { natIP: ac.natIP } : {}),
-        },
-      ];
-    }
-    return out;
-  });
-}
-
-function buildDisks(
-  state: GceState,
-  project: string,
-  zone: string,
-  instanceName: string,
-  raw: unknown,
-  now: number,
-): { attached: Json[]; disks: GceDisk[]; bootImage?: GceImage } {
-  const entries = list(raw);
-  if (entries.length === 0) throw invalidField('resource.disks', '', 'At least one disk (the boot disk) is required.');
-  const attached: Json[] = [];
-  const disks: GceDisk[] = [];
-  let bootImage: GceImage | undefined;
-  const names = new Set<string>();
-  entries.forEach((e, i) => {
-    const d = obj(e);
-    const field = `resource.disks[${i}]`;
-    const boot = d.boot === true;
-    if (boot && i !== 0) throw invalidField(`${field}.boot`, 'true', 'The boot disk must be the first disk.');
-    if (i === 0 && !boot) throw invalidField('resource.disks[0].boot', 'false', 'The first disk must be a boot disk.');
-    let diskName: string;
-    let sizeGb: number;
-    let image: GceImage | undefined;
-    let existing: GceDisk | undefined;
-    if (typeof d.source === 'string' && d.source !== '') {
-      const parts = d.source.split('/');
-      diskName = parts[parts.length - 1] ?? '';
-      existing = state.world.disks.find((x) => x.project === project && x.zone === zone && x.name === diskName);
-      if (!existing) throw notFound(`${zonePath(project, zone)}/disks/${diskName}`);
-      if (((existing.resource.users as string[] | undefined) ?? []).length > 0) {
-        throw new GceApiError(400, 'resourceInUseByAnotherResource', `The disk resource '${zonePath(project, zone)}/disks/${diskName}' is already being used by another instance`);
-      }
-      sizeGb = Number(existing.resource.sizeGb);
-    } else {
-      const p = obj(d.initializeParams);
-      diskName = typeof p.diskName === 'string' && p.diskName !== '' ? checkName(`${field}.initializeParams.diskName`, p.diskName) : i === 0 ? instanceName : `${instanceName}-${state.knobs.random.hex(4)}`;
-      if (typeof p.sourceImage === 'string' && p.sourceImage !== '') image = resolveImageRef(state, project, p.sourceImage, `${field}.initializeParams.sourceImage`);
-      else if (boot) throw invalidField(`${field}.initializeParams.sourceImage`, '', 'A boot disk needs a source image or an existing disk.');
-      const diskType = resolveDiskTypeRef(state, project, zone, p.diskType, `${field}.initializeParams.diskType`);
-      const requested = readInt64(`${field}.initializeParams.diskSizeGb`, p.diskSizeGb);
-      sizeGb = requested ?? image?.diskSizeGb ?? 10;
-      if (image && sizeGb < image.diskSizeGb) {
-        throw invalidField(`${field}.initializeParams.diskSizeGb`, String(sizeGb), `Requested disk size cannot be smaller than the image size (${image.diskSizeGb} GB).`);
-      }
-      if (sizeGb < 1 || sizeGb > 65536) throw invalidField(`${field}.initializeParams.diskSizeGb`, String(sizeGb), 'Disk size must be between 1 and 65536 GB.');
-      if (names.has(diskName) || state.world.disks.some((x) => x.project === project && x.zone === zone && x.name === diskName)) {
-        throw alreadyExists(`${zonePath(project, zone)}/disks/${diskName}`);
-      }
-      const labels = checkLabels(`${field}.initializeParams.labels`, p.labels);
-      const diskPath = `${zonePath(project, zone)}/disks/${diskName}`;
-      const resource: Json = {
-        kind: 'compute#disk',
-        id: state.newId(),
-        creationTimestamp: gceTimestamp(now),
-        name: diskName,
-        sizeGb: String(sizeGb),
-        zone: selfLink(zonePath(project, zone)),
-        status: 'READY',
-        selfLink: selfLink(diskPath),
-        type: selfLink(`${zonePath(project, zone)}/diskTypes/${diskType}`),
-        labels,
-        labelFingerprint: fingerprint(labels),
-        physicalBlockSizeBytes: '4096',
-        architecture: image?.architecture,
-      };
-      if (image) {
-        resource.sourceImage = selfLink(imagePath(image.project, image.name));
-        resource.sourceImageId = image.id;
-        resource.guestOsFeatures = image.guestOsFeatures.map((type) => ({ type }));
-      }
-      const key = obj(d.diskEncryptionKey);
-      if (typeof key.kmsKeyName === 'string') {
-        resource.diskEncryptionKey = { kmsKeyName: `${key.kmsKeyName}/cryptoKeyVersions/1`, ...(typeof key.kmsKeyServiceAccount === 'string' ? { kmsKeyServiceAccount: key.kmsKeyServiceAccount } : {}) };
-      }
-      disks.push({ project, zone, name: diskName, resource });
-    }
-    names.add(diskName);
-    if (boot) bootImage = image ?? imageOfDisk(state, existing);
-    const att: Json = {
-      kind: 'compute#attachedDisk',
-      type: 'PERSISTENT',
-      mode: d.mode === 'READ_ONLY' ? 'READ_ONLY' : 'READ_WRITE',
-      source: selfLink(`${zonePath(project, zone)}/disks/${diskName}`),
-      deviceName: typeof d.deviceName === 'string' && d.deviceName !== '' ? d.deviceName : i === 0 ? 'persistent-disk-0' : `persistent-disk-${i}`,
-      index: i,
-      boot,
-      autoDelete: d.autoDelete === true,
-      interface: d.interface === 'NVME' ? 'NVME' : 'SCSI',
-      diskSizeGb: String(sizeGb),
-    };
-    const features = (image ?? imageOfDisk(state, existing))?.guestOsFeatures;
-    if (features) att.guestOsFeatures = features.map((type) => ({ type }));
-    const dek = disks.find((x) => x.name === diskName)?.resource.diskEncryptionKey;
-    if (dek) att.diskEncryptionKey = dek;
-    attached.push(att);
-  });
-  return { attached, disks, bootImage };
-}
-
-function imageOfDisk(state: GceState, disk: GceDisk | undefined): GceImage | undefined {
-  const src = disk?.resource.sourceImage;
-  if (typeof src !== 'string') return undefined;
-  const parts = src.split('/');
-  return state.world.images.find((i) => i.project === parts[parts.length - 4] && i.name === parts[parts.length - 1]);
 }

@@ -1,14 +1,14 @@
 // Reading and validating a RunInstances request, with EC2's error codes and wording: image, type, counts,
-// network interface, placement, tags, block devices, market options, capacity and free addresses.
-import { allocatePrivateIp, cidrContains } from '../addressing.js';
+// placement, tags, market options, capacity and free addresses (the network and the block devices are read
+// beside this file).
+import { allocatePrivateIp } from '../addressing.js';
 import { Ec2ApiError, invalidParameterCombination, invalidParameterValue, missingParameter } from '../api-error.js';
 import type { Ec2State } from '../ec2-state.js';
-import type { BlockDevice, Image, InstanceTypeSpec, SecurityGroup, Subnet, Tag } from '../model.js';
+import type { Image, InstanceTypeSpec, Subnet, Tag } from '../model.js';
 import type { QueryParams } from '../query-params.js';
 import { checkIdFormat, oneOf, readTags } from '../validation.js';
 
 const TAGGABLE_ON_LAUNCH = ['instance', 'volume', 'network-interface', 'spot-instances-request', 'elastic-gpu'] as const;
-const VOLUME_TYPES = ['standard', 'gp2', 'gp3', 'io1', 'io2', 'st1', 'sc1'] as const;
 export const USER_DATA_MAX_BYTES = 16384;
 const MAX_COUNT_LIMIT = 100;
 /** The emulated spot price is this fraction of the on-demand price. */
@@ -46,107 +46,6 @@ export function readCounts(params: QueryParams): { minCount: number; maxCount: n
   if (maxCount < minCount) throw invalidParameterValue(`Value (${maxCount}) for parameter maxCount is invalid. It must be at least minCount (${minCount}).`);
   if (maxCount > MAX_COUNT_LIMIT) throw invalidParameterValue(`Value (${maxCount}) for parameter maxCount is invalid. The emulator launches at most ${MAX_COUNT_LIMIT} per request.`);
   return { minCount, maxCount };
-}
-
-export interface ResolvedNetwork {
-  subnet: Subnet;
-  securityGroups: SecurityGroup[];
-  publicIp: boolean;
-  carrierIp: boolean;
-  interfaceType: string;
-  ipv6Count: number;
-  requestedPrivateIp?: string;
-}
-
-export function resolveNetwork(state: Ec2State, params: QueryParams): ResolvedNetwork {
-  const world = state.world;
-  const nics = params.structList('NetworkInterface');
-  if (nics.length > 1) {
-    throw new Ec2ApiError(400, 'Unsupported', 'The emulator supports exactly one network interface (DeviceIndex 0) per RunInstances request.');
-  }
-  const nic = nics[0];
-  if (nic && params.get('SubnetId') !== undefined) {
-    throw invalidParameterCombination('Network interfaces and an instance-level subnet ID may not be specified on the same request');
-  }
-  if (nic && (params.list('SecurityGroupId').length > 0 || params.list('SecurityGroup').length > 0)) {
-    throw invalidParameterCombination('Network interfaces and an instance-level security groups may not be specified on the same request');
-  }
-  if (nic) {
-    if (nic.get('NetworkInterfaceId') !== undefined) {
-      throw new Ec2ApiError(400, 'Unsupported', 'Attaching an existing network interface is not supported by the emulator.');
-    }
-    const idx = nic.int('DeviceIndex');
-    if (idx !== undefined && idx !== 0) throw invalidParameterValue(`Value (${idx}) for parameter deviceIndex is invalid. The primary network interface must use device index 0.`);
-  }
-  const src = nic ?? params;
-  const subnetId = src.get('SubnetId');
-  let subnet: Subnet | undefined;
-  if (subnetId === undefined) {
-    const defaultVpc = world.vpcs.find((v) => v.isDefault);
-    if (!defaultVpc) throw new Ec2ApiError(400, 'VPCIdNotSpecified', 'No default VPC for this user. GroupName is only supported for EC2-Classic and default VPC.');
-    const az = params.get('Placement.AvailabilityZone');
-    subnet = world.subnets.find((s) => s.vpcId === defaultVpc.vpcId && (az === undefined || s.availabilityZone === az));
-    if (!subnet) throw invalidParameterValue(`No default subnet for availability zone: '${az ?? ''}'.`);
-  } else {
-    checkIdFormat(subnetId, 'subnet', 'InvalidSubnetID.Malformed');
-    subnet = world.subnets.find((s) => s.subnetId === subnetId);
-    if (!subnet) throw new Ec2ApiError(400, 'InvalidSubnetID.NotFound', `The subnet ID '${subnetId}' does not exist`);
-  }
-  const sub = subnet;
-
-  const groupIds = src.list('SecurityGroupId');
-  const groupNames = nic ? [] : params.list('SecurityGroup');
-  if (groupNames.length > 0 && !world.vpcs.find((v) => v.vpcId === sub.vpcId)?.isDefault) {
-    throw invalidParameterCombination('The parameter groupName cannot be used with the parameter subnet');
-  }
-  let securityGroups: SecurityGroup[];
-  if (groupIds.length === 0 && groupNames.length === 0) {
-    const dflt = world.securityGroups.find((g) => g.vpcId === sub.vpcId && g.groupName === 'default');
-    securityGroups = dflt ? [dflt] : [];
-  } else {
-    securityGroups = [
-      ...groupIds.map((id) => {
-        const g = world.securityGroups.find((x) => x.groupId === id && x.vpcId === sub.vpcId);
-        if (!g) throw new Ec2ApiError(400, 'InvalidGroup.NotFound', `The security group '${id}' does not exist in VPC '${sub.vpcId}'`);
-        return g;
-      }),
-      ...groupNames.map((name) => {
-        const g = world.securityGroups.find((x) => x.groupName === name && x.vpcId === sub.vpcId);
-        if (!g) throw new Ec2ApiError(400, 'InvalidGroup.NotFound', `The security group '${name}' does not exist in default VPC '${sub.vpcId}'`);
-        return g;
-      }),
-    ];
-  }
-
-  const zone = world.availabilityZones.find((z) => z.zoneName === sub.availabilityZone);
-  const assocPublic = nic?.bool('AssociatePublicIpAddress');
-  const assocCarrier = nic?.bool('AssociateCarrierIpAddress') ?? false;
-  if (assocCarrier && zone?.zoneType !== 'wavelength-zone') {
-    throw invalidParameterValue(`AssociateCarrierIpAddress can only be used with a subnet in a Wavelength Zone; subnet '${sub.subnetId}' is in ${sub.availabilityZone}`);
-  }
-  if (assocCarrier && assocPublic) throw invalidParameterCombination('AssociatePublicIpAddress and AssociateCarrierIpAddress cannot both be specified');
-  const interfaceType = oneOf(nic?.get('InterfaceType'), ['interface', 'efa', 'efa-only', 'trunk'] as const, 'networkInterface.interfaceType') ?? 'interface';
-
-  let ipv6Count = src.int('Ipv6AddressCount') ?? (sub.assignIpv6AddressOnCreation ? 1 : 0);
-  if (nic?.bool('PrimaryIpv6') === true && ipv6Count === 0) ipv6Count = 1;
-  if (ipv6Count > 0 && !sub.ipv6CidrBlock) {
-    throw invalidParameterValue(`The subnet '${sub.subnetId}' does not have an IPv6 CIDR block; Ipv6AddressCount cannot be used.`);
-  }
-  if (ipv6Count > 10) throw invalidParameterValue(`Value (${ipv6Count}) for parameter ipv6AddressCount is invalid.`);
-
-  const requestedPrivateIp = src.get('PrivateIpAddress');
-  if (requestedPrivateIp !== undefined && !cidrContains(sub.cidrBlock, requestedPrivateIp)) {
-    throw new Ec2ApiError(400, 'InvalidParameterValue', `Address ${requestedPrivateIp} does not fall within the subnet's address range`);
-  }
-  return {
-    subnet: sub,
-    securityGroups,
-    publicIp: assocPublic ?? (zone?.zoneType === 'wavelength-zone' ? false : sub.mapPublicIpOnLaunch),
-    carrierIp: assocCarrier,
-    interfaceType,
-    ipv6Count,
-    requestedPrivateIp,
-  };
 }
 
 export interface ResolvedPlacement {
@@ -209,53 +108,6 @@ export function readTagSpecifications(params: QueryParams): Map<string, Tag[]> {
     const tags = readTags(spec, 'Tag', false);
     if (tags.length > 50) throw new Ec2ApiError(400, 'TagLimitExceeded', `The maximum number of Tags for a resource has been reached (${type}).`);
     out.set(type, tags);
-  }
-  return out;
-}
-
-export function readBlockDevices(params: QueryParams, image: Image): Omit<BlockDevice, 'volumeId'>[] {
-  const out: Omit<BlockDevice, 'volumeId'>[] = [];
-  let hasRoot = false;
-  for (const m of params.structList('BlockDeviceMapping')) {
-    const deviceName = m.get('DeviceName');
-    if (!deviceName) throw missingParameter('BlockDeviceMapping.N.DeviceName');
-    if (out.some((b) => b.deviceName === deviceName)) {
-      throw new Ec2ApiError(400, 'InvalidBlockDeviceMapping', `The device '${deviceName}' is used in more than one block-device mapping`);
-    }
-    if (m.get('NoDevice') !== undefined || m.get('VirtualName') !== undefined) continue;
-    const isRoot = deviceName === image.rootDeviceName;
-    hasRoot ||= isRoot;
-    const volumeType = oneOf(m.get('Ebs.VolumeType'), VOLUME_TYPES, 'blockDeviceMapping.ebs.volumeType') ?? 'gp3';
-    const size = m.int('Ebs.VolumeSize') ?? (isRoot ? image.rootVolumeSizeGiB : undefined);
-    if (size === undefined) throw new Ec2ApiError(400, 'InvalidBlockDeviceMapping', `The device '${deviceName}' needs Ebs.VolumeSize (there is no snapshot to size it from)`);
-    if (size < 1 || size > 16384) throw invalidParameterValue(`Value (${size}) for parameter volumeSize is invalid. Expected 1-16384 GiB.`);
-    if (isRoot && size < image.rootVolumeSizeGiB) {
-      throw new Ec2ApiError(
-        400,
-        'InvalidBlockDeviceMapping',
-        `Volume of size ${size}GB is smaller than snapshot '${image.snapshotId}', expect size >= ${image.rootVolumeSizeGiB}GB`,
-      );
-    }
-    const iops = m.int('Ebs.Iops');
-    if (iops !== undefined && !['io1', 'io2', 'gp3'].includes(volumeType)) {
-      throw invalidParameterCombination(`The parameter iops is not supported for ${volumeType} volumes.`);
-    }
-    if ((volumeType === 'io1' || volumeType === 'io2') && iops === undefined) {
-      throw missingParameter('iops (required for io1 and io2 volumes)');
-    }
-    const throughput = m.int('Ebs.Throughput');
-    if (throughput !== undefined && volumeType !== 'gp3') {
-      throw invalidParameterCombination(`The parameter throughput is not supported for ${volumeType} volumes.`);
-    }
-    const kmsKeyId = m.get('Ebs.KmsKeyId');
-    const encrypted = m.bool('Ebs.Encrypted') ?? false;
-    if (kmsKeyId !== undefined && !encrypted) {
-      throw new Ec2ApiError(400, 'InvalidParameterDependency', 'The parameter KmsKeyId requires the parameter Encrypted to be set.');
-    }
-    out.push({ deviceName, volumeSizeGiB: size, volumeType, encrypted, deleteOnTermination: m.bool('Ebs.DeleteOnTermination') ?? true, iops, throughput, kmsKeyId });
-  }
-  if (!hasRoot) {
-    out.unshift({ deviceName: image.rootDeviceName, volumeSizeGiB: image.rootVolumeSizeGiB, volumeType: 'gp3', encrypted: false, deleteOnTermination: true });
   }
   return out;
 }

@@ -9,16 +9,16 @@ import type { Ec2Instance } from '../model.js';
 import { checkDryRun, checkUserData, oneOf } from '../validation.js';
 import type { XmlChild } from '../xml.js';
 import type { ActionContext } from './action-context.js';
+import { readBlockDevices } from './launch-block-devices.js';
+import { resolveNetwork } from './launch-network.js';
 import {
   checkCapacity,
   countFreeIps,
-  readBlockDevices,
   readCounts,
   readMarketOptions,
   readTagSpecifications,
   resolveImage,
   resolveInstanceType,
-  resolveNetwork,
   resolvePlacement,
   USER_DATA_MAX_BYTES,
   usedPrivateIps,
