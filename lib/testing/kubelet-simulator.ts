@@ -263,6 +263,10 @@ export class KubeletSimulator {
       node = undefined;
     }
     if (!node) {
+      // Counted as registered from the moment it is asked for: a create whose reply is lost may still have
+      // stored the Node, and only a registered Node is removed when its instance ends. Removing one that was
+      // never stored finds nothing, and a heartbeat forgets a name the API server does not have.
+      this.registered.add(inst.nodeName);
       try {
         node = await client.create(Nodes, newNode(inst, { nodeLabels: this.opts.nodeLabels, kubeletVersion: this.opts.kubeletVersion ?? DefaultKubeletVersion }));
       } catch (err) {

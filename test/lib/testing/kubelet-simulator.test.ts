@@ -102,6 +102,27 @@ describe('KubeletSimulator', () => {
     expect(client.all(Nodes)).to.have.length(0);
   });
 
+  it('removes a Node whose create reply was lost once its instance ends (the create was stored, the reply never came)', async () => {
+    class LostReplyClient extends MemoryKubeClient {
+      lose = 1;
+      override async create<T extends Parameters<MemoryKubeClient['create']>[1]>(r: Parameters<MemoryKubeClient['create']>[0], obj: T): Promise<T> {
+        const stored = await super.create(r, obj);
+        if (r.plural === 'nodes' && this.lose-- > 0) throw new Error('socket hang up');
+        return stored as T;
+      }
+    }
+    const view = new ScriptedView();
+    const client = new LostReplyClient();
+    const kubelet = new KubeletSimulator({ client, runPods: false, view });
+    view.set([inst('i-a', 'running')]);
+    await kubelet.start();
+    expect(client.all(Nodes).map((n) => n.spec?.providerID)).to.deep.equal(['fake:///zone-a/i-a']);
+    view.set([inst('i-a', 'terminated')]);
+    await kubelet.idle();
+    expect(client.all(Nodes), 'no Node outlives its instance').to.have.length(0);
+    await kubelet.stop();
+  });
+
   describe('when a new instance reuses the node name of an earlier one', () => {
     it('replaces the Node so it carries the new providerID and labels, even while the old instance is still listed as terminated', async () => {
       const view = new ScriptedView();
