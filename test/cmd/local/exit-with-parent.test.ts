@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PARENT_PID_ENV } from '../../../cmd/local/binary-processes.js';
@@ -39,8 +40,13 @@ function startParent(marker: string, parentThen: string): { parent: ReturnType<t
 
 describe('controller binaries started by npm start exit with it', function () {
   this.timeout(40_000);
-  const marker = join(repo, '.tmp', `exit-with-parent-${process.pid}`);
-  afterEach(() => rmSync(marker, { force: true }));
+  let dir: string;
+  let marker: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'exit-with-parent-'));
+    marker = join(dir, 'marker');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('gets SIGTERM, and so shuts down gracefully, once the process that started it was killed outright', async () => {
     const { parent, childPid } = startParent(marker, 'setInterval(() => {}, 1000);');
