@@ -58,6 +58,11 @@ function removeUnused(parent: string, keep: string, now: number): void {
   }
 }
 
+/** The compiled file of a source script given relative to the root (`cmd/x.ts` → `<dir>/cmd/x.js`). */
+export function compiledEntry(dir: string, script: string): string {
+  return join(dir, script.replace(/\.ts$/, '.js'));
+}
+
 export interface CompiledSources {
   /** The directory holding cmd/, lib/ and providers/ as .js files. */
   dir: string;

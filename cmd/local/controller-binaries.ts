@@ -8,7 +8,7 @@ import { machineHealthCheckBinary } from '../machine-healthcheck.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
 import { nodeLinkControllerBinary } from '../nodelink-controller.js';
 import { BinaryProcesses } from './binary-processes.js';
-import { compileSources } from './compiled-sources.js';
+import { compiledEntry, compileSources } from './compiled-sources.js';
 import { localBinaryFromSpec, type LocalBinary, type PrepareOptions } from './local-binary.js';
 import type { LocalCloud, LocalProvider } from './providers.js';
 
@@ -114,12 +114,12 @@ export async function startControllerBinaries(o: ControllerBinariesOptions): Pro
   // Separate processes run the compiled sources; in-process runs only list the commands, through tsx.
   const compiled = mode === 'in-process' ? undefined : compileSources(root);
   if (compiled?.built) logger.info('compiled the controller binaries', { dir: compiled.dir });
-  const entryOf = (b: LocalBinary): string[] =>
-    compiled ? [join(compiled.dir, b.script.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', b.script];
+  const entryOf = (b: LocalBinary): string[] => (compiled ? [compiledEntry(compiled.dir, b.script)] : ['--import', 'tsx', b.script]);
   // A child of this process also stops when this process is killed outright.
-  const exitWithParent = compiled ? ['--import', pathToFileURL(join(compiled.dir, 'cmd', 'local', 'exit-with-parent.js')).href] : [];
-  const commands: BinaryCommand[] = binaries.map((b) => ({ name: b.name, cwd: root, command: [process.execPath, ...entryOf(b), ...argsOf(b)] }));
-  const supervised: BinaryCommand[] = commands.map((c) => ({ ...c, command: [process.execPath, ...exitWithParent, ...c.command.slice(1)] }));
+  const exitWithParent = compiled ? ['--import', pathToFileURL(compiledEntry(compiled.dir, 'cmd/local/exit-with-parent.ts')).href] : [];
+  const commandOf = (b: LocalBinary, preload: string[]): BinaryCommand => ({ name: b.name, cwd: root, command: [process.execPath, ...preload, ...entryOf(b), ...argsOf(b)] });
+  const commands = binaries.map((b) => commandOf(b, []));
+  const supervised = binaries.map((b) => commandOf(b, exitWithParent));
   const running: RunningBinary[] = [];
   let processes: BinaryProcesses | undefined;
   if (mode === 'processes') {

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { compiledEntry } from '../../cmd/local/compiled-sources.js';
 import { imageCommandEntry, launchNodeFlags } from './image-commands.js';
 import { awsBench, type BenchProvider } from './providers.js';
 
@@ -100,7 +101,7 @@ export class ControllerProcess {
     this.metricsPort = await freePort();
     const args = [...this.opts.args, `--metrics-bind-address=127.0.0.1:${this.metricsPort}`, '--health-addr='];
     const entry = this.opts.compiledDir
-      ? [join(this.opts.compiledDir, this.opts.script.replace(/\.ts$/, '.js'))]
+      ? [compiledEntry(this.opts.compiledDir, this.opts.script)]
       : ['--import', 'tsx', join(REPO_ROOT, this.opts.script)];
     const child = spawn(process.execPath, [...(this.opts.nodeFlags ?? []), ...entry, ...args], {
       cwd: REPO_ROOT,

@@ -38,26 +38,28 @@ export function duplicateJsonFields(text: string): string[] {
   const stack: Frame[] = [];
   let i = 0;
   while (i < text.length) {
-    const c = text[i];
+    const c = text.charCodeAt(i);
     const top = stack[stack.length - 1];
-    if (c === '{' || c === '[') {
+    if (c === 0x7b || c === 0x5b) {
       const path = top ? childPath(top) : '';
-      stack.push(c === '{' ? { path, keys: new Set(), index: 0 } : { path, index: 0 });
+      stack.push(c === 0x7b ? { path, keys: new Set(), index: 0 } : { path, index: 0 });
       i++;
-    } else if (c === '}' || c === ']') {
+    } else if (c === 0x7d || c === 0x5d) {
       stack.pop();
       i++;
-    } else if (c === '"') {
+    } else if (c === 0x22) {
       const end = stringEnd(text, i);
       // A string is a key when it sits in an object and no key is waiting for its value.
       if (top?.keys && top.pendingKey === undefined) {
-        const key = JSON.parse(text.slice(i, end)) as string;
+        // Every write body is scanned: decode a key only when it holds an escape.
+        const raw = text.slice(i + 1, end - 1);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end)) as string) : raw;
         top.pendingKey = key;
         if (top.keys.has(key)) duplicates.push(top.path === '' ? key : `${top.path}.${key}`);
         else top.keys.add(key);
       }
       i = end;
-    } else if (c === ',') {
+    } else if (c === 0x2c) {
       if (top?.keys) top.pendingKey = undefined;
       else if (top) top.index++;
       i++;

@@ -48,11 +48,14 @@ const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.nam
  * Comparing the joined "namespace/name" text instead would misplace namespace "a" against "a-b", since
  * '/' sorts after '-' and '.'. Neither part can hold a '/', so the start splits at its first one.
  */
-function before(o: KubeObject, start: string): boolean {
+function startOf(start: string): { ns: string; name: string } {
   const cut = start.indexOf('/');
-  const [ns, name] = cut < 0 ? ['', start] : [start.slice(0, cut), start.slice(cut + 1)];
-  const ons = o.metadata.namespace ?? '';
-  return ons !== ns ? ons < ns : (o.metadata.name ?? '') < name;
+  return cut < 0 ? { ns: '', name: start } : { ns: start.slice(0, cut), name: start.slice(cut + 1) };
+}
+
+function before(o: KubeObject, start: { ns: string; name: string }): boolean {
+  const ns = o.metadata.namespace ?? '';
+  return ns !== start.ns ? ns < start.ns : (o.metadata.name ?? '') < start.name;
 }
 
 /** GET of a collection, or a watch when ?watch is set. */
@@ -80,12 +83,13 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
   if (cont) {
     const token = decodeContinue(cont);
     listRv = token.rv;
+    const start = startOf(token.start);
     let lo = 0;
     let hi = items.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const item = items[mid];
-      if (item && before(item, token.start)) lo = mid + 1;
+      if (item && before(item, start)) lo = mid + 1;
       else hi = mid;
     }
     items = items.slice(lo);

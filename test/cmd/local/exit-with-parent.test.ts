@@ -5,18 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PARENT_PID_ENV } from '../../../cmd/local/binary-processes.js';
+import { processRunning as running } from '../../e2e/support/local-process.js';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
 const preload = pathToFileURL(join(repo, 'cmd', 'local', 'exit-with-parent.ts')).href;
-
-/** False once the process is gone or a zombie (exited, waiting to be reaped by whoever adopted it). */
-function running(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 async function until(what: string, ok: () => boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
