@@ -44,7 +44,7 @@ export interface IbmCloudProviderOptions extends ProviderControllerOptions {
   /** Proxy and trusted CAs for every IBM Cloud call. */
   outbound?: OutboundHttp;
   /** Overrides for the actuator (tests shorten the requeue). */
-  actuator?: Partial<Pick<IbmCloudActuatorOptions, 'requeueAfterMs' | 'eventualConsistencyWindowMs' | 'snapshotTtlMs' | 'resolutionTtlMs'>>;
+  actuator?: Partial<Pick<IbmCloudActuatorOptions, 'requeueAfterMs' | 'eventualConsistencyWindowMs' | 'resolutionTtlMs'>>;
 }
 
 export interface IbmCloudProvider {

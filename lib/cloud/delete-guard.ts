@@ -91,6 +91,25 @@ export class DeleteGuard {
     throw new InstanceNotVisibleYetError(machine.metadata.name ?? '', this.waits.next(uid), mayHide);
   }
 
+  /**
+   * The same rule as seen from exists(): whether no read showing the Machine's instance means "not shown yet"
+   * rather than "gone". True while an instance whose id is known (on record, or answered to this process's
+   * launch) was not seen terminating and the visibility window after its launch has not passed. A launch whose
+   * reply never came counts as nothing here: create() replays it idempotently.
+   */
+  mayNotShowYet(machine: Machine, recorded: RecordedLaunch): boolean {
+    const uid = machine.metadata.uid ?? '';
+    const id = recorded.instanceId || this.o.ledger?.instanceIdOf(uid, undefined);
+    if (!id) return false;
+    return this.mayStillBeHidden(machine, { ...recorded, instanceId: id }) !== undefined;
+  }
+
+  /** The requeue while an instance may not show yet: short at first, growing (see TerminationFollower). */
+  waitForSight(machine: Machine): InstanceNotVisibleYetError {
+    const uid = machine.metadata.uid ?? '';
+    return new InstanceNotVisibleYetError(machine.metadata.name ?? '', this.waits.next(uid), this.o.clock.now() + this.windowMs);
+  }
+
   /** The Machine is gone (its finalizer released): forget it. */
   forget(uid: string): void {
     this.terminating.delete(uid);

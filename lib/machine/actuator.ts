@@ -5,6 +5,7 @@ import type { Machine } from '../apis/machine-types.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { Logger } from '../base/logger.js';
 import type { MachineMetrics } from './metrics.js';
+import { ReconcileNotes } from './reconcile-notes.js';
 
 export interface ActuatorContext {
   signal: AbortSignal;
@@ -12,6 +13,16 @@ export interface ActuatorContext {
   events: EventRecorder;
   /** The mapi_instance_*_failed counters; pass it to recordInstanceCreateFailed & co. Absent in bare unit tests. */
   metrics?: MachineMetrics;
+  /**
+   * What this reconcile's earlier actuator calls learned (exists → create/update, delete → exists): the machine
+   * controller makes one per reconcile. Absent in bare unit tests; notesOf(ctx) makes one on first use.
+   */
+  notes?: ReconcileNotes;
+}
+
+/** The reconcile's notes, made on first use when the caller passed none. */
+export function notesOf(ctx: ActuatorContext): ReconcileNotes {
+  return (ctx.notes ??= new ReconcileNotes());
 }
 
 export interface Actuator {

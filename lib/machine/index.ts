@@ -20,3 +20,6 @@ export {
   type FailureReportOptions,
   type MachineChangeMark,
 } from './actuator-reporting.js';
+export { ReconcileNotes, NoteKey } from './reconcile-notes.js';
+export { CarriedNotes, DEFAULT_CARRY_MS } from './carried-notes.js';
+export * from './cloud-actuator/index.js';

@@ -37,6 +37,8 @@ import { applyPhase } from './machine-status.js';
 import { clone } from './merge-patch.js';
 import type { MachineMetrics } from './metrics.js';
 import { machineMigrationDecision } from './migration-gate.js';
+import { CarriedNotes } from './carried-notes.js';
+import type { ReconcileNotes } from './reconcile-notes.js';
 import { deleteOwnNode } from './own-node.js';
 import { fingerprintOf, ReconcilePacing } from './reconcile-pacing.js';
 import { markSecretsAvailable, reportMissingSecret } from './secrets-available.js';
@@ -77,17 +79,22 @@ export interface MachineReconcilerDeps {
   /** Backoff between those retries (default 5 s → 30 s); never past the window's end. */
   capacityRetryBaseMs?: number;
   capacityRetryMaxMs?: number;
+  /** How long a reconcile's notes may answer the echo of its own write (default DEFAULT_CARRY_MS; 0 = never). */
+  carryNotesMs?: number;
 }
 
 export class MachineReconciler implements Reconciler {
   private readonly pacing: ReconcilePacing;
   private readonly written = new WrittenVersions();
+  /** What a reconcile's actuator calls read, handed to the echo of its own write (see ReconcileNotes). */
+  private readonly notes: CarriedNotes;
   /** Deleted Machines whose instance is terminating, keyed like the queue. */
   private readonly terminations: TerminationFollower;
 
   constructor(private readonly d: MachineReconcilerDeps) {
     this.pacing = new ReconcilePacing(d.clock, d);
     this.terminations = new TerminationFollower(d.clock, d.terminationFollow);
+    this.notes = new CarriedNotes(d.clock, d.carryNotesMs);
   }
 
   /** Lifts the backoff of a Machine so that its next reconcile runs at once (a Secret it waits for changed). */
@@ -103,6 +110,7 @@ export class MachineReconciler implements Reconciler {
       this.pacing.succeeded(key);
       this.written.forget(key);
       this.terminations.done(key);
+      this.notes.forget(key);
       return;
     }
     // Our last write is not in the cache yet: its watch event brings this key back with the fresh copy.
@@ -112,19 +120,22 @@ export class MachineReconciler implements Reconciler {
     if (wait !== undefined) return { requeueAfterMs: wait };
     const started = this.d.clock.now();
     const draft = new MachineDraft(clone(cached), this.d.client);
+    const notes = this.notes.begin(key, cached.metadata.resourceVersion);
     try {
-      const result = await this.reconcileMachine(draft, ctx);
+      const result = await this.reconcileMachine(draft, ctx, notes);
       this.pacing.succeeded(key);
       return result;
     } catch (err) {
       // A wait (a missing Secret, a capacity retry) becomes a requeue; a failure is held back and thrown again.
       return this.pacing.failed(key, fp, started, err);
     } finally {
-      if (draft.base.metadata.resourceVersion !== cached.metadata.resourceVersion) this.written.record(key, draft.base.metadata.resourceVersion);
+      const wrote = draft.base.metadata.resourceVersion !== cached.metadata.resourceVersion;
+      if (wrote) this.written.record(key, draft.base.metadata.resourceVersion);
+      this.notes.end(key, wrote ? draft.base.metadata.resourceVersion : undefined, notes);
     }
   }
 
-  private async reconcileMachine(draft: MachineDraft, ctx: ReconcileContext): Promise<Result | void> {
+  private async reconcileMachine(draft: MachineDraft, ctx: ReconcileContext, notes: ReconcileNotes): Promise<Result | void> {
     const { d } = this;
     const log = ctx.log.child({ machine: `${draft.key.namespace}/${draft.key.name}` });
     const deleting = !!draft.machine.metadata.deletionTimestamp;
@@ -136,7 +147,7 @@ export class MachineReconciler implements Reconciler {
 
     // Validation runs after this branch (the reference validates first), so a machine that became invalid while
     // being deleted, e.g. its cluster label removed, is still deleted rather than stuck.
-    if (deleting) return this.reconcileDelete(draft, ctx, log);
+    if (deleting) return this.reconcileDelete(draft, ctx, log, notes);
 
     const errs = validateMachine(draft.machine);
     if (errs.length > 0) {
@@ -157,7 +168,7 @@ export class MachineReconciler implements Reconciler {
       return;
     }
 
-    const actx = this.actuatorContext(ctx, log);
+    const actx = this.actuatorContext(ctx, log, notes);
     let exists: boolean;
     try {
       exists = await d.actuator.exists(draft.machine, actx);
@@ -237,7 +248,7 @@ export class MachineReconciler implements Reconciler {
     return { requeueAfterMs: d.requeueAfterMs };
   }
 
-  private async reconcileDelete(draft: MachineDraft, ctx: ReconcileContext, log: Logger): Promise<Result | void> {
+  private async reconcileDelete(draft: MachineDraft, ctx: ReconcileContext, log: Logger, notes: ReconcileNotes): Promise<Result | void> {
     const { d } = this;
     if (!(await writtenUnlessGone(() => this.updateStatus(draft, PhaseDeleting, undefined, ctx.signal)))) return;
     if (!(draft.machine.metadata.finalizers ?? []).includes(MachineFinalizer)) return;
@@ -245,7 +256,7 @@ export class MachineReconciler implements Reconciler {
     if (!isConditionTrue(draft.machine.status?.conditions, DrainedCondition)) return;
     if (hasPreTerminateHooks(draft.machine)) return;
 
-    const actx = this.actuatorContext(ctx, log);
+    const actx = this.actuatorContext(ctx, log, notes);
     try {
       await d.actuator.delete(draft.machine, actx);
       markSecretsAvailable(draft.machine, d.clock.now());
@@ -362,8 +373,8 @@ export class MachineReconciler implements Reconciler {
     }
   }
 
-  private actuatorContext(ctx: ReconcileContext, log: Logger): ActuatorContext {
-    return { signal: ctx.signal, log, events: this.d.events, metrics: this.d.metrics };
+  private actuatorContext(ctx: ReconcileContext, log: Logger, notes: ReconcileNotes): ActuatorContext {
+    return { signal: ctx.signal, log, events: this.d.events, metrics: this.d.metrics, notes };
   }
 }
 

@@ -11,7 +11,7 @@ import { buildTags, CLUSTER_TAG_PREFIX } from './instances.js';
 import type { MachineScope } from './machine-scope.js';
 import { PROVIDER_SPEC_PATH } from './provider-spec.js';
 
-export const isDynamicHost = (scope: MachineScope): boolean => scope.config.placement.host?.dedicatedHost?.allocationStrategy === 'Dynamic';
+export const isDynamicHost = (scope: MachineScope): boolean => scope.spec.placement.host?.dedicatedHost?.allocationStrategy === 'Dynamic';
 
 export function hostClientTokenFor(machine: Machine): string {
   return createHash('sha256').update(`machine.openshift.io/dedicated-host/${machine.metadata.uid ?? ''}`).digest('hex');
@@ -19,7 +19,7 @@ export function hostClientTokenFor(machine: Machine): string {
 
 /** The id of a host the user allocated and named in the spec (allocationStrategy UserProvided or omitted). */
 export function userProvidedHostId(scope: MachineScope): string | undefined {
-  const dedicated = scope.config.placement.host?.dedicatedHost;
+  const dedicated = scope.spec.placement.host?.dedicatedHost;
   if (!dedicated || dedicated.allocationStrategy === 'Dynamic') return undefined;
   return dedicated.id || undefined;
 }
@@ -43,15 +43,15 @@ export async function tagUserProvidedHost(scope: MachineScope, ec2: Ec2Api, sign
 export async function ensureDynamicHost(scope: MachineScope, ec2: Ec2Api, subnet: { subnetId?: string; subnetZone?: string }, signal: AbortSignal): Promise<string> {
   const recorded = scope.status.dedicatedHost?.id;
   if (recorded) return recorded;
-  let zone = scope.config.placement.availabilityZone || subnet.subnetZone;
+  let zone = scope.spec.placement.availabilityZone || subnet.subnetZone;
   if (!zone && subnet.subnetId) zone = (await ec2.describeSubnets({ subnetIds: [subnet.subnetId] }, { signal }))[0]?.AvailabilityZone;
   if (!zone) {
     const field = `${PROVIDER_SPEC_PATH}.placement.availabilityZone`;
     throw new InvalidMachineConfigurationError(`${field}: Required value: dynamic dedicated host allocation needs an availability zone (placement.availabilityZone or a subnet)`, { field });
   }
-  const hostConfig = { ...scope.config, tags: scope.config.placement.host?.dedicatedHost?.dynamicHostAllocation?.tags ?? [] };
+  const hostConfig = { ...scope.spec, tags: scope.spec.placement.host?.dedicatedHost?.dynamicHostAllocation?.tags ?? [] };
   const id = await ec2.allocateHost(
-    { instanceType: scope.config.instanceType, availabilityZone: zone, tags: buildTags(scope.machine, hostConfig, scope.clusterId), clientToken: hostClientTokenFor(scope.machine) },
+    { instanceType: scope.spec.instanceType, availabilityZone: zone, tags: buildTags(scope.machine, hostConfig, scope.clusterId), clientToken: hostClientTokenFor(scope.machine) },
     { signal },
   );
   scope.status.dedicatedHost = { id };

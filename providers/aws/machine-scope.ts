@@ -1,6 +1,6 @@
 // Per-call state of one actuator operation: the decoded spec and status, the cluster id, the region and
 // the clients for the Machine's credentials. Building it is cheap: clients are cached by the factory.
-import { InvalidMachineConfigurationError, MachineCreationCondition, readReferencedSecret, readUserData, type KubeClient, type Machine } from '../../lib/index.js';
+import { InvalidMachineConfigurationError, readReferencedSecret, readUserData, type KubeClient, type Machine } from '../../lib/index.js';
 import type { AwsClientFactory, AwsClients } from './aws-clients.js';
 import { credentialsFromSecret, type AwsCredentialSource } from './credentials.js';
 import { clusterIdOf } from './instances.js';
@@ -25,7 +25,7 @@ export interface ScopeDeps {
 
 export interface MachineScope {
   readonly machine: Machine;
-  readonly config: AWSMachineProviderConfig;
+  readonly spec: AWSMachineProviderConfig;
   readonly status: AWSMachineProviderStatus;
   readonly clusterId: string;
   /** placement.region: the region label's value. */
@@ -35,8 +35,6 @@ export interface MachineScope {
   readonly unknownFields: string[];
   /** Writes `status` back onto machine.status.providerStatus. */
   saveStatus(): void;
-  /** When the MachineCreation condition last flipped to True (ms), if it did. */
-  createdAt(): number | undefined;
 }
 
 /** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
@@ -70,7 +68,7 @@ export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal:
   const clients = deps.clients.get(deps.regionOverride ?? region, creds.credentials, creds.source);
   return {
     machine,
-    config,
+    spec: config,
     status,
     clusterId,
     region,
@@ -79,11 +77,6 @@ export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal:
     unknownFields,
     saveStatus() {
       machine.status = { ...machine.status, providerStatus: encodeProviderStatus(status) };
-    },
-    createdAt() {
-      const c = status.conditions?.find((x) => x.type === MachineCreationCondition && x.status === 'True');
-      const t = c ? Date.parse(c.lastTransitionTime) : NaN;
-      return Number.isNaN(t) ? undefined : t;
     },
   };
 }

@@ -231,5 +231,8 @@ export const instanceStatus = (instance: Instance): string => String(instance.st
 
 const BOOTING: ReadonlySet<string> = new Set(['PROVISIONING', 'STAGING']);
 
+/** Whether GCE is still bringing the instance up. */
+export const isBooting = (instance: Instance): boolean => BOOTING.has(instanceStatus(instance));
+
 /** The state to record on the Machine: a boot's PROVISIONING → STAGING step keeps the state recorded (lib's keepBootingState). */
 export const stateToRecord = (recorded: string | null | undefined, instance: Instance): string => keepBootingState(recorded, instanceStatus(instance), BOOTING);

@@ -2,8 +2,7 @@
 // (which picks the requestId), the zone operation of the accepted insert, when the insert was sent, and a
 // failure its operation reported later, with how long the next insert must wait. After a restart all of it is
 // gone; the providerStatus (instance name and MachineCreated condition) is enough to stay safe, only slower.
-import { MachineCreatedCondition, isMachineProvisioned, type Clock, type Machine } from '../../lib/index.js';
-import type { GCPMachineProviderStatus } from './provider-spec.js';
+import type { Clock } from '../../lib/index.js';
 
 interface Entry {
   attempt: number;
@@ -29,8 +28,6 @@ export class PendingInserts {
 
   constructor(
     private readonly clock: Clock,
-    /** How long an instance on record but never seen may still be on its way (GCE's reads lag seconds). */
-    private readonly windowMs: number,
     /**
      * An insert that GCE accepts and then fails (quota, stock-out) looks like a success to the controller,
      * which resets its own backoff: without this one, a quota storm would be a tight insert loop.
@@ -117,23 +114,4 @@ export class PendingInserts {
   forget(uid: string): void {
     this.entries.delete(uid);
   }
-
-  /**
-   * Whether the Machine's instance was inserted (or adopted) but never seen, recently enough that a read may
-   * not show it yet. Never for an instance that was seen once (its state is on record, or the Machine is
-   * provisioned): that one is gone when no read shows it.
-   */
-  awaitingFirstSight(uid: string, machine: Machine, status: GCPMachineProviderStatus): boolean {
-    if (!status.instanceId || status.instanceState || isMachineProvisioned(machine)) return false;
-    const times = [this.entries.get(uid)?.sentAt ?? NaN, conditionTime(status)].filter((t) => !Number.isNaN(t));
-    // Nothing says when: a status no insert of ours wrote. Do not wait on it forever.
-    if (times.length === 0) return false;
-    return this.clock.now() - Math.max(...times) < this.windowMs;
-  }
-}
-
-/** When the MachineCreated condition last changed (an insert accepted, or one failed); NaN when unknown. */
-function conditionTime(status: GCPMachineProviderStatus): number {
-  const c = status.conditions?.find((x) => x.type === MachineCreatedCondition);
-  return c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : NaN;
 }

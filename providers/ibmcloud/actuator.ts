@@ -1,4 +1,4 @@
-// The IBM Cloud VPC actuator.
+// The IBM Cloud VPC actuator: the VPC's ports and steps on the cloud actuator template (lib/machine/cloud-actuator).
 // Reference: https://github.com/openshift/machine-api-provider-ibmcloud/blob/main/pkg/actuators/machine/reconciler.go
 // Where it departs from the reference, on purpose:
 // - one IAM-authenticated client per API key and one endpoint look-up per region, reused (the reference gets
@@ -7,37 +7,25 @@
 // - the spec's names are resolved to ids once per spec and cached; every list is paged to the end; security
 //   groups are looked up in the network resource group; look-up failures are never swallowed;
 // - the instance is looked up by id once known, by name within the VPC before that; creation is idempotent
-//   by name (a create racing another, or replayed after a lost reply, finds the name taken and adopts the
-//   instance), and the instance id is recorded as soon as POST /instances answers;
-// - existence checks are batched into one instance list per VPC and window, and update reuses what
-//   exists() just saw; a recorded instance that is not visible yet makes exists() wait, not say "gone";
-// - one read per decision: create() POSTs on the strength of the look-up exists() just made (a name taken
-//   meanwhile answers 409, and the instance is adopted), and the exists() that follows a delete answers
-//   from the delete's own fresh read;
+//   by name: create() POSTs without looking first, and a name taken (a create racing another, or replayed
+//   after a lost reply) answers 409 and the instance is adopted; the id is recorded as soon as POST answers;
+// - existence checks are batched into one instance list per VPC and window, and update uses what exists()
+//   just saw;
 // - 429, 5xx and lost replies are retried, never terminal; bad requests are InvalidConfiguration naming the
 //   field; spec tags are attached (Global Tagging); "0.0.0.0" is never recorded as an address;
-// - DELETE is issued once (not every 20 s while the instance is `deleting`), and Update/Delete events are
-//   emitted only when something changed;
+// - DELETE is issued once (not every 20 s while the instance is `deleting`);
 // - the stuck-machine replacement (stuck-machine.ts) is kept, without rewriting the phase: the instance is
 //   deleted and forgotten, and the machine controller's create makes it again under the same name.
 import {
-  DEFAULT_VISIBILITY_WINDOW_MS,
-  DeleteGuard,
+  CloudActuator,
   InsufficientCapacityError,
   InvalidMachineConfigurationError,
   MachineInstanceStateAnnotation,
-  LaunchLedger,
   RequeueAfterError,
-  TtlCache,
-  isMachineProvisioned,
   createMachineError,
   deleteMachineError,
-  emitUpdatedWhenChanged,
   failureStep,
-  isInvalidMachineConfiguration,
   machineChangeFingerprint,
-  reportActuatorFailures,
-  scopeForDelete,
   setFailureReason,
   updateMachineError,
   viewCanBeCurrent,
@@ -47,6 +35,7 @@ import {
   type CloudRateLimits,
   type KubeClient,
   type Machine,
+  type MachineChangeMark,
 } from '../../lib/index.js';
 import { classifyVpcError, describeVpcError } from './errors.js';
 import { isVpcApiError } from './vpc-api-error.js';
@@ -55,21 +44,8 @@ import { addressesOf, buildInstancePrototype, isBooting, machineLabelsFor, provi
 import { newMachineScope, secretsReferencedBy, userDataFor, type MachineScope } from './machine-scope.js';
 import type { RetryPolicy } from './metered-vpc-api.js';
 import { NameResolver } from './name-resolver.js';
-import {
-  MachineCreatedConditionType,
-  MachineCreationFailedReason,
-  MachineCreationSucceededReason,
-  decodeProviderStatus,
-  setCondition,
-} from './provider-spec.js';
-import {
-  looksStuck,
-  MachineReplacementConditionType,
-  mergesMachineConfigServer,
-  ReplacementCompletedReason,
-  ReplacementRequestedReason,
-  STUCK_MACHINE_TIMEOUT_MS,
-} from './stuck-machine.js';
+import { MachineCreatedConditionType, decodeProviderStatus, setCondition, type IBMCloudMachineProviderStatus } from './provider-spec.js';
+import { StuckMachines, STUCK_MACHINE_TIMEOUT_MS } from './stuck-machine.js';
 import type { VpcInstance } from './vpc-types.js';
 
 export interface IbmCloudActuatorOptions {
@@ -86,19 +62,8 @@ export interface IbmCloudActuatorOptions {
   createVpcApi?: IbmClientFactoryOptions['createVpcApi'];
   /** Requeue delay while waiting on the VPC (default 20 s, as the reference). */
   requeueAfterMs?: number;
-  /**
-   * How long a recorded-but-invisible instance is waited for before exists() says false (default 10 min).
-   * When set, also the window the delete guard waits for a launched instance to show (default
-   * DEFAULT_VISIBILITY_WINDOW_MS, the same for every cloud).
-   */
+  /** How long after a create the VPC's reads may not show the instance (default DEFAULT_VISIBILITY_WINDOW_MS, as every cloud). */
   eventualConsistencyWindowMs?: number;
-  /** How long update() may reuse the instance exists() just saw (default 5 s). */
-  snapshotTtlMs?: number;
-  /**
-   * How long what exists() read may answer that Machine's next exists() once, instead of another list
-   * (default 1 s; 0 = never): the reconcile that the previous one's own writes trigger.
-   */
-  repeatCheckReuseMs?: number;
   /** How long resolved name → id mappings are kept (default 1 h). */
   resolutionTtlMs?: number;
   /**
@@ -110,23 +75,7 @@ export interface IbmCloudActuatorOptions {
 
 export type IbmCloudActuator = Actuator;
 
-/**
- * What this process learnt of a Machine's instance moments ago:
- * - unclaimed: a look-up by name showed no instance, and none is on record (create() may POST at once);
- * - seen: delete()'s fresh read (undefined = gone); it answers the exists() that follows, once. (Not the
- *   POST's reply: until a read shows the new instance, exists() must be able to say "not visible yet" before
- *   update() records a providerID, or a lagging VPC would make the Machine look deleted out of band.)
- */
-type Sighting = { kind: 'unclaimed' } | { kind: 'seen'; instance: VpcInstance | undefined };
-
-const DEFAULTS = {
-  requeueAfterMs: 20_000,
-  eventualConsistencyWindowMs: 10 * 60_000,
-  snapshotTtlMs: 5_000,
-  repeatCheckReuseMs: 1_000,
-  stuckMachineTimeoutMs: STUCK_MACHINE_TIMEOUT_MS,
-};
-
+const DEFAULT_REQUEUE_AFTER_MS = 20_000;
 
 /** Whether a failed POST /instances may still have made the instance: no answer, a 5xx or a timeout. */
 const mayHaveLaunched = (err: unknown): boolean => !(isVpcApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408);
@@ -135,60 +84,46 @@ export function createIbmCloudActuator(opts: IbmCloudActuatorOptions): IbmCloudA
   return new IbmCloudMachineActuator(opts);
 }
 
-class IbmCloudMachineActuator implements Actuator {
-  private readonly o: IbmCloudActuatorOptions & typeof DEFAULTS;
+class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
   private readonly factory: IbmClientFactory;
   private readonly resolver: NameResolver;
-  /** What exists() last saw per Machine UID, for update() in the same reconcile. */
-  private readonly snapshots: TtlCache<VpcInstance>;
-  /** What a read made moments ago settled per Machine UID, so that the next step need not read again. */
-  private readonly sightings: TtlCache<Sighting>;
-  /** What exists() last read per Machine UID, for that Machine's next exists(), once. */
-  private readonly lastRead: TtlCache<VpcInstance>;
-  /** "<instance id>|<tags>" attached by this process. */
-  private readonly tagged = new Set<string>();
-  /** What this process launched per Machine UID until the status records it (see LaunchLedger). */
-  private readonly launches: LaunchLedger;
-  /** Keeps a deleted Machine's finalizer while its launched instance may be invisible (see DeleteGuard). */
-  private readonly guard: DeleteGuard;
-  /** Machine UIDs whose delete was already announced by an event. */
-  private readonly deleting = new Set<string>();
-  /** "<uid>/<generation>" whose unknown fields were already reported. */
-  private readonly warned = new Set<string>();
+  private readonly requeueAfterMs: number;
+  private readonly stuck: StuckMachines;
 
-  constructor(opts: IbmCloudActuatorOptions) {
-    this.o = { ...DEFAULTS, ...opts };
+  constructor(private readonly o: IbmCloudActuatorOptions) {
+    super({
+      clock: o.clock,
+      isTerminating: (state) => state === 'deleting',
+      idFromLaunchReply: true,
+      visibilityWindowMs: o.eventualConsistencyWindowMs,
+      creationCondition: MachineCreatedConditionType,
+      setCondition: (status, cond, now) => setCondition(status as IBMCloudMachineProviderStatus, cond, now),
+      failureReasons: { create: 'failed to create instance via ibm vpc client', update: 'failed to update machine', delete: 'failed to delete instance via ibmClient' },
+      describeError: describeVpcError,
+      recordedInstanceId: (m) => decodeProviderStatus(m.status?.providerStatus).instanceId ?? undefined,
+    });
     this.factory =
-      opts.clientFactory ??
-      new IbmClientFactory({
-        clock: opts.clock,
-        endpoints: opts.endpoints,
-        rateLimits: opts.rateLimits,
-        retry: opts.retry,
-        batchWindowMs: opts.batchWindowMs,
-        createVpcApi: opts.createVpcApi,
-      });
-    this.resolver = new NameResolver(opts.clock, opts.resolutionTtlMs);
-    const visibilityWindowMs = opts.eventualConsistencyWindowMs ?? DEFAULT_VISIBILITY_WINDOW_MS;
-    this.launches = new LaunchLedger({ clock: opts.clock, windowMs: visibilityWindowMs });
-    this.guard = new DeleteGuard({ clock: opts.clock, ledger: this.launches, windowMs: visibilityWindowMs, isTerminating: (state) => state === 'deleting' });
-    this.snapshots = new TtlCache(opts.clock, this.o.snapshotTtlMs);
-    this.sightings = new TtlCache(opts.clock, this.o.snapshotTtlMs);
-    this.lastRead = new TtlCache(opts.clock, this.o.repeatCheckReuseMs);
+      o.clientFactory ??
+      new IbmClientFactory({ clock: o.clock, endpoints: o.endpoints, rateLimits: o.rateLimits, retry: o.retry, batchWindowMs: o.batchWindowMs, createVpcApi: o.createVpcApi });
+    this.resolver = new NameResolver(o.clock, o.resolutionTtlMs);
+    this.requeueAfterMs = o.requeueAfterMs ?? DEFAULT_REQUEUE_AFTER_MS;
+    this.stuck = new StuckMachines({ clock: o.clock, client: o.client, timeoutMs: o.stuckMachineTimeoutMs ?? STUCK_MACHINE_TIMEOUT_MS });
   }
 
-  private nowIso(): string {
-    return new Date(this.o.clock.now()).toISOString();
+  referencedSecrets(machine: Machine): string[] {
+    return secretsReferencedBy(machine);
   }
 
-  private async scope(machine: Machine, ctx: ActuatorContext): Promise<MachineScope> {
-    const scope = await newMachineScope(machine, { client: this.o.client, clients: this.factory }, ctx.signal);
-    const key = `${machine.metadata.uid ?? machine.metadata.name ?? ''}/${machine.metadata.generation ?? 0}`;
-    if (scope.unknownFields.length > 0 && !this.warned.has(key)) {
-      this.warned.add(key);
-      ctx.events.event(machine, 'Warning', 'UnknownFields', 'Validate', `providerSpec fields not known to this provider are ignored: ${scope.unknownFields.join(', ')}`);
-    }
-    return scope;
+  protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {
+    return newMachineScope(machine, { client: this.o.client, clients: this.factory }, signal);
+  }
+
+  protected idOf(instance: VpcInstance): string | undefined {
+    return instance.id;
+  }
+
+  protected isBooting(instance: VpcInstance): boolean {
+    return isBooting(instance);
   }
 
   /** GET /instances/{id}, with 404 as undefined. */
@@ -201,56 +136,15 @@ class IbmCloudMachineActuator implements Actuator {
     }
   }
 
-  /**
-   * The Machine's instance: by the recorded id (a batched list of the VPC, a miss confirmed by GET), else by
-   * name within the VPC.
-   */
-  private async lookup(scope: MachineScope, signal: AbortSignal): Promise<VpcInstance | undefined> {
-    const id = this.instanceIdOf(scope);
+  protected async lookUp(scope: MachineScope, ctx: ActuatorContext): Promise<VpcInstance | undefined> {
+    // By the recorded id (a batched list of the VPC, a miss confirmed by GET), else by name within the VPC.
+    const id = this.instanceIdOnRecord(scope);
     const current = viewCanBeCurrent(scope.machine, isBooting);
-    if (id) return (await scope.clients.findInstance(scope.spec.vpc, { id }, signal, current)) ?? (await this.getById(scope, id, signal));
-    return scope.clients.findInstance(scope.spec.vpc, { name: scope.instanceName }, signal, current);
-  }
-
-  /**
-   * The instance for exists(): what the delete of this reconcile just read (once), else a look-up.
-   * - A Machine with no instance on record that a look-up showed nothing for moments ago is not looked up
-   *   again until create() acts on it: creation is safe against a stale "nothing", since a name taken
-   *   meanwhile gets 409.
-   * - What a look-up found answers the Machine's next check once, within repeatCheckReuseMs: that check is
-   *   the reconcile that the writes of the one that read trigger, and the check after it reads afresh.
-   */
-  private async observe(scope: MachineScope, signal: AbortSignal): Promise<VpcInstance | undefined> {
-    const m = scope.machine;
-    const uid = m.metadata.uid ?? '';
-    const claimless = !scope.status.instanceId && !isMachineProvisioned(m) && !m.metadata.deletionTimestamp;
-    const seen = this.sightings.get(uid);
-    if (seen?.kind === 'seen') {
-      this.sightings.delete(uid);
-      this.lastRead.delete(uid);
-      return seen.instance;
-    }
-    if (seen?.kind === 'unclaimed' && claimless) return undefined;
-    this.sightings.delete(uid);
-    const last = this.lastRead.take(uid);
-    if (last && !m.metadata.deletionTimestamp && last.id === scope.status.instanceId && viewCanBeCurrent(m, isBooting)(last)) return last;
-    const found = await this.lookup(scope, signal);
-    if (!found && claimless) this.sightings.set(uid, { kind: 'unclaimed' });
-    if (found && this.o.repeatCheckReuseMs > 0) this.lastRead.set(uid, found);
-    return found;
-  }
-
-  /** The recorded instance id, else the one this process created for the Machine and has not seen recorded. */
-  private instanceIdOf(scope: MachineScope): string | undefined {
-    return this.launches.instanceIdOf(scope.machine.metadata.uid ?? '', scope.status.instanceId);
-  }
-
-  /** Whether a recorded instance may still be invisible to reads: recorded (MachineCreated) within the window. */
-  private recentlyCreated(scope: MachineScope): boolean {
-    // Once delete was requested, an instance that is not visible is gone, not late.
-    if (scope.status.instanceState === 'deleting') return false;
-    const t = createdAt(scope);
-    return t === undefined || this.o.clock.now() - t < this.o.eventualConsistencyWindowMs;
+    const found = id
+      ? ((await scope.clients.findInstance(scope.spec.vpc, { id }, ctx.signal, current)) ?? (await this.getById(scope, id, ctx.signal)))
+      : await scope.clients.findInstance(scope.spec.vpc, { name: scope.instanceName }, ctx.signal, current);
+    // Found by name only while being deleted: a predecessor's of the same name, not this Machine's.
+    return found && !(found.status === 'deleting' && !scope.status.instanceId) ? found : undefined;
   }
 
   /**
@@ -261,93 +155,41 @@ class IbmCloudMachineActuator implements Actuator {
   private recordCreated(scope: MachineScope, instance: VpcInstance): void {
     scope.status.instanceId = instance.id;
     scope.status.instanceState = stateToRecord(scope.status.instanceState, instance);
-    setCondition(scope.status, { type: MachineCreatedConditionType, status: 'True', reason: MachineCreationSucceededReason, message: 'Machine successfully created' }, this.nowIso());
-    if (scope.status.conditions?.some((c) => c.type === MachineReplacementConditionType)) {
-      setCondition(scope.status, { type: MachineReplacementConditionType, status: 'True', reason: ReplacementCompletedReason, message: 'Machine replacement completed successfully' }, this.nowIso());
-    }
-    scope.saveStatus();
+    this.stuck.replaced(scope, this.nowIso());
+    this.creationSucceeded(scope);
   }
 
-  /** Writes what the instance says onto the Machine: providerID, addresses, labels, instance state. */
-  private async record(scope: MachineScope, instance: VpcInstance, signal: AbortSignal): Promise<void> {
-    const accountId = await scope.clients.accountId(signal);
-    const m = scope.machine;
-    m.spec = { ...m.spec, providerID: providerIdOf(accountId, scope.clusterId, instance.id) };
-    m.status = { ...m.status, addresses: addressesOf(scope.instanceName, instance) };
-    m.metadata.labels = { ...m.metadata.labels, ...machineLabelsFor(scope.spec) };
-    this.recordCreated(scope, instance);
-    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: scope.status.instanceState ?? instance.status };
-  }
-
-  private failCreation(scope: MachineScope, message: string): void {
-    setCondition(scope.status, { type: MachineCreatedConditionType, status: 'False', reason: MachineCreationFailedReason, message }, this.nowIso());
-    scope.saveStatus();
-  }
-
-  referencedSecrets(machine: Machine): string[] {
-    return secretsReferencedBy(machine);
-  }
-
-  async create(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    return reportActuatorFailures('create', machine, ctx, { reason: 'failed to create instance via ibm vpc client', describe: describeVpcError }, () => this.doCreate(machine, ctx));
-  }
-
-  private async doCreate(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    const scope = await this.scope(machine, ctx);
+  protected async createInstance(scope: MachineScope, ctx: ActuatorContext): Promise<void> {
+    const { machine } = scope;
     const { vpc } = scope.clients;
-    const uid = machine.metadata.uid ?? '';
-
-    // Adopt what an earlier attempt made (a lost reply, a restart between the call and the status patch),
-    // unless exists() has just looked and seen nothing: then a name taken since answers the POST with 409.
-    const unclaimed = this.sightings.get(uid)?.kind === 'unclaimed' && !scope.status.instanceId;
-    this.sightings.delete(uid);
-    const existing = unclaimed ? undefined : await this.lookup(scope, ctx.signal);
-    if (existing) {
-      if (existing.status === 'deleting' && !scope.status.instanceId) {
-        // A predecessor of the same name is going away; its name is free once it is gone.
-        ctx.log.info('an instance of the same name is still being deleted; waiting before creating', { instanceId: existing.id });
-        throw new RequeueAfterError(this.o.requeueAfterMs);
-      }
-      ctx.log.info('adopting existing instance', { instanceId: existing.id, state: existing.status });
-      this.recordCreated(scope, existing);
-      this.launches.launched(uid, existing.id);
-      return;
-    }
-
     const ids = await failureStep('failed to resolve the providerSpec names', () => this.resolver.resolve(scope.clients, scope.spec, ctx.signal));
     const userData = await failureStep('failed to get user data', () => userDataFor(machine, scope.spec, this.o.client, ctx.signal));
     const prototype = buildInstancePrototype(scope.instanceName, scope.spec, ids, userData);
-
     let instance: VpcInstance;
-    this.launches.sending(uid);
     try {
-      instance = await vpc.createInstance(prototype, { signal: ctx.signal });
+      instance = await this.launch(scope, () => vpc.createInstance(prototype, { signal: ctx.signal }), (i) => i.id, mayHaveLaunched);
     } catch (err) {
-      const cls = classifyVpcError(err);
-      if (cls !== 'alreadyExists') {
-        if (!mayHaveLaunched(err)) this.launches.refused(uid);
-        throw this.createFailed(scope, err);
-      }
-      // The name is taken in this VPC: an earlier or racing create of this Machine made it. Adopt it (a
-      // fresh read: the batched view may predate the instance).
+      if (classifyVpcError(err) !== 'alreadyExists') throw this.createFailed(scope, err);
+      // The name is taken in this VPC: an earlier or racing create of this Machine made it, or a predecessor
+      // of the same name is still going away. A fresh read tells which.
       const taken = (await vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal }))[0];
       if (!taken || taken.status === 'deleting') {
         ctx.log.info('instance name taken by an instance not listed yet, or still being deleted; requeueing', { instance: scope.instanceName });
-        throw new RequeueAfterError(this.o.requeueAfterMs);
+        throw new RequeueAfterError(this.requeueAfterMs);
       }
-      ctx.log.info('instance name already taken in the VPC; adopting the instance', { instanceId: taken.id });
-      instance = taken;
+      ctx.log.info('instance name already taken in the VPC; adopting the instance', { instanceId: taken.id, state: taken.status });
+      this.recordCreated(scope, taken);
+      this.adopted(scope, taken.id);
+      return;
     }
     // Recorded before anything else can fail: the controller persists it as soon as create returns.
     this.recordCreated(scope, instance);
-    this.launches.launched(uid, instance.id);
-    ctx.log.info('created instance', { instanceId: instance.id, state: instance.status });
-    ctx.events.event(machine, 'Normal', 'Create', 'Create', `Created Machine ${machine.metadata.name ?? ''}`);
+    this.announceCreated(machine, ctx, { instanceId: instance.id, state: instance.status });
   }
 
   private createFailed(scope: MachineScope, err: unknown): Error {
     const message = describeVpcError(err);
-    this.failCreation(scope, message);
+    this.creationFailed(scope, message);
     const cls = classifyVpcError(err);
     // An id the VPC no longer knows, or a request it refuses, may come from stale resolved ids: look them up again.
     if (cls === 'notFound' || cls === 'invalid') this.resolver.invalidate(scope.clients, scope.spec);
@@ -361,145 +203,72 @@ class IbmCloudMachineActuator implements Actuator {
     return wrapped;
   }
 
-  async exists(machine: Machine, ctx: ActuatorContext): Promise<boolean> {
-    let scope: MachineScope;
-    try {
-      scope = await this.scope(machine, ctx);
-    } catch (err) {
-      // An invalid spec never made anything unless an instance is on record: say so, and let create()
-      // report the configuration error (the Machine goes Failed instead of retrying forever).
-      if (isInvalidMachineConfiguration(err) && !isMachineProvisioned(machine) && !decodeProviderStatus(machine.status?.providerStatus).instanceId) return false;
-      throw err;
-    }
-    const uid = machine.metadata.uid ?? '';
-    const found = await this.observe(scope, ctx.signal);
-    // Found by name only while being deleted: a predecessor's of the same name, not this Machine's.
-    if (found && !(found.status === 'deleting' && !scope.status.instanceId)) {
-      this.snapshots.set(uid, found);
-      return true;
-    }
-    this.snapshots.delete(uid);
-    // Being deleted: exists() follows this reconcile's delete(), which held the finalizer for as long as the
-    // delete guard's visibility window asks; once it let go, an instance no read shows is gone. A second,
-    // longer hold here kept such Machines deleting for the rest of the eventual-consistency window.
-    if (machine.metadata.deletionTimestamp) return false;
-    if (scope.status.instanceId && !isMachineProvisioned(machine) && this.recentlyCreated(scope)) {
-      ctx.log.info('instance recorded but not yet visible; possible eventual-consistency discrepancy', { instanceId: scope.status.instanceId });
-      throw new RequeueAfterError(this.o.requeueAfterMs);
-    }
-    return false;
-  }
-
-  async update(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    return reportActuatorFailures('update', machine, ctx, { reason: 'failed to update machine', describe: describeVpcError }, () => this.doUpdate(machine, ctx));
-  }
-
-  private async doUpdate(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    const scope = await this.scope(machine, ctx);
+  /**
+   * The VPC allocates the address only as the instance leaves `pending`, after its providerID was recorded:
+   * recording that first address is still part of creating the instance, which "Created" announced.
+   */
+  protected override changeMark(machine: Machine): MachineChangeMark {
     const mark = machineChangeFingerprint(machine);
-    // The VPC allocates the address only as the instance leaves `pending`, after its providerID was recorded:
-    // recording that first address is still part of creating the instance, which "Created" announced.
-    const before = { ...mark, provisioned: mark.provisioned && !!machine.status?.addresses?.some((a) => a.type === 'InternalIP') };
-    const uid = machine.metadata.uid ?? '';
-    const instance = this.snapshots.get(uid) ?? (await this.lookup(scope, ctx.signal));
-    if (!instance) throw new RequeueAfterError(this.o.requeueAfterMs);
-    if (await this.isStuck(scope, instance, ctx)) {
-      await this.replace(scope, instance, ctx);
+    return { ...mark, provisioned: mark.provisioned && !!machine.status?.addresses?.some((a) => a.type === 'InternalIP') };
+  }
+
+  protected async updateInstance(scope: MachineScope, seen: VpcInstance | undefined, ctx: ActuatorContext): Promise<void> {
+    const m = scope.machine;
+    const instance = seen ?? (await this.lookUp(scope, ctx));
+    if (!instance) throw new RequeueAfterError(this.requeueAfterMs);
+    if (await this.stuck.shouldReplace(scope, instance, ctx)) {
+      await this.stuck.replace(scope, instance, ctx, this.nowIso());
+      this.forgetSeen(ctx);
+      this.launches?.forget(m.metadata.uid ?? '');
       return;
     }
-    await this.record(scope, instance, ctx.signal);
+    const accountId = await scope.clients.accountId(ctx.signal);
+    m.spec = { ...m.spec, providerID: providerIdOf(accountId, scope.clusterId, instance.id) };
+    m.status = { ...m.status, addresses: addressesOf(scope.instanceName, instance) };
+    m.metadata.labels = { ...m.metadata.labels, ...machineLabelsFor(scope.spec) };
+    this.recordCreated(scope, instance);
+    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: scope.status.instanceState ?? instance.status };
 
     const tags = tagNamesOf(scope.spec);
-    const tagKey = `${instance.id}|${JSON.stringify(tags)}`;
-    let tagError: unknown;
-    if (tags.length > 0 && instance.status !== 'deleting' && !this.tagged.has(tagKey)) {
+    if (tags.length > 0 && instance.status !== 'deleting') {
       try {
-        const failed = (await scope.clients.vpc.attachTags([instance.crn], tags, { signal: ctx.signal })).filter((r) => r.is_error);
-        if (failed.length > 0) throw new Error(failed.map((r) => r.message ?? 'attach failed').join('; '));
-        this.tagged.add(tagKey);
-      } catch (err) {
-        tagError = err;
+        await this.ensureOnce(scope, `tags|${instance.id}|${JSON.stringify(tags)}`, async () => {
+          const failed = (await scope.clients.vpc.attachTags([instance.crn], tags, { signal: ctx.signal })).filter((r) => r.is_error);
+          if (failed.length > 0) throw new Error(failed.map((r) => r.message ?? 'attach failed').join('; '));
+        });
+      } catch (tagError) {
+        const err = updateMachineError(`failed to tag instance ${instance.id}: ${describeVpcError(tagError)}`, tagError);
+        setFailureReason(err, 'failed to tag instance');
+        throw err;
       }
     }
-    emitUpdatedWhenChanged(machine, ctx, before);
-    if (tagError !== undefined) {
-      const err = updateMachineError(`failed to tag instance ${instance.id}: ${describeVpcError(tagError)}`, tagError);
-      setFailureReason(err, 'failed to tag instance');
-      throw err;
-    }
   }
 
-  private async isStuck(scope: MachineScope, instance: VpcInstance, ctx: ActuatorContext): Promise<boolean> {
-    const timeout = this.o.stuckMachineTimeoutMs;
-    if (timeout <= 0 || !looksStuck(scope.machine, scope.status, instance, this.o.clock.now(), timeout)) return false;
-    try {
-      return mergesMachineConfigServer(await userDataFor(scope.machine, scope.spec, this.o.client, ctx.signal));
-    } catch (err) {
-      ctx.log.info('could not read the user data to check for a stuck machine; not replacing it', { error: describeVpcError(err) });
-      return false;
-    }
-  }
-
-  /**
-   * Deletes a stuck instance and forgets it, so that the machine controller creates it again under the same
-   * name (create waits while the old one is still deleting). Done at most once per Machine.
-   */
-  private async replace(scope: MachineScope, instance: VpcInstance, ctx: ActuatorContext): Promise<void> {
-    const m = scope.machine;
-    ctx.log.info('instance has run without a node for too long; replacing it', { instanceId: instance.id, createdAt: instance.created_at });
-    try {
-      await scope.clients.vpc.deleteInstance(instance.id, { signal: ctx.signal });
-    } catch (err) {
-      if (classifyVpcError(err) !== 'notFound') throw updateMachineError(`attempt to delete stuck machine failed: ${describeVpcError(err)}`, err);
-    }
-    setCondition(scope.status, { type: MachineReplacementConditionType, status: 'True', reason: ReplacementRequestedReason, message: 'Machine replacement requested' }, this.nowIso());
-    scope.status.instanceId = undefined;
-    scope.status.instanceState = undefined;
-    scope.saveStatus();
-    this.snapshots.delete(m.metadata.uid ?? '');
-    this.sightings.delete(m.metadata.uid ?? '');
-    this.lastRead.delete(m.metadata.uid ?? '');
-    this.launches.forget(m.metadata.uid ?? '');
-    if (m.spec) delete m.spec.providerID;
-    if (m.status) delete m.status.addresses;
-    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: 'deleting' };
-    ctx.events.event(m, 'Warning', 'MachineReplacement', 'Update', `instance ${instance.id} ran for more than ${Math.round(this.o.stuckMachineTimeoutMs / 60_000)}m without a node; deleted it to create it again`);
-  }
-
-  async delete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    return reportActuatorFailures('delete', machine, ctx, { reason: 'failed to delete instance via ibmClient', describe: describeVpcError }, () => this.doDelete(machine, ctx));
-  }
-
-  private async doDelete(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), describeVpcError);
+  protected async deleteInstance(scope: MachineScope, ctx: ActuatorContext): Promise<boolean> {
+    const { machine } = scope;
     const uid = machine.metadata.uid ?? '';
-    this.snapshots.delete(uid);
-    this.lastRead.delete(uid);
-    const id = this.instanceIdOf(scope);
+    const id = this.instanceIdOnRecord(scope);
     // Fresh reads, not the batch: deciding to delete deserves the current state. By id when one is known; by
     // the Machine's identity (its name in the VPC) otherwise, and when the id misses an instance that was never
     // seen terminating (the id's read may lag, or the instance was made again under the same name).
-    const byName = async () => (await failureStep('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
     let instance = id ? await failureStep('failed to get instance', () => this.getById(scope, id, ctx.signal)) : undefined;
     if (!instance && (!id || !this.guard.terminationSeen(machine))) {
-      const named = await byName();
+      const named = (await failureStep('failed to get instance', () => scope.clients.vpc.listInstances({ name: scope.instanceName, vpcName: scope.spec.vpc }, { signal: ctx.signal })))[0];
       // Another instance of the name already going away is a predecessor's, not the one on record.
       instance = named && id && named.id !== id && named.status === 'deleting' ? undefined : named;
     }
     if (!instance) {
-      this.gone(scope, id, ctx);
-      return;
+      this.released(scope, ctx, { instance: scope.instanceName, instanceId: id });
+      return false;
     }
-    // Found: what a launch may have left behind is this instance, now being deleted.
-    this.launches.forget(uid);
-    this.guard.seen(uid);
+    this.foundWhileDeleting(uid);
     if (instance.status !== 'deleting') {
       try {
         await scope.clients.vpc.deleteInstance(instance.id, { signal: ctx.signal });
       } catch (err) {
         if (classifyVpcError(err) === 'notFound') {
-          this.gone(scope, instance.id, ctx);
-          return;
+          this.released(scope, ctx, { instance: scope.instanceName, instanceId: instance.id });
+          return false;
         }
         const wrapped = deleteMachineError(`failed to delete instance via ibmClient: ${describeVpcError(err)}`, err);
         setFailureReason(wrapped, 'failed to delete instance via ibmClient');
@@ -510,44 +279,7 @@ class IbmCloudMachineActuator implements Actuator {
     scope.status.instanceState = 'deleting';
     scope.saveStatus();
     machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: 'deleting' };
-    // The exists() that follows needs no read of its own: the instance is there, being deleted.
-    this.sightings.set(uid, { kind: 'seen', instance: { ...instance, status: 'deleting' } });
-    if (!this.deleting.has(uid)) {
-      this.deleting.add(uid);
-      ctx.log.info('deleting instance', { instanceId: instance.id });
-      ctx.events.event(machine, 'Normal', 'Delete', 'Delete', `Deleted machine ${machine.metadata.name ?? ''}`);
-    }
+    this.announceDeleting(machine, ctx, { instanceId: instance.id });
+    return true;
   }
-
-  /**
-   * No read shows the Machine's instance: finishes the delete once the guard agrees it is gone (throws a
-   * requeue while it may be a launched instance the VPC does not show yet).
-   */
-  private gone(scope: MachineScope, instanceId: string | null | undefined, ctx: ActuatorContext): void {
-    const m = scope.machine;
-    const uid = m.metadata.uid ?? '';
-    try {
-      this.guard.nothingFound(m, { instanceId: scope.status.instanceId, recordedAt: createdAt(scope) });
-    } catch (err) {
-      ctx.log.info('instance launched but not visible yet; keeping the finalizer until it shows or the window passes', { instance: scope.instanceName, instanceId });
-      throw err;
-    }
-    ctx.log.info('instance is gone; deletion complete', { instance: scope.instanceName, instanceId });
-    this.forget(uid, instanceId);
-    this.sightings.set(uid, { kind: 'seen', instance: undefined });
-  }
-
-  private forget(uid: string, instanceId: string | null | undefined): void {
-    this.deleting.delete(uid);
-    this.launches.forget(uid);
-    this.snapshots.delete(uid);
-    if (instanceId) for (const key of [...this.tagged]) if (key.startsWith(`${instanceId}|`)) this.tagged.delete(key);
-  }
-}
-
-/** When the provider status recorded the instance as created (MachineCreated turning True), if it says. */
-function createdAt(scope: MachineScope): number | undefined {
-  const c = scope.status.conditions?.find((x) => x.type === MachineCreatedConditionType && x.status === 'True');
-  const t = c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : NaN;
-  return Number.isNaN(t) ? undefined : t;
 }

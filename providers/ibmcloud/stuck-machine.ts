@@ -2,9 +2,11 @@
 // reconcileMachineWithCloudState): on IBM Cloud VPC a worker
 // whose Ignition merges its config from the machine config server sometimes never fetches it, so its instance
 // runs but no Node ever appears. After a while the instance is deleted and recreated under the same name,
-// once per Machine. Pure decisions here; the actuator does the calls.
-import { MachineRoleLabel, PhaseProvisioned, type Machine } from '../../lib/index.js';
-import type { IBMCloudMachineProviderStatus } from './provider-spec.js';
+// once per Machine. The decisions are pure functions; StuckMachines does the calls for the actuator.
+import { MachineInstanceStateAnnotation, MachineRoleLabel, PhaseProvisioned, updateMachineError, type ActuatorContext, type Clock, type KubeClient, type Machine } from '../../lib/index.js';
+import { classifyVpcError, describeVpcError } from './errors.js';
+import { userDataFor, type MachineScope } from './machine-scope.js';
+import { setCondition, type IBMCloudMachineProviderStatus } from './provider-spec.js';
 import type { VpcInstance } from './vpc-types.js';
 
 export const MachineReplacementConditionType = 'MachineReplacement';
@@ -41,4 +43,56 @@ export function looksStuck(machine: Machine, status: IBMCloudMachineProviderStat
   if (status.conditions?.some((c) => c.type === MachineReplacementConditionType)) return false;
   const created = Date.parse(instance.created_at);
   return !Number.isNaN(created) && nowMs - created > timeoutMs;
+}
+
+export interface StuckMachinesOptions {
+  clock: Clock;
+  /** Reads the user-data Secret. */
+  client: KubeClient;
+  /** 0 = never replace. */
+  timeoutMs: number;
+}
+
+export class StuckMachines {
+  constructor(private readonly o: StuckMachinesOptions) {}
+
+  /** Whether the Machine's instance is stuck and its Ignition merges the machine config server's config. */
+  async shouldReplace(scope: MachineScope, instance: VpcInstance, ctx: ActuatorContext): Promise<boolean> {
+    if (this.o.timeoutMs <= 0 || !looksStuck(scope.machine, scope.status, instance, this.o.clock.now(), this.o.timeoutMs)) return false;
+    try {
+      return mergesMachineConfigServer(await userDataFor(scope.machine, scope.spec, this.o.client, ctx.signal));
+    } catch (err) {
+      ctx.log.info('could not read the user data to check for a stuck machine; not replacing it', { error: describeVpcError(err) });
+      return false;
+    }
+  }
+
+  /**
+   * Deletes a stuck instance and takes it off the Machine, so that the machine controller creates it again
+   * under the same name (create waits while the old one is still deleting). Done at most once per Machine.
+   */
+  async replace(scope: MachineScope, instance: VpcInstance, ctx: ActuatorContext, nowIso: string): Promise<void> {
+    const m = scope.machine;
+    ctx.log.info('instance has run without a node for too long; replacing it', { instanceId: instance.id, createdAt: instance.created_at });
+    try {
+      await scope.clients.vpc.deleteInstance(instance.id, { signal: ctx.signal });
+    } catch (err) {
+      if (classifyVpcError(err) !== 'notFound') throw updateMachineError(`attempt to delete stuck machine failed: ${describeVpcError(err)}`, err);
+    }
+    setCondition(scope.status, { type: MachineReplacementConditionType, status: 'True', reason: ReplacementRequestedReason, message: 'Machine replacement requested' }, nowIso);
+    scope.status.instanceId = undefined;
+    scope.status.instanceState = undefined;
+    scope.saveStatus();
+    if (m.spec) delete m.spec.providerID;
+    if (m.status) delete m.status.addresses;
+    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: 'deleting' };
+    ctx.events.event(m, 'Warning', 'MachineReplacement', 'Update', `instance ${instance.id} ran for more than ${Math.round(this.o.timeoutMs / 60_000)}m without a node; deleted it to create it again`);
+  }
+
+  /** A new instance was recorded: a replacement requested before is complete. */
+  replaced(scope: MachineScope, nowIso: string): void {
+    if (scope.status.conditions?.some((c) => c.type === MachineReplacementConditionType)) {
+      setCondition(scope.status, { type: MachineReplacementConditionType, status: 'True', reason: ReplacementCompletedReason, message: 'Machine replacement completed successfully' }, nowIso);
+    }
+  }
 }

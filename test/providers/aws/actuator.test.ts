@@ -239,14 +239,17 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     await actuator.update(m, recordingContext());
     m.metadata.deletionTimestamp = new Date().toISOString();
     const describes = () => emu.knobs.counts('DescribeInstances').total;
-    await actuator.delete(m, recordingContext());
+    // One context per reconcile, as the machine controller passes it: delete() then exists().
+    const first = recordingContext();
+    await actuator.delete(m, first);
     let before = describes();
-    expect(await actuator.exists(m, recordingContext()), 'shutting down').to.equal(true);
+    expect(await actuator.exists(m, first), 'shutting down').to.equal(true);
     expect(describes() - before).to.equal(0);
     await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
-    await actuator.delete(m, recordingContext());
+    const second = recordingContext();
+    await actuator.delete(m, second);
     before = describes();
-    expect(await actuator.exists(m, recordingContext()), 'terminated').to.equal(false);
+    expect(await actuator.exists(m, second), 'terminated').to.equal(false);
     expect(describes() - before).to.equal(0);
   });
 

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { PassThroughClient } from 'google-auth-library';
 import { InsufficientCapacityError, InvalidMachineConfigurationError, RealClock, findError, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
-import { eventually } from '../../../lib/testing/index.js';
+import { echoContext, eventually } from '../../../lib/testing/index.js';
 import { startGceEmulator, VIEW_LIST, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
 import { SdkComputeApi, buildInstance, createGcpActuator, decodeProviderSpec, type ComputeApi, type GcpActuator, type Instance } from '../../../providers/gcp/index.js';
 import { CLUSTER_ID, PROJECT, REGION, ZONE, gcpSpec, machine, recordingContext, secretsClient } from './fixtures.js';
@@ -329,30 +329,30 @@ describe('GCP actuator', function () {
   it('batches the existence checks of many Machines into a few instances.list calls, and never calls get for a listed one', async () => {
     const ms = await Promise.all(['batch-1', 'batch-2', 'batch-3', 'batch-4', 'batch-5', 'batch-6'].map((n) => running(machine(n))));
     calls.length = 0;
-    const answers = await Promise.all(ms.map((m) => actuator.exists(m, recordingContext())));
+    const contexts = ms.map(() => recordingContext());
+    const answers = await Promise.all(ms.map((m, i) => actuator.exists(m, contexts[i]!)));
     expect(answers).to.deep.equal([true, true, true, true, true, true]);
     expect(count(calls, 'listInstances')).to.be.lessThan(3);
     expect(count(calls, 'getInstance')).to.equal(0);
-    // update() reuses what exists() saw.
-    await actuator.update(ms[0]!, recordingContext());
+    // update() uses what exists() saw in the same reconcile.
+    await actuator.update(ms[0]!, contexts[0]!);
     expect(count(calls, 'getInstance')).to.equal(0);
   });
 
-  it('answers the pass that a write to the Machine triggers from the last read, once; any other pass reads afresh', async () => {
+  it('answers the echo of a reconcile\'s own write from what that reconcile read, once; any other pass reads afresh', async () => {
     const m = await running(machine('reuse-1'));
-    m.metadata.resourceVersion = '10';
-    expect(await actuator.exists(m, recordingContext())).to.equal(true);
+    const first = recordingContext();
+    expect(await actuator.exists(m, first)).to.equal(true);
     calls.length = 0;
-    expect(await actuator.exists(m, recordingContext()), 'unchanged Machine (a requeue, a Node event)').to.equal(true);
+    expect(await actuator.exists(m, recordingContext()), 'another reconcile (a requeue, a Node event)').to.equal(true);
     expect(count(calls, 'listInstances') + count(calls, 'getInstance')).to.be.greaterThan(0);
     calls.length = 0;
-    m.metadata.resourceVersion = '11';
-    expect(await actuator.exists(m, recordingContext()), 'the pass after our own write').to.equal(true);
+    const echo = echoContext(first, recordingContext());
+    expect(await actuator.exists(m, echo), 'the echo of the write').to.equal(true);
     expect(calls, 'answered from the read just made').to.deep.equal([]);
     emu.terminateOutOfBand('reuse-1');
-    m.metadata.resourceVersion = '12';
     await eventually('the instance gone', async () => (emu.instance('reuse-1') ? undefined : true));
-    expect(await actuator.exists(m, recordingContext()), 'served once only: the next pass reads afresh').to.equal(false);
+    expect(await actuator.exists(m, recordingContext()), 'the next pass reads afresh').to.equal(false);
   });
 
   it('confirms a list miss with instances.get, so a lagging list never makes an instance "gone"', async () => {

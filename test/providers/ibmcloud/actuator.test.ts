@@ -3,7 +3,7 @@
 // resource group, errors never terminal unless the request is wrong).
 import { expect } from 'chai';
 import { InsufficientCapacityError, RealClock, RequeueAfterError, findError, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
-import { conformanceContext, eventually as eventuallyWithin, RecordingEventRecorder } from '../../../lib/testing/index.js';
+import { conformanceContext, echoContext, eventually as eventuallyWithin, RecordingEventRecorder } from '../../../lib/testing/index.js';
 import { IAM_TOKEN_ACTION, startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
 import { createIbmCloudActuator, createVpcClient, DEFAULT_VPC_URL, IbmClientFactory, type IbmCloudActuator, type VpcClientOptions } from '../../../providers/ibmcloud/index.js';
 import { CLUSTER_ID, ibmSpec, machine, secretsClient } from './fixtures.js';
@@ -103,15 +103,14 @@ describe('IBM Cloud actuator', function () {
     expect((copy.status?.providerStatus as { instanceId?: string }).instanceId).to.equal(id);
   });
 
-  it('decides a create with one read: create() posts on what exists() just saw, without listing again', async () => {
+  it('creates with no read at all: nothing launched means nothing to look up, and the POST alone decides', async () => {
     const a = newActuator();
     const m = machine('one-read-1');
     expect(await a.exists(m, conformanceContext())).to.equal(false);
     expect(await a.exists(m, conformanceContext()), 'asked again at once').to.equal(false);
-    const lists = count('ListInstances');
-    expect(lists, 'one list for both answers').to.equal(1);
+    expect(count('ListInstances'), 'no list for a Machine that never launched anything').to.equal(0);
     await a.create(m, conformanceContext());
-    expect(count('ListInstances'), 'no list before the POST').to.equal(lists);
+    expect(count('ListInstances'), 'no list before the POST').to.equal(0);
     expect(count('CreateInstance')).to.equal(1);
     expect(live(m)).to.have.length(1);
     expect(m.metadata.annotations?.['machine.openshift.io/instance-state'], 'metadata waits for update').to.equal(undefined);
@@ -139,16 +138,18 @@ describe('IBM Cloud actuator', function () {
     expect(await updateEvents(), 'label restored').to.equal(1);
   });
 
-  it('answers a Machine\'s next check from what its last check read, once, then reads afresh', async () => {
+  it('answers the echo of a reconcile\'s own write from what that reconcile read, once, then reads afresh', async () => {
     const a = newActuator();
     const m = machine('repeat-1');
     await a.create(m, conformanceContext());
-    await eventually('visible', async () => ((await a.exists(m, conformanceContext())) ? true : undefined));
+    const first = conformanceContext();
+    await eventually('visible', async () => ((await a.exists(m, first)) ? true : undefined));
     const lists = count('ListInstances');
+    const echo = echoContext(first, conformanceContext());
+    expect(await a.exists(m, echo)).to.equal(true);
+    expect(count('ListInstances'), 'the echo of the write').to.equal(lists);
     expect(await a.exists(m, conformanceContext())).to.equal(true);
-    expect(count('ListInstances'), 'the check right after a read').to.equal(lists);
-    expect(await a.exists(m, conformanceContext())).to.equal(true);
-    expect(count('ListInstances'), 'the one after that').to.equal(lists + 1);
+    expect(count('ListInstances'), 'any other reconcile reads afresh').to.equal(lists + 1);
   });
 
   it('adopts an instance made after exists() saw nothing: the POST meets the taken name (409)', async () => {
@@ -162,14 +163,20 @@ describe('IBM Cloud actuator', function () {
     expectOneInstanceRecorded(m);
   });
 
-  it('looks again once create() has acted on a "nothing there": a lost create reply is found, not made twice', async () => {
+  it('adopts the instance of a create whose reply was lost when create() runs again: found by its name, not made twice', async () => {
     const a = newActuator();
     const m = machine('lost-1');
     expect(await a.exists(m, conformanceContext())).to.equal(false);
     emu.knobs.loseNextReplies('CreateInstance', 1);
     await rejection(a.create(m, conformanceContext()));
-    expect(await eventually('found by name', async () => ((await a.exists(m, conformanceContext())) ? true : undefined))).to.equal(true);
-    await a.update(m, conformanceContext());
+    expect(await a.exists(m, conformanceContext()), 'no id known: create() decides').to.equal(false);
+    await eventually('adopted', async () => {
+      await a.create(m, conformanceContext()).catch(() => undefined);
+      return (m.status?.providerStatus as { instanceId?: string } | undefined)?.instanceId ? true : undefined;
+    });
+    const ctx = conformanceContext();
+    expect(await eventually('visible', async () => ((await a.exists(m, ctx)) ? true : undefined))).to.equal(true);
+    await a.update(m, ctx);
     expectOneInstanceRecorded(m);
   });
 
@@ -180,12 +187,16 @@ describe('IBM Cloud actuator', function () {
     const id = (m.status?.providerStatus as { instanceId?: string }).instanceId!;
     await eventually('visible', async () => ((await a.exists(m, conformanceContext())) ? true : undefined));
     const lists = count('ListInstances');
-    await a.delete(m, conformanceContext());
-    expect(await a.exists(m, conformanceContext()), 'being deleted').to.equal(true);
+    // One context per reconcile, as the machine controller passes it: delete() then exists().
+    m.metadata.deletionTimestamp = new Date().toISOString();
+    const first = conformanceContext();
+    await a.delete(m, first);
+    expect(await a.exists(m, first), 'being deleted').to.equal(true);
     expect(count('ListInstances'), 'no list of its own').to.equal(lists);
     await eventually('gone', async () => (emu.instance(id) ? undefined : true));
-    await a.delete(m, conformanceContext());
-    expect(await a.exists(m, conformanceContext())).to.equal(false);
+    const second = conformanceContext();
+    await a.delete(m, second);
+    expect(await a.exists(m, second)).to.equal(false);
     expect(count('ListInstances'), 'still no list').to.equal(lists);
     expect(count('DeleteInstance')).to.equal(1);
   });
@@ -283,15 +294,16 @@ describe('IBM Cloud actuator', function () {
     expect(emu.world.instances.filter((i) => i.name === 'late-1')).to.have.length(1);
   });
 
-  it('says a deleting Machine\'s instance that no read shows is gone once delete() has let go, without a second eventual-consistency hold', async () => {
+  it('holds a deleting Machine whose recent instance no read shows by one rule, in delete() and in exists() alike', async () => {
     emu.knobs.setVisibilityDelay(60_000);
     const a = newActuator();
     const m = machine('gone-after-delete-1');
     await a.create(m, conformanceContext());
     expect((m.status?.providerStatus as { instanceId?: string }).instanceId, 'recorded, recently').to.be.a('string');
     m.metadata.deletionTimestamp = new Date().toISOString();
-    // What the machine controller asks after its delete() returned (the delete guard decided the instance is gone).
-    expect(await a.exists(m, conformanceContext())).to.equal(false);
+    expect(findError(await rejection(a.delete(m, conformanceContext())), RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
+    expect(findError(await rejection(a.exists(m, conformanceContext())), RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
+    expect(live(m), 'nothing deleted, nothing forgotten').to.have.length(1);
   });
 
   it('deletes the instance it created even when the status write after create was lost and the VPC lags', async () => {
@@ -350,8 +362,13 @@ describe('IBM Cloud actuator', function () {
     const m = machine('lost-then-adopted-1');
     emu.knobs.loseNextReplies('CreateInstance', 1, 'server-error');
     await rejection(a.create(m, conformanceContext()));
-    expect(await eventually('found by name', async () => ((await a.exists(m, conformanceContext())) ? true : undefined))).to.equal(true);
-    await a.update(m, conformanceContext());
+    await eventually('adopted', async () => {
+      await a.create(m, conformanceContext()).catch(() => undefined);
+      return (m.status?.providerStatus as { instanceId?: string } | undefined)?.instanceId ? true : undefined;
+    });
+    const ctx = conformanceContext();
+    expect(await eventually('visible', async () => ((await a.exists(m, ctx)) ? true : undefined))).to.equal(true);
+    await a.update(m, ctx);
     const id = (m.status?.providerStatus as { instanceId?: string }).instanceId!;
     await a.delete(m, conformanceContext());
     await eventually('gone', async () => (emu.instance(id) ? undefined : true));

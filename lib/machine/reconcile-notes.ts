@@ -1,0 +1,49 @@
+// What one reconcile's actuator calls learned of a Machine's instance, for the calls after them in the same
+// reconcile: update() uses what exists() just read, and the exists() that follows a delete() answers from the
+// delete's own fresh read. The machine controller makes one set of notes per reconcile and passes it in the
+// actuator context, so no actuator keeps per-Machine maps to hand a read from one call to the next.
+//
+// The notes of a reconcile that wrote the Machine are carried to the next reconcile of that Machine when
+// nothing else has changed it since (its copy is exactly the version that write produced) and little time
+// has passed: that reconcile is the echo of our own write, and what the cloud showed a moment ago still holds.
+// Anything else (a Node event, another writer, a requeue, a resync) finds no carried notes and reads afresh.
+
+/** A typed slot in the notes; each user makes its own (identity, not the name, tells slots apart). */
+export class NoteKey<T> {
+  declare private readonly valueType: T;
+  constructor(readonly name: string) {}
+}
+
+export class ReconcileNotes {
+  private readonly values = new Map<NoteKey<unknown>, unknown>();
+
+  constructor(
+    /** What the previous reconcile noted, when this one is the echo of its write (see above). */
+    private readonly carried?: ReadonlyMap<NoteKey<unknown>, unknown>,
+  ) {}
+
+  get<T>(key: NoteKey<T>): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+
+  set<T>(key: NoteKey<T>, value: T): void {
+    this.values.set(key, value);
+  }
+
+  delete(key: NoteKey<unknown>): void {
+    this.values.delete(key);
+  }
+
+  /** What the previous reconcile noted under `key`, once: a second look in this reconcile gets nothing. */
+  takeCarried<T>(key: NoteKey<T>): T | undefined {
+    if (!this.carried?.has(key)) return undefined;
+    const v = this.carried.get(key) as T;
+    (this.carried as Map<NoteKey<unknown>, unknown>).delete(key);
+    return v;
+  }
+
+  /** This reconcile's notes, for the next one (carried notes are never carried twice). */
+  snapshot(): ReadonlyMap<NoteKey<unknown>, unknown> {
+    return new Map(this.values);
+  }
+}
