@@ -56,7 +56,7 @@ describe('CarriedNotes', () => {
   });
 
   it('keeps a reconcile\'s own notes apart from the carried ones', () => {
-    const notes = new ReconcileNotes(new Map([[SEEN as NoteKey<unknown>, 'old']]));
+    const notes = new ReconcileNotes(new Map([[SEEN, 'old']]));
     expect(notes.get(SEEN)).to.equal(undefined);
     notes.set(SEEN, 'new');
     expect(notes.get(SEEN)).to.equal('new');
