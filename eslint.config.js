@@ -142,14 +142,6 @@ export default tseslint.config(
     },
   },
   {
-    // The three actuators shrink to their cloud ports and record step when the cloud actuator template in
-    // lib/machine takes over what is the same on every cloud; until then they may exceed 400, but not grow.
-    files: ['providers/aws/actuator.ts', 'providers/gcp/actuator.ts', 'providers/ibmcloud/actuator.ts'],
-    rules: {
-      'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }],
-    },
-  },
-  {
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unused-expressions': 'off',
