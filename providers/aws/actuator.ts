@@ -11,16 +11,11 @@
 import type { Instance } from '@aws-sdk/client-ec2';
 import {
   CloudActuator,
-  InsufficientCapacityError,
   InvalidMachineConfigurationError,
   MachineCreationCondition,
-  MachineCreationFailedReason,
   MachineInstanceStateAnnotation,
   RequeueAfterError,
-  createMachineError,
-  setProviderCondition,
   failureStep,
-  setFailureReason,
   messageOf,
   type Actuator,
   type ActuatorContext,
@@ -30,7 +25,7 @@ import {
 } from '../../lib/index.js';
 import { AwsClientFactory, type AwsClientFactoryOptions } from './aws-clients.js';
 import type { AwsCredentials } from './credentials.js';
-import { classifyEc2Error, describeEc2Error, ec2ErrorCode } from './errors.js';
+import { classifyEc2Error, describeEc2Error, launchError } from './errors.js';
 import { buildRunInstancesInput, instanceState, isBooting, isGone, isTerminated, type IpFamily } from './instances.js';
 import { ensureDynamicHost, isDynamicHost, releaseDynamicHost, tagUserProvidedHost } from './dedicated-hosts.js';
 import { resolveLaunchInputs } from './launch-resolver.js';
@@ -108,19 +103,7 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
     this.client = withSecretCache(o.client, o.clock, o.secretCacheTtlMs);
     this.requeueAfterMs = o.requeueAfterMs ?? DEFAULT_REQUEUE_AFTER_MS;
     this.ownsFactory = !o.clientFactory;
-    this.factory =
-      o.clientFactory ??
-      new AwsClientFactory({
-        clock: o.clock,
-        endpoint: o.endpoint,
-        endpoints: o.endpoints,
-        defaultCredentials: o.defaultCredentials,
-        rateLimits: o.rateLimits,
-        maxAttempts: o.maxAttempts,
-        retryDelayMs: o.retryDelayMs,
-        batchWindowMs: o.batchWindowMs,
-        createEc2Api: o.createEc2Api,
-      });
+    this.factory = o.clientFactory ?? new AwsClientFactory(o);
     this.finder = new InstanceFinder((scope) => this.instanceIdOnRecord(scope));
     this.recorder = new InstanceRecorder({ clock: o.clock, dhcpCacheTtlMs: o.dhcpCacheTtlMs, infrastructureTags: o.infrastructureTags, record: (scope, i) => this.record(scope, i) });
   }
@@ -188,24 +171,14 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
       const mayHaveMade = (err: unknown) => ['transient', 'other'].includes(classifyEc2Error(err));
       instance = await this.launch(scope, () => ec2.runInstances(input, { signal: ctx.signal }), (i) => i.InstanceId, mayHaveMade);
     } catch (err) {
-      const cls = classifyEc2Error(err);
-      const message = describeEc2Error(err);
-      setProviderCondition(scope.status, { type: MachineCreationCondition, status: 'False', reason: MachineCreationFailedReason, message }, this.nowIso());
-      scope.saveStatus();
-      if (cls === 'invalid' && dedicatedHostId) {
+      this.creationFailed(scope, describeEc2Error(err));
+      if (classifyEc2Error(err) === 'invalid' && dedicatedHostId) {
         // The Machine is about to fail for good: give its host back rather than leak it.
         await releaseDynamicHost(scope, ec2, true, this.requeueAfterMs, ctx.signal).catch((e: unknown) =>
           ctx.log.error('could not release the dedicated host of a failed launch', { hostId: dedicatedHostId, error: messageOf(e) }),
         );
       }
-      const wrapped =
-        cls === 'invalid'
-          ? new InvalidMachineConfigurationError(`error launching instance: ${message}`, { cause: err })
-          : cls === 'capacity'
-            ? new InsufficientCapacityError(ec2ErrorCode(err) ?? 'InsufficientInstanceCapacity', scope.spec.placement?.availabilityZone || resolved.subnetZone || '', input.InstanceType ?? '', messageOf(err), { cause: err })
-            : createMachineError(`error creating EC2 instance: ${message}`, err);
-      setFailureReason(wrapped, 'error creating EC2 instance');
-      throw wrapped;
+      throw launchError(err, { zone: scope.spec.placement?.availabilityZone || resolved.subnetZone || '', instanceType: input.InstanceType ?? '' });
     }
     // Recorded before anything else can fail: the controller persists it as soon as create returns.
     this.record(scope, instance);
@@ -220,24 +193,14 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
     await this.recorder.apply(scope, instance, ctx, (what, join) => this.ensureOnce(scope, what, join));
   }
 
-  /** The instance this Machine keeps; terminates duplicates (once per process, or when found by tags). */
+  /** The instance this Machine keeps: what exists() saw once its duplicates were swept (once per process). */
   private async currentInstance(scope: MachineScope, seen: Instance | undefined, ctx: ActuatorContext): Promise<Instance | undefined> {
     const uid = scope.machine.metadata.uid ?? '';
-    if (this.memory.has(uid, 'swept')) {
-      const known = seen ?? (await this.finder.byRecordedId(scope, ctx.signal));
-      if (known) return known;
-    }
-    const found = await this.finder.byTags(scope, ctx.signal);
+    const known = this.memory.has(uid, 'swept') ? (seen ?? (await this.finder.byRecordedId(scope, ctx.signal))) : undefined;
+    if (known) return known;
+    const kept = await this.finder.keepOldest(scope, ctx);
     this.memory.add(uid, 'swept');
-    const live = found.filter((x) => !isGone(x.instance)).map((x) => x.instance);
-    const [keep, ...extra] = live;
-    if (keep && extra.length > 0) {
-      const ids = extra.map((i) => i.InstanceId ?? '');
-      ctx.log.info('terminating duplicate instances', { keep: keep.InstanceId, duplicates: ids });
-      await scope.clients.ec2.terminateInstances(ids, { signal: ctx.signal });
-      ctx.events.event(scope.machine, 'Warning', 'DuplicateInstances', 'Update', `found ${live.length} instances for this machine: kept the oldest, ${keep.InstanceId ?? ''}, and terminated ${ids.join(', ')}`);
-    }
-    return keep ?? found[found.length - 1]?.instance ?? (await this.finder.byRecordedId(scope, ctx.signal));
+    return kept;
   }
 
   protected async deleteInstance(scope: MachineScope, ctx: ActuatorContext): Promise<boolean> {

@@ -3,6 +3,7 @@
 // every 4xx from RunInstances, including IAM propagation delays and quota errors, into a Failed Machine.)
 // Capacity and quota refusals are a class of their own: retried by the machine controller for a bounded
 // window only, so that a Machine the cloud cannot place ends Failed and the autoscaler tries elsewhere.
+import { InsufficientCapacityError, InvalidMachineConfigurationError, createMachineError, messageOf, setFailureReason } from '../../lib/index.js';
 
 export type Ec2ErrorClass = 'notFound' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
 
@@ -151,4 +152,22 @@ export function describeEc2Error(err: unknown): string {
     return code && code !== 'Error' && !err.message.startsWith(code) ? `${code}: ${err.message}` : err.message;
   }
   return String(err);
+}
+
+/**
+ * The typed error a failed RunInstances becomes: InvalidConfiguration for a request EC2 can never accept,
+ * InsufficientCapacity (retried within the capacity window) for a capacity or quota refusal, else a retried
+ * create error. Tagged with the reference's metric reason.
+ */
+export function launchError(err: unknown, where: { zone: string; instanceType: string }): Error {
+  const message = describeEc2Error(err);
+  const cls = classifyEc2Error(err);
+  const wrapped =
+    cls === 'invalid'
+      ? new InvalidMachineConfigurationError(`error launching instance: ${message}`, { cause: err })
+      : cls === 'capacity'
+        ? new InsufficientCapacityError(ec2ErrorCode(err) ?? 'InsufficientInstanceCapacity', where.zone, where.instanceType, messageOf(err), { cause: err })
+        : createMachineError(`error creating EC2 instance: ${message}`, err);
+  setFailureReason(wrapped, 'error creating EC2 instance');
+  return wrapped;
 }

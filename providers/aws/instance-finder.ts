@@ -3,8 +3,8 @@
 // DescribeInstances). Instances of an earlier Machine of the same name are told apart by the UID tag or the
 // ClientToken; instances that predate UID tags are still this Machine's ("legacy").
 import type { Instance } from '@aws-sdk/client-ec2';
-import { viewCanBeCurrent, type Machine } from '../../lib/index.js';
-import { MACHINE_UID_TAG, belongsTo, clientTokenFor, isBooting, sortOldestFirst } from './instances.js';
+import { viewCanBeCurrent, type ActuatorContext, type Machine } from '../../lib/index.js';
+import { MACHINE_UID_TAG, belongsTo, clientTokenFor, isBooting, isGone, sortOldestFirst } from './instances.js';
 import type { MachineScope } from './machine-scope.js';
 
 export type Ownership = 'ours' | 'legacy' | 'other';
@@ -35,5 +35,22 @@ export class InstanceFinder {
     return sortOldestFirst(found)
       .map((instance) => ({ instance, owner: ownership(machine, instance) }))
       .filter((x) => x.owner !== 'other');
+  }
+
+  /**
+   * The instance the Machine keeps, found by its tags: the oldest live one; any other live one is a duplicate
+   * (a launch replayed under another token) and is terminated, with a Warning event.
+   */
+  async keepOldest(scope: MachineScope, ctx: ActuatorContext): Promise<Instance | undefined> {
+    const found = await this.byTags(scope, ctx.signal);
+    const live = found.filter((x) => !isGone(x.instance)).map((x) => x.instance);
+    const [keep, ...extra] = live;
+    if (keep && extra.length > 0) {
+      const ids = extra.map((i) => i.InstanceId ?? '');
+      ctx.log.info('terminating duplicate instances', { keep: keep.InstanceId, duplicates: ids });
+      await scope.clients.ec2.terminateInstances(ids, { signal: ctx.signal });
+      ctx.events.event(scope.machine, 'Warning', 'DuplicateInstances', 'Update', `found ${live.length} instances for this machine: kept the oldest, ${keep.InstanceId ?? ''}, and terminated ${ids.join(', ')}`);
+    }
+    return keep ?? found[found.length - 1]?.instance ?? (await this.byRecordedId(scope, ctx.signal));
   }
 }

@@ -109,7 +109,7 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
       recordedInstanceId: (m) => decodeProviderStatus(m.status?.providerStatus).instanceId ?? undefined,
     });
     this.ownsFactory = !o.clientFactory;
-    this.factory = o.clientFactory ?? new GcpClientFactory({ clock: o.clock, endpoint: o.endpoint, rateLimits: o.rateLimits, batchWindowMs: o.batchWindowMs, createComputeApi: o.createComputeApi });
+    this.factory = o.clientFactory ?? new GcpClientFactory(o);
     this.inserts = new PendingInserts(o.clock, o.insertBackoff);
     this.outcomes = new InsertOutcomes(this.inserts, (scope, message) => this.creationFailed(scope, message));
     this.images = new BootImageChecker(o.clock);

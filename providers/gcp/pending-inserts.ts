@@ -1,5 +1,5 @@
 // What this process remembers about each Machine's inserts until GCE shows the instance: the attempt number
-// (which picks the requestId), the zone operation of the accepted insert, when the insert was sent, and a
+// (which picks the requestId), the zone operation of the accepted insert, and a
 // failure its operation reported later, with how long the next insert must wait. After a restart all of it is
 // gone; the providerStatus (instance name and MachineCreated condition) is enough to stay safe, only slower.
 import type { Clock } from '../../lib/index.js';
@@ -7,7 +7,6 @@ import type { Clock } from '../../lib/index.js';
 interface Entry {
   attempt: number;
   operation?: string;
-  sentAt?: number;
   failure?: Error;
   /** Inserts whose operation failed since the instance was last seen. */
   failures: number;
@@ -52,7 +51,6 @@ export class PendingInserts {
   /** An insert is about to be sent: until GCE answers, its operation is not known. */
   sending(uid: string): void {
     const e = this.entry(uid);
-    e.sentAt = this.clock.now();
     e.operation = undefined;
   }
 

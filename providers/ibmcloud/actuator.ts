@@ -102,9 +102,7 @@ class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
       describeError: describeVpcError,
       recordedInstanceId: (m) => decodeProviderStatus(m.status?.providerStatus).instanceId ?? undefined,
     });
-    this.factory =
-      o.clientFactory ??
-      new IbmClientFactory({ clock: o.clock, endpoints: o.endpoints, rateLimits: o.rateLimits, retry: o.retry, batchWindowMs: o.batchWindowMs, createVpcApi: o.createVpcApi });
+    this.factory = o.clientFactory ?? new IbmClientFactory(o);
     this.resolver = new NameResolver(o.clock, o.resolutionTtlMs);
     this.requeueAfterMs = o.requeueAfterMs ?? DEFAULT_REQUEUE_AFTER_MS;
     this.stuck = new StuckMachines({ clock: o.clock, client: o.client, timeoutMs: o.stuckMachineTimeoutMs ?? STUCK_MACHINE_TIMEOUT_MS });
