@@ -31,3 +31,29 @@ export function readProviderConditions(value: unknown): ProviderCondition[] | un
   if (!Array.isArray(value)) return undefined;
   return value.filter((c): c is ProviderCondition => typeof c === 'object' && c !== null && typeof (c as ProviderCondition).type === 'string');
 }
+
+/** The fields every provider's status has (the reference's providerStatus shape). */
+export interface CommonProviderStatus {
+  apiVersion?: string;
+  kind?: string;
+  instanceId?: string | null;
+  instanceState?: string | null;
+  conditions?: ProviderCondition[];
+}
+
+/**
+ * Reads the common fields of a status.providerStatus leniently: it is our own output, so a malformed one is just
+ * reset. `raw` is the object itself (empty for a malformed one), for the fields a provider adds.
+ */
+export function readCommonProviderStatus(value: unknown): { status: CommonProviderStatus; raw: Record<string, unknown> } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { status: {}, raw: {} };
+  const raw = value as Record<string, unknown>;
+  const status: CommonProviderStatus = {};
+  if (typeof raw.apiVersion === 'string') status.apiVersion = raw.apiVersion;
+  if (typeof raw.kind === 'string') status.kind = raw.kind;
+  if (typeof raw.instanceId === 'string') status.instanceId = raw.instanceId;
+  if (typeof raw.instanceState === 'string') status.instanceState = raw.instanceState;
+  const conditions = readProviderConditions(raw.conditions);
+  if (conditions) status.conditions = conditions;
+  return { status, raw };
+}

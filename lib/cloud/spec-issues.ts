@@ -41,3 +41,12 @@ export function groupVersionKindWarning(spec: { apiVersion?: string; kind?: stri
   if (knownApiVersions.includes(spec.apiVersion ?? '') && spec.kind === kind) return undefined;
   return `incorrect GroupVersionKind for ${kind} object: ${spec.apiVersion ?? ''}, Kind=${spec.kind ?? ''}`;
 }
+
+/** A decoded providerSpec and its validation, together: throws for every issue of both, else the spec with all warnings. */
+export function acceptValidated<S>(
+  decoded: { spec: S; warnings: string[]; unknownFields: string[]; errors: readonly FieldIssue[] },
+  validation: { errors: readonly FieldIssue[]; warnings: readonly string[] },
+): { spec: S; warnings: string[]; unknownFields: string[] } {
+  throwOnFieldIssues([...decoded.errors, ...validation.errors]);
+  return { spec: decoded.spec, warnings: [...decoded.warnings, ...validation.warnings], unknownFields: decoded.unknownFields };
+}

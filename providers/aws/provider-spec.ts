@@ -6,7 +6,7 @@ import {
   compactSpec,
   groupVersionKindWarning,
   throwOnFieldIssues,
-  readProviderConditions,
+  readCommonProviderStatus,
   type FieldIssue,
   type Machine,
   type ObjectReader,
@@ -277,16 +277,9 @@ export function decodeMachineProviderConfig(machine: Machine, opts: Omit<DecodeO
 
 /** Reads status.providerStatus leniently: it is our own output, so a malformed one is just reset. */
 export function decodeProviderStatus(value: unknown): AWSMachineProviderStatus {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  const v = value as Record<string, unknown>;
-  const out: AWSMachineProviderStatus = {};
-  if (typeof v.apiVersion === 'string') out.apiVersion = v.apiVersion;
-  if (typeof v.kind === 'string') out.kind = v.kind;
-  if (typeof v.instanceId === 'string') out.instanceId = v.instanceId;
-  if (typeof v.instanceState === 'string') out.instanceState = v.instanceState;
-  const conditions = readProviderConditions(v.conditions);
-  if (conditions) out.conditions = conditions;
-  const host = v.dedicatedHost as { id?: unknown } | undefined;
+  const { status, raw } = readCommonProviderStatus(value);
+  const out: AWSMachineProviderStatus = status;
+  const host = raw.dedicatedHost as { id?: unknown } | undefined;
   if (host && typeof host === 'object') out.dedicatedHost = typeof host.id === 'string' ? { id: host.id } : {};
   return out;
 }

@@ -9,7 +9,8 @@ import {
   keyPath,
   setOwn,
   throwOnFieldIssues,
-  readProviderConditions,
+  readCommonProviderStatus,
+  acceptValidated,
   type FieldIssue,
   type ObjectReader,
   type ProviderCondition,
@@ -294,23 +295,12 @@ export const throwIfInvalid: (issues: FieldIssue[]) => void = throwOnFieldIssues
 /** Decodes, defaults and validates a providerSpec value; throws InvalidMachineConfigurationError. */
 export function decodeProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec {
   const decoded = readProviderSpec(value, opts);
-  const validation = validateProviderSpec(decoded.spec, opts.path ?? PROVIDER_SPEC_PATH);
-  throwIfInvalid([...decoded.errors, ...validation.errors]);
-  return { spec: decoded.spec, warnings: [...decoded.warnings, ...validation.warnings], unknownFields: decoded.unknownFields };
+  return acceptValidated(decoded, validateProviderSpec(decoded.spec, opts.path ?? PROVIDER_SPEC_PATH));
 }
 
 /** Reads status.providerStatus leniently: it is our own output, so a malformed one is just reset. */
 export function decodeProviderStatus(value: unknown): GCPMachineProviderStatus {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  const v = value as Record<string, unknown>;
-  const out: GCPMachineProviderStatus = {};
-  if (typeof v.apiVersion === 'string') out.apiVersion = v.apiVersion;
-  if (typeof v.kind === 'string') out.kind = v.kind;
-  if (typeof v.instanceId === 'string') out.instanceId = v.instanceId;
-  if (typeof v.instanceState === 'string') out.instanceState = v.instanceState;
-  const conditions = readProviderConditions(v.conditions);
-  if (conditions) out.conditions = conditions;
-  return out;
+  return readCommonProviderStatus(value).status;
 }
 
 /** The JSON written to status.providerStatus, in the reference's shape (`metadata: {}` included). */

@@ -1,7 +1,7 @@
 // IBMCloudMachineProviderSpec / IBMCloudMachineProviderStatus (ibmcloudproviderconfig.openshift.io/v1beta1),
 // decoded from Machine.spec.providerSpec.value, then validated (provider-spec-validation.ts). Unknown fields
 // are reported, never silently dropped (the reference plain-unmarshals and loses them).
-import { compactSpec, groupVersionKindWarning, SpecReader, throwOnFieldIssues, type FieldIssue, type ObjectReader } from '../../lib/index.js';
+import { acceptValidated, compactSpec, readCommonProviderStatus, groupVersionKindWarning, SpecReader, throwOnFieldIssues, type FieldIssue, type ObjectReader } from '../../lib/index.js';
 import { validateProviderSpec } from './provider-spec-validation.js';
 
 export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
@@ -174,9 +174,7 @@ export const throwIfInvalid: (issues: FieldIssue[]) => void = throwOnFieldIssues
 /** Decodes and validates a providerSpec value; throws InvalidMachineConfigurationError. */
 export function decodeProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec {
   const decoded = readProviderSpec(value, opts);
-  const validation = validateProviderSpec(decoded.spec, opts.path ?? PROVIDER_SPEC_PATH);
-  throwIfInvalid([...decoded.errors, ...validation.errors]);
-  return { spec: decoded.spec, warnings: [...decoded.warnings, ...validation.warnings], unknownFields: decoded.unknownFields };
+  return acceptValidated(decoded, validateProviderSpec(decoded.spec, opts.path ?? PROVIDER_SPEC_PATH));
 }
 
 /** The resource group of the VPC, subnet and security groups. */
@@ -184,19 +182,8 @@ export const networkResourceGroupOf = (spec: IBMCloudMachineProviderSpec): strin
 
 /** Reads status.providerStatus leniently: it is our own output, so a malformed one is just reset. */
 export function decodeProviderStatus(value: unknown): IBMCloudMachineProviderStatus {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  const v = value as Record<string, unknown>;
-  const out: IBMCloudMachineProviderStatus = {};
-  if (typeof v.apiVersion === 'string') out.apiVersion = v.apiVersion;
-  if (typeof v.kind === 'string') out.kind = v.kind;
-  if (typeof v.instanceId === 'string') out.instanceId = v.instanceId;
-  if (typeof v.instanceState === 'string') out.instanceState = v.instanceState;
-  if (Array.isArray(v.conditions)) {
-    out.conditions = v.conditions.filter(
-      (c): c is IBMCloudMachineProviderCondition => typeof c === 'object' && c !== null && typeof (c as { type?: unknown }).type === 'string',
-    );
-  }
-  return out;
+  // The conditions are kept as written, in the provider's own shape (with lastProbeTime).
+  return readCommonProviderStatus(value).status;
 }
 
 /** The JSON written to status.providerStatus (the reference has no metadata field here). */
