@@ -14,7 +14,6 @@
 // - a missing master instance group does not block deletion.
 import {
   CloudActuator,
-  InvalidMachineConfigurationError,
   MachineCreatedCondition,
   MachineInstanceStateAnnotation,
   MachineInterruptibleInstanceLabel,
@@ -31,19 +30,19 @@ import {
   type KubeClient,
   type Machine,
 } from '../../lib/index.js';
-import { BootImageChecker, ImageReferenceError } from './boot-image.js';
+import { InstanceBodyBuilder } from './instance-body.js';
 import { isOperationDone, throwIfOperationFailed, type Instance, type Operation } from './compute-api.js';
 import { classifyGceError, describeGceError } from './errors.js';
 import { checkGpuQuota } from './gpu-quota.js';
 import { GcpClientFactory, type GcpClientFactoryOptions } from './gcp-clients.js';
 import { getInstance, locationError } from './instance-lookup.js';
 import { InsertOutcomes, describeFailure, refusedOutright } from './insert-outcomes.js';
-import { addressesOf, buildInstance, deleteRequestIdFor, instanceStatus, isBooting, isInterruptible, machineLabelsFor, requestIdFor, stateToRecord } from './instances.js';
+import { addressesOf, deleteRequestIdFor, instanceStatus, isBooting, isInterruptible, machineLabelsFor, requestIdFor, stateToRecord } from './instances.js';
 import { deregisterFromInstanceGroup, deregisterFromTargetPools, isControlPlane, registerWithInstanceGroup, registerWithTargetPools } from './load-balancers.js';
-import { newMachineScope, secretsReferencedBy, userDataFor, type MachineScope } from './machine-scope.js';
+import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
 import { PendingInserts, type InsertBackoff } from './pending-inserts.js';
-import { PROVIDER_SPEC_PATH, decodeProviderStatus, type ResourceManagerTag } from './provider-spec.js';
-import { TagResolver, mergeTags, restTagValueLookup, type TagValueLookup } from './resource-manager-tags.js';
+import { decodeProviderStatus, type ResourceManagerTag } from './provider-spec.js';
+import type { TagValueLookup } from './resource-manager-tags.js';
 
 export interface GcpActuatorOptions {
   /** Reads the credentials and user-data Secrets. */
@@ -89,8 +88,7 @@ export function createGcpActuator(opts: GcpActuatorOptions): GcpActuator {
 class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implements GcpActuator {
   private readonly factory: GcpClientFactory;
   private readonly ownsFactory: boolean;
-  private readonly images: BootImageChecker;
-  private readonly tags: TagResolver;
+  private readonly bodies: InstanceBodyBuilder;
   /** Per Machine UID: inserts GCE accepted that no read has shown yet (attempt, operation, insert backoff). */
   private readonly inserts: PendingInserts;
   private readonly outcomes: InsertOutcomes;
@@ -112,8 +110,7 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
     this.factory = o.clientFactory ?? new GcpClientFactory(o);
     this.inserts = new PendingInserts(o.clock, o.insertBackoff);
     this.outcomes = new InsertOutcomes(this.inserts, (scope, message) => this.creationFailed(scope, message));
-    this.images = new BootImageChecker(o.clock);
-    this.tags = new TagResolver(o.tagValueLookup ?? restTagValueLookup(), o.clock);
+    this.bodies = new InstanceBodyBuilder(o);
   }
 
   async close(): Promise<void> {
@@ -175,25 +172,6 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
     this.creationSucceeded(scope, CREATED_MESSAGE);
   }
 
-  private async instanceBody(scope: MachineScope, signal: AbortSignal): Promise<Instance> {
-    const { spec, clients } = scope;
-    const userData = await userDataFor(scope.machine, spec, this.o.client, signal);
-    const resourceManagerTags = await this.tags.resolve(mergeTags(spec.resourceManagerTags, this.o.infrastructureTags), scope.credentials, signal);
-    let uefiCompatible: boolean | undefined;
-    if (!spec.shieldedInstanceConfig.secureBoot && !spec.shieldedInstanceConfig.virtualizedTrustedPlatformModule && !spec.shieldedInstanceConfig.integrityMonitoring) {
-      try {
-        uefiCompatible = await this.images.uefiCompatible(clients.compute, spec, scope.project, signal);
-      } catch (err) {
-        if (err instanceof ImageReferenceError) throw new InvalidMachineConfigurationError(err.message, { field: `${PROVIDER_SPEC_PATH}.disks`, cause: err });
-        if (classifyGceError(err) === 'notFound') {
-          throw new InvalidMachineConfigurationError(`boot image of ${PROVIDER_SPEC_PATH}.disks does not exist: ${describeGceError(err)}`, { field: `${PROVIDER_SPEC_PATH}.disks`, cause: err });
-        }
-        throw new Error(`error fetching disk information: ${describeGceError(err)}`, { cause: err });
-      }
-    }
-    return buildInstance(scope.machine, spec, { project: scope.project, clusterId: scope.clusterId, userData, infrastructureLabels: this.o.infrastructureLabels, resourceManagerTags, uefiCompatible });
-  }
-
   protected async createInstance(scope: MachineScope, ctx: ActuatorContext): Promise<void> {
     const { compute } = scope.clients;
     const uid = scope.machine.metadata.uid ?? scope.machine.metadata.name ?? '';
@@ -211,7 +189,7 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
     } catch (err) {
       throw this.outcomes.failed(scope, err);
     }
-    const body = await failureStep('failed to create instance via compute service', () => this.instanceBody(scope, ctx.signal));
+    const body = await failureStep('failed to create instance via compute service', () => this.bodies.build(scope, ctx.signal));
     // On record before the call: a reply lost on its way back must not leave the instance unknown.
     scope.status.instanceId = scope.instanceName;
     scope.saveStatus();
