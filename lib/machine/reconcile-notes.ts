@@ -16,6 +16,8 @@ export class NoteKey<T> {
 
 export class ReconcileNotes {
   private readonly values = new Map<NoteKey<unknown>, unknown>();
+  /** Keys whose value this reconcile only passed on from the previous one: never carried again. */
+  private readonly handedOn = new Set<NoteKey<unknown>>();
 
   constructor(
     /** What the previous reconcile noted, when this one is the echo of its write (see above). */
@@ -28,10 +30,18 @@ export class ReconcileNotes {
 
   set<T>(key: NoteKey<T>, value: T): void {
     this.values.set(key, value);
+    this.handedOn.delete(key);
+  }
+
+  /** Uses what the previous reconcile noted as this one's, without carrying it to the next reconcile again. */
+  setHandedOn<T>(key: NoteKey<T>, value: T): void {
+    this.values.set(key, value);
+    this.handedOn.add(key);
   }
 
   delete(key: NoteKey<unknown>): void {
     this.values.delete(key);
+    this.handedOn.delete(key);
   }
 
   /** What the previous reconcile noted under `key`, once: a second look in this reconcile gets nothing. */
@@ -42,8 +52,8 @@ export class ReconcileNotes {
     return v;
   }
 
-  /** This reconcile's notes, for the next one (carried notes are never carried twice). */
+  /** What this reconcile learnt itself, for the next one: a read is handed on once, never twice. */
   snapshot(): ReadonlyMap<NoteKey<unknown>, unknown> {
-    return new Map(this.values);
+    return new Map([...this.values].filter(([key]) => !this.handedOn.has(key)));
   }
 }

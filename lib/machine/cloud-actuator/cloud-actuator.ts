@@ -138,7 +138,7 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> implements A
     const uid = machine.metadata.uid ?? '';
     const echoed = deleting ? undefined : notes.takeCarried(this.seenKey);
     if (echoed !== undefined && this.stillCurrent(scope, echoed)) {
-      notes.set(this.seenKey, echoed);
+      notes.setHandedOn(this.seenKey, echoed);
       return true;
     }
     const found = await this.lookUp(scope, ctx);

@@ -48,9 +48,11 @@ describe('CarriedNotes', () => {
     expect(carried.begin('ns/m', '9').takeCarried(SEEN)).to.equal(undefined);
   });
 
-  it('never carries what was itself carried: a reconcile passes on only what it noted', () => {
+  it('never carries what was itself carried: a reconcile passes on only what it read itself', () => {
     wrote('7');
     const echo = carried.begin('ns/m', '7');
+    echo.setHandedOn(SEEN, echo.takeCarried(SEEN) ?? '');
+    expect(echo.get(SEEN), 'used by this reconcile').to.equal('instance-1');
     carried.end('ns/m', '8', echo);
     expect(carried.begin('ns/m', '8').takeCarried(SEEN)).to.equal(undefined);
   });

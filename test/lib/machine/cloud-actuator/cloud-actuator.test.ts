@@ -115,8 +115,11 @@ describe('the cloud actuator template', () => {
     expect(await actuator.exists(m, first)).to.equal(true);
     await actuator.update(m, first);
     const calls = cloud.calls.length;
-    expect(await actuator.exists(m, echoContext(first, conformanceContext()))).to.equal(true);
+    const echo = echoContext(first, conformanceContext());
+    expect(await actuator.exists(m, echo)).to.equal(true);
     expect(cloud.calls.length, 'answered from the carried read').to.equal(calls);
+    expect(await actuator.exists(m, echoContext(echo, conformanceContext()))).to.equal(true);
+    expect(cloud.calls.length, 'a carried read is handed on once, never twice').to.equal(calls + 1);
     m.status = { ...m.status, nodeRef: { kind: 'Node', name: 'n' } };
     expect(await actuator.exists(m, echoContext(first, conformanceContext()))).to.equal(true);
     expect(cloud.calls.length, 'a booting view is outdated once the Node is there').to.be.greaterThan(calls);
