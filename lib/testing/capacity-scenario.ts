@@ -71,8 +71,11 @@ export function describeCapacityRefusal(cloud: string, setup: () => Promise<Capa
       assert.equal(failed.status?.errorReason, 'InsufficientResources');
       const message = failed.status?.errorMessage ?? '';
       for (const part of [h.cloudCode, h.zone, h.instanceType]) assert.ok(message.includes(part), `errorMessage ${JSON.stringify(message)} names ${part}`);
-      const events = (await client().list(Events, { namespace: h.namespace })).items;
-      assert.ok(events.some((e) => e.involvedObject.name === 'no-capacity-1' && e.type === 'Warning' && e.reason === 'InsufficientResources'));
+      // The event follows the status write that made the Machine Failed: it may land a moment later.
+      await eventually('the InsufficientResources Warning event', async () => {
+        const events = (await client().list(Events, { namespace: h.namespace })).items;
+        return events.some((e) => e.involvedObject.name === 'no-capacity-1' && e.type === 'Warning' && e.reason === 'InsufficientResources') ? true : undefined;
+      });
       assert.equal(await h.liveInstances(failed), 0);
     });
 
