@@ -77,8 +77,12 @@ export type IbmCloudActuator = Actuator;
 
 const DEFAULT_REQUEUE_AFTER_MS = 20_000;
 
-/** Whether a failed POST /instances may still have made the instance: no answer, a 5xx or a timeout. */
-const mayHaveLaunched = (err: unknown): boolean => !(isVpcApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408);
+/**
+ * Whether a failed POST /instances may have left this Machine an instance: no answer, a 5xx or a timeout (it may
+ * have been made), or a 409 (the name is taken: most likely by what an earlier POST of ours made, which a
+ * lagging list may not show yet).
+ */
+const mayHaveLaunched = (err: unknown): boolean => !(isVpcApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 409);
 
 export function createIbmCloudActuator(opts: IbmCloudActuatorOptions): IbmCloudActuator {
   return new IbmCloudMachineActuator(opts);

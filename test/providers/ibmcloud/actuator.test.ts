@@ -357,6 +357,22 @@ describe('IBM Cloud actuator', function () {
     });
   });
 
+  it('keeps deleting a Machine whose lost create was retried into a taken name while the list lags: the instance is not leaked', async () => {
+    const a = newActuator();
+    const m = machine('lost-then-taken-1');
+    emu.knobs.setVisibilityDelay(300);
+    emu.knobs.loseNextReplies('CreateInstance', 1);
+    await rejection(a.create(m, conformanceContext()));
+    // The retried POST meets the name its first POST took; the list does not show that instance yet.
+    expect(findError(await rejection(a.create(m, conformanceContext())), RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
+    m.metadata.deletionTimestamp = new Date().toISOString();
+    expect(findError(await rejection(a.delete(m, conformanceContext())), RequeueAfterError), 'the finalizer stays').to.be.instanceOf(RequeueAfterError);
+    await eventually('deleted once visible', async () => {
+      await a.delete(m, conformanceContext()).catch(() => undefined);
+      return live(m).length === 0 ? true : undefined;
+    });
+  });
+
   it('stops waiting for a lost create reply once the instance was adopted: deleting it then finishes at once', async () => {
     const a = newActuator();
     const m = machine('lost-then-adopted-1');
