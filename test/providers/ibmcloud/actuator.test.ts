@@ -103,6 +103,17 @@ describe('IBM Cloud actuator', function () {
     expect((copy.status?.providerStatus as { instanceId?: string }).instanceId).to.equal(id);
   });
 
+  /** Runs create() as the machine controller would after a lost reply, until the instance is adopted and recorded by update(). */
+  async function createUntilRecorded(a: IbmCloudActuator, m: Machine): Promise<void> {
+    await eventually('adopted', async () => {
+      await a.create(m, conformanceContext()).catch(() => undefined);
+      return (m.status?.providerStatus as { instanceId?: string } | undefined)?.instanceId ? true : undefined;
+    });
+    const ctx = conformanceContext();
+    expect(await eventually('visible', async () => ((await a.exists(m, ctx)) ? true : undefined))).to.equal(true);
+    await a.update(m, ctx);
+  }
+
   it('creates with no read at all: nothing launched means nothing to look up, and the POST alone decides', async () => {
     const a = newActuator();
     const m = machine('one-read-1');
@@ -170,13 +181,7 @@ describe('IBM Cloud actuator', function () {
     emu.knobs.loseNextReplies('CreateInstance', 1);
     await rejection(a.create(m, conformanceContext()));
     expect(await a.exists(m, conformanceContext()), 'no id known: create() decides').to.equal(false);
-    await eventually('adopted', async () => {
-      await a.create(m, conformanceContext()).catch(() => undefined);
-      return (m.status?.providerStatus as { instanceId?: string } | undefined)?.instanceId ? true : undefined;
-    });
-    const ctx = conformanceContext();
-    expect(await eventually('visible', async () => ((await a.exists(m, ctx)) ? true : undefined))).to.equal(true);
-    await a.update(m, ctx);
+    await createUntilRecorded(a, m);
     expectOneInstanceRecorded(m);
   });
 
@@ -378,13 +383,7 @@ describe('IBM Cloud actuator', function () {
     const m = machine('lost-then-adopted-1');
     emu.knobs.loseNextReplies('CreateInstance', 1, 'server-error');
     await rejection(a.create(m, conformanceContext()));
-    await eventually('adopted', async () => {
-      await a.create(m, conformanceContext()).catch(() => undefined);
-      return (m.status?.providerStatus as { instanceId?: string } | undefined)?.instanceId ? true : undefined;
-    });
-    const ctx = conformanceContext();
-    expect(await eventually('visible', async () => ((await a.exists(m, ctx)) ? true : undefined))).to.equal(true);
-    await a.update(m, ctx);
+    await createUntilRecorded(a, m);
     const id = (m.status?.providerStatus as { instanceId?: string }).instanceId!;
     await a.delete(m, conformanceContext());
     await eventually('gone', async () => (emu.instance(id) ? undefined : true));
