@@ -28,7 +28,7 @@ export class CarriedNotes {
     const prev = this.byKey.get(key);
     this.byKey.delete(key);
     const echo = prev !== undefined && resourceVersion !== undefined && prev.resourceVersion === resourceVersion && this.clock.now() - prev.at <= this.carryMs;
-    return new ReconcileNotes(echo ? new Map(prev.values) : undefined);
+    return new ReconcileNotes(echo ? prev.values : undefined);
   }
 
   /** The reconcile of `key` ended; `written` is the resourceVersion its last write returned, if it wrote. */

@@ -18,11 +18,12 @@ export class ReconcileNotes {
   private readonly values = new Map<NoteKey<unknown>, unknown>();
   /** Keys whose value this reconcile only passed on from the previous one: never carried again. */
   private readonly handedOn = new Set<NoteKey<unknown>>();
+  /** What the previous reconcile noted, when this one is the echo of its write (see above); taken once. */
+  private readonly carried: Map<NoteKey<unknown>, unknown>;
 
-  constructor(
-    /** What the previous reconcile noted, when this one is the echo of its write (see above). */
-    private readonly carried?: ReadonlyMap<NoteKey<unknown>, unknown>,
-  ) {}
+  constructor(carried?: ReadonlyMap<NoteKey<unknown>, unknown>) {
+    this.carried = new Map(carried);
+  }
 
   get<T>(key: NoteKey<T>): T | undefined {
     return this.values.get(key) as T | undefined;
@@ -46,9 +47,8 @@ export class ReconcileNotes {
 
   /** What the previous reconcile noted under `key`, once: a second look in this reconcile gets nothing. */
   takeCarried<T>(key: NoteKey<T>): T | undefined {
-    if (!this.carried?.has(key)) return undefined;
-    const v = this.carried.get(key) as T;
-    (this.carried as Map<NoteKey<unknown>, unknown>).delete(key);
+    const v = this.carried.get(key) as T | undefined;
+    this.carried.delete(key);
     return v;
   }
 

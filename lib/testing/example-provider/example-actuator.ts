@@ -8,6 +8,7 @@ import type { Machine } from '../../apis/machine-types.js';
 import type { Clock } from '../../base/clock.js';
 import { invalidValue, SpecReader } from '../../cloud/spec-reader.js';
 import { throwOnFieldIssues } from '../../cloud/spec-issues.js';
+import { readCommonProviderStatus, type CommonProviderStatus } from '../../cloud/provider-condition.js';
 import type { ActuatorContext } from '../../machine/actuator.js';
 import { CloudActuator, type CloudMachineScope, type CloudProviderStatus } from '../../machine/cloud-actuator/index.js';
 import { InvalidMachineConfigurationError, messageOf, RequeueAfterError } from '../../machine/errors.js';
@@ -37,11 +38,8 @@ export function decodeExampleSpec(machine: Machine): { spec: ExampleSpec; unknow
   return { spec, unknownFields: reader.unknownFields };
 }
 
-function statusOf(machine: Machine): CloudProviderStatus {
-  const v = machine.status?.providerStatus as Record<string, unknown> | undefined;
-  const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
-  return { instanceId: str(v?.instanceId), instanceState: str(v?.instanceState), conditions: Array.isArray(v?.conditions) ? (v.conditions as CloudProviderStatus['conditions']) : undefined };
-}
+/** The provider status, with the fields every provider's status has (the example adds none). */
+const statusOf = (machine: Machine): CommonProviderStatus => readCommonProviderStatus(machine.status?.providerStatus).status;
 
 export interface ExampleActuatorOptions {
   cloud: ExampleCloud;
