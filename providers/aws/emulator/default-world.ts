@@ -31,19 +31,13 @@ export function internalDomain(region: string): string {
   return region === 'us-east-1' ? 'ec2.internal' : `${region}.compute.internal`;
 }
 
+const regionsWith = (optInStatus: Region['optInStatus'], names: readonly string[]): Region[] => names.map((regionName) => ({ regionName, optInStatus }));
+
+/** Most regions need no opt-in; of the opt-in ones, the account has opted into one and not into two. */
 const REGIONS: Region[] = [
-  { regionName: 'us-east-1', optInStatus: 'opt-in-not-required' },
-  { regionName: 'us-east-2', optInStatus: 'opt-in-not-required' },
-  { regionName: 'us-west-1', optInStatus: 'opt-in-not-required' },
-  { regionName: 'us-west-2', optInStatus: 'opt-in-not-required' },
-  { regionName: 'ca-central-1', optInStatus: 'opt-in-not-required' },
-  { regionName: 'eu-west-1', optInStatus: 'opt-in-not-required' },
-  { regionName: 'eu-central-1', optInStatus: 'opt-in-not-required' },
-  { regionName: 'ap-northeast-1', optInStatus: 'opt-in-not-required' },
-  { regionName: 'ap-southeast-1', optInStatus: 'opt-in-not-required' },
-  { regionName: 'me-south-1', optInStatus: 'opted-in' },
-  { regionName: 'af-south-1', optInStatus: 'not-opted-in' },
-  { regionName: 'ap-east-1', optInStatus: 'not-opted-in' },
+  ...regionsWith('opt-in-not-required', ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'ca-central-1', 'eu-west-1', 'eu-central-1', 'ap-northeast-1', 'ap-southeast-1']),
+  ...regionsWith('opted-in', ['me-south-1']),
+  ...regionsWith('not-opted-in', ['af-south-1', 'ap-east-1']),
 ];
 
 export function defaultWorld(opts: DefaultWorldOptions): Ec2World {
@@ -89,33 +83,26 @@ export function defaultWorld(opts: DefaultWorldOptions): Ec2World {
     },
   );
 
-  const subnets: Subnet[] = [];
-  letters.forEach((l, i) => {
-    const az = `${region}${l}`;
-    subnets.push({
-      subnetId: `subnet-0a1b2c3d4e5f0a00${i + 1}`,
-      vpcId,
-      availabilityZone: az,
-      cidrBlock: `10.0.${16 * (i + 1)}.0/20`,
-      ipv6CidrBlock: `2600:1f18:4a3b:5c0${i + 1}::/64`,
-      mapPublicIpOnLaunch: false,
-      assignIpv6AddressOnCreation: false,
-      tags: [name(`${cluster}-subnet-private-${az}`), owned, { key: 'kubernetes.io/role/internal-elb', value: '1' }],
-    });
-  });
-  letters.forEach((l, i) => {
-    const az = `${region}${l}`;
-    subnets.push({
-      subnetId: `subnet-0a1b2c3d4e5f0b00${i + 1}`,
-      vpcId,
-      availabilityZone: az,
-      cidrBlock: `10.0.${100 + i + 1}.0/24`,
-      ipv6CidrBlock: `2600:1f18:4a3b:5c1${i + 1}::/64`,
-      mapPublicIpOnLaunch: true,
-      assignIpv6AddressOnCreation: false,
-      tags: [name(`${cluster}-subnet-public-${az}`), owned, { key: 'kubernetes.io/role/elb', value: '1' }],
-    });
-  });
+  // A private and a public subnet per zone, tagged for internal and internet-facing load balancers.
+  const tiers = [
+    { tier: 'private', idLetter: 'a', cidr: (n: number) => `10.0.${16 * n}.0/20`, ipv6Digit: 0, isPublic: false, role: 'kubernetes.io/role/internal-elb' },
+    { tier: 'public', idLetter: 'b', cidr: (n: number) => `10.0.${100 + n}.0/24`, ipv6Digit: 1, isPublic: true, role: 'kubernetes.io/role/elb' },
+  ];
+  const subnets: Subnet[] = tiers.flatMap((t) =>
+    letters.map((l, i) => {
+      const az = `${region}${l}`;
+      return {
+        subnetId: `subnet-0a1b2c3d4e5f0${t.idLetter}00${i + 1}`,
+        vpcId,
+        availabilityZone: az,
+        cidrBlock: t.cidr(i + 1),
+        ipv6CidrBlock: `2600:1f18:4a3b:5c${t.ipv6Digit}${i + 1}::/64`,
+        mapPublicIpOnLaunch: t.isPublic,
+        assignIpv6AddressOnCreation: false,
+        tags: [name(`${cluster}-subnet-${t.tier}-${az}`), owned, { key: t.role, value: '1' }],
+      };
+    }),
+  );
   subnets.push(
     {
       subnetId: 'subnet-0a1b2c3d4e5f0c001',

@@ -31,12 +31,18 @@ const SIZES: [string, number][] = [
   ['4xlarge', 16],
   ['8xlarge', 32],
 ];
+/** The family's sizes from `from` to `to` (the older families here list only some of them). */
 const family = (
   make: typeof x86,
   prefix: string,
   memoryMiBPerVcpu: number,
   largePrice: number,
-): InstanceTypeSpec[] => SIZES.map(([size, vCpus]) => make(`${prefix}.${size}`, vCpus, vCpus * memoryMiBPerVcpu, Math.round((largePrice * vCpus * 1e5) / 2) / 1e5));
+  [from, to]: [string, string] = ['large', '8xlarge'],
+): InstanceTypeSpec[] =>
+  SIZES.slice(
+    SIZES.findIndex(([size]) => size === from),
+    SIZES.findIndex(([size]) => size === to) + 1,
+  ).map(([size, vCpus]) => make(`${prefix}.${size}`, vCpus, vCpus * memoryMiBPerVcpu, Math.round((largePrice * vCpus * 1e5) / 2) / 1e5));
 
 // NVIDIA L4 (24 GB, of which EC2 reports 22888 MiB), one per instance up to 16xlarge, four or eight beyond.
 const L4_MIB = 22888;
@@ -47,20 +53,13 @@ export const DEFAULT_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
   { ...x86('t2.medium', 2, 4096, 0.0464), architectures: ['i386', 'x86_64'], currentGeneration: true },
   x86('t3.medium', 2, 4096, 0.0416),
   x86('t3.large', 2, 8192, 0.0832),
-  x86('m5.large', 2, 8192, 0.096),
-  x86('m5.xlarge', 4, 16384, 0.192),
-  x86('m5.2xlarge', 8, 32768, 0.384),
-  x86('m5.4xlarge', 16, 65536, 0.768),
-  x86('m6i.large', 2, 8192, 0.096),
-  x86('m6i.xlarge', 4, 16384, 0.192),
-  x86('m6i.2xlarge', 8, 32768, 0.384),
+  ...family(x86, 'm5', 4096, 0.096, ['large', '4xlarge']),
+  ...family(x86, 'm6i', 4096, 0.096, ['large', '2xlarge']),
   x86('m6a.xlarge', 4, 16384, 0.1728),
-  x86('c5.xlarge', 4, 8192, 0.17),
-  x86('c5.2xlarge', 8, 16384, 0.34),
+  ...family(x86, 'c5', 2048, 0.085, ['xlarge', '2xlarge']),
   x86('r5.xlarge', 4, 32768, 0.252),
   { ...x86('m4.large', 2, 8192, 0.1), currentGeneration: false },
-  arm('m6g.large', 2, 8192, 0.077),
-  arm('m6g.xlarge', 4, 16384, 0.154),
+  ...family(arm, 'm6g', 4096, 0.077, ['large', 'xlarge']),
   arm('r6g.large', 2, 16384, 0.1008),
   gpu(x86('g4dn.xlarge', 4, 16384, 0.526), 'T4', 1, 16384),
   gpu(x86('g5.xlarge', 4, 16384, 1.006), 'A10G', 1, 24576),

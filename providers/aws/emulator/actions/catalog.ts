@@ -1,12 +1,10 @@
 // DescribeImages and DescribeInstanceTypes.
 import { Ec2ApiError, invalidParameterCombination } from '../api-error.js';
-import { filterPredicate, readFilters } from '../filters.js';
 import type { Image, InstanceTypeSpec } from '../model.js';
-import { pageByOffset, readMaxResults } from '../pagination.js';
-import { checkDryRun, checkIdFormat } from '../validation.js';
-import { el, itemList, opt, tagSet, type XmlChild } from '../xml.js';
+import { checkIdFormat } from '../validation.js';
+import { el, itemList, tagSet, type XmlChild } from '../xml.js';
 import type { ActionContext } from './action-context.js';
-import { selectByIds } from './lookup.js';
+import { describeListing, readPageSize } from './describe-listing.js';
 
 export function describeImages(ctx: ActionContext): XmlChild {
   const { params, state } = ctx;
@@ -15,11 +13,14 @@ export function describeImages(ctx: ActionContext): XmlChild {
   for (const id of ids) checkIdFormat(id, 'ami', 'InvalidAMIID.Malformed');
   const maxResults = params.int('MaxResults');
   if (ids.length > 0 && maxResults !== undefined) throw invalidParameterCombination('The parameter ImageIds cannot be used with the parameter MaxResults');
-  const pageSize = readMaxResults(maxResults, 5, 1000, 1000);
+  // DescribeImages checks MaxResults before the filters, unlike the other Describe* actions.
+  readPageSize(params);
   const owners = params.list('Owner');
-  const predicate = filterPredicate<Image>(
-    readFilters(params),
-    {
+  const ownerOk = (i: Image) => owners.length === 0 || owners.some((o) => (o === 'self' ? i.ownerId === w.accountId : o === i.ownerId));
+  const visible = (i: Image) => i.isPublic || i.ownerId === w.accountId;
+  return describeListing<Image>(ctx, {
+    all: w.images,
+    filters: {
       'image-id': (i) => i.imageId,
       name: (i) => i.name,
       description: (i) => i.description,
@@ -34,17 +35,16 @@ export function describeImages(ctx: ActionContext): XmlChild {
       'block-device-mapping.snapshot-id': (i) => i.snapshotId,
       'creation-date': (i) => i.creationDate,
     },
-    (i) => i.tags,
-  );
-  checkDryRun(params);
-  const selected = selectByIds(w.images, ids, (i) => i.imageId, (missing) =>
-    new Ec2ApiError(400, 'InvalidAMIID.NotFound', `The image id '[${missing.join(', ')}]' does not exist`),
-  );
-  const ownerOk = (i: Image) => owners.length === 0 || owners.some((o) => (o === 'self' ? i.ownerId === w.accountId : o === i.ownerId));
-  const visible = (i: Image) => i.isPublic || i.ownerId === w.accountId;
-  const { page, nextToken } = pageByOffset(selected.filter((i) => visible(i) && ownerOk(i) && predicate(i)), 'images', params.get('NextToken'), pageSize);
-  return [
-    itemList('imagesSet', page, (i) => [
+    tagsOf: (i) => i.tags,
+    byId: {
+      param: 'ImageId',
+      idOf: (i) => i.imageId,
+      notFound: (missing) => new Ec2ApiError(400, 'InvalidAMIID.NotFound', `The image id '[${missing.join(', ')}]' does not exist`),
+    },
+    narrow: (selected) => selected.filter((i) => visible(i) && ownerOk(i)),
+    tokenKind: 'images',
+    setName: 'imagesSet',
+    render: (i) => [
       el('imageId', i.imageId),
       el('imageLocation', `${i.ownerId}/${i.name}`),
       el('imageState', i.state),
@@ -67,34 +67,35 @@ export function describeImages(ctx: ActionContext): XmlChild {
       el('hypervisor', 'xen'),
       el('enaSupport', true),
       tagSet(i.tags),
-    ]),
-    opt('nextToken', nextToken),
-  ];
+    ],
+  });
 }
 
 export function describeInstanceTypes(ctx: ActionContext): XmlChild {
   const { params, state } = ctx;
-  const types = state.world.instanceTypes;
   const names = params.list('InstanceType');
-  const predicate = filterPredicate<InstanceTypeSpec>(readFilters(params), {
-    'instance-type': (t) => t.instanceType,
-    'current-generation': (t) => t.currentGeneration,
-    'processor-info.supported-architecture': (t) => t.architectures,
-    'vcpu-info.default-vcpus': (t) => t.vCpus,
-    'memory-info.size-in-mib': (t) => t.memoryMiB,
-    'gpu-info.total-gpu-memory-in-mib': (t) => (t.gpus ? t.gpus.reduce((s, g) => s + g.count * g.memoryMiB, 0) : undefined),
-    'bare-metal': () => false,
-    hypervisor: () => 'nitro',
-  });
-  // Named types (at most 100) come back in one page unless the caller pages explicitly.
-  const pageSize = readMaxResults(params.int('MaxResults'), 5, 100, names.length > 0 ? 100 : state.instanceTypesPageSize);
-  checkDryRun(params);
-  const selected = selectByIds(types, names, (t) => t.instanceType, (missing) =>
-    new Ec2ApiError(400, 'InvalidInstanceType', `The following supplied instance types do not exist: [${missing.join(', ')}]`),
-  );
-  const { page, nextToken } = pageByOffset(selected.filter(predicate), 'instance-types', params.get('NextToken'), pageSize);
-  return [
-    itemList('instanceTypeSet', page, (t) => [
+  return describeListing<InstanceTypeSpec>(ctx, {
+    all: state.world.instanceTypes,
+    filters: {
+      'instance-type': (t) => t.instanceType,
+      'current-generation': (t) => t.currentGeneration,
+      'processor-info.supported-architecture': (t) => t.architectures,
+      'vcpu-info.default-vcpus': (t) => t.vCpus,
+      'memory-info.size-in-mib': (t) => t.memoryMiB,
+      'gpu-info.total-gpu-memory-in-mib': (t) => (t.gpus ? t.gpus.reduce((s, g) => s + g.count * g.memoryMiB, 0) : undefined),
+      'bare-metal': () => false,
+      hypervisor: () => 'nitro',
+    },
+    // Named types (at most 100) come back in one page unless the caller pages explicitly.
+    maxResults: { min: 5, max: 100, fallback: names.length > 0 ? 100 : state.instanceTypesPageSize },
+    byId: {
+      param: 'InstanceType',
+      idOf: (t) => t.instanceType,
+      notFound: (missing) => new Ec2ApiError(400, 'InvalidInstanceType', `The following supplied instance types do not exist: [${missing.join(', ')}]`),
+    },
+    tokenKind: 'instance-types',
+    setName: 'instanceTypeSet',
+    render: (t) => [
       el('instanceType', t.instanceType),
       el('currentGeneration', t.currentGeneration),
       el('freeTierEligible', false),
@@ -121,7 +122,6 @@ export function describeInstanceTypes(ctx: ActionContext): XmlChild {
       el('burstablePerformanceSupported', t.instanceType.startsWith('t')),
       el('dedicatedHostsSupported', true),
       el('autoRecoverySupported', true),
-    ]),
-    opt('nextToken', nextToken),
-  ];
+    ],
+  });
 }

@@ -1,12 +1,11 @@
 // Dedicated hosts: AllocateHosts (idempotent on ClientToken), ReleaseHosts, DescribeHosts.
 import { invalidParameterValue, missingParameter } from '../api-error.js';
-import { filterPredicate, readFilters } from '../filters.js';
 import type { DedicatedHost, Tag } from '../model.js';
-import { pageByOffset, readMaxResults } from '../pagination.js';
 import { checkDryRun, oneOf, readTags } from '../validation.js';
 import { el, itemList, opt, tagSet, type XmlChild } from '../xml.js';
 import type { ActionContext } from './action-context.js';
-import { notFoundFor, selectByIds } from './lookup.js';
+import { describeListing } from './describe-listing.js';
+import { notFoundFor } from './lookup.js';
 
 export function allocateHosts({ params, state }: ActionContext): XmlChild {
   const w = state.world;
@@ -78,24 +77,25 @@ export function releaseHosts({ params, state }: ActionContext): XmlChild {
   ];
 }
 
-export function describeHosts({ params, state }: ActionContext): XmlChild {
-  const w = state.world;
-  const predicate = filterPredicate<DedicatedHost>(
-    readFilters(params),
-    {
+export function describeHosts(ctx: ActionContext): XmlChild {
+  const w = ctx.state.world;
+  return describeListing<DedicatedHost>(ctx, {
+    all: w.hosts,
+    filters: {
       'availability-zone': (h) => h.availabilityZone,
       'instance-type': (h) => h.instanceType,
       state: (h) => h.state,
       'auto-placement': (h) => h.autoPlacement,
       'client-token': (h) => h.clientToken,
     },
-    (h) => h.tags,
-  );
-  const pageSize = readMaxResults(params.int('MaxResults'), 5, 500, 500);
-  const selected = selectByIds(w.hosts, params.list('HostId'), (h) => h.hostId, notFoundFor('InvalidHostID.NotFound', 'host'));
-  const { page, nextToken } = pageByOffset(selected.filter(predicate), 'hosts', params.get('NextToken'), pageSize);
-  return [
-    itemList('hostSet', page, (h) => [
+    tagsOf: (h) => h.tags,
+    maxResults: { min: 5, max: 500, fallback: 500 },
+    // DescribeHosts has no DryRun parameter.
+    dryRun: false,
+    byId: { param: 'HostId', idOf: (h) => h.hostId, notFound: notFoundFor('InvalidHostID.NotFound', 'host') },
+    tokenKind: 'hosts',
+    setName: 'hostSet',
+    render: (h) => [
       el('hostId', h.hostId),
       el('autoPlacement', h.autoPlacement),
       el('availabilityZone', h.availabilityZone),
@@ -111,7 +111,6 @@ export function describeHosts({ params, state }: ActionContext): XmlChild {
       opt('clientToken', h.clientToken),
       el('ownerId', w.accountId),
       tagSet(h.tags),
-    ]),
-    opt('nextToken', nextToken),
-  ];
+    ],
+  });
 }

@@ -4,22 +4,22 @@ import { Ec2ApiError, invalidParameterValue } from '../api-error.js';
 import { subnetCapacity } from '../addressing.js';
 import { filterPredicate, readFilters } from '../filters.js';
 import type { AvailabilityZone, DhcpOptions, Region, SecurityGroup, Subnet, Vpc } from '../model.js';
-import { pageByOffset, readMaxResults } from '../pagination.js';
 import { checkDryRun } from '../validation.js';
 import { el, itemList, opt, tagSet, type XmlChild } from '../xml.js';
 import type { ActionContext } from './action-context.js';
-import { notFoundEach, notFoundFor, selectByIds } from './lookup.js';
+import { describeListing } from './describe-listing.js';
+import { notFoundEach, notFoundFor } from './lookup.js';
 
 function zoneOf(ctx: ActionContext, name: string): AvailabilityZone | undefined {
   return ctx.state.world.availabilityZones.find((z) => z.zoneName === name);
 }
 
 export function describeSubnets(ctx: ActionContext): XmlChild {
-  const { params, state } = ctx;
-  const w = state.world;
-  const predicate = filterPredicate<Subnet>(
-    readFilters(params),
-    {
+  const w = ctx.state.world;
+  const used = (s: Subnet) => w.instances.filter((i) => i.subnetId === s.subnetId && i.state !== 'terminated').length;
+  return describeListing<Subnet>(ctx, {
+    all: w.subnets,
+    filters: {
       'subnet-id': (s) => s.subnetId,
       'vpc-id': (s) => s.vpcId,
       'availability-zone': (s) => s.availabilityZone,
@@ -36,15 +36,11 @@ export function describeSubnets(ctx: ActionContext): XmlChild {
       state: () => 'available',
       'owner-id': () => w.accountId,
     },
-    (s) => s.tags,
-  );
-  const pageSize = readMaxResults(params.int('MaxResults'), 5, 1000, 1000);
-  checkDryRun(params);
-  const selected = selectByIds(w.subnets, params.list('SubnetId'), (s) => s.subnetId, notFoundFor('InvalidSubnetID.NotFound', 'subnet'));
-  const { page, nextToken } = pageByOffset(selected.filter(predicate), 'subnets', params.get('NextToken'), pageSize);
-  const used = (s: Subnet) => w.instances.filter((i) => i.subnetId === s.subnetId && i.state !== 'terminated').length;
-  return [
-    itemList('subnetSet', page, (s) => [
+    tagsOf: (s) => s.tags,
+    byId: { param: 'SubnetId', idOf: (s) => s.subnetId, notFound: notFoundFor('InvalidSubnetID.NotFound', 'subnet') },
+    tokenKind: 'subnets',
+    setName: 'subnetSet',
+    render: (s) => [
       el('subnetId', s.subnetId),
       el('subnetArn', `arn:aws:ec2:${w.region}:${w.accountId}:subnet/${s.subnetId}`),
       el('state', 'available'),
@@ -65,41 +61,38 @@ export function describeSubnets(ctx: ActionContext): XmlChild {
       el('mapPublicIpOnLaunch', s.mapPublicIpOnLaunch),
       el('assignIpv6AddressOnCreation', s.assignIpv6AddressOnCreation),
       tagSet(s.tags),
-    ]),
-    opt('nextToken', nextToken),
-  ];
+    ],
+  });
 }
 
 export function describeSecurityGroups(ctx: ActionContext): XmlChild {
   const { params, state } = ctx;
   const w = state.world;
-  const predicate = filterPredicate<SecurityGroup>(
-    readFilters(params),
-    {
+  const names = params.list('GroupName');
+  return describeListing<SecurityGroup>(ctx, {
+    all: w.securityGroups,
+    filters: {
       'group-id': (g) => g.groupId,
       'group-name': (g) => g.groupName,
       'vpc-id': (g) => g.vpcId,
       description: (g) => g.description,
       'owner-id': () => w.accountId,
     },
-    (g) => g.tags,
-  );
-  const pageSize = readMaxResults(params.int('MaxResults'), 5, 1000, 1000);
-  checkDryRun(params);
-  let selected = selectByIds(w.securityGroups, params.list('GroupId'), (g) => g.groupId, notFoundEach('InvalidGroup.NotFound', (id) => `The security group '${id}' does not exist`));
-  const names = params.list('GroupName');
-  if (names.length > 0) {
-    // Group names only address the default VPC; elsewhere callers must use the group-name filter.
-    const defaultVpc = w.vpcs.find((v) => v.isDefault)?.vpcId;
-    const missing = names.filter((n) => !w.securityGroups.some((g) => g.groupName === n && g.vpcId === defaultVpc));
-    if (missing.length > 0) {
-      throw new Ec2ApiError(400, 'InvalidGroup.NotFound', `The security group '${missing.join(', ')}' does not exist in default VPC '${defaultVpc ?? 'none'}'`);
-    }
-    selected = selected.filter((g) => names.includes(g.groupName) && g.vpcId === defaultVpc);
-  }
-  const { page, nextToken } = pageByOffset(selected.filter(predicate), 'security-groups', params.get('NextToken'), pageSize);
-  return [
-    itemList('securityGroupInfo', page, (g) => [
+    tagsOf: (g) => g.tags,
+    byId: { param: 'GroupId', idOf: (g) => g.groupId, notFound: notFoundEach('InvalidGroup.NotFound', (id) => `The security group '${id}' does not exist`) },
+    narrow: (selected) => {
+      if (names.length === 0) return selected;
+      // Group names only address the default VPC; elsewhere callers must use the group-name filter.
+      const defaultVpc = w.vpcs.find((v) => v.isDefault)?.vpcId;
+      const missing = names.filter((n) => !w.securityGroups.some((g) => g.groupName === n && g.vpcId === defaultVpc));
+      if (missing.length > 0) {
+        throw new Ec2ApiError(400, 'InvalidGroup.NotFound', `The security group '${missing.join(', ')}' does not exist in default VPC '${defaultVpc ?? 'none'}'`);
+      }
+      return selected.filter((g) => names.includes(g.groupName) && g.vpcId === defaultVpc);
+    },
+    tokenKind: 'security-groups',
+    setName: 'securityGroupInfo',
+    render: (g) => [
       el('ownerId', w.accountId),
       el('groupId', g.groupId),
       el('groupName', g.groupName),
@@ -109,17 +102,15 @@ export function describeSecurityGroups(ctx: ActionContext): XmlChild {
       el('ipPermissions'),
       itemList('ipPermissionsEgress', [g], () => [el('ipProtocol', '-1'), itemList('ipRanges', ['0.0.0.0/0'], (c) => el('cidrIp', c))]),
       tagSet(g.tags),
-    ]),
-    opt('nextToken', nextToken),
-  ];
+    ],
+  });
 }
 
 export function describeVpcs(ctx: ActionContext): XmlChild {
-  const { params, state } = ctx;
-  const w = state.world;
-  const predicate = filterPredicate<Vpc>(
-    readFilters(params),
-    {
+  const w = ctx.state.world;
+  return describeListing<Vpc>(ctx, {
+    all: w.vpcs,
+    filters: {
       'vpc-id': (v) => v.vpcId,
       cidr: (v) => v.cidrBlock,
       'cidr-block-association.cidr-block': (v) => v.cidrBlock,
@@ -129,14 +120,11 @@ export function describeVpcs(ctx: ActionContext): XmlChild {
       state: () => 'available',
       'owner-id': () => w.accountId,
     },
-    (v) => v.tags,
-  );
-  const pageSize = readMaxResults(params.int('MaxResults'), 5, 1000, 1000);
-  checkDryRun(params);
-  const selected = selectByIds(w.vpcs, params.list('VpcId'), (v) => v.vpcId, notFoundFor('InvalidVpcID.NotFound', 'vpc'));
-  const { page, nextToken } = pageByOffset(selected.filter(predicate), 'vpcs', params.get('NextToken'), pageSize);
-  return [
-    itemList('vpcSet', page, (v) => [
+    tagsOf: (v) => v.tags,
+    byId: { param: 'VpcId', idOf: (v) => v.vpcId, notFound: notFoundFor('InvalidVpcID.NotFound', 'vpc') },
+    tokenKind: 'vpcs',
+    setName: 'vpcSet',
+    render: (v) => [
       el('vpcId', v.vpcId),
       el('ownerId', w.accountId),
       el('state', 'available'),
@@ -149,42 +137,35 @@ export function describeVpcs(ctx: ActionContext): XmlChild {
       el('instanceTenancy', 'default'),
       el('isDefault', v.isDefault),
       tagSet(v.tags),
-    ]),
-    opt('nextToken', nextToken),
-  ];
+    ],
+  });
 }
 
 export function describeDhcpOptions(ctx: ActionContext): XmlChild {
-  const { params, state } = ctx;
-  const w = state.world;
-  const predicate = filterPredicate<DhcpOptions>(
-    readFilters(params),
-    {
+  const w = ctx.state.world;
+  return describeListing<DhcpOptions>(ctx, {
+    all: w.dhcpOptions,
+    filters: {
       'dhcp-options-id': (d) => d.dhcpOptionsId,
       key: (d) => d.configurations.map((c) => c.key),
       value: (d) => d.configurations.flatMap((c) => c.values),
       'owner-id': () => w.accountId,
     },
-    (d) => d.tags,
-  );
-  const pageSize = readMaxResults(params.int('MaxResults'), 5, 1000, 1000);
-  checkDryRun(params);
-  const selected = selectByIds(
-    w.dhcpOptions,
-    params.list('DhcpOptionsId'),
-    (d) => d.dhcpOptionsId,
-    notFoundEach('InvalidDhcpOptionID.NotFound', (id) => `The dhcpOption ID '${id}' does not exist`),
-  );
-  const { page, nextToken } = pageByOffset(selected.filter(predicate), 'dhcp-options', params.get('NextToken'), pageSize);
-  return [
-    itemList('dhcpOptionsSet', page, (d) => [
+    tagsOf: (d) => d.tags,
+    byId: {
+      param: 'DhcpOptionsId',
+      idOf: (d) => d.dhcpOptionsId,
+      notFound: notFoundEach('InvalidDhcpOptionID.NotFound', (id) => `The dhcpOption ID '${id}' does not exist`),
+    },
+    tokenKind: 'dhcp-options',
+    setName: 'dhcpOptionsSet',
+    render: (d) => [
       el('dhcpOptionsId', d.dhcpOptionsId),
       el('ownerId', w.accountId),
       itemList('dhcpConfigurationSet', d.configurations, (c) => [el('key', c.key), itemList('valueSet', c.values, (v) => el('value', v))]),
       tagSet(d.tags),
-    ]),
-    opt('nextToken', nextToken),
-  ];
+    ],
+  });
 }
 
 export function describeAvailabilityZones(ctx: ActionContext): XmlChild {

@@ -2,12 +2,11 @@
 // any unknown resource fails as a whole, and nothing is changed.
 import { Ec2ApiError, missingParameter } from '../api-error.js';
 import { VIEW_BY_ID } from '../ec2-state.js';
-import { filterPredicate, readFilters } from '../filters.js';
 import type { Tag } from '../model.js';
-import { pageByOffset, readMaxResults } from '../pagination.js';
 import { checkDryRun, mergeTags, readTags } from '../validation.js';
-import { el, itemList, opt, type XmlChild } from '../xml.js';
+import { el, type XmlChild } from '../xml.js';
 import type { ActionContext } from './action-context.js';
+import { describeListing } from './describe-listing.js';
 
 interface Tagged {
   id: string;
@@ -92,16 +91,18 @@ export function deleteTags(ctx: ActionContext): XmlChild {
 
 export function describeTags(ctx: ActionContext): XmlChild {
   const rows = allTagged(ctx).flatMap((r) => r.get().map((t) => ({ resourceId: r.id, resourceType: r.type, key: t.key, value: t.value })));
-  const predicate = filterPredicate<(typeof rows)[number]>(readFilters(ctx.params), {
-    'resource-id': (r) => r.resourceId,
-    'resource-type': (r) => r.resourceType,
-    key: (r) => r.key,
-    value: (r) => r.value,
+  return describeListing<(typeof rows)[number]>(ctx, {
+    all: rows,
+    filters: {
+      'resource-id': (r) => r.resourceId,
+      'resource-type': (r) => r.resourceType,
+      key: (r) => r.key,
+      value: (r) => r.value,
+    },
+    // Unlike EC2, the emulator does not check DryRun on DescribeTags.
+    dryRun: false,
+    tokenKind: 'tags',
+    setName: 'tagSet',
+    render: (r) => [el('resourceId', r.resourceId), el('resourceType', r.resourceType), el('key', r.key), el('value', r.value)],
   });
-  const pageSize = readMaxResults(ctx.params.int('MaxResults'), 5, 1000, 1000);
-  const { page, nextToken } = pageByOffset(rows.filter(predicate), 'tags', ctx.params.get('NextToken'), pageSize);
-  return [
-    itemList('tagSet', page, (r) => [el('resourceId', r.resourceId), el('resourceType', r.resourceType), el('key', r.key), el('value', r.value)]),
-    opt('nextToken', nextToken),
-  ];
 }
