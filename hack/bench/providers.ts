@@ -1,10 +1,12 @@
 // The clouds the benchmark and the chaos runs can drive: per cloud, how to start its emulator, which provider
 // binary runs against it (and with which flags), the Secrets and the worker providerSpec the MachineSets use,
 // which emulator actions count as "create" and "describe", and the request buckets of the throttled scenario.
-import type { Secret } from '../../lib/index.js';
+import type { CloudRateLimits, Secret } from '../../lib/index.js';
 import type { EmulatorKnobs, InstanceView } from '../../lib/testing/index.js';
 import { startEc2Emulator } from '../../providers/aws/emulator/index.js';
-import { MACHINE_UID_TAG } from '../../providers/aws/index.js';
+import { DEFAULT_EC2_RATE_LIMITS, MACHINE_UID_TAG } from '../../providers/aws/index.js';
+import { DEFAULT_GCE_RATE_LIMITS } from '../../providers/gcp/index.js';
+import { DEFAULT_IBM_RATE_LIMITS } from '../../providers/ibmcloud/index.js';
 import { DEFAULT_PROJECT, startGceEmulator } from '../../providers/gcp/emulator/index.js';
 import { startIbmVpcEmulator } from '../../providers/ibmcloud/emulator/index.js';
 import { addAwsLoadBalancer, addGcpTargetPool, type BenchLoadBalancer } from './load-balancers.js';
@@ -82,6 +84,8 @@ export interface BenchProvider {
   reportActionClasses: boolean;
   /** Throttled scenario buckets (full size; --quick uses a tenth of each burst). */
   buckets: Bucket[];
+  /** The controller's own client-side request limits (its defaults): how long it needs to rest before a scenario. */
+  clientLimits: CloudRateLimits;
   startEmulator(o: BenchCloudOptions): Promise<BenchCloud>;
   cloudArgs(cloud: BenchCloud): string[];
   secrets(namespace: string): Secret[];
@@ -125,6 +129,7 @@ export const awsBench: BenchProvider = {
   reportActionClasses: false,
   // EC2's documented request buckets (per API: non-mutating 100 refilling 20/s, mutating 200 refilling 5/s;
   // RunInstances' resource bucket 1,000 refilling 2/s, one token per instance).
+  clientLimits: DEFAULT_EC2_RATE_LIMITS,
   buckets: [
     { match: 'describe', burst: 100, ratePerSecond: 20, perAction: true },
     { match: 'mutate', burst: 200, ratePerSecond: 5, perAction: true },
@@ -189,6 +194,7 @@ export const gcpBench: BenchProvider = {
   reportActionClasses: true,
   // Compute Engine meters per project per minute by class; these buckets have EC2's shape (reads cheap,
   // mutations scarce, inserts scarcest) so the scenario is comparable, answered with 403 rateLimitExceeded.
+  clientLimits: DEFAULT_GCE_RATE_LIMITS,
   buckets: [
     { match: 'read', burst: 100, ratePerSecond: 20, perAction: true },
     { match: 'mutate', burst: 200, ratePerSecond: 5, perAction: true },
@@ -271,6 +277,7 @@ export const ibmCloudBench: BenchProvider = {
   capacityFault: 'vpc-over-quota',
   reportActionClasses: true,
   // The VPC API's limits are not published per action; EC2's bucket shape, answered with 429.
+  clientLimits: DEFAULT_IBM_RATE_LIMITS,
   buckets: [
     { match: 'read', burst: 100, ratePerSecond: 20, perAction: true },
     { match: 'mutate', burst: 200, ratePerSecond: 5, perAction: true },

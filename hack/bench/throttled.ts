@@ -3,9 +3,13 @@
 // 5/s; RunInstances also spends one token of its resource bucket, 1,000 refilling 2/s, per instance). The
 // floor is the time one machine takes in the same environment plus the time those buckets need to admit the
 // N RunInstances calls the scale-up cannot do without; the result is completion time / floor and the share
-// of replies that were RequestLimitExceeded.
+// of replies that were RequestLimitExceeded. The scale-up starts from rest: the controllers' own request
+// limiters have refilled after the scenario before it, as the floor's full buckets assume (a scale-down just
+// before spends the same write quota the inserts need, and would measure how fast it finished instead).
 // Other clouds use their own create action and classes (see providers.ts).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { round } from './measure.js';
+import type { CloudRateLimits } from '../../lib/index.js';
 import { awsBench, type Bucket } from './providers.js';
 import { scaleDown, scaleUp, type BenchContext, type ScenarioResult } from './scenarios.js';
 
@@ -13,6 +17,11 @@ export type { Bucket };
 
 /** EC2's default request buckets (resource buckets apply per instance; one instance per RunInstances here). */
 export const EC2_BUCKETS: Bucket[] = awsBench.buckets;
+
+/** How long the controller's own request buckets take to refill from empty, and a second more. */
+export function restMs(limits: CloudRateLimits): number {
+  return 1_000 + 1_000 * Math.max(...Object.values(limits).map((l) => l.burst / l.qps));
+}
 
 /** Seconds a bucket needs to admit `calls` calls starting full. */
 export function bucketSeconds(calls: number, b: { burst: number; ratePerSecond: number }): number {
@@ -22,8 +31,9 @@ export function bucketSeconds(calls: number, b: { burst: number; ratePerSecond: 
 /** `baselineSeconds`: one machine's scale-up in the same environment without buckets (the floor's per-machine part). */
 export async function throttled(ctx: BenchContext, n: number, baselineSeconds: number, buckets: Bucket[] = EC2_BUCKETS): Promise<ScenarioResult> {
   const knobs = ctx.env.emulator.knobs;
-  for (const b of buckets) knobs.setRateLimit(b.match, { burst: b.burst, ratePerSecond: b.ratePerSecond, perAction: b.perAction });
   const p = ctx.env.provider;
+  await sleep(restMs(p.clientLimits));
+  for (const b of buckets) knobs.setRateLimit(b.match, { burst: b.burst, ratePerSecond: b.ratePerSecond, perAction: b.perAction });
   const runInstancesBuckets = buckets.filter((b) => p.createActions.includes(b.match) || b.match === 'mutate');
   const floorSeconds = baselineSeconds + Math.max(0, ...runInstancesBuckets.map((b) => bucketSeconds(n, b)));
   const up = await scaleUp(ctx, n, { name: `throttled-scale-up-${n}` });

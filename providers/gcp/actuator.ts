@@ -288,24 +288,28 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
       return false;
     }
     this.foundWhileDeleting(uid);
-    if (isControlPlane(scope)) {
-      await failureStep('failed to unregister instance from instance group', () => deregisterFromInstanceGroup(compute, scope, ctx.signal));
-    }
-    try {
-      await compute.deleteInstance(scope.project, scope.spec.zone, scope.instanceName, deleteRequestIdFor(uid), { signal: ctx.signal });
-    } catch (err) {
-      if (classifyGceError(err) === 'notFound') {
-        this.released(scope, ctx, { instance: scope.instanceName });
-        return false;
+    const before = instanceStatus(instance);
+    // A delete already sent shows as STOPPING until GCE removes the instance: sending it again would only spend
+    // the project's write quota, which a scale-down shares with the inserts of the next scale-up.
+    if (before !== 'STOPPING' || !this.guard.terminationSeen(machine)) {
+      if (isControlPlane(scope)) {
+        await failureStep('failed to unregister instance from instance group', () => deregisterFromInstanceGroup(compute, scope, ctx.signal));
       }
-      const detail = instance.deletionProtection ? ' (deletionProtection is enabled on the instance: turn it off to let the Machine go)' : '';
-      const wrapped = deleteMachineError(`failed to delete instance via compute service: ${describeGceError(err)}${detail}`, err);
-      setFailureReason(wrapped, 'failed to delete instance via compute service');
-      throw wrapped;
+      try {
+        await compute.deleteInstance(scope.project, scope.spec.zone, scope.instanceName, deleteRequestIdFor(uid), { signal: ctx.signal });
+      } catch (err) {
+        if (classifyGceError(err) === 'notFound') {
+          this.released(scope, ctx, { instance: scope.instanceName });
+          return false;
+        }
+        const detail = instance.deletionProtection ? ' (deletionProtection is enabled on the instance: turn it off to let the Machine go)' : '';
+        const wrapped = deleteMachineError(`failed to delete instance via compute service: ${describeGceError(err)}${detail}`, err);
+        setFailureReason(wrapped, 'failed to delete instance via compute service');
+        throw wrapped;
+      }
     }
     // GCE stops any instance it was told to delete (provisioning, staging or running alike) before it removes it;
     // only one already stopped goes straight away.
-    const before = instanceStatus(instance);
     const state = before === 'TERMINATED' || before === 'STOPPING' ? before : 'STOPPING';
     machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: state };
     // Seen: from now on, no read showing it means it is gone.

@@ -403,6 +403,34 @@ describe('GCP actuator', function () {
     expect(ctx.recorded.filter((e) => e.reason === 'FailedDelete')).to.have.length(0);
   });
 
+  it('sends one delete: while the instance is STOPPING from it, the next passes only read (write quota is shared)', async () => {
+    const slowDelete = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 20, deleteDelayMs: 600_000 });
+    const deleteCalls: Call[] = [];
+    const deleting = createGcpActuator({
+      client: secretsClient(),
+      clock: new RealClock(),
+      endpoint: slowDelete.endpoint,
+      batchWindowMs: 5,
+      rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
+      requeueAfterMs: 50,
+      insertBackoff: { retryBaseMs: 0, retryMaxMs: 0 },
+      createComputeApi: () => recording(new SdkComputeApi({ apiEndpoint: slowDelete.endpoint, auth: { authClient: new PassThroughClient() } }), deleteCalls),
+    });
+    try {
+      const m = machine('one-delete-1');
+      await deleting.create(m, recordingContext());
+      await eventually('the instance to be seen', async () => ((await deleting.exists(m, recordingContext()).catch(() => false)) ? true : undefined));
+      m.metadata.deletionTimestamp = new Date().toISOString();
+      for (let pass = 0; pass < 3; pass++) await deleting.delete(m, recordingContext());
+      expect(slowDelete.instance('one-delete-1')?.status).to.equal('STOPPING');
+      expect(count(deleteCalls, 'deleteInstance')).to.equal(1);
+      expect(count(deleteCalls, 'getInstance')).to.be.at.least(3);
+    } finally {
+      await deleting.close();
+      await slowDelete.stop();
+    }
+  });
+
   it('says a Machine whose spec names a project that does not exist is misconfigured', async () => {
     const m = machine('noproject-1', gcpSpec({ projectID: 'no-such-project' }));
     m.spec = { ...m.spec, providerID: 'gce://no-such-project/us-central1-a/noproject-1' };
