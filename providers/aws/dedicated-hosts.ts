@@ -4,7 +4,7 @@
 // to terminate so it can always release the host. The reference recorded the host only after load-balancer
 // registration, and released it only if a delete happened to see the instance terminated; either gap leaked it.
 import { createHash } from 'node:crypto';
-import { InvalidMachineConfigurationError, RequeueAfterError, type Logger, type Machine } from '../../lib/index.js';
+import { InvalidMachineConfigurationError, RequeueAfterError, messageOf, type Logger, type Machine } from '../../lib/index.js';
 import type { Ec2Api } from './ec2-api.js';
 import { describeEc2Error } from './errors.js';
 import { buildTags, CLUSTER_TAG_PREFIX } from './instances.js';
@@ -72,4 +72,10 @@ export async function releaseDynamicHost(scope: MachineScope, ec2: Ec2Api, insta
   if (first) throw new Error(`failed to release dedicated host ${id}: ${first.code}: ${first.message}`);
   scope.status.dedicatedHost = {};
   scope.saveStatus();
+}
+
+/** A launch EC2 can never accept leaves the Machine Failed: its dynamic host is given back rather than leaked. */
+export async function releaseHostOfRefusedLaunch(scope: MachineScope, ec2: Ec2Api, hostId: string | undefined, requeueAfterMs: number, ctx: { signal: AbortSignal; log: Logger }): Promise<void> {
+  if (!hostId) return;
+  await releaseDynamicHost(scope, ec2, true, requeueAfterMs, ctx.signal).catch((e: unknown) => ctx.log.error('could not release the dedicated host of a failed launch', { hostId, error: messageOf(e) }));
 }

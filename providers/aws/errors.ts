@@ -3,7 +3,7 @@
 // every 4xx from RunInstances, including IAM propagation delays and quota errors, into a Failed Machine.)
 // Capacity and quota refusals are a class of their own: retried by the machine controller for a bounded
 // window only, so that a Machine the cloud cannot place ends Failed and the autoscaler tries elsewhere.
-import { InsufficientCapacityError, InvalidMachineConfigurationError, createMachineError, messageOf, setFailureReason } from '../../lib/index.js';
+import { messageOf, type LaunchFailure } from '../../lib/index.js';
 
 export type Ec2ErrorClass = 'notFound' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
 
@@ -142,6 +142,9 @@ export function classifyEc2Error(err: unknown): Ec2ErrorClass {
   return 'other';
 }
 
+/** Whether a failed RunInstances may still have launched the instance: a refusal made nothing; a lost reply, a timeout or a 5xx may have. */
+export const mayHaveLaunched = (err: unknown): boolean => ['transient', 'other'].includes(classifyEc2Error(err));
+
 /** Whether retrying later can help. Only 'invalid' is terminal. */
 export const isRetryableEc2Error = (err: unknown): boolean => classifyEc2Error(err) !== 'invalid';
 
@@ -155,19 +158,16 @@ export function describeEc2Error(err: unknown): string {
 }
 
 /**
- * The typed error a failed RunInstances becomes: InvalidConfiguration for a request EC2 can never accept,
- * InsufficientCapacity (retried within the capacity window) for a capacity or quota refusal, else a retried
- * create error. Tagged with the reference's metric reason.
+ * How a failed RunInstances reads (the template types the error, see LaunchFailure): a request EC2 can never
+ * accept, a capacity or quota refusal, or anything else, with the reference's metric reason.
  */
-export function launchError(err: unknown, where: { zone: string; instanceType: string }): Error {
-  const message = describeEc2Error(err);
+export function ec2LaunchFailure(err: unknown, where: { zone: string; instanceType: string }): LaunchFailure {
   const cls = classifyEc2Error(err);
-  const wrapped =
-    cls === 'invalid'
-      ? new InvalidMachineConfigurationError(`error launching instance: ${message}`, { cause: err })
-      : cls === 'capacity'
-        ? new InsufficientCapacityError(ec2ErrorCode(err) ?? 'InsufficientInstanceCapacity', where.zone, where.instanceType, messageOf(err), { cause: err })
-        : createMachineError(`error creating EC2 instance: ${message}`, err);
-  setFailureReason(wrapped, 'error creating EC2 instance');
-  return wrapped;
+  return {
+    kind: cls === 'invalid' ? 'invalid' : cls === 'capacity' ? 'capacity' : 'retry',
+    message: describeEc2Error(err),
+    invalidPrefix: 'error launching instance',
+    reason: 'error creating EC2 instance',
+    capacity: { code: ec2ErrorCode(err) ?? 'InsufficientInstanceCapacity', zone: where.zone, instanceType: where.instanceType, detail: messageOf(err) },
+  };
 }

@@ -3,7 +3,7 @@
 // terminal. Quota and capacity refusals are a class of their own: the machine controller retries them for a
 // bounded window, then fails the Machine. (The reference never inspects VPC errors and maps nothing but a missing
 // profile to InvalidConfiguration, while making every client-construction failure, IAM included, terminal.)
-import { messageOf } from '../../lib/index.js';
+import { messageOf, type LaunchFailure, type TerminateFailure } from '../../lib/index.js';
 import { isVpcApiError } from './vpc-api-error.js';
 
 export type VpcErrorClass = 'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
@@ -50,3 +50,26 @@ export function describeVpcError(err: unknown): string {
   if (isVpcApiError(err)) return err.trace ? `${err.message} (trace ${err.trace})` : err.message;
   return messageOf(err);
 }
+
+/**
+ * Whether a failed POST /instances may have left this Machine an instance: no answer, a 5xx or a timeout (it may
+ * have been made), or a 409 (the name is taken: most likely by what an earlier POST of ours made, which a
+ * lagging list may not show yet).
+ */
+export const mayHaveLaunched = (err: unknown): boolean => !(isVpcApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 409);
+
+/** How a failed POST /instances reads (the template types the error, see LaunchFailure), with the reference's metric reason. */
+export function vpcLaunchFailure(err: unknown, where: { zone: string; profile: string }): LaunchFailure {
+  const cls = classifyVpcError(err);
+  const reason = 'failed to create instance via ibm vpc client';
+  const message = describeVpcError(err);
+  const capacity = isVpcApiError(err) ? { code: err.code, zone: where.zone, instanceType: where.profile, detail: message } : undefined;
+  return { kind: cls === 'invalid' ? 'invalid' : cls === 'capacity' && capacity ? 'capacity' : 'retry', message, invalidPrefix: reason, reason, capacity };
+}
+
+/** How a failed DELETE /instances/{id} reads: a 404 says the instance is gone; anything else fails the delete. */
+export const vpcDeleteFailure = (fields: Record<string, unknown>): TerminateFailure => ({
+  reason: 'failed to delete instance via ibmClient',
+  isGone: (err) => classifyVpcError(err) === 'notFound',
+  fields,
+});

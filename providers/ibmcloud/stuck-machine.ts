@@ -67,6 +67,13 @@ export class StuckMachines {
     }
   }
 
+  /** Replaces the Machine's instance when it is stuck (see replace()); returns whether it did. */
+  async replaceIfStuck(scope: MachineScope, instance: VpcInstance, ctx: ActuatorContext, nowIso: string): Promise<boolean> {
+    if (!(await this.shouldReplace(scope, instance, ctx))) return false;
+    await this.replace(scope, instance, ctx, nowIso);
+    return true;
+  }
+
   /**
    * Deletes a stuck instance and takes it off the Machine, so that the machine controller creates it again
    * under the same name (create waits while the old one is still deleting). Done at most once per Machine.

@@ -1,2 +1,14 @@
-export { CloudActuator, type CloudActuatorSettings, type CloudMachineScope, type CloudProviderStatus, type CreationCondition } from './cloud-actuator.js';
+export { CloudActuator } from './cloud-actuator.js';
+export { CloudActuatorSteps, type TerminateFailure } from './steps.js';
+export { launchFailureError, type LaunchFailure } from './launch-failure.js';
 export { MachineMemory } from './machine-memory.js';
+export {
+  DEFAULT_CLOUD_REQUEUE_AFTER_MS,
+  timingSettings,
+  type CloudActuatorOptions,
+  type CloudActuatorSettings,
+  type CloudActuatorTimings,
+  type CloudMachineScope,
+  type CloudProviderStatus,
+  type CreationCondition,
+} from './settings.js';
