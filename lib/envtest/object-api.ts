@@ -2,51 +2,24 @@
 // kube-apiserver's semantics: uid/creationTimestamp, resourceVersion preconditions (409), generation,
 // status subresource rules, finalizers and deletionTimestamp, schema validation of custom resources,
 // namespace lifecycle admission and dryRun. HTTP handlers, the garbage collector and the namespace
-// controller all write through here, so the rules live in one place.
+// controller all write through here, so the rules live in one place. How a body becomes an object is in
+// body-decoding.ts, what a delete does to the object in deletion.ts.
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../apis/meta.js';
+import { decodeBody, decodeNewBody, knownFields } from './body-decoding.js';
+import { hasPendingFinalizers, planDelete, type DeleteOpts, type DeleteResult } from './deletion.js';
 import * as E from './errors.js';
 import { cloneJson } from './json.js';
 import type { TypeRegistry } from './registry.js';
 import { apiVersionFor, storageKeyOf, toStoredForm, type ResourceType } from './resource-type.js';
-import { fieldContextFor, recordUpdate, type FieldManagerRequest } from './field-management/index.js';
-import { shapeOf, withoutUnknownFields } from './known-fields.js';
-import { checkStringMaps } from './string-maps.js';
+import { fieldContextFor, recordUpdate } from './field-management/index.js';
 import type { Store } from './storage/store.js';
 import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
 import { reportUnknownFields, validateAndDefault } from './validate-and-default.js';
+import type { Obj, WriteOpts } from './write-options.js';
 
-export type Obj = KubeObject & Record<string, unknown>;
-
-export const ForegroundFinalizer = 'foregroundDeletion';
-export const OrphanFinalizer = 'orphan';
-export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
-
-export interface WriteOpts {
-  dryRun?: boolean;
-  /** Unknown fields of a custom resource: Strict rejects (400), Warn (the default) reports, Ignore drops silently. */
-  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
-  /** Filled with warnings for the response's Warning headers. */
-  warnings?: string[];
-  /**
-   * Who writes, for metadata.managedFields. An Update is recorded here; an Apply arrives with its
-   * entries already computed (field-management applyConfiguration). Without it (the server's own
-   * writes) the stored entries are kept as they are.
-   */
-  fieldManager?: FieldManagerRequest;
-  /**
-   * The object is a patch's result, not a request body: kube reports its strict decoding errors as they
-   * are, where a body's are wrapped in "<Kind> in version ... cannot be handled as a <Kind>: ".
-   */
-  patched?: boolean;
-  /** Fields the request body gave twice in one object (the last value is the one kept), for fieldValidation. */
-  duplicateFields?: readonly string[];
-}
-
-export interface DeleteOpts extends WriteOpts {
-  propagationPolicy?: PropagationPolicy;
-  preconditions?: { uid?: string; resourceVersion?: string };
-}
+export { ForegroundFinalizer, hasPendingFinalizers, OrphanFinalizer, type DeleteOpts, type DeleteResult, type PropagationPolicy } from './deletion.js';
+export type { Obj, WriteOpts } from './write-options.js';
 
 /** The stored object changed between reading it and writing it (a 409 Conflict if it reaches a client). */
 export class ChangedDuringAdmissionError extends E.StatusError {
@@ -55,23 +28,10 @@ export class ChangedDuringAdmissionError extends E.StatusError {
   }
 }
 
-export interface DeleteResult {
-  object: Obj;
-  /** False when the object was only marked (finalizers pending). */
-  removed: boolean;
-}
-
 const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 export function rfc3339(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
-/** Finalizers still holding an object being deleted; a namespace's spec.finalizers count too. */
-export function hasPendingFinalizers(type: ResourceType, obj: KubeObject & Record<string, unknown>): boolean {
-  if ((obj.metadata.finalizers ?? []).length > 0) return true;
-  const isNamespace = type.group === '' && type.plural === 'namespaces';
-  return isNamespace && ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0;
 }
 
 export function groupResource(type: ResourceType): E.GroupResource {
@@ -96,7 +56,7 @@ export class ObjectApi {
   }
 
   create(type: ResourceType, version: string, namespace: string, body: unknown, opts: WriteOpts = {}): Obj {
-    const planned = this.planCreate(type, version, this.decodeNew(type, version, namespace, body), opts);
+    const planned = this.planCreate(type, version, decodeNewBody(type, version, namespace, body), opts);
     return opts.dryRun ? planned : this.commitCreate(type, planned);
   }
 
@@ -105,23 +65,12 @@ export class ObjectApi {
    * (no uid yet, and no name when the client asked for a generated one).
    */
   decodeNew(type: ResourceType, version: string, namespace: string, body: unknown): Obj {
-    const obj = this.decode(type, version, body);
-    const m = obj.metadata;
-    if (type.namespaced) {
-      if (m.namespace && namespace && m.namespace !== namespace) {
-        throw E.badRequest('the namespace of the provided object does not match the namespace sent on the request');
-      }
-      m.namespace = namespace || m.namespace;
-      if (!m.namespace) throw E.badRequest('the server could not find the requested resource');
-    } else {
-      delete m.namespace;
-    }
-    return obj;
+    return decodeNewBody(type, version, namespace, body);
   }
 
   /** Everything a create does short of storing: name, server-set metadata, defaults and validation. */
   planCreate(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts = {}): Obj {
-    const known = this.knownFields(type, version, incoming, opts);
+    const known = knownFields(type, version, incoming, opts);
     const obj = toStoredForm(type, known.object);
     const m = obj.metadata;
     if (!m.name) {
@@ -160,7 +109,7 @@ export class ObjectApi {
 
   /** The checks of a PUT against the stored object (name, namespace, resourceVersion precondition). */
   checkUpdate(type: ResourceType, version: string, namespace: string, name: string, body: unknown): { existing: Obj; incoming: Obj } {
-    const incoming = this.decode(type, version, body);
+    const incoming = decodeBody(type, version, body);
     if (incoming.metadata.name !== undefined && incoming.metadata.name !== name) {
       throw E.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
     }
@@ -208,7 +157,7 @@ export class ObjectApi {
    */
   planWrite(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined, opts: WriteOpts): Obj {
     const name = existing.metadata.name ?? '';
-    const known = this.knownFields(type, version, incoming, opts);
+    const known = knownFields(type, version, incoming, opts);
     const next = this.previewWrite(type, version, existing, known.object, subresource);
     const added = (next.metadata.finalizers ?? []).filter((f) => !(existing.metadata.finalizers ?? []).includes(f));
     if (existing.metadata.deletionTimestamp && added.length > 0) {
@@ -239,21 +188,9 @@ export class ObjectApi {
    * reported per fieldValidation (a custom resource's schema-pruned fields are found later, in admission).
    */
   decodeKnown(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): Obj {
-    const known = this.knownFields(type, version, incoming, opts);
+    const known = knownFields(type, version, incoming, opts);
     reportUnknownFields(type, version, known.unknown, opts);
     return known.object;
-  }
-
-  /**
-   * An incoming object as kube's decoder would leave it: string maps checked (400 otherwise) and the fields
-   * its kind does not have taken out, their paths returned for fieldValidation (see validateAndDefault).
-   */
-  private knownFields(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): { object: Obj; unknown: string[] } {
-    const checked = checkStringMaps(type, version, incoming, { patched: opts.patched === true });
-    const shape = shapeOf(type);
-    if (!shape) return { object: checked, unknown: [] };
-    const { value, unknown } = withoutUnknownFields(checked, shape);
-    return { object: value as Obj, unknown };
   }
 
   /** `incoming` with the stored object's server-owned fields, as an update would store it before validation. */
@@ -294,58 +231,15 @@ export class ObjectApi {
     if (pre?.resourceVersion && pre.resourceVersion !== existing.metadata.resourceVersion) {
       throw E.conflict(groupResource(type), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${existing.metadata.resourceVersion ?? ''}`);
     }
-    const finalizers = [...(existing.metadata.finalizers ?? [])];
-    const policy = opts.propagationPolicy;
-    if (policy === 'Foreground' && !finalizers.includes(ForegroundFinalizer)) finalizers.push(ForegroundFinalizer);
-    if (policy === 'Orphan' && !finalizers.includes(OrphanFinalizer)) finalizers.push(OrphanFinalizer);
-    const isNamespace = type.group === '' && type.plural === 'namespaces';
-    const key = storageKeyOf(type);
-    if (existing.metadata.deletionTimestamp) {
-      // Already terminating: only a change of propagation policy is recorded.
-      if (finalizers.length === (existing.metadata.finalizers ?? []).length || opts.dryRun) return { object: existing, removed: false };
-      const next = cloneJson(existing);
-      next.metadata.finalizers = finalizers;
-      this.store.put(key, next);
-      return { object: next, removed: false };
-    }
-    const next = cloneJson(existing);
-    next.metadata.finalizers = finalizers;
-    if (hasPendingFinalizers(type, next)) {
-      next.metadata.deletionTimestamp = rfc3339(this.now());
-      next.metadata.deletionGracePeriodSeconds = 0;
-      if (next.metadata.generation !== undefined) next.metadata.generation += 1;
-      if (isNamespace) next.status = { ...(next.status as object | undefined), phase: 'Terminating' };
-      if (!opts.dryRun) this.store.put(key, next);
-      return { object: next, removed: false };
-    }
-    if (finalizers.length === 0) delete next.metadata.finalizers;
-    if (!opts.dryRun) this.store.remove(key, next);
-    return { object: next, removed: true };
+    const { object, removed, store } = planDelete(type, existing, opts, rfc3339(this.now()));
+    if (store === 'put') this.store.put(storageKeyOf(type), object);
+    if (store === 'remove') this.store.remove(storageKeyOf(type), object);
+    return { object, removed };
   }
 
   /** Removes an object regardless of finalizers (a CRD's instances when the CRD goes). */
   forceRemove(type: ResourceType, obj: KubeObject): void {
     this.store.remove(storageKeyOf(type), cloneJson(obj));
-  }
-
-  private decode(type: ResourceType, version: string, body: unknown): Obj {
-    if (!isObj(body)) {
-      if (body !== null && typeof body === 'object' && !Array.isArray(body) && !('metadata' in body)) {
-        return this.decode(type, version, { ...body, metadata: {} });
-      }
-      throw E.badRequest(`Object '${type.kind}' is not a JSON object with metadata`);
-    }
-    const expected = apiVersionFor(type.group, version);
-    if (body.apiVersion !== undefined && body.apiVersion !== expected) {
-      throw E.badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`);
-    }
-    if (body.kind !== undefined && body.kind !== type.kind) {
-      throw E.badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`);
-    }
-    const obj = cloneJson(body);
-    obj.apiVersion = expected;
-    obj.kind = type.kind;
-    return obj;
   }
 
   /** NamespaceLifecycle: no new objects in a namespace that does not exist or is being deleted. */
