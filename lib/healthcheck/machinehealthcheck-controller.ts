@@ -16,21 +16,12 @@
 //  - Machine events only wake the MHCs of the machine's own namespace (the reference listed all).
 // Kept as in the reference: the node startup clock is machine.status.lastUpdated (health.ts), and
 // control-plane machines are not exempt — a master with a controller owner is remediated like any other.
-import {
-  ExternalRemediationAnnotation,
-  MHCPausedAnnotation,
-  PhaseFailed,
-  RemediationAllowedCondition,
-  RemediationStrategyAnnotation,
-  RemediationStrategyExternalBaremetal,
-  TooManyUnhealthyReason,
-} from '../apis/constants.js';
+import { MHCPausedAnnotation, RemediationAllowedCondition, TooManyUnhealthyReason } from '../apis/constants.js';
 import { falseCondition, setCondition, trueCondition } from '../apis/conditions.js';
 import type { Node } from '../apis/core.js';
 import { selectorFromLabelSelector } from '../apis/label-selector.js';
 import type { Machine, MachineHealthCheck, MachineHealthCheckStatus } from '../apis/machine-types.js';
 import type { KubeObject } from '../apis/meta.js';
-import { getControllerOf } from '../apis/objects.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
@@ -41,6 +32,7 @@ import { TerminalError, type ControllerManager, type Informer, type ReconcileCon
 import { EventOnce } from './event-once.js';
 import { guessResource, type ResourceResolver } from './external-remediation.js';
 import { classifyTargets, detectedUnhealthyNote, healthCheckSettings, InvalidHealthCheckError, targetString, unhealthyCount, type HealthCheckTarget } from './health.js';
+import { MachineRemediation } from './machine-remediation.js';
 import { remediationBudget } from './max-unhealthy.js';
 import { RemediationRequests } from './remediation-requests.js';
 import { lookupTargetNode } from './target-node.js';
@@ -70,6 +62,7 @@ class MachineHealthCheckReconciler implements Reconciler {
   private readonly once = new EventOnce();
   private readonly shortCircuits: ShortCircuitEpisodes;
   private readonly requests: RemediationRequests;
+  private readonly remediation: MachineRemediation;
   private readonly cachedNode = (name: string): Node | undefined => this.nodes.get({ name });
 
   constructor(
@@ -84,6 +77,7 @@ class MachineHealthCheckReconciler implements Reconciler {
     backoff: MachineHealthCheckControllerOptions['shortCircuitBackoff'],
   ) {
     this.requests = new RemediationRequests(client, clock, resolveResource);
+    this.remediation = new MachineRemediation(client, events, metrics, this.once);
     this.shortCircuits = new ShortCircuitEpisodes({
       baseMs: backoff?.baseMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.baseMs,
       maxMs: backoff?.maxMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.maxMs,
@@ -185,7 +179,7 @@ class MachineHealthCheckReconciler implements Reconciler {
           status.conditions = outcome.conditions;
           if (outcome.error) throw outcome.error;
         } else {
-          await this.remediateInternally(mhc, t, key, live, ctx);
+          await this.remediation.remediate(mhc, t, key, live, ctx);
         }
       } catch (err) {
         ctx.log.error('remediation failed', { target: targetString(mhc, t), error: (err as Error).message });
@@ -235,53 +229,6 @@ class MachineHealthCheckReconciler implements Reconciler {
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
-  }
-
-  private async remediateInternally(mhc: MachineHealthCheck, t: HealthCheckTarget, key: string, live: Set<string>, ctx: ReconcileContext): Promise<void> {
-    const m = t.machine;
-    const target = targetString(mhc, t);
-    const mkey = { namespace: m.metadata.namespace, name: m.metadata.name ?? '' };
-
-    if (m.status?.phase !== PhaseFailed && mhc.metadata.annotations?.[RemediationStrategyAnnotation] === RemediationStrategyExternalBaremetal) {
-      if (m.metadata.annotations && ExternalRemediationAnnotation in m.metadata.annotations) return;
-      const note = `Requesting external remediation of node associated with machine ${target}`;
-      try {
-        await this.client.patch(Machines, mkey, { type: 'merge', body: { metadata: { annotations: { [ExternalRemediationAnnotation]: '' } } } }, { signal: ctx.signal });
-      } catch (err) {
-        this.events.event(m, 'Warning', 'ExternalAnnotationFailed', 'Remediate', `${note} failed: ${(err as Error).message}`);
-        throw err;
-      }
-      this.events.event(m, 'Normal', 'ExternalAnnotationAdded', 'Remediate', note);
-      return;
-    }
-
-    if (!getControllerOf(m)) {
-      const note = `Machine ${target} has no controller owner, skipping remediation`;
-      const onceKey = `${key}|${m.metadata.uid ?? ''}|SkippedNoController`;
-      live.add(onceKey);
-      this.once.emit(onceKey, note, () => this.events.event(m, 'Normal', 'SkippedNoController', 'Remediate', note));
-      return;
-    }
-
-    let fresh: Machine;
-    try {
-      fresh = await this.client.get(Machines, mkey, { signal: ctx.signal });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw err;
-    }
-    if (fresh.metadata.deletionTimestamp) return;
-
-    try {
-      await this.client.delete(Machines, mkey, { preconditions: { uid: fresh.metadata.uid }, signal: ctx.signal });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      this.events.event(m, 'Warning', 'MachineDeletionFailed', 'Remediate', `Machine ${target} remediation failed: unable to delete Machine object: ${(err as Error).message}`);
-      throw err;
-    }
-    this.events.event(m, 'Normal', 'MachineDeleted', 'Remediate', `Machine ${target} has been remediated by requesting to delete Machine object`);
-    this.metrics.remediationSuccess.inc({ name: mhc.metadata.name ?? '', namespace: mhc.metadata.namespace ?? '' });
-    ctx.log.info('remediated machine by deleting it', { target });
   }
 }
 
