@@ -24,13 +24,12 @@ import type { KubeClient } from '../client/kube-client.js';
 import { Machines, MachineSets, Nodes } from '../client/resources.js';
 import { MachineAPIMigrationGate } from '../machine/controller.js';
 import type { ControllerManager, Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
-import { machineSetControllerRef } from './controller-ref.js';
-import { machinesToDelete, resolveDeletePolicy } from './delete-policy.js';
 import { MachineClaims } from './machine-claims.js';
 import { MachineSetExpectations } from './expectations.js';
 import { requestFromKey, requestKey } from '../runtime/request-key.js';
 import { migrationDecision } from './migration-gate.js';
 import type { RandomSource } from './random.js';
+import { ReplicaSync } from './replica-sync.js';
 import { calculateStatus, minReadyRequeueMs, statusNeedsUpdate, statusPatch } from './status.js';
 import { MachineSetValidationError, validateMachineSet } from './validation.js';
 
@@ -70,34 +69,24 @@ function ownerKeyOf(m: KubeObject): string | undefined {
   return requestKey({ namespace: m.metadata.namespace, name: ref.name });
 }
 
-function newMachineFor(ms: MachineSet): Machine {
-  const template = ms.spec?.template ?? {};
-  const metadata: Machine['metadata'] = {
-    generateName: `${ms.metadata.name ?? ''}-`,
-    namespace: ms.metadata.namespace,
-    ownerReferences: [machineSetControllerRef(ms)],
-  };
-  if (template.metadata?.labels) metadata.labels = { ...template.metadata.labels };
-  if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
-  return { apiVersion: MACHINE_API_GROUP_VERSION, kind: 'Machine', metadata, spec: structuredClone(template.spec ?? {}) };
-}
-
 class MachineSetReconciler implements Reconciler {
   private readonly claims: MachineClaims;
+  private readonly replicas: ReplicaSync;
 
   constructor(
     private readonly client: KubeClient,
     private readonly machineSets: Informer<MachineSet>,
-    private readonly machines: Informer<Machine>,
+    machines: Informer<Machine>,
     private readonly nodes: Informer<Node>,
     private readonly events: EventRecorder,
     private readonly expectations: MachineSetExpectations,
     private readonly now: () => number,
-    private readonly burst: number,
-    private readonly random: RandomSource,
+    burst: number,
+    random: RandomSource,
     private readonly migrationEnabled: boolean,
   ) {
     this.claims = new MachineClaims(client, machines);
+    this.replicas = new ReplicaSync(client, machines, events, expectations, burst, random);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -146,7 +135,7 @@ class MachineSetReconciler implements Reconciler {
     let requeueAfterMs: number | undefined;
     if (this.expectations.satisfied(key)) {
       try {
-        requeueAfterMs = await this.syncReplicas(ms, key, owned, ctx);
+        requeueAfterMs = await this.replicas.sync(ms, key, owned, ctx);
       } catch (err) {
         syncErr = err as Error;
       }
@@ -177,107 +166,6 @@ class MachineSetReconciler implements Reconciler {
   private reconcileError(ms: MachineSet, err: Error): Error {
     this.events.event(ms, 'Warning', 'ReconcileError', 'Reconcile', err.message);
     return err;
-  }
-
-  /**
-   * Creates or deletes up to `burst` machines. The informer events of those writes bring the MachineSet back
-   * (and satisfy its expectations); the returned delay is only the fallback should they never arrive.
-   */
-  private async syncReplicas(ms: MachineSet, key: string, owned: Machine[], ctx: ReconcileContext): Promise<number | undefined> {
-    const replicas = ms.spec!.replicas!;
-    const diff = owned.length - replicas;
-    if (diff < 0) {
-      const n = Math.min(-diff, this.burst);
-      ctx.log.info('too few replicas, creating machines', { replicas, current: owned.length, creating: n });
-      try {
-        await this.createMachines(ms, key, n, ctx);
-      } finally {
-        this.expectations.writesDone(key);
-      }
-      return this.expectations.expiresInMs(key);
-    }
-    if (diff > 0) {
-      const policy = resolveDeletePolicy(ms.spec!.deletePolicy);
-      const victims = machinesToDelete(owned, Math.min(diff, this.burst), policy, this.random);
-      ctx.log.info('too many replicas, deleting machines', { replicas, current: owned.length, deleting: victims.length, policy });
-      try {
-        await this.deleteMachines(ms, key, victims, ctx);
-      } finally {
-        this.expectations.writesDone(key);
-      }
-      return this.expectations.expiresInMs(key);
-    }
-    return undefined;
-  }
-
-  private async createMachines(ms: MachineSet, key: string, count: number, ctx: ReconcileContext): Promise<void> {
-    this.expectations.expectCreations(key, count);
-    const failures: string[] = [];
-    let remaining = count;
-    let batch = 1;
-    while (remaining > 0) {
-      const size = Math.min(batch, remaining);
-      remaining -= size;
-      const results = await Promise.allSettled(
-        Array.from({ length: size }, () => this.client.create(Machines, newMachineFor(ms), { signal: ctx.signal })),
-      );
-      for (const r of results) {
-        if (r.status === 'fulfilled') {
-          this.events.event(ms, 'Normal', 'SuccessfulCreate', 'Create', `Created machine: ${r.value.metadata.name ?? ''}`);
-        } else {
-          // The informer will never see this one.
-          this.expectations.creationObserved(key);
-          const msg = (r.reason as Error).message;
-          failures.push(msg);
-          this.events.event(ms, 'Warning', 'FailedCreate', 'Create', `Error creating: ${msg}`);
-        }
-      }
-      if (failures.length > 0) {
-        for (let i = 0; i < remaining; i++) this.expectations.creationObserved(key);
-        break;
-      }
-      batch *= 2;
-    }
-    if (failures.length > 0) throw new Error(failures.join('; '));
-  }
-
-  private async deleteMachines(ms: MachineSet, key: string, victims: Machine[], ctx: ReconcileContext): Promise<void> {
-    this.expectations.expectDeletions(key, victims.map((m) => m.metadata.uid ?? ''));
-    const results = await Promise.allSettled(
-      victims.map((m) =>
-        this.client.delete(
-          Machines,
-          { namespace: m.metadata.namespace, name: m.metadata.name ?? '' },
-          { preconditions: { uid: m.metadata.uid }, signal: ctx.signal },
-        ),
-      ),
-    );
-    let firstError: Error | undefined;
-    results.forEach((r, i) => {
-      const m = victims[i]!;
-      const uid = m.metadata.uid ?? '';
-      if (r.status === 'fulfilled') {
-        this.events.event(ms, 'Normal', 'SuccessfulDelete', 'Delete', `Deleted machine: ${m.metadata.name ?? ''}`);
-        if (this.gone(m)) this.expectations.deletionObserved(key, uid);
-        return;
-      }
-      if (isNotFound(r.reason)) {
-        // Already gone: if the cache has caught up too, there is nothing left to observe.
-        if (this.gone(m)) this.expectations.deletionObserved(key, uid);
-        return;
-      }
-      this.expectations.deletionObserved(key, uid);
-      const err = r.reason as Error;
-      firstError ??= err;
-      this.events.event(ms, 'Warning', 'FailedDelete', 'Delete', `Error deleting: ${err.message}`);
-    });
-    if (firstError) throw firstError;
-  }
-
-  /** The cache no longer shows this machine as active. */
-  private gone(m: Machine): boolean {
-    const cur = this.machines.get({ namespace: m.metadata.namespace, name: m.metadata.name ?? '' });
-    return !cur || cur.metadata.uid !== m.metadata.uid || !!cur.metadata.deletionTimestamp;
   }
 
   private async writeStatus(ms: MachineSet, next: MachineSetStatus, ctx: ReconcileContext, swallow: boolean): Promise<void> {
