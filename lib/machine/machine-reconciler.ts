@@ -1,47 +1,43 @@
 // The machine controller's reconcile: drives a Machine through Provisioning → Provisioned → Running with the
-// provider's Actuator, and through Deleting (after the drain controller) to finalizer removal.
+// provider's Actuator, and through Deleting (after the drain controller) to finalizer removal. Deleting is in
+// machine-deletion.ts, capacity refusals are in capacity-refusals.ts and status writes in status-writer.ts.
 // Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machine/controller.go
 import {
-  CapacityAvailableCondition,
-  DrainedCondition,
   ErrorCheckingProviderReason,
   InstanceExistsCondition,
   InstanceMissingReason,
   InstanceNotCreatedReason,
   MachineFinalizer,
-  PhaseDeleting,
   PhaseFailed,
   PhaseProvisioned,
   PhaseProvisioning,
   PhaseRunning,
 } from '../apis/constants.js';
-import type { Condition, Machine } from '../apis/machine-types.js';
+import type { Machine } from '../apis/machine-types.js';
 import { isMachineProvisioned } from '../apis/machine-predicates.js';
-import { isNotFound } from '../client/errors.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines } from '../client/resources.js';
-import { TerminationFollower, type TerminationFollowPolicy } from '../cloud/termination-follower.js';
+import type { TerminationFollowPolicy } from '../cloud/termination-follower.js';
 import type { Clock } from '../base/clock.js';
 import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Logger } from '../base/logger.js';
 import { requestKey } from '../runtime/request-key.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import type { Actuator, ActuatorContext } from './actuator.js';
-import { falseCondition, getCondition, isConditionTrue, setCondition, trueCondition, unknownCondition } from '../apis/conditions.js';
-import { CapacityRetry, firstRefusalOf, judgeRefusal, refusedCondition, windowEndedCondition } from './capacity-window.js';
-import { findError, formatDuration, InsufficientCapacityError, isInvalidMachineConfiguration, messageOf, requeueAfterOf } from './errors.js';
-import { hasPreTerminateHooks } from './lifecycle-hooks.js';
+import { falseCondition, trueCondition, unknownCondition } from '../apis/conditions.js';
+import { CapacityRefusals } from './capacity-refusals.js';
+import { findError, InsufficientCapacityError, isInvalidMachineConfiguration, messageOf, requeueAfterOf } from './errors.js';
+import { MachineDeletion } from './machine-deletion.js';
 import { MachineDraft } from './machine-writer.js';
-import { applyPhase } from './machine-status.js';
 import { clone } from './merge-patch.js';
 import type { MachineMetrics } from './metrics.js';
 import { machineMigrationDecision } from './migration-gate.js';
 import { CarriedNotes } from './carried-notes.js';
 import type { ReconcileNotes } from './reconcile-notes.js';
-import { deleteOwnNode } from './own-node.js';
 import { fingerprintOf, ReconcilePacing } from './reconcile-pacing.js';
 import { markSecretsAvailable, reportMissingSecret } from './secrets-available.js';
+import { currentPhase, StatusWriter } from './status-writer.js';
 import { MachineValidationError, validateMachine } from './validation.js';
 
 export interface MachineReconcilerDeps {
@@ -88,12 +84,15 @@ export class MachineReconciler implements Reconciler {
   private readonly written = new WrittenVersions();
   /** What a reconcile's actuator calls read, handed to the echo of its own write (see ReconcileNotes). */
   private readonly notes: CarriedNotes;
-  /** Deleted Machines whose instance is terminating, keyed like the queue. */
-  private readonly terminations: TerminationFollower;
+  private readonly status: StatusWriter;
+  private readonly deletion: MachineDeletion;
+  private readonly capacity: CapacityRefusals;
 
   constructor(private readonly d: MachineReconcilerDeps) {
     this.pacing = new ReconcilePacing(d.clock, d);
-    this.terminations = new TerminationFollower(d.clock, d.terminationFollow);
+    this.status = new StatusWriter(d.clock, d.metrics);
+    this.deletion = new MachineDeletion(d, this.status);
+    this.capacity = new CapacityRefusals(d, this.status);
     this.notes = new CarriedNotes(d.clock, d.carryNotesMs);
   }
 
@@ -109,7 +108,7 @@ export class MachineReconciler implements Reconciler {
       // Gone: its backoff entries would otherwise stay for the life of the process.
       this.pacing.succeeded(key);
       this.written.forget(key);
-      this.terminations.done(key);
+      this.deletion.forget(key);
       this.notes.forget(key);
       return;
     }
@@ -147,7 +146,7 @@ export class MachineReconciler implements Reconciler {
 
     // Validation runs after this branch (the reference validates first), so a machine that became invalid while
     // being deleted, e.g. its cluster label removed, is still deleted rather than stuck.
-    if (deleting) return this.reconcileDelete(draft, ctx, log, notes);
+    if (deleting) return this.deletion.reconcile(draft, this.actuatorContext(ctx, log, notes));
 
     const errs = validateMachine(draft.machine);
     if (errs.length > 0) {
@@ -173,9 +172,9 @@ export class MachineReconciler implements Reconciler {
     try {
       exists = await d.actuator.exists(draft.machine, actx);
     } catch (err) {
-      this.setCondition(draft, unknownCondition(InstanceExistsCondition, ErrorCheckingProviderReason, `Failed to check if machine exists: ${messageOf(err)}`));
+      this.status.setCondition(draft, unknownCondition(InstanceExistsCondition, ErrorCheckingProviderReason, `Failed to check if machine exists: ${messageOf(err)}`));
       reportMissingSecret(draft.machine, err, isMachineProvisioned(draft.machine) ? 'Update' : 'Create', d.events, d.clock.now());
-      await this.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
+      await this.status.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
       const after = requeueAfterOf(err);
       if (after !== undefined) return { requeueAfterMs: after };
       throw asError(err);
@@ -185,26 +184,26 @@ export class MachineReconciler implements Reconciler {
       markSecretsAvailable(draft.machine, d.clock.now());
       // The instance is there: a run of capacity refusals is over. (Not when create returns: an accepted
       // request can still be refused later, as GCE does in the insert operation.)
-      this.endCapacityWindow(draft, 'created');
+      this.capacity.ended(draft, 'created');
       try {
         await d.actuator.update(draft.machine, actx);
       } catch (err) {
         log.warn('actuator update failed', { error: messageOf(err) });
-        await this.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
+        await this.status.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
         return { requeueAfterMs: requeueAfterOf(err) ?? d.requeueAfterMs };
       }
       // Set after Update so that the actuator cannot clobber it.
-      this.setCondition(draft, trueCondition(InstanceExistsCondition));
+      this.status.setCondition(draft, trueCondition(InstanceExistsCondition));
       if (!isMachineProvisioned(draft.machine)) {
-        await this.updateStatus(draft, currentPhase(draft.machine), undefined, ctx.signal);
+        await this.status.updateStatus(draft, currentPhase(draft.machine), undefined, ctx.signal);
         return { requeueAfterMs: d.requeueAfterMs };
       }
       const nodeName = draft.machine.status?.nodeRef?.name;
       if (!draft.machine.status?.nodeRef) {
-        await this.updateStatus(draft, PhaseProvisioned, undefined, ctx.signal);
+        await this.status.updateStatus(draft, PhaseProvisioned, undefined, ctx.signal);
         return { requeueAfterMs: d.requeueAfterMs };
       }
-      await this.updateStatus(draft, PhaseRunning, undefined, ctx.signal);
+      await this.status.updateStatus(draft, PhaseRunning, undefined, ctx.signal);
       // The Node went before the instance did (it is shutting down, or was removed out of band): nothing
       // else will bring this Machine back until the resync, so look again until the instance is gone.
       if (d.nodeExists && !d.nodeExists(nodeName ?? '')) return { requeueAfterMs: d.requeueAfterMs };
@@ -213,12 +212,12 @@ export class MachineReconciler implements Reconciler {
 
     if (isMachineProvisioned(draft.machine)) {
       // The instance was removed outside the Machine API.
-      this.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceMissingReason, 'Warning', 'Instance not found on provider'));
-      await this.updateStatus(draft, PhaseFailed, new Error("can't find created instance"), ctx.signal);
+      this.status.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceMissingReason, 'Warning', 'Instance not found on provider'));
+      await this.status.updateStatus(draft, PhaseFailed, new Error("can't find created instance"), ctx.signal);
       return;
     }
 
-    this.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceNotCreatedReason, 'Warning', 'Instance has not been created'));
+    this.status.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceNotCreatedReason, 'Warning', 'Instance has not been created'));
     // The reference writes Provisioning and waits for its own watch event to call Create;
     // here one pass does both, and Provisioning lands in the same status write as what Create learnt.
     let createErr: unknown;
@@ -230,69 +229,22 @@ export class MachineReconciler implements Reconciler {
     if (createErr === undefined) markSecretsAvailable(draft.machine, d.clock.now());
     else reportMissingSecret(draft.machine, createErr, 'Create', d.events, d.clock.now());
     if (createErr !== undefined && isInvalidMachineConfiguration(createErr)) {
-      await this.updateStatus(draft, PhaseFailed, createErr, ctx.signal);
+      await this.status.updateStatus(draft, PhaseFailed, createErr, ctx.signal);
       return;
     }
     const refusal = findError(createErr, InsufficientCapacityError);
-    if (refusal) return this.capacityRefused(draft, refusal, ctx.signal);
+    if (refusal) return this.capacity.refused(draft, refusal, ctx.signal);
     // A RequeueAfter is a wait the actuator asks for, not an outcome: it neither extends nor ends the window.
-    if (createErr !== undefined && requeueAfterOf(createErr) === undefined) this.endCapacityWindow(draft, 'other-error');
+    if (createErr !== undefined && requeueAfterOf(createErr) === undefined) this.capacity.ended(draft, 'other-error');
     // Whatever the actuator learnt (above all the new instance's id) is written before anything else can
     // fail, so a created instance is never forgotten.
-    await this.updateStatus(draft, currentPhase(draft.machine) || PhaseProvisioning, undefined, ctx.signal);
+    await this.status.updateStatus(draft, currentPhase(draft.machine) || PhaseProvisioning, undefined, ctx.signal);
     if (createErr !== undefined) {
       const after = requeueAfterOf(createErr);
       if (after !== undefined) return { requeueAfterMs: after };
       throw asError(createErr);
     }
     return { requeueAfterMs: d.requeueAfterMs };
-  }
-
-  private async reconcileDelete(draft: MachineDraft, ctx: ReconcileContext, log: Logger, notes: ReconcileNotes): Promise<Result | void> {
-    const { d } = this;
-    if (!(await writtenUnlessGone(() => this.updateStatus(draft, PhaseDeleting, undefined, ctx.signal)))) return;
-    if (!(draft.machine.metadata.finalizers ?? []).includes(MachineFinalizer)) return;
-    // The drain controller's status patch re-triggers us once the node is drained.
-    if (!isConditionTrue(draft.machine.status?.conditions, DrainedCondition)) return;
-    if (hasPreTerminateHooks(draft.machine)) return;
-
-    const actx = this.actuatorContext(ctx, log, notes);
-    try {
-      await d.actuator.delete(draft.machine, actx);
-      markSecretsAvailable(draft.machine, d.clock.now());
-    } catch (err) {
-      // A missing Secret is never a reason to let go: the instance may exist, and only its credentials can
-      // terminate it. The finalizer stays and the condition says what the deletion waits for.
-      reportMissingSecret(draft.machine, err, 'Delete', d.events, d.clock.now());
-      await this.persistLogged(draft, log, ctx.signal);
-      // Only an invalid spec on a machine that never got addresses lets deletion go on.
-      if ((draft.machine.status?.addresses?.length ?? 0) > 0 || !isInvalidMachineConfiguration(err)) {
-        const after = requeueAfterOf(err);
-        if (after !== undefined) return { requeueAfterMs: after };
-        throw asError(err);
-      }
-      log.info('actuator delete rejected an invalid configuration for a machine without addresses; proceeding', { error: messageOf(err) });
-    }
-    let exists: boolean;
-    try {
-      exists = await d.actuator.exists(draft.machine, actx);
-    } catch (err) {
-      const after = requeueAfterOf(err);
-      if (after !== undefined) return { requeueAfterMs: after };
-      throw asError(err);
-    }
-    if (!(await writtenUnlessGone(() => draft.persist(ctx.signal)))) return;
-    // Terminations take seconds: look again soon, then less often (not a fixed requeueAfterMs, which would
-    // make every delete last at least that long).
-    const key = requestKey(draft.key);
-    if (exists) return { requeueAfterMs: this.terminations.next(key) };
-    this.terminations.done(key);
-
-    const nodeName = draft.machine.status?.nodeRef?.name;
-    if (nodeName) await deleteOwnNode(d.client, draft.machine, nodeName, log, ctx.signal);
-    const m = clone(draft.machine);
-    m.metadata.finalizers = (m.metadata.finalizers ?? []).filter((f) => f !== MachineFinalizer);
-    await writtenUnlessGone(() => d.client.update(Machines, m, { signal: ctx.signal }));
   }
 
   /** Returns whether reconciliation may continue. */
@@ -308,91 +260,15 @@ export class MachineReconciler implements Reconciler {
         return false;
       default:
         if (gate.condition) {
-          this.setCondition(draft, gate.condition);
-          await this.updateStatus(draft, currentPhase(draft.machine), undefined, signal);
+          this.status.setCondition(draft, gate.condition);
+          await this.status.updateStatus(draft, currentPhase(draft.machine), undefined, signal);
         }
         return gate.kind === 'active';
     }
   }
 
-  /**
-   * A create the cloud refused for want of capacity: recorded on the Machine, retried while the window from
-   * the first refusal lasts, and the Machine failed with InsufficientResources once it is over, so that the
-   * autoscaler sees the failure and tries another MachineSet.
-   */
-  private async capacityRefused(draft: MachineDraft, refusal: InsufficientCapacityError, signal: AbortSignal): Promise<Result | void> {
-    const windowMs = this.d.capacityRetryWindowMs ?? 120_000;
-    const verdict = judgeRefusal(windowMs, firstRefusalOf(draft.machine), this.d.clock.now());
-    const status = (draft.machine.status ??= {});
-    // Replaced rather than set: a new message must not move the first refusal's time.
-    const others = (status.conditions ?? []).filter((c) => c.type !== CapacityAvailableCondition);
-    status.conditions = setCondition(others, refusedCondition(refusal, verdict.sinceMs, windowMs), this.d.clock.now());
-    if (!verdict.fail) {
-      await this.updateStatus(draft, currentPhase(draft.machine) || PhaseProvisioning, undefined, signal);
-      throw new CapacityRetry(verdict.windowLeftMs, { cause: refusal });
-    }
-    await this.updateStatus(draft, PhaseFailed, refusal, signal);
-    const waited = windowMs > 0 ? `; no capacity for ${formatDuration(Math.max(0, this.d.clock.now() - verdict.sinceMs))}` : '';
-    this.d.events.event(draft.machine, 'Warning', 'InsufficientResources', 'Create', `${draft.machine.metadata.name ?? ''}: ${refusal.message}${waited}`);
-    this.d.metrics.recordCapacityFailure({ namespace: draft.key.namespace, zone: refusal.zone, instanceType: refusal.instanceType, code: refusal.cloudCode });
-  }
-
-  /** An instance that exists, or a create that failed for another reason, ends a run of refusals (Machines that never had one get no condition). */
-  private endCapacityWindow(draft: MachineDraft, how: 'created' | 'other-error'): void {
-    if (getCondition(draft.machine.status?.conditions, CapacityAvailableCondition)) this.setCondition(draft, windowEndedCondition(how === 'created'));
-  }
-
-  private setCondition(draft: MachineDraft, c: Condition): void {
-    const status = (draft.machine.status ??= {});
-    status.conditions = setCondition(status.conditions, c, this.d.clock.now());
-  }
-
-  private async updateStatus(draft: MachineDraft, phase: string, cause: unknown, signal: AbortSignal): Promise<void> {
-    const before = draft.base.status?.phase ?? '';
-    applyPhase(draft.machine, draft.base, phase, cause, this.d.clock.now());
-    await draft.persist(signal);
-    if (before !== phase && phase !== PhaseDeleting) {
-      const created = Date.parse(draft.machine.metadata.creationTimestamp ?? '');
-      if (!Number.isNaN(created)) this.d.metrics.observePhaseTransition(phase, (this.d.clock.now() - created) / 1000);
-    }
-  }
-
-  private async updateStatusLogged(draft: MachineDraft, phase: string, cause: unknown, log: Logger, signal: AbortSignal): Promise<void> {
-    try {
-      await this.updateStatus(draft, phase, cause, signal);
-    } catch (err) {
-      log.error('failed to update machine status', { error: messageOf(err) });
-    }
-  }
-
-  private async persistLogged(draft: MachineDraft, log: Logger, signal: AbortSignal): Promise<void> {
-    try {
-      await draft.persist(signal);
-    } catch (err) {
-      log.error('failed to persist actuator changes', { error: messageOf(err) });
-    }
-  }
-
   private actuatorContext(ctx: ReconcileContext, log: Logger, notes: ReconcileNotes): ActuatorContext {
     return { signal: ctx.signal, log, events: this.d.events, metrics: this.d.metrics, notes };
-  }
-}
-
-
-const currentPhase = (m: Machine): string => m.status?.phase ?? '';
-
-/**
- * Runs a write to a Machine being deleted; false when the Machine is gone. A pass that started from a cache
- * that has not caught up with the finalizer's removal finds nothing left to do: that is the end of a normal
- * deletion, not an error.
- */
-async function writtenUnlessGone(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (err) {
-    if (isNotFound(err)) return false;
-    throw err;
   }
 }
 
