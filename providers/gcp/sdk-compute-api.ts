@@ -83,6 +83,17 @@ const CTORS = {
   backendServices: RegionBackendServicesClient,
 };
 
+/** A mutating call answers with a long-running operation; the ComputeApi returns its first Operation. */
+async function firstOperation(started: Promise<readonly [{ latestResponse: unknown }, ...unknown[]]>): Promise<Operation> {
+  const [lro] = await started;
+  return lro.latestResponse as Operation;
+}
+
+/** The `{instances: [{instance}]}` body that target pools and instance groups take. */
+function instanceReferences(links: readonly string[]): { instances: { instance: string }[] } {
+  return { instances: links.map((instance) => ({ instance })) };
+}
+
 export class SdkComputeApi implements ComputeApi {
   private readonly made = new Map<keyof Clients, { close(): Promise<void> }>();
   private readonly clientOptions: Record<string, unknown>;
@@ -114,10 +125,7 @@ export class SdkComputeApi implements ComputeApi {
   }
 
   insertInstance(project: string, zone: string, instance: Instance, requestId: string, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, async () => {
-      const [lro] = await this.client('instances').insert({ project, zone, requestId, instanceResource: instance });
-      return lro.latestResponse as Operation;
-    });
+    return this.call(project, 'mutate', opts, () => firstOperation(this.client('instances').insert({ project, zone, requestId, instanceResource: instance })));
   }
 
   getInstance(project: string, zone: string, name: string, opts?: CallOptions): Promise<Instance> {
@@ -129,10 +137,7 @@ export class SdkComputeApi implements ComputeApi {
   }
 
   deleteInstance(project: string, zone: string, name: string, requestId: string, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, async () => {
-      const [lro] = await this.client('instances').delete({ project, zone, instance: name, requestId });
-      return lro.latestResponse as Operation;
-    });
+    return this.call(project, 'mutate', opts, () => firstOperation(this.client('instances').delete({ project, zone, instance: name, requestId })));
   }
 
   getZoneOperation(project: string, zone: string, operation: string, opts?: CallOptions): Promise<Operation> {
@@ -160,27 +165,29 @@ export class SdkComputeApi implements ComputeApi {
   }
 
   addTargetPoolInstance(project: string, region: string, pool: string, instanceLink: string, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, async () => {
-      const [lro] = await this.client('targetPools').addInstance({
-        project,
-        region,
-        targetPool: pool,
-        targetPoolsAddInstanceRequestResource: { instances: [{ instance: instanceLink }] },
-      });
-      return lro.latestResponse as Operation;
-    });
+    return this.call(project, 'mutate', opts, () =>
+      firstOperation(
+        this.client('targetPools').addInstance({
+          project,
+          region,
+          targetPool: pool,
+          targetPoolsAddInstanceRequestResource: instanceReferences([instanceLink]),
+        }),
+      ),
+    );
   }
 
   removeTargetPoolInstance(project: string, region: string, pool: string, instanceLink: string, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, async () => {
-      const [lro] = await this.client('targetPools').removeInstance({
-        project,
-        region,
-        targetPool: pool,
-        targetPoolsRemoveInstanceRequestResource: { instances: [{ instance: instanceLink }] },
-      });
-      return lro.latestResponse as Operation;
-    });
+    return this.call(project, 'mutate', opts, () =>
+      firstOperation(
+        this.client('targetPools').removeInstance({
+          project,
+          region,
+          targetPool: pool,
+          targetPoolsRemoveInstanceRequestResource: instanceReferences([instanceLink]),
+        }),
+      ),
+    );
   }
 
   getInstanceGroup(project: string, zone: string, group: string, opts?: CallOptions): Promise<InstanceGroup> {
@@ -188,10 +195,7 @@ export class SdkComputeApi implements ComputeApi {
   }
 
   insertInstanceGroup(project: string, zone: string, group: InstanceGroup, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, async () => {
-      const [lro] = await this.client('instanceGroups').insert({ project, zone, instanceGroupResource: group });
-      return lro.latestResponse as Operation;
-    });
+    return this.call(project, 'mutate', opts, () => firstOperation(this.client('instanceGroups').insert({ project, zone, instanceGroupResource: group })));
   }
 
   listInstanceGroupInstances(project: string, zone: string, group: string, state: string, opts?: CallOptions): Promise<string[]> {
@@ -207,27 +211,29 @@ export class SdkComputeApi implements ComputeApi {
   }
 
   addInstanceGroupInstances(project: string, zone: string, group: string, instanceLinks: string[], opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, async () => {
-      const [lro] = await this.client('instanceGroups').addInstances({
-        project,
-        zone,
-        instanceGroup: group,
-        instanceGroupsAddInstancesRequestResource: { instances: instanceLinks.map((instance) => ({ instance })) },
-      });
-      return lro.latestResponse as Operation;
-    });
+    return this.call(project, 'mutate', opts, () =>
+      firstOperation(
+        this.client('instanceGroups').addInstances({
+          project,
+          zone,
+          instanceGroup: group,
+          instanceGroupsAddInstancesRequestResource: instanceReferences(instanceLinks),
+        }),
+      ),
+    );
   }
 
   removeInstanceGroupInstances(project: string, zone: string, group: string, instanceLinks: string[], opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, async () => {
-      const [lro] = await this.client('instanceGroups').removeInstances({
-        project,
-        zone,
-        instanceGroup: group,
-        instanceGroupsRemoveInstancesRequestResource: { instances: instanceLinks.map((instance) => ({ instance })) },
-      });
-      return lro.latestResponse as Operation;
-    });
+    return this.call(project, 'mutate', opts, () =>
+      firstOperation(
+        this.client('instanceGroups').removeInstances({
+          project,
+          zone,
+          instanceGroup: group,
+          instanceGroupsRemoveInstancesRequestResource: instanceReferences(instanceLinks),
+        }),
+      ),
+    );
   }
 
   getRegionBackendService(project: string, region: string, name: string, opts?: CallOptions): Promise<BackendService> {
@@ -235,9 +241,6 @@ export class SdkComputeApi implements ComputeApi {
   }
 
   updateRegionBackendService(project: string, region: string, name: string, resource: BackendService, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, async () => {
-      const [lro] = await this.client('backendServices').update({ project, region, backendService: name, backendServiceResource: resource });
-      return lro.latestResponse as Operation;
-    });
+    return this.call(project, 'mutate', opts, () => firstOperation(this.client('backendServices').update({ project, region, backendService: name, backendServiceResource: resource })));
   }
 }

@@ -7,14 +7,16 @@ import type { AcceleratorTypeSpec, GceImage, GceInstance, MachineTypeSpec } from
 
 const SEED_TIME = '1969-12-31T16:00:00.000-08:00';
 
+/** What a catalog entry opens with: its kind, an id derived from its name (the same in every run) and the seed time. */
+function catalogHead(kind: string, name: string): Record<string, unknown> {
+  return { kind: `compute#${kind}`, id: stableId(`${kind}s/${name}`), creationTimestamp: SEED_TIME, name };
+}
+
 export function machineTypeJson(project: string, zone: string, mt: MachineTypeSpec): Record<string, unknown> {
   const path = machineTypePath(project, zone, mt.name);
   const gb = Math.round((mt.memoryMb / 1024) * 100) / 100;
   const out: Record<string, unknown> = {
-    kind: 'compute#machineType',
-    id: stableId(`machineTypes/${mt.name}`),
-    creationTimestamp: SEED_TIME,
-    name: mt.name,
+    ...catalogHead('machineType', mt.name),
     description: `${mt.guestCpus} vCPU${mt.guestCpus === 1 ? '' : 's'}, ${gb} GB RAM`,
     guestCpus: mt.guestCpus,
     memoryMb: mt.memoryMb,
@@ -32,10 +34,7 @@ export function machineTypeJson(project: string, zone: string, mt: MachineTypeSp
 
 export function acceleratorTypeJson(project: string, zone: string, at: AcceleratorTypeSpec): Record<string, unknown> {
   return {
-    kind: 'compute#acceleratorType',
-    id: stableId(`acceleratorTypes/${at.name}`),
-    creationTimestamp: SEED_TIME,
-    name: at.name,
+    ...catalogHead('acceleratorType', at.name),
     description: at.description,
     zone: selfLink(zonePath(project, zone)),
     selfLink: selfLink(`${zonePath(project, zone)}/acceleratorTypes/${at.name}`),
@@ -45,10 +44,7 @@ export function acceleratorTypeJson(project: string, zone: string, at: Accelerat
 
 export function diskTypeJson(project: string, zone: string, name: string): Record<string, unknown> {
   return {
-    kind: 'compute#diskType',
-    id: stableId(`diskTypes/${name}`),
-    creationTimestamp: SEED_TIME,
-    name,
+    ...catalogHead('diskType', name),
     description: name,
     validDiskSize: name.startsWith('hyperdisk') ? '4GB-65536GB' : '10GB-65536GB',
     zone: selfLink(zonePath(project, zone)),
@@ -82,10 +78,7 @@ export function imageJson(img: GceImage): Record<string, unknown> {
 export function zoneJson(state: GceState, project: string, zone: string): Record<string, unknown> {
   const z = state.world.zones.find((x) => x.name === zone);
   return {
-    kind: 'compute#zone',
-    id: stableId(`zones/${zone}`),
-    creationTimestamp: SEED_TIME,
-    name: zone,
+    ...catalogHead('zone', zone),
     description: zone,
     status: z?.status ?? 'UP',
     region: selfLink(regionPath(project, z?.region ?? '')),
@@ -136,10 +129,7 @@ export function regionJson(state: GceState, project: string, region: string): Re
   const r = state.world.regions.find((x) => x.name === region);
   const usage = regionUsage(state, project, region);
   return {
-    kind: 'compute#region',
-    id: stableId(`regions/${region}`),
-    creationTimestamp: SEED_TIME,
-    name: region,
+    ...catalogHead('region', region),
     description: region,
     status: 'UP',
     zones: state.world.zones.filter((z) => z.region === region).map((z) => selfLink(zonePath(project, z.name))),

@@ -14,32 +14,36 @@ import {
 import { imagePath, networkPath, regionPath, selfLink, subnetworkPath, zonePath } from '../links.js';
 import { aggregatedResponse, listResponse } from '../listing.js';
 import { findImage, latestOfFamily, requireMachineType } from '../references.js';
+import type { GceState } from '../gce-state.js';
+import type { GceWorld } from '../model.js';
 import { param, type Handler, type RequestContext } from './context.js';
-
-function zoneScope(ctx: RequestContext): { project: string; zone: string } {
-  const project = param(ctx, 'project');
-  const zone = param(ctx, 'zone');
-  ctx.state.requireZone(project, zone);
-  return { project, zone };
-}
+import { listScoped, requestScope, requestZone, requireScoped, type ScopeKind } from './scoped-collection.js';
 
 function offered(zones: string[] | undefined, zone: string): boolean {
   return zones === undefined || zones.includes(zone);
 }
 
 export const getMachineType: Handler = (ctx) => {
-  const { project, zone } = zoneScope(ctx);
+  const { project, zone } = requestZone(ctx);
   return machineTypeJson(project, zone, requireMachineType(ctx.state, project, zone, param(ctx, 'machineType')));
 };
 
-export const listMachineTypes: Handler = (ctx) => {
-  const { project, zone } = zoneScope(ctx);
-  const items = ctx.state.world.machineTypes
-    .filter((m) => offered(m.zones, zone))
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((m) => machineTypeJson(project, zone, m));
-  return listResponse('compute#machineTypeList', `${zonePath(project, zone)}/machineTypes`, items, ctx.query);
-};
+/** machineTypes.list and acceleratorTypes.list: the types the zone offers, in name order. */
+function listOffered<C extends 'machineTypes' | 'acceleratorTypes'>(
+  collection: C,
+  json: (project: string, zone: string, t: GceWorld[C][number]) => Record<string, unknown>,
+): Handler {
+  return (ctx) => {
+    const { project, zone } = requestZone(ctx);
+    const items = (ctx.state.world[collection] as readonly GceWorld[C][number][])
+      .filter((t) => offered(t.zones, zone))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((t) => json(project, zone, t));
+    return listResponse(`compute#${collection.slice(0, -1)}List`, `${zonePath(project, zone)}/${collection}`, items, ctx.query);
+  };
+}
+
+export const listMachineTypes = listOffered('machineTypes', machineTypeJson);
 
 export const aggregatedListMachineTypes: Handler = (ctx) => {
   const project = param(ctx, 'project');
@@ -53,31 +57,24 @@ export const aggregatedListMachineTypes: Handler = (ctx) => {
 };
 
 export const getAcceleratorType: Handler = (ctx) => {
-  const { project, zone } = zoneScope(ctx);
+  const { project, zone } = requestZone(ctx);
   const name = param(ctx, 'acceleratorType');
   const at = ctx.state.world.acceleratorTypes.find((a) => a.name === name && offered(a.zones, zone));
   if (!at) throw notFound(`${zonePath(project, zone)}/acceleratorTypes/${name}`);
   return acceleratorTypeJson(project, zone, at);
 };
 
-export const listAcceleratorTypes: Handler = (ctx) => {
-  const { project, zone } = zoneScope(ctx);
-  const items = ctx.state.world.acceleratorTypes
-    .filter((a) => offered(a.zones, zone))
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((a) => acceleratorTypeJson(project, zone, a));
-  return listResponse('compute#acceleratorTypeList', `${zonePath(project, zone)}/acceleratorTypes`, items, ctx.query);
-};
+export const listAcceleratorTypes = listOffered('acceleratorTypes', acceleratorTypeJson);
 
 export const getDiskType: Handler = (ctx) => {
-  const { project, zone } = zoneScope(ctx);
+  const { project, zone } = requestZone(ctx);
   const name = param(ctx, 'diskType');
   if (!ctx.state.world.diskTypes.includes(name)) throw notFound(`${zonePath(project, zone)}/diskTypes/${name}`);
   return diskTypeJson(project, zone, name);
 };
 
 export const listDiskTypes: Handler = (ctx) => {
-  const { project, zone } = zoneScope(ctx);
+  const { project, zone } = requestZone(ctx);
   const items = [...ctx.state.world.diskTypes].sort().map((d) => diskTypeJson(project, zone, d));
   return listResponse('compute#diskTypeList', `${zonePath(project, zone)}/diskTypes`, items, ctx.query);
 };
@@ -128,30 +125,29 @@ export const listImages: Handler = (ctx) => {
 };
 
 export const getZone: Handler = (ctx) => {
-  const { project, zone } = zoneScope(ctx);
+  const { project, zone } = requestZone(ctx);
   return zoneJson(ctx.state, project, zone);
 };
 
-export const listZones: Handler = (ctx) => {
-  const project = param(ctx, 'project');
-  ctx.state.requireProject(project);
-  const items = ctx.state.world.zones.map((z) => z.name).sort().map((z) => zoneJson(ctx.state, project, z));
-  return listResponse('compute#zoneList', `projects/${project}/zones`, items, ctx.query);
-};
+/** zones.list and regions.list: every zone (region) of the world, in name order, as seen from the project. */
+function listScopes(kind: ScopeKind, json: (state: GceState, project: string, name: string) => Record<string, unknown>): Handler {
+  return (ctx) => {
+    const project = param(ctx, 'project');
+    ctx.state.requireProject(project);
+    const scopes = kind === 'zone' ? ctx.state.world.zones : ctx.state.world.regions;
+    const items = scopes.map((z) => z.name).sort().map((name) => json(ctx.state, project, name));
+    return listResponse(`compute#${kind}List`, `projects/${project}/${kind}s`, items, ctx.query);
+  };
+}
+
+export const listZones = listScopes('zone', zoneJson);
 
 export const getRegion: Handler = (ctx) => {
-  const project = param(ctx, 'project');
-  const region = param(ctx, 'region');
-  ctx.state.requireRegion(project, region);
-  return regionJson(ctx.state, project, region);
+  const { project, name } = requestScope(ctx, 'region');
+  return regionJson(ctx.state, project, name);
 };
 
-export const listRegions: Handler = (ctx) => {
-  const project = param(ctx, 'project');
-  ctx.state.requireProject(project);
-  const items = ctx.state.world.regions.map((r) => r.name).sort().map((r) => regionJson(ctx.state, project, r));
-  return listResponse('compute#regionList', `projects/${project}/regions`, items, ctx.query);
-};
+export const listRegions = listScopes('region', regionJson);
 
 export const getProject: Handler = (ctx) => {
   const project = param(ctx, 'project');
@@ -178,12 +174,8 @@ export const getNetwork: Handler = (ctx) => {
 };
 
 export const getSubnetwork: Handler = (ctx) => {
-  const project = param(ctx, 'project');
-  const region = param(ctx, 'region');
-  ctx.state.requireRegion(project, region);
-  const name = param(ctx, 'subnetwork');
-  const sub = ctx.state.world.subnetworks.find((s) => s.project === project && s.region === region && s.name === name);
-  if (!sub) throw notFound(subnetworkPath(project, region, name));
+  const sub = requireScoped(ctx, 'subnetworks');
+  const { project, region, name } = sub;
   const [base = '', bits = '32'] = sub.ipCidrRange.split('/');
   const gw = base.split('.').map(Number);
   gw[3] = (gw[3] ?? 0) + 1;
@@ -200,19 +192,6 @@ export const getSubnetwork: Handler = (ctx) => {
   };
 };
 
-export const getDisk: Handler = (ctx) => {
-  const { project, zone } = zoneScope(ctx);
-  const name = param(ctx, 'disk');
-  const disk = ctx.state.world.disks.find((d) => d.project === project && d.zone === zone && d.name === name);
-  if (!disk) throw notFound(`${zonePath(project, zone)}/disks/${name}`);
-  return structuredClone(disk.resource);
-};
+export const getDisk: Handler = (ctx) => structuredClone(requireScoped(ctx, 'disks').resource);
 
-export const listDisks: Handler = (ctx) => {
-  const { project, zone } = zoneScope(ctx);
-  const items = ctx.state.world.disks
-    .filter((d) => d.project === project && d.zone === zone)
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((d) => structuredClone(d.resource));
-  return listResponse('compute#diskList', `${zonePath(project, zone)}/disks`, items, ctx.query);
-};
+export const listDisks: Handler = listScoped('disks', (d) => structuredClone(d.resource));

@@ -9,15 +9,9 @@ import type { GceInstance, GceOperation } from '../model.js';
 import { findByRequestId, renderOperation, withRequestId } from '../operations.js';
 import { checkLabels, checkMetadataItems, checkTags, fingerprint } from '../validation.js';
 import { bodyObject, param, queryBool, type Handler, type RequestContext } from './context.js';
+import { requestZone } from './scoped-collection.js';
 
 type Json = Record<string, unknown>;
-
-function scope(ctx: RequestContext): { project: string; zone: string } {
-  const project = param(ctx, 'project');
-  const zone = param(ctx, 'zone');
-  ctx.state.requireZone(project, zone);
-  return { project, zone };
-}
 
 /** Runs a mutating call under its requestId and answers with the operation (queued when just created). */
 function mutate(ctx: RequestContext, project: string, call: string, run: () => GceOperation): Json {
@@ -49,7 +43,7 @@ function zoneOp(state: GceState, inst: GceInstance, operationType: string, doneA
 }
 
 export const insertInstance: Handler = (ctx) => {
-  const { project, zone } = scope(ctx);
+  const { project, zone } = requestZone(ctx);
   const body = bodyObject(ctx);
   const { state } = ctx;
   return mutate(ctx, project, 'instances.insert', () => {
@@ -69,7 +63,7 @@ export const insertInstance: Handler = (ctx) => {
 };
 
 export const getInstance: Handler = (ctx) => {
-  const { project, zone } = scope(ctx);
+  const { project, zone } = requestZone(ctx);
   return structuredClone(ctx.state.requireInstance(project, zone, param(ctx, 'instance'), VIEW_GET).resource);
 };
 
@@ -81,7 +75,7 @@ function visibleInstances(state: GceState, project: string, zone?: string): GceI
 }
 
 export const listInstances: Handler = (ctx) => {
-  const { project, zone } = scope(ctx);
+  const { project, zone } = requestZone(ctx);
   const items = visibleInstances(ctx.state, project, zone).map((i) => structuredClone(i.resource));
   return listResponse('compute#instanceList', `${zonePath(project, zone)}/instances`, items, ctx.query);
 };
@@ -95,7 +89,7 @@ export const aggregatedListInstances: Handler = (ctx) => {
 };
 
 function target(ctx: RequestContext, nameParam = 'instance'): GceInstance {
-  const { project, zone } = scope(ctx);
+  const { project, zone } = requestZone(ctx);
   return ctx.state.requireInstance(project, zone, param(ctx, nameParam), VIEW_GET);
 }
 
@@ -135,42 +129,66 @@ function checkFingerprint(given: unknown, current: unknown, what: string): void 
   }
 }
 
-export const setInstanceLabels: Handler = (ctx) => {
-  const inst = target(ctx);
-  notDeleting(inst);
-  const body = bodyObject(ctx);
-  return mutate(ctx, inst.project, 'instances.setLabels', () => {
-    checkFingerprint(body.labelFingerprint, inst.resource.labelFingerprint, 'label');
+/** A set* call that replaces one fingerprinted part of an instance (labels, metadata, network tags) as a whole. */
+interface FingerprintedPart {
+  /** The body field carrying the fingerprint the caller last read. */
+  fingerprintField: string;
+  /** How GCE names the part in its mismatch message. */
+  what: string;
+  current: (inst: GceInstance) => unknown;
+  /** Checks the body's new value and writes it with its new fingerprint. */
+  replace: (inst: GceInstance, body: Json) => void;
+}
+
+function setFingerprinted(operationType: string, part: FingerprintedPart): Handler {
+  return (ctx) => {
+    const inst = target(ctx);
+    notDeleting(inst);
+    const body = bodyObject(ctx);
+    return mutate(ctx, inst.project, `instances.${operationType}`, () => {
+      checkFingerprint(body[part.fingerprintField], part.current(inst), part.what);
+      part.replace(inst, body);
+      return zoneOp(ctx.state, inst, operationType, ctx.state.clock.now());
+    });
+  };
+}
+
+export const setInstanceLabels = setFingerprinted('setLabels', {
+  fingerprintField: 'labelFingerprint',
+  what: 'label',
+  current: (inst) => inst.resource.labelFingerprint,
+  replace: (inst, body) => {
     const labels = checkLabels('labels', body.labels);
     inst.resource.labels = labels;
     inst.resource.labelFingerprint = fingerprint(labels);
-    return zoneOp(ctx.state, inst, 'setLabels', ctx.state.clock.now());
-  });
-};
+  },
+});
 
-export const setInstanceMetadata: Handler = (ctx) => {
-  const inst = target(ctx);
-  notDeleting(inst);
-  const body = bodyObject(ctx);
-  return mutate(ctx, inst.project, 'instances.setMetadata', () => {
-    checkFingerprint(body.fingerprint, (inst.resource.metadata as Json | undefined)?.fingerprint, 'metadata');
-    const items = checkMetadataItems('metadata.items', body.items);
-    inst.resource.metadata = { kind: 'compute#metadata', fingerprint: fingerprint(items), ...(items.length > 0 ? { items } : {}) };
-    return zoneOp(ctx.state, inst, 'setMetadata', ctx.state.clock.now());
-  });
-};
+/**
+ * Metadata and network tags: `{items, fingerprint}` objects whose fingerprint sits inside them; `build` lays
+ * out the new object as GCE returns it.
+ */
+function itemsPart<T>(field: 'metadata' | 'tags', check: (path: string, items: unknown) => T[], build: (items: T[], fingerprint: string) => Json): FingerprintedPart {
+  return {
+    fingerprintField: 'fingerprint',
+    what: field,
+    current: (inst) => (inst.resource[field] as Json | undefined)?.fingerprint,
+    replace: (inst, body) => {
+      const items = check(`${field}.items`, body.items);
+      inst.resource[field] = build(items, fingerprint(items));
+    },
+  };
+}
 
-export const setInstanceTags: Handler = (ctx) => {
-  const inst = target(ctx);
-  notDeleting(inst);
-  const body = bodyObject(ctx);
-  return mutate(ctx, inst.project, 'instances.setTags', () => {
-    checkFingerprint(body.fingerprint, (inst.resource.tags as Json | undefined)?.fingerprint, 'tags');
-    const items = checkTags('tags.items', body.items);
-    inst.resource.tags = { ...(items.length > 0 ? { items } : {}), fingerprint: fingerprint(items) };
-    return zoneOp(ctx.state, inst, 'setTags', ctx.state.clock.now());
-  });
-};
+export const setInstanceMetadata = setFingerprinted(
+  'setMetadata',
+  itemsPart('metadata', checkMetadataItems, (items, fp) => ({ kind: 'compute#metadata', fingerprint: fp, ...(items.length > 0 ? { items } : {}) })),
+);
+
+export const setInstanceTags = setFingerprinted(
+  'setTags',
+  itemsPart('tags', checkTags, (items, fp) => ({ ...(items.length > 0 ? { items } : {}), fingerprint: fp })),
+);
 
 export const setInstanceDeletionProtection: Handler = (ctx) => {
   const inst = target(ctx, 'resource');

@@ -9,7 +9,8 @@ import { renderOperation, withRequestId } from '../operations.js';
 import { resolveNetworkRef, resolveSubnetworkRef } from '../references.js';
 import { gceTimestamp } from '../timestamps.js';
 import { checkName, fingerprint } from '../validation.js';
-import { bodyObject, param, type Handler, type RequestContext } from './context.js';
+import { bodyObject, type Handler, type RequestContext } from './context.js';
+import { listScoped, requestScope, requireScoped } from './scoped-collection.js';
 
 type Json = Record<string, unknown>;
 
@@ -42,16 +43,21 @@ function instanceRefs(state: GceState, project: string, body: Json, field: strin
   });
 }
 
+/** The fields every GCE resource opens with, then the link to the zone or region it lives in. */
+function resourceHead(
+  kind: string,
+  r: { project: string; name: string; id: string; creationTimestamp: string } & ({ zone: string } | { region: string }),
+): Json {
+  const scope = 'zone' in r ? { zone: selfLink(zonePath(r.project, r.zone)) } : { region: selfLink(regionPath(r.project, r.region)) };
+  return { kind: `compute#${kind}`, id: r.id, creationTimestamp: r.creationTimestamp, name: r.name, ...scope };
+}
+
 // ---- target pools -----------------------------------------------------------------------------------------
 
 function targetPoolJson(tp: GceTargetPool): Json {
   const path = `${regionPath(tp.project, tp.region)}/targetPools/${tp.name}`;
   const out: Json = {
-    kind: 'compute#targetPool',
-    id: tp.id,
-    creationTimestamp: tp.creationTimestamp,
-    name: tp.name,
-    region: selfLink(regionPath(tp.project, tp.region)),
+    ...resourceHead('targetPool', tp),
     sessionAffinity: 'NONE',
     selfLink: selfLink(path),
   };
@@ -59,28 +65,11 @@ function targetPoolJson(tp: GceTargetPool): Json {
   return out;
 }
 
-function requireTargetPool(ctx: RequestContext): GceTargetPool {
-  const project = param(ctx, 'project');
-  const region = param(ctx, 'region');
-  ctx.state.requireRegion(project, region);
-  const name = param(ctx, 'targetPool');
-  const tp = ctx.state.world.targetPools.find((t) => t.project === project && t.region === region && t.name === name);
-  if (!tp) throw notFound(`${regionPath(project, region)}/targetPools/${name}`);
-  return tp;
-}
+const requireTargetPool = (ctx: RequestContext): GceTargetPool => requireScoped(ctx, 'targetPools');
 
 export const getTargetPool: Handler = (ctx) => targetPoolJson(requireTargetPool(ctx));
 
-export const listTargetPools: Handler = (ctx) => {
-  const project = param(ctx, 'project');
-  const region = param(ctx, 'region');
-  ctx.state.requireRegion(project, region);
-  const items = ctx.state.world.targetPools
-    .filter((t) => t.project === project && t.region === region)
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map(targetPoolJson);
-  return listResponse('compute#targetPoolList', `${regionPath(project, region)}/targetPools`, items, ctx.query);
-};
+export const listTargetPools: Handler = listScoped('targetPools', targetPoolJson);
 
 function targetPoolChange(add: boolean): Handler {
   return (ctx) => {
@@ -104,11 +93,7 @@ function groupPath(g: GceInstanceGroup): string {
 
 function instanceGroupJson(g: GceInstanceGroup): Json {
   const out: Json = {
-    kind: 'compute#instanceGroup',
-    id: g.id,
-    creationTimestamp: g.creationTimestamp,
-    name: g.name,
-    zone: selfLink(zonePath(g.project, g.zone)),
+    ...resourceHead('instanceGroup', g),
     fingerprint: g.fingerprint,
     selfLink: selfLink(groupPath(g)),
     size: g.instances.length,
@@ -120,37 +105,18 @@ function instanceGroupJson(g: GceInstanceGroup): Json {
   return out;
 }
 
-function requireGroup(ctx: RequestContext): GceInstanceGroup {
-  const project = param(ctx, 'project');
-  const zone = param(ctx, 'zone');
-  ctx.state.requireZone(project, zone);
-  const name = param(ctx, 'instanceGroup');
-  const g = ctx.state.world.instanceGroups.find((x) => x.project === project && x.zone === zone && x.name === name);
-  if (!g) throw notFound(`${zonePath(project, zone)}/instanceGroups/${name}`);
-  return g;
-}
+const requireGroup = (ctx: RequestContext): GceInstanceGroup => requireScoped(ctx, 'instanceGroups');
 
 export const getInstanceGroup: Handler = (ctx) => instanceGroupJson(requireGroup(ctx));
 
-export const listInstanceGroups: Handler = (ctx) => {
-  const project = param(ctx, 'project');
-  const zone = param(ctx, 'zone');
-  ctx.state.requireZone(project, zone);
-  const items = ctx.state.world.instanceGroups
-    .filter((g) => g.project === project && g.zone === zone)
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map(instanceGroupJson);
-  return listResponse('compute#instanceGroupList', `${zonePath(project, zone)}/instanceGroups`, items, ctx.query);
-};
+export const listInstanceGroups: Handler = listScoped('instanceGroups', instanceGroupJson);
 
 export const insertInstanceGroup: Handler = (ctx) => {
-  const project = param(ctx, 'project');
-  const zone = param(ctx, 'zone');
   const { state } = ctx;
-  state.requireZone(project, zone);
+  const { project, name: zone, path: zoneScopePath } = requestScope(ctx, 'zone');
   const body = bodyObject(ctx);
   const name = checkName('resource.name', body.name);
-  const path = `${zonePath(project, zone)}/instanceGroups/${name}`;
+  const path = `${zoneScopePath}/instanceGroups/${name}`;
   return mutate(ctx, project, { kind: 'zone', name: zone }, 'insert', selfLink(path), '', () => {
     if (state.world.instanceGroups.some((g) => g.project === project && g.zone === zone && g.name === name)) throw alreadyExists(path);
     const net = typeof body.network === 'string' && body.network !== '' ? resolveNetworkRef(state, project, body.network, 'resource.network') : undefined;
@@ -216,28 +182,11 @@ export const listInstanceGroupInstances: Handler = (ctx) => {
 
 // ---- regional backend services ---------------------------------------------------------------------------
 
-function requireBackendService(ctx: RequestContext): GceBackendService {
-  const project = param(ctx, 'project');
-  const region = param(ctx, 'region');
-  ctx.state.requireRegion(project, region);
-  const name = param(ctx, 'backendService');
-  const bs = ctx.state.world.backendServices.find((b) => b.project === project && b.region === region && b.name === name);
-  if (!bs) throw notFound(`${regionPath(project, region)}/backendServices/${name}`);
-  return bs;
-}
+const requireBackendService = (ctx: RequestContext): GceBackendService => requireScoped(ctx, 'backendServices');
 
 export const getBackendService: Handler = (ctx) => structuredClone(requireBackendService(ctx).resource);
 
-export const listBackendServices: Handler = (ctx) => {
-  const project = param(ctx, 'project');
-  const region = param(ctx, 'region');
-  ctx.state.requireRegion(project, region);
-  const items = ctx.state.world.backendServices
-    .filter((b) => b.project === project && b.region === region)
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((b) => structuredClone(b.resource));
-  return listResponse('compute#backendServiceList', `${regionPath(project, region)}/backendServices`, items, ctx.query);
-};
+export const listBackendServices: Handler = listScoped('backendServices', (b) => structuredClone(b.resource));
 
 /** PUT of the whole backend service; the fingerprint guards against lost updates, as in GCE. */
 export const updateBackendService: Handler = (ctx) => {
