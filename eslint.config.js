@@ -109,6 +109,9 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { security, local: { rules: { 'no-off-repo-citations': noOffRepoCitations } } },
+    // No layout rules (indent, quotes, commas, line length) here or in the recommended sets: Prettier owns
+    // layout (.prettierrc.json). Of the rules eslint-config-prettier turns off, only no-unexpected-multiline
+    // is on; it stays, as it catches a real semicolon-insertion trap and Prettier's output of this tree passes it.
     rules: {
       'local/no-off-repo-citations': 'error',
       // A RegExp built from anything but a literal can be made to backtrack for seconds (or fail to compile);
