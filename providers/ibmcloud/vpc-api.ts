@@ -4,7 +4,7 @@
 import { IamAuthenticator, type AuthenticatorInterface } from 'ibm-cloud-sdk-core';
 import type { OutboundAgents } from '../../lib/index.js';
 import { accountIdFromAuthenticator, IamErrorAuthenticator } from './iam-token.js';
-import { axiosTransport, IbmRestService } from './ibm-rest-service.js';
+import { axiosTransport, IbmRestService, type QueryValue } from './ibm-rest-service.js';
 import type {
   DedicatedHost,
   DedicatedHostFilter,
@@ -201,23 +201,27 @@ class VpcClient implements VpcApi {
     return accountIdFromAuthenticator(this.o.authenticator);
   }
 
+  /** A call on one VPC resource, named in the path by its `{id}` or `{name}` (which must be non-empty). */
+  private async onOne<T>(operation: string, method: 'GET' | 'DELETE', path: string, key: 'id' | 'name', value: string, o?: CallOptions): Promise<T> {
+    return this.vpc.call({ operation, method, path: `${path}/{${key}}`, pathParams: { [key]: required(key, value) }, signal: o?.signal });
+  }
+
+  /** A paged VPC collection, every page, the configured page size each; the path and items key are its name. */
+  private async listCollection<T>(operation: string, collection: string, query: Record<string, QueryValue>, o?: CallOptions): Promise<T[]> {
+    return this.vpc.listAll({ operation, path: `/${collection}`, itemsKey: collection, limit: this.o.pageSize, query, signal: o?.signal });
+  }
+
   async getRegion(name: string, o?: CallOptions): Promise<Region> {
-    return this.vpc.call({ operation: 'getRegion', method: 'GET', path: '/regions/{name}', pathParams: { name: required('name', name) }, signal: o?.signal });
+    return this.onOne('getRegion', 'GET', '/regions', 'name', name, o);
   }
 
   async listInstances(f: InstanceFilter, o?: CallOptions): Promise<VpcInstance[]> {
-    return this.vpc.listAll({
-      operation: 'listInstances',
-      path: '/instances',
-      itemsKey: 'instances',
-      limit: this.o.pageSize,
-      query: { name: f.name, 'vpc.id': f.vpcId, 'vpc.name': f.vpcName, 'resource_group.id': f.resourceGroupId },
-      signal: o?.signal,
-    });
+    const query = { name: f.name, 'vpc.id': f.vpcId, 'vpc.name': f.vpcName, 'resource_group.id': f.resourceGroupId };
+    return this.listCollection('listInstances', 'instances', query, o);
   }
 
   async getInstance(id: string, o?: CallOptions): Promise<VpcInstance> {
-    return this.vpc.call({ operation: 'getInstance', method: 'GET', path: '/instances/{id}', pathParams: { id: required('id', id) }, signal: o?.signal });
+    return this.onOne('getInstance', 'GET', '/instances', 'id', id, o);
   }
 
   async createInstance(prototype: InstancePrototype, o?: CallOptions): Promise<VpcInstance> {
@@ -225,17 +229,11 @@ class VpcClient implements VpcApi {
   }
 
   async deleteInstance(id: string, o?: CallOptions): Promise<void> {
-    await this.vpc.call({ operation: 'deleteInstance', method: 'DELETE', path: '/instances/{id}', pathParams: { id: required('id', id) }, signal: o?.signal });
+    await this.onOne('deleteInstance', 'DELETE', '/instances', 'id', id, o);
   }
 
   async getInstanceProfile(name: string, o?: CallOptions): Promise<InstanceProfile> {
-    return this.vpc.call({
-      operation: 'getInstanceProfile',
-      method: 'GET',
-      path: '/instance/profiles/{name}',
-      pathParams: { name: required('name', name) },
-      signal: o?.signal,
-    });
+    return this.onOne('getInstanceProfile', 'GET', '/instance/profiles', 'name', name, o);
   }
 
   async listInstanceProfiles(o?: CallOptions): Promise<InstanceProfile[]> {
@@ -244,58 +242,23 @@ class VpcClient implements VpcApi {
   }
 
   async listVpcs(f: ResourceGroupFilter = {}, o?: CallOptions): Promise<Vpc[]> {
-    return this.vpc.listAll({
-      operation: 'listVpcs',
-      path: '/vpcs',
-      itemsKey: 'vpcs',
-      limit: this.o.pageSize,
-      query: { 'resource_group.id': f.resourceGroupId },
-      signal: o?.signal,
-    });
+    return this.listCollection('listVpcs', 'vpcs', { 'resource_group.id': f.resourceGroupId }, o);
   }
 
   async listImages(f: ImageFilter = {}, o?: CallOptions): Promise<Image[]> {
-    return this.vpc.listAll({
-      operation: 'listImages',
-      path: '/images',
-      itemsKey: 'images',
-      limit: this.o.pageSize,
-      query: { name: f.name, visibility: f.visibility, 'resource_group.id': f.resourceGroupId },
-      signal: o?.signal,
-    });
+    return this.listCollection('listImages', 'images', { name: f.name, visibility: f.visibility, 'resource_group.id': f.resourceGroupId }, o);
   }
 
   async listSubnets(f: SubnetFilter = {}, o?: CallOptions): Promise<Subnet[]> {
-    return this.vpc.listAll({
-      operation: 'listSubnets',
-      path: '/subnets',
-      itemsKey: 'subnets',
-      limit: this.o.pageSize,
-      query: { 'resource_group.id': f.resourceGroupId, 'vpc.id': f.vpcId, 'zone.name': f.zoneName },
-      signal: o?.signal,
-    });
+    return this.listCollection('listSubnets', 'subnets', { 'resource_group.id': f.resourceGroupId, 'vpc.id': f.vpcId, 'zone.name': f.zoneName }, o);
   }
 
   async listSecurityGroups(f: SecurityGroupFilter = {}, o?: CallOptions): Promise<SecurityGroup[]> {
-    return this.vpc.listAll({
-      operation: 'listSecurityGroups',
-      path: '/security_groups',
-      itemsKey: 'security_groups',
-      limit: this.o.pageSize,
-      query: { 'resource_group.id': f.resourceGroupId, 'vpc.id': f.vpcId },
-      signal: o?.signal,
-    });
+    return this.listCollection('listSecurityGroups', 'security_groups', { 'resource_group.id': f.resourceGroupId, 'vpc.id': f.vpcId }, o);
   }
 
   async listDedicatedHosts(f: DedicatedHostFilter = {}, o?: CallOptions): Promise<DedicatedHost[]> {
-    return this.vpc.listAll({
-      operation: 'listDedicatedHosts',
-      path: '/dedicated_hosts',
-      itemsKey: 'dedicated_hosts',
-      limit: this.o.pageSize,
-      query: { 'resource_group.id': f.resourceGroupId, 'zone.name': f.zoneName, name: f.name },
-      signal: o?.signal,
-    });
+    return this.listCollection('listDedicatedHosts', 'dedicated_hosts', { 'resource_group.id': f.resourceGroupId, 'zone.name': f.zoneName, name: f.name }, o);
   }
 
   async listResourceGroups(lookup: ResourceGroupLookup, o?: CallOptions): Promise<ResourceGroup[]> {

@@ -1,7 +1,7 @@
 // Records → VPC API JSON, with hrefs under the emulator's own /v1 base URL.
 import type { DedicatedHost, Image, InstanceProfile, SecurityGroup, Subnet, Vpc, VpcInstance } from '../vpc-types.js';
 import type { DedicatedHostRec, IbmWorld, ImageRec, InstanceRec, ProfileRec, SecurityGroupRec, SubnetRec, VpcRec } from './model.js';
-import { crn, instanceCrn } from './vpc-state.js';
+import { crn } from './vpc-state.js';
 
 export interface RenderContext {
   world: IbmWorld;
@@ -11,6 +11,15 @@ export interface RenderContext {
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/**
+ * How a VPC resource names itself, and how others reference it: id, CRN, href and name. `type` is the resource
+ * type (`dedicated_host`); its CRN type is kebab-case and its collection the plural; `scope` is its zone or the
+ * region.
+ */
+function identity(r: RenderContext, type: string, scope: string, x: { id: string; name: string }) {
+  return { id: x.id, crn: crn(r.world, scope, type.replaceAll('_', '-'), x.id), href: `${r.base}/${type}s/${x.id}`, name: x.name };
+}
+
 function rgRef(r: RenderContext, id: string | undefined) {
   const rg = r.world.resourceGroups.find((g) => g.id === id);
   return { id: id ?? '', href: `https://resource-controller.cloud.ibm.com/v2/resource_groups/${id ?? ''}`, name: rg?.name ?? '' };
@@ -18,7 +27,7 @@ function rgRef(r: RenderContext, id: string | undefined) {
 
 function vpcRef(r: RenderContext, id: string) {
   const v = r.world.vpcs.find((x) => x.id === id);
-  return { id, crn: crn(r.world, r.world.region, 'vpc', id), href: `${r.base}/vpcs/${id}`, name: v?.name ?? '', resource_type: 'vpc' };
+  return { ...identity(r, 'vpc', r.world.region, { id, name: v?.name ?? '' }), resource_type: 'vpc' };
 }
 
 const zoneRef = (r: RenderContext, name: string) => ({ name, href: `${r.base}/regions/${r.world.region}/zones/${name}` });
@@ -64,24 +73,13 @@ export function renderInstance(r: RenderContext, i: InstanceRec): VpcInstance & 
       name: `${i.name}-ip`,
       resource_type: 'subnet_reserved_ip',
     },
-    subnet: {
-      id: i.subnetId,
-      crn: crn(r.world, i.zone, 'subnet', i.subnetId),
-      href: `${r.base}/subnets/${i.subnetId}`,
-      name: subnet?.name ?? '',
-      resource_type: 'subnet',
-    },
+    subnet: { ...identity(r, 'subnet', i.zone, { id: i.subnetId, name: subnet?.name ?? '' }), resource_type: 'subnet' },
   };
   const host = i.dedicatedHostId ? r.world.dedicatedHosts.find((h) => h.id === i.dedicatedHostId) : undefined;
-  const hostRef = host
-    ? { id: host.id, crn: crn(r.world, host.zone, 'dedicated-host', host.id), href: `${r.base}/dedicated_hosts/${host.id}`, name: host.name, resource_type: 'dedicated_host' }
-    : undefined;
+  const hostRef = host ? { ...identity(r, 'dedicated_host', host.zone, host), resource_type: 'dedicated_host' } : undefined;
   const lifecycle = i.status === 'deleting' ? 'deleting' : i.status === 'failed' ? 'failed' : i.status === 'pending' ? 'pending' : 'stable';
   return {
-    id: i.id,
-    crn: instanceCrn(r.world, i),
-    href: `${r.base}/instances/${i.id}`,
-    name: i.name,
+    ...identity(r, 'instance', i.zone, i),
     resource_type: 'instance',
     status: i.status,
     status_reasons: i.statusReasons,
@@ -100,7 +98,7 @@ export function renderInstance(r: RenderContext, i: InstanceRec): VpcInstance & 
     zone: zoneRef(r, i.zone),
     vpc: vpcRef(r, i.vpcId),
     resource_group: rgRef(r, i.resourceGroupId),
-    image: image ? { id: image.id, crn: crn(r.world, r.world.region, 'image', image.id), href: `${r.base}/images/${image.id}`, name: image.name } : undefined,
+    image: image ? identity(r, 'image', r.world.region, image) : undefined,
     primary_network_interface: nic,
     network_interfaces: [nic],
     boot_volume_attachment: {
@@ -133,10 +131,7 @@ export function renderVpc(r: RenderContext, v: VpcRec): Vpc & Record<string, unk
 
 export function renderSubnet(r: RenderContext, s: SubnetRec): Subnet & Record<string, unknown> {
   return {
-    id: s.id,
-    crn: crn(r.world, s.zone, 'subnet', s.id),
-    href: `${r.base}/subnets/${s.id}`,
-    name: s.name,
+    ...identity(r, 'subnet', s.zone, s),
     resource_type: 'subnet',
     status: 'available',
     ipv4_cidr_block: s.cidr,
@@ -148,10 +143,7 @@ export function renderSubnet(r: RenderContext, s: SubnetRec): Subnet & Record<st
 
 export function renderSecurityGroup(r: RenderContext, g: SecurityGroupRec): SecurityGroup & Record<string, unknown> {
   return {
-    id: g.id,
-    crn: crn(r.world, r.world.region, 'security-group', g.id),
-    href: `${r.base}/security_groups/${g.id}`,
-    name: g.name,
+    ...identity(r, 'security_group', r.world.region, g),
     vpc: vpcRef(r, g.vpcId),
     resource_group: rgRef(r, g.resourceGroupId),
     rules: [],
@@ -161,10 +153,7 @@ export function renderSecurityGroup(r: RenderContext, g: SecurityGroupRec): Secu
 
 export function renderImage(r: RenderContext, m: ImageRec): Image & Record<string, unknown> {
   return {
-    id: m.id,
-    crn: crn(r.world, r.world.region, 'image', m.id),
-    href: `${r.base}/images/${m.id}`,
-    name: m.name,
+    ...identity(r, 'image', r.world.region, m),
     status: m.status,
     visibility: m.visibility,
     encryption: 'none',
@@ -176,10 +165,7 @@ export function renderImage(r: RenderContext, m: ImageRec): Image & Record<strin
 
 export function renderDedicatedHost(r: RenderContext, h: DedicatedHostRec): DedicatedHost & Record<string, unknown> {
   return {
-    id: h.id,
-    crn: crn(r.world, h.zone, 'dedicated-host', h.id),
-    href: `${r.base}/dedicated_hosts/${h.id}`,
-    name: h.name,
+    ...identity(r, 'dedicated_host', h.zone, h),
     zone: zoneRef(r, h.zone),
     resource_group: rgRef(r, h.resourceGroupId),
     state: 'available',
