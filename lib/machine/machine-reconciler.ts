@@ -122,7 +122,10 @@ export class MachineReconciler implements Reconciler {
     const notes = this.notes.begin(key, cached.metadata.resourceVersion);
     try {
       const result = await this.reconcileMachine(draft, ctx, notes);
-      this.pacing.succeeded(key);
+      // A create the cloud accepted is not an outcome yet (GCE can still refuse the insert in its operation):
+      // were it to reset the backoff, each accepted-then-refused create would start the waits over and a quota
+      // storm would become a tight loop of launches. The backoff starts over once the instance has shown up.
+      if (isMachineProvisioned(draft.machine) || draft.machine.metadata.deletionTimestamp) this.pacing.succeeded(key);
       return result;
     } catch (err) {
       // A wait (a missing Secret, a capacity retry) becomes a requeue; a failure is held back and thrown again.

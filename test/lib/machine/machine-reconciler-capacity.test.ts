@@ -3,6 +3,7 @@ import { CapacityAvailableCondition } from '../../../lib/apis/constants.js';
 import type { Condition, Machine } from '../../../lib/apis/machine-types.js';
 import { Machines } from '../../../lib/client/resources.js';
 import { InsufficientCapacityError, RequeueAfterError } from '../../../lib/machine/errors.js';
+import type { Actuator } from '../../../lib/machine/actuator.js';
 import { MachineReconciler } from '../../../lib/machine/machine-reconciler.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
 import { machine, machineEnv, NS, rctx } from './fixtures.js';
@@ -80,6 +81,34 @@ describe('machine controller reconcile: the cloud refuses capacity or quota', ()
     expect(await env.reconcile('m1')).to.equal(undefined);
     expect(env.get('m1')?.status).to.include({ phase: 'Failed', errorReason: 'InsufficientResources' });
     expect(env.events.reasons()).to.include('InsufficientResources');
+  });
+
+  it('a create the cloud accepts and refuses later (a GCE insert whose operation fails) does not start the waits over', async () => {
+    // Every other create is accepted; the instance never shows, and the next create hears the refusal.
+    let refusalDue = false;
+    const laterRefusals: Actuator = {
+      create: () => {
+        if (!refusalDue) {
+          refusalDue = true;
+          return Promise.resolve();
+        }
+        refusalDue = false;
+        return Promise.reject(noCapacity());
+      },
+      exists: () => Promise.resolve(false),
+      update: () => Promise.resolve(),
+      delete: () => Promise.resolve(),
+    };
+    const env = machineEnv(laterRefusals, { capacityWindowMs: 600_000 });
+    await env.client.create(Machines, machine('m1'));
+    const refusalWaits: number[] = [];
+    for (let pass = 0; pass < 6; pass++) {
+      const r = await env.reconcile('m1');
+      const wait = r ? (r.requeueAfterMs ?? 0) : 0;
+      if (!refusalDue) refusalWaits.push(wait);
+      env.clock.step(Math.max(wait, 1));
+    }
+    expect(refusalWaits).to.deep.equal([5_000, 10_000, 20_000]);
   });
 
   it('capacity coming back inside the window lets the Machine go on; CapacityAvailable=True once the instance exists', async () => {
