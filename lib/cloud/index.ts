@@ -13,6 +13,8 @@ export * from './refreshing-cache.js';
 export * from './spec-issues.js';
 export * from './secret-reader.js';
 export * from './referenced-secret.js';
+export * from './clients-by-credentials.js';
+export * from './machine-labels.js';
 export * from './secret-value.js';
 export * from './user-data-secret.js';
 export * from './launch-ledger.js';

@@ -17,3 +17,8 @@ export async function readReferencedSecret(client: KubeClient, key: Required<Obj
     throw err;
   }
 }
+
+/** The Secrets a providerSpec names (credentials, user data): what an actuator's referencedSecrets() answers. */
+export function secretNamesOf(spec: { credentialsSecret?: { name?: string }; userDataSecret?: { name?: string } }): string[] {
+  return [spec.credentialsSecret?.name, spec.userDataSecret?.name].filter((n): n is string => !!n);
+}

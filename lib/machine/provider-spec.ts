@@ -1,9 +1,23 @@
 // Turning a Machine's opaque spec.providerSpec.value into a provider's typed config. A missing or undecodable
 // value is a configuration error (terminal: phase Failed, errorReason InvalidConfiguration), never a retry.
-import type { Machine } from '../apis/machine-types.js';
+import type { Machine, MachineSet } from '../apis/machine-types.js';
 import { InvalidMachineConfigurationError, messageOf } from './errors.js';
 
 export const PROVIDER_SPEC_VALUE_FIELD = 'spec.providerSpec.value';
+/** Where a MachineSet's template holds its providerSpec value. */
+export const TEMPLATE_PROVIDER_SPEC_VALUE_FIELD = 'spec.template.spec.providerSpec.value';
+
+function required(value: unknown, field: string, owner: string): unknown {
+  if (!value) throw new InvalidMachineConfigurationError(`${field}: Required value: the ${owner} has no providerSpec`, { field });
+  return value;
+}
+
+/** The Machine's providerSpec value, for a provider's own decoder; none is InvalidConfiguration naming the field. */
+export const machineProviderSpecValue = (machine: Machine): unknown => required(machine.spec?.providerSpec?.value, PROVIDER_SPEC_VALUE_FIELD, 'machine');
+
+/** The providerSpec value of a MachineSet's template (scale-from-zero reads it); none is InvalidConfiguration naming the field. */
+export const templateProviderSpecValue = (machineSet: MachineSet): unknown =>
+  required(machineSet.spec?.template?.spec?.providerSpec?.value, TEMPLATE_PROVIDER_SPEC_VALUE_FIELD, 'machine set');
 
 /**
  * Runs `decode` on spec.providerSpec.value.

@@ -1,4 +1,5 @@
 // The AWS actuator: EC2's ports and steps on the cloud actuator template (lib/machine/cloud-actuator).
+// Reference: https://github.com/openshift/machine-api-provider-aws/blob/main/pkg/actuators/machine/reconciler.go
 // Where it departs from the reference, on purpose:
 // - creation is idempotent at EC2: the ClientToken is derived from the Machine UID, so a retried or
 //   replayed RunInstances (lost reply, controller restart) returns the instance launched first;

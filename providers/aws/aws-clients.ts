@@ -5,7 +5,7 @@ import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ConfiguredRetryStrategy } from '@smithy/util-retry';
-import { RegionalRateLimiter, afterCalls, type Clock, type CloudRateLimits, type OutboundHttp } from '../../lib/index.js';
+import { ClientsByCredentials, RegionalRateLimiter, afterCalls, type Clock, type CloudRateLimits, type OutboundHttp } from '../../lib/index.js';
 import { fromTokenFile } from '@aws-sdk/credential-provider-web-identity';
 import { credentialsFingerprint, isWebIdentity, type AwsCredentialSource, type AwsCredentials, type AwsWebIdentity } from './credentials.js';
 import { SdkEc2Api, type Ec2Api } from './ec2-api.js';
@@ -84,9 +84,8 @@ interface Entry {
 }
 
 export class AwsClientFactory {
-  private readonly entries = new Map<string, Entry>();
-  /** Which client set each (region, credentials source) currently uses, to drop stale ones. */
-  private readonly scopes = new Map<string, string>();
+  /** One client set per (region, credentials); each (region, credentials source) uses one, and stale ones are dropped. */
+  private readonly entries = new ClientsByCredentials<Entry>((e) => e.destroy());
   readonly limiter: RegionalRateLimiter;
 
   constructor(private readonly opts: AwsClientFactoryOptions) {
@@ -99,20 +98,7 @@ export class AwsClientFactory {
    */
   get(region: string, credentials: AwsCredentialSource | undefined, source = 'default'): AwsClients {
     const creds = credentials ?? this.opts.defaultCredentials;
-    const key = `${region}|${credentialsFingerprint(creds)}`;
-    const scope = `${region}|${source}`;
-    const previous = this.scopes.get(scope);
-    this.scopes.set(scope, key);
-    if (previous && previous !== key && ![...this.scopes.values()].includes(previous)) {
-      this.entries.get(previous)?.destroy();
-      this.entries.delete(previous);
-    }
-    let entry = this.entries.get(key);
-    if (!entry) {
-      entry = this.build(region, creds);
-      this.entries.set(key, entry);
-    }
-    return entry.clients;
+    return this.entries.get(`${region}|${source}`, `${region}|${credentialsFingerprint(creds)}`, () => this.build(region, creds)).clients;
   }
 
   private build(region: string, credentials: AwsCredentialSource | undefined): Entry {
@@ -192,8 +178,6 @@ export class AwsClientFactory {
 
   /** Closes every client's connections. */
   destroy(): void {
-    for (const e of this.entries.values()) e.destroy();
-    this.entries.clear();
-    this.scopes.clear();
+    for (const e of this.entries.clear()) e.destroy();
   }
 }

@@ -3,13 +3,15 @@
 // refresh serves the previous list while it has one.
 import type { InstanceTypeInfo as Ec2InstanceTypeInfo } from '@aws-sdk/client-ec2';
 import {
+  INSTANCE_TYPE_CACHE_TTL_MS,
   InvalidMachineConfigurationError,
   RefreshingCache,
+  templateProviderSpecValue,
   type Architecture,
-  type Clock,
+  type CloudInstanceTypeCatalogOptions,
   type InstanceTypeCatalog,
   type InstanceTypeInfo,
-  type KubeClient,
+  type InstanceTypeLookupContext,
   type Logger,
   type MachineSet,
 } from '../../lib/index.js';
@@ -19,15 +21,12 @@ import { describeEc2Error } from './errors.js';
 import { credentialsFor } from './machine-scope.js';
 import { decodeProviderConfig } from './provider-spec.js';
 
-export const INSTANCE_TYPE_CACHE_TTL_MS = 24 * 3_600_000;
+export { INSTANCE_TYPE_CACHE_TTL_MS };
 
-export interface AwsInstanceTypeCatalogOptions {
-  client: KubeClient;
-  clock: Clock;
+export interface AwsInstanceTypeCatalogOptions extends CloudInstanceTypeCatalogOptions {
   clients: AwsClientFactory;
   regionOverride?: string;
   defaultRegion?: string;
-  ttlMs?: number;
 }
 
 /** x86_64 → amd64, arm64 → arm64; anything else (i386, *_mac) is reported as amd64, as the reference does. */
@@ -62,14 +61,8 @@ export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
     this.cache = new RefreshingCache(o.clock, o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS);
   }
 
-  async lookup(machineSet: MachineSet, ctx: { signal: AbortSignal; log: Logger }): Promise<InstanceTypeInfo | undefined> {
-    const value = machineSet.spec?.template?.spec?.providerSpec?.value;
-    if (!value) {
-      throw new InvalidMachineConfigurationError('spec.template.spec.providerSpec.value: Required value: the machine set has no providerSpec', {
-        field: 'spec.template.spec.providerSpec.value',
-      });
-    }
-    const { config } = decodeProviderConfig(value, { defaultRegion: this.o.regionOverride ?? this.o.defaultRegion });
+  async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
+    const { config } = decodeProviderConfig(templateProviderSpecValue(machineSet), { defaultRegion: this.o.regionOverride ?? this.o.defaultRegion });
     if (!config.credentialsSecret?.name) {
       throw new InvalidMachineConfigurationError(`nil credentialsSecret for machineSet ${machineSet.metadata.name ?? ''}`, {
         field: 'spec.template.spec.providerSpec.value.credentialsSecret',

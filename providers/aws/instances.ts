@@ -12,10 +12,8 @@ import type {
 } from '@aws-sdk/client-ec2';
 import {
   InvalidMachineConfigurationError,
-  MachineAZLabel,
-  MachineInstanceTypeLabel,
   MachineInterruptibleInstanceLabel,
-  MachineRegionLabel,
+  placementLabels,
   type Machine,
   type NodeAddress,
 } from '../../lib/index.js';
@@ -290,9 +288,7 @@ export function addressesOf(i: Instance, dhcpDomains: string[] = []): NodeAddres
 
 /** Labels Update sets on the Machine (never removes). */
 export function machineLabelsFor(i: Instance, region: string): Record<string, string> {
-  const labels: Record<string, string> = { [MachineRegionLabel]: region };
-  if (i.Placement?.AvailabilityZone) labels[MachineAZLabel] = i.Placement.AvailabilityZone;
-  if (i.InstanceType) labels[MachineInstanceTypeLabel] = i.InstanceType;
+  const labels = placementLabels({ region, zone: i.Placement?.AvailabilityZone || undefined, instanceType: i.InstanceType || undefined });
   if (i.InstanceLifecycle === 'spot') labels[MachineInterruptibleInstanceLabel] = '';
   return labels;
 }

@@ -1,11 +1,19 @@
 // Per-call state of one actuator operation: the decoded spec and status, the cluster id, the region and
 // the clients for the Machine's credentials. Building it is cheap: clients are cached by the factory.
-import { InvalidMachineConfigurationError, readReferencedSecret, readUserData, type KubeClient, type Machine } from '../../lib/index.js';
+import {
+  machineProviderSpecValue,
+  providerStatusSaver,
+  readReferencedSecret,
+  readUserData,
+  secretNamesOf,
+  type CloudMachineScope,
+  type KubeClient,
+  type Machine,
+} from '../../lib/index.js';
 import type { AwsClientFactory, AwsClients } from './aws-clients.js';
 import { credentialsFromSecret, type AwsCredentialSource } from './credentials.js';
 import { clusterIdOf } from './instances.js';
 import {
-  PROVIDER_SPEC_PATH,
   decodeMachineProviderConfig,
   decodeProviderStatus,
   encodeProviderStatus,
@@ -23,8 +31,7 @@ export interface ScopeDeps {
   defaultRegion?: string;
 }
 
-export interface MachineScope {
-  readonly machine: Machine;
+export interface MachineScope extends CloudMachineScope {
   readonly spec: AWSMachineProviderConfig;
   readonly status: AWSMachineProviderStatus;
   readonly clusterId: string;
@@ -33,14 +40,11 @@ export interface MachineScope {
   readonly clients: AwsClients;
   readonly warnings: string[];
   readonly unknownFields: string[];
-  /** Writes `status` back onto machine.status.providerStatus. */
-  saveStatus(): void;
 }
 
 /** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
 export function secretsReferencedBy(machine: Machine): string[] {
-  const { config } = readProviderConfig(machine.spec?.providerSpec?.value);
-  return [config.credentialsSecret?.name, config.userDataSecret?.name].filter((n): n is string => !!n);
+  return secretNamesOf(readProviderConfig(machine.spec?.providerSpec?.value).config);
 }
 
 /** The credentials named by the spec, read from `namespace`; `source` identifies the Secret for client caching. */
@@ -57,9 +61,7 @@ export function userDataFor(machine: Machine, config: AWSMachineProviderConfig, 
 }
 
 export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {
-  if (!machine.spec?.providerSpec?.value) {
-    throw new InvalidMachineConfigurationError(`${PROVIDER_SPEC_PATH}: Required value: the machine has no providerSpec`, { field: PROVIDER_SPEC_PATH });
-  }
+  machineProviderSpecValue(machine);
   const { config, warnings, unknownFields } = decodeMachineProviderConfig(machine, { defaultRegion: deps.regionOverride ?? deps.defaultRegion });
   const status = decodeProviderStatus(machine.status?.providerStatus);
   const clusterId = clusterIdOf(machine);
@@ -75,8 +77,6 @@ export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal:
     clients,
     warnings,
     unknownFields,
-    saveStatus() {
-      machine.status = { ...machine.status, providerStatus: encodeProviderStatus(status) };
-    },
+    saveStatus: providerStatusSaver(machine, () => encodeProviderStatus(status)),
   };
 }

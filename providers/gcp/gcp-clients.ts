@@ -4,7 +4,7 @@
 // cluster's instances in a resync burst so that steady-state checks cost about one list per resync.
 import { GoogleAuth, PassThroughClient, type gaxios } from 'google-auth-library';
 import { authClientFor } from './auth-client.js';
-import { afterCalls, ListingSnapshot, RegionalRateLimiter, type Clock, type CloudRateLimits, type OutboundHttp, type Widening } from '../../lib/index.js';
+import { afterCalls, ClientsByCredentials, ListingSnapshot, RegionalRateLimiter, type Clock, type CloudRateLimits, type OutboundHttp, type Widening } from '../../lib/index.js';
 import type { ComputeApi, Instance } from './compute-api.js';
 import { preloadComputeDescriptors, SdkComputeApi } from './sdk-compute-api.js';
 import { credentialsFingerprint, type GcpCredentials } from './credentials.js';
@@ -110,9 +110,8 @@ interface Entry {
 }
 
 export class GcpClientFactory {
-  private readonly entries = new Map<string, Entry>();
-  /** Which client set each credentials source currently uses, to drop stale ones. */
-  private readonly sources = new Map<string, string>();
+  /** One client set per credentials; each credentials source uses one, and stale ones are closed. */
+  private readonly entries = new ClientsByCredentials<Entry>((e) => void e.close());
   readonly limiter: RegionalRateLimiter;
 
   constructor(private readonly opts: GcpClientFactoryOptions) {
@@ -125,19 +124,7 @@ export class GcpClientFactory {
    * when its credentials change, the clients built from the old ones are closed.
    */
   get(credentials: GcpCredentials | undefined, source = 'default'): GcpClients {
-    const key = credentialsFingerprint(credentials);
-    const previous = this.sources.get(source);
-    this.sources.set(source, key);
-    if (previous && previous !== key && ![...this.sources.values()].includes(previous)) {
-      void this.entries.get(previous)?.close();
-      this.entries.delete(previous);
-    }
-    let entry = this.entries.get(key);
-    if (!entry) {
-      entry = this.build(credentials);
-      this.entries.set(key, entry);
-    }
-    return entry.clients;
+    return this.entries.get(source, credentialsFingerprint(credentials), () => this.build(credentials)).clients;
   }
 
   private build(credentials: GcpCredentials | undefined): Entry {
@@ -180,9 +167,6 @@ export class GcpClientFactory {
 
   /** Closes every client's connections. */
   async close(): Promise<void> {
-    const all = [...this.entries.values()];
-    this.entries.clear();
-    this.sources.clear();
-    await Promise.all(all.map((e) => e.close()));
+    await Promise.all(this.entries.clear().map((e) => e.close()));
   }
 }

@@ -3,13 +3,16 @@
 // one look-up in flight per key. A 404 is "unknown type" (never an error); a failed refresh serves the
 // previous answer while it has one.
 import {
+  INSTANCE_TYPE_CACHE_TTL_MS,
   InvalidMachineConfigurationError,
   RefreshingCache,
+  TEMPLATE_PROVIDER_SPEC_VALUE_FIELD as TEMPLATE_SPEC_PATH,
+  templateProviderSpecValue,
   type Architecture,
-  type Clock,
+  type CloudInstanceTypeCatalogOptions,
   type InstanceTypeCatalog,
   type InstanceTypeInfo,
-  type KubeClient,
+  type InstanceTypeLookupContext,
   type Logger,
   type MachineSet,
 } from '../../lib/index.js';
@@ -19,8 +22,7 @@ import type { GcpClientFactory } from './gcp-clients.js';
 import { credentialsFor, projectOf } from './machine-scope.js';
 import { readProviderSpec, throwIfInvalid, type GCPGPUConfig } from './provider-spec.js';
 
-export const INSTANCE_TYPE_CACHE_TTL_MS = 24 * 3_600_000;
-const TEMPLATE_SPEC_PATH = 'spec.template.spec.providerSpec.value';
+export { INSTANCE_TYPE_CACHE_TTL_MS };
 
 /** Machine families on Arm CPUs (Ampere Altra: T2A; Google Axion: C4A, N4A). */
 export const ARM64_FAMILIES = ['t2a', 'c4a', 'n4a'];
@@ -53,12 +55,9 @@ export function toInstanceTypeInfo(mt: MachineType, gpus?: GCPGPUConfig[]): Inst
   return info;
 }
 
-export interface GcpInstanceTypeCatalogOptions {
-  client: KubeClient;
-  clock: Clock;
+export interface GcpInstanceTypeCatalogOptions extends CloudInstanceTypeCatalogOptions {
   clients: GcpClientFactory;
   defaultProject?: string;
-  ttlMs?: number;
 }
 
 export class GcpInstanceTypeCatalog implements InstanceTypeCatalog {
@@ -69,12 +68,8 @@ export class GcpInstanceTypeCatalog implements InstanceTypeCatalog {
     this.cache = new RefreshingCache(o.clock, o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS, { serveStale: (previous) => previous !== null });
   }
 
-  async lookup(machineSet: MachineSet, ctx: { signal: AbortSignal; log: Logger }): Promise<InstanceTypeInfo | undefined> {
-    const value = machineSet.spec?.template?.spec?.providerSpec?.value;
-    if (!value) {
-      throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}: Required value: the machine set has no providerSpec`, { field: TEMPLATE_SPEC_PATH });
-    }
-    const { spec, errors } = readProviderSpec(value, { path: TEMPLATE_SPEC_PATH });
+  async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
+    const { spec, errors } = readProviderSpec(templateProviderSpecValue(machineSet), { path: TEMPLATE_SPEC_PATH });
     throwIfInvalid(errors);
     if (!spec.zone) throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}.zone: Required value: zone is required`, { field: `${TEMPLATE_SPEC_PATH}.zone` });
     const creds = await credentialsFor(machineSet.metadata.namespace ?? '', spec, this.o.client, ctx.signal);

@@ -3,11 +3,9 @@
 import { createHash } from 'node:crypto';
 import {
   InvalidMachineConfigurationError,
-  MachineAZLabel,
-  MachineClusterIDLabel,
-  MachineInstanceTypeLabel,
-  MachineRegionLabel,
   keepBootingState,
+  machineClusterId,
+  placementLabels,
   type Machine,
   type NodeAddress,
 } from '../../lib/index.js';
@@ -25,13 +23,8 @@ export const WINDOWS_USER_DATA_KEY = 'sysprep-specialize-script-ps1';
 /** The OpenShift ownership label every instance and disk carries; it always wins over user labels. */
 export const clusterLabelKey = (clusterId: string): string => `kubernetes-io-cluster-${clusterId}`;
 
-export function clusterIdOf(machine: Machine): string {
-  const id = machine.metadata.labels?.[MachineClusterIDLabel];
-  if (!id) {
-    throw new InvalidMachineConfigurationError(`machine is missing "${MachineClusterIDLabel}" label`, { field: `metadata.labels[${MachineClusterIDLabel}]` });
-  }
-  return id;
-}
+/** The Machine's cluster label; required. */
+export const clusterIdOf = (machine: Machine): string => machineClusterId(machine);
 
 export const providerIdOf = (project: string, zone: string, name: string): string => `gce://${project}/${zone}/${name}`;
 export const instanceSelfLink = (project: string, zone: string, name: string): string => `${SELF_LINK_BASE}projects/${project}/zones/${zone}/instances/${name}`;
@@ -220,7 +213,7 @@ export function addressesOf(instance: Instance, project: string, zone: string): 
 
 /** The region, zone and instance-type labels, from the spec as in the reference. */
 export function machineLabelsFor(spec: GCPMachineProviderSpec): Record<string, string> {
-  return { [MachineInstanceTypeLabel]: spec.machineType, [MachineRegionLabel]: spec.region, [MachineAZLabel]: spec.zone };
+  return placementLabels({ instanceType: spec.machineType, region: spec.region, zone: spec.zone });
 }
 
 export const isInterruptible = (spec: GCPMachineProviderSpec, instance: Instance): boolean =>

@@ -1,6 +1,16 @@
 // Per-call state of one actuator operation: the decoded spec and status, the cluster id, the project and
 // the clients for the Machine's credentials. Building it is cheap: clients are cached by the factory.
-import { InvalidMachineConfigurationError, readReferencedSecret, readUserData, type KubeClient, type Machine } from '../../lib/index.js';
+import {
+  InvalidMachineConfigurationError,
+  machineProviderSpecValue,
+  providerStatusSaver,
+  readReferencedSecret,
+  readUserData,
+  secretNamesOf,
+  type CloudMachineScope,
+  type KubeClient,
+  type Machine,
+} from '../../lib/index.js';
 import { credentialsFromSecret, type GcpCredentials } from './credentials.js';
 import type { GcpClientFactory, GcpClients } from './gcp-clients.js';
 import { clusterIdOf, providerIdOf } from './instances.js';
@@ -24,8 +34,7 @@ export interface ScopeDeps {
   defaultImage?: string;
 }
 
-export interface MachineScope {
-  readonly machine: Machine;
+export interface MachineScope extends CloudMachineScope {
   readonly spec: GCPMachineProviderSpec;
   readonly status: GCPMachineProviderStatus;
   readonly clusterId: string;
@@ -39,14 +48,11 @@ export interface MachineScope {
   /** The instance name: the Machine's name. */
   readonly instanceName: string;
   readonly providerID: string;
-  /** Writes `status` back onto machine.status.providerStatus. */
-  saveStatus(): void;
 }
 
 /** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
 export function secretsReferencedBy(machine: Machine): string[] {
-  const { spec } = readProviderSpec(machine.spec?.providerSpec?.value);
-  return [spec.credentialsSecret?.name, spec.userDataSecret?.name].filter((n): n is string => !!n);
+  return secretNamesOf(readProviderSpec(machine.spec?.providerSpec?.value).spec);
 }
 
 /** The credentials named by the spec, read from `namespace`; `source` identifies the Secret for client caching. */
@@ -78,11 +84,8 @@ export function projectOf(spec: GCPMachineProviderSpec, credentials: GcpCredenti
 }
 
 export function decodeMachineSpec(machine: Machine, deps: Pick<ScopeDeps, 'defaultImage'>): ReturnType<typeof decodeProviderSpec> {
-  if (!machine.spec?.providerSpec?.value) {
-    throw new InvalidMachineConfigurationError(`${PROVIDER_SPEC_PATH}: Required value: the machine has no providerSpec`, { field: PROVIDER_SPEC_PATH });
-  }
   const opts: DecodeOptions = { clusterId: machine.metadata.labels?.['machine.openshift.io/cluster-api-cluster'], defaultImage: deps.defaultImage };
-  return decodeProviderSpec(machine.spec.providerSpec.value, opts);
+  return decodeProviderSpec(machineProviderSpecValue(machine), opts);
 }
 
 export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {
@@ -105,8 +108,6 @@ export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal:
     unknownFields,
     instanceName,
     providerID: providerIdOf(project, spec.zone, instanceName),
-    saveStatus() {
-      machine.status = { ...machine.status, providerStatus: encodeProviderStatus(status) };
-    },
+    saveStatus: providerStatusSaver(machine, () => encodeProviderStatus(status)),
   };
 }

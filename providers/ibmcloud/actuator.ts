@@ -1,4 +1,5 @@
 // The IBM Cloud VPC actuator: the VPC's ports and steps on the cloud actuator template (lib/machine/cloud-actuator).
+// Reference: https://github.com/openshift/machine-api-provider-ibmcloud/blob/main/pkg/actuators/machine/reconciler.go
 // Where it departs from the reference, on purpose:
 // - one IAM-authenticated client per API key and one endpoint look-up per region, reused (the reference gets
 //   a new token and GETs the region on every Exists, Create and Update), and client-construction failures

@@ -7,6 +7,8 @@
 // instance profiles are cached for the scale-from-zero catalog and the actuator alike.
 import {
   afterCalls,
+  ClientsByCredentials,
+  INSTANCE_TYPE_CACHE_TTL_MS,
   InvalidMachineConfigurationError,
   ListingSnapshot,
   PromiseCache,
@@ -79,7 +81,8 @@ export interface IbmClients {
 
 const keyString = (k: InstanceKey): string => ('id' in k ? `id:${k.id}` : `name:${k.name}`);
 
-export const PROFILE_CACHE_TTL_MS = 24 * 3_600_000;
+/** The instance profiles of a region change as rarely as any cloud's instance types. */
+export const PROFILE_CACHE_TTL_MS = INSTANCE_TYPE_CACHE_TTL_MS;
 
 interface Account {
   base: MeteredVpcApi;
@@ -89,9 +92,8 @@ interface Account {
 }
 
 export class IbmClientFactory {
-  private readonly accounts = new Map<string, Account>();
-  /** Which key each credentials source currently uses, to drop clients of rotated keys. */
-  private readonly sources = new Map<string, string>();
+  /** One account's clients per API key; each credentials source uses one, and those of rotated keys are dropped. */
+  private readonly accounts = new ClientsByCredentials<Account>();
   readonly limiter: RegionalRateLimiter;
   private readonly retry: RetryPolicy;
   /** Shared by every key's clients: they are never closed one by one, and idle connections do not hold the process. */
@@ -109,21 +111,12 @@ export class IbmClientFactory {
    */
   async get(apiKey: string, region: string, source: string, signal?: AbortSignal): Promise<IbmClients> {
     const fp = apiKeyFingerprint(apiKey);
-    const previous = this.sources.get(source);
-    this.sources.set(source, fp);
-    if (previous && previous !== fp && ![...this.sources.values()].includes(previous)) this.accounts.delete(previous);
-    let account = this.accounts.get(fp);
-    if (!account) {
+    const account = this.accounts.get(source, fp, () => {
       // A revoked token stays cached until it expires: on a 401, drop the client so the next call gets a new token.
-      const forget = () => {
-        if (this.accounts.get(fp) === fresh) this.accounts.delete(fp);
-      };
-      const fresh: Account = { base: this.build(apiKey, forget), accountId: new PromiseCache(this.o.clock, Infinity), regions: new PromiseCache(this.o.clock, Infinity) };
-      account = fresh;
-      this.accounts.set(fp, account);
-    }
-    const a = account;
-    return a.regions.get(region, () => this.regional(a, fp, region, signal));
+      const fresh: Account = { base: this.build(apiKey, () => this.accounts.drop(fp, fresh)), accountId: new PromiseCache(this.o.clock, Infinity), regions: new PromiseCache(this.o.clock, Infinity) };
+      return fresh;
+    });
+    return account.regions.get(region, () => this.regional(account, fp, region, signal));
   }
 
   private build(apiKey: string, onUnauthorized: () => void): MeteredVpcApi {

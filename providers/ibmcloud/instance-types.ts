@@ -5,17 +5,18 @@
 // architecture come from the API's own fields.
 import {
   InvalidMachineConfigurationError,
+  TEMPLATE_PROVIDER_SPEC_VALUE_FIELD as TEMPLATE_SPEC_PATH,
+  templateProviderSpecValue,
   type Architecture,
-  type Clock,
+  type CloudInstanceTypeCatalogOptions,
   type InstanceTypeCatalog,
   type InstanceTypeInfo,
-  type KubeClient,
-  type Logger,
+  type InstanceTypeLookupContext,
   type MachineSet,
 } from '../../lib/index.js';
 import type { IbmClientFactory } from './ibm-clients.js';
 import { apiKeyFor } from './machine-scope.js';
-import { readProviderSpec, throwIfInvalid, TEMPLATE_SPEC_PATH } from './provider-spec.js';
+import { readProviderSpec, throwIfInvalid } from './provider-spec.js';
 import type { InstanceProfile, ProfileValue } from './vpc-types.js';
 
 export { PROFILE_CACHE_TTL_MS as INSTANCE_TYPE_CACHE_TTL_MS } from './ibm-clients.js';
@@ -59,21 +60,16 @@ export function toInstanceTypeInfo(p: InstanceProfile): InstanceTypeInfo {
   return info;
 }
 
-export interface IbmCloudInstanceTypeCatalogOptions {
-  client: KubeClient;
-  clock: Clock;
+/** The profiles are cached by the client factory (shared with the actuator), so the catalog keeps no cache of its own. */
+export interface IbmCloudInstanceTypeCatalogOptions extends Omit<CloudInstanceTypeCatalogOptions, 'ttlMs'> {
   clients: IbmClientFactory;
 }
 
 export class IbmCloudInstanceTypeCatalog implements InstanceTypeCatalog {
   constructor(private readonly o: IbmCloudInstanceTypeCatalogOptions) {}
 
-  async lookup(machineSet: MachineSet, ctx: { signal: AbortSignal; log: Logger }): Promise<InstanceTypeInfo | undefined> {
-    const value = machineSet.spec?.template?.spec?.providerSpec?.value;
-    if (!value) {
-      throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}: Required value: the machine set has no providerSpec`, { field: TEMPLATE_SPEC_PATH });
-    }
-    const { spec, errors } = readProviderSpec(value, { path: TEMPLATE_SPEC_PATH });
+  async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
+    const { spec, errors } = readProviderSpec(templateProviderSpecValue(machineSet), { path: TEMPLATE_SPEC_PATH });
     throwIfInvalid(errors);
     for (const key of ['profile', 'region'] as const) {
       if (!spec[key]) throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}.${key}: Required value`, { field: `${TEMPLATE_SPEC_PATH}.${key}` });

@@ -2,11 +2,9 @@
 // what the Machine records (providerID, addresses, labels, tags). No I/O here.
 import {
   InvalidMachineConfigurationError,
-  MachineAZLabel,
-  MachineClusterIDLabel,
-  MachineInstanceTypeLabel,
-  MachineRegionLabel,
   keepBootingState,
+  machineClusterId,
+  placementLabels,
   type Machine,
   type NodeAddress,
 } from '../../lib/index.js';
@@ -27,15 +25,8 @@ export interface ResolvedIds {
   dedicatedHostId?: string;
 }
 
-export function clusterIdOf(machine: Machine): string {
-  const id = machine.metadata.labels?.[MachineClusterIDLabel];
-  if (!id) {
-    throw new InvalidMachineConfigurationError(`failed validating machine provider spec: machine is missing "${MachineClusterIDLabel}" label`, {
-      field: `metadata.labels[${MachineClusterIDLabel}]`,
-    });
-  }
-  return id;
-}
+/** The Machine's cluster label; required. */
+export const clusterIdOf = (machine: Machine): string => machineClusterId(machine, 'failed validating machine provider spec');
 
 /** The instance name: the Machine name, which the VPC keeps unique per VPC (the idempotency key). */
 export function instanceNameOf(machine: Machine): string {
@@ -110,5 +101,5 @@ export const isBooting = (instance: VpcInstance): boolean => BOOTING.has(instanc
 
 /** The region, zone and instance-type labels, from the spec as in the reference. */
 export function machineLabelsFor(spec: IBMCloudMachineProviderSpec): Record<string, string> {
-  return { [MachineRegionLabel]: spec.region, [MachineAZLabel]: spec.zone, [MachineInstanceTypeLabel]: spec.profile };
+  return placementLabels({ region: spec.region, zone: spec.zone, instanceType: spec.profile });
 }

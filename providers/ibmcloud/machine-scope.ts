@@ -1,7 +1,17 @@
 // Per-call state of one actuator operation: the decoded spec and status, the cluster id, the instance name
 // and the clients for the Machine's API key. Building it is cheap: clients are cached by the factory, so
 // there is no IAM token request or region look-up per reconcile.
-import { InvalidMachineConfigurationError, readReferencedSecret, readUserData, type KubeClient, type Machine } from '../../lib/index.js';
+import {
+  InvalidMachineConfigurationError,
+  machineProviderSpecValue,
+  providerStatusSaver,
+  readReferencedSecret,
+  readUserData,
+  secretNamesOf,
+  type CloudMachineScope,
+  type KubeClient,
+  type Machine,
+} from '../../lib/index.js';
 import { apiKeyFromSecret, CredentialsSecretError } from './credentials.js';
 import type { IbmClientFactory, IbmClients } from './ibm-clients.js';
 import { clusterIdOf, instanceNameOf } from './instances.js';
@@ -22,8 +32,7 @@ export interface ScopeDeps {
   clients: IbmClientFactory;
 }
 
-export interface MachineScope {
-  readonly machine: Machine;
+export interface MachineScope extends CloudMachineScope {
   readonly spec: IBMCloudMachineProviderSpec;
   readonly status: IBMCloudMachineProviderStatus;
   readonly clusterId: string;
@@ -32,14 +41,11 @@ export interface MachineScope {
   readonly clients: IbmClients;
   readonly warnings: string[];
   readonly unknownFields: string[];
-  /** Writes `status` back onto machine.status.providerStatus. */
-  saveStatus(): void;
 }
 
 /** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
 export function secretsReferencedBy(machine: Machine): string[] {
-  const { spec } = readProviderSpec(machine.spec?.providerSpec?.value);
-  return [spec.credentialsSecret?.name, spec.userDataSecret?.name].filter((n): n is string => !!n);
+  return secretNamesOf(readProviderSpec(machine.spec?.providerSpec?.value).spec);
 }
 
 /** The API key named by the spec; `source` identifies the Secret for client caching. */
@@ -63,10 +69,7 @@ export async function userDataFor(machine: Machine, spec: IBMCloudMachineProvide
 }
 
 export function decodeMachineSpec(machine: Machine, opts: DecodeOptions = {}): DecodedProviderSpec {
-  if (!machine.spec?.providerSpec?.value) {
-    throw new InvalidMachineConfigurationError(`${PROVIDER_SPEC_PATH}: Required value: the machine has no providerSpec`, { field: PROVIDER_SPEC_PATH });
-  }
-  return decodeProviderSpec(machine.spec.providerSpec.value, opts);
+  return decodeProviderSpec(machineProviderSpecValue(machine), opts);
 }
 
 export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {
@@ -85,8 +88,6 @@ export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal:
     clients,
     warnings,
     unknownFields,
-    saveStatus() {
-      machine.status = { ...machine.status, providerStatus: encodeProviderStatus(status) };
-    },
+    saveStatus: providerStatusSaver(machine, () => encodeProviderStatus(status)),
   };
 }

@@ -4,6 +4,7 @@ export { launchFailureError, type LaunchFailure } from './launch-failure.js';
 export { MachineMemory } from './machine-memory.js';
 export {
   DEFAULT_CLOUD_REQUEUE_AFTER_MS,
+  providerStatusSaver,
   timingSettings,
   type CloudActuatorOptions,
   type CloudActuatorSettings,

@@ -24,6 +24,13 @@ export interface CloudMachineScope {
   saveStatus(): void;
 }
 
+/** A scope's saveStatus(): writes the provider status, as `encode` renders it, back onto the Machine. */
+export const providerStatusSaver =
+  (machine: Machine, encode: () => Record<string, unknown>): (() => void) =>
+  () => {
+    machine.status = { ...machine.status, providerStatus: encode() };
+  };
+
 export interface CreationCondition {
   type: string;
   status: 'True' | 'False';
