@@ -40,7 +40,7 @@ import { InsertOutcomes, describeFailure, refusedOutright } from './insert-outco
 import { addressesOf, deleteRequestIdFor, instanceStatus, isBooting, isInterruptible, machineLabelsFor, requestIdFor, stateToRecord } from './instances.js';
 import { deregisterFromInstanceGroup, deregisterFromTargetPools, isControlPlane, registerWithInstanceGroup, registerWithTargetPools } from './load-balancers.js';
 import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
-import { PendingInserts, type InsertBackoff } from './pending-inserts.js';
+import { PendingInserts } from './pending-inserts.js';
 import { decodeProviderStatus, type ResourceManagerTag } from './provider-spec.js';
 import type { TagValueLookup } from './resource-manager-tags.js';
 
@@ -69,8 +69,6 @@ export interface GcpActuatorOptions {
   requeueAfterMs?: number;
   /** How long after an insert GCE's reads may not show the instance (default DEFAULT_VISIBILITY_WINDOW_MS, as every cloud). */
   eventualConsistencyWindowMs?: number;
-  /** Wait before an insert that follows one failed in its operation: doubling from 1 s up to 5 min. */
-  insertBackoff?: InsertBackoff;
 }
 
 export interface GcpActuator extends Actuator {
@@ -108,7 +106,7 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
     });
     this.ownsFactory = !o.clientFactory;
     this.factory = o.clientFactory ?? new GcpClientFactory(o);
-    this.inserts = new PendingInserts(o.clock, o.insertBackoff);
+    this.inserts = new PendingInserts();
     this.outcomes = new InsertOutcomes(this.inserts, (scope, message) => this.creationFailed(scope, message));
     this.bodies = new InstanceBodyBuilder(o);
   }
@@ -176,14 +174,9 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
     const { compute } = scope.clients;
     const uid = scope.machine.metadata.uid ?? scope.machine.metadata.name ?? '';
     // An insert GCE accepted and then failed in its operation (quota, stock-out) is reported here, as any
-    // other create failure; the next pass sends a new insert.
+    // other create failure; the next pass, after the controller's backoff, sends a new insert.
     const failure = this.inserts.takeFailure(uid);
     if (failure) throw this.outcomes.failed(scope, failure);
-    const hold = this.inserts.holdMs(uid);
-    if (hold > 0) {
-      ctx.log.info('the last insert failed in its operation; waiting before the next one', { instance: scope.instanceName, waitMs: hold });
-      throw new RequeueAfterError(hold);
-    }
     try {
       await checkGpuQuota(compute, scope.project, scope.spec, ctx.signal);
     } catch (err) {

@@ -56,8 +56,6 @@ describe('GCP actuator', function () {
       batchWindowMs: 5,
       rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
       requeueAfterMs: 50,
-      // The wait after a failed insert has its own test (actuator-operations); here inserts go at once.
-      insertBackoff: { retryBaseMs: 0, retryMaxMs: 0 },
       createComputeApi: () => recording(new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } }), calls),
     });
   });
@@ -289,7 +287,6 @@ describe('GCP actuator', function () {
       batchWindowMs: 5,
       rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
       requeueAfterMs: 50,
-      insertBackoff: { retryBaseMs: 0, retryMaxMs: 0 },
     });
     try {
       const m = machine('booting-del-1');
@@ -413,7 +410,6 @@ describe('GCP actuator', function () {
       batchWindowMs: 5,
       rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
       requeueAfterMs: 50,
-      insertBackoff: { retryBaseMs: 0, retryMaxMs: 0 },
       createComputeApi: () => recording(new SdkComputeApi({ apiEndpoint: slowDelete.endpoint, auth: { authClient: new PassThroughClient() } }), deleteCalls),
     });
     try {
