@@ -142,33 +142,27 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
     this.armTimer(inst);
   }
 
+  /** The states an instance leaves on its own, what each leads to and after how long (drawn on entry). */
+  private readonly passing: Partial<Record<InstanceStateName, { to: InstanceStateName; afterMs: () => number }>> = {
+    pending: { to: 'running', afterMs: () => this.bootDelay() },
+    stopping: { to: 'stopped', afterMs: () => this.timings.stopMs },
+    'shutting-down': { to: 'terminated', afterMs: () => this.timings.terminateMs },
+  };
+
   /** Puts the instance into `state` at time `at` and schedules whatever follows it. */
   private enter(inst: Ec2Instance, state: InstanceStateName, at: number): void {
     inst.state = state;
-    switch (state) {
-      case 'pending':
-        inst.transition = { to: 'running', at: at + this.bootDelay() };
-        break;
-      case 'stopping':
-        inst.transition = { to: 'stopped', at: at + this.timings.stopMs };
-        break;
-      case 'shutting-down':
-        inst.transition = { to: 'terminated', at: at + this.timings.terminateMs };
-        break;
-      case 'stopped':
-        inst.publicIpAddress = undefined;
-        inst.publicDnsName = undefined;
-        inst.carrierIp = undefined;
-        break;
-      case 'terminated':
-        inst.publicIpAddress = undefined;
-        inst.publicDnsName = undefined;
-        inst.carrierIp = undefined;
-        inst.expiresAt = at + this.timings.terminatedRetentionMs;
-        this.removeFromLoadBalancers(inst.instanceId);
-        break;
-      case 'running':
-        break;
+    const next = this.passing[state];
+    inst.transition = next ? { to: next.to, at: at + next.afterMs() } : undefined;
+    if (state === 'stopped' || state === 'terminated') {
+      // A stopped or terminated instance loses its public addresses; a start assigns new ones.
+      inst.publicIpAddress = undefined;
+      inst.publicDnsName = undefined;
+      inst.carrierIp = undefined;
+    }
+    if (state === 'terminated') {
+      inst.expiresAt = at + this.timings.terminatedRetentionMs;
+      this.removeFromLoadBalancers(inst.instanceId);
     }
   }
 

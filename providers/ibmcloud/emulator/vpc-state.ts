@@ -4,7 +4,7 @@
 import { EmulatedWorldState, type EmulatorKnobs, type LatencySpec } from '../../../lib/testing/index.js';
 import type { InstanceStatus } from '../vpc-types.js';
 import { zoneCode } from './default-world.js';
-import type { IbmWorld, InstanceRec, SubnetRec } from './model.js';
+import type { IbmWorld, InstanceRec, SubnetRec, TransitionRec } from './model.js';
 
 export interface InstanceTimings {
   /** pending → starting. */
@@ -122,26 +122,21 @@ export class VpcState extends EmulatedWorldState<IbmWorld> {
     this.changed();
   }
 
+  /** The states an instance leaves on its own, what each leads to ('gone': removed) and after how long. */
+  private readonly passing: Partial<Record<InstanceStatus, { to: TransitionRec['to']; afterMs: () => number }>> = {
+    pending: { to: 'starting', afterMs: () => this.timings.provisionMs },
+    starting: { to: 'running', afterMs: () => this.bootDelay() },
+    stopping: { to: 'stopped', afterMs: () => this.timings.stopMs },
+    deleting: { to: 'gone', afterMs: () => this.timings.deleteMs },
+  };
+
   private enter(inst: InstanceRec, status: InstanceStatus, at: number): void {
     inst.status = status;
     inst.statusReasons = [];
-    switch (status) {
-      case 'pending':
-        inst.transition = { to: 'starting', at: at + this.timings.provisionMs };
-        break;
-      case 'starting':
-        if (inst.ip === UNALLOCATED_IP) inst.ip = this.allocateIp(inst.subnetId);
-        inst.transition = { to: 'running', at: at + this.bootDelay() };
-        break;
-      case 'stopping':
-        inst.transition = { to: 'stopped', at: at + this.timings.stopMs };
-        break;
-      case 'deleting':
-        inst.transition = { to: 'gone', at: at + this.timings.deleteMs };
-        break;
-      default:
-        inst.transition = undefined;
-    }
+    // The address is allocated as the instance starts; it reads 0.0.0.0 until then.
+    if (status === 'starting' && inst.ip === UNALLOCATED_IP) inst.ip = this.allocateIp(inst.subnetId);
+    const next = this.passing[status];
+    inst.transition = next ? { to: next.to, at: at + next.afterMs() } : undefined;
   }
 
   private bootDelay(): number {
