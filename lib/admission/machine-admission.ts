@@ -46,3 +46,22 @@ export interface MachineAdmission {
   default(providerSpec: unknown, ctx: ProviderSpecContext): ProviderSpecDefaulting;
   validate(providerSpec: unknown, ctx: ProviderSpecContext): ProviderSpecValidation;
 }
+
+/** The validation a provider answers: the issues and warnings of reading the spec, then of its rules, and the credentials Secret it names. */
+export function providerSpecValidation(
+  read: Pick<ProviderSpecValidation, 'errors' | 'warnings'>,
+  rules: Pick<ProviderSpecValidation, 'errors' | 'warnings'>,
+  credentialsSecret: string | undefined,
+): ProviderSpecValidation {
+  return { errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings], credentialsSecret };
+}
+
+/**
+ * The reference webhook's warning when it picked the instance type because the spec wrote none in `field`: which
+ * type, for which platform, chosen by the control plane's architecture.
+ */
+export function defaultInstanceTypeWarnings(providerSpec: unknown, field: string, chosen: string, platform: string, ctx: ProviderSpecContext): string[] {
+  const written = typeof providerSpec === 'object' && providerSpec !== null && (providerSpec as Record<string, unknown>)[field];
+  if (typeof written === 'string' && written !== '') return [];
+  return [`setting the default instance type "${chosen}" for cloud provider "${platform}", based on the control plane architecture ("${ctx.infrastructure.architecture}")`];
+}

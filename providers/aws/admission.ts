@@ -1,7 +1,7 @@
 // The AWS part of the Machine and MachineSet admission webhooks: the providerSpec decoder and validation the
 // actuator uses, with the reference webhook's defaults (instance type by control-plane architecture, the
 // cluster's region from the Infrastructure, worker-user-data, aws-cloud-credentials).
-import type { MachineAdmission, ProviderSpecContext } from '../../lib/index.js';
+import { defaultInstanceTypeWarnings, providerSpecValidation, type MachineAdmission, type ProviderSpecContext } from '../../lib/index.js';
 import { readProviderConfig, type DecodeOptions } from './provider-spec.js';
 import { validateProviderConfig } from './provider-spec-validation.js';
 
@@ -17,26 +17,15 @@ function decodeOptions(ctx: ProviderSpecContext): DecodeOptions {
   };
 }
 
-const writtenInstanceType = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && typeof (value as { instanceType?: unknown }).instanceType === 'string' && (value as { instanceType: string }).instanceType !== '';
-
 export const awsMachineAdmission: MachineAdmission = {
   platform: AWS_PLATFORM,
   default(providerSpec, ctx) {
     const { config } = readProviderConfig(providerSpec, decodeOptions(ctx));
-    const warnings = writtenInstanceType(providerSpec)
-      ? []
-      : [`setting the default instance type "${config.instanceType}" for cloud provider "${AWS_PLATFORM}", based on the control plane architecture ("${ctx.infrastructure.architecture}")`];
-    return { value: config, warnings };
+    return { value: config, warnings: defaultInstanceTypeWarnings(providerSpec, 'instanceType', config.instanceType, AWS_PLATFORM, ctx) };
   },
   validate(providerSpec, ctx) {
-    const opts = decodeOptions(ctx);
-    const decoded = readProviderConfig(providerSpec, opts);
-    const validation = validateProviderConfig(decoded.config, { controlPlane: ctx.controlPlane, path: ctx.fieldRoot });
-    return {
-      errors: [...decoded.errors, ...validation.errors],
-      warnings: [...decoded.warnings, ...validation.warnings],
-      credentialsSecret: decoded.config.credentialsSecret?.name,
-    };
+    const decoded = readProviderConfig(providerSpec, decodeOptions(ctx));
+    const rules = validateProviderConfig(decoded.config, { controlPlane: ctx.controlPlane, path: ctx.fieldRoot });
+    return providerSpecValidation(decoded, rules, decoded.config.credentialsSecret?.name);
   },
 };

@@ -2,7 +2,7 @@
 // actuator uses, with the reference webhook's defaults (machine type by control-plane architecture, a boot
 // disk with the RHCOS image, the cluster's network, subnetwork and tags from its infrastructure name,
 // worker-user-data, gcp-cloud-credentials, one GPU when a count is left out).
-import type { MachineAdmission, ProviderSpecContext } from '../../lib/index.js';
+import { defaultInstanceTypeWarnings, providerSpecValidation, type MachineAdmission, type ProviderSpecContext } from '../../lib/index.js';
 import { readProviderSpec, type DecodeOptions } from './provider-spec.js';
 import { validateProviderSpec } from './provider-spec-validation.js';
 
@@ -21,25 +21,14 @@ function decodeOptions(ctx: ProviderSpecContext): DecodeOptions {
   };
 }
 
-const writtenMachineType = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && typeof (value as { machineType?: unknown }).machineType === 'string' && (value as { machineType: string }).machineType !== '';
-
 export const gcpMachineAdmission: MachineAdmission = {
   platform: GCP_PLATFORM,
   default(providerSpec, ctx) {
     const { spec } = readProviderSpec(providerSpec, decodeOptions(ctx));
-    const warnings = writtenMachineType(providerSpec)
-      ? []
-      : [`setting the default instance type "${spec.machineType}" for cloud provider "${GCP_PLATFORM}", based on the control plane architecture ("${ctx.infrastructure.architecture}")`];
-    return { value: spec, warnings };
+    return { value: spec, warnings: defaultInstanceTypeWarnings(providerSpec, 'machineType', spec.machineType, GCP_PLATFORM, ctx) };
   },
   validate(providerSpec, ctx) {
     const decoded = readProviderSpec(providerSpec, decodeOptions(ctx));
-    const validation = validateProviderSpec(decoded.spec, ctx.fieldRoot);
-    return {
-      errors: [...decoded.errors, ...validation.errors],
-      warnings: [...decoded.warnings, ...validation.warnings],
-      credentialsSecret: decoded.spec.credentialsSecret?.name,
-    };
+    return providerSpecValidation(decoded, validateProviderSpec(decoded.spec, ctx.fieldRoot), decoded.spec.credentialsSecret?.name);
   },
 };

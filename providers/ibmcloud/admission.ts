@@ -2,7 +2,7 @@
 // is built from the provider's own rules: the validation the actuator uses, and defaults for what the cluster
 // already knows (its region and resource group from the Infrastructure, the worker-user-data and
 // ibmcloud-credentials Secrets the installer and the cloud credential operator create).
-import type { MachineAdmission, ProviderSpecContext } from '../../lib/index.js';
+import { providerSpecValidation, type MachineAdmission, type ProviderSpecContext } from '../../lib/index.js';
 import { readProviderSpec, type DecodeOptions } from './provider-spec.js';
 import { validateProviderSpec } from './provider-spec-validation.js';
 
@@ -24,11 +24,6 @@ export const ibmCloudMachineAdmission: MachineAdmission = {
   validate(providerSpec, ctx) {
     // Validated as the actuator reads it: without defaults, so what is admitted is what reconciles.
     const decoded = readProviderSpec(providerSpec, decodeOptions(ctx, false));
-    const validation = validateProviderSpec(decoded.spec, ctx.fieldRoot);
-    return {
-      errors: [...decoded.errors, ...validation.errors],
-      warnings: [...decoded.warnings, ...validation.warnings],
-      credentialsSecret: decoded.spec.credentialsSecret?.name,
-    };
+    return providerSpecValidation(decoded, validateProviderSpec(decoded.spec, ctx.fieldRoot), decoded.spec.credentialsSecret?.name);
   },
 };

@@ -3,15 +3,16 @@
 // record it, terminate it, and say what its id and booting state are). Finalizer safety, the visibility rule,
 // the launch ledger, events, metrics and what a reconcile's calls share come from the template.
 // README's "Adding a provider" walks through this file.
-import { MachineAZLabel, MachineCreationCondition, MachineInstanceStateAnnotation, MachineInstanceTypeLabel, MachineRegionLabel } from '../../apis/constants.js';
+import { MachineCreationCondition, MachineInstanceStateAnnotation } from '../../apis/constants.js';
 import type { Machine } from '../../apis/machine-types.js';
 import type { Clock } from '../../base/clock.js';
 import { invalidValue, SpecReader } from '../../cloud/spec-reader.js';
 import { throwOnFieldIssues } from '../../cloud/spec-issues.js';
+import { placementLabels } from '../../cloud/machine-labels.js';
 import { readCommonProviderStatus, type CommonProviderStatus } from '../../cloud/provider-condition.js';
 import type { ActuatorContext } from '../../machine/actuator.js';
-import { CloudActuator, type CloudMachineScope, type CloudProviderStatus } from '../../machine/cloud-actuator/index.js';
-import { InvalidMachineConfigurationError, messageOf, RequeueAfterError } from '../../machine/errors.js';
+import { CloudActuator, providerStatusSaver, type CloudMachineScope, type CloudProviderStatus } from '../../machine/cloud-actuator/index.js';
+import { InvalidMachineConfigurationError, messageOf } from '../../machine/errors.js';
 import { ExampleCloudError, type ExampleCloud, type ExampleInstance } from './example-cloud.js';
 
 const SPEC_PATH = 'spec.providerSpec.value';
@@ -58,6 +59,7 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
       isTerminating: (state) => state === 'terminating' || state === 'terminated',
       idFromLaunchReply: true,
       visibilityWindowMs: o.visibilityWindowMs,
+      requeueAfterMs: 1_000,
       creationCondition: MachineCreationCondition,
       failureReasons: { create: 'failed to create instance', update: 'failed to update instance', delete: 'failed to delete instance' },
       describeError: messageOf,
@@ -73,10 +75,7 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
   protected async newScope(machine: Machine): Promise<ExampleScope> {
     const { spec, unknownFields } = decodeExampleSpec(machine);
     const status = statusOf(machine);
-    const saveStatus = () => {
-      machine.status = { ...machine.status, providerStatus: { ...status } };
-    };
-    return { machine, spec, status, unknownFields, saveStatus };
+    return { machine, spec, status, unknownFields, saveStatus: providerStatusSaver(machine, () => ({ ...status })) };
   }
 
   protected idOf(instance: ExampleInstance): string {
@@ -115,13 +114,12 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
 
   // Step 5: record what the instance says on the Machine: providerID, addresses, labels, state.
   protected async updateInstance(scope: ExampleScope, seen: ExampleInstance | undefined): Promise<void> {
-    const found = seen ?? (await this.lookUp(scope));
-    if (!found || found === 'ended') throw new RequeueAfterError(1_000);
+    const found = this.toRecord(seen ?? (await this.lookUp(scope)));
     const m = scope.machine;
     m.spec = { ...m.spec, providerID: `example:///${found.zone}/${found.id}` };
     m.status = { ...m.status, addresses: [{ type: 'InternalIP', address: found.privateIp }] };
     const region = found.zone.slice(0, found.zone.indexOf('-zone-'));
-    m.metadata.labels = { ...m.metadata.labels, [MachineRegionLabel]: region, [MachineAZLabel]: found.zone, [MachineInstanceTypeLabel]: found.instanceType };
+    m.metadata.labels = { ...m.metadata.labels, ...placementLabels({ region, zone: found.zone, instanceType: found.instanceType }) };
     m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: found.state };
     this.record(scope, found);
   }
@@ -137,9 +135,7 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
     }
     this.foundWhileDeleting(m.metadata.uid ?? '');
     if (found.state !== 'terminating') await this.cloud.terminate(found.id);
-    this.guard.seenTerminating(m.metadata.uid ?? '');
-    m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: 'terminating' };
-    this.announceDeleting(m, ctx, { instanceId: found.id });
+    this.terminating(scope, ctx, 'terminating', { instanceId: found.id });
     return true;
   }
 
