@@ -5,6 +5,7 @@
 // Throttling (403 rateLimitExceeded, 429), 5xx and network failures are always retryable; only errors that
 // say the request itself can never succeed are terminal. Resource quota and stock-outs are a class of their
 // own: the machine controller retries them for a bounded window, then fails the Machine.
+import { InvalidMachineConfigurationError, RequeueAfterError, type LaunchFailure, type TerminateFailure } from '../../lib/index.js';
 
 export type GceErrorClass = 'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
 
@@ -153,3 +154,41 @@ export function describeGceError(err: unknown): string {
 export function gceCapacityCode(err: unknown): string | undefined {
   return gceErrorReasons(err).find((r) => CAPACITY_REASONS.has(r));
 }
+
+/** GCE refused the request itself (bad request, throttled, forbidden, unknown project or zone): nothing was done. */
+export function refusedOutright(err: unknown): boolean {
+  const cls = classifyGceError(err);
+  return cls === 'invalid' || cls === 'throttled' || cls === 'unauthorized' || cls === 'notFound';
+}
+
+/** A failure as the Machine shows it: our own errors in their own words, GCE's with its HTTP status and text. */
+export function describeFailure(err: unknown): string {
+  if (err instanceof InvalidMachineConfigurationError || err instanceof RequeueAfterError) return err.message;
+  return describeGceError(err);
+}
+
+/** GCE's own words of a failed operation, without the operation name and codes (the error carries the code). */
+function operationMessages(err: unknown): string {
+  if (err instanceof GceOperationError) return err.errors.map((e) => e.message).join('; ');
+  return describeGceError(err);
+}
+
+/** How a failed insert reads, refused at once or in its operation (the template types the error, see LaunchFailure). */
+export function gceLaunchFailure(err: unknown, where: { zone: string; machineType: string }): LaunchFailure {
+  const cls = classifyGceError(err);
+  return {
+    kind: cls === 'invalid' ? 'invalid' : cls === 'capacity' ? 'capacity' : 'retry',
+    message: describeGceError(err),
+    invalidPrefix: 'error launching instance',
+    reason: 'failed to create instance via compute service',
+    capacity: { code: gceCapacityCode(err) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED', zone: where.zone, instanceType: where.machineType, detail: operationMessages(err) },
+  };
+}
+
+/** How a failed instances.delete reads: a 404 says the instance is gone; deletion protection is named, as users must turn it off. */
+export const gceDeleteFailure = (instance: { deletionProtection?: boolean | null }, fields: Record<string, unknown>): TerminateFailure => ({
+  reason: 'failed to delete instance via compute service',
+  isGone: (err) => classifyGceError(err) === 'notFound',
+  hint: instance.deletionProtection ? ' (deletionProtection is enabled on the instance: turn it off to let the Machine go)' : '',
+  fields,
+});

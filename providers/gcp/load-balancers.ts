@@ -2,10 +2,10 @@
 // control-plane Machines the zonal instance group "{clusterID}-master-{zone}" behind the
 // "{clusterID}-api-internal" backend service.
 // Unlike the reference, a missing instance group does not block deletion, and listInstances reads every page.
-import { MachineRoleLabel } from '../../lib/index.js';
-import type { ComputeApi, InstanceGroup } from './compute-api.js';
-import { classifyGceError, describeGceError } from './errors.js';
-import { instanceGroupSelfLink, instanceSelfLink } from './instances.js';
+import { MachineRoleLabel, setFailureReason } from '../../lib/index.js';
+import type { ComputeApi, Instance, InstanceGroup } from './compute-api.js';
+import { classifyGceError, describeFailure, describeGceError } from './errors.js';
+import { instanceGroupSelfLink, instanceSelfLink, instanceStatus } from './instances.js';
 import type { MachineScope } from './machine-scope.js';
 
 export const isControlPlane = (scope: MachineScope): boolean => scope.machine.metadata.labels?.[MachineRoleLabel] === 'master';
@@ -117,4 +117,37 @@ export async function deregisterFromInstanceGroup(compute: ComputeApi, scope: Ma
   }
   if (!members.includes(link)) return;
   await attempt(`failed to remove instance from instance group ${name}`, () => compute.removeInstanceGroupInstances(project, spec.zone, name, [link], { signal }));
+}
+
+/** Runs `ensure` unless it already succeeded for this Machine under `what`. */
+export type EnsureOnce = (what: string, ensure: () => Promise<void>) => Promise<void>;
+
+/**
+ * Joins the spec's target pools, and a running control-plane instance its instance group, each once per
+ * instance and membership; one error lists every failure.
+ */
+export async function joinLoadBalancers(scope: MachineScope, instance: Instance, signal: AbortSignal, ensureOnce: EnsureOnce): Promise<void> {
+  const errors: string[] = [];
+  const { compute } = scope.clients;
+  const link = scope.providerID;
+  const pools = scope.spec.targetPools ?? [];
+  if (pools.length > 0) {
+    try {
+      await ensureOnce(`pools|${link}|${JSON.stringify(pools)}`, () => registerWithTargetPools(compute, scope, signal));
+    } catch (err) {
+      errors.push(describeFailure(err));
+    }
+  }
+  if (instanceStatus(instance) === 'RUNNING' && isControlPlane(scope)) {
+    try {
+      await ensureOnce(`group|${link}`, () => registerWithInstanceGroup(compute, scope, signal));
+    } catch (err) {
+      errors.push(`failed to register instance to instance group: ${describeFailure(err)}`);
+    }
+  }
+  if (errors.length > 0) {
+    const err = new Error(errors.join('; '));
+    setFailureReason(err, 'failed to add instance to target pool');
+    throw err;
+  }
 }
