@@ -13,7 +13,6 @@ import {
   CloudActuator,
   MachineCreationCondition,
   messageOf,
-  timingSettings,
   type Actuator,
   type ActuatorContext,
   type CloudActuatorOptions,
@@ -29,7 +28,7 @@ import { InstanceTeardown } from './instance-teardown.js';
 import { instanceState, isBooting, isGone, isTerminated, type IpFamily } from './instances.js';
 import { launchRequestFor } from './launch-request.js';
 import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
-import { decodeProviderStatus, type TagSpecification } from './provider-spec.js';
+import type { TagSpecification } from './provider-spec.js';
 import { withSecretCache } from './secret-cache.js';
 
 type SharedClientOptions = 'endpoint' | 'endpoints' | 'defaultCredentials' | 'rateLimits' | 'maxAttempts' | 'retryDelayMs' | 'batchWindowMs' | 'createEc2Api';
@@ -69,14 +68,12 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
   private readonly teardown: InstanceTeardown;
 
   constructor(private readonly o: AwsActuatorOptions) {
-    super({
-      ...timingSettings(o),
+    super(o, {
       isTerminating: (state) => state === 'shutting-down' || state === 'terminated',
       idFromLaunchReply: true,
       creationCondition: MachineCreationCondition,
       failureReasons: { create: 'failed to create machine', update: 'failed to update machine', delete: 'failed to delete machine' },
       describeError: messageOf,
-      recordedInstanceId: (m) => decodeProviderStatus(m.status?.providerStatus).instanceId ?? undefined,
     });
     this.client = withSecretCache(o.client, o.clock, o.secretCacheTtlMs);
     this.ownsFactory = !o.clientFactory;

@@ -162,11 +162,9 @@ export function describeEc2Error(err: unknown): string {
  * accept, a capacity or quota refusal, or anything else, with the reference's metric reason.
  */
 export function ec2LaunchFailure(err: unknown, where: { zone: string; instanceType: string }): LaunchFailure {
-  const cls = classifyEc2Error(err);
   return {
-    kind: cls === 'invalid' ? 'invalid' : cls === 'capacity' ? 'capacity' : 'retry',
+    kind: classifyEc2Error(err),
     message: describeEc2Error(err),
-    invalidPrefix: 'error launching instance',
     reason: 'error creating EC2 instance',
     capacity: { code: ec2ErrorCode(err) ?? 'InsufficientInstanceCapacity', zone: where.zone, instanceType: where.instanceType, detail: messageOf(err) },
   };

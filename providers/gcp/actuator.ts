@@ -17,7 +17,6 @@ import {
   MachineCreatedCondition,
   failureStep,
   isMachineProvisioned,
-  timingSettings,
   type Actuator,
   type ActuatorContext,
   type CloudActuatorOptions,
@@ -33,7 +32,6 @@ import { recordInstance } from './instance-recorder.js';
 import { deleteRequestIdFor, instanceStatus, isBooting } from './instances.js';
 import { deregisterFromInstanceGroup, deregisterFromTargetPools, isControlPlane, joinLoadBalancers } from './load-balancers.js';
 import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
-import { decodeProviderStatus } from './provider-spec.js';
 
 type SharedClientOptions = 'endpoint' | 'rateLimits' | 'batchWindowMs' | 'createComputeApi';
 type BodyOptions = 'infrastructureLabels' | 'infrastructureTags' | 'tagValueLookup';
@@ -65,8 +63,7 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
   private readonly inserts: InstanceInserts;
 
   constructor(private readonly o: GcpActuatorOptions) {
-    super({
-      ...timingSettings(o),
+    super(o, {
       // GCE has no "deleted" state: STOPPING is what delete() records once GCE accepted the delete.
       isTerminating: (state) => state === 'STOPPING',
       // The instance id (its name) is on record before the insert is sent.
@@ -74,7 +71,6 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
       creationCondition: MachineCreatedCondition,
       failureReasons: { create: 'failed to create instance via compute service', update: 'failed to add instance to target pool', delete: 'failed to delete instance via compute service' },
       describeError: describeFailure,
-      recordedInstanceId: (m) => decodeProviderStatus(m.status?.providerStatus).instanceId ?? undefined,
     });
     this.ownsFactory = !o.clientFactory;
     this.factory = o.clientFactory ?? new GcpClientFactory(o);

@@ -175,11 +175,9 @@ function operationMessages(err: unknown): string {
 
 /** How a failed insert reads, refused at once or in its operation (the template types the error, see LaunchFailure). */
 export function gceLaunchFailure(err: unknown, where: { zone: string; machineType: string }): LaunchFailure {
-  const cls = classifyGceError(err);
   return {
-    kind: cls === 'invalid' ? 'invalid' : cls === 'capacity' ? 'capacity' : 'retry',
+    kind: classifyGceError(err),
     message: describeGceError(err),
-    invalidPrefix: 'error launching instance',
     reason: 'failed to create instance via compute service',
     capacity: { code: gceCapacityCode(err) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED', zone: where.zone, instanceType: where.machineType, detail: operationMessages(err) },
   };

@@ -18,7 +18,6 @@
 //   deleted and forgotten, and the machine controller's create makes it again under the same name.
 import {
   CloudActuator,
-  timingSettings,
   type Actuator,
   type ActuatorContext,
   type CloudActuatorOptions,
@@ -33,7 +32,7 @@ import { isBooting, stateToRecord } from './instances.js';
 import { LaunchRequests } from './launch-request.js';
 import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
 import { NameResolver } from './name-resolver.js';
-import { MachineCreatedConditionType, decodeProviderStatus, setCondition, type IBMCloudMachineProviderStatus } from './provider-spec.js';
+import { MachineCreatedConditionType, setCondition, type IBMCloudMachineProviderStatus } from './provider-spec.js';
 import { StuckMachines, STUCK_MACHINE_TIMEOUT_MS } from './stuck-machine.js';
 import type { VpcInstance } from './vpc-types.js';
 
@@ -62,15 +61,13 @@ class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
   private readonly stuck: StuckMachines;
 
   constructor(private readonly o: IbmCloudActuatorOptions) {
-    super({
-      ...timingSettings(o),
+    super(o, {
       isTerminating: (state) => state === 'deleting',
       idFromLaunchReply: true,
       creationCondition: MachineCreatedConditionType,
       setCondition: (status, cond, now) => setCondition(status as IBMCloudMachineProviderStatus, cond, now),
       failureReasons: { create: 'failed to create instance via ibm vpc client', update: 'failed to update machine', delete: 'failed to delete instance via ibmClient' },
       describeError: describeVpcError,
-      recordedInstanceId: (m) => decodeProviderStatus(m.status?.providerStatus).instanceId ?? undefined,
     });
     this.factory = o.clientFactory ?? new IbmClientFactory(o);
     this.stuck = new StuckMachines({ ...o, timeoutMs: o.stuckMachineTimeoutMs ?? STUCK_MACHINE_TIMEOUT_MS });

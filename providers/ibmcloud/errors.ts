@@ -60,11 +60,11 @@ export const mayHaveLaunched = (err: unknown): boolean => !(isVpcApiError(err) &
 
 /** How a failed POST /instances reads (the template types the error, see LaunchFailure), with the reference's metric reason. */
 export function vpcLaunchFailure(err: unknown, where: { zone: string; profile: string }): LaunchFailure {
-  const cls = classifyVpcError(err);
   const reason = 'failed to create instance via ibm vpc client';
   const message = describeVpcError(err);
+  // A capacity refusal is told apart only when the VPC said so itself (its error code is quoted).
   const capacity = isVpcApiError(err) ? { code: err.code, zone: where.zone, instanceType: where.profile, detail: message } : undefined;
-  return { kind: cls === 'invalid' ? 'invalid' : cls === 'capacity' && capacity ? 'capacity' : 'retry', message, invalidPrefix: reason, reason, capacity };
+  return { kind: classifyVpcError(err), message, invalidPrefix: reason, reason, capacity };
 }
 
 /** How a failed DELETE /instances/{id} reads: a 404 says the instance is gone; anything else fails the delete. */

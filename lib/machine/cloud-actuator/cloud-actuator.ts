@@ -21,6 +21,7 @@
 //   Machine's deletion completes.
 import type { Machine } from '../../apis/machine-types.js';
 import { isMachineProvisioned } from '../../apis/machine-predicates.js';
+import { readCommonProviderStatus } from '../../cloud/provider-condition.js';
 import { notesOf, type Actuator, type ActuatorContext } from '../actuator.js';
 import { emitUpdatedWhenChanged, machineChangeFingerprint, reportActuatorFailures, scopeForDelete, type MachineChangeMark } from '../actuator-reporting.js';
 import { isInvalidMachineConfiguration, RequeueAfterError } from '../errors.js';
@@ -183,7 +184,9 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
 
   /** Nothing was ever launched for the Machine: not provisioned, no id on record, none answered to a launch here. */
   private neverLaunched(machine: Machine): boolean {
-    if (isMachineProvisioned(machine) || this.settings.recordedInstanceId(machine)) return false;
+    const { recordedInstanceId } = this.settings;
+    const recorded = recordedInstanceId ? recordedInstanceId(machine) : readCommonProviderStatus(machine.status?.providerStatus).status.instanceId;
+    if (isMachineProvisioned(machine) || recorded) return false;
     return !this.launches?.instanceIdOf(machine.metadata.uid ?? '', undefined);
   }
 

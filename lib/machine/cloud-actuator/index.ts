@@ -5,7 +5,6 @@ export { MachineMemory } from './machine-memory.js';
 export {
   DEFAULT_CLOUD_REQUEUE_AFTER_MS,
   providerStatusSaver,
-  timingSettings,
   type CloudActuatorOptions,
   type CloudActuatorSettings,
   type CloudActuatorTimings,

@@ -7,15 +7,18 @@ import { InsufficientCapacityError, InvalidMachineConfigurationError, createMach
 
 /** How a cloud reads one failed launch. */
 export interface LaunchFailure {
-  /** 'invalid': the cloud can never accept this request; 'capacity': not now, not here; 'retry': anything else. */
-  kind: 'invalid' | 'capacity' | 'retry';
+  /**
+   * The cloud's class of the error (as its errors.ts classifies it): 'invalid' (the cloud can never accept this
+   * request) and 'capacity' (not now, not here) are told apart; any other class is retried.
+   */
+  kind: string;
   /** The cloud's words for the failure, without request parameters. */
   message: string;
-  /** What an InvalidConfiguration error says before the message. */
-  invalidPrefix: string;
+  /** What an InvalidConfiguration error says before the message (default: the reference's "error launching instance"). */
+  invalidPrefix?: string;
   /** The mapi_instance_create_failed reason; a retried error says it before the message. */
   reason: string;
-  /** For 'capacity': the cloud's code, where the instance was asked for and its explanation. */
+  /** For 'capacity': the cloud's code, where the instance was asked for and its explanation (without it, retried). */
   capacity?: { code: string; zone: string; instanceType: string; detail: string };
 }
 
@@ -25,7 +28,7 @@ export function launchFailureError(err: unknown, failure: LaunchFailure): Error 
   const { kind, message, capacity } = failure;
   const wrapped =
     kind === 'invalid'
-      ? new InvalidMachineConfigurationError(`${failure.invalidPrefix}: ${message}`, { cause: err })
+      ? new InvalidMachineConfigurationError(`${failure.invalidPrefix ?? 'error launching instance'}: ${message}`, { cause: err })
       : kind === 'capacity' && capacity
         ? new InsufficientCapacityError(capacity.code, capacity.zone, capacity.instanceType, capacity.detail, { cause: err })
         : createMachineError(`${failure.reason}: ${message}`, err);

@@ -38,7 +38,7 @@ export interface CreationCondition {
   message: string;
 }
 
-/** The timings every cloud actuator takes from its options (tests shorten them). */
+/** The clock and timings every cloud actuator takes from its options (tests shorten them). */
 export interface CloudActuatorTimings {
   clock: Clock;
   /** How long after a launch the cloud's reads may not show the instance (default DEFAULT_VISIBILITY_WINDOW_MS, as every cloud). */
@@ -53,16 +53,12 @@ export interface CloudActuatorOptions extends CloudActuatorTimings {
   client: KubeClient;
 }
 
+/** What the template needs to know about a cloud (its timings come from the provider's options). */
 export interface CloudActuatorSettings {
-  clock: Clock;
   /** Whether a state on the instance-state annotation means the instance is terminating or terminated. */
   isTerminating(state: string): boolean;
   /** The cloud names the instance only in the launch's reply: a launch ledger guards the gap until it is on record. */
   idFromLaunchReply: boolean;
-  /** How long after a launch reads may not show the instance (default DEFAULT_VISIBILITY_WINDOW_MS). */
-  visibilityWindowMs?: number;
-  /** See CloudActuatorTimings.requeueAfterMs. */
-  requeueAfterMs?: number;
   /** The provider condition that records creation (MachineCreation, MachineCreated). */
   creationCondition: string;
   /** Upserts a condition into the provider status; providers whose conditions have their own shape pass theirs. */
@@ -71,13 +67,9 @@ export interface CloudActuatorSettings {
   failureReasons: Record<InstanceAction, string>;
   /** A failure in the words the Machine's events show. */
   describeError(err: unknown): string;
-  /** The instance id in the provider status, read without decoding the spec (which may be invalid). */
-  recordedInstanceId(machine: Machine): string | undefined;
+  /**
+   * The instance id in the provider status, read without decoding the spec (which may be invalid). Default: the
+   * instanceId every provider status has, read leniently (readCommonProviderStatus).
+   */
+  recordedInstanceId?(machine: Machine): string | undefined;
 }
-
-/** The settings that come from a provider's options: the clock and the timings. */
-export const timingSettings = (o: CloudActuatorTimings): Pick<CloudActuatorSettings, 'clock' | 'visibilityWindowMs' | 'requeueAfterMs'> => ({
-  clock: o.clock,
-  visibilityWindowMs: o.eventualConsistencyWindowMs,
-  requeueAfterMs: o.requeueAfterMs,
-});

@@ -13,7 +13,14 @@ import { setFailureReason } from '../actuator-reporting.js';
 import { deleteMachineError } from '../errors.js';
 import { launchFailureError, type LaunchFailure } from './launch-failure.js';
 import { MachineMemory } from './machine-memory.js';
-import { DEFAULT_CLOUD_REQUEUE_AFTER_MS, type CloudActuatorSettings, type CloudMachineScope, type CloudProviderStatus, type CreationCondition } from './settings.js';
+import {
+  DEFAULT_CLOUD_REQUEUE_AFTER_MS,
+  type CloudActuatorSettings,
+  type CloudActuatorTimings,
+  type CloudMachineScope,
+  type CloudProviderStatus,
+  type CreationCondition,
+} from './settings.js';
 
 /** How a terminate call's failure reads: the metric reason, which errors mean the instance is gone, a hint for users. */
 export interface TerminateFailure {
@@ -34,11 +41,15 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
   protected readonly launches: LaunchLedger | undefined;
   protected readonly memory = new MachineMemory();
 
-  constructor(protected readonly settings: CloudActuatorSettings) {
-    this.clock = settings.clock;
-    this.requeueAfterMs = settings.requeueAfterMs ?? DEFAULT_CLOUD_REQUEUE_AFTER_MS;
-    this.launches = settings.idFromLaunchReply ? new LaunchLedger({ clock: settings.clock, windowMs: settings.visibilityWindowMs ?? DEFAULT_VISIBILITY_WINDOW_MS }) : undefined;
-    this.guard = new DeleteGuard({ clock: settings.clock, ledger: this.launches, windowMs: settings.visibilityWindowMs, isTerminating: settings.isTerminating });
+  constructor(
+    timings: CloudActuatorTimings,
+    protected readonly settings: CloudActuatorSettings,
+  ) {
+    const { clock, eventualConsistencyWindowMs: windowMs } = timings;
+    this.clock = clock;
+    this.requeueAfterMs = timings.requeueAfterMs ?? DEFAULT_CLOUD_REQUEUE_AFTER_MS;
+    this.launches = settings.idFromLaunchReply ? new LaunchLedger({ clock, windowMs: windowMs ?? DEFAULT_VISIBILITY_WINDOW_MS }) : undefined;
+    this.guard = new DeleteGuard({ clock, ledger: this.launches, windowMs, isTerminating: settings.isTerminating });
   }
 
   /** The id on record, else the one this process launched and has not seen recorded yet. */

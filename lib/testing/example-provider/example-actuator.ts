@@ -54,16 +54,12 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
 
   constructor(o: ExampleActuatorOptions) {
     // Step 2: what the template needs to know about this cloud.
-    super({
-      clock: o.clock,
+    super({ clock: o.clock, eventualConsistencyWindowMs: o.visibilityWindowMs, requeueAfterMs: 1_000 }, {
       isTerminating: (state) => state === 'terminating' || state === 'terminated',
       idFromLaunchReply: true,
-      visibilityWindowMs: o.visibilityWindowMs,
-      requeueAfterMs: 1_000,
       creationCondition: MachineCreationCondition,
       failureReasons: { create: 'failed to create instance', update: 'failed to update instance', delete: 'failed to delete instance' },
       describeError: messageOf,
-      recordedInstanceId: (m) => statusOf(m).instanceId ?? undefined,
     });
     this.cloud = o.cloud;
   }
