@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Machine, MachineSet } from '../../../lib/apis/machine-types.js';
 import type { KubeObject } from '../../../lib/apis/meta.js';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 import type { KubeClient, WatchEvent, WatchOptions } from '../../../lib/client/kube-client.js';
 import { ConfigMaps, Machines, MachineSets, Nodes, type Resource } from '../../../lib/client/resources.js';
 import { addMachineSetController, type MachineSetControllerOptions } from '../../../lib/machineset/machineset-controller.js';
@@ -154,17 +155,24 @@ describe('MachineSet controller', function () {
   });
 
   it('counts a ready machine available only after minReadySeconds, and looks again by itself then', async () => {
-    start();
+    // The controller's time is a FakeClock that only the test moves, so how long the test's own steps take
+    // on a busy machine cannot make the machine available early. Machine and Node changes are reconciled
+    // at once (coalesceMs 0): the only timer due within minReadySeconds is then the controller's look-again.
+    const clock = new FakeClock();
+    const mgr = env.newManager({ namespace: ns, clock });
+    addMachineSetController(mgr, { random: seededRandom(7), coalesceMs: 0 });
+    running = run(mgr);
     await env.client.create(MachineSets, machineSet(ns, 1, { minReadySeconds: 1 }));
     const [m] = await eventually(async () => {
       const l = await machines();
       return l.length === 1 && l;
     });
+    const readySince = clock.now();
     await env.client.create(Nodes, {
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name: `${ns}-slow` },
-      status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString() }] },
+      status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(readySince).toISOString() }] },
     });
     await env.client.patch(Machines, { namespace: ns, name: m!.metadata.name! }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: `${ns}-slow` } } } }, { subresource: 'status' });
     const ready = await eventually(async () => {
@@ -172,8 +180,13 @@ describe('MachineSet controller', function () {
       return cur.status?.readyReplicas === 1 && cur;
     });
     expect(ready.status?.availableReplicas).to.equal(0);
-    // No event arrives after this point: only the controller's own requeue can make it available.
-    await eventually(async () => (await getMS()).status?.availableReplicas === 1, { timeoutMs: 5_000 });
+    // Ready must hold strictly longer than minReadySeconds. Step only once the controller has set its
+    // look-again (a step before that would move its due time on with the clock).
+    const justPastMinReady = readySince + 1_001;
+    await eventually(() => (clock.nextTimerAt() ?? Infinity) <= justPastMinReady, { what: 'a look-again due by the end of minReadySeconds' });
+    clock.setTime(justPastMinReady);
+    // No object changes after this point: only the controller's own look-again can make it available.
+    await eventually(async () => (await getMS()).status?.availableReplicas === 1, { what: 'availableReplicas 1 after minReadySeconds' });
   });
 
   it('adopts a matching orphan instead of creating a machine', async () => {
