@@ -19,15 +19,23 @@ const offRepoCitations = [
   { pattern: /§\s?\d+(?:\.\d+)*/u, say: 'a numbered section of a document outside the repository' },
   { pattern: /\bflaws? #?\d+/iu, say: 'a numbered flaw of a list outside the repository' },
   { pattern: /\b[A-D]\d{1,2}\.\d+/u, say: 'a numbered section of a document outside the repository' },
-  { pattern: /(?<![\w./-])(?:spec\/)?(?:machine-api|aws|gcp|ibmcloud|sdk-notes|user-pain-points|DESIGN)\.md\b/u, say: 'a document outside the repository' },
+  {
+    pattern: /(?<![\w./-])(?:spec\/)?(?:machine-api|aws|gcp|ibmcloud|sdk-notes|user-pain-points|DESIGN)\.md\b/u,
+    say: 'a document outside the repository',
+  },
   { pattern: /\buser-pain-points\b/u, say: 'a document outside the repository' },
-  { pattern: /(?<!\/browse\/)\bOCPBUGS-\d+/u, say: 'a bare bug key; link it (https://issues.redhat.com/browse/OCPBUGS-…)' },
+  {
+    pattern: /(?<!\/browse\/)\bOCPBUGS-\d+/u,
+    say: 'a bare bug key; link it (https://issues.redhat.com/browse/OCPBUGS-…)',
+  },
 ];
 
 export const noOffRepoCitations = {
   meta: {
     type: 'suggestion',
-    docs: { description: 'Comments give the reason or a public link, never a pointer into a document the repository lacks.' },
+    docs: {
+      description: 'Comments give the reason or a public link, never a pointer into a document the repository lacks.',
+    },
     schema: [],
   },
   create(context) {
@@ -72,14 +80,22 @@ function libRoom(files, own = []) {
 export const libRooms = [
   libRoom(['lib/**/*.ts']),
   // The leaf every room may import: anything it imported from elsewhere in lib/ could import it back.
-  libRoom(['lib/base/**/*.ts'], [
-    { regex: '^\\.\\./', message: 'lib/base/ imports nothing else in lib/: it is the leaf every room may import.' },
-  ]),
+  libRoom(
+    ['lib/base/**/*.ts'],
+    [{ regex: '^\\.\\./', message: 'lib/base/ imports nothing else in lib/: it is the leaf every room may import.' }],
+  ),
   // lib/runtime builds on the client (informers, leader election), so the client must not build on it;
   // what both need lives in lib/base/.
-  libRoom(['lib/client/**/*.ts'], [
-    { regex: '^(\\.\\./)+runtime(/|$)', message: 'lib/client/ never imports lib/runtime/ (runtime imports the client); shared utilities live in lib/base/.' },
-  ]),
+  libRoom(
+    ['lib/client/**/*.ts'],
+    [
+      {
+        regex: '^(\\.\\./)+runtime(/|$)',
+        message:
+          'lib/client/ never imports lib/runtime/ (runtime imports the client); shared utilities live in lib/base/.',
+      },
+    ],
+  ),
 ];
 
 function providerRules(cloud) {
@@ -87,13 +103,22 @@ function providerRules(cloud) {
   return {
     files: [`providers/${cloud}/**/*.ts`],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/cmd/**'], message: 'providers never import cmd/.' },
-          { group: others.map((o) => `**/providers/${o}/**`).concat(others.map((o) => `../${o}/**`)), message: 'A provider never imports another provider.' },
-          { group: ['**/lib/*/**', '!**/lib/index.js', '!**/lib/testing/index.js'], message: 'Providers import lib/index.js (and lib/testing/index.js for emulators) only.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/cmd/**'], message: 'providers never import cmd/.' },
+            {
+              group: others.map((o) => `**/providers/${o}/**`).concat(others.map((o) => `../${o}/**`)),
+              message: 'A provider never imports another provider.',
+            },
+            {
+              group: ['**/lib/*/**', '!**/lib/index.js', '!**/lib/testing/index.js'],
+              message: 'Providers import lib/index.js (and lib/testing/index.js for emulators) only.',
+            },
+          ],
+        },
+      ],
       'no-restricted-properties': ['error', ...processGlobals],
     },
   };
@@ -118,8 +143,14 @@ export default tseslint.config(
       // patterns that come from outside go through the linear-time RE2 engine (re2js) instead.
       'security/detect-non-literal-regexp': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/only-throw-error': 'error',
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -127,7 +158,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowNullish: true },
+      ],
       '@typescript-eslint/no-redundant-type-constituents': 'off',
       '@typescript-eslint/unbound-method': 'off',
       'no-constant-condition': ['error', { checkLoops: false }],

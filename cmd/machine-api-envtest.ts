@@ -6,13 +6,15 @@ import { startControlPlane } from '../lib/envtest/index.js';
 
 function parsePort(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('--port must be an integer from 0 to 65535');
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('--port must be an integer from 0 to 65535');
   return n;
 }
 
 function parseBytes(v: string): number {
   const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('--watch-history-bytes must be a positive integer');
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError('--watch-history-bytes must be a positive integer');
   return n;
 }
 
@@ -25,8 +27,13 @@ function collectService(v: string, prev: Record<string, string> | undefined): Re
   const eq = v.indexOf('=');
   const key = eq < 0 ? '' : v.slice(0, eq);
   const target = eq < 0 ? '' : v.slice(eq + 1);
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9]*[a-z0-9])?(:\d{1,5})?$/.test(key) || !/^[^\s/]+:\d{1,5}$/.test(target)) {
-    throw new InvalidArgumentError(`--webhook-service must be namespace/name[:port]=host:port, got ${JSON.stringify(v)}`);
+  if (
+    !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9]*[a-z0-9])?(:\d{1,5})?$/.test(key) ||
+    !/^[^\s/]+:\d{1,5}$/.test(target)
+  ) {
+    throw new InvalidArgumentError(
+      `--webhook-service must be namespace/name[:port]=host:port, got ${JSON.stringify(v)}`,
+    );
   }
   return { ...(prev ?? {}), [key]: target };
 }
@@ -37,13 +44,32 @@ async function main(): Promise<void> {
     .description('A local Kubernetes API server for the Machine API: discovery, built-in kinds, CRDs, watch, GC.')
     .option('--port <port>', 'port on 127.0.0.1 (0 picks a free one)', parsePort, 0)
     .requiredOption('--kubeconfig <file>', 'write a kubeconfig for the server here (mode 0600)')
-    .option('--data-dir <dir>', 'keep objects across restarts in this directory (every write is durable before it is acknowledged)')
-    .option('--watch-history-bytes <n>', 'bytes of change events kept for resuming watches (default 268435456); older positions get 410 Gone', parseBytes)
+    .option(
+      '--data-dir <dir>',
+      'keep objects across restarts in this directory (every write is durable before it is acknowledged)',
+    )
+    .option(
+      '--watch-history-bytes <n>',
+      'bytes of change events kept for resuming watches (default 268435456); older positions get 410 Gone',
+      parseBytes,
+    )
     .option('--crds <dir>', 'directory of CRD manifests (repeatable; default <repo>/manifests/crds)', collect)
     .option('--token <token>', 'bearer token clients must send (default: random; prefer MACHINE_API_ENVTEST_TOKEN)')
-    .option('--webhook-service <ns/name[:port]=host:port>', 'where an admission webhook Service listens on loopback (repeatable)', collectService)
+    .option(
+      '--webhook-service <ns/name[:port]=host:port>',
+      'where an admission webhook Service listens on loopback (repeatable)',
+      collectService,
+    )
     .parse(process.argv);
-  const o = program.opts<{ port: number; kubeconfig: string; dataDir?: string; watchHistoryBytes?: number; crds?: string[]; token?: string; webhookService?: Record<string, string> }>();
+  const o = program.opts<{
+    port: number;
+    kubeconfig: string;
+    dataDir?: string;
+    watchHistoryBytes?: number;
+    crds?: string[];
+    token?: string;
+    webhookService?: Record<string, string>;
+  }>();
   const cp = await startControlPlane({
     port: o.port,
     kubeconfigPath: o.kubeconfig,
@@ -63,7 +89,9 @@ async function main(): Promise<void> {
     cp.stop().then(
       () => process.exit(0),
       (err: unknown) => {
-        process.stderr.write(`machine-api-envtest: stopping failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.stderr.write(
+          `machine-api-envtest: stopping failed: ${err instanceof Error ? err.message : String(err)}\n`,
+        );
         process.exit(1);
       },
     );

@@ -43,7 +43,12 @@ function terminalView(out: NodeJS.WriteStream, env: LocalEnvironment, o: LocalCl
       width: out.columns || 80,
       height: out.rows || 24,
       nowMs: Date.now(),
-      header: { provider: o.provider, apiServer: env.endpoints.apiServer, hint, footer: `Ctrl-C stops everything; state and logs are kept in ${displayPath(dirname(env.endpointsPath))}/` },
+      header: {
+        provider: o.provider,
+        apiServer: env.endpoints.apiServer,
+        hint,
+        footer: `Ctrl-C stops everything; state and logs are kept in ${displayPath(dirname(env.endpointsPath))}/`,
+      },
     });
     const frame = lines.join('\n');
     if (frame === last && !force) return;
@@ -87,10 +92,25 @@ export async function main(argv: string[]): Promise<void> {
   });
   const hint = `KUBECONFIG=${displayPath(env.kubeconfigPath)} kubectl get machines -A`;
   const cloud = env.endpoints.cloud[o.provider];
-  out.write(`machine-api-local: API server ${env.endpoints.apiServer}, ${o.provider} emulator ${cloud?.endpoint ?? ''} (${cloud?.region ?? ''})\n`);
-  out.write(`machine-api-local: controllers ${o.controllers === 'none' ? 'not started (--controllers none: see "binaries" in ' + displayPath(env.endpointsPath) + ')' : env.processes ? `${env.processes.status().map((b) => `${b.name} (pid ${b.pid ?? '-'})`).join(', ')}, each its own process` : env.binaries.map((b) => b.name).join(', ')}; logs in ${displayPath(join(dirname(env.endpointsPath), env.processes ? 'logs/' : 'controllers.log'))}\n`);
+  out.write(
+    `machine-api-local: API server ${env.endpoints.apiServer}, ${o.provider} emulator ${cloud?.endpoint ?? ''} (${cloud?.region ?? ''})\n`,
+  );
+  out.write(
+    `machine-api-local: controllers ${
+      o.controllers === 'none'
+        ? 'not started (--controllers none: see "binaries" in ' + displayPath(env.endpointsPath) + ')'
+        : env.processes
+          ? `${env.processes
+              .status()
+              .map((b) => `${b.name} (pid ${b.pid ?? '-'})`)
+              .join(', ')}, each its own process`
+          : env.binaries.map((b) => b.name).join(', ')
+    }; logs in ${displayPath(join(dirname(env.endpointsPath), env.processes ? 'logs/' : 'controllers.log'))}\n`,
+  );
   if (env.endpoints.serviceAccountKubeconfig) {
-    out.write(`machine-api-local: RBAC on: the controllers run as their Deployment's ServiceAccount (kubeconfig ${displayPath(env.endpoints.serviceAccountKubeconfig)}), with the roles of manifests/rbac\n`);
+    out.write(
+      `machine-api-local: RBAC on: the controllers run as their Deployment's ServiceAccount (kubeconfig ${displayPath(env.endpoints.serviceAccountKubeconfig)}), with the roles of manifests/rbac\n`,
+    );
   }
   if (env.createdSamples.length) out.write(`machine-api-local: created ${env.createdSamples.join(', ')}\n`);
   out.write(`Try: ${hint}\n`);
@@ -117,14 +137,20 @@ export async function main(argv: string[]): Promise<void> {
     clearInterval(timer);
     poll.abort();
     view.close();
-    out.write(`machine-api-local: ${signal} received; stopping controllers, kubelet simulator, emulator and API server\n`);
+    out.write(
+      `machine-api-local: ${signal} received; stopping controllers, kubelet simulator, emulator and API server\n`,
+    );
     env.stop().then(
       () => {
-        out.write(`machine-api-local: stopped; everything is kept in ${displayPath(dirname(env.endpointsPath))}/ for the next start\n`);
+        out.write(
+          `machine-api-local: stopped; everything is kept in ${displayPath(dirname(env.endpointsPath))}/ for the next start\n`,
+        );
         process.exit(0);
       },
       (err: unknown) => {
-        process.stderr.write(`machine-api-local: stopping failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.stderr.write(
+          `machine-api-local: stopping failed: ${err instanceof Error ? err.message : String(err)}\n`,
+        );
         process.exit(1);
       },
     );

@@ -68,7 +68,9 @@ export interface AwsProviderOptions extends ProviderControllerOptions {
   retryDelayMs?: (attempt: number) => number;
   batchWindowMs?: number;
   /** Overrides for the actuator (tests shorten the eventual-consistency requeue). */
-  actuator?: Partial<Pick<AwsActuatorOptions, 'requeueAfterMs' | 'eventualConsistencyWindowMs' | 'infrastructureTags' | 'ipFamily'>>;
+  actuator?: Partial<
+    Pick<AwsActuatorOptions, 'requeueAfterMs' | 'eventualConsistencyWindowMs' | 'infrastructureTags' | 'ipFamily'>
+  >;
 }
 
 export interface AwsProvider {
@@ -78,7 +80,12 @@ export interface AwsProvider {
 }
 
 /** Registers the AWS provider's controllers on a manager; what the binary runs, and what tests run in-process. */
-export function wireAwsProvider(mgr: ControllerManager, client: KubeClient, opts: AwsProviderOptions = {}, clock: Clock = mgr.clock): AwsProvider {
+export function wireAwsProvider(
+  mgr: ControllerManager,
+  client: KubeClient,
+  opts: AwsProviderOptions = {},
+  clock: Clock = mgr.clock,
+): AwsProvider {
   const clients = new AwsClientFactory({
     clock,
     endpoint: opts.endpoint,
@@ -102,7 +109,13 @@ export function wireAwsProvider(mgr: ControllerManager, client: KubeClient, opts
     secretCacheTtlMs: 0,
     ...opts.actuator,
   });
-  const catalog = createAwsInstanceTypeCatalog({ client: secretClient, clock, clients, regionOverride: opts.region, defaultRegion: opts.defaultRegion });
+  const catalog = createAwsInstanceTypeCatalog({
+    client: secretClient,
+    clock,
+    clients,
+    regionOverride: opts.region,
+    defaultRegion: opts.defaultRegion,
+  });
   addProviderControllers(mgr, actuator, catalog, opts);
   return {
     actuator,
@@ -124,49 +137,86 @@ interface AwsPlatformStatus {
  * What the cluster's Infrastructure says about AWS: default region, resource tags, custom endpoints and IP
  * family. Read once at start; a cluster without it (or an API error) just gets the defaults.
  */
-export async function awsSettingsFromInfrastructure(client: KubeClient, logger: Logger): Promise<Partial<AwsProviderOptions>> {
+export async function awsSettingsFromInfrastructure(
+  client: KubeClient,
+  logger: Logger,
+): Promise<Partial<AwsProviderOptions>> {
   const aws = await readPlatformStatus<AwsPlatformStatus>(client, logger, 'aws');
   if (!aws) return {};
   const endpoint = (name: string) => aws.serviceEndpoints?.find((e) => e.name === name)?.url || undefined;
   const ipFamily = aws.ipFamily as IpFamily | undefined;
-  const tags: TagSpecification[] = (aws.resourceTags ?? []).flatMap((t) => (t.key ? [{ name: t.key, value: t.value ?? '' }] : []));
+  const tags: TagSpecification[] = (aws.resourceTags ?? []).flatMap((t) =>
+    t.key ? [{ name: t.key, value: t.value ?? '' }] : [],
+  );
   return {
     defaultRegion: aws.region || undefined,
-    endpoints: { ec2: endpoint('ec2'), elb: endpoint('elasticloadbalancing'), elbv2: endpoint('elasticloadbalancing'), sts: endpoint('sts') },
+    endpoints: {
+      ec2: endpoint('ec2'),
+      elb: endpoint('elasticloadbalancing'),
+      elbv2: endpoint('elasticloadbalancing'),
+      sts: endpoint('sts'),
+    },
     actuator: { infrastructureTags: tags, ipFamily },
   };
 }
 
 /** Where the cluster keeps the cloud-provider config; its `ca-bundle.pem` key is the CA of a custom AWS endpoint. */
-export const KUBE_CLOUD_CONFIG = { namespace: 'openshift-config-managed', name: 'kube-cloud-config', key: 'ca-bundle.pem' } as const;
+export const KUBE_CLOUD_CONFIG = {
+  namespace: 'openshift-config-managed',
+  name: 'kube-cloud-config',
+  key: 'ca-bundle.pem',
+} as const;
 
 /**
  * The CA bundle of the cloud-provider config (ConfigMap openshift-config-managed/kube-cloud-config, key
  * ca-bundle.pem), which the reference adds to its AWS session: read once at start. Absent (or unreadable) =
  * none; the system and trusted-CA bundles still apply.
  */
-export async function awsCaBundleFromCloudConfig(client: KubeClient, logger: Logger): Promise<TrustedCaBundle | undefined> {
+export async function awsCaBundleFromCloudConfig(
+  client: KubeClient,
+  logger: Logger,
+): Promise<TrustedCaBundle | undefined> {
   try {
-    const cm = await client.get(ConfigMaps, { namespace: KUBE_CLOUD_CONFIG.namespace, name: KUBE_CLOUD_CONFIG.name }, { signal: AbortSignal.timeout(10_000) });
+    const cm = await client.get(
+      ConfigMaps,
+      { namespace: KUBE_CLOUD_CONFIG.namespace, name: KUBE_CLOUD_CONFIG.name },
+      { signal: AbortSignal.timeout(10_000) },
+    );
     const pem = cm.data?.[KUBE_CLOUD_CONFIG.key];
     if (!pem) return undefined;
-    logger.info('using the custom CA bundle of the cloud-provider config', { configMap: `${KUBE_CLOUD_CONFIG.namespace}/${KUBE_CLOUD_CONFIG.name}` });
-    return { source: `${KUBE_CLOUD_CONFIG.key} of ConfigMap ${KUBE_CLOUD_CONFIG.namespace}/${KUBE_CLOUD_CONFIG.name}`, pem };
+    logger.info('using the custom CA bundle of the cloud-provider config', {
+      configMap: `${KUBE_CLOUD_CONFIG.namespace}/${KUBE_CLOUD_CONFIG.name}`,
+    });
+    return {
+      source: `${KUBE_CLOUD_CONFIG.key} of ConfigMap ${KUBE_CLOUD_CONFIG.namespace}/${KUBE_CLOUD_CONFIG.name}`,
+      pem,
+    };
   } catch (err) {
-    logger.info('no readable cloud-provider config CA bundle', { error: err instanceof Error ? err.message : String(err) });
+    logger.info('no readable cloud-provider config CA bundle', {
+      error: err instanceof Error ? err.message : String(err),
+    });
     return undefined;
   }
 }
 
 function region(value: string): string {
-  if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(value)) throw new InvalidArgumentError(`--aws-region must look like us-east-1, got ${JSON.stringify(value)}`);
+  if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(value))
+    throw new InvalidArgumentError(`--aws-region must look like us-east-1, got ${JSON.stringify(value)}`);
   return value;
 }
 
 export function buildProgram(env: NodeJS.ProcessEnv): Command {
   return buildProviderProgram(env, { component: COMPONENT, leaderElectionId: LEADER_ELECTION_ID, cloud: 'AWS' })
-    .option('--aws-endpoint <url>', 'Endpoint for EC2, ELB and ELBv2 (an emulator, VPC or FIPS endpoint); default: the public AWS endpoints', httpUrlArgument('--aws-endpoint'))
-    .option('--aws-region <region>', 'Use this region for every AWS call, whatever placement.region says; also the default region for specs that name none', region);
+    .option(
+      '--aws-endpoint <url>',
+      'Endpoint for EC2, ELB and ELBv2 (an emulator, VPC or FIPS endpoint); default: the public AWS endpoints',
+      httpUrlArgument('--aws-endpoint'),
+    )
+    .option(
+      '--aws-region <region>',
+      'Use this region for every AWS call, whatever placement.region says; also the default region for specs that name none',
+      region,
+    );
 }
 
 export interface PreparedAwsProvider {
@@ -177,7 +227,10 @@ export interface PreparedAwsProvider {
 }
 
 /** Everything the binary does before running: manager from flags, Infrastructure settings, wiring. */
-export async function prepareAwsProvider(program: Command, opts: { logStream?: NodeJS.WritableStream; env?: NodeJS.ProcessEnv } = {}): Promise<PreparedAwsProvider> {
+export async function prepareAwsProvider(
+  program: Command,
+  opts: { logStream?: NodeJS.WritableStream; env?: NodeJS.ProcessEnv } = {},
+): Promise<PreparedAwsProvider> {
   const flags = readStandardFlags(program);
   const aws = program.opts<{ awsEndpoint?: string; awsRegion?: string; trustedCaBundle?: string }>();
   const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
@@ -207,7 +260,11 @@ export async function prepareAwsProvider(program: Command, opts: { logStream?: N
 }
 
 /** Parses argv, prepares the provider and runs until SIGTERM/SIGINT. Resolves with the exit code. */
-export async function runAwsProvider(argv: string[], env: NodeJS.ProcessEnv, run: Omit<RunOptions, 'logger'> = {}): Promise<number> {
+export async function runAwsProvider(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  run: Omit<RunOptions, 'logger'> = {},
+): Promise<number> {
   const { manager, logger, close } = await prepareAwsProvider(buildProgram(env).parse(argv), { env });
   try {
     return await runUntilSignal(manager, { ...run, logger });

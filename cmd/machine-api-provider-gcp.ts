@@ -4,7 +4,17 @@
 // nodelink-controller container, as the operator lays the pod out (--with-nodelink runs it here instead).
 // Wiring only: flags and environment in, one call into lib and providers/gcp out.
 import type { Command } from 'commander';
-import { RealClock, secretReaderFor, withSecretReader, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger, type OutboundHttp } from '../lib/index.js';
+import {
+  RealClock,
+  secretReaderFor,
+  withSecretReader,
+  type Clock,
+  type CloudRateLimits,
+  type ControllerManager,
+  type KubeClient,
+  type Logger,
+  type OutboundHttp,
+} from '../lib/index.js';
 import {
   GcpClientFactory,
   createGcpActuator,
@@ -43,7 +53,10 @@ export interface GcpProviderOptions extends ProviderControllerOptions {
   outbound?: OutboundHttp;
   /** Overrides for the actuator. */
   actuator?: Partial<
-    Pick<GcpActuatorOptions, 'requeueAfterMs' | 'infrastructureLabels' | 'infrastructureTags' | 'defaultImage' | 'tagValueLookup'>
+    Pick<
+      GcpActuatorOptions,
+      'requeueAfterMs' | 'infrastructureLabels' | 'infrastructureTags' | 'defaultImage' | 'tagValueLookup'
+    >
   >;
 }
 
@@ -54,12 +67,34 @@ export interface GcpProvider {
 }
 
 /** Registers the GCP provider's controllers on a manager; what the binary runs, and what tests run in-process. */
-export function wireGcpProvider(mgr: ControllerManager, client: KubeClient, opts: GcpProviderOptions = {}, clock: Clock = mgr.clock): GcpProvider {
-  const clients = new GcpClientFactory({ clock, endpoint: opts.endpoint, rateLimits: opts.rateLimits, batchWindowMs: opts.batchWindowMs, outbound: opts.outbound });
+export function wireGcpProvider(
+  mgr: ControllerManager,
+  client: KubeClient,
+  opts: GcpProviderOptions = {},
+  clock: Clock = mgr.clock,
+): GcpProvider {
+  const clients = new GcpClientFactory({
+    clock,
+    endpoint: opts.endpoint,
+    rateLimits: opts.rateLimits,
+    batchWindowMs: opts.batchWindowMs,
+    outbound: opts.outbound,
+  });
   // Credentials and user-data Secrets come from the manager's shared cache, not a GET per reconcile.
   const secretClient = withSecretReader(client, secretReaderFor(mgr, client));
-  const actuator = createGcpActuator({ client: secretClient, clock, clientFactory: clients, defaultProject: opts.defaultProject, ...opts.actuator });
-  const catalog = createGcpInstanceTypeCatalog({ client: secretClient, clock, clients, defaultProject: opts.defaultProject });
+  const actuator = createGcpActuator({
+    client: secretClient,
+    clock,
+    clientFactory: clients,
+    defaultProject: opts.defaultProject,
+    ...opts.actuator,
+  });
+  const catalog = createGcpInstanceTypeCatalog({
+    client: secretClient,
+    clock,
+    clients,
+    defaultProject: opts.defaultProject,
+  });
   addProviderControllers(mgr, actuator, catalog, opts);
   return {
     actuator,
@@ -82,12 +117,17 @@ interface GcpPlatformStatus {
  * What the cluster's Infrastructure says about GCP: default project, resource labels and tags, a custom
  * compute endpoint. Read once at start; a cluster without it (or an API error) just gets the defaults.
  */
-export async function gcpSettingsFromInfrastructure(client: KubeClient, logger: Logger): Promise<Partial<GcpProviderOptions>> {
+export async function gcpSettingsFromInfrastructure(
+  client: KubeClient,
+  logger: Logger,
+): Promise<Partial<GcpProviderOptions>> {
   const gcp = await readPlatformStatus<GcpPlatformStatus>(client, logger, 'gcp');
   if (!gcp) return {};
   const labels: Record<string, string> = {};
   for (const l of gcp.resourceLabels ?? []) if (l.key) labels[l.key] = l.value ?? '';
-  const tags: ResourceManagerTag[] = (gcp.resourceTags ?? []).flatMap((t) => (t.parentID && t.key && t.value ? [{ parentID: t.parentID, key: t.key, value: t.value }] : []));
+  const tags: ResourceManagerTag[] = (gcp.resourceTags ?? []).flatMap((t) =>
+    t.parentID && t.key && t.value ? [{ parentID: t.parentID, key: t.key, value: t.value }] : [],
+  );
   const compute = gcp.serviceEndpoints?.find((e) => e.name === 'compute')?.url || undefined;
   return {
     defaultProject: gcp.projectID || undefined,
@@ -97,7 +137,11 @@ export async function gcpSettingsFromInfrastructure(client: KubeClient, logger: 
 }
 
 export function buildProgram(env: NodeJS.ProcessEnv): Command {
-  const program = buildProviderProgram(env, { component: COMPONENT, leaderElectionId: LEADER_ELECTION_ID, cloud: 'GCP' });
+  const program = buildProviderProgram(env, {
+    component: COMPONENT,
+    leaderElectionId: LEADER_ELECTION_ID,
+    cloud: 'GCP',
+  });
   program.option(
     '--gcp-endpoint <url>',
     'Compute Engine API endpoint (an emulator or a private endpoint; a plain http:// endpoint gets no credentials); default: compute.googleapis.com',
@@ -121,7 +165,12 @@ export async function runGcpProvider(argv: string[], env: NodeJS.ProcessEnv): Pr
     { ...infra, endpoint, outbound, ...providerControllerFlags(program, flags) },
     new RealClock(),
   );
-  logger.info('starting', { ...podIdentity(env), namespace: flags.namespace || '(all)', gcpEndpoint: endpoint ?? '(default)', outbound: outbound.describe() });
+  logger.info('starting', {
+    ...podIdentity(env),
+    namespace: flags.namespace || '(all)',
+    gcpEndpoint: endpoint ?? '(default)',
+    outbound: outbound.describe(),
+  });
   try {
     return await runUntilSignal(manager, { logger });
   } finally {

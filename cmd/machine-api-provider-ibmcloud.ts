@@ -5,7 +5,18 @@
 // (--with-nodelink runs it here instead).
 // Wiring only: flags and the Infrastructure's endpoint overrides in, one call into lib and providers/ibmcloud out.
 import type { Command } from 'commander';
-import { RealClock, secretReaderFor, withSecretReader, type Clock, type CloudRateLimits, type ControllerManager, type KubeClient, type Logger, type Manager, type OutboundHttp } from '../lib/index.js';
+import {
+  RealClock,
+  secretReaderFor,
+  withSecretReader,
+  type Clock,
+  type CloudRateLimits,
+  type ControllerManager,
+  type KubeClient,
+  type Logger,
+  type Manager,
+  type OutboundHttp,
+} from '../lib/index.js';
 import {
   createIbmCloudActuator,
   createIbmCloudInstanceTypeCatalog,
@@ -44,7 +55,9 @@ export interface IbmCloudProviderOptions extends ProviderControllerOptions {
   /** Proxy and trusted CAs for every IBM Cloud call. */
   outbound?: OutboundHttp;
   /** Overrides for the actuator (tests shorten the requeue). */
-  actuator?: Partial<Pick<IbmCloudActuatorOptions, 'requeueAfterMs' | 'eventualConsistencyWindowMs' | 'resolutionTtlMs'>>;
+  actuator?: Partial<
+    Pick<IbmCloudActuatorOptions, 'requeueAfterMs' | 'eventualConsistencyWindowMs' | 'resolutionTtlMs'>
+  >;
 }
 
 export interface IbmCloudProvider {
@@ -53,9 +66,21 @@ export interface IbmCloudProvider {
 }
 
 /** Registers the IBM Cloud provider's controllers on a manager; what the binary runs, and what tests run in-process. */
-export function wireIbmCloudProvider(mgr: ControllerManager, client: KubeClient, opts: IbmCloudProviderOptions = {}, clock: Clock = mgr.clock): IbmCloudProvider {
+export function wireIbmCloudProvider(
+  mgr: ControllerManager,
+  client: KubeClient,
+  opts: IbmCloudProviderOptions = {},
+  clock: Clock = mgr.clock,
+): IbmCloudProvider {
   // One factory: the actuator and the catalog share the rate limiter, the tokens and the profile cache.
-  const clients = new IbmClientFactory({ clock, endpoints: opts.endpoints, rateLimits: opts.rateLimits, retry: opts.retry, batchWindowMs: opts.batchWindowMs, outbound: opts.outbound });
+  const clients = new IbmClientFactory({
+    clock,
+    endpoints: opts.endpoints,
+    rateLimits: opts.rateLimits,
+    retry: opts.retry,
+    batchWindowMs: opts.batchWindowMs,
+    outbound: opts.outbound,
+  });
   // Credentials and user-data Secrets come from the manager's shared cache, not a GET per reconcile.
   const secretClient = withSecretReader(client, secretReaderFor(mgr, client));
   const actuator = createIbmCloudActuator({ client: secretClient, clock, clientFactory: clients, ...opts.actuator });
@@ -88,11 +113,31 @@ export async function ibmEndpointsFromInfrastructure(client: KubeClient, logger:
 }
 
 export function buildProgram(env: NodeJS.ProcessEnv): Command {
-  return buildProviderProgram(env, { component: COMPONENT, leaderElectionId: LEADER_ELECTION_ID, cloud: 'IBM Cloud VPC' })
-    .option('--ibmcloud-vpc-endpoint <url>', 'VPC API base URL for every region (a private endpoint or an emulator; "/v1" is appended when missing); default: each region\'s public endpoint', httpUrlArgument('--ibmcloud-vpc-endpoint'))
-    .option('--ibmcloud-iam-endpoint <url>', 'IAM base URL (the token service is <url>/identity/token); default https://iam.cloud.ibm.com', httpUrlArgument('--ibmcloud-iam-endpoint'))
-    .option('--ibmcloud-resource-manager-endpoint <url>', 'Resource Manager base URL; default https://resource-controller.cloud.ibm.com', httpUrlArgument('--ibmcloud-resource-manager-endpoint'))
-    .option('--ibmcloud-global-tagging-endpoint <url>', 'Global Tagging base URL; default https://tags.global-search-tagging.cloud.ibm.com', httpUrlArgument('--ibmcloud-global-tagging-endpoint'));
+  return buildProviderProgram(env, {
+    component: COMPONENT,
+    leaderElectionId: LEADER_ELECTION_ID,
+    cloud: 'IBM Cloud VPC',
+  })
+    .option(
+      '--ibmcloud-vpc-endpoint <url>',
+      'VPC API base URL for every region (a private endpoint or an emulator; "/v1" is appended when missing); default: each region\'s public endpoint',
+      httpUrlArgument('--ibmcloud-vpc-endpoint'),
+    )
+    .option(
+      '--ibmcloud-iam-endpoint <url>',
+      'IAM base URL (the token service is <url>/identity/token); default https://iam.cloud.ibm.com',
+      httpUrlArgument('--ibmcloud-iam-endpoint'),
+    )
+    .option(
+      '--ibmcloud-resource-manager-endpoint <url>',
+      'Resource Manager base URL; default https://resource-controller.cloud.ibm.com',
+      httpUrlArgument('--ibmcloud-resource-manager-endpoint'),
+    )
+    .option(
+      '--ibmcloud-global-tagging-endpoint <url>',
+      'Global Tagging base URL; default https://tags.global-search-tagging.cloud.ibm.com',
+      httpUrlArgument('--ibmcloud-global-tagging-endpoint'),
+    );
 }
 
 interface IbmFlags {
@@ -127,7 +172,12 @@ export async function prepareIbmCloudProvider(
   const outbound = outboundHttpFromEnv(opts.env ?? {}, ibm.trustedCaBundle);
   const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
   const endpoints = endpointsOf(ibm, await ibmEndpointsFromInfrastructure(client, logger));
-  wireIbmCloudProvider(manager, client, { endpoints, outbound, ...providerControllerFlags(program, flags) }, new RealClock());
+  wireIbmCloudProvider(
+    manager,
+    client,
+    { endpoints, outbound, ...providerControllerFlags(program, flags) },
+    new RealClock(),
+  );
   logger.info('starting', {
     ...podIdentity(opts.env ?? {}),
     namespace: flags.namespace || '(all)',
@@ -139,7 +189,11 @@ export async function prepareIbmCloudProvider(
 }
 
 /** Parses argv, prepares the provider and runs until SIGTERM/SIGINT. Resolves with the exit code. */
-export async function runIbmCloudProvider(argv: string[], env: NodeJS.ProcessEnv, run: Omit<RunOptions, 'logger'> = {}): Promise<number> {
+export async function runIbmCloudProvider(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  run: Omit<RunOptions, 'logger'> = {},
+): Promise<number> {
   const { manager, logger } = await prepareIbmCloudProvider(buildProgram(env).parse(argv), { env });
   return runUntilSignal(manager, { ...run, logger });
 }

@@ -9,7 +9,11 @@ import { runBinary, type BinarySpec } from './internal/index.js';
 export const machineHealthCheckBinary: BinarySpec = {
   name: 'machine-healthcheck',
   description: 'Runs the Machine API MachineHealthCheck controller.',
-  defaults: { leaderElectionId: 'cluster-api-provider-healthcheck-leader', metricsBindAddress: ':8083', healthAddr: ':9442' },
+  defaults: {
+    leaderElectionId: 'cluster-api-provider-healthcheck-leader',
+    metricsBindAddress: ':8083',
+    healthAddr: ':9442',
+  },
   register(manager, flags) {
     addMachineHealthCheckController(manager, { maxConcurrentReconciles: flags.maxConcurrentReconciles });
   },

@@ -8,22 +8,42 @@
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { addMachineCollector, addMachineSetController } from '../lib/index.js';
-import { addTlsFlags, addWebhookFlags, readTlsFlags, readWebhookFlags, runBinary, serveAdmissionWebhooks, type BinarySpec } from './internal/index.js';
+import {
+  addTlsFlags,
+  addWebhookFlags,
+  readTlsFlags,
+  readWebhookFlags,
+  runBinary,
+  serveAdmissionWebhooks,
+  type BinarySpec,
+} from './internal/index.js';
 
 export const machineSetControllerBinary: BinarySpec = {
   name: 'machineset-controller',
-  description: 'Runs the Machine API MachineSet controller, the machine/machineset collector metrics and the Machine/MachineSet admission webhooks.',
-  defaults: { leaderElectionId: 'cluster-api-provider-machineset-leader', metricsBindAddress: ':8082', healthAddr: ':9441' },
+  description:
+    'Runs the Machine API MachineSet controller, the machine/machineset collector metrics and the Machine/MachineSet admission webhooks.',
+  defaults: {
+    leaderElectionId: 'cluster-api-provider-machineset-leader',
+    metricsBindAddress: ':8082',
+    healthAddr: ':9441',
+  },
   flags: (cmd: Command) => addWebhookFlags(addTlsFlags(cmd)),
   async register(manager, flags, opts, wiring) {
-    addMachineSetController(manager, { maxConcurrentReconciles: flags.maxConcurrentReconciles, featureGates: flags.featureGates });
+    addMachineSetController(manager, {
+      maxConcurrentReconciles: flags.maxConcurrentReconciles,
+      featureGates: flags.featureGates,
+    });
     addMachineCollector(manager);
     const webhook = readWebhookFlags(opts);
     if (!webhook.enabled) {
       wiring.logger.info('admission webhooks disabled (--webhook-enabled=false)');
       return;
     }
-    await serveAdmissionWebhooks(manager, wiring, { webhook, tls: readTlsFlags(opts), featureGates: flags.featureGates });
+    await serveAdmissionWebhooks(manager, wiring, {
+      webhook,
+      tls: readTlsFlags(opts),
+      featureGates: flags.featureGates,
+    });
   },
 };
 

@@ -6,13 +6,28 @@
 // announced; the machine-api-termination-handler MachineHealthCheck does the rest.
 // Wiring only: flags and environment in, one call into lib out.
 import { Command, Option } from 'commander';
-import { createKubeClient, createLogger, loadKubeConfig, RealClock, runTerminationHandler, type Clock, type TerminationNoticeSources } from '../lib/index.js';
+import {
+  createKubeClient,
+  createLogger,
+  loadKubeConfig,
+  RealClock,
+  runTerminationHandler,
+  type Clock,
+  type TerminationNoticeSources,
+} from '../lib/index.js';
 // The two readers are imported from their own modules, not the providers' index: a DaemonSet pod on every
 // interruptible Node has no use for the cloud SDKs the index loads.
 import { SpotInstanceActionSource } from '../providers/aws/spot-instance-action.js';
 import { PreemptionNoticeSource } from '../providers/gcp/preemption-notice.js';
 import { intArg } from './internal/int-argument.js';
-import { addKlogFlags, isMainModule, metadataEndpointsFromEnv, runMain, type MetadataEndpoints, type SignalSource } from './internal/index.js';
+import {
+  addKlogFlags,
+  isMainModule,
+  metadataEndpointsFromEnv,
+  runMain,
+  type MetadataEndpoints,
+  type SignalSource,
+} from './internal/index.js';
 
 export const COMPONENT = 'termination-handler';
 
@@ -34,10 +49,27 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     .description('Marks this Node Terminating when its cloud announces a spot or preemption reclaim of the instance.')
     .version('0.1.0', '--version', 'print version and exit')
     .option('--node-name <name>', 'name of the node that the termination handler is running on (required)', '')
-    .option('--namespace <ns>', 'namespace of the Machines (accepted for the operator\'s arguments; the handler only writes its Node)', '')
-    .addOption(new Option('--poll-interval-seconds <n>', 'interval in seconds at which the termination notice endpoint is checked').default(5).argParser(intArg('--poll-interval-seconds', 1)))
-    .addOption(new Option('--kubeconfig <path>', 'path to a kubeconfig; in-cluster configuration when unset').default(env.KUBECONFIG || undefined))
-    .addOption(new Option('-v, --v <level>', 'log verbosity (higher is more verbose)').default(0).argParser(intArg('-v', 0)));
+    .option(
+      '--namespace <ns>',
+      "namespace of the Machines (accepted for the operator's arguments; the handler only writes its Node)",
+      '',
+    )
+    .addOption(
+      new Option(
+        '--poll-interval-seconds <n>',
+        'interval in seconds at which the termination notice endpoint is checked',
+      )
+        .default(5)
+        .argParser(intArg('--poll-interval-seconds', 1)),
+    )
+    .addOption(
+      new Option('--kubeconfig <path>', 'path to a kubeconfig; in-cluster configuration when unset').default(
+        env.KUBECONFIG || undefined,
+      ),
+    )
+    .addOption(
+      new Option('-v, --v <level>', 'log verbosity (higher is more verbose)').default(0).argParser(intArg('-v', 0)),
+    );
 }
 
 /** One notice source per providerID scheme this binary knows; IBM Cloud announces no reclaims, so it has none. */
@@ -58,16 +90,26 @@ export function noticeSources(endpoints: MetadataEndpoints, pollIntervalSeconds:
  */
 export async function runTerminationHandlerBinary(run: TerminationHandlerRun): Promise<number> {
   const errors = run.errorStream ?? process.stderr;
-  const program = buildProgram(run.env).exitOverride().configureOutput({ writeErr: (text) => errors.write(text), writeOut: (text) => errors.write(text) });
+  const program = buildProgram(run.env)
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => errors.write(text), writeOut: (text) => errors.write(text) });
   try {
     program.parse(run.args, { from: 'user' });
   } catch (err) {
     const code = (err as { code?: string }).code;
     return code === 'commander.helpDisplayed' || code === 'commander.version' ? 0 : 2;
   }
-  const o = program.opts<{ nodeName: string; namespace: string; pollIntervalSeconds: number; kubeconfig?: string; v: number }>();
+  const o = program.opts<{
+    nodeName: string;
+    namespace: string;
+    pollIntervalSeconds: number;
+    kubeconfig?: string;
+    v: number;
+  }>();
   if (!o.nodeName) {
-    errors.write(`${COMPONENT}: --node-name is required: the DaemonSet passes the Node the pod runs on (--node-name=$(NODE_NAME))\n`);
+    errors.write(
+      `${COMPONENT}: --node-name is required: the DaemonSet passes the Node the pod runs on (--node-name=$(NODE_NAME))\n`,
+    );
     return 2;
   }
   let endpoints: MetadataEndpoints;
@@ -79,7 +121,13 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
   }
   const logger = createLogger({ level: o.v, fields: { component: COMPONENT }, stream: run.logStream });
   const clock = run.clock ?? new RealClock();
-  const client = createKubeClient({ kubeConfig: loadKubeConfig({ kubeconfigPath: o.kubeconfig }), qps: 5, burst: 10, userAgent: COMPONENT, clock });
+  const client = createKubeClient({
+    kubeConfig: loadKubeConfig({ kubeconfigPath: o.kubeconfig }),
+    qps: 5,
+    burst: 10,
+    userAgent: COMPONENT,
+    clock,
+  });
 
   const stop = new AbortController();
   const signals = run.signals ?? process;
@@ -97,15 +145,32 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
   };
   signals.on('SIGTERM', onSignal);
   signals.on('SIGINT', onSignal);
-  logger.info('starting', { node: o.nodeName, namespace: o.namespace || '(all)', pollIntervalSeconds: o.pollIntervalSeconds, awsMetadataEndpoint: endpoints.aws, gceMetadataHost: endpoints.gceHost });
+  logger.info('starting', {
+    node: o.nodeName,
+    namespace: o.namespace || '(all)',
+    pollIntervalSeconds: o.pollIntervalSeconds,
+    awsMetadataEndpoint: endpoints.aws,
+    gceMetadataHost: endpoints.gceHost,
+  });
   try {
     const work = (async () => {
       const outcome = await runTerminationHandler(
-        { client, nodeName: o.nodeName, sources: noticeSources(endpoints, o.pollIntervalSeconds), pollIntervalMs: o.pollIntervalSeconds * 1000, clock, logger },
+        {
+          client,
+          nodeName: o.nodeName,
+          sources: noticeSources(endpoints, o.pollIntervalSeconds),
+          pollIntervalMs: o.pollIntervalSeconds * 1000,
+          clock,
+          logger,
+        },
         stop.signal,
       );
       if (outcome !== 'stopped') {
-        logger.info(outcome === 'marked' ? 'node marked; idle until stopped' : 'no termination notices on this cloud; idle until stopped');
+        logger.info(
+          outcome === 'marked'
+            ? 'node marked; idle until stopped'
+            : 'no termination notices on this cloud; idle until stopped',
+        );
         await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
       }
       return 0;
@@ -122,5 +187,7 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
 }
 
 if (isMainModule(import.meta.url)) {
-  runMain(COMPONENT, async () => process.exit(await runTerminationHandlerBinary({ args: process.argv.slice(2), env: process.env })));
+  runMain(COMPONENT, async () =>
+    process.exit(await runTerminationHandlerBinary({ args: process.argv.slice(2), env: process.env })),
+  );
 }

@@ -6,7 +6,10 @@ export class FeatureGateError extends Error {
 
 export function parseFeatureGates(text: string): Record<string, boolean> {
   const gates: Record<string, boolean> = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9][A-Za-z0-9_.-]*)=(true|false)$/i.exec(part);
     if (!m) throw new FeatureGateError(`--feature-gates: ${JSON.stringify(part)} must be Name=true or Name=false`);
     gates[m[1]!] = m[2]!.toLowerCase() === 'true';
@@ -19,5 +22,7 @@ export const knownFeatureGates: ReadonlySet<string> = new Set(['MachineAPIMigrat
 
 /** Names in `gates` that no binary here acts on, sorted. */
 export function unknownFeatureGates(gates: Readonly<Record<string, boolean>>): string[] {
-  return Object.keys(gates).filter((g) => !knownFeatureGates.has(g)).sort();
+  return Object.keys(gates)
+    .filter((g) => !knownFeatureGates.has(g))
+    .sort();
 }

@@ -1,6 +1,6 @@
 // Go's time.ParseDuration syntax for duration flags ("120s", "1m30s", "500ms"), so the flags read as
 // they do in the Go binaries.
-const units: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export class DurationError extends Error {
   override readonly name = 'DurationError';
@@ -17,7 +17,8 @@ export function parseGoDuration(text: string, flag = 'duration'): number {
     sign = s[0] === '-' ? -1 : 1;
     i = 1;
   }
-  if (i >= s.length) throw new DurationError(`${flag}: ${JSON.stringify(text)} is not a duration (e.g. "120s", "1m30s")`);
+  if (i >= s.length)
+    throw new DurationError(`${flag}: ${JSON.stringify(text)} is not a duration (e.g. "120s", "1m30s")`);
   let total = 0;
   while (i < s.length) {
     re.lastIndex = i;

@@ -5,7 +5,8 @@ import { InvalidArgumentError } from 'commander';
 export function intArg(flag: string, min: number): (value: string) => number {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${flag} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+    if (!Number.isInteger(n) || n < min)
+      throw new InvalidArgumentError(`${flag} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
     return n;
   };
 }

@@ -11,7 +11,9 @@ const severities = new Set(['INFO', 'WARNING', 'ERROR', 'FATAL', '0', '1', '2', 
 
 function severity(value: string): string {
   if (!severities.has(value.toUpperCase())) {
-    throw new InvalidArgumentError(`--stderrthreshold must be one of INFO, WARNING, ERROR, FATAL (or 0-3), got ${JSON.stringify(value)}`);
+    throw new InvalidArgumentError(
+      `--stderrthreshold must be one of INFO, WARNING, ERROR, FATAL (or 0-3), got ${JSON.stringify(value)}`,
+    );
   }
   return value.toUpperCase();
 }
@@ -31,10 +33,18 @@ export function addKlogFlags(cmd: Command): Command {
     cmd.addOption(new Option(`--${flag} [bool]`, `${what} ${noEffect}`).argParser(goBoolArgument(`--${flag}`)));
   }
   return cmd
-    .addOption(new Option('--stderrthreshold <severity>', `logs at or above this severity go to stderr ${noEffect}`).argParser(severity))
+    .addOption(
+      new Option('--stderrthreshold <severity>', `logs at or above this severity go to stderr ${noEffect}`).argParser(
+        severity,
+      ),
+    )
     .addOption(new Option('--log_dir <dir>', `directory for log files ${noEffect}`))
     .addOption(new Option('--log_file <path>', `log file path ${noEffect}`))
-    .addOption(new Option('--log_file_max_size <mb>', `maximum log file size in MB ${noEffect}`).argParser(intArg('--log_file_max_size', 0)))
+    .addOption(
+      new Option('--log_file_max_size <mb>', `maximum log file size in MB ${noEffect}`).argParser(
+        intArg('--log_file_max_size', 0),
+      ),
+    )
     .addOption(new Option('--log_backtrace_at <file:line>', `emit a stack trace at this logging line ${noEffect}`))
     .addOption(new Option('--vmodule <pattern=N,...>', `per-file verbosity ${noEffect}`));
 }

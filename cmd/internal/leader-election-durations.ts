@@ -8,7 +8,11 @@ export interface LeaseTimings {
 }
 
 export const haTimings: LeaseTimings = { leaseDurationMs: 137_000, renewDeadlineMs: 107_000, retryPeriodMs: 26_000 };
-export const singleReplicaTimings: LeaseTimings = { leaseDurationMs: 270_000, renewDeadlineMs: 240_000, retryPeriodMs: 60_000 };
+export const singleReplicaTimings: LeaseTimings = {
+  leaseDurationMs: 270_000,
+  renewDeadlineMs: 240_000,
+  retryPeriodMs: 60_000,
+};
 
 export function leaseTimings(explicitLeaseMs: number, topology: string | undefined): LeaseTimings {
   if (explicitLeaseMs > 0) {

@@ -10,23 +10,32 @@ export const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/se
 /** Leader election is on, no --leader-elect-resource-namespace was given and the in-cluster namespace file is absent or empty. */
 export class LeaderElectionNamespaceError extends Error {
   override readonly name = 'LeaderElectionNamespaceError';
-  constructor(readonly namespaceFile: string, detail: string) {
+  constructor(
+    readonly namespaceFile: string,
+    detail: string,
+  ) {
     super(
-      `unable to find leader election namespace: not running in-cluster (${detail}), `
-        + 'please specify --leader-elect-resource-namespace (or run with --leader-elect=false)',
+      `unable to find leader election namespace: not running in-cluster (${detail}), ` +
+        'please specify --leader-elect-resource-namespace (or run with --leader-elect=false)',
     );
   }
 }
 
 /** `--leader-elect-resource-namespace`, else the service account namespace read from `namespaceFile`. */
-export function leaderElectionNamespace(flagValue: string, namespaceFile: string = SERVICE_ACCOUNT_NAMESPACE_FILE): string {
+export function leaderElectionNamespace(
+  flagValue: string,
+  namespaceFile: string = SERVICE_ACCOUNT_NAMESPACE_FILE,
+): string {
   if (flagValue) return flagValue;
   let content: string;
   try {
     content = readFileSync(namespaceFile, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new LeaderElectionNamespaceError(namespaceFile, code === 'ENOENT' ? `${namespaceFile} does not exist` : `${namespaceFile} is unreadable: ${code ?? String(err)}`);
+    throw new LeaderElectionNamespaceError(
+      namespaceFile,
+      code === 'ENOENT' ? `${namespaceFile} does not exist` : `${namespaceFile} is unreadable: ${code ?? String(err)}`,
+    );
   }
   const ns = content.trim();
   if (!ns) throw new LeaderElectionNamespaceError(namespaceFile, `${namespaceFile} is empty`);

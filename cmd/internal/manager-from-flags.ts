@@ -1,7 +1,16 @@
 // Flags (and the few facts only cmd/ may read: files, hostname) → a client and a Manager.
 import { hostname } from 'node:os';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createKubeClient, createLogger, LeaseWriteFence, loadKubeConfig, Manager, RealClock, type KubeClient, type Logger } from '../../lib/index.js';
+import {
+  createKubeClient,
+  createLogger,
+  LeaseWriteFence,
+  loadKubeConfig,
+  Manager,
+  RealClock,
+  type KubeClient,
+  type Logger,
+} from '../../lib/index.js';
 import { unknownFeatureGates } from './feature-gates.js';
 import { getInfrastructureStatus } from './infrastructure.js';
 import { leaseTimings } from './leader-election-durations.js';
@@ -29,9 +38,16 @@ export interface ManagerFromFlagsOptions {
 }
 
 /** Throws LeaderElectionNamespaceError before connecting anywhere when leader election has no namespace. */
-export async function managerFromFlags(flags: StandardFlags, component: string, opts: ManagerFromFlagsOptions = {}): Promise<Wiring> {
+export async function managerFromFlags(
+  flags: StandardFlags,
+  component: string,
+  opts: ManagerFromFlagsOptions = {},
+): Promise<Wiring> {
   const leaseNamespace = flags.leaderElect
-    ? leaderElectionNamespace(flags.leaderElectResourceNamespace, opts.serviceAccountNamespaceFile ?? SERVICE_ACCOUNT_NAMESPACE_FILE)
+    ? leaderElectionNamespace(
+        flags.leaderElectResourceNamespace,
+        opts.serviceAccountNamespaceFile ?? SERVICE_ACCOUNT_NAMESPACE_FILE,
+      )
     : undefined;
   const logger = createLogger({ level: flags.v, fields: { component }, stream: opts.logStream });
   const ignoredGates = unknownFeatureGates(flags.featureGates);
@@ -41,16 +57,35 @@ export async function managerFromFlags(flags: StandardFlags, component: string, 
   // With leader election, the controllers' and events' writes pass only while this replica provably holds
   // the lease; the Lease client itself is not fenced (its writes are what keep the lease).
   const writeFence = flags.leaderElect ? new LeaseWriteFence(clock) : undefined;
-  const client = createKubeClient({ kubeConfig, qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: component, clock, writeFence });
+  const client = createKubeClient({
+    kubeConfig,
+    qps: flags.kubeApiQps,
+    burst: flags.kubeApiBurst,
+    userAgent: component,
+    clock,
+    writeFence,
+  });
   // Each with its own budget, as controller-runtime does: a scale-up's queue of writes never delays a Lease
   // renewal, and events never wait behind (nor hold up) reconciles.
-  const eventClient = createKubeClient({ kubeConfig, qps: EVENT_CLIENT_QPS, burst: EVENT_CLIENT_BURST, userAgent: component, clock, writeFence });
+  const eventClient = createKubeClient({
+    kubeConfig,
+    qps: EVENT_CLIENT_QPS,
+    burst: EVENT_CLIENT_BURST,
+    userAgent: component,
+    clock,
+    writeFence,
+  });
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   let leaderElection;
   let leaderElectionClient;
   if (leaseNamespace) {
-    leaderElectionClient = createKubeClient({ kubeConfig, qps: LEASE_CLIENT_QPS, burst: LEASE_CLIENT_BURST, userAgent: component });
+    leaderElectionClient = createKubeClient({
+      kubeConfig,
+      qps: LEASE_CLIENT_QPS,
+      burst: LEASE_CLIENT_BURST,
+      userAgent: component,
+    });
     const topology = flags.leaderElectLeaseDurationMs > 0 ? undefined : await controlPlaneTopology(client, logger);
     leaderElection = {
       id: flags.leaderElectId,
@@ -58,10 +93,16 @@ export async function managerFromFlags(flags: StandardFlags, component: string, 
       identity: `${hostname()}_${Math.random().toString(36).slice(2, 10)}`,
       ...leaseTimings(flags.leaderElectLeaseDurationMs, topology),
     };
-    logger.info('leader election enabled', { lease: `${leaderElection.namespace}/${leaderElection.id}`, leaseDurationMs: leaderElection.leaseDurationMs });
+    logger.info('leader election enabled', {
+      lease: `${leaderElection.namespace}/${leaderElection.id}`,
+      leaseDurationMs: leaderElection.leaseDurationMs,
+    });
   }
   const manager = new Manager({
-    client, logger, metrics, clock,
+    client,
+    logger,
+    metrics,
+    clock,
     leaderElectionClient,
     writeFence,
     eventClient,
@@ -75,7 +116,6 @@ export async function managerFromFlags(flags: StandardFlags, component: string, 
   });
   return { manager, client, logger };
 }
-
 
 /** infrastructures.config.openshift.io/cluster status.controlPlaneTopology; undefined when unavailable (HA defaults apply). */
 async function controlPlaneTopology(client: KubeClient, logger: Logger): Promise<string | undefined> {

@@ -27,7 +27,9 @@ export function metadataEndpointsFromEnv(env: NodeJS.ProcessEnv): MetadataEndpoi
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new Error(`${AWS_METADATA_ENDPOINT_ENV} must be an http(s) URL such as ${DEFAULT_AWS_METADATA_ENDPOINT}, got ${JSON.stringify(aws)}`);
+    throw new Error(
+      `${AWS_METADATA_ENDPOINT_ENV} must be an http(s) URL such as ${DEFAULT_AWS_METADATA_ENDPOINT}, got ${JSON.stringify(aws)}`,
+    );
   }
   const gceHost = env[GCE_METADATA_HOST_ENV] || DEFAULT_GCE_METADATA_HOST;
   try {

@@ -14,7 +14,10 @@ export class TrustedCaBundleError extends Error {
 
 export function addTrustedCaBundleFlag(program: Command): Command {
   return program.addOption(
-    new Option('--trusted-ca-bundle <path>', `PEM bundle of CAs the cloud clients trust besides the system CAs (default: ${TRUSTED_CA_BUNDLE_PATH} when present)`),
+    new Option(
+      '--trusted-ca-bundle <path>',
+      `PEM bundle of CAs the cloud clients trust besides the system CAs (default: ${TRUSTED_CA_BUNDLE_PATH} when present)`,
+    ),
   );
 }
 
@@ -32,7 +35,8 @@ export function readCaBundle(path: string, flag: string): TrustedCaBundle {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new TrustedCaBundleError(`${flag} ${path}: cannot read the CA bundle (${code})`);
   }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new TrustedCaBundleError(`${flag} ${path}: holds no PEM certificate`);
+  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new TrustedCaBundleError(`${flag} ${path}: holds no PEM certificate`);
   return { source: path, pem };
 }
 
@@ -40,7 +44,11 @@ export function readCaBundle(path: string, flag: string): TrustedCaBundle {
  * The outbound settings: proxy variables from `env`, the CA bundle at `--trusted-ca-bundle` (or the operator's
  * mount when it exists), plus `extra` bundles (e.g. AWS's ca-bundle.pem of the cloud-provider config).
  */
-export function outboundHttpFromEnv(env: NodeJS.ProcessEnv, trustedCaBundle: string | undefined, extra: TrustedCaBundle[] = []): OutboundHttp {
+export function outboundHttpFromEnv(
+  env: NodeJS.ProcessEnv,
+  trustedCaBundle: string | undefined,
+  extra: TrustedCaBundle[] = [],
+): OutboundHttp {
   const bundles: TrustedCaBundle[] = [];
   if (trustedCaBundle !== undefined) bundles.push(readCaBundle(trustedCaBundle, '--trusted-ca-bundle'));
   else if (existsSync(TRUSTED_CA_BUNDLE_PATH)) bundles.push(readCaBundle(TRUSTED_CA_BUNDLE_PATH, 'trusted CA bundle'));

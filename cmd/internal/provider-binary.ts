@@ -48,14 +48,23 @@ export interface ProviderProgramSpec {
 export function buildProviderProgram(env: NodeJS.ProcessEnv, spec: ProviderProgramSpec): Command {
   const program = new Command()
     .name(spec.component)
-    .description(`Runs the Machine API machine controller with the ${spec.cloud} actuator and the scale-from-zero MachineSet controller.`)
+    .description(
+      `Runs the Machine API machine controller with the ${spec.cloud} actuator and the scale-from-zero MachineSet controller.`,
+    )
     .showHelpAfterError();
-  addStandardFlags(program, { leaderElectionId: spec.leaderElectionId, metricsBindAddress: ':8081', healthAddr: ':9440' }, env.KUBECONFIG);
+  addStandardFlags(
+    program,
+    { leaderElectionId: spec.leaderElectionId, metricsBindAddress: ':8081', healthAddr: ':9440' },
+    env.KUBECONFIG,
+  );
   addTrustedCaBundleFlag(program);
   // The operator runs NodeLink as its own nodelink-controller container; running it here as well would link
   // every Node twice. The flag is for a setup without the operator that wants one process.
   program.addOption(
-    new Option('--with-nodelink [bool]', 'Also run NodeLink in this process (off: the operator runs it as the nodelink-controller container)')
+    new Option(
+      '--with-nodelink [bool]',
+      'Also run NodeLink in this process (off: the operator runs it as the nodelink-controller container)',
+    )
       .default(false)
       .argParser(goBoolArgument('--with-nodelink')),
   );
@@ -74,7 +83,10 @@ export function buildProviderProgram(env: NodeJS.ProcessEnv, spec: ProviderProgr
 }
 
 /** A commander argument parser accepting an http(s) URL; `trimTrailingSlash` drops trailing slashes. */
-export function httpUrlArgument(flag: string, opts: { example?: string; trimTrailingSlash?: boolean } = {}): (value: string) => string {
+export function httpUrlArgument(
+  flag: string,
+  opts: { example?: string; trimTrailingSlash?: boolean } = {},
+): (value: string) => string {
   return (value: string) => {
     try {
       const u = new URL(value);
@@ -97,8 +109,17 @@ export interface ProviderControllerOptions {
 }
 
 /** Registers what a provider manager runs: the machine controller on `actuator`, scale-from-zero on `catalog`, and NodeLink when asked. */
-export function addProviderControllers(mgr: ControllerManager, actuator: Actuator, catalog: InstanceTypeCatalog, opts: ProviderControllerOptions): void {
-  addMachineController(mgr, actuator, { ...opts.machineController, maxConcurrentReconciles: opts.maxConcurrentReconciles, featureGates: opts.featureGates });
+export function addProviderControllers(
+  mgr: ControllerManager,
+  actuator: Actuator,
+  catalog: InstanceTypeCatalog,
+  opts: ProviderControllerOptions,
+): void {
+  addMachineController(mgr, actuator, {
+    ...opts.machineController,
+    maxConcurrentReconciles: opts.maxConcurrentReconciles,
+    featureGates: opts.featureGates,
+  });
   addScaleFromZeroController(mgr, catalog, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
   if (opts.nodeLink) addNodeLinkController(mgr, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
 }
@@ -120,7 +141,8 @@ function capacityRetryWindowArgument(value: string): number {
   } catch (err) {
     throw new InvalidArgumentError((err as Error).message);
   }
-  if (ms < 0) throw new InvalidArgumentError(`--capacity-retry-window must not be negative, got ${JSON.stringify(value)}`);
+  if (ms < 0)
+    throw new InvalidArgumentError(`--capacity-retry-window must not be negative, got ${JSON.stringify(value)}`);
   return ms;
 }
 
@@ -128,12 +150,18 @@ function capacityRetryWindowArgument(value: string): number {
  * status.platformStatus.<platform> of the Infrastructure "cluster", read once at start. A cluster without it
  * (or an API error) yields undefined: the binary then runs on flags and providerSpec settings alone.
  */
-export async function readPlatformStatus<T>(client: KubeClient, logger: Logger, platform: string): Promise<T | undefined> {
+export async function readPlatformStatus<T>(
+  client: KubeClient,
+  logger: Logger,
+  platform: string,
+): Promise<T | undefined> {
   try {
     const status = await getInfrastructureStatus(client);
     return status.platformStatus?.[platform] as T | undefined;
   } catch (err) {
-    logger.info('no readable Infrastructure "cluster"; using flag and providerSpec settings only', { error: err instanceof Error ? err.message : String(err) });
+    logger.info('no readable Infrastructure "cluster"; using flag and providerSpec settings only', {
+      error: err instanceof Error ? err.message : String(err),
+    });
     return undefined;
   }
 }

@@ -14,7 +14,12 @@ export interface BinarySpec {
   /** Adds the binary's own flags. */
   flags?: (cmd: Command) => void;
   /** Registers controllers and runnables on the manager. */
-  register: (manager: Manager, flags: StandardFlags, opts: Record<string, unknown>, wiring: Wiring) => void | Promise<void>;
+  register: (
+    manager: Manager,
+    flags: StandardFlags,
+    opts: Record<string, unknown>,
+    wiring: Wiring,
+  ) => void | Promise<void>;
 }
 
 export interface RunBinaryOptions {
@@ -33,7 +38,11 @@ export interface RunBinaryOptions {
 /** Resolves with the exit code (after calling exit). Flag errors exit 2 with commander's message. */
 export async function runBinary(spec: BinarySpec, opts: RunBinaryOptions = {}): Promise<number> {
   const exit = opts.exit ?? ((code: number) => process.exit(code));
-  const cmd = addStandardFlags(new Command(spec.name).description(spec.description), spec.defaults, opts.defaultKubeconfig ?? process.env.KUBECONFIG);
+  const cmd = addStandardFlags(
+    new Command(spec.name).description(spec.description),
+    spec.defaults,
+    opts.defaultKubeconfig ?? process.env.KUBECONFIG,
+  );
   spec.flags?.(cmd);
   const errors = opts.errorStream ?? process.stderr;
   cmd.exitOverride().configureOutput({ writeErr: (text) => errors.write(text) });

@@ -37,7 +37,8 @@ export interface StandardFlags {
 function positiveNumber(flag: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${flag} must be a number > 0, got ${JSON.stringify(value)}`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new InvalidArgumentError(`${flag} must be a number > 0, got ${JSON.stringify(value)}`);
     return n;
   };
 }
@@ -65,23 +66,83 @@ function gates(value: string): Record<string, boolean> {
 /** Adds the shared flags to a commander program; `defaultKubeconfig` is usually $KUBECONFIG. */
 export function addStandardFlags(cmd: Command, defaults: BinaryDefaults, defaultKubeconfig?: string): Command {
   return addKlogFlags(cmd)
-    .addOption(new Option('--kubeconfig <path>', 'Path to a kubeconfig; in-cluster configuration when unset').default(defaultKubeconfig || undefined))
+    .addOption(
+      new Option('--kubeconfig <path>', 'Path to a kubeconfig; in-cluster configuration when unset').default(
+        defaultKubeconfig || undefined,
+      ),
+    )
     .option('--namespace <ns>', 'Namespace the controllers watch; all namespaces when empty', '')
-    .addOption(new Option('--leader-elect [bool]', 'Use leader election on a coordination.k8s.io Lease so only one replica runs the controllers')
-      .default(false).argParser(goBoolArgument('--leader-elect')))
-    .addOption(new Option('--leader-elect-lease-duration <duration>', 'How long a non-leader waits before taking an unrenewed lease (Go duration, e.g. 120s); 0 = 137s (270s on single-replica clusters), renew deadline 107s, retry period 26s')
-      .default(0, '0').argParser(duration('--leader-elect-lease-duration')))
-    .option('--leader-elect-resource-namespace <ns>', 'Namespace of the leader-election Lease; default: the service account namespace in-cluster (required out of a cluster when --leader-elect is on)', '')
+    .addOption(
+      new Option(
+        '--leader-elect [bool]',
+        'Use leader election on a coordination.k8s.io Lease so only one replica runs the controllers',
+      )
+        .default(false)
+        .argParser(goBoolArgument('--leader-elect')),
+    )
+    .addOption(
+      new Option(
+        '--leader-elect-lease-duration <duration>',
+        'How long a non-leader waits before taking an unrenewed lease (Go duration, e.g. 120s); 0 = 137s (270s on single-replica clusters), renew deadline 107s, retry period 26s',
+      )
+        .default(0, '0')
+        .argParser(duration('--leader-elect-lease-duration')),
+    )
+    .option(
+      '--leader-elect-resource-namespace <ns>',
+      'Namespace of the leader-election Lease; default: the service account namespace in-cluster (required out of a cluster when --leader-elect is on)',
+      '',
+    )
     .option('--leader-elect-id <name>', 'Name of the leader-election Lease', defaults.leaderElectionId)
-    .option('--metrics-bind-address <addr>', 'Address of the Prometheus /metrics endpoint ("0" disables it)', defaults.metricsBindAddress)
-    .option('--health-addr <addr>', 'Address of the /healthz and /readyz endpoints ("" disables them)', defaults.healthAddr)
-    .addOption(new Option('--max-concurrent-reconciles <n>', 'Workers per controller; a key is never reconciled by two at once').default(10).argParser(intArg('--max-concurrent-reconciles', 1)))
-    .addOption(new Option('--kube-api-qps <qps>', 'Client-side limit on requests per second to the API server (above controller-runtime\'s 20, which made a 500-Machine scale-up wait on the client: see hack/bench)').default(200).argParser(positiveNumber('--kube-api-qps')))
-    .addOption(new Option('--kube-api-burst <n>', 'Client-side burst of requests to the API server').default(400).argParser(intArg('--kube-api-burst', 1)))
-    .addOption(new Option('--feature-gates <gates>', 'Comma-separated Name=true|false pairs, e.g. MachineAPIMigration=true').default({}, '').argParser(gates))
-    .addOption(new Option('--graceful-shutdown-timeout <duration>', 'How long in-flight reconciles may run after SIGTERM before they are aborted').default(30_000, '30s').argParser(duration('--graceful-shutdown-timeout')))
-    .addOption(new Option('--sync-period <duration>', 'How often every object is reconciled again even when nothing changed').default(600_000, '10m').argParser(duration('--sync-period')))
-    .addOption(new Option('-v, --v <level>', 'Log verbosity (higher is more verbose)').default(0).argParser(intArg('-v', 0)));
+    .option(
+      '--metrics-bind-address <addr>',
+      'Address of the Prometheus /metrics endpoint ("0" disables it)',
+      defaults.metricsBindAddress,
+    )
+    .option(
+      '--health-addr <addr>',
+      'Address of the /healthz and /readyz endpoints ("" disables them)',
+      defaults.healthAddr,
+    )
+    .addOption(
+      new Option('--max-concurrent-reconciles <n>', 'Workers per controller; a key is never reconciled by two at once')
+        .default(10)
+        .argParser(intArg('--max-concurrent-reconciles', 1)),
+    )
+    .addOption(
+      new Option(
+        '--kube-api-qps <qps>',
+        "Client-side limit on requests per second to the API server (above controller-runtime's 20, which made a 500-Machine scale-up wait on the client: see hack/bench)",
+      )
+        .default(200)
+        .argParser(positiveNumber('--kube-api-qps')),
+    )
+    .addOption(
+      new Option('--kube-api-burst <n>', 'Client-side burst of requests to the API server')
+        .default(400)
+        .argParser(intArg('--kube-api-burst', 1)),
+    )
+    .addOption(
+      new Option('--feature-gates <gates>', 'Comma-separated Name=true|false pairs, e.g. MachineAPIMigration=true')
+        .default({}, '')
+        .argParser(gates),
+    )
+    .addOption(
+      new Option(
+        '--graceful-shutdown-timeout <duration>',
+        'How long in-flight reconciles may run after SIGTERM before they are aborted',
+      )
+        .default(30_000, '30s')
+        .argParser(duration('--graceful-shutdown-timeout')),
+    )
+    .addOption(
+      new Option('--sync-period <duration>', 'How often every object is reconciled again even when nothing changed')
+        .default(600_000, '10m')
+        .argParser(duration('--sync-period')),
+    )
+    .addOption(
+      new Option('-v, --v <level>', 'Log verbosity (higher is more verbose)').default(0).argParser(intArg('-v', 0)),
+    );
 }
 
 /** The parsed flag values of a command that had addStandardFlags applied. */

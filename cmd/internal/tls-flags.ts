@@ -45,23 +45,43 @@ const ianaToOpenssl: Record<string, string> = {
 
 function minVersion(value: string): SecureVersion {
   const v = versions[value];
-  if (!v) throw new InvalidArgumentError(`--tls-min-version must be one of ${Object.keys(versions).join(', ')}, got ${JSON.stringify(value)}`);
+  if (!v)
+    throw new InvalidArgumentError(
+      `--tls-min-version must be one of ${Object.keys(versions).join(', ')}, got ${JSON.stringify(value)}`,
+    );
   return v;
 }
 
 function cipherSuites(value: string): string[] {
-  const names = value.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !Object.hasOwn(ianaToOpenssl, n));
   if (unknown.length > 0) {
-    throw new InvalidArgumentError(`--tls-cipher-suites: unknown IANA cipher suite name(s) ${unknown.map((n) => JSON.stringify(n)).join(', ')}`);
+    throw new InvalidArgumentError(
+      `--tls-cipher-suites: unknown IANA cipher suite name(s) ${unknown.map((n) => JSON.stringify(n)).join(', ')}`,
+    );
   }
   return names;
 }
 
 export function addTlsFlags(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--tls-min-version <version>', 'Minimum TLS version of the served endpoints (VersionTLS12, VersionTLS13)').default('TLSv1.2', 'VersionTLS12').argParser(minVersion))
-    .addOption(new Option('--tls-cipher-suites <names>', 'Comma-separated IANA cipher suite names the served endpoints allow; Node\'s defaults when unset').argParser(cipherSuites));
+    .addOption(
+      new Option(
+        '--tls-min-version <version>',
+        'Minimum TLS version of the served endpoints (VersionTLS12, VersionTLS13)',
+      )
+        .default('TLSv1.2', 'VersionTLS12')
+        .argParser(minVersion),
+    )
+    .addOption(
+      new Option(
+        '--tls-cipher-suites <names>',
+        "Comma-separated IANA cipher suite names the served endpoints allow; Node's defaults when unset",
+      ).argParser(cipherSuites),
+    );
 }
 
 /** The parsed TLS flags of a command that had addTlsFlags applied, in the form node:tls takes. */

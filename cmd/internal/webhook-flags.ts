@@ -16,18 +16,40 @@ export interface WebhookFlags {
 
 function port(value: string): number {
   const n = intArg('--webhook-port', 1)(value);
-  if (n > 65_535) throw new InvalidArgumentError(`--webhook-port must be a port number (1 to 65535), got ${JSON.stringify(value)}`);
+  if (n > 65_535)
+    throw new InvalidArgumentError(`--webhook-port must be a port number (1 to 65535), got ${JSON.stringify(value)}`);
   return n;
 }
 
 export function addWebhookFlags(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--webhook-enabled [bool]', 'Serve the Machine and MachineSet admission webhooks').default(true).argParser(goBoolArgument('--webhook-enabled')))
-    .addOption(new Option('--webhook-port <port>', 'Port of the admission webhook HTTPS server').default(DefaultWebhookPort).argParser(port))
-    .option('--webhook-host <address>', 'Address the webhook server listens on (e.g. 127.0.0.1 for a local run); all interfaces when empty', '')
-    .option('--webhook-cert-dir <dir>', 'Directory holding the webhook serving certificate (tls.crt, tls.key); reloaded when they change', DefaultWebhookCertDir);
+    .addOption(
+      new Option('--webhook-enabled [bool]', 'Serve the Machine and MachineSet admission webhooks')
+        .default(true)
+        .argParser(goBoolArgument('--webhook-enabled')),
+    )
+    .addOption(
+      new Option('--webhook-port <port>', 'Port of the admission webhook HTTPS server')
+        .default(DefaultWebhookPort)
+        .argParser(port),
+    )
+    .option(
+      '--webhook-host <address>',
+      'Address the webhook server listens on (e.g. 127.0.0.1 for a local run); all interfaces when empty',
+      '',
+    )
+    .option(
+      '--webhook-cert-dir <dir>',
+      'Directory holding the webhook serving certificate (tls.crt, tls.key); reloaded when they change',
+      DefaultWebhookCertDir,
+    );
 }
 
 export function readWebhookFlags(opts: Record<string, unknown>): WebhookFlags {
-  return { enabled: opts.webhookEnabled !== false, port: opts.webhookPort as number, host: (opts.webhookHost as string | undefined) ?? '', certDir: opts.webhookCertDir as string };
+  return {
+    enabled: opts.webhookEnabled !== false,
+    port: opts.webhookPort as number,
+    host: (opts.webhookHost as string | undefined) ?? '',
+    certDir: opts.webhookCertDir as string,
+  };
 }

@@ -2,7 +2,12 @@
 // machine-api-provider-aws binary pointed at it with --aws-endpoint.
 import { RealClock } from '../../lib/index.js';
 import { startEc2Emulator } from '../../providers/aws/emulator/index.js';
-import { awsSettingsFromInfrastructure, buildProgram, COMPONENT, wireAwsProvider } from '../machine-api-provider-aws.js';
+import {
+  awsSettingsFromInfrastructure,
+  buildProgram,
+  COMPONENT,
+  wireAwsProvider,
+} from '../machine-api-provider-aws.js';
 import { managerFromFlags, providerControllerFlags, readStandardFlags } from '../internal/index.js';
 import { parseArgs, type LocalBinary } from './local-binary.js';
 import type { LocalProvider } from './providers.js';
@@ -21,7 +26,13 @@ export const awsProviderBinary: LocalBinary = {
     const provider = wireAwsProvider(
       manager,
       client,
-      { ...infra, endpoint: aws.awsEndpoint, region: aws.awsRegion, ...controllers, machineController: { ...controllers.machineController, ...opts.machineController } },
+      {
+        ...infra,
+        endpoint: aws.awsEndpoint,
+        region: aws.awsRegion,
+        ...controllers,
+        machineController: { ...controllers.machineController, ...opts.machineController },
+      },
       new RealClock(),
     );
     return { manager, close: () => provider.close() };
@@ -48,7 +59,8 @@ export const awsLocalProvider: LocalProvider = {
       endpoint: emu.endpoint,
       region: emu.region,
       instanceView: () => emu.instanceView(),
-      actionCounts: () => Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
+      actionCounts: () =>
+        Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       metadataEnv: async (providerID) => {
         const id = providerID.split('/').at(-1) ?? '';
         return emu.instance(id) ? { AWS_EC2_METADATA_SERVICE_ENDPOINT: await emu.metadataEndpoint(id) } : undefined;

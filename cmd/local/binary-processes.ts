@@ -53,7 +53,11 @@ export class BinaryProcesses {
 
   /** Each binary's current pid (undefined while it is down) and how many times it was started. */
   status(): Array<{ name: string; pid: number | undefined; starts: number }> {
-    return this.binaries.map((b) => ({ name: b.command.name, pid: b.child?.exitCode === null && b.child.signalCode === null ? b.child.pid : undefined, starts: b.starts }));
+    return this.binaries.map((b) => ({
+      name: b.command.name,
+      pid: b.child?.exitCode === null && b.child.signalCode === null ? b.child.pid : undefined,
+      starts: b.starts,
+    }));
   }
 
   async stop(): Promise<void> {
@@ -83,7 +87,11 @@ export class BinaryProcesses {
     }
     const log = createWriteStream(join(this.opts.logDir, `${name}.log`), { flags: 'a', mode: 0o600 });
     const [exe, ...args] = command;
-    const child = spawn(exe ?? process.execPath, args, { cwd, env: { ...this.opts.env, [PARENT_PID_ENV]: String(process.pid) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(exe ?? process.execPath, args, {
+      cwd,
+      env: { ...this.opts.env, [PARENT_PID_ENV]: String(process.pid) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     b.child = child;
@@ -98,6 +106,8 @@ export class BinaryProcesses {
         b.timer = setTimeout(() => this.launch(b), this.opts.restartDelayMs ?? 1_000);
       });
     });
-    child.once('error', (err) => this.opts.logger.error('controller binary could not start', { binary: name, error: err }));
+    child.once('error', (err) =>
+      this.opts.logger.error('controller binary could not start', { binary: name, error: err }),
+    );
   }
 }

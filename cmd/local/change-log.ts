@@ -71,7 +71,10 @@ function changes(prev: ClusterSnapshot | undefined, next: ClusterSnapshot): Chan
   const oldestShown = prev?.events.at(-1)?.timeMs ?? -Infinity;
   const fresh = next.events.filter((e) => !seen.has(eventKey(e)) && (prev === undefined || e.timeMs >= oldestShown));
   for (const e of fresh.reverse()) {
-    lines.push({ text: `event ${e.type} ${e.reason} ${e.object}: ${e.message}${e.count > 1 ? ` (x${e.count})` : ''}`, eventTimeMs: e.timeMs });
+    lines.push({
+      text: `event ${e.type} ${e.reason} ${e.object}: ${e.message}${e.count > 1 ? ` (x${e.count})` : ''}`,
+      eventTimeMs: e.timeMs,
+    });
   }
   return lines;
 }

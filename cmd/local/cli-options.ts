@@ -21,7 +21,8 @@ export interface LocalCliOptions {
 
 function port(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -40,7 +41,8 @@ function duration(flag: string) {
 
 function level(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`-v must be an integer >= 0, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError(`-v must be an integer >= 0, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -51,20 +53,57 @@ export function buildLocalProgram(): Command {
         'and every controller binary. Then: KUBECONFIG=<state-dir>/kubeconfig kubectl get machines -A',
     )
     .addOption(new Option('--provider <name>', 'Cloud to emulate').choices(Object.keys(localProviders)).default('aws'))
-    .addOption(new Option('--port <port>', "API server port on 127.0.0.1 (0 = any free port; default: the previous run's port when free)").argParser(port))
-    .option('--state-dir <dir>', 'Keeps kubeconfig, endpoints.json, API objects and cloud instances across restarts', '.local')
-    .addOption(new Option('--boot-delay <duration>', 'How long an emulated instance takes to boot (Go duration)').default(3_000, '3s').argParser(duration('--boot-delay')))
-    .addOption(new Option('--terminate-delay <duration>', 'How long an emulated instance takes to shut down (Go duration)').default(1_000, '1s').argParser(duration('--terminate-delay')))
-    .addOption(new Option('--latency <duration>', 'Latency the emulator adds to every cloud call (Go duration)').default(0, '0s').argParser(duration('--latency')))
-    .option('--no-samples', 'Do not create the sample MachineSet and MachineHealthCheck (the secrets are still created)')
+    .addOption(
+      new Option(
+        '--port <port>',
+        "API server port on 127.0.0.1 (0 = any free port; default: the previous run's port when free)",
+      ).argParser(port),
+    )
+    .option(
+      '--state-dir <dir>',
+      'Keeps kubeconfig, endpoints.json, API objects and cloud instances across restarts',
+      '.local',
+    )
+    .addOption(
+      new Option('--boot-delay <duration>', 'How long an emulated instance takes to boot (Go duration)')
+        .default(3_000, '3s')
+        .argParser(duration('--boot-delay')),
+    )
+    .addOption(
+      new Option('--terminate-delay <duration>', 'How long an emulated instance takes to shut down (Go duration)')
+        .default(1_000, '1s')
+        .argParser(duration('--terminate-delay')),
+    )
+    .addOption(
+      new Option('--latency <duration>', 'Latency the emulator adds to every cloud call (Go duration)')
+        .default(0, '0s')
+        .argParser(duration('--latency')),
+    )
+    .option(
+      '--no-samples',
+      'Do not create the sample MachineSet and MachineHealthCheck (the secrets are still created)',
+    )
     .option('--no-tty', 'Print one line per change instead of the live view, even on a terminal')
     .addOption(
-      new Option('--controllers <mode>', 'processes: run each binary as its own process from the compiled sources, restarted when it exits (logs in <state-dir>/logs/); in-process: run every binary inside this process (logs in <state-dir>/controllers.log); none: run only the API server, emulator and kubelet simulator (start the binaries yourself, see endpoints.json "binaries")')
+      new Option(
+        '--controllers <mode>',
+        'processes: run each binary as its own process from the compiled sources, restarted when it exits (logs in <state-dir>/logs/); in-process: run every binary inside this process (logs in <state-dir>/controllers.log); none: run only the API server, emulator and kubelet simulator (start the binaries yourself, see endpoints.json "binaries")',
+      )
         .choices(['processes', 'in-process', 'none'])
         .default('processes'),
     )
-    .option('--rbac', 'Authorize every API request with RBAC and run each controller as the ServiceAccount of its Deployment, with the roles in manifests/rbac (a missing right is a 403 in that controller\'s log)')
-    .addOption(new Option('-v, --v <level>', 'Controller log verbosity (logs in <state-dir>/logs/, or <state-dir>/controllers.log with --controllers in-process)').default(0).argParser(level));
+    .option(
+      '--rbac',
+      "Authorize every API request with RBAC and run each controller as the ServiceAccount of its Deployment, with the roles in manifests/rbac (a missing right is a 403 in that controller's log)",
+    )
+    .addOption(
+      new Option(
+        '-v, --v <level>',
+        'Controller log verbosity (logs in <state-dir>/logs/, or <state-dir>/controllers.log with --controllers in-process)',
+      )
+        .default(0)
+        .argParser(level),
+    );
 }
 
 export function readLocalOptions(program: Command): LocalCliOptions {

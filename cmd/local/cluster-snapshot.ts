@@ -37,7 +37,8 @@ export interface ClusterSnapshot {
   events: EventRow[];
 }
 
-const byName = <T extends { namespace: string; name: string }>(a: T, b: T) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name);
+const byName = <T extends { namespace: string; name: string }>(a: T, b: T) =>
+  a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name);
 
 function timeOf(s: string | undefined): number {
   const ms = s ? Date.parse(s) : NaN;
@@ -46,7 +47,11 @@ function timeOf(s: string | undefined): number {
 
 export function eventRow(e: CoreEvent & { eventTime?: string }): EventRow {
   return {
-    timeMs: timeOf(e.lastTimestamp) || timeOf(e.eventTime) || timeOf(e.firstTimestamp) || timeOf(e.metadata.creationTimestamp),
+    timeMs:
+      timeOf(e.lastTimestamp) ||
+      timeOf(e.eventTime) ||
+      timeOf(e.firstTimestamp) ||
+      timeOf(e.metadata.creationTimestamp),
     type: e.type ?? 'Normal',
     object: `${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}`,
     reason: e.reason ?? '',
@@ -55,7 +60,10 @@ export function eventRow(e: CoreEvent & { eventTime?: string }): EventRow {
   };
 }
 
-export async function readClusterSnapshot(client: KubeClient, opts: { maxEvents?: number; signal?: AbortSignal } = {}): Promise<ClusterSnapshot> {
+export async function readClusterSnapshot(
+  client: KubeClient,
+  opts: { maxEvents?: number; signal?: AbortSignal } = {},
+): Promise<ClusterSnapshot> {
   const [sets, machines, events] = await Promise.all([
     client.list(MachineSets, { signal: opts.signal }),
     client.list(Machines, { signal: opts.signal }),

@@ -7,7 +7,17 @@
 // of the sources and never changes once written: a running binary restarted later, or another run on the
 // same checkout, can never see files swapped under it. Directories unused for a day are removed.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildSync } from 'esbuild';
 
@@ -86,13 +96,26 @@ export function compileSources(root: string, now = Date.now()): CompiledSources 
     const staging = join(parent, `.staging-${hash}-${process.pid}`);
     rmSync(staging, { recursive: true, force: true });
     try {
-      const result = buildSync({ entryPoints: files, outdir: staging, outbase: root, format: 'esm', platform: 'node', target: 'node22', bundle: false, logLevel: 'silent', tsconfig: join(root, 'tsconfig.json') });
+      const result = buildSync({
+        entryPoints: files,
+        outdir: staging,
+        outbase: root,
+        format: 'esm',
+        platform: 'node',
+        target: 'node22',
+        bundle: false,
+        logLevel: 'silent',
+        tsconfig: join(root, 'tsconfig.json'),
+      });
       if (result.errors.length > 0) throw new CompileSourcesError(result.errors.map((e) => e.text));
     } catch (err) {
       rmSync(staging, { recursive: true, force: true });
       if (err instanceof CompileSourcesError) throw err;
-      const errors = (err as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> }).errors;
-      throw new CompileSourcesError(errors?.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)) ?? [String(err)]);
+      const errors = (err as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> })
+        .errors;
+      throw new CompileSourcesError(
+        errors?.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)) ?? [String(err)],
+      );
     }
     // The compiled files are ES modules wherever the tree sits.
     writeFileSync(join(staging, 'package.json'), '{ "type": "module" }\n');

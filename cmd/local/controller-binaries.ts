@@ -51,7 +51,12 @@ export function binariesOf(provider: LocalProvider): LocalBinary[] {
 }
 
 /** The flags each binary gets locally: the operator's, minus the listeners (ports would clash), plus the kubeconfig. */
-export function localArgs(binary: LocalBinary, provider: LocalProvider, cloud: LocalCloud, o: LocalArgsOptions): string[] {
+export function localArgs(
+  binary: LocalBinary,
+  provider: LocalProvider,
+  cloud: LocalCloud,
+  o: LocalArgsOptions,
+): string[] {
   const args = [
     `--kubeconfig=${o.kubeconfigPath}`,
     `--namespace=${LOCAL_NAMESPACE}`,
@@ -60,12 +65,22 @@ export function localArgs(binary: LocalBinary, provider: LocalProvider, cloud: L
     '--graceful-shutdown-timeout=5s',
     `--v=${o.verbosity}`,
   ];
-  if (o.leaderElect) args.push('--leader-elect=true', '--leader-elect-lease-duration=15s', `--leader-elect-resource-namespace=${LOCAL_NAMESPACE}`);
+  if (o.leaderElect)
+    args.push(
+      '--leader-elect=true',
+      '--leader-elect-lease-duration=15s',
+      `--leader-elect-resource-namespace=${LOCAL_NAMESPACE}`,
+    );
   if (binary === provider.binary) args.push(...provider.cloudArgs(cloud));
   // The machineset-controller serves the admission webhooks with the environment's serving certificate on a
   // loopback port the control plane resolves the webhook Service to; without one it runs without them.
   if (binary.name === machineSetControllerBinary.name) {
-    if (o.webhook) args.push(`--webhook-cert-dir=${o.webhook.certDir}`, `--webhook-port=${o.webhook.port}`, '--webhook-host=127.0.0.1');
+    if (o.webhook)
+      args.push(
+        `--webhook-cert-dir=${o.webhook.certDir}`,
+        `--webhook-port=${o.webhook.port}`,
+        '--webhook-host=127.0.0.1',
+      );
     else args.push('--webhook-enabled=false');
   }
   return args;
@@ -114,17 +129,30 @@ export async function startControllerBinaries(o: ControllerBinariesOptions): Pro
   // Separate processes run the compiled sources; in-process runs only list the commands, through tsx.
   const compiled = mode === 'in-process' ? undefined : compileSources(root);
   if (compiled?.built) logger.info('compiled the controller binaries', { dir: compiled.dir });
-  const entryOf = (b: LocalBinary): string[] => (compiled ? [compiledEntry(compiled.dir, b.script)] : ['--import', 'tsx', b.script]);
+  const entryOf = (b: LocalBinary): string[] =>
+    compiled ? [compiledEntry(compiled.dir, b.script)] : ['--import', 'tsx', b.script];
   // A child of this process also stops when this process is killed outright.
-  const exitWithParent = compiled ? ['--import', pathToFileURL(compiledEntry(compiled.dir, 'cmd/local/exit-with-parent.ts')).href] : [];
-  const commandOf = (b: LocalBinary, preload: string[]): BinaryCommand => ({ name: b.name, cwd: root, command: [process.execPath, ...preload, ...entryOf(b), ...argsOf(b)] });
+  const exitWithParent = compiled
+    ? ['--import', pathToFileURL(compiledEntry(compiled.dir, 'cmd/local/exit-with-parent.ts')).href]
+    : [];
+  const commandOf = (b: LocalBinary, preload: string[]): BinaryCommand => ({
+    name: b.name,
+    cwd: root,
+    command: [process.execPath, ...preload, ...entryOf(b), ...argsOf(b)],
+  });
   const commands = binaries.map((b) => commandOf(b, []));
   const supervised = binaries.map((b) => commandOf(b, exitWithParent));
   const running: RunningBinary[] = [];
   let processes: BinaryProcesses | undefined;
   if (mode === 'processes') {
     // A restarted binary reads its kubeconfig again: mint a fresh token into it first.
-    processes = new BinaryProcesses({ commands: supervised, logDir: join(stateDir, 'logs'), env: o.env, logger: logger.child({ component: 'binary-processes' }), beforeStart: o.beforeStart });
+    processes = new BinaryProcesses({
+      commands: supervised,
+      logDir: join(stateDir, 'logs'),
+      env: o.env,
+      logger: logger.child({ component: 'binary-processes' }),
+      beforeStart: o.beforeStart,
+    });
     processes.start();
     const started = processes;
     undo.push(() => started.stop());
@@ -135,7 +163,9 @@ export async function startControllerBinaries(o: ControllerBinariesOptions): Pro
       const prepared = await b.prepare(argsOf(b), { logStream, env: o.env, machineController: o.machineController });
       const done = prepared.manager.start(stop.signal);
       // A manager that fails is reported by stop(); until then, keep the rejection from going unhandled.
-      done.catch((err: unknown) => logger.error('controller binary stopped with an error', { binary: b.name, error: err }));
+      done.catch((err: unknown) =>
+        logger.error('controller binary stopped with an error', { binary: b.name, error: err }),
+      );
       running.push({ name: b.name, manager: prepared.manager, done });
       undo.push(async () => {
         stop.abort();

@@ -4,12 +4,26 @@
 // machine-api-local is a thin CLI over this.
 import { mkdirSync, writeFileSync, createWriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createKubeClient, createLogger, Namespaces, isAlreadyExists, loadKubeConfig, type KubeClient, type Logger } from '../../lib/index.js';
+import {
+  createKubeClient,
+  createLogger,
+  Namespaces,
+  isAlreadyExists,
+  loadKubeConfig,
+  type KubeClient,
+  type Logger,
+} from '../../lib/index.js';
 import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
 import { KubeletSimulator } from '../../lib/testing/index.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
 import type { PrepareOptions } from './local-binary.js';
-import { ensureInfrastructure, localServingCert, registerWebhookConfigurations, waitForListening, WEBHOOK_SERVICE } from './local-admission.js';
+import {
+  ensureInfrastructure,
+  localServingCert,
+  registerWebhookConfigurations,
+  waitForListening,
+  WEBHOOK_SERVICE,
+} from './local-admission.js';
 import { choosePort, freeLoopbackPort } from './preferred-port.js';
 import type { BinaryProcesses } from './binary-processes.js';
 import {
@@ -19,13 +33,23 @@ import {
   type ControllersMode,
   type RunningBinary,
 } from './controller-binaries.js';
-import { applyRbacManifests, deploymentServiceAccount, readRbacManifests, writeServiceAccountKubeconfig } from './local-rbac.js';
+import {
+  applyRbacManifests,
+  deploymentServiceAccount,
+  readRbacManifests,
+  writeServiceAccountKubeconfig,
+} from './local-rbac.js';
 import { localProvider, localProviders, type LocalCloud, type LocalProvider } from './providers.js';
 import { repoRoot } from './repo-root.js';
 import { createIfAbsent, readSampleFile, readSamples } from './samples.js';
 import { LocalTerminationHandlers } from './termination-handlers.js';
 import { lockStateDir } from './state-dir-lock.js';
-import { checkStateDirProvider, readStateDirRecord, writeStateDirRecord, type StateDirRecord } from './state-dir-record.js';
+import {
+  checkStateDirProvider,
+  readStateDirRecord,
+  writeStateDirRecord,
+  type StateDirRecord,
+} from './state-dir-record.js';
 
 export const LOCAL_USER_AGENT = 'machine-api-local';
 
@@ -120,9 +144,15 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     throw err;
   }
   const root = repoRoot();
-  const ownLog = opts.logStream ? undefined : createWriteStream(join(stateDir, 'controllers.log'), { flags: 'a', mode: 0o600 });
+  const ownLog = opts.logStream
+    ? undefined
+    : createWriteStream(join(stateDir, 'controllers.log'), { flags: 'a', mode: 0o600 });
   const logStream = opts.logStream ?? ownLog!;
-  const logger = createLogger({ level: opts.verbosity ?? 0, stream: logStream, fields: { component: LOCAL_USER_AGENT } });
+  const logger = createLogger({
+    level: opts.verbosity ?? 0,
+    stream: logStream,
+    fields: { component: LOCAL_USER_AGENT },
+  });
   const kubeconfigPath = join(stateDir, 'kubeconfig');
   const endpointsPath = join(stateDir, 'endpoints.json');
   const leaderElect = opts.leaderElect ?? false;
@@ -150,13 +180,19 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       crdDirs: [join(root, 'manifests', 'crds'), join(root, 'cmd', 'local', 'crds')],
       onRequest: opts.onRequest,
       webhookServiceResolver: webhookServices,
-      onWebhookFailedOpen: (webhook, message) => logger.info('webhook skipped (failurePolicy Ignore)', { webhook, message }),
+      onWebhookFailedOpen: (webhook, message) =>
+        logger.info('webhook skipped (failurePolicy Ignore)', { webhook, message }),
       rbac: opts.rbac ?? false,
       // Loud in the log whoever asked: a controller may retry a refused call quietly.
       onForbidden: (message) => logger.error('API request forbidden', { message }),
     });
     undo.push(() => controlPlane.stop());
-    const client = createKubeClient({ kubeConfig: loadKubeConfig({ yaml: controlPlane.kubeconfig }), qps: 200, burst: 400, userAgent: LOCAL_USER_AGENT });
+    const client = createKubeClient({
+      kubeConfig: loadKubeConfig({ yaml: controlPlane.kubeconfig }),
+      qps: 200,
+      burst: 400,
+      userAgent: LOCAL_USER_AGENT,
+    });
     undo.push(() => client.close());
 
     const cloud = await provider.startEmulator({
@@ -190,17 +226,28 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     const servingCert = localServingCert(stateDir);
     const webhook = { certDir: servingCert.dir, port: await freeLoopbackPort() };
     webhookServices.set(WEBHOOK_SERVICE, `127.0.0.1:${webhook.port}`);
-    await registerWebhookConfigurations(client, join(root, 'manifests', 'webhooks', '0000_30_machine-api_01_webhook-configurations.yaml'), servingCert.certPem);
+    await registerWebhookConfigurations(
+      client,
+      join(root, 'manifests', 'webhooks', '0000_30_machine-api_01_webhook-configurations.yaml'),
+      servingCert.certPem,
+    );
 
     const samples = readSamples(join(root, 'manifests', 'samples', provider.samplesDir));
-    const createdSamples = await createIfAbsent(client, samples.filter((s) => s.object.kind === 'Secret'));
+    const createdSamples = await createIfAbsent(
+      client,
+      samples.filter((s) => s.object.kind === 'Secret'),
+    );
 
     const kubelet = new KubeletSimulator({ client, view: cloud.instanceView() });
     await kubelet.start();
     undo.push(() => kubelet.stop());
     if (cloud.metadataEnv) {
       // What the machine-api-termination-handler DaemonSet would run on the interruptible Nodes.
-      const handlers = new LocalTerminationHandlers({ client, metadataEnv: (id) => cloud.metadataEnv?.(id) ?? Promise.resolve(undefined), logger: logger.child({ component: 'termination-handlers' }) });
+      const handlers = new LocalTerminationHandlers({
+        client,
+        metadataEnv: (id) => cloud.metadataEnv?.(id) ?? Promise.resolve(undefined),
+        logger: logger.child({ component: 'termination-handlers' }),
+      });
       handlers.start();
       undo.push(() => handlers.stop());
     }
@@ -222,10 +269,23 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     });
 
     // Samples go through the webhooks like any write: wait until their server answers.
-    if (mode === 'processes' || running.some((b) => b.name === machineSetControllerBinary.name)) await waitForListening(webhook.port);
-    if (opts.samples ?? true) createdSamples.push(...(await createIfAbsent(client, samples.filter((s) => s.object.kind !== 'Secret'))));
+    if (mode === 'processes' || running.some((b) => b.name === machineSetControllerBinary.name))
+      await waitForListening(webhook.port);
+    if (opts.samples ?? true)
+      createdSamples.push(
+        ...(await createIfAbsent(
+          client,
+          samples.filter((s) => s.object.kind !== 'Secret'),
+        )),
+      );
     // The operator ships the termination handler's MachineHealthCheck wherever it runs the handler.
-    if (cloud.metadataEnv) createdSamples.push(...(await createIfAbsent(client, readSampleFile(join(root, 'manifests', 'termination-handler', 'machinehealthcheck.yaml')))));
+    if (cloud.metadataEnv)
+      createdSamples.push(
+        ...(await createIfAbsent(
+          client,
+          readSampleFile(join(root, 'manifests', 'termination-handler', 'machinehealthcheck.yaml')),
+        )),
+      );
 
     const endpoints: Endpoints = {
       apiServer: controlPlane.httpsUrl,
@@ -236,7 +296,10 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       binaries: commands,
     };
     writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
-    writeStateDirRecord(stateDir, { provider: provider.name, ports: { apiServer: Number(new URL(controlPlane.url).port), cloud: Number(new URL(cloud.endpoint).port) } });
+    writeStateDirRecord(stateDir, {
+      provider: provider.name,
+      ports: { apiServer: Number(new URL(controlPlane.url).port), cloud: Number(new URL(cloud.endpoint).port) },
+    });
 
     let stopping: Promise<void> | undefined;
     return {

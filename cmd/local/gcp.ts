@@ -2,7 +2,12 @@
 // project and cluster) and the machine-api-provider-gcp binary pointed at it with --gcp-endpoint.
 import { RealClock } from '../../lib/index.js';
 import { DEFAULT_CLUSTER_ID, DEFAULT_PROJECT, startGceEmulator } from '../../providers/gcp/emulator/index.js';
-import { buildProgram, COMPONENT, gcpSettingsFromInfrastructure, wireGcpProvider } from '../machine-api-provider-gcp.js';
+import {
+  buildProgram,
+  COMPONENT,
+  gcpSettingsFromInfrastructure,
+  wireGcpProvider,
+} from '../machine-api-provider-gcp.js';
 import { managerFromFlags, providerControllerFlags, readStandardFlags } from '../internal/index.js';
 import { parseArgs, type LocalBinary } from './local-binary.js';
 import type { LocalProvider } from './providers.js';
@@ -32,7 +37,10 @@ export const gcpLocalProvider: LocalProvider = {
   samplesDir: 'gcp',
   binary: gcpProviderBinary,
   cloudArgs: (cloud) => [`--gcp-endpoint=${cloud.endpoint}`],
-  infrastructure: (cloud) => ({ clusterName: DEFAULT_CLUSTER_ID, platformStatus: { type: 'GCP', gcp: { projectID: DEFAULT_PROJECT, region: cloud.region } } }),
+  infrastructure: (cloud) => ({
+    clusterName: DEFAULT_CLUSTER_ID,
+    platformStatus: { type: 'GCP', gcp: { projectID: DEFAULT_PROJECT, region: cloud.region } },
+  }),
   async startEmulator(s) {
     // The samples (manifests/samples/gcp) name the default world's project, network and subnet, which the
     // emulator seeds for this cluster id.
@@ -52,10 +60,13 @@ export const gcpLocalProvider: LocalProvider = {
       region: 'us-central1',
       extraEndpoints: { project: DEFAULT_PROJECT },
       instanceView: () => emu.instanceView(),
-      actionCounts: () => Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
+      actionCounts: () =>
+        Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       metadataEnv: async (providerID) => {
         const { name, where } = gceInstanceOf(providerID);
-        return name && emu.instance(name, where) ? { GCE_METADATA_HOST: await emu.metadataHost(name, where) } : undefined;
+        return name && emu.instance(name, where)
+          ? { GCE_METADATA_HOST: await emu.metadataHost(name, where) }
+          : undefined;
       },
       reclaim: (providerID) => {
         const { name, where } = gceInstanceOf(providerID);

@@ -2,7 +2,13 @@
 // Tagging on the same port; persisted world) and the machine-api-provider-ibmcloud binary pointed at it.
 import { RealClock } from '../../lib/index.js';
 import { startIbmVpcEmulator } from '../../providers/ibmcloud/emulator/index.js';
-import { buildProgram, COMPONENT, endpointsOf, ibmEndpointsFromInfrastructure, wireIbmCloudProvider } from '../machine-api-provider-ibmcloud.js';
+import {
+  buildProgram,
+  COMPONENT,
+  endpointsOf,
+  ibmEndpointsFromInfrastructure,
+  wireIbmCloudProvider,
+} from '../machine-api-provider-ibmcloud.js';
 import { managerFromFlags, providerControllerFlags, readStandardFlags } from '../internal/index.js';
 import { parseArgs, type LocalBinary } from './local-binary.js';
 import type { LocalProvider } from './providers.js';
@@ -25,11 +31,22 @@ export const ibmCloudLocalProvider: LocalProvider = {
   name: 'ibmcloud',
   samplesDir: 'ibmcloud',
   binary: ibmCloudProviderBinary,
-  infrastructure: (cloud) => ({ clusterName: 'local', platformStatus: { type: 'IBMCloud', ibmcloud: { location: cloud.region, resourceGroupName: 'local', providerType: 'VPC' } } }),
+  infrastructure: (cloud) => ({
+    clusterName: 'local',
+    platformStatus: {
+      type: 'IBMCloud',
+      ibmcloud: { location: cloud.region, resourceGroupName: 'local', providerType: 'VPC' },
+    },
+  }),
   // The emulator serves IAM, Resource Manager and Global Tagging beside the VPC API.
   cloudArgs: (cloud) => {
     const iam = cloud.extraEndpoints?.iamEndpoint ?? '';
-    return [`--ibmcloud-vpc-endpoint=${cloud.endpoint}`, `--ibmcloud-iam-endpoint=${iam}`, `--ibmcloud-resource-manager-endpoint=${iam}`, `--ibmcloud-global-tagging-endpoint=${iam}`];
+    return [
+      `--ibmcloud-vpc-endpoint=${cloud.endpoint}`,
+      `--ibmcloud-iam-endpoint=${iam}`,
+      `--ibmcloud-resource-manager-endpoint=${iam}`,
+      `--ibmcloud-global-tagging-endpoint=${iam}`,
+    ];
   },
   async startEmulator(s) {
     const emu = await startIbmVpcEmulator({
@@ -46,7 +63,8 @@ export const ibmCloudLocalProvider: LocalProvider = {
       region: emu.region,
       extraEndpoints: { iamEndpoint: emu.iamEndpoint },
       instanceView: () => emu.instanceView(),
-      actionCounts: () => Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
+      actionCounts: () =>
+        Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       stop: () => emu.stop(),
     };
   },

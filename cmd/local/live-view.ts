@@ -67,7 +67,9 @@ const GAP = 2;
 
 /** Lays columns out within width: natural widths, then the shrinkable ones cut down in order until it fits. */
 export function table(columns: Column[], width: number): string[] {
-  const widths = columns.map((c) => Math.min(c.max ?? Infinity, Math.max(c.title.length, ...c.values.map((v) => v.length))));
+  const widths = columns.map((c) =>
+    Math.min(c.max ?? Infinity, Math.max(c.title.length, ...c.values.map((v) => v.length))),
+  );
   const total = () => widths.reduce((a, b) => a + b, 0) + GAP * (columns.length - 1);
   const order = columns
     .map((c, i) => ({ c, i }))
@@ -103,7 +105,12 @@ function clip(body: string[], n: number, what: string): string[] {
   return [...body.slice(0, n - 1), `… ${body.length - n + 1} more ${what}`];
 }
 
-const shortKinds: Record<string, string> = { Machine: 'machine', MachineSet: 'machineset', MachineHealthCheck: 'mhc', Node: 'node' };
+const shortKinds: Record<string, string> = {
+  Machine: 'machine',
+  MachineSet: 'machineset',
+  MachineHealthCheck: 'mhc',
+  Node: 'node',
+};
 
 /** "MachineHealthCheck/x" → "mhc/x": the kind matters less than the name on a narrow screen. */
 function shortObject(object: string): string {
@@ -118,8 +125,19 @@ function eventLines(events: EventRow[], nowMs: number, width: number): string[] 
     [
       { title: 'AGE', values: events.map((e) => formatAge(nowMs - e.timeMs)), min: 3 },
       { title: 'OBJECT', values: events.map((e) => shortObject(e.object)), min: 16, keep: 'end', shrinkOrder: 0 },
-      { title: 'REASON', values: events.map((e) => (e.type === 'Warning' ? `!${e.reason}` : e.reason)), min: 12, max: 18, shrinkOrder: 1 },
-      { title: 'MESSAGE', values: events.map((e) => (e.count > 1 ? `${e.message} (x${e.count})` : e.message)), min: 10, max: 20 },
+      {
+        title: 'REASON',
+        values: events.map((e) => (e.type === 'Warning' ? `!${e.reason}` : e.reason)),
+        min: 12,
+        max: 18,
+        shrinkOrder: 1,
+      },
+      {
+        title: 'MESSAGE',
+        values: events.map((e) => (e.count > 1 ? `${e.message} (x${e.count})` : e.message)),
+        min: 10,
+        max: 20,
+      },
     ],
     width,
   ).slice(1);
@@ -128,21 +146,46 @@ function eventLines(events: EventRow[], nowMs: number, width: number): string[] 
 function machineColumns(snap: ClusterSnapshot, nowMs: number, node: (name: string) => string): Column[] {
   return [
     { title: 'MACHINE', values: snap.machines.map((m) => m.name), min: 14, shrinkOrder: 2 },
-    { title: 'PHASE', values: snap.machines.map((m) => (m.deleting && m.phase !== 'Deleting' ? `${m.phase || '-'}*` : m.phase || '-')), min: 8, shrinkOrder: 3 },
-    { title: 'NODE', values: snap.machines.map((m) => (m.node ? node(m.node) : '-')), min: 12, keep: 'ends', shrinkOrder: 1 },
-    { title: 'PROVIDERID', values: snap.machines.map((m) => m.providerID || '-'), min: 21, keep: 'end', shrinkOrder: 0 },
+    {
+      title: 'PHASE',
+      values: snap.machines.map((m) => (m.deleting && m.phase !== 'Deleting' ? `${m.phase || '-'}*` : m.phase || '-')),
+      min: 8,
+      shrinkOrder: 3,
+    },
+    {
+      title: 'NODE',
+      values: snap.machines.map((m) => (m.node ? node(m.node) : '-')),
+      min: 12,
+      keep: 'ends',
+      shrinkOrder: 1,
+    },
+    {
+      title: 'PROVIDERID',
+      values: snap.machines.map((m) => m.providerID || '-'),
+      min: 21,
+      keep: 'end',
+      shrinkOrder: 0,
+    },
     { title: 'AGE', values: snap.machines.map((m) => formatAge(nowMs - m.createdMs)), align: 'right', min: 3 },
   ];
 }
 
-const naturalWidth = (cols: Column[]) => cols.reduce((sum, c) => sum + Math.min(c.max ?? Infinity, Math.max(c.title.length, ...c.values.map((v) => v.length))), 0) + GAP * (cols.length - 1);
+const naturalWidth = (cols: Column[]) =>
+  cols.reduce(
+    (sum, c) => sum + Math.min(c.max ?? Infinity, Math.max(c.title.length, ...c.values.map((v) => v.length))),
+    0,
+  ) +
+  GAP * (cols.length - 1);
 
 export function renderLiveView(snap: ClusterSnapshot, o: LiveViewOptions): string[] {
   const { width, nowMs } = o;
   const clock = new Date(nowMs).toISOString().slice(11, 19);
   const running = snap.machines.filter((m) => m.phase === 'Running').length;
   const title = `machine-api-local · ${o.header.provider} · ${o.header.apiServer} · ${running}/${snap.machines.length} Running`;
-  const head = [fit(`${title}${' '.repeat(Math.max(2, width - title.length - clock.length))}${clock}`, width), fit(o.header.hint, width)];
+  const head = [
+    fit(`${title}${' '.repeat(Math.max(2, width - title.length - clock.length))}${clock}`, width),
+    fit(o.header.hint, width),
+  ];
 
   const setTable = snap.machineSets.length
     ? table(

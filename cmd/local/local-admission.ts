@@ -16,8 +16,20 @@ export const WEBHOOK_SERVICE = 'openshift-machine-api/machine-api-operator-webho
 const WEBHOOK_DNS_NAME = 'machine-api-operator-webhook.openshift-machine-api.svc';
 
 const webhookConfigurationResources = {
-  MutatingWebhookConfiguration: defineResource<KubeObject>({ group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false }),
-  ValidatingWebhookConfiguration: defineResource<KubeObject>({ group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false }),
+  MutatingWebhookConfiguration: defineResource<KubeObject>({
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    plural: 'mutatingwebhookconfigurations',
+    kind: 'MutatingWebhookConfiguration',
+    namespaced: false,
+  }),
+  ValidatingWebhookConfiguration: defineResource<KubeObject>({
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    plural: 'validatingwebhookconfigurations',
+    kind: 'ValidatingWebhookConfiguration',
+    namespaced: false,
+  }),
 } as const;
 
 export interface LocalServingCert {
@@ -42,7 +54,11 @@ export function localServingCert(stateDir: string): LocalServingCert {
 }
 
 /** Creates the Infrastructure "cluster" for the provider unless one exists (a user's edit is kept). */
-export async function ensureInfrastructure(client: KubeClient, clusterName: string, platformStatus: NonNullable<InfrastructureStatus['platformStatus']>): Promise<void> {
+export async function ensureInfrastructure(
+  client: KubeClient,
+  clusterName: string,
+  platformStatus: NonNullable<InfrastructureStatus['platformStatus']>,
+): Promise<void> {
   try {
     await client.create(Infrastructures, {
       apiVersion: 'config.openshift.io/v1',
@@ -59,7 +75,11 @@ export async function ensureInfrastructure(client: KubeClient, clusterName: stri
  * Registers the operator's WebhookConfigurations from `file` with `caBundle` on every webhook, replacing earlier
  * ones (a new state directory's certificate, or manifests changed since).
  */
-export async function registerWebhookConfigurations(client: KubeClient, file: string, caPem: string): Promise<string[]> {
+export async function registerWebhookConfigurations(
+  client: KubeClient,
+  file: string,
+  caPem: string,
+): Promise<string[]> {
   const caBundle = Buffer.from(caPem, 'utf8').toString('base64');
   const names: string[] = [];
   for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
@@ -71,7 +91,10 @@ export async function registerWebhookConfigurations(client: KubeClient, file: st
     const name = object.metadata.name ?? '';
     try {
       const existing = await client.get(resource, { name });
-      await client.update(resource, { ...object, metadata: { ...object.metadata, resourceVersion: existing.metadata.resourceVersion } });
+      await client.update(resource, {
+        ...object,
+        metadata: { ...object.metadata, resourceVersion: existing.metadata.resourceVersion },
+      });
     } catch (err) {
       if (!isNotFound(err)) throw err;
       await client.create(resource, object);
@@ -98,7 +121,10 @@ export async function waitForListening(port: number, timeoutMs = 60_000): Promis
       socket.once('error', () => resolve(false));
     });
     if (open) return;
-    if (Date.now() > deadline) throw new WebhookServerNotListeningError(`the admission webhook server did not listen on 127.0.0.1:${port} within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new WebhookServerNotListeningError(
+        `the admission webhook server did not listen on 127.0.0.1:${port} within ${timeoutMs} ms`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }

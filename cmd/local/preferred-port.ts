@@ -12,7 +12,11 @@ export function loopbackPortIsFree(port: number): Promise<boolean> {
 }
 
 /** `explicit` when given; else `previous` when it is free; else 0 (any free port). */
-export async function choosePort(explicit: number | undefined, previous: number | undefined, isFree = loopbackPortIsFree): Promise<number> {
+export async function choosePort(
+  explicit: number | undefined,
+  previous: number | undefined,
+  isFree = loopbackPortIsFree,
+): Promise<number> {
   if (explicit !== undefined) return explicit;
   if (previous !== undefined && (await isFree(previous))) return previous;
   return 0;

@@ -53,7 +53,10 @@ export interface LocalProvider {
   /** Flags that point the provider binary at the emulator. */
   cloudArgs(cloud: LocalCloud): string[];
   /** What the installer would record in the Infrastructure "cluster": the cluster name the samples carry, and the platform. */
-  infrastructure(cloud: LocalCloud): { clusterName: string; platformStatus: { type: string } & Record<string, unknown> };
+  infrastructure(cloud: LocalCloud): {
+    clusterName: string;
+    platformStatus: { type: string } & Record<string, unknown>;
+  };
 }
 
 export const localProviders: Record<string, LocalProvider> = {
@@ -68,6 +71,9 @@ export class UnknownProviderError extends Error {
 
 export function localProvider(name: string): LocalProvider {
   const p = Object.hasOwn(localProviders, name) ? localProviders[name] : undefined;
-  if (!p) throw new UnknownProviderError(`--provider must be one of ${Object.keys(localProviders).join(', ')}, got ${JSON.stringify(name)}`);
+  if (!p)
+    throw new UnknownProviderError(
+      `--provider must be one of ${Object.keys(localProviders).join(', ')}, got ${JSON.stringify(name)}`,
+    );
   return p;
 }

@@ -49,7 +49,9 @@ export function readSampleFile(file: string): SampleObject[] {
     const object = doc.toJS() as KubeObject | null;
     if (object === null) continue;
     if (!object.kind || !resourcesByKind[object.kind]) {
-      throw new SampleError(`${file}: kind ${JSON.stringify(object.kind)} is not one the local environment creates (${Object.keys(resourcesByKind).join(', ')})`);
+      throw new SampleError(
+        `${file}: kind ${JSON.stringify(object.kind)} is not one the local environment creates (${Object.keys(resourcesByKind).join(', ')})`,
+      );
     }
     out.push({ file, object });
   }
@@ -62,7 +64,10 @@ export async function createIfAbsent(client: KubeClient, objects: SampleObject[]
   for (const { object } of objects) {
     const resource = resourcesByKind[object.kind ?? '']!;
     try {
-      await client.create(resource, object.kind === 'Secret' ? withEncodedStringData(object as Secret) : structuredClone(object));
+      await client.create(
+        resource,
+        object.kind === 'Secret' ? withEncodedStringData(object as Secret) : structuredClone(object),
+      );
       created.push(`${object.kind}/${object.metadata.name ?? ''}`);
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;

@@ -63,7 +63,10 @@ function readOwner(path: string): { text: string; owner: StateDirLockOwner | und
   try {
     const o = JSON.parse(text) as Partial<StateDirLockOwner>;
     if (typeof o.pid === 'number' && Number.isInteger(o.pid) && o.pid > 0) {
-      return { text, owner: { pid: o.pid, provider: String(o.provider ?? 'unknown'), startedAt: String(o.startedAt ?? 'unknown') } };
+      return {
+        text,
+        owner: { pid: o.pid, provider: String(o.provider ?? 'unknown'), startedAt: String(o.startedAt ?? 'unknown') },
+      };
     }
   } catch {
     // An unreadable lock (a run killed while writing it) names no live owner.
@@ -76,7 +79,11 @@ export function lockStateDir(stateDir: string, opts: LockStateDirOptions): State
   const path = join(stateDir, STATE_DIR_LOCK_FILE);
   const pid = opts.pid ?? process.pid;
   const isAlive = opts.isAlive ?? processIsAlive;
-  const mine: StateDirLockOwner = { pid, provider: opts.provider, startedAt: (opts.now?.() ?? new Date()).toISOString() };
+  const mine: StateDirLockOwner = {
+    pid,
+    provider: opts.provider,
+    startedAt: (opts.now?.() ?? new Date()).toISOString(),
+  };
   const text = `${JSON.stringify(mine)}\n`;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {

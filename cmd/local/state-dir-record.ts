@@ -38,7 +38,9 @@ export class StateDirProviderMismatchError extends Error {
 function port(path: string, field: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 65535) {
-    throw new StateDirRecordError(`${path}: ${field} must be an integer port from 1 to 65535, got ${JSON.stringify(v)}`);
+    throw new StateDirRecordError(
+      `${path}: ${field} must be an integer port from 1 to 65535, got ${JSON.stringify(v)}`,
+    );
   }
   return v;
 }
@@ -67,12 +69,16 @@ export function readStateDirRecord(stateDir: string, knownProviders: readonly st
     throw new StateDirRecordError(`${path}: provider must be a non-empty string, got ${JSON.stringify(raw.provider)}`);
   }
   const ports = raw.ports ?? {};
-  return { provider: raw.provider, ports: { apiServer: port(path, 'ports.apiServer', ports.apiServer), cloud: port(path, 'ports.cloud', ports.cloud) } };
+  return {
+    provider: raw.provider,
+    ports: { apiServer: port(path, 'ports.apiServer', ports.apiServer), cloud: port(path, 'ports.cloud', ports.cloud) },
+  };
 }
 
 /** Throws StateDirProviderMismatchError when the directory was made for another provider. */
 export function checkStateDirProvider(stateDir: string, record: StateDirRecord | undefined, provider: string): void {
-  if (record && record.provider !== provider) throw new StateDirProviderMismatchError(stateDir, record.provider, provider);
+  if (record && record.provider !== provider)
+    throw new StateDirProviderMismatchError(stateDir, record.provider, provider);
 }
 
 export function writeStateDirRecord(stateDir: string, record: StateDirRecord): void {

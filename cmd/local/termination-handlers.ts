@@ -3,7 +3,14 @@
 // pod would be, and built by the binary's own code (the same sources, the same poller). So `npm start` shows
 // the whole reclaim: the emulator's notice → Node Terminating → the MachineHealthCheck deletes the Machine →
 // drain → replacement. A handler stops when its Node goes.
-import { MachineInterruptibleInstanceLabel, Nodes, RealClock, runTerminationHandler, type KubeClient, type Logger } from '../../lib/index.js';
+import {
+  MachineInterruptibleInstanceLabel,
+  Nodes,
+  RealClock,
+  runTerminationHandler,
+  type KubeClient,
+  type Logger,
+} from '../../lib/index.js';
 import { metadataEndpointsFromEnv } from '../internal/index.js';
 import { noticeSources } from '../termination-handler.js';
 
@@ -46,7 +53,9 @@ export class LocalTerminationHandlers {
   }
 
   private kick(): void {
-    this.syncing = this.syncing.then(() => this.sync()).catch((err: unknown) => this.opts.logger.warn('termination handlers: cannot list nodes', { error: err }));
+    this.syncing = this.syncing
+      .then(() => this.sync())
+      .catch((err: unknown) => this.opts.logger.warn('termination handlers: cannot list nodes', { error: err }));
   }
 
   private async sync(): Promise<void> {
@@ -66,7 +75,14 @@ export class LocalTerminationHandlers {
       const stop = new AbortController();
       const logger = this.opts.logger.child({ component: 'termination-handler' });
       const done = runTerminationHandler(
-        { client: this.opts.client, nodeName: name, sources: noticeSources(metadataEndpointsFromEnv(env), poll), pollIntervalMs: poll * 1000, clock: new RealClock(), logger },
+        {
+          client: this.opts.client,
+          nodeName: name,
+          sources: noticeSources(metadataEndpointsFromEnv(env), poll),
+          pollIntervalMs: poll * 1000,
+          clock: new RealClock(),
+          logger,
+        },
         stop.signal,
       ).catch((err: unknown) => logger.error('termination handler failed', { node: name, error: err }));
       this.running.set(name, { providerID, stop, done });

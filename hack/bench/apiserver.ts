@@ -17,25 +17,39 @@ interface Result {
   note?: string;
 }
 
-function call(cp: ControlPlane, agent: Agent, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<string> {
+function call(
+  cp: ControlPlane,
+  agent: Agent,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<string> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, cp.url), {
-      method,
-      agent,
-      headers: {
-        authorization: `Bearer ${cp.token}`,
-        ...(payload !== undefined ? { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) } : {}),
+    const req = request(
+      new URL(path, cp.url),
+      {
+        method,
+        agent,
+        headers: {
+          authorization: `Bearer ${cp.token}`,
+          ...(payload !== undefined
+            ? { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }
+            : {}),
+        },
       },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
-        else resolve(text);
-      });
-    });
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if ((res.statusCode ?? 0) >= 300)
+            reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+          else resolve(text);
+        });
+      },
+    );
     req.on('error', reject);
     if (payload !== undefined) req.write(payload);
     req.end();
@@ -46,9 +60,11 @@ function call(cp: ControlPlane, agent: Agent, method: string, path: string, body
 async function timed(n: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<number> {
   const start = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) await op(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await op(next++);
+    }),
+  );
   return (performance.now() - start) / 1000;
 }
 
@@ -58,9 +74,20 @@ function machine(i: number) {
     kind: 'Machine',
     metadata: {
       name: `bench-${String(i).padStart(5, '0')}`,
-      labels: { 'machine.openshift.io/cluster-api-machineset': `ms-${i % 20}`, 'machine.openshift.io/cluster-api-cluster': 'bench' },
+      labels: {
+        'machine.openshift.io/cluster-api-machineset': `ms-${i % 20}`,
+        'machine.openshift.io/cluster-api-cluster': 'bench',
+      },
     },
-    spec: { providerSpec: { value: { apiVersion: 'generic.machine.openshift.io/v1', kind: 'GenericMachineProviderSpec', instanceType: 'small' } } },
+    spec: {
+      providerSpec: {
+        value: {
+          apiVersion: 'generic.machine.openshift.io/v1',
+          kind: 'GenericMachineProviderSpec',
+          instanceType: 'small',
+        },
+      },
+    },
   };
 }
 
@@ -71,31 +98,53 @@ async function watchFanOut(cp: ControlPlane, watchers: number, changes: number, 
   const expected = watchers * changes;
   let resolveAll!: () => void;
   const all = new Promise<void>((r) => (resolveAll = r));
-  const reqs = await Promise.all(Array.from({ length: watchers }, () => new Promise<ReturnType<typeof request>>((resolve, reject) => {
-    const req = request(new URL(`${base}?watch=true&resourceVersion=${list.metadata.resourceVersion}`, cp.url), { agent: watchAgent, headers: { authorization: `Bearer ${cp.token}` } }, (res) => {
-      let buf = '';
-      res.on('data', (c: Buffer) => {
-        buf += c.toString();
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          buf = buf.slice(nl + 1);
-          if (++received === expected) resolveAll();
-        }
-      });
-      resolve(req);
-    });
-    req.on('error', reject);
-    req.end();
-  })));
+  const reqs = await Promise.all(
+    Array.from(
+      { length: watchers },
+      () =>
+        new Promise<ReturnType<typeof request>>((resolve, reject) => {
+          const req = request(
+            new URL(`${base}?watch=true&resourceVersion=${list.metadata.resourceVersion}`, cp.url),
+            { agent: watchAgent, headers: { authorization: `Bearer ${cp.token}` } },
+            (res) => {
+              let buf = '';
+              res.on('data', (c: Buffer) => {
+                buf += c.toString();
+                let nl: number;
+                while ((nl = buf.indexOf('\n')) >= 0) {
+                  buf = buf.slice(nl + 1);
+                  if (++received === expected) resolveAll();
+                }
+              });
+              resolve(req);
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        }),
+    ),
+  );
   const start = performance.now();
   for (let i = 0; i < changes; i++) {
-    await call(cp, agent, 'PATCH', `${base}/${machine(i).metadata.name}/status`, { status: { phase: `Phase${i}` } }, 'application/merge-patch+json');
+    await call(
+      cp,
+      agent,
+      'PATCH',
+      `${base}/${machine(i).metadata.name}/status`,
+      { status: { phase: `Phase${i}` } },
+      'application/merge-patch+json',
+    );
   }
   await all;
   const seconds = (performance.now() - start) / 1000;
   for (const r of reqs) r.destroy();
   watchAgent.destroy();
-  return { operation: 'watch fan-out (events delivered)', ops: expected, seconds, note: `${watchers} watchers x ${changes} changes` };
+  return {
+    operation: 'watch fan-out (events delivered)',
+    ops: expected,
+    seconds,
+    note: `${watchers} watchers x ${changes} changes`,
+  };
 }
 
 async function main(): Promise<void> {
@@ -113,31 +162,69 @@ async function main(): Promise<void> {
     await call(cp, agent, 'POST', '/api/v1/namespaces', { metadata: { name: ns } });
     const n = o.machines;
     const c = o.concurrency;
-    results.push({ operation: 'create (schema-validated)', ops: n, seconds: await timed(n, c, (i) => call(cp, agent, 'POST', base, machine(i))) });
+    results.push({
+      operation: 'create (schema-validated)',
+      ops: n,
+      seconds: await timed(n, c, (i) => call(cp, agent, 'POST', base, machine(i))),
+    });
     const gets = Math.min(n, 5000);
-    results.push({ operation: 'get', ops: gets, seconds: await timed(gets, c, (i) => call(cp, agent, 'GET', `${base}/${machine(i).metadata.name}`)) });
+    results.push({
+      operation: 'get',
+      ops: gets,
+      seconds: await timed(gets, c, (i) => call(cp, agent, 'GET', `${base}/${machine(i).metadata.name}`)),
+    });
     const lists = 10;
-    results.push({ operation: `list (all ${n})`, ops: lists, seconds: await timed(lists, 2, () => call(cp, agent, 'GET', base)), note: `${n * lists} items` });
-    results.push({ operation: 'list (label selector, 1/20)', ops: 100, seconds: await timed(100, c, (i) => call(cp, agent, 'GET', `${base}?labelSelector=machine.openshift.io/cluster-api-machineset=ms-${i % 20}`)) });
+    results.push({
+      operation: `list (all ${n})`,
+      ops: lists,
+      seconds: await timed(lists, 2, () => call(cp, agent, 'GET', base)),
+      note: `${n * lists} items`,
+    });
+    results.push({
+      operation: 'list (label selector, 1/20)',
+      ops: 100,
+      seconds: await timed(100, c, (i) =>
+        call(cp, agent, 'GET', `${base}?labelSelector=machine.openshift.io/cluster-api-machineset=ms-${i % 20}`),
+      ),
+    });
     const patches = Math.min(n, 5000);
     results.push({
       operation: 'patch status (merge)',
       ops: patches,
-      seconds: await timed(patches, c, (i) => call(cp, agent, 'PATCH', `${base}/${machine(i).metadata.name}/status`, { status: { phase: 'Running' } }, 'application/merge-patch+json')),
+      seconds: await timed(patches, c, (i) =>
+        call(
+          cp,
+          agent,
+          'PATCH',
+          `${base}/${machine(i).metadata.name}/status`,
+          { status: { phase: 'Running' } },
+          'application/merge-patch+json',
+        ),
+      ),
     });
     results.push(await watchFanOut(cp, o.watchers, 200, agent));
   } finally {
     agent.destroy();
     await cp.stop();
   }
-  const rows = results.map((r) => [r.operation, String(r.ops), r.seconds.toFixed(2), Math.round(r.ops / r.seconds).toLocaleString('en-US'), r.note ?? '']);
+  const rows = results.map((r) => [
+    r.operation,
+    String(r.ops),
+    r.seconds.toFixed(2),
+    Math.round(r.ops / r.seconds).toLocaleString('en-US'),
+    r.note ?? '',
+  ]);
   const header = ['operation', 'ops', 'seconds', 'ops/s', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${rows.map(line).join('\n')}\n`);
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench:apiserver: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`bench:apiserver: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -34,7 +34,10 @@ export function deploymentNodeFlags(cloud: string, script: string): string[] {
   const path = join(REPO_ROOT, 'manifests', 'providers', cloud, 'deployment.yaml');
   const image = `/app/dist/${script.replace(/\.ts$/, '.js')}`;
   for (const doc of parseAllDocuments(readFileSync(path, 'utf8'))) {
-    const d = doc.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: Array<{ command?: string[] }> } } } } | null;
+    const d = doc.toJS() as {
+      kind?: string;
+      spec?: { template?: { spec?: { containers?: Array<{ command?: string[] }> } } };
+    } | null;
     for (const c of d?.spec?.template?.spec?.containers ?? []) {
       const cmd = c.command ?? [];
       if (cmd.length === 1 && imageCommandEntry(cmd[0]!, cloud) === script) return launchNodeFlags();
@@ -106,7 +109,11 @@ export class ControllerProcess {
     const child = spawn(process.execPath, [...(this.opts.nodeFlags ?? []), ...entry, ...args], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_EC2_METADATA_DISABLED: 'true' },
+      env: {
+        ...process.env,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        AWS_EC2_METADATA_DISABLED: 'true',
+      },
     });
     child.stdout?.pipe(this.log, { end: false });
     child.stderr?.pipe(this.log, { end: false });
@@ -121,7 +128,8 @@ export class ControllerProcess {
   async waitReady(timeoutMs = 180_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (!this.running) throw new Error(`${this.name} exited during start (code ${this.child?.exitCode}, see ${this.opts.logFile})`);
+      if (!this.running)
+        throw new Error(`${this.name} exited during start (code ${this.child?.exitCode}, see ${this.opts.logFile})`);
       try {
         await this.metrics();
         return;
@@ -195,8 +203,21 @@ export class ControllerProcess {
 export const MACHINESET_WITHOUT_WEBHOOKS = ['--webhook-enabled=false'];
 
 /** The Deployment containers the benchmark runs: the cloud's provider binary, the MachineSet and NodeLink controllers. */
-export function controllerProcesses(o: { kubeconfigPath: string; cloudArgs: string[]; provider?: BenchProvider; namespace: string; logDir: string; extraArgs?: string[]; compiledDir?: string }): ControllerProcess[] {
-  const common = [`--kubeconfig=${o.kubeconfigPath}`, `--namespace=${o.namespace}`, '--graceful-shutdown-timeout=5s', ...(o.extraArgs ?? [])];
+export function controllerProcesses(o: {
+  kubeconfigPath: string;
+  cloudArgs: string[];
+  provider?: BenchProvider;
+  namespace: string;
+  logDir: string;
+  extraArgs?: string[];
+  compiledDir?: string;
+}): ControllerProcess[] {
+  const common = [
+    `--kubeconfig=${o.kubeconfigPath}`,
+    `--namespace=${o.namespace}`,
+    '--graceful-shutdown-timeout=5s',
+    ...(o.extraArgs ?? []),
+  ];
   const provider = o.provider ?? awsBench;
   const binary = provider.binary;
   return [

@@ -88,7 +88,12 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
   writeFileSync(kubeconfigPath, controlPlane.kubeconfig, { mode: 0o600 });
 
   const provider = opts.provider ?? awsBench;
-  const emulator = await provider.startEmulator({ clusterId: provider.clusterId, seed: opts.seed ?? 1, bootDelayMs: opts.bootDelayMs ?? 10_000, latencyMs: opts.latencyMs ?? 20 });
+  const emulator = await provider.startEmulator({
+    clusterId: provider.clusterId,
+    seed: opts.seed ?? 1,
+    bootDelayMs: opts.bootDelayMs ?? 10_000,
+    latencyMs: opts.latencyMs ?? 20,
+  });
   const kubeConfig = loadKubeConfig({ yaml: controlPlane.kubeconfig });
   const client = createKubeClient({ kubeConfig, qps: 1000, burst: 2000, userAgent: DRIVER_USER_AGENT });
   const kubeletClient = createKubeClient({ kubeConfig, qps: 1000, burst: 2000, userAgent: KUBELET_USER_AGENT });
@@ -131,7 +136,14 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     async killControlPlane(serveMs, compiledDir) {
       await controlPlane.stop();
       try {
-        await killedEnvtestProcess({ port, token, dataDir, logFile: join(opts.stateDir, 'machine-api-envtest.log'), serveMs, compiledDir });
+        await killedEnvtestProcess({
+          port,
+          token,
+          dataDir,
+          logFile: join(opts.stateDir, 'machine-api-envtest.log'),
+          serveMs,
+          compiledDir,
+        });
       } finally {
         // A torn log tail is what a kill -9 may leave; start-up reports it and keeps every acknowledged write.
         controlPlane = await startControlPlane({ port, token, dataDir, onRequest });

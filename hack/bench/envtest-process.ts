@@ -22,7 +22,10 @@ export interface KilledEnvtestOptions {
 }
 
 export class EnvtestStartError extends Error {
-  constructor(readonly reason: string, readonly logFile: string) {
+  constructor(
+    readonly reason: string,
+    readonly logFile: string,
+  ) {
     super(`machine-api-envtest did not start: ${reason} (see ${logFile})`);
     this.name = 'EnvtestStartError';
   }
@@ -30,9 +33,13 @@ export class EnvtestStartError extends Error {
 
 /** Starts machine-api-envtest, waits until it serves, lets it serve for serveMs, then SIGKILLs it and waits for its exit. */
 export async function killedEnvtestProcess(o: KilledEnvtestOptions): Promise<void> {
-  const entry = o.compiledDir ? [join(o.compiledDir, 'cmd', 'machine-api-envtest.js')] : ['--import', 'tsx', join(REPO_ROOT, 'cmd', 'machine-api-envtest.ts')];
+  const entry = o.compiledDir
+    ? [join(o.compiledDir, 'cmd', 'machine-api-envtest.js')]
+    : ['--import', 'tsx', join(REPO_ROOT, 'cmd', 'machine-api-envtest.ts')];
   const args = [
-    `--port=${o.port}`, `--data-dir=${o.dataDir}`, `--kubeconfig=${join(o.dataDir, '..', 'kubeconfig-envtest-process')}`,
+    `--port=${o.port}`,
+    `--data-dir=${o.dataDir}`,
+    `--kubeconfig=${join(o.dataDir, '..', 'kubeconfig-envtest-process')}`,
     `--crds=${join(REPO_ROOT, 'manifests', 'crds')}`,
   ];
   const child = spawn(process.execPath, [...entry, ...args], {
@@ -45,7 +52,10 @@ export async function killedEnvtestProcess(o: KilledEnvtestOptions): Promise<voi
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new EnvtestStartError(`no URL within ${o.startTimeoutMs ?? 60_000} ms`, o.logFile)), o.startTimeoutMs ?? 60_000);
+      const timer = setTimeout(
+        () => reject(new EnvtestStartError(`no URL within ${o.startTimeoutMs ?? 60_000} ms`, o.logFile)),
+        o.startTimeoutMs ?? 60_000,
+      );
       let out = '';
       child.stdout.on('data', (c: Buffer) => {
         out += c.toString('utf8');

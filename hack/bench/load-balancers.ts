@@ -27,26 +27,62 @@ export function addAwsLoadBalancer(emu: Ec2Emulator): BenchLoadBalancer {
   const arnPrefix = model.arn.slice(0, model.arn.indexOf(':targetgroup/'));
   const lbArn = `${arnPrefix}:loadbalancer/net/${CHAOS_LB_NAME}/0c0a0b0c0d0e0f01`;
   const created = new Date().toISOString();
-  w.loadBalancers.push({ arn: lbArn, name: CHAOS_LB_NAME, type: 'network', scheme: 'internal', vpcId: model.vpcId, dnsName: `${CHAOS_LB_NAME}.elb.${emu.region}.amazonaws.com`, subnets: [], createdTime: created });
-  for (const [suffix, targetType, id] of [['instances', 'instance', '0c0a0b0c0d0e0f02'], ['ips', 'ip', '0c0a0b0c0d0e0f03']] as const) {
+  w.loadBalancers.push({
+    arn: lbArn,
+    name: CHAOS_LB_NAME,
+    type: 'network',
+    scheme: 'internal',
+    vpcId: model.vpcId,
+    dnsName: `${CHAOS_LB_NAME}.elb.${emu.region}.amazonaws.com`,
+    subnets: [],
+    createdTime: created,
+  });
+  for (const [suffix, targetType, id] of [
+    ['instances', 'instance', '0c0a0b0c0d0e0f02'],
+    ['ips', 'ip', '0c0a0b0c0d0e0f03'],
+  ] as const) {
     const name = `${CHAOS_LB_NAME}-${suffix}`;
-    w.targetGroups.push({ arn: `${arnPrefix}:targetgroup/${name}/${id}`, name, protocol: 'TCP', port: 443, vpcId: model.vpcId, targetType, loadBalancerArns: [lbArn], targets: [] });
+    w.targetGroups.push({
+      arn: `${arnPrefix}:targetgroup/${name}/${id}`,
+      name,
+      protocol: 'TCP',
+      port: 443,
+      vpcId: model.vpcId,
+      targetType,
+      loadBalancerArns: [lbArn],
+      targets: [],
+    });
   }
   return {
     providerSpecFields: { loadBalancers: [{ name: CHAOS_LB_NAME, type: 'network' }] },
     memberships() {
       // An address stands for the live instance that holds it; a terminated one's address stays bare.
-      const byIp = new Map(emu.instances().filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down').map((i) => [i.privateIpAddress, i.instanceId]));
+      const byIp = new Map(
+        emu
+          .instances()
+          .filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down')
+          .map((i) => [i.privateIpAddress, i.instanceId]),
+      );
       return w.targetGroups
         .filter((t) => t.loadBalancerArns.includes(lbArn))
-        .map((t) => ({ group: t.name, members: t.targets.map((x) => (t.targetType === 'ip' ? byIp.get(x.id) ?? x.id : x.id)) }));
+        .map((t) => ({
+          group: t.name,
+          members: t.targets.map((x) => (t.targetType === 'ip' ? (byIp.get(x.id) ?? x.id) : x.id)),
+        }));
     },
   };
 }
 
 export function addGcpTargetPool(emu: GceEmulator, project: string, region: string): BenchLoadBalancer {
   const name = 'chaos-pool';
-  emu.world.targetPools.push({ project, region, name, id: '7400000000000000001', creationTimestamp: new Date().toISOString(), instances: [] });
+  emu.world.targetPools.push({
+    project,
+    region,
+    name,
+    id: '7400000000000000001',
+    creationTimestamp: new Date().toISOString(),
+    instances: [],
+  });
   return {
     providerSpecFields: { targetPools: [name] },
     memberships: () =>

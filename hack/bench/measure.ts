@@ -17,7 +17,8 @@ export interface Snapshot {
 
 export async function snapshot(env: BenchEnvironment, controllers: ControllerProcess[]): Promise<Snapshot> {
   const ec2: Snapshot['ec2'] = {};
-  for (const [action, c] of Object.entries(env.emulator.knobs.allCounts())) ec2[action] = { total: c.total, throttled: c.throttled };
+  for (const [action, c] of Object.entries(env.emulator.knobs.allCounts()))
+    ec2[action] = { total: c.total, throttled: c.throttled };
   const kubeByAgent: Record<string, number> = {};
   for (const [key, n] of env.requestCounts()) {
     const agent = key.split('|')[0];
@@ -33,8 +34,12 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
     } catch {
       continue;
     }
-    const names = new Set([...text.matchAll(/^controller_runtime_reconcile_total\{[^}]*controller="([^"]+)"/gm)].map((m) => m[1] ?? ''));
-    for (const name of names) reconciles[name] = (reconciles[name] ?? 0) + sumMetric(text, 'controller_runtime_reconcile_total', { controller: name });
+    const names = new Set(
+      [...text.matchAll(/^controller_runtime_reconcile_total\{[^}]*controller="([^"]+)"/gm)].map((m) => m[1] ?? ''),
+    );
+    for (const name of names)
+      reconciles[name] =
+        (reconciles[name] ?? 0) + sumMetric(text, 'controller_runtime_reconcile_total', { controller: name });
   }
   return { at: performance.now(), ec2, kubeByAgent, reconciles };
 }

@@ -92,14 +92,16 @@ export interface BenchProvider {
   providerSpec(): Record<string, unknown>;
 }
 
-const userDataSecret = (namespace: string): Secret =>
-  ({
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: 'worker-user-data', namespace },
-    type: 'Opaque',
-    stringData: { userData: `{"ignition":{"version":"3.2.0"},"token":"${SECRET_VALUES.userData}"}`, disableTemplating: 'true' },
-  });
+const userDataSecret = (namespace: string): Secret => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'worker-user-data', namespace },
+  type: 'Opaque',
+  stringData: {
+    userData: `{"ignition":{"version":"3.2.0"},"token":"${SECRET_VALUES.userData}"}`,
+    disableTemplating: 'true',
+  },
+});
 
 const gone = new Set(['terminated', 'terminating']);
 
@@ -136,7 +138,12 @@ export const awsBench: BenchProvider = {
     { match: 'RunInstances', burst: 1000, ratePerSecond: 2, perAction: false },
   ],
   async startEmulator(o) {
-    const emu = await startEc2Emulator({ clusterId: o.clusterId, seed: o.seed, timings: { bootMs: o.bootDelayMs }, knobs: { latency: [{ latency: o.latencyMs }] } });
+    const emu = await startEc2Emulator({
+      clusterId: o.clusterId,
+      seed: o.seed,
+      timings: { bootMs: o.bootDelayMs },
+      knobs: { latency: [{ latency: o.latencyMs }] },
+    });
     return {
       endpoint: emu.endpoint,
       knobs: emu.knobs,
@@ -155,7 +162,10 @@ export const awsBench: BenchProvider = {
       kind: 'Secret',
       metadata: { name: 'aws-cloud-credentials', namespace },
       type: 'Opaque',
-      stringData: { aws_access_key_id: SECRET_VALUES.accessKeyId, aws_secret_access_key: SECRET_VALUES.secretAccessKey },
+      stringData: {
+        aws_access_key_id: SECRET_VALUES.accessKeyId,
+        aws_secret_access_key: SECRET_VALUES.secretAccessKey,
+      },
     },
     userDataSecret(namespace),
   ],
@@ -255,9 +265,23 @@ export const gcpBench: BenchProvider = {
     machineType: GCP_MACHINE_TYPE,
     canIPForward: false,
     deletionProtection: false,
-    disks: [{ autoDelete: true, boot: true, sizeGb: 128, type: 'pd-ssd', image: 'projects/rhcos-cloud/global/images/rhcos-9-6-20251023-0-gcp-x86-64', labels: {} }],
+    disks: [
+      {
+        autoDelete: true,
+        boot: true,
+        sizeGb: 128,
+        type: 'pd-ssd',
+        image: 'projects/rhcos-cloud/global/images/rhcos-9-6-20251023-0-gcp-x86-64',
+        labels: {},
+      },
+    ],
     networkInterfaces: [{ network: `${GCP_CLUSTER}-network`, subnetwork: `${GCP_CLUSTER}-worker-subnet` }],
-    serviceAccounts: [{ email: `${GCP_CLUSTER}-w@${DEFAULT_PROJECT}.iam.gserviceaccount.com`, scopes: ['https://www.googleapis.com/auth/cloud-platform'] }],
+    serviceAccounts: [
+      {
+        email: `${GCP_CLUSTER}-w@${DEFAULT_PROJECT}.iam.gserviceaccount.com`,
+        scopes: ['https://www.googleapis.com/auth/cloud-platform'],
+      },
+    ],
     tags: [`${GCP_CLUSTER}-worker`],
     labels: {},
     shieldedInstanceConfig: {},
@@ -295,7 +319,11 @@ export const ibmCloudBench: BenchProvider = {
     });
     return {
       endpoint: emu.endpoint,
-      extraEndpoints: { iam: emu.iamEndpoint, resourceManager: emu.resourceManagerEndpoint, globalTagging: emu.globalTaggingEndpoint },
+      extraEndpoints: {
+        iam: emu.iamEndpoint,
+        resourceManager: emu.resourceManagerEndpoint,
+        globalTagging: emu.globalTaggingEndpoint,
+      },
       knobs: emu.knobs,
       instanceView: () => emu.instanceView(),
       liveInstances: () =>
@@ -338,7 +366,10 @@ export const ibmCloudBench: BenchProvider = {
     region: 'us-south',
     zone: 'us-south-1',
     resourceGroup: IBM_CLUSTER,
-    primaryNetworkInterface: { subnet: `${IBM_CLUSTER}-subnet-compute-us-south-1`, securityGroups: [`${IBM_CLUSTER}-sg-cluster-wide`, `${IBM_CLUSTER}-sg-openshift-net`] },
+    primaryNetworkInterface: {
+      subnet: `${IBM_CLUSTER}-subnet-compute-us-south-1`,
+      securityGroups: [`${IBM_CLUSTER}-sg-cluster-wide`, `${IBM_CLUSTER}-sg-openshift-net`],
+    },
     bootVolume: { encryptionKey: '' },
     tags: [],
     credentialsSecret: { name: 'ibmcloud-credentials' },
@@ -346,14 +377,19 @@ export const ibmCloudBench: BenchProvider = {
   }),
 };
 
-export const benchProviders: Record<ProviderName, BenchProvider> = { aws: awsBench, gcp: gcpBench, ibmcloud: ibmCloudBench };
+export const benchProviders: Record<ProviderName, BenchProvider> = {
+  aws: awsBench,
+  gcp: gcpBench,
+  ibmcloud: ibmCloudBench,
+};
 
 export function isProviderName(v: string): v is ProviderName {
   return (PROVIDER_NAMES as readonly string[]).includes(v);
 }
 
 export function benchProvider(name: string): BenchProvider {
-  if (!isProviderName(name)) throw new RangeError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(name)}`);
+  if (!isProviderName(name))
+    throw new RangeError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(name)}`);
   return benchProviders[name];
 }
 

@@ -27,7 +27,10 @@ function target(name: string, value: number | undefined, limit: number): Target 
  * `cloud`: metric-key prefix and label of the cloud's calls (default EC2's); the limits are EC2's targets,
  * applied to the provider's equivalent count.
  */
-export function evaluateTargets(scenarios: ScenarioResult[], o: { largest: number; cloud?: { metricPrefix: string; cloudLabel: string } }): Target[] {
+export function evaluateTargets(
+  scenarios: ScenarioResult[],
+  o: { largest: number; cloud?: { metricPrefix: string; cloudLabel: string } },
+): Target[] {
   const { metricPrefix: k, cloudLabel: label } = o.cloud ?? { metricPrefix: 'ec2', cloudLabel: 'EC2' };
   const byName = (n: string) => scenarios.find((s) => s.name === n);
   const t1 = metric(byName('scale-up-1'), 'wallSeconds');
@@ -43,16 +46,27 @@ export function evaluateTargets(scenarios: ScenarioResult[], o: { largest: numbe
     // caches then share; scenario metrics show every size.
     target(`${label} calls per created machine at ${mid}`, metric(byName(`scale-up-${mid}`), `${k}CallsPerMachine`), 3),
     target(`steady-state ${label} calls per machine per resync`, metric(steady, `${k}CallsPerMachinePerResync`), 0.1),
-    target(`Kubernetes writes per machine, create to Running, at ${mid} (events included)`, metric(byName(`scale-up-${mid}`), 'kubeWritesPerMachine'), 12),
+    target(
+      `Kubernetes writes per machine, create to Running, at ${mid} (events included)`,
+      metric(byName(`scale-up-${mid}`), 'kubeWritesPerMachine'),
+      12,
+    ),
     target('throttled: completion time / floor', metric(thr, 'ratioToFloor'), 1.3),
     target('throttled: share of throttled replies', metric(thr, 'throttledShare'), 0.05),
-    target(`peak controller RSS at ${rssAt} machines (MB, largest process)`, rss ? Math.max(...Object.values(rss)) : undefined, 300),
+    target(
+      `peak controller RSS at ${rssAt} machines (MB, largest process)`,
+      rss ? Math.max(...Object.values(rss)) : undefined,
+      300,
+    ),
   ];
 }
 
 function fmt(v: unknown): string {
   if (typeof v === 'number') return String(v);
-  if (v && typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k}=${fmt(x)}`).join(' ');
+  if (v && typeof v === 'object')
+    return Object.entries(v)
+      .map(([k, x]) => `${k}=${fmt(x)}`)
+      .join(' ');
   return String(v);
 }
 
@@ -63,6 +77,12 @@ export function formatTable(r: BenchReport): string {
     for (const [k, v] of Object.entries(s.metrics)) lines.push(`   ${k.padEnd(34)} ${fmt(v)}`);
   }
   lines.push('', 'TARGET'.padEnd(70) + 'VALUE'.padStart(10) + 'LIMIT'.padStart(8) + '  MET');
-  for (const t of r.targets) lines.push(t.name.padEnd(70) + String(t.value ?? '-').padStart(10) + String(t.limit).padStart(8) + `  ${t.met ? 'yes' : 'NO'}`);
+  for (const t of r.targets)
+    lines.push(
+      t.name.padEnd(70) +
+        String(t.value ?? '-').padStart(10) +
+        String(t.limit).padStart(8) +
+        `  ${t.met ? 'yes' : 'NO'}`,
+    );
   return `${lines.join('\n')}\n`;
 }

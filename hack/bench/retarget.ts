@@ -10,4 +10,9 @@ if (!file) {
 }
 const saved = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
 const sizes = saved.scenarios.flatMap((s) => (/^scale-up-(\d+)$/.exec(s.name) ? [Number(s.name.split('-')[2])] : []));
-process.stdout.write(formatTable({ scenarios: saved.scenarios, targets: evaluateTargets(saved.scenarios, { largest: Math.max(...sizes) }) }));
+process.stdout.write(
+  formatTable({
+    scenarios: saved.scenarios,
+    targets: evaluateTargets(saved.scenarios, { largest: Math.max(...sizes) }),
+  }),
+);

@@ -26,8 +26,26 @@ interface Plan {
   buckets: Bucket[];
 }
 
-const FULL: Plan = { sizes: [1, 100, 500, 1000], steadyN: 1000, steadyPeriods: 3, syncPeriodMs: 30_000, throttledN: 500, bootDelayMs: 10_000, latencyMs: 20, buckets: EC2_BUCKETS };
-const QUICK: Plan = { sizes: [1, 50], steadyN: 50, steadyPeriods: 2, syncPeriodMs: 6_000, throttledN: 60, bootDelayMs: 10_000, latencyMs: 20, buckets: EC2_BUCKETS.map((b) => ({ ...b, burst: b.burst / 10 })) };
+const FULL: Plan = {
+  sizes: [1, 100, 500, 1000],
+  steadyN: 1000,
+  steadyPeriods: 3,
+  syncPeriodMs: 30_000,
+  throttledN: 500,
+  bootDelayMs: 10_000,
+  latencyMs: 20,
+  buckets: EC2_BUCKETS,
+};
+const QUICK: Plan = {
+  sizes: [1, 50],
+  steadyN: 50,
+  steadyPeriods: 2,
+  syncPeriodMs: 6_000,
+  throttledN: 60,
+  bootDelayMs: 10_000,
+  latencyMs: 20,
+  buckets: EC2_BUCKETS.map((b) => ({ ...b, burst: b.burst / 10 })),
+};
 // --quick keeps EC2's refill rates but a tenth of its bucket sizes, so that 60 machines already outrun them.
 
 /** The plan with the provider's buckets in place of EC2's (same --quick scaling). */
@@ -45,11 +63,20 @@ function providerOption(v: string): BenchProvider {
 
 function sizes(v: string): number[] {
   const out = v.split(',').map((s) => Number(s.trim()));
-  if (out.some((n) => !Number.isInteger(n) || n < 1)) throw new InvalidArgumentError(`--sizes must be positive integers separated by commas, got ${JSON.stringify(v)}`);
+  if (out.some((n) => !Number.isInteger(n) || n < 1))
+    throw new InvalidArgumentError(`--sizes must be positive integers separated by commas, got ${JSON.stringify(v)}`);
   return out;
 }
 
-async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: string, compiledDir: string | undefined, extraArgs: string[], traceWrites: boolean, fn: (ctx: BenchContext) => Promise<T>): Promise<T> {
+async function withControllers<T>(
+  env: BenchEnvironment,
+  plan: Plan,
+  logDir: string,
+  compiledDir: string | undefined,
+  extraArgs: string[],
+  traceWrites: boolean,
+  fn: (ctx: BenchContext) => Promise<T>,
+): Promise<T> {
   const controllers: ControllerProcess[] = controllerProcesses({
     kubeconfigPath: env.kubeconfigPath,
     provider: env.provider,
@@ -64,7 +91,13 @@ async function withControllers<T>(env: BenchEnvironment, plan: Plan, logDir: str
     for (const c of controllers) await c.waitReady();
     const rssTimer = setInterval(() => controllers.forEach((c) => c.sampleRss()), 500);
     try {
-      return await fn({ env, controllers, syncPeriodMs: plan.syncPeriodMs, traceWrites, log: (l) => process.stderr.write(`bench: ${l}\n`) });
+      return await fn({
+        env,
+        controllers,
+        syncPeriodMs: plan.syncPeriodMs,
+        traceWrites,
+        log: (l) => process.stderr.write(`bench: ${l}\n`),
+      });
     } finally {
       clearInterval(rssTimer);
     }
@@ -82,11 +115,27 @@ async function main(): Promise<void> {
     .option('--keep', 'keep the state directory (logs, API data)')
     .option('--strict', 'exit 1 when a target is missed')
     .option('--no-throttled', 'skip the throttled scenario')
-    .option('--trace-writes', 'report what each write to a scale-up\'s Machines changed')
+    .option('--trace-writes', "report what each write to a scale-up's Machines changed")
     .option('--tsx', 'run the controllers from source through tsx instead of compiling them first')
-    .option('--controller-arg <flag>', 'a flag for every controller binary, repeatable (e.g. --controller-arg=--kube-api-qps=300)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--controller-arg <flag>',
+      'a flag for every controller binary, repeatable (e.g. --controller-arg=--kube-api-qps=300)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .parse();
-  const o = program.opts<{ quick?: boolean; provider: BenchProvider; json?: string; sizes?: number[]; keep?: boolean; strict?: boolean; throttled: boolean; tsx?: boolean; traceWrites?: boolean; controllerArg: string[] }>();
+  const o = program.opts<{
+    quick?: boolean;
+    provider: BenchProvider;
+    json?: string;
+    sizes?: number[];
+    keep?: boolean;
+    strict?: boolean;
+    throttled: boolean;
+    tsx?: boolean;
+    traceWrites?: boolean;
+    controllerArg: string[];
+  }>();
   const plan: Plan = planFor(o.quick ? QUICK : FULL, o.quick === true, o.provider);
   if (o.sizes) {
     plan.sizes = o.sizes;
@@ -101,7 +150,12 @@ async function main(): Promise<void> {
   try {
     // One environment for every scenario: default emulator (20 ms per call, 10 s boot); the throttled
     // scenario adds the cloud's buckets at the end and removes them after.
-    const env = await startBenchEnvironment({ stateDir, bootDelayMs: plan.bootDelayMs, latencyMs: plan.latencyMs, provider: o.provider });
+    const env = await startBenchEnvironment({
+      stateDir,
+      bootDelayMs: plan.bootDelayMs,
+      latencyMs: plan.latencyMs,
+      provider: o.provider,
+    });
     try {
       await withControllers(env, plan, stateDir, compiledDir, o.controllerArg, o.traceWrites === true, async (ctx) => {
         let baseline: number | undefined;
@@ -127,10 +181,17 @@ async function main(): Promise<void> {
   } finally {
     if (!o.keep) rmSync(stateDir, { recursive: true, force: true });
   }
-  const report: BenchReport = { scenarios, targets: evaluateTargets(scenarios, { largest: Math.max(...plan.sizes), cloud: o.provider }) };
+  const report: BenchReport = {
+    scenarios,
+    targets: evaluateTargets(scenarios, { largest: Math.max(...plan.sizes), cloud: o.provider }),
+  };
   process.stdout.write(formatTable(report));
   process.stdout.write(`\ntotal ${((Date.now() - start) / 1000).toFixed(0)} s\n`);
-  if (o.json) writeFileSync(o.json, `${JSON.stringify({ ...report, quick: o.quick === true, ...(o.provider.name === 'aws' ? {} : { provider: o.provider.name }) }, null, 2)}\n`);
+  if (o.json)
+    writeFileSync(
+      o.json,
+      `${JSON.stringify({ ...report, quick: o.quick === true, ...(o.provider.name === 'aws' ? {} : { provider: o.provider.name }) }, null, 2)}\n`,
+    );
   if (o.strict && report.targets.some((t) => !t.met)) process.exitCode = 1;
 }
 

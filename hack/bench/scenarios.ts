@@ -34,10 +34,13 @@ function phaseSummary(ms: Machine[]): string {
     const p = m.metadata.deletionTimestamp ? 'Deleting' : (m.status?.phase ?? '(none)');
     by[p] = (by[p] ?? 0) + 1;
   }
-  return Object.entries(by).map(([p, n]) => `${p}=${n}`).join(' ');
+  return Object.entries(by)
+    .map(([p, n]) => `${p}=${n}`)
+    .join(' ');
 }
 
-const sumOf = (byAction: Record<string, number>, actions: string[]) => actions.reduce((a, k) => a + (byAction[k] ?? 0), 0);
+const sumOf = (byAction: Record<string, number>, actions: string[]) =>
+  actions.reduce((a, k) => a + (byAction[k] ?? 0), 0);
 
 /** Cloud-call keys carry the cloud's prefix ("ec2CallsPerMachine", "gceCallsPerMachine", "vpcCallsPerMachine"). */
 function costMetrics(c: Cost, n: number, p: BenchProvider): Record<string, unknown> {
@@ -45,28 +48,46 @@ function costMetrics(c: Cost, n: number, p: BenchProvider): Record<string, unkno
   return {
     [`${k}CallsPerMachine`]: round(c.ec2Total / n),
     ...(p.reportActionClasses
-      ? { [`${k}CreateCallsPerMachine`]: round(sumOf(c.ec2ByAction, p.createActions) / n), [`${k}DescribeCallsPerMachine`]: round(sumOf(c.ec2ByAction, p.describeActions) / n) }
+      ? {
+          [`${k}CreateCallsPerMachine`]: round(sumOf(c.ec2ByAction, p.createActions) / n),
+          [`${k}DescribeCallsPerMachine`]: round(sumOf(c.ec2ByAction, p.describeActions) / n),
+        }
       : {}),
     [`${k}CallsPerMachineByAction`]: perUnit(c.ec2ByAction, n),
     [`${k}Throttled`]: c.ec2Throttled,
     kubeRequestsPerMachineByVerb: perUnit(c.kubeByVerb, n),
     kubeWritesPerMachine: round(c.kubeWrites / n),
-    kubeWritesPerMachineByRequest: perUnit(Object.fromEntries(Object.entries(c.kubeByRequest).filter(([k]) => !/^(get|list|watch) /.test(k))), n),
+    kubeWritesPerMachineByRequest: perUnit(
+      Object.fromEntries(Object.entries(c.kubeByRequest).filter(([k]) => !/^(get|list|watch) /.test(k))),
+      n,
+    ),
     reconcilesPerMachine: perUnit(c.reconciles, n),
   };
 }
 
 /** Scale a new MachineSet from 0 to n; measured until every Machine is Running. Leaves it running. */
-export async function scaleUp(ctx: BenchContext, n: number, opts: { name?: string; timeoutMs?: number } = {}): Promise<ScenarioResult & { set: string; seconds: number }> {
+export async function scaleUp(
+  ctx: BenchContext,
+  n: number,
+  opts: { name?: string; timeoutMs?: number } = {},
+): Promise<ScenarioResult & { set: string; seconds: number }> {
   const set = `bench-${n}-${Date.now().toString(36)}`;
   const trace = ctx.traceWrites ? traceMachineWrites(ctx.env.client, set) : undefined;
   const before = await snapshot(ctx.env, ctx.controllers);
   await ctx.env.client.create(MachineSets, machineSet(set, n, ctx.env.provider));
   let last: Machine[] = [];
-  await eventually(`${n} Running machines in ${set}`, async () => {
-    last = await machinesOf(ctx.env.client, set);
-    return last.length === n && last.every(running);
-  }, { timeoutMs: opts.timeoutMs ?? 120_000 + n * 1_000, intervalMs: pollInterval(n), describe: () => phaseSummary(last) });
+  await eventually(
+    `${n} Running machines in ${set}`,
+    async () => {
+      last = await machinesOf(ctx.env.client, set);
+      return last.length === n && last.every(running);
+    },
+    {
+      timeoutMs: opts.timeoutMs ?? 120_000 + n * 1_000,
+      intervalMs: pollInterval(n),
+      describe: () => phaseSummary(last),
+    },
+  );
   const after = await snapshot(ctx.env, ctx.controllers);
   const c = cost(before, after);
   const writesByChange = await trace?.stop(n);
@@ -76,7 +97,22 @@ export async function scaleUp(ctx: BenchContext, n: number, opts: { name?: strin
     provider: ctx.env.provider.name,
     set,
     seconds: c.seconds,
-    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n, ctx.env.provider), peakRssMb: peakRssMb(ctx.controllers), ...(writesByChange ? { machineWritesPerMachineByChange: writesByChange.byChange, timelineSeconds: writesByChange.timeline, kubeWritesPerMachineByClient: perUnit(Object.fromEntries(Object.entries(c.kubeByAgentRequest).filter(([k]) => !/\|(get|list|watch) /.test(k))), n) } : {}) },
+    metrics: {
+      machines: n,
+      wallSeconds: round(c.seconds, 2),
+      ...costMetrics(c, n, ctx.env.provider),
+      peakRssMb: peakRssMb(ctx.controllers),
+      ...(writesByChange
+        ? {
+            machineWritesPerMachineByChange: writesByChange.byChange,
+            timelineSeconds: writesByChange.timeline,
+            kubeWritesPerMachineByClient: perUnit(
+              Object.fromEntries(Object.entries(c.kubeByAgentRequest).filter(([k]) => !/\|(get|list|watch) /.test(k))),
+              n,
+            ),
+          }
+        : {}),
+    },
   };
 }
 
@@ -100,11 +136,20 @@ export async function steadyState(ctx: BenchContext, set: string, n: number, per
       syncPeriodSeconds: ctx.syncPeriodMs / 1000,
       stillRunning: machines.filter(running).length,
       [`${p.metricPrefix}CallsPerMachinePerResync`]: round(c.ec2Total / n / periods, 4),
-      ...(p.reportActionClasses ? { [`${p.metricPrefix}DescribeCallsPerMachinePerResync`]: round(sumOf(c.ec2ByAction, p.describeActions) / n / periods, 4) } : {}),
+      ...(p.reportActionClasses
+        ? {
+            [`${p.metricPrefix}DescribeCallsPerMachinePerResync`]: round(
+              sumOf(c.ec2ByAction, p.describeActions) / n / periods,
+              4,
+            ),
+          }
+        : {}),
       [`${p.metricPrefix}CallsByAction`]: c.ec2ByAction,
       kubeRequestsPerMachinePerResync: round(Object.values(c.kubeByVerb).reduce((a, b) => a + b, 0) / n / periods, 4),
       kubeWritesPerMachinePerResync: round(c.kubeWrites / n / periods, 4),
-      reconcilesPerMachinePerResync: Object.fromEntries(Object.entries(c.reconciles).map(([k, v]) => [k, round(v / n / periods)])),
+      reconcilesPerMachinePerResync: Object.fromEntries(
+        Object.entries(c.reconciles).map(([k, v]) => [k, round(v / n / periods)]),
+      ),
     },
   };
 }
@@ -114,10 +159,14 @@ export async function scaleDown(ctx: BenchContext, set: string, n: number): Prom
   const before = await snapshot(ctx.env, ctx.controllers);
   await scale(ctx.env.client, set, 0);
   let last: Machine[] = [];
-  await eventually(`no machines left in ${set}`, async () => {
-    last = await machinesOf(ctx.env.client, set);
-    return last.length === 0;
-  }, { timeoutMs: 120_000 + n * 1_000, intervalMs: pollInterval(n), describe: () => phaseSummary(last) });
+  await eventually(
+    `no machines left in ${set}`,
+    async () => {
+      last = await machinesOf(ctx.env.client, set);
+      return last.length === 0;
+    },
+    { timeoutMs: 120_000 + n * 1_000, intervalMs: pollInterval(n), describe: () => phaseSummary(last) },
+  );
   const after = await snapshot(ctx.env, ctx.controllers);
   const c = cost(before, after);
   const left = liveInstances(ctx.env.emulator).length;
@@ -126,6 +175,11 @@ export async function scaleDown(ctx: BenchContext, set: string, n: number): Prom
   return {
     name: `scale-down-${n}`,
     provider: ctx.env.provider.name,
-    metrics: { machines: n, wallSeconds: round(c.seconds, 2), ...costMetrics(c, n, ctx.env.provider), instancesLeft: left },
+    metrics: {
+      machines: n,
+      wallSeconds: round(c.seconds, 2),
+      ...costMetrics(c, n, ctx.env.provider),
+      instancesLeft: left,
+    },
   };
 }

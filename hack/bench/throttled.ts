@@ -29,11 +29,17 @@ export function bucketSeconds(calls: number, b: { burst: number; ratePerSecond: 
 }
 
 /** `baselineSeconds`: one machine's scale-up in the same environment without buckets (the floor's per-machine part). */
-export async function throttled(ctx: BenchContext, n: number, baselineSeconds: number, buckets: Bucket[] = EC2_BUCKETS): Promise<ScenarioResult> {
+export async function throttled(
+  ctx: BenchContext,
+  n: number,
+  baselineSeconds: number,
+  buckets: Bucket[] = EC2_BUCKETS,
+): Promise<ScenarioResult> {
   const knobs = ctx.env.emulator.knobs;
   const p = ctx.env.provider;
   await sleep(restMs(p.clientLimits));
-  for (const b of buckets) knobs.setRateLimit(b.match, { burst: b.burst, ratePerSecond: b.ratePerSecond, perAction: b.perAction });
+  for (const b of buckets)
+    knobs.setRateLimit(b.match, { burst: b.burst, ratePerSecond: b.ratePerSecond, perAction: b.perAction });
   const runInstancesBuckets = buckets.filter((b) => p.createActions.includes(b.match) || b.match === 'mutate');
   const floorSeconds = baselineSeconds + Math.max(0, ...runInstancesBuckets.map((b) => bucketSeconds(n, b)));
   const up = await scaleUp(ctx, n, { name: `throttled-scale-up-${n}` });

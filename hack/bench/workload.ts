@@ -31,7 +31,8 @@ export function machineSet(name: string, replicas: number, provider: BenchProvid
 }
 
 export async function machinesOf(client: KubeClient, set: string): Promise<Machine[]> {
-  return (await client.list(Machines, { namespace: BENCH_NAMESPACE, labelSelector: `${MACHINESET_LABEL}=${set}` })).items;
+  return (await client.list(Machines, { namespace: BENCH_NAMESPACE, labelSelector: `${MACHINESET_LABEL}=${set}` }))
+    .items;
 }
 
 export async function allMachines(client: KubeClient): Promise<Machine[]> {
@@ -39,7 +40,11 @@ export async function allMachines(client: KubeClient): Promise<Machine[]> {
 }
 
 export async function scale(client: KubeClient, set: string, replicas: number): Promise<void> {
-  await client.patch(MachineSets, { namespace: BENCH_NAMESPACE, name: set }, { type: 'merge', body: { spec: { replicas } } });
+  await client.patch(
+    MachineSets,
+    { namespace: BENCH_NAMESPACE, name: set },
+    { type: 'merge', body: { spec: { replicas } } },
+  );
 }
 
 export async function getMachineSet(client: KubeClient, name: string): Promise<MachineSet | undefined> {
@@ -59,4 +64,3 @@ export function liveInstances(emu: BenchCloud) {
 export function machineUidOf(inst: { tags: Array<{ key: string; value: string }> }): string | undefined {
   return inst.tags.find((t) => t.key === MACHINE_UID_TAG_KEY)?.value;
 }
-

@@ -56,21 +56,26 @@ export function traceMachineWrites(client: KubeClient, set: string): WriteTrace 
   const reached = new Map<string, Map<string, number>>(MILESTONES.map(([name]) => [name, new Map()]));
   const abort = new AbortController();
   const watching = client
-    .watch(Machines, { namespace: BENCH_NAMESPACE, labelSelector: `${MachineSetLabel}=${set}` }, (e) => {
-      if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
-      const m = e.object as Machine;
-      const name = m.metadata.name ?? '';
-      const previous = last.get(name);
-      last.set(name, m);
-      for (const [step, test] of MILESTONES) {
-        const seen = reached.get(step);
-        if (seen && !seen.has(name) && test(m)) seen.set(name, (performance.now() - start) / 1000);
-      }
-      if (!previous) return;
-      const fields = changedFields(previous, m);
-      const key = fields.length > 0 ? fields.join(',') : '(no change)';
-      patterns.set(key, (patterns.get(key) ?? 0) + 1);
-    }, abort.signal)
+    .watch(
+      Machines,
+      { namespace: BENCH_NAMESPACE, labelSelector: `${MachineSetLabel}=${set}` },
+      (e) => {
+        if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
+        const m = e.object as Machine;
+        const name = m.metadata.name ?? '';
+        const previous = last.get(name);
+        last.set(name, m);
+        for (const [step, test] of MILESTONES) {
+          const seen = reached.get(step);
+          if (seen && !seen.has(name) && test(m)) seen.set(name, (performance.now() - start) / 1000);
+        }
+        if (!previous) return;
+        const fields = changedFields(previous, m);
+        const key = fields.length > 0 ? fields.join(',') : '(no change)';
+        patterns.set(key, (patterns.get(key) ?? 0) + 1);
+      },
+      abort.signal,
+    )
     .catch(() => undefined);
   return {
     async stop(machines) {
@@ -78,7 +83,9 @@ export function traceMachineWrites(client: KubeClient, set: string): WriteTrace 
       await watching;
       const n = Math.max(1, machines);
       return {
-        byChange: Object.fromEntries([...patterns].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round((v / n) * 100) / 100])),
+        byChange: Object.fromEntries(
+          [...patterns].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round((v / n) * 100) / 100]),
+        ),
         timeline: Object.fromEntries([...reached].map(([step, at]) => [step, percentiles([...at.values()])])),
       };
     },

@@ -7,7 +7,14 @@ import { awsBench, type BenchProvider } from '../bench/providers.js';
 import { machineSet } from '../bench/workload.js';
 import { inProcessHost, processHost } from './controller-host.js';
 import { faultName, faults } from './fault-injectors.js';
-import { checkCreateCalls, checkDeposedLeaders, checkInvariants, observe, scanForSecrets, type Violation } from './invariants.js';
+import {
+  checkCreateCalls,
+  checkDeposedLeaders,
+  checkInvariants,
+  observe,
+  scanForSecrets,
+  type Violation,
+} from './invariants.js';
 import { Prng } from './prng.js';
 import type { StepContext } from './step-context.js';
 import { SETS, workload } from './workload-steps.js';
@@ -68,12 +75,27 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
   const rng = new Prng(o.seed);
   const log = o.log ?? (() => {});
   const provider = o.provider ?? awsBench;
-  const env = await startBenchEnvironment({ stateDir: o.stateDir, bootDelayMs: 500, latencyMs: 5, seed: o.seed, provider });
+  const env = await startBenchEnvironment({
+    stateDir: o.stateDir,
+    bootDelayMs: 500,
+    latencyMs: 5,
+    seed: o.seed,
+    provider,
+  });
   const host = o.controllers === 'process' ? processHost(env, o.stateDir, o.compiledDir) : inProcessHost(env);
   const ctx: StepContext = {
-    env, host, rng, maxReplicas: o.maxReplicas, failedAllowed: new Set(), notReadyNodes: new Set(),
-    healing: [], capacityRefusals: 0, pausedControllers: new Set(), episodes: [],
-    controlPlaneKill: o.controllers === 'process' ? { compiledDir: o.compiledDir } : undefined, log: (l) => log(`seed ${o.seed}: ${l}`),
+    env,
+    host,
+    rng,
+    maxReplicas: o.maxReplicas,
+    failedAllowed: new Set(),
+    notReadyNodes: new Set(),
+    healing: [],
+    capacityRefusals: 0,
+    pausedControllers: new Set(),
+    episodes: [],
+    controlPlaneKill: o.controllers === 'process' ? { compiledDir: o.compiledDir } : undefined,
+    log: (l) => log(`seed ${o.seed}: ${l}`),
   };
   const faultsInjected: Record<string, number> = {};
   const actions: Record<string, number> = {};
@@ -95,7 +117,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       await host.reviveExited();
       const useFault = rng.chance(0.5);
       const [entry, , step] = rng.weighted((useFault ? faults : workload).map((e) => [e, e[1]] as const));
-      const name = entry === 'capacity-refused' ? provider.capacityFault : entry.startsWith('cloud-') ? faultName(provider, entry.slice('cloud-'.length)) : entry;
+      const name =
+        entry === 'capacity-refused'
+          ? provider.capacityFault
+          : entry.startsWith('cloud-')
+            ? faultName(provider, entry.slice('cloud-'.length))
+            : entry;
       try {
         const detail = await step(ctx);
         if (detail === undefined) continue;
@@ -129,8 +156,19 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       await new Promise((r) => setTimeout(r, 500));
     }
     const settledMs = Date.now() - settleStart;
-    if (lb) log(`seed ${o.seed}: load balancer ${lb.balancer.memberships().map((g) => `${g.group}=[${g.members.join(' ')}]`).join(' ')}`);
-    if (violations.length > 0) violations.push({ seed: o.seed, invariant: `every run converges within ${o.settleTimeoutMs / 1000} s of the faults stopping`, detail: `not converged after ${(settledMs / 1000).toFixed(1)} s` });
+    if (lb)
+      log(
+        `seed ${o.seed}: load balancer ${lb.balancer
+          .memberships()
+          .map((g) => `${g.group}=[${g.members.join(' ')}]`)
+          .join(' ')}`,
+      );
+    if (violations.length > 0)
+      violations.push({
+        seed: o.seed,
+        invariant: `every run converges within ${o.settleTimeoutMs / 1000} s of the faults stopping`,
+        detail: `not converged after ${(settledMs / 1000).toFixed(1)} s`,
+      });
     violations.push(...checkDeposedLeaders(o.seed, ctx.episodes));
     violations.push(...checkCreateCalls(o.seed, createCalls(env), machinesCreated(env)));
     violations.push(...(await scanForSecrets(o.seed, env, host.logs())));

@@ -95,7 +95,8 @@ export function processHost(env: BenchEnvironment, logDir: string, compiledDir?:
     const parts = path.split('/');
     return { namespace: parts[parts.indexOf('namespaces') + 1] ?? BENCH_NAMESPACE, name: parts.at(-1) ?? '' };
   };
-  const holder = async (key: { namespace: string; name: string }) => (await env.client.get(Leases, key).catch(() => undefined))?.spec?.holderIdentity ?? '';
+  const holder = async (key: { namespace: string; name: string }) =>
+    (await env.client.get(Leases, key).catch(() => undefined))?.spec?.holderIdentity ?? '';
   return {
     names: controllers.map((c) => c.name),
     async start() {
@@ -108,11 +109,26 @@ export function processHost(env: BenchEnvironment, logDir: string, compiledDir?:
           const path = join(logDir, `kubeconfig-${name}`);
           writeFileSync(path, kubeconfig.split(env.controlPlane.url).join(proxy.url), { mode: 0o600 });
           const args = [
-            `--kubeconfig=${path}`, `--namespace=${BENCH_NAMESPACE}`, ...COMMON_ARGS,
-            '--leader-elect=true', `--leader-elect-lease-duration=${LEASE_DURATION_MS / 1000}s`, `--leader-elect-resource-namespace=${BENCH_NAMESPACE}`,
+            `--kubeconfig=${path}`,
+            `--namespace=${BENCH_NAMESPACE}`,
+            ...COMMON_ARGS,
+            '--leader-elect=true',
+            `--leader-elect-lease-duration=${LEASE_DURATION_MS / 1000}s`,
+            `--leader-elect-resource-namespace=${BENCH_NAMESPACE}`,
             ...c.args,
           ];
-          set.push({ name, proxy, proc: new ControllerProcess({ name, script: c.script, args, logFile: join(logDir, `${name}.log`), compiledDir, nodeFlags: nodeFlags(c.script) }) });
+          set.push({
+            name,
+            proxy,
+            proc: new ControllerProcess({
+              name,
+              script: c.script,
+              args,
+              logFile: join(logDir, `${name}.log`),
+              compiledDir,
+              nodeFlags: nodeFlags(c.script),
+            }),
+          });
         }
         replicas.set(c.name, set);
       }
@@ -151,10 +167,14 @@ export function processHost(env: BenchEnvironment, logDir: string, compiledDir?:
         leaseHolderAtPause,
         leaseHolderAtResume,
         resumedAt,
-        writesAfterResume: () => r.proxy.writes.filter((w) => !isLeaseWrite(w) && w.at >= resumedAt && w.at <= resumedAt + LEASE_DURATION_MS),
+        writesAfterResume: () =>
+          r.proxy.writes.filter((w) => !isLeaseWrite(w) && w.at >= resumedAt && w.at <= resumedAt + LEASE_DURATION_MS),
       };
     },
-    logs: () => all().map((r) => r.proc.logText()).join('\n'),
+    logs: () =>
+      all()
+        .map((r) => r.proc.logText())
+        .join('\n'),
     async stop() {
       stopping = true;
       for (const r of all()) {
@@ -202,15 +222,26 @@ interface Running {
  */
 export function inProcessHost(env: BenchEnvironment): ControllerHost {
   // The shortened in-process timings are wired for the AWS provider only; other clouds run as binaries.
-  if (env.provider.name !== 'aws') throw new RangeError(`in-process controllers support provider aws only, got ${env.provider.name}`);
+  if (env.provider.name !== 'aws')
+    throw new RangeError(`in-process controllers support provider aws only, got ${env.provider.name}`);
   const log = new PassThrough();
   const chunks: string[] = [];
   log.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
   const running = new Map<string, Running>();
-  const names = ['machine-api-provider-aws', 'machineset-controller', 'nodelink-controller', 'machine-healthcheck'] as const;
+  const names = [
+    'machine-api-provider-aws',
+    'machineset-controller',
+    'nodelink-controller',
+    'machine-healthcheck',
+  ] as const;
 
   const launch = (name: string): void => {
-    const client = createKubeClient({ kubeConfig: loadKubeConfig({ kubeconfigPath: env.kubeconfigPath }), qps: 500, burst: 1000, userAgent: name });
+    const client = createKubeClient({
+      kubeConfig: loadKubeConfig({ kubeconfigPath: env.kubeconfigPath }),
+      qps: 500,
+      burst: 1000,
+      userAgent: name,
+    });
     const mgr = new Manager({
       client,
       namespace: BENCH_NAMESPACE,
@@ -221,20 +252,25 @@ export function inProcessHost(env: BenchEnvironment): ControllerHost {
     });
     let closeProvider = () => {};
     if (name === 'machine-api-provider-aws') {
-      const p = wireAwsProvider(mgr, client, {
-        endpoint: env.emulator.endpoint,
-        retryDelayMs: () => 20,
-        batchWindowMs: 5,
-        machineController: {
-          requeueAfterMs: 300,
-          rateLimiter: { baseDelayMs: 20, maxDelayMs: 1_000 },
-          // Capacity faults last seconds here: look again as often as after any other error.
-          capacityRetry: { baseDelayMs: 20, maxDelayMs: 1_000 },
-          drainRateLimiter: { baseDelayMs: 50, maxDelayMs: 1_000 },
-          drain: { timeoutMs: 2_000, evictionRetryBaseMs: 50, evictionRetryMaxMs: 200, podPollIntervalMs: 50 },
+      const p = wireAwsProvider(
+        mgr,
+        client,
+        {
+          endpoint: env.emulator.endpoint,
+          retryDelayMs: () => 20,
+          batchWindowMs: 5,
+          machineController: {
+            requeueAfterMs: 300,
+            rateLimiter: { baseDelayMs: 20, maxDelayMs: 1_000 },
+            // Capacity faults last seconds here: look again as often as after any other error.
+            capacityRetry: { baseDelayMs: 20, maxDelayMs: 1_000 },
+            drainRateLimiter: { baseDelayMs: 50, maxDelayMs: 1_000 },
+            drain: { timeoutMs: 2_000, evictionRetryBaseMs: 50, evictionRetryMaxMs: 200, podPollIntervalMs: 50 },
+          },
+          actuator: { requeueAfterMs: 300, eventualConsistencyWindowMs: 5_000 },
         },
-        actuator: { requeueAfterMs: 300, eventualConsistencyWindowMs: 5_000 },
-      }, new RealClock());
+        new RealClock(),
+      );
       closeProvider = () => p.close();
     } else if (name === 'machineset-controller') {
       addMachineSetController(mgr, {});

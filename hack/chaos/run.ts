@@ -16,7 +16,8 @@ import type { Violation } from './invariants.js';
 function int(flag: string, min: number) {
   return (v: string): number => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${flag} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+    if (!Number.isInteger(n) || n < min)
+      throw new InvalidArgumentError(`${flag} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
     return n;
   };
 }
@@ -39,7 +40,12 @@ function providerOption(v: string): BenchProvider {
 
 async function main(): Promise<void> {
   const o = new Command('chaos')
-    .option('--provider <name>', `cloud: ${PROVIDER_NAMES.join(', ')} (the in-process controllers are AWS only)`, providerOption, benchProvider('aws'))
+    .option(
+      '--provider <name>',
+      `cloud: ${PROVIDER_NAMES.join(', ')} (the in-process controllers are AWS only)`,
+      providerOption,
+      benchProvider('aws'),
+    )
     .option('--runs <n>', 'number of runs', int('--runs', 1), 5)
     .option('--seed <s>', 'seed of the first run', int('--seed', 0), 1)
     .option('--json <file>', 'write {"runs", "faultsInjected", "violations"} here')
@@ -47,10 +53,26 @@ async function main(): Promise<void> {
     .option('--duration <seconds>', 'seconds of workload and faults per run', int('--duration', 1), 20)
     .option('--max-replicas <n>', 'largest MachineSet size the workload asks for', int('--max-replicas', 1), 4)
     .option('--keep', 'keep the state directories (logs, API data)')
-    .option('--parallel <n>', 'runs at a time (each has its own control plane, emulator and controllers)', int('--parallel', 1), 1)
+    .option(
+      '--parallel <n>',
+      'runs at a time (each has its own control plane, emulator and controllers)',
+      int('--parallel', 1),
+      1,
+    )
     .option('--tsx', 'run the controller binaries from source through tsx instead of compiled')
     .parse()
-    .opts<{ provider: BenchProvider; runs: number; seed: number; json?: string; inProcess?: boolean; duration: number; maxReplicas: number; keep?: boolean; parallel: number; tsx?: boolean }>();
+    .opts<{
+      provider: BenchProvider;
+      runs: number;
+      seed: number;
+      json?: string;
+      inProcess?: boolean;
+      duration: number;
+      maxReplicas: number;
+      keep?: boolean;
+      parallel: number;
+      tsx?: boolean;
+    }>();
   const log = (l: string) => process.stderr.write(`chaos: ${l}\n`);
   const root = mkdtempSync(join(tmpdir(), 'machine-api-chaos-'));
   // Compiled once; the tree is never rewritten, so a long run's restarts always find the binaries it began with.
@@ -77,7 +99,9 @@ async function main(): Promise<void> {
       for (const [f, n] of Object.entries(r.faultsInjected)) faultsInjected[f] = (faultsInjected[f] ?? 0) + n;
       violations.push(...r.violations);
       const faults = Object.values(r.faultsInjected).reduce((a, b) => a + b, 0);
-      process.stdout.write(`run ${++done}/${o.runs} seed ${seed}: ${faults} faults, settled in ${(r.settledMs / 1000).toFixed(1)} s, ${r.violations.length} violations\n`);
+      process.stdout.write(
+        `run ${++done}/${o.runs} seed ${seed}: ${faults} faults, settled in ${(r.settledMs / 1000).toFixed(1)} s, ${r.violations.length} violations\n`,
+      );
       for (const v of r.violations) process.stdout.write(`  VIOLATION seed ${v.seed}: ${v.invariant}: ${v.detail}\n`);
     }
   };
@@ -87,7 +111,9 @@ async function main(): Promise<void> {
     if (!o.keep) rmSync(root, { recursive: true, force: true });
     else process.stderr.write(`chaos: state kept in ${root}\n`);
   }
-  process.stdout.write(`${o.runs} runs, ${Object.values(faultsInjected).reduce((a, b) => a + b, 0)} faults injected, ${violations.length} violations\n`);
+  process.stdout.write(
+    `${o.runs} runs, ${Object.values(faultsInjected).reduce((a, b) => a + b, 0)} faults injected, ${violations.length} violations\n`,
+  );
   if (o.json) writeFileSync(o.json, `${JSON.stringify({ runs: o.runs, faultsInjected, violations }, null, 2)}\n`);
   if (violations.length > 0) process.exitCode = 1;
 }

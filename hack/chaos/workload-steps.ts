@@ -8,24 +8,44 @@ import { live, machines, type Step } from './step-context.js';
 export const SETS = ['chaos-a', 'chaos-b'];
 
 export const workload: Array<readonly [string, number, Step]> = [
-  ['scale', 4, async ({ env, rng, maxReplicas }) => {
-    const set = rng.pick(SETS) ?? 'chaos-a';
-    const replicas = rng.int(0, maxReplicas);
-    await env.client.patch(MachineSets, { namespace: BENCH_NAMESPACE, name: set }, { type: 'merge', body: { spec: { replicas } } });
-    return `${set}=${replicas}`;
-  }],
-  ['delete-machine', 2, async ({ env, rng }) => {
-    const m = rng.pick(live(await machines(env)));
-    if (!m) return undefined;
-    await env.client.delete(Machines, { namespace: BENCH_NAMESPACE, name: m.metadata.name ?? '' });
-    return m.metadata.name;
-  }],
-  ['mhc-remediation', 2, async ({ env, rng, notReadyNodes }) => {
-    const m = rng.pick(live(await machines(env)).filter((x) => x.status?.nodeRef?.name && x.metadata.labels?.[MACHINESET_LABEL] === 'chaos-a'));
-    const node = m?.status?.nodeRef?.name;
-    if (!node) return undefined;
-    notReadyNodes.add(node);
-    await env.kubelet.setNodeReady(node, 'False');
-    return node;
-  }],
+  [
+    'scale',
+    4,
+    async ({ env, rng, maxReplicas }) => {
+      const set = rng.pick(SETS) ?? 'chaos-a';
+      const replicas = rng.int(0, maxReplicas);
+      await env.client.patch(
+        MachineSets,
+        { namespace: BENCH_NAMESPACE, name: set },
+        { type: 'merge', body: { spec: { replicas } } },
+      );
+      return `${set}=${replicas}`;
+    },
+  ],
+  [
+    'delete-machine',
+    2,
+    async ({ env, rng }) => {
+      const m = rng.pick(live(await machines(env)));
+      if (!m) return undefined;
+      await env.client.delete(Machines, { namespace: BENCH_NAMESPACE, name: m.metadata.name ?? '' });
+      return m.metadata.name;
+    },
+  ],
+  [
+    'mhc-remediation',
+    2,
+    async ({ env, rng, notReadyNodes }) => {
+      const m = rng.pick(
+        live(await machines(env)).filter(
+          (x) => x.status?.nodeRef?.name && x.metadata.labels?.[MACHINESET_LABEL] === 'chaos-a',
+        ),
+      );
+      const node = m?.status?.nodeRef?.name;
+      if (!node) return undefined;
+      notReadyNodes.add(node);
+      await env.kubelet.setNodeReady(node, 'False');
+      return node;
+    },
+  ],
 ];

@@ -34,19 +34,25 @@ export class WriteRecordingProxy {
     const writes: RecordedWrite[] = [];
     const agent = new http.Agent({ keepAlive: true });
     const server = http.createServer((req, res) => {
-      const write: RecordedWrite | undefined = req.method && req.method !== 'GET' ? { at: Date.now(), method: req.method, path: (req.url ?? '').split('?')[0] ?? '', status: 0 } : undefined;
+      const write: RecordedWrite | undefined =
+        req.method && req.method !== 'GET'
+          ? { at: Date.now(), method: req.method, path: (req.url ?? '').split('?')[0] ?? '', status: 0 }
+          : undefined;
       if (write) writes.push(write);
-      const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent }, (up) => {
-        if (write) write.status = up.statusCode ?? 0;
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        // A control plane killed mid-reply (a watch, say) must cut the client's reply too; piping alone would
-        // leave it open and silent forever, and the controller behind it waiting on a dead watch.
-        up.on('close', () => {
-          if (!up.complete) res.destroy();
-        });
-        up.on('error', () => res.destroy());
-        up.pipe(res);
-      });
+      const out = http.request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
+        (up) => {
+          if (write) write.status = up.statusCode ?? 0;
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          // A control plane killed mid-reply (a watch, say) must cut the client's reply too; piping alone would
+          // leave it open and silent forever, and the controller behind it waiting on a dead watch.
+          up.on('close', () => {
+            if (!up.complete) res.destroy();
+          });
+          up.on('error', () => res.destroy());
+          up.pipe(res);
+        },
+      );
       out.on('error', () => {
         if (!res.headersSent) res.writeHead(502).end();
         else res.destroy();

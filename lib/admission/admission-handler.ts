@@ -7,10 +7,28 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../base/logger.js';
 import { admissionMetrics } from './admission-metrics.js';
 import { erroredResponse, reviewOf } from './admission-response.js';
-import { AdmissionDecodeError, checkContentType, decodeAdmissionReview, MaxAdmissionRequestBytes, type AdmissionRequest, type AdmissionResponse } from './admission-review.js';
+import {
+  AdmissionDecodeError,
+  checkContentType,
+  decodeAdmissionReview,
+  MaxAdmissionRequestBytes,
+  type AdmissionRequest,
+  type AdmissionResponse,
+} from './admission-review.js';
 import type { MachineAdmission } from './machine-admission.js';
-import { mutateMachineAdmission, mutateMachineSetAdmission, validateMachineAdmission, validateMachineSetAdmission, type MachineWebhookOptions } from './machine-webhooks.js';
-import { MachineMutatingWebhookPath, MachineSetMutatingWebhookPath, MachineSetValidatingWebhookPath, MachineValidatingWebhookPath } from './webhook-paths.js';
+import {
+  mutateMachineAdmission,
+  mutateMachineSetAdmission,
+  validateMachineAdmission,
+  validateMachineSetAdmission,
+  type MachineWebhookOptions,
+} from './machine-webhooks.js';
+import {
+  MachineMutatingWebhookPath,
+  MachineSetMutatingWebhookPath,
+  MachineSetValidatingWebhookPath,
+  MachineValidatingWebhookPath,
+} from './webhook-paths.js';
 
 export type AdmissionRequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -57,7 +75,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
 }
 
 export function createAdmissionRequestHandler(options: AdmissionHandlerOptions): AdmissionRequestHandler {
-  const opts = { ...options, plugin: options.plugin ?? options.plugins?.find((p) => p.platform === options.infrastructure.platformType) };
+  const opts = {
+    ...options,
+    plugin: options.plugin ?? options.plugins?.find((p) => p.platform === options.infrastructure.platformType),
+  };
   const metrics = opts.metrics ? admissionMetrics(opts.metrics) : undefined;
   return (req, res) => {
     const path = (req.url ?? '').split('?')[0]!;
@@ -82,7 +103,10 @@ export function createAdmissionRequestHandler(options: AdmissionHandlerOptions):
         }
       })
       .catch((err: unknown) => {
-        opts.logger?.error('admission webhook failed', { webhook: path, error: err instanceof Error ? err.message : String(err) });
+        opts.logger?.error('admission webhook failed', {
+          webhook: path,
+          error: err instanceof Error ? err.message : String(err),
+        });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error\n');
         metrics?.requests.inc({ webhook: path, code: '500' });
       })
@@ -93,7 +117,12 @@ export function createAdmissionRequestHandler(options: AdmissionHandlerOptions):
   };
 }
 
-async function serve(req: IncomingMessage, path: string, webhook: Webhook, opts: AdmissionHandlerOptions): Promise<AdmissionResponse> {
+async function serve(
+  req: IncomingMessage,
+  path: string,
+  webhook: Webhook,
+  opts: AdmissionHandlerOptions,
+): Promise<AdmissionResponse> {
   let request: AdmissionRequest;
   try {
     checkContentType(req.headers['content-type']);
@@ -101,7 +130,8 @@ async function serve(req: IncomingMessage, path: string, webhook: Webhook, opts:
     try {
       body = await readBody(req, MaxAdmissionRequestBytes);
     } catch (err) {
-      if (err instanceof BodyTooLargeError) throw new AdmissionDecodeError(413, `request entity is too large; limit is ${MaxAdmissionRequestBytes} bytes`);
+      if (err instanceof BodyTooLargeError)
+        throw new AdmissionDecodeError(413, `request entity is too large; limit is ${MaxAdmissionRequestBytes} bytes`);
       throw err;
     }
     request = decodeAdmissionReview(body);
@@ -114,6 +144,16 @@ async function serve(req: IncomingMessage, path: string, webhook: Webhook, opts:
     throw err;
   }
   const response = await webhook(request, opts);
-  opts.logger?.debug('admission', { webhook: path, operation: request.operation, name: request.name, namespace: request.namespace, allowed: response.allowed }, 3);
+  opts.logger?.debug(
+    'admission',
+    {
+      webhook: path,
+      operation: request.operation,
+      name: request.name,
+      namespace: request.namespace,
+      allowed: response.allowed,
+    },
+    3,
+  );
   return response;
 }

@@ -16,10 +16,30 @@ export function admissionMetrics(registry: Registry): AdmissionMetrics {
   let m = byRegistry.get(registry);
   if (!m) {
     m = {
-      requests: new Counter({ name: 'controller_runtime_webhook_requests_total', help: 'Total number of admission requests by HTTP status code.', labelNames: ['webhook', 'code'], registers: [registry] }),
-      latency: new Histogram({ name: 'controller_runtime_webhook_latency_seconds', help: 'Histogram of the latency of processing admission requests', labelNames: ['webhook'], registers: [registry] }),
-      inFlight: new Gauge({ name: 'controller_runtime_webhook_requests_in_flight', help: 'Current number of admission requests being served.', labelNames: ['webhook'], registers: [registry] }),
-      denials: new Counter({ name: 'mapi_admission_denials_total', help: 'Admission requests answered with allowed=false (denied or undecodable), by webhook path.', labelNames: ['webhook'], registers: [registry] }),
+      requests: new Counter({
+        name: 'controller_runtime_webhook_requests_total',
+        help: 'Total number of admission requests by HTTP status code.',
+        labelNames: ['webhook', 'code'],
+        registers: [registry],
+      }),
+      latency: new Histogram({
+        name: 'controller_runtime_webhook_latency_seconds',
+        help: 'Histogram of the latency of processing admission requests',
+        labelNames: ['webhook'],
+        registers: [registry],
+      }),
+      inFlight: new Gauge({
+        name: 'controller_runtime_webhook_requests_in_flight',
+        help: 'Current number of admission requests being served.',
+        labelNames: ['webhook'],
+        registers: [registry],
+      }),
+      denials: new Counter({
+        name: 'mapi_admission_denials_total',
+        help: 'Admission requests answered with allowed=false (denied or undecodable), by webhook path.',
+        labelNames: ['webhook'],
+        registers: [registry],
+      }),
     };
     byRegistry.set(registry, m);
   }

@@ -15,7 +15,10 @@ function boundedWarnings(warnings: readonly string[] | undefined): string[] | un
   return unique.map((w) => (w.length > MAX_WARNING_LENGTH ? `${w.slice(0, MAX_WARNING_LENGTH - 3)}...` : w));
 }
 
-export function allowedResponse(uid: string, opts: { patch?: readonly JsonPatchOperation[]; warnings?: readonly string[] } = {}): AdmissionResponse {
+export function allowedResponse(
+  uid: string,
+  opts: { patch?: readonly JsonPatchOperation[]; warnings?: readonly string[] } = {},
+): AdmissionResponse {
   const res: AdmissionResponse = { uid, allowed: true };
   if (opts.patch && opts.patch.length > 0) {
     res.patchType = 'JSONPatch';

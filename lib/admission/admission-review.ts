@@ -75,14 +75,20 @@ const operations: ReadonlySet<string> = new Set(['CREATE', 'UPDATE', 'DELETE', '
 /** Checks the content type as controller-runtime does: exactly application/json (parameters allowed). */
 export function checkContentType(contentType: string | undefined): void {
   const base = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (base !== 'application/json') throw new AdmissionDecodeError(400, `contentType=${contentType ?? ''}, expected application/json`);
+  if (base !== 'application/json')
+    throw new AdmissionDecodeError(400, `contentType=${contentType ?? ''}, expected application/json`);
 }
 
 /** Decodes an AdmissionReview v1 body; throws AdmissionDecodeError. */
 export function decodeAdmissionReview(body: string): AdmissionRequest {
   if (body.length === 0) throw new AdmissionDecodeError(400, 'request body is empty');
-  if (body.length > MaxAdmissionRequestBytes) throw new AdmissionDecodeError(413, `request entity is too large; limit is ${MaxAdmissionRequestBytes} bytes`);
-  if (jsonNestingExceeds(body, MaxAdmissionJsonDepth)) throw new AdmissionDecodeError(400, `request body nests objects and arrays more than ${MaxAdmissionJsonDepth} levels deep`);
+  if (body.length > MaxAdmissionRequestBytes)
+    throw new AdmissionDecodeError(413, `request entity is too large; limit is ${MaxAdmissionRequestBytes} bytes`);
+  if (jsonNestingExceeds(body, MaxAdmissionJsonDepth))
+    throw new AdmissionDecodeError(
+      400,
+      `request body nests objects and arrays more than ${MaxAdmissionJsonDepth} levels deep`,
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -91,7 +97,10 @@ export function decodeAdmissionReview(body: string): AdmissionRequest {
   }
   if (!isObject(parsed)) throw new AdmissionDecodeError(400, 'request body must be an AdmissionReview object');
   if (parsed.apiVersion !== 'admission.k8s.io/v1' || parsed.kind !== 'AdmissionReview') {
-    throw new AdmissionDecodeError(400, `expected admission.k8s.io/v1 AdmissionReview, got ${String(parsed.apiVersion).slice(0, 100)} ${String(parsed.kind).slice(0, 100)}`);
+    throw new AdmissionDecodeError(
+      400,
+      `expected admission.k8s.io/v1 AdmissionReview, got ${String(parsed.apiVersion).slice(0, 100)} ${String(parsed.kind).slice(0, 100)}`,
+    );
   }
   const req = parsed.request;
   if (!isObject(req)) throw new AdmissionDecodeError(400, 'AdmissionReview has no request');
@@ -101,12 +110,18 @@ export function decodeAdmissionReview(body: string): AdmissionRequest {
     throw new AdmissionDecodeError(400, 'request.operation: must be one of CREATE, UPDATE, DELETE, CONNECT', uid);
   }
   const kind = req.kind;
-  if (!isObject(kind) || typeof kind.kind !== 'string' || typeof kind.group !== 'string' || typeof kind.version !== 'string') {
+  if (
+    !isObject(kind) ||
+    typeof kind.kind !== 'string' ||
+    typeof kind.group !== 'string' ||
+    typeof kind.version !== 'string'
+  ) {
     throw new AdmissionDecodeError(400, 'request.kind: must name group, version and kind', uid);
   }
   for (const key of ['object', 'oldObject'] as const) {
     const o = req[key];
-    if (o !== undefined && o !== null && !isObject(o)) throw new AdmissionDecodeError(400, `request.${key}: must be an object`, uid);
+    if (o !== undefined && o !== null && !isObject(o))
+      throw new AdmissionDecodeError(400, `request.${key}: must be an object`, uid);
   }
   return req as unknown as AdmissionRequest;
 }

@@ -38,7 +38,12 @@ export async function startAdmissionServer(o: AdmissionServerOptions): Promise<R
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   const watcher = new ServingCertWatcher(
-    { dir: o.certDir, logger: o.logger, pollIntervalMs: o.certPollIntervalMs, onChange: (next) => server.setSecureContext({ ...tlsOptions, ...next }) },
+    {
+      dir: o.certDir,
+      logger: o.logger,
+      pollIntervalMs: o.certPollIntervalMs,
+      onChange: (next) => server.setSecureContext({ ...tlsOptions, ...next }),
+    },
     pair,
   );
   await new Promise<void>((resolve, reject) => {
@@ -63,13 +68,17 @@ export async function startAdmissionServer(o: AdmissionServerOptions): Promise<R
 }
 
 /** The server as a manager Runnable: started with the manager, on every replica, closed when it stops. */
-export function admissionServerRunnable(o: AdmissionServerOptions, onStarted?: (s: RunningAdmissionServer) => void): Runnable {
+export function admissionServerRunnable(
+  o: AdmissionServerOptions,
+  onStarted?: (s: RunningAdmissionServer) => void,
+): Runnable {
   return {
     needLeaderElection: false,
     async start(signal: AbortSignal): Promise<void> {
       const running = await startAdmissionServer(o);
       onStarted?.(running);
-      if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      if (!signal.aborted)
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
       await running.close();
     },
   };

@@ -12,13 +12,20 @@ export interface AuthoritativeApiFindings {
   warnings: string[];
 }
 
-export function checkAuthoritativeAPI(value: unknown, field: string, featureGates: Readonly<Record<string, boolean>>): AuthoritativeApiFindings {
+export function checkAuthoritativeAPI(
+  value: unknown,
+  field: string,
+  featureGates: Readonly<Record<string, boolean>>,
+): AuthoritativeApiFindings {
   const out: AuthoritativeApiFindings = { errors: [], warnings: [] };
   if (value === undefined || value === null || value === '') return out;
   if (featureGates[MachineAPIMigrationGate] === true) {
-    if (!(AuthoritativeAPIs as readonly unknown[]).includes(value)) out.errors.push(unsupportedValue(field, value, AuthoritativeAPIs));
+    if (!(AuthoritativeAPIs as readonly unknown[]).includes(value))
+      out.errors.push(unsupportedValue(field, value, AuthoritativeAPIs));
   } else if (value !== 'MachineAPI') {
-    out.warnings.push(`${field}: ${previewValue(value)} has no effect: the ${MachineAPIMigrationGate} feature gate is disabled, so the Machine API controllers manage this resource`);
+    out.warnings.push(
+      `${field}: ${previewValue(value)} has no effect: the ${MachineAPIMigrationGate} feature gate is disabled, so the Machine API controllers manage this resource`,
+    );
   }
   return out;
 }

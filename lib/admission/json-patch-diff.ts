@@ -29,7 +29,13 @@ function diffInto(before: unknown, after: unknown, path: string, ops: JsonPatchO
     for (let i = 0; i < after.length; i++) diffInto(before[i], after[i], `${path}/${i}`, ops);
     return;
   }
-  if (isObject(before) || isObject(after) || Array.isArray(before) || Array.isArray(after) || !sameScalar(before, after)) {
+  if (
+    isObject(before) ||
+    isObject(after) ||
+    Array.isArray(before) ||
+    Array.isArray(after) ||
+    !sameScalar(before, after)
+  ) {
     if (!deepEqualJson(before, after)) ops.push({ op: 'replace', path, value: after });
   }
 }

@@ -7,7 +7,10 @@ import { formatHooks } from '../machine/lifecycle-hooks.js';
 import { createMergePatch } from '../machine/merge-patch.js';
 
 /** Hooks in `current` that `previous` does not have with the same name and owner. */
-export function changedLifecycleHooks(previous: readonly LifecycleHook[] | undefined, current: readonly LifecycleHook[] | undefined): LifecycleHook[] {
+export function changedLifecycleHooks(
+  previous: readonly LifecycleHook[] | undefined,
+  current: readonly LifecycleHook[] | undefined,
+): LifecycleHook[] {
   return (current ?? []).filter((h) => !(previous ?? []).some((p) => p.name === h.name && p.owner === h.owner));
 }
 
@@ -16,11 +19,24 @@ export function validateLifecycleHooks(machine: Machine, old: Machine | undefine
   const issues: FieldIssue[] = [];
   const preDrain = changedLifecycleHooks(old.spec?.lifecycleHooks?.preDrain, machine.spec?.lifecycleHooks?.preDrain);
   if (preDrain.length > 0) {
-    issues.push(forbiddenValue('spec.lifecycleHooks.preDrain', `pre-drain hooks are immutable when machine is marked for deletion: the following hooks are new or changed: ${formatHooks(preDrain)}`));
+    issues.push(
+      forbiddenValue(
+        'spec.lifecycleHooks.preDrain',
+        `pre-drain hooks are immutable when machine is marked for deletion: the following hooks are new or changed: ${formatHooks(preDrain)}`,
+      ),
+    );
   }
-  const preTerminate = changedLifecycleHooks(old.spec?.lifecycleHooks?.preTerminate, machine.spec?.lifecycleHooks?.preTerminate);
+  const preTerminate = changedLifecycleHooks(
+    old.spec?.lifecycleHooks?.preTerminate,
+    machine.spec?.lifecycleHooks?.preTerminate,
+  );
   if (preTerminate.length > 0) {
-    issues.push(forbiddenValue('spec.lifecycleHooks.preTerminate', `pre-terminate hooks are immutable when machine is marked for deletion: the following hooks are new or changed: ${formatHooks(preTerminate)}`));
+    issues.push(
+      forbiddenValue(
+        'spec.lifecycleHooks.preTerminate',
+        `pre-terminate hooks are immutable when machine is marked for deletion: the following hooks are new or changed: ${formatHooks(preTerminate)}`,
+      ),
+    );
   }
   return issues;
 }

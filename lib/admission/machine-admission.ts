@@ -53,15 +53,28 @@ export function providerSpecValidation(
   rules: Pick<ProviderSpecValidation, 'errors' | 'warnings'>,
   credentialsSecret: string | undefined,
 ): ProviderSpecValidation {
-  return { errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings], credentialsSecret };
+  return {
+    errors: [...read.errors, ...rules.errors],
+    warnings: [...read.warnings, ...rules.warnings],
+    credentialsSecret,
+  };
 }
 
 /**
  * The reference webhook's warning when it picked the instance type because the spec wrote none in `field`: which
  * type, for which platform, chosen by the control plane's architecture.
  */
-export function defaultInstanceTypeWarnings(providerSpec: unknown, field: string, chosen: string, platform: string, ctx: ProviderSpecContext): string[] {
-  const written = typeof providerSpec === 'object' && providerSpec !== null && (providerSpec as Record<string, unknown>)[field];
+export function defaultInstanceTypeWarnings(
+  providerSpec: unknown,
+  field: string,
+  chosen: string,
+  platform: string,
+  ctx: ProviderSpecContext,
+): string[] {
+  const written =
+    typeof providerSpec === 'object' && providerSpec !== null && (providerSpec as Record<string, unknown>)[field];
   if (typeof written === 'string' && written !== '') return [];
-  return [`setting the default instance type "${chosen}" for cloud provider "${platform}", based on the control plane architecture ("${ctx.infrastructure.architecture}")`];
+  return [
+    `setting the default instance type "${chosen}" for cloud provider "${platform}", based on the control plane architecture ("${ctx.infrastructure.architecture}")`,
+  ];
 }

@@ -8,14 +8,22 @@ import { deepEqual } from '../machine/merge-patch.js';
 export function validateMachineSetSpec(ms: MachineSet, old: MachineSet | undefined): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const selector = ms.spec?.selector ?? {};
-  if (old && !deepEqual((old.spec?.selector ?? {}), selector)) issues.push(forbiddenValue('spec.selector', 'selector is immutable'));
+  if (old && !deepEqual(old.spec?.selector ?? {}, selector))
+    issues.push(forbiddenValue('spec.selector', 'selector is immutable'));
   let parsed;
   try {
     parsed = selectorFromLabelSelector(selector);
   } catch (err) {
-    issues.push(invalidValue('spec.selector', selector, `could not convert label selector to selector: ${(err as Error).message}`));
+    issues.push(
+      invalidValue(
+        'spec.selector',
+        selector,
+        `could not convert label selector to selector: ${(err as Error).message}`,
+      ),
+    );
   }
   const labels = ms.spec?.template?.metadata?.labels ?? {};
-  if (parsed && !parsed.matches(labels)) issues.push(invalidValue('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+  if (parsed && !parsed.matches(labels))
+    issues.push(invalidValue('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
   return issues;
 }

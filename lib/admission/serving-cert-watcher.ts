@@ -27,7 +27,9 @@ export async function readCertificatePair(dir: string): Promise<CertificatePair>
     try {
       return await readFile(join(dir, file), 'utf8');
     } catch (err) {
-      throw new ServingCertificateError(`cannot read ${join(dir, file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new ServingCertificateError(
+        `cannot read ${join(dir, file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   };
   // One after the other, so that when both are missing the error always names the certificate.
@@ -36,7 +38,9 @@ export async function readCertificatePair(dir: string): Promise<CertificatePair>
   try {
     createSecureContext({ cert, key });
   } catch (err) {
-    throw new ServingCertificateError(`${join(dir, TlsCertFile)} and ${join(dir, TlsKeyFile)} do not form a usable certificate and key: ${(err as Error).message}`);
+    throw new ServingCertificateError(
+      `${join(dir, TlsCertFile)} and ${join(dir, TlsKeyFile)} do not form a usable certificate and key: ${(err as Error).message}`,
+    );
   }
   return { cert, key };
 }
@@ -66,7 +70,10 @@ export class ServingCertWatcher {
       this.watcher = watch(this.o.dir, () => this.schedule());
       this.watcher.on('error', () => undefined);
     } catch (err) {
-      this.o.logger?.info('cannot watch the certificate directory; relying on periodic re-reads', { dir: this.o.dir, error: (err as Error).message });
+      this.o.logger?.info('cannot watch the certificate directory; relying on periodic re-reads', {
+        dir: this.o.dir,
+        error: (err as Error).message,
+      });
     }
     this.timer = setInterval(() => void this.check(), this.o.pollIntervalMs ?? 10_000);
     this.timer.unref();
@@ -95,7 +102,9 @@ export class ServingCertWatcher {
       this.o.onChange(pair);
       this.o.logger?.info('serving certificate reloaded', { dir: this.o.dir });
     } catch (err) {
-      this.o.logger?.info('serving certificate not reloaded; keeping the previous one', { error: (err as Error).message });
+      this.o.logger?.info('serving certificate not reloaded; keeping the previous one', {
+        error: (err as Error).message,
+      });
     } finally {
       this.checking = false;
     }

@@ -156,7 +156,10 @@ export function removeCondition(obj: Conditioned, type: string): boolean {
 }
 
 /** The condition of that type on an object or in a list. */
-export function getCondition(source: Conditioned | readonly Condition[] | undefined | null, type: string): Condition | undefined {
+export function getCondition(
+  source: Conditioned | readonly Condition[] | undefined | null,
+  type: string,
+): Condition | undefined {
   return conditionsOf(source).find((c) => c.type === type);
 }
 
@@ -168,6 +171,9 @@ export function isConditionFalse(source: Conditioned | readonly Condition[] | un
   return getCondition(source, type)?.status === 'False';
 }
 
-export function isConditionUnknown(source: Conditioned | readonly Condition[] | undefined | null, type: string): boolean {
+export function isConditionUnknown(
+  source: Conditioned | readonly Condition[] | undefined | null,
+  type: string,
+): boolean {
   return getCondition(source, type)?.status === 'Unknown';
 }

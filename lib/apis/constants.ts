@@ -13,7 +13,10 @@ export const MachineRegionLabel = 'machine.openshift.io/region';
 export const MachineAZLabel = 'machine.openshift.io/zone';
 export const MachineInstanceTypeLabel = 'machine.openshift.io/instance-type';
 export const MachineInterruptibleInstanceLabel = 'machine.openshift.io/interruptible-instance';
-export const ControlPlaneNodeRoleLabels = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'] as const;
+export const ControlPlaneNodeRoleLabels = [
+  'node-role.kubernetes.io/control-plane',
+  'node-role.kubernetes.io/master',
+] as const;
 
 // Annotations
 export const MachineInstanceStateAnnotation = 'machine.openshift.io/instance-state';

@@ -3,8 +3,13 @@
 // and every one of them must mean what it means to the Go programs they were written against.
 export class GoBoolSyntaxError extends Error {
   override readonly name = 'GoBoolSyntaxError';
-  constructor(readonly what: string, readonly value: string) {
-    super(`${what} must be a boolean (1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False), got ${JSON.stringify(value)}`);
+  constructor(
+    readonly what: string,
+    readonly value: string,
+  ) {
+    super(
+      `${what} must be a boolean (1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False), got ${JSON.stringify(value)}`,
+    );
   }
 }
 

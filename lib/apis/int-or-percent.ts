@@ -15,7 +15,8 @@ const MAX_INT64 = (1n << 63n) - 1n;
 function atoi(s: string): number {
   if (!/^[+-]?[0-9]+$/.test(s)) throw new Error(`strconv.Atoi: parsing ${JSON.stringify(s)}: invalid syntax`);
   const big = BigInt(s);
-  if (big < MIN_INT64 || big > MAX_INT64) throw new Error(`strconv.Atoi: parsing ${JSON.stringify(s)}: value out of range`);
+  if (big < MIN_INT64 || big > MAX_INT64)
+    throw new Error(`strconv.Atoi: parsing ${JSON.stringify(s)}: value out of range`);
   return Number(big);
 }
 
@@ -33,7 +34,9 @@ export function parseIntOrPercent(v: IntOrString): { value: number; isPercent: b
   try {
     return { value: atoi(digits), isPercent };
   } catch (err) {
-    throw new IntOrPercentError(`invalid value for IntOrString: invalid value ${JSON.stringify(v)}: ${(err as Error).message}`);
+    throw new IntOrPercentError(
+      `invalid value for IntOrString: invalid value ${JSON.stringify(v)}: ${(err as Error).message}`,
+    );
   }
 }
 

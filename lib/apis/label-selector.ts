@@ -33,23 +33,27 @@ export function newRequirement(key: string, operator: Operator, values: readonly
   switch (operator) {
     case 'in':
     case 'notin':
-      if (values.length === 0) throw new LabelSelectorError(`key "${key}": for 'in' and 'notin' operators the values set can't be empty`);
+      if (values.length === 0)
+        throw new LabelSelectorError(`key "${key}": for 'in' and 'notin' operators the values set can't be empty`);
       break;
     case '=':
     case '==':
     case '!=':
-      if (values.length !== 1) throw new LabelSelectorError(`key "${key}": exact-match operators need exactly one value`);
+      if (values.length !== 1)
+        throw new LabelSelectorError(`key "${key}": exact-match operators need exactly one value`);
       break;
     case 'exists':
     case '!':
-      if (values.length !== 0) throw new LabelSelectorError(`key "${key}": values set must be empty for exists and does not exist`);
+      if (values.length !== 0)
+        throw new LabelSelectorError(`key "${key}": values set must be empty for exists and does not exist`);
       break;
     default:
       throw new LabelSelectorError(`"${String(operator)}" is not a valid label selector operator`);
   }
   for (const v of values) {
     const valErrs = labelValueErrors(v);
-    if (valErrs.length > 0) throw new LabelSelectorError(`invalid label value "${v}" for key "${key}": ${valErrs.join('; ')}`);
+    if (valErrs.length > 0)
+      throw new LabelSelectorError(`invalid label value "${v}" for key "${key}": ${valErrs.join('; ')}`);
   }
   return { key, operator, values: [...new Set(values)].sort(compareStrings) };
 }
@@ -297,7 +301,12 @@ export function parseSelector(s: string): Selector {
 
 // ---- LabelSelector objects --------------------------------------------------------------------------------
 
-const EXPRESSION_OPERATORS: Record<string, Operator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+const EXPRESSION_OPERATORS: Record<string, Operator> = {
+  In: 'in',
+  NotIn: 'notin',
+  Exists: 'exists',
+  DoesNotExist: '!',
+};
 
 /**
  * metav1.LabelSelectorAsSelector: matchLabels become `key=value`, matchExpressions map In/NotIn/Exists/
@@ -313,13 +322,17 @@ export function selectorFromLabelSelector(ls: LabelSelector | undefined): Select
   (ls.matchExpressions ?? []).forEach((expr, i) => {
     const op = EXPRESSION_OPERATORS[expr.operator];
     if (op === undefined) {
-      throw new LabelSelectorError(`matchExpressions[${i}].operator: "${String(expr.operator)}" is not a valid label selector operator`);
+      throw new LabelSelectorError(
+        `matchExpressions[${i}].operator: "${String(expr.operator)}" is not a valid label selector operator`,
+      );
     }
     if ((op === 'in' || op === 'notin') && (expr.values ?? []).length === 0) {
       throw new LabelSelectorError(`matchExpressions[${i}].values: must be specified when operator is In or NotIn`);
     }
     if ((op === 'exists' || op === '!') && (expr.values ?? []).length > 0) {
-      throw new LabelSelectorError(`matchExpressions[${i}].values: may not be specified when operator is Exists or DoesNotExist`);
+      throw new LabelSelectorError(
+        `matchExpressions[${i}].values: may not be specified when operator is Exists or DoesNotExist`,
+      );
     }
     try {
       reqs.push(newRequirement(expr.key, op, expr.values ?? []));
@@ -332,7 +345,10 @@ export function selectorFromLabelSelector(ls: LabelSelector | undefined): Select
 }
 
 /** Whether `labels` satisfy `ls`; an invalid selector throws LabelSelectorError. */
-export function labelSelectorMatches(ls: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
+export function labelSelectorMatches(
+  ls: LabelSelector | undefined,
+  labels: Record<string, string> | undefined,
+): boolean {
   return selectorFromLabelSelector(ls).matches(labels);
 }
 

@@ -41,7 +41,8 @@ export function labelKeyErrors(key: string): string[] {
   if (name.length === 0) {
     errs.push('name part must be non-empty');
   } else {
-    if (name.length > MAX_LABEL_NAME_LENGTH) errs.push(`name part must be no more than ${MAX_LABEL_NAME_LENGTH} characters`);
+    if (name.length > MAX_LABEL_NAME_LENGTH)
+      errs.push(`name part must be no more than ${MAX_LABEL_NAME_LENGTH} characters`);
     if (!NAME_PART.test(name)) errs.push(`name part ${NAME_RULE} (e.g. 'MyName', 'my.name' or '123-abc')`);
   }
   return errs;
@@ -51,7 +52,8 @@ export function labelKeyErrors(key: string): string[] {
 export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > MAX_LABEL_VALUE_LENGTH) errs.push(`must be no more than ${MAX_LABEL_VALUE_LENGTH} characters`);
-  if (!LABEL_VALUE.test(value)) errs.push(`a valid label must be an empty string or ${NAME_RULE} (e.g. 'MyValue', 'my_value' or '12345')`);
+  if (!LABEL_VALUE.test(value))
+    errs.push(`a valid label must be an empty string or ${NAME_RULE} (e.g. 'MyValue', 'my_value' or '12345')`);
   return errs;
 }
 

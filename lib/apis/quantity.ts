@@ -36,7 +36,9 @@ function ceilDiv(a: bigint, b: bigint): bigint {
 export function parseQuantity(s: string): Quantity {
   const m = QUANTITY.exec(s);
   if (!m) {
-    throw new QuantityError(`invalid quantity ${JSON.stringify(s)}: must be a number with an optional suffix (e.g. "4", "500m", "16Gi", "1e3")`);
+    throw new QuantityError(
+      `invalid quantity ${JSON.stringify(s)}: must be a number with an optional suffix (e.g. "4", "500m", "16Gi", "1e3")`,
+    );
   }
   const sign = m[1] === '-' ? -1n : 1n;
   const [intPart = '', fracPart = ''] = m[2]!.split('.');
@@ -139,7 +141,8 @@ export function compareQuantities(a: Quantity, b: Quantity): -1 | 0 | 1 {
 
 /** A memory size in whole MiB as a binary quantity string in MiB, e.g. 16384 → "16384Mi". */
 export function mebibytesToQuantityString(mib: number): string {
-  if (!Number.isSafeInteger(mib) || mib < 0) throw new QuantityError(`memory ${mib} MiB must be a non-negative integer`);
+  if (!Number.isSafeInteger(mib) || mib < 0)
+    throw new QuantityError(`memory ${mib} MiB must be a non-negative integer`);
   return `${mib}Mi`;
 }
 

@@ -13,7 +13,8 @@ export class TokenBucket {
     private readonly clock: Clock,
   ) {
     if (!(qps > 0)) throw new RangeError(`TokenBucket: qps must be > 0, got ${qps}`);
-    if (!(burst >= 1) || !Number.isInteger(burst)) throw new RangeError(`TokenBucket: burst must be an integer >= 1, got ${burst}`);
+    if (!(burst >= 1) || !Number.isInteger(burst))
+      throw new RangeError(`TokenBucket: burst must be an integer >= 1, got ${burst}`);
     this.tokens = burst;
     this.last = clock.now();
   }

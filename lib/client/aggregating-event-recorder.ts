@@ -85,7 +85,11 @@ export class AggregatingEventRecorder implements EventRecorder {
     try {
       if (decision.action === 'patch') {
         try {
-          await this.opts.client.patch(Events, { namespace: ev.metadata.namespace, name: ev.metadata.name ?? '' }, { type: 'merge', body: decision.patch });
+          await this.opts.client.patch(
+            Events,
+            { namespace: ev.metadata.namespace, name: ev.metadata.name ?? '' },
+            { type: 'merge', body: decision.patch },
+          );
           return;
         } catch (err) {
           if (!isNotFound(err)) throw err;
@@ -108,16 +112,27 @@ export class AggregatingEventRecorder implements EventRecorder {
     const namespace = meta.namespace || 'default';
     const now = new Date(this.clock.now()).toISOString();
     return {
-      apiVersion: 'v1', kind: 'Event',
+      apiVersion: 'v1',
+      kind: 'Event',
       metadata: { name: this.eventName(meta.name ?? 'unknown'), namespace },
       involvedObject: {
-        kind: object.kind, apiVersion: object.apiVersion, name: meta.name, namespace: meta.namespace,
-        uid: meta.uid, resourceVersion: meta.resourceVersion,
+        kind: object.kind,
+        apiVersion: object.apiVersion,
+        name: meta.name,
+        namespace: meta.namespace,
+        uid: meta.uid,
+        resourceVersion: meta.resourceVersion,
       },
-      type, reason, action, message: truncate(message, 1024),
+      type,
+      reason,
+      action,
+      message: truncate(message, 1024),
       source: { component: this.opts.component, host: this.opts.host },
-      reportingComponent: this.opts.component, reportingInstance: this.opts.host ?? '',
-      count: 1, firstTimestamp: now, lastTimestamp: now,
+      reportingComponent: this.opts.component,
+      reportingInstance: this.opts.host ?? '',
+      count: 1,
+      firstTimestamp: now,
+      lastTimestamp: now,
       // events.k8s.io/v1 readers require eventTime (the Python client refuses an Event without one); kube
       // accepts it on a core Event that names its reporting component and instance, its action and reason.
       ...(this.opts.host && action && reason ? { eventTime: microTime(now) } : {}),

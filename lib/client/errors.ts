@@ -21,7 +21,8 @@ function codeOf(err: unknown): number | undefined {
 
 export const isNotFound = (err: unknown): boolean => codeOf(err) === 404;
 export const isConflict = (err: unknown): boolean => codeOf(err) === 409;
-export const isAlreadyExists = (err: unknown): boolean => codeOf(err) === 409 && (err as ApiError).reason === 'AlreadyExists';
+export const isAlreadyExists = (err: unknown): boolean =>
+  codeOf(err) === 409 && (err as ApiError).reason === 'AlreadyExists';
 export const isGone = (err: unknown): boolean => codeOf(err) === 410;
 export const isTooManyRequests = (err: unknown): boolean => codeOf(err) === 429;
 export const isInvalid = (err: unknown): boolean => codeOf(err) === 422;

@@ -85,14 +85,20 @@ export class EventCorrelator {
       const merged: CoreEvent = {
         ...event,
         metadata: { ...event.metadata, name: prior.name, namespace: prior.namespace },
-        message, count: prior.count, firstTimestamp: prior.firstTimestamp, lastTimestamp: nowIso,
+        message,
+        count: prior.count,
+        firstTimestamp: prior.firstTimestamp,
+        lastTimestamp: nowIso,
       };
       return { action: 'patch', event: merged, patch: { count: prior.count, lastTimestamp: nowIso, message } };
     }
     const fresh: CoreEvent = { ...event, message, count: 1, firstTimestamp: nowIso, lastTimestamp: nowIso };
     this.seen.set(dedupKey, {
-      name: fresh.metadata.name ?? '', namespace: fresh.metadata.namespace ?? '',
-      count: 1, firstTimestamp: nowIso, lastSeen: now,
+      name: fresh.metadata.name ?? '',
+      namespace: fresh.metadata.namespace ?? '',
+      count: 1,
+      firstTimestamp: nowIso,
+      lastSeen: now,
     });
     return { action: 'create', event: fresh };
   }

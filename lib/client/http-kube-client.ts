@@ -8,7 +8,16 @@ import { RealClock } from '../base/real-clock.js';
 import { TokenBucket } from '../base/token-bucket.js';
 import { HttpTransport } from './http-transport.js';
 import type {
-  DeleteOptions, KubeClient, ListOptions, ListResult, ObjectKey, Patch, PatchOptions, WatchEvent, WatchOptions, WriteOptions,
+  DeleteOptions,
+  KubeClient,
+  ListOptions,
+  ListResult,
+  ObjectKey,
+  Patch,
+  PatchOptions,
+  WatchEvent,
+  WatchOptions,
+  WriteOptions,
 } from './kube-client.js';
 import { collectionPath, objectPath, RequestBuildError, withQuery } from './paths.js';
 import { apiVersionOf, Pods, type Resource } from './resources.js';
@@ -41,21 +50,37 @@ class HttpKubeClient implements KubeClient {
   constructor(opts: KubeClientOptions) {
     const clock = opts.clock ?? new RealClock();
     const limiter = new TokenBucket(opts.qps ?? 20, opts.burst ?? 30, clock);
-    this.http = new HttpTransport(opts.kubeConfig, { userAgent: opts.userAgent ?? 'machine-api-ts', limiter, clock, requestTimeoutMs: opts.requestTimeoutMs, writeFence: opts.writeFence });
+    this.http = new HttpTransport(opts.kubeConfig, {
+      userAgent: opts.userAgent ?? 'machine-api-ts',
+      limiter,
+      clock,
+      requestTimeoutMs: opts.requestTimeoutMs,
+      writeFence: opts.writeFence,
+    });
   }
 
   close(): void {
     this.http.close();
   }
 
-  async get<T extends KubeObject>(resource: Resource<T>, key: ObjectKey, opts: { signal?: AbortSignal } = {}): Promise<T> {
-    return withTypeMeta(resource, (await this.http.request({ method: 'GET', path: objectPath(resource, key), signal: opts.signal })) as T);
+  async get<T extends KubeObject>(
+    resource: Resource<T>,
+    key: ObjectKey,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<T> {
+    return withTypeMeta(
+      resource,
+      (await this.http.request({ method: 'GET', path: objectPath(resource, key), signal: opts.signal })) as T,
+    );
   }
 
   async list<T extends KubeObject>(resource: Resource<T>, opts: ListOptions = {}): Promise<ListResult<T>> {
     const path = withQuery(collectionPath(resource, opts.namespace), {
-      labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit,
-      continue: opts.continue, resourceVersion: opts.resourceVersion,
+      labelSelector: opts.labelSelector,
+      fieldSelector: opts.fieldSelector,
+      limit: opts.limit,
+      continue: opts.continue,
+      resourceVersion: opts.resourceVersion,
     });
     const body = (await this.http.request({ method: 'GET', path, signal: opts.signal })) as KubeList<T> | undefined;
     if (!body || !Array.isArray(body.items)) throw new Error(`list ${resource.plural}: response has no items`);
@@ -64,7 +89,8 @@ class HttpKubeClient implements KubeClient {
 
   async create<T extends KubeObject>(resource: Resource<T>, obj: T, opts: WriteOptions = {}): Promise<T> {
     const ns = resource.namespaced ? obj.metadata.namespace : undefined;
-    if (resource.namespaced && !ns) throw new RequestBuildError(`${resource.kind}: metadata.namespace is required for a namespaced kind`);
+    if (resource.namespaced && !ns)
+      throw new RequestBuildError(`${resource.kind}: metadata.namespace is required for a namespaced kind`);
     const path = withQuery(collectionPath(resource, ns), writeQuery(opts));
     const body = withTypeMeta(resource, { ...obj });
     return withTypeMeta(resource, (await this.http.request({ method: 'POST', path, body, signal: opts.signal })) as T);
@@ -78,36 +104,62 @@ class HttpKubeClient implements KubeClient {
     return this.put(resource, obj, 'status', opts);
   }
 
-  async patch<T extends KubeObject>(resource: Resource<T>, key: ObjectKey, patch: Patch, opts: PatchOptions = {}): Promise<T> {
+  async patch<T extends KubeObject>(
+    resource: Resource<T>,
+    key: ObjectKey,
+    patch: Patch,
+    opts: PatchOptions = {},
+  ): Promise<T> {
     const path = withQuery(objectPath(resource, key, opts.subresource), writeQuery(opts));
     const body = opts.resourceVersion === undefined ? patch.body : withResourceVersionLock(patch, opts.resourceVersion);
-    const res = await this.http.request({ method: 'PATCH', path, body, contentType: contentTypes[patch.type], signal: opts.signal });
+    const res = await this.http.request({
+      method: 'PATCH',
+      path,
+      body,
+      contentType: contentTypes[patch.type],
+      signal: opts.signal,
+    });
     return withTypeMeta(resource, res as T);
   }
 
   async delete<T extends KubeObject>(resource: Resource<T>, key: ObjectKey, opts: DeleteOptions = {}): Promise<void> {
     const body = {
-      kind: 'DeleteOptions', apiVersion: 'v1',
-      propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds, preconditions: opts.preconditions,
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      propagationPolicy: opts.propagationPolicy,
+      gracePeriodSeconds: opts.gracePeriodSeconds,
+      preconditions: opts.preconditions,
     };
     await this.http.request({ method: 'DELETE', path: objectPath(resource, key), body, signal: opts.signal });
   }
 
-  async evict(key: Required<ObjectKey>, eviction: Partial<Eviction> = {}, opts: { signal?: AbortSignal } = {}): Promise<void> {
+  async evict(
+    key: Required<ObjectKey>,
+    eviction: Partial<Eviction> = {},
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<void> {
     const body: Eviction = {
       ...eviction,
-      apiVersion: 'policy/v1', kind: 'Eviction',
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
       metadata: { ...eviction.metadata, name: key.name, namespace: key.namespace },
     };
     await this.http.request({ method: 'POST', path: objectPath(Pods, key, 'eviction'), body, signal: opts.signal });
   }
 
   async watch<T extends KubeObject>(
-    resource: Resource<T>, opts: WatchOptions, onEvent: (event: WatchEvent<T>) => void, signal: AbortSignal,
+    resource: Resource<T>,
+    opts: WatchOptions,
+    onEvent: (event: WatchEvent<T>) => void,
+    signal: AbortSignal,
   ): Promise<void> {
     const path = withQuery(collectionPath(resource, opts.namespace), {
-      watch: 'true', labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector,
-      resourceVersion: opts.resourceVersion, allowWatchBookmarks: opts.allowWatchBookmarks, timeoutSeconds: opts.timeoutSeconds,
+      watch: 'true',
+      labelSelector: opts.labelSelector,
+      fieldSelector: opts.fieldSelector,
+      resourceVersion: opts.resourceVersion,
+      allowWatchBookmarks: opts.allowWatchBookmarks,
+      timeoutSeconds: opts.timeoutSeconds,
     });
     let res;
     try {
@@ -122,7 +174,12 @@ class HttpKubeClient implements KubeClient {
     });
   }
 
-  private async put<T extends KubeObject>(resource: Resource<T>, obj: T, sub: 'status' | undefined, opts: WriteOptions): Promise<T> {
+  private async put<T extends KubeObject>(
+    resource: Resource<T>,
+    obj: T,
+    sub: 'status' | undefined,
+    opts: WriteOptions,
+  ): Promise<T> {
     const key = { namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' };
     const path = withQuery(objectPath(resource, key, sub), writeQuery(opts));
     const body = withTypeMeta(resource, { ...obj });

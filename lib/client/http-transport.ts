@@ -56,7 +56,10 @@ export class HttpTransport {
     const clock = this.opts.clock ?? new RealClock();
     const timeoutMs = this.opts.requestTimeoutMs ?? 60_000;
     const deadline = new AbortController();
-    const timer = clock.setTimeout(() => deadline.abort(new RequestTimeoutError(`${spec.method} ${spec.path}: no answer within ${timeoutMs} ms`)), timeoutMs);
+    const timer = clock.setTimeout(
+      () => deadline.abort(new RequestTimeoutError(`${spec.method} ${spec.path}: no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const signal = spec.signal ? AbortSignal.any([spec.signal, deadline.signal]) : deadline.signal;
     let res: IncomingMessage;
     let text: string;
@@ -108,7 +111,11 @@ export class HttpTransport {
     fence?.check(spec.method, url.pathname);
     return new Promise<IncomingMessage>((resolve, reject) => {
       let refused = false;
-      const req = mod.request(url, { method: spec.method, headers, agent, auth: options.auth, signal: spec.signal }, resolve);
+      const req = mod.request(
+        url,
+        { method: spec.method, headers, agent, auth: options.auth, signal: spec.signal },
+        resolve,
+      );
       req.on('error', (err) => {
         if (refused) return;
         if (spec.signal?.aborted) reject(abortError(spec.signal));
@@ -119,17 +126,19 @@ export class HttpTransport {
         return;
       }
       // Nothing is written before end(): the check and the write happen in one synchronous stretch.
-      req.once('socket', (socket) => whenConnected(socket, () => {
-        try {
-          fence.check(spec.method, url.pathname);
-        } catch (err) {
-          refused = true;
-          req.destroy();
-          reject(err instanceof Error ? err : new Error(String(err)));
-          return;
-        }
-        req.end(payload);
-      }));
+      req.once('socket', (socket) =>
+        whenConnected(socket, () => {
+          try {
+            fence.check(spec.method, url.pathname);
+          } catch (err) {
+            refused = true;
+            req.destroy();
+            reject(err instanceof Error ? err : new Error(String(err)));
+            return;
+          }
+          req.end(payload);
+        }),
+      );
     });
   }
 
@@ -179,9 +188,19 @@ function readBody(res: IncomingMessage, signal?: AbortSignal): Promise<string> {
 }
 
 const reasons: Record<number, string> = {
-  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed',
-  409: 'Conflict', 410: 'Expired', 415: 'UnsupportedMediaType', 422: 'Invalid', 429: 'TooManyRequests',
-  500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout',
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Expired',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
 };
 
 /** The server's Status when it sent one, else a Status built from the HTTP code and text. */
@@ -194,7 +213,14 @@ export function apiErrorFrom(res: IncomingMessage, text: string): ApiError {
   } catch {
     // not JSON: fall through to a synthesized Status
   }
-  status ??= { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason: reasons[code] ?? 'Unknown', message: text.slice(0, 512) || res.statusMessage || `HTTP ${code}` };
+  status ??= {
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    code,
+    reason: reasons[code] ?? 'Unknown',
+    message: text.slice(0, 512) || res.statusMessage || `HTTP ${code}`,
+  };
   const retryAfter = Number(res.headers['retry-after']);
   if (Number.isFinite(retryAfter) && status.details?.retryAfterSeconds === undefined) {
     status = { ...status, details: { ...status.details, retryAfterSeconds: retryAfter } };

@@ -42,9 +42,7 @@ export type JsonPatchOperation =
   | { op: 'remove'; path: string }
   | { op: 'move' | 'copy'; from: string; path: string };
 
-export type Patch =
-  | { type: 'merge'; body: Record<string, unknown> }
-  | { type: 'json'; body: JsonPatchOperation[] };
+export type Patch = { type: 'merge'; body: Record<string, unknown> } | { type: 'json'; body: JsonPatchOperation[] };
 
 export interface PatchOptions extends WriteOptions {
   /** 'status' or 'scale'; the main resource when unset. */

@@ -14,7 +14,8 @@ export function collectionPath(r: Resource, namespace: string | undefined): stri
 /** Path of one object; a namespaced kind must be given its namespace, a cluster-scoped one must not. */
 export function objectPath(r: Resource, key: { namespace?: string; name: string }, subresource?: string): string {
   if (!key.name) throw new RequestBuildError(`${r.kind}: metadata.name is required`);
-  if (r.namespaced && !key.namespace) throw new RequestBuildError(`${r.kind} ${key.name}: metadata.namespace is required for a namespaced kind`);
+  if (r.namespaced && !key.namespace)
+    throw new RequestBuildError(`${r.kind} ${key.name}: metadata.namespace is required for a namespaced kind`);
   const ns = r.namespaced ? key.namespace : undefined;
   const path = `${collectionPath(r, ns)}/${encodeURIComponent(key.name)}`;
   return subresource ? `${path}/${subresource}` : path;

@@ -4,7 +4,11 @@ import type { KubeObject } from '../apis/meta.js';
 import type { WatchEvent } from './kube-client.js';
 
 /** Calls onEvent per line; resolves when the stream ends or the signal aborts, rejects on a broken line or socket error. */
-export function readWatchStream<T extends KubeObject>(res: IncomingMessage, signal: AbortSignal, onEvent: (e: WatchEvent<T>) => void): Promise<void> {
+export function readWatchStream<T extends KubeObject>(
+  res: IncomingMessage,
+  signal: AbortSignal,
+  onEvent: (e: WatchEvent<T>) => void,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let buffered = '';
     let settled = false;
@@ -12,7 +16,8 @@ export function readWatchStream<T extends KubeObject>(res: IncomingMessage, sign
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', onAbort);
-      if (err !== undefined && !signal.aborted) reject(err instanceof Error ? err : new Error(typeof err === 'string' ? err : JSON.stringify(err)));
+      if (err !== undefined && !signal.aborted)
+        reject(err instanceof Error ? err : new Error(typeof err === 'string' ? err : JSON.stringify(err)));
       else resolve();
     };
     const onAbort = (): void => {

@@ -15,6 +15,10 @@ export function viewCanBeCurrent<V>(machine: Machine, isBooting: (view: V) => bo
  * The state to record on the Machine: the instance's, except that a step from one booting state to another
  * keeps the booting state already recorded.
  */
-export function keepBootingState(recorded: string | null | undefined, current: string, booting: ReadonlySet<string>): string {
+export function keepBootingState(
+  recorded: string | null | undefined,
+  current: string,
+  booting: ReadonlySet<string>,
+): string {
   return recorded && booting.has(recorded) && booting.has(current) ? recorded : current;
 }

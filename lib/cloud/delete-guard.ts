@@ -61,7 +61,8 @@ export class DeleteGuard {
 
   constructor(private readonly o: DeleteGuardOptions) {
     this.windowMs = o.windowMs ?? DEFAULT_VISIBILITY_WINDOW_MS;
-    if (!(Number.isFinite(this.windowMs) && this.windowMs >= 0)) throw new RangeError(`DeleteGuard: windowMs must be a finite number >= 0, got ${this.windowMs}`);
+    if (!(Number.isFinite(this.windowMs) && this.windowMs >= 0))
+      throw new RangeError(`DeleteGuard: windowMs must be a finite number >= 0, got ${this.windowMs}`);
     this.waits = new TerminationFollower(o.clock, o.follow);
   }
 
@@ -107,7 +108,11 @@ export class DeleteGuard {
   /** The requeue while an instance may not show yet: short at first, growing (see TerminationFollower). */
   waitForSight(machine: Machine): InstanceNotVisibleYetError {
     const uid = machine.metadata.uid ?? '';
-    return new InstanceNotVisibleYetError(machine.metadata.name ?? '', this.waits.next(uid), this.o.clock.now() + this.windowMs);
+    return new InstanceNotVisibleYetError(
+      machine.metadata.name ?? '',
+      this.waits.next(uid),
+      this.o.clock.now() + this.windowMs,
+    );
   }
 
   /** The Machine is gone (its finalizer released): forget it. */
@@ -131,7 +136,9 @@ export class DeleteGuard {
     if (this.terminationSeen(machine)) return undefined;
     if (!recorded.instanceId && !machine.spec?.providerID) return undefined;
     const created = Date.parse(machine.metadata.creationTimestamp ?? '');
-    const known = [recorded.recordedAt, Number.isNaN(created) ? undefined : created].filter((t): t is number => t !== undefined && Number.isFinite(t));
+    const known = [recorded.recordedAt, Number.isNaN(created) ? undefined : created].filter(
+      (t): t is number => t !== undefined && Number.isFinite(t),
+    );
     let launchedAt: number;
     if (known.length > 0) launchedAt = Math.max(...known);
     else {

@@ -54,7 +54,8 @@ export class DescribeBatcher<V> {
       if (list) list.push(entry);
       else this.queue.set(key, [entry]);
       if (this.queue.size >= this.opts.maxBatch) this.flush();
-      else if (!this.timer && !this.admitting) this.timer = this.opts.clock.setTimeout(() => this.windowClosed(), this.opts.windowMs);
+      else if (!this.timer && !this.admitting)
+        this.timer = this.opts.clock.setTimeout(() => this.windowClosed(), this.opts.windowMs);
     });
   }
 

@@ -90,10 +90,23 @@ export class ListingSnapshot<V> {
     this.burstWithinMs = o.burstWithinMs ?? 1_000;
     this.rememberMs = o.rememberMs ?? 15 * 60_000;
     this.maxWidened = o.maxWidened ?? o.maxBatch;
-    for (const [name, v] of [['reuseMs', this.reuseMs], ['burstSize', this.burstSize], ['burstWithinMs', this.burstWithinMs], ['rememberMs', this.rememberMs], ['maxBatch', o.maxBatch]] as const) {
-      if (!Number.isFinite(v) || v < 0) throw new RangeError(`ListingSnapshot: ${name} must be a finite number >= 0, got ${v}`);
+    for (const [name, v] of [
+      ['reuseMs', this.reuseMs],
+      ['burstSize', this.burstSize],
+      ['burstWithinMs', this.burstWithinMs],
+      ['rememberMs', this.rememberMs],
+      ['maxBatch', o.maxBatch],
+    ] as const) {
+      if (!Number.isFinite(v) || v < 0)
+        throw new RangeError(`ListingSnapshot: ${name} must be a finite number >= 0, got ${v}`);
     }
-    this.batcher = new DescribeBatcher<V>({ windowMs: o.windowMs ?? 5, maxBatch: o.maxBatch, clock: o.clock, fetch: (keys) => this.fetchBatch(keys), admit: o.admit });
+    this.batcher = new DescribeBatcher<V>({
+      windowMs: o.windowMs ?? 5,
+      maxBatch: o.maxBatch,
+      clock: o.clock,
+      fetch: (keys) => this.fetchBatch(keys),
+      admit: o.admit,
+    });
   }
 
   /**

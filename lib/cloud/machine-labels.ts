@@ -1,6 +1,11 @@
 // The labels every provider reads from a Machine and writes onto it from its instance: the cluster id it was
 // made for, and where and as what its instance runs (the autoscaler and users select Machines by them).
-import { MachineAZLabel, MachineClusterIDLabel, MachineInstanceTypeLabel, MachineRegionLabel } from '../apis/constants.js';
+import {
+  MachineAZLabel,
+  MachineClusterIDLabel,
+  MachineInstanceTypeLabel,
+  MachineRegionLabel,
+} from '../apis/constants.js';
 import type { Machine } from '../apis/machine-types.js';
 import { InvalidMachineConfigurationError } from '../machine/errors.js';
 
@@ -17,7 +22,10 @@ export function placementLabels(p: { region?: string; zone?: string; instanceTyp
 export function machineClusterId(machine: Machine, context?: string): string {
   const id = machine.metadata.labels?.[MachineClusterIDLabel];
   if (!id) {
-    throw new InvalidMachineConfigurationError(`${context ? `${context}: ` : ''}machine is missing "${MachineClusterIDLabel}" label`, { field: `metadata.labels[${MachineClusterIDLabel}]` });
+    throw new InvalidMachineConfigurationError(
+      `${context ? `${context}: ` : ''}machine is missing "${MachineClusterIDLabel}" label`,
+      { field: `metadata.labels[${MachineClusterIDLabel}]` },
+    );
   }
   return id;
 }

@@ -24,7 +24,10 @@ export class ProxyTunnelError extends Error {
     readonly status?: number,
     options?: { cause?: unknown },
   ) {
-    const why = status !== undefined ? `answered ${status}` : `failed: ${options?.cause instanceof Error ? options.cause.message : String(options?.cause)}`;
+    const why =
+      status !== undefined
+        ? `answered ${status}`
+        : `failed: ${options?.cause instanceof Error ? options.cause.message : String(options?.cause)}`;
     super(`proxy ${proxy}: CONNECT ${target} ${why}`, options);
   }
 }
@@ -49,7 +52,13 @@ export class UntrustedServerCertificateError extends Error {
     readonly trustSources: readonly string[],
     options?: { cause?: unknown },
   ) {
-    const trusted = trustSources.length > 0 ? `the system CAs and ${trustSources.join(', ')}` : 'the system CAs only (no extra CA bundle is configured)';
-    super(`TLS to ${server}: the server certificate is not signed by a trusted CA (${verifyError}); trusted: ${trusted}`, options);
+    const trusted =
+      trustSources.length > 0
+        ? `the system CAs and ${trustSources.join(', ')}`
+        : 'the system CAs only (no extra CA bundle is configured)';
+    super(
+      `TLS to ${server}: the server certificate is not signed by a trusted CA (${verifyError}); trusted: ${trusted}`,
+      options,
+    );
   }
 }

@@ -75,7 +75,10 @@ function parseProxy(variable: string, value: string | undefined): URL | undefine
     throw new InvalidProxyUrlError(variable, 'not a URL; expected http(s)://[user:password@]host[:port]');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidProxyUrlError(variable, `unsupported proxy scheme "${url.protocol.replace(/:$/, '')}"; expected http or https`);
+    throw new InvalidProxyUrlError(
+      variable,
+      `unsupported proxy scheme "${url.protocol.replace(/:$/, '')}"; expected http or https`,
+    );
   }
   if (url.hostname === '') throw new InvalidProxyUrlError(variable, 'the proxy URL has no host');
   return url;
@@ -148,9 +151,18 @@ export class OutboundHttp {
     const host = options.host ?? 'localhost';
     const port = Number(options.port) || (secure ? 443 : 80);
     const proxy = this.proxyForHost(secure, host, port);
-    const tunnel = proxy ? await openTunnel(proxy, host, port, { ca: this.ca, timeoutMs: this.opts.tunnelTimeoutMs ?? 10_000 }) : undefined;
+    const tunnel = proxy
+      ? await openTunnel(proxy, host, port, { ca: this.ca, timeoutMs: this.opts.tunnelTimeoutMs ?? 10_000 })
+      : undefined;
     if (!secure) return tunnel ?? netConnect({ host, port });
-    const socket = tlsConnect({ ...options, host, port, ca: this.ca ?? options.ca, socket: tunnel, servername: options.servername ?? host });
+    const socket = tlsConnect({
+      ...options,
+      host,
+      port,
+      ca: this.ca ?? options.ca,
+      socket: tunnel,
+      servername: options.servername ?? host,
+    });
     return this.handshake(socket, authority(host, port));
   }
 
@@ -158,7 +170,8 @@ export class OutboundHttp {
     return new Promise<TLSSocket>((resolve, reject) => {
       const onError = (err: Error & { code?: string }) => {
         socket.destroy();
-        if (err.code && UNTRUSTED_CODES.has(err.code)) reject(new UntrustedServerCertificateError(server, err.code, this.trustSources, { cause: err }));
+        if (err.code && UNTRUSTED_CODES.has(err.code))
+          reject(new UntrustedServerCertificateError(server, err.code, this.trustSources, { cause: err }));
         else reject(err);
       };
       socket.once('error', onError);

@@ -11,7 +11,11 @@ export interface ProviderCondition {
 }
 
 /** Upserts `cond` into `holder.conditions`. */
-export function setProviderCondition(holder: { conditions?: ProviderCondition[] }, cond: Omit<ProviderCondition, 'lastTransitionTime'>, nowIso: string): void {
+export function setProviderCondition(
+  holder: { conditions?: ProviderCondition[] },
+  cond: Omit<ProviderCondition, 'lastTransitionTime'>,
+  nowIso: string,
+): void {
   const conditions = holder.conditions ?? [];
   const existing = conditions.find((c) => c.type === cond.type);
   if (!existing) {
@@ -29,7 +33,10 @@ export function setProviderCondition(holder: { conditions?: ProviderCondition[] 
 /** Conditions read back from a decoded providerStatus: entries without a string `type` are dropped. */
 export function readProviderConditions(value: unknown): ProviderCondition[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  return value.filter((c): c is ProviderCondition => typeof c === 'object' && c !== null && typeof (c as ProviderCondition).type === 'string');
+  return value.filter(
+    (c): c is ProviderCondition =>
+      typeof c === 'object' && c !== null && typeof (c as ProviderCondition).type === 'string',
+  );
 }
 
 /** The fields every provider's status has (the reference's providerStatus shape). */
@@ -45,7 +52,10 @@ export interface CommonProviderStatus {
  * Reads the common fields of a status.providerStatus leniently: it is our own output, so a malformed one is just
  * reset. `raw` is the object itself (empty for a malformed one), for the fields a provider adds.
  */
-export function readCommonProviderStatus(value: unknown): { status: CommonProviderStatus; raw: Record<string, unknown> } {
+export function readCommonProviderStatus(value: unknown): {
+  status: CommonProviderStatus;
+  raw: Record<string, unknown>;
+} {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { status: {}, raw: {} };
   const raw = value as Record<string, unknown>;
   const status: CommonProviderStatus = {};

@@ -34,7 +34,15 @@ export function openTunnel(proxy: URL, host: string, port: number, opts: TunnelO
   const proxyPort = proxy.port !== '' ? Number(proxy.port) : secure ? 443 : 80;
   const shown = proxyForDisplay(proxy);
   return new Promise<Socket>((resolve, reject) => {
-    const common = { host: proxyHost, port: proxyPort, method: 'CONNECT', path: target, headers, agent: false as const, timeout: opts.timeoutMs };
+    const common = {
+      host: proxyHost,
+      port: proxyPort,
+      method: 'CONNECT',
+      path: target,
+      headers,
+      agent: false as const,
+      timeout: opts.timeoutMs,
+    };
     const req = secure ? httpsRequest({ ...common, ca: opts.ca, servername: proxyHost }) : httpRequest(common);
     req.once('connect', (res, socket, head) => {
       if (res.statusCode !== 200) {

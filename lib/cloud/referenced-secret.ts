@@ -9,7 +9,12 @@ import { Secrets } from '../client/resources.js';
 import { MissingSecretError } from '../machine/errors.js';
 
 /** Reads `namespace/name`; `purpose` says what it holds ("aws credentials", "user data") in the error. */
-export async function readReferencedSecret(client: KubeClient, key: Required<ObjectKey>, purpose: string, signal: AbortSignal): Promise<Secret> {
+export async function readReferencedSecret(
+  client: KubeClient,
+  key: Required<ObjectKey>,
+  purpose: string,
+  signal: AbortSignal,
+): Promise<Secret> {
   try {
     return await client.get(Secrets, key, { signal });
   } catch (err) {
@@ -19,6 +24,9 @@ export async function readReferencedSecret(client: KubeClient, key: Required<Obj
 }
 
 /** The Secrets a providerSpec names (credentials, user data): what an actuator's referencedSecrets() answers. */
-export function secretNamesOf(spec: { credentialsSecret?: { name?: string }; userDataSecret?: { name?: string } }): string[] {
+export function secretNamesOf(spec: {
+  credentialsSecret?: { name?: string };
+  userDataSecret?: { name?: string };
+}): string[] {
   return [spec.credentialsSecret?.name, spec.userDataSecret?.name].filter((n): n is string => !!n);
 }

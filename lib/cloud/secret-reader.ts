@@ -41,7 +41,11 @@ export function secretReaderFor(mgr: ControllerManager, client: KubeClient = mgr
 
 /** `client` with Secret GETs answered by `reader`; every other call goes to `client` unchanged. */
 export function withSecretReader(client: KubeClient, reader: SecretReader): KubeClient {
-  const get = <T extends KubeObject>(resource: Resource<T>, key: ObjectKey, opts?: { signal?: AbortSignal }): Promise<T> => {
+  const get = <T extends KubeObject>(
+    resource: Resource<T>,
+    key: ObjectKey,
+    opts?: { signal?: AbortSignal },
+  ): Promise<T> => {
     if (resource.group !== Secrets.group || resource.plural !== Secrets.plural) return client.get(resource, key, opts);
     return reader.get(key, opts) as unknown as Promise<T>;
   };

@@ -36,7 +36,11 @@ export function throwOnFieldIssues(issues: readonly FieldIssue[]): void {
 }
 
 /** The reference webhook's warning when a spec names an apiVersion or kind it does not accept; undefined when both are absent or right. */
-export function groupVersionKindWarning(spec: { apiVersion?: string; kind?: string }, knownApiVersions: readonly string[], kind: string): string | undefined {
+export function groupVersionKindWarning(
+  spec: { apiVersion?: string; kind?: string },
+  knownApiVersions: readonly string[],
+  kind: string,
+): string | undefined {
   if (spec.apiVersion === undefined && spec.kind === undefined) return undefined;
   if (knownApiVersions.includes(spec.apiVersion ?? '') && spec.kind === kind) return undefined;
   return `incorrect GroupVersionKind for ${kind} object: ${spec.apiVersion ?? ''}, Kind=${spec.kind ?? ''}`;
@@ -48,5 +52,9 @@ export function acceptValidated<S>(
   validation: { errors: readonly FieldIssue[]; warnings: readonly string[] },
 ): { spec: S; warnings: string[]; unknownFields: string[] } {
   throwOnFieldIssues([...decoded.errors, ...validation.errors]);
-  return { spec: decoded.spec, warnings: [...decoded.warnings, ...validation.warnings], unknownFields: decoded.unknownFields };
+  return {
+    spec: decoded.spec,
+    warnings: [...decoded.warnings, ...validation.warnings],
+    unknownFields: decoded.unknownFields,
+  };
 }

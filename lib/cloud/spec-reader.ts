@@ -71,12 +71,18 @@ export const invalidValue = (field: string, value: unknown, detail: string): Fie
   field,
   message: `${field}: Invalid value: ${describe(value)}: ${detail}`,
 });
-export const requiredValue = (field: string, detail: string): FieldIssue => ({ field, message: `${field}: Required value: ${detail}` });
+export const requiredValue = (field: string, detail: string): FieldIssue => ({
+  field,
+  message: `${field}: Required value: ${detail}`,
+});
 export const unsupportedValue = (field: string, value: unknown, allowed: readonly string[]): FieldIssue => ({
   field,
   message: `${field}: Unsupported value: ${describe(value)}: supported values: ${allowed.map((a) => `"${a}"`).join(', ')}`,
 });
-export const forbiddenValue = (field: string, detail: string): FieldIssue => ({ field, message: `${field}: Forbidden: ${detail}` });
+export const forbiddenValue = (field: string, detail: string): FieldIssue => ({
+  field,
+  message: `${field}: Forbidden: ${detail}`,
+});
 /** Kubernetes' wording for a string over its limit; the value itself is only previewed. */
 export const tooLong = (field: string, value: string, max: number): FieldIssue => ({
   field,

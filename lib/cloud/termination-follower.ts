@@ -27,9 +27,12 @@ export class TerminationFollower {
   ) {
     this.policy = { ...DEFAULT_TERMINATION_FOLLOW, ...policy };
     const { firstMs, growth, maxMs } = this.policy;
-    if (!(Number.isFinite(firstMs) && firstMs > 0)) throw new RangeError(`TerminationFollower: firstMs must be a finite number > 0, got ${firstMs}`);
-    if (!(Number.isFinite(growth) && growth >= 0)) throw new RangeError(`TerminationFollower: growth must be a finite number >= 0, got ${growth}`);
-    if (!(Number.isFinite(maxMs) && maxMs >= firstMs)) throw new RangeError(`TerminationFollower: maxMs must be a finite number >= firstMs (${firstMs}), got ${maxMs}`);
+    if (!(Number.isFinite(firstMs) && firstMs > 0))
+      throw new RangeError(`TerminationFollower: firstMs must be a finite number > 0, got ${firstMs}`);
+    if (!(Number.isFinite(growth) && growth >= 0))
+      throw new RangeError(`TerminationFollower: growth must be a finite number >= 0, got ${growth}`);
+    if (!(Number.isFinite(maxMs) && maxMs >= firstMs))
+      throw new RangeError(`TerminationFollower: maxMs must be a finite number >= firstMs (${firstMs}), got ${maxMs}`);
   }
 
   /** The wait before the next look at key; the first call starts following it. */

@@ -37,8 +37,11 @@ export async function readUserData(
   if (bytes !== undefined) return bytes;
   const missing = new MissingSecretKeyError(namespace, secretName, USER_DATA_SECRET_KEY);
   if (opts.invalidSpecField === undefined) throw missing;
-  throw new InvalidMachineConfigurationError(`secret ${namespace}/${secretName} does not have "${USER_DATA_SECRET_KEY}" field set`, {
-    field: opts.invalidSpecField,
-    cause: missing,
-  });
+  throw new InvalidMachineConfigurationError(
+    `secret ${namespace}/${secretName} does not have "${USER_DATA_SECRET_KEY}" field set`,
+    {
+      field: opts.invalidSpecField,
+      cause: missing,
+    },
+  );
 }

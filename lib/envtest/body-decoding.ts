@@ -19,7 +19,9 @@ export function decodeBody(type: ResourceType, version: string, body: unknown): 
   }
   const expected = apiVersionFor(type.group, version);
   if (body.apiVersion !== undefined && body.apiVersion !== expected) {
-    throw E.badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`);
+    throw E.badRequest(
+      `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`,
+    );
   }
   if (body.kind !== undefined && body.kind !== type.kind) {
     throw E.badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${type.kind})`);
@@ -53,7 +55,12 @@ export function decodeNewBody(type: ResourceType, version: string, namespace: st
  * An incoming object as kube's decoder would leave it: string maps checked (400 otherwise) and the fields
  * its kind does not have taken out, their paths returned for fieldValidation (see validateAndDefault).
  */
-export function knownFields(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): { object: Obj; unknown: string[] } {
+export function knownFields(
+  type: ResourceType,
+  version: string,
+  incoming: Obj,
+  opts: WriteOpts,
+): { object: Obj; unknown: string[] } {
   const checked = checkStringMaps(type, version, incoming, { patched: opts.patched === true });
   const shape = shapeOf(type);
   if (!shape) return { object: checked, unknown: [] };

@@ -20,7 +20,13 @@ function intOrPercent(v: unknown): string {
 
 // kube prints the number of webhooks in a configuration.
 const webhookColumns: PrinterColumn[] = [
-  { name: 'Webhooks', type: 'integer', jsonPath: '.webhooks', description: 'Webhooks indicates the number of webhooks', cell: (o) => list((o as unknown as Json).webhooks).length },
+  {
+    name: 'Webhooks',
+    type: 'integer',
+    jsonPath: '.webhooks',
+    description: 'Webhooks indicates the number of webhooks',
+    cell: (o) => list((o as unknown as Json).webhooks).length,
+  },
   ageColumn,
 ];
 
@@ -28,29 +34,77 @@ const columnsByKind: Record<string, PrinterColumn[]> = {
   MutatingWebhookConfiguration: webhookColumns,
   ValidatingWebhookConfiguration: webhookColumns,
   Namespace: [
-    { name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'The status of the namespace', cell: (o) => str(field(o, 'status').phase) },
+    {
+      name: 'Status',
+      type: 'string',
+      jsonPath: '.status.phase',
+      description: 'The status of the namespace',
+      cell: (o) => str(field(o, 'status').phase),
+    },
     ageColumn,
   ],
   Node: nodeColumns,
   Event: eventColumns,
   Pod: podColumns,
   Secret: [
-    { name: 'Type', type: 'string', jsonPath: '.type', description: 'The type of the secret', cell: (o) => str((o as unknown as Json).type) },
-    { name: 'Data', type: 'string', jsonPath: '.data', description: 'The number of entries in the secret', cell: (o) => countKeys((o as unknown as Json).data) },
+    {
+      name: 'Type',
+      type: 'string',
+      jsonPath: '.type',
+      description: 'The type of the secret',
+      cell: (o) => str((o as unknown as Json).type),
+    },
+    {
+      name: 'Data',
+      type: 'string',
+      jsonPath: '.data',
+      description: 'The number of entries in the secret',
+      cell: (o) => countKeys((o as unknown as Json).data),
+    },
     ageColumn,
   ],
   ConfigMap: [
-    { name: 'Data', type: 'string', jsonPath: '.data', description: 'The number of entries in the config map', cell: (o) => countKeys((o as unknown as Json).data, (o as unknown as Json).binaryData) },
+    {
+      name: 'Data',
+      type: 'string',
+      jsonPath: '.data',
+      description: 'The number of entries in the config map',
+      cell: (o) => countKeys((o as unknown as Json).data, (o as unknown as Json).binaryData),
+    },
     ageColumn,
   ],
   Lease: [
-    { name: 'Holder', type: 'string', jsonPath: '.spec.holderIdentity', description: 'The holder of the lease', cell: (o) => str(field(o, 'spec').holderIdentity) },
+    {
+      name: 'Holder',
+      type: 'string',
+      jsonPath: '.spec.holderIdentity',
+      description: 'The holder of the lease',
+      cell: (o) => str(field(o, 'spec').holderIdentity),
+    },
     ageColumn,
   ],
   PodDisruptionBudget: [
-    { name: 'Min Available', type: 'string', jsonPath: '.spec.minAvailable', description: 'The minimum number of pods that must be available', cell: (o) => intOrPercent(field(o, 'spec').minAvailable) },
-    { name: 'Max Unavailable', type: 'string', jsonPath: '.spec.maxUnavailable', description: 'The maximum number of pods that may be unavailable', cell: (o) => intOrPercent(field(o, 'spec').maxUnavailable) },
-    { name: 'Allowed Disruptions', type: 'integer', jsonPath: '.status.disruptionsAllowed', description: 'Calculated number of pods that may be disrupted at this time', cell: (o) => num(field(o, 'status').disruptionsAllowed) },
+    {
+      name: 'Min Available',
+      type: 'string',
+      jsonPath: '.spec.minAvailable',
+      description: 'The minimum number of pods that must be available',
+      cell: (o) => intOrPercent(field(o, 'spec').minAvailable),
+    },
+    {
+      name: 'Max Unavailable',
+      type: 'string',
+      jsonPath: '.spec.maxUnavailable',
+      description: 'The maximum number of pods that may be unavailable',
+      cell: (o) => intOrPercent(field(o, 'spec').maxUnavailable),
+    },
+    {
+      name: 'Allowed Disruptions',
+      type: 'integer',
+      jsonPath: '.status.disruptionsAllowed',
+      description: 'Calculated number of pods that may be disrupted at this time',
+      cell: (o) => num(field(o, 'status').disruptionsAllowed),
+    },
     ageColumn,
   ],
   // Kinds without a dedicated printer (CRDs themselves) get kube's default table: the creation time, in RFC 3339.

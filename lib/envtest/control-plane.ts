@@ -147,13 +147,21 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   // The journal loads the data directory and must be the store's first listener, so that changes made
   // by other listeners (a CRD's deletion removing its objects) are logged after the change that caused them.
   const journal = opts.dataDir
-    ? Journal.open(store, opts.dataDir, { compactAfterBytes: opts.compactLogAfterBytes, onWarning: opts.onStorageWarning })
+    ? Journal.open(store, opts.dataDir, {
+        compactAfterBytes: opts.compactLogAfterBytes,
+        onWarning: opts.onStorageWarning,
+      })
     : undefined;
   const commits = journal ?? immediateCommits(store);
-  const writes = new AdmittedWrites(api, new WebhookDispatcher(store, {
-    resolveService: serviceResolver(opts.webhookServiceResolver),
-    onFailedOpen: opts.onWebhookFailedOpen ?? ((_webhook, message) => process.stderr.write(`machine-api-envtest: failing open: ${message}\n`)),
-  }));
+  const writes = new AdmittedWrites(
+    api,
+    new WebhookDispatcher(store, {
+      resolveService: serviceResolver(opts.webhookServiceResolver),
+      onFailedOpen:
+        opts.onWebhookFailedOpen ??
+        ((_webhook, message) => process.stderr.write(`machine-api-envtest: failing open: ${message}\n`)),
+    }),
+  );
   const crds = new CRDController(store, registry, hub);
   crds.syncAll();
   if (journal) journal.onDurable((ev) => hub.dispatch(ev));
@@ -174,29 +182,39 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const authenticator = new Authenticator({
     adminToken: token,
     serviceAccountTokens,
-    serviceAccountUid: (sa) => (serviceAccounts ? api.find(serviceAccounts, sa.namespace, sa.name)?.metadata.uid : undefined),
+    serviceAccountUid: (sa) =>
+      serviceAccounts ? api.find(serviceAccounts, sa.namespace, sa.name)?.metadata.uid : undefined,
   });
   const authorizer = opts.rbac ? new RbacAuthorizer(storedRbacObjects(store)) : new AdminOnlyAuthorizer();
 
   const counts = new Map<string, number>();
   let address = '127.0.0.1:0';
   const cert = generateServingCert();
-  const server = createDualServer(createRequestListener({
-    authenticator,
-    authorizer,
-    serviceAccountTokens,
-    registry,
-    api,
-    writes,
-    watch: { store, hub, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000, maxBufferedBytes: 64 * 1024 * 1024, commits },
-    now,
-    maxBodyBytes,
-    serverAddress: () => address,
-    counts,
-    commits,
-    onRequest: opts.onRequest,
-    onForbidden: opts.onForbidden,
-  }), { key: cert.keyPem, cert: cert.certPem });
+  const server = createDualServer(
+    createRequestListener({
+      authenticator,
+      authorizer,
+      serviceAccountTokens,
+      registry,
+      api,
+      writes,
+      watch: {
+        store,
+        hub,
+        bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+        maxBufferedBytes: 64 * 1024 * 1024,
+        commits,
+      },
+      now,
+      maxBodyBytes,
+      serverAddress: () => address,
+      counts,
+      commits,
+      onRequest: opts.onRequest,
+      onForbidden: opts.onForbidden,
+    }),
+    { key: cert.keyPem, cert: cert.certPem },
+  );
   const port = await server.listen(opts.port ?? 0, '127.0.0.1');
   address = `127.0.0.1:${port}`;
   const url = `http://${address}`;
@@ -228,7 +246,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     },
     compactHistory: () => store.compactHistory(),
     dropWatches: () => hub.closeAll(),
-    expireWatches: () => hub.closeAll(goneStatus(`too old resource version: the history before ${store.currentRv()} was compacted`)),
+    expireWatches: () =>
+      hub.closeAll(goneStatus(`too old resource version: the history before ${store.currentRv()} was compacted`)),
     requestCounts: () => Object.fromEntries(counts),
     resetRequestCounts: () => counts.clear(),
     openWatchCount: () => hub.count(),
@@ -249,7 +268,8 @@ function installBootstrapPolicy(api: ObjectApi, registry: TypeRegistry): void {
     const type = registry.byTypeKey(`${RbacGroup}/${plural}`);
     if (!type) continue;
     for (const o of objects) {
-      if (!api.find(type, '', o.metadata.name)) api.create(type, 'v1', '', { apiVersion: `${RbacGroup}/v1`, kind, ...structuredClone(o) });
+      if (!api.find(type, '', o.metadata.name))
+        api.create(type, 'v1', '', { apiVersion: `${RbacGroup}/v1`, kind, ...structuredClone(o) });
     }
   }
 }
@@ -267,7 +287,10 @@ function installCrds(api: ObjectApi, registry: TypeRegistry, dirs: string[]): vo
         api.writePatched(crdType, 'v1', existing, { ...existing, spec: crd.spec }, undefined);
       }
     } catch (err) {
-      throw new CRDLoadError(`${file}: CustomResourceDefinition ${crd.metadata?.name ?? '(unnamed)'}: ${(err as Error).message}`, { cause: err });
+      throw new CRDLoadError(
+        `${file}: CustomResourceDefinition ${crd.metadata?.name ?? '(unnamed)'}: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
   }
 }

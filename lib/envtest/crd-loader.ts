@@ -20,7 +20,9 @@ export function loadCrdDirs(dirs: string[]): LoadedCRD[] {
     let names: string[];
     try {
       if (!statSync(dir).isDirectory()) throw new CRDLoadError(`CRD directory ${dir} is not a directory`);
-      names = readdirSync(dir).filter((n) => /\.(ya?ml|json)$/.test(n)).sort();
+      names = readdirSync(dir)
+        .filter((n) => /\.(ya?ml|json)$/.test(n))
+        .sort();
     } catch (err) {
       if (err instanceof CRDLoadError) throw err;
       throw new CRDLoadError(`cannot read CRD directory ${dir}: ${(err as Error).message}`);

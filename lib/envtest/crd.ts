@@ -19,7 +19,14 @@ export interface CRDObject extends KubeObject {
   spec?: {
     group?: string;
     scope?: string;
-    names?: { plural?: string; singular?: string; kind?: string; listKind?: string; shortNames?: string[]; categories?: string[] };
+    names?: {
+      plural?: string;
+      singular?: string;
+      kind?: string;
+      listKind?: string;
+      shortNames?: string[];
+      categories?: string[];
+    };
     versions?: CRDVersion[];
   };
   status?: Record<string, unknown>;
@@ -37,25 +44,47 @@ export function validateCrd(crd: CRDObject): StatusCause[] {
   }
   const names = spec.names ?? {};
   if (!spec.group) req('spec.group');
-  else if (!spec.group.includes('.')) causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${spec.group}": should be a domain with at least one dot`, field: 'spec.group' });
+  else if (!spec.group.includes('.'))
+    causes.push({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: "${spec.group}": should be a domain with at least one dot`,
+      field: 'spec.group',
+    });
   if (!names.plural) req('spec.names.plural');
-  else if (!dnsLabel.test(names.plural)) causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${names.plural}": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'`, field: 'spec.names.plural' });
+  else if (!dnsLabel.test(names.plural))
+    causes.push({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: "${names.plural}": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'`,
+      field: 'spec.names.plural',
+    });
   if (!names.kind) req('spec.names.kind');
   if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
-    causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: "${spec.scope ?? ''}": supported values: "Cluster", "Namespaced"`, field: 'spec.scope' });
+    causes.push({
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: "${spec.scope ?? ''}": supported values: "Cluster", "Namespaced"`,
+      field: 'spec.scope',
+    });
   }
   const versions = spec.versions ?? [];
   if (versions.length === 0) req('spec.versions');
   const storage = versions.filter((v) => v.storage);
   if (versions.length > 0 && storage.length !== 1) {
-    causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(versions)}: must have exactly one version marked as storage version`, field: 'spec.versions' });
+    causes.push({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${JSON.stringify(versions)}: must have exactly one version marked as storage version`,
+      field: 'spec.versions',
+    });
   }
   versions.forEach((v, i) => {
     if (!v.name) req(`spec.versions[${i}].name`);
     if (!v.schema?.openAPIV3Schema) req(`spec.versions[${i}].schema.openAPIV3Schema`);
   });
   if (spec.group && names.plural && crd.metadata.name !== `${names.plural}.${spec.group}`) {
-    causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${crd.metadata.name ?? ''}": must be spec.names.plural+"."+spec.group`, field: 'metadata.name' });
+    causes.push({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: "${crd.metadata.name ?? ''}": must be spec.names.plural+"."+spec.group`,
+      field: 'metadata.name',
+    });
   }
   return causes;
 }
@@ -72,7 +101,13 @@ export function crdStatus(crd: CRDObject, now: string): Record<string, unknown> 
     ...(names.shortNames ? { shortNames: names.shortNames } : {}),
     ...(names.categories ? { categories: names.categories } : {}),
   };
-  const condition = (type: string, reason: string, message: string) => ({ type, status: 'True', lastTransitionTime: now, reason, message });
+  const condition = (type: string, reason: string, message: string) => ({
+    type,
+    status: 'True',
+    lastTransitionTime: now,
+    reason,
+    message,
+  });
   return {
     conditions: [
       condition('NamesAccepted', 'NoConflicts', 'no conflicts found'),

@@ -43,7 +43,8 @@ export function planDelete(type: ResourceType, existing: Obj, opts: DeleteOpts, 
   const isNamespace = type.group === '' && type.plural === 'namespaces';
   if (existing.metadata.deletionTimestamp) {
     // Already terminating: only a change of propagation policy is recorded.
-    if (finalizers.length === (existing.metadata.finalizers ?? []).length || opts.dryRun) return { object: existing, removed: false, store: 'keep' };
+    if (finalizers.length === (existing.metadata.finalizers ?? []).length || opts.dryRun)
+      return { object: existing, removed: false, store: 'keep' };
     const next = cloneJson(existing);
     next.metadata.finalizers = finalizers;
     return { object: next, removed: false, store: 'put' };

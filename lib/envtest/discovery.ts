@@ -22,7 +22,11 @@ export function versionInfoDoc(): Record<string, unknown> {
 }
 
 export function coreVersions(serverAddress: string): Record<string, unknown> {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 interface GroupDoc {
@@ -74,14 +78,50 @@ function resourceEntries(t: ResourceType, version: string): Array<Record<string,
       ...(t.categories.length > 0 ? { categories: t.categories } : {}),
     },
   ];
-  if (v?.statusSubresource) out.push({ name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] });
-  if (v?.scale) out.push({ name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
-  if (t.extraSubresources.includes('eviction')) out.push({ name: `${t.plural}/eviction`, singularName: '', namespaced: t.namespaced, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
-  if (t.group === '' && t.plural === 'namespaces') out.push({ name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
+  if (v?.statusSubresource)
+    out.push({
+      name: `${t.plural}/status`,
+      singularName: '',
+      namespaced: t.namespaced,
+      kind: t.kind,
+      verbs: ['get', 'patch', 'update'],
+    });
+  if (v?.scale)
+    out.push({
+      name: `${t.plural}/scale`,
+      singularName: '',
+      namespaced: t.namespaced,
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+      verbs: ['get', 'patch', 'update'],
+    });
+  if (t.extraSubresources.includes('eviction'))
+    out.push({
+      name: `${t.plural}/eviction`,
+      singularName: '',
+      namespaced: t.namespaced,
+      group: 'policy',
+      version: 'v1',
+      kind: 'Eviction',
+      verbs: ['create'],
+    });
+  if (t.group === '' && t.plural === 'namespaces')
+    out.push({
+      name: 'namespaces/finalize',
+      singularName: '',
+      namespaced: false,
+      kind: 'Namespace',
+      verbs: ['update'],
+    });
   return out;
 }
 
-export function resourceList(registry: TypeRegistry, group: string, version: string): Record<string, unknown> | undefined {
+export function resourceList(
+  registry: TypeRegistry,
+  group: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const types = registry.all().filter((t) => t.group === group && t.versions.some((v) => v.name === version));
   if (types.length === 0) return undefined;
   types.sort((a, b) => a.plural.localeCompare(b.plural));

@@ -40,7 +40,12 @@ export function jsonEncoder(type: ResourceType, version: string): Encoder {
   return { key: `json:${type.group}/${version}`, table: false, encode: (obj) => present(type, version, obj) };
 }
 
-export function tableEncoder(type: ResourceType, version: string, includeObject: IncludeObject, now: () => number): Encoder {
+export function tableEncoder(
+  type: ResourceType,
+  version: string,
+  includeObject: IncludeObject,
+  now: () => number,
+): Encoder {
   const columns = columnsFor(type, version);
   return {
     key: `table:${type.group}/${version}:${includeObject}`,

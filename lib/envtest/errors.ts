@@ -53,18 +53,31 @@ export class StatusError extends Error {
 }
 
 export function notFound(gr: GroupResource, name: string): StatusError {
-  return new StatusError(404, 'NotFound', `${qualifiedName(gr)} "${name}" not found`, { name, group: gr.group || undefined, kind: gr.resource });
+  return new StatusError(404, 'NotFound', `${qualifiedName(gr)} "${name}" not found`, {
+    name,
+    group: gr.group || undefined,
+    kind: gr.resource,
+  });
 }
 
 export function alreadyExists(gr: GroupResource, name: string): StatusError {
-  return new StatusError(409, 'AlreadyExists', `${qualifiedName(gr)} "${name}" already exists`, { name, group: gr.group || undefined, kind: gr.resource });
+  return new StatusError(409, 'AlreadyExists', `${qualifiedName(gr)} "${name}" already exists`, {
+    name,
+    group: gr.group || undefined,
+    kind: gr.resource,
+  });
 }
 
 export function conflict(gr: GroupResource, name: string, why: string): StatusError {
-  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedName(gr)} "${name}": ${why}`, { name, group: gr.group || undefined, kind: gr.resource });
+  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedName(gr)} "${name}": ${why}`, {
+    name,
+    group: gr.group || undefined,
+    kind: gr.resource,
+  });
 }
 
-export const staleObjectMessage = 'the object has been modified; please apply your changes to the latest version and try again';
+export const staleObjectMessage =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 /** 422 with one cause per field, worded like field.ErrorList.ToAggregate(). */
 export function invalid(kind: string, group: string, name: string, causes: StatusCause[]): StatusError {
@@ -88,7 +101,11 @@ export function unauthorized(): StatusError {
 }
 
 export function forbidden(gr: GroupResource, name: string, why: string): StatusError {
-  return new StatusError(403, 'Forbidden', `${qualifiedName(gr)} "${name}" is forbidden: ${why}`, { name, group: gr.group || undefined, kind: gr.resource });
+  return new StatusError(403, 'Forbidden', `${qualifiedName(gr)} "${name}" is forbidden: ${why}`, {
+    name,
+    group: gr.group || undefined,
+    kind: gr.resource,
+  });
 }
 
 export function notFoundPath(): StatusError {
@@ -96,11 +113,20 @@ export function notFoundPath(): StatusError {
 }
 
 export function methodNotAllowed(): StatusError {
-  return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+  return new StatusError(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+    {},
+  );
 }
 
 export function notAcceptable(): StatusError {
-  return new StatusError(406, 'NotAcceptable', 'only the following media types are accepted: application/json, application/yaml, application/json;as=Table;v=v1;g=meta.k8s.io');
+  return new StatusError(
+    406,
+    'NotAcceptable',
+    'only the following media types are accepted: application/json, application/yaml, application/json;as=Table;v=v1;g=meta.k8s.io',
+  );
 }
 
 export function gone(message: string): StatusError {
@@ -125,5 +151,7 @@ export function tooManyRequests(message: string, causes?: StatusCause[]): Status
 }
 
 export function internalError(message: string): StatusError {
-  return new StatusError(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ reason: '', message }] });
+  return new StatusError(500, 'InternalError', `Internal error occurred: ${message}`, {
+    causes: [{ reason: '', message }],
+  });
 }

@@ -87,7 +87,10 @@ function pathOf(...keys: string[]): FieldGetter {
  */
 export const eventsV1FieldSelectors: Record<string, FieldGetter> = {
   ...Object.fromEntries(
-    ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((k) => [`regarding.${k}`, pathOf('involvedObject', k)]),
+    ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((k) => [
+      `regarding.${k}`,
+      pathOf('involvedObject', k),
+    ]),
   ),
   reason: pathOf('reason'),
   reportingController: pathOf('reportingComponent'),

@@ -17,7 +17,11 @@ const noteLimit = 1024;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const set = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 const required = (field: string): StatusCause => ({ reason: 'FieldValueRequired', message: 'Required value', field });
-const invalid = (field: string, value: string, detail: string): StatusCause => ({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${detail}`, field });
+const invalid = (field: string, value: string, detail: string): StatusCause => ({
+  reason: 'FieldValueInvalid',
+  message: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
+  field,
+});
 
 function legacy(ev: Json): StatusCause[] {
   const causes: StatusCause[] = [];
@@ -43,14 +47,16 @@ function legacy(ev: Json): StatusCause[] {
   limit('reportingInstance', str(ev.reportingInstance), reportingInstanceLimit);
   limit('action', str(ev.action), actionLimit);
   limit('reason', str(ev.reason), reasonLimit);
-  if (str(ev.message).length > noteLimit) causes.push(invalid('message', '', `can have at most ${noteLimit} characters`));
+  if (str(ev.message).length > noteLimit)
+    causes.push(invalid('message', '', `can have at most ${noteLimit} characters`));
   return causes;
 }
 
 function series(ev: Json): StatusCause[] {
   if (!isPlainObject(ev.series)) return [];
   const causes: StatusCause[] = [];
-  if (typeof ev.series.count !== 'number' || ev.series.count < 2) causes.push(invalid('series.count', '', 'should be at least 2'));
+  if (typeof ev.series.count !== 'number' || ev.series.count < 2)
+    causes.push(invalid('series.count', '', 'should be at least 2'));
   if (!set(ev.series.lastObservedTime)) causes.push(required('series.lastObservedTime'));
   return causes;
 }
@@ -69,7 +75,8 @@ export function validateEvent(ev: Json, old: Json | undefined, viaEventsApi: boo
   if (!old) {
     causes.push(...series(ev));
     if (!set(ev.eventTime)) causes.push(required('eventTime'));
-    if (ev.type !== 'Normal' && ev.type !== 'Warning') causes.push(invalid('type', '', `has invalid value: ${str(ev.type)}`));
+    if (ev.type !== 'Normal' && ev.type !== 'Warning')
+      causes.push(invalid('type', '', `has invalid value: ${str(ev.type)}`));
     if (set(ev.firstTimestamp)) causes.push(invalid('firstTimestamp', '', 'needs to be unset'));
     if (set(ev.lastTimestamp)) causes.push(invalid('lastTimestamp', '', 'needs to be unset'));
     if (set(ev.count) && ev.count !== 0) causes.push(invalid('count', '', 'needs to be unset'));
@@ -79,13 +86,27 @@ export function validateEvent(ev: Json, old: Json | undefined, viaEventsApi: boo
   }
   if (!deepEqual(ev.series, old.series)) causes.push(...series(ev));
   const immutable: Array<[string, string]> = [
-    ['involvedObject', 'involvedObject'], ['reason', 'reason'], ['message', 'message'], ['source', 'source'],
-    ['firstTimestamp', 'firstTimestamp'], ['lastTimestamp', 'lastTimestamp'], ['count', 'count'], ['type', 'type'],
-    ['eventTime', 'eventTime'], ['action', 'action'], ['related', 'related'], ['reportingComponent', 'reportingController'],
+    ['involvedObject', 'involvedObject'],
+    ['reason', 'reason'],
+    ['message', 'message'],
+    ['source', 'source'],
+    ['firstTimestamp', 'firstTimestamp'],
+    ['lastTimestamp', 'lastTimestamp'],
+    ['count', 'count'],
+    ['type', 'type'],
+    ['eventTime', 'eventTime'],
+    ['action', 'action'],
+    ['related', 'related'],
+    ['reportingComponent', 'reportingController'],
     ['reportingInstance', 'reportingInstance'],
   ];
   for (const [key, field] of immutable) {
-    if (!sameValue(key, ev[key], old[key])) causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(ev[key] ?? null)}: field is immutable`, field });
+    if (!sameValue(key, ev[key], old[key]))
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(ev[key] ?? null)}: field is immutable`,
+        field,
+      });
   }
   return causes;
 }

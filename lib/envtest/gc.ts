@@ -6,7 +6,13 @@
 // Work is collected from store events and done on the next turn of the event loop, never inside a write.
 import type { KubeObject, OwnerReference } from '../apis/meta.js';
 import { cloneJson } from './json.js';
-import { ForegroundFinalizer, OrphanFinalizer, type ObjectApi, type Obj, type PropagationPolicy } from './object-api.js';
+import {
+  ForegroundFinalizer,
+  OrphanFinalizer,
+  type ObjectApi,
+  type Obj,
+  type PropagationPolicy,
+} from './object-api.js';
 import type { TypeRegistry } from './registry.js';
 import { BatchedStoreController } from './batched-store-controller.js';
 import type { StoreEvent } from './storage/store-event.js';
@@ -25,7 +31,8 @@ export class GarbageCollector extends BatchedStoreController {
       for (const r of o.metadata.ownerReferences ?? []) this.owners.add(r.uid);
     } else {
       const f = o.metadata.finalizers ?? [];
-      if (o.metadata.deletionTimestamp && (f.includes(ForegroundFinalizer) || f.includes(OrphanFinalizer))) this.owners.add(uid);
+      if (o.metadata.deletionTimestamp && (f.includes(ForegroundFinalizer) || f.includes(OrphanFinalizer)))
+        this.owners.add(uid);
       const refs = o.metadata.ownerReferences ?? [];
       if (refs.some((r) => !store.lookupUid(r.uid))) this.dependents.add(uid);
     }
@@ -85,15 +92,25 @@ export class GarbageCollector extends BatchedStoreController {
     }
     if (dep.object.metadata.deletionTimestamp) return;
     const own = dep.object.metadata.finalizers ?? [];
-    const policy: PropagationPolicy = waiting.length > 0 || own.includes(ForegroundFinalizer) ? 'Foreground' : own.includes(OrphanFinalizer) ? 'Orphan' : 'Background';
-    this.api.delete(dep.type, dep.object.metadata.namespace ?? '', dep.object.metadata.name ?? '', { propagationPolicy: policy });
+    const policy: PropagationPolicy =
+      waiting.length > 0 || own.includes(ForegroundFinalizer)
+        ? 'Foreground'
+        : own.includes(OrphanFinalizer)
+          ? 'Orphan'
+          : 'Background';
+    this.api.delete(dep.type, dep.object.metadata.namespace ?? '', dep.object.metadata.name ?? '', {
+      propagationPolicy: policy,
+    });
   }
 
   private processOwner(uid: string): void {
     const owner = this.resolve(uid);
     if (!owner?.object.metadata.deletionTimestamp) return;
     const finalizers = owner.object.metadata.finalizers ?? [];
-    const deps = this.api.store.dependentsOf(uid).map((d) => this.resolve(d)).filter((d) => d !== undefined);
+    const deps = this.api.store
+      .dependentsOf(uid)
+      .map((d) => this.resolve(d))
+      .filter((d) => d !== undefined);
     if (finalizers.includes(OrphanFinalizer)) {
       for (const d of deps) this.guard(() => this.removeOwnerRefs(d.type, d.object, new Set([uid])));
       this.removeFinalizer(owner.type, owner.object, OrphanFinalizer);

@@ -37,7 +37,11 @@ export function parseJsonBody(buf: Buffer): unknown {
 }
 
 export function sendJsonText(res: ServerResponse, code: number, text: string): void {
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache, private',
+  });
   res.end(text);
 }
 

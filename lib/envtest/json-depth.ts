@@ -9,7 +9,9 @@ import * as E from './errors.js';
 export const MaxJsonDepth = 1_000;
 
 function tooDeep(limit: number): E.StatusError {
-  return E.badRequest(`the request body nests objects and arrays more than ${limit} levels deep, the most this server accepts`);
+  return E.badRequest(
+    `the request body nests objects and arrays more than ${limit} levels deep, the most this server accepts`,
+  );
 }
 
 /**
@@ -32,6 +34,7 @@ export function checkValueDepth(value: unknown, limit = MaxJsonDepth): void {
     if (v === null || typeof v !== 'object') continue;
     if (depth + 1 > limit) throw tooDeep(limit);
     const children = Array.isArray(v) ? (v as unknown[]) : Object.values(v as Record<string, unknown>);
-    for (const child of children) if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
+    for (const child of children)
+      if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
   }
 }

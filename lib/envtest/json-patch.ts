@@ -8,7 +8,8 @@ const operations = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test'])
 function parsePointer(pointer: unknown, where: string): string[] {
   if (typeof pointer !== 'string') throw new PatchError(400, `${where}: must be a JSON Pointer string`);
   if (pointer === '') return [];
-  if (!pointer.startsWith('/')) throw new PatchError(400, `${where}: JSON Pointer ${JSON.stringify(pointer)} must start with "/"`);
+  if (!pointer.startsWith('/'))
+    throw new PatchError(400, `${where}: JSON Pointer ${JSON.stringify(pointer)} must start with "/"`);
   return pointer
     .slice(1)
     .split('/')
@@ -16,7 +17,8 @@ function parsePointer(pointer: unknown, where: string): string[] {
 }
 
 function arrayIndex(token: string, length: number, allowEnd: boolean, pointer: string): number {
-  if (!/^(0|[1-9]\d*)$/.test(token)) throw new PatchError(422, `invalid array index ${JSON.stringify(token)} in path ${JSON.stringify(pointer)}`);
+  if (!/^(0|[1-9]\d*)$/.test(token))
+    throw new PatchError(422, `invalid array index ${JSON.stringify(token)} in path ${JSON.stringify(pointer)}`);
   const i = Number(token);
   if (i > length || (!allowEnd && i === length)) {
     throw new PatchError(422, `array index ${i} out of bounds (length ${length}) in path ${JSON.stringify(pointer)}`);
@@ -91,7 +93,10 @@ function applyOne(doc: unknown, raw: unknown, index: number, copied: { bytes: nu
   if (!isJsonObject(raw)) throw new PatchError(400, `${where}: must be an object`);
   const op = raw.op;
   if (typeof op !== 'string' || !operations.has(op)) {
-    throw new PatchError(400, `${where}: unsupported op ${JSON.stringify(op)}; expected one of add, remove, replace, move, copy, test`);
+    throw new PatchError(
+      400,
+      `${where}: unsupported op ${JSON.stringify(op)}; expected one of add, remove, replace, move, copy, test`,
+    );
   }
   const pointer = raw.path as string;
   const tokens = parsePointer(raw.path, `${where} (${op}) path`);
@@ -108,7 +113,8 @@ function applyOne(doc: unknown, raw: unknown, index: number, copied: { bytes: nu
       return replaceAt(doc, tokens, value, pointer);
     case 'test': {
       const actual = getAt(doc, tokens, pointer);
-      if (!jsonEqual(actual, value)) throw new PatchError(422, `testing value ${JSON.stringify(pointer)} failed: value differs`);
+      if (!jsonEqual(actual, value))
+        throw new PatchError(422, `testing value ${JSON.stringify(pointer)} failed: value differs`);
       return doc;
     }
     default: {
@@ -119,11 +125,16 @@ function applyOne(doc: unknown, raw: unknown, index: number, copied: { bytes: nu
       if (op === 'copy') {
         if (Number.isFinite(copied.limit)) {
           copied.bytes += JSON.stringify(moved ?? null).length;
-          if (copied.bytes > copied.limit) throw new PatchError(422, `${where}: the patch copies more than ${copied.limit} bytes`);
+          if (copied.bytes > copied.limit)
+            throw new PatchError(422, `${where}: the patch copies more than ${copied.limit} bytes`);
         }
         return addAt(doc, tokens, moved, pointer);
       }
-      if (isPrefix(fromTokens, tokens)) throw new PatchError(422, `${where}: cannot move ${JSON.stringify(from)} into its own child ${JSON.stringify(pointer)}`);
+      if (isPrefix(fromTokens, tokens))
+        throw new PatchError(
+          422,
+          `${where}: cannot move ${JSON.stringify(from)} into its own child ${JSON.stringify(pointer)}`,
+        );
       if (fromTokens.length === tokens.length && fromTokens.every((t, i) => tokens[i] === t)) return doc;
       return addAt(removeAt(doc, fromTokens, from), tokens, moved, pointer);
     }

@@ -26,6 +26,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /** Sets an own property, even one named "__proto__", without touching any prototype. */
 export function setKey(obj: JsonRecord, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }

@@ -28,7 +28,11 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /** Equality of two objects ignoring the listed top-level keys. */
-export function equalExcept(a: Record<string, unknown>, b: Record<string, unknown>, ignored: readonly string[]): boolean {
+export function equalExcept(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  ignored: readonly string[],
+): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of keys) {
     if (ignored.includes(k)) continue;

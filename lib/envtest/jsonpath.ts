@@ -113,7 +113,8 @@ function parseBracket(inner: string, src: string): Step {
   const body = inner.trim();
   if (body.startsWith('?')) {
     const expr = body.slice(1).trim();
-    if (!expr.startsWith('(') || !expr.endsWith(')')) throw new JsonPathError(`invalid filter ${JSON.stringify(body)} in ${JSON.stringify(src)}`);
+    if (!expr.startsWith('(') || !expr.endsWith(')'))
+      throw new JsonPathError(`invalid filter ${JSON.stringify(body)} in ${JSON.stringify(src)}`);
     const cond = expr.slice(1, -1);
     const found = findOperator(cond);
     if (found === undefined) return { kind: 'filter', left: parseOperand(cond, src) };

@@ -14,7 +14,9 @@ export function buildKubeconfig(server: string, token: string, caPem?: string): 
     kind: 'Config',
     clusters: [{ name: 'machine-api-envtest', cluster }],
     users: [{ name: 'machine-api-envtest', user: { token } }],
-    contexts: [{ name: 'machine-api-envtest', context: { cluster: 'machine-api-envtest', user: 'machine-api-envtest' } }],
+    contexts: [
+      { name: 'machine-api-envtest', context: { cluster: 'machine-api-envtest', user: 'machine-api-envtest' } },
+    ],
     'current-context': 'machine-api-envtest',
     preferences: {},
   });

@@ -53,7 +53,8 @@ export class NamespaceController extends BatchedStoreController {
       if (!type.namespaced || type.view) continue;
       for (const obj of this.api.store.list(typeKeyOf(type), name)) {
         remaining++;
-        if (!obj.metadata.deletionTimestamp) this.api.delete(type, name, obj.metadata.name ?? '', { propagationPolicy: 'Background' });
+        if (!obj.metadata.deletionTimestamp)
+          this.api.delete(type, name, obj.metadata.name ?? '', { propagationPolicy: 'Background' });
       }
     }
     if (remaining > 0) return;

@@ -15,7 +15,8 @@ const roleLabelPrefix = 'node-role.kubernetes.io/';
 function nodeRoles(obj: KubeObject): string {
   const roles = new Set<string>();
   for (const [key, value] of Object.entries(obj.metadata.labels ?? {})) {
-    if (key.startsWith(roleLabelPrefix) && key.length > roleLabelPrefix.length) roles.add(key.slice(roleLabelPrefix.length));
+    if (key.startsWith(roleLabelPrefix) && key.length > roleLabelPrefix.length)
+      roles.add(key.slice(roleLabelPrefix.length));
     else if (key === 'kubernetes.io/role' && value !== '') roles.add(value);
   }
   return roles.size === 0 ? '<none>' : [...roles].sort().join(',');
@@ -31,13 +32,66 @@ function nodeInfo(obj: KubeObject, key: string): string {
 }
 
 export const nodeColumns: PrinterColumn[] = [
-  { name: 'Status', type: 'string', jsonPath: '.status.conditions', description: 'The status of the node', cell: nodeStatus },
-  { name: 'Roles', type: 'string', jsonPath: '.metadata.labels', description: 'The roles of the node', cell: nodeRoles },
+  {
+    name: 'Status',
+    type: 'string',
+    jsonPath: '.status.conditions',
+    description: 'The status of the node',
+    cell: nodeStatus,
+  },
+  {
+    name: 'Roles',
+    type: 'string',
+    jsonPath: '.metadata.labels',
+    description: 'The roles of the node',
+    cell: nodeRoles,
+  },
   ageColumn,
-  { name: 'Version', type: 'string', jsonPath: '.status.nodeInfo.kubeletVersion', description: 'Kubelet Version reported by the node.', cell: (o) => nodeInfo(o, 'kubeletVersion') },
-  { name: 'Internal-IP', type: 'string', priority: 1, jsonPath: '.status.addresses', description: 'The node\'s InternalIP address.', cell: (o) => nodeAddress(o, 'InternalIP') },
-  { name: 'External-IP', type: 'string', priority: 1, jsonPath: '.status.addresses', description: 'The node\'s ExternalIP address.', cell: (o) => nodeAddress(o, 'ExternalIP') },
-  { name: 'OS-Image', type: 'string', priority: 1, jsonPath: '.status.nodeInfo.osImage', description: 'OS Image reported by the node.', cell: (o) => orNone(nodeInfo(o, 'osImage')) },
-  { name: 'Kernel-Version', type: 'string', priority: 1, jsonPath: '.status.nodeInfo.kernelVersion', description: 'Kernel Version reported by the node.', cell: (o) => orNone(nodeInfo(o, 'kernelVersion')) },
-  { name: 'Container-Runtime', type: 'string', priority: 1, jsonPath: '.status.nodeInfo.containerRuntimeVersion', description: 'ContainerRuntime Version reported by the node.', cell: (o) => orNone(nodeInfo(o, 'containerRuntimeVersion')) },
+  {
+    name: 'Version',
+    type: 'string',
+    jsonPath: '.status.nodeInfo.kubeletVersion',
+    description: 'Kubelet Version reported by the node.',
+    cell: (o) => nodeInfo(o, 'kubeletVersion'),
+  },
+  {
+    name: 'Internal-IP',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.status.addresses',
+    description: "The node's InternalIP address.",
+    cell: (o) => nodeAddress(o, 'InternalIP'),
+  },
+  {
+    name: 'External-IP',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.status.addresses',
+    description: "The node's ExternalIP address.",
+    cell: (o) => nodeAddress(o, 'ExternalIP'),
+  },
+  {
+    name: 'OS-Image',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.status.nodeInfo.osImage',
+    description: 'OS Image reported by the node.',
+    cell: (o) => orNone(nodeInfo(o, 'osImage')),
+  },
+  {
+    name: 'Kernel-Version',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.status.nodeInfo.kernelVersion',
+    description: 'Kernel Version reported by the node.',
+    cell: (o) => orNone(nodeInfo(o, 'kernelVersion')),
+  },
+  {
+    name: 'Container-Runtime',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.status.nodeInfo.containerRuntimeVersion',
+    description: 'ContainerRuntime Version reported by the node.',
+    cell: (o) => orNone(nodeInfo(o, 'containerRuntimeVersion')),
+  },
 ];

@@ -18,13 +18,25 @@ import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
 import { reportUnknownFields, validateAndDefault } from './validate-and-default.js';
 import type { Obj, WriteOpts } from './write-options.js';
 
-export { ForegroundFinalizer, hasPendingFinalizers, OrphanFinalizer, type DeleteOpts, type DeleteResult, type PropagationPolicy } from './deletion.js';
+export {
+  ForegroundFinalizer,
+  hasPendingFinalizers,
+  OrphanFinalizer,
+  type DeleteOpts,
+  type DeleteResult,
+  type PropagationPolicy,
+} from './deletion.js';
 export type { Obj, WriteOpts } from './write-options.js';
 
 /** The stored object changed between reading it and writing it (a 409 Conflict if it reaches a client). */
 export class ChangedDuringAdmissionError extends E.StatusError {
   constructor(gr: E.GroupResource, name: string) {
-    super(409, 'Conflict', `Operation cannot be fulfilled on ${E.qualifiedName(gr)} "${name}": ${E.staleObjectMessage}`, { name, group: gr.group || undefined, kind: gr.resource });
+    super(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${E.qualifiedName(gr)} "${name}": ${E.staleObjectMessage}`,
+      { name, group: gr.group || undefined, kind: gr.resource },
+    );
   }
 }
 
@@ -75,7 +87,13 @@ export class ObjectApi {
     const m = obj.metadata;
     if (!m.name) {
       if (!m.generateName) {
-        throw E.invalid(type.kind, type.group, '', [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+        throw E.invalid(type.kind, type.group, '', [
+          {
+            reason: 'FieldValueRequired',
+            message: 'Required value: name or generateName is required',
+            field: 'metadata.name',
+          },
+        ]);
       }
       m.name = this.generateName(type, m.namespace ?? '', m.generateName);
     }
@@ -102,16 +120,32 @@ export class ObjectApi {
   }
 
   /** PUT of the object or its /status. */
-  update(type: ResourceType, version: string, namespace: string, name: string, body: unknown, subresource: 'status' | undefined, opts: WriteOpts = {}): Obj {
+  update(
+    type: ResourceType,
+    version: string,
+    namespace: string,
+    name: string,
+    body: unknown,
+    subresource: 'status' | undefined,
+    opts: WriteOpts = {},
+  ): Obj {
     const { existing, incoming } = this.checkUpdate(type, version, namespace, name, body);
     return this.write(type, version, existing, incoming, subresource, opts);
   }
 
   /** The checks of a PUT against the stored object (name, namespace, resourceVersion precondition). */
-  checkUpdate(type: ResourceType, version: string, namespace: string, name: string, body: unknown): { existing: Obj; incoming: Obj } {
+  checkUpdate(
+    type: ResourceType,
+    version: string,
+    namespace: string,
+    name: string,
+    body: unknown,
+  ): { existing: Obj; incoming: Obj } {
     const incoming = decodeBody(type, version, body);
     if (incoming.metadata.name !== undefined && incoming.metadata.name !== name) {
-      throw E.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
+      throw E.badRequest(
+        `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`,
+      );
     }
     if (type.namespaced && incoming.metadata.namespace && incoming.metadata.namespace !== namespace) {
       throw E.badRequest('the namespace of the provided object does not match the namespace sent on the request');
@@ -120,7 +154,13 @@ export class ObjectApi {
     const rv = incoming.metadata.resourceVersion;
     if (!rv) {
       if (!type.allowUnconditionalUpdate) {
-        throw E.invalid(type.kind, type.group, name, [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }]);
+        throw E.invalid(type.kind, type.group, name, [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: 0x0: must be specified for an update',
+            field: 'metadata.resourceVersion',
+          },
+        ]);
       }
     } else if (rv !== existing.metadata.resourceVersion) {
       throw E.conflict(groupResource(type), name, E.staleObjectMessage);
@@ -132,7 +172,14 @@ export class ObjectApi {
    * The final step of a patch: `patched` is the stored object with the patch applied. A resourceVersion in
    * the result that differs from the stored one is a conflict; that is how clients lock patches optimistically.
    */
-  writePatched(type: ResourceType, version: string, existing: Obj, patched: unknown, subresource: 'status' | undefined, opts: WriteOpts = {}): Obj {
+  writePatched(
+    type: ResourceType,
+    version: string,
+    existing: Obj,
+    patched: unknown,
+    subresource: 'status' | undefined,
+    opts: WriteOpts = {},
+  ): Obj {
     return this.write(type, version, existing, this.checkPatched(type, existing, patched), subresource, opts);
   }
 
@@ -147,7 +194,14 @@ export class ObjectApi {
     return patched;
   }
 
-  private write(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined, opts: WriteOpts): Obj {
+  private write(
+    type: ResourceType,
+    version: string,
+    existing: Obj,
+    incoming: Obj,
+    subresource: 'status' | undefined,
+    opts: WriteOpts,
+  ): Obj {
     return this.commitWrite(type, existing, this.planWrite(type, version, existing, incoming, subresource, opts), opts);
   }
 
@@ -155,17 +209,26 @@ export class ObjectApi {
    * The object an update of `existing` to `incoming` would store: server-owned fields from the stored
    * object, the status rules, generation, finalizer rules, defaults and validation. Nothing is stored.
    */
-  planWrite(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined, opts: WriteOpts): Obj {
+  planWrite(
+    type: ResourceType,
+    version: string,
+    existing: Obj,
+    incoming: Obj,
+    subresource: 'status' | undefined,
+    opts: WriteOpts,
+  ): Obj {
     const name = existing.metadata.name ?? '';
     const known = knownFields(type, version, incoming, opts);
     const next = this.previewWrite(type, version, existing, known.object, subresource);
     const added = (next.metadata.finalizers ?? []).filter((f) => !(existing.metadata.finalizers ?? []).includes(f));
     if (existing.metadata.deletionTimestamp && added.length > 0) {
-      throw E.invalid(type.kind, type.group, name, [{
-        reason: 'FieldValueForbidden',
-        message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
-        field: 'metadata.finalizers',
-      }]);
+      throw E.invalid(type.kind, type.group, name, [
+        {
+          reason: 'FieldValueForbidden',
+          message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+          field: 'metadata.finalizers',
+        },
+      ]);
     }
     const now = rfc3339(this.now());
     const admitted = validateAndDefault(type, version, next, existing, now, opts, known.unknown);
@@ -174,7 +237,14 @@ export class ObjectApi {
   }
 
   /** Records an Update in obj.metadata.managedFields (in place); an Apply's entries are already there. */
-  private recordFields(type: ResourceType, version: string, before: Obj | undefined, obj: Obj, opts: WriteOpts, now: string): void {
+  private recordFields(
+    type: ResourceType,
+    version: string,
+    before: Obj | undefined,
+    obj: Obj,
+    opts: WriteOpts,
+    now: string,
+  ): void {
     const req = opts.fieldManager;
     if (!req || req.operation === 'Apply') return;
     const managed = recordUpdate(req, before, obj, fieldContextFor(type, version, now));
@@ -194,7 +264,13 @@ export class ObjectApi {
   }
 
   /** `incoming` with the stored object's server-owned fields, as an update would store it before validation. */
-  previewWrite(type: ResourceType, version: string, existing: Obj, incoming: Obj, subresource: 'status' | undefined): Obj {
+  previewWrite(
+    type: ResourceType,
+    version: string,
+    existing: Obj,
+    incoming: Obj,
+    subresource: 'status' | undefined,
+  ): Obj {
     const next = prepareUpdate(type, subresource, existing, toStoredForm(type, incoming));
     next.apiVersion = type.view ? type.view.storedApiVersion : apiVersionFor(type.group, version);
     next.kind = type.kind;
@@ -211,7 +287,10 @@ export class ObjectApi {
     if (opts.dryRun) return next;
     const key = storageKeyOf(type);
     const current = this.store.get(key, existing.metadata.namespace ?? '', existing.metadata.name ?? '');
-    if (current?.metadata.resourceVersion !== existing.metadata.resourceVersion || current?.metadata.uid !== existing.metadata.uid) {
+    if (
+      current?.metadata.resourceVersion !== existing.metadata.resourceVersion ||
+      current?.metadata.uid !== existing.metadata.uid
+    ) {
       throw new ChangedDuringAdmissionError(groupResource(type), existing.metadata.name ?? '');
     }
     if (next.metadata.deletionTimestamp && !hasPendingFinalizers(type, next)) {
@@ -226,10 +305,18 @@ export class ObjectApi {
     const existing = this.get(type, namespace, name);
     const pre = opts.preconditions;
     if (pre?.uid && pre.uid !== existing.metadata.uid) {
-      throw E.conflict(groupResource(type), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${existing.metadata.uid ?? ''}`);
+      throw E.conflict(
+        groupResource(type),
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${existing.metadata.uid ?? ''}`,
+      );
     }
     if (pre?.resourceVersion && pre.resourceVersion !== existing.metadata.resourceVersion) {
-      throw E.conflict(groupResource(type), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${existing.metadata.resourceVersion ?? ''}`);
+      throw E.conflict(
+        groupResource(type),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${existing.metadata.resourceVersion ?? ''}`,
+      );
     }
     const { object, removed, store } = planDelete(type, existing, opts, rfc3339(this.now()));
     if (store === 'put') this.store.put(storageKeyOf(type), object);
@@ -247,14 +334,19 @@ export class ObjectApi {
     const ns = this.store.get('/namespaces', '', namespace);
     if (!ns) throw E.notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.metadata.deletionTimestamp) {
-      throw E.forbidden(groupResource(type), name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+      throw E.forbidden(
+        groupResource(type),
+        name,
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+      );
     }
   }
 
   private generateName(type: ResourceType, namespace: string, prefix: string): string {
     for (;;) {
       let suffix = '';
-      for (let i = 0; i < 5; i++) suffix += generateNameAlphabet[Math.floor(Math.random() * generateNameAlphabet.length)];
+      for (let i = 0; i < 5; i++)
+        suffix += generateNameAlphabet[Math.floor(Math.random() * generateNameAlphabet.length)];
       const name = `${prefix.slice(0, 253 - 5)}${suffix}`;
       if (!this.find(type, namespace, name)) return name;
     }

@@ -47,7 +47,9 @@ function validateLabelKey(key: string, field: string): StatusCause[] {
     causes.push(invalidValue(field, key, `prefix part ${subdomainRule}`));
   }
   if (name.length === 0 || name.length > 63 || !qualifiedNamePart.test(name)) {
-    causes.push(invalidValue(field, key, name.length > 63 ? 'name part must be no more than 63 characters' : qualifiedRule));
+    causes.push(
+      invalidValue(field, key, name.length > 63 ? 'name part must be no more than 63 characters' : qualifiedRule),
+    );
   }
   return causes;
 }
@@ -57,20 +59,39 @@ export function validateObjectMeta(meta: ObjectMeta, nameRule: NameRule): Status
   if (meta.name) causes.push(...validateName(meta.name, nameRule));
   for (const [k, v] of Object.entries(meta.labels ?? {})) {
     causes.push(...validateLabelKey(k, 'metadata.labels'));
-    if (typeof v !== 'string') causes.push({ reason: 'FieldValueTypeInvalid', message: 'Invalid value: must be a string', field: `metadata.labels.${k}` });
-    else if (v.length > 63 || (v !== '' && !qualifiedNamePart.test(v))) causes.push(invalidValue(`metadata.labels`, v, labelValueRule));
+    if (typeof v !== 'string')
+      causes.push({
+        reason: 'FieldValueTypeInvalid',
+        message: 'Invalid value: must be a string',
+        field: `metadata.labels.${k}`,
+      });
+    else if (v.length > 63 || (v !== '' && !qualifiedNamePart.test(v)))
+      causes.push(invalidValue(`metadata.labels`, v, labelValueRule));
   }
   for (const k of Object.keys(meta.annotations ?? {})) causes.push(...validateLabelKey(k, 'metadata.annotations'));
-  const annotationBytes = Object.entries(meta.annotations ?? {}).reduce((n, [k, v]) => n + k.length + String(v).length, 0);
+  const annotationBytes = Object.entries(meta.annotations ?? {}).reduce(
+    (n, [k, v]) => n + k.length + String(v).length,
+    0,
+  );
   if (annotationBytes > 256 * 1024) {
-    causes.push({ reason: 'FieldValueTooLong', message: `Too long: must have at most 262144 bytes`, field: 'metadata.annotations' });
+    causes.push({
+      reason: 'FieldValueTooLong',
+      message: `Too long: must have at most 262144 bytes`,
+      field: 'metadata.annotations',
+    });
   }
   for (const [i, f] of (meta.finalizers ?? []).entries()) {
-    if (typeof f !== 'string' || f === '') causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: `metadata.finalizers[${i}]` });
+    if (typeof f !== 'string' || f === '')
+      causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: `metadata.finalizers[${i}]` });
   }
   for (const [i, r] of (meta.ownerReferences ?? []).entries()) {
     for (const f of ['apiVersion', 'kind', 'name', 'uid'] as const) {
-      if (!r[f]) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: `metadata.ownerReferences[${i}].${f}` });
+      if (!r[f])
+        causes.push({
+          reason: 'FieldValueRequired',
+          message: 'Required value',
+          field: `metadata.ownerReferences[${i}].${f}`,
+        });
     }
   }
   return causes;

@@ -20,7 +20,8 @@ function gvPath(group: string, version: string): string {
 
 function servedGroupVersions(registry: TypeRegistry): Array<{ group: string; version: string }> {
   const seen = new Map<string, { group: string; version: string }>();
-  for (const t of registry.all()) for (const v of t.versions) seen.set(gvPath(t.group, v.name), { group: t.group, version: v.name });
+  for (const t of registry.all())
+    for (const v of t.versions) seen.set(gvPath(t.group, v.name), { group: t.group, version: v.name });
   return [...seen.values()];
 }
 
@@ -29,7 +30,11 @@ function schemaName(t: ResourceType, version: string): string {
   return `${reversed}.${version}.${t.kind}`;
 }
 
-export function groupVersionDoc(registry: TypeRegistry, group: string, version: string): Record<string, unknown> | undefined {
+export function groupVersionDoc(
+  registry: TypeRegistry,
+  group: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const types = registry.all().filter((t) => t.group === group && t.versions.some((v) => v.name === version));
   if (types.length === 0) return undefined;
   const paths: Record<string, unknown> = {};
@@ -47,7 +52,12 @@ export function groupVersionDoc(registry: TypeRegistry, group: string, version: 
     });
     const base = `/${gvPath(group, version)}${t.namespaced ? '/namespaces/{namespace}' : ''}/${t.plural}`;
     paths[base] = { get: op('list', 'list'), post: op('post', 'create') };
-    paths[`${base}/{name}`] = { get: op('get', 'read'), put: op('put', 'replace'), patch: op('patch', 'patch'), delete: op('delete', 'delete') };
+    paths[`${base}/{name}`] = {
+      get: op('get', 'read'),
+      put: op('put', 'replace'),
+      patch: op('patch', 'patch'),
+      delete: op('delete', 'delete'),
+    };
     const v = t.versions.find((x) => x.name === version);
     schemas[schemaName(t, version)] = {
       ...(v?.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }),

@@ -26,7 +26,9 @@ export function isHealthy(pod: Pod): boolean {
 
 export function matchingPods(store: Store, pdb: PodDisruptionBudget): Pod[] {
   const selector = selectorFromLabelSelector(pdb.spec?.selector);
-  return (store.list(PodsKey, pdb.metadata.namespace ?? '') as Pod[]).filter((p) => selector.matches(p.metadata.labels));
+  return (store.list(PodsKey, pdb.metadata.namespace ?? '') as Pod[]).filter((p) =>
+    selector.matches(p.metadata.labels),
+  );
 }
 
 export function budgetFor(pdb: PodDisruptionBudget, pods: Pod[]): Budget {

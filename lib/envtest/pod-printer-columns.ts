@@ -42,7 +42,8 @@ export function summarizePod(obj: KubeObject, now: number): PodSummary {
     if (terminated !== undefined && num(terminated.exitCode) === 0) continue;
     initializing = true;
     if (terminated !== undefined) reason = terminatedReason(terminated, 'Init:');
-    else if (waiting !== undefined && str(waiting.reason) !== '' && waiting.reason !== 'PodInitializing') reason = `Init:${str(waiting.reason)}`;
+    else if (waiting !== undefined && str(waiting.reason) !== '' && waiting.reason !== 'PodInitializing')
+      reason = `Init:${str(waiting.reason)}`;
     else reason = `Init:${i}/${initCount}`;
     break;
   }
@@ -73,7 +74,8 @@ export function summarizePod(obj: KubeObject, now: number): PodSummary {
   }
   if (obj.metadata.deletionTimestamp !== undefined) reason = status.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
 
-  const restartText = lastRestart > 0 ? `${restarts} (${ageSince(new Date(lastRestart).toISOString(), now)} ago)` : String(restarts);
+  const restartText =
+    lastRestart > 0 ? `${restarts} (${ageSince(new Date(lastRestart).toISOString(), now)} ago)` : String(restarts);
   return { ready: `${readyCount}/${list(spec.containers).length}`, reason, restarts: restartText };
 }
 
@@ -86,12 +88,59 @@ function readinessGates(obj: KubeObject): string {
 }
 
 export const podColumns: PrinterColumn[] = [
-  { name: 'Ready', type: 'string', jsonPath: '.status.containerStatuses', description: 'The aggregate readiness state of this pod for accepting traffic.', cell: (o, now) => summarizePod(o, now).ready },
-  { name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'The aggregate status of the containers in this pod.', cell: (o, now) => summarizePod(o, now).reason },
-  { name: 'Restarts', type: 'string', jsonPath: '.status.containerStatuses', description: 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.', cell: (o, now) => summarizePod(o, now).restarts },
+  {
+    name: 'Ready',
+    type: 'string',
+    jsonPath: '.status.containerStatuses',
+    description: 'The aggregate readiness state of this pod for accepting traffic.',
+    cell: (o, now) => summarizePod(o, now).ready,
+  },
+  {
+    name: 'Status',
+    type: 'string',
+    jsonPath: '.status.phase',
+    description: 'The aggregate status of the containers in this pod.',
+    cell: (o, now) => summarizePod(o, now).reason,
+  },
+  {
+    name: 'Restarts',
+    type: 'string',
+    jsonPath: '.status.containerStatuses',
+    description:
+      'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+    cell: (o, now) => summarizePod(o, now).restarts,
+  },
   ageColumn,
-  { name: 'IP', type: 'string', priority: 1, jsonPath: '.status.podIP', description: 'IP address allocated to the pod.', cell: (o) => orNone(str(field(o, 'status').podIP)) },
-  { name: 'Node', type: 'string', priority: 1, jsonPath: '.spec.nodeName', description: 'Name of the node the pod is scheduled onto.', cell: (o) => orNone(str(field(o, 'spec').nodeName)) },
-  { name: 'Nominated Node', type: 'string', priority: 1, jsonPath: '.status.nominatedNodeName', description: 'Name of the node the scheduler nominated for the pod.', cell: (o) => orNone(str(field(o, 'status').nominatedNodeName)) },
-  { name: 'Readiness Gates', type: 'string', priority: 1, jsonPath: '.spec.readinessGates', description: 'Readiness gates met out of those the pod declares.', cell: readinessGates },
+  {
+    name: 'IP',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.status.podIP',
+    description: 'IP address allocated to the pod.',
+    cell: (o) => orNone(str(field(o, 'status').podIP)),
+  },
+  {
+    name: 'Node',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.spec.nodeName',
+    description: 'Name of the node the pod is scheduled onto.',
+    cell: (o) => orNone(str(field(o, 'spec').nodeName)),
+  },
+  {
+    name: 'Nominated Node',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.status.nominatedNodeName',
+    description: 'Name of the node the scheduler nominated for the pod.',
+    cell: (o) => orNone(str(field(o, 'status').nominatedNodeName)),
+  },
+  {
+    name: 'Readiness Gates',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.spec.readinessGates',
+    description: 'Readiness gates met out of those the pod declares.',
+    cell: readinessGates,
+  },
 ];

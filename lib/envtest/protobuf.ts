@@ -72,15 +72,37 @@ const accessReviewSpec: Schema = {
   2: { name: 'nonResourceAttributes', type: nonResourceAttributes },
 };
 const groupKinds: Record<string, Schema> = {
-  'authorization.k8s.io/v1 SelfSubjectAccessReview': { 1: { name: 'metadata', type: objectMeta }, 2: { name: 'spec', type: accessReviewSpec } },
-  'authorization.k8s.io/v1 SelfSubjectRulesReview': { 1: { name: 'metadata', type: objectMeta }, 2: { name: 'spec', type: { 1: { name: 'namespace', type: 'string' } } } },
+  'authorization.k8s.io/v1 SelfSubjectAccessReview': {
+    1: { name: 'metadata', type: objectMeta },
+    2: { name: 'spec', type: accessReviewSpec },
+  },
+  'authorization.k8s.io/v1 SelfSubjectRulesReview': {
+    1: { name: 'metadata', type: objectMeta },
+    2: { name: 'spec', type: { 1: { name: 'namespace', type: 'string' } } },
+  },
   'authorization.k8s.io/v1 SubjectAccessReview': {
     1: { name: 'metadata', type: objectMeta },
-    2: { name: 'spec', type: { ...accessReviewSpec, 3: { name: 'user', type: 'string' }, 4: { name: 'groups', type: 'string', repeated: true }, 6: { name: 'uid', type: 'string' } } },
+    2: {
+      name: 'spec',
+      type: {
+        ...accessReviewSpec,
+        3: { name: 'user', type: 'string' },
+        4: { name: 'groups', type: 'string', repeated: true },
+        6: { name: 'uid', type: 'string' },
+      },
+    },
   },
   'authorization.k8s.io/v1 LocalSubjectAccessReview': {
     1: { name: 'metadata', type: objectMeta },
-    2: { name: 'spec', type: { ...accessReviewSpec, 3: { name: 'user', type: 'string' }, 4: { name: 'groups', type: 'string', repeated: true }, 6: { name: 'uid', type: 'string' } } },
+    2: {
+      name: 'spec',
+      type: {
+        ...accessReviewSpec,
+        3: { name: 'user', type: 'string' },
+        4: { name: 'groups', type: 'string', repeated: true },
+        6: { name: 'uid', type: 'string' },
+      },
+    },
   },
   'authentication.k8s.io/v1 SelfSubjectReview': { 1: { name: 'metadata', type: objectMeta } },
   // What `kubectl create token` sends (serviceaccounts/<name>/token).
@@ -90,7 +112,15 @@ const groupKinds: Record<string, Schema> = {
       name: 'spec',
       type: {
         1: { name: 'audiences', type: 'string', repeated: true },
-        3: { name: 'boundObjectRef', type: { 1: { name: 'kind', type: 'string' }, 2: { name: 'apiVersion', type: 'string' }, 3: { name: 'name', type: 'string' }, 4: { name: 'uid', type: 'string' } } },
+        3: {
+          name: 'boundObjectRef',
+          type: {
+            1: { name: 'kind', type: 'string' },
+            2: { name: 'apiVersion', type: 'string' },
+            3: { name: 'name', type: 'string' },
+            4: { name: 'uid', type: 'string' },
+          },
+        },
         4: { name: 'expirationSeconds', type: 'int' },
       },
     },
@@ -204,14 +234,21 @@ function decodeMessage(buf: Buffer, schema: Schema): Record<string, unknown> {
 
 /** Decodes a k8s protobuf body into the JSON object it stands for; 415 for kinds this server cannot read. */
 export function decodeProtobufObject(body: Buffer, accepted: string[]): Record<string, unknown> {
-  if (body.length < 4 || !body.subarray(0, 4).equals(magic)) throw E.badRequest('protobuf body without the k8s envelope');
+  if (body.length < 4 || !body.subarray(0, 4).equals(magic))
+    throw E.badRequest('protobuf body without the k8s envelope');
   const envelope = decodeMessage(body.subarray(4), {
     1: { name: 'typeMeta', type: { 1: { name: 'apiVersion', type: 'string' }, 2: { name: 'kind', type: 'string' } } },
     2: { name: 'raw', type: 'bytes' },
   });
   const typeMeta = (envelope.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
   const key = `${typeMeta.apiVersion ?? ''} ${typeMeta.kind ?? ''}`;
-  const schema = !typeMeta.kind ? undefined : typeMeta.apiVersion === 'v1' ? kinds[typeMeta.kind] : Object.hasOwn(groupKinds, key) ? groupKinds[key] : undefined;
+  const schema = !typeMeta.kind
+    ? undefined
+    : typeMeta.apiVersion === 'v1'
+      ? kinds[typeMeta.kind]
+      : Object.hasOwn(groupKinds, key)
+        ? groupKinds[key]
+        : undefined;
   if (!schema) throw E.unsupportedMediaType('application/vnd.kubernetes.protobuf', accepted);
   const raw = Buffer.from(typeof envelope.raw === 'string' ? envelope.raw : '', 'base64');
   return { apiVersion: typeMeta.apiVersion, kind: typeMeta.kind, ...decodeMessage(raw, schema) };

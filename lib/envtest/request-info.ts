@@ -15,7 +15,10 @@ export interface ResourceRequest {
 const namespaceSubresources = new Set(['status', 'finalize']);
 
 export function parseResourcePath(pathname: string): ResourceRequest | undefined {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = pathname
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeURIComponent);
   let group: string;
   let version: string;
   let rest: string[];

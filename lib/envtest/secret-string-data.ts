@@ -13,13 +13,26 @@ export function foldSecretStringData(obj: Obj): { object: Obj; causes: StatusCau
   const out = rest as Obj;
   if (stringData === null || stringData === undefined) return { object: out, causes: [] };
   if (!isPlainObject(stringData)) {
-    return { object: out, causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: stringData must be a map of strings', field: 'stringData' }] };
+    return {
+      object: out,
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: stringData must be a map of strings',
+          field: 'stringData',
+        },
+      ],
+    };
   }
   const causes: StatusCause[] = [];
   const data: Record<string, unknown> = isPlainObject(out.data) ? { ...out.data } : {};
   for (const [key, value] of Object.entries(stringData)) {
     if (typeof value !== 'string') {
-      causes.push({ reason: 'FieldValueInvalid', message: 'Invalid value: must be a string', field: `stringData[${key}]` });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: must be a string',
+        field: `stringData[${key}]`,
+      });
       continue;
     }
     data[key] = Buffer.from(value, 'utf8').toString('base64');

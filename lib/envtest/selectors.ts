@@ -27,7 +27,11 @@ function parseFieldSelector(s: string): FieldRequirement[] {
 }
 
 /** Builds one predicate for a list or watch request; throws a 400 Status for selectors kube would reject. */
-export function buildFilter(type: ResourceType, labelSelector: string | null, fieldSelector: string | null): ObjectFilter | undefined {
+export function buildFilter(
+  type: ResourceType,
+  labelSelector: string | null,
+  fieldSelector: string | null,
+): ObjectFilter | undefined {
   const preds: ObjectFilter[] = [];
   if (labelSelector) {
     try {

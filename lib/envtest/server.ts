@@ -65,7 +65,8 @@ export interface RecordedRequest {
 export function createRequestListener(parts: ServerParts): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     handle(parts, req, res).catch((err: unknown) => {
-      const status = err instanceof E.StatusError ? err : E.internalError(err instanceof Error ? err.message : String(err));
+      const status =
+        err instanceof E.StatusError ? err : E.internalError(err instanceof Error ? err.message : String(err));
       parts.commits.durable(parts.api.store.currentRv()).then(
         () => sendError(res, status),
         (gateErr: unknown) => sendError(res, E.internalError((gateErr as Error).message)),
@@ -125,7 +126,15 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
   const verb = attributes.verb;
   const counterKey = `${verb} ${type.plural}${sub ? `/${sub}` : ''}`;
   parts.counts.set(counterKey, (parts.counts.get(counterKey) ?? 0) + 1);
-  parts.onRequest?.({ verb, group: type.group, resource: type.plural, subresource: sub, namespace: info.namespace, userAgent: req.headers['user-agent'], user: attributes.user.username });
+  parts.onRequest?.({
+    verb,
+    group: type.group,
+    resource: type.plural,
+    subresource: sub,
+    namespace: info.namespace,
+    userAgent: req.headers['user-agent'],
+    user: attributes.user.username,
+  });
   await dispatch(ctx, method, isWatch);
 }
 
@@ -139,7 +148,8 @@ async function dispatch(ctx: HandlerContext, method: string, watch: boolean): Pr
     throw E.methodNotAllowed();
   }
   if (sub === undefined || sub === 'status') {
-    if (sub === 'status' && !ctx.type.versions.find((v) => v.name === ctx.version)?.statusSubresource) throw E.notFoundPath();
+    if (sub === 'status' && !ctx.type.versions.find((v) => v.name === ctx.version)?.statusSubresource)
+      throw E.notFoundPath();
     switch (method) {
       case 'GET':
         return watch && sub === undefined ? handleList(ctx) : handleGet(ctx);

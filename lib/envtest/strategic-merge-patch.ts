@@ -87,14 +87,22 @@ const deleteFromPrimitiveList = '$deleteFromPrimitiveList/';
 const setElementOrder = '$setElementOrder/';
 
 function isDirectiveKey(key: string): boolean {
-  return key === '$patch' || key === '$retainKeys' || key.startsWith(deleteFromPrimitiveList) || key.startsWith(setElementOrder);
+  return (
+    key === '$patch' ||
+    key === '$retainKeys' ||
+    key.startsWith(deleteFromPrimitiveList) ||
+    key.startsWith(setElementOrder)
+  );
 }
 
 function directiveOf(patch: JsonRecord): 'replace' | 'delete' | 'merge' {
   const d = patch.$patch;
   if (d === undefined || d === 'merge') return 'merge';
   if (d === 'replace' || d === 'delete') return d;
-  throw new PatchError(400, `unknown patch type: ${JSON.stringify(d)} in map: $patch must be "replace", "delete" or "merge"`);
+  throw new PatchError(
+    400,
+    `unknown patch type: ${JSON.stringify(d)} in map: $patch must be "replace", "delete" or "merge"`,
+  );
 }
 
 function withoutDirectives(patch: JsonRecord): JsonRecord {
@@ -118,7 +126,8 @@ function retainKeysOf(patch: JsonRecord): string[] | undefined {
 }
 
 function removePrimitives(list: unknown, remove: unknown, field: string): unknown {
-  if (!Array.isArray(remove)) throw new PatchError(400, `invalid patch: ${deleteFromPrimitiveList}${field} must be a list`);
+  if (!Array.isArray(remove))
+    throw new PatchError(400, `invalid patch: ${deleteFromPrimitiveList}${field} must be a list`);
   if (!Array.isArray(list)) return list;
   return list.filter((v) => !remove.some((r) => jsonEqual(r, v)));
 }
@@ -138,7 +147,11 @@ function reorder(list: unknown, order: unknown, strategy: FieldStrategy | undefi
 }
 
 /** Merges `patch` into `original`; undefined means the map itself is deleted ($patch: delete). */
-function mergeMap(original: JsonRecord, patch: JsonRecord, strategy: FieldStrategy | undefined): JsonRecord | undefined {
+function mergeMap(
+  original: JsonRecord,
+  patch: JsonRecord,
+  strategy: FieldStrategy | undefined,
+): JsonRecord | undefined {
   const directive = directiveOf(patch);
   if (directive === 'delete') return undefined;
   if (directive === 'replace') return mergeMap({}, withoutDirectives(patch), strategy);
@@ -168,7 +181,8 @@ function mergeMap(original: JsonRecord, patch: JsonRecord, strategy: FieldStrate
   for (const [key, order] of Object.entries(patch)) {
     if (!key.startsWith(setElementOrder)) continue;
     const field = key.slice(setElementOrder.length);
-    if (Object.hasOwn(result, field)) setKey(result, field, reorder(result[field], order, strategy?.fields?.[field], field));
+    if (Object.hasOwn(result, field))
+      setKey(result, field, reorder(result[field], order, strategy?.fields?.[field], field));
   }
   return result;
 }
@@ -190,9 +204,19 @@ function mergeSet(current: unknown[], patch: unknown[]): unknown[] {
   return result;
 }
 
-function mergeObjectList(current: unknown[], patch: unknown[], mergeKey: string, strategy: FieldStrategy, field: string): unknown[] {
+function mergeObjectList(
+  current: unknown[],
+  patch: unknown[],
+  mergeKey: string,
+  strategy: FieldStrategy,
+  field: string,
+): unknown[] {
   for (const p of patch) {
-    if (!isJsonObject(p)) throw new PatchError(400, `invalid patch: ${field} is merged by ${JSON.stringify(mergeKey)}, so its elements must be objects`);
+    if (!isJsonObject(p))
+      throw new PatchError(
+        400,
+        `invalid patch: ${field} is merged by ${JSON.stringify(mergeKey)}, so its elements must be objects`,
+      );
   }
   const elements = patch as JsonRecord[];
   const replaceAll = elements.some((p) => p.$patch === 'replace' && Object.keys(p).length === 1);
@@ -204,11 +228,17 @@ function mergeObjectList(current: unknown[], patch: unknown[], mergeKey: string,
     const directive = directiveOf(p);
     const hasKey = Object.hasOwn(p, mergeKey);
     if (directive === 'delete') {
-      result = result.filter((r) => !(isJsonObject(r) && (hasKey ? jsonEqual(r[mergeKey], p[mergeKey]) : jsonEqual(r, withoutDirectives(p)))));
+      result = result.filter(
+        (r) =>
+          !(isJsonObject(r) && (hasKey ? jsonEqual(r[mergeKey], p[mergeKey]) : jsonEqual(r, withoutDirectives(p)))),
+      );
       continue;
     }
     if (!hasKey) {
-      throw new PatchError(422, `map: ${JSON.stringify(p)} in ${field} does not contain declared merge key: ${mergeKey}`);
+      throw new PatchError(
+        422,
+        `map: ${JSON.stringify(p)} in ${field} does not contain declared merge key: ${mergeKey}`,
+      );
     }
     const at = result.findIndex((r) => isJsonObject(r) && jsonEqual(r[mergeKey], p[mergeKey]));
     const base = at >= 0 ? result[at] : undefined;

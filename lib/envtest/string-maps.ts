@@ -45,26 +45,45 @@ function jsonTypeName(v: unknown): string {
  * Checks the string maps of an incoming object of `type` at `version`; returns the object with
  * null values as empty strings (unchanged when there are none). Throws kube's 400 for any other value.
  */
-export function checkStringMaps<T extends Record<string, unknown>>(type: ResourceType, version: string, obj: T, opts: { patched?: boolean } = {}): T {
-  const undecodable = (detail: string): E.StatusError => (opts.patched ? undecodablePatch(obj, detail) : undecodableBody(type, version, detail));
+export function checkStringMaps<T extends Record<string, unknown>>(
+  type: ResourceType,
+  version: string,
+  obj: T,
+  opts: { patched?: boolean } = {},
+): T {
+  const undecodable = (detail: string): E.StatusError =>
+    opts.patched ? undecodablePatch(obj, detail) : undecodableBody(type, version, detail);
   // Custom resources are decoded without Go types; only their metadata is typed.
-  const maps = type.custom ? objectMetaMaps('ObjectMeta') : [...objectMetaMaps('ObjectMeta'), ...(kindMaps[`${type.group}/${type.plural}`] ?? [])];
+  const maps = type.custom
+    ? objectMetaMaps('ObjectMeta')
+    : [...objectMetaMaps('ObjectMeta'), ...(kindMaps[`${type.group}/${type.plural}`] ?? [])];
   return checkMaps(obj, maps, undecodable);
 }
 
-function checkMaps<T extends Record<string, unknown>>(obj: T, maps: StringMap[], undecodable: (detail: string) => E.StatusError): T {
+function checkMaps<T extends Record<string, unknown>>(
+  obj: T,
+  maps: StringMap[],
+  undecodable: (detail: string) => E.StatusError,
+): T {
   let out = obj;
   for (const m of maps) {
     let parent: unknown = out;
-    for (const k of m.path.slice(0, -1)) parent = isPlainObject(parent) && Object.hasOwn(parent, k) ? parent[k] : undefined;
+    for (const k of m.path.slice(0, -1))
+      parent = isPlainObject(parent) && Object.hasOwn(parent, k) ? parent[k] : undefined;
     const key = m.path[m.path.length - 1] ?? '';
     const map = isPlainObject(parent) && Object.hasOwn(parent, key) ? parent[key] : undefined;
     if (map === undefined || map === null) continue;
-    if (!isPlainObject(map)) throw undecodable(`json: cannot unmarshal ${jsonTypeName(map)} into Go struct field ${m.goField} of type map[string]${m.goType}`);
+    if (!isPlainObject(map))
+      throw undecodable(
+        `json: cannot unmarshal ${jsonTypeName(map)} into Go struct field ${m.goField} of type map[string]${m.goType}`,
+      );
     let fixed: Record<string, unknown> | undefined;
     for (const [k, v] of Object.entries(map)) {
       if (typeof v === 'string') continue;
-      if (v !== null) throw undecodable(`json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${m.goField} of type ${m.goType}`);
+      if (v !== null)
+        throw undecodable(
+          `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${m.goField} of type ${m.goType}`,
+        );
       fixed ??= { ...map };
       setKey(fixed, k, '');
     }
@@ -89,5 +108,11 @@ function undecodableBody(type: ResourceType, version: string, detail: string): E
 
 /** kube's error for a patched object its decoder refuses: no kind and no name, the cause on "patch". */
 function undecodablePatch(patched: Record<string, unknown>, detail: string): E.StatusError {
-  return E.invalid('', '', '', [{ reason: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${JSON.stringify(JSON.stringify(patched))}: ${detail}` }]);
+  return E.invalid('', '', '', [
+    {
+      reason: 'FieldValueInvalid',
+      field: 'patch',
+      message: `Invalid value: ${JSON.stringify(JSON.stringify(patched))}: ${detail}`,
+    },
+  ]);
 }

@@ -70,7 +70,11 @@ export interface ServingCertOptions {
   dnsNames?: string[];
 }
 
-export function generateServingCert(commonName = 'machine-api-envtest', now = Date.now(), options: ServingCertOptions = {}): ServingCert {
+export function generateServingCert(
+  commonName = 'machine-api-envtest',
+  now = Date.now(),
+  options: ServingCertOptions = {},
+): ServingCert {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const ecdsaWithSha256 = seq(oid('1.2.840.10045.4.3.2'));
@@ -86,10 +90,14 @@ export function generateServingCert(commonName = 'machine-api-envtest', now = Da
     extension('2.5.29.15', true, bits(Buffer.from([0x84]), 2)),
     extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'))),
     extension('2.5.29.14', false, octets(ski)),
-    extension('2.5.29.17', false, seq(
-      ...['localhost', ...(options.dnsNames ?? [])].map((dns) => tlv(0x82, Buffer.from(dns, 'ascii'))),
-      tlv(0x87, Buffer.from([127, 0, 0, 1])),
-    )),
+    extension(
+      '2.5.29.17',
+      false,
+      seq(
+        ...['localhost', ...(options.dnsNames ?? [])].map((dns) => tlv(0x82, Buffer.from(dns, 'ascii'))),
+        tlv(0x87, Buffer.from([127, 0, 0, 1])),
+      ),
+    ),
   );
   const tbs = seq(
     explicit(0, int(Buffer.from([2]))),
@@ -103,7 +111,10 @@ export function generateServingCert(commonName = 'machine-api-envtest', now = Da
   );
   const signature = sign('sha256', tbs, privateKey);
   const der = seq(tbs, ecdsaWithSha256, bits(signature));
-  const certPem = `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
+  const certPem = `-----BEGIN CERTIFICATE-----\n${der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
   // Parsing it back proves the encoding before anyone relies on it.
   new X509Certificate(certPem);
   return { certPem, keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };

@@ -13,7 +13,13 @@ import { storageKeyOf, versionInfo, type ResourceType } from './resource-type.js
 import { applySchema } from './schema/index.js';
 import { foldSecretStringData } from './secret-string-data.js';
 import { isObj } from './strategy.js';
-import { AdmissionRegistrationGroup, defaultWebhookConfiguration, MutatingPlural, validateWebhookConfiguration, ValidatingPlural } from './webhooks/configuration.js';
+import {
+  AdmissionRegistrationGroup,
+  defaultWebhookConfiguration,
+  MutatingPlural,
+  validateWebhookConfiguration,
+  ValidatingPlural,
+} from './webhooks/configuration.js';
 
 /** Fields present in the input but pruned from the output (apiVersion, kind and metadata are never pruned). */
 function prunedFields(input: unknown, output: unknown, path: string): string[] {
@@ -35,21 +41,44 @@ function prunedFields(input: unknown, output: unknown, path: string): string[] {
  * fieldValidation, as kube applies it while decoding: Strict fails with every duplicate and unknown field in
  * one message, Warn (the default) reports each as a warning, Ignore drops them silently.
  */
-export function reportUnknownFields(type: ResourceType, version: string, unknown: readonly string[], opts: WriteOpts): void {
-  const problems = [...(opts.duplicateFields ?? []).map((f) => `duplicate field "${f}"`), ...unknown.map((f) => `unknown field "${f}"`)];
+export function reportUnknownFields(
+  type: ResourceType,
+  version: string,
+  unknown: readonly string[],
+  opts: WriteOpts,
+): void {
+  const problems = [
+    ...(opts.duplicateFields ?? []).map((f) => `duplicate field "${f}"`),
+    ...unknown.map((f) => `unknown field "${f}"`),
+  ];
   if (problems.length > 0 && opts.fieldValidation === 'Strict') {
     const strict = `strict decoding error: ${problems.join(', ')}`;
-    throw E.badRequest(opts.patched ? strict : `${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${strict}`);
+    throw E.badRequest(
+      opts.patched ? strict : `${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${strict}`,
+    );
   }
   if (opts.fieldValidation !== 'Ignore') opts.warnings?.push(...problems);
 }
 
 /** Validation and kind-specific defaulting common to create and update; returns the object to store. */
-export function validateAndDefault(type: ResourceType, version: string, obj: Obj, old: Obj | undefined, now: string, opts: WriteOpts, unknownFields: readonly string[]): Obj {
+export function validateAndDefault(
+  type: ResourceType,
+  version: string,
+  obj: Obj,
+  old: Obj | undefined,
+  now: string,
+  opts: WriteOpts,
+  unknownFields: readonly string[],
+): Obj {
   const unknown = [...unknownFields];
   const causes: E.StatusCause[] = [];
   const isNamespace = type.group === '' && type.plural === 'namespaces';
-  causes.push(...validateObjectMeta(obj.metadata, isNamespace ? 'label' : type.group === RbacGroup ? 'path-segment' : 'subdomain'));
+  causes.push(
+    ...validateObjectMeta(
+      obj.metadata,
+      isNamespace ? 'label' : type.group === RbacGroup ? 'path-segment' : 'subdomain',
+    ),
+  );
   let out = obj;
   if (type.group === '' && type.plural === 'secrets') {
     const folded = foldSecretStringData(out);
@@ -75,11 +104,23 @@ export function validateAndDefault(type: ResourceType, version: string, obj: Obj
     const crd = out as CRDObject;
     causes.push(...validateCrd(crd));
     if (old && crd.spec?.group !== (old as CRDObject).spec?.group) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${crd.spec?.group ?? ''}": field is immutable`, field: 'spec.group' });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "${crd.spec?.group ?? ''}": field is immutable`,
+        field: 'spec.group',
+      });
     }
-    if (causes.length === 0) out.status = crdStatus(crd, (old?.status as { conditions?: Array<{ lastTransitionTime?: string }> } | undefined)?.conditions?.[0]?.lastTransitionTime ?? now);
+    if (causes.length === 0)
+      out.status = crdStatus(
+        crd,
+        (old?.status as { conditions?: Array<{ lastTransitionTime?: string }> } | undefined)?.conditions?.[0]
+          ?.lastTransitionTime ?? now,
+      );
   }
-  if (type.group === AdmissionRegistrationGroup && (type.plural === MutatingPlural || type.plural === ValidatingPlural)) {
+  if (
+    type.group === AdmissionRegistrationGroup &&
+    (type.plural === MutatingPlural || type.plural === ValidatingPlural)
+  ) {
     const mutating = type.plural === MutatingPlural;
     defaultWebhookConfiguration(out, mutating);
     causes.push(...validateWebhookConfiguration(out, mutating));

@@ -20,7 +20,9 @@ export function guessPlural(kind: string): string {
 
 export function splitApiVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 /** How the REST path of a kind is found; the default guesses the plural as kube's RESTMapper fallback does. */
@@ -47,11 +49,17 @@ export class RemediationTemplateError extends Error {
 }
 
 /** The request object to create for `machine`, cloned from `template` (a *Template object). */
-export function buildRemediationRequest(template: UnstructuredObject, ref: ObjectReference, machine: Machine): UnstructuredObject {
+export function buildRemediationRequest(
+  template: UnstructuredObject,
+  ref: ObjectReference,
+  machine: Machine,
+): UnstructuredObject {
   const spec = template.spec as Record<string, unknown> | undefined;
   const inner = spec?.template as Record<string, unknown> | undefined;
   if (!inner || typeof inner !== 'object') {
-    throw new RemediationTemplateError(`missing Spec.Template on ${template.kind ?? ref.kind ?? ''} ${template.metadata.name ?? ref.name ?? ''}`);
+    throw new RemediationTemplateError(
+      `missing Spec.Template on ${template.kind ?? ref.kind ?? ''} ${template.metadata.name ?? ref.name ?? ''}`,
+    );
   }
   const clone = structuredClone<Record<string, unknown>>(inner);
   const meta = { ...((clone.metadata as KubeObject['metadata'] | undefined) ?? {}) };
@@ -67,7 +75,12 @@ export function buildRemediationRequest(template: UnstructuredObject, ref: Objec
     [TemplateClonedFromGroupKindAnnotation]: groupKindString(ref.apiVersion ?? '', ref.kind ?? ''),
   };
   meta.ownerReferences = [
-    { apiVersion: MACHINE_API_GROUP_VERSION, kind: 'Machine', name: machine.metadata.name ?? '', uid: machine.metadata.uid ?? '' },
+    {
+      apiVersion: MACHINE_API_GROUP_VERSION,
+      kind: 'Machine',
+      name: machine.metadata.name ?? '',
+      uid: machine.metadata.uid ?? '',
+    },
   ];
   return {
     ...clone,

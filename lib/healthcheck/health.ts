@@ -49,7 +49,10 @@ export function healthCheckSettings(mhc: MachineHealthCheck): HealthCheckSetting
     timeoutMs: parse(`spec.unhealthyConditions[${i}].timeout`, c.timeout),
   }));
   const raw = mhc.spec?.nodeStartupTimeout;
-  const nodeStartupTimeoutMs = raw === undefined || raw === null || raw === '' ? DEFAULT_NODE_STARTUP_TIMEOUT_MS : parse('spec.nodeStartupTimeout', raw);
+  const nodeStartupTimeoutMs =
+    raw === undefined || raw === null || raw === ''
+      ? DEFAULT_NODE_STARTUP_TIMEOUT_MS
+      : parse('spec.nodeStartupTimeout', raw);
   return { unhealthyConditions, nodeStartupTimeoutMs };
 }
 
@@ -95,19 +98,39 @@ const timeOf = (ts: string | undefined): number => {
 };
 
 export function needsRemediation(t: HealthCheckTarget, settings: HealthCheckSettings, now: number): HealthVerdict {
-  if (t.machine.status?.phase === PhaseFailed) return { needsRemediation: true, starting: false, nextCheckMs: 0, reason: `machine phase is ${PhaseFailed}` };
+  if (t.machine.status?.phase === PhaseFailed)
+    return { needsRemediation: true, starting: false, nextCheckMs: 0, reason: `machine phase is ${PhaseFailed}` };
 
   if (!t.node) {
     const timeout = settings.nodeStartupTimeoutMs;
-    if (timeout === 0) return { needsRemediation: false, starting: true, nextCheckMs: 0, reason: 'no node yet; startup check disabled' };
+    if (timeout === 0)
+      return { needsRemediation: false, starting: true, nextCheckMs: 0, reason: 'no node yet; startup check disabled' };
     const lastUpdated = t.machine.status?.lastUpdated;
-    if (!lastUpdated) return { needsRemediation: false, starting: true, nextCheckMs: timeout, reason: 'no node yet; status not updated yet' };
+    if (!lastUpdated)
+      return {
+        needsRemediation: false,
+        starting: true,
+        nextCheckMs: timeout,
+        reason: 'no node yet; status not updated yet',
+      };
     const since = timeOf(lastUpdated);
-    if (since + timeout < now) return { needsRemediation: true, starting: false, nextCheckMs: 0, reason: `machine has no node after ${timeout} ms` };
-    return { needsRemediation: false, starting: true, nextCheckMs: timeout - (now - since) + 1000, reason: 'waiting for the node to start' };
+    if (since + timeout < now)
+      return {
+        needsRemediation: true,
+        starting: false,
+        nextCheckMs: 0,
+        reason: `machine has no node after ${timeout} ms`,
+      };
+    return {
+      needsRemediation: false,
+      starting: true,
+      nextCheckMs: timeout - (now - since) + 1000,
+      reason: 'waiting for the node to start',
+    };
   }
 
-  if (!t.node.metadata.uid) return { needsRemediation: true, starting: false, nextCheckMs: 0, reason: 'node does not exist' };
+  if (!t.node.metadata.uid)
+    return { needsRemediation: true, starting: false, nextCheckMs: 0, reason: 'node does not exist' };
 
   let next = Number.POSITIVE_INFINITY;
   for (const c of settings.unhealthyConditions) {
@@ -115,13 +138,24 @@ export function needsRemediation(t: HealthCheckTarget, settings: HealthCheckSett
     if (!nc || nc.status !== c.status) continue;
     const since = timeOf(nc.lastTransitionTime);
     if (since + c.timeoutMs < now) {
-      return { needsRemediation: true, starting: false, nextCheckMs: 0, reason: `condition ${c.type}=${c.status} for longer than ${c.timeoutMs} ms` };
+      return {
+        needsRemediation: true,
+        starting: false,
+        nextCheckMs: 0,
+        reason: `condition ${c.type}=${c.status} for longer than ${c.timeoutMs} ms`,
+      };
     }
     const candidate = c.timeoutMs - (now - since) + 1000;
     if (candidate > 0) next = Math.min(next, candidate);
   }
-  if (next === Number.POSITIVE_INFINITY) return { needsRemediation: false, starting: false, nextCheckMs: 0, reason: 'healthy' };
-  return { needsRemediation: false, starting: false, nextCheckMs: Math.min(next, MAX_NEXT_CHECK_MS), reason: 'node condition matches, within its timeout' };
+  if (next === Number.POSITIVE_INFINITY)
+    return { needsRemediation: false, starting: false, nextCheckMs: 0, reason: 'healthy' };
+  return {
+    needsRemediation: false,
+    starting: false,
+    nextCheckMs: Math.min(next, MAX_NEXT_CHECK_MS),
+    reason: 'node condition matches, within its timeout',
+  };
 }
 
 export interface Classification {
@@ -141,14 +175,22 @@ export function unhealthyCount(c: Classification): number {
   return c.remediate.length + c.pending.length + c.other.length;
 }
 
-export function classifyTargets(targets: readonly HealthCheckTarget[], settings: HealthCheckSettings, now: number): Classification {
+export function classifyTargets(
+  targets: readonly HealthCheckTarget[],
+  settings: HealthCheckSettings,
+  now: number,
+): Classification {
   const out: Classification = { remediate: [], pending: [], starting: [], healthy: [], other: [] };
   for (const t of targets) {
     const v = needsRemediation(t, settings, now);
     if (v.needsRemediation) out.remediate.push(t);
     else if (v.starting) out.starting.push({ target: t, nextCheckMs: v.nextCheckMs });
     else if (v.nextCheckMs > 0) out.pending.push({ target: t, nextCheckMs: v.nextCheckMs });
-    else if (!t.machine.metadata.deletionTimestamp && t.node && !(ExternalRemediationAnnotation in (t.machine.metadata.annotations ?? {}))) {
+    else if (
+      !t.machine.metadata.deletionTimestamp &&
+      t.node &&
+      !(ExternalRemediationAnnotation in (t.machine.metadata.annotations ?? {}))
+    ) {
       out.healthy.push(t);
     } else out.other.push(t);
   }

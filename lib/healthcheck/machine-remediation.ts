@@ -2,7 +2,12 @@
 // deleted so that its MachineSet replaces it, or, under the external-baremetal strategy annotation, marked
 // for the bare-metal operator to remediate in place. A machine without a controller owner is skipped: no one
 // would create its replacement.
-import { ExternalRemediationAnnotation, PhaseFailed, RemediationStrategyAnnotation, RemediationStrategyExternalBaremetal } from '../apis/constants.js';
+import {
+  ExternalRemediationAnnotation,
+  PhaseFailed,
+  RemediationStrategyAnnotation,
+  RemediationStrategyExternalBaremetal,
+} from '../apis/constants.js';
 import type { Machine, MachineHealthCheck } from '../apis/machine-types.js';
 import { getControllerOf } from '../apis/objects.js';
 import type { EventRecorder } from '../client/event-recorder.js';
@@ -27,18 +32,38 @@ export class MachineRemediation {
    * Remediates `t`. `key` is the MHC's queue key; the once-keys of events still standing are added to
    * `live`, so the reconciler forgets the rest.
    */
-  async remediate(mhc: MachineHealthCheck, t: HealthCheckTarget, key: string, live: Set<string>, ctx: ReconcileContext): Promise<void> {
+  async remediate(
+    mhc: MachineHealthCheck,
+    t: HealthCheckTarget,
+    key: string,
+    live: Set<string>,
+    ctx: ReconcileContext,
+  ): Promise<void> {
     const m = t.machine;
     const target = targetString(mhc, t);
     const mkey = { namespace: m.metadata.namespace, name: m.metadata.name ?? '' };
 
-    if (m.status?.phase !== PhaseFailed && mhc.metadata.annotations?.[RemediationStrategyAnnotation] === RemediationStrategyExternalBaremetal) {
+    if (
+      m.status?.phase !== PhaseFailed &&
+      mhc.metadata.annotations?.[RemediationStrategyAnnotation] === RemediationStrategyExternalBaremetal
+    ) {
       if (m.metadata.annotations && ExternalRemediationAnnotation in m.metadata.annotations) return;
       const note = `Requesting external remediation of node associated with machine ${target}`;
       try {
-        await this.client.patch(Machines, mkey, { type: 'merge', body: { metadata: { annotations: { [ExternalRemediationAnnotation]: '' } } } }, { signal: ctx.signal });
+        await this.client.patch(
+          Machines,
+          mkey,
+          { type: 'merge', body: { metadata: { annotations: { [ExternalRemediationAnnotation]: '' } } } },
+          { signal: ctx.signal },
+        );
       } catch (err) {
-        this.events.event(m, 'Warning', 'ExternalAnnotationFailed', 'Remediate', `${note} failed: ${(err as Error).message}`);
+        this.events.event(
+          m,
+          'Warning',
+          'ExternalAnnotationFailed',
+          'Remediate',
+          `${note} failed: ${(err as Error).message}`,
+        );
         throw err;
       }
       this.events.event(m, 'Normal', 'ExternalAnnotationAdded', 'Remediate', note);
@@ -66,10 +91,22 @@ export class MachineRemediation {
       await this.client.delete(Machines, mkey, { preconditions: { uid: fresh.metadata.uid }, signal: ctx.signal });
     } catch (err) {
       if (isNotFound(err)) return;
-      this.events.event(m, 'Warning', 'MachineDeletionFailed', 'Remediate', `Machine ${target} remediation failed: unable to delete Machine object: ${(err as Error).message}`);
+      this.events.event(
+        m,
+        'Warning',
+        'MachineDeletionFailed',
+        'Remediate',
+        `Machine ${target} remediation failed: unable to delete Machine object: ${(err as Error).message}`,
+      );
       throw err;
     }
-    this.events.event(m, 'Normal', 'MachineDeleted', 'Remediate', `Machine ${target} has been remediated by requesting to delete Machine object`);
+    this.events.event(
+      m,
+      'Normal',
+      'MachineDeleted',
+      'Remediate',
+      `Machine ${target} has been remediated by requesting to delete Machine object`,
+    );
     this.metrics.remediationSuccess.inc({ name: mhc.metadata.name ?? '', namespace: mhc.metadata.namespace ?? '' });
     ctx.log.info('remediated machine by deleting it', { target });
   }

@@ -28,10 +28,26 @@ import type { KubeClient } from '../client/kube-client.js';
 import { MachineHealthChecks, Machines, Nodes } from '../client/resources.js';
 import type { Clock } from '../base/clock.js';
 import { requestKey } from '../runtime/request-key.js';
-import { TerminalError, type ControllerManager, type Informer, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/types.js';
+import {
+  TerminalError,
+  type ControllerManager,
+  type Informer,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '../runtime/types.js';
 import { EventOnce } from './event-once.js';
 import { guessResource, type ResourceResolver } from './external-remediation.js';
-import { classifyTargets, detectedUnhealthyNote, healthCheckSettings, InvalidHealthCheckError, targetString, unhealthyCount, type HealthCheckTarget } from './health.js';
+import {
+  classifyTargets,
+  detectedUnhealthyNote,
+  healthCheckSettings,
+  InvalidHealthCheckError,
+  targetString,
+  unhealthyCount,
+  type HealthCheckTarget,
+} from './health.js';
 import { MachineRemediation } from './machine-remediation.js';
 import { remediationBudget } from './max-unhealthy.js';
 import { RemediationRequests } from './remediation-requests.js';
@@ -51,7 +67,6 @@ export interface MachineHealthCheckControllerOptions {
   /** Requeue delays while short-circuited: the time short-circuited so far, at least base, at most max. */
   shortCircuitBackoff?: { baseMs?: number; maxMs?: number };
 }
-
 
 function aggregate(errors: Error[]): Error {
   if (errors.length === 1) return errors[0]!;
@@ -106,7 +121,8 @@ class MachineHealthCheckReconciler implements Reconciler {
       settings = healthCheckSettings(mhc);
       selector = selectorFromLabelSelector(mhc.spec?.selector);
     } catch (err) {
-      const msg = err instanceof InvalidHealthCheckError ? err.message : `failed to build selector: ${(err as Error).message}`;
+      const msg =
+        err instanceof InvalidHealthCheckError ? err.message : `failed to build selector: ${(err as Error).message}`;
       this.events.event(mhc, 'Warning', 'ReconcileError', 'Reconcile', msg);
       throw new TerminalError(msg, { cause: err });
     }
@@ -116,7 +132,11 @@ class MachineHealthCheckReconciler implements Reconciler {
       if (!selector.matches(machine.metadata.labels)) continue;
       const nodeName = machine.status?.nodeRef?.name;
       // A node with only a name stands for a node that does not exist.
-      targets.push(nodeName ? { machine, node: await lookupTargetNode(nodeName, this.cachedNode, this.client, ctx.signal) } : { machine });
+      targets.push(
+        nodeName
+          ? { machine, node: await lookupTargetNode(nodeName, this.cachedNode, this.client, ctx.signal) }
+          : { machine },
+      );
     }
     this.metrics.nodesCovered.set(labels, targets.length);
 
@@ -127,7 +147,9 @@ class MachineHealthCheckReconciler implements Reconciler {
       const onceKey = `${key}|${target.machine.metadata.uid ?? ''}|DetectedUnhealthy`;
       live.add(onceKey);
       const note = detectedUnhealthyNote(mhc, target);
-      this.once.emit(onceKey, note, () => this.events.event(target.machine, 'Normal', 'DetectedUnhealthy', 'HealthCheck', note));
+      this.once.emit(onceKey, note, () =>
+        this.events.event(target.machine, 'Normal', 'DetectedUnhealthy', 'HealthCheck', note),
+      );
     }
 
     const expected = targets.length;
@@ -142,7 +164,8 @@ class MachineHealthCheckReconciler implements Reconciler {
     };
 
     if (!budget.allowed) {
-      if (budget.error) ctx.log.error('cannot read maxUnhealthy; remediation is not allowed', { error: budget.error.message });
+      if (budget.error)
+        ctx.log.error('cannot read maxUnhealthy; remediation is not allowed', { error: budget.error.message });
       const counts = `total: ${expected}, unhealthy: ${unhealthy}, maxUnhealthy: ${String(mhc.spec?.maxUnhealthy)}`;
       status.conditions = setCondition(
         status.conditions,
@@ -158,11 +181,18 @@ class MachineHealthCheckReconciler implements Reconciler {
       const note = `Remediation restricted due to exceeded number of unhealthy machines (${counts})`;
       const onceKey = `${key}|RemediationRestricted`;
       live.add(onceKey);
-      this.once.emit(onceKey, note, () => this.events.event(mhc, 'Warning', 'RemediationRestricted', 'Remediate', note));
+      this.once.emit(onceKey, note, () =>
+        this.events.event(mhc, 'Warning', 'RemediationRestricted', 'Remediate', note),
+      );
       this.once.retain(`${key}|`, live);
       this.metrics.shortCircuit.set(labels, 1);
       const backoff = this.shortCircuits.delayMs(key, now);
-      ctx.log.info('short-circuiting remediation', { total: expected, unhealthy, maxUnhealthy: mhc.spec?.maxUnhealthy, requeueAfterMs: backoff });
+      ctx.log.info('short-circuiting remediation', {
+        total: expected,
+        unhealthy,
+        maxUnhealthy: mhc.spec?.maxUnhealthy,
+        requeueAfterMs: backoff,
+      });
       return { requeueAfterMs: backoff };
     }
 
@@ -201,7 +231,11 @@ class MachineHealthCheckReconciler implements Reconciler {
     return {};
   }
 
-  private async writeStatus(mhc: MachineHealthCheck, next: MachineHealthCheckStatus, signal: AbortSignal): Promise<void> {
+  private async writeStatus(
+    mhc: MachineHealthCheck,
+    next: MachineHealthCheckStatus,
+    signal: AbortSignal,
+  ): Promise<void> {
     const cur = mhc.status ?? {};
     const same =
       cur.expectedMachines === next.expectedMachines &&
@@ -237,7 +271,10 @@ class MachineHealthCheckReconciler implements Reconciler {
  * manager. Watches MHCs, Machines (→ the MHCs of their namespace that select them) and Nodes (→ their
  * machine's MHCs).
  */
-export function addMachineHealthCheckController(mgr: ControllerManager, opts: MachineHealthCheckControllerOptions = {}): void {
+export function addMachineHealthCheckController(
+  mgr: ControllerManager,
+  opts: MachineHealthCheckControllerOptions = {},
+): void {
   const mhcs = mgr.informer(MachineHealthChecks);
   const machines = mgr.informer(Machines);
   const nodes = mgr.informer(Nodes);

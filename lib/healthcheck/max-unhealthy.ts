@@ -11,7 +11,11 @@ export interface RemediationBudget {
   error?: IntOrPercentError;
 }
 
-export function remediationBudget(maxUnhealthy: IntOrString | undefined | null, expected: number, unhealthy: number): RemediationBudget {
+export function remediationBudget(
+  maxUnhealthy: IntOrString | undefined | null,
+  expected: number,
+  unhealthy: number,
+): RemediationBudget {
   let max: number;
   try {
     max = resolveMaxUnhealthy(maxUnhealthy, expected);

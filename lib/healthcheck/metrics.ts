@@ -17,7 +17,12 @@ export function healthCheckMetrics(registry: Registry): HealthCheckMetrics {
   return {
     nodesCovered:
       existing(registry, 'mapi_machinehealthcheck_nodes_covered') ??
-      new Gauge({ name: 'mapi_machinehealthcheck_nodes_covered', help: 'Number of nodes covered by MachineHealthChecks', labelNames, registers: [registry] }),
+      new Gauge({
+        name: 'mapi_machinehealthcheck_nodes_covered',
+        help: 'Number of nodes covered by MachineHealthChecks',
+        labelNames,
+        registers: [registry],
+      }),
     remediationSuccess:
       existing(registry, 'mapi_machinehealthcheck_remediation_success_total') ??
       new Counter({

@@ -14,7 +14,12 @@ import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import type { Clock } from '../base/clock.js';
 import type { ReconcileContext } from '../runtime/types.js';
-import { buildRemediationRequest, requestKindFor, type ResourceResolver, type UnstructuredObject } from './external-remediation.js';
+import {
+  buildRemediationRequest,
+  requestKindFor,
+  type ResourceResolver,
+  type UnstructuredObject,
+} from './external-remediation.js';
 import { targetString, type HealthCheckTarget } from './health.js';
 
 export class RemediationRequests {
@@ -40,7 +45,11 @@ export class RemediationRequests {
     const requestKind = requestKindFor(ref.kind ?? '');
     const requestResource = this.resolveResource(ref.apiVersion ?? '', requestKind);
     try {
-      await this.client.get(requestResource, { namespace: mhc.metadata.namespace, name: m.metadata.name ?? '' }, { signal: ctx.signal });
+      await this.client.get(
+        requestResource,
+        { namespace: mhc.metadata.namespace, name: m.metadata.name ?? '' },
+        { signal: ctx.signal },
+      );
       return { conditions: conditions ?? [] };
     } catch (err) {
       if (!isNotFound(err)) return { conditions: conditions ?? [], error: err as Error };
@@ -56,7 +65,16 @@ export class RemediationRequests {
     } catch (err) {
       const message = `error retrieving remediation template ${ref.kind ?? ''} ${m.metadata.namespace ?? ''}/${ref.name ?? ''}: ${(err as Error).message}`;
       return {
-        conditions: setCondition(conditions, falseCondition(ExternalRemediationTemplateAvailableCondition, ExternalRemediationTemplateNotFoundReason, 'Error', message), now),
+        conditions: setCondition(
+          conditions,
+          falseCondition(
+            ExternalRemediationTemplateAvailableCondition,
+            ExternalRemediationTemplateNotFoundReason,
+            'Error',
+            message,
+          ),
+          now,
+        ),
         error: new Error(message, { cause: err }),
       };
     }
@@ -67,7 +85,16 @@ export class RemediationRequests {
     } catch (err) {
       const message = `error creating remediation request for machine ${m.metadata.name ?? ''}: ${(err as Error).message}`;
       return {
-        conditions: setCondition(next, falseCondition(ExternalRemediationRequestAvailableCondition, ExternalRemediationRequestCreationFailedReason, 'Error', message), now),
+        conditions: setCondition(
+          next,
+          falseCondition(
+            ExternalRemediationRequestAvailableCondition,
+            ExternalRemediationRequestCreationFailedReason,
+            'Error',
+            message,
+          ),
+          now,
+        ),
         error: new Error(message, { cause: err }),
       };
     }
@@ -87,9 +114,12 @@ export class RemediationRequests {
         await this.client.delete(resource, key, { signal: ctx.signal });
         ctx.log.info('deleted the remediation request of a healthy machine', { target: targetString(mhc, t) });
       } catch (err) {
-        if (!isNotFound(err)) ctx.log.warn('failed to clean up remediation request', { target: targetString(mhc, t), error: (err as Error).message });
+        if (!isNotFound(err))
+          ctx.log.warn('failed to clean up remediation request', {
+            target: targetString(mhc, t),
+            error: (err as Error).message,
+          });
       }
     }
   }
 }
-

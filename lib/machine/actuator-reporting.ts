@@ -16,7 +16,14 @@ import { MachineInstanceStateAnnotation } from '../apis/constants.js';
 import { isMachineProvisioned } from '../apis/machine-predicates.js';
 import type { ActuatorContext } from './actuator.js';
 import { clone, deepEqual } from './merge-patch.js';
-import { InvalidMachineConfigurationError, MissingSecretError, RequeueAfterError, findError, isInvalidMachineConfiguration, messageOf } from './errors.js';
+import {
+  InvalidMachineConfigurationError,
+  MissingSecretError,
+  RequeueAfterError,
+  findError,
+  isInvalidMachineConfiguration,
+  messageOf,
+} from './errors.js';
 import type { InstanceAction, FailedInstanceLabels } from './metrics.js';
 
 /** Errors are objects the provider may not own, so the reason rides beside them rather than on them. */
@@ -44,7 +51,11 @@ export function failureReasonOf(err: unknown, fallback: string): string {
 
 /** The labels of a mapi_instance_*_failed sample for this machine and error. */
 export function failureLabels(machine: Machine, err: unknown, fallback: string): FailedInstanceLabels {
-  return { name: machine.metadata.name ?? '', namespace: machine.metadata.namespace ?? '', reason: failureReasonOf(err, fallback) };
+  return {
+    name: machine.metadata.name ?? '',
+    namespace: machine.metadata.namespace ?? '',
+    reason: failureReasonOf(err, fallback),
+  };
 }
 
 export interface FailureReportOptions {
@@ -55,7 +66,6 @@ export interface FailureReportOptions {
 }
 
 const verbs = { create: 'Create', update: 'Update', delete: 'Delete' } as const;
-
 
 /**
  * Runs an actuator operation; when it fails for any reason but a requeue, counts the failure and emits
@@ -77,7 +87,13 @@ export async function reportActuatorFailures(
       if (findError(err, MissingSecretError)) throw err;
       const verb = verbs[op];
       const text = (opts.describe ?? messageOf)(err);
-      ctx.events.event(machine, 'Warning', `Failed${verb}`, verb, `${machine.metadata.name ?? ''}: reconciler failed to ${verb} machine: ${text}`);
+      ctx.events.event(
+        machine,
+        'Warning',
+        `Failed${verb}`,
+        verb,
+        `${machine.metadata.name ?? ''}: reconciler failed to ${verb} machine: ${text}`,
+      );
     }
     throw err;
   }
@@ -97,7 +113,10 @@ export interface MachineChangeMark {
  */
 export function machineChangeFingerprint(m: Machine): MachineChangeMark {
   const { [MachineInstanceStateAnnotation]: _state, ...annotations } = m.metadata.annotations ?? {};
-  return { snapshot: clone([m.metadata.labels, annotations, m.spec, m.status?.addresses]), provisioned: isMachineProvisioned(m) };
+  return {
+    snapshot: clone([m.metadata.labels, annotations, m.spec, m.status?.addresses]),
+    provisioned: isMachineProvisioned(m),
+  };
 }
 
 /**
@@ -116,7 +135,11 @@ export function emitUpdatedWhenChanged(machine: Machine, ctx: ActuatorContext, b
  * instance (a providerID), deleting anyway would forget that instance: the error says to fix the spec so
  * the deletion can go through. A machine that never got an instance keeps the plain error.
  */
-export async function scopeForDelete<S>(machine: Machine, build: () => Promise<S>, describe: (err: unknown) => string): Promise<S> {
+export async function scopeForDelete<S>(
+  machine: Machine,
+  build: () => Promise<S>,
+  describe: (err: unknown) => string,
+): Promise<S> {
   try {
     return await build();
   } catch (err) {

@@ -6,7 +6,13 @@ import { CapacityAvailableCondition, PhaseFailed, PhaseProvisioning } from '../a
 import { getCondition, setCondition } from '../apis/conditions.js';
 import type { Clock } from '../base/clock.js';
 import type { EventRecorder } from '../client/event-recorder.js';
-import { CapacityRetry, firstRefusalOf, judgeRefusal, refusedCondition, windowEndedCondition } from './capacity-window.js';
+import {
+  CapacityRetry,
+  firstRefusalOf,
+  judgeRefusal,
+  refusedCondition,
+  windowEndedCondition,
+} from './capacity-window.js';
 import { formatDuration, type InsufficientCapacityError } from './errors.js';
 import type { MachineDraft } from './machine-writer.js';
 import type { MachineMetrics } from './metrics.js';
@@ -42,13 +48,26 @@ export class CapacityRefusals {
       throw new CapacityRetry(verdict.windowLeftMs, { cause: refusal });
     }
     await this.status.updateStatus(draft, PhaseFailed, refusal, signal);
-    const waited = windowMs > 0 ? `; no capacity for ${formatDuration(Math.max(0, this.d.clock.now() - verdict.sinceMs))}` : '';
-    this.d.events.event(draft.machine, 'Warning', 'InsufficientResources', 'Create', `${draft.machine.metadata.name ?? ''}: ${refusal.message}${waited}`);
-    this.d.metrics.recordCapacityFailure({ namespace: draft.key.namespace, zone: refusal.zone, instanceType: refusal.instanceType, code: refusal.cloudCode });
+    const waited =
+      windowMs > 0 ? `; no capacity for ${formatDuration(Math.max(0, this.d.clock.now() - verdict.sinceMs))}` : '';
+    this.d.events.event(
+      draft.machine,
+      'Warning',
+      'InsufficientResources',
+      'Create',
+      `${draft.machine.metadata.name ?? ''}: ${refusal.message}${waited}`,
+    );
+    this.d.metrics.recordCapacityFailure({
+      namespace: draft.key.namespace,
+      zone: refusal.zone,
+      instanceType: refusal.instanceType,
+      code: refusal.cloudCode,
+    });
   }
 
   /** An instance that exists, or a create that failed for another reason, ends a run of refusals (Machines that never had one get no condition). */
   ended(draft: MachineDraft, how: 'created' | 'other-error'): void {
-    if (getCondition(draft.machine.status?.conditions, CapacityAvailableCondition)) this.status.setCondition(draft, windowEndedCondition(how === 'created'));
+    if (getCondition(draft.machine.status?.conditions, CapacityAvailableCondition))
+      this.status.setCondition(draft, windowEndedCondition(how === 'created'));
   }
 }

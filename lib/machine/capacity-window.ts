@@ -54,8 +54,18 @@ export function refusedCondition(err: InsufficientCapacityError, sinceMs: number
 /** The condition that ends a window: the instance exists, or create failed for another reason. */
 export function windowEndedCondition(created: boolean): Condition {
   return created
-    ? { type: CapacityAvailableCondition, status: 'True', reason: InstanceCreatedReason, message: 'The instance exists' }
-    : { type: CapacityAvailableCondition, status: 'Unknown', reason: CreateFailedReason, message: 'The last create attempt failed for a reason other than capacity' };
+    ? {
+        type: CapacityAvailableCondition,
+        status: 'True',
+        reason: InstanceCreatedReason,
+        message: 'The instance exists',
+      }
+    : {
+        type: CapacityAvailableCondition,
+        status: 'Unknown',
+        reason: CreateFailedReason,
+        message: 'The last create attempt failed for a reason other than capacity',
+      };
 }
 
 /** A create refused for want of capacity, inside its window: retried after the capacity backoff. */

@@ -27,7 +27,11 @@ export class CarriedNotes {
   begin(key: string, resourceVersion: string | undefined): ReconcileNotes {
     const prev = this.byKey.get(key);
     this.byKey.delete(key);
-    const echo = prev !== undefined && resourceVersion !== undefined && prev.resourceVersion === resourceVersion && this.clock.now() - prev.at <= this.carryMs;
+    const echo =
+      prev !== undefined &&
+      resourceVersion !== undefined &&
+      prev.resourceVersion === resourceVersion &&
+      this.clock.now() - prev.at <= this.carryMs;
     return new ReconcileNotes(echo ? prev.values : undefined);
   }
 

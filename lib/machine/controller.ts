@@ -49,7 +49,11 @@ export interface MachineControllerOptions {
 /** Machines by the name of the Node their status.nodeRef names. */
 export const MachineNodeRefIndex = 'machine-controller:nodeRef.name';
 
-export function addMachineController(mgr: ControllerManager, actuator: Actuator, opts: MachineControllerOptions = {}): void {
+export function addMachineController(
+  mgr: ControllerManager,
+  actuator: Actuator,
+  opts: MachineControllerOptions = {},
+): void {
   const machines = mgr.informer(Machines);
   const nodes = mgr.informer(Nodes);
   const metrics = opts.metrics ?? machineMetricsFor(mgr.metrics);
@@ -113,7 +117,12 @@ export function addMachineController(mgr: ControllerManager, actuator: Actuator,
   }
 
   const drainer = new NodeDrainer(
-    { client: mgr.client, listNodes: () => nodes.list(), clock: mgr.clock, log: mgr.logger.child({ controller: MachineDrainControllerName }) },
+    {
+      client: mgr.client,
+      listNodes: () => nodes.list(),
+      clock: mgr.clock,
+      log: mgr.logger.child({ controller: MachineDrainControllerName }),
+    },
     opts.drain,
   );
   mgr.addController({

@@ -41,7 +41,11 @@ export class InsufficientCapacityError extends MachineError {
     readonly detail: string,
     options?: { cause?: unknown },
   ) {
-    super('InsufficientResources', `${cloudCode}: no capacity for instance type ${instanceType || '(unknown)'} in zone ${zone || '(unknown)'}${detail ? `: ${detail}` : ''}`, options);
+    super(
+      'InsufficientResources',
+      `${cloudCode}: no capacity for instance type ${instanceType || '(unknown)'} in zone ${zone || '(unknown)'}${detail ? `: ${detail}` : ''}`,
+      options,
+    );
   }
 }
 
@@ -76,9 +80,12 @@ export class MissingSecretKeyError extends Error {
   }
 }
 
-export const createMachineError = (message: string, cause?: unknown) => new MachineError('CreateError', message, { cause });
-export const updateMachineError = (message: string, cause?: unknown) => new MachineError('UpdateError', message, { cause });
-export const deleteMachineError = (message: string, cause?: unknown) => new MachineError('DeleteError', message, { cause });
+export const createMachineError = (message: string, cause?: unknown) =>
+  new MachineError('CreateError', message, { cause });
+export const updateMachineError = (message: string, cause?: unknown) =>
+  new MachineError('UpdateError', message, { cause });
+export const deleteMachineError = (message: string, cause?: unknown) =>
+  new MachineError('DeleteError', message, { cause });
 
 export class RequeueAfterError extends Error {
   override readonly name = 'RequeueAfterError';

@@ -7,7 +7,13 @@ export { formatHooks, hasPreDrainHooks, hasPreTerminateHooks } from './lifecycle
 export { NodeDrainer, defaultDrainOptions, type DrainOptions, type DrainOutcome } from './drain/node-drainer.js';
 export { drainPermission, isControlPlaneNode } from './drain/drain-guard.js';
 export { decidePods, type PodDecision } from './drain/pod-filter.js';
-export { decodeProviderSpec, machineProviderSpecValue, templateProviderSpecValue, PROVIDER_SPEC_VALUE_FIELD, TEMPLATE_PROVIDER_SPEC_VALUE_FIELD } from './provider-spec.js';
+export {
+  decodeProviderSpec,
+  machineProviderSpecValue,
+  templateProviderSpecValue,
+  PROVIDER_SPEC_VALUE_FIELD,
+  TEMPLATE_PROVIDER_SPEC_VALUE_FIELD,
+} from './provider-spec.js';
 export {
   reportActuatorFailures,
   failureStep,

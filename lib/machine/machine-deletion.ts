@@ -64,8 +64,11 @@ export class MachineDeletion {
       reportMissingSecret(draft.machine, err, 'Delete', d.events, d.clock.now());
       await this.status.persistLogged(draft, log, signal);
       // Only an invalid spec on a machine that never got addresses lets deletion go on.
-      if ((draft.machine.status?.addresses?.length ?? 0) > 0 || !isInvalidMachineConfiguration(err)) return waitOrFail(err);
-      log.info('actuator delete rejected an invalid configuration for a machine without addresses; proceeding', { error: messageOf(err) });
+      if ((draft.machine.status?.addresses?.length ?? 0) > 0 || !isInvalidMachineConfiguration(err))
+        return waitOrFail(err);
+      log.info('actuator delete rejected an invalid configuration for a machine without addresses; proceeding', {
+        error: messageOf(err),
+      });
     }
     let exists: boolean;
     try {

@@ -27,7 +27,13 @@ import type { Informer, ReconcileContext, Reconciler, Request, Result } from '..
 import type { Actuator, ActuatorContext } from './actuator.js';
 import { falseCondition, trueCondition, unknownCondition } from '../apis/conditions.js';
 import { CapacityRefusals } from './capacity-refusals.js';
-import { findError, InsufficientCapacityError, isInvalidMachineConfiguration, messageOf, requeueAfterOf } from './errors.js';
+import {
+  findError,
+  InsufficientCapacityError,
+  isInvalidMachineConfiguration,
+  messageOf,
+  requeueAfterOf,
+} from './errors.js';
 import { MachineDeletion } from './machine-deletion.js';
 import { MachineDraft } from './machine-writer.js';
 import { clone } from './merge-patch.js';
@@ -137,7 +143,11 @@ export class MachineReconciler implements Reconciler {
     }
   }
 
-  private async reconcileMachine(draft: MachineDraft, ctx: ReconcileContext, notes: ReconcileNotes): Promise<Result | void> {
+  private async reconcileMachine(
+    draft: MachineDraft,
+    ctx: ReconcileContext,
+    notes: ReconcileNotes,
+  ): Promise<Result | void> {
     const { d } = this;
     const log = ctx.log.child({ machine: `${draft.key.namespace}/${draft.key.name}` });
     const deleting = !!draft.machine.metadata.deletionTimestamp;
@@ -175,8 +185,21 @@ export class MachineReconciler implements Reconciler {
     try {
       exists = await d.actuator.exists(draft.machine, actx);
     } catch (err) {
-      this.status.setCondition(draft, unknownCondition(InstanceExistsCondition, ErrorCheckingProviderReason, `Failed to check if machine exists: ${messageOf(err)}`));
-      reportMissingSecret(draft.machine, err, isMachineProvisioned(draft.machine) ? 'Update' : 'Create', d.events, d.clock.now());
+      this.status.setCondition(
+        draft,
+        unknownCondition(
+          InstanceExistsCondition,
+          ErrorCheckingProviderReason,
+          `Failed to check if machine exists: ${messageOf(err)}`,
+        ),
+      );
+      reportMissingSecret(
+        draft.machine,
+        err,
+        isMachineProvisioned(draft.machine) ? 'Update' : 'Create',
+        d.events,
+        d.clock.now(),
+      );
       await this.status.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
       const after = requeueAfterOf(err);
       if (after !== undefined) return { requeueAfterMs: after };
@@ -215,12 +238,18 @@ export class MachineReconciler implements Reconciler {
 
     if (isMachineProvisioned(draft.machine)) {
       // The instance was removed outside the Machine API.
-      this.status.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceMissingReason, 'Warning', 'Instance not found on provider'));
+      this.status.setCondition(
+        draft,
+        falseCondition(InstanceExistsCondition, InstanceMissingReason, 'Warning', 'Instance not found on provider'),
+      );
       await this.status.updateStatus(draft, PhaseFailed, new Error("can't find created instance"), ctx.signal);
       return;
     }
 
-    this.status.setCondition(draft, falseCondition(InstanceExistsCondition, InstanceNotCreatedReason, 'Warning', 'Instance has not been created'));
+    this.status.setCondition(
+      draft,
+      falseCondition(InstanceExistsCondition, InstanceNotCreatedReason, 'Warning', 'Instance has not been created'),
+    );
     // The reference writes Provisioning and waits for its own watch event to call Create;
     // here one pass does both, and Provisioning lands in the same status write as what Create learnt.
     let createErr: unknown;

@@ -21,20 +21,33 @@ export function applyPhase(machine: Machine, base: Machine, phase: string, cause
   status.conditions = setCondition(
     status.conditions,
     hasPreDrainHooks(machine)
-      ? falseCondition(DrainableCondition, HookPresentReason, 'Warning', `Drain operation currently blocked by: ${formatHooks(machine.spec?.lifecycleHooks?.preDrain)}`)
+      ? falseCondition(
+          DrainableCondition,
+          HookPresentReason,
+          'Warning',
+          `Drain operation currently blocked by: ${formatHooks(machine.spec?.lifecycleHooks?.preDrain)}`,
+        )
       : trueCondition(DrainableCondition),
     nowMs,
   );
   status.conditions = setCondition(
     status.conditions,
     hasPreTerminateHooks(machine)
-      ? falseCondition(TerminableCondition, HookPresentReason, 'Warning', `Terminate operation currently blocked by: ${formatHooks(machine.spec?.lifecycleHooks?.preTerminate)}`)
+      ? falseCondition(
+          TerminableCondition,
+          HookPresentReason,
+          'Warning',
+          `Terminate operation currently blocked by: ${formatHooks(machine.spec?.lifecycleHooks?.preTerminate)}`,
+        )
       : trueCondition(TerminableCondition),
     nowMs,
   );
 
   if (phase === PhaseFailed) {
-    machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: InstanceStateUnknown };
+    machine.metadata.annotations = {
+      ...machine.metadata.annotations,
+      [MachineInstanceStateAnnotation]: InstanceStateUnknown,
+    };
     const ps = status.providerStatus;
     if (ps && typeof ps === 'object') {
       const next = { ...ps };

@@ -59,7 +59,12 @@ export class MachineDraft {
         // still fails this pass so that the conditions are worked out again on the fresh object.
         const { conditions: _conditions, ...rest } = statusPatch;
         if (Object.keys(rest).length > 0) {
-          await this.client.patch(Machines, this.key, { type: 'merge', body: { status: rest } }, { subresource: 'status', signal });
+          await this.client.patch(
+            Machines,
+            this.key,
+            { type: 'merge', body: { status: rest } },
+            { subresource: 'status', signal },
+          );
         }
         throw err;
       }
@@ -93,7 +98,10 @@ function metadataSpecPatch(base: Machine, machine: Machine): Record<string, unkn
 type LabelsAndAnnotations = { labels?: Record<string, string>; annotations?: Record<string, string> };
 
 /** Only the keys that changed, so labels and annotations someone else set meanwhile stay as they are. */
-function labelsAndAnnotationsPatch(base: LabelsAndAnnotations | undefined, current: LabelsAndAnnotations | undefined): Record<string, unknown> | undefined {
+function labelsAndAnnotationsPatch(
+  base: LabelsAndAnnotations | undefined,
+  current: LabelsAndAnnotations | undefined,
+): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   const labels = createMergePatch({ v: base?.labels ?? {} }, { v: current?.labels ?? {} });
   if (labels) out.labels = labels.v;

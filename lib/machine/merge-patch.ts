@@ -5,7 +5,8 @@
 type Json = unknown;
 
 const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isPlainObject = (v: Json): v is Record<string, Json> => isObject(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null);
+const isPlainObject = (v: Json): v is Record<string, Json> =>
+  isObject(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null);
 
 /**
  * Structural equality of JSON values, with an explicit stack rather than recursion: the API server stores values
@@ -59,7 +60,14 @@ export function createMergePatch(base: Json, modified: Json): Record<string, Jso
  */
 export function clone<T>(v: T): T {
   // Plain objects and arrays are walked here; anything else that is not a primitive (a Date, say) is small and flat.
-  const copyOf = (x: Json): Json => (Array.isArray(x) ? new Array<Json>(x.length) : isPlainObject(x) ? {} : typeof x === 'object' && x !== null ? structuredClone(x) : x);
+  const copyOf = (x: Json): Json =>
+    Array.isArray(x)
+      ? new Array<Json>(x.length)
+      : isPlainObject(x)
+        ? {}
+        : typeof x === 'object' && x !== null
+          ? structuredClone(x)
+          : x;
   const root = copyOf(v);
   const pending: Array<[Json, Json]> = [[v, root]];
   for (let pair = pending.pop(); pair; pair = pending.pop()) {

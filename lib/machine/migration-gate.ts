@@ -17,15 +17,35 @@ export type MachineMigrationDecision =
 
 export function machineMigrationDecision(machine: Machine): MachineMigrationDecision {
   const authority = machine.status?.authoritativeAPI ?? '';
-  const ifChanged = (c: Condition): Condition | undefined => (isEquivalentTo(getCondition(machine.status?.conditions, PausedCondition), c) ? undefined : c);
+  const ifChanged = (c: Condition): Condition | undefined =>
+    isEquivalentTo(getCondition(machine.status?.conditions, PausedCondition), c) ? undefined : c;
   switch (authority) {
     case '':
       return { kind: 'sync-authority', authoritativeAPI: machine.spec?.authoritativeAPI ?? 'MachineAPI' };
     case 'ClusterAPI':
     case 'Migrating':
-      return { kind: 'paused', condition: ifChanged(trueConditionWithReason(PausedCondition, PausedConditionReason, `The AuthoritativeAPI status is set to '${authority}'`)) };
+      return {
+        kind: 'paused',
+        condition: ifChanged(
+          trueConditionWithReason(
+            PausedCondition,
+            PausedConditionReason,
+            `The AuthoritativeAPI status is set to '${authority}'`,
+          ),
+        ),
+      };
     case 'MachineAPI':
-      return { kind: 'active', condition: ifChanged(falseCondition(PausedCondition, NotPausedConditionReason, 'Info', "The AuthoritativeAPI status is set to 'MachineAPI'")) };
+      return {
+        kind: 'active',
+        condition: ifChanged(
+          falseCondition(
+            PausedCondition,
+            NotPausedConditionReason,
+            'Info',
+            "The AuthoritativeAPI status is set to 'MachineAPI'",
+          ),
+        ),
+      };
     default:
       return { kind: 'unknown', authoritativeAPI: authority };
   }

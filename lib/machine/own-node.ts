@@ -13,7 +13,13 @@ import type { Logger } from '../base/logger.js';
  * Node name, may already belong to a new Machine's instance, whose healthy Node that would delete. The uid
  * precondition covers a Node replaced between the read and the delete: that one is not ours either.
  */
-export async function deleteOwnNode(client: KubeClient, machine: Machine, name: string, log: Logger, signal: AbortSignal): Promise<void> {
+export async function deleteOwnNode(
+  client: KubeClient,
+  machine: Machine,
+  name: string,
+  log: Logger,
+  signal: AbortSignal,
+): Promise<void> {
   let node: Node;
   try {
     node = await client.get(Nodes, { name }, { signal });
@@ -22,7 +28,11 @@ export async function deleteOwnNode(client: KubeClient, machine: Machine, name: 
     throw err;
   }
   if (!isNodeOfMachine(node, machine)) {
-    log.info("leaving the node in place: it is not this machine's", { node: name, nodeProviderID: node.spec?.providerID ?? '', machineProviderID: machine.spec?.providerID ?? '' });
+    log.info("leaving the node in place: it is not this machine's", {
+      node: name,
+      nodeProviderID: node.spec?.providerID ?? '',
+      machineProviderID: machine.spec?.providerID ?? '',
+    });
     return;
   }
   try {

@@ -8,12 +8,14 @@ export const PROVIDER_SPEC_VALUE_FIELD = 'spec.providerSpec.value';
 export const TEMPLATE_PROVIDER_SPEC_VALUE_FIELD = 'spec.template.spec.providerSpec.value';
 
 function required(value: unknown, field: string, owner: string): unknown {
-  if (!value) throw new InvalidMachineConfigurationError(`${field}: Required value: the ${owner} has no providerSpec`, { field });
+  if (!value)
+    throw new InvalidMachineConfigurationError(`${field}: Required value: the ${owner} has no providerSpec`, { field });
   return value;
 }
 
 /** The Machine's providerSpec value, for a provider's own decoder; none is InvalidConfiguration naming the field. */
-export const machineProviderSpecValue = (machine: Machine): unknown => required(machine.spec?.providerSpec?.value, PROVIDER_SPEC_VALUE_FIELD, 'machine');
+export const machineProviderSpecValue = (machine: Machine): unknown =>
+  required(machine.spec?.providerSpec?.value, PROVIDER_SPEC_VALUE_FIELD, 'machine');
 
 /** The providerSpec value of a MachineSet's template (scale-from-zero reads it); none is InvalidConfiguration naming the field. */
 export const templateProviderSpecValue = (machineSet: MachineSet): unknown =>
@@ -31,15 +33,21 @@ export function decodeProviderSpec<T>(machine: Machine, decode: (value: Record<s
   const name = machine.metadata.name ?? '';
   const value: unknown = machine.spec?.providerSpec?.value;
   if (value === undefined || value === null) {
-    throw new InvalidMachineConfigurationError(`${name}: ${PROVIDER_SPEC_VALUE_FIELD}: Required value: the provider configuration is missing`, {
-      field: PROVIDER_SPEC_VALUE_FIELD,
-    });
+    throw new InvalidMachineConfigurationError(
+      `${name}: ${PROVIDER_SPEC_VALUE_FIELD}: Required value: the provider configuration is missing`,
+      {
+        field: PROVIDER_SPEC_VALUE_FIELD,
+      },
+    );
   }
   if (typeof value !== 'object' || Array.isArray(value)) {
     const found = Array.isArray(value) ? 'array' : typeof value;
-    throw new InvalidMachineConfigurationError(`${name}: ${PROVIDER_SPEC_VALUE_FIELD}: Invalid value: must be an object, found ${found}`, {
-      field: PROVIDER_SPEC_VALUE_FIELD,
-    });
+    throw new InvalidMachineConfigurationError(
+      `${name}: ${PROVIDER_SPEC_VALUE_FIELD}: Invalid value: must be an object, found ${found}`,
+      {
+        field: PROVIDER_SPEC_VALUE_FIELD,
+      },
+    );
   }
   try {
     return decode(value as Record<string, unknown>);

@@ -25,7 +25,8 @@ export interface ReconcilePacingOptions {
 
 // The uid is part of it: a machine re-created under the same name is a new object and owes nothing to the
 // backoff its predecessor earned.
-export const fingerprintOf = (m: Machine): string => `${m.metadata.uid ?? ''}/${m.metadata.generation ?? 0}/${m.metadata.deletionTimestamp ?? ''}`;
+export const fingerprintOf = (m: Machine): string =>
+  `${m.metadata.uid ?? ''}/${m.metadata.generation ?? 0}/${m.metadata.deletionTimestamp ?? ''}`;
 
 export class ReconcilePacing {
   private readonly gate: RetryGate;

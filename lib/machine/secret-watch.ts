@@ -38,7 +38,9 @@ export function referencedSecretKeys(machine: Machine, referencedSecrets: Refere
 
 /** The Machines (as requests) that name this Secret. */
 export function machinesReferencing(machines: Informer<Machine>, secret: Secret): Request[] {
-  return machines.byIndex(MachineSecretIndex, objectKey(secret)).flatMap((m) => (m.metadata.name ? [{ namespace: m.metadata.namespace, name: m.metadata.name }] : []));
+  return machines
+    .byIndex(MachineSecretIndex, objectKey(secret))
+    .flatMap((m) => (m.metadata.name ? [{ namespace: m.metadata.namespace, name: m.metadata.name }] : []));
 }
 
 export function watchReferencedSecrets(o: SecretWatchOptions): void {

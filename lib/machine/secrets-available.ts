@@ -11,7 +11,13 @@ import { findError, MissingSecretError } from './errors.js';
  * When `err` is a missing Secret: the SecretsAvailable=False condition and a Failed<verb> Warning event,
  * both naming the Secret and what waits for it. Actuators leave this report to the controller.
  */
-export function reportMissingSecret(machine: Machine, err: unknown, verb: 'Create' | 'Update' | 'Delete', events: EventRecorder, nowMs: number): void {
+export function reportMissingSecret(
+  machine: Machine,
+  err: unknown,
+  verb: 'Create' | 'Update' | 'Delete',
+  events: EventRecorder,
+  nowMs: number,
+): void {
   const missing = findError(err, MissingSecretError);
   if (!missing) return;
   const waiting = {
@@ -20,14 +26,27 @@ export function reportMissingSecret(machine: Machine, err: unknown, verb: 'Creat
     Delete: 'the instance is terminated and the finalizer removed once it exists',
   }[verb];
   const message = `${missing.message}; ${waiting}`;
-  setMachineCondition(machine, falseCondition(SecretsAvailableCondition, SecretNotFoundReason, 'Warning', message), nowMs);
+  setMachineCondition(
+    machine,
+    falseCondition(SecretsAvailableCondition, SecretNotFoundReason, 'Warning', message),
+    nowMs,
+  );
   events.event(machine, 'Warning', `Failed${verb}`, verb, `${machine.metadata.name ?? ''}: ${message}`);
 }
 
 /** Clears a SecretsAvailable=False left by an earlier wait; Machines that never waited get no condition. */
 export function markSecretsAvailable(machine: Machine, nowMs: number): void {
   const c = getCondition(machine.status?.conditions, SecretsAvailableCondition);
-  if (c && c.status !== 'True') setMachineCondition(machine, trueConditionWithReason(SecretsAvailableCondition, SecretsFoundReason, 'The Secrets the providerSpec names were read'), nowMs);
+  if (c && c.status !== 'True')
+    setMachineCondition(
+      machine,
+      trueConditionWithReason(
+        SecretsAvailableCondition,
+        SecretsFoundReason,
+        'The Secrets the providerSpec names were read',
+      ),
+      nowMs,
+    );
 }
 
 function setMachineCondition(machine: Machine, c: Condition, nowMs: number): void {

@@ -36,7 +36,13 @@ export class StatusWriter {
   }
 
   /** updateStatus on a path that is already failing: a failed write is logged, and the first error stands. */
-  async updateStatusLogged(draft: MachineDraft, phase: string, cause: unknown, log: Logger, signal: AbortSignal): Promise<void> {
+  async updateStatusLogged(
+    draft: MachineDraft,
+    phase: string,
+    cause: unknown,
+    log: Logger,
+    signal: AbortSignal,
+  ): Promise<void> {
     try {
       await this.updateStatus(draft, phase, cause, signal);
     } catch (err) {

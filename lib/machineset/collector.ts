@@ -89,7 +89,11 @@ export function registerMachineCollector(registry: Registry, src: MachineCollect
       this.reset();
       for (const ms of machineSetItems() ?? []) {
         this.set(
-          { name: ms.metadata.name ?? '', namespace: ms.metadata.namespace ?? '', api_version: ms.apiVersion ?? MACHINE_API_GROUP_VERSION },
+          {
+            name: ms.metadata.name ?? '',
+            namespace: ms.metadata.namespace ?? '',
+            api_version: ms.apiVersion ?? MACHINE_API_GROUP_VERSION,
+          },
           creationSeconds(ms.metadata.creationTimestamp),
         );
       }
@@ -108,8 +112,16 @@ export function registerMachineCollector(registry: Registry, src: MachineCollect
         }
       },
     });
-  perMachineSet('mapi_machine_set_status_replicas', "Information of the mapi managed Machineset's status for replicas", (ms) => ms.status?.replicas);
-  perMachineSet('mapi_machine_set_status_replicas_ready', "Information of the mapi managed Machineset's status for ready replicas", (ms) => ms.status?.readyReplicas);
+  perMachineSet(
+    'mapi_machine_set_status_replicas',
+    "Information of the mapi managed Machineset's status for replicas",
+    (ms) => ms.status?.replicas,
+  );
+  perMachineSet(
+    'mapi_machine_set_status_replicas_ready',
+    "Information of the mapi managed Machineset's status for ready replicas",
+    (ms) => ms.status?.readyReplicas,
+  );
   perMachineSet(
     'mapi_machine_set_status_replicas_available',
     "Information of the mapi managed Machineset's status for available replicas",

@@ -15,7 +15,12 @@
 //  - node readiness comes from the informer cache and a Node watch, not one GET per machine per pass.
 import type { Node } from '../apis/core.js';
 import { selectorFromLabelSelector } from '../apis/label-selector.js';
-import { MACHINE_API_GROUP_VERSION, type Machine, type MachineSet, type MachineSetStatus } from '../apis/machine-types.js';
+import {
+  MACHINE_API_GROUP_VERSION,
+  type Machine,
+  type MachineSet,
+  type MachineSetStatus,
+} from '../apis/machine-types.js';
 import type { KubeObject } from '../apis/meta.js';
 import { getControllerOf } from '../apis/objects.js';
 import type { EventRecorder } from '../client/event-recorder.js';
@@ -108,10 +113,16 @@ class MachineSetReconciler implements Reconciler {
           return;
         case 'paused':
           if (gate.conditions) await this.writeStatus(ms, { ...ms.status, conditions: gate.conditions }, ctx, false);
-          ctx.log.debug('another API is authoritative; not reconciling', { authoritativeAPI: ms.status?.authoritativeAPI }, 3);
+          ctx.log.debug(
+            'another API is authoritative; not reconciling',
+            { authoritativeAPI: ms.status?.authoritativeAPI },
+            3,
+          );
           return;
         case 'unknown':
-          ctx.log.error('unknown status.authoritativeAPI; not reconciling', { authoritativeAPI: gate.authoritativeAPI });
+          ctx.log.error('unknown status.authoritativeAPI; not reconciling', {
+            authoritativeAPI: gate.authoritativeAPI,
+          });
           return;
         case 'active':
           conditions = gate.conditions;
@@ -124,7 +135,12 @@ class MachineSetReconciler implements Reconciler {
       ctx.log.info('invalid MachineSet', { error: err.message });
       this.events.event(ms, 'Warning', 'ReconcileError', 'Reconcile', err.message);
       // Retrying cannot fix the spec; the update that fixes it triggers the next pass.
-      await this.writeStatus(ms, { ...ms.status, conditions, errorReason: 'InvalidConfiguration', errorMessage: err.message }, ctx, true);
+      await this.writeStatus(
+        ms,
+        { ...ms.status, conditions, errorReason: 'InvalidConfiguration', errorMessage: err.message },
+        ctx,
+        true,
+      );
       return;
     }
     const selector = selectorFromLabelSelector(ms.spec!.selector);
@@ -156,7 +172,8 @@ class MachineSetReconciler implements Reconciler {
         : `failed to update machine set status: ${(err as Error).message}`;
       throw this.reconcileError(ms, new Error(msg, { cause: err }));
     }
-    if (syncErr) throw this.reconcileError(ms, new Error(`failed to sync machines: ${syncErr.message}`, { cause: syncErr }));
+    if (syncErr)
+      throw this.reconcileError(ms, new Error(`failed to sync machines: ${syncErr.message}`, { cause: syncErr }));
 
     const minReady = minReadyRequeueMs(ms, status);
     const waits = [requeueAfterMs, minReady].filter((v): v is number => v !== undefined);
@@ -168,7 +185,12 @@ class MachineSetReconciler implements Reconciler {
     return err;
   }
 
-  private async writeStatus(ms: MachineSet, next: MachineSetStatus, ctx: ReconcileContext, swallow: boolean): Promise<void> {
+  private async writeStatus(
+    ms: MachineSet,
+    next: MachineSetStatus,
+    ctx: ReconcileContext,
+    swallow: boolean,
+  ): Promise<void> {
     if (!statusNeedsUpdate(ms, next)) return;
     try {
       await this.patchStatus(ms, statusPatch(ms, next).status as Record<string, unknown>, ctx.signal);
@@ -196,9 +218,13 @@ class MachineSetReconciler implements Reconciler {
  * Registers the MachineSet controller (`machineset_controller`) on the manager. Watches MachineSets, the
  * Machines they control (and orphans that match them), and Nodes (readiness feeds readyReplicas).
  */
-export function addMachineSetController(mgr: ControllerManager, opts: MachineSetControllerOptions = {}): MachineSetControllerHandle {
+export function addMachineSetController(
+  mgr: ControllerManager,
+  opts: MachineSetControllerOptions = {},
+): MachineSetControllerHandle {
   const burst = opts.burst ?? DEFAULT_MACHINESET_BURST;
-  if (!Number.isInteger(burst) || burst < 1) throw new RangeError(`MachineSet controller burst must be an integer >= 1, got ${burst}`);
+  if (!Number.isInteger(burst) || burst < 1)
+    throw new RangeError(`MachineSet controller burst must be an integer >= 1, got ${burst}`);
   const delayMs = opts.coalesceMs ?? DEFAULT_MACHINESET_COALESCE_MS;
   const machineSets = mgr.informer(MachineSets);
   const machines = mgr.informer(Machines);
@@ -215,7 +241,9 @@ export function addMachineSetController(mgr: ControllerManager, opts: MachineSet
     if (m.metadata.deletionTimestamp && !old?.metadata.deletionTimestamp) observeDeletion(m);
   });
   machines.on('delete', (m) => observeDeletion(m));
-  machineSets.on('delete', (ms) => expectations.delete(requestKey({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' })));
+  machineSets.on('delete', (ms) =>
+    expectations.delete(requestKey({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' })),
+  );
   function observeDeletion(m: Machine): void {
     const owner = ownerKeyOf(m);
     if (owner) expectations.deletionObserved(owner, m.metadata.uid ?? '');
@@ -256,7 +284,11 @@ export function addMachineSetController(mgr: ControllerManager, opts: MachineSet
     const out = new Map<string, Request>();
     for (const m of machines.byIndex(NODE_NAME_INDEX, obj.metadata.name ?? '')) {
       const ref = getControllerOf(m);
-      if (ref?.kind === 'MachineSet') out.set(requestKey({ namespace: m.metadata.namespace, name: ref.name }), { namespace: m.metadata.namespace, name: ref.name });
+      if (ref?.kind === 'MachineSet')
+        out.set(requestKey({ namespace: m.metadata.namespace, name: ref.name }), {
+          namespace: m.metadata.namespace,
+          name: ref.name,
+        });
     }
     return [...out.values()];
   };
@@ -267,7 +299,13 @@ export function addMachineSetController(mgr: ControllerManager, opts: MachineSet
     maxConcurrentReconciles: opts.maxConcurrentReconciles,
     watches: [
       { informer: machineSets as unknown as Informer<KubeObject>, enqueue: 'self' },
-      { informer: machines as unknown as Informer<KubeObject>, enqueue: 'owner', ownerKind: 'MachineSet', ownerApiVersion: MACHINE_API_GROUP_VERSION, delayMs },
+      {
+        informer: machines as unknown as Informer<KubeObject>,
+        enqueue: 'owner',
+        ownerKind: 'MachineSet',
+        ownerApiVersion: MACHINE_API_GROUP_VERSION,
+        delayMs,
+      },
       { informer: machines as unknown as Informer<KubeObject>, enqueue: 'map', map: orphanToMachineSets, delayMs },
       { informer: nodes as unknown as Informer<KubeObject>, enqueue: 'map', map: nodeToMachineSets, delayMs },
     ],

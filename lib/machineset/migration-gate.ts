@@ -2,7 +2,13 @@
 // Machines): only a MachineSet whose status.authoritativeAPI is MachineAPI is reconciled; the Paused
 // condition says which API is in charge.
 import { NotPausedConditionReason, PausedCondition, PausedConditionReason } from '../apis/constants.js';
-import { falseCondition, getCondition, isEquivalentTo, setCondition, trueConditionWithReason } from '../apis/conditions.js';
+import {
+  falseCondition,
+  getCondition,
+  isEquivalentTo,
+  setCondition,
+  trueConditionWithReason,
+} from '../apis/conditions.js';
 import type { Condition, MachineSet } from '../apis/machine-types.js';
 
 export type MigrationDecision =
@@ -23,14 +29,27 @@ export function migrationDecision(ms: MachineSet, now: number): MigrationDecisio
       return { kind: 'sync-authority', authoritativeAPI: ms.spec?.authoritativeAPI ?? 'MachineAPI' };
     case 'ClusterAPI':
     case 'Migrating': {
-      const c = trueConditionWithReason(PausedCondition, PausedConditionReason, `The AuthoritativeAPI status is set to '${authority}'`);
+      const c = trueConditionWithReason(
+        PausedCondition,
+        PausedConditionReason,
+        `The AuthoritativeAPI status is set to '${authority}'`,
+      );
       if (isEquivalentTo(getCondition(current, PausedCondition), c)) return { kind: 'paused' };
       return { kind: 'paused', conditions: setCondition(current, c, now) };
     }
     case 'MachineAPI':
       return {
         kind: 'active',
-        conditions: setCondition(current, falseCondition(PausedCondition, NotPausedConditionReason, 'Info', "The AuthoritativeAPI status is set to 'MachineAPI'"), now),
+        conditions: setCondition(
+          current,
+          falseCondition(
+            PausedCondition,
+            NotPausedConditionReason,
+            'Info',
+            "The AuthoritativeAPI status is set to 'MachineAPI'",
+          ),
+          now,
+        ),
       };
     default:
       return { kind: 'unknown', authoritativeAPI: authority };

@@ -24,7 +24,12 @@ function newMachineFor(ms: MachineSet): Machine {
   };
   if (template.metadata?.labels) metadata.labels = { ...template.metadata.labels };
   if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
-  return { apiVersion: MACHINE_API_GROUP_VERSION, kind: 'Machine', metadata, spec: structuredClone(template.spec ?? {}) };
+  return {
+    apiVersion: MACHINE_API_GROUP_VERSION,
+    kind: 'Machine',
+    metadata,
+    spec: structuredClone(template.spec ?? {}),
+  };
 }
 
 export class ReplicaSync {
@@ -58,7 +63,12 @@ export class ReplicaSync {
     if (diff > 0) {
       const policy = resolveDeletePolicy(ms.spec!.deletePolicy);
       const victims = machinesToDelete(owned, Math.min(diff, this.burst), policy, this.random);
-      ctx.log.info('too many replicas, deleting machines', { replicas, current: owned.length, deleting: victims.length, policy });
+      ctx.log.info('too many replicas, deleting machines', {
+        replicas,
+        current: owned.length,
+        deleting: victims.length,
+        policy,
+      });
       try {
         await this.deleteMachines(ms, key, victims, ctx);
       } finally {
@@ -82,7 +92,13 @@ export class ReplicaSync {
       );
       for (const r of results) {
         if (r.status === 'fulfilled') {
-          this.events.event(ms, 'Normal', 'SuccessfulCreate', 'Create', `Created machine: ${r.value.metadata.name ?? ''}`);
+          this.events.event(
+            ms,
+            'Normal',
+            'SuccessfulCreate',
+            'Create',
+            `Created machine: ${r.value.metadata.name ?? ''}`,
+          );
         } else {
           // The informer will never see this one.
           this.expectations.creationObserved(key);
@@ -101,7 +117,10 @@ export class ReplicaSync {
   }
 
   private async deleteMachines(ms: MachineSet, key: string, victims: Machine[], ctx: ReconcileContext): Promise<void> {
-    this.expectations.expectDeletions(key, victims.map((m) => m.metadata.uid ?? ''));
+    this.expectations.expectDeletions(
+      key,
+      victims.map((m) => m.metadata.uid ?? ''),
+    );
     const results = await Promise.allSettled(
       victims.map((m) =>
         this.client.delete(

@@ -7,7 +7,13 @@
 //  - anything else (cloud unreachable, throttled) → Warning ReconcileError event and a retry with backoff.
 // A MachineSet whose outcome was terminal is not looked up again until its spec changes (generation), so
 // status updates from the MachineSet controller do not repeat the same event over and over.
-import { CapacityCPUAnnotation, CapacityMemoryAnnotation, GPUAnnotation, MemoryMbAnnotation, VCPUAnnotation } from '../apis/constants.js';
+import {
+  CapacityCPUAnnotation,
+  CapacityMemoryAnnotation,
+  GPUAnnotation,
+  MemoryMbAnnotation,
+  VCPUAnnotation,
+} from '../apis/constants.js';
 import type { MachineSet } from '../apis/machine-types.js';
 import type { KubeObject } from '../apis/meta.js';
 import { isNotFound } from '../client/errors.js';
@@ -54,9 +60,18 @@ export function addScaleFromZeroController(
         const info = await catalog.lookup(ms, { signal: ctx.signal, log: ctx.log });
         if (!info) {
           ctx.log.error('unable to set scale from zero annotations: unknown instance type');
-          ctx.log.error('autoscaling from zero will not work; to fix this, set these annotations on the MachineSet by hand', {
-            annotations: [VCPUAnnotation, MemoryMbAnnotation, GPUAnnotation, CapacityCPUAnnotation, CapacityMemoryAnnotation],
-          });
+          ctx.log.error(
+            'autoscaling from zero will not work; to fix this, set these annotations on the MachineSet by hand',
+            {
+              annotations: [
+                VCPUAnnotation,
+                MemoryMbAnnotation,
+                GPUAnnotation,
+                CapacityCPUAnnotation,
+                CapacityMemoryAnnotation,
+              ],
+            },
+          );
           events.event(ms, 'Warning', 'FailedUpdate', 'Update', UNKNOWN_INSTANCE_TYPE_MESSAGE);
           settled.set(key, fingerprint(ms));
           return;

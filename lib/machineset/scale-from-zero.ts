@@ -26,7 +26,9 @@ export class InvalidInstanceTypeInfoError extends Error {
 function requireCount(info: InstanceTypeInfo, field: 'vCPU' | 'memoryMiB' | 'gpuCount'): number {
   const v = info[field];
   if (!Number.isInteger(v) || v < 0) {
-    throw new InvalidInstanceTypeInfoError(`instance type ${info.name}: ${field} must be a non-negative integer, got ${String(v)}`);
+    throw new InvalidInstanceTypeInfoError(
+      `instance type ${info.name}: ${field} must be a non-negative integer, got ${String(v)}`,
+    );
   }
   return v;
 }
@@ -54,7 +56,10 @@ export function mergeCommaSeparatedKeyValuePairs(...lists: Array<string | undefi
  * Every scale-from-zero annotation for `info`, given the MachineSet's current annotations. The arch label is
  * merged under whatever labels are already there (a label the user set, even kubernetes.io/arch, wins).
  */
-export function scaleFromZeroAnnotations(info: InstanceTypeInfo, current: Record<string, string> | undefined): Record<string, string> {
+export function scaleFromZeroAnnotations(
+  info: InstanceTypeInfo,
+  current: Record<string, string> | undefined,
+): Record<string, string> {
   const vcpu = requireCount(info, 'vCPU');
   const memoryMiB = requireCount(info, 'memoryMiB');
   const gpus = requireCount(info, 'gpuCount');
@@ -62,7 +67,10 @@ export function scaleFromZeroAnnotations(info: InstanceTypeInfo, current: Record
     [VCPUAnnotation]: String(vcpu),
     [MemoryMbAnnotation]: String(memoryMiB),
     [GPUAnnotation]: String(gpus),
-    [CapacityLabelsAnnotation]: mergeCommaSeparatedKeyValuePairs(`${ArchLabel}=${info.architecture}`, current?.[CapacityLabelsAnnotation]),
+    [CapacityLabelsAnnotation]: mergeCommaSeparatedKeyValuePairs(
+      `${ArchLabel}=${info.architecture}`,
+      current?.[CapacityLabelsAnnotation],
+    ),
     [CapacityCPUAnnotation]: String(vcpu),
     // A Quantity in binary units: "16384Mi" is exactly the MiB the OpenShift key carries.
     [CapacityMemoryAnnotation]: `${memoryMiB}Mi`,

@@ -27,7 +27,12 @@ export function isAvailable(ready: { lastTransitionTime?: string }, minReadySeco
  * observedGeneration is left as it was: it is set when the status is written. errorReason and errorMessage
  * are the caller's (the controller sets them only for an invalid configuration).
  */
-export function calculateStatus(ms: MachineSet, machines: readonly Machine[], nodeOf: NodeLookup, now: number): MachineSetStatus {
+export function calculateStatus(
+  ms: MachineSet,
+  machines: readonly Machine[],
+  nodeOf: NodeLookup,
+  now: number,
+): MachineSetStatus {
   const templateLabels = ms.spec?.template?.metadata?.labels;
   const minReadySeconds = ms.spec?.minReadySeconds ?? 0;
   let fullyLabeled = 0;
@@ -103,6 +108,7 @@ export function statusPatch(ms: MachineSet, next: MachineSetStatus): Record<stri
 export function minReadyRequeueMs(ms: MachineSet, status: MachineSetStatus): number | undefined {
   const replicas = ms.spec?.replicas ?? 0;
   const minReady = ms.spec?.minReadySeconds ?? 0;
-  if (minReady > 0 && status.readyReplicas === replicas && status.availableReplicas !== replicas) return minReady * 1000;
+  if (minReady > 0 && status.readyReplicas === replicas && status.availableReplicas !== replicas)
+    return minReady * 1000;
   return undefined;
 }

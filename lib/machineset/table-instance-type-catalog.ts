@@ -19,7 +19,10 @@ export class TableInstanceTypeCatalog implements InstanceTypeCatalog {
     this.byName = new Map(types.map((t) => [t.name, t]));
   }
 
-  async lookup(machineSet: MachineSet, _ctx?: Parameters<InstanceTypeCatalog['lookup']>[1]): Promise<InstanceTypeInfo | undefined> {
+  async lookup(
+    machineSet: MachineSet,
+    _ctx?: Parameters<InstanceTypeCatalog['lookup']>[1],
+  ): Promise<InstanceTypeInfo | undefined> {
     return this.byName.get(this.nameOf(machineSet));
   }
 }

@@ -33,10 +33,18 @@ export function validateMachineSet(ms: MachineSet): MachineSetFieldError[] {
     const parsed = selectorFromLabelSelector(selector);
     const templateLabels = ms.spec?.template?.metadata?.labels;
     if (!parsed.matches(templateLabels)) {
-      errors.push({ field: 'spec.template.metadata.labels', value: templateLabels ?? {}, detail: '`selector` does not match template `labels`' });
+      errors.push({
+        field: 'spec.template.metadata.labels',
+        value: templateLabels ?? {},
+        detail: '`selector` does not match template `labels`',
+      });
     }
   } catch (err) {
-    errors.push({ field: 'spec.selector', value: selector, detail: `invalid label selector: ${(err as Error).message}` });
+    errors.push({
+      field: 'spec.selector',
+      value: selector,
+      detail: `invalid label selector: ${(err as Error).message}`,
+    });
   }
   const replicas = ms.spec?.replicas;
   if (replicas === undefined || replicas === null) {

@@ -30,7 +30,10 @@ export function addNodeLinkController(mgr: ControllerManager, opts: NodeLinkCont
       if (node?.metadata.name) requests.push({ name: node.metadata.name });
     } catch (err) {
       // Ambiguous: never guess. The nodes' own reconciles report the error with backoff.
-      log.warn('cannot map machine to a node', { machine: `${machine.metadata.namespace}/${machine.metadata.name}`, error: (err as Error).message });
+      log.warn('cannot map machine to a node', {
+        machine: `${machine.metadata.namespace}/${machine.metadata.name}`,
+        error: (err as Error).message,
+      });
     }
     const refName = machine.status?.nodeRef?.name;
     if (refName && !requests.some((r) => r.name === refName)) requests.push({ name: refName });

@@ -27,8 +27,11 @@ export function desiredNode(node: Node, machine: Machine): Node {
     }
   }
 
-  const wantAnnotations = Object.fromEntries(Object.entries(machine.spec?.metadata?.annotations ?? {}).filter(([k]) => !reservedAnnotations.has(k)));
-  for (const key of before.annotations) if (!(key in wantAnnotations) && !reservedAnnotations.has(key)) delete annotations[key];
+  const wantAnnotations = Object.fromEntries(
+    Object.entries(machine.spec?.metadata?.annotations ?? {}).filter(([k]) => !reservedAnnotations.has(k)),
+  );
+  for (const key of before.annotations)
+    if (!(key in wantAnnotations) && !reservedAnnotations.has(key)) delete annotations[key];
   for (const [key, value] of Object.entries(wantAnnotations)) {
     if (annotations[key] !== value) {
       annotations[key] = value;
@@ -39,7 +42,9 @@ export function desiredNode(node: Node, machine: Machine): Node {
   }
 
   const wantTaints = machine.spec?.taints ?? [];
-  taints = taints.filter((t) => !(before.taints.some((o) => sameTaint(o, t)) && !wantTaints.some((w) => sameTaint(w, t))));
+  taints = taints.filter(
+    (t) => !(before.taints.some((o) => sameTaint(o, t)) && !wantTaints.some((w) => sameTaint(w, t))),
+  );
   for (const want of wantTaints) {
     const idx = taints.findIndex((t) => sameTaint(t, want));
     const wasOurs = before.taints.some((o) => sameTaint(o, want));

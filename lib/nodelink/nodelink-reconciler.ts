@@ -41,9 +41,15 @@ export function indexMachines(machines: Informer<Machine>): void {
   machines.addIndex(MachineInternalIPIndex, (m) => internalIPs(m.status?.addresses));
 }
 
-function single<T extends { metadata: { name?: string; namespace?: string } }>(found: T[], what: string, by: string): T | undefined {
+function single<T extends { metadata: { name?: string; namespace?: string } }>(
+  found: T[],
+  what: string,
+  by: string,
+): T | undefined {
   if (found.length > 1) {
-    const names = found.map((o) => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name)).join(', ');
+    const names = found
+      .map((o) => (o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name))
+      .join(', ');
     throw new AmbiguousMatchError(`expected 1 ${what}, got ${found.length} (${by}): ${names}`);
   }
   return found[0];
@@ -63,15 +69,22 @@ export function mayLinkByIP(node: Node, machine: Machine, nodes: Informer<Node>,
   const nodeID = normalizeProviderID(node.spec?.providerID);
   const machineID = normalizeProviderID(machine.spec?.providerID);
   if (nodeID !== undefined && machineID !== undefined) return nodeID === machineID;
-  if (nodeID !== undefined) return machines.byIndex(MachineProviderIDIndex, nodeID).every((m) => sameObject(m, machine));
+  if (nodeID !== undefined)
+    return machines.byIndex(MachineProviderIDIndex, nodeID).every((m) => sameObject(m, machine));
   if (machineID !== undefined) return nodes.byIndex(NodeProviderIDIndex, machineID).every((n) => sameObject(n, node));
   return true;
 }
 
-const sameObject = (a: { metadata: { name?: string; namespace?: string } }, b: { metadata: { name?: string; namespace?: string } }): boolean =>
-  a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '');
+const sameObject = (
+  a: { metadata: { name?: string; namespace?: string } },
+  b: { metadata: { name?: string; namespace?: string } },
+): boolean => a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '');
 
-export function findMachineForNode(node: Node, machines: Informer<Machine>, nodes: Informer<Node>): Machine | undefined {
+export function findMachineForNode(
+  node: Node,
+  machines: Informer<Machine>,
+  nodes: Informer<Node>,
+): Machine | undefined {
   try {
     const id = normalizeProviderID(node.spec?.providerID);
     if (id) {
@@ -80,14 +93,22 @@ export function findMachineForNode(node: Node, machines: Informer<Machine>, node
     }
     const ip = internalIPs(node.status?.addresses)[0];
     if (!ip) return undefined;
-    const candidates = machines.byIndex(MachineInternalIPIndex, ip).filter((m) => mayLinkByIP(node, m, nodes, machines));
+    const candidates = machines
+      .byIndex(MachineInternalIPIndex, ip)
+      .filter((m) => mayLinkByIP(node, m, nodes, machines));
     return single(candidates, 'machine', `InternalIP ${ip}`);
   } catch (err) {
-    throw new Error(`failed to find machine from node "${node.metadata.name}": ${(err as Error).message}`, { cause: err });
+    throw new Error(`failed to find machine from node "${node.metadata.name}": ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 
-export function findNodeForMachine(machine: Machine, nodes: Informer<Node>, machines: Informer<Machine>): Node | undefined {
+export function findNodeForMachine(
+  machine: Machine,
+  nodes: Informer<Node>,
+  machines: Informer<Machine>,
+): Node | undefined {
   const id = normalizeProviderID(machine.spec?.providerID);
   if (id) {
     const n = single(nodes.byIndex(NodeProviderIDIndex, id), 'node', `providerID ${machine.spec?.providerID}`);
@@ -127,7 +148,11 @@ export class NodeLinkReconciler implements Reconciler {
     }
     // A copy from before our own last write: the watch event of that write brings this node back.
     const machineKey = `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`;
-    if (this.written.isStale(`node/${req.name}`, node.metadata.resourceVersion) || this.written.isStale(machineKey, machine.metadata.resourceVersion)) return;
+    if (
+      this.written.isStale(`node/${req.name}`, node.metadata.resourceVersion) ||
+      this.written.isStale(machineKey, machine.metadata.resourceVersion)
+    )
+      return;
     if (node.metadata.deletionTimestamp) {
       this.readiness.delete(req.name);
       return;
@@ -148,7 +173,12 @@ export class NodeLinkReconciler implements Reconciler {
       { labels: node.metadata.labels ?? {}, annotations: node.metadata.annotations ?? {} },
       { labels: want.metadata.labels ?? {}, annotations: want.metadata.annotations ?? {} },
     );
-    if (meta) this.written.record(`node/${key.name}`, (await this.d.client.patch(Nodes, key, { type: 'merge', body: { metadata: meta } }, { signal })).metadata.resourceVersion);
+    if (meta)
+      this.written.record(
+        `node/${key.name}`,
+        (await this.d.client.patch(Nodes, key, { type: 'merge', body: { metadata: meta } }, { signal })).metadata
+          .resourceVersion,
+      );
 
     const before = node.spec?.taints;
     const after = want.spec?.taints ?? [];
@@ -157,14 +187,25 @@ export class NodeLinkReconciler implements Reconciler {
     // the spec it goes into (spec changes are rare, unlike the status heartbeats).
     const ops: JsonPatchOperation[] =
       before !== undefined
-        ? [{ op: 'test', path: '/spec/taints', value: before }, { op: 'replace', path: '/spec/taints', value: after }]
+        ? [
+            { op: 'test', path: '/spec/taints', value: before },
+            { op: 'replace', path: '/spec/taints', value: after },
+          ]
         : node.spec !== undefined
-          ? [{ op: 'test', path: '/spec', value: node.spec }, { op: 'add', path: '/spec/taints', value: after }]
+          ? [
+              { op: 'test', path: '/spec', value: node.spec },
+              { op: 'add', path: '/spec/taints', value: after },
+            ]
           : [];
     const written =
       ops.length > 0
         ? await this.d.client.patch(Nodes, key, { type: 'json', body: ops }, { signal })
-        : await this.d.client.patch(Nodes, key, { type: 'merge', body: { spec: { taints: after } } }, { signal, resourceVersion: node.metadata.resourceVersion });
+        : await this.d.client.patch(
+            Nodes,
+            key,
+            { type: 'merge', body: { spec: { taints: after } } },
+            { signal, resourceVersion: node.metadata.resourceVersion },
+          );
     this.written.record(`node/${key.name}`, written.metadata.resourceVersion);
   }
 
@@ -200,8 +241,10 @@ export class NodeLinkReconciler implements Reconciler {
       },
       { subresource: 'status', signal },
     );
-    this.written.record(`machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`, written.metadata.resourceVersion);
+    this.written.record(
+      `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`,
+      written.metadata.resourceVersion,
+    );
     this.readiness.set(name, ready);
   }
 }
-

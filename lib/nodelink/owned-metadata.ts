@@ -17,9 +17,12 @@ export function parseOwned(raw: string | undefined): OwnedMetadata {
   if (!raw) return emptyOwned();
   try {
     const v = JSON.parse(raw) as Partial<OwnedMetadata>;
-    const strings = (a: unknown): string[] => (Array.isArray(a) ? a.filter((x): x is string => typeof x === 'string') : []);
+    const strings = (a: unknown): string[] =>
+      Array.isArray(a) ? a.filter((x): x is string => typeof x === 'string') : [];
     const taints = Array.isArray(v.taints)
-      ? v.taints.filter((t): t is { key: string; effect: string } => typeof t?.key === 'string' && typeof t?.effect === 'string')
+      ? v.taints.filter(
+          (t): t is { key: string; effect: string } => typeof t?.key === 'string' && typeof t?.effect === 'string',
+        )
       : [];
     return { labels: strings(v.labels), annotations: strings(v.annotations), taints };
   } catch {

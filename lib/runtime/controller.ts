@@ -34,9 +34,11 @@ export class ControllerImpl implements Controller, Runnable {
     private readonly deps: ControllerDeps,
   ) {
     if (!opts.name) throw new Error('controller: name is required');
-    if (!opts.reconciler || typeof opts.reconciler.reconcile !== 'function') throw new Error(`controller ${opts.name}: reconciler is required`);
+    if (!opts.reconciler || typeof opts.reconciler.reconcile !== 'function')
+      throw new Error(`controller ${opts.name}: reconciler is required`);
     const workers = opts.maxConcurrentReconciles ?? 10;
-    if (!Number.isInteger(workers) || workers < 1) throw new Error(`controller ${opts.name}: maxConcurrentReconciles must be an integer >= 1, got ${workers}`);
+    if (!Number.isInteger(workers) || workers < 1)
+      throw new Error(`controller ${opts.name}: maxConcurrentReconciles must be an integer >= 1, got ${workers}`);
     this.name = opts.name;
     this.workers = workers;
     this.timeoutMs = opts.reconcileTimeoutMs ?? 300_000;
@@ -46,7 +48,8 @@ export class ControllerImpl implements Controller, Runnable {
     });
     for (const w of opts.watches) this.watch(w);
     const m = deps.metrics;
-    for (const result of ['success', 'error', 'requeue', 'requeue_after']) m.reconcileTotal.inc({ controller: this.name, result }, 0);
+    for (const result of ['success', 'error', 'requeue', 'requeue_after'])
+      m.reconcileTotal.inc({ controller: this.name, result }, 0);
     m.reconcileErrors.inc({ controller: this.name }, 0);
     m.terminalReconcileErrors.inc({ controller: this.name }, 0);
     m.reconcilePanics.inc({ controller: this.name }, 0);
@@ -100,9 +103,17 @@ export class ControllerImpl implements Controller, Runnable {
     const labels = { controller: this.name };
     const reconcileID = randomUUID();
     const request = requestFromKey(key);
-    const log = this.log.child({ key, ...(request.namespace ? { namespace: request.namespace } : {}), name: request.name, reconcileID });
+    const log = this.log.child({
+      key,
+      ...(request.namespace ? { namespace: request.namespace } : {}),
+      name: request.name,
+      reconcileID,
+    });
     const timeout = new AbortController();
-    const timer = this.deps.clock.setTimeout(() => timeout.abort(new Error(`reconcile timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+    const timer = this.deps.clock.setTimeout(
+      () => timeout.abort(new Error(`reconcile timed out after ${this.timeoutMs} ms`)),
+      this.timeoutMs,
+    );
     const signal = this.deps.hardStop ? AbortSignal.any([timeout.signal, this.deps.hardStop]) : timeout.signal;
     const started = this.deps.clock.now();
     this.active++;
@@ -182,7 +193,10 @@ export class ControllerImpl implements Controller, Runnable {
 function ownerRequests(obj: KubeObject, kind: string, apiVersion: string | undefined): Request[] {
   const group = (v: string): string => (v.includes('/') ? v.slice(0, v.indexOf('/')) : '');
   const ref = obj.metadata.ownerReferences?.find(
-    (o) => o.controller === true && o.kind === kind && (apiVersion === undefined || group(o.apiVersion) === group(apiVersion)),
+    (o) =>
+      o.controller === true &&
+      o.kind === kind &&
+      (apiVersion === undefined || group(o.apiVersion) === group(apiVersion)),
   );
   return ref ? [{ namespace: obj.metadata.namespace || undefined, name: ref.name }] : [];
 }

@@ -46,7 +46,13 @@ export class LeaderElector {
 
   constructor(
     private readonly config: LeaderElectionConfig,
-    private readonly deps: { client: KubeClient; clock: Clock; logger: Logger; defaultIdentity: string; fence?: LeaseWriteFence },
+    private readonly deps: {
+      client: KubeClient;
+      clock: Clock;
+      logger: Logger;
+      defaultIdentity: string;
+      fence?: LeaseWriteFence;
+    },
   ) {
     this.identity = config.identity || deps.defaultIdentity;
     this.leaseDurationMs = config.leaseDurationMs ?? 15_000;
@@ -55,10 +61,14 @@ export class LeaderElector {
     if (!config.id) throw new LeaderElectionConfigError('leaderElection.id is required');
     if (!config.namespace) throw new LeaderElectionConfigError('leaderElection.namespace is required');
     if (!(this.leaseDurationMs > this.renewDeadlineMs)) {
-      throw new LeaderElectionConfigError(`leaderElection: leaseDurationMs (${this.leaseDurationMs}) must be greater than renewDeadlineMs (${this.renewDeadlineMs})`);
+      throw new LeaderElectionConfigError(
+        `leaderElection: leaseDurationMs (${this.leaseDurationMs}) must be greater than renewDeadlineMs (${this.renewDeadlineMs})`,
+      );
     }
     if (!(this.renewDeadlineMs > jitterFactor * this.retryPeriodMs)) {
-      throw new LeaderElectionConfigError(`leaderElection: renewDeadlineMs (${this.renewDeadlineMs}) must be greater than ${jitterFactor} × retryPeriodMs (${this.retryPeriodMs})`);
+      throw new LeaderElectionConfigError(
+        `leaderElection: renewDeadlineMs (${this.renewDeadlineMs}) must be greater than ${jitterFactor} × retryPeriodMs (${this.retryPeriodMs})`,
+      );
     }
   }
 
@@ -69,11 +79,17 @@ export class LeaderElector {
 
   /** Tries every retryPeriod (with jitter) until this process holds the lease; false if the signal aborted first. */
   async acquire(signal: AbortSignal): Promise<boolean> {
-    this.deps.logger.info('attempting to acquire leader lease', { lease: `${this.config.namespace}/${this.config.id}`, identity: this.identity });
+    this.deps.logger.info('attempting to acquire leader lease', {
+      lease: `${this.config.namespace}/${this.config.id}`,
+      identity: this.identity,
+    });
     while (!signal.aborted) {
       if (await this.tryAcquireOrRenew(signal)) {
         this.leader = true;
-        this.deps.logger.info('successfully acquired lease', { lease: `${this.config.namespace}/${this.config.id}`, identity: this.identity });
+        this.deps.logger.info('successfully acquired lease', {
+          lease: `${this.config.namespace}/${this.config.id}`,
+          identity: this.identity,
+        });
         return true;
       }
       const wait = this.retryPeriodMs * (1 + Math.random() * (jitterFactor - 1));
@@ -89,7 +105,10 @@ export class LeaderElector {
       let renewed = false;
       while (!signal.aborted && this.deps.clock.now() < deadline) {
         const attempt = new AbortController();
-        const timer = this.deps.clock.setTimeout(() => attempt.abort(new Error('renew deadline passed')), deadline - this.deps.clock.now());
+        const timer = this.deps.clock.setTimeout(
+          () => attempt.abort(new Error('renew deadline passed')),
+          deadline - this.deps.clock.now(),
+        );
         try {
           // Not cut short by the stop signal: a renewal the server applies while we give up on it
           // would leave us holding a stale resourceVersion, and the release would then conflict.
@@ -105,7 +124,10 @@ export class LeaderElector {
       if (!renewed) {
         this.leader = false;
         this.deps.fence?.close();
-        this.deps.logger.error('failed to renew lease within the renew deadline; leadership lost', { lease: `${this.config.namespace}/${this.config.id}`, renewDeadlineMs: this.renewDeadlineMs });
+        this.deps.logger.error('failed to renew lease within the renew deadline; leadership lost', {
+          lease: `${this.config.namespace}/${this.config.id}`,
+          renewDeadlineMs: this.renewDeadlineMs,
+        });
         return 'lost';
       }
       if (!(await this.sleep(this.retryPeriodMs, signal))) return 'stopped';
@@ -121,18 +143,27 @@ export class LeaderElector {
     const key = { namespace: this.config.namespace, name: this.config.id };
     const held = this.lease;
     try {
-      await retryCall(async (attempt) => {
-        // Our own last renewal may have landed after we read it: look again and release if it is still ours.
-        const current = attempt === 1 ? held : await this.deps.client.get(Leases, key, { signal });
-        if (current.spec?.holderIdentity !== this.identity) return;
-        const now = microTime(this.deps.clock.now());
-        const released: Lease = {
-          ...current,
-          spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: current.spec?.leaseTransitions ?? 0 },
-        };
-        this.lease = await this.deps.client.update(Leases, released, { signal });
-        this.deps.logger.info('released leader lease', { lease: `${key.namespace}/${key.name}` });
-      }, { signal, retryable: isConflict, retries: 2, minTimeoutMs: 0, clock: this.deps.clock });
+      await retryCall(
+        async (attempt) => {
+          // Our own last renewal may have landed after we read it: look again and release if it is still ours.
+          const current = attempt === 1 ? held : await this.deps.client.get(Leases, key, { signal });
+          if (current.spec?.holderIdentity !== this.identity) return;
+          const now = microTime(this.deps.clock.now());
+          const released: Lease = {
+            ...current,
+            spec: {
+              holderIdentity: '',
+              leaseDurationSeconds: 1,
+              acquireTime: now,
+              renewTime: now,
+              leaseTransitions: current.spec?.leaseTransitions ?? 0,
+            },
+          };
+          this.lease = await this.deps.client.update(Leases, released, { signal });
+          this.deps.logger.info('released leader lease', { lease: `${key.namespace}/${key.name}` });
+        },
+        { signal, retryable: isConflict, retries: 2, minTimeoutMs: 0, clock: this.deps.clock },
+      );
     } catch (err) {
       this.deps.logger.warn('could not release leader lease', { error: err });
     }
@@ -151,11 +182,22 @@ export class LeaderElector {
         return false;
       }
       try {
-        this.lease = await this.deps.client.create(Leases, {
-          apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
-          metadata: { name: this.config.id, namespace: this.config.namespace },
-          spec: { holderIdentity: this.identity, leaseDurationSeconds: seconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
-        }, { signal });
+        this.lease = await this.deps.client.create(
+          Leases,
+          {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: this.config.id, namespace: this.config.namespace },
+            spec: {
+              holderIdentity: this.identity,
+              leaseDurationSeconds: seconds,
+              acquireTime: microTime(now),
+              renewTime: microTime(now),
+              leaseTransitions: 0,
+            },
+          },
+          { signal },
+        );
         this.observe(this.lease, now);
         this.renewed(now);
         return true;

@@ -36,7 +36,11 @@ export class LeaseWriteFence implements WriteFence {
 
   check(method: string, path: string): void {
     if (this.isOpen()) return;
-    const until = Number.isFinite(this.validUntil) ? ` (the lease could be counted on until ${new Date(this.validUntil).toISOString()})` : '';
-    throw new LeaseLostWriteRefusedError(`${method} ${path} refused: this process does not hold the leader lease${until}`);
+    const until = Number.isFinite(this.validUntil)
+      ? ` (the lease could be counted on until ${new Date(this.validUntil).toISOString()})`
+      : '';
+    throw new LeaseLostWriteRefusedError(
+      `${method} ${path} refused: this process does not hold the leader lease${until}`,
+    );
   }
 }

@@ -112,7 +112,10 @@ export class Manager implements ControllerManager {
     this.identity = opts.leaderElection?.identity || `${hostname()}_${randomUUID()}`;
     if (opts.leaderElection) {
       this.elector = new LeaderElector(opts.leaderElection, {
-        client: opts.leaderElectionClient ?? this.client, clock: this.clock, logger: this.logger.child({ component: 'leader-election' }), defaultIdentity: this.identity,
+        client: opts.leaderElectionClient ?? this.client,
+        clock: this.clock,
+        logger: this.logger.child({ component: 'leader-election' }),
+        defaultIdentity: this.identity,
         fence: opts.writeFence,
       });
     }
@@ -152,8 +155,12 @@ export class Manager implements ControllerManager {
     let inf = this.informers.get(key);
     if (!inf) {
       inf = new SharedInformer<KubeObject>({
-        client: this.client, resource, namespace: this.namespace,
-        resyncPeriodMs: this.opts.syncPeriodMs, clock: this.clock, logger: this.logger,
+        client: this.client,
+        resource,
+        namespace: this.namespace,
+        resyncPeriodMs: this.opts.syncPeriodMs,
+        clock: this.clock,
+        logger: this.logger,
       });
       this.informers.set(key, inf);
       if (this.started) this.startInformer(inf);
@@ -164,14 +171,25 @@ export class Manager implements ControllerManager {
   eventRecorder(component: string): EventRecorder {
     let r = this.recorders.get(component);
     if (!r) {
-      r = createEventRecorder({ client: this.eventClient, component, clock: this.clock, logger: this.logger, host: hostname() });
+      r = createEventRecorder({
+        client: this.eventClient,
+        component,
+        clock: this.clock,
+        logger: this.logger,
+        host: hostname(),
+      });
       this.recorders.set(component, r);
     }
     return r;
   }
 
   addController(opts: ControllerOptions): Controller {
-    const c = new ControllerImpl(opts, { clock: this.clock, logger: this.logger, metrics: runtimeMetrics(this.metrics), hardStop: this.hardStop.signal });
+    const c = new ControllerImpl(opts, {
+      clock: this.clock,
+      logger: this.logger,
+      metrics: runtimeMetrics(this.metrics),
+      hardStop: this.hardStop.signal,
+    });
     this.add(c);
     return c;
   }
@@ -209,7 +227,8 @@ export class Manager implements ControllerManager {
     log.info('stopping manager');
     await this.shutdown();
     if (this.failure instanceof LeaderElectionLostError) this.opts.onLeadershipLost?.();
-    if (this.failure !== undefined) throw this.failure instanceof Error ? this.failure : new Error('manager failed', { cause: this.failure });
+    if (this.failure !== undefined)
+      throw this.failure instanceof Error ? this.failure : new Error('manager failed', { cause: this.failure });
   }
 
   private async lead(signal: AbortSignal): Promise<void> {
@@ -218,7 +237,12 @@ export class Manager implements ControllerManager {
     if (!acquired || signal.aborted) return;
     this.startLeaderRunnables();
     const outcome = await elector.keepRenewing(this.runStop.signal);
-    if (outcome === 'lost') this.fail(new LeaderElectionLostError(`leader election lost: lease ${this.opts.leaderElection!.namespace}/${this.opts.leaderElection!.id} not renewed in time`));
+    if (outcome === 'lost')
+      this.fail(
+        new LeaderElectionLostError(
+          `leader election lost: lease ${this.opts.leaderElection!.namespace}/${this.opts.leaderElection!.id} not renewed in time`,
+        ),
+      );
   }
 
   private startLeaderRunnables(): void {
@@ -241,9 +265,7 @@ export class Manager implements ControllerManager {
   }
 
   private startInformer(inf: SharedInformer<KubeObject>): void {
-    this.cacheRuns.push(
-      inf.start(this.cacheStop.signal).catch((err: unknown) => this.fail(err)),
-    );
+    this.cacheRuns.push(inf.start(this.cacheStop.signal).catch((err: unknown) => this.fail(err)));
   }
 
   private fail(err: unknown): void {
@@ -259,11 +281,16 @@ export class Manager implements ControllerManager {
     const grace = this.opts.gracefulShutdownMs ?? 30_000;
     const all = Promise.all(this.running.map((r) => r.done)).then(() => true);
     const timer = new AbortController();
-    const timedOut = this.clock.sleep(grace, timer.signal).then(() => false, () => false);
+    const timedOut = this.clock.sleep(grace, timer.signal).then(
+      () => false,
+      () => false,
+    );
     const finished = await Promise.race([all, timedOut]);
     timer.abort();
     if (!finished) {
-      this.logger.error('in-flight work did not finish within the graceful shutdown period; aborting it', { gracefulShutdownMs: grace });
+      this.logger.error('in-flight work did not finish within the graceful shutdown period; aborting it', {
+        gracefulShutdownMs: grace,
+      });
       this.hardStop.abort(new Error('graceful shutdown period exceeded'));
     }
     await this.leading;
@@ -294,14 +321,21 @@ export class Manager implements ControllerManager {
     const metrics = parseBindAddress(this.opts.metricsAddr);
     if (metrics) {
       this.metricsServer = new ProbeServer({
-        '/metrics': async () => ({ status: 200, contentType: this.metrics.contentType, body: await this.metrics.metrics() }),
+        '/metrics': async () => ({
+          status: 200,
+          contentType: this.metrics.contentType,
+          body: await this.metrics.metrics(),
+        }),
       });
       this.metricsAddr = await this.metricsServer.listen(metrics);
     }
   }
 }
 
-async function runChecks(checks: Map<string, HealthCheck>, failure?: string): Promise<{ status: number; contentType: string; body: string }> {
+async function runChecks(
+  checks: Map<string, HealthCheck>,
+  failure?: string,
+): Promise<{ status: number; contentType: string; body: string }> {
   const failed: string[] = failure ? [failure] : [];
   for (const [name, check] of checks) {
     try {

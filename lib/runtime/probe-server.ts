@@ -34,7 +34,10 @@ export class ProbeServer {
       }
       route(req).then(
         (r) => res.writeHead(r.status, { 'Content-Type': r.contentType }).end(r.body),
-        (err: unknown) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`${err instanceof Error ? err.message : String(err)}\n`),
+        (err: unknown) =>
+          res
+            .writeHead(500, { 'Content-Type': 'text/plain' })
+            .end(`${err instanceof Error ? err.message : String(err)}\n`),
       );
     });
     server.keepAliveTimeout = 5_000;

@@ -18,7 +18,8 @@ export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
     readonly maxDelayMs: number,
   ) {
     if (!(baseDelayMs > 0)) throw new RangeError(`rateLimiter.baseDelayMs must be > 0, got ${baseDelayMs}`);
-    if (!(maxDelayMs >= baseDelayMs)) throw new RangeError(`rateLimiter.maxDelayMs must be >= baseDelayMs, got ${maxDelayMs}`);
+    if (!(maxDelayMs >= baseDelayMs))
+      throw new RangeError(`rateLimiter.maxDelayMs must be >= baseDelayMs, got ${maxDelayMs}`);
   }
 
   when(item: T): number {

@@ -10,7 +10,9 @@ export type ReconcileOutcome =
   | { action: 'drop'; result: 'error'; error: unknown; terminal: true };
 
 /** A thrown value counts as an error; `result` is what the reconciler returned (if it returned). */
-export function decideOutcome(outcome: { ok: true; result: Result | void } | { ok: false; error: unknown }): ReconcileOutcome {
+export function decideOutcome(
+  outcome: { ok: true; result: Result | void } | { ok: false; error: unknown },
+): ReconcileOutcome {
   if (!outcome.ok) {
     if (isTerminal(outcome.error)) return { action: 'drop', result: 'error', error: outcome.error, terminal: true };
     return { action: 'add-rate-limited', result: 'error', error: outcome.error };

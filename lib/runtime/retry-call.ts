@@ -38,10 +38,20 @@ export interface RetryCallOptions {
 export async function retryCall<T>(fn: (attempt: number) => Promise<T>, opts: RetryCallOptions): Promise<T> {
   const factor = opts.factor ?? 2;
   const maxTimeoutMs = opts.maxTimeoutMs ?? Number.POSITIVE_INFINITY;
-  requireNumber('minTimeoutMs', opts.minTimeoutMs, 'a finite number >= 0', Number.isFinite(opts.minTimeoutMs) && opts.minTimeoutMs >= 0);
+  requireNumber(
+    'minTimeoutMs',
+    opts.minTimeoutMs,
+    'a finite number >= 0',
+    Number.isFinite(opts.minTimeoutMs) && opts.minTimeoutMs >= 0,
+  );
   requireNumber('maxTimeoutMs', maxTimeoutMs, 'a number >= 0', maxTimeoutMs >= 0);
   requireNumber('factor', factor, 'a finite number >= 1', Number.isFinite(factor) && factor >= 1);
-  requireNumber('retries', opts.retries, 'a whole number >= 0 or Infinity', opts.retries === Number.POSITIVE_INFINITY || (Number.isInteger(opts.retries) && opts.retries >= 0));
+  requireNumber(
+    'retries',
+    opts.retries,
+    'a whole number >= 0 or Infinity',
+    opts.retries === Number.POSITIVE_INFINITY || (Number.isInteger(opts.retries) && opts.retries >= 0),
+  );
   const clock = opts.clock ?? new RealClock();
   const { signal } = opts;
   if (signal?.aborted) throw abortError(signal);
@@ -55,7 +65,10 @@ export async function retryCall<T>(fn: (attempt: number) => Promise<T>, opts: Re
     // here so that it follows the classifier's yes, and an abort during it rejects the whole call.
     shouldRetry: async ({ error, retriesConsumed }) => {
       if (signal?.aborted || !opts.retryable(error)) return false;
-      const backoff = Math.min(maxTimeoutMs, Math.round((1 + Math.random()) * opts.minTimeoutMs * factor ** retriesConsumed));
+      const backoff = Math.min(
+        maxTimeoutMs,
+        Math.round((1 + Math.random()) * opts.minTimeoutMs * factor ** retriesConsumed),
+      );
       const wait = Math.min(maxTimeoutMs, opts.waitMs ? opts.waitMs(error, backoff) : backoff);
       if (wait > 0) await sleepOn(clock, wait, signal);
       return true;
@@ -64,5 +77,6 @@ export async function retryCall<T>(fn: (attempt: number) => Promise<T>, opts: Re
 }
 
 function requireNumber(field: string, value: number, rule: string, ok: boolean): void {
-  if (typeof value !== 'number' || !ok) throw new RangeError(`retryCall: ${field} must be ${rule}, got ${String(value)}`);
+  if (typeof value !== 'number' || !ok)
+    throw new RangeError(`retryCall: ${field} must be ${rule}, got ${String(value)}`);
 }

@@ -42,7 +42,11 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
   readonly resource: Resource<T>;
   readonly needLeaderElection = false;
   private readonly store = new ObjectStore<T>();
-  private readonly handlers: Record<InformerEvent, Set<InformerHandler<T>>> = { add: new Set(), update: new Set(), delete: new Set() };
+  private readonly handlers: Record<InformerEvent, Set<InformerHandler<T>>> = {
+    add: new Set(),
+    update: new Set(),
+    delete: new Set(),
+  };
   private readonly relistHandlers = new Set<(listSentAtMs: number) => void>();
   private readonly clock: Clock;
   private readonly log: Logger;
@@ -63,7 +67,8 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
   on(event: InformerEvent, handler: InformerHandler<T>): () => void {
     this.handlers[event].add(handler);
     // A handler that joins late still sees every cached object once, as client-go does.
-    if (event === 'add' && this.synced) for (const obj of this.store.values()) this.call(handler, obj, undefined, event);
+    if (event === 'add' && this.synced)
+      for (const obj of this.store.values()) this.call(handler, obj, undefined, event);
     return () => this.handlers[event].delete(handler);
   }
 
@@ -82,9 +87,13 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
   }
 
   list(opts: { namespace?: string; labelSelector?: LabelSelector | string } = {}): T[] {
-    const items = opts.namespace !== undefined ? this.store.byIndex(NamespaceIndex, opts.namespace) : this.store.values();
+    const items =
+      opts.namespace !== undefined ? this.store.byIndex(NamespaceIndex, opts.namespace) : this.store.values();
     if (opts.labelSelector === undefined) return items;
-    const sel: Selector = typeof opts.labelSelector === 'string' ? parseSelector(opts.labelSelector) : selectorFromLabelSelector(opts.labelSelector);
+    const sel: Selector =
+      typeof opts.labelSelector === 'string'
+        ? parseSelector(opts.labelSelector)
+        : selectorFromLabelSelector(opts.labelSelector);
     return items.filter((o) => sel.empty || sel.matches(o.metadata.labels));
   }
 
@@ -181,7 +190,12 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
 
   private async listAll(signal: AbortSignal): Promise<{ items: T[]; resourceVersion: string | undefined }> {
     const limit = this.opts.listPageSize ?? 500;
-    const base = { namespace: this.namespace, labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector, signal };
+    const base = {
+      namespace: this.namespace,
+      labelSelector: this.opts.labelSelector,
+      fieldSelector: this.opts.fieldSelector,
+      signal,
+    };
     const items: T[] = [];
     let cont: string | undefined;
     let resourceVersion: string | undefined;
@@ -208,8 +222,12 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
     await this.opts.client.watch(
       this.resource,
       {
-        namespace: this.namespace, labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector,
-        resourceVersion: this.lastResourceVersion, allowWatchBookmarks: true, timeoutSeconds,
+        namespace: this.namespace,
+        labelSelector: this.opts.labelSelector,
+        fieldSelector: this.opts.fieldSelector,
+        resourceVersion: this.lastResourceVersion,
+        allowWatchBookmarks: true,
+        timeoutSeconds,
       },
       (ev) => {
         saw = true;

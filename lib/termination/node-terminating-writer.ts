@@ -13,20 +13,28 @@ import { withTerminatingCondition } from './terminating-condition.js';
 const CONFLICT_RETRIES = 5;
 
 /** Resolves true when this call wrote the condition, false when the Node already had it. */
-export function markNodeTerminating(client: KubeClient, nodeName: string, clock: Clock, signal: AbortSignal): Promise<boolean> {
+export function markNodeTerminating(
+  client: KubeClient,
+  nodeName: string,
+  clock: Clock,
+  signal: AbortSignal,
+): Promise<boolean> {
   // A conflict means the Node changed since it was read: read it again at once and recompute.
-  return retryCall(async () => {
-    const node: Node = await client.get(Nodes, { name: nodeName }, { signal });
-    const conditions = withTerminatingCondition(node.status?.conditions, isoSeconds(clock.now()));
-    if (!conditions) return false;
-    await client.patch(
-      Nodes,
-      { name: nodeName },
-      { type: 'merge', body: { status: { conditions } } },
-      { subresource: 'status', resourceVersion: node.metadata.resourceVersion, signal },
-    );
-    return true;
-  }, { signal, retryable: isConflict, retries: CONFLICT_RETRIES, minTimeoutMs: 0, clock });
+  return retryCall(
+    async () => {
+      const node: Node = await client.get(Nodes, { name: nodeName }, { signal });
+      const conditions = withTerminatingCondition(node.status?.conditions, isoSeconds(clock.now()));
+      if (!conditions) return false;
+      await client.patch(
+        Nodes,
+        { name: nodeName },
+        { type: 'merge', body: { status: { conditions } } },
+        { subresource: 'status', resourceVersion: node.metadata.resourceVersion, signal },
+      );
+      return true;
+    },
+    { signal, retryable: isConflict, retries: CONFLICT_RETRIES, minTimeoutMs: 0, clock },
+  );
 }
 
 /** Kubernetes' metav1.Time: RFC 3339 with whole seconds. */

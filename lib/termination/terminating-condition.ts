@@ -11,7 +11,10 @@ export const TerminationRequestedMessage = 'The cloud provider has marked this i
  * The Node's conditions with Terminating=True, or undefined when it already says so (nothing to write). A
  * Terminating condition with another status is replaced; every other condition is kept as it is.
  */
-export function withTerminatingCondition(conditions: readonly NodeCondition[] | undefined, nowIso: string): NodeCondition[] | undefined {
+export function withTerminatingCondition(
+  conditions: readonly NodeCondition[] | undefined,
+  nowIso: string,
+): NodeCondition[] | undefined {
   const list = conditions ?? [];
   const current = list.find((c) => c.type === TerminatingConditionType);
   if (current?.status === 'True') return undefined;

@@ -36,7 +36,10 @@ export interface TerminationHandlerOptions {
  */
 export type TerminationHandlerOutcome = 'marked' | 'unsupported' | 'stopped';
 
-export async function runTerminationHandler(opts: TerminationHandlerOptions, signal: AbortSignal): Promise<TerminationHandlerOutcome> {
+export async function runTerminationHandler(
+  opts: TerminationHandlerOptions,
+  signal: AbortSignal,
+): Promise<TerminationHandlerOutcome> {
   if (!(Number.isFinite(opts.pollIntervalMs) && opts.pollIntervalMs > 0)) {
     throw new RangeError(`pollIntervalMs must be a finite number > 0, got ${opts.pollIntervalMs}`);
   }
@@ -57,7 +60,12 @@ export async function runTerminationHandler(opts: TerminationHandlerOptions, sig
 }
 
 /** The source for the Node's cloud, undefined when that cloud has none; waits until the Node has a providerID. */
-async function sourceForNode(opts: TerminationHandlerOptions, log: Logger, backoff: Backoff, signal: AbortSignal): Promise<TerminationNoticeSource | undefined> {
+async function sourceForNode(
+  opts: TerminationHandlerOptions,
+  log: Logger,
+  backoff: Backoff,
+  signal: AbortSignal,
+): Promise<TerminationNoticeSource | undefined> {
   for (;;) {
     let node: Node | undefined;
     try {
@@ -70,9 +78,13 @@ async function sourceForNode(opts: TerminationHandlerOptions, log: Logger, backo
     if (node && providerID) {
       backoff.reset();
       const scheme = providerSchemeOf(providerID);
-      const make = scheme === undefined ? undefined : Object.hasOwn(opts.sources, scheme) ? opts.sources[scheme] : undefined;
+      const make =
+        scheme === undefined ? undefined : Object.hasOwn(opts.sources, scheme) ? opts.sources[scheme] : undefined;
       if (make) return make();
-      log.info('this cloud announces no spot or preemption reclaims to its instances; nothing to watch', { providerID, knownSchemes: Object.keys(opts.sources) });
+      log.info('this cloud announces no spot or preemption reclaims to its instances; nothing to watch', {
+        providerID,
+        knownSchemes: Object.keys(opts.sources),
+      });
       return undefined;
     }
     if (node) log.info('the node has no spec.providerID yet; waiting for it to tell the cloud');
@@ -86,7 +98,13 @@ export function providerSchemeOf(providerID: string): string | undefined {
   return i > 0 ? providerID.slice(0, i).toLowerCase() : undefined;
 }
 
-async function waitForNotice(opts: TerminationHandlerOptions, source: TerminationNoticeSource, log: Logger, backoff: Backoff, signal: AbortSignal): Promise<void> {
+async function waitForNotice(
+  opts: TerminationHandlerOptions,
+  source: TerminationNoticeSource,
+  log: Logger,
+  backoff: Backoff,
+  signal: AbortSignal,
+): Promise<void> {
   for (;;) {
     const started = opts.clock.now();
     let wait: number;
@@ -94,7 +112,11 @@ async function waitForNotice(opts: TerminationHandlerOptions, source: Terminatio
       const notice = await source.check(signal);
       backoff.reset();
       if (notice) {
-        log.info('instance marked for termination by the cloud; marking the node', { cloud: source.cloud, action: notice.action, time: notice.time });
+        log.info('instance marked for termination by the cloud; marking the node', {
+          cloud: source.cloud,
+          action: notice.action,
+          time: notice.time,
+        });
         return;
       }
       log.debug('instance not marked for termination', undefined, 2);
@@ -109,7 +131,12 @@ async function waitForNotice(opts: TerminationHandlerOptions, source: Terminatio
   }
 }
 
-async function markUntilDone(opts: TerminationHandlerOptions, log: Logger, backoff: Backoff, signal: AbortSignal): Promise<void> {
+async function markUntilDone(
+  opts: TerminationHandlerOptions,
+  log: Logger,
+  backoff: Backoff,
+  signal: AbortSignal,
+): Promise<void> {
   for (;;) {
     try {
       const wrote = await markNodeTerminating(opts.client, opts.nodeName, opts.clock, signal);

@@ -70,11 +70,17 @@ export function describeCapacityRefusal(cloud: string, setup: () => Promise<Capa
       assert.ok(Date.now() - started >= SHORT_CAPACITY_WINDOW_MS - 1_000, 'not before the window is over');
       assert.equal(failed.status?.errorReason, 'InsufficientResources');
       const message = failed.status?.errorMessage ?? '';
-      for (const part of [h.cloudCode, h.zone, h.instanceType]) assert.ok(message.includes(part), `errorMessage ${JSON.stringify(message)} names ${part}`);
+      for (const part of [h.cloudCode, h.zone, h.instanceType])
+        assert.ok(message.includes(part), `errorMessage ${JSON.stringify(message)} names ${part}`);
       // The event follows the status write that made the Machine Failed: it may land a moment later.
       await eventually('the InsufficientResources Warning event', async () => {
         const events = (await client().list(Events, { namespace: h.namespace })).items;
-        return events.some((e) => e.involvedObject.name === 'no-capacity-1' && e.type === 'Warning' && e.reason === 'InsufficientResources') ? true : undefined;
+        return events.some(
+          (e) =>
+            e.involvedObject.name === 'no-capacity-1' && e.type === 'Warning' && e.reason === 'InsufficientResources',
+        )
+          ? true
+          : undefined;
       });
       assert.equal(await h.liveInstances(failed), 0);
     });

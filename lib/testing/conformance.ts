@@ -3,7 +3,12 @@
 //   describeActuatorConformance('aws', async () => ({ actuator, namespace, validMachine, ... }));
 // It calls the actuator directly (no controller), so a failure points at the actuator.
 import assert from 'node:assert/strict';
-import { MachineAZLabel, MachineInstanceStateAnnotation, MachineInstanceTypeLabel, MachineRegionLabel } from '../apis/constants.js';
+import {
+  MachineAZLabel,
+  MachineInstanceStateAnnotation,
+  MachineInstanceTypeLabel,
+  MachineRegionLabel,
+} from '../apis/constants.js';
 import type { KubeObject } from '../apis/meta.js';
 import type { Machine } from '../apis/machine-types.js';
 import type { EventRecorder, EventType } from '../client/event-recorder.js';
@@ -48,7 +53,13 @@ export interface RecordedEvent {
 export class RecordingEventRecorder implements EventRecorder {
   readonly events: RecordedEvent[] = [];
   event(object: KubeObject, type: EventType, reason: string, action: string, message: string): void {
-    this.events.push({ object: `${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`, type, reason, action, message });
+    this.events.push({
+      object: `${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`,
+      type,
+      reason,
+      action,
+      message,
+    });
   }
 }
 
@@ -93,7 +104,9 @@ export function conformanceTools(h: ActuatorConformanceHarness): ConformanceTool
         lastErr = err;
       }
       if (Date.now() > deadline) {
-        assert.fail(`${what}: not within ${timeout} ms${lastErr ? ` (last error: ${(lastErr as Error).message})` : ''}`);
+        assert.fail(
+          `${what}: not within ${timeout} ms${lastErr ? ` (last error: ${(lastErr as Error).message})` : ''}`,
+        );
       }
       await h.advance?.();
       await new Promise((r) => setTimeout(r, h.pollIntervalMs ?? 25));
@@ -104,7 +117,9 @@ export function conformanceTools(h: ActuatorConformanceHarness): ConformanceTool
     eventually,
     fresh: async (what) => h.validMachine(`conformance-${what}-${++seq}`),
     existsEventually: (m, want) =>
-      eventually(`exists() to be ${want}`, async () => ((await h.actuator.exists(m, ctx())) === want ? (true as const) : undefined)),
+      eventually(`exists() to be ${want}`, async () =>
+        (await h.actuator.exists(m, ctx())) === want ? (true as const) : undefined,
+      ),
   };
 }
 
@@ -151,7 +166,8 @@ export const actuatorConformanceChecks: ConformanceCheck[] = [
     },
   },
   {
-    title: 'update is idempotent and writes the region, zone and instance-type labels and the instance-state annotation',
+    title:
+      'update is idempotent and writes the region, zone and instance-type labels and the instance-state annotation',
     async run(h, t) {
       const m = await t.fresh('update');
       await h.actuator.create(m, t.ctx());
@@ -183,7 +199,10 @@ export const actuatorConformanceChecks: ConformanceCheck[] = [
       for (const label of [MachineRegionLabel, MachineAZLabel, MachineInstanceTypeLabel]) {
         assert.ok(m.metadata.labels?.[label], `label ${label} must be set`);
       }
-      assert.ok(m.metadata.annotations?.[MachineInstanceStateAnnotation], `annotation ${MachineInstanceStateAnnotation} must be set`);
+      assert.ok(
+        m.metadata.annotations?.[MachineInstanceStateAnnotation],
+        `annotation ${MachineInstanceStateAnnotation} must be set`,
+      );
       assert.equal(await h.countInstancesFor(m), 1);
     },
   },
@@ -220,7 +239,8 @@ export const actuatorConformanceChecks: ConformanceCheck[] = [
     },
   },
   {
-    title: 'an invalid providerSpec is rejected with InvalidMachineConfigurationError naming the field, and nothing is created',
+    title:
+      'an invalid providerSpec is rejected with InvalidMachineConfigurationError naming the field, and nothing is created',
     async run(h, t) {
       const { machine, field } = await h.invalidMachine();
       const err = await h.actuator.create(machine, t.ctx()).then(
@@ -244,7 +264,10 @@ export const actuatorConformanceChecks: ConformanceCheck[] = [
         (e: unknown) => e,
       );
       if (err !== undefined) {
-        assert.ok(!isInvalidMachineConfiguration(err), `throttling must not be terminal: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
+        assert.ok(
+          !isInvalidMachineConfiguration(err),
+          `throttling must not be terminal: ${err instanceof Error ? err.message : JSON.stringify(err)}`,
+        );
       }
       await h.throttle(false);
       await t.eventually('create to succeed once throttling stops', async () => {
@@ -267,7 +290,11 @@ export const actuatorConformanceChecks: ConformanceCheck[] = [
         (v) => v,
         (e: unknown) => e,
       );
-      assert.notEqual(answer, false, 'a throttled exists() must fail or say true, never false (that would mark the machine Failed)');
+      assert.notEqual(
+        answer,
+        false,
+        'a throttled exists() must fail or say true, never false (that would mark the machine Failed)',
+      );
       if (answer instanceof Error) assert.ok(!isInvalidMachineConfiguration(answer));
     },
   },
@@ -284,7 +311,8 @@ interface BddGlobals {
 
 export function describeActuatorConformance(name: string, setup: () => Promise<ActuatorConformanceHarness>): void {
   const { describe, it, before, after, afterEach } = globalThis as unknown as BddGlobals;
-  if (typeof describe !== 'function') throw new Error('describeActuatorConformance must be called from a mocha test file');
+  if (typeof describe !== 'function')
+    throw new Error('describeActuatorConformance must be called from a mocha test file');
   describe(`${name} actuator conformance`, () => {
     let h: ActuatorConformanceHarness | undefined;
     before(async () => {

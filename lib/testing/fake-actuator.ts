@@ -11,7 +11,11 @@ import type { NodeAddress } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
 import type { Actuator, ActuatorContext } from '../machine/actuator.js';
 import { InvalidMachineConfigurationError, messageOf } from '../machine/errors.js';
-import { recordInstanceCreateFailed, recordInstanceDeleteFailed, recordInstanceUpdateFailed } from '../machine/metrics.js';
+import {
+  recordInstanceCreateFailed,
+  recordInstanceDeleteFailed,
+  recordInstanceUpdateFailed,
+} from '../machine/metrics.js';
 import type { Clock } from '../base/clock.js';
 import type { EmulatedInstance, EmulatedInstanceState, InstanceView } from './instance-view.js';
 
@@ -141,7 +145,10 @@ export class FakeActuator implements Actuator, InstanceView {
     const created = this.findInstance(machine);
     if (created) {
       machine.spec = { ...machine.spec, providerID: providerIDOf(created) };
-      machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: created.state };
+      machine.metadata.annotations = {
+        ...machine.metadata.annotations,
+        [MachineInstanceStateAnnotation]: created.state,
+      };
     }
   }
 
@@ -192,12 +199,25 @@ export class FakeActuator implements Actuator, InstanceView {
   }
 
   /** Like real providers, count failures in mapi_instance_<action>_failed (when the context carries metrics). */
-  private async counted(method: 'create' | 'update' | 'delete', machine: Machine, ctx: ActuatorContext, fn: () => Promise<void>): Promise<void> {
+  private async counted(
+    method: 'create' | 'update' | 'delete',
+    machine: Machine,
+    ctx: ActuatorContext,
+    fn: () => Promise<void>,
+  ): Promise<void> {
     try {
       await fn();
     } catch (err) {
-      const labels = { name: machine.metadata.name ?? '', namespace: machine.metadata.namespace ?? '', reason: messageOf(err) };
-      const record = { create: recordInstanceCreateFailed, update: recordInstanceUpdateFailed, delete: recordInstanceDeleteFailed }[method];
+      const labels = {
+        name: machine.metadata.name ?? '',
+        namespace: machine.metadata.namespace ?? '',
+        reason: messageOf(err),
+      };
+      const record = {
+        create: recordInstanceCreateFailed,
+        update: recordInstanceUpdateFailed,
+        delete: recordInstanceDeleteFailed,
+      }[method];
       record(ctx.metrics, labels);
       throw err;
     }
@@ -245,7 +265,8 @@ export class FakeActuator implements Actuator, InstanceView {
   }
 
   callCount(method: ActuatorMethod, machineName?: string): number {
-    return this.calls.filter((c) => c.method === method && (machineName === undefined || c.name === machineName)).length;
+    return this.calls.filter((c) => c.method === method && (machineName === undefined || c.name === machineName))
+      .length;
   }
 
   /** Makes the next `times` calls of `method` throw `error` (Infinity: until clearFailures). */
@@ -312,19 +333,27 @@ export class FakeActuator implements Actuator, InstanceView {
   private decodeSpec(machine: Machine): FakeProviderSpec {
     const value = machine.spec?.providerSpec?.value;
     if (value === undefined || value === null || typeof value !== 'object') {
-      throw new InvalidMachineConfigurationError('providerSpec.value must be an object', { field: 'spec.providerSpec.value' });
+      throw new InvalidMachineConfigurationError('providerSpec.value must be an object', {
+        field: 'spec.providerSpec.value',
+      });
     }
     const zone = value.zone ?? this.opts.defaultZone;
     if (typeof zone !== 'string' || !/^[a-z0-9-]+$/.test(zone)) {
-      throw new InvalidMachineConfigurationError(`spec.providerSpec.value.zone: must be a lower-case zone name, got ${JSON.stringify(zone)}`, {
-        field: 'spec.providerSpec.value.zone',
-      });
+      throw new InvalidMachineConfigurationError(
+        `spec.providerSpec.value.zone: must be a lower-case zone name, got ${JSON.stringify(zone)}`,
+        {
+          field: 'spec.providerSpec.value.zone',
+        },
+      );
     }
     const instanceType = value.instanceType ?? this.opts.defaultInstanceType;
     if (typeof instanceType !== 'string' || instanceType === '') {
-      throw new InvalidMachineConfigurationError(`spec.providerSpec.value.instanceType: must be a non-empty string, got ${JSON.stringify(instanceType)}`, {
-        field: 'spec.providerSpec.value.instanceType',
-      });
+      throw new InvalidMachineConfigurationError(
+        `spec.providerSpec.value.instanceType: must be a non-empty string, got ${JSON.stringify(instanceType)}`,
+        {
+          field: 'spec.providerSpec.value.instanceType',
+        },
+      );
     }
     return { zone, instanceType };
   }
@@ -356,5 +385,6 @@ export class FakeActuator implements Actuator, InstanceView {
   }
 }
 
-export const tokenOf = (m: Machine): string => m.metadata.uid ?? `${m.metadata.namespace ?? ''}/${m.metadata.name ?? ''}`;
+export const tokenOf = (m: Machine): string =>
+  m.metadata.uid ?? `${m.metadata.namespace ?? ''}/${m.metadata.name ?? ''}`;
 export const providerIDOf = (i: FakeInstance): string => `fake:///${i.zone}/${i.id}`;

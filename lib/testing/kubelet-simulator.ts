@@ -206,7 +206,8 @@ export class KubeletSimulator {
    */
   private async adoptExisting(instances: EmulatedInstance[]): Promise<void> {
     const live = new Map<string, EmulatedInstance>();
-    for (const inst of instances) if (inst.state !== 'terminating' && inst.state !== 'terminated') live.set(inst.providerID, inst);
+    for (const inst of instances)
+      if (inst.state !== 'terminating' && inst.state !== 'terminated') live.set(inst.providerID, inst);
     const { items } = await this.opts.client.list(Nodes, { labelSelector: managedByLabel });
     for (const node of items) {
       const name = node.metadata.name;
@@ -268,7 +269,13 @@ export class KubeletSimulator {
       // never stored finds nothing, and a heartbeat forgets a name the API server does not have.
       this.registered.add(inst.nodeName);
       try {
-        node = await client.create(Nodes, newNode(inst, { nodeLabels: this.opts.nodeLabels, kubeletVersion: this.opts.kubeletVersion ?? DefaultKubeletVersion }));
+        node = await client.create(
+          Nodes,
+          newNode(inst, {
+            nodeLabels: this.opts.nodeLabels,
+            kubeletVersion: this.opts.kubeletVersion ?? DefaultKubeletVersion,
+          }),
+        );
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
         node = await client.get(Nodes, { name: inst.nodeName });
@@ -298,7 +305,12 @@ export class KubeletSimulator {
       type: 'Ready',
       status: ready,
       reason: ready === 'True' ? 'KubeletReady' : ready === 'Unknown' ? 'NodeStatusUnknown' : 'KubeletNotReady',
-      message: ready === 'True' ? 'kubelet is posting ready status' : ready === 'Unknown' ? 'Kubelet stopped posting node status.' : 'kubelet is not ready',
+      message:
+        ready === 'True'
+          ? 'kubelet is posting ready status'
+          : ready === 'Unknown'
+            ? 'Kubelet stopped posting node status.'
+            : 'kubelet is not ready',
       lastHeartbeatTime: now,
       lastTransitionTime: current?.status === ready ? (current.lastTransitionTime ?? now) : now,
     };
@@ -326,7 +338,6 @@ function nodeOwners(instances: EmulatedInstance[]): EmulatedInstance[] {
   }
   return [...byName.values()];
 }
-
 
 function sameAddresses(node: Node, inst: EmulatedInstance): boolean {
   return JSON.stringify(node.status?.addresses ?? []) === JSON.stringify(inst.addresses);

@@ -11,7 +11,10 @@ import { Events, Machines, Secrets } from '../client/resources.js';
 import type { MachineControllerOptions } from '../machine/controller.js';
 import { eventually, FAST_MACHINE_CONTROLLER, type ProviderTestBed, type WiredProvider } from './provider-test-bed.js';
 
-export const WAIT_FOR_SECRET_EVENTS: MachineControllerOptions = { ...FAST_MACHINE_CONTROLLER, secretWait: { baseDelayMs: 600_000, maxDelayMs: 600_000 } };
+export const WAIT_FOR_SECRET_EVENTS: MachineControllerOptions = {
+  ...FAST_MACHINE_CONTROLLER,
+  secretWait: { baseDelayMs: 600_000, maxDelayMs: 600_000 },
+};
 
 export interface MissingSecretHarness {
   bed: ProviderTestBed<WiredProvider>;
@@ -42,7 +45,8 @@ const RECOVERY_MS = 30_000;
 
 export function describeMissingCredentialsSecret(cloud: string, setup: () => Promise<MissingSecretHarness>): void {
   const { describe, it, before, after } = globalThis as unknown as BddGlobals;
-  if (typeof describe !== 'function') throw new Error('describeMissingCredentialsSecret must be called from a mocha test file');
+  if (typeof describe !== 'function')
+    throw new Error('describeMissingCredentialsSecret must be called from a mocha test file');
   describe(`${cloud}: a missing credentials Secret`, () => {
     let h: MissingSecretHarness;
     before(async () => {
@@ -58,13 +62,24 @@ export function describeMissingCredentialsSecret(cloud: string, setup: () => Pro
     const conditionOf = (m: Machine) => m.status?.conditions?.find((c) => c.type === SecretsAvailableCondition);
     const warning = async (name: string, reason: string, mentioning: string) => {
       const events = (await client().list(Events, { namespace: namespace() })).items;
-      return events.find((e) => e.involvedObject.name === name && e.type === 'Warning' && e.reason === reason && (e.message ?? '').includes(mentioning));
+      return events.find(
+        (e) =>
+          e.involvedObject.name === name &&
+          e.type === 'Warning' &&
+          e.reason === reason &&
+          (e.message ?? '').includes(mentioning),
+      );
     };
     const waitingCondition = (name: string, mentioning: string, saying: string) =>
       eventually(`${name}: SecretsAvailable=False naming ${mentioning}`, async () => {
         const m = await machine(name);
         const c = conditionOf(m);
-        return c?.status === 'False' && c.reason === 'SecretNotFound' && (c.message ?? '').includes(mentioning) && (c.message ?? '').includes(saying) ? m : undefined;
+        return c?.status === 'False' &&
+          c.reason === 'SecretNotFound' &&
+          (c.message ?? '').includes(mentioning) &&
+          (c.message ?? '').includes(saying)
+          ? m
+          : undefined;
       });
 
     it('a new Machine waits with a condition and a FailedCreate Warning naming the Secret, and launches nothing', async () => {
@@ -102,8 +117,14 @@ export function describeMissingCredentialsSecret(cloud: string, setup: () => Pro
       await client().delete(Secrets, { namespace: namespace(), name: 'rotated-credentials' });
       await client().delete(Machines, { namespace: namespace(), name: 'rotated-1' });
       const secretKey = `${namespace()}/rotated-credentials`;
-      const m = await waitingCondition('rotated-1', secretKey, 'the instance is terminated and the finalizer removed once it exists');
-      await eventually('a FailedDelete Warning naming the Secret', () => warning('rotated-1', 'FailedDelete', secretKey));
+      const m = await waitingCondition(
+        'rotated-1',
+        secretKey,
+        'the instance is terminated and the finalizer removed once it exists',
+      );
+      await eventually('a FailedDelete Warning naming the Secret', () =>
+        warning('rotated-1', 'FailedDelete', secretKey),
+      );
       assert.ok(m.metadata.deletionTimestamp);
       assert.ok(m.metadata.finalizers?.includes('machine.machine.openshift.io'), 'finalizer kept');
       assert.equal(m.status?.phase, 'Deleting');

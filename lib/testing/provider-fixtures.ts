@@ -26,8 +26,17 @@ export function secretsOnlyClient(secrets: Secret[]): KubeClient & { secrets: Se
   return {
     secrets,
     async get<T extends KubeObject>(resource: { kind: string }, key: { namespace?: string; name: string }): Promise<T> {
-      const s = resource.kind === 'Secret' ? secrets.find((x) => x.metadata.namespace === key.namespace && x.metadata.name === key.name) : undefined;
-      if (!s) throw new ApiError(404, { status: 'Failure', reason: 'NotFound', code: 404, message: `secrets "${key.name}" not found` });
+      const s =
+        resource.kind === 'Secret'
+          ? secrets.find((x) => x.metadata.namespace === key.namespace && x.metadata.name === key.name)
+          : undefined;
+      if (!s)
+        throw new ApiError(404, {
+          status: 'Failure',
+          reason: 'NotFound',
+          code: 404,
+          message: `secrets "${key.name}" not found`,
+        });
       return structuredClone(s) as unknown as T;
     },
     list: unsupported,

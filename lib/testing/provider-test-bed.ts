@@ -94,7 +94,11 @@ export interface EventuallyOptions {
  * Polls `probe` (every 25 ms, for up to 20 s by default) until it yields something other than
  * undefined/false; the last error explains a timeout. A number is the timeout.
  */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, opts: number | EventuallyOptions = {}): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  opts: number | EventuallyOptions = {},
+): Promise<T> {
   const { timeoutMs = 20_000, intervalMs = 25, describe } = typeof opts === 'number' ? { timeoutMs: opts } : opts;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -106,7 +110,9 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
       last = err;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${describe ? ` (${describe()})` : ''}${last ? `: ${(last as Error).message}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${describe ? ` (${describe()})` : ''}${last ? `: ${(last as Error).message}` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
@@ -125,10 +131,19 @@ export async function waitForMachines(
   return eventually(
     what,
     async () => {
-      last = (await client.list(Machines, { namespace: o.namespace, labelSelector: o.set ? `${MACHINESET_LABEL}=${o.set}` : undefined })).items;
+      last = (
+        await client.list(Machines, {
+          namespace: o.namespace,
+          labelSelector: o.set ? `${MACHINESET_LABEL}=${o.set}` : undefined,
+        })
+      ).items;
       return last.length === o.count && (!o.phase || last.every((m) => m.status?.phase === o.phase)) ? last : undefined;
     },
-    { timeoutMs: o.timeoutMs, intervalMs: o.intervalMs, describe: () => last.map((m) => m.status?.phase ?? '-').join(',') },
+    {
+      timeoutMs: o.timeoutMs,
+      intervalMs: o.intervalMs,
+      describe: () => last.map((m) => m.status?.phase ?? '-').join(','),
+    },
   );
 }
 
@@ -136,7 +151,12 @@ const CLUSTER_LABEL = 'machine.openshift.io/cluster-api-cluster';
 const MACHINESET_LABEL = 'machine.openshift.io/cluster-api-machineset';
 
 /** A Machine of the cluster with this providerSpec value. */
-export function machineFor(o: { name: string; namespace: string; clusterId: string; spec: Record<string, unknown> }): Machine {
+export function machineFor(o: {
+  name: string;
+  namespace: string;
+  clusterId: string;
+  spec: Record<string, unknown>;
+}): Machine {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'Machine',
@@ -146,7 +166,13 @@ export function machineFor(o: { name: string; namespace: string; clusterId: stri
 }
 
 /** A MachineSet of the cluster whose template carries this providerSpec value. */
-export function machineSetFor(o: { name: string; namespace: string; clusterId: string; replicas: number; spec: Record<string, unknown> }): MachineSet {
+export function machineSetFor(o: {
+  name: string;
+  namespace: string;
+  clusterId: string;
+  replicas: number;
+  spec: Record<string, unknown>;
+}): MachineSet {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineSet',
@@ -162,7 +188,9 @@ export function machineSetFor(o: { name: string; namespace: string; clusterId: s
   };
 }
 
-export async function startProviderTestBed<P extends WiredProvider>(opts: ProviderTestBedOptions<P>): Promise<ProviderTestBed<P>> {
+export async function startProviderTestBed<P extends WiredProvider>(
+  opts: ProviderTestBedOptions<P>,
+): Promise<ProviderTestBed<P>> {
   const env = await startTestEnv({ controlPlane: opts.controlPlane });
   const { client } = env;
   const namespace = opts.namespace;
@@ -188,7 +216,8 @@ export async function startProviderTestBed<P extends WiredProvider>(opts: Provid
 
   try {
     await client.create(Namespaces, { metadata: { name: namespace } });
-    for (const s of opts.secrets ?? []) await client.create(Secrets, { ...s, metadata: { ...s.metadata, namespace: s.metadata.namespace ?? namespace } });
+    for (const s of opts.secrets ?? [])
+      await client.create(Secrets, { ...s, metadata: { ...s.metadata, namespace: s.metadata.namespace ?? namespace } });
     kubelet = new KubeletSimulator({ client, view: opts.instanceView });
     await kubelet.start();
     startManager();
@@ -199,7 +228,8 @@ export async function startProviderTestBed<P extends WiredProvider>(opts: Provid
     throw err;
   }
   const sim = kubelet;
-  const machinesOf = async (set: string): Promise<Machine[]> => (await client.list(Machines, { namespace, labelSelector: `${MACHINESET_LABEL}=${set}` })).items;
+  const machinesOf = async (set: string): Promise<Machine[]> =>
+    (await client.list(Machines, { namespace, labelSelector: `${MACHINESET_LABEL}=${set}` })).items;
   const getMachine = async (name: string): Promise<Machine | undefined> => {
     try {
       return await client.get(Machines, { namespace, name });

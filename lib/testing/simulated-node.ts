@@ -67,9 +67,19 @@ function resources(inst: EmulatedInstance): { capacity: Record<string, string>; 
   const mib = inst.capacity?.memoryMiB ?? 16 * 1024;
   const gpus = inst.capacity?.gpus ?? 0;
   const gpu: Record<string, string> = gpus > 0 ? { 'nvidia.com/gpu': String(gpus) } : {};
-  const common = { pods: '250', 'ephemeral-storage': '125293548Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', ...gpu };
+  const common = {
+    pods: '250',
+    'ephemeral-storage': '125293548Ki',
+    'hugepages-1Gi': '0',
+    'hugepages-2Mi': '0',
+    ...gpu,
+  };
   return {
     capacity: { cpu: String(cpu), memory: `${mib}Mi`, ...common },
-    allocatable: { cpu: `${Math.max(0, cpu * 1000 - RESERVED_MILLICPU)}m`, memory: `${Math.max(0, mib - RESERVED_MIB)}Mi`, ...common },
+    allocatable: {
+      cpu: `${Math.max(0, cpu * 1000 - RESERVED_MILLICPU)}m`,
+      memory: `${Math.max(0, mib - RESERVED_MIB)}Mi`,
+      ...common,
+    },
   };
 }

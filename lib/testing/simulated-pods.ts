@@ -21,7 +21,6 @@ export interface SimulatedPodsOptions {
 
 const byNode = 'spec.nodeName';
 
-
 export class SimulatedPods {
   private readonly informer: SharedInformer<Pod>;
   private readonly deadlines = new Map<string, TimerHandle>();
@@ -103,7 +102,11 @@ export class SimulatedPods {
   private async run(pod: Pod, node: string): Promise<void> {
     const now = this.now();
     const containers = pod.spec?.containers ?? [];
-    const ready = ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type, status: 'True', lastTransitionTime: now }));
+    const ready = ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({
+      type,
+      status: 'True',
+      lastTransitionTime: now,
+    }));
     const hostIP = this.opts.hostIPOf(node);
     const podIP = this.nextPodIP();
     const status = {
@@ -125,7 +128,12 @@ export class SimulatedPods {
         state: { running: { startedAt: now } },
       })),
     };
-    const written = await this.opts.client.patch(Pods, { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '' }, { type: 'merge', body: { status } }, { subresource: 'status' });
+    const written = await this.opts.client.patch(
+      Pods,
+      { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '' },
+      { type: 'merge', body: { status } },
+      { subresource: 'status' },
+    );
     this.watchDeadline(written);
   }
 
@@ -135,7 +143,14 @@ export class SimulatedPods {
     const startTime = pod.status?.startTime;
     const start = typeof startTime === 'string' ? Date.parse(startTime) : Number.NaN;
     const k = this.key(pod);
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0 || Number.isNaN(start) || this.deadlines.has(k)) return;
+    if (
+      typeof seconds !== 'number' ||
+      !Number.isFinite(seconds) ||
+      seconds <= 0 ||
+      Number.isNaN(start) ||
+      this.deadlines.has(k)
+    )
+      return;
     const due = Math.max(0, start + seconds * 1000 - this.opts.clock.now());
     this.deadlines.set(
       k,
@@ -152,12 +167,27 @@ export class SimulatedPods {
     const now = this.now();
     const conditions = [
       ...['Initialized', 'PodScheduled'].map((type) => ({ type, status: 'True' })),
-      ...['Ready', 'ContainersReady'].map((type) => ({ type, status: 'False', reason: 'PodFailed', lastTransitionTime: now })),
+      ...['Ready', 'ContainersReady'].map((type) => ({
+        type,
+        status: 'False',
+        reason: 'PodFailed',
+        lastTransitionTime: now,
+      })),
     ];
     await this.opts.client.patch(
       Pods,
       { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '' },
-      { type: 'merge', body: { status: { phase: 'Failed', reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline', conditions } } },
+      {
+        type: 'merge',
+        body: {
+          status: {
+            phase: 'Failed',
+            reason: 'DeadlineExceeded',
+            message: 'Pod was active on the node longer than the specified deadline',
+            conditions,
+          },
+        },
+      },
       { subresource: 'status' },
     );
   }

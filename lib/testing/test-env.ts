@@ -33,7 +33,12 @@ export async function startTestEnv(opts: TestEnvOptions = {}): Promise<TestEnv> 
   const kubeConfig = loadKubeConfig({ yaml: controlPlane.kubeconfig });
   const clients: Array<{ close(): void }> = [];
   const newClient = (o: { qps?: number; burst?: number } = {}): KubeClient => {
-    const c = createKubeClient({ kubeConfig, qps: o.qps ?? opts.qps ?? 1000, burst: o.burst ?? opts.burst ?? 2000, userAgent: 'machine-api-ts-test' });
+    const c = createKubeClient({
+      kubeConfig,
+      qps: o.qps ?? opts.qps ?? 1000,
+      burst: o.burst ?? opts.burst ?? 2000,
+      userAgent: 'machine-api-ts-test',
+    });
     clients.push(c);
     return c;
   };

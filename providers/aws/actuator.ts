@@ -31,7 +31,15 @@ import { newMachineScope, secretsReferencedBy, type MachineScope } from './machi
 import type { TagSpecification } from './provider-spec.js';
 import { withSecretCache } from './secret-cache.js';
 
-type SharedClientOptions = 'endpoint' | 'endpoints' | 'defaultCredentials' | 'rateLimits' | 'maxAttempts' | 'retryDelayMs' | 'batchWindowMs' | 'createEc2Api';
+type SharedClientOptions =
+  | 'endpoint'
+  | 'endpoints'
+  | 'defaultCredentials'
+  | 'rateLimits'
+  | 'maxAttempts'
+  | 'retryDelayMs'
+  | 'batchWindowMs'
+  | 'createEc2Api';
 
 /** The client options are the factory's (when the actuator builds its own); the rest are the actuator's. */
 export interface AwsActuatorOptions extends CloudActuatorOptions, Pick<AwsClientFactoryOptions, SharedClientOptions> {
@@ -72,7 +80,11 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
       isTerminating: (state) => state === 'shutting-down' || state === 'terminated',
       idFromLaunchReply: true,
       creationCondition: MachineCreationCondition,
-      failureReasons: { create: 'failed to create machine', update: 'failed to update machine', delete: 'failed to delete machine' },
+      failureReasons: {
+        create: 'failed to create machine',
+        update: 'failed to update machine',
+        delete: 'failed to delete machine',
+      },
       describeError: messageOf,
     });
     this.client = withSecretCache(o.client, o.clock, o.secretCacheTtlMs);
@@ -131,7 +143,8 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
     } catch (err) {
       const failure = ec2LaunchFailure(err, { zone: request.zone, instanceType: request.input.InstanceType ?? '' });
       const typed = this.launchFailed(scope, err, failure);
-      if (failure.kind === 'invalid') await releaseHostOfRefusedLaunch(scope, ec2, request.dedicatedHostId, this.requeueAfterMs, ctx);
+      if (failure.kind === 'invalid')
+        await releaseHostOfRefusedLaunch(scope, ec2, request.dedicatedHostId, this.requeueAfterMs, ctx);
       throw typed;
     }
     // Recorded before anything else can fail: the controller persists it as soon as create returns.

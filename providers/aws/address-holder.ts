@@ -25,7 +25,11 @@ export interface AddressHolderJudge {
 const tagOf = (i: Instance, key: string) => i.Tags?.find((t) => t.Key === key)?.Value;
 
 /** Judges holders by their Machines in `namespace`, read live from the API server. */
-export function machineAddressHolderJudge(client: KubeClient, namespace: string, clusterId: string): AddressHolderJudge {
+export function machineAddressHolderJudge(
+  client: KubeClient,
+  namespace: string,
+  clusterId: string,
+): AddressHolderJudge {
   return {
     async judge(holder, loadBalancerName, signal) {
       if (!clusterId || tagOf(holder, `${CLUSTER_TAG_PREFIX}${clusterId}`) !== 'owned') return 'unknown';
@@ -42,7 +46,9 @@ export function machineAddressHolderJudge(client: KubeClient, namespace: string,
       if (machine.metadata?.uid !== uid) return 'unwanted';
       const spec = readProviderConfig(machine.spec?.providerSpec?.value);
       if (spec.errors.length > 0) return 'unknown';
-      return (spec.config.loadBalancers ?? []).some((lb) => lb.type === 'network' && lb.name === loadBalancerName) ? 'wanted' : 'unwanted';
+      return (spec.config.loadBalancers ?? []).some((lb) => lb.type === 'network' && lb.name === loadBalancerName)
+        ? 'wanted'
+        : 'unwanted';
     },
   };
 }

@@ -1,7 +1,12 @@
 // The AWS part of the Machine and MachineSet admission webhooks: the providerSpec decoder and validation the
 // actuator uses, with the reference webhook's defaults (instance type by control-plane architecture, the
 // cluster's region from the Infrastructure, worker-user-data, aws-cloud-credentials).
-import { defaultInstanceTypeWarnings, providerSpecValidation, type MachineAdmission, type ProviderSpecContext } from '../../lib/index.js';
+import {
+  defaultInstanceTypeWarnings,
+  providerSpecValidation,
+  type MachineAdmission,
+  type ProviderSpecContext,
+} from '../../lib/index.js';
 import { readProviderConfig, type DecodeOptions } from './provider-spec.js';
 import { validateProviderConfig } from './provider-spec-validation.js';
 
@@ -21,7 +26,10 @@ export const awsMachineAdmission: MachineAdmission = {
   platform: AWS_PLATFORM,
   default(providerSpec, ctx) {
     const { config } = readProviderConfig(providerSpec, decodeOptions(ctx));
-    return { value: config, warnings: defaultInstanceTypeWarnings(providerSpec, 'instanceType', config.instanceType, AWS_PLATFORM, ctx) };
+    return {
+      value: config,
+      warnings: defaultInstanceTypeWarnings(providerSpec, 'instanceType', config.instanceType, AWS_PLATFORM, ctx),
+    };
   },
   validate(providerSpec, ctx) {
     const decoded = readProviderConfig(providerSpec, decodeOptions(ctx));

@@ -5,9 +5,22 @@ import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ConfiguredRetryStrategy } from '@smithy/util-retry';
-import { ClientsByCredentials, RegionalRateLimiter, afterCalls, type Clock, type CloudRateLimits, type OutboundHttp } from '../../lib/index.js';
+import {
+  ClientsByCredentials,
+  RegionalRateLimiter,
+  afterCalls,
+  type Clock,
+  type CloudRateLimits,
+  type OutboundHttp,
+} from '../../lib/index.js';
 import { fromTokenFile } from '@aws-sdk/credential-provider-web-identity';
-import { credentialsFingerprint, isWebIdentity, type AwsCredentialSource, type AwsCredentials, type AwsWebIdentity } from './credentials.js';
+import {
+  credentialsFingerprint,
+  isWebIdentity,
+  type AwsCredentialSource,
+  type AwsCredentials,
+  type AwsWebIdentity,
+} from './credentials.js';
 import { SdkEc2Api, type Ec2Api } from './ec2-api.js';
 import { classifyEc2Error, ec2ErrorCode } from './errors.js';
 import { InstanceCache } from './instance-cache.js';
@@ -70,10 +83,17 @@ export async function describeInstancesById(ec2: Ec2Api, ids: string[]): Promise
     if (ids.length === 1) return found;
     const text = err instanceof Error ? err.message : '';
     const named = ids.filter((id) => text.includes(id));
-    if (named.length > 0 && named.length < ids.length) return describeInstancesById(ec2, ids.filter((id) => !named.includes(id)));
+    if (named.length > 0 && named.length < ids.length)
+      return describeInstancesById(
+        ec2,
+        ids.filter((id) => !named.includes(id)),
+      );
     if (named.length === ids.length) return found;
     const half = Math.ceil(ids.length / 2);
-    const [a, b] = await Promise.all([describeInstancesById(ec2, ids.slice(0, half)), describeInstancesById(ec2, ids.slice(half))]);
+    const [a, b] = await Promise.all([
+      describeInstancesById(ec2, ids.slice(0, half)),
+      describeInstancesById(ec2, ids.slice(half)),
+    ]);
     return new Map([...a, ...b]);
   }
 }
@@ -98,7 +118,9 @@ export class AwsClientFactory {
    */
   get(region: string, credentials: AwsCredentialSource | undefined, source = 'default'): AwsClients {
     const creds = credentials ?? this.opts.defaultCredentials;
-    return this.entries.get(`${region}|${source}`, `${region}|${credentialsFingerprint(creds)}`, () => this.build(region, creds)).clients;
+    return this.entries.get(`${region}|${source}`, `${region}|${credentialsFingerprint(creds)}`, () =>
+      this.build(region, creds),
+    ).clients;
   }
 
   private build(region: string, credentials: AwsCredentialSource | undefined): Entry {
@@ -119,7 +141,10 @@ export class AwsClientFactory {
       };
       const common = {
         region,
-        credentials: credentials && isWebIdentity(credentials) ? this.webIdentity(region, credentials, requestHandler) : credentials,
+        credentials:
+          credentials && isWebIdentity(credentials)
+            ? this.webIdentity(region, credentials, requestHandler)
+            : credentials,
         maxAttempts: delay ? undefined : (this.opts.maxAttempts ?? 3),
         // Adaptive: after EC2 answers RequestLimitExceeded, the SDK paces every attempt of this client to the
         // rate EC2 lets through (and raises it again as throttling stops), on top of our token bucket, which
@@ -133,7 +158,13 @@ export class AwsClientFactory {
       const ec2Client = new EC2Client({ ...common, endpoint: ep.ec2 ?? this.opts.endpoint });
       const elb = new ElasticLoadBalancingClient({ ...common, endpoint: ep.elb ?? this.opts.endpoint });
       const elbv2 = new ElasticLoadBalancingV2Client({ ...common, endpoint: ep.elbv2 ?? this.opts.endpoint });
-      ec2 = new SdkEc2Api({ region, ec2: ec2Client, elb, elbv2, throttle: (cls, signal) => this.limiter.acquire(region, cls, signal) });
+      ec2 = new SdkEc2Api({
+        region,
+        ec2: ec2Client,
+        elb,
+        elbv2,
+        throttle: (cls, signal) => this.limiter.acquire(region, cls, signal),
+      });
       destroy = () => {
         ec2Client.destroy();
         elb.destroy();
@@ -151,7 +182,12 @@ export class AwsClientFactory {
       // Only the SDK-backed API meets our limiter; an injected one (tests) is not held back by it.
       admit: this.opts.createEc2Api ? undefined : () => this.limiter.whenAvailable(region, 'describe'),
       describeByNames: (clusterId, names) =>
-        api.describeInstances({ filters: [{ Name: `tag:${NAME_TAG}`, Values: names }, { Name: `tag:${CLUSTER_TAG_PREFIX}${clusterId}`, Values: ['owned'] }] }),
+        api.describeInstances({
+          filters: [
+            { Name: `tag:${NAME_TAG}`, Values: names },
+            { Name: `tag:${CLUSTER_TAG_PREFIX}${clusterId}`, Values: ['owned'] },
+          ],
+        }),
     });
     // Whoever terminates or tags an instance must not be served the view from before.
     ec2 = afterCalls(withLookupCache(ec2, this.opts.clock, this.opts.lookupCacheTtlMs), {
@@ -172,7 +208,12 @@ export class AwsClientFactory {
       webIdentityTokenFile: w.webIdentityTokenFile,
       // A stable name tells the role's CloudTrail entries apart from other users of the role.
       roleSessionName: w.roleSessionName ?? 'machine-api-provider-aws',
-      clientConfig: { region, endpoint: this.opts.endpoints?.sts ?? this.opts.endpoint, requestHandler, maxAttempts: this.opts.maxAttempts ?? 3 },
+      clientConfig: {
+        region,
+        endpoint: this.opts.endpoints?.sts ?? this.opts.endpoint,
+        requestHandler,
+        maxAttempts: this.opts.maxAttempts ?? 3,
+      },
     });
   }
 

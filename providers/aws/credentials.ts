@@ -50,7 +50,6 @@ export function parseIni(text: string): Map<string, Map<string, string>> {
   return sections;
 }
 
-
 export function credentialsFromSecret(secret: Secret): AwsCredentialSource {
   const ini = secretText(secret, 'credentials');
   if (ini !== undefined) {
@@ -64,12 +63,16 @@ export function credentialsFromSecret(secret: Secret): AwsCredentialSource {
       if (roleArn || webIdentityTokenFile) {
         if (!roleArn || !webIdentityTokenFile) {
           const missing = roleArn ? 'web_identity_token_file' : 'role_arn';
-          throw new CredentialsSecretError(`aws credentials secret ${objectKey(secret)}: a web identity profile needs role_arn and web_identity_token_file; ${missing} is missing`);
+          throw new CredentialsSecretError(
+            `aws credentials secret ${objectKey(secret)}: a web identity profile needs role_arn and web_identity_token_file; ${missing} is missing`,
+          );
         }
         const roleSessionName = profile?.get('role_session_name');
         return roleSessionName ? { roleArn, webIdentityTokenFile, roleSessionName } : { roleArn, webIdentityTokenFile };
       }
-      throw new CredentialsSecretError(`invalid secret for aws credentials ${objectKey(secret)}: the credentials file has no aws_access_key_id/aws_secret_access_key`);
+      throw new CredentialsSecretError(
+        `invalid secret for aws credentials ${objectKey(secret)}: the credentials file has no aws_access_key_id/aws_secret_access_key`,
+      );
     }
     const sessionToken = profile?.get('aws_session_token');
     return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
@@ -77,7 +80,9 @@ export function credentialsFromSecret(secret: Secret): AwsCredentialSource {
   const accessKeyId = secretText(secret, 'aws_access_key_id');
   const secretAccessKey = secretText(secret, 'aws_secret_access_key');
   if (!accessKeyId || !secretAccessKey) {
-    throw new CredentialsSecretError(`invalid secret for aws credentials ${objectKey(secret)}: expected keys aws_access_key_id and aws_secret_access_key, or credentials`);
+    throw new CredentialsSecretError(
+      `invalid secret for aws credentials ${objectKey(secret)}: expected keys aws_access_key_id and aws_secret_access_key, or credentials`,
+    );
   }
   return { accessKeyId: accessKeyId.trim(), secretAccessKey: secretAccessKey.trim() };
 }

@@ -28,7 +28,10 @@ import {
   type Tag,
   type Vpc,
 } from '@aws-sdk/client-ec2';
-import { RegisterInstancesWithLoadBalancerCommand, type ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
+import {
+  RegisterInstancesWithLoadBalancerCommand,
+  type ElasticLoadBalancingClient,
+} from '@aws-sdk/client-elastic-load-balancing';
 import {
   DeregisterTargetsCommand,
   DescribeLoadBalancersCommand,
@@ -62,12 +65,19 @@ export interface Ec2Api {
   describeVpcs(vpcIds: string[], opts?: CallOptions): Promise<Vpc[]>;
   describeDhcpOptions(ids: string[], opts?: CallOptions): Promise<DhcpOptions[]>;
   /** Allocates one dedicated host (AutoPlacement off); idempotent on clientToken. Returns its id. */
-  allocateHost(input: { instanceType: string; availabilityZone: string; tags: Tag[]; clientToken: string }, opts?: CallOptions): Promise<string>;
+  allocateHost(
+    input: { instanceType: string; availabilityZone: string; tags: Tag[]; clientToken: string },
+    opts?: CallOptions,
+  ): Promise<string>;
   /** Releases hosts; resolves with the ids EC2 could not release and why. */
   releaseHosts(hostIds: string[], opts?: CallOptions): Promise<Array<{ id: string; code: string; message: string }>>;
   /** Every instance type the region offers (all pages). */
   describeInstanceTypes(opts?: CallOptions): Promise<Ec2InstanceTypeInfo[]>;
-  registerInstanceWithClassicLoadBalancer(loadBalancerName: string, instanceId: string, opts?: CallOptions): Promise<void>;
+  registerInstanceWithClassicLoadBalancer(
+    loadBalancerName: string,
+    instanceId: string,
+    opts?: CallOptions,
+  ): Promise<void>;
   /** Network load balancer ARNs by name. */
   describeNetworkLoadBalancers(names: string[], opts?: CallOptions): Promise<Array<{ name: string; arn: string }>>;
   describeTargetGroups(loadBalancerArn: string, opts?: CallOptions): Promise<TargetGroupRef[]>;
@@ -95,25 +105,38 @@ export class SdkEc2Api implements Ec2Api {
     this.region = o.region;
   }
 
-  private async call<T>(cls: ActionClass, opts: CallOptions | undefined, send: (abortSignal?: AbortSignal) => Promise<T>): Promise<T> {
+  private async call<T>(
+    cls: ActionClass,
+    opts: CallOptions | undefined,
+    send: (abortSignal?: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     await this.o.throttle(cls, opts?.signal);
     return send(opts?.signal);
   }
 
   async runInstances(input: RunInstancesCommandInput, opts?: CallOptions): Promise<Instance> {
-    const out = await this.call('mutate', opts, (abortSignal) => this.o.ec2.send(new RunInstancesCommand(input), { abortSignal }));
+    const out = await this.call('mutate', opts, (abortSignal) =>
+      this.o.ec2.send(new RunInstancesCommand(input), { abortSignal }),
+    );
     const instances = out.Instances ?? [];
     const first = instances[0];
-    if (instances.length !== 1 || !first?.InstanceId) throw new Error(`unexpected reservation creating instance: ${instances.length} instances returned`);
+    if (instances.length !== 1 || !first?.InstanceId)
+      throw new Error(`unexpected reservation creating instance: ${instances.length} instances returned`);
     return first;
   }
 
-  async describeInstances(query: { instanceIds?: string[]; filters?: Ec2Filter[] }, opts?: CallOptions): Promise<Instance[]> {
+  async describeInstances(
+    query: { instanceIds?: string[]; filters?: Ec2Filter[] },
+    opts?: CallOptions,
+  ): Promise<Instance[]> {
     const out: Instance[] = [];
     let token: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const res = await this.call('describe', opts, (abortSignal) =>
-        this.o.ec2.send(new DescribeInstancesCommand({ InstanceIds: query.instanceIds, Filters: query.filters, NextToken: token }), { abortSignal }),
+        this.o.ec2.send(
+          new DescribeInstancesCommand({ InstanceIds: query.instanceIds, Filters: query.filters, NextToken: token }),
+          { abortSignal },
+        ),
       );
       for (const r of res.Reservations ?? []) for (const i of r.Instances ?? []) if (i.InstanceId) out.push(i);
       token = res.NextToken;
@@ -123,12 +146,16 @@ export class SdkEc2Api implements Ec2Api {
   }
 
   async terminateInstances(instanceIds: string[], opts?: CallOptions): Promise<InstanceStateChange[]> {
-    const out = await this.call('mutate', opts, (abortSignal) => this.o.ec2.send(new TerminateInstancesCommand({ InstanceIds: instanceIds }), { abortSignal }));
+    const out = await this.call('mutate', opts, (abortSignal) =>
+      this.o.ec2.send(new TerminateInstancesCommand({ InstanceIds: instanceIds }), { abortSignal }),
+    );
     return out.TerminatingInstances ?? [];
   }
 
   async createTags(resourceId: string, tags: Tag[], opts?: CallOptions): Promise<void> {
-    await this.call('mutate', opts, (abortSignal) => this.o.ec2.send(new CreateTagsCommand({ Resources: [resourceId], Tags: tags }), { abortSignal }));
+    await this.call('mutate', opts, (abortSignal) =>
+      this.o.ec2.send(new CreateTagsCommand({ Resources: [resourceId], Tags: tags }), { abortSignal }),
+    );
   }
 
   async describeImages(query: { imageIds?: string[]; filters?: Ec2Filter[] }, opts?: CallOptions): Promise<Image[]> {
@@ -140,7 +167,9 @@ export class SdkEc2Api implements Ec2Api {
 
   async describeSubnets(query: { subnetIds?: string[]; filters?: Ec2Filter[] }, opts?: CallOptions): Promise<Subnet[]> {
     const out = await this.call('describe', opts, (abortSignal) =>
-      this.o.ec2.send(new DescribeSubnetsCommand({ SubnetIds: query.subnetIds, Filters: query.filters }), { abortSignal }),
+      this.o.ec2.send(new DescribeSubnetsCommand({ SubnetIds: query.subnetIds, Filters: query.filters }), {
+        abortSignal,
+      }),
     );
     return out.Subnets ?? [];
   }
@@ -153,21 +182,30 @@ export class SdkEc2Api implements Ec2Api {
   }
 
   async describeSecurityGroups(filters: Ec2Filter[], opts?: CallOptions): Promise<SecurityGroup[]> {
-    const out = await this.call('describe', opts, (abortSignal) => this.o.ec2.send(new DescribeSecurityGroupsCommand({ Filters: filters }), { abortSignal }));
+    const out = await this.call('describe', opts, (abortSignal) =>
+      this.o.ec2.send(new DescribeSecurityGroupsCommand({ Filters: filters }), { abortSignal }),
+    );
     return out.SecurityGroups ?? [];
   }
 
   async describeVpcs(vpcIds: string[], opts?: CallOptions): Promise<Vpc[]> {
-    const out = await this.call('describe', opts, (abortSignal) => this.o.ec2.send(new DescribeVpcsCommand({ VpcIds: vpcIds }), { abortSignal }));
+    const out = await this.call('describe', opts, (abortSignal) =>
+      this.o.ec2.send(new DescribeVpcsCommand({ VpcIds: vpcIds }), { abortSignal }),
+    );
     return out.Vpcs ?? [];
   }
 
   async describeDhcpOptions(ids: string[], opts?: CallOptions): Promise<DhcpOptions[]> {
-    const out = await this.call('describe', opts, (abortSignal) => this.o.ec2.send(new DescribeDhcpOptionsCommand({ DhcpOptionsIds: ids }), { abortSignal }));
+    const out = await this.call('describe', opts, (abortSignal) =>
+      this.o.ec2.send(new DescribeDhcpOptionsCommand({ DhcpOptionsIds: ids }), { abortSignal }),
+    );
     return out.DhcpOptions ?? [];
   }
 
-  async allocateHost(input: { instanceType: string; availabilityZone: string; tags: Tag[]; clientToken: string }, opts?: CallOptions): Promise<string> {
+  async allocateHost(
+    input: { instanceType: string; availabilityZone: string; tags: Tag[]; clientToken: string },
+    opts?: CallOptions,
+  ): Promise<string> {
     const out = await this.call('mutate', opts, (abortSignal) =>
       this.o.ec2.send(
         new AllocateHostsCommand({
@@ -186,16 +224,27 @@ export class SdkEc2Api implements Ec2Api {
     return id;
   }
 
-  async releaseHosts(hostIds: string[], opts?: CallOptions): Promise<Array<{ id: string; code: string; message: string }>> {
-    const out = await this.call('mutate', opts, (abortSignal) => this.o.ec2.send(new ReleaseHostsCommand({ HostIds: hostIds }), { abortSignal }));
-    return (out.Unsuccessful ?? []).map((u) => ({ id: u.ResourceId ?? '', code: u.Error?.Code ?? '', message: u.Error?.Message ?? '' }));
+  async releaseHosts(
+    hostIds: string[],
+    opts?: CallOptions,
+  ): Promise<Array<{ id: string; code: string; message: string }>> {
+    const out = await this.call('mutate', opts, (abortSignal) =>
+      this.o.ec2.send(new ReleaseHostsCommand({ HostIds: hostIds }), { abortSignal }),
+    );
+    return (out.Unsuccessful ?? []).map((u) => ({
+      id: u.ResourceId ?? '',
+      code: u.Error?.Code ?? '',
+      message: u.Error?.Message ?? '',
+    }));
   }
 
   async describeInstanceTypes(opts?: CallOptions): Promise<Ec2InstanceTypeInfo[]> {
     const out: Ec2InstanceTypeInfo[] = [];
     let token: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const res = await this.call('describe', opts, (abortSignal) => this.o.ec2.send(new DescribeInstanceTypesCommand({ NextToken: token }), { abortSignal }));
+      const res = await this.call('describe', opts, (abortSignal) =>
+        this.o.ec2.send(new DescribeInstanceTypesCommand({ NextToken: token }), { abortSignal }),
+      );
       out.push(...(res.InstanceTypes ?? []));
       token = res.NextToken;
       if (!token) break;
@@ -203,15 +252,32 @@ export class SdkEc2Api implements Ec2Api {
     return out;
   }
 
-  async registerInstanceWithClassicLoadBalancer(loadBalancerName: string, instanceId: string, opts?: CallOptions): Promise<void> {
+  async registerInstanceWithClassicLoadBalancer(
+    loadBalancerName: string,
+    instanceId: string,
+    opts?: CallOptions,
+  ): Promise<void> {
     await this.call('mutate', opts, (abortSignal) =>
-      this.o.elb.send(new RegisterInstancesWithLoadBalancerCommand({ LoadBalancerName: loadBalancerName, Instances: [{ InstanceId: instanceId }] }), { abortSignal }),
+      this.o.elb.send(
+        new RegisterInstancesWithLoadBalancerCommand({
+          LoadBalancerName: loadBalancerName,
+          Instances: [{ InstanceId: instanceId }],
+        }),
+        { abortSignal },
+      ),
     );
   }
 
-  async describeNetworkLoadBalancers(names: string[], opts?: CallOptions): Promise<Array<{ name: string; arn: string }>> {
-    const out = await this.call('describe', opts, (abortSignal) => this.o.elbv2.send(new DescribeLoadBalancersCommand({ Names: names }), { abortSignal }));
-    return (out.LoadBalancers ?? []).flatMap((lb) => (lb.LoadBalancerArn ? [{ name: lb.LoadBalancerName ?? '', arn: lb.LoadBalancerArn }] : []));
+  async describeNetworkLoadBalancers(
+    names: string[],
+    opts?: CallOptions,
+  ): Promise<Array<{ name: string; arn: string }>> {
+    const out = await this.call('describe', opts, (abortSignal) =>
+      this.o.elbv2.send(new DescribeLoadBalancersCommand({ Names: names }), { abortSignal }),
+    );
+    return (out.LoadBalancers ?? []).flatMap((lb) =>
+      lb.LoadBalancerArn ? [{ name: lb.LoadBalancerName ?? '', arn: lb.LoadBalancerArn }] : [],
+    );
   }
 
   async describeTargetGroups(loadBalancerArn: string, opts?: CallOptions): Promise<TargetGroupRef[]> {
@@ -219,9 +285,12 @@ export class SdkEc2Api implements Ec2Api {
     let marker: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const res = await this.call('describe', opts, (abortSignal) =>
-        this.o.elbv2.send(new DescribeTargetGroupsCommand({ LoadBalancerArn: loadBalancerArn, Marker: marker }), { abortSignal }),
+        this.o.elbv2.send(new DescribeTargetGroupsCommand({ LoadBalancerArn: loadBalancerArn, Marker: marker }), {
+          abortSignal,
+        }),
       );
-      for (const tg of res.TargetGroups ?? []) if (tg.TargetGroupArn) out.push({ arn: tg.TargetGroupArn, targetType: tg.TargetType ?? 'instance' });
+      for (const tg of res.TargetGroups ?? [])
+        if (tg.TargetGroupArn) out.push({ arn: tg.TargetGroupArn, targetType: tg.TargetType ?? 'instance' });
       marker = res.NextMarker;
       if (!marker) break;
     }
@@ -237,13 +306,17 @@ export class SdkEc2Api implements Ec2Api {
 
   async registerTarget(targetGroupArn: string, targetId: string, opts?: CallOptions): Promise<void> {
     await this.call('mutate', opts, (abortSignal) =>
-      this.o.elbv2.send(new RegisterTargetsCommand({ TargetGroupArn: targetGroupArn, Targets: [{ Id: targetId }] }), { abortSignal }),
+      this.o.elbv2.send(new RegisterTargetsCommand({ TargetGroupArn: targetGroupArn, Targets: [{ Id: targetId }] }), {
+        abortSignal,
+      }),
     );
   }
 
   async deregisterTarget(targetGroupArn: string, targetId: string, opts?: CallOptions): Promise<void> {
     await this.call('mutate', opts, (abortSignal) =>
-      this.o.elbv2.send(new DeregisterTargetsCommand({ TargetGroupArn: targetGroupArn, Targets: [{ Id: targetId }] }), { abortSignal }),
+      this.o.elbv2.send(new DeregisterTargetsCommand({ TargetGroupArn: targetGroupArn, Targets: [{ Id: targetId }] }), {
+        abortSignal,
+      }),
     );
   }
 }

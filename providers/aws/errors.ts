@@ -113,7 +113,17 @@ const INVALID_CODES = new Set([
   'ValidationError',
 ]);
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+]);
 
 export function ec2ErrorCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
@@ -166,6 +176,11 @@ export function ec2LaunchFailure(err: unknown, where: { zone: string; instanceTy
     kind: classifyEc2Error(err),
     message: describeEc2Error(err),
     reason: 'error creating EC2 instance',
-    capacity: { code: ec2ErrorCode(err) ?? 'InsufficientInstanceCapacity', zone: where.zone, instanceType: where.instanceType, detail: messageOf(err) },
+    capacity: {
+      code: ec2ErrorCode(err) ?? 'InsufficientInstanceCapacity',
+      zone: where.zone,
+      instanceType: where.instanceType,
+      detail: messageOf(err),
+    },
   };
 }

@@ -1,7 +1,20 @@
 // The AWS provider: actuator, scale-from-zero catalog, providerSpec types. cmd/ and tests import this.
 export { createAwsActuator, type AwsActuator, type AwsActuatorOptions } from './actuator.js';
-export { createAwsInstanceTypeCatalog, AwsInstanceTypeCatalog, toInstanceTypeInfo, architectureOf, INSTANCE_TYPE_CACHE_TTL_MS, type AwsInstanceTypeCatalogOptions } from './instance-types.js';
-export { AwsClientFactory, describeInstancesById, type AwsClientFactoryOptions, type AwsClients, type AwsEndpoints } from './aws-clients.js';
+export {
+  createAwsInstanceTypeCatalog,
+  AwsInstanceTypeCatalog,
+  toInstanceTypeInfo,
+  architectureOf,
+  INSTANCE_TYPE_CACHE_TTL_MS,
+  type AwsInstanceTypeCatalogOptions,
+} from './instance-types.js';
+export {
+  AwsClientFactory,
+  describeInstancesById,
+  type AwsClientFactoryOptions,
+  type AwsClients,
+  type AwsEndpoints,
+} from './aws-clients.js';
 export { SdkEc2Api, type Ec2Api, type CallOptions, type TargetGroupRef } from './ec2-api.js';
 export { classifyEc2Error, isRetryableEc2Error, describeEc2Error, ec2ErrorCode, type Ec2ErrorClass } from './errors.js';
 export {
@@ -14,9 +27,19 @@ export {
   type AwsWebIdentity,
 } from './credentials.js';
 export { DEFAULT_EC2_RATE_LIMITS } from './rate-limiter.js';
-export { SpotInstanceActionSource, SPOT_INSTANCE_ACTION_PATH, IMDS_TOKEN_PATH, type SpotInstanceActionOptions } from './spot-instance-action.js';
+export {
+  SpotInstanceActionSource,
+  SPOT_INSTANCE_ACTION_PATH,
+  IMDS_TOKEN_PATH,
+  type SpotInstanceActionOptions,
+} from './spot-instance-action.js';
 export * from './provider-spec.js';
-export { validateProviderConfig, CAPACITY_RESERVATION_ID, DEDICATED_HOST_ID, type ValidationResult } from './provider-spec-validation.js';
+export {
+  validateProviderConfig,
+  CAPACITY_RESERVATION_ID,
+  DEDICATED_HOST_ID,
+  type ValidationResult,
+} from './provider-spec-validation.js';
 export {
   buildRunInstancesInput,
   buildTags,

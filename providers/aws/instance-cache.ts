@@ -52,7 +52,13 @@ export class InstanceCache {
       fetch: (ids, widen) => o.describeByIds([...ids, ...(widen?.recent ?? [])]),
       admit: o.admit,
     });
-    this.byName = new DescribeBatcher<Instance[]>({ windowMs: o.windowMs ?? 5, maxBatch: o.maxNames ?? 100, clock: o.clock, fetch: (keys) => this.fetchNames(keys), admit: o.admit });
+    this.byName = new DescribeBatcher<Instance[]>({
+      windowMs: o.windowMs ?? 5,
+      maxBatch: o.maxNames ?? 100,
+      clock: o.clock,
+      fetch: (keys) => this.fetchNames(keys),
+      admit: o.admit,
+    });
   }
 
   /**
@@ -83,7 +89,11 @@ export class InstanceCache {
     await Promise.all(
       [...byCluster].map(async ([cluster, names]) => {
         const found = await this.o.describeByNames(cluster, names);
-        for (const name of names) out.set(`${cluster}\n${name}`, found.filter((i) => i.Tags?.some((t) => t.Key === NAME_TAG && t.Value === name)));
+        for (const name of names)
+          out.set(
+            `${cluster}\n${name}`,
+            found.filter((i) => i.Tags?.some((t) => t.Key === NAME_TAG && t.Value === name)),
+          );
       }),
     );
     return out;

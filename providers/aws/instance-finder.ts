@@ -3,20 +3,37 @@
 // DescribeInstances). Instances of an earlier Machine of the same name are told apart by the UID tag or the
 // ClientToken; instances that predate UID tags are still this Machine's ("legacy").
 import type { Instance } from '@aws-sdk/client-ec2';
-import { InvalidMachineConfigurationError, failureStep, viewCanBeCurrent, type ActuatorContext, type Machine, type MachineMemory } from '../../lib/index.js';
-import { MACHINE_UID_TAG, belongsTo, clientTokenFor, isBooting, isGone, isTerminated, sortOldestFirst } from './instances.js';
+import {
+  InvalidMachineConfigurationError,
+  failureStep,
+  viewCanBeCurrent,
+  type ActuatorContext,
+  type Machine,
+  type MachineMemory,
+} from '../../lib/index.js';
+import {
+  MACHINE_UID_TAG,
+  belongsTo,
+  clientTokenFor,
+  isBooting,
+  isGone,
+  isTerminated,
+  sortOldestFirst,
+} from './instances.js';
 import type { MachineScope } from './machine-scope.js';
 
 export type Ownership = 'ours' | 'legacy' | 'other';
 
 export function ownership(machine: Machine, i: Instance): Ownership {
   if (!belongsTo(machine, i)) return 'other';
-  const positive = i.Tags?.some((t) => t.Key === MACHINE_UID_TAG) || (!!i.ClientToken && i.ClientToken === clientTokenFor(machine));
+  const positive =
+    i.Tags?.some((t) => t.Key === MACHINE_UID_TAG) || (!!i.ClientToken && i.ClientToken === clientTokenFor(machine));
   return positive ? 'ours' : 'legacy';
 }
 
 /** This Machine's own instance has ended: it is never launched again (the Machine is Failed). */
-export const instanceEndedError = (i: Instance): Error => new InvalidMachineConfigurationError(`Instance ${i.InstanceId ?? ''} is in a terminated state`);
+export const instanceEndedError = (i: Instance): Error =>
+  new InvalidMachineConfigurationError(`Instance ${i.InstanceId ?? ''} is in a terminated state`);
 
 export class InstanceFinder {
   constructor(
@@ -32,7 +49,9 @@ export class InstanceFinder {
     if (byId && !isTerminated(byId)) return byId;
     // Our own instance exists until terminated (delete waits for that); an untagged one that is already
     // going away may be a predecessor's of the same name, so it does not count.
-    const live = (await this.byTags(scope, signal)).find((x) => (x.owner === 'ours' ? !isTerminated(x.instance) : !isGone(x.instance)));
+    const live = (await this.byTags(scope, signal)).find((x) =>
+      x.owner === 'ours' ? !isTerminated(x.instance) : !isGone(x.instance),
+    );
     if (live) return live.instance;
     // EC2 keeps a terminated instance visible for an hour: one seen terminated is gone, not late.
     return byId ? 'ended' : undefined;
@@ -53,7 +72,8 @@ export class InstanceFinder {
     const all = new Map<string, Instance>();
     const byId = await failureStep('error getting existing instances', () => this.byRecordedId(scope, signal));
     if (byId?.InstanceId) all.set(byId.InstanceId, byId);
-    for (const { instance } of await failureStep('error getting existing instances', () => this.byTags(scope, signal))) if (instance.InstanceId) all.set(instance.InstanceId, instance);
+    for (const { instance } of await failureStep('error getting existing instances', () => this.byTags(scope, signal)))
+      if (instance.InstanceId) all.set(instance.InstanceId, instance);
     return [...all.values()];
   }
 
@@ -62,7 +82,11 @@ export class InstanceFinder {
     return failureStep('error getting existing instances', () => this.sweptOnce(scope, seen, ctx));
   }
 
-  private async sweptOnce(scope: MachineScope, seen: Instance | undefined, ctx: ActuatorContext): Promise<Instance | undefined> {
+  private async sweptOnce(
+    scope: MachineScope,
+    seen: Instance | undefined,
+    ctx: ActuatorContext,
+  ): Promise<Instance | undefined> {
     const uid = scope.machine.metadata.uid ?? '';
     const known = this.memory.has(uid, 'swept') ? (seen ?? (await this.byRecordedId(scope, ctx.signal))) : undefined;
     if (known) return known;
@@ -99,7 +123,13 @@ export class InstanceFinder {
       const ids = extra.map((i) => i.InstanceId ?? '');
       ctx.log.info('terminating duplicate instances', { keep: keep.InstanceId, duplicates: ids });
       await scope.clients.ec2.terminateInstances(ids, { signal: ctx.signal });
-      ctx.events.event(scope.machine, 'Warning', 'DuplicateInstances', 'Update', `found ${live.length} instances for this machine: kept the oldest, ${keep.InstanceId ?? ''}, and terminated ${ids.join(', ')}`);
+      ctx.events.event(
+        scope.machine,
+        'Warning',
+        'DuplicateInstances',
+        'Update',
+        `found ${live.length} instances for this machine: kept the oldest, ${keep.InstanceId ?? ''}, and terminated ${ids.join(', ')}`,
+      );
     }
     return keep ?? found[found.length - 1]?.instance ?? (await this.byRecordedId(scope, ctx.signal));
   }

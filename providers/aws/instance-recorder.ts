@@ -12,7 +12,16 @@ import {
   type Clock,
 } from '../../lib/index.js';
 import { describeEc2Error } from './errors.js';
-import { addressesOf, buildTags, dhcpDomainsOf, instanceState, isGone, machineLabelsFor, missingTags, providerIdOf } from './instances.js';
+import {
+  addressesOf,
+  buildTags,
+  dhcpDomainsOf,
+  instanceState,
+  isGone,
+  machineLabelsFor,
+  missingTags,
+  providerIdOf,
+} from './instances.js';
 import { registerWithLoadBalancers } from './load-balancers.js';
 import type { MachineScope } from './machine-scope.js';
 import type { TagSpecification } from './provider-spec.js';
@@ -42,7 +51,9 @@ export class InstanceRecorder {
     try {
       domains = await this.dhcpDomainsFor(scope, instance.VpcId, ctx.signal);
     } catch (err) {
-      ctx.log.info('could not read the VPC DHCP options; omitting DHCP-domain DNS names', { error: describeEc2Error(err) });
+      ctx.log.info('could not read the VPC DHCP options; omitting DHCP-domain DNS names', {
+        error: describeEc2Error(err),
+      });
     }
     machine.spec = { ...machine.spec, providerID: providerIdOf(instance) };
     machine.metadata.labels = { ...machine.metadata.labels, ...machineLabelsFor(instance, scope.region) };
@@ -50,13 +61,19 @@ export class InstanceRecorder {
       const nodeMeta = machine.spec.metadata ?? {};
       machine.spec.metadata = { ...nodeMeta, labels: { ...nodeMeta.labels, [MachineInterruptibleInstanceLabel]: '' } };
     }
-    machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: instanceState(instance) };
+    machine.metadata.annotations = {
+      ...machine.metadata.annotations,
+      [MachineInstanceStateAnnotation]: instanceState(instance),
+    };
     machine.status = { ...machine.status, addresses: addressesOf(instance, domains) };
     this.o.record(scope, instance);
 
     const errors: string[] = [];
     if (!isGone(instance)) {
-      const tags = missingTags(buildTags(machine, scope.spec, scope.clusterId, this.o.infrastructureTags), instance.Tags);
+      const tags = missingTags(
+        buildTags(machine, scope.spec, scope.clusterId, this.o.infrastructureTags),
+        instance.Tags,
+      );
       if (tags.length > 0) {
         try {
           await scope.clients.ec2.createTags(instance.InstanceId ?? '', tags, { signal: ctx.signal });
@@ -69,7 +86,9 @@ export class InstanceRecorder {
     const lbs = scope.spec.loadBalancers ?? [];
     if (lbs.length > 0 && instanceState(instance) === 'running') {
       try {
-        await ensureOnce(`lb|${instance.InstanceId ?? ''}|${JSON.stringify(lbs)}`, () => registerWithLoadBalancers(scope.clients.ec2, instance, lbs, ctx.signal));
+        await ensureOnce(`lb|${instance.InstanceId ?? ''}|${JSON.stringify(lbs)}`, () =>
+          registerWithLoadBalancers(scope.clients.ec2, instance, lbs, ctx.signal),
+        );
       } catch (err) {
         errors.push(messageOf(err));
       }

@@ -28,21 +28,34 @@ export class InstanceTeardown {
     if (lbs.length > 0) {
       const recorded = (machine.status?.addresses ?? []).filter((a) => a.type === 'InternalIP').map((a) => a.address);
       const holders = machineAddressHolderJudge(this.o.client, machine.metadata.namespace ?? '', scope.clusterId);
-      await failureStep('failed to remove instance from load balancers', () => deregisterEndedInstanceAddresses(ec2, recorded, lbs, holders, signal));
+      await failureStep('failed to remove instance from load balancers', () =>
+        deregisterEndedInstanceAddresses(ec2, recorded, lbs, holders, signal),
+      );
     }
-    await failureStep('failed to release dedicated host', () => releaseDynamicHost(scope, ec2, true, this.o.requeueAfterMs, signal));
+    await failureStep('failed to release dedicated host', () =>
+      releaseDynamicHost(scope, ec2, true, this.o.requeueAfterMs, signal),
+    );
     machine.metadata.annotations = { ...machine.metadata.annotations, [MachineInstanceStateAnnotation]: 'terminated' };
   }
 
   /** Takes the live instances off the load balancers and terminates those not shutting down yet: their ids, and the state to record. */
-  async terminate(scope: MachineScope, live: Instance[], signal: AbortSignal): Promise<{ terminated: string[]; state: string }> {
+  async terminate(
+    scope: MachineScope,
+    live: Instance[],
+    signal: AbortSignal,
+  ): Promise<{ terminated: string[]; state: string }> {
     const { ec2 } = scope.clients;
     const lbs = scope.spec.loadBalancers ?? [];
-    for (const i of live) await failureStep('failed to remove instance from load balancers', () => deregisterFromLoadBalancers(ec2, i, lbs, signal));
+    for (const i of live)
+      await failureStep('failed to remove instance from load balancers', () =>
+        deregisterFromLoadBalancers(ec2, i, lbs, signal),
+      );
     const terminated = live.filter((i) => instanceState(i) !== 'shutting-down').map((i) => i.InstanceId ?? '');
     let state = 'shutting-down';
     if (terminated.length > 0) {
-      const changes = await failureStep('failed to delete instances', () => ec2.terminateInstances(terminated, { signal }));
+      const changes = await failureStep('failed to delete instances', () =>
+        ec2.terminateInstances(terminated, { signal }),
+      );
       if (changes.length === 1 && changes[0]?.CurrentState?.Name) state = changes[0].CurrentState.Name;
     }
     return { terminated, state };

@@ -62,20 +62,33 @@ export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
   }
 
   async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
-    const { config } = decodeProviderConfig(templateProviderSpecValue(machineSet), { defaultRegion: this.o.regionOverride ?? this.o.defaultRegion });
+    const { config } = decodeProviderConfig(templateProviderSpecValue(machineSet), {
+      defaultRegion: this.o.regionOverride ?? this.o.defaultRegion,
+    });
     if (!config.credentialsSecret?.name) {
-      throw new InvalidMachineConfigurationError(`nil credentialsSecret for machineSet ${machineSet.metadata.name ?? ''}`, {
-        field: 'spec.template.spec.providerSpec.value.credentialsSecret',
-      });
+      throw new InvalidMachineConfigurationError(
+        `nil credentialsSecret for machineSet ${machineSet.metadata.name ?? ''}`,
+        {
+          field: 'spec.template.spec.providerSpec.value.credentialsSecret',
+        },
+      );
     }
     const creds = await credentialsFor(machineSet.metadata.namespace ?? '', config, this.o.client, ctx.signal);
     const region = this.o.regionOverride ?? config.placement.region ?? '';
     const key = `${region}|${credentialsFingerprint(creds.credentials)}`;
-    const types = await this.typesFor(key, () => this.o.clients.get(region, creds.credentials, creds.source).ec2.describeInstanceTypes(), ctx.log);
+    const types = await this.typesFor(
+      key,
+      () => this.o.clients.get(region, creds.credentials, creds.source).ec2.describeInstanceTypes(),
+      ctx.log,
+    );
     return types.get(config.instanceType);
   }
 
-  private typesFor(key: string, load: () => Promise<Ec2InstanceTypeInfo[]>, log: Logger): Promise<Map<string, InstanceTypeInfo>> {
+  private typesFor(
+    key: string,
+    load: () => Promise<Ec2InstanceTypeInfo[]>,
+    log: Logger,
+  ): Promise<Map<string, InstanceTypeInfo>> {
     return this.cache.get(
       key,
       async () => {
@@ -87,7 +100,8 @@ export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
         if (types.size === 0) throw new Error('unable to load EC2 Instance Type list');
         return types;
       },
-      (err) => log.info('refreshing EC2 instance types failed; using the previous list', { error: describeEc2Error(err) }),
+      (err) =>
+        log.info('refreshing EC2 instance types failed; using the previous list', { error: describeEc2Error(err) }),
     );
   }
 }

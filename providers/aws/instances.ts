@@ -47,9 +47,12 @@ export function clusterIdOf(machine: Machine): string {
   const labels = machine.metadata.labels ?? {};
   const id = labels['machine.openshift.io/cluster-api-cluster'] ?? labels['sigs.k8s.io/cluster-api-cluster'];
   if (!id) {
-    throw new InvalidMachineConfigurationError(`${machine.metadata.name ?? ''}: missing "machine.openshift.io/cluster-api-cluster" label`, {
-      field: 'metadata.labels[machine.openshift.io/cluster-api-cluster]',
-    });
+    throw new InvalidMachineConfigurationError(
+      `${machine.metadata.name ?? ''}: missing "machine.openshift.io/cluster-api-cluster" label`,
+      {
+        field: 'metadata.labels[machine.openshift.io/cluster-api-cluster]',
+      },
+    );
   }
   return id;
 }
@@ -60,7 +63,8 @@ export function clusterIdOf(machine: Machine): string {
  */
 export function clientTokenFor(machine: Machine): string {
   const uid = machine.metadata.uid;
-  if (!uid) throw new Error(`machine ${machine.metadata.name ?? ''} has no UID; cannot derive an idempotent ClientToken`);
+  if (!uid)
+    throw new Error(`machine ${machine.metadata.name ?? ''} has no UID; cannot derive an idempotent ClientToken`);
   return createHash('sha256').update(`machine.openshift.io/${uid}`).digest('hex');
 }
 
@@ -68,7 +72,12 @@ export function clientTokenFor(machine: Machine): string {
  * Spec tags, then Infrastructure tags, without Name and kubernetes.io/cluster/*; then the cluster ownership
  * tag, Name and the Machine UID. First occurrence of a key wins.
  */
-export function buildTags(machine: Machine, config: AWSMachineProviderConfig, clusterId: string, infrastructureTags: TagSpecification[] = []): Tag[] {
+export function buildTags(
+  machine: Machine,
+  config: AWSMachineProviderConfig,
+  clusterId: string,
+  infrastructureTags: TagSpecification[] = [],
+): Tag[] {
   const out: Tag[] = [];
   const seen = new Set<string>();
   const add = (Key: string, Value: string) => {
@@ -94,16 +103,22 @@ export function missingTags(desired: Tag[], actual: Tag[] | undefined): Tag[] {
 
 const IOPS_VOLUME_TYPES = new Set(['io1', 'io2', 'gp3']);
 
-export function buildBlockDeviceMappings(config: AWSMachineProviderConfig, rootDeviceName: string | undefined): BlockDeviceMapping[] | undefined {
+export function buildBlockDeviceMappings(
+  config: AWSMachineProviderConfig,
+  rootDeviceName: string | undefined,
+): BlockDeviceMapping[] | undefined {
   const out: BlockDeviceMapping[] = [];
   for (const [i, bd] of (config.blockDevices ?? []).entries()) {
     const ebs = bd.ebs;
     if (!ebs) continue;
     const deviceName = bd.deviceName ?? rootDeviceName;
     if (!deviceName) {
-      throw new InvalidMachineConfigurationError(`${PROVIDER_SPEC_PATH}.blockDevices[${i}].deviceName: the AMI has no root device name to use`, {
-        field: `${PROVIDER_SPEC_PATH}.blockDevices[${i}].deviceName`,
-      });
+      throw new InvalidMachineConfigurationError(
+        `${PROVIDER_SPEC_PATH}.blockDevices[${i}].deviceName: the AMI has no root device name to use`,
+        {
+          field: `${PROVIDER_SPEC_PATH}.blockDevices[${i}].deviceName`,
+        },
+      );
     }
     const kms = ebs.kmsKey?.id || ebs.kmsKey?.arn || undefined;
     out.push({
@@ -113,8 +128,12 @@ export function buildBlockDeviceMappings(config: AWSMachineProviderConfig, rootD
         VolumeType: ebs.volumeType as never,
         Encrypted: ebs.encrypted,
         DeleteOnTermination: true,
-        Iops: ebs.iops !== undefined && ebs.iops > 0 && IOPS_VOLUME_TYPES.has(ebs.volumeType ?? '') ? ebs.iops : undefined,
-        Throughput: ebs.throughputMib !== undefined && ebs.throughputMib > 0 && ebs.volumeType === 'gp3' ? ebs.throughputMib : undefined,
+        Iops:
+          ebs.iops !== undefined && ebs.iops > 0 && IOPS_VOLUME_TYPES.has(ebs.volumeType ?? '') ? ebs.iops : undefined,
+        Throughput:
+          ebs.throughputMib !== undefined && ebs.throughputMib > 0 && ebs.volumeType === 'gp3'
+            ? ebs.throughputMib
+            : undefined,
         KmsKeyId: kms,
       },
     });
@@ -162,7 +181,10 @@ export function buildMarketOptions(config: AWSMachineProviderConfig): InstanceMa
   return undefined;
 }
 
-function buildNetworkInterface(config: AWSMachineProviderConfig, r: ResolvedLaunchInputs): InstanceNetworkInterfaceSpecification {
+function buildNetworkInterface(
+  config: AWSMachineProviderConfig,
+  r: ResolvedLaunchInputs,
+): InstanceNetworkInterfaceSpecification {
   const nic: InstanceNetworkInterfaceSpecification = {
     DeviceIndex: config.deviceIndex,
     SubnetId: r.subnetId,
@@ -182,7 +204,12 @@ function buildNetworkInterface(config: AWSMachineProviderConfig, r: ResolvedLaun
 }
 
 /** The RunInstances request for a Machine. Never logged: it carries the user data. */
-export function buildRunInstancesInput(machine: Machine, config: AWSMachineProviderConfig, clusterId: string, r: ResolvedLaunchInputs): RunInstancesCommandInput {
+export function buildRunInstancesInput(
+  machine: Machine,
+  config: AWSMachineProviderConfig,
+  clusterId: string,
+  r: ResolvedLaunchInputs,
+): RunInstancesCommandInput {
   const tags = buildTags(machine, config, clusterId, r.infrastructureTags);
   const dualStack = r.ipFamily === 'DualStackIPv4Primary' || r.ipFamily === 'DualStackIPv6Primary';
   const input: RunInstancesCommandInput = {
@@ -211,10 +238,16 @@ export function buildRunInstancesInput(machine: Machine, config: AWSMachineProvi
     };
   }
   if (dualStack) {
-    input.PrivateDnsNameOptions = { HostnameType: 'resource-name', EnableResourceNameDnsARecord: true, EnableResourceNameDnsAAAARecord: true };
+    input.PrivateDnsNameOptions = {
+      HostnameType: 'resource-name',
+      EnableResourceNameDnsARecord: true,
+      EnableResourceNameDnsAAAARecord: true,
+    };
   }
   if (config.capacityReservationId) {
-    input.CapacityReservationSpecification = { CapacityReservationTarget: { CapacityReservationId: config.capacityReservationId } };
+    input.CapacityReservationSpecification = {
+      CapacityReservationTarget: { CapacityReservationId: config.capacityReservationId },
+    };
   }
   const cc = config.cpuOptions?.confidentialCompute;
   if (cc) input.CpuOptions = { AmdSevSnp: cc === 'AMDEncryptedVirtualizationNestedPaging' ? 'enabled' : 'disabled' };
@@ -247,7 +280,9 @@ const launchMs = (i: Instance): number => (i.LaunchTime ? new Date(i.LaunchTime)
 
 /** Oldest first; the instance a Machine keeps when duplicates exist. */
 export function sortOldestFirst(instances: Instance[]): Instance[] {
-  return [...instances].sort((a, b) => launchMs(a) - launchMs(b) || (a.InstanceId ?? '').localeCompare(b.InstanceId ?? ''));
+  return [...instances].sort(
+    (a, b) => launchMs(a) - launchMs(b) || (a.InstanceId ?? '').localeCompare(b.InstanceId ?? ''),
+  );
 }
 
 /**
@@ -288,13 +323,19 @@ export function addressesOf(i: Instance, dhcpDomains: string[] = []): NodeAddres
 
 /** Labels Update sets on the Machine (never removes). */
 export function machineLabelsFor(i: Instance, region: string): Record<string, string> {
-  const labels = placementLabels({ region, zone: i.Placement?.AvailabilityZone || undefined, instanceType: i.InstanceType || undefined });
+  const labels = placementLabels({
+    region,
+    zone: i.Placement?.AvailabilityZone || undefined,
+    instanceType: i.InstanceType || undefined,
+  });
   if (i.InstanceLifecycle === 'spot') labels[MachineInterruptibleInstanceLabel] = '';
   return labels;
 }
 
 /** First value of the DHCP options' domain-name, split on spaces; [''] when options exist without it. */
-export function dhcpDomainsOf(configurations: Array<{ Key?: string; Values?: Array<{ Value?: string }> }> | undefined): string[] {
+export function dhcpDomainsOf(
+  configurations: Array<{ Key?: string; Values?: Array<{ Value?: string }> }> | undefined,
+): string[] {
   if (!configurations) return [];
   const domain = configurations.find((c) => c.Key === 'domain-name');
   const first = domain?.Values?.[0]?.Value;

@@ -24,13 +24,27 @@ export interface LaunchRequest {
   zone: string;
 }
 
-export async function launchRequestFor(scope: MachineScope, o: LaunchRequestOptions, ctx: ActuatorContext): Promise<LaunchRequest> {
+export async function launchRequestFor(
+  scope: MachineScope,
+  o: LaunchRequestOptions,
+  ctx: ActuatorContext,
+): Promise<LaunchRequest> {
   const { machine, spec } = scope;
   const { ec2 } = scope.clients;
-  const resolved = await failureStep('error resolving launch parameters', () => resolveLaunchInputs(ec2, spec, ctx.signal));
+  const resolved = await failureStep('error resolving launch parameters', () =>
+    resolveLaunchInputs(ec2, spec, ctx.signal),
+  );
   const userData = await failureStep('error reading user data', () => userDataFor(machine, spec, o.client, ctx.signal));
-  const dedicatedHostId = isDynamicHost(scope) ? await failureStep('failed to allocate dedicated host', () => ensureDynamicHost(scope, ec2, resolved, ctx.signal)) : undefined;
+  const dedicatedHostId = isDynamicHost(scope)
+    ? await failureStep('failed to allocate dedicated host', () => ensureDynamicHost(scope, ec2, resolved, ctx.signal))
+    : undefined;
   await tagUserProvidedHost(scope, ec2, ctx.signal, ctx.log);
-  const input = buildRunInstancesInput(machine, spec, scope.clusterId, { ...resolved, userData, infrastructureTags: o.infrastructureTags, ipFamily: o.ipFamily, dedicatedHostId });
+  const input = buildRunInstancesInput(machine, spec, scope.clusterId, {
+    ...resolved,
+    userData,
+    infrastructureTags: o.infrastructureTags,
+    ipFamily: o.ipFamily,
+    dedicatedHostId,
+  });
   return { input, dedicatedHostId, zone: spec.placement?.availabilityZone || resolved.subnetZone || '' };
 }

@@ -23,7 +23,12 @@ async function networkTargetGroups(ec2: Ec2Api, names: string[], signal?: AbortS
 }
 
 /** Registers the instance with every load balancer; throws one error listing each failure. */
-export async function registerWithLoadBalancers(ec2: Ec2Api, instance: Instance, lbs: LoadBalancerReference[], signal?: AbortSignal): Promise<void> {
+export async function registerWithLoadBalancers(
+  ec2: Ec2Api,
+  instance: Instance,
+  lbs: LoadBalancerReference[],
+  signal?: AbortSignal,
+): Promise<void> {
   const failures: string[] = [];
   const id = instance.InstanceId ?? '';
   for (const lb of lbs.filter((l) => l.type === 'classic')) {
@@ -50,14 +55,20 @@ export async function registerWithLoadBalancers(ec2: Ec2Api, instance: Instance,
       failures.push(`${network.join(',')}: ${describeEc2Error(err)}`);
     }
   }
-  if (failures.length > 0) throw new Error(`failed to register instance ${id} with load balancers: ${failures.join('; ')}`);
+  if (failures.length > 0)
+    throw new Error(`failed to register instance ${id} with load balancers: ${failures.join('; ')}`);
 }
 
 /**
  * Removes the instance's ip targets before it terminates (instance targets drain by themselves).
  * A target group or target that is already gone is fine.
  */
-export async function deregisterFromLoadBalancers(ec2: Ec2Api, instance: Instance, lbs: LoadBalancerReference[], signal?: AbortSignal): Promise<void> {
+export async function deregisterFromLoadBalancers(
+  ec2: Ec2Api,
+  instance: Instance,
+  lbs: LoadBalancerReference[],
+  signal?: AbortSignal,
+): Promise<void> {
   const network = lbs.filter((l) => l.type === 'network').map((l) => l.name);
   if (network.length === 0) return;
   let groups;
@@ -84,7 +95,13 @@ export async function deregisterFromLoadBalancers(ec2: Ec2Api, instance: Instanc
  * address may already belong to a new instance: its target stays only when that instance's Machine wants the
  * load balancer (or the instance is not this cluster's to judge), and goes when nobody asked for it.
  */
-export async function deregisterEndedInstanceAddresses(ec2: Ec2Api, addresses: string[], lbs: LoadBalancerReference[], holders: AddressHolderJudge, signal?: AbortSignal): Promise<void> {
+export async function deregisterEndedInstanceAddresses(
+  ec2: Ec2Api,
+  addresses: string[],
+  lbs: LoadBalancerReference[],
+  holders: AddressHolderJudge,
+  signal?: AbortSignal,
+): Promise<void> {
   const network = lbs.filter((l) => l.type === 'network').map((l) => l.name);
   if (network.length === 0 || addresses.length === 0) return;
   let balancers;
@@ -96,7 +113,15 @@ export async function deregisterEndedInstanceAddresses(ec2: Ec2Api, addresses: s
   }
   const liveStates = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];
   for (const address of addresses) {
-    const live = await ec2.describeInstances({ filters: [{ Name: 'private-ip-address', Values: [address] }, { Name: 'instance-state-name', Values: liveStates }] }, { signal });
+    const live = await ec2.describeInstances(
+      {
+        filters: [
+          { Name: 'private-ip-address', Values: [address] },
+          { Name: 'instance-state-name', Values: liveStates },
+        ],
+      },
+      { signal },
+    );
     for (const lb of balancers) {
       let keep = false;
       for (const holder of live) if ((await holders.judge(holder, lb.name, signal)) !== 'unwanted') keep = true;

@@ -48,7 +48,12 @@ export function secretsReferencedBy(machine: Machine): string[] {
 }
 
 /** The credentials named by the spec, read from `namespace`; `source` identifies the Secret for client caching. */
-export async function credentialsFor(namespace: string, config: AWSMachineProviderConfig, client: KubeClient, signal: AbortSignal): Promise<{ credentials?: AwsCredentialSource; source: string }> {
+export async function credentialsFor(
+  namespace: string,
+  config: AWSMachineProviderConfig,
+  client: KubeClient,
+  signal: AbortSignal,
+): Promise<{ credentials?: AwsCredentialSource; source: string }> {
   const name = config.credentialsSecret?.name;
   if (!name) return { source: 'default' };
   const secret = await readReferencedSecret(client, { namespace, name }, 'aws credentials', signal);
@@ -56,13 +61,20 @@ export async function credentialsFor(namespace: string, config: AWSMachineProvid
 }
 
 /** The user data bytes for RunInstances; undefined when the spec names no Secret. A Secret without the key is retried, as the reference does. */
-export function userDataFor(machine: Machine, config: AWSMachineProviderConfig, client: KubeClient, signal: AbortSignal): Promise<Uint8Array | undefined> {
+export function userDataFor(
+  machine: Machine,
+  config: AWSMachineProviderConfig,
+  client: KubeClient,
+  signal: AbortSignal,
+): Promise<Uint8Array | undefined> {
   return readUserData(client, machine, config.userDataSecret?.name, signal);
 }
 
 export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {
   machineProviderSpecValue(machine);
-  const { config, warnings, unknownFields } = decodeMachineProviderConfig(machine, { defaultRegion: deps.regionOverride ?? deps.defaultRegion });
+  const { config, warnings, unknownFields } = decodeMachineProviderConfig(machine, {
+    defaultRegion: deps.regionOverride ?? deps.defaultRegion,
+  });
   const status = decodeProviderStatus(machine.status?.providerStatus);
   const clusterId = clusterIdOf(machine);
   const creds = await credentialsFor(machine.metadata.namespace ?? '', config, deps.client, signal);

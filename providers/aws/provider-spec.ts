@@ -197,7 +197,10 @@ function readBlockDevice(o: ObjectReader): BlockDeviceMappingSpec {
 }
 
 /** Structural decode of providerSpec.value with the webhook defaults applied; no semantic validation. */
-export function readProviderConfig(value: unknown, opts: DecodeOptions = {}): DecodedProviderConfig & { errors: FieldIssue[] } {
+export function readProviderConfig(
+  value: unknown,
+  opts: DecodeOptions = {},
+): DecodedProviderConfig & { errors: FieldIssue[] } {
   const reader = new SpecReader();
   const warnings: string[] = [];
   const root = reader.object(value ?? {}, opts.path ?? PROVIDER_SPEC_PATH);
@@ -226,10 +229,14 @@ export function readProviderConfig(value: unknown, opts: DecodeOptions = {}): De
     config.securityGroups = root.objectArray('securityGroups', readReference);
     config.subnet = root.object('subnet', readReference) ?? {};
     config.placement = root.object('placement', readPlacement) ?? {};
-    config.loadBalancers = root.objectArray('loadBalancers', (l) => ({ name: l.string('name') ?? '', type: l.string('type') ?? '' }));
+    config.loadBalancers = root.objectArray('loadBalancers', (l) => ({
+      name: l.string('name') ?? '',
+      type: l.string('type') ?? '',
+    }));
     config.blockDevices = root.objectArray('blockDevices', readBlockDevice);
     config.spotMarketOptions = root.object('spotMarketOptions', (s) => ({ maxPrice: s.string('maxPrice') }));
-    config.metadataServiceOptions = root.object('metadataServiceOptions', (m) => ({ authentication: m.string('authentication') })) ?? {};
+    config.metadataServiceOptions =
+      root.object('metadataServiceOptions', (m) => ({ authentication: m.string('authentication') })) ?? {};
     config.placementGroupName = root.string('placementGroupName');
     config.placementGroupPartition = root.integer('placementGroupPartition');
     config.capacityReservationId = root.string('capacityReservationId');
@@ -242,8 +249,11 @@ export function readProviderConfig(value: unknown, opts: DecodeOptions = {}): De
 
   // The reference webhook's defaulting.
   if (!config.instanceType) {
-    config.instanceType = opts.defaultArchitecture === 'arm64' ? DEFAULT_INSTANCE_TYPE_ARM64 : DEFAULT_INSTANCE_TYPE_AMD64;
-    warnings.push(`providerSpec.instanceType: no instanceType provided, setting the default instance type ${config.instanceType}`);
+    config.instanceType =
+      opts.defaultArchitecture === 'arm64' ? DEFAULT_INSTANCE_TYPE_ARM64 : DEFAULT_INSTANCE_TYPE_AMD64;
+    warnings.push(
+      `providerSpec.instanceType: no instanceType provided, setting the default instance type ${config.instanceType}`,
+    );
   }
   if (!config.placement.region && opts.defaultRegion) config.placement.region = opts.defaultRegion;
   if (!config.userDataSecret) config.userDataSecret = { name: DEFAULT_USER_DATA_SECRET };
@@ -267,11 +277,17 @@ export function decodeProviderConfig(value: unknown, opts: DecodeOptions = {}): 
 
 const isControlPlane = (m: Machine): boolean => {
   const labels = m.metadata.labels ?? {};
-  return labels['machine.openshift.io/cluster-api-machine-role'] === 'master' || labels['machine.openshift.io/cluster-api-machine-type'] === 'master';
+  return (
+    labels['machine.openshift.io/cluster-api-machine-role'] === 'master' ||
+    labels['machine.openshift.io/cluster-api-machine-type'] === 'master'
+  );
 };
 
 /** decodeProviderConfig for a Machine: knows it must be control plane from its role labels. */
-export function decodeMachineProviderConfig(machine: Machine, opts: Omit<DecodeOptions, 'controlPlane'> = {}): DecodedProviderConfig {
+export function decodeMachineProviderConfig(
+  machine: Machine,
+  opts: Omit<DecodeOptions, 'controlPlane'> = {},
+): DecodedProviderConfig {
   return decodeProviderConfig(machine.spec?.providerSpec?.value, { ...opts, controlPlane: isControlPlane(machine) });
 }
 

@@ -2,12 +2,26 @@
 // reconcile made Secret GETs the largest share of the provider's API requests (about ten per created Machine)
 // and, under the client's QPS limit, the bottleneck of a large scale-up. Reads are shared for a few seconds;
 // a rotated Secret is picked up within that time. Nothing here is logged.
-import { namespacedKey, PromiseCache, Secrets, type Clock, type KubeClient, type KubeObject, type ObjectKey, type Resource, type Secret } from '../../lib/index.js';
+import {
+  namespacedKey,
+  PromiseCache,
+  Secrets,
+  type Clock,
+  type KubeClient,
+  type KubeObject,
+  type ObjectKey,
+  type Resource,
+  type Secret,
+} from '../../lib/index.js';
 
 export function withSecretCache(client: KubeClient, clock: Clock, ttlMs = 10_000): KubeClient {
   if (ttlMs <= 0) return client;
   const secrets = new PromiseCache<Secret>(clock, ttlMs);
-  const get = <T extends KubeObject>(resource: Resource<T>, key: ObjectKey, opts?: { signal?: AbortSignal }): Promise<T> => {
+  const get = <T extends KubeObject>(
+    resource: Resource<T>,
+    key: ObjectKey,
+    opts?: { signal?: AbortSignal },
+  ): Promise<T> => {
     if (resource !== (Secrets as unknown as Resource<T>)) return client.get(resource, key, opts);
     // Read without the first caller's signal: others may share the read.
     return secrets.get(namespacedKey(key), () => client.get(Secrets, key)) as unknown as Promise<T>;

@@ -3,7 +3,14 @@
 // decided to reclaim the instance, then {"action": "terminate"|"stop"|"hibernate", "time": "<RFC 3339>"} about
 // two minutes before it does. The token is reused until shortly before it expires; a 401 (the token expired or
 // the service restarted) fetches a new one and asks again.
-import { MetadataServiceError, metadataRequest, RealClock, type Clock, type TerminationNotice, type TerminationNoticeSource } from '../../lib/index.js';
+import {
+  MetadataServiceError,
+  metadataRequest,
+  RealClock,
+  type Clock,
+  type TerminationNotice,
+  type TerminationNoticeSource,
+} from '../../lib/index.js';
 
 export const IMDS_TOKEN_PATH = '/latest/api/token';
 export const SPOT_INSTANCE_ACTION_PATH = '/latest/meta-data/spot/instance-action';
@@ -50,7 +57,13 @@ export class SpotInstanceActionSource implements TerminationNoticeSource {
   }
 
   private getInstanceAction(token: string, signal: AbortSignal) {
-    return metadataRequest({ base: this.opts.endpoint, path: SPOT_INSTANCE_ACTION_PATH, headers: { [IMDS_TOKEN_HEADER]: token }, signal, timeoutMs: this.opts.timeoutMs });
+    return metadataRequest({
+      base: this.opts.endpoint,
+      path: SPOT_INSTANCE_ACTION_PATH,
+      headers: { [IMDS_TOKEN_HEADER]: token },
+      signal,
+      timeoutMs: this.opts.timeoutMs,
+    });
   }
 
   private async sessionToken(signal: AbortSignal): Promise<string> {
@@ -64,10 +77,14 @@ export class SpotInstanceActionSource implements TerminationNoticeSource {
       signal,
       timeoutMs: this.opts.timeoutMs,
     });
-    if (res.status !== 200 || !res.body) throw new MetadataServiceError(IMDS_TOKEN_PATH, res.status, `no session token (HTTP ${res.status})`);
+    if (res.status !== 200 || !res.body)
+      throw new MetadataServiceError(IMDS_TOKEN_PATH, res.status, `no session token (HTTP ${res.status})`);
     const granted = Number(res.headers.get(IMDS_TOKEN_TTL_HEADER) ?? this.ttlSeconds);
     const lifetimeMs = (Number.isFinite(granted) && granted > 0 ? granted : this.ttlSeconds) * 1000;
-    this.token = { value: res.body, renewAt: requestedAt + Math.max(lifetimeMs / 2, lifetimeMs - TOKEN_RENEW_MARGIN_MS) };
+    this.token = {
+      value: res.body,
+      renewAt: requestedAt + Math.max(lifetimeMs / 2, lifetimeMs - TOKEN_RENEW_MARGIN_MS),
+    };
     return res.body;
   }
 }

@@ -30,14 +30,23 @@ import { InstanceInserts } from './instance-inserts.js';
 import { getForDelete, getInstance, lookUpInstance } from './instance-lookup.js';
 import { recordInstance } from './instance-recorder.js';
 import { deleteRequestIdFor, instanceStatus, isBooting } from './instances.js';
-import { deregisterFromInstanceGroup, deregisterFromTargetPools, isControlPlane, joinLoadBalancers } from './load-balancers.js';
+import {
+  deregisterFromInstanceGroup,
+  deregisterFromTargetPools,
+  isControlPlane,
+  joinLoadBalancers,
+} from './load-balancers.js';
 import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
 
 type SharedClientOptions = 'endpoint' | 'rateLimits' | 'batchWindowMs' | 'createComputeApi';
 type BodyOptions = 'infrastructureLabels' | 'infrastructureTags' | 'tagValueLookup';
 
 /** The client options are the factory's (when the actuator builds its own), the body options the insert body's. */
-export interface GcpActuatorOptions extends CloudActuatorOptions, Pick<GcpClientFactoryOptions, SharedClientOptions>, Pick<InstanceBodyOptions, BodyOptions> {
+export interface GcpActuatorOptions
+  extends
+    CloudActuatorOptions,
+    Pick<GcpClientFactoryOptions, SharedClientOptions>,
+    Pick<InstanceBodyOptions, BodyOptions> {
   /** Share one factory (and so one rate limiter) with the instance-type catalog; else one is built. */
   clientFactory?: GcpClientFactory;
   /** The project for specs and credentials that name none. */
@@ -69,7 +78,11 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
       // The instance id (its name) is on record before the insert is sent.
       idFromLaunchReply: false,
       creationCondition: MachineCreatedCondition,
-      failureReasons: { create: 'failed to create instance via compute service', update: 'failed to add instance to target pool', delete: 'failed to delete instance via compute service' },
+      failureReasons: {
+        create: 'failed to create instance via compute service',
+        update: 'failed to add instance to target pool',
+        delete: 'failed to delete instance via compute service',
+      },
       describeError: describeFailure,
     });
     this.ownsFactory = !o.clientFactory;
@@ -130,7 +143,9 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
     const { machine } = scope;
     const uid = machine.metadata.uid ?? '';
     const { compute } = scope.clients;
-    await failureStep('failed to remove instance from target pool', () => deregisterFromTargetPools(compute, scope, ctx.signal));
+    await failureStep('failed to remove instance from target pool', () =>
+      deregisterFromTargetPools(compute, scope, ctx.signal),
+    );
     const instance = await getForDelete(scope, ctx.signal);
     if (instance === 'nowhere') {
       this.forget(uid);
@@ -138,7 +153,8 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
     }
     if (!instance) {
       // An insert whose operation failed made nothing (its outcome takes the name off the record).
-      if (!isMachineProvisioned(machine) && this.guard.mayNotShowYet(machine, this.recordedLaunch(scope))) await this.inserts.outcomeOf(scope, ctx.signal);
+      if (!isMachineProvisioned(machine) && this.guard.mayNotShowYet(machine, this.recordedLaunch(scope)))
+        await this.inserts.outcomeOf(scope, ctx.signal);
       this.released(scope, ctx, { instance: scope.instanceName });
       return false;
     }
@@ -147,13 +163,22 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
     // A delete already sent shows as STOPPING until GCE removes the instance: sending it again would only spend
     // the project's write quota, which a scale-down shares with the inserts of the next scale-up.
     if (before !== 'STOPPING' || !this.guard.terminationSeen(machine)) {
-      if (isControlPlane(scope)) await failureStep('failed to unregister instance from instance group', () => deregisterFromInstanceGroup(compute, scope, ctx.signal));
-      const send = () => compute.deleteInstance(scope.project, scope.spec.zone, scope.instanceName, deleteRequestIdFor(uid), { signal: ctx.signal });
-      if (!(await this.sendTerminate(scope, ctx, send, gceDeleteFailure(instance, { instance: scope.instanceName })))) return false;
+      if (isControlPlane(scope))
+        await failureStep('failed to unregister instance from instance group', () =>
+          deregisterFromInstanceGroup(compute, scope, ctx.signal),
+        );
+      const send = () =>
+        compute.deleteInstance(scope.project, scope.spec.zone, scope.instanceName, deleteRequestIdFor(uid), {
+          signal: ctx.signal,
+        });
+      if (!(await this.sendTerminate(scope, ctx, send, gceDeleteFailure(instance, { instance: scope.instanceName }))))
+        return false;
     }
     // GCE stops any instance it was told to delete (provisioning, staging or running alike) before it removes it;
     // only one already stopped goes straight away.
-    this.terminating(scope, ctx, before === 'TERMINATED' || before === 'STOPPING' ? before : 'STOPPING', { instance: scope.instanceName });
+    this.terminating(scope, ctx, before === 'TERMINATED' || before === 'STOPPING' ? before : 'STOPPING', {
+      instance: scope.instanceName,
+    });
     return true;
   }
 

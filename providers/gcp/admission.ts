@@ -2,7 +2,12 @@
 // actuator uses, with the reference webhook's defaults (machine type by control-plane architecture, a boot
 // disk with the RHCOS image, the cluster's network, subnetwork and tags from its infrastructure name,
 // worker-user-data, gcp-cloud-credentials, one GPU when a count is left out).
-import { defaultInstanceTypeWarnings, providerSpecValidation, type MachineAdmission, type ProviderSpecContext } from '../../lib/index.js';
+import {
+  defaultInstanceTypeWarnings,
+  providerSpecValidation,
+  type MachineAdmission,
+  type ProviderSpecContext,
+} from '../../lib/index.js';
 import { readProviderSpec, type DecodeOptions } from './provider-spec.js';
 import { validateProviderSpec } from './provider-spec-validation.js';
 
@@ -25,10 +30,17 @@ export const gcpMachineAdmission: MachineAdmission = {
   platform: GCP_PLATFORM,
   default(providerSpec, ctx) {
     const { spec } = readProviderSpec(providerSpec, decodeOptions(ctx));
-    return { value: spec, warnings: defaultInstanceTypeWarnings(providerSpec, 'machineType', spec.machineType, GCP_PLATFORM, ctx) };
+    return {
+      value: spec,
+      warnings: defaultInstanceTypeWarnings(providerSpec, 'machineType', spec.machineType, GCP_PLATFORM, ctx),
+    };
   },
   validate(providerSpec, ctx) {
     const decoded = readProviderSpec(providerSpec, decodeOptions(ctx));
-    return providerSpecValidation(decoded, validateProviderSpec(decoded.spec, ctx.fieldRoot), decoded.spec.credentialsSecret?.name);
+    return providerSpecValidation(
+      decoded,
+      validateProviderSpec(decoded.spec, ctx.fieldRoot),
+      decoded.spec.credentialsSecret?.name,
+    );
   },
 };

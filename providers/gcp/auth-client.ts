@@ -9,9 +9,18 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 export function authClientFor(credentials: GcpCredentials, transporter: gaxios.Gaxios): AuthClient {
   const j = credentials.json;
   if (credentials.type === 'service_account') {
-    return new JWT({ email: str(j.client_email), key: str(j.private_key), keyId: str(j.private_key_id), projectId: credentials.projectId, transporter });
+    return new JWT({
+      email: str(j.client_email),
+      key: str(j.private_key),
+      keyId: str(j.private_key_id),
+      projectId: credentials.projectId,
+      transporter,
+    });
   }
-  const client = new IdentityPoolClient({ ...(j as unknown as ConstructorParameters<typeof IdentityPoolClient>[0]), transporter });
+  const client = new IdentityPoolClient({
+    ...(j as unknown as ConstructorParameters<typeof IdentityPoolClient>[0]),
+    transporter,
+  });
   // The installed library builds its STS client with a transporter of its own, which would skip the proxy and
   // the trusted CAs for the token exchange: it gets ours too.
   const sts = (client as unknown as { stsCredential?: { transporter?: gaxios.Gaxios } }).stsCredential;

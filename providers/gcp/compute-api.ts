@@ -18,11 +18,23 @@ export interface CallOptions {
 }
 
 export interface ComputeApi {
-  insertInstance(project: string, zone: string, instance: Instance, requestId: string, opts?: CallOptions): Promise<Operation>;
+  insertInstance(
+    project: string,
+    zone: string,
+    instance: Instance,
+    requestId: string,
+    opts?: CallOptions,
+  ): Promise<Operation>;
   getInstance(project: string, zone: string, name: string, opts?: CallOptions): Promise<Instance>;
   /** Every instance in the zone matching a GCE list filter (all pages). */
   listInstances(project: string, zone: string, filter: string, opts?: CallOptions): Promise<Instance[]>;
-  deleteInstance(project: string, zone: string, name: string, requestId: string, opts?: CallOptions): Promise<Operation>;
+  deleteInstance(
+    project: string,
+    zone: string,
+    name: string,
+    requestId: string,
+    opts?: CallOptions,
+  ): Promise<Operation>;
   /** One zoneOperations.get: the operation as it is now (never blocks on it). */
   getZoneOperation(project: string, zone: string, operation: string, opts?: CallOptions): Promise<Operation>;
   getMachineType(project: string, zone: string, machineType: string, opts?: CallOptions): Promise<MachineType>;
@@ -31,16 +43,52 @@ export interface ComputeApi {
   getImage(project: string, image: string, opts?: CallOptions): Promise<Image>;
   getImageFamilyView(project: string, zone: string, family: string, opts?: CallOptions): Promise<Image | undefined>;
   getTargetPool(project: string, region: string, pool: string, opts?: CallOptions): Promise<TargetPool>;
-  addTargetPoolInstance(project: string, region: string, pool: string, instanceLink: string, opts?: CallOptions): Promise<Operation>;
-  removeTargetPoolInstance(project: string, region: string, pool: string, instanceLink: string, opts?: CallOptions): Promise<Operation>;
+  addTargetPoolInstance(
+    project: string,
+    region: string,
+    pool: string,
+    instanceLink: string,
+    opts?: CallOptions,
+  ): Promise<Operation>;
+  removeTargetPoolInstance(
+    project: string,
+    region: string,
+    pool: string,
+    instanceLink: string,
+    opts?: CallOptions,
+  ): Promise<Operation>;
   getInstanceGroup(project: string, zone: string, group: string, opts?: CallOptions): Promise<InstanceGroup>;
   insertInstanceGroup(project: string, zone: string, group: InstanceGroup, opts?: CallOptions): Promise<Operation>;
   /** Self-links of the group's instances in `state` (e.g. RUNNING; "" = all), all pages. */
-  listInstanceGroupInstances(project: string, zone: string, group: string, state: string, opts?: CallOptions): Promise<string[]>;
-  addInstanceGroupInstances(project: string, zone: string, group: string, instanceLinks: string[], opts?: CallOptions): Promise<Operation>;
-  removeInstanceGroupInstances(project: string, zone: string, group: string, instanceLinks: string[], opts?: CallOptions): Promise<Operation>;
+  listInstanceGroupInstances(
+    project: string,
+    zone: string,
+    group: string,
+    state: string,
+    opts?: CallOptions,
+  ): Promise<string[]>;
+  addInstanceGroupInstances(
+    project: string,
+    zone: string,
+    group: string,
+    instanceLinks: string[],
+    opts?: CallOptions,
+  ): Promise<Operation>;
+  removeInstanceGroupInstances(
+    project: string,
+    zone: string,
+    group: string,
+    instanceLinks: string[],
+    opts?: CallOptions,
+  ): Promise<Operation>;
   getRegionBackendService(project: string, region: string, name: string, opts?: CallOptions): Promise<BackendService>;
-  updateRegionBackendService(project: string, region: string, name: string, resource: BackendService, opts?: CallOptions): Promise<Operation>;
+  updateRegionBackendService(
+    project: string,
+    region: string,
+    name: string,
+    resource: BackendService,
+    opts?: CallOptions,
+  ): Promise<Operation>;
 }
 
 /** compute.v1.Operation.Status.DONE as the REST transport's int enum encoding sends it (protos.d.ts). */

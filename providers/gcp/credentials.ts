@@ -44,10 +44,13 @@ function checkExternalAccount(o: Record<string, unknown>, where: string): void {
   if (!str(o.subject_token_type)) throw new CredentialsSecretError(field('has no subject_token_type'));
   if (!str(o.token_url)) throw new CredentialsSecretError(field('has no token_url'));
   const source = o.credential_source;
-  if (typeof source !== 'object' || source === null || Array.isArray(source)) throw new CredentialsSecretError(field('has no credential_source object'));
+  if (typeof source !== 'object' || source === null || Array.isArray(source))
+    throw new CredentialsSecretError(field('has no credential_source object'));
   const src = source as Record<string, unknown>;
   if (!str(src.file) && !str(src.url)) {
-    throw new CredentialsSecretError(field('credential_source must name a file or url (executable and AWS sources are not supported)'));
+    throw new CredentialsSecretError(
+      field('credential_source must name a file or url (executable and AWS sources are not supported)'),
+    );
   }
 }
 
@@ -62,17 +65,21 @@ export function credentialsFromSecret(secret: Secret): GcpCredentials {
   } catch {
     throw new CredentialsSecretError(`${where}: ${SERVICE_ACCOUNT_KEY} is not valid JSON`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new CredentialsSecretError(`${where}: ${SERVICE_ACCOUNT_KEY} must be a JSON object`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new CredentialsSecretError(`${where}: ${SERVICE_ACCOUNT_KEY} must be a JSON object`);
   const o = json as Record<string, unknown>;
   // A file without a type is read as a key, as the reference's Google client does.
   const type = o.type === undefined ? 'service_account' : o.type;
   if (type !== 'service_account' && type !== 'external_account') {
-    throw new CredentialsSecretError(`${where}: ${SERVICE_ACCOUNT_KEY} type ${JSON.stringify(type)} is not supported; expected "service_account" or "external_account"`);
+    throw new CredentialsSecretError(
+      `${where}: ${SERVICE_ACCOUNT_KEY} type ${JSON.stringify(type)} is not supported; expected "service_account" or "external_account"`,
+    );
   }
   if (type === 'external_account') checkExternalAccount(o, where);
   // No project_id (usual for external_account files) is fine: the spec's projectID names the project.
   const projectId = str(o.project_id) || undefined;
-  const clientEmail = type === 'service_account' ? str(o.client_email) : impersonatedAccount(str(o.service_account_impersonation_url));
+  const clientEmail =
+    type === 'service_account' ? str(o.client_email) : impersonatedAccount(str(o.service_account_impersonation_url));
   return { type, projectId, clientEmail, json: o };
 }
 

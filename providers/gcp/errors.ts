@@ -5,9 +5,15 @@
 // Throttling (403 rateLimitExceeded, 429), 5xx and network failures are always retryable; only errors that
 // say the request itself can never succeed are terminal. Resource quota and stock-outs are a class of their
 // own: the machine controller retries them for a bounded window, then fails the Machine.
-import { InvalidMachineConfigurationError, RequeueAfterError, type LaunchFailure, type TerminateFailure } from '../../lib/index.js';
+import {
+  InvalidMachineConfigurationError,
+  RequeueAfterError,
+  type LaunchFailure,
+  type TerminateFailure,
+} from '../../lib/index.js';
 
-export type GceErrorClass = 'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
+export type GceErrorClass =
+  'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
 
 interface GceLikeError {
   name?: string;
@@ -22,13 +28,34 @@ interface GceLikeError {
 }
 
 /** gRPC code → HTTP status, for errors that carry only the gRPC code (gax 6 without httpStatusCode). */
-const GRPC_TO_HTTP: Record<number, number> = { 3: 400, 4: 504, 5: 404, 6: 409, 7: 403, 8: 429, 9: 400, 10: 409, 13: 500, 14: 503, 16: 401 };
+const GRPC_TO_HTTP: Record<number, number> = {
+  3: 400,
+  4: 504,
+  5: 404,
+  6: 409,
+  7: 403,
+  8: 429,
+  9: 400,
+  10: 409,
+  13: 500,
+  14: 503,
+  16: 401,
+};
 
-const THROTTLING_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'dailyLimitExceeded']);
+const THROTTLING_REASONS = new Set([
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+  'RATE_LIMIT_EXCEEDED',
+  'dailyLimitExceeded',
+]);
 // The zone is out of the machine type, or a regional resource quota (CPUS, GPUs, INSTANCES) is spent; GCE
 // says so in the insert operation. Not 'quotaExceeded' (lower case): that is the API's per-minute request
 // quota, i.e. throttling, which stays retryable for ever.
-const CAPACITY_REASONS = new Set(['QUOTA_EXCEEDED', 'ZONE_RESOURCE_POOL_EXHAUSTED', 'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS']);
+const CAPACITY_REASONS = new Set([
+  'QUOTA_EXCEEDED',
+  'ZONE_RESOURCE_POOL_EXHAUSTED',
+  'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS',
+]);
 // Nothing wrong with the request: the zone or project just can't take it now.
 const TRANSIENT_REASONS = new Set([
   'quotaExceeded',
@@ -45,13 +72,35 @@ const TRANSIENT_REASONS = new Set([
 ]);
 const NOT_FOUND_REASONS = new Set(['notFound', 'RESOURCE_NOT_FOUND']);
 const ALREADY_EXISTS_REASONS = new Set(['alreadyExists', 'RESOURCE_ALREADY_EXISTS']);
-const INVALID_REASONS = new Set(['invalid', 'badRequest', 'required', 'invalidParameter', 'INVALID_FIELD_VALUE', 'INVALID_USAGE', 'UNSUPPORTED_OPERATION', 'invalidResourceUsage']);
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'ECONNABORTED']);
+const INVALID_REASONS = new Set([
+  'invalid',
+  'badRequest',
+  'required',
+  'invalidParameter',
+  'INVALID_FIELD_VALUE',
+  'INVALID_USAGE',
+  'UNSUPPORTED_OPERATION',
+  'invalidResourceUsage',
+]);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'ECONNABORTED',
+]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /** The `error` object of a GCE JSON error body, wherever the client put it. */
-function bodyError(e: GceLikeError): { code?: number; message?: string; errors?: Array<{ reason?: string; message?: string }> } | undefined {
+function bodyError(
+  e: GceLikeError,
+): { code?: number; message?: string; errors?: Array<{ reason?: string; message?: string }> } | undefined {
   const fromData = e.response?.data;
   if (isObject(fromData) && isObject(fromData.error)) return fromData.error;
   // gax 5 puts the raw body in the message.
@@ -133,7 +182,11 @@ export class GceOperationError extends Error {
   override readonly name = 'GceOperationError';
   readonly httpStatusCode?: number;
   readonly errors: Array<{ reason: string; message: string }>;
-  constructor(operation: string, httpStatusCode: number | undefined, errors: Array<{ code?: string | null; message?: string | null }>) {
+  constructor(
+    operation: string,
+    httpStatusCode: number | undefined,
+    errors: Array<{ code?: string | null; message?: string | null }>,
+  ) {
     const list = errors.map((x) => ({ reason: x.code ?? '', message: x.message ?? '' }));
     super(`operation ${operation} failed: ${list.map((x) => `${x.reason}: ${x.message}`).join('; ')}`);
     this.httpStatusCode = httpStatusCode;
@@ -179,14 +232,24 @@ export function gceLaunchFailure(err: unknown, where: { zone: string; machineTyp
     kind: classifyGceError(err),
     message: describeGceError(err),
     reason: 'failed to create instance via compute service',
-    capacity: { code: gceCapacityCode(err) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED', zone: where.zone, instanceType: where.machineType, detail: operationMessages(err) },
+    capacity: {
+      code: gceCapacityCode(err) ?? 'ZONE_RESOURCE_POOL_EXHAUSTED',
+      zone: where.zone,
+      instanceType: where.machineType,
+      detail: operationMessages(err),
+    },
   };
 }
 
 /** How a failed instances.delete reads: a 404 says the instance is gone; deletion protection is named, as users must turn it off. */
-export const gceDeleteFailure = (instance: { deletionProtection?: boolean | null }, fields: Record<string, unknown>): TerminateFailure => ({
+export const gceDeleteFailure = (
+  instance: { deletionProtection?: boolean | null },
+  fields: Record<string, unknown>,
+): TerminateFailure => ({
   reason: 'failed to delete instance via compute service',
   isGone: (err) => classifyGceError(err) === 'notFound',
-  hint: instance.deletionProtection ? ' (deletionProtection is enabled on the instance: turn it off to let the Machine go)' : '',
+  hint: instance.deletionProtection
+    ? ' (deletionProtection is enabled on the instance: turn it off to let the Machine go)'
+    : '',
   fields,
 });

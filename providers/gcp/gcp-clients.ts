@@ -4,7 +4,16 @@
 // cluster's instances in a resync burst so that steady-state checks cost about one list per resync.
 import { GoogleAuth, PassThroughClient, type gaxios } from 'google-auth-library';
 import { authClientFor } from './auth-client.js';
-import { afterCalls, ClientsByCredentials, ListingSnapshot, RegionalRateLimiter, type Clock, type CloudRateLimits, type OutboundHttp, type Widening } from '../../lib/index.js';
+import {
+  afterCalls,
+  ClientsByCredentials,
+  ListingSnapshot,
+  RegionalRateLimiter,
+  type Clock,
+  type CloudRateLimits,
+  type OutboundHttp,
+  type Widening,
+} from '../../lib/index.js';
 import type { ComputeApi, Instance } from './compute-api.js';
 import { preloadComputeDescriptors, SdkComputeApi } from './sdk-compute-api.js';
 import { credentialsFingerprint, type GcpCredentials } from './credentials.js';
@@ -66,14 +75,21 @@ export function clusterLabelKeysOf(instance: Instance): string[] {
 
 /** The filter of a widened list: the names asked for, and every instance owned by one of the clusters. */
 export function widenedFilter(names: string[], clusterLabelKeys: Iterable<string>): string {
-  return [nameFilter(names), ...[...clusterLabelKeys].map((k) => `(labels.${k} = "owned")`)].filter((f) => f !== '').join(' OR ');
+  return [nameFilter(names), ...[...clusterLabelKeys].map((k) => `(labels.${k} = "owned")`)]
+    .filter((f) => f !== '')
+    .join(' OR ');
 }
 
 /**
  * The existence finder of one zone. Which clusters to list in a burst is learnt from the instances it has
  * found (their ownership label), so a burst lists what this controller manages in the zone and nothing else.
  */
-function zoneFinder(compute: ComputeApi, project: string, zone: string, o: GcpClientFactoryOptions): ListingSnapshot<Instance> {
+function zoneFinder(
+  compute: ComputeApi,
+  project: string,
+  zone: string,
+  o: GcpClientFactoryOptions,
+): ListingSnapshot<Instance> {
   const clusters = new Set<string>();
   return new ListingSnapshot<Instance>({
     clock: o.clock,
@@ -83,7 +99,11 @@ function zoneFinder(compute: ComputeApi, project: string, zone: string, o: GcpCl
     // PROVISIONING, STAGING, STOPPING...: about to change, so not worth answering a later check with.
     settled: (i) => i.status === 'RUNNING' || i.status === 'TERMINATED' || i.status === 'SUSPENDED',
     fetch: async (names: string[], widen: Widening | undefined) => {
-      const found = await compute.listInstances(project, zone, widen ? widenedFilter(names, clusters) : nameFilter(names));
+      const found = await compute.listInstances(
+        project,
+        zone,
+        widen ? widenedFilter(names, clusters) : nameFilter(names),
+      );
       for (const i of found) for (const k of clusterLabelKeysOf(i)) clusters.add(k);
       return new Map(found.flatMap((i) => (i.name ? [[i.name, i] as const] : [])));
     },
@@ -94,11 +114,17 @@ function zoneFinder(compute: ComputeApi, project: string, zone: string, o: GcpCl
  * The gax auth options: credentials from the Secret, or the environment's (ADC) when there are none. A
  * plain-http endpoint (an emulator on loopback) gets no credentials at all: tokens never travel unencrypted.
  */
-export function authOptions(endpoint: string | undefined, credentials: GcpCredentials | undefined, transporter?: gaxios.Gaxios): Record<string, unknown> {
+export function authOptions(
+  endpoint: string | undefined,
+  credentials: GcpCredentials | undefined,
+  transporter?: gaxios.Gaxios,
+): Record<string, unknown> {
   if (endpoint?.startsWith('http://')) return { authClient: new PassThroughClient(transporter ? { transporter } : {}) };
   if (transporter) {
     // An auth client of our own, so its token requests (and the Compute calls made through it) use the transporter.
-    return credentials ? { authClient: authClientFor(credentials, transporter) } : { auth: new GoogleAuth({ clientOptions: { transporter } }) };
+    return credentials
+      ? { authClient: authClientFor(credentials, transporter) }
+      : { auth: new GoogleAuth({ clientOptions: { transporter } }) };
   }
   if (!credentials) return {};
   return { credentials: credentials.json, projectId: credentials.projectId };
@@ -160,7 +186,10 @@ export class GcpClientFactory {
       deleteInstance: (project, zone, name) => finders.get(`${project}/${zone}`)?.forget(name),
     });
     return {
-      clients: { compute: tracked, findInstance: (project, zone, name, signal) => finderFor(project, zone).get(name, signal) },
+      clients: {
+        compute: tracked,
+        findInstance: (project, zone, name, signal) => finderFor(project, zone).get(name, signal),
+      },
       close,
     };
   }

@@ -29,14 +29,16 @@ export interface GpuRequest {
 }
 
 /** Whether the machine type has to be read to know its GPUs (attached ones are in the spec). */
-export const hasBuiltInGpus = (machineType: string): boolean => BUILT_IN_GPU_FAMILIES.some((p) => machineType.startsWith(p));
+export const hasBuiltInGpus = (machineType: string): boolean =>
+  BUILT_IN_GPU_FAMILIES.some((p) => machineType.startsWith(p));
 
 /** The GPUs an instance of this spec asks for: the attached ones, else those its machine type has built in. */
 export function gpuRequestOf(spec: GCPMachineProviderSpec, machineType?: MachineType): GpuRequest | undefined {
   const attached = spec.gpus?.[0];
   if (attached && attached.count > 0) return { type: attached.type, count: attached.count };
   const builtIn = machineType?.accelerators?.[0];
-  if (builtIn?.guestAcceleratorType && (builtIn.guestAcceleratorCount ?? 0) > 0) return { type: builtIn.guestAcceleratorType, count: builtIn.guestAcceleratorCount ?? 0 };
+  if (builtIn?.guestAcceleratorType && (builtIn.guestAcceleratorCount ?? 0) > 0)
+    return { type: builtIn.guestAcceleratorType, count: builtIn.guestAcceleratorCount ?? 0 };
   return undefined;
 }
 
@@ -50,7 +52,11 @@ export interface QuotaShortfall {
  * The quota the request would exceed, or undefined. The first quota of the metric decides; a region that
  * lists no such quota (or none at all) does not limit it, as in the reference.
  */
-export function gpuQuotaShortfall(region: Region, request: GpuRequest, interruptible: boolean): QuotaShortfall | undefined {
+export function gpuQuotaShortfall(
+  region: Region,
+  request: GpuRequest,
+  interruptible: boolean,
+): QuotaShortfall | undefined {
   const base = GPU_QUOTA_METRICS[request.type];
   if (!base) return undefined;
   const metric = interruptible ? `PREEMPTIBLE_${base}` : base;
@@ -67,10 +73,17 @@ export interface GpuQuotaReader {
 }
 
 /** Throws InsufficientCapacityError (QUOTA_EXCEEDED) when the region has too little GPU quota left for this instance. */
-export async function checkGpuQuota(compute: GpuQuotaReader, project: string, spec: GCPMachineProviderSpec, signal?: AbortSignal): Promise<void> {
-  const needsType = !(spec.gpus?.length) && hasBuiltInGpus(spec.machineType);
-  if (!(spec.gpus?.length) && !needsType) return;
-  const machineType = needsType ? await compute.getMachineType(project, spec.zone, spec.machineType, { signal }) : undefined;
+export async function checkGpuQuota(
+  compute: GpuQuotaReader,
+  project: string,
+  spec: GCPMachineProviderSpec,
+  signal?: AbortSignal,
+): Promise<void> {
+  const needsType = !spec.gpus?.length && hasBuiltInGpus(spec.machineType);
+  if (!spec.gpus?.length && !needsType) return;
+  const machineType = needsType
+    ? await compute.getMachineType(project, spec.zone, spec.machineType, { signal })
+    : undefined;
   const request = gpuRequestOf(spec, machineType);
   if (!request) return;
   const region = await compute.getRegion(project, spec.region || regionOfZone(spec.zone), { signal });

@@ -32,19 +32,38 @@ export class InstanceBodyBuilder {
   async build(scope: MachineScope, signal: AbortSignal): Promise<Instance> {
     const { spec, clients } = scope;
     const userData = await userDataFor(scope.machine, spec, this.o.client, signal);
-    const resourceManagerTags = await this.tags.resolve(mergeTags(spec.resourceManagerTags, this.o.infrastructureTags), scope.credentials, signal);
+    const resourceManagerTags = await this.tags.resolve(
+      mergeTags(spec.resourceManagerTags, this.o.infrastructureTags),
+      scope.credentials,
+      signal,
+    );
     let uefiCompatible: boolean | undefined;
-    if (!spec.shieldedInstanceConfig.secureBoot && !spec.shieldedInstanceConfig.virtualizedTrustedPlatformModule && !spec.shieldedInstanceConfig.integrityMonitoring) {
+    if (
+      !spec.shieldedInstanceConfig.secureBoot &&
+      !spec.shieldedInstanceConfig.virtualizedTrustedPlatformModule &&
+      !spec.shieldedInstanceConfig.integrityMonitoring
+    ) {
       try {
         uefiCompatible = await this.images.uefiCompatible(clients.compute, spec, scope.project, signal);
       } catch (err) {
-        if (err instanceof ImageReferenceError) throw new InvalidMachineConfigurationError(err.message, { field: `${PROVIDER_SPEC_PATH}.disks`, cause: err });
+        if (err instanceof ImageReferenceError)
+          throw new InvalidMachineConfigurationError(err.message, { field: `${PROVIDER_SPEC_PATH}.disks`, cause: err });
         if (classifyGceError(err) === 'notFound') {
-          throw new InvalidMachineConfigurationError(`boot image of ${PROVIDER_SPEC_PATH}.disks does not exist: ${describeGceError(err)}`, { field: `${PROVIDER_SPEC_PATH}.disks`, cause: err });
+          throw new InvalidMachineConfigurationError(
+            `boot image of ${PROVIDER_SPEC_PATH}.disks does not exist: ${describeGceError(err)}`,
+            { field: `${PROVIDER_SPEC_PATH}.disks`, cause: err },
+          );
         }
         throw new Error(`error fetching disk information: ${describeGceError(err)}`, { cause: err });
       }
     }
-    return buildInstance(scope.machine, spec, { project: scope.project, clusterId: scope.clusterId, userData, infrastructureLabels: this.o.infrastructureLabels, resourceManagerTags, uefiCompatible });
+    return buildInstance(scope.machine, spec, {
+      project: scope.project,
+      clusterId: scope.clusterId,
+      userData,
+      infrastructureLabels: this.o.infrastructureLabels,
+      resourceManagerTags,
+      uefiCompatible,
+    });
   }
 }

@@ -43,14 +43,22 @@ export class InstanceInserts {
     } catch (err) {
       throw this.outcomes.failed(scope, err);
     }
-    const body = await failureStep('failed to create instance via compute service', () => this.bodies.build(scope, ctx.signal));
+    const body = await failureStep('failed to create instance via compute service', () =>
+      this.bodies.build(scope, ctx.signal),
+    );
     // On record before the call: a reply lost on its way back must not leave the instance unknown.
     scope.status.instanceId = scope.instanceName;
     scope.saveStatus();
     this.pending.sending(uid);
     let op: Operation;
     try {
-      op = await compute.insertInstance(scope.project, scope.spec.zone, body, requestIdFor(uid, 'insert', this.pending.attempt(uid)), { signal: ctx.signal });
+      op = await compute.insertInstance(
+        scope.project,
+        scope.spec.zone,
+        body,
+        requestIdFor(uid, 'insert', this.pending.attempt(uid)),
+        { signal: ctx.signal },
+      );
     } catch (err) {
       if (classifyGceError(err) === 'alreadyExists') {
         // A racing or earlier insert made it (the name is ours): adopt it rather than fail the Machine.

@@ -12,10 +12,16 @@ export function locationError(scope: MachineScope, err: unknown): Error | undefi
   const cls = classifyGceError(err);
   const text = err instanceof Error ? err.message : '';
   if (cls === 'notFound' && text.includes(`'projects/${scope.project}'`)) {
-    return new InvalidMachineConfigurationError(`${scope.project}: Project does not exist`, { field: `${PROVIDER_SPEC_PATH}.projectID`, cause: err });
+    return new InvalidMachineConfigurationError(`${scope.project}: Project does not exist`, {
+      field: `${PROVIDER_SPEC_PATH}.projectID`,
+      cause: err,
+    });
   }
   if (cls === 'invalid' && text.includes("'zone'")) {
-    return new InvalidMachineConfigurationError(`${scope.spec.zone}: Zone does not exist`, { field: `${PROVIDER_SPEC_PATH}.zone`, cause: err });
+    return new InvalidMachineConfigurationError(`${scope.spec.zone}: Zone does not exist`, {
+      field: `${PROVIDER_SPEC_PATH}.zone`,
+      cause: err,
+    });
   }
   return undefined;
 }
@@ -33,7 +39,10 @@ export async function getInstance(scope: MachineScope, signal: AbortSignal): Pro
 }
 
 /** The Machine's instance as exists() counts it: see CloudActuator.lookUp. */
-export async function lookUpInstance(scope: MachineScope, signal: AbortSignal): Promise<Instance | 'ended' | undefined> {
+export async function lookUpInstance(
+  scope: MachineScope,
+  signal: AbortSignal,
+): Promise<Instance | 'ended' | undefined> {
   try {
     const listed = await scope.clients.findInstance(scope.project, scope.spec.zone, scope.instanceName, signal);
     // A list may lag behind a fresh insert: only instances.get may call an instance gone.
@@ -41,13 +50,17 @@ export async function lookUpInstance(scope: MachineScope, signal: AbortSignal): 
   } catch (err) {
     const located = locationError(scope, err) ?? err;
     // A project or zone that does not exist holds nothing, unless an instance is on record.
-    if (isInvalidMachineConfiguration(located) && !scope.status.instanceId && !scope.machine.spec?.providerID) return 'ended';
+    if (isInvalidMachineConfiguration(located) && !scope.status.instanceId && !scope.machine.spec?.providerID)
+      return 'ended';
     throw located;
   }
 }
 
 /** For delete: instances.get, where 'nowhere' says the spec's project or zone does not exist and none was ever recorded. */
-export async function getForDelete(scope: MachineScope, signal: AbortSignal): Promise<Instance | 'nowhere' | undefined> {
+export async function getForDelete(
+  scope: MachineScope,
+  signal: AbortSignal,
+): Promise<Instance | 'nowhere' | undefined> {
   try {
     return await getInstance(scope, signal);
   } catch (err) {

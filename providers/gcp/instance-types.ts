@@ -35,7 +35,12 @@ export function architectureOf(machineType: string, apiArchitecture?: string | n
 }
 
 /** The extended resource an accelerator type shows up as on the node. */
-export const gpuResourceOf = (acceleratorType: string): string => (acceleratorType.startsWith('nvidia-') ? 'nvidia.com/gpu' : acceleratorType.startsWith('amd-') ? 'amd.com/gpu' : 'nvidia.com/gpu');
+export const gpuResourceOf = (acceleratorType: string): string =>
+  acceleratorType.startsWith('nvidia-')
+    ? 'nvidia.com/gpu'
+    : acceleratorType.startsWith('amd-')
+      ? 'amd.com/gpu'
+      : 'nvidia.com/gpu';
 
 /** The scale-from-zero view of a machine type; GPUs the spec attaches count instead of built-in ones. */
 export function toInstanceTypeInfo(mt: MachineType, gpus?: GCPGPUConfig[]): InstanceTypeInfo {
@@ -65,13 +70,18 @@ export class GcpInstanceTypeCatalog implements InstanceTypeCatalog {
   private readonly cache: RefreshingCache<MachineType | null>;
 
   constructor(private readonly o: GcpInstanceTypeCatalogOptions) {
-    this.cache = new RefreshingCache(o.clock, o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS, { serveStale: (previous) => previous !== null });
+    this.cache = new RefreshingCache(o.clock, o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS, {
+      serveStale: (previous) => previous !== null,
+    });
   }
 
   async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
     const { spec, errors } = readProviderSpec(templateProviderSpecValue(machineSet), { path: TEMPLATE_SPEC_PATH });
     throwIfInvalid(errors);
-    if (!spec.zone) throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}.zone: Required value: zone is required`, { field: `${TEMPLATE_SPEC_PATH}.zone` });
+    if (!spec.zone)
+      throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}.zone: Required value: zone is required`, {
+        field: `${TEMPLATE_SPEC_PATH}.zone`,
+      });
     const creds = await credentialsFor(machineSet.metadata.namespace ?? '', spec, this.o.client, ctx.signal);
     const project = projectOf(spec, creds.credentials, this.o.defaultProject, TEMPLATE_SPEC_PATH);
     const key = `${project}/${spec.zone}/${spec.machineType}`;
@@ -89,7 +99,10 @@ export class GcpInstanceTypeCatalog implements InstanceTypeCatalog {
 
   private cached(key: string, log: Logger, load: () => Promise<MachineType | null>): Promise<MachineType | null> {
     return this.cache.get(key, load, (err) =>
-      log.info('refreshing a GCE machine type failed; using the previous answer', { machineType: key, error: describeGceError(err) }),
+      log.info('refreshing a GCE machine type failed; using the previous answer', {
+        machineType: key,
+        error: describeGceError(err),
+      }),
     );
   }
 }

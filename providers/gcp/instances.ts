@@ -27,7 +27,8 @@ export const clusterLabelKey = (clusterId: string): string => `kubernetes-io-clu
 export const clusterIdOf = (machine: Machine): string => machineClusterId(machine);
 
 export const providerIdOf = (project: string, zone: string, name: string): string => `gce://${project}/${zone}/${name}`;
-export const instanceSelfLink = (project: string, zone: string, name: string): string => `${SELF_LINK_BASE}projects/${project}/zones/${zone}/instances/${name}`;
+export const instanceSelfLink = (project: string, zone: string, name: string): string =>
+  `${SELF_LINK_BASE}projects/${project}/zones/${zone}/instances/${name}`;
 export const instanceGroupSelfLink = (project: string, zone: string, group: string): string =>
   `${SELF_LINK_BASE}projects/${project}/zones/${zone}/instanceGroups/${group}`;
 
@@ -53,7 +54,11 @@ export const deleteRequestIdFor = (uid: string): string => (UUID.test(uid) ? uid
  * Instance labels: Infrastructure resource labels, then the spec's, then the OpenShift ownership label,
  * each overriding the one before.
  */
-export function buildLabels(clusterId: string, specLabels: Record<string, string> | undefined, infrastructureLabels: Record<string, string> = {}): Record<string, string> {
+export function buildLabels(
+  clusterId: string,
+  specLabels: Record<string, string> | undefined,
+  infrastructureLabels: Record<string, string> = {},
+): Record<string, string> {
   const merged = { ...infrastructureLabels, ...specLabels };
   const user = Object.keys(merged).filter((k) => k !== clusterLabelKey(clusterId)).length;
   if (user > 32) {
@@ -72,7 +77,10 @@ export function userDataItem(machine: Machine, userData: string): { key: string;
   if (!isWindows(machine)) return { key: USER_DATA_KEY, value: userData };
   const open = '<powershell>';
   const close = '</powershell>\n<persist>true</persist>';
-  const trimmed = userData.startsWith(open) && userData.endsWith(close) ? userData.slice(open.length, userData.length - close.length) : userData;
+  const trimmed =
+    userData.startsWith(open) && userData.endsWith(close)
+      ? userData.slice(open.length, userData.length - close.length)
+      : userData;
   return { key: WINDOWS_USER_DATA_KEY, value: trimmed };
 }
 
@@ -123,7 +131,9 @@ const CONFIDENTIAL_TYPES: Record<string, string | undefined> = {
 
 /** True when the spec leaves every Shielded VM setting unset (the platform defaults apply). */
 export const shieldedUnset = (spec: GCPMachineProviderSpec): boolean =>
-  !spec.shieldedInstanceConfig.secureBoot && !spec.shieldedInstanceConfig.virtualizedTrustedPlatformModule && !spec.shieldedInstanceConfig.integrityMonitoring;
+  !spec.shieldedInstanceConfig.secureBoot &&
+  !spec.shieldedInstanceConfig.virtualizedTrustedPlatformModule &&
+  !spec.shieldedInstanceConfig.integrityMonitoring;
 
 function scheduling(spec: GCPMachineProviderSpec): NonNullable<Instance['scheduling']> {
   const spot = spec.provisioningModel === 'Spot';
@@ -164,25 +174,38 @@ export function buildInstance(machine: Machine, spec: GCPMachineProviderSpec, in
       const nicProject = n.projectID || project;
       return {
         ...(n.network ? { network: `projects/${nicProject}/global/networks/${n.network}` } : {}),
-        ...(n.subnetwork ? { subnetwork: `projects/${nicProject}/regions/${spec.region}/subnetworks/${n.subnetwork}` } : {}),
+        ...(n.subnetwork
+          ? { subnetwork: `projects/${nicProject}/regions/${spec.region}/subnetworks/${n.subnetwork}` }
+          : {}),
         accessConfigs: n.publicIP ? [{}] : [],
       };
     }),
     serviceAccounts: spec.serviceAccounts.map((s) => ({ email: s.email, scopes: s.scopes })),
     metadata: { items: metadataItems(machine, spec, inputs.userData) },
   };
-  if (inputs.resourceManagerTags && Object.keys(inputs.resourceManagerTags).length > 0) instance.params = { resourceManagerTags: inputs.resourceManagerTags };
+  if (inputs.resourceManagerTags && Object.keys(inputs.resourceManagerTags).length > 0)
+    instance.params = { resourceManagerTags: inputs.resourceManagerTags };
   const cc = spec.confidentialCompute;
   if (cc && cc !== 'Disabled') {
     const type = CONFIDENTIAL_TYPES[cc];
-    instance.confidentialInstanceConfig = { enableConfidentialCompute: true, ...(type ? { confidentialInstanceType: type } : {}) };
+    instance.confidentialInstanceConfig = {
+      enableConfidentialCompute: true,
+      ...(type ? { confidentialInstanceType: type } : {}),
+    };
   }
   const gpu = spec.gpus?.[0];
-  if (gpu) instance.guestAccelerators = [{ acceleratorType: `zones/${spec.zone}/acceleratorTypes/${gpu.type}`, acceleratorCount: gpu.count }];
+  if (gpu)
+    instance.guestAccelerators = [
+      { acceleratorType: `zones/${spec.zone}/acceleratorTypes/${gpu.type}`, acceleratorCount: gpu.count },
+    ];
   return instance;
 }
 
-function metadataItems(machine: Machine, spec: GCPMachineProviderSpec, userData: string): Array<{ key: string; value: string }> {
+function metadataItems(
+  machine: Machine,
+  spec: GCPMachineProviderSpec,
+  userData: string,
+): Array<{ key: string; value: string }> {
   const first = userDataItem(machine, userData);
   const items = [first];
   for (const m of spec.gcpMetadata ?? []) {
@@ -217,7 +240,10 @@ export function machineLabelsFor(spec: GCPMachineProviderSpec): Record<string, s
 }
 
 export const isInterruptible = (spec: GCPMachineProviderSpec, instance: Instance): boolean =>
-  spec.preemptible === true || spec.provisioningModel === 'Spot' || instance.scheduling?.provisioningModel === 'SPOT' || instance.scheduling?.preemptible === true;
+  spec.preemptible === true ||
+  spec.provisioningModel === 'Spot' ||
+  instance.scheduling?.provisioningModel === 'SPOT' ||
+  instance.scheduling?.preemptible === true;
 
 /** The instance's GCE status as a string ("PROVISIONING", "RUNNING", ...). */
 export const instanceStatus = (instance: Instance): string => String(instance.status ?? 'UNKNOWN');
@@ -228,4 +254,5 @@ const BOOTING: ReadonlySet<string> = new Set(['PROVISIONING', 'STAGING']);
 export const isBooting = (instance: Instance): boolean => BOOTING.has(instanceStatus(instance));
 
 /** The state to record on the Machine: a boot's PROVISIONING → STAGING step keeps the state recorded (lib's keepBootingState). */
-export const stateToRecord = (recorded: string | null | undefined, instance: Instance): string => keepBootingState(recorded, instanceStatus(instance), BOOTING);
+export const stateToRecord = (recorded: string | null | undefined, instance: Instance): string =>
+  keepBootingState(recorded, instanceStatus(instance), BOOTING);

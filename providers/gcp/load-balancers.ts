@@ -8,7 +8,8 @@ import { classifyGceError, describeFailure, describeGceError } from './errors.js
 import { instanceGroupSelfLink, instanceSelfLink, instanceStatus } from './instances.js';
 import type { MachineScope } from './machine-scope.js';
 
-export const isControlPlane = (scope: MachineScope): boolean => scope.machine.metadata.labels?.[MachineRoleLabel] === 'master';
+export const isControlPlane = (scope: MachineScope): boolean =>
+  scope.machine.metadata.labels?.[MachineRoleLabel] === 'master';
 export const masterGroupName = (scope: MachineScope): string => `${scope.clusterId}-master-${scope.spec.zone}`;
 
 const wrap = (what: string, err: unknown): Error => new Error(`${what}: ${describeGceError(err)}`, { cause: err });
@@ -22,18 +23,30 @@ async function attempt<T>(what: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Adds the instance to each target pool of the spec that does not list it yet. */
-export async function registerWithTargetPools(compute: ComputeApi, scope: MachineScope, signal: AbortSignal): Promise<void> {
+export async function registerWithTargetPools(
+  compute: ComputeApi,
+  scope: MachineScope,
+  signal: AbortSignal,
+): Promise<void> {
   const { project, spec, instanceName } = scope;
   const link = instanceSelfLink(project, spec.zone, instanceName);
   for (const pool of spec.targetPools ?? []) {
-    const tp = await attempt(`unable to get targetpool ${pool}`, () => compute.getTargetPool(project, spec.region, pool, { signal }));
+    const tp = await attempt(`unable to get targetpool ${pool}`, () =>
+      compute.getTargetPool(project, spec.region, pool, { signal }),
+    );
     if ((tp.instances ?? []).includes(link)) continue;
-    await attempt(`failed to add instance ${instanceName} to target pool ${pool}`, () => compute.addTargetPoolInstance(project, spec.region, pool, link, { signal }));
+    await attempt(`failed to add instance ${instanceName} to target pool ${pool}`, () =>
+      compute.addTargetPoolInstance(project, spec.region, pool, link, { signal }),
+    );
   }
 }
 
 /** Removes the instance from each target pool of the spec that lists it; a pool that is gone is skipped. */
-export async function deregisterFromTargetPools(compute: ComputeApi, scope: MachineScope, signal: AbortSignal): Promise<void> {
+export async function deregisterFromTargetPools(
+  compute: ComputeApi,
+  scope: MachineScope,
+  signal: AbortSignal,
+): Promise<void> {
   const { project, spec, instanceName } = scope;
   const link = instanceSelfLink(project, spec.zone, instanceName);
   for (const pool of spec.targetPools ?? []) {
@@ -45,7 +58,9 @@ export async function deregisterFromTargetPools(compute: ComputeApi, scope: Mach
       throw wrap(`unable to get targetpool ${pool}`, err);
     }
     if (!instances.includes(link)) continue;
-    await attempt(`failed to remove instance ${instanceName} from target pool ${pool}`, () => compute.removeTargetPoolInstance(project, spec.region, pool, link, { signal }));
+    await attempt(`failed to remove instance ${instanceName} from target pool ${pool}`, () =>
+      compute.removeTargetPoolInstance(project, spec.region, pool, link, { signal }),
+    );
   }
 }
 
@@ -55,7 +70,8 @@ function groupNetwork(scope: MachineScope): { network: string; subnetwork: strin
   const role = scope.machine.metadata.labels?.[MachineRoleLabel] ?? 'master';
   const net = `${clusterId}-network`;
   const sub = `${clusterId}-${role}-subnet`;
-  const nic = spec.networkInterfaces.find((n) => n.network === net && n.subnetwork === sub) ?? spec.networkInterfaces[0];
+  const nic =
+    spec.networkInterfaces.find((n) => n.network === net && n.subnetwork === sub) ?? spec.networkInterfaces[0];
   return {
     network: `projects/${project}/global/networks/${nic?.network ?? net}`,
     subnetwork: `projects/${project}/regions/${spec.region}/subnetworks/${nic?.subnetwork ?? sub}`,
@@ -76,7 +92,8 @@ async function ensureInstanceGroup(compute: ComputeApi, scope: MachineScope, sig
     await compute.insertInstanceGroup(project, spec.zone, group, { signal });
   } catch (err) {
     // Another control-plane Machine in the zone made it first.
-    if (classifyGceError(err) !== 'alreadyExists') throw wrap(`failed to register the new instance group named ${name}`, err);
+    if (classifyGceError(err) !== 'alreadyExists')
+      throw wrap(`failed to register the new instance group named ${name}`, err);
   }
 }
 
@@ -84,27 +101,43 @@ async function ensureBackend(compute: ComputeApi, scope: MachineScope, signal: A
   const { project, spec, clusterId } = scope;
   const name = `${clusterId}-api-internal`;
   const group = instanceGroupSelfLink(project, spec.zone, masterGroupName(scope));
-  const bs = await attempt(`failed to retrieve the backend service ${name}`, () => compute.getRegionBackendService(project, spec.region, name, { signal }));
+  const bs = await attempt(`failed to retrieve the backend service ${name}`, () =>
+    compute.getRegionBackendService(project, spec.region, name, { signal }),
+  );
   if ((bs.backends ?? []).some((b) => b.group === group)) return;
   // A PUT of the whole resource: its fingerprint makes a concurrent change fail (412) instead of being lost.
   const updated = { ...bs, backends: [...(bs.backends ?? []), { balancingMode: 'CONNECTION', group }] };
-  await attempt(`failed to add instance group to backend service ${name}`, () => compute.updateRegionBackendService(project, spec.region, name, updated, { signal }));
+  await attempt(`failed to add instance group to backend service ${name}`, () =>
+    compute.updateRegionBackendService(project, spec.region, name, updated, { signal }),
+  );
 }
 
 /** Puts a running control-plane instance in its zone's master instance group (made if missing). */
-export async function registerWithInstanceGroup(compute: ComputeApi, scope: MachineScope, signal: AbortSignal): Promise<void> {
+export async function registerWithInstanceGroup(
+  compute: ComputeApi,
+  scope: MachineScope,
+  signal: AbortSignal,
+): Promise<void> {
   const { project, spec, instanceName } = scope;
   const name = masterGroupName(scope);
   await ensureInstanceGroup(compute, scope, signal);
   await ensureBackend(compute, scope, signal);
   const link = instanceSelfLink(project, spec.zone, instanceName);
-  const members = await attempt(`failed to list instances of instance group ${name}`, () => compute.listInstanceGroupInstances(project, spec.zone, name, '', { signal }));
+  const members = await attempt(`failed to list instances of instance group ${name}`, () =>
+    compute.listInstanceGroupInstances(project, spec.zone, name, '', { signal }),
+  );
   if (members.includes(link)) return;
-  await attempt(`failed to add instance to instance group ${name}`, () => compute.addInstanceGroupInstances(project, spec.zone, name, [link], { signal }));
+  await attempt(`failed to add instance to instance group ${name}`, () =>
+    compute.addInstanceGroupInstances(project, spec.zone, name, [link], { signal }),
+  );
 }
 
 /** Takes a control-plane instance out of its instance group; a missing group means there is nothing to do. */
-export async function deregisterFromInstanceGroup(compute: ComputeApi, scope: MachineScope, signal: AbortSignal): Promise<void> {
+export async function deregisterFromInstanceGroup(
+  compute: ComputeApi,
+  scope: MachineScope,
+  signal: AbortSignal,
+): Promise<void> {
   const { project, spec, instanceName } = scope;
   const name = masterGroupName(scope);
   const link = instanceSelfLink(project, spec.zone, instanceName);
@@ -116,7 +149,9 @@ export async function deregisterFromInstanceGroup(compute: ComputeApi, scope: Ma
     throw wrap(`failed to fetch instances in instance group ${name}`, err);
   }
   if (!members.includes(link)) return;
-  await attempt(`failed to remove instance from instance group ${name}`, () => compute.removeInstanceGroupInstances(project, spec.zone, name, [link], { signal }));
+  await attempt(`failed to remove instance from instance group ${name}`, () =>
+    compute.removeInstanceGroupInstances(project, spec.zone, name, [link], { signal }),
+  );
 }
 
 /** Runs `ensure` unless it already succeeded for this Machine under `what`. */
@@ -126,7 +161,12 @@ export type EnsureOnce = (what: string, ensure: () => Promise<void>) => Promise<
  * Joins the spec's target pools, and a running control-plane instance its instance group, each once per
  * instance and membership; one error lists every failure.
  */
-export async function joinLoadBalancers(scope: MachineScope, instance: Instance, signal: AbortSignal, ensureOnce: EnsureOnce): Promise<void> {
+export async function joinLoadBalancers(
+  scope: MachineScope,
+  instance: Instance,
+  signal: AbortSignal,
+  ensureOnce: EnsureOnce,
+): Promise<void> {
   const errors: string[] = [];
   const { compute } = scope.clients;
   const link = scope.providerID;

@@ -69,22 +69,43 @@ export async function credentialsFor(
 }
 
 /** The user data for the instance metadata; "" when the spec names no Secret. */
-export async function userDataFor(machine: Machine, spec: GCPMachineProviderSpec, client: KubeClient, signal: AbortSignal): Promise<string> {
-  const bytes = await readUserData(client, machine, spec.userDataSecret?.name, signal, { invalidSpecField: `${PROVIDER_SPEC_PATH}.userDataSecret` });
+export async function userDataFor(
+  machine: Machine,
+  spec: GCPMachineProviderSpec,
+  client: KubeClient,
+  signal: AbortSignal,
+): Promise<string> {
+  const bytes = await readUserData(client, machine, spec.userDataSecret?.name, signal, {
+    invalidSpecField: `${PROVIDER_SPEC_PATH}.userDataSecret`,
+  });
   return bytes?.toString('utf8') ?? '';
 }
 
 /** The project a spec's instances live in. */
-export function projectOf(spec: GCPMachineProviderSpec, credentials: GcpCredentials | undefined, defaultProject: string | undefined, path = PROVIDER_SPEC_PATH): string {
+export function projectOf(
+  spec: GCPMachineProviderSpec,
+  credentials: GcpCredentials | undefined,
+  defaultProject: string | undefined,
+  path = PROVIDER_SPEC_PATH,
+): string {
   const project = spec.projectID || credentials?.projectId || defaultProject;
   if (!project) {
-    throw new InvalidMachineConfigurationError(`${path}.projectID: Required value: no projectID in the spec and none in the credentials`, { field: `${path}.projectID` });
+    throw new InvalidMachineConfigurationError(
+      `${path}.projectID: Required value: no projectID in the spec and none in the credentials`,
+      { field: `${path}.projectID` },
+    );
   }
   return project;
 }
 
-export function decodeMachineSpec(machine: Machine, deps: Pick<ScopeDeps, 'defaultImage'>): ReturnType<typeof decodeProviderSpec> {
-  const opts: DecodeOptions = { clusterId: machine.metadata.labels?.['machine.openshift.io/cluster-api-cluster'], defaultImage: deps.defaultImage };
+export function decodeMachineSpec(
+  machine: Machine,
+  deps: Pick<ScopeDeps, 'defaultImage'>,
+): ReturnType<typeof decodeProviderSpec> {
+  const opts: DecodeOptions = {
+    clusterId: machine.metadata.labels?.['machine.openshift.io/cluster-api-cluster'],
+    defaultImage: deps.defaultImage,
+  };
   return decodeProviderSpec(machineProviderSpecValue(machine), opts);
 }
 

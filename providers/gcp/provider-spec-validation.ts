@@ -3,7 +3,17 @@
 // compute, accelerators), checked up front so a bad spec fails before any cloud call. Errors name the full
 // field path; warnings never fail. GCE's own naming rules (labels, tags) are checked too, so that a typo is
 // an InvalidConfiguration naming the field rather than an opaque 400 from instances.insert.
-import { checkName, checkRange, forbiddenValue, invalidValue, keyPath, requiredValue, unsupportedValue, type FieldIssue, type NameRule } from '../../lib/index.js';
+import {
+  checkName,
+  checkRange,
+  forbiddenValue,
+  invalidValue,
+  keyPath,
+  requiredValue,
+  unsupportedValue,
+  type FieldIssue,
+  type NameRule,
+} from '../../lib/index.js';
 import {
   ConfidentialComputePolicies,
   OnHostMaintenanceTypes,
@@ -52,21 +62,39 @@ const pushIssue = (errors: FieldIssue[], issue: FieldIssue | undefined): void =>
   if (issue) errors.push(issue);
 };
 
-const oneOf = (allowed: readonly string[], v: string | undefined): boolean => v === undefined || v === '' || allowed.includes(v);
+const oneOf = (allowed: readonly string[], v: string | undefined): boolean =>
+  v === undefined || v === '' || allowed.includes(v);
 
 function validateScheduling(s: GCPMachineProviderSpec, P: string, errors: FieldIssue[]): void {
   if (s.provisioningModel !== undefined && !oneOf(ProvisioningModels, s.provisioningModel)) {
     errors.push(unsupportedValue(`${P}.provisioningModel`, s.provisioningModel, ProvisioningModels));
   }
   const spot = s.provisioningModel === 'Spot';
-  if (s.preemptible && spot) errors.push(forbiddenValue(`${P}.preemptible`, "preemptible cannot be used together with 'Spot' provisioning model"));
-  if (!oneOf(OnHostMaintenanceTypes, s.onHostMaintenance)) errors.push(unsupportedValue(`${P}.onHostMaintenance`, s.onHostMaintenance, OnHostMaintenanceTypes));
-  if (!oneOf(RestartPolicies, s.restartPolicy)) errors.push(unsupportedValue(`${P}.restartPolicy`, s.restartPolicy, RestartPolicies));
+  if (s.preemptible && spot)
+    errors.push(
+      forbiddenValue(`${P}.preemptible`, "preemptible cannot be used together with 'Spot' provisioning model"),
+    );
+  if (!oneOf(OnHostMaintenanceTypes, s.onHostMaintenance))
+    errors.push(unsupportedValue(`${P}.onHostMaintenance`, s.onHostMaintenance, OnHostMaintenanceTypes));
+  if (!oneOf(RestartPolicies, s.restartPolicy))
+    errors.push(unsupportedValue(`${P}.restartPolicy`, s.restartPolicy, RestartPolicies));
   if (s.onHostMaintenance === 'Migrate' && (s.preemptible || spot)) {
-    errors.push(invalidValue(`${P}.onHostMaintenance`, s.onHostMaintenance, 'preemptible/spot instances cannot be live-migrated; use Terminate'));
+    errors.push(
+      invalidValue(
+        `${P}.onHostMaintenance`,
+        s.onHostMaintenance,
+        'preemptible/spot instances cannot be live-migrated; use Terminate',
+      ),
+    );
   }
   if (s.restartPolicy === 'Always' && (s.preemptible || spot)) {
-    errors.push(invalidValue(`${P}.restartPolicy`, s.restartPolicy, 'preemptible/spot instances cannot be automatically restarted'));
+    errors.push(
+      invalidValue(
+        `${P}.restartPolicy`,
+        s.restartPolicy,
+        'preemptible/spot instances cannot be automatically restarted',
+      ),
+    );
   }
 }
 
@@ -78,13 +106,24 @@ function validateSecurity(s: GCPMachineProviderSpec, P: string, errors: FieldIss
   }
   if (sh.virtualizedTrustedPlatformModule === 'Disabled' && sh.integrityMonitoring !== 'Disabled') {
     errors.push(
-      invalidValue(`${shPath}.integrityMonitoring`, sh.integrityMonitoring ?? '', 'integrityMonitoring requires virtualizedTrustedPlatformModule Enabled'),
+      invalidValue(
+        `${shPath}.integrityMonitoring`,
+        sh.integrityMonitoring ?? '',
+        'integrityMonitoring requires virtualizedTrustedPlatformModule Enabled',
+      ),
     );
   }
   const cc = s.confidentialCompute;
-  if (!oneOf(ConfidentialComputePolicies, cc)) errors.push(unsupportedValue(`${P}.confidentialCompute`, cc, ConfidentialComputePolicies));
+  if (!oneOf(ConfidentialComputePolicies, cc))
+    errors.push(unsupportedValue(`${P}.confidentialCompute`, cc, ConfidentialComputePolicies));
   else if (cc && cc !== 'Disabled' && s.onHostMaintenance !== 'Terminate') {
-    errors.push(invalidValue(`${P}.onHostMaintenance`, s.onHostMaintenance ?? '', 'onHostMaintenance must be Terminate when confidentialCompute is enabled'));
+    errors.push(
+      invalidValue(
+        `${P}.onHostMaintenance`,
+        s.onHostMaintenance ?? '',
+        'onHostMaintenance must be Terminate when confidentialCompute is enabled',
+      ),
+    );
   }
 }
 
@@ -92,22 +131,45 @@ function validateGpus(s: GCPMachineProviderSpec, P: string, errors: FieldIssue[]
   const gpus = s.gpus ?? [];
   if (gpus.length === 0) return;
   if (gpus.length > 1) {
-    errors.push(invalidValue(`${P}.gpus`, gpus.length, 'More than one type of accelerator provided. Instances support only one accelerator type at a time.'));
+    errors.push(
+      invalidValue(
+        `${P}.gpus`,
+        gpus.length,
+        'More than one type of accelerator provided. Instances support only one accelerator type at a time.',
+      ),
+    );
   }
   gpus.forEach((g, i) => {
-    if (!g.type) errors.push(requiredValue(`${P}.gpus[${i}].type`, 'an accelerator type such as nvidia-tesla-t4 is required'));
+    if (!g.type)
+      errors.push(requiredValue(`${P}.gpus[${i}].type`, 'an accelerator type such as nvidia-tesla-t4 is required'));
     const countIssue = checkRange(`${P}.gpus[${i}].count`, g.count, 1, MAX_GPU_COUNT);
     if (countIssue) errors.push(countIssue);
   });
   if (BUILT_IN_GPU_FAMILIES.some((f) => s.machineType.startsWith(f))) {
     errors.push(
-      invalidValue(`${P}.gpus`, gpus.length, `machine type ${s.machineType} has pre-attached guest accelerators; adding additional guest accelerators is not supported`),
+      invalidValue(
+        `${P}.gpus`,
+        gpus.length,
+        `machine type ${s.machineType} has pre-attached guest accelerators; adding additional guest accelerators is not supported`,
+      ),
     );
   } else if (!s.machineType.startsWith('n1-')) {
-    errors.push(invalidValue(`${P}.gpus`, gpus.length, `MachineType ${s.machineType} does not support accelerators. Only N1 machine types accept additional guest accelerators.`));
+    errors.push(
+      invalidValue(
+        `${P}.gpus`,
+        gpus.length,
+        `MachineType ${s.machineType} does not support accelerators. Only N1 machine types accept additional guest accelerators.`,
+      ),
+    );
   }
   if (s.onHostMaintenance !== 'Terminate') {
-    errors.push(invalidValue(`${P}.onHostMaintenance`, s.onHostMaintenance ?? '', 'onHostMaintenance must be Terminate when gpus are attached'));
+    errors.push(
+      invalidValue(
+        `${P}.onHostMaintenance`,
+        s.onHostMaintenance ?? '',
+        'onHostMaintenance must be Terminate when gpus are attached',
+      ),
+    );
   }
 }
 
@@ -118,7 +180,8 @@ function validateDisks(s: GCPMachineProviderSpec, P: string, errors: FieldIssue[
   }
   const boots = s.disks.map((d, i) => ({ d, i })).filter((x) => x.d.boot);
   if (boots.length === 0) errors.push(requiredValue(`${P}.disks`, 'one disk must have boot: true'));
-  if (boots.length > 1) errors.push(invalidValue(`${P}.disks[${boots[1]?.i ?? 0}].boot`, true, 'only one disk may be the boot disk'));
+  if (boots.length > 1)
+    errors.push(invalidValue(`${P}.disks[${boots[1]?.i ?? 0}].boot`, true, 'only one disk may be the boot disk'));
   s.disks.forEach((d, i) => {
     const path = `${P}.disks[${i}]`;
     if (d.boot && !d.image) errors.push(requiredValue(`${path}.image`, 'boot disk must specify an image'));
@@ -126,9 +189,11 @@ function validateDisks(s: GCPMachineProviderSpec, P: string, errors: FieldIssue[
     if (sizeIssue) errors.push(sizeIssue);
     const kms = d.encryptionKey?.kmsKey;
     if (kms) {
-      if (kms.projectID) pushIssue(errors, checkName(`${path}.encryptionKey.kmsKey.projectID`, kms.projectID, PROJECT_ID));
+      if (kms.projectID)
+        pushIssue(errors, checkName(`${path}.encryptionKey.kmsKey.projectID`, kms.projectID, PROJECT_ID));
       for (const key of ['name', 'keyRing', 'location'] as const) {
-        if (!kms[key]) errors.push(requiredValue(`${path}.encryptionKey.kmsKey.${key}`, `${key} is required for a KMS key`));
+        if (!kms[key])
+          errors.push(requiredValue(`${path}.encryptionKey.kmsKey.${key}`, `${key} is required for a KMS key`));
       }
     }
     validateLabels(d.labels, `${path}.labels`, errors);
@@ -138,33 +203,69 @@ function validateDisks(s: GCPMachineProviderSpec, P: string, errors: FieldIssue[
 function validateLabels(labels: Record<string, string> | undefined, path: string, errors: FieldIssue[]): void {
   if (!labels) return;
   const keys = Object.keys(labels);
-  if (keys.length > MAX_USER_LABELS) errors.push(invalidValue(path, keys.length, `at most ${MAX_USER_LABELS} user labels are allowed`));
+  if (keys.length > MAX_USER_LABELS)
+    errors.push(invalidValue(path, keys.length, `at most ${MAX_USER_LABELS} user labels are allowed`));
   for (const k of keys) {
     const field = keyPath(path, k);
-    if (!LABEL_KEY.test(k)) errors.push(invalidValue(field, k, 'label keys must start with a lowercase letter and contain only lowercase letters, digits, "_" and "-" (at most 63)'));
+    if (!LABEL_KEY.test(k))
+      errors.push(
+        invalidValue(
+          field,
+          k,
+          'label keys must start with a lowercase letter and contain only lowercase letters, digits, "_" and "-" (at most 63)',
+        ),
+      );
     if (!LABEL_VALUE.test(labels[k] ?? '')) {
-      errors.push(invalidValue(field, labels[k], 'label values may contain only lowercase letters, digits, "_" and "-" (at most 63)'));
+      errors.push(
+        invalidValue(
+          field,
+          labels[k],
+          'label values may contain only lowercase letters, digits, "_" and "-" (at most 63)',
+        ),
+      );
     }
   }
 }
 
 function validateTags(s: GCPMachineProviderSpec, P: string, errors: FieldIssue[]): void {
   (s.tags ?? []).forEach((t, i) => {
-    if (!NETWORK_TAG.test(t)) errors.push(invalidValue(`${P}.tags[${i}]`, t, 'network tags must be RFC1035 names: lowercase letters, digits and "-", at most 63'));
+    if (!NETWORK_TAG.test(t))
+      errors.push(
+        invalidValue(
+          `${P}.tags[${i}]`,
+          t,
+          'network tags must be RFC1035 names: lowercase letters, digits and "-", at most 63',
+        ),
+      );
   });
   (s.targetPools ?? []).forEach((t, i) => {
     if (!t) errors.push(requiredValue(`${P}.targetPools[${i}]`, 'all target pools must have valid name'));
   });
   const rmTags = s.resourceManagerTags ?? [];
   if (rmTags.length > MAX_RESOURCE_MANAGER_TAGS) {
-    errors.push(invalidValue(`${P}.resourceManagerTags`, rmTags.length, `at most ${MAX_RESOURCE_MANAGER_TAGS} resource manager tags are allowed`));
+    errors.push(
+      invalidValue(
+        `${P}.resourceManagerTags`,
+        rmTags.length,
+        `at most ${MAX_RESOURCE_MANAGER_TAGS} resource manager tags are allowed`,
+      ),
+    );
   }
   const seen = new Set<string>();
   rmTags.forEach((t, i) => {
     const path = `${P}.resourceManagerTags[${i}]`;
-    if (!TAG_PARENT.test(t.parentID) || t.parentID.length > 32) errors.push(invalidValue(`${path}.parentID`, t.parentID, 'must be an organization id (digits) or a project id'));
-    if (!TAG_KEY.test(t.key)) errors.push(invalidValue(`${path}.key`, t.key, 'must be 1-63 characters: letters, digits, "_", "." and "-", starting and ending alphanumeric'));
-    if (!TAG_VALUE.test(t.value)) errors.push(invalidValue(`${path}.value`, t.value, 'must be 1-63 characters, starting and ending alphanumeric'));
+    if (!TAG_PARENT.test(t.parentID) || t.parentID.length > 32)
+      errors.push(invalidValue(`${path}.parentID`, t.parentID, 'must be an organization id (digits) or a project id'));
+    if (!TAG_KEY.test(t.key))
+      errors.push(
+        invalidValue(
+          `${path}.key`,
+          t.key,
+          'must be 1-63 characters: letters, digits, "_", "." and "-", starting and ending alphanumeric',
+        ),
+      );
+    if (!TAG_VALUE.test(t.value))
+      errors.push(invalidValue(`${path}.value`, t.value, 'must be 1-63 characters, starting and ending alphanumeric'));
     const id = `${t.parentID}/${t.key}`;
     if (seen.has(id)) errors.push(invalidValue(`${path}.key`, t.key, 'duplicate key for the same parentID'));
     seen.add(id);
@@ -175,20 +276,25 @@ function validateTags(s: GCPMachineProviderSpec, P: string, errors: FieldIssue[]
 export function validateProviderSpec(s: GCPMachineProviderSpec, P: string): ValidationResult {
   const errors: FieldIssue[] = [];
   const warnings: string[] = [];
-  const regionIssue = s.region ? checkName(`${P}.region`, s.region, GCE_NAME) : requiredValue(`${P}.region`, 'region is required');
+  const regionIssue = s.region
+    ? checkName(`${P}.region`, s.region, GCE_NAME)
+    : requiredValue(`${P}.region`, 'region is required');
   pushIssue(errors, regionIssue);
   if (!s.zone) errors.push(requiredValue(`${P}.zone`, 'zone is required'));
   else {
     const zoneIssue = checkName(`${P}.zone`, s.zone, GCE_NAME);
     pushIssue(errors, zoneIssue);
     // Compared with the region only once both are valid names: a bad region is reported once, on its own field.
-    if (!zoneIssue && !regionIssue && !s.zone.startsWith(`${s.region}-`)) errors.push(invalidValue(`${P}.zone`, s.zone, `zone not in configured region (${s.region})`));
+    if (!zoneIssue && !regionIssue && !s.zone.startsWith(`${s.region}-`))
+      errors.push(invalidValue(`${P}.zone`, s.zone, `zone not in configured region (${s.region})`));
   }
   pushIssue(errors, checkName(`${P}.machineType`, s.machineType, GCE_NAME));
   if (s.projectID) pushIssue(errors, checkName(`${P}.projectID`, s.projectID, PROJECT_ID));
-  if (s.networkInterfaces.length === 0) errors.push(requiredValue(`${P}.networkInterfaces`, 'at least 1 network interface is required'));
+  if (s.networkInterfaces.length === 0)
+    errors.push(requiredValue(`${P}.networkInterfaces`, 'at least 1 network interface is required'));
   s.networkInterfaces.forEach((n, i) => {
-    if (!n.network && !n.subnetwork) errors.push(requiredValue(`${P}.networkInterfaces[${i}].network`, 'a network or a subnetwork is required'));
+    if (!n.network && !n.subnetwork)
+      errors.push(requiredValue(`${P}.networkInterfaces[${i}].network`, 'a network or a subnetwork is required'));
     if (n.projectID) pushIssue(errors, checkName(`${P}.networkInterfaces[${i}].projectID`, n.projectID, PROJECT_ID));
   });
   (s.gcpMetadata ?? []).forEach((m, i) => {
@@ -203,6 +309,7 @@ export function validateProviderSpec(s: GCPMachineProviderSpec, P: string): Vali
   validateDisks(s, P, errors);
   validateLabels(s.labels, `${P}.labels`, errors);
   validateTags(s, P, errors);
-  if (s.serviceAccounts.length === 0) warnings.push('providerSpec.serviceAccounts: no service account set; the instance gets no Google credentials');
+  if (s.serviceAccounts.length === 0)
+    warnings.push('providerSpec.serviceAccounts: no service account set; the instance gets no Google credentials');
   return { errors, warnings };
 }

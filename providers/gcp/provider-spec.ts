@@ -21,7 +21,12 @@ export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
 export const PROVIDER_SPEC_KIND = 'GCPMachineProviderSpec';
 export const PROVIDER_STATUS_KIND = 'GCPMachineProviderStatus';
 /** The groups and versions the reference webhook accepts without a warning. */
-export const PROVIDER_SPEC_API_VERSIONS = ['machine.openshift.io/v1beta1', 'gcpprovider.openshift.io/v1beta1', 'machine.openshift.io/v1', 'gcpprovider.openshift.io/v1'] as const;
+export const PROVIDER_SPEC_API_VERSIONS = [
+  'machine.openshift.io/v1beta1',
+  'gcpprovider.openshift.io/v1beta1',
+  'machine.openshift.io/v1',
+  'gcpprovider.openshift.io/v1',
+] as const;
 
 export const DEFAULT_MACHINE_TYPE_AMD64 = 'n1-standard-4';
 export const DEFAULT_MACHINE_TYPE_ARM64 = 't2a-standard-4';
@@ -198,7 +203,10 @@ function readDisk(o: ObjectReader, issues: FieldIssue[]): GCPDisk {
 }
 
 /** Structural decode of providerSpec.value with the webhook defaults applied; no semantic validation. */
-export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec & { errors: FieldIssue[] } {
+export function readProviderSpec(
+  value: unknown,
+  opts: DecodeOptions = {},
+): DecodedProviderSpec & { errors: FieldIssue[] } {
   const path = opts.path ?? PROVIDER_SPEC_PATH;
   const reader = new SpecReader();
   const mapIssues: FieldIssue[] = [];
@@ -225,7 +233,10 @@ export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): Deco
     spec.deletionProtection = root.boolean('deletionProtection') ?? false;
     spec.disks = root.objectArray('disks', (d) => readDisk(d, mapIssues)) ?? [];
     spec.labels = readStringMap(root, 'labels', mapIssues);
-    spec.gcpMetadata = root.objectArray('gcpMetadata', (m) => ({ key: m.string('key') ?? '', value: m.string('value') }));
+    spec.gcpMetadata = root.objectArray('gcpMetadata', (m) => ({
+      key: m.string('key') ?? '',
+      value: m.string('value'),
+    }));
     spec.networkInterfaces =
       root.objectArray('networkInterfaces', (n) => ({
         publicIP: n.boolean('publicIP'),
@@ -233,7 +244,11 @@ export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): Deco
         projectID: n.string('projectID'),
         subnetwork: n.string('subnetwork'),
       })) ?? [];
-    spec.serviceAccounts = root.objectArray('serviceAccounts', (s) => ({ email: s.string('email') ?? '', scopes: s.stringArray('scopes') ?? [] })) ?? [];
+    spec.serviceAccounts =
+      root.objectArray('serviceAccounts', (s) => ({
+        email: s.string('email') ?? '',
+        scopes: s.stringArray('scopes') ?? [],
+      })) ?? [];
     spec.tags = root.stringArray('tags');
     spec.targetPools = root.stringArray('targetPools');
     spec.machineType = root.string('machineType') ?? '';
@@ -266,13 +281,17 @@ export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): Deco
   // The reference webhook's defaulting.
   if (!spec.machineType) {
     spec.machineType = opts.defaultArchitecture === 'arm64' ? DEFAULT_MACHINE_TYPE_ARM64 : DEFAULT_MACHINE_TYPE_AMD64;
-    warnings.push(`providerSpec.machineType: no machineType provided, setting the default machine type ${spec.machineType}`);
+    warnings.push(
+      `providerSpec.machineType: no machineType provided, setting the default machine type ${spec.machineType}`,
+    );
   }
   if (spec.networkInterfaces.length === 0 && opts.clusterId) {
     spec.networkInterfaces = [{ network: `${opts.clusterId}-network`, subnetwork: `${opts.clusterId}-worker-subnet` }];
   }
   if (spec.disks.length === 0 && opts.defaultImage) {
-    spec.disks = [{ autoDelete: true, boot: true, sizeGb: DEFAULT_DISK_SIZE_GB, type: DEFAULT_DISK_TYPE, image: opts.defaultImage }];
+    spec.disks = [
+      { autoDelete: true, boot: true, sizeGb: DEFAULT_DISK_SIZE_GB, type: DEFAULT_DISK_TYPE, image: opts.defaultImage },
+    ];
   }
   for (const d of spec.disks) {
     if (!d.type) d.type = DEFAULT_DISK_TYPE;
@@ -286,7 +305,12 @@ export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): Deco
   else if (!spec.credentialsSecret.name) spec.credentialsSecret.name = DEFAULT_CREDENTIALS_SECRET;
 
   for (const f of reader.unknownFields) warnings.push(`Unknown field (${f}) will be ignored`);
-  return { spec: compactSpec(spec), warnings, unknownFields: reader.unknownFields, errors: [...reader.errors, ...mapIssues] };
+  return {
+    spec: compactSpec(spec),
+    warnings,
+    unknownFields: reader.unknownFields,
+    errors: [...reader.errors, ...mapIssues],
+  };
 }
 
 /** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue. */

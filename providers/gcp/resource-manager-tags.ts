@@ -18,10 +18,17 @@ export interface TagValue {
 }
 
 /** Looks a tag value up by namespaced name; undefined = it does not exist or we may not see it. */
-export type TagValueLookup = (namespacedName: string, credentials: GcpCredentials | undefined, signal: AbortSignal) => Promise<TagValue | undefined>;
+export type TagValueLookup = (
+  namespacedName: string,
+  credentials: GcpCredentials | undefined,
+  signal: AbortSignal,
+) => Promise<TagValue | undefined>;
 
 /** The spec's tags, then the Infrastructure's whose (parentID, key) the spec does not already set. */
-export function mergeTags(spec: ResourceManagerTag[] | undefined, infrastructure: ResourceManagerTag[] = []): ResourceManagerTag[] {
+export function mergeTags(
+  spec: ResourceManagerTag[] | undefined,
+  infrastructure: ResourceManagerTag[] = [],
+): ResourceManagerTag[] {
   const out = [...(spec ?? [])];
   for (const t of infrastructure) if (!out.some((x) => x.parentID === t.parentID && x.key === t.key)) out.push(t);
   return out;
@@ -36,7 +43,10 @@ export function restTagValueLookup(opts: { endpoint?: string } = {}): TagValueLo
     let a = auths.get(key);
     if (!a) {
       // Tokens never travel over plain http (an emulator on loopback).
-      a = key === 'plain' ? new PassThroughClient() : new GoogleAuth({ credentials: c?.json, scopes: ['https://www.googleapis.com/auth/cloud-platform'] });
+      a =
+        key === 'plain'
+          ? new PassThroughClient()
+          : new GoogleAuth({ credentials: c?.json, scopes: ['https://www.googleapis.com/auth/cloud-platform'] });
       auths.set(key, a);
     }
     return a;
@@ -67,7 +77,11 @@ export class TagResolver {
   }
 
   /** The tagKeys → tagValues map for instance params, or undefined when there are no tags. */
-  async resolve(tags: ResourceManagerTag[], credentials: GcpCredentials | undefined, signal: AbortSignal): Promise<Record<string, string> | undefined> {
+  async resolve(
+    tags: ResourceManagerTag[],
+    credentials: GcpCredentials | undefined,
+    signal: AbortSignal,
+  ): Promise<Record<string, string> | undefined> {
     if (tags.length === 0) return undefined;
     if (tags.length > MAX_TAGS) {
       throw new InvalidMachineConfigurationError(
@@ -89,9 +103,12 @@ export class TagResolver {
       else missing.push(name);
     }
     if (missing.length > 0) {
-      throw new InvalidMachineConfigurationError(`[${missing.join(', ')}] tag(s) do not exist or the credentials may not access them`, {
-        field: `${PROVIDER_SPEC_PATH}.resourceManagerTags`,
-      });
+      throw new InvalidMachineConfigurationError(
+        `[${missing.join(', ')}] tag(s) do not exist or the credentials may not access them`,
+        {
+          field: `${PROVIDER_SPEC_PATH}.resourceManagerTags`,
+        },
+      );
     }
     return out;
   }

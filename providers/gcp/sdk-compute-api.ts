@@ -84,7 +84,9 @@ const CTORS = {
 };
 
 /** A mutating call answers with a long-running operation; the ComputeApi returns its first Operation. */
-async function firstOperation(started: Promise<readonly [{ latestResponse: unknown }, ...unknown[]]>): Promise<Operation> {
+async function firstOperation(
+  started: Promise<readonly [{ latestResponse: unknown }, ...unknown[]]>,
+): Promise<Operation> {
   const [lro] = await started;
   return lro.latestResponse as Operation;
 }
@@ -113,7 +115,12 @@ export class SdkComputeApi implements ComputeApi {
     return c as Clients[K];
   }
 
-  private async call<T>(project: string, cls: ActionClass, opts: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
+  private async call<T>(
+    project: string,
+    cls: ActionClass,
+    opts: CallOptions | undefined,
+    fn: () => Promise<T>,
+  ): Promise<T> {
     await this.opts.throttle?.(project, cls, opts?.signal);
     return abortable(fn(), opts?.signal);
   }
@@ -124,28 +131,64 @@ export class SdkComputeApi implements ComputeApi {
     await Promise.all(all.map((c) => c.close().catch(() => undefined)));
   }
 
-  insertInstance(project: string, zone: string, instance: Instance, requestId: string, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () => firstOperation(this.client('instances').insert({ project, zone, requestId, instanceResource: instance })));
+  insertInstance(
+    project: string,
+    zone: string,
+    instance: Instance,
+    requestId: string,
+    opts?: CallOptions,
+  ): Promise<Operation> {
+    return this.call(project, 'mutate', opts, () =>
+      firstOperation(this.client('instances').insert({ project, zone, requestId, instanceResource: instance })),
+    );
   }
 
   getInstance(project: string, zone: string, name: string, opts?: CallOptions): Promise<Instance> {
-    return this.call(project, 'describe', opts, async () => (await this.client('instances').get({ project, zone, instance: name }))[0]);
+    return this.call(
+      project,
+      'describe',
+      opts,
+      async () => (await this.client('instances').get({ project, zone, instance: name }))[0],
+    );
   }
 
   listInstances(project: string, zone: string, filter: string, opts?: CallOptions): Promise<Instance[]> {
-    return this.call(project, 'describe', opts, async () => (await this.client('instances').list({ project, zone, filter, maxResults: 500 }))[0]);
+    return this.call(
+      project,
+      'describe',
+      opts,
+      async () => (await this.client('instances').list({ project, zone, filter, maxResults: 500 }))[0],
+    );
   }
 
-  deleteInstance(project: string, zone: string, name: string, requestId: string, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () => firstOperation(this.client('instances').delete({ project, zone, instance: name, requestId })));
+  deleteInstance(
+    project: string,
+    zone: string,
+    name: string,
+    requestId: string,
+    opts?: CallOptions,
+  ): Promise<Operation> {
+    return this.call(project, 'mutate', opts, () =>
+      firstOperation(this.client('instances').delete({ project, zone, instance: name, requestId })),
+    );
   }
 
   getZoneOperation(project: string, zone: string, operation: string, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'describe', opts, async () => (await this.client('zoneOps').get({ project, zone, operation }))[0]);
+    return this.call(
+      project,
+      'describe',
+      opts,
+      async () => (await this.client('zoneOps').get({ project, zone, operation }))[0],
+    );
   }
 
   getMachineType(project: string, zone: string, machineType: string, opts?: CallOptions): Promise<MachineType> {
-    return this.call(project, 'describe', opts, async () => (await this.client('machineTypes').get({ project, zone, machineType }))[0]);
+    return this.call(
+      project,
+      'describe',
+      opts,
+      async () => (await this.client('machineTypes').get({ project, zone, machineType }))[0],
+    );
   }
 
   getRegion(project: string, region: string, opts?: CallOptions): Promise<Region> {
@@ -157,14 +200,30 @@ export class SdkComputeApi implements ComputeApi {
   }
 
   getImageFamilyView(project: string, zone: string, family: string, opts?: CallOptions): Promise<Image | undefined> {
-    return this.call(project, 'describe', opts, async () => (await this.client('imageFamilyViews').get({ project, zone, family }))[0].image ?? undefined);
+    return this.call(
+      project,
+      'describe',
+      opts,
+      async () => (await this.client('imageFamilyViews').get({ project, zone, family }))[0].image ?? undefined,
+    );
   }
 
   getTargetPool(project: string, region: string, pool: string, opts?: CallOptions): Promise<TargetPool> {
-    return this.call(project, 'describe', opts, async () => (await this.client('targetPools').get({ project, region, targetPool: pool }))[0]);
+    return this.call(
+      project,
+      'describe',
+      opts,
+      async () => (await this.client('targetPools').get({ project, region, targetPool: pool }))[0],
+    );
   }
 
-  addTargetPoolInstance(project: string, region: string, pool: string, instanceLink: string, opts?: CallOptions): Promise<Operation> {
+  addTargetPoolInstance(
+    project: string,
+    region: string,
+    pool: string,
+    instanceLink: string,
+    opts?: CallOptions,
+  ): Promise<Operation> {
     return this.call(project, 'mutate', opts, () =>
       firstOperation(
         this.client('targetPools').addInstance({
@@ -177,7 +236,13 @@ export class SdkComputeApi implements ComputeApi {
     );
   }
 
-  removeTargetPoolInstance(project: string, region: string, pool: string, instanceLink: string, opts?: CallOptions): Promise<Operation> {
+  removeTargetPoolInstance(
+    project: string,
+    region: string,
+    pool: string,
+    instanceLink: string,
+    opts?: CallOptions,
+  ): Promise<Operation> {
     return this.call(project, 'mutate', opts, () =>
       firstOperation(
         this.client('targetPools').removeInstance({
@@ -191,14 +256,27 @@ export class SdkComputeApi implements ComputeApi {
   }
 
   getInstanceGroup(project: string, zone: string, group: string, opts?: CallOptions): Promise<InstanceGroup> {
-    return this.call(project, 'describe', opts, async () => (await this.client('instanceGroups').get({ project, zone, instanceGroup: group }))[0]);
+    return this.call(
+      project,
+      'describe',
+      opts,
+      async () => (await this.client('instanceGroups').get({ project, zone, instanceGroup: group }))[0],
+    );
   }
 
   insertInstanceGroup(project: string, zone: string, group: InstanceGroup, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () => firstOperation(this.client('instanceGroups').insert({ project, zone, instanceGroupResource: group })));
+    return this.call(project, 'mutate', opts, () =>
+      firstOperation(this.client('instanceGroups').insert({ project, zone, instanceGroupResource: group })),
+    );
   }
 
-  listInstanceGroupInstances(project: string, zone: string, group: string, state: string, opts?: CallOptions): Promise<string[]> {
+  listInstanceGroupInstances(
+    project: string,
+    zone: string,
+    group: string,
+    state: string,
+    opts?: CallOptions,
+  ): Promise<string[]> {
     return this.call(project, 'describe', opts, async () => {
       const [items] = await this.client('instanceGroups').listInstances({
         project,
@@ -210,7 +288,13 @@ export class SdkComputeApi implements ComputeApi {
     });
   }
 
-  addInstanceGroupInstances(project: string, zone: string, group: string, instanceLinks: string[], opts?: CallOptions): Promise<Operation> {
+  addInstanceGroupInstances(
+    project: string,
+    zone: string,
+    group: string,
+    instanceLinks: string[],
+    opts?: CallOptions,
+  ): Promise<Operation> {
     return this.call(project, 'mutate', opts, () =>
       firstOperation(
         this.client('instanceGroups').addInstances({
@@ -223,7 +307,13 @@ export class SdkComputeApi implements ComputeApi {
     );
   }
 
-  removeInstanceGroupInstances(project: string, zone: string, group: string, instanceLinks: string[], opts?: CallOptions): Promise<Operation> {
+  removeInstanceGroupInstances(
+    project: string,
+    zone: string,
+    group: string,
+    instanceLinks: string[],
+    opts?: CallOptions,
+  ): Promise<Operation> {
     return this.call(project, 'mutate', opts, () =>
       firstOperation(
         this.client('instanceGroups').removeInstances({
@@ -237,10 +327,30 @@ export class SdkComputeApi implements ComputeApi {
   }
 
   getRegionBackendService(project: string, region: string, name: string, opts?: CallOptions): Promise<BackendService> {
-    return this.call(project, 'describe', opts, async () => (await this.client('backendServices').get({ project, region, backendService: name }))[0]);
+    return this.call(
+      project,
+      'describe',
+      opts,
+      async () => (await this.client('backendServices').get({ project, region, backendService: name }))[0],
+    );
   }
 
-  updateRegionBackendService(project: string, region: string, name: string, resource: BackendService, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () => firstOperation(this.client('backendServices').update({ project, region, backendService: name, backendServiceResource: resource })));
+  updateRegionBackendService(
+    project: string,
+    region: string,
+    name: string,
+    resource: BackendService,
+    opts?: CallOptions,
+  ): Promise<Operation> {
+    return this.call(project, 'mutate', opts, () =>
+      firstOperation(
+        this.client('backendServices').update({
+          project,
+          region,
+          backendService: name,
+          backendServiceResource: resource,
+        }),
+      ),
+    );
   }
 }

@@ -37,7 +37,10 @@ import { StuckMachines, STUCK_MACHINE_TIMEOUT_MS } from './stuck-machine.js';
 import type { VpcInstance } from './vpc-types.js';
 
 /** The client options are the factory's (when the actuator builds its own); the rest are the actuator's. */
-export interface IbmCloudActuatorOptions extends CloudActuatorOptions, Pick<IbmClientFactoryOptions, 'endpoints' | 'rateLimits' | 'retry' | 'batchWindowMs' | 'createVpcApi'> {
+export interface IbmCloudActuatorOptions
+  extends
+    CloudActuatorOptions,
+    Pick<IbmClientFactoryOptions, 'endpoints' | 'rateLimits' | 'retry' | 'batchWindowMs' | 'createVpcApi'> {
   /** Share one factory (and so one rate limiter and one token per API key) with the instance-type catalog. */
   clientFactory?: IbmClientFactory;
   /** How long resolved name → id mappings are kept (default 1 h). */
@@ -66,7 +69,11 @@ class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
       idFromLaunchReply: true,
       creationCondition: MachineCreatedConditionType,
       setCondition: (status, cond, now) => setCondition(status as IBMCloudMachineProviderStatus, cond, now),
-      failureReasons: { create: 'failed to create instance via ibm vpc client', update: 'failed to update machine', delete: 'failed to delete instance via ibmClient' },
+      failureReasons: {
+        create: 'failed to create instance via ibm vpc client',
+        update: 'failed to update machine',
+        delete: 'failed to delete instance via ibmClient',
+      },
       describeError: describeVpcError,
     });
     this.factory = o.clientFactory ?? new IbmClientFactory(o);
@@ -133,7 +140,11 @@ class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
     return changeMarkOnceAddressed(machine);
   }
 
-  protected async updateInstance(scope: MachineScope, seen: VpcInstance | undefined, ctx: ActuatorContext): Promise<void> {
+  protected async updateInstance(
+    scope: MachineScope,
+    seen: VpcInstance | undefined,
+    ctx: ActuatorContext,
+  ): Promise<void> {
     const instance = this.toRecord(seen ?? (await this.lookUp(scope, ctx)));
     if (await this.stuck.replaceIfStuck(scope, instance, ctx, this.nowIso())) {
       this.instanceReplaced(scope, ctx);
@@ -154,7 +165,15 @@ class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
     // DELETE is sent once: an instance already `deleting` is waited for.
     if (instance.status !== 'deleting') {
       const send = () => scope.clients.vpc.deleteInstance(instance.id, { signal: ctx.signal });
-      if (!(await this.sendTerminate(scope, ctx, send, vpcDeleteFailure({ instance: scope.instanceName, instanceId: instance.id })))) return false;
+      if (
+        !(await this.sendTerminate(
+          scope,
+          ctx,
+          send,
+          vpcDeleteFailure({ instance: scope.instanceName, instanceId: instance.id }),
+        ))
+      )
+        return false;
     }
     this.terminating(scope, ctx, 'deleting', { instanceId: instance.id });
     return true;

@@ -12,8 +12,12 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v 
 
 function decodeOptions(ctx: ProviderSpecContext, withDefaults: boolean): DecodeOptions {
   if (!withDefaults) return { path: ctx.fieldRoot };
-  const ibm = ctx.infrastructure.platformStatus.ibmcloud as { location?: unknown; resourceGroupName?: unknown } | undefined;
-  return { path: ctx.fieldRoot, webhookDefaults: { region: str(ibm?.location), resourceGroup: str(ibm?.resourceGroupName) } };
+  const ibm = ctx.infrastructure.platformStatus.ibmcloud as
+    { location?: unknown; resourceGroupName?: unknown } | undefined;
+  return {
+    path: ctx.fieldRoot,
+    webhookDefaults: { region: str(ibm?.location), resourceGroup: str(ibm?.resourceGroupName) },
+  };
 }
 
 export const ibmCloudMachineAdmission: MachineAdmission = {
@@ -24,6 +28,10 @@ export const ibmCloudMachineAdmission: MachineAdmission = {
   validate(providerSpec, ctx) {
     // Validated as the actuator reads it: without defaults, so what is admitted is what reconciles.
     const decoded = readProviderSpec(providerSpec, decodeOptions(ctx, false));
-    return providerSpecValidation(decoded, validateProviderSpec(decoded.spec, ctx.fieldRoot), decoded.spec.credentialsSecret?.name);
+    return providerSpecValidation(
+      decoded,
+      validateProviderSpec(decoded.spec, ctx.fieldRoot),
+      decoded.spec.credentialsSecret?.name,
+    );
   },
 };

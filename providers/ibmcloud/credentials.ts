@@ -21,4 +21,5 @@ export function apiKeyFromSecret(secret: Secret): string {
 }
 
 /** Identifies an API key for client caching without keeping the key material in the cache key. */
-export const apiKeyFingerprint = (apiKey: string): string => createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+export const apiKeyFingerprint = (apiKey: string): string =>
+  createHash('sha256').update(apiKey).digest('hex').slice(0, 16);

@@ -6,12 +6,24 @@
 import { messageOf, type LaunchFailure, type TerminateFailure } from '../../lib/index.js';
 import { isVpcApiError } from './vpc-api-error.js';
 
-export type VpcErrorClass = 'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
+export type VpcErrorClass =
+  'notFound' | 'alreadyExists' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
 
 /** VPC's answer to a second instance of the same name in a VPC. */
 export const NAME_TAKEN_CODE = 'validation_unique_failed';
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+]);
 // The account's quota is spent or the zone has no capacity for the profile (over_quota, ...): the request
 // is right, but nothing was created and it may not succeed for hours.
 const CAPACITY_CODE = /quota|capacity/i;
@@ -56,14 +68,17 @@ export function describeVpcError(err: unknown): string {
  * have been made), or a 409 (the name is taken: most likely by what an earlier POST of ours made, which a
  * lagging list may not show yet).
  */
-export const mayHaveLaunched = (err: unknown): boolean => !(isVpcApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 409);
+export const mayHaveLaunched = (err: unknown): boolean =>
+  !(isVpcApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 409);
 
 /** How a failed POST /instances reads (the template types the error, see LaunchFailure), with the reference's metric reason. */
 export function vpcLaunchFailure(err: unknown, where: { zone: string; profile: string }): LaunchFailure {
   const reason = 'failed to create instance via ibm vpc client';
   const message = describeVpcError(err);
   // A capacity refusal is told apart only when the VPC said so itself (its error code is quoted).
-  const capacity = isVpcApiError(err) ? { code: err.code, zone: where.zone, instanceType: where.profile, detail: message } : undefined;
+  const capacity = isVpcApiError(err)
+    ? { code: err.code, zone: where.zone, instanceType: where.profile, detail: message }
+    : undefined;
   return { kind: classifyVpcError(err), message, invalidPrefix: reason, reason, capacity };
 }
 

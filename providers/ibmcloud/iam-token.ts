@@ -50,6 +50,7 @@ export async function accountIdFromAuthenticator(auth: AuthenticatorInterface): 
     throw invalid(err instanceof Error ? err.message : 'the IAM access token could not be decoded');
   }
   const account = claims.account as { bss?: unknown } | undefined;
-  if (typeof account?.bss !== 'string' || account.bss === '') throw invalid('could not parse account id from token: no account.bss claim');
+  if (typeof account?.bss !== 'string' || account.bss === '')
+    throw invalid('could not parse account id from token: no account.bss claim');
   return account.bss;
 }

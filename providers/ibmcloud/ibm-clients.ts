@@ -74,7 +74,12 @@ export interface IbmClients {
    * the list did not show it (confirm by id before concluding it is gone). `current` rejects an earlier
    * list's view the caller knows to be outdated (see ListingSnapshot.get).
    */
-  findInstance(vpcName: string, key: InstanceKey, signal?: AbortSignal, current?: (i: VpcInstance) => boolean): Promise<VpcInstance | undefined>;
+  findInstance(
+    vpcName: string,
+    key: InstanceKey,
+    signal?: AbortSignal,
+    current?: (i: VpcInstance) => boolean,
+  ): Promise<VpcInstance | undefined>;
   /** Every instance profile of the region, cached. */
   profiles(signal?: AbortSignal): Promise<InstanceProfile[]>;
 }
@@ -113,7 +118,11 @@ export class IbmClientFactory {
     const fp = apiKeyFingerprint(apiKey);
     const account = this.accounts.get(source, fp, () => {
       // A revoked token stays cached until it expires: on a 401, drop the client so the next call gets a new token.
-      const fresh: Account = { base: this.build(apiKey, () => this.accounts.drop(fp, fresh)), accountId: new PromiseCache(this.o.clock, Infinity), regions: new PromiseCache(this.o.clock, Infinity) };
+      const fresh: Account = {
+        base: this.build(apiKey, () => this.accounts.drop(fp, fresh)),
+        accountId: new PromiseCache(this.o.clock, Infinity),
+        regions: new PromiseCache(this.o.clock, Infinity),
+      };
       return fresh;
     });
     return account.regions.get(region, () => this.regional(account, fp, region, signal));
@@ -131,7 +140,13 @@ export class IbmClientFactory {
       agents: this.agents,
     };
     const inner = this.o.createVpcApi ? this.o.createVpcApi(opts) : createVpcClient(opts);
-    return new MeteredVpcApi(inner, { limiter: this.limiter, scope: 'global', retry: this.retry, clock: this.o.clock, onUnauthorized });
+    return new MeteredVpcApi(inner, {
+      limiter: this.limiter,
+      scope: 'global',
+      retry: this.retry,
+      clock: this.o.clock,
+      onUnauthorized,
+    });
   }
 
   private async regional(account: Account, fp: string, region: string, signal?: AbortSignal): Promise<IbmClients> {
@@ -141,17 +156,21 @@ export class IbmClientFactory {
         endpoint = (await account.base.getRegion(region, { signal })).endpoint;
       } catch (err) {
         if (classifyVpcError(err) === 'notFound') {
-          throw new InvalidMachineConfigurationError(`${PROVIDER_SPEC_PATH}.region: Invalid value: ${JSON.stringify(region)}: IBM Cloud VPC has no such region`, {
-            field: `${PROVIDER_SPEC_PATH}.region`,
-            cause: err,
-          });
+          throw new InvalidMachineConfigurationError(
+            `${PROVIDER_SPEC_PATH}.region: Invalid value: ${JSON.stringify(region)}: IBM Cloud VPC has no such region`,
+            {
+              field: `${PROVIDER_SPEC_PATH}.region`,
+              cause: err,
+            },
+          );
         }
         throw err;
       }
     }
     // Shares the key's authenticator, and so its token; metered in the region's buckets.
     const vpc = account.base.withServiceUrl(endpoint, region);
-    const accountId = (signal?: AbortSignal): Promise<string> => account.accountId.get('', () => vpc.getAccountId({ signal }));
+    const accountId = (signal?: AbortSignal): Promise<string> =>
+      account.accountId.get('', () => vpc.getAccountId({ signal }));
     const finders = new Map<string, ListingSnapshot<VpcInstance>>();
     const finderFor = (vpcName: string): ListingSnapshot<VpcInstance> => {
       let f = finders.get(vpcName);
@@ -187,8 +206,13 @@ export class IbmClientFactory {
       },
     });
     // A failed look-up is not cached and not papered over with an older list: the caller sees the error.
-    const profileCache = new RefreshingCache<InstanceProfile[]>(this.o.clock, this.o.profileCacheTtlMs ?? PROFILE_CACHE_TTL_MS, { serveStale: () => false });
-    const profiles = (signal?: AbortSignal): Promise<InstanceProfile[]> => profileCache.get('all', () => vpc.listInstanceProfiles({ signal }));
+    const profileCache = new RefreshingCache<InstanceProfile[]>(
+      this.o.clock,
+      this.o.profileCacheTtlMs ?? PROFILE_CACHE_TTL_MS,
+      { serveStale: () => false },
+    );
+    const profiles = (signal?: AbortSignal): Promise<InstanceProfile[]> =>
+      profileCache.get('all', () => vpc.listInstanceProfiles({ signal }));
     return {
       key: `${fp}/${region}`,
       region,

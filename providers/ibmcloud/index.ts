@@ -11,7 +11,14 @@ export {
   INSTANCE_TYPE_CACHE_TTL_MS,
   type IbmCloudInstanceTypeCatalogOptions,
 } from './instance-types.js';
-export { IbmClientFactory, PROFILE_CACHE_TTL_MS, type IbmClientFactoryOptions, type IbmClients, type IbmEndpoints, type InstanceKey } from './ibm-clients.js';
+export {
+  IbmClientFactory,
+  PROFILE_CACHE_TTL_MS,
+  type IbmClientFactoryOptions,
+  type IbmClients,
+  type IbmEndpoints,
+  type InstanceKey,
+} from './ibm-clients.js';
 export { MeteredVpcApi, DEFAULT_RETRY_POLICY, type RetryPolicy, type Meter } from './metered-vpc-api.js';
 export { NameResolver, ResourceGroupNotFoundError, RESOLUTION_CACHE_TTL_MS } from './name-resolver.js';
 export { DEFAULT_IBM_RATE_LIMITS } from './rate-limiter.js';
@@ -23,7 +30,13 @@ export {
   ReplacementCompletedReason,
   STUCK_MACHINE_TIMEOUT_MS,
 } from './stuck-machine.js';
-export { classifyVpcError, isRetryableVpcError, describeVpcError, NAME_TAKEN_CODE, type VpcErrorClass } from './errors.js';
+export {
+  classifyVpcError,
+  isRetryableVpcError,
+  describeVpcError,
+  NAME_TAKEN_CODE,
+  type VpcErrorClass,
+} from './errors.js';
 export { apiKeyFromSecret, apiKeyFingerprint, CredentialsSecretError } from './credentials.js';
 export * from './provider-spec.js';
 export { validateProviderSpec, VPC_NAME, MAX_TAG_LENGTH, type ValidationResult } from './provider-spec-validation.js';

@@ -8,7 +8,11 @@ import type { MachineScope } from './machine-scope.js';
 import type { VpcInstance } from './vpc-types.js';
 
 /** GET /instances/{id}, with 404 as undefined. */
-export async function getInstanceById(scope: MachineScope, id: string, signal: AbortSignal): Promise<VpcInstance | undefined> {
+export async function getInstanceById(
+  scope: MachineScope,
+  id: string,
+  signal: AbortSignal,
+): Promise<VpcInstance | undefined> {
   try {
     return await scope.clients.vpc.getInstance(id, { signal });
   } catch (err) {
@@ -18,10 +22,15 @@ export async function getInstanceById(scope: MachineScope, id: string, signal: A
 }
 
 /** The Machine's instance as exists() counts it; `id` is the one on record, if any. */
-export async function lookUpInstance(scope: MachineScope, id: string | undefined, signal: AbortSignal): Promise<VpcInstance | undefined> {
+export async function lookUpInstance(
+  scope: MachineScope,
+  id: string | undefined,
+  signal: AbortSignal,
+): Promise<VpcInstance | undefined> {
   const current = viewCanBeCurrent(scope.machine, isBooting);
   const found = id
-    ? ((await scope.clients.findInstance(scope.spec.vpc, { id }, signal, current)) ?? (await getInstanceById(scope, id, signal)))
+    ? ((await scope.clients.findInstance(scope.spec.vpc, { id }, signal, current)) ??
+      (await getInstanceById(scope, id, signal)))
     : await scope.clients.findInstance(scope.spec.vpc, { name: scope.instanceName }, signal, current);
   // Found by name only while being deleted: a predecessor's of the same name, not this Machine's.
   return found && !(found.status === 'deleting' && !scope.status.instanceId) ? found : undefined;
@@ -36,8 +45,15 @@ const byName = async (scope: MachineScope, signal: AbortSignal): Promise<VpcInst
  * known; by the Machine's name otherwise, and when the id misses an instance that was never seen terminating
  * (the id's read may lag, or the instance was made again under the same name).
  */
-export async function findForDelete(scope: MachineScope, id: string | undefined, terminationSeen: boolean, signal: AbortSignal): Promise<VpcInstance | undefined> {
-  const instance = id ? await failureStep('failed to get instance', () => getInstanceById(scope, id, signal)) : undefined;
+export async function findForDelete(
+  scope: MachineScope,
+  id: string | undefined,
+  terminationSeen: boolean,
+  signal: AbortSignal,
+): Promise<VpcInstance | undefined> {
+  const instance = id
+    ? await failureStep('failed to get instance', () => getInstanceById(scope, id, signal))
+    : undefined;
   if (instance || (id && terminationSeen)) return instance;
   const named = await failureStep('failed to get instance', () => byName(scope, signal));
   // Another instance of the name already going away is a predecessor's, not the one on record.
@@ -49,12 +65,21 @@ export async function findForDelete(scope: MachineScope, id: string | undefined,
  * Machine made it (adopt it), or a predecessor of the same name is still going away, or the list does not show
  * it yet (wait for either).
  */
-export async function holderOfName(scope: MachineScope, requeueAfterMs: number, ctx: ActuatorContext): Promise<VpcInstance> {
+export async function holderOfName(
+  scope: MachineScope,
+  requeueAfterMs: number,
+  ctx: ActuatorContext,
+): Promise<VpcInstance> {
   const taken = await byName(scope, ctx.signal);
   if (!taken || taken.status === 'deleting') {
-    ctx.log.info('instance name taken by an instance not listed yet, or still being deleted; requeueing', { instance: scope.instanceName });
+    ctx.log.info('instance name taken by an instance not listed yet, or still being deleted; requeueing', {
+      instance: scope.instanceName,
+    });
     throw new RequeueAfterError(requeueAfterMs);
   }
-  ctx.log.info('instance name already taken in the VPC; adopting the instance', { instanceId: taken.id, state: taken.status });
+  ctx.log.info('instance name already taken in the VPC; adopting the instance', {
+    instanceId: taken.id,
+    state: taken.status,
+  });
   return taken;
 }

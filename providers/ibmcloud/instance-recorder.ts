@@ -19,14 +19,22 @@ import type { VpcInstance } from './vpc-types.js';
 export type EnsureOnce = (what: string, ensure: () => Promise<void>) => Promise<void>;
 
 /** Writes what the instance says onto the Machine; `recordStatus` writes the provider status (the state the annotation shows). */
-export async function recordInstance(scope: MachineScope, instance: VpcInstance, signal: AbortSignal, recordStatus: () => void): Promise<void> {
+export async function recordInstance(
+  scope: MachineScope,
+  instance: VpcInstance,
+  signal: AbortSignal,
+  recordStatus: () => void,
+): Promise<void> {
   const m = scope.machine;
   const accountId = await scope.clients.accountId(signal);
   m.spec = { ...m.spec, providerID: providerIdOf(accountId, scope.clusterId, instance.id) };
   m.status = { ...m.status, addresses: addressesOf(scope.instanceName, instance) };
   m.metadata.labels = { ...m.metadata.labels, ...machineLabelsFor(scope.spec) };
   recordStatus();
-  m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: scope.status.instanceState ?? instance.status };
+  m.metadata.annotations = {
+    ...m.metadata.annotations,
+    [MachineInstanceStateAnnotation]: scope.status.instanceState ?? instance.status,
+  };
 }
 
 /**
@@ -36,16 +44,26 @@ export async function recordInstance(scope: MachineScope, instance: VpcInstance,
  */
 export function changeMarkOnceAddressed(machine: Machine): MachineChangeMark {
   const mark = machineChangeFingerprint(machine);
-  return { ...mark, provisioned: mark.provisioned && !!machine.status?.addresses?.some((a) => a.type === 'InternalIP') };
+  return {
+    ...mark,
+    provisioned: mark.provisioned && !!machine.status?.addresses?.some((a) => a.type === 'InternalIP'),
+  };
 }
 
 /** Attaches the spec's tags to an instance that is not going away; a failure is an update error naming the instance. */
-export async function attachSpecTags(scope: MachineScope, instance: VpcInstance, ctx: ActuatorContext, ensureOnce: EnsureOnce): Promise<void> {
+export async function attachSpecTags(
+  scope: MachineScope,
+  instance: VpcInstance,
+  ctx: ActuatorContext,
+  ensureOnce: EnsureOnce,
+): Promise<void> {
   const tags = tagNamesOf(scope.spec);
   if (tags.length === 0 || instance.status === 'deleting') return;
   try {
     await ensureOnce(`tags|${instance.id}|${JSON.stringify(tags)}`, async () => {
-      const failed = (await scope.clients.vpc.attachTags([instance.crn], tags, { signal: ctx.signal })).filter((r) => r.is_error);
+      const failed = (await scope.clients.vpc.attachTags([instance.crn], tags, { signal: ctx.signal })).filter(
+        (r) => r.is_error,
+      );
       if (failed.length > 0) throw new Error(failed.map((r) => r.message ?? 'attach failed').join('; '));
     });
   } catch (tagError) {

@@ -27,7 +27,15 @@ export function profileValue(v: ProfileValue | undefined): number | undefined {
   return v.value ?? v.default ?? v.min ?? v.values?.[0];
 }
 
-const ARCHITECTURES: Record<string, Architecture> = { amd64: 'amd64', x86_64: 'amd64', s390x: 's390x', arm64: 'arm64', aarch64: 'arm64', ppc64le: 'ppc64le', power: 'ppc64le' };
+const ARCHITECTURES: Record<string, Architecture> = {
+  amd64: 'amd64',
+  x86_64: 'amd64',
+  s390x: 's390x',
+  arm64: 'arm64',
+  aarch64: 'arm64',
+  ppc64le: 'ppc64le',
+  power: 'ppc64le',
+};
 
 /** The profile's CPU architecture (vcpu_architecture, else the default OS architecture); amd64 if neither says. */
 export function architectureOf(p: InstanceProfile): Architecture {
@@ -72,19 +80,36 @@ export class IbmCloudInstanceTypeCatalog implements InstanceTypeCatalog {
     const { spec, errors } = readProviderSpec(templateProviderSpecValue(machineSet), { path: TEMPLATE_SPEC_PATH });
     throwIfInvalid(errors);
     for (const key of ['profile', 'region'] as const) {
-      if (!spec[key]) throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}.${key}: Required value`, { field: `${TEMPLATE_SPEC_PATH}.${key}` });
+      if (!spec[key])
+        throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}.${key}: Required value`, {
+          field: `${TEMPLATE_SPEC_PATH}.${key}`,
+        });
     }
     if (!spec.credentialsSecret?.name) {
-      throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}.credentialsSecret.name: Required value`, { field: `${TEMPLATE_SPEC_PATH}.credentialsSecret.name` });
+      throw new InvalidMachineConfigurationError(`${TEMPLATE_SPEC_PATH}.credentialsSecret.name: Required value`, {
+        field: `${TEMPLATE_SPEC_PATH}.credentialsSecret.name`,
+      });
     }
-    const { apiKey, source } = await apiKeyFor(machineSet.metadata.namespace ?? '', spec, this.o.client, ctx.signal, TEMPLATE_SPEC_PATH);
+    const { apiKey, source } = await apiKeyFor(
+      machineSet.metadata.namespace ?? '',
+      spec,
+      this.o.client,
+      ctx.signal,
+      TEMPLATE_SPEC_PATH,
+    );
     const clients = await this.o.clients.get(apiKey, spec.region, source, ctx.signal);
     const profile = (await clients.profiles(ctx.signal)).find((p) => p.name === spec.profile);
-    if (!profile) ctx.log.info('instance profile unknown in the region; no scale-from-zero annotations', { profile: spec.profile, region: spec.region });
+    if (!profile)
+      ctx.log.info('instance profile unknown in the region; no scale-from-zero annotations', {
+        profile: spec.profile,
+        region: spec.region,
+      });
     return profile ? toInstanceTypeInfo(profile) : undefined;
   }
 }
 
-export function createIbmCloudInstanceTypeCatalog(opts: IbmCloudInstanceTypeCatalogOptions): IbmCloudInstanceTypeCatalog {
+export function createIbmCloudInstanceTypeCatalog(
+  opts: IbmCloudInstanceTypeCatalogOptions,
+): IbmCloudInstanceTypeCatalog {
   return new IbmCloudInstanceTypeCatalog(opts);
 }

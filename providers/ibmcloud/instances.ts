@@ -26,7 +26,8 @@ export interface ResolvedIds {
 }
 
 /** The Machine's cluster label; required. */
-export const clusterIdOf = (machine: Machine): string => machineClusterId(machine, 'failed validating machine provider spec');
+export const clusterIdOf = (machine: Machine): string =>
+  machineClusterId(machine, 'failed validating machine provider spec');
 
 /** The instance name: the Machine name, which the VPC keeps unique per VPC (the idempotency key). */
 export function instanceNameOf(machine: Machine): string {
@@ -41,13 +42,20 @@ export function instanceNameOf(machine: Machine): string {
 }
 
 /** ibm://<account>///<clusterID>/<instance id>: three slashes after the account, as cloud-provider-ibm writes it. */
-export const providerIdOf = (accountId: string, clusterId: string, instanceId: string): string => `ibm://${accountId}///${clusterId}/${instanceId}`;
+export const providerIdOf = (accountId: string, clusterId: string, instanceId: string): string =>
+  `ibm://${accountId}///${clusterId}/${instanceId}`;
 
 /** User tags as Global Tagging wants them: "name:value", or "name" alone. */
-export const tagNamesOf = (spec: IBMCloudMachineProviderSpec): string[] => (spec.tags ?? []).map((t) => (t.value ? `${t.name}:${t.value}` : t.name));
+export const tagNamesOf = (spec: IBMCloudMachineProviderSpec): string[] =>
+  (spec.tags ?? []).map((t) => (t.value ? `${t.name}:${t.value}` : t.name));
 
 /** POST /instances body (InstancePrototypeInstanceByImage), as the reference sends it. */
-export function buildInstancePrototype(name: string, spec: IBMCloudMachineProviderSpec, ids: ResolvedIds, userData: string): InstancePrototype {
+export function buildInstancePrototype(
+  name: string,
+  spec: IBMCloudMachineProviderSpec,
+  ids: ResolvedIds,
+  userData: string,
+): InstancePrototype {
   const prototype: InstancePrototype = {
     name,
     image: { id: ids.imageId },
@@ -94,7 +102,8 @@ const BOOTING: ReadonlySet<string> = new Set(['pending', 'starting']);
  * The state to record on the Machine: a boot's pending → starting step keeps the state recorded (lib's
  * stateToRecord); the address the VPC allocates with it is still recorded at once.
  */
-export const stateToRecord = (recorded: string | null | undefined, instance: VpcInstance): string => keepBootingState(recorded, instance.status, BOOTING);
+export const stateToRecord = (recorded: string | null | undefined, instance: VpcInstance): string =>
+  keepBootingState(recorded, instance.status, BOOTING);
 
 /** Whether the VPC's instance is still booting (pending, or starting with its address allocated). */
 export const isBooting = (instance: VpcInstance): boolean => BOOTING.has(instance.status);

@@ -17,8 +17,12 @@ export class LaunchRequests {
 
   async prototypeFor(scope: MachineScope, signal: AbortSignal): Promise<InstancePrototype> {
     const { machine, spec } = scope;
-    const ids = await failureStep('failed to resolve the providerSpec names', () => this.resolver.resolve(scope.clients, spec, signal));
-    const userData = await failureStep('failed to get user data', () => userDataFor(machine, spec, this.client, signal));
+    const ids = await failureStep('failed to resolve the providerSpec names', () =>
+      this.resolver.resolve(scope.clients, spec, signal),
+    );
+    const userData = await failureStep('failed to get user data', () =>
+      userDataFor(machine, spec, this.client, signal),
+    );
     return buildInstancePrototype(scope.instanceName, spec, ids, userData);
   }
 

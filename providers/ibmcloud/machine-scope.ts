@@ -49,22 +49,38 @@ export function secretsReferencedBy(machine: Machine): string[] {
 }
 
 /** The API key named by the spec; `source` identifies the Secret for client caching. */
-export async function apiKeyFor(namespace: string, spec: IBMCloudMachineProviderSpec, client: KubeClient, signal: AbortSignal, path = PROVIDER_SPEC_PATH): Promise<{ apiKey: string; source: string }> {
+export async function apiKeyFor(
+  namespace: string,
+  spec: IBMCloudMachineProviderSpec,
+  client: KubeClient,
+  signal: AbortSignal,
+  path = PROVIDER_SPEC_PATH,
+): Promise<{ apiKey: string; source: string }> {
   const name = spec.credentialsSecret?.name ?? '';
   const secret = await readReferencedSecret(client, { namespace, name }, 'ibmcloud credentials', signal);
   try {
     return { apiKey: apiKeyFromSecret(secret), source: `${namespace}/${name}` };
   } catch (err) {
     if (err instanceof CredentialsSecretError) {
-      throw new InvalidMachineConfigurationError(`${path}.credentialsSecret: ${err.message}`, { field: `${path}.credentialsSecret`, cause: err });
+      throw new InvalidMachineConfigurationError(`${path}.credentialsSecret: ${err.message}`, {
+        field: `${path}.credentialsSecret`,
+        cause: err,
+      });
     }
     throw err;
   }
 }
 
 /** The user data for the instance; "" when the spec names no Secret. */
-export async function userDataFor(machine: Machine, spec: IBMCloudMachineProviderSpec, client: KubeClient, signal: AbortSignal): Promise<string> {
-  const bytes = await readUserData(client, machine, spec.userDataSecret?.name, signal, { invalidSpecField: `${PROVIDER_SPEC_PATH}.userDataSecret` });
+export async function userDataFor(
+  machine: Machine,
+  spec: IBMCloudMachineProviderSpec,
+  client: KubeClient,
+  signal: AbortSignal,
+): Promise<string> {
+  const bytes = await readUserData(client, machine, spec.userDataSecret?.name, signal, {
+    invalidSpecField: `${PROVIDER_SPEC_PATH}.userDataSecret`,
+  });
   return bytes?.toString('utf8') ?? '';
 }
 

@@ -5,7 +5,15 @@
 // of a retry per worker. createInstance is retried only after a 429 (the request was refused before it was
 // acted on); a lost reply or a 5xx is settled by the next reconcile, which finds the instance by name (or
 // gets 409 and adopts it).
-import { RealClock, retryCall, sleepOn, type ActionClass, type Clock, type RegionalRateLimiter, type RetryCallOptions } from '../../lib/index.js';
+import {
+  RealClock,
+  retryCall,
+  sleepOn,
+  type ActionClass,
+  type Clock,
+  type RegionalRateLimiter,
+  type RetryCallOptions,
+} from '../../lib/index.js';
 import { classifyVpcError } from './errors.js';
 import { isVpcApiError } from './vpc-api-error.js';
 import type { CallOptions, VpcApi } from './vpc-api.js';
@@ -82,7 +90,11 @@ export class MeteredVpcApi implements VpcApi {
 
   private async once<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
     const key = `${this.meter.scope}/${cls}`;
-    for (let until = this.pauses.get(key); until !== undefined && until > this.clock.now(); until = this.pauses.get(key)) {
+    for (
+      let until = this.pauses.get(key);
+      until !== undefined && until > this.clock.now();
+      until = this.pauses.get(key)
+    ) {
       await sleepOn(this.clock, until - this.clock.now(), o?.signal);
     }
     await this.meter.limiter.acquire(this.meter.scope, cls, o?.signal);
@@ -107,7 +119,12 @@ export class MeteredVpcApi implements VpcApi {
     return Math.min(maxTimeoutMs, askedWaitMs(err) ?? minTimeoutMs * (1 + Math.random()));
   }
 
-  private retried<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>, shouldRetry: (err: unknown) => boolean = retryable): Promise<T> {
+  private retried<T>(
+    cls: ActionClass,
+    o: CallOptions | undefined,
+    fn: () => Promise<T>,
+    shouldRetry: (err: unknown) => boolean = retryable,
+  ): Promise<T> {
     return retryCall(() => this.once(cls, o, fn), {
       ...this.retryOptions(o),
       retryable: shouldRetry,
@@ -131,19 +148,27 @@ export class MeteredVpcApi implements VpcApi {
   }
 
   getRegion = (name: string, o?: CallOptions) => this.retried('describe', o, () => this.inner.getRegion(name, o));
-  listInstances = (f: InstanceFilter, o?: CallOptions) => this.retried('describe', o, () => this.inner.listInstances(f, o));
+  listInstances = (f: InstanceFilter, o?: CallOptions) =>
+    this.retried('describe', o, () => this.inner.listInstances(f, o));
   getInstance = (id: string, o?: CallOptions) => this.retried('describe', o, () => this.inner.getInstance(id, o));
-  createInstance = (p: InstancePrototype, o?: CallOptions) => this.retried('mutate', o, () => this.inner.createInstance(p, o), throttled);
+  createInstance = (p: InstancePrototype, o?: CallOptions) =>
+    this.retried('mutate', o, () => this.inner.createInstance(p, o), throttled);
   deleteInstance = (id: string, o?: CallOptions) => this.retried('mutate', o, () => this.inner.deleteInstance(id, o));
-  getInstanceProfile = (name: string, o?: CallOptions) => this.retried('describe', o, () => this.inner.getInstanceProfile(name, o));
+  getInstanceProfile = (name: string, o?: CallOptions) =>
+    this.retried('describe', o, () => this.inner.getInstanceProfile(name, o));
   listInstanceProfiles = (o?: CallOptions) => this.retried('describe', o, () => this.inner.listInstanceProfiles(o));
   listVpcs = (f?: ResourceGroupFilter, o?: CallOptions) => this.retried('describe', o, () => this.inner.listVpcs(f, o));
   listImages = (f?: ImageFilter, o?: CallOptions) => this.retried('describe', o, () => this.inner.listImages(f, o));
   listSubnets = (f?: SubnetFilter, o?: CallOptions) => this.retried('describe', o, () => this.inner.listSubnets(f, o));
-  listSecurityGroups = (f?: SecurityGroupFilter, o?: CallOptions) => this.retried('describe', o, () => this.inner.listSecurityGroups(f, o));
-  listDedicatedHosts = (f?: DedicatedHostFilter, o?: CallOptions) => this.retried('describe', o, () => this.inner.listDedicatedHosts(f, o));
-  listResourceGroups = (l: ResourceGroupLookup, o?: CallOptions) => this.retried('describe', o, () => this.inner.listResourceGroups(l, o));
+  listSecurityGroups = (f?: SecurityGroupFilter, o?: CallOptions) =>
+    this.retried('describe', o, () => this.inner.listSecurityGroups(f, o));
+  listDedicatedHosts = (f?: DedicatedHostFilter, o?: CallOptions) =>
+    this.retried('describe', o, () => this.inner.listDedicatedHosts(f, o));
+  listResourceGroups = (l: ResourceGroupLookup, o?: CallOptions) =>
+    this.retried('describe', o, () => this.inner.listResourceGroups(l, o));
   // Attaching the same tags again is a no-op for Global Tagging, so a retry is safe.
-  attachTags = (crns: string[], tags: string[], o?: CallOptions) => this.retried('mutate', o, () => this.inner.attachTags(crns, tags, o));
-  listAttachedTags = (crn: string, o?: CallOptions) => this.retried('describe', o, () => this.inner.listAttachedTags(crn, o));
+  attachTags = (crns: string[], tags: string[], o?: CallOptions) =>
+    this.retried('mutate', o, () => this.inner.attachTags(crns, tags, o));
+  listAttachedTags = (crn: string, o?: CallOptions) =>
+    this.retried('describe', o, () => this.inner.listAttachedTags(crn, o));
 }

@@ -29,7 +29,17 @@ export class NameResolver {
   }
 
   private static keyOf(clients: IbmClients, s: IBMCloudMachineProviderSpec): string {
-    return JSON.stringify([clients.key, s.resourceGroup, networkResourceGroupOf(s), s.vpc, s.image, s.profile, s.zone, s.primaryNetworkInterface, s.dedicatedHost ?? '']);
+    return JSON.stringify([
+      clients.key,
+      s.resourceGroup,
+      networkResourceGroupOf(s),
+      s.vpc,
+      s.image,
+      s.profile,
+      s.zone,
+      s.primaryNetworkInterface,
+      s.dedicatedHost ?? '',
+    ]);
   }
 
   /** The ids of the spec's names; cached until the TTL runs out or invalidate() is called. */
@@ -44,7 +54,12 @@ export class NameResolver {
   }
 }
 
-async function resourceGroupId(clients: IbmClients, name: string, field: string, signal?: AbortSignal): Promise<string> {
+async function resourceGroupId(
+  clients: IbmClients,
+  name: string,
+  field: string,
+  signal?: AbortSignal,
+): Promise<string> {
   const accountId = await clients.accountId(signal);
   const groups = (await clients.vpc.listResourceGroups({ accountId, name }, { signal })).filter((g) => g.name === name);
   const first = groups[0];
@@ -56,23 +71,40 @@ async function resourceGroupId(clients: IbmClients, name: string, field: string,
   return first.id;
 }
 
-async function resolveIds(clients: IbmClients, s: IBMCloudMachineProviderSpec, signal?: AbortSignal): Promise<ResolvedIds> {
+async function resolveIds(
+  clients: IbmClients,
+  s: IBMCloudMachineProviderSpec,
+  signal?: AbortSignal,
+): Promise<ResolvedIds> {
   const o = { signal };
   const { vpc: api } = clients;
   const rg = await resourceGroupId(clients, s.resourceGroup, 'resourceGroup', signal);
-  const netRg = s.networkResourceGroup && s.networkResourceGroup !== s.resourceGroup ? await resourceGroupId(clients, s.networkResourceGroup, 'networkResourceGroup', signal) : rg;
+  const netRg =
+    s.networkResourceGroup && s.networkResourceGroup !== s.resourceGroup
+      ? await resourceGroupId(clients, s.networkResourceGroup, 'networkResourceGroup', signal)
+      : rg;
   const netField = s.networkResourceGroup ? 'networkResourceGroup' : 'resourceGroup';
 
   const [vpcs, images, profiles, hosts] = await Promise.all([
     api.listVpcs({ resourceGroupId: netRg }, o),
     api.listImages({ name: s.image, visibility: 'private', resourceGroupId: rg }, o),
     clients.profiles(signal),
-    s.dedicatedHost ? api.listDedicatedHosts({ resourceGroupId: rg, zoneName: s.zone, name: s.dedicatedHost }, o) : Promise.resolve([]),
+    s.dedicatedHost
+      ? api.listDedicatedHosts({ resourceGroupId: rg, zoneName: s.zone, name: s.dedicatedHost }, o)
+      : Promise.resolve([]),
   ]);
   const vpc = vpcs.find((v) => v.name === s.vpc);
-  if (!vpc) throw invalid('vpc', `VPC ${JSON.stringify(s.vpc)} not found in resource group ${JSON.stringify(networkResourceGroupOf(s))} (${netField})`);
+  if (!vpc)
+    throw invalid(
+      'vpc',
+      `VPC ${JSON.stringify(s.vpc)} not found in resource group ${JSON.stringify(networkResourceGroupOf(s))} (${netField})`,
+    );
   const image = images.find((i) => i.name === s.image);
-  if (!image) throw invalid('image', `private image ${JSON.stringify(s.image)} not found in resource group ${JSON.stringify(s.resourceGroup)}`);
+  if (!image)
+    throw invalid(
+      'image',
+      `private image ${JSON.stringify(s.image)} not found in resource group ${JSON.stringify(s.resourceGroup)}`,
+    );
   const profile = profiles.find((p) => p.name === s.profile);
   if (!profile) throw invalid('profile', `could not find instance profile: ${s.profile}`);
   const imageArch = image.operating_system?.architecture;
@@ -83,7 +115,11 @@ async function resolveIds(clients: IbmClients, s: IBMCloudMachineProviderSpec, s
   let dedicatedHostId: string | undefined;
   if (s.dedicatedHost) {
     const host = hosts.find((h) => h.name === s.dedicatedHost);
-    if (!host) throw invalid('dedicatedHost', `dedicated host ${JSON.stringify(s.dedicatedHost)} not found in resource group ${JSON.stringify(s.resourceGroup)} and zone ${s.zone}`);
+    if (!host)
+      throw invalid(
+        'dedicatedHost',
+        `dedicated host ${JSON.stringify(s.dedicatedHost)} not found in resource group ${JSON.stringify(s.resourceGroup)} and zone ${s.zone}`,
+      );
     dedicatedHostId = host.id;
   }
 
@@ -94,9 +130,13 @@ async function resolveIds(clients: IbmClients, s: IBMCloudMachineProviderSpec, s
   ]);
   const subnetName = s.primaryNetworkInterface.subnet;
   const subnet = subnets.find((x) => x.name === subnetName);
-  if (!subnet) throw invalid('primaryNetworkInterface.subnet', `subnet ${JSON.stringify(subnetName)} not found in VPC ${s.vpc}`);
+  if (!subnet)
+    throw invalid('primaryNetworkInterface.subnet', `subnet ${JSON.stringify(subnetName)} not found in VPC ${s.vpc}`);
   if (subnet.zone?.name && subnet.zone.name !== s.zone) {
-    throw invalid('primaryNetworkInterface.subnet', `subnet ${subnetName} is in zone ${subnet.zone.name}, not in ${s.zone}`);
+    throw invalid(
+      'primaryNetworkInterface.subnet',
+      `subnet ${subnetName} is in zone ${subnet.zone.name}, not in ${s.zone}`,
+    );
   }
   const securityGroupIds: string[] = [];
   const missing: string[] = [];
@@ -106,7 +146,17 @@ async function resolveIds(clients: IbmClients, s: IBMCloudMachineProviderSpec, s
     else missing.push(name);
   }
   if (missing.length > 0) {
-    throw invalid('primaryNetworkInterface.securityGroups', `security groups not found in VPC ${s.vpc} and resource group ${JSON.stringify(networkResourceGroupOf(s))}: ${missing.join(', ')}`);
+    throw invalid(
+      'primaryNetworkInterface.securityGroups',
+      `security groups not found in VPC ${s.vpc} and resource group ${JSON.stringify(networkResourceGroupOf(s))}: ${missing.join(', ')}`,
+    );
   }
-  return { resourceGroupId: rg, vpcId: vpc.id, imageId: image.id, subnetId: subnet.id, securityGroupIds, dedicatedHostId };
+  return {
+    resourceGroupId: rg,
+    vpcId: vpc.id,
+    imageId: image.id,
+    subnetId: subnet.id,
+    securityGroupIds,
+    dedicatedHostId,
+  };
 }

@@ -1,7 +1,16 @@
 // IBMCloudMachineProviderSpec / IBMCloudMachineProviderStatus (ibmcloudproviderconfig.openshift.io/v1beta1),
 // decoded from Machine.spec.providerSpec.value, then validated (provider-spec-validation.ts). Unknown fields
 // are reported, never silently dropped (the reference plain-unmarshals and loses them).
-import { acceptValidated, compactSpec, readCommonProviderStatus, groupVersionKindWarning, SpecReader, throwOnFieldIssues, type FieldIssue, type ObjectReader } from '../../lib/index.js';
+import {
+  acceptValidated,
+  compactSpec,
+  readCommonProviderStatus,
+  groupVersionKindWarning,
+  SpecReader,
+  throwOnFieldIssues,
+  type FieldIssue,
+  type ObjectReader,
+} from '../../lib/index.js';
 import { validateProviderSpec } from './provider-spec-validation.js';
 
 export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
@@ -122,11 +131,22 @@ export interface DecodedProviderSpec {
 const readSecretRef = (o: ObjectReader): SecretRef => ({ name: o.string('name') });
 
 /** Structural decode; no semantic validation. */
-export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec & { errors: FieldIssue[] } {
+export function readProviderSpec(
+  value: unknown,
+  opts: DecodeOptions = {},
+): DecodedProviderSpec & { errors: FieldIssue[] } {
   const path = opts.path ?? PROVIDER_SPEC_PATH;
   const reader = new SpecReader();
   const warnings: string[] = [];
-  const spec: IBMCloudMachineProviderSpec = { vpc: '', image: '', profile: '', region: '', zone: '', resourceGroup: '', primaryNetworkInterface: { subnet: '' } };
+  const spec: IBMCloudMachineProviderSpec = {
+    vpc: '',
+    image: '',
+    profile: '',
+    region: '',
+    zone: '',
+    resourceGroup: '',
+    primaryNetworkInterface: { subnet: '' },
+  };
   const root = reader.object(value ?? {}, path);
   if (root) {
     root.ignore('metadata');
@@ -148,7 +168,10 @@ export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): Deco
     spec.zone = root.string('zone') ?? '';
     spec.resourceGroup = root.string('resourceGroup') ?? '';
     spec.networkResourceGroup = root.string('networkResourceGroup') || undefined;
-    spec.primaryNetworkInterface = root.object('primaryNetworkInterface', (n) => ({ subnet: n.string('subnet') ?? '', securityGroups: n.stringArray('securityGroups') })) ?? {
+    spec.primaryNetworkInterface = root.object('primaryNetworkInterface', (n) => ({
+      subnet: n.string('subnet') ?? '',
+      securityGroups: n.stringArray('securityGroups'),
+    })) ?? {
       subnet: '',
     };
     spec.userDataSecret = root.object('userDataSecret', readSecretRef);
@@ -160,7 +183,8 @@ export function readProviderSpec(value: unknown, opts: DecodeOptions = {}): Deco
     if (!spec.region && defaults.region) spec.region = defaults.region;
     if (!spec.resourceGroup && defaults.resourceGroup) spec.resourceGroup = defaults.resourceGroup;
     if (!spec.userDataSecret?.name) spec.userDataSecret = { ...spec.userDataSecret, name: DEFAULT_USER_DATA_SECRET };
-    if (!spec.credentialsSecret?.name) spec.credentialsSecret = { ...spec.credentialsSecret, name: DEFAULT_CREDENTIALS_SECRET };
+    if (!spec.credentialsSecret?.name)
+      spec.credentialsSecret = { ...spec.credentialsSecret, name: DEFAULT_CREDENTIALS_SECRET };
   }
   const gvkWarning = groupVersionKindWarning(spec, [PROVIDER_API_VERSION], PROVIDER_SPEC_KIND);
   if (gvkWarning) warnings.push(gvkWarning);
@@ -178,7 +202,8 @@ export function decodeProviderSpec(value: unknown, opts: DecodeOptions = {}): De
 }
 
 /** The resource group of the VPC, subnet and security groups. */
-export const networkResourceGroupOf = (spec: IBMCloudMachineProviderSpec): string => spec.networkResourceGroup || spec.resourceGroup;
+export const networkResourceGroupOf = (spec: IBMCloudMachineProviderSpec): string =>
+  spec.networkResourceGroup || spec.resourceGroup;
 
 /** Reads status.providerStatus leniently: it is our own output, so a malformed one is just reset. */
 export function decodeProviderStatus(value: unknown): IBMCloudMachineProviderStatus {
@@ -201,7 +226,11 @@ export function encodeProviderStatus(status: IBMCloudMachineProviderStatus): Rec
  * The reference's condition rule: a new condition gets both times; an existing one changes only when status,
  * reason or message differ, lastTransitionTime only when the status flips, lastProbeTime on every change.
  */
-export function setCondition(status: IBMCloudMachineProviderStatus, cond: Omit<IBMCloudMachineProviderCondition, 'lastProbeTime' | 'lastTransitionTime'>, nowIso: string): void {
+export function setCondition(
+  status: IBMCloudMachineProviderStatus,
+  cond: Omit<IBMCloudMachineProviderCondition, 'lastProbeTime' | 'lastTransitionTime'>,
+  nowIso: string,
+): void {
   const conditions = status.conditions ?? [];
   const existing = conditions.find((c) => c.type === cond.type);
   if (!existing) {

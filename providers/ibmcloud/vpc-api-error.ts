@@ -32,7 +32,9 @@ export class VpcApiError extends Error {
   readonly retryAfterSeconds?: number;
 
   constructor(f: VpcApiErrorFields) {
-    super(`${f.service} ${f.operation}: ${f.status === 0 ? 'no response' : `HTTP ${f.status}`} ${f.code}: ${f.message}`);
+    super(
+      `${f.service} ${f.operation}: ${f.status === 0 ? 'no response' : `HTTP ${f.status}`} ${f.code}: ${f.message}`,
+    );
     this.service = f.service;
     this.operation = f.operation;
     this.status = f.status;
@@ -85,7 +87,8 @@ export function toVpcApiError(err: unknown, service: IbmService, operation: stri
   const status = typeof e.status === 'number' ? e.status : 0;
   const body = (e.result && typeof e.result === 'object' ? e.result : {}) as Record<string, unknown>;
   const first = Array.isArray(body.errors) ? (body.errors[0] as Record<string, unknown> | undefined) : undefined;
-  const target = first?.target && typeof first.target === 'object' ? str((first.target as Record<string, unknown>).name) : undefined;
+  const target =
+    first?.target && typeof first.target === 'object' ? str((first.target as Record<string, unknown>).name) : undefined;
   const fallbackMessage = err instanceof Error ? err.message : String(err);
 
   if (status === 0) {
@@ -100,8 +103,19 @@ export function toVpcApiError(err: unknown, service: IbmService, operation: stri
   }
   const code = str(first?.code) ?? str(body.errorCode) ?? str(body.code) ?? `http_${status}`;
   // The SDK rewrites 401/403 messages to a generic text; the service's own message is more useful.
-  const message = str(first?.message) ?? str(body.errorMessage) ?? str(body.message) ?? str(e.message) ?? fallbackMessage;
-  const context = body.context && typeof body.context === 'object' ? (body.context as Record<string, unknown>) : undefined;
+  const message =
+    str(first?.message) ?? str(body.errorMessage) ?? str(body.message) ?? str(e.message) ?? fallbackMessage;
+  const context =
+    body.context && typeof body.context === 'object' ? (body.context as Record<string, unknown>) : undefined;
   const trace = str(body.trace) ?? str(context?.transactionId) ?? headerValue(e.headers, 'x-request-id');
-  return new VpcApiError({ service, operation, status, code, message, trace, target, retryAfterSeconds: retryAfter(e.headers) });
+  return new VpcApiError({
+    service,
+    operation,
+    status,
+    code,
+    message,
+    trace,
+    target,
+    retryAfterSeconds: retryAfter(e.headers),
+  });
 }

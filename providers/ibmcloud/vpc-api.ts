@@ -139,7 +139,8 @@ interface ResolvedOptions {
 
 function resolve(opts: VpcClientOptions): ResolvedOptions {
   const version = opts.version ?? DEFAULT_VPC_API_VERSION;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(version)) throw new VpcClientConfigError(`version: must be a date YYYY-MM-DD, got "${version}"`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(version))
+    throw new VpcClientConfigError(`version: must be a date YYYY-MM-DD, got "${version}"`);
   const pageSize = opts.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
     throw new VpcClientConfigError(`pageSize: must be an integer from 1 to 100, got ${pageSize}`);
@@ -156,12 +157,15 @@ function resolve(opts: VpcClientOptions): ResolvedOptions {
       authenticator = new IamAuthenticator({ apikey: opts.apiKey, url: iamUrl, ...axiosTransport(opts.agents) });
     } catch (err) {
       // The SDK's message names the problem (quotes or braces around the key) without echoing the key.
-      throw new VpcClientConfigError(`apiKey: ${err instanceof Error ? err.message : 'rejected by the IAM authenticator'}`);
+      throw new VpcClientConfigError(
+        `apiKey: ${err instanceof Error ? err.message : 'rejected by the IAM authenticator'}`,
+      );
     }
   }
   return {
     serviceUrl: normalizeVpcServiceUrl(opts.serviceUrl ?? DEFAULT_VPC_URL),
-    authenticator: authenticator instanceof IamErrorAuthenticator ? authenticator : new IamErrorAuthenticator(authenticator),
+    authenticator:
+      authenticator instanceof IamErrorAuthenticator ? authenticator : new IamErrorAuthenticator(authenticator),
     resourceManagerUrl: checkUrl('resourceManagerUrl', opts.resourceManagerUrl ?? DEFAULT_RESOURCE_MANAGER_URL),
     globalTaggingUrl: checkUrl('globalTaggingUrl', opts.globalTaggingUrl ?? DEFAULT_GLOBAL_TAGGING_URL),
     version,
@@ -183,7 +187,12 @@ class VpcClient implements VpcApi {
 
   constructor(private readonly o: ResolvedOptions) {
     const common = { authenticator: o.authenticator, timeoutMs: o.timeoutMs, agents: o.agents };
-    this.vpc = new IbmRestService({ ...common, service: 'vpc', serviceUrl: o.serviceUrl, fixedQuery: { version: o.version, generation: 2 } });
+    this.vpc = new IbmRestService({
+      ...common,
+      service: 'vpc',
+      serviceUrl: o.serviceUrl,
+      fixedQuery: { version: o.version, generation: 2 },
+    });
     this.rm = new IbmRestService({ ...common, service: 'resource-manager', serviceUrl: o.resourceManagerUrl });
     this.tagging = new IbmRestService({ ...common, service: 'global-tagging', serviceUrl: o.globalTaggingUrl });
   }
@@ -202,13 +211,38 @@ class VpcClient implements VpcApi {
   }
 
   /** A call on one VPC resource, named in the path by its `{id}` or `{name}` (which must be non-empty). */
-  private async onOne<T>(operation: string, method: 'GET' | 'DELETE', path: string, key: 'id' | 'name', value: string, o?: CallOptions): Promise<T> {
-    return this.vpc.call({ operation, method, path: `${path}/{${key}}`, pathParams: { [key]: required(key, value) }, signal: o?.signal });
+  private async onOne<T>(
+    operation: string,
+    method: 'GET' | 'DELETE',
+    path: string,
+    key: 'id' | 'name',
+    value: string,
+    o?: CallOptions,
+  ): Promise<T> {
+    return this.vpc.call({
+      operation,
+      method,
+      path: `${path}/{${key}}`,
+      pathParams: { [key]: required(key, value) },
+      signal: o?.signal,
+    });
   }
 
   /** A paged VPC collection, every page, the configured page size each; the path and items key are its name. */
-  private async listCollection<T>(operation: string, collection: string, query: Record<string, QueryValue>, o?: CallOptions): Promise<T[]> {
-    return this.vpc.listAll({ operation, path: `/${collection}`, itemsKey: collection, limit: this.o.pageSize, query, signal: o?.signal });
+  private async listCollection<T>(
+    operation: string,
+    collection: string,
+    query: Record<string, QueryValue>,
+    o?: CallOptions,
+  ): Promise<T[]> {
+    return this.vpc.listAll({
+      operation,
+      path: `/${collection}`,
+      itemsKey: collection,
+      limit: this.o.pageSize,
+      query,
+      signal: o?.signal,
+    });
   }
 
   async getRegion(name: string, o?: CallOptions): Promise<Region> {
@@ -225,7 +259,13 @@ class VpcClient implements VpcApi {
   }
 
   async createInstance(prototype: InstancePrototype, o?: CallOptions): Promise<VpcInstance> {
-    return this.vpc.call({ operation: 'createInstance', method: 'POST', path: '/instances', body: prototype, signal: o?.signal });
+    return this.vpc.call({
+      operation: 'createInstance',
+      method: 'POST',
+      path: '/instances',
+      body: prototype,
+      signal: o?.signal,
+    });
   }
 
   async deleteInstance(id: string, o?: CallOptions): Promise<void> {
@@ -238,7 +278,12 @@ class VpcClient implements VpcApi {
 
   async listInstanceProfiles(o?: CallOptions): Promise<InstanceProfile[]> {
     // The profile collection is not paged by the API (no limit parameter); listAll still honours a `next`.
-    return this.vpc.listAll({ operation: 'listInstanceProfiles', path: '/instance/profiles', itemsKey: 'profiles', signal: o?.signal });
+    return this.vpc.listAll({
+      operation: 'listInstanceProfiles',
+      path: '/instance/profiles',
+      itemsKey: 'profiles',
+      signal: o?.signal,
+    });
   }
 
   async listVpcs(f: ResourceGroupFilter = {}, o?: CallOptions): Promise<Vpc[]> {
@@ -246,19 +291,39 @@ class VpcClient implements VpcApi {
   }
 
   async listImages(f: ImageFilter = {}, o?: CallOptions): Promise<Image[]> {
-    return this.listCollection('listImages', 'images', { name: f.name, visibility: f.visibility, 'resource_group.id': f.resourceGroupId }, o);
+    return this.listCollection(
+      'listImages',
+      'images',
+      { name: f.name, visibility: f.visibility, 'resource_group.id': f.resourceGroupId },
+      o,
+    );
   }
 
   async listSubnets(f: SubnetFilter = {}, o?: CallOptions): Promise<Subnet[]> {
-    return this.listCollection('listSubnets', 'subnets', { 'resource_group.id': f.resourceGroupId, 'vpc.id': f.vpcId, 'zone.name': f.zoneName }, o);
+    return this.listCollection(
+      'listSubnets',
+      'subnets',
+      { 'resource_group.id': f.resourceGroupId, 'vpc.id': f.vpcId, 'zone.name': f.zoneName },
+      o,
+    );
   }
 
   async listSecurityGroups(f: SecurityGroupFilter = {}, o?: CallOptions): Promise<SecurityGroup[]> {
-    return this.listCollection('listSecurityGroups', 'security_groups', { 'resource_group.id': f.resourceGroupId, 'vpc.id': f.vpcId }, o);
+    return this.listCollection(
+      'listSecurityGroups',
+      'security_groups',
+      { 'resource_group.id': f.resourceGroupId, 'vpc.id': f.vpcId },
+      o,
+    );
   }
 
   async listDedicatedHosts(f: DedicatedHostFilter = {}, o?: CallOptions): Promise<DedicatedHost[]> {
-    return this.listCollection('listDedicatedHosts', 'dedicated_hosts', { 'resource_group.id': f.resourceGroupId, 'zone.name': f.zoneName, name: f.name }, o);
+    return this.listCollection(
+      'listDedicatedHosts',
+      'dedicated_hosts',
+      { 'resource_group.id': f.resourceGroupId, 'zone.name': f.zoneName, name: f.name },
+      o,
+    );
   }
 
   async listResourceGroups(lookup: ResourceGroupLookup, o?: CallOptions): Promise<ResourceGroup[]> {
@@ -272,7 +337,8 @@ class VpcClient implements VpcApi {
   }
 
   async attachTags(resourceCrns: string[], tagNames: string[], o?: CallOptions): Promise<TagResult[]> {
-    if (resourceCrns.length === 0) throw new VpcClientConfigError('attachTags: resourceCrns must name at least one resource');
+    if (resourceCrns.length === 0)
+      throw new VpcClientConfigError('attachTags: resourceCrns must name at least one resource');
     if (tagNames.length === 0) throw new VpcClientConfigError('attachTags: tagNames must name at least one tag');
     const res = await this.tagging.call<{ results?: TagResult[] }>({
       operation: 'attachTags',

@@ -15,7 +15,8 @@ export interface NameRef {
   href?: string;
 }
 
-export type InstanceStatus = 'deleting' | 'failed' | 'pending' | 'restarting' | 'running' | 'starting' | 'stopped' | 'stopping';
+export type InstanceStatus =
+  'deleting' | 'failed' | 'pending' | 'restarting' | 'running' | 'starting' | 'stopped' | 'stopping';
 
 export interface StatusReason {
   code: string;

@@ -10,7 +10,15 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { defineResource, MachineHealthChecks, Machines, Namespaces, Nodes, type KubeObject, type Machine } from '../../lib/index.js';
+import {
+  defineResource,
+  MachineHealthChecks,
+  Machines,
+  Namespaces,
+  Nodes,
+  type KubeObject,
+  type Machine,
+} from '../../lib/index.js';
 import { defaultCrdDir } from '../../lib/envtest/index.js';
 import { eventually, startTestEnv, type TestEnv } from '../../lib/testing/index.js';
 import { readManifestDir } from '../manifests/manifest-files.js';
@@ -19,11 +27,21 @@ import { ScrapeHistory } from '../manifests/scrape-history.js';
 import { freePort, httpGet, startBinary, waitForOk, type Child } from './binary-harness.js';
 import { MAO_NAMESPACE, maoArgs } from './mao-args.js';
 
-const CustomResourceDefinitions = defineResource<KubeObject>({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false });
+const CustomResourceDefinitions = defineResource<KubeObject>({
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  kind: 'CustomResourceDefinition',
+  namespaced: false,
+});
 const MACHINE_CRD = '0000_10_machine.openshift.io_machines.yaml';
 
 const rules = new Map(
-  (readManifestDir('monitoring').find((d) => d.kind === 'PrometheusRule')!.spec as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> }).groups
+  (
+    readManifestDir('monitoring').find((d) => d.kind === 'PrometheusRule')!.spec as {
+      groups: Array<{ rules: Array<{ alert: string; expr: string }> }>;
+    }
+  ).groups
     .flatMap((g) => g.rules)
     .map((r) => [r.alert, r.expr]),
 );
@@ -36,7 +54,7 @@ interface Scraped {
   target: Labels;
 }
 
-describe('alert rules of manifests/monitoring against the running binaries\' metrics', function () {
+describe("alert rules of manifests/monitoring against the running binaries' metrics", function () {
   this.timeout(120_000);
   let env: TestEnv;
   let dir: string;
@@ -58,14 +76,19 @@ describe('alert rules of manifests/monitoring against the running binaries\' met
     await new Promise((r) => setTimeout(r, 200));
     return evaluateInstant(expr, history.series(), await scrapeRound());
   }
-  const scrapeText = async (name: string): Promise<string> => (await httpGet(scraped.find((s) => s.name === name)!.metricsUrl)).body;
+  const scrapeText = async (name: string): Promise<string> =>
+    (await httpGet(scraped.find((s) => s.name === name)!.metricsUrl)).body;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'alert-rules-'));
     // The Machine CRD is held back at first: the machineset-controller cannot list Machines until it is created.
     const crds = join(dir, 'crds');
     mkdirSync(crds);
-    for (const f of ['0000_10_machine.openshift.io_machinesets.yaml', '0000_10_machine.openshift.io_machinehealthchecks.yaml']) copyFileSync(join(defaultCrdDir()!, f), join(crds, f));
+    for (const f of [
+      '0000_10_machine.openshift.io_machinesets.yaml',
+      '0000_10_machine.openshift.io_machinehealthchecks.yaml',
+    ])
+      copyFileSync(join(defaultCrdDir()!, f), join(crds, f));
     const kubeconfig = join(dir, 'kubeconfig');
     env = await startTestEnv({ controlPlane: { kubeconfigPath: kubeconfig, crdDirs: [crds] } });
     await env.client.create(Namespaces, { metadata: { name: MAO_NAMESPACE } });
@@ -75,8 +98,28 @@ describe('alert rules of manifests/monitoring against the running binaries\' met
     ] as const) {
       const [metrics, health] = [await freePort(), await freePort()];
       // The operator's arguments, then what only a test must choose: the cluster, free ports, the Lease's namespace.
-      const child = startBinary(name, [...args, '--kubeconfig', kubeconfig, '--metrics-bind-address', `127.0.0.1:${metrics}`, '--health-addr', `127.0.0.1:${health}`, '--leader-elect-resource-namespace', MAO_NAMESPACE]);
-      scraped.push({ name, child, metricsUrl: `http://127.0.0.1:${metrics}/metrics`, target: { namespace: MAO_NAMESPACE, job: 'machine-api-controllers', service: 'machine-api-controllers', endpoint } });
+      const child = startBinary(name, [
+        ...args,
+        '--kubeconfig',
+        kubeconfig,
+        '--metrics-bind-address',
+        `127.0.0.1:${metrics}`,
+        '--health-addr',
+        `127.0.0.1:${health}`,
+        '--leader-elect-resource-namespace',
+        MAO_NAMESPACE,
+      ]);
+      scraped.push({
+        name,
+        child,
+        metricsUrl: `http://127.0.0.1:${metrics}/metrics`,
+        target: {
+          namespace: MAO_NAMESPACE,
+          job: 'machine-api-controllers',
+          service: 'machine-api-controllers',
+          endpoint,
+        },
+      });
     }
     for (const s of scraped) await waitForOk(s.metricsUrl, s.child, 60_000);
   });
@@ -93,11 +136,26 @@ describe('alert rules of manifests/monitoring against the running binaries\' met
 
   it('MachineAPIOperatorMetricsCollectionFailing fires for the Machines the collector cannot list, and stops once it can', async () => {
     // The MachineSet informer is running and synced, so a 0 for Machines is the missing CRD, not a slow start.
-    await eventually('the MachineSet informer to sync', async () => (await scrapeText('machineset-controller')).includes('mapi_mao_collector_up{kind="mapi_machineset_items"} 1'), 60_000);
-    expect(labelsOf(await fired('MachineAPIOperatorMetricsCollectionFailing'), 'kind')).to.deep.equal(['mapi_machine_items']);
+    await eventually(
+      'the MachineSet informer to sync',
+      async () =>
+        (await scrapeText('machineset-controller')).includes('mapi_mao_collector_up{kind="mapi_machineset_items"} 1'),
+      60_000,
+    );
+    expect(labelsOf(await fired('MachineAPIOperatorMetricsCollectionFailing'), 'kind')).to.deep.equal([
+      'mapi_machine_items',
+    ]);
 
-    await env.client.create(CustomResourceDefinitions, parseYaml(readFileSync(join(defaultCrdDir()!, MACHINE_CRD), 'utf8')) as KubeObject);
-    await eventually('the Machine informer to sync', async () => (await scrapeText('machineset-controller')).includes('mapi_mao_collector_up{kind="mapi_machine_items"} 1'), 60_000);
+    await env.client.create(
+      CustomResourceDefinitions,
+      parseYaml(readFileSync(join(defaultCrdDir()!, MACHINE_CRD), 'utf8')) as KubeObject,
+    );
+    await eventually(
+      'the Machine informer to sync',
+      async () =>
+        (await scrapeText('machineset-controller')).includes('mapi_mao_collector_up{kind="mapi_machine_items"} 1'),
+      60_000,
+    );
     expect(await fired('MachineAPIOperatorMetricsCollectionFailing')).to.deep.equal([]);
   });
 
@@ -113,25 +171,51 @@ describe('alert rules of manifests/monitoring against the running binaries\' met
         ['failed', { mhc: 'short' }, 'Failed', undefined],
       ];
       for (const [name, labels, phase, node] of machines) {
-        const created = await env.client.create(Machines, { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name, namespace: MAO_NAMESPACE, labels }, spec: {} });
+        const created = await env.client.create(Machines, {
+          apiVersion: 'machine.openshift.io/v1beta1',
+          kind: 'Machine',
+          metadata: { name, namespace: MAO_NAMESPACE, labels },
+          spec: {},
+        });
         const status: Machine['status'] = { phase, ...(node ? { nodeRef: { kind: 'Node', name: node } } : {}) };
         await env.client.updateStatus(Machines, { ...created, status });
       }
       const mhc = (name: string, maxUnhealthy: number | string) => ({
-        apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineHealthCheck', metadata: { name, namespace: MAO_NAMESPACE },
-        spec: { selector: { matchLabels: { mhc: name.replace('mhc-', '') } }, maxUnhealthy, unhealthyConditions: [{ type: 'Ready', status: 'Unknown' as const, timeout: '300s' }] },
+        apiVersion: 'machine.openshift.io/v1beta1',
+        kind: 'MachineHealthCheck',
+        metadata: { name, namespace: MAO_NAMESPACE },
+        spec: {
+          selector: { matchLabels: { mhc: name.replace('mhc-', '') } },
+          maxUnhealthy,
+          unhealthyConditions: [{ type: 'Ready', status: 'Unknown' as const, timeout: '300s' }],
+        },
       });
       await env.client.create(MachineHealthChecks, mhc('mhc-short', 0));
       await env.client.create(MachineHealthChecks, mhc('mhc-ok', '100%'));
-      await eventually('every Machine in the collector', async () => (await scrapeText('machineset-controller')).includes('phase="Failed"'), 40_000);
-      await eventually('both MachineHealthChecks reconciled', async () => {
-        const text = await scrapeText('machine-healthcheck');
-        return text.includes('mapi_machinehealthcheck_short_circuit{name="mhc-short"') && text.includes('mapi_machinehealthcheck_short_circuit{name="mhc-ok"');
-      }, 40_000);
+      await eventually(
+        'every Machine in the collector',
+        async () => (await scrapeText('machineset-controller')).includes('phase="Failed"'),
+        40_000,
+      );
+      await eventually(
+        'both MachineHealthChecks reconciled',
+        async () => {
+          const text = await scrapeText('machine-healthcheck');
+          return (
+            text.includes('mapi_machinehealthcheck_short_circuit{name="mhc-short"') &&
+            text.includes('mapi_machinehealthcheck_short_circuit{name="mhc-ok"')
+          );
+        },
+        40_000,
+      );
     });
 
     it('MachineWithoutValidNode fires for a Machine without a node and one whose Node is gone, not for one linked to an existing Node', async () => {
-      expect(labelsOf(await fired('MachineWithoutValidNode'), 'name')).to.deep.equal(['failed', 'provisioning', 'running-node-gone']);
+      expect(labelsOf(await fired('MachineWithoutValidNode'), 'name')).to.deep.equal([
+        'failed',
+        'provisioning',
+        'running-node-gone',
+      ]);
     });
 
     it('MachineWithNoRunningPhase fires for Provisioning and Failed Machines, not for Running or Deleting ones', async () => {
@@ -142,7 +226,7 @@ describe('alert rules of manifests/monitoring against the running binaries\' met
       expect(labelsOf(await fired('MachineNotYetDeleted'), 'name')).to.deep.equal(['deleting']);
     });
 
-    it('the Machine alerts group by the Machine\'s name and the namespace Prometheus gives the target', async () => {
+    it("the Machine alerts group by the Machine's name and the namespace Prometheus gives the target", async () => {
       const found = await fired('MachineWithNoRunningPhase');
       expect(found.map((e) => e.labels).sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''))).to.deep.equal([
         { name: 'failed', namespace: MAO_NAMESPACE },

@@ -61,7 +61,8 @@ export async function waitForOk(url: string, child: Child, timeoutMs = 40_000): 
     } catch {
       // not listening yet
     }
-    if (child.process.exitCode !== null) throw new Error(`binary exited early (${child.process.exitCode}):\n${child.output()}`);
+    if (child.process.exitCode !== null)
+      throw new Error(`binary exited early (${child.process.exitCode}):\n${child.output()}`);
     if (Date.now() > deadline) throw new Error(`${url} never answered 200:\n${child.output()}`);
     await new Promise((r) => setTimeout(r, 50));
   }

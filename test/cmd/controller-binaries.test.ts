@@ -39,7 +39,12 @@ const binaries: BinaryCase[] = [
     defaultMetrics: '":8082"',
     defaultHealth: '":9441"',
     maoArgs: maoArgs.machineSetController,
-    metrics: ['mapi_machine_items', 'mapi_machineset_items', 'mapi_mao_collector_up{kind="mapi_machine_items"} 1', 'controller_runtime_reconcile_total{controller="machineset_controller"'],
+    metrics: [
+      'mapi_machine_items',
+      'mapi_machineset_items',
+      'mapi_mao_collector_up{kind="mapi_machine_items"} 1',
+      'controller_runtime_reconcile_total{controller="machineset_controller"',
+    ],
   },
   {
     name: 'machine-healthcheck',
@@ -48,7 +53,12 @@ const binaries: BinaryCase[] = [
     defaultMetrics: '":8083"',
     defaultHealth: '":9442"',
     maoArgs: maoArgs.machineHealthCheck,
-    metrics: ['mapi_machinehealthcheck_nodes_covered', 'mapi_machinehealthcheck_remediation_success_total', 'mapi_machinehealthcheck_short_circuit', 'controller_runtime_reconcile_total{controller="machinehealthcheck-controller"'],
+    metrics: [
+      'mapi_machinehealthcheck_nodes_covered',
+      'mapi_machinehealthcheck_remediation_success_total',
+      'mapi_machinehealthcheck_short_circuit',
+      'controller_runtime_reconcile_total{controller="machinehealthcheck-controller"',
+    ],
   },
   {
     name: 'nodelink-controller',
@@ -61,7 +71,7 @@ const binaries: BinaryCase[] = [
   },
 ];
 
-describe('controller binaries, started with the machine-api-operator\'s arguments', function () {
+describe("controller binaries, started with the machine-api-operator's arguments", function () {
   this.timeout(90_000);
   let env: TestEnv;
   let dir: string;
@@ -79,7 +89,9 @@ describe('controller binaries, started with the machine-api-operator\'s argument
     env = await startTestEnv({ controlPlane: { kubeconfigPath: kubeconfig, crdDirs } });
     // What the installer records and the webhooks read at start.
     await env.client.create(Infrastructures, {
-      apiVersion: 'config.openshift.io/v1', kind: 'Infrastructure', metadata: { name: 'cluster' },
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'Infrastructure',
+      metadata: { name: 'cluster' },
       status: { infrastructureName: 'demo-x7k2p', platformStatus: { type: 'AWS', aws: { region: 'us-east-2' } } },
     });
     const certDir = join(dir, 'webhook-tls');
@@ -90,14 +102,21 @@ describe('controller binaries, started with the machine-api-operator\'s argument
     webhookPort = await freePort();
     for (const b of binaries) {
       const [health, metrics] = [await freePort(), await freePort()];
-      const webhook = b.name === 'machineset-controller' ? ['--webhook-cert-dir', certDir, '--webhook-port', String(webhookPort)] : [];
+      const webhook =
+        b.name === 'machineset-controller'
+          ? ['--webhook-cert-dir', certDir, '--webhook-port', String(webhookPort)]
+          : [];
       // Exactly the operator's arguments, then what only a test must choose: where the cluster, the certificate and free ports are.
       const child = startBinary(b.name, [
         ...b.maoArgs,
-        '--kubeconfig', kubeconfig,
-        '--health-addr', `127.0.0.1:${health}`,
-        '--metrics-bind-address', `127.0.0.1:${metrics}`,
-        '--leader-elect-resource-namespace', 'default',
+        '--kubeconfig',
+        kubeconfig,
+        '--health-addr',
+        `127.0.0.1:${health}`,
+        '--metrics-bind-address',
+        `127.0.0.1:${metrics}`,
+        '--leader-elect-resource-namespace',
+        'default',
         ...webhook,
       ]);
       running.set(b.name, { child, health, metrics });
@@ -121,7 +140,16 @@ describe('controller binaries, started with the machine-api-operator\'s argument
         const cmd = addStandardFlags(new Command(spec.name).description(spec.description), spec.defaults);
         spec.flags?.(cmd);
         const help = cmd.helpInformation();
-        for (const flag of ['--kubeconfig', '--namespace', '--leader-elect', '--leader-elect-lease-duration', '--leader-elect-resource-namespace', '--metrics-bind-address', '--health-addr', '--feature-gates']) {
+        for (const flag of [
+          '--kubeconfig',
+          '--namespace',
+          '--leader-elect',
+          '--leader-elect-lease-duration',
+          '--leader-elect-resource-namespace',
+          '--metrics-bind-address',
+          '--health-addr',
+          '--feature-gates',
+        ]) {
           expect(help).to.include(flag);
         }
         expect(help).to.include(`"${b.leaseId}"`);
@@ -133,24 +161,73 @@ describe('controller binaries, started with the machine-api-operator\'s argument
         it('answers AdmissionReviews over TLS on its webhook port: AWS defaults and the cluster label from the Infrastructure, MachineSet denials with the field path', async () => {
           const { child, health, metrics } = running.get(b.name)!;
           await waitForOk(`http://127.0.0.1:${health}/readyz`, child);
-          const machine = { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'm', namespace: 'openshift-machine-api' }, spec: { providerSpec: { value: { ami: { id: 'ami-1' } } } } };
-          const mutated = await eventually(() => admissionPost(webhookPort, cert.certPem, '/mutate-machine-openshift-io-v1beta1-machine', review('Machine', machine)).catch(() => undefined), { timeoutMs: 40_000, what: 'the webhook server' });
-          expect(mutated.response).to.deep.include({ uid: 'review-1', allowed: true, patchType: 'JSONPatch' });
-          const patch = JSON.parse(Buffer.from(mutated.response!.patch!, 'base64').toString()) as Array<{ path: string; value: unknown }>;
-          expect(patch).to.deep.include({ op: 'add', path: '/metadata/labels', value: { 'machine.openshift.io/cluster-api-cluster': 'demo-x7k2p' } });
-          expect(patch).to.deep.include({ op: 'add', path: '/spec/providerSpec/value/placement', value: { region: 'us-east-2' } });
-          const machineSet = {
-            apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', metadata: { name: 'ms', namespace: 'openshift-machine-api' },
-            spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'c' } }, spec: { providerSpec: { value: { ami: { id: 'ami-1' }, instanceType: 'm5.large', placement: { region: 'us-east-2' }, placementGroupPartition: 3 } } } } },
+          const machine = {
+            apiVersion: 'machine.openshift.io/v1beta1',
+            kind: 'Machine',
+            metadata: { name: 'm', namespace: 'openshift-machine-api' },
+            spec: { providerSpec: { value: { ami: { id: 'ami-1' } } } },
           };
-          const denied = await admissionPost(webhookPort, cert.certPem, '/validate-machine-openshift-io-v1beta1-machineset', review('MachineSet', machineSet));
+          const mutated = await eventually(
+            () =>
+              admissionPost(
+                webhookPort,
+                cert.certPem,
+                '/mutate-machine-openshift-io-v1beta1-machine',
+                review('Machine', machine),
+              ).catch(() => undefined),
+            { timeoutMs: 40_000, what: 'the webhook server' },
+          );
+          expect(mutated.response).to.deep.include({ uid: 'review-1', allowed: true, patchType: 'JSONPatch' });
+          const patch = JSON.parse(Buffer.from(mutated.response!.patch!, 'base64').toString()) as Array<{
+            path: string;
+            value: unknown;
+          }>;
+          expect(patch).to.deep.include({
+            op: 'add',
+            path: '/metadata/labels',
+            value: { 'machine.openshift.io/cluster-api-cluster': 'demo-x7k2p' },
+          });
+          expect(patch).to.deep.include({
+            op: 'add',
+            path: '/spec/providerSpec/value/placement',
+            value: { region: 'us-east-2' },
+          });
+          const machineSet = {
+            apiVersion: 'machine.openshift.io/v1beta1',
+            kind: 'MachineSet',
+            metadata: { name: 'ms', namespace: 'openshift-machine-api' },
+            spec: {
+              selector: { matchLabels: { a: 'b' } },
+              template: {
+                metadata: { labels: { a: 'c' } },
+                spec: {
+                  providerSpec: {
+                    value: {
+                      ami: { id: 'ami-1' },
+                      instanceType: 'm5.large',
+                      placement: { region: 'us-east-2' },
+                      placementGroupPartition: 3,
+                    },
+                  },
+                },
+              },
+            },
+          };
+          const denied = await admissionPost(
+            webhookPort,
+            cert.certPem,
+            '/validate-machine-openshift-io-v1beta1-machineset',
+            review('MachineSet', machineSet),
+          );
           expect(denied.response?.allowed).to.equal(false);
           expect(denied.response?.status?.message).to.equal(
-            '[spec.template.metadata.labels: Invalid value: {"a":"c"}: `selector` does not match template `labels`, '
-              + 'spec.template.spec.providerSpec.value.placementGroupPartition: Invalid value: 3: providerSpec.placementGroupPartition is set but providerSpec.placementGroupName is empty]',
+            '[spec.template.metadata.labels: Invalid value: {"a":"c"}: `selector` does not match template `labels`, ' +
+              'spec.template.spec.providerSpec.value.placementGroupPartition: Invalid value: 3: providerSpec.placementGroupPartition is set but providerSpec.placementGroupName is empty]',
           );
           const text = await waitForOk(`http://127.0.0.1:${metrics}/metrics`, child);
-          expect(text).to.include('mapi_admission_denials_total{webhook="/validate-machine-openshift-io-v1beta1-machineset"} 1');
+          expect(text).to.include(
+            'mapi_admission_denials_total{webhook="/validate-machine-openshift-io-v1beta1-machineset"} 1',
+          );
         });
       }
 
@@ -159,12 +236,17 @@ describe('controller binaries, started with the machine-api-operator\'s argument
         try {
           expect(await waitForOk(`http://127.0.0.1:${health}/healthz`, child)).to.equal('ok');
           await waitForOk(`http://127.0.0.1:${health}/readyz`, child);
-          const lease = await eventually(() => env.client.get(Leases, { namespace: 'default', name: b.leaseId }), { timeoutMs: 40_000 });
+          const lease = await eventually(() => env.client.get(Leases, { namespace: 'default', name: b.leaseId }), {
+            timeoutMs: 40_000,
+          });
           expect(lease.spec?.holderIdentity).to.be.a('string').and.not.equal('');
-          const body = await eventually(async () => {
-            const text = await waitForOk(`http://127.0.0.1:${metrics}/metrics`, child);
-            return b.metrics.every((m) => text.includes(m)) && text;
-          }, { timeoutMs: 40_000 });
+          const body = await eventually(
+            async () => {
+              const text = await waitForOk(`http://127.0.0.1:${metrics}/metrics`, child);
+              return b.metrics.every((m) => text.includes(m)) && text;
+            },
+            { timeoutMs: 40_000 },
+          );
           expect(body).to.include('# TYPE');
         } finally {
           child.process.kill('SIGTERM');
@@ -175,44 +257,67 @@ describe('controller binaries, started with the machine-api-operator\'s argument
   }
 });
 
-describe('controller binaries out of a cluster, with the operator\'s --leader-elect=true and no --leader-elect-resource-namespace', function () {
+describe("controller binaries out of a cluster, with the operator's --leader-elect=true and no --leader-elect-resource-namespace", function () {
   this.timeout(60_000);
   before(function () {
     // Inside a pod the service-account namespace file exists and is the right answer: nothing to refuse there.
     if (existsSync(SERVICE_ACCOUNT_NAMESPACE_FILE)) this.skip();
   });
 
-  for (const [name, args] of [['nodelink-controller', maoArgs.nodeLinkController], ['machine-api-provider-aws', maoArgs.machineController('aws')]] as const) {
+  for (const [name, args] of [
+    ['nodelink-controller', maoArgs.nodeLinkController],
+    ['machine-api-provider-aws', maoArgs.machineController('aws')],
+  ] as const) {
     it(`${name} exits 1 at start naming --leader-elect-resource-namespace, as controller-runtime refuses to guess`, async () => {
       // The kubeconfig is never read: the namespace is decided before any connection.
       const child = startBinary(name, [...args, '--kubeconfig', '/nonexistent/kubeconfig']);
       expect(await child.exited, child.output()).to.equal(1);
-      expect(child.output()).to.contain('unable to find leader election namespace: not running in-cluster').and.contain('please specify --leader-elect-resource-namespace');
+      expect(child.output())
+        .to.contain('unable to find leader election namespace: not running in-cluster')
+        .and.contain('please specify --leader-elect-resource-namespace');
     });
   }
 });
 
 function review(kind: string, object: unknown): string {
   return JSON.stringify({
-    apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
-    request: { uid: 'review-1', kind: { group: 'machine.openshift.io', version: 'v1beta1', kind }, operation: 'CREATE', namespace: 'openshift-machine-api', object },
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: 'review-1',
+      kind: { group: 'machine.openshift.io', version: 'v1beta1', kind },
+      operation: 'CREATE',
+      namespace: 'openshift-machine-api',
+      object,
+    },
   });
 }
 
 /** POSTs an AdmissionReview as kube-apiserver does, trusting only the webhook's serving certificate. */
 function admissionPost(port: number, ca: string, path: string, body: string): Promise<AdmissionReview> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({ host: '127.0.0.1', port, path, method: 'POST', ca, agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as AdmissionReview);
-        } catch (err) {
-          reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      });
-    });
+    const req = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        ca,
+        agent: false,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as AdmissionReview);
+          } catch (err) {
+            reject(err instanceof Error ? err : new Error(String(err)));
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -12,7 +12,11 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(repo, 'cmd', 'machine-api-envtest.ts');
 const crds = join(repo, 'test', 'lib', 'envtest', 'fixtures', 'crds');
 
-function start(args: string[]): { child: ChildProcessWithoutNullStreams; url: Promise<string>; exit: Promise<number | null> } {
+function start(args: string[]): {
+  child: ChildProcessWithoutNullStreams;
+  url: Promise<string>;
+  exit: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { cwd: repo });
   let out = '';
   let err = '';
@@ -55,27 +59,34 @@ class RawApi {
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json; text: string }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
-      const req = request(new URL(path, this.url), {
-        method,
-        agent: this.agent,
-        headers: { authorization: `Bearer ${this.token}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
-      }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => {
-          let parsed: Json;
-          try {
-            parsed = JSON.parse(text.split('\n')[0] ?? '');
-          } catch {
-            parsed = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed, text });
-        });
-        res.on('error', reject);
-        res.on('close', () => {
-          if (!res.complete) reject(new Error(`${method} ${path}: the connection closed mid-reply`));
-        });
-      });
+      const req = request(
+        new URL(path, this.url),
+        {
+          method,
+          agent: this.agent,
+          headers: {
+            authorization: `Bearer ${this.token}`,
+            ...(payload ? { 'content-type': 'application/json' } : {}),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => {
+            let parsed: Json;
+            try {
+              parsed = JSON.parse(text.split('\n')[0] ?? '');
+            } catch {
+              parsed = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed, text });
+          });
+          res.on('error', reject);
+          res.on('close', () => {
+            if (!res.complete) reject(new Error(`${method} ${path}: the connection closed mid-reply`));
+          });
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -112,7 +123,9 @@ describe('machine-api-envtest binary', function () {
     await second.url;
     const kc2 = new k8s.KubeConfig();
     kc2.loadFromString(readFileSync(kubeconfig, 'utf8'));
-    expect((await kc2.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'from-bin' })).metadata?.name).to.equal('from-bin');
+    expect((await kc2.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'from-bin' })).metadata?.name).to.equal(
+      'from-bin',
+    );
     second.child.kill('SIGINT');
     expect(await second.exit).to.equal(0);
   });
@@ -138,9 +151,22 @@ describe('machine-api-envtest binary', function () {
         models.set(name, m);
         const value = `${w}-${i}`;
         let op: { method: string; path: string; body?: unknown; next: Version | undefined };
-        if (!m.acked) op = { method: 'POST', path: '/api/v1/namespaces/crash/configmaps', body: { metadata: { name }, data: { value } }, next: { value, rv: 0 } };
-        else if (i % 7 === 6) op = { method: 'DELETE', path: `/api/v1/namespaces/crash/configmaps/${name}`, next: undefined };
-        else op = { method: 'PUT', path: `/api/v1/namespaces/crash/configmaps/${name}`, body: { metadata: { name, resourceVersion: String(m.acked.rv) }, data: { value } }, next: { value, rv: 0 } };
+        if (!m.acked)
+          op = {
+            method: 'POST',
+            path: '/api/v1/namespaces/crash/configmaps',
+            body: { metadata: { name }, data: { value } },
+            next: { value, rv: 0 },
+          };
+        else if (i % 7 === 6)
+          op = { method: 'DELETE', path: `/api/v1/namespaces/crash/configmaps/${name}`, next: undefined };
+        else
+          op = {
+            method: 'PUT',
+            path: `/api/v1/namespaces/crash/configmaps/${name}`,
+            body: { metadata: { name, resourceVersion: String(m.acked.rv) }, data: { value } },
+            next: { value, rv: 0 },
+          };
         m.inFlight = { next: op.next };
         let res: { status: number; body: Json };
         try {
@@ -174,23 +200,39 @@ describe('machine-api-envtest binary', function () {
       const listRv = Number(list.body.metadata.resourceVersion);
       expect(listRv, 'the resourceVersion after the restart').to.be.at.least(maxAckedRv);
       const found = new Map<string, { value: string; rv: number }>(
-        (list.body.items as Json[]).map((o) => [o.metadata.name, { value: o.data.value, rv: Number(o.metadata.resourceVersion) }]),
+        (list.body.items as Json[]).map((o) => [
+          o.metadata.name,
+          { value: o.data.value, rv: Number(o.metadata.resourceVersion) },
+        ]),
       );
       for (const [name, m] of models) {
         const got = found.get(name);
         // The state is the last acknowledged one, or the one the write in flight at the kill would have made.
         const allowed = [m.acked, ...(m.inFlight ? [m.inFlight.next] : [])];
-        const matches = allowed.some((v) => (v === undefined ? got === undefined : got !== undefined && got.value === v.value && got.rv >= v.rv));
-        expect(matches, `${name}: found ${JSON.stringify(got)}, acknowledged ${JSON.stringify(m.acked)}, in flight ${JSON.stringify(m.inFlight)}`).to.equal(true);
+        const matches = allowed.some((v) =>
+          v === undefined ? got === undefined : got !== undefined && got.value === v.value && got.rv >= v.rv,
+        );
+        expect(
+          matches,
+          `${name}: found ${JSON.stringify(got)}, acknowledged ${JSON.stringify(m.acked)}, in flight ${JSON.stringify(m.inFlight)}`,
+        ).to.equal(true);
       }
-      const created = await again.call('POST', '/api/v1/namespaces/crash/configmaps', { metadata: { name: 'after-restart' } });
+      const created = await again.call('POST', '/api/v1/namespaces/crash/configmaps', {
+        metadata: { name: 'after-restart' },
+      });
       expect(Number(created.body.metadata.resourceVersion)).to.be.greaterThan(listRv);
 
       // A watch resumed at a position from before the kill gets the changes since, or 410 Gone: never a silent gap.
-      const watch = await again.call('GET', `/api/v1/namespaces/crash/configmaps?watch=true&resourceVersion=${maxAckedRv}&timeoutSeconds=1`);
+      const watch = await again.call(
+        'GET',
+        `/api/v1/namespaces/crash/configmaps?watch=true&resourceVersion=${maxAckedRv}&timeoutSeconds=1`,
+      );
       if (watch.status === 200) expect(watch.text).to.contain('after-restart');
       else expect(watch.status).to.equal(410);
-      const future = await again.call('GET', `/api/v1/namespaces/crash/configmaps?watch=true&resourceVersion=${listRv + 1000}&timeoutSeconds=1`);
+      const future = await again.call(
+        'GET',
+        `/api/v1/namespaces/crash/configmaps?watch=true&resourceVersion=${listRv + 1000}&timeoutSeconds=1`,
+      );
       expect(future.status, 'a watch from a resourceVersion the server never issued').to.equal(410);
     } finally {
       again.close();
@@ -203,7 +245,14 @@ describe('machine-api-envtest binary', function () {
     const hook = await startWebhookServer(['checker.hooks.svc']);
     hook.handle = (request) => deny(request, { code: 403, message: 'no namespaces today' });
     const kubeconfig = join(dir, 'kubeconfig');
-    const p = start(['--kubeconfig', kubeconfig, '--crds', crds, '--webhook-service', `hooks/checker=${hook.hostPort}`]);
+    const p = start([
+      '--kubeconfig',
+      kubeconfig,
+      '--crds',
+      crds,
+      '--webhook-service',
+      `hooks/checker=${hook.hostPort}`,
+    ]);
     try {
       await p.url;
       const kc = new k8s.KubeConfig();
@@ -211,19 +260,29 @@ describe('machine-api-envtest binary', function () {
       await kc.makeApiClient(k8s.AdmissionregistrationV1Api).createValidatingWebhookConfiguration({
         body: {
           metadata: { name: 'checker' },
-          webhooks: [{
-            name: 'checker.hooks.test.io',
-            clientConfig: { service: { namespace: 'hooks', name: 'checker', path: '/v' }, caBundle: hook.caBundle },
-            rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'], operations: ['CREATE'] }],
-            sideEffects: 'None',
-            admissionReviewVersions: ['v1'],
-          }],
+          webhooks: [
+            {
+              name: 'checker.hooks.test.io',
+              clientConfig: { service: { namespace: 'hooks', name: 'checker', path: '/v' }, caBundle: hook.caBundle },
+              rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'], operations: ['CREATE'] }],
+              sideEffects: 'None',
+              admissionReviewVersions: ['v1'],
+            },
+          ],
         },
       });
-      const err = await kc.makeApiClient(k8s.CoreV1Api).createNamespace({ body: { metadata: { name: 'refused' } } }).then(() => undefined, (e: unknown) => e);
+      const err = await kc
+        .makeApiClient(k8s.CoreV1Api)
+        .createNamespace({ body: { metadata: { name: 'refused' } } })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(err).to.be.instanceOf(k8s.ApiException);
       expect((err as k8s.ApiException<string>).code).to.equal(403);
-      expect(String((err as k8s.ApiException<string>).body)).to.include('admission webhook \\"checker.hooks.test.io\\" denied the request: no namespaces today');
+      expect(String((err as k8s.ApiException<string>).body)).to.include(
+        'admission webhook \\"checker.hooks.test.io\\" denied the request: no namespaces today',
+      );
       expect(hook.reviews.map((r) => r.path)).to.deep.equal(['/v?timeout=10s']);
     } finally {
       p.child.kill('SIGTERM');

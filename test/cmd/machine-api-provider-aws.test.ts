@@ -3,18 +3,43 @@
 import { expect } from 'chai';
 import { Machines } from '../../lib/index.js';
 import { machineFor } from '../../lib/testing/index.js';
-import { awsCaBundleFromCloudConfig, awsSettingsFromInfrastructure, buildProgram, LEADER_ELECTION_ID } from '../../cmd/machine-api-provider-aws.js';
+import {
+  awsCaBundleFromCloudConfig,
+  awsSettingsFromInfrastructure,
+  buildProgram,
+  LEADER_ELECTION_ID,
+} from '../../cmd/machine-api-provider-aws.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
 import { awsSpec, CLUSTER_ID, defaultSecrets, NAMESPACE, silentLogger } from '../providers/aws/fixtures.js';
 import type { KubeClient } from '../../lib/index.js';
-import { flagError, leaseHolder, machineWithProviderID, runProviderBinary, startBinaryCluster, type BinaryCluster } from './provider-binary-harness.js';
+import {
+  flagError,
+  leaseHolder,
+  machineWithProviderID,
+  runProviderBinary,
+  startBinaryCluster,
+  type BinaryCluster,
+} from './provider-binary-harness.js';
 
 describe('machine-api-provider-aws binary', function () {
   this.timeout(90_000);
 
   it('documents its flags, the AWS ones, the lease id and the defaults in --help', () => {
     const help = buildProgram({}).helpInformation();
-    for (const flag of ['--kubeconfig', '--namespace', '--leader-elect', '--leader-elect-lease-duration', '--leader-elect-resource-namespace', '--metrics-bind-address', '--health-addr', '--max-concurrent-reconciles', '--feature-gates', '--v', '--aws-endpoint', '--aws-region']) {
+    for (const flag of [
+      '--kubeconfig',
+      '--namespace',
+      '--leader-elect',
+      '--leader-elect-lease-duration',
+      '--leader-elect-resource-namespace',
+      '--metrics-bind-address',
+      '--health-addr',
+      '--max-concurrent-reconciles',
+      '--feature-gates',
+      '--v',
+      '--aws-endpoint',
+      '--aws-region',
+    ]) {
       expect(help).to.include(flag);
     }
     expect(help).to.include(`"${LEADER_ELECTION_ID}"`);
@@ -53,7 +78,12 @@ describe('machine-api-provider-aws binary', function () {
     const client = { get: async () => infra } as unknown as KubeClient;
     expect(await awsSettingsFromInfrastructure(client, silentLogger)).to.deep.equal({
       defaultRegion: 'eu-west-1',
-      endpoints: { ec2: 'https://ec2.example', elb: 'https://elb.example', elbv2: 'https://elb.example', sts: 'https://sts.example' },
+      endpoints: {
+        ec2: 'https://ec2.example',
+        elb: 'https://elb.example',
+        elbv2: 'https://elb.example',
+        sts: 'https://sts.example',
+      },
       actuator: { infrastructureTags: [{ name: 'team', value: 'x' }], ipFamily: 'DualStackIPv4Primary' },
     });
     const missing = { get: async () => Promise.reject(new Error('not found')) } as unknown as KubeClient;
@@ -94,14 +124,25 @@ describe('machine-api-provider-aws binary', function () {
 
     it('creates the instance of a Machine through the emulator, serves /healthz, holds its lease, logs the release and Node the operator names, and exits 0 on SIGTERM', async () => {
       const { client } = cluster.env;
-      const run = await runProviderBinary('machine-api-provider-aws', cluster, ['--aws-endpoint', emu.endpoint], async (healthz) => {
-        expect(healthz).to.equal('ok');
-        await client.create(Machines, machineFor({ name: 'bin-1', namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: awsSpec() }));
-        const m = await machineWithProviderID(cluster, 'bin-1');
-        expect(m.spec?.providerID).to.match(/^aws:\/\/\/us-east-1a\/i-/);
-        expect(emu.instances()).to.have.length(1);
-        expect(await leaseHolder(cluster, LEADER_ELECTION_ID)).to.be.a('string').and.not.equal('');
-      }, { RELEASE_VERSION: '4.19.7', NODE_NAME: 'master-0' });
+      const run = await runProviderBinary(
+        'machine-api-provider-aws',
+        cluster,
+        ['--aws-endpoint', emu.endpoint],
+        async (healthz) => {
+          expect(healthz).to.equal('ok');
+          await client.create(
+            Machines,
+            machineFor({ name: 'bin-1', namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: awsSpec() }),
+          );
+          const m = await machineWithProviderID(cluster, 'bin-1');
+          expect(m.spec?.providerID).to.match(/^aws:\/\/\/us-east-1a\/i-/);
+          expect(emu.instances()).to.have.length(1);
+          expect(await leaseHolder(cluster, LEADER_ELECTION_ID))
+            .to.be.a('string')
+            .and.not.equal('');
+        },
+        { RELEASE_VERSION: '4.19.7', NODE_NAME: 'master-0' },
+      );
       expect(run.exitCode, run.output).to.equal(0);
       // The operator's Deployment sets both on this container (RELEASE_VERSION from its own, NODE_NAME from the downward API).
       const start = run.output.split('\n').find((l) => l.includes('"msg":"starting"'));

@@ -5,15 +5,42 @@ import { Machines, type KubeClient } from '../../lib/index.js';
 import { machineFor } from '../../lib/testing/index.js';
 import { buildProgram, gcpSettingsFromInfrastructure, LEADER_ELECTION_ID } from '../../cmd/machine-api-provider-gcp.js';
 import { startGceEmulator, type GceEmulator } from '../../providers/gcp/emulator/index.js';
-import { CLUSTER_ID, NAMESPACE, PROJECT, ZONE, defaultSecrets, gcpSpec, silentLogger } from '../providers/gcp/fixtures.js';
-import { flagError, leaseHolder, machineWithProviderID, runProviderBinary, startBinaryCluster, type BinaryCluster } from './provider-binary-harness.js';
+import {
+  CLUSTER_ID,
+  NAMESPACE,
+  PROJECT,
+  ZONE,
+  defaultSecrets,
+  gcpSpec,
+  silentLogger,
+} from '../providers/gcp/fixtures.js';
+import {
+  flagError,
+  leaseHolder,
+  machineWithProviderID,
+  runProviderBinary,
+  startBinaryCluster,
+  type BinaryCluster,
+} from './provider-binary-harness.js';
 
 describe('machine-api-provider-gcp binary', function () {
   this.timeout(90_000);
 
   it('documents its flags, --gcp-endpoint, the lease id and the defaults in --help', () => {
     const help = buildProgram({}).helpInformation();
-    for (const flag of ['--kubeconfig', '--namespace', '--leader-elect', '--leader-elect-lease-duration', '--leader-elect-resource-namespace', '--metrics-bind-address', '--health-addr', '--max-concurrent-reconciles', '--feature-gates', '--v', '--gcp-endpoint']) {
+    for (const flag of [
+      '--kubeconfig',
+      '--namespace',
+      '--leader-elect',
+      '--leader-elect-lease-duration',
+      '--leader-elect-resource-namespace',
+      '--metrics-bind-address',
+      '--health-addr',
+      '--max-concurrent-reconciles',
+      '--feature-gates',
+      '--v',
+      '--gcp-endpoint',
+    ]) {
       expect(help).to.include(flag);
     }
     expect(help).to.include(`"${LEADER_ELECTION_ID}"`);
@@ -23,7 +50,9 @@ describe('machine-api-provider-gcp binary', function () {
   });
 
   it('rejects a malformed --gcp-endpoint with a message naming the flag', () => {
-    expect(flagError(buildProgram({}), ['--gcp-endpoint', 'ftp://nope'])).to.contain('--gcp-endpoint must be an http(s) URL');
+    expect(flagError(buildProgram({}), ['--gcp-endpoint', 'ftp://nope'])).to.contain(
+      '--gcp-endpoint must be an http(s) URL',
+    );
   });
 
   it('takes the default project, resource labels and tags and the compute endpoint from the Infrastructure', async () => {
@@ -35,7 +64,10 @@ describe('machine-api-provider-gcp binary', function () {
             projectID: 'infra-project',
             region: 'us-central1',
             resourceLabels: [{ key: 'team', value: 'x' }],
-            resourceTags: [{ parentID: 'infra-project', key: 'env', value: 'prod' }, { parentID: 'p', key: '' }],
+            resourceTags: [
+              { parentID: 'infra-project', key: 'env', value: 'prod' },
+              { parentID: 'p', key: '' },
+            ],
             serviceEndpoints: [{ name: 'compute', url: 'https://compute.example' }],
           },
         },
@@ -45,7 +77,10 @@ describe('machine-api-provider-gcp binary', function () {
     expect(await gcpSettingsFromInfrastructure(client, silentLogger)).to.deep.equal({
       defaultProject: 'infra-project',
       endpoint: 'https://compute.example',
-      actuator: { infrastructureLabels: { team: 'x' }, infrastructureTags: [{ parentID: 'infra-project', key: 'env', value: 'prod' }] },
+      actuator: {
+        infrastructureLabels: { team: 'x' },
+        infrastructureTags: [{ parentID: 'infra-project', key: 'env', value: 'prod' }],
+      },
     });
     const missing = { get: async () => Promise.reject(new Error('not found')) } as unknown as KubeClient;
     expect(await gcpSettingsFromInfrastructure(missing, silentLogger)).to.deep.equal({});
@@ -66,14 +101,24 @@ describe('machine-api-provider-gcp binary', function () {
 
     it('creates the instance of a Machine through the emulator, serves /healthz, holds its lease and exits 0 on SIGTERM', async () => {
       const { client } = cluster.env;
-      const run = await runProviderBinary('machine-api-provider-gcp', cluster, ['--gcp-endpoint', emu.endpoint], async (healthz) => {
-        expect(healthz).to.equal('ok');
-        await client.create(Machines, machineFor({ name: 'bin-1', namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: gcpSpec() }));
-        const m = await machineWithProviderID(cluster, 'bin-1');
-        expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/bin-1`);
-        expect(emu.instances()).to.have.length(1);
-        expect(await leaseHolder(cluster, LEADER_ELECTION_ID)).to.be.a('string').and.not.equal('');
-      });
+      const run = await runProviderBinary(
+        'machine-api-provider-gcp',
+        cluster,
+        ['--gcp-endpoint', emu.endpoint],
+        async (healthz) => {
+          expect(healthz).to.equal('ok');
+          await client.create(
+            Machines,
+            machineFor({ name: 'bin-1', namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: gcpSpec() }),
+          );
+          const m = await machineWithProviderID(cluster, 'bin-1');
+          expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/bin-1`);
+          expect(emu.instances()).to.have.length(1);
+          expect(await leaseHolder(cluster, LEADER_ELECTION_ID))
+            .to.be.a('string')
+            .and.not.equal('');
+        },
+      );
       expect(run.exitCode, run.output).to.equal(0);
     });
   });

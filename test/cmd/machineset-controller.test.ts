@@ -44,7 +44,9 @@ describe('machineset-controller webhook start-up', function () {
     const missing = join(dir, 'no-such-dir');
     const { code, error } = await start(['--webhook-cert-dir', missing]);
     expect(code).to.equal(1);
-    expect(error).to.equal(`machineset-controller: --webhook-cert-dir: cannot read ${join(missing, 'tls.crt')}: ENOENT (webhooks are enabled; mount the serving certificate there or pass --webhook-enabled=false)\n`);
+    expect(error).to.equal(
+      `machineset-controller: --webhook-cert-dir: cannot read ${join(missing, 'tls.crt')}: ENOENT (webhooks are enabled; mount the serving certificate there or pass --webhook-enabled=false)\n`,
+    );
   });
 
   it('refuses to start without the Infrastructure "cluster", which gives the platform and the cluster label', async () => {
@@ -55,7 +57,9 @@ describe('machineset-controller webhook start-up', function () {
     writeFileSync(join(certDir, 'tls.key'), cert.keyPem);
     const { code, error } = await start(['--webhook-cert-dir', certDir]);
     expect(code).to.equal(1);
-    expect(error).to.match(/^machineset-controller: admission webhooks need the Infrastructure "cluster" \(config\.openshift\.io\/v1\) for the platform and the cluster name: /);
+    expect(error).to.match(
+      /^machineset-controller: admission webhooks need the Infrastructure "cluster" \(config\.openshift\.io\/v1\) for the platform and the cluster name: /,
+    );
   });
 
   it('refuses a --webhook-port that is not a port, and a --webhook-enabled that is not a Go bool', async () => {

@@ -68,17 +68,32 @@ export interface BinaryRun {
  * port, metrics off, plus `args`), waits for /healthz to answer 200 and runs `body` with that answer; then
  * sends SIGTERM, whatever happened, and resolves once the child exited. `env` adds to the child's environment.
  */
-export async function runProviderBinary(name: string, cluster: BinaryCluster, args: string[], body: (healthz: string) => Promise<void>, env: NodeJS.ProcessEnv = {}): Promise<BinaryRun> {
+export async function runProviderBinary(
+  name: string,
+  cluster: BinaryCluster,
+  args: string[],
+  body: (healthz: string) => Promise<void>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<BinaryRun> {
   const health = await freePort();
-  const child = startBinary(name, [
-    '--kubeconfig', cluster.kubeconfig,
-    ...args,
-    '--leader-elect',
-    '--leader-elect-resource-namespace', cluster.namespace,
-    '--leader-elect-lease-duration', '10s',
-    '--health-addr', `127.0.0.1:${health}`,
-    '--metrics-bind-address', '0',
-  ], env);
+  const child = startBinary(
+    name,
+    [
+      '--kubeconfig',
+      cluster.kubeconfig,
+      ...args,
+      '--leader-elect',
+      '--leader-elect-resource-namespace',
+      cluster.namespace,
+      '--leader-elect-lease-duration',
+      '10s',
+      '--health-addr',
+      `127.0.0.1:${health}`,
+      '--metrics-bind-address',
+      '0',
+    ],
+    env,
+  );
   try {
     await body(await waitForOk(`http://127.0.0.1:${health}/healthz`, child));
   } finally {

@@ -48,17 +48,31 @@ describe('termination-handler binary', function () {
   });
 
   async function registerNode(name: string, providerID: string): Promise<void> {
-    await client.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'machine.openshift.io/interruptible-instance': '' } }, spec: { providerID } });
+    await client.create(Nodes, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { 'machine.openshift.io/interruptible-instance': '' } },
+      spec: { providerID },
+    });
   }
 
   describe('on AWS, as the DaemonSet starts it', () => {
     let emu: Ec2Emulator;
-    before(async () => (emu = await startEc2Emulator({ timings: { bootMs: 10, terminateMs: 10, spotNoticeMs: 60_000 } })));
+    before(
+      async () => (emu = await startEc2Emulator({ timings: { bootMs: 10, terminateMs: 10, spotNoticeMs: 60_000 } })),
+    );
     after(async () => emu?.stop());
 
     it('marks its Node Terminating when EC2 announces the Spot interruption, asking only the IMDS it was given, and exits 0 on SIGTERM', async () => {
       const ec2 = ec2Client(emu);
-      const out = await ec2.send(new RunInstancesCommand(workerLaunch('spot-1', { InstanceMarketOptions: { MarketType: 'spot' }, MetadataOptions: { HttpTokens: 'required' } })));
+      const out = await ec2.send(
+        new RunInstancesCommand(
+          workerLaunch('spot-1', {
+            InstanceMarketOptions: { MarketType: 'spot' },
+            MetadataOptions: { HttpTokens: 'required' },
+          }),
+        ),
+      );
       ec2.destroy();
       const id = out.Instances![0]!.InstanceId!;
       await eventually('instance running', async () => emu.instance(id)?.state === 'running');
@@ -69,11 +83,22 @@ describe('termination-handler binary', function () {
         AWS_EC2_METADATA_SERVICE_ENDPOINT: await emu.metadataEndpoint(id),
       });
       try {
-        await eventually('the handler polling IMDS', async () => emu.metadataRequestCount(id) >= 2, { timeoutMs: 40_000, describe: () => child.output() });
+        await eventually('the handler polling IMDS', async () => emu.metadataRequestCount(id) >= 2, {
+          timeoutMs: 40_000,
+          describe: () => child.output(),
+        });
         expect((await client.get(Nodes, { name: 'spot-1' })).status?.conditions ?? []).to.deep.equal([]);
         emu.spotInterrupt(id);
-        const cond = await eventually('Terminating=True on the node', async () => terminating(await client.get(Nodes, { name: 'spot-1' })), { timeoutMs: 20_000, describe: () => child.output() });
-        expect(cond).to.include({ status: 'True', reason: 'TerminationRequested', message: 'The cloud provider has marked this instance for termination' });
+        const cond = await eventually(
+          'Terminating=True on the node',
+          async () => terminating(await client.get(Nodes, { name: 'spot-1' })),
+          { timeoutMs: 20_000, describe: () => child.output() },
+        );
+        expect(cond).to.include({
+          status: 'True',
+          reason: 'TerminationRequested',
+          message: 'The cloud provider has marked this instance for termination',
+        });
         expect(child.process.exitCode, 'stays up after marking').to.equal(null);
         child.process.kill('SIGTERM');
         expect(await child.exited).to.equal(0);
@@ -88,7 +113,13 @@ describe('termination-handler binary', function () {
       const errors = new PassThrough();
       let text = '';
       errors.on('data', (c: Buffer) => (text += c.toString()));
-      const code = runTerminationHandlerBinary({ args, env: { ...UNUSED, KUBECONFIG: kubeconfig, ...extraEnv }, signals, logStream: new PassThrough(), errorStream: errors });
+      const code = runTerminationHandlerBinary({
+        args,
+        env: { ...UNUSED, KUBECONFIG: kubeconfig, ...extraEnv },
+        signals,
+        logStream: new PassThrough(),
+        errorStream: errors,
+      });
       return { code, errors: () => text, signals };
     };
 
@@ -98,10 +129,17 @@ describe('termination-handler binary', function () {
       try {
         await waitDone(c, await insert(c, 'preemptible-1', { scheduling: { provisioningModel: 'SPOT' } }));
         await registerNode('preemptible-1', 'gce://test-project/us-central1-a/preemptible-1');
-        const h = run(['--v=3', '--node-name=preemptible-1', '--poll-interval-seconds=1'], { GCE_METADATA_HOST: await emu.metadataHost('preemptible-1') });
-        await eventually('the handler asking the metadata server', async () => emu.metadataRequestCount('preemptible-1') >= 1);
+        const h = run(['--v=3', '--node-name=preemptible-1', '--poll-interval-seconds=1'], {
+          GCE_METADATA_HOST: await emu.metadataHost('preemptible-1'),
+        });
+        await eventually(
+          'the handler asking the metadata server',
+          async () => emu.metadataRequestCount('preemptible-1') >= 1,
+        );
         emu.preempt('preemptible-1');
-        const cond = await eventually('Terminating=True on the node', async () => terminating(await client.get(Nodes, { name: 'preemptible-1' })));
+        const cond = await eventually('Terminating=True on the node', async () =>
+          terminating(await client.get(Nodes, { name: 'preemptible-1' })),
+        );
         expect(cond?.reason).to.equal('TerminationRequested');
         h.signals.send('SIGTERM');
         expect(await h.code).to.equal(0);

@@ -49,7 +49,11 @@ describe('events through core/v1 and events.k8s.io/v1 with kubectl and the Pytho
     env = await startTestEnv({ controlPlane: { kubeconfigPath: kubeconfig } });
     await env.client.create(Namespaces, { metadata: { name: ns } });
     const rec = createEventRecorder({ client: env.client, component: 'machine-controller', host: 'controller-0' });
-    const machine = { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'worker-a', namespace: ns, uid: 'uid-worker-a' } };
+    const machine = {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'Machine',
+      metadata: { name: 'worker-a', namespace: ns, uid: 'uid-worker-a' },
+    };
     for (let i = 0; i < 3; i++) rec.event(machine, 'Warning', 'FailedCreate', 'Create', 'instance quota exceeded');
     rec.event(machine, 'Normal', 'Created', 'Create', 'Created Machine worker-a');
     await rec.flush();
@@ -59,19 +63,37 @@ describe('events through core/v1 and events.k8s.io/v1 with kubectl and the Pytho
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('kubectl get events.v1.events.k8s.io shows the recorded events with kube\'s events.k8s.io fields', async function () {
+  it("kubectl get events.v1.events.k8s.io shows the recorded events with kube's events.k8s.io fields", async function () {
     if (!has('kubectl', ['version', '--client'])) this.skip();
-    const viaEvents = await run('kubectl', ['--kubeconfig', kubeconfig, 'get', 'events.v1.events.k8s.io', '-A', '-o', 'json']);
+    const viaEvents = await run('kubectl', [
+      '--kubeconfig',
+      kubeconfig,
+      'get',
+      'events.v1.events.k8s.io',
+      '-A',
+      '-o',
+      'json',
+    ]);
     expect(viaEvents.code, viaEvents.stderr).to.equal(0);
-    const items = (JSON.parse(viaEvents.stdout)).items as Json[];
+    const items = JSON.parse(viaEvents.stdout).items as Json[];
     const failed = items.find((e) => e.reason === 'FailedCreate');
     expect(failed.apiVersion).to.equal('events.k8s.io/v1');
     expect(failed.note).to.equal('instance quota exceeded');
     expect(failed.regarding).to.include({ kind: 'Machine', name: 'worker-a', uid: 'uid-worker-a' });
     expect(failed.deprecatedSource.component).to.equal('machine-controller');
     expect(failed.deprecatedCount).to.equal(3);
-    const viaCore = await run('kubectl', ['--kubeconfig', kubeconfig, 'get', 'events', '-n', ns, failed.metadata.name, '-o', 'json']);
-    expect((JSON.parse(viaCore.stdout)).metadata.resourceVersion).to.equal(failed.metadata.resourceVersion);
+    const viaCore = await run('kubectl', [
+      '--kubeconfig',
+      kubeconfig,
+      'get',
+      'events',
+      '-n',
+      ns,
+      failed.metadata.name,
+      '-o',
+      'json',
+    ]);
+    expect(JSON.parse(viaCore.stdout).metadata.resourceVersion).to.equal(failed.metadata.resourceVersion);
   });
 
   it('kubectl events (a core/v1 reader) lists an event written through events.k8s.io/v1 beside the recorded ones', async function () {
@@ -79,10 +101,18 @@ describe('events through core/v1 and events.k8s.io/v1 with kubectl and the Pytho
     const manifest = join(dir, 'event.yaml');
     execFileSync('sh', ['-c', `cat > ${manifest}`], {
       input: [
-        'apiVersion: events.k8s.io/v1', 'kind: Event', `metadata: {name: scheduled, namespace: ${ns}}`,
-        'eventTime: "2026-01-01T00:00:00.000000Z"', `regarding: {kind: Machine, name: worker-b, namespace: ${ns}}`,
-        'reason: Scheduled', 'note: written through events.k8s.io', 'type: Normal', 'action: Schedule',
-        'reportingController: e2e/test', 'reportingInstance: e2e-0', '',
+        'apiVersion: events.k8s.io/v1',
+        'kind: Event',
+        `metadata: {name: scheduled, namespace: ${ns}}`,
+        'eventTime: "2026-01-01T00:00:00.000000Z"',
+        `regarding: {kind: Machine, name: worker-b, namespace: ${ns}}`,
+        'reason: Scheduled',
+        'note: written through events.k8s.io',
+        'type: Normal',
+        'action: Schedule',
+        'reportingController: e2e/test',
+        'reportingInstance: e2e-0',
+        '',
       ].join('\n'),
     });
     const applied = await run('kubectl', ['--kubeconfig', kubeconfig, 'apply', '-f', manifest]);
@@ -94,7 +124,7 @@ describe('events through core/v1 and events.k8s.io/v1 with kubectl and the Pytho
     expect(listed.stdout).to.match(/Normal\s+Scheduled\s+Machine\/worker-b\s+written through events.k8s.io/);
   });
 
-  it('the Python client\'s EventsV1Api lists the same objects as its CoreV1Api, converted', async function () {
+  it("the Python client's EventsV1Api lists the same objects as its CoreV1Api, converted", async function () {
     if (!has(python, ['-c', 'import kubernetes'])) {
       if (process.env.CI) throw new Error('python3-kubernetes is not installed; .ci/run installs it');
       this.skip();
@@ -103,7 +133,13 @@ describe('events through core/v1 and events.k8s.io/v1 with kubectl and the Pytho
     expect(out.code, out.stderr).to.equal(0);
     const { eventsV1, coreV1 } = JSON.parse(out.stdout) as { eventsV1: Json[]; coreV1: Json[] };
     const created = eventsV1.find((e) => e.reason === 'Created');
-    expect(created).to.include({ note: 'Created Machine worker-a', regarding: 'worker-a', reportingController: 'machine-controller' });
-    expect(eventsV1.map((e) => [e.name, e.resourceVersion])).to.deep.equal(coreV1.map((e) => [e.name, e.resourceVersion]));
+    expect(created).to.include({
+      note: 'Created Machine worker-a',
+      regarding: 'worker-a',
+      reportingController: 'machine-controller',
+    });
+    expect(eventsV1.map((e) => [e.name, e.resourceVersion])).to.deep.equal(
+      coreV1.map((e) => [e.name, e.resourceVersion]),
+    );
   });
 });

@@ -13,7 +13,6 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ns = 'openshift-machine-api';
 const sa = `system:serviceaccount:${ns}:machine-api-controllers`;
 
-
 describe('kubectl against the local control plane with RBAC on', function () {
   this.timeout(60_000);
   let cp: ControlPlane;
@@ -32,7 +31,11 @@ describe('kubectl against the local control plane with RBAC on', function () {
     if (!hasKubectl()) this.skip();
     dir = mkdtempSync(join(tmpdir(), 'kubectl-rbac-'));
     kubeconfig = join(dir, 'kubeconfig');
-    cp = await startControlPlane({ crdDirs: [join(repo, 'manifests', 'crds')], kubeconfigPath: kubeconfig, rbac: true });
+    cp = await startControlPlane({
+      crdDirs: [join(repo, 'manifests', 'crds')],
+      kubeconfigPath: kubeconfig,
+      rbac: true,
+    });
     // The namespaces a cluster has and the manifests name.
     await ok(['create', 'namespace', ns]);
     await ok(['create', 'namespace', 'openshift-config-managed']);
@@ -49,21 +52,32 @@ describe('kubectl against the local control plane with RBAC on', function () {
     expect(await canI('delete', 'nodes')).to.equal('yes');
     expect(await canI('delete', 'secrets', '-n', ns)).to.equal('no');
     expect(await canI('create', 'machines.machine.openshift.io', '-n', 'default')).to.equal('no');
-    expect(await ok(['auth', 'can-i', '--list', '-n', ns, `--as=${sa}`])).to.match(/^machines\.machine\.openshift\.io\/status\s+\[\]\s+\[\]\s+\[patch\]/m);
+    expect(await ok(['auth', 'can-i', '--list', '-n', ns, `--as=${sa}`])).to.match(
+      /^machines\.machine\.openshift\.io\/status\s+\[\]\s+\[\]\s+\[patch\]/m,
+    );
   });
 
-  it('refuses the ServiceAccount what no role grants, with kube\'s Forbidden', async () => {
+  it("refuses the ServiceAccount what no role grants, with kube's Forbidden", async () => {
     const r = await kubectl(['get', 'configmaps', '-n', ns, `--as=${sa}`]);
     expect(r.code).to.equal(1);
-    expect(r.stderr).to.contain(`Error from server (Forbidden): configmaps is forbidden: User "${sa}" cannot list resource "configmaps" in API group "" in the namespace "${ns}"`);
+    expect(r.stderr).to.contain(
+      `Error from server (Forbidden): configmaps is forbidden: User "${sa}" cannot list resource "configmaps" in API group "" in the namespace "${ns}"`,
+    );
   });
 
   it('mints a token with kubectl create token that authenticates as the ServiceAccount', async () => {
     const token = (await ok(['create', 'token', 'machine-api-controllers', '-n', ns])).trim();
     const whoami = await ok(['--token', token, 'auth', 'whoami']);
-    expect(whoami.split('\n').find((l) => l.startsWith('Username'))?.split(/\s+/)[1]).to.equal(sa);
+    expect(
+      whoami
+        .split('\n')
+        .find((l) => l.startsWith('Username'))
+        ?.split(/\s+/)[1],
+    ).to.equal(sa);
     expect(await ok(['--token', token, 'get', 'machines', '-n', ns])).to.equal('');
     const refused = await kubectl(['--token', token, 'delete', 'secret', 'x', '-n', ns]);
-    expect(refused.stderr).to.contain(`secrets "x" is forbidden: User "${sa}" cannot delete resource "secrets" in API group "" in the namespace "${ns}"`);
+    expect(refused.stderr).to.contain(
+      `secrets "x" is forbidden: User "${sa}" cannot delete resource "secrets" in API group "" in the namespace "${ns}"`,
+    );
   });
 });

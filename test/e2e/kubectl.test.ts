@@ -48,7 +48,9 @@ describe('kubectl against the local control plane', function () {
     const out = await ok(['api-resources', '--api-group=machine.openshift.io']);
     expect(out).to.match(/machines\s+ma\s+machine\.openshift\.io\/v1beta1\s+true\s+Machine/);
     expect(out).to.match(/machinesets\s+ms\s+machine\.openshift\.io\/v1beta1\s+true\s+MachineSet/);
-    expect(out).to.match(/machinehealthchecks\s+mhc,mhcs\s+machine\.openshift\.io\/v1beta1\s+true\s+MachineHealthCheck/);
+    expect(out).to.match(
+      /machinehealthchecks\s+mhc,mhcs\s+machine\.openshift\.io\/v1beta1\s+true\s+MachineHealthCheck/,
+    );
   });
 
   it('applies the samples and prints them with their printer columns', async () => {
@@ -64,15 +66,20 @@ describe('kubectl against the local control plane', function () {
   });
 
   it('rejects an invalid object with the field named', async () => {
-    const r = await kubectl(['apply', '-f', '-'], `apiVersion: machine.openshift.io/v1beta1\nkind: MachineSet\nmetadata:\n  name: bad\n  namespace: ${ns}\nspec:\n  replicas: -3\n`);
+    const r = await kubectl(
+      ['apply', '-f', '-'],
+      `apiVersion: machine.openshift.io/v1beta1\nkind: MachineSet\nmetadata:\n  name: bad\n  namespace: ${ns}\nspec:\n  replicas: -3\n`,
+    );
     expect(r.code).to.not.equal(0);
     expect(r.stderr).to.contain('spec.replicas');
   });
 
-  it('answers kubectl auth can-i and whoami for the control plane\'s user, who may do everything', async () => {
+  it("answers kubectl auth can-i and whoami for the control plane's user, who may do everything", async () => {
     expect((await ok(['auth', 'can-i', 'create', 'machines', '-n', ns])).trim()).to.equal('yes');
     expect((await ok(['auth', 'can-i', 'delete', 'nodes'])).trim()).to.equal('yes');
-    expect(await ok(['auth', 'whoami'])).to.match(/Username\s+system:admin/).and.match(/system:masters/);
+    expect(await ok(['auth', 'whoami']))
+      .to.match(/Username\s+system:admin/)
+      .and.match(/system:masters/);
     expect(await ok(['auth', 'can-i', '--list', '-n', ns])).to.match(/^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]/m);
     // About another user it can only say no (exit code 1 is kubectl's "no").
     const other = await kubectl(['auth', 'can-i', 'get', 'pods', '--as', 'someone-else']);
@@ -81,24 +88,63 @@ describe('kubectl against the local control plane', function () {
 
   it('scales a MachineSet through the scale subresource', async () => {
     await ok(['scale', 'machineset', 'generic-worker', '-n', ns, '--replicas=5']);
-    expect(await ok(['get', 'machineset', 'generic-worker', '-n', ns, '-o', 'jsonpath={.spec.replicas}'])).to.equal('5');
+    expect(await ok(['get', 'machineset', 'generic-worker', '-n', ns, '-o', 'jsonpath={.spec.replicas}'])).to.equal(
+      '5',
+    );
   });
 
   it('patches and labels', async () => {
-    await ok(['patch', 'machine', 'generic-worker-0', '-n', ns, '--type=merge', '-p', '{"spec":{"providerID":"generic:///i-123"}}']);
+    await ok([
+      'patch',
+      'machine',
+      'generic-worker-0',
+      '-n',
+      ns,
+      '--type=merge',
+      '-p',
+      '{"spec":{"providerID":"generic:///i-123"}}',
+    ]);
     await ok(['label', 'machine', 'generic-worker-0', '-n', ns, 'e2e=yes']);
-    expect(await ok(['get', 'machines', '-n', ns, '-l', 'e2e=yes', '-o', 'jsonpath={.items[*].spec.providerID}'])).to.equal('generic:///i-123');
+    expect(
+      await ok(['get', 'machines', '-n', ns, '-l', 'e2e=yes', '-o', 'jsonpath={.items[*].spec.providerID}']),
+    ).to.equal('generic:///i-123');
   });
 
   it('deletes and waits while a finalizer holds the object, finishing when another call removes it', async () => {
-    await ok(['patch', 'machine', 'generic-worker-0', '-n', ns, '--type=merge', '-p', '{"metadata":{"finalizers":["machine.machine.openshift.io"]}}']);
+    await ok([
+      'patch',
+      'machine',
+      'generic-worker-0',
+      '-n',
+      ns,
+      '--type=merge',
+      '-p',
+      '{"metadata":{"finalizers":["machine.machine.openshift.io"]}}',
+    ]);
     const deleting = kubectl(['delete', 'machine', 'generic-worker-0', '-n', ns, '--timeout=15s']);
     for (let i = 0; i < 200; i++) {
-      const ts = await ok(['get', 'machine', 'generic-worker-0', '-n', ns, '-o', 'jsonpath={.metadata.deletionTimestamp}']);
+      const ts = await ok([
+        'get',
+        'machine',
+        'generic-worker-0',
+        '-n',
+        ns,
+        '-o',
+        'jsonpath={.metadata.deletionTimestamp}',
+      ]);
       if (ts !== '') break;
       await new Promise((r) => setTimeout(r, 25));
     }
-    await ok(['patch', 'machine', 'generic-worker-0', '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+    await ok([
+      'patch',
+      'machine',
+      'generic-worker-0',
+      '-n',
+      ns,
+      '--type=json',
+      '-p',
+      '[{"op":"remove","path":"/metadata/finalizers"}]',
+    ]);
     const done = await deleting;
     expect(done.code, done.stderr).to.equal(0);
     expect(done.stdout).to.contain('machine.machine.openshift.io "generic-worker-0" deleted');
@@ -107,7 +153,16 @@ describe('kubectl against the local control plane', function () {
   });
 
   it('watches with get --watch until the request timeout', async () => {
-    const child = spawn('kubectl', ['--kubeconfig', kubeconfig, 'get', 'machinesets', '-n', ns, '--watch', '--request-timeout=3s']);
+    const child = spawn('kubectl', [
+      '--kubeconfig',
+      kubeconfig,
+      'get',
+      'machinesets',
+      '-n',
+      ns,
+      '--watch',
+      '--request-timeout=3s',
+    ]);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     for (let i = 0; i < 200 && !out.includes('generic-worker'); i++) await new Promise((r) => setTimeout(r, 25));

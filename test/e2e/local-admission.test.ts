@@ -38,15 +38,25 @@ for (const cloud of clouds) {
     before(async function () {
       if (!hasKubectl()) this.skip();
       dir = mkdtempSync(join(tmpdir(), `mapi-admission-${cloud.provider}-`));
-      env = await startLocalEnvironment({ provider: cloud.provider, stateDir: dir, samples: false, bootDelayMs: 100, terminateDelayMs: 100, logStream: new PassThrough().resume() });
-      sample = parse(readFileSync(join(repoRoot(), 'manifests', 'samples', cloud.provider, 'machineset.yaml'), 'utf8')) as SampleMachineSet;
+      env = await startLocalEnvironment({
+        provider: cloud.provider,
+        stateDir: dir,
+        samples: false,
+        bootDelayMs: 100,
+        terminateDelayMs: 100,
+        logStream: new PassThrough().resume(),
+      });
+      sample = parse(
+        readFileSync(join(repoRoot(), 'manifests', 'samples', cloud.provider, 'machineset.yaml'), 'utf8'),
+      ) as SampleMachineSet;
     });
     after(async () => {
       await env?.stop();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    const kubectl = (args: string[]): Promise<KubectlResult> => runKubectl(env!.kubeconfigPath, args, { timeoutMs: 60_000 });
+    const kubectl = (args: string[]): Promise<KubectlResult> =>
+      runKubectl(env!.kubeconfigPath, args, { timeoutMs: 60_000 });
 
     async function apply(name: string, object: Record<string, unknown>): Promise<KubectlResult> {
       const file = join(dir, `${name}.json`);
@@ -57,29 +67,45 @@ for (const cloud of clouds) {
     it('stores a Machine that leaves out the cluster label and a defaulted field with both filled in', async () => {
       const value = { ...sample.spec.template.spec.providerSpec.value };
       delete value[cloud.defaulted];
-      const out = await apply('defaults', { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'defaults-1', namespace: NS }, spec: { providerSpec: { value } } });
+      const out = await apply('defaults', {
+        apiVersion: 'machine.openshift.io/v1beta1',
+        kind: 'Machine',
+        metadata: { name: 'defaults-1', namespace: NS },
+        spec: { providerSpec: { value } },
+      });
       expect(out.code, out.stderr).to.equal(0);
       if (cloud.warning) expect(out.stderr).to.contain('Warning:').and.contain(cloud.warning);
-      const stored = JSON.parse((await kubectl(['get', 'machine', 'defaults-1', '-n', NS, '-o', 'json'])).stdout) as { metadata: { labels?: Record<string, string> }; spec: { providerSpec: { value: Record<string, unknown> } } };
+      const stored = JSON.parse((await kubectl(['get', 'machine', 'defaults-1', '-n', NS, '-o', 'json'])).stdout) as {
+        metadata: { labels?: Record<string, string> };
+        spec: { providerSpec: { value: Record<string, unknown> } };
+      };
       expect(stored.metadata.labels?.[CLUSTER_LABEL]).to.equal(sample.metadata.labels[CLUSTER_LABEL]);
       expect(stored.spec.providerSpec.value[cloud.defaulted]).to.equal(cloud.value);
       await kubectl(['delete', 'machine', 'defaults-1', '-n', NS, '--wait=false']);
     });
 
     it('denies a MachineSet whose selector does not match its template, naming the field and the webhook', async () => {
-      const bad = structuredClone(sample) as SampleMachineSet & { spec: { selector: { matchLabels: Record<string, string> } } };
+      const bad = structuredClone(sample) as SampleMachineSet & {
+        spec: { selector: { matchLabels: Record<string, string> } };
+      };
       bad.metadata.name = 'mismatched';
       bad.spec.selector = { matchLabels: { 'machine.openshift.io/cluster-api-machineset': 'something-else' } };
       const out = await apply('mismatched', bad as unknown as Record<string, unknown>);
       expect(out.code).to.not.equal(0);
-      expect(out.stderr).to.contain('admission webhook "validation.machineset.machine.openshift.io" denied the request').and.contain('spec.template.metadata.labels');
+      expect(out.stderr)
+        .to.contain('admission webhook "validation.machineset.machine.openshift.io" denied the request')
+        .and.contain('spec.template.metadata.labels');
       expect((await kubectl(['get', 'machineset', 'mismatched', '-n', NS])).code).to.not.equal(0);
     });
 
     it('denies a providerSpec value the cloud refuses, with the field path from the MachineSet root', async () => {
       const bad = structuredClone(sample);
       bad.metadata.name = 'bad-spec';
-      bad.spec.template.spec.providerSpec.value = { ...bad.spec.template.spec.providerSpec.value, credentialsSecret: { name: '' }, [cloud.defaulted]: 42 };
+      bad.spec.template.spec.providerSpec.value = {
+        ...bad.spec.template.spec.providerSpec.value,
+        credentialsSecret: { name: '' },
+        [cloud.defaulted]: 42,
+      };
       const out = await apply('bad-spec', bad as unknown as Record<string, unknown>);
       expect(out.code).to.not.equal(0);
       expect(out.stderr).to.contain('denied the request').and.contain('spec.template.spec.providerSpec.value.');
@@ -88,14 +114,30 @@ for (const cloud of clouds) {
     if (cloud.provider === 'aws') {
       it('keeps the lifecycle hooks of a deleting Machine as they are', async () => {
         const value = { ...sample.spec.template.spec.providerSpec.value };
-        const created = await apply('held', { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'held-1', namespace: NS, finalizers: ['example.com/hold'] }, spec: { providerSpec: { value } } });
+        const created = await apply('held', {
+          apiVersion: 'machine.openshift.io/v1beta1',
+          kind: 'Machine',
+          metadata: { name: 'held-1', namespace: NS, finalizers: ['example.com/hold'] },
+          spec: { providerSpec: { value } },
+        });
         expect(created.code, created.stderr).to.equal(0);
         expect((await kubectl(['delete', 'machine', 'held-1', '-n', NS, '--wait=false'])).code).to.equal(0);
         const hook = JSON.stringify({ spec: { lifecycleHooks: { preDrain: [{ name: 'late', owner: 'someone' }] } } });
         const out = await kubectl(['patch', 'machine', 'held-1', '-n', NS, '--type=merge', '-p', hook]);
         expect(out.code).to.not.equal(0);
-        expect(out.stderr).to.contain('admission webhook "validation.machine.machine.openshift.io" denied the request').and.contain('spec.lifecycleHooks');
-        await kubectl(['patch', 'machine', 'held-1', '-n', NS, '--type=json', '-p', JSON.stringify([{ op: 'remove', path: '/metadata/finalizers' }])]);
+        expect(out.stderr)
+          .to.contain('admission webhook "validation.machine.machine.openshift.io" denied the request')
+          .and.contain('spec.lifecycleHooks');
+        await kubectl([
+          'patch',
+          'machine',
+          'held-1',
+          '-n',
+          NS,
+          '--type=json',
+          '-p',
+          JSON.stringify([{ op: 'remove', path: '/metadata/finalizers' }]),
+        ]);
       });
     }
   });

@@ -58,9 +58,10 @@ describe('the local environment with --rbac', function () {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('runs every binary as the Deployment\'s ServiceAccount, with a kubeconfig of its own', () => {
+    it("runs every binary as the Deployment's ServiceAccount, with a kubeconfig of its own", () => {
       expect(env!.endpoints.serviceAccountKubeconfig).to.be.a('string');
-      for (const b of env!.endpoints.binaries) expect(b.command).to.include(`--kubeconfig=${env!.endpoints.serviceAccountKubeconfig}`);
+      for (const b of env!.endpoints.binaries)
+        expect(b.command).to.include(`--kubeconfig=${env!.endpoints.serviceAccountKubeconfig}`);
       expect(readFileSync(env!.endpoints.serviceAccountKubeconfig!, 'utf8')).to.not.include(env!.controlPlane.token);
     });
 
@@ -68,21 +69,39 @@ describe('the local environment with --rbac', function () {
       const client = env!.client;
       await waitForMachines(client, { namespace: NS, count: 3, phase: 'Running', timeoutMs: 90_000, intervalMs: 200 });
       await client.patch(MachineSets, { namespace: NS, name: SET }, { type: 'merge', body: { spec: { replicas: 4 } } });
-      const machines = await waitForMachines(client, { namespace: NS, count: 4, phase: 'Running', timeoutMs: 90_000, intervalMs: 200 });
-      await eventually('every Machine linked to its Node', async () => {
-        const ms = (await client.list(Machines, { namespace: NS })).items;
-        return ms.length === 4 && ms.every((m) => m.status?.nodeRef?.name) ? ms : undefined;
-      }, { timeoutMs: 60_000, intervalMs: 200 });
+      const machines = await waitForMachines(client, {
+        namespace: NS,
+        count: 4,
+        phase: 'Running',
+        timeoutMs: 90_000,
+        intervalMs: 200,
+      });
+      await eventually(
+        'every Machine linked to its Node',
+        async () => {
+          const ms = (await client.list(Machines, { namespace: NS })).items;
+          return ms.length === 4 && ms.every((m) => m.status?.nodeRef?.name) ? ms : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
       expect(machines).to.have.length(4);
       // Down to 2: the deletes drain (cordon, list pods), terminate the instances and remove the finalizers.
       await client.patch(MachineSets, { namespace: NS, name: SET }, { type: 'merge', body: { spec: { replicas: 2 } } });
-      await eventually('2 Machines left', async () => {
-        const ms = (await client.list(Machines, { namespace: NS })).items;
-        return ms.length === 2 ? ms : undefined;
-      }, { timeoutMs: 60_000, intervalMs: 200 });
+      await eventually(
+        '2 Machines left',
+        async () => {
+          const ms = (await client.list(Machines, { namespace: NS })).items;
+          return ms.length === 2 ? ms : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
       const users = new Set(requests.map((r) => r.user));
       expect([...users]).to.deep.equal([SA_USER]);
-      for (const b of binaries) expect(requests.some((r) => r.userAgent === b), `requests by ${b}`).to.equal(true);
+      for (const b of binaries)
+        expect(
+          requests.some((r) => r.userAgent === b),
+          `requests by ${b}`,
+        ).to.equal(true);
       expect(log.text()).to.not.include('is forbidden');
       expect(log.text()).to.not.include('API request forbidden');
     });
@@ -99,25 +118,45 @@ describe('the local environment with --rbac', function () {
       cpSync(join(repoRoot(), 'manifests', 'rbac'), rbacDir, { recursive: true });
       // The machineset-controller's right to create Machines: nobody else holds it.
       const file = join(rbacDir, '0000_30_machine-api_02_machineset-rbac.yaml');
-      const docs = parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as { kind: string; rules?: Array<{ resources: string[]; verbs: string[] }> });
+      const docs = parseAllDocuments(readFileSync(file, 'utf8')).map(
+        (d) => d.toJS() as { kind: string; rules?: Array<{ resources: string[]; verbs: string[] }> },
+      );
       const role = docs.find((d) => d.kind === 'Role')!;
       const rule = role.rules!.find((r) => r.resources.includes('machines'))!;
       rule.verbs = rule.verbs.filter((v) => v !== 'create');
       writeFileSync(file, docs.map((d) => stringify(d)).join('---\n'));
-      env = await startLocalEnvironment({ provider: 'aws', stateDir: join(dir, 'state'), bootDelayMs: 200, terminateDelayMs: 0, rbac: true, rbacManifestDirs: [rbacDir], logStream: log.stream });
+      env = await startLocalEnvironment({
+        provider: 'aws',
+        stateDir: join(dir, 'state'),
+        bootDelayMs: 200,
+        terminateDelayMs: 0,
+        rbac: true,
+        rbacManifestDirs: [rbacDir],
+        logStream: log.stream,
+      });
     });
     after(async () => {
       await env?.stop();
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('refuses the machineset-controller\'s create of a Machine with kube\'s 403, in that controller\'s log, and makes no Machine', async () => {
+    it("refuses the machineset-controller's create of a Machine with kube's 403, in that controller's log, and makes no Machine", async () => {
       const message = `machines.machine.openshift.io is forbidden: User "${SA_USER}" cannot create resource "machines" in API group "machine.openshift.io" in the namespace "${NS}"`;
-      const line = await eventually('the 403 in the log', () => {
-        // The log is JSON lines: the message appears JSON-escaped inside the error field.
-        const found = log.text().split('\n').find((l) => l.includes('"component":"machineset-controller"') && l.includes(JSON.stringify(message).slice(1, -1)));
-        return Promise.resolve(found);
-      }, { timeoutMs: 60_000, intervalMs: 200 });
+      const line = await eventually(
+        'the 403 in the log',
+        () => {
+          // The log is JSON lines: the message appears JSON-escaped inside the error field.
+          const found = log
+            .text()
+            .split('\n')
+            .find(
+              (l) =>
+                l.includes('"component":"machineset-controller"') && l.includes(JSON.stringify(message).slice(1, -1)),
+            );
+          return Promise.resolve(found);
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
       expect(JSON.parse(line)).to.include({ level: 'error', component: 'machineset-controller' });
       expect((await env!.client.list(Machines, { namespace: NS })).items).to.deep.equal([]);
       // The control plane reports every refusal too, whether or not the controller logs it.
@@ -132,7 +171,15 @@ describe('the local environment with --rbac', function () {
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'mapi-local-rbac-processes-'));
-      env = await startLocalEnvironment({ provider: 'aws', stateDir: dir, bootDelayMs: 200, terminateDelayMs: 0, rbac: true, controllers: 'processes', logStream: log.stream });
+      env = await startLocalEnvironment({
+        provider: 'aws',
+        stateDir: dir,
+        bootDelayMs: 200,
+        terminateDelayMs: 0,
+        rbac: true,
+        controllers: 'processes',
+        logStream: log.stream,
+      });
     });
     after(async () => {
       await env?.stop();
@@ -145,15 +192,27 @@ describe('the local environment with --rbac', function () {
       const tokenOf = () => readFileSync(env!.endpoints.serviceAccountKubeconfig!, 'utf8');
       const tokenBefore = tokenOf();
       const msc = () => env!.processes!.status().find((b) => b.name === 'machineset-controller')!;
-      const pid = await eventually('machineset-controller running', () => Promise.resolve(msc().pid), { timeoutMs: 30_000, intervalMs: 100 });
+      const pid = await eventually('machineset-controller running', () => Promise.resolve(msc().pid), {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      });
       expect(pid).to.be.greaterThan(1);
       process.kill(pid, 'SIGKILL');
-      await eventually('machineset-controller started again', () => Promise.resolve(msc().starts === 2 && msc().pid !== undefined ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 });
+      await eventually(
+        'machineset-controller started again',
+        () => Promise.resolve(msc().starts === 2 && msc().pid !== undefined ? true : undefined),
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
       expect(msc().pid).to.not.equal(pid);
       expect(tokenOf()).to.not.equal(tokenBefore);
       await client.patch(MachineSets, { namespace: NS, name: SET }, { type: 'merge', body: { spec: { replicas: 4 } } });
       await waitForMachines(client, { namespace: NS, count: 4, phase: 'Running', timeoutMs: 120_000, intervalMs: 250 });
-      expect(log.text().split('\n').filter((l) => l.includes('API request forbidden'))).to.deep.equal([]);
+      expect(
+        log
+          .text()
+          .split('\n')
+          .filter((l) => l.includes('API request forbidden')),
+      ).to.deep.equal([]);
       expect(readFileSync(join(dir, 'logs', 'machineset-controller.log'), 'utf8')).to.include('too few replicas');
     });
   });

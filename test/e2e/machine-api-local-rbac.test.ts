@@ -33,21 +33,40 @@ describe('machine-api-local --rbac (npm start -- --rbac) end to end', function (
   });
 
   it('runs the controllers as the ServiceAccount, and says so', async () => {
-    const endpoints = JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as { serviceAccountKubeconfig: string };
+    const endpoints = JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as {
+      serviceAccountKubeconfig: string;
+    };
     expect(local!.stdout).to.contain('RBAC on');
     const whoami = await kubectlOutput(endpoints.serviceAccountKubeconfig, ['auth', 'whoami']);
-    expect(whoami.split('\n').find((l) => l.startsWith('Username'))?.split(/\s+/)[1]).to.equal(sa);
+    expect(
+      whoami
+        .split('\n')
+        .find((l) => l.startsWith('Username'))
+        ?.split(/\s+/)[1],
+    ).to.equal(sa);
   });
 
   it('scales the MachineSet to 4 with kubectl scale: 4 Machines Running with Nodes, and no request refused', async () => {
     const kubeconfig = join(stateDir, 'kubeconfig');
     await kubectlOutput(kubeconfig, ['scale', 'machineset', 'worker-us-east-1a', '-n', ns, '--replicas=4']);
     await eventually('4 Running Machines with Nodes', async () => {
-      const ms = (JSON.parse(await kubectlOutput(kubeconfig, ['get', 'machines', '-n', ns, '-o', 'json'])) as { items: MachineJson[] }).items;
-      return ms.length === 4 && ms.every((m) => m.status?.phase === 'Running' && m.status.nodeRef && !m.metadata.deletionTimestamp) ? ms : undefined;
+      const ms = (
+        JSON.parse(await kubectlOutput(kubeconfig, ['get', 'machines', '-n', ns, '-o', 'json'])) as {
+          items: MachineJson[];
+        }
+      ).items;
+      return ms.length === 4 &&
+        ms.every((m) => m.status?.phase === 'Running' && m.status.nodeRef && !m.metadata.deletionTimestamp)
+        ? ms
+        : undefined;
     });
     const logs = readdirSync(join(stateDir, 'logs'));
-    expect(logs).to.include.members(['machine-api-provider-aws.log', 'machineset-controller.log', 'nodelink-controller.log', 'machine-healthcheck.log']);
+    expect(logs).to.include.members([
+      'machine-api-provider-aws.log',
+      'machineset-controller.log',
+      'nodelink-controller.log',
+      'machine-healthcheck.log',
+    ]);
     for (const log of logs) expect(readFileSync(join(stateDir, 'logs', log), 'utf8'), log).to.not.contain('forbidden');
   });
 

@@ -35,18 +35,35 @@ describe('machine-api-local (npm start) end to end', function () {
   async function runningMachines(n: number): Promise<MachineJson[]> {
     return eventually(`${n} Running machines with nodes`, async () => {
       const ms = await machines();
-      if (ms.length !== n || !ms.every((m) => m.status?.phase === 'Running' && m.status.nodeRef && !m.metadata.deletionTimestamp)) return undefined;
-      const nodes = (JSON.parse(await kubectl(['get', 'nodes', '-o', 'json'])) as { items: Array<{ metadata: { name: string } }> }).items.map((x) => x.metadata.name);
+      if (
+        ms.length !== n ||
+        !ms.every((m) => m.status?.phase === 'Running' && m.status.nodeRef && !m.metadata.deletionTimestamp)
+      )
+        return undefined;
+      const nodes = (
+        JSON.parse(await kubectl(['get', 'nodes', '-o', 'json'])) as { items: Array<{ metadata: { name: string } }> }
+      ).items.map((x) => x.metadata.name);
       return ms.every((m) => nodes.includes(m.status!.nodeRef!.name)) ? ms : undefined;
     });
   }
 
   async function liveInstanceIds(): Promise<string[]> {
-    const endpoints = JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as { cloud: { aws: { endpoint: string; region: string } } };
-    const ec2 = new EC2Client({ endpoint: endpoints.cloud.aws.endpoint, region: endpoints.cloud.aws.region, credentials: { accessKeyId: 'AKIALOCALEMULATOR000', secretAccessKey: 'x' } });
+    const endpoints = JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as {
+      cloud: { aws: { endpoint: string; region: string } };
+    };
+    const ec2 = new EC2Client({
+      endpoint: endpoints.cloud.aws.endpoint,
+      region: endpoints.cloud.aws.region,
+      credentials: { accessKeyId: 'AKIALOCALEMULATOR000', secretAccessKey: 'x' },
+    });
     try {
-      const out = await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: 'instance-state-name', Values: ['pending', 'running'] }] }));
-      return (out.Reservations ?? []).flatMap((r) => r.Instances ?? []).map((i) => i.InstanceId!).sort();
+      const out = await ec2.send(
+        new DescribeInstancesCommand({ Filters: [{ Name: 'instance-state-name', Values: ['pending', 'running'] }] }),
+      );
+      return (out.Reservations ?? [])
+        .flatMap((r) => r.Instances ?? [])
+        .map((i) => i.InstanceId!)
+        .sort();
     } finally {
       ec2.destroy();
     }
@@ -67,7 +84,10 @@ describe('machine-api-local (npm start) end to end', function () {
 
   let beforeRestart: MachineJson[] = [];
   let firstEndpoints: { apiServer: string; cloud: { aws: { endpoint: string } } } | undefined;
-  const readEndpoints = () => JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as NonNullable<typeof firstEndpoints> & { binaries: Array<{ name: string; command: string[] }> };
+  const readEndpoints = () =>
+    JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as NonNullable<typeof firstEndpoints> & {
+      binaries: Array<{ name: string; command: string[] }>;
+    };
 
   it('starts with the sample MachineSet: 3 machines reach Running with nodes, and the state dir holds a private kubeconfig and endpoints.json', async () => {
     local = new LocalProcess(stateDir);
@@ -85,10 +105,16 @@ describe('machine-api-local (npm start) end to end', function () {
 
   it('runs each controller binary as its own process from the compiled sources, each with its log in the state dir', () => {
     const pids = local!.binaryPids();
-    expect([...pids.keys()].sort()).to.deep.equal(['machine-api-provider-aws', 'machine-healthcheck', 'machineset-controller', 'nodelink-controller']);
+    expect([...pids.keys()].sort()).to.deep.equal([
+      'machine-api-provider-aws',
+      'machine-healthcheck',
+      'machineset-controller',
+      'nodelink-controller',
+    ]);
     for (const pid of pids.values()) expect(processRunning(pid)).to.equal(true);
     const binaries = readEndpoints().binaries;
-    for (const b of binaries) expect(b.command[1], b.name).to.match(/\/\.tmp\/compiled\/[0-9a-f]{16}\/cmd\/[a-z-]+\.js$/);
+    for (const b of binaries)
+      expect(b.command[1], b.name).to.match(/\/\.tmp\/compiled\/[0-9a-f]{16}\/cmd\/[a-z-]+\.js$/);
     expect(readdirSync(join(stateDir, 'logs')).sort()).to.deep.equal([...pids.keys()].map((n) => `${n}.log`).sort());
     expect(readFileSync(join(stateDir, 'logs', 'machine-api-provider-aws.log'), 'utf8')).to.contain('"msg"');
   });
@@ -98,7 +124,9 @@ describe('machine-api-local (npm start) end to end', function () {
     const second = new LocalProcess(stateDir);
     const code = await second.exited;
     expect(code).to.equal(1);
-    expect(second.stderr).to.contain(`is in use by machine-api-local pid ${local!.child.pid} (provider aws`).and.contain('--state-dir');
+    expect(second.stderr)
+      .to.contain(`is in use by machine-api-local pid ${local!.child.pid} (provider aws`)
+      .and.contain('--state-dir');
     expect(readFileSync(kubeconfig, 'utf8')).to.equal(kubeconfigBefore);
     expect(await machines()).to.have.length(3);
   });
@@ -126,9 +154,19 @@ describe('machine-api-local (npm start) end to end', function () {
     const [m] = await runningMachines(5);
     const node = m!.status!.nodeRef!.name;
     const manifest = join(stateDir, 'pod.json');
-    writeFileSync(manifest, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec: { nodeName: node, containers: [{ name: 'web', image: 'registry.example/web:1' }] } }));
+    writeFileSync(
+      manifest,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: { nodeName: node, containers: [{ name: 'web', image: 'registry.example/web:1' }] },
+      }),
+    );
     await kubectl(['apply', '-f', manifest]);
-    expect(await kubectl(['wait', '--for=condition=Ready', 'pod/web', '-n', 'default', '--timeout=60s'])).to.contain('condition met');
+    expect(await kubectl(['wait', '--for=condition=Ready', 'pod/web', '-n', 'default', '--timeout=60s'])).to.contain(
+      'condition met',
+    );
     const table = await kubectl(['get', 'nodes', node]);
     expect(table.split('\n')[0]).to.match(/^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION/);
     expect(table.split('\n')[1]).to.match(/\sReady\s.*\sv1\.\d+\.\d+$/);
@@ -145,7 +183,9 @@ describe('machine-api-local (npm start) end to end', function () {
   it('refuses another provider on the state dir, naming the recorded provider and the flags to choose', async () => {
     const gcp = new LocalProcess(stateDir, ['--provider', 'gcp']);
     expect(await gcp.exited).to.equal(1);
-    expect(gcp.stderr).to.contain('was made for provider aws, not gcp: run with --provider aws').and.contain('--state-dir');
+    expect(gcp.stderr)
+      .to.contain('was made for provider aws, not gcp: run with --provider aws')
+      .and.contain('--state-dir');
     expect(existsSync(join(stateDir, 'gcp-emulator'))).to.equal(false);
   });
 
@@ -154,7 +194,9 @@ describe('machine-api-local (npm start) end to end', function () {
     await local.ready();
     const endpoints = readEndpoints();
     expect(endpoints.apiServer, 'the API server port of the previous run').to.equal(firstEndpoints!.apiServer);
-    expect(endpoints.cloud.aws.endpoint, 'the emulator port of the previous run').to.equal(firstEndpoints!.cloud.aws.endpoint);
+    expect(endpoints.cloud.aws.endpoint, 'the emulator port of the previous run').to.equal(
+      firstEndpoints!.cloud.aws.endpoint,
+    );
     const ms = await runningMachines(5);
     const summary = (list: MachineJson[]) => list.map((m) => `${m.metadata.name} ${m.spec?.providerID}`).sort();
     expect(summary(ms)).to.deep.equal(summary(beforeRestart));
@@ -167,7 +209,11 @@ describe('machine-api-local (npm start) end to end', function () {
     expect(pids).to.have.length(4);
     local!.child.kill('SIGKILL');
     await local!.exited;
-    await eventually('the orphaned binaries to stop', () => Promise.resolve(pids.every((pid) => !processRunning(pid)) ? true : undefined), 20_000);
+    await eventually(
+      'the orphaned binaries to stop',
+      () => Promise.resolve(pids.every((pid) => !processRunning(pid)) ? true : undefined),
+      20_000,
+    );
     expect(existsSync(join(stateDir, 'aws-emulator'))).to.equal(true);
   });
 });

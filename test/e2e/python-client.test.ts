@@ -22,7 +22,12 @@ function hasPythonClient(): boolean {
   }
 }
 
-function https(cp: ControlPlane, method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+function https(
+  cp: ControlPlane,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const headers = { authorization: `Bearer ${cp.token}`, 'content-type': 'application/json' };
     const req = request(`${cp.httpsUrl}${path}`, { method, ca: cp.caCert, headers }, (res) => {
@@ -54,17 +59,25 @@ describe('the Python client against the local control plane', function () {
   });
 
   it('watches with watch=True (its spelling) and sees a Namespace created after the list', async () => {
-    const child = spawn(python, [join(here, 'python', 'watch_namespaces.py'), cp.kubeconfigPath!, 'py-watch-target'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(python, [join(here, 'python', 'watch_namespaces.py'), cp.kubeconfigPath!, 'py-watch-target'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const listed = new Promise<void>((resolve) => child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('"listed"')) resolve();
-    }));
+    const listed = new Promise<void>((resolve) =>
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('"listed"')) resolve();
+      }),
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     await Promise.race([listed, exited]);
-    const created = await https(cp, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'py-watch-target' } });
+    const created = await https(cp, 'POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'py-watch-target' },
+    });
     expect(created.status).to.equal(201);
     const code = await exited;
     expect(code, `python output:\n${out}\n${err}`).to.equal(0);

@@ -32,7 +32,12 @@ describe('a new Machine whose instance reuses a freed private IP (local environm
   });
 
   const machines = async (): Promise<Machine[]> => (await env!.client.list(Machines, { namespace: ns })).items;
-  const scale = (replicas: number) => env!.client.patch(MachineSets, { namespace: ns, name: machineSet }, { type: 'merge', body: { spec: { replicas } } });
+  const scale = (replicas: number) =>
+    env!.client.patch(
+      MachineSets,
+      { namespace: ns, name: machineSet },
+      { type: 'merge', body: { spec: { replicas } } },
+    );
 
   /** Machines not being deleted, once there are `n`, all Running with a Node that carries their providerID. */
   async function runningWithOwnNodes(n: number): Promise<Machine[]> {
@@ -40,10 +45,12 @@ describe('a new Machine whose instance reuses a freed private IP (local environm
       `${n} Running machines, each with a Node of its own instance`,
       async () => {
         const live = (await machines()).filter((m) => !m.metadata.deletionTimestamp);
-        if (live.length !== n || !live.every((m) => m.status?.phase === 'Running' && m.status.nodeRef?.name)) return undefined;
+        if (live.length !== n || !live.every((m) => m.status?.phase === 'Running' && m.status.nodeRef?.name))
+          return undefined;
         for (const m of live) {
           const node = await env!.client.get(Nodes, { name: m.status!.nodeRef!.name! });
-          if (!sameInstance(node.spec?.providerID, m.spec?.providerID) || node.metadata.uid !== m.status!.nodeRef!.uid) return undefined;
+          if (!sameInstance(node.spec?.providerID, m.spec?.providerID) || node.metadata.uid !== m.status!.nodeRef!.uid)
+            return undefined;
         }
         return live;
       },
@@ -56,7 +63,11 @@ describe('a new Machine whose instance reuses a freed private IP (local environm
     // termination within a second or two when idle, but a busy or restarted one takes longer: this one looks
     // at a terminating instance every 20 s, so the new Nodes register inside that gap.
     env = await startLocalEnvironment({
-      provider: 'aws', stateDir: dir, bootDelayMs: 500, terminateDelayMs: 1_000, logStream: new PassThrough().resume(),
+      provider: 'aws',
+      stateDir: dir,
+      bootDelayMs: 500,
+      terminateDelayMs: 1_000,
+      logStream: new PassThrough().resume(),
       machineController: { terminationFollow: { firstMs: 20_000, growth: 0, maxMs: 20_000 } },
     });
     await runningWithOwnNodes(3);
@@ -64,18 +75,29 @@ describe('a new Machine whose instance reuses a freed private IP (local environm
     const five = await runningWithOwnNodes(5);
 
     await scale(3);
-    const leaving = await eventually('two machines being deleted', async () => {
-      const ms = (await machines()).filter((m) => m.metadata.deletionTimestamp);
-      return ms.length === 2 ? ms : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 100 });
+    const leaving = await eventually(
+      'two machines being deleted',
+      async () => {
+        const ms = (await machines()).filter((m) => m.metadata.deletionTimestamp);
+        return ms.length === 2 ? ms : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
     const freedNames = leaving.map((m) => m.status?.nodeRef?.name).sort();
     const leavingIDs = leaving.map((m) => m.spec?.providerID);
     expect(freedNames.every((n) => five.some((m) => m.status?.nodeRef?.name === n))).to.equal(true);
     // Their private IPs are free once their instances have terminated.
-    await eventually('the deleted machines\' instances to terminate', async () => {
-      const insts = env!.cloud.instanceView().listInstances().filter((i) => leavingIDs.some((id) => sameInstance(id, i.providerID)));
-      return insts.length === 2 && insts.every((i) => i.state === 'terminated');
-    }, { timeoutMs: 30_000, intervalMs: 100 });
+    await eventually(
+      "the deleted machines' instances to terminate",
+      async () => {
+        const insts = env!.cloud
+          .instanceView()
+          .listInstances()
+          .filter((i) => leavingIDs.some((id) => sameInstance(id, i.providerID)));
+        return insts.length === 2 && insts.every((i) => i.state === 'terminated');
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
 
     await scale(5);
     const after = await runningWithOwnNodes(5);
@@ -85,20 +107,34 @@ describe('a new Machine whose instance reuses a freed private IP (local environm
     // Machines (whose nodeRefs carry those names) have not finished deleting yet.
     expect(newcomers.map((m) => m.status?.nodeRef?.name).sort()).to.deep.equal(freedNames);
     const stillDeleting = (await machines()).filter((m) => leaving.some((l) => l.metadata.uid === m.metadata.uid));
-    expect(stillDeleting, 'the old machines finished deleting before the new Nodes registered: scenario not reproduced').to.have.length(2);
+    expect(
+      stillDeleting,
+      'the old machines finished deleting before the new Nodes registered: scenario not reproduced',
+    ).to.have.length(2);
 
-    await eventually('the old machines to finish deleting', async () => {
-      const ms = await machines();
-      return !ms.some((m) => leaving.some((l) => l.metadata.uid === m.metadata.uid));
-    }, { timeoutMs: 90_000, intervalMs: 200 });
+    await eventually(
+      'the old machines to finish deleting',
+      async () => {
+        const ms = await machines();
+        return !ms.some((m) => leaving.some((l) => l.metadata.uid === m.metadata.uid));
+      },
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
     // Long enough for the MachineHealthCheck to act on a missing Node (it does at once) and for a missing
     // Node to be noticed by everyone watching.
     await new Promise((r) => setTimeout(r, 3_000));
 
-    const remediations = (await env.client.list(Events, { namespace: ns })).items.filter((e) => e.reason === 'MachineDeleted');
-    expect(remediations.map((e) => e.message), 'MachineHealthCheck remediations').to.deep.equal([]);
+    const remediations = (await env.client.list(Events, { namespace: ns })).items.filter(
+      (e) => e.reason === 'MachineDeleted',
+    );
+    expect(
+      remediations.map((e) => e.message),
+      'MachineHealthCheck remediations',
+    ).to.deep.equal([]);
     const final = await runningWithOwnNodes(5);
-    expect(final.map((m) => m.metadata.uid).sort(), 'the Machines after the old ones are gone').to.deep.equal(after.map((m) => m.metadata.uid).sort());
+    expect(final.map((m) => m.metadata.uid).sort(), 'the Machines after the old ones are gone').to.deep.equal(
+      after.map((m) => m.metadata.uid).sort(),
+    );
     for (const m of newcomers) {
       const node = await env.client.get(Nodes, { name: m.status!.nodeRef!.name! });
       expect(node.spec?.providerID, m.metadata.name).to.satisfy((id: string) => sameInstance(id, m.spec?.providerID));

@@ -10,8 +10,26 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { addMachineHealthCheckController, MachineHealthChecks, MachineSets, Nodes, type KubeObject, type Machine, type MachineSet, type Manager, type KubeClient } from '../../lib/index.js';
-import { FAST_MACHINE_CONTROLLER, eventually, machineSetFor, startProviderTestBed, type InstanceView, type ProviderTestBed, type WiredProvider } from '../../lib/testing/index.js';
+import {
+  addMachineHealthCheckController,
+  MachineHealthChecks,
+  MachineSets,
+  Nodes,
+  type KubeObject,
+  type Machine,
+  type MachineSet,
+  type Manager,
+  type KubeClient,
+} from '../../lib/index.js';
+import {
+  FAST_MACHINE_CONTROLLER,
+  eventually,
+  machineSetFor,
+  startProviderTestBed,
+  type InstanceView,
+  type ProviderTestBed,
+  type WiredProvider,
+} from '../../lib/testing/index.js';
 import { runTerminationHandlerBinary } from '../../cmd/termination-handler.js';
 import { wireAwsProvider } from '../../cmd/machine-api-provider-aws.js';
 import { wireGcpProvider } from '../../cmd/machine-api-provider-gcp.js';
@@ -49,10 +67,29 @@ const instanceIdOf = (m: Machine) => (m.spec?.providerID ?? '').split('/').at(-1
 const clouds: Cloud[] = [
   {
     name: 'AWS',
-    start: async () => (ec2 = await startEc2Emulator({ clusterId: aws.CLUSTER_ID, timings: { bootMs: 50, terminateMs: 50, stopMs: 50, spotNoticeMs: 90_000 } })),
+    start: async () =>
+      (ec2 = await startEc2Emulator({
+        clusterId: aws.CLUSTER_ID,
+        timings: { bootMs: 50, terminateMs: 50, stopMs: 50, spotNoticeMs: 90_000 },
+      })),
     wire: (mgr, c) =>
-      wireAwsProvider(mgr, c, { nodeLink: true, endpoint: ec2.endpoint, retryDelayMs: () => 5, batchWindowMs: 2, maxConcurrentReconciles: 5, machineController: FAST_MACHINE_CONTROLLER, actuator: { requeueAfterMs: 200 } }),
-    machineSet: () => machineSetFor({ name: 'spot', namespace: aws.NAMESPACE, clusterId: aws.CLUSTER_ID, replicas: 1, spec: aws.awsSpec({ spotMarketOptions: {} }) }),
+      wireAwsProvider(mgr, c, {
+        nodeLink: true,
+        endpoint: ec2.endpoint,
+        retryDelayMs: () => 5,
+        batchWindowMs: 2,
+        maxConcurrentReconciles: 5,
+        machineController: FAST_MACHINE_CONTROLLER,
+        actuator: { requeueAfterMs: 200 },
+      }),
+    machineSet: () =>
+      machineSetFor({
+        name: 'spot',
+        namespace: aws.NAMESPACE,
+        clusterId: aws.CLUSTER_ID,
+        replicas: 1,
+        spec: aws.awsSpec({ spotMarketOptions: {} }),
+      }),
     metadataEnv: async (m) => ({ AWS_EC2_METADATA_SERVICE_ENDPOINT: await ec2.metadataEndpoint(instanceIdOf(m)) }),
     metadataRequests: (m) => ec2.metadataRequestCount(instanceIdOf(m)),
     reclaim: (m) => ec2.spotInterrupt(instanceIdOf(m)),
@@ -60,8 +97,23 @@ const clouds: Cloud[] = [
   },
   {
     name: 'GCP',
-    start: async () => (gce = await startGceEmulator({ clusterId: gcp.CLUSTER_ID, bootDelayMs: 50, stopDelayMs: 50, deleteDelayMs: 50, timings: { preemptionNoticeMs: 90_000 } })),
-    wire: (mgr, c) => wireGcpProvider(mgr, c, { nodeLink: true, endpoint: gce.endpoint, batchWindowMs: 2, maxConcurrentReconciles: 5, machineController: FAST_MACHINE_CONTROLLER, actuator: { requeueAfterMs: 200 } }),
+    start: async () =>
+      (gce = await startGceEmulator({
+        clusterId: gcp.CLUSTER_ID,
+        bootDelayMs: 50,
+        stopDelayMs: 50,
+        deleteDelayMs: 50,
+        timings: { preemptionNoticeMs: 90_000 },
+      })),
+    wire: (mgr, c) =>
+      wireGcpProvider(mgr, c, {
+        nodeLink: true,
+        endpoint: gce.endpoint,
+        batchWindowMs: 2,
+        maxConcurrentReconciles: 5,
+        machineController: FAST_MACHINE_CONTROLLER,
+        actuator: { requeueAfterMs: 200 },
+      }),
     machineSet: () => gcp.machineSet('spot', 1, gcp.gcpSpec({ provisioningModel: 'Spot' })),
     metadataEnv: async (m) => ({ GCE_METADATA_HOST: await gce.metadataHost(m.metadata.name ?? '') }),
     metadataRequests: (m) => gce.metadataRequestCount(m.metadata.name ?? ''),
@@ -110,25 +162,48 @@ for (const cloud of clouds) {
       const nodeName = spot!.status?.nodeRef?.name ?? '';
       const signals = new Signals();
       const handler = runTerminationHandlerBinary({
-        args: ['--logtostderr=true', '--v=3', `--node-name=${nodeName}`, `--namespace=${aws.NAMESPACE}`, '--poll-interval-seconds=1'],
+        args: [
+          '--logtostderr=true',
+          '--v=3',
+          `--node-name=${nodeName}`,
+          `--namespace=${aws.NAMESPACE}`,
+          '--poll-interval-seconds=1',
+        ],
         env: { ...UNUSED, KUBECONFIG: join(dir, 'kubeconfig'), ...(await cloud.metadataEnv(spot!)) },
         signals,
         logStream: new PassThrough(),
       });
       try {
-        await eventually('the handler asking the instance\'s metadata service', async () => cloud.metadataRequests(spot!) > 0, 30_000);
+        await eventually(
+          "the handler asking the instance's metadata service",
+          async () => cloud.metadataRequests(spot!) > 0,
+          30_000,
+        );
         cloud.reclaim(spot!);
-        const node = await eventually('Terminating=True on the node', async () => {
-          const n = await client.get(Nodes, { name: nodeName });
-          return n.status?.conditions?.some((c) => c.type === 'Terminating' && c.status === 'True') ? n : undefined;
-        }, 30_000);
+        const node = await eventually(
+          'Terminating=True on the node',
+          async () => {
+            const n = await client.get(Nodes, { name: nodeName });
+            return n.status?.conditions?.some((c) => c.type === 'Terminating' && c.status === 'True') ? n : undefined;
+          },
+          30_000,
+        );
         expect(node.status?.conditions?.find((c) => c.type === 'Terminating')?.reason).to.equal('TerminationRequested');
-        const replacement = await eventually('a new Running Machine in place of the reclaimed one', async () => {
-          const ms = await bed.machinesOf('spot');
-          return ms.length === 1 && ms[0]!.metadata.uid !== spot!.metadata.uid && ms[0]!.status?.phase === 'Running' ? ms[0] : undefined;
-        }, 120_000);
+        const replacement = await eventually(
+          'a new Running Machine in place of the reclaimed one',
+          async () => {
+            const ms = await bed.machinesOf('spot');
+            return ms.length === 1 && ms[0]!.metadata.uid !== spot!.metadata.uid && ms[0]!.status?.phase === 'Running'
+              ? ms[0]
+              : undefined;
+          },
+          120_000,
+        );
         expect(await bed.getMachine(spot!.metadata.name ?? ''), 'the reclaimed Machine is gone').to.equal(undefined);
-        expect(cloud.running(spot!), 'its instance was deleted by the Machine\'s deletion, not left for the reclaim').to.equal(false);
+        expect(
+          cloud.running(spot!),
+          "its instance was deleted by the Machine's deletion, not left for the reclaim",
+        ).to.equal(false);
         expect(cloud.running(replacement)).to.equal(true);
       } finally {
         signals.emit('SIGTERM');

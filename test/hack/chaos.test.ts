@@ -17,8 +17,19 @@ describe('chaos: seeded workload and faults against in-process controllers', fun
 
   for (const seed of [1, 2]) {
     it(`seed ${seed}: after faults stop, every invariant holds and no secret leaked`, async () => {
-      const r = await runChaos({ seed, stateDir: join(root, `seed-${seed}`), controllers: 'in-process', durationMs: 5_000, tickMs: 200, maxReplicas: 3, settleTimeoutMs: 45_000 });
-      expect(Object.values(r.faultsInjected).reduce((a, b) => a + b, 0), 'faults injected').to.be.greaterThan(3);
+      const r = await runChaos({
+        seed,
+        stateDir: join(root, `seed-${seed}`),
+        controllers: 'in-process',
+        durationMs: 5_000,
+        tickMs: 200,
+        maxReplicas: 3,
+        settleTimeoutMs: 45_000,
+      });
+      expect(
+        Object.values(r.faultsInjected).reduce((a, b) => a + b, 0),
+        'faults injected',
+      ).to.be.greaterThan(3);
       expect(r.violations).to.deep.equal([]);
     });
   }

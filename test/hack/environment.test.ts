@@ -6,9 +6,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Secrets, type Secret } from '../../lib/index.js';
-import { BENCH_NAMESPACE, benchSecrets, DRIVER_USER_AGENT, startBenchEnvironment, type BenchEnvironment } from '../../hack/bench/environment.js';
+import {
+  BENCH_NAMESPACE,
+  benchSecrets,
+  DRIVER_USER_AGENT,
+  startBenchEnvironment,
+  type BenchEnvironment,
+} from '../../hack/bench/environment.js';
 
-const secret = (name: string): Secret => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: BENCH_NAMESPACE }, stringData: { k: name } });
+const secret = (name: string): Secret => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name, namespace: BENCH_NAMESPACE },
+  stringData: { k: name },
+});
 
 describe('bench environment: control-plane kill', function () {
   this.timeout(120_000);
@@ -44,11 +55,14 @@ describe('bench environment: control-plane kill', function () {
     writing = false;
     await writer;
     expect(env.controlPlane.url).to.equal(urlBefore);
-    const names = new Set((await env.client.list(Secrets, { namespace: BENCH_NAMESPACE })).items.map((s) => s.metadata.name));
+    const names = new Set(
+      (await env.client.list(Secrets, { namespace: BENCH_NAMESPACE })).items.map((s) => s.metadata.name),
+    );
     expect(acknowledged.length).to.be.greaterThan(0);
     expect(acknowledged.filter((a) => !names.has(a))).to.deep.equal([]);
     // The in-process server counts the requests it served (the bench Secrets first); the rest were the binary's.
-    const servedInProcess = (env.requestCounts().get(`${DRIVER_USER_AGENT}|create secrets`) ?? 0) - benchSecrets().length;
+    const servedInProcess =
+      (env.requestCounts().get(`${DRIVER_USER_AGENT}|create secrets`) ?? 0) - benchSecrets().length;
     expect(acknowledged.length, 'writes the killed binary acknowledged').to.be.greaterThan(servedInProcess);
     await env.client.create(Secrets, secret('after-restart'));
   });

@@ -6,7 +6,14 @@ import { deploymentNodeFlags } from '../../hack/bench/controller-process.js';
 import { evaluateTargets } from '../../hack/bench/report.js';
 import { machineSet } from '../../hack/bench/workload.js';
 
-const cloud = { endpoint: 'http://127.0.0.1:1/v1', extraEndpoints: { iam: 'http://127.0.0.1:2', resourceManager: 'http://127.0.0.1:3', globalTagging: 'http://127.0.0.1:4' } };
+const cloud = {
+  endpoint: 'http://127.0.0.1:1/v1',
+  extraEndpoints: {
+    iam: 'http://127.0.0.1:2',
+    resourceManager: 'http://127.0.0.1:3',
+    globalTagging: 'http://127.0.0.1:4',
+  },
+};
 
 describe('bench providers', () => {
   it('reject an unknown provider name, naming the flag and the choices', () => {
@@ -28,15 +35,22 @@ describe('bench providers', () => {
   it('build MachineSets whose providerSpec names a Secret the provider creates', () => {
     for (const name of PROVIDER_NAMES) {
       const p = benchProviders[name];
-      const spec = machineSet('s', 2, p).spec?.template?.spec?.providerSpec?.value as { credentialsSecret: { name: string }; userDataSecret: { name: string } };
+      const spec = machineSet('s', 2, p).spec?.template?.spec?.providerSpec?.value as {
+        credentialsSecret: { name: string };
+        userDataSecret: { name: string };
+      };
       const secrets = p.secrets('ns').map((s) => s.metadata.name);
       expect(secrets, name).to.include.members([spec.credentialsSecret.name, spec.userDataSecret.name]);
     }
   });
 
   it('evaluate the cloud-call targets from the provider-prefixed metric keys', () => {
-    const scenarios = [{ name: 'scale-up-50', provider: 'gcp', metrics: { gceCallsPerMachine: 2.5, ec2CallsPerMachine: 99 } }];
-    const t = evaluateTargets(scenarios, { largest: 50, cloud: benchProviders.gcp }).find((x) => x.name.startsWith('GCE calls per created machine'));
+    const scenarios = [
+      { name: 'scale-up-50', provider: 'gcp', metrics: { gceCallsPerMachine: 2.5, ec2CallsPerMachine: 99 } },
+    ];
+    const t = evaluateTargets(scenarios, { largest: 50, cloud: benchProviders.gcp }).find((x) =>
+      x.name.startsWith('GCE calls per created machine'),
+    );
     expect(t).to.include({ value: 2.5, met: true });
   });
 
@@ -46,6 +60,8 @@ describe('bench providers', () => {
       expect(deploymentNodeFlags(name, p.binary.script)).to.deep.equal(['--max-old-space-size=192']);
       expect(deploymentNodeFlags(name, 'cmd/machineset-controller.ts')).to.deep.equal(['--max-old-space-size=192']);
     }
-    expect(() => deploymentNodeFlags('aws', 'cmd/no-such-binary.ts')).to.throw(/no container runs cmd\/no-such-binary.ts/);
+    expect(() => deploymentNodeFlags('aws', 'cmd/no-such-binary.ts')).to.throw(
+      /no container runs cmd\/no-such-binary.ts/,
+    );
   });
 });

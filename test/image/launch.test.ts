@@ -28,24 +28,33 @@ describe('image/launch', () => {
 
   /** Runs a command through its link, with `echo` standing in for node so the exec line can be read. */
   function run(name: string, args: string[], env: Record<string, string> = {}) {
-    const r = spawnSync(join(dir, name), args, { env: { PATH: process.env.PATH ?? '', MACHINE_API_NODE: 'echo', MACHINE_API_APP_DIR: '/app', ...env }, encoding: 'utf8' });
+    const r = spawnSync(join(dir, name), args, {
+      env: { PATH: process.env.PATH ?? '', MACHINE_API_NODE: 'echo', MACHINE_API_APP_DIR: '/app', ...env },
+      encoding: 'utf8',
+    });
     return { status: r.status, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
   }
 
   for (const provider of ['aws', 'gcp', 'ibmcloud']) {
     for (const [name, entry] of Object.entries(commands)) {
       it(`/${name} in the ${provider} image runs cmd/${entry(provider)}.ts, compiled, with the heap cap and the operator's arguments`, () => {
-        const r = run(name, ['--logtostderr=true', '--v=3', '--namespace=openshift-machine-api', 'a b'], { MACHINE_API_PROVIDER: provider });
+        const r = run(name, ['--logtostderr=true', '--v=3', '--namespace=openshift-machine-api', 'a b'], {
+          MACHINE_API_PROVIDER: provider,
+        });
         expect(r.stderr).to.equal('');
         expect(r.status).to.equal(0);
-        expect(r.stdout).to.equal(`--max-old-space-size=192 /app/dist/cmd/${entry(provider)}.js --logtostderr=true --v=3 --namespace=openshift-machine-api a b`);
+        expect(r.stdout).to.equal(
+          `--max-old-space-size=192 /app/dist/cmd/${entry(provider)}.js --logtostderr=true --v=3 --namespace=openshift-machine-api a b`,
+        );
         expect(existsSync(join(repo, 'cmd', `${entry(provider)}.ts`)), `cmd/${entry(provider)}.ts`).to.equal(true);
       });
     }
   }
 
   it('takes a larger heap from MACHINE_API_MAX_OLD_SPACE_MB and refuses one that is not a number of megabytes', () => {
-    expect(run('machineset-controller', [], { MACHINE_API_MAX_OLD_SPACE_MB: '512' }).stdout).to.equal('--max-old-space-size=512 /app/dist/cmd/machineset-controller.js');
+    expect(run('machineset-controller', [], { MACHINE_API_MAX_OLD_SPACE_MB: '512' }).stdout).to.equal(
+      '--max-old-space-size=512 /app/dist/cmd/machineset-controller.js',
+    );
     const bad = run('machineset-controller', [], { MACHINE_API_MAX_OLD_SPACE_MB: '512; rm -rf /' });
     expect(bad.status).to.equal(2);
     expect(bad.stderr).to.contain('MACHINE_API_MAX_OLD_SPACE_MB must be a whole number of megabytes');

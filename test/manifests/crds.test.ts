@@ -51,19 +51,31 @@ interface Crd {
   spec: {
     group: string;
     scope: string;
-    names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[]; categories?: string[] };
+    names: {
+      kind: string;
+      listKind: string;
+      plural: string;
+      singular: string;
+      shortNames?: string[];
+      categories?: string[];
+    };
     versions: Array<{
       name: string;
       served: boolean;
       storage: boolean;
       schema: { openAPIV3Schema: Schema };
-      subresources?: { status?: object; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
+      subresources?: {
+        status?: object;
+        scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+      };
       additionalPrinterColumns?: PrinterColumn[];
     }>;
   };
 }
 
-const files = readdirSync(crdDir).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(crdDir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 const crds = new Map<string, Crd>(files.map((f) => [f, parse(readFileSync(join(crdDir, f), 'utf8')) as Crd]));
 const crdFor = (kind: string): Crd => {
   const found = [...crds.values()].find((c) => c.spec.names.kind === kind);
@@ -81,9 +93,24 @@ type Complete<T> = T extends readonly (infer U)[]
     : T;
 
 const conditions = [
-  { type: 'Ready', status: 'False' as const, severity: 'Warning' as const, lastTransitionTime: '2026-11-22T05:01:02Z', reason: 'R', message: 'm' },
+  {
+    type: 'Ready',
+    status: 'False' as const,
+    severity: 'Warning' as const,
+    lastTransitionTime: '2026-11-22T05:01:02Z',
+    reason: 'R',
+    message: 'm',
+  },
 ];
-const objectRef = { kind: 'Node', namespace: 'ns', name: 'n', uid: 'u', apiVersion: 'v1', resourceVersion: '1', fieldPath: 'spec' };
+const objectRef = {
+  kind: 'Node',
+  namespace: 'ns',
+  name: 'n',
+  uid: 'u',
+  apiVersion: 'v1',
+  resourceVersion: '1',
+  fieldPath: 'spec',
+};
 const ownerRef = { apiVersion: 'v1', kind: 'K', name: 'o', uid: 'u', controller: true, blockOwnerDeletion: true };
 const selector = {
   matchLabels: { a: 'b' },
@@ -91,8 +118,18 @@ const selector = {
 };
 
 const machineSpec: Complete<NonNullable<Machine['spec']>> = {
-  metadata: { labels: { a: 'b' }, annotations: { c: 'd' }, name: 'n', generateName: 'g-', namespace: 'ns', ownerReferences: [ownerRef] },
-  lifecycleHooks: { preDrain: [{ name: 'Hook', owner: 'someone' }], preTerminate: [{ name: 'example.com/Hook', owner: 'someone' }] },
+  metadata: {
+    labels: { a: 'b' },
+    annotations: { c: 'd' },
+    name: 'n',
+    generateName: 'g-',
+    namespace: 'ns',
+    ownerReferences: [ownerRef],
+  },
+  lifecycleHooks: {
+    preDrain: [{ name: 'Hook', owner: 'someone' }],
+    preTerminate: [{ name: 'example.com/Hook', owner: 'someone' }],
+  },
   taints: [{ key: 'k', value: 'v', effect: 'NoExecute', timeAdded: '2026-11-22T05:01:02Z' }],
   providerSpec: { value: { anything: { nested: [1, 2] } } },
   providerID: 'aws:///us-east-1a/i-1',
@@ -167,17 +204,22 @@ function structuralProblems(s: Schema, path: string, root = false): string[] {
   if (intOrString) {
     if (s.type !== undefined) out.push(`${path}: int-or-string must not set type`);
     const anyOf = s.anyOf?.map((x) => x.type);
-    if (anyOf !== undefined && JSON.stringify(anyOf) !== '["integer","string"]') out.push(`${path}: int-or-string anyOf must be integer|string`);
+    if (anyOf !== undefined && JSON.stringify(anyOf) !== '["integer","string"]')
+      out.push(`${path}: int-or-string anyOf must be integer|string`);
   } else {
     if (typeof s.type !== 'string') out.push(`${path}: missing type`);
-    if (s.anyOf || s.allOf || s.oneOf || s.not) out.push(`${path}: anyOf/allOf/oneOf/not only allowed for int-or-string`);
+    if (s.anyOf || s.allOf || s.oneOf || s.not)
+      out.push(`${path}: anyOf/allOf/oneOf/not only allowed for int-or-string`);
   }
-  if (s.properties && s.additionalProperties !== undefined) out.push(`${path}: properties and additionalProperties together`);
+  if (s.properties && s.additionalProperties !== undefined)
+    out.push(`${path}: properties and additionalProperties together`);
   if (s.type === 'array' && !s.items) out.push(`${path}: array without items`);
   if ((s.properties || s.additionalProperties) && s.type !== 'object') out.push(`${path}: properties on a non-object`);
-  if (s.required) for (const r of s.required) if (!s.properties?.[r]) out.push(`${path}: required ${r} is not a property`);
+  if (s.required)
+    for (const r of s.required) if (!s.properties?.[r]) out.push(`${path}: required ${r} is not a property`);
   if (s['x-kubernetes-list-map-keys']) {
-    for (const k of s['x-kubernetes-list-map-keys']) if (!s.items?.required?.includes(k)) out.push(`${path}: map key ${k} must be required`);
+    for (const k of s['x-kubernetes-list-map-keys'])
+      if (!s.items?.required?.includes(k)) out.push(`${path}: map key ${k} must be required`);
   }
   if (s.pattern !== undefined) {
     try {
@@ -212,14 +254,19 @@ function uncovered(value: unknown, s: Schema | undefined, path: string): string[
     case 'object': {
       if (s.type !== 'object') return [`${path}: object but schema type ${s.type}`];
       return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => {
-        const sub = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+        const sub =
+          s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
         return uncovered(v, sub, `${path}.${k}`);
       });
     }
     case 'string':
-      return s.type === 'string' || s['x-kubernetes-int-or-string'] ? [] : [`${path}: string but schema type ${s.type}`];
+      return s.type === 'string' || s['x-kubernetes-int-or-string']
+        ? []
+        : [`${path}: string but schema type ${s.type}`];
     case 'number':
-      return s.type === 'integer' || s.type === 'number' || s['x-kubernetes-int-or-string'] ? [] : [`${path}: number but schema type ${s.type}`];
+      return s.type === 'integer' || s.type === 'number' || s['x-kubernetes-int-or-string']
+        ? []
+        : [`${path}: number but schema type ${s.type}`];
     case 'boolean':
       return s.type === 'boolean' ? [] : [`${path}: boolean but schema type ${s.type}`];
     default:
@@ -279,14 +326,16 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
     it('catches what it is meant to catch', () => {
       expect(structuralProblems({ type: 'object', properties: { a: {} } }, '')).to.deep.equal(['.a: missing type']);
       expect(structuralProblems({ type: 'array' }, '')).to.deep.equal([': array without items']);
-      expect(structuralProblems({ type: 'object', required: ['x'] }, '')).to.deep.equal([': required x is not a property']);
+      expect(structuralProblems({ type: 'object', required: ['x'] }, '')).to.deep.equal([
+        ': required x is not a property',
+      ]);
       expect(structuralProblems({ 'x-kubernetes-int-or-string': true, type: 'string' }, '')).to.have.length(1);
     });
 
     it('coverage check reports fields the schema lacks', () => {
-      expect(uncovered({ a: { b: 1 } }, { type: 'object', properties: { a: { type: 'object', properties: {} } } }, '')).to.deep.equal([
-        '.a.b: not in the schema',
-      ]);
+      expect(
+        uncovered({ a: { b: 1 } }, { type: 'object', properties: { a: { type: 'object', properties: {} } } }, ''),
+      ).to.deep.equal(['.a.b: not in the schema']);
     });
   });
 
@@ -311,7 +360,9 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
       expect(causes).to.deep.equal([]);
       expect((object as Machine).spec?.providerSpec?.value).to.deep.equal(value);
       expect((object as Machine).status?.providerStatus).to.deep.equal(value);
-      expect(applySchema({ metadata: { name: 'm' }, spec: { providerSpec: { value: null } } }, schema).causes).to.deep.equal([]);
+      expect(
+        applySchema({ metadata: { name: 'm' }, spec: { providerSpec: { value: null } } }, schema).causes,
+      ).to.deep.equal([]);
     });
 
     it('defaults spec.authoritativeAPI to MachineAPI and restricts both authoritativeAPI fields to their enums', () => {
@@ -320,7 +371,9 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
       expect(at(schema, 'status.authoritativeAPI').enum).to.deep.equal(['MachineAPI', 'ClusterAPI', 'Migrating']);
       const { object } = applySchema({ metadata: { name: 'm' }, spec: {} }, schema);
       expect((object as Machine).spec?.authoritativeAPI).to.equal('MachineAPI');
-      expect(applySchema({ metadata: { name: 'm' }, spec: { authoritativeAPI: 'Other' } }, schema).causes).to.have.length(1);
+      expect(
+        applySchema({ metadata: { name: 'm' }, spec: { authoritativeAPI: 'Other' } }, schema).causes,
+      ).to.have.length(1);
     });
 
     it('validates lifecycle hook names and owners as openshift/api does', () => {
@@ -330,7 +383,8 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
       expect(at(schema, 'spec.lifecycleHooks.preTerminate.[].name')).to.include({ minLength: 3, maxLength: 256 });
       expect(at(schema, 'spec.lifecycleHooks.preTerminate.[].owner')).to.include({ minLength: 3, maxLength: 512 });
       const pattern = RE2JS.compile(at(schema, 'spec.lifecycleHooks.preDrain.[].name').pattern!);
-      for (const ok of ['MigrateImportantApp', 'example.com/MyHook', 'abc']) expect(pattern.test(ok), ok).to.equal(true);
+      for (const ok of ['MigrateImportantApp', 'example.com/MyHook', 'abc'])
+        expect(pattern.test(ok), ok).to.equal(true);
       for (const bad of ['-bad', 'Example.com/x', 'a/b/c', 'has space']) expect(pattern.test(bad), bad).to.equal(false);
       const hooks = (preDrain: unknown) => ({ metadata: { name: 'm' }, spec: { lifecycleHooks: { preDrain } } });
       expect(applySchema(hooks([{ name: 'ab', owner: 'someone' }]), schema).causes).to.have.length(1);
@@ -343,15 +397,42 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
     });
 
     it('shows the OpenShift printer columns', () => {
-      expect(crd.spec.versions[0]!.additionalPrinterColumns!.map(({ name, type, jsonPath, priority }) => ({ name, type, jsonPath, priority }))).to.deep.equal([
+      expect(
+        crd.spec.versions[0]!.additionalPrinterColumns!.map(({ name, type, jsonPath, priority }) => ({
+          name,
+          type,
+          jsonPath,
+          priority,
+        })),
+      ).to.deep.equal([
         { name: 'Phase', type: 'string', jsonPath: '.status.phase', priority: undefined },
-        { name: 'Type', type: 'string', jsonPath: ".metadata.labels['machine\\.openshift\\.io/instance-type']", priority: undefined },
-        { name: 'Region', type: 'string', jsonPath: ".metadata.labels['machine\\.openshift\\.io/region']", priority: undefined },
-        { name: 'Zone', type: 'string', jsonPath: ".metadata.labels['machine\\.openshift\\.io/zone']", priority: undefined },
+        {
+          name: 'Type',
+          type: 'string',
+          jsonPath: ".metadata.labels['machine\\.openshift\\.io/instance-type']",
+          priority: undefined,
+        },
+        {
+          name: 'Region',
+          type: 'string',
+          jsonPath: ".metadata.labels['machine\\.openshift\\.io/region']",
+          priority: undefined,
+        },
+        {
+          name: 'Zone',
+          type: 'string',
+          jsonPath: ".metadata.labels['machine\\.openshift\\.io/zone']",
+          priority: undefined,
+        },
         { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', priority: undefined },
         { name: 'Node', type: 'string', jsonPath: '.status.nodeRef.name', priority: 1 },
         { name: 'ProviderID', type: 'string', jsonPath: '.spec.providerID', priority: 1 },
-        { name: 'State', type: 'string', jsonPath: ".metadata.annotations['machine\\.openshift\\.io/instance-state']", priority: 1 },
+        {
+          name: 'State',
+          type: 'string',
+          jsonPath: ".metadata.annotations['machine\\.openshift\\.io/instance-state']",
+          priority: 1,
+        },
       ]);
     });
 
@@ -385,7 +466,9 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
       expect((defaulted.object as MachineSet).spec?.replicas).to.equal(1);
       expect((applySchema(ms({ selector: {}, replicas: 0 }), schema).object as MachineSet).spec?.replicas).to.equal(0);
       expect(applySchema(ms({ selector: {}, replicas: -1 }), schema).causes).to.have.length(1);
-      expect(applySchema(ms({ replicas: 1 }), schema as JSONSchemaProps).causes.map((c) => c.field)).to.deep.equal(['spec.selector']);
+      expect(applySchema(ms({ replicas: 1 }), schema as JSONSchemaProps).causes.map((c) => c.field)).to.deep.equal([
+        'spec.selector',
+      ]);
     });
 
     it('restricts deletePolicy to Random, Newest and Oldest', () => {
@@ -402,7 +485,9 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
     });
 
     it('shows Desired, Current, Ready, Available and Age', () => {
-      expect(crd.spec.versions[0]!.additionalPrinterColumns!.map(({ name, jsonPath }) => [name, jsonPath])).to.deep.equal([
+      expect(
+        crd.spec.versions[0]!.additionalPrinterColumns!.map(({ name, jsonPath }) => [name, jsonPath]),
+      ).to.deep.equal([
         ['Desired', '.spec.replicas'],
         ['Current', '.status.replicas'],
         ['Ready', '.status.readyReplicas'],
@@ -416,7 +501,10 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
   describe('MachineHealthCheck', () => {
     const schema = schemaFor('MachineHealthCheck');
     const crd = crdFor('MachineHealthCheck');
-    const mhc = (spec: object) => ({ metadata: { name: 'mhc' }, spec: { selector: {}, unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '5m' }], ...spec } });
+    const mhc = (spec: object) => ({
+      metadata: { name: 'mhc' },
+      spec: { selector: {}, unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '5m' }], ...spec },
+    });
     const causes = (spec: object) => applySchema(mhc(spec), schema as JSONSchemaProps).causes.map((c) => c.field);
 
     it('describes every field of the MachineHealthCheck type', () => {
@@ -435,15 +523,20 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
     });
 
     it('accepts maxUnhealthy as an int, an integer string or a percentage up to 100%', () => {
-      for (const v of [0, 3, '3', '0%', '40%', '100%']) expect(causes({ maxUnhealthy: v }), String(v)).to.deep.equal([]);
-      for (const v of ['101%', '1.5', '40 %', 'abc', '-1']) expect(causes({ maxUnhealthy: v }), v).to.deep.equal(['spec.maxUnhealthy']);
+      for (const v of [0, 3, '3', '0%', '40%', '100%'])
+        expect(causes({ maxUnhealthy: v }), String(v)).to.deep.equal([]);
+      for (const v of ['101%', '1.5', '40 %', 'abc', '-1'])
+        expect(causes({ maxUnhealthy: v }), v).to.deep.equal(['spec.maxUnhealthy']);
       expect(at(schema, 'spec.maxUnhealthy')['x-kubernetes-int-or-string']).to.equal(true);
     });
 
     it('accepts Go durations (and "0" for nodeStartupTimeout) and rejects anything else', () => {
-      for (const v of ['0', '10m', '1h30m', '1.5h', '300ms', '10µs', '10us']) expect(causes({ nodeStartupTimeout: v }), v).to.deep.equal([]);
-      for (const v of ['', '10', '0abc', 'abc10m', '-5m', '1d']) expect(causes({ nodeStartupTimeout: v }), v).to.deep.equal(['spec.nodeStartupTimeout']);
-      const withTimeout = (timeout: string) => causes({ unhealthyConditions: [{ type: 'Ready', status: 'False', timeout }] });
+      for (const v of ['0', '10m', '1h30m', '1.5h', '300ms', '10µs', '10us'])
+        expect(causes({ nodeStartupTimeout: v }), v).to.deep.equal([]);
+      for (const v of ['', '10', '0abc', 'abc10m', '-5m', '1d'])
+        expect(causes({ nodeStartupTimeout: v }), v).to.deep.equal(['spec.nodeStartupTimeout']);
+      const withTimeout = (timeout: string) =>
+        causes({ unhealthyConditions: [{ type: 'Ready', status: 'False', timeout }] });
       expect(withTimeout('300s')).to.deep.equal([]);
       expect(withTimeout('0')).to.deep.equal(['spec.unhealthyConditions[0].timeout']);
       expect(withTimeout('5 m')).to.deep.equal(['spec.unhealthyConditions[0].timeout']);
@@ -451,12 +544,16 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
 
     it('needs at least one unhealthy condition, each with type, status and timeout', () => {
       expect(causes({ unhealthyConditions: [] })).to.deep.equal(['spec.unhealthyConditions']);
-      expect(causes({ unhealthyConditions: [{ type: 'Ready', status: '', timeout: '1m' }] })).to.deep.equal(['spec.unhealthyConditions[0].status']);
+      expect(causes({ unhealthyConditions: [{ type: 'Ready', status: '', timeout: '1m' }] })).to.deep.equal([
+        'spec.unhealthyConditions[0].status',
+      ]);
       expect(at(schema, 'spec.unhealthyConditions.[]').required).to.have.members(['type', 'status', 'timeout']);
     });
 
     it('shows MaxUnhealthy, ExpectedMachines and CurrentHealthy, with short names mhc and mhcs', () => {
-      expect(crd.spec.versions[0]!.additionalPrinterColumns!.map(({ name, type, jsonPath }) => [name, type, jsonPath])).to.deep.equal([
+      expect(
+        crd.spec.versions[0]!.additionalPrinterColumns!.map(({ name, type, jsonPath }) => [name, type, jsonPath]),
+      ).to.deep.equal([
         ['MaxUnhealthy', 'string', '.spec.maxUnhealthy'],
         ['ExpectedMachines', 'integer', '.status.expectedMachines'],
         ['CurrentHealthy', 'integer', '.status.currentHealthy'],
@@ -480,7 +577,9 @@ describe('generic samples (manifests/samples/generic)', () => {
       expect(obj.metadata.namespace).to.equal('openshift-machine-api');
       const { object, causes } = applySchema(obj, schemaFor(kind));
       expect(causes).to.deep.equal([]);
-      expect(uncovered(withoutMetadataAndTypeMeta(obj as unknown as Record<string, unknown>), schemaFor(kind), '')).to.deep.equal([]);
+      expect(
+        uncovered(withoutMetadataAndTypeMeta(obj as unknown as Record<string, unknown>), schemaFor(kind), ''),
+      ).to.deep.equal([]);
       expect(object).to.deep.include({ metadata: obj.metadata });
     });
   }

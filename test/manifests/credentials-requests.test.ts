@@ -15,7 +15,7 @@ interface Statement {
 
 /** Permissions no SDK call names, each with the call that needs it. */
 const implied: Record<string, string> = {
-  'iam:PassRole': 'RunInstances with providerSpec.iamInstanceProfile passes the profile\'s role',
+  'iam:PassRole': "RunInstances with providerSpec.iamInstanceProfile passes the profile's role",
   'iam:CreateServiceLinkedRole': 'the first spot RunInstances in an account creates AWSServiceRoleForEC2Spot',
   'kms:CreateGrant': 'RunInstances with an EBS volume encrypted by a customer-managed key (blockDevices[].ebs.kmsKey)',
   'kms:Decrypt': 'RunInstances with an EBS volume encrypted by a customer-managed key',
@@ -55,7 +55,11 @@ describe('manifests/providers/aws/credentials-request.yaml', function () {
   this.timeout(180_000);
   const path = join(repo, 'manifests', 'providers', 'aws', 'credentials-request.yaml');
   const [cr, ...rest] = readManifest(path);
-  const spec = cr?.spec as { secretRef: { name: string; namespace: string }; serviceAccountNames?: string[]; providerSpec: { apiVersion: string; kind: string; statementEntries: Statement[] } };
+  const spec = cr?.spec as {
+    secretRef: { name: string; namespace: string };
+    serviceAccountNames?: string[];
+    providerSpec: { apiVersion: string; kind: string; statementEntries: Statement[] };
+  };
   const listed = () => spec.providerSpec.statementEntries.flatMap((s) => s.action);
 
   it('is one cloudcredential.openshift.io/v1 CredentialsRequest for an AWSProviderSpec, all statements Allow on *', () => {
@@ -68,8 +72,13 @@ describe('manifests/providers/aws/credentials-request.yaml', function () {
 
   it('writes the Secret the AWS samples name, for the machine-api-controllers ServiceAccount', () => {
     const machineSet = readManifestDir('samples/aws').find((d) => d.kind === 'MachineSet');
-    const value = (machineSet?.spec as { template: { spec: { providerSpec: { value: { credentialsSecret: { name: string } } } } } }).template.spec.providerSpec.value;
-    expect(spec.secretRef).to.deep.equal({ name: value.credentialsSecret.name, namespace: machineSet?.metadata?.namespace });
+    const value = (
+      machineSet?.spec as { template: { spec: { providerSpec: { value: { credentialsSecret: { name: string } } } } } }
+    ).template.spec.providerSpec.value;
+    expect(spec.secretRef).to.deep.equal({
+      name: value.credentialsSecret.name,
+      namespace: machineSet?.metadata?.namespace,
+    });
     expect(spec.serviceAccountNames).to.deep.equal(['machine-api-controllers']);
   });
 
@@ -82,18 +91,29 @@ describe('manifests/providers/aws/credentials-request.yaml', function () {
 
   it('allows every SDK command the Ec2Api implementation can send', () => {
     const commands = commandsImportedBy(readFileSync(join(repo, 'providers', 'aws', 'ec2-api.ts'), 'utf8'));
-    expect(commands).to.include.members(['ec2:RunInstances', 'elasticloadbalancing:RegisterTargets', 'elasticloadbalancing:RegisterInstancesWithLoadBalancer']);
+    expect(commands).to.include.members([
+      'ec2:RunInstances',
+      'elasticloadbalancing:RegisterTargets',
+      'elasticloadbalancing:RegisterInstancesWithLoadBalancer',
+    ]);
     expect(commands.filter((a) => !listed().includes(a))).to.deep.equal([]);
   });
 
   it('lists nothing the actuator does not call, except the documented permissions behind its calls', () => {
     const commands = new Set(commandsImportedBy(readFileSync(join(repo, 'providers', 'aws', 'ec2-api.ts'), 'utf8')));
     expect(listed().filter((a) => !commands.has(a) && implied[a] === undefined)).to.deep.equal([]);
-    expect(Object.keys(implied).filter((a) => !listed().includes(a)), 'documented but not listed').to.deep.equal([]);
+    expect(
+      Object.keys(implied).filter((a) => !listed().includes(a)),
+      'documented but not listed',
+    ).to.deep.equal([]);
   });
 
   it('reads SDK command imports, including aliased ones, and ignores type-only imports', () => {
     const src = `import { RunInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';\nimport { DescribeLoadBalancersCommand as Nlb, RegisterTargetsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';`;
-    expect(commandsImportedBy(src)).to.deep.equal(['ec2:RunInstances', 'elasticloadbalancing:DescribeLoadBalancers', 'elasticloadbalancing:RegisterTargets']);
+    expect(commandsImportedBy(src)).to.deep.equal([
+      'ec2:RunInstances',
+      'elasticloadbalancing:DescribeLoadBalancers',
+      'elasticloadbalancing:RegisterTargets',
+    ]);
   });
 });

@@ -38,7 +38,13 @@ export interface Volume {
 }
 export interface Deployment {
   metadata: { name: string; namespace: string };
-  spec: { selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: { serviceAccountName: string; containers: Container[]; volumes?: Volume[] } } };
+  spec: {
+    selector: { matchLabels: Record<string, string> };
+    template: {
+      metadata: { labels: Record<string, string> };
+      spec: { serviceAccountName: string; containers: Container[]; volumes?: Volume[] };
+    };
+  };
 }
 
 /** The binaries an image runs, by entry point, with the flag parser each one uses. */
@@ -53,7 +59,9 @@ export async function parserFor(src: string): Promise<Command> {
   const known = parsers[src];
   if (known) return known();
   if (/^cmd\/machine-api-provider-[a-z]+\.ts$/.test(src)) {
-    const mod = (await import(pathToFileURL(join(repo, src)).href)) as { buildProgram?: (env: NodeJS.ProcessEnv) => Command };
+    const mod = (await import(pathToFileURL(join(repo, src)).href)) as {
+      buildProgram?: (env: NodeJS.ProcessEnv) => Command;
+    };
     if (typeof mod.buildProgram !== 'function') throw new Error(`${src} exports no buildProgram(env)`);
     return mod.buildProgram({});
   }
@@ -74,7 +82,8 @@ export function sourceOf(c: Container, cloud: string): string {
 }
 
 /** The containers running one of our binaries (the rest are the kube-rbac-proxy sidecars, on the image's entry point). */
-export const controllersOf = (d: Deployment): Container[] => d.spec.template.spec.containers.filter((c) => !c.name.startsWith('kube-rbac-proxy-'));
+export const controllersOf = (d: Deployment): Container[] =>
+  d.spec.template.spec.containers.filter((c) => !c.name.startsWith('kube-rbac-proxy-'));
 
 export function readDeployment(cloud: string): Deployment {
   const docs = readManifest(join(repo, 'manifests', 'providers', cloud, 'deployment.yaml'));
@@ -85,4 +94,6 @@ export function readDeployment(cloud: string): Deployment {
 
 /** The clouds with a deployment.yaml. */
 export const deploymentClouds = (): string[] =>
-  readdirSync(join(repo, 'manifests', 'providers')).filter((c) => existsSync(join(repo, 'manifests', 'providers', c, 'deployment.yaml')));
+  readdirSync(join(repo, 'manifests', 'providers')).filter((c) =>
+    existsSync(join(repo, 'manifests', 'providers', c, 'deployment.yaml')),
+  );

@@ -8,7 +8,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { TRUSTED_CA_BUNDLE_PATH } from '../../cmd/internal/index.js';
 import { parseArgs } from '../../cmd/local/local-binary.js';
-import { controllersOf, deploymentClouds, flagsOf, parserFor, readDeployment, sourceOf, type Container, type Probe } from './deployment-manifest.js';
+import {
+  controllersOf,
+  deploymentClouds,
+  flagsOf,
+  parserFor,
+  readDeployment,
+  sourceOf,
+  type Container,
+  type Probe,
+} from './deployment-manifest.js';
 import { readManifestDir, repo } from './manifest-files.js';
 import { maoArgs } from '../cmd/mao-args.js';
 
@@ -21,7 +30,7 @@ describe('manifests/providers/*/deployment.yaml', () => {
     expect(clouds).to.include('aws');
   });
 
-  it('runs the operator\'s commands, which the Containerfile links to image/launch, starting binaries built into /app/dist from sources tsconfig.build.json compiles', () => {
+  it("runs the operator's commands, which the Containerfile links to image/launch, starting binaries built into /app/dist from sources tsconfig.build.json compiles", () => {
     const containerfile = readFileSync(join(repo, 'Containerfile'), 'utf8');
     const linked = /^RUN for c in ([a-z -]+); do/m.exec(containerfile)?.[1]?.split(' ') ?? [];
     expect(containerfile).to.match(/^\s+ln -s \/app\/image\/launch "\/\$c"; \\$/m);
@@ -30,7 +39,9 @@ describe('manifests/providers/*/deployment.yaml', () => {
     expect(containerfile).to.match(/^COPY cmd \.\/cmd$/m);
     expect(containerfile).to.match(/^RUN npm run build/m);
     const build = JSON.parse(readFileSync(join(repo, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
-    const base = JSON.parse(readFileSync(join(repo, 'tsconfig.json'), 'utf8')) as { compilerOptions: { outDir: string; rootDir: string } };
+    const base = JSON.parse(readFileSync(join(repo, 'tsconfig.json'), 'utf8')) as {
+      compilerOptions: { outDir: string; rootDir: string };
+    };
     expect(build.include).to.include('cmd/**/*.ts');
     expect(base.compilerOptions).to.include({ outDir: 'dist', rootDir: '.' });
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
@@ -51,27 +62,55 @@ describe('manifests/providers/*/deployment.yaml', () => {
       const d = readDeployment(cloud);
       const containers = controllersOf(d);
 
-      it('runs the operator\'s containers in its order: the MachineSet controller, the provider binary, NodeLink, MachineHealthCheck, then one kube-rbac-proxy per metrics endpoint', () => {
+      it("runs the operator's containers in its order: the MachineSet controller, the provider binary, NodeLink, MachineHealthCheck, then one kube-rbac-proxy per metrics endpoint", () => {
         expect(d.spec.template.spec.containers.map((c) => c.name)).to.deep.equal([
-          'machineset-controller', 'machine-controller', 'nodelink-controller', 'machine-healthcheck-controller',
-          'kube-rbac-proxy-machineset-mtrc', 'kube-rbac-proxy-machine-mtrc', 'kube-rbac-proxy-mhc-mtrc',
+          'machineset-controller',
+          'machine-controller',
+          'nodelink-controller',
+          'machine-healthcheck-controller',
+          'kube-rbac-proxy-machineset-mtrc',
+          'kube-rbac-proxy-machine-mtrc',
+          'kube-rbac-proxy-mhc-mtrc',
         ]);
-        expect(containers.map((c) => c.command)).to.deep.equal([['/machineset-controller'], ['/machine-controller-manager'], ['/nodelink-controller'], ['/machine-healthcheck']]);
-        expect(containers.map((c) => sourceOf(c, cloud))).to.deep.equal(['cmd/machineset-controller.ts', `cmd/machine-api-provider-${cloud}.ts`, 'cmd/nodelink-controller.ts', 'cmd/machine-healthcheck.ts']);
+        expect(containers.map((c) => c.command)).to.deep.equal([
+          ['/machineset-controller'],
+          ['/machine-controller-manager'],
+          ['/nodelink-controller'],
+          ['/machine-healthcheck'],
+        ]);
+        expect(containers.map((c) => sourceOf(c, cloud))).to.deep.equal([
+          'cmd/machineset-controller.ts',
+          `cmd/machine-api-provider-${cloud}.ts`,
+          'cmd/nodelink-controller.ts',
+          'cmd/machine-healthcheck.ts',
+        ]);
       });
 
       it('gives the provider binary NODE_NAME from the downward API and RELEASE_VERSION, the trusted CA bundle and the bound service-account token where the binaries read them', () => {
-        const machine = containers.find((c) => c.name === 'machine-controller') as Container & { env?: Array<{ name: string; value?: string; valueFrom?: unknown }>; volumeMounts?: Array<{ name: string; mountPath: string }> };
-        expect(machine.env?.find((e) => e.name === 'NODE_NAME')?.valueFrom).to.deep.equal({ fieldRef: { fieldPath: 'spec.nodeName' } });
-        expect(machine.env?.find((e) => e.name === 'RELEASE_VERSION')?.value).to.be.a('string').and.not.equal('');
+        const machine = containers.find((c) => c.name === 'machine-controller') as Container & {
+          env?: Array<{ name: string; value?: string; valueFrom?: unknown }>;
+          volumeMounts?: Array<{ name: string; mountPath: string }>;
+        };
+        expect(machine.env?.find((e) => e.name === 'NODE_NAME')?.valueFrom).to.deep.equal({
+          fieldRef: { fieldPath: 'spec.nodeName' },
+        });
+        expect(machine.env?.find((e) => e.name === 'RELEASE_VERSION')?.value)
+          .to.be.a('string')
+          .and.not.equal('');
         const mounts = new Map(machine.volumeMounts?.map((m) => [m.mountPath, m.name]));
         expect(mounts.get(dirname(TRUSTED_CA_BUNDLE_PATH))).to.equal('trusted-ca');
         expect(mounts.get('/var/run/secrets/openshift/serviceaccount')).to.equal('bound-sa-token');
-        const volumes = (d.spec.template.spec as unknown as { volumes: Array<{ name: string; configMap?: { items?: Array<{ path: string }> } }> }).volumes;
-        expect(volumes.find((v) => v.name === 'trusted-ca')?.configMap?.items?.map((i) => i.path)).to.deep.equal([basename(TRUSTED_CA_BUNDLE_PATH)]);
+        const volumes = (
+          d.spec.template.spec as unknown as {
+            volumes: Array<{ name: string; configMap?: { items?: Array<{ path: string }> } }>;
+          }
+        ).volumes;
+        expect(volumes.find((v) => v.name === 'trusted-ca')?.configMap?.items?.map((i) => i.path)).to.deep.equal([
+          basename(TRUSTED_CA_BUNDLE_PATH),
+        ]);
       });
 
-      it('passes each controller the operator\'s argument list (test/cmd/mao-args.ts), plus only --metrics-bind-address (checked to be loopback below)', () => {
+      it("passes each controller the operator's argument list (test/cmd/mao-args.ts), plus only --metrics-bind-address (checked to be loopback below)", () => {
         const operatorArgs: Record<string, string[]> = {
           'machineset-controller': maoArgs.machineSetController,
           'machine-controller': maoArgs.machineController(cloud as 'aws' | 'gcp' | 'ibmcloud'),
@@ -79,7 +118,10 @@ describe('manifests/providers/*/deployment.yaml', () => {
           'machine-healthcheck-controller': maoArgs.machineHealthCheck,
         };
         // The operator lists the cluster's every gate; the manifest lists the one the binaries act on.
-        const comparable = (args: string[]) => args.filter((a) => !a.startsWith('--metrics-bind-address=')).map((a) => (a.startsWith('--feature-gates=') ? '--feature-gates=…' : a));
+        const comparable = (args: string[]) =>
+          args
+            .filter((a) => !a.startsWith('--metrics-bind-address='))
+            .map((a) => (a.startsWith('--feature-gates=') ? '--feature-gates=…' : a));
         for (const c of containers) {
           expect(comparable(c.args ?? []), c.name).to.deep.equal(comparable(operatorArgs[c.name] ?? []));
         }
@@ -90,7 +132,8 @@ describe('manifests/providers/*/deployment.yaml', () => {
         expect(d.metadata.namespace).to.equal('openshift-machine-api');
         const sa = readManifestDir('rbac').find((x) => x.kind === 'ServiceAccount');
         expect(sa?.metadata).to.include({ name: 'machine-api-controllers', namespace: d.metadata.namespace });
-        for (const [k, v] of Object.entries(d.spec.selector.matchLabels)) expect(d.spec.template.metadata.labels[k]).to.equal(v);
+        for (const [k, v] of Object.entries(d.spec.selector.matchLabels))
+          expect(d.spec.template.metadata.labels[k]).to.equal(v);
       });
 
       for (const c of containers) {
@@ -107,14 +150,19 @@ describe('manifests/providers/*/deployment.yaml', () => {
           const ports = new Map((c.ports ?? []).map((p) => [p.name, p.containerPort]));
           if (flags.metricsBindAddress === '0' && flags.healthAddr === '') {
             expect(ports.size, `${c.name} ports`).to.equal(0);
-            expect([c.readinessProbe, c.livenessProbe, c.startupProbe].filter(Boolean), `${c.name} probes`).to.deep.equal([]);
+            expect(
+              [c.readinessProbe, c.livenessProbe, c.startupProbe].filter(Boolean),
+              `${c.name} probes`,
+            ).to.deep.equal([]);
             return;
           }
           // Plain-HTTP metrics are for the kube-rbac-proxy sidecar in this pod only; it serves them over TLS.
           expect(flags.metricsBindAddress, `${c.name} --metrics-bind-address`).to.match(/^127\.0\.0\.1:\d+$/);
           expect([...ports.values()]).to.not.include(portOf(flags.metricsBindAddress));
           expect([...ports.values()]).to.include(portOf(flags.healthAddr));
-          for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe].filter((p): p is Probe => p !== undefined)) {
+          for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe].filter(
+            (p): p is Probe => p !== undefined,
+          )) {
             expect(['/healthz', '/readyz']).to.include(probe.httpGet?.path);
             const port = typeof probe.httpGet?.port === 'string' ? ports.get(probe.httpGet.port) : probe.httpGet?.port;
             expect(port, `${c.name} probe port`).to.equal(portOf(flags.healthAddr));
@@ -132,7 +180,10 @@ describe('manifests/providers/*/deployment.yaml', () => {
         for (const c of every) {
           const names = (c.ports ?? []).map((p) => p.name);
           expect(new Set(names).size, c.name).to.equal(names.length);
-          expect(names.every((n) => n.length <= 15), 'port names are at most 15 characters').to.equal(true);
+          expect(
+            names.every((n) => n.length <= 15),
+            'port names are at most 15 characters',
+          ).to.equal(true);
         }
         const leases = await Promise.all(containers.map(async (c) => (await flagsOf(c, cloud)).leaderElectId));
         expect(new Set(leases).size).to.equal(leases.length);

@@ -10,7 +10,12 @@ export interface ManifestDoc {
   file: string;
   apiVersion?: string;
   kind?: string;
-  metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   [key: string]: unknown;
 }
 

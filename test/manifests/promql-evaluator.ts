@@ -35,7 +35,10 @@ export class PromqlSyntaxError extends Error {
 /** Prometheus's default lookback: an instant selector sees the newest sample at most this old. */
 const LOOKBACK_MS = 5 * 60_000;
 
-type Value = { kind: 'scalar'; value: number } | { kind: 'vector'; elements: VectorElement[] } | { kind: 'matrix'; series: Series[] };
+type Value =
+  | { kind: 'scalar'; value: number }
+  | { kind: 'vector'; elements: VectorElement[] }
+  | { kind: 'matrix'; series: Series[] };
 
 /** Evaluates `expr` at `atMs` over `series`; the result is the instant vector an alert rule fires for. */
 export function evaluateInstant(expr: string, series: readonly Series[], atMs: number): VectorElement[] {
@@ -48,7 +51,8 @@ export function evaluateInstant(expr: string, series: readonly Series[], atMs: n
   const top = tree.topNode.firstChild;
   if (!top) throw new PromqlSyntaxError(`${JSON.stringify(expr)} is empty`);
   const value = new Evaluation(expr, series, atMs).eval(top);
-  if (value.kind !== 'vector') throw new UnsupportedPromqlError(`${JSON.stringify(expr)} evaluates to a ${value.kind}, not an instant vector`);
+  if (value.kind !== 'vector')
+    throw new UnsupportedPromqlError(`${JSON.stringify(expr)} evaluates to a ${value.kind}, not an instant vector`);
   return value.elements;
 }
 
@@ -85,7 +89,9 @@ class Evaluation {
   }
 
   private unsupported(node: SyntaxNode, what = node.name): UnsupportedPromqlError {
-    return new UnsupportedPromqlError(`${what} (in ${JSON.stringify(this.text(node))}) is not supported by this evaluator`);
+    return new UnsupportedPromqlError(
+      `${what} (in ${JSON.stringify(this.text(node))}) is not supported by this evaluator`,
+    );
   }
 
   private children(node: SyntaxNode): SyntaxNode[] {
@@ -155,13 +161,15 @@ class Evaluation {
    */
   private literalAlternation(node: SyntaxNode, pattern: string): string[] {
     const alternatives = pattern.split('|');
-    if (!alternatives.every((a) => /^[A-Za-z0-9_:\- ]*$/.test(a))) throw this.unsupported(node, `the regex ${JSON.stringify(pattern)} (only alternations of plain words are)`);
+    if (!alternatives.every((a) => /^[A-Za-z0-9_:\- ]*$/.test(a)))
+      throw this.unsupported(node, `the regex ${JSON.stringify(pattern)} (only alternations of plain words are)`);
     return alternatives;
   }
 
   private stringLiteral(node: SyntaxNode): string {
     const raw = this.text(node);
-    if (node.name !== 'StringLiteral' || !raw.startsWith('"')) throw this.unsupported(node, 'a string literal other than a double-quoted one');
+    if (node.name !== 'StringLiteral' || !raw.startsWith('"'))
+      throw this.unsupported(node, 'a string literal other than a double-quoted one');
     return JSON.parse(raw) as string;
   }
 
@@ -176,7 +184,8 @@ class Evaluation {
 
   private range(node: SyntaxNode): Series[] {
     const [selector, duration, ...rest] = this.children(node);
-    if (selector?.name !== 'VectorSelector' || duration?.name !== 'DurationExpr' || rest.length > 0) throw this.unsupported(node);
+    if (selector?.name !== 'VectorSelector' || duration?.name !== 'DurationExpr' || rest.length > 0)
+      throw this.unsupported(node);
     const rangeMs = this.duration(duration);
     return this.selected(selector)
       .map((s) => ({ labels: s.labels, samples: s.samples.filter((p) => p.t <= this.at && p.t > this.at - rangeMs) }))
@@ -187,8 +196,11 @@ class Evaluation {
   private duration(node: SyntaxNode): number {
     const text = this.text(node);
     const m = /^(\d+)(ms|s|m|h|d|w|y)$/.exec(text);
-    if (!m) throw this.unsupported(node, `the duration ${JSON.stringify(text)} (one number and one unit are supported)`);
-    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, y: 31_536_000_000 }[m[2] as 'ms'];
+    if (!m)
+      throw this.unsupported(node, `the duration ${JSON.stringify(text)} (one number and one unit are supported)`);
+    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, y: 31_536_000_000 }[
+      m[2] as 'ms'
+    ];
     return Number(m[1]) * unit;
   }
 
@@ -207,7 +219,10 @@ class Evaluation {
     const arg = this.eval(this.onlyExprChild(body));
     if (arg.kind !== 'matrix') throw this.unsupported(node, `${this.text(ident!)} of a ${arg.kind}`);
     // *_over_time functions drop the metric name, as every function does.
-    return { kind: 'vector', elements: arg.series.map((s) => ({ labels: withoutName(s.labels), value: reduce(s.samples.map((p) => p.v)) })) };
+    return {
+      kind: 'vector',
+      elements: arg.series.map((s) => ({ labels: withoutName(s.labels), value: reduce(s.samples.map((p) => p.v)) })),
+    };
   }
 
   private aggregate(node: SyntaxNode): Value {
@@ -236,13 +251,21 @@ class Evaluation {
       g.values.push(e.value);
       groups.set(key, g);
     }
-    return { kind: 'vector', elements: [...groups.values()].map((g) => ({ labels: g.labels, value: reduce(g.values) })) };
+    return {
+      kind: 'vector',
+      elements: [...groups.values()].map((g) => ({ labels: g.labels, value: reduce(g.values) })),
+    };
   }
 
   private grouping(modifier: SyntaxNode): { by: boolean; labels: string[] } {
     const [kind, labels] = this.children(modifier);
     if (!kind || labels?.name !== 'GroupingLabels') throw this.unsupported(modifier);
-    return { by: kind.name === 'By' || kind.name === 'On', labels: this.children(labels).filter((c) => c.name === 'LabelName').map((c) => this.text(c)) };
+    return {
+      by: kind.name === 'By' || kind.name === 'On',
+      labels: this.children(labels)
+        .filter((c) => c.name === 'LabelName')
+        .map((c) => this.text(c)),
+    };
   }
 
   private binary(node: SyntaxNode): Value {
@@ -265,7 +288,8 @@ class Evaluation {
     const cmp = compare[op.name];
     if (cmp) {
       // A comparison between a vector and a scalar filters the vector, keeping the samples for which it holds.
-      if (lhs.kind === 'vector' && rhs.kind === 'scalar' && !matching) return { kind: 'vector', elements: lhs.elements.filter((e) => cmp(e.value, rhs.value)) };
+      if (lhs.kind === 'vector' && rhs.kind === 'scalar' && !matching)
+        return { kind: 'vector', elements: lhs.elements.filter((e) => cmp(e.value, rhs.value)) };
       throw this.unsupported(node, `${op.name} between a ${lhs.kind} and a ${rhs.kind}`);
     }
     if (op.name === 'Unless' || op.name === 'And') {

@@ -24,27 +24,106 @@ interface Grant {
 
 /** Rights the recorded run does not exercise, each with why a binary needs it. */
 const notExercised: Array<{ binary: string; verb: string; group: string; resource: string; why: string }> = [
-  { binary: 'machine-api-provider', verb: 'delete', group: '', resource: 'nodes', why: 'a deleted Machine\'s Node is removed once its instance is gone (in the run the kubelet simulator removed it first)' },
-  { binary: 'machine-api-provider', verb: 'get', group: 'apps', resource: 'daemonsets', why: 'drain leaves the pods of existing DaemonSets alone (the run had none)' },
-  { binary: 'machine-api-provider', verb: 'get', group: '', resource: 'secrets', why: 'Secrets come from the informer cache; one the cache has not seen yet (just created, or read before the first sync) is read live' },
-  { binary: 'machine-api-provider', verb: 'get', group: 'config.openshift.io', resource: 'infrastructures', why: 'read once at start; the local control plane serves no Infrastructure' },
-  { binary: 'machine-api-provider', verb: 'get', group: '', resource: 'configmaps', why: 'the AWS binary\'s main reads the CA bundle of ConfigMap openshift-config-managed/kube-cloud-config once at start; the recorded run builds the binaries in-process, past that step (test/e2e/local-rbac.test.ts runs them as processes)' },
-  { binary: 'machineset-controller', verb: 'get', group: 'config.openshift.io', resource: 'infrastructures', why: 'the admission webhooks read it once at start; the recorded run has them disabled (the local control plane serves no Infrastructure)' },
-  { binary: 'machineset-controller', verb: 'get', group: '', resource: 'secrets', why: 'the validating webhooks warn when a providerSpec\'s credentials Secret does not exist; the recorded run has them disabled' },
-  { binary: 'machineset-controller', verb: 'patch', group: 'machine.openshift.io', resource: 'machines', why: 'adopting orphan Machines and releasing those whose labels stopped matching' },
-  { binary: 'machine-healthcheck', verb: 'patch', group: 'machine.openshift.io', resource: 'machines', why: 'the external-remediation annotation, when a MachineHealthCheck names a remediation template' },
-  { binary: 'machine-healthcheck', verb: 'get', group: '', resource: 'nodes', why: 'a node missing from the informer cache is read live before it counts as gone (timing)' },
+  {
+    binary: 'machine-api-provider',
+    verb: 'delete',
+    group: '',
+    resource: 'nodes',
+    why: "a deleted Machine's Node is removed once its instance is gone (in the run the kubelet simulator removed it first)",
+  },
+  {
+    binary: 'machine-api-provider',
+    verb: 'get',
+    group: 'apps',
+    resource: 'daemonsets',
+    why: 'drain leaves the pods of existing DaemonSets alone (the run had none)',
+  },
+  {
+    binary: 'machine-api-provider',
+    verb: 'get',
+    group: '',
+    resource: 'secrets',
+    why: 'Secrets come from the informer cache; one the cache has not seen yet (just created, or read before the first sync) is read live',
+  },
+  {
+    binary: 'machine-api-provider',
+    verb: 'get',
+    group: 'config.openshift.io',
+    resource: 'infrastructures',
+    why: 'read once at start; the local control plane serves no Infrastructure',
+  },
+  {
+    binary: 'machine-api-provider',
+    verb: 'get',
+    group: '',
+    resource: 'configmaps',
+    why: "the AWS binary's main reads the CA bundle of ConfigMap openshift-config-managed/kube-cloud-config once at start; the recorded run builds the binaries in-process, past that step (test/e2e/local-rbac.test.ts runs them as processes)",
+  },
+  {
+    binary: 'machineset-controller',
+    verb: 'get',
+    group: 'config.openshift.io',
+    resource: 'infrastructures',
+    why: 'the admission webhooks read it once at start; the recorded run has them disabled (the local control plane serves no Infrastructure)',
+  },
+  {
+    binary: 'machineset-controller',
+    verb: 'get',
+    group: '',
+    resource: 'secrets',
+    why: "the validating webhooks warn when a providerSpec's credentials Secret does not exist; the recorded run has them disabled",
+  },
+  {
+    binary: 'machineset-controller',
+    verb: 'patch',
+    group: 'machine.openshift.io',
+    resource: 'machines',
+    why: 'adopting orphan Machines and releasing those whose labels stopped matching',
+  },
+  {
+    binary: 'machine-healthcheck',
+    verb: 'patch',
+    group: 'machine.openshift.io',
+    resource: 'machines',
+    why: 'the external-remediation annotation, when a MachineHealthCheck names a remediation template',
+  },
+  {
+    binary: 'machine-healthcheck',
+    verb: 'get',
+    group: '',
+    resource: 'nodes',
+    why: 'a node missing from the informer cache is read live before it counts as gone (timing)',
+  },
   // The event recorder patches the count of a repeated event; whether one repeats in a run is timing.
-  { binary: 'machineset-controller', verb: 'patch', group: '', resource: 'events', why: 'repeated events are aggregated by patching their count' },
-  { binary: 'machine-healthcheck', verb: 'patch', group: '', resource: 'events', why: 'repeated events are aggregated by patching their count' },
-  { binary: 'machine-api-provider', verb: 'patch', group: '', resource: 'events', why: 'repeated events are aggregated by patching their count' },
+  {
+    binary: 'machineset-controller',
+    verb: 'patch',
+    group: '',
+    resource: 'events',
+    why: 'repeated events are aggregated by patching their count',
+  },
+  {
+    binary: 'machine-healthcheck',
+    verb: 'patch',
+    group: '',
+    resource: 'events',
+    why: 'repeated events are aggregated by patching their count',
+  },
+  {
+    binary: 'machine-api-provider',
+    verb: 'patch',
+    group: '',
+    resource: 'events',
+    why: 'repeated events are aggregated by patching their count',
+  },
 ];
 
 /** Roles whose binary records its requests under another name (none: each binary runs as itself, NodeLink too). */
 const recordedAs: Record<string, string> = {};
 
 const resourceOf = (r: RecordedRequest) => (r.subresource ? `${r.resource}/${r.subresource}` : r.resource);
-const describe_ = (r: { verb: string; group: string; resource: string }) => `${r.verb} ${r.group || 'core'}/${r.resource}`;
+const describe_ = (r: { verb: string; group: string; resource: string }) =>
+  `${r.verb} ${r.group || 'core'}/${r.resource}`;
 
 function rulesOf(role: ManifestDoc): Rule[] {
   return (role.rules as Rule[] | undefined) ?? [];
@@ -52,16 +131,24 @@ function rulesOf(role: ManifestDoc): Rule[] {
 
 function ruleAllows(rule: Rule, verb: string, group: string, resource: string): boolean {
   const has = (list: string[] | undefined, v: string) => (list ?? []).includes(v) || (list ?? []).includes('*');
-  return has(rule.apiGroups, group) && has(rule.resources, resource) && has(rule.verbs, verb) && !rule.resourceNames?.length;
+  return (
+    has(rule.apiGroups, group) && has(rule.resources, resource) && has(rule.verbs, verb) && !rule.resourceNames?.length
+  );
 }
 
 function grantsTo(docs: ManifestDoc[]): Grant[] {
   const find = (kind: string, name: string, namespace?: string) =>
-    docs.find((d) => d.kind === kind && d.metadata?.name === name && (namespace === undefined || d.metadata?.namespace === namespace));
+    docs.find(
+      (d) =>
+        d.kind === kind &&
+        d.metadata?.name === name &&
+        (namespace === undefined || d.metadata?.namespace === namespace),
+    );
   const grants: Grant[] = [];
   for (const b of docs.filter((d) => d.kind === 'ClusterRoleBinding' || d.kind === 'RoleBinding')) {
     const subjects = (b.subjects as Array<{ kind: string; name: string; namespace?: string }> | undefined) ?? [];
-    if (!subjects.some((s) => s.kind === 'ServiceAccount' && s.name === SA.name && s.namespace === SA.namespace)) continue;
+    if (!subjects.some((s) => s.kind === 'ServiceAccount' && s.name === SA.name && s.namespace === SA.namespace))
+      continue;
     const ref = b.roleRef as { kind: string; name: string };
     const namespace = b.kind === 'RoleBinding' ? b.metadata?.namespace : undefined;
     const role = ref.kind === 'Role' ? find('Role', ref.name, namespace) : find('ClusterRole', ref.name);
@@ -72,7 +159,11 @@ function grantsTo(docs: ManifestDoc[]): Grant[] {
 }
 
 function allowed(grants: Grant[], r: RecordedRequest): boolean {
-  return grants.some((g) => (g.namespace === undefined || g.namespace === r.namespace) && rulesOf(g.role).some((rule) => ruleAllows(rule, r.verb, r.group, resourceOf(r))));
+  return grants.some(
+    (g) =>
+      (g.namespace === undefined || g.namespace === r.namespace) &&
+      rulesOf(g.role).some((rule) => ruleAllows(rule, r.verb, r.group, resourceOf(r))),
+  );
 }
 
 describe('manifests/rbac', function () {
@@ -86,7 +177,11 @@ describe('manifests/rbac', function () {
       expect(['ServiceAccount', 'ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding'], d.file).to.include(d.kind);
       expect(d.metadata?.name, d.file).to.be.a('string');
     }
-    expect(docs.some((d) => d.kind === 'ServiceAccount' && d.metadata?.name === SA.name && d.metadata.namespace === SA.namespace)).to.equal(true);
+    expect(
+      docs.some(
+        (d) => d.kind === 'ServiceAccount' && d.metadata?.name === SA.name && d.metadata.namespace === SA.namespace,
+      ),
+    ).to.equal(true);
     expect(() => grantsTo(docs)).to.not.throw();
   });
 
@@ -108,9 +203,17 @@ describe('manifests/rbac', function () {
   it('allows every API request each binary made in the recorded AWS run', async () => {
     const run = await recordedRun();
     expect(run.requests.length).to.be.greaterThan(100);
-    for (const name of run.binaryNames) expect(run.requests.some((r) => r.userAgent === name), `requests by ${name}`).to.equal(true);
+    for (const name of run.binaryNames)
+      expect(
+        run.requests.some((r) => r.userAgent === name),
+        `requests by ${name}`,
+      ).to.equal(true);
     const grants = grantsTo(docs);
-    const denied = new Set(run.requests.filter((r) => !allowed(grants, r)).map((r) => `${r.userAgent}: ${r.verb} ${r.group || 'core'}/${resourceOf(r)} in ${r.namespace ?? '(cluster)'}`));
+    const denied = new Set(
+      run.requests
+        .filter((r) => !allowed(grants, r))
+        .map((r) => `${r.userAgent}: ${r.verb} ${r.group || 'core'}/${resourceOf(r)} in ${r.namespace ?? '(cluster)'}`),
+    );
     expect([...denied]).to.deep.equal([]);
   });
 
@@ -138,9 +241,17 @@ describe('manifests/rbac', function () {
         for (const group of rule.apiGroups ?? []) {
           for (const resource of rule.resources ?? []) {
             for (const verb of rule.verbs ?? []) {
-              const used = run.requests.some((r) => r.userAgent?.startsWith(binary) && r.verb === verb && r.group === group && resourceOf(r) === resource);
-              const documented = notExercised.some((n) => n.binary === binary && n.verb === verb && n.group === group && n.resource === resource);
-              if (!used && !documented) unused.push(`${role.kind} ${role.metadata?.name} (${annotated}): ${describe_({ verb, group, resource })}`);
+              const used = run.requests.some(
+                (r) =>
+                  r.userAgent?.startsWith(binary) && r.verb === verb && r.group === group && resourceOf(r) === resource,
+              );
+              const documented = notExercised.some(
+                (n) => n.binary === binary && n.verb === verb && n.group === group && n.resource === resource,
+              );
+              if (!used && !documented)
+                unused.push(
+                  `${role.kind} ${role.metadata?.name} (${annotated}): ${describe_({ verb, group, resource })}`,
+                );
             }
           }
         }
@@ -152,7 +263,11 @@ describe('manifests/rbac', function () {
   it('documents only rights that a role of that binary grants', () => {
     const roles = docs.filter((d) => d.kind === 'Role' || d.kind === 'ClusterRole');
     for (const n of notExercised) {
-      const granted = roles.some((role) => role.metadata?.annotations?.[BINARY_ANNOTATION] === n.binary && rulesOf(role).some((rule) => ruleAllows(rule, n.verb, n.group, n.resource)));
+      const granted = roles.some(
+        (role) =>
+          role.metadata?.annotations?.[BINARY_ANNOTATION] === n.binary &&
+          rulesOf(role).some((rule) => ruleAllows(rule, n.verb, n.group, n.resource)),
+      );
       expect(granted, `documented but not granted: ${n.binary} ${describe_(n)}`).to.equal(true);
       expect(n.why.length, describe_(n)).to.be.greaterThan(10);
     }

@@ -23,14 +23,15 @@ export interface RecordedRun {
   binaryNames: string[];
 }
 
-
 const SET = 'worker-us-east-1a';
 const inSet = `machine.openshift.io/cluster-api-machineset=${SET}`;
 
 async function running(client: KubeClient, n: number): Promise<Machine[]> {
   return eventually(`${n} Running machines`, async () => {
     const ms = (await client.list(Machines, { namespace: LOCAL_NAMESPACE, labelSelector: inSet })).items;
-    return ms.length === n && ms.every((m) => m.status?.phase === 'Running' && !m.metadata.deletionTimestamp) ? ms : undefined;
+    return ms.length === n && ms.every((m) => m.status?.phase === 'Running' && !m.metadata.deletionTimestamp)
+      ? ms
+      : undefined;
   });
 }
 
@@ -38,7 +39,9 @@ async function record(): Promise<RecordedRun> {
   const binaryNames = binariesOf(localProvider('aws')).map((b) => b.name);
   const requests: RecordedRequest[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'recorded-run-'));
-  const logs = process.env.RECORDED_RUN_LOG ? createWriteStream(process.env.RECORDED_RUN_LOG) : new PassThrough().resume();
+  const logs = process.env.RECORDED_RUN_LOG
+    ? createWriteStream(process.env.RECORDED_RUN_LOG)
+    : new PassThrough().resume();
   const env = await startLocalEnvironment({
     provider: 'aws',
     stateDir: dir,
@@ -87,7 +90,11 @@ async function record(): Promise<RecordedRun> {
       return ms.some((m) => m.metadata.uid === victim.metadata.uid) ? undefined : ms;
     });
 
-    await client.patch(MachineSets, { namespace: LOCAL_NAMESPACE, name: SET }, { type: 'merge', body: { spec: { replicas: 1 } } });
+    await client.patch(
+      MachineSets,
+      { namespace: LOCAL_NAMESPACE, name: SET },
+      { type: 'merge', body: { spec: { replicas: 1 } } },
+    );
     await eventually('scale down to 1', async () => {
       const ms = (await client.list(Machines, { namespace: LOCAL_NAMESPACE, labelSelector: inSet })).items;
       return ms.length === 1 ? ms : undefined;

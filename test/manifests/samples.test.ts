@@ -40,7 +40,14 @@ describe('manifests/', () => {
 const dir = join(repo, 'manifests', 'samples', 'aws');
 
 interface MachineSetDoc extends KubeObject {
-  spec: { replicas: number; selector: LabelSelector; template: { metadata: { labels: Record<string, string> }; spec: { providerSpec: { value: Record<string, unknown> } } } };
+  spec: {
+    replicas: number;
+    selector: LabelSelector;
+    template: {
+      metadata: { labels: Record<string, string> };
+      spec: { providerSpec: { value: Record<string, unknown> } };
+    };
+  };
 }
 
 describe('manifests/samples/aws', () => {
@@ -54,7 +61,8 @@ describe('manifests/samples/aws', () => {
     expect(byKind('MachineHealthCheck')).to.have.length(1);
     expect(byKind('Secret')).to.have.length(2);
     expect(machineSet.spec.replicas).to.equal(3);
-    for (const o of samples) expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).to.equal('openshift-machine-api');
+    for (const o of samples)
+      expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).to.equal('openshift-machine-api');
   });
 
   it('is the samples directory of the aws entry of the local environment', () => {
@@ -92,7 +100,10 @@ describe('manifests/samples/aws', () => {
     const secrets = byKind('Secret') as Secret[];
     const credentials = secrets.find((s) => s.metadata.name === config.credentialsSecret?.name);
     expect(credentials, 'credentials secret').to.not.equal(undefined);
-    expect(secrets.some((s) => s.metadata.name === config.userDataSecret?.name && s.stringData?.userData), 'user-data secret').to.equal(true);
+    expect(
+      secrets.some((s) => s.metadata.name === config.userDataSecret?.name && s.stringData?.userData),
+      'user-data secret',
+    ).to.equal(true);
     expect((credentialsFromSecret(credentials!) as { accessKeyId?: string }).accessKeyId).to.match(/^AKIA/);
   });
 
@@ -101,11 +112,18 @@ describe('manifests/samples/aws', () => {
     const data = mkdtempSync(join(tmpdir(), 'samples-'));
     const env = await startTestEnv({ controlPlane: { dataDir: data } });
     try {
-      await env.client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'openshift-machine-api' } });
+      await env.client.create(Namespaces, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'openshift-machine-api' },
+      });
       const all = readSamples(dir);
       expect(await createIfAbsent(env.client, all)).to.have.length(all.length);
       expect(await createIfAbsent(env.client, all)).to.deep.equal([]);
-      const stored = await env.client.get(Secrets, { namespace: 'openshift-machine-api', name: 'aws-cloud-credentials' });
+      const stored = await env.client.get(Secrets, {
+        namespace: 'openshift-machine-api',
+        name: 'aws-cloud-credentials',
+      });
       expect(stored.stringData, 'stringData is moved into data on write').to.equal(undefined);
       expect(Buffer.from(stored.data?.aws_access_key_id ?? '', 'base64').toString()).to.match(/^AKIA/);
     } finally {

@@ -4,7 +4,17 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { buildProgram } from '../../cmd/termination-handler.js';
-import { createKubeClient, loadKubeConfig, MachineHealthChecks, Namespaces, Nodes, nullLogger, RealClock, runTerminationHandler, type KubeObject } from '../../lib/index.js';
+import {
+  createKubeClient,
+  loadKubeConfig,
+  MachineHealthChecks,
+  Namespaces,
+  Nodes,
+  nullLogger,
+  RealClock,
+  runTerminationHandler,
+  type KubeObject,
+} from '../../lib/index.js';
 import type { RecordedRequest } from '../../lib/envtest/index.js';
 import { startTestEnv } from '../../lib/testing/index.js';
 import { maoArgs } from '../cmd/mao-args.js';
@@ -35,32 +45,68 @@ interface PodSpec {
 }
 
 describe('manifests/termination-handler', () => {
-  const ds = only('daemonset.yaml', 'DaemonSet') as ManifestDoc & { spec: { selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: PodSpec } } };
+  const ds = only('daemonset.yaml', 'DaemonSet') as ManifestDoc & {
+    spec: {
+      selector: { matchLabels: Record<string, string> };
+      template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: PodSpec };
+    };
+  };
   const pod = ds.spec.template.spec;
   const container = pod.containers[0]!;
 
-  it('is the operator\'s DaemonSet: name, labels, selector, interruptible Linux nodes, every NoSchedule taint tolerated, host network', () => {
-    expect(ds.metadata).to.deep.include({ name: 'machine-api-termination-handler', namespace: 'openshift-machine-api', labels: { api: 'clusterapi', 'k8s-app': 'termination-handler' } });
+  it("is the operator's DaemonSet: name, labels, selector, interruptible Linux nodes, every NoSchedule taint tolerated, host network", () => {
+    expect(ds.metadata).to.deep.include({
+      name: 'machine-api-termination-handler',
+      namespace: 'openshift-machine-api',
+      labels: { api: 'clusterapi', 'k8s-app': 'termination-handler' },
+    });
     expect(ds.spec.selector.matchLabels).to.deep.equal(ds.spec.template.metadata.labels);
-    expect(ds.spec.template.metadata.annotations['openshift.io/required-scc']).to.equal('machine-api-termination-handler');
-    expect(pod.nodeSelector).to.deep.equal({ 'machine.openshift.io/interruptible-instance': '', 'kubernetes.io/os': 'linux' });
+    expect(ds.spec.template.metadata.annotations['openshift.io/required-scc']).to.equal(
+      'machine-api-termination-handler',
+    );
+    expect(pod.nodeSelector).to.deep.equal({
+      'machine.openshift.io/interruptible-instance': '',
+      'kubernetes.io/os': 'linux',
+    });
     expect(pod.tolerations).to.deep.equal([{ operator: 'Exists', effect: 'NoSchedule' }]);
-    expect(pod).to.include({ hostNetwork: true, priorityClassName: 'system-node-critical', serviceAccountName: 'machine-api-termination-handler', automountServiceAccountToken: false });
+    expect(pod).to.include({
+      hostNetwork: true,
+      priorityClassName: 'system-node-critical',
+      serviceAccountName: 'machine-api-termination-handler',
+      automountServiceAccountToken: false,
+    });
   });
 
-  it('runs the handler with the operator\'s arguments, which parse with the binary\'s own flags', () => {
+  it("runs the handler with the operator's arguments, which parse with the binary's own flags", () => {
     expect(container.command, 'the command the image links to image/launch').to.deep.equal(['/termination-handler']);
     expect(container.args).to.deep.equal(maoArgs.terminationHandler('$(NODE_NAME)'));
-    const o = buildProgram({}).exitOverride().parse(container.args, { from: 'user' }).opts<{ nodeName: string; pollIntervalSeconds: number; v: number; namespace: string }>();
-    expect(o).to.include({ nodeName: '$(NODE_NAME)', pollIntervalSeconds: 5, v: 3, namespace: 'openshift-machine-api' });
+    const o = buildProgram({})
+      .exitOverride()
+      .parse(container.args, { from: 'user' })
+      .opts<{ nodeName: string; pollIntervalSeconds: number; v: number; namespace: string }>();
+    expect(o).to.include({
+      nodeName: '$(NODE_NAME)',
+      pollIntervalSeconds: 5,
+      v: 3,
+      namespace: 'openshift-machine-api',
+    });
   });
 
-  it('passes the Node name from the downward API and the kubelet\'s credentials from the host, read-only', () => {
-    expect(container.env).to.deep.include({ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } });
+  it("passes the Node name from the downward API and the kubelet's credentials from the host, read-only", () => {
+    expect(container.env).to.deep.include({
+      name: 'NODE_NAME',
+      valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } },
+    });
     expect(container.env).to.deep.include({ name: 'KUBECONFIG', value: '/var/lib/kubelet/kubeconfig' });
-    expect(pod.volumes.map((v) => v.hostPath?.path)).to.deep.equal(['/var/lib/kubelet/kubeconfig', '/var/lib/kubelet/pki']);
+    expect(pod.volumes.map((v) => v.hostPath?.path)).to.deep.equal([
+      '/var/lib/kubelet/kubeconfig',
+      '/var/lib/kubelet/pki',
+    ]);
     for (const m of container.volumeMounts) expect(m.readOnly, m.name).to.equal(true);
-    expect(container.env.map((e) => e.name), 'production reaches the real metadata address').to.not.include.members(['AWS_EC2_METADATA_SERVICE_ENDPOINT', 'GCE_METADATA_HOST']);
+    expect(
+      container.env.map((e) => e.name),
+      'production reaches the real metadata address',
+    ).to.not.include.members(['AWS_EC2_METADATA_SERVICE_ENDPOINT', 'GCE_METADATA_HOST']);
   });
 
   it('has a ServiceAccount without a mounted token and without roles, as the operator ships it', () => {
@@ -69,7 +115,7 @@ describe('manifests/termination-handler', () => {
     expect(sa.automountServiceAccountToken).to.equal(false);
   });
 
-  it('ships the operator\'s MachineHealthCheck, which the local control plane accepts', async function () {
+  it("ships the operator's MachineHealthCheck, which the local control plane accepts", async function () {
     this.timeout(30_000);
     const mhc = only('machinehealthcheck.yaml', 'MachineHealthCheck');
     expect(mhc.metadata).to.include({ name: 'machine-api-termination-handler', namespace: 'openshift-machine-api' });
@@ -81,7 +127,11 @@ describe('manifests/termination-handler', () => {
     });
     const env = await startTestEnv();
     try {
-      await env.client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'openshift-machine-api' } });
+      await env.client.create(Namespaces, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'openshift-machine-api' },
+      });
       const { file: _file, ...obj } = mhc;
       const created = await env.client.create(MachineHealthChecks, obj as unknown as KubeObject);
       expect((created as { spec?: unknown }).spec).to.deep.include({ nodeStartupTimeout: '0', maxUnhealthy: '100%' });
@@ -90,19 +140,38 @@ describe('manifests/termination-handler', () => {
     }
   });
 
-  it('needs only what the Node authorizer grants a node for itself: get its Node, patch its Node\'s status', async function () {
+  it("needs only what the Node authorizer grants a node for itself: get its Node, patch its Node's status", async function () {
     this.timeout(30_000);
     const requests: RecordedRequest[] = [];
     const env = await startTestEnv({ controlPlane: { onRequest: (r) => requests.push(r) } });
-    const client = createKubeClient({ kubeConfig: loadKubeConfig({ yaml: env.controlPlane.kubeconfig }), userAgent: 'termination-handler' });
+    const client = createKubeClient({
+      kubeConfig: loadKubeConfig({ yaml: env.controlPlane.kubeconfig }),
+      userAgent: 'termination-handler',
+    });
     try {
-      await env.client.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'spot-1' }, spec: { providerID: 'aws:///us-east-1a/i-0abc' } });
+      await env.client.create(Nodes, {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'spot-1' },
+        spec: { providerID: 'aws:///us-east-1a/i-0abc' },
+      });
       const outcome = await runTerminationHandler(
-        { client, nodeName: 'spot-1', sources: { aws: () => ({ cloud: 'aws', check: async () => ({ action: 'terminate' }) }) }, pollIntervalMs: 1000, clock: new RealClock(), logger: nullLogger() },
+        {
+          client,
+          nodeName: 'spot-1',
+          sources: { aws: () => ({ cloud: 'aws', check: async () => ({ action: 'terminate' }) }) },
+          pollIntervalMs: 1000,
+          clock: new RealClock(),
+          logger: nullLogger(),
+        },
         new AbortController().signal,
       );
       expect(outcome).to.equal('marked');
-      const used = new Set(requests.filter((r) => r.userAgent?.startsWith('termination-handler')).map((r) => `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`));
+      const used = new Set(
+        requests
+          .filter((r) => r.userAgent?.startsWith('termination-handler'))
+          .map((r) => `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`),
+      );
       expect([...used].sort()).to.deep.equal(['get nodes', 'patch nodes/status']);
     } finally {
       client.close();

@@ -42,15 +42,32 @@ describe('manifests/webhooks', () => {
   it('has the Service machine-api-operator-webhook: 443 to the webhook-server port, with the service-CA serving-cert annotation', () => {
     const svc = byKind('Service');
     expect(svc.metadata).to.include({ name: 'machine-api-operator-webhook', namespace: 'openshift-machine-api' });
-    expect(svc.metadata?.annotations?.['service.beta.openshift.io/serving-cert-secret-name']).to.equal('machine-api-operator-webhook-cert');
-    const spec = svc.spec as { ports: Array<{ port: number; targetPort: string; protocol: string }>; selector: Record<string, string> };
+    expect(svc.metadata?.annotations?.['service.beta.openshift.io/serving-cert-secret-name']).to.equal(
+      'machine-api-operator-webhook-cert',
+    );
+    const spec = svc.spec as {
+      ports: Array<{ port: number; targetPort: string; protocol: string }>;
+      selector: Record<string, string>;
+    };
     expect(spec.ports).to.deep.equal([{ name: 'https', port: 443, protocol: 'TCP', targetPort: 'webhook-server' }]);
     expect(spec.selector).to.deep.equal({ 'k8s-app': 'controller', api: 'clusterapi' });
   });
 
   for (const [kind, expected] of [
-    ['MutatingWebhookConfiguration', [[MachineMutatingWebhookName, MachineMutatingWebhookPath, 'machines'], [MachineSetMutatingWebhookName, MachineSetMutatingWebhookPath, 'machinesets']]],
-    ['ValidatingWebhookConfiguration', [[MachineValidatingWebhookName, MachineValidatingWebhookPath, 'machines'], [MachineSetValidatingWebhookName, MachineSetValidatingWebhookPath, 'machinesets']]],
+    [
+      'MutatingWebhookConfiguration',
+      [
+        [MachineMutatingWebhookName, MachineMutatingWebhookPath, 'machines'],
+        [MachineSetMutatingWebhookName, MachineSetMutatingWebhookPath, 'machinesets'],
+      ],
+    ],
+    [
+      'ValidatingWebhookConfiguration',
+      [
+        [MachineValidatingWebhookName, MachineValidatingWebhookPath, 'machines'],
+        [MachineSetValidatingWebhookName, MachineSetValidatingWebhookPath, 'machinesets'],
+      ],
+    ],
   ] as const) {
     it(`has the ${kind} machine-api with the operator's two webhooks, Ignore, None, v1 and the CA-bundle injection`, () => {
       const config = byKind(kind);
@@ -64,37 +81,81 @@ describe('manifests/webhooks', () => {
         expect(h.failurePolicy, h.name).to.equal('Ignore');
         expect(h.sideEffects, h.name).to.equal('None');
         expect(h.admissionReviewVersions, h.name).to.deep.equal(['v1']);
-        expect(h.clientConfig.service).to.include({ namespace: 'openshift-machine-api', name: 'machine-api-operator-webhook', port: 443 });
+        expect(h.clientConfig.service).to.include({
+          namespace: 'openshift-machine-api',
+          name: 'machine-api-operator-webhook',
+          port: 443,
+        });
         expect(h.rules).to.have.length(1);
-        expect(h.rules[0]).to.deep.include({ apiGroups: ['machine.openshift.io'], apiVersions: ['v1beta1'], operations });
+        expect(h.rules[0]).to.deep.include({
+          apiGroups: ['machine.openshift.io'],
+          apiVersions: ['v1beta1'],
+          operations,
+        });
       }
     });
   }
 
   it('points every webhook at a path the server answers on', () => {
-    const paths = [...webhooksOf('MutatingWebhookConfiguration'), ...webhooksOf('ValidatingWebhookConfiguration')].map((h) => h.clientConfig.service.path);
+    const paths = [...webhooksOf('MutatingWebhookConfiguration'), ...webhooksOf('ValidatingWebhookConfiguration')].map(
+      (h) => h.clientConfig.service.path,
+    );
     expect([...paths].sort()).to.deep.equal([...admissionWebhookPaths].sort());
   });
 
   for (const cloud of ['aws', 'gcp', 'ibmcloud']) {
     it(`${cloud}: the machineset-controller container exposes webhook-server on its --webhook-port and mounts the Service's certificate Secret at its --webhook-cert-dir`, () => {
-      const deployment = readManifest(join(repo, 'manifests', 'providers', cloud, 'deployment.yaml')).find((d) => d.kind === 'Deployment')!;
-      const pod = (deployment.spec as { template: { spec: { containers: Array<Record<string, unknown>>; volumes?: Array<{ name: string; secret?: { secretName: string } }> } } }).template.spec;
-      const container = pod.containers.find((c) => c.name === 'machineset-controller') as { args?: string[]; ports: Array<{ name: string; containerPort: number }>; volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }> };
+      const deployment = readManifest(join(repo, 'manifests', 'providers', cloud, 'deployment.yaml')).find(
+        (d) => d.kind === 'Deployment',
+      )!;
+      const pod = (
+        deployment.spec as {
+          template: {
+            spec: {
+              containers: Array<Record<string, unknown>>;
+              volumes?: Array<{ name: string; secret?: { secretName: string } }>;
+            };
+          };
+        }
+      ).template.spec;
+      const container = pod.containers.find((c) => c.name === 'machineset-controller') as {
+        args?: string[];
+        ports: Array<{ name: string; containerPort: number }>;
+        volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
+      };
       const flags = readWebhookFlags(parseArgs(programOf(machineSetControllerBinary, {}), container.args ?? []).opts());
-      expect(flags).to.deep.equal({ enabled: true, port: DefaultWebhookPort, host: '', certDir: DefaultWebhookCertDir });
+      expect(flags).to.deep.equal({
+        enabled: true,
+        port: DefaultWebhookPort,
+        host: '',
+        certDir: DefaultWebhookCertDir,
+      });
       expect(container.ports).to.deep.include({ name: 'webhook-server', containerPort: flags.port });
       const mount = container.volumeMounts?.find((m) => m.mountPath === flags.certDir);
       expect(mount?.readOnly).to.equal(true);
       const volume = pod.volumes?.find((v) => v.name === mount?.name);
-      expect(volume?.secret?.secretName).to.equal(byKind('Service').metadata?.annotations?.['service.beta.openshift.io/serving-cert-secret-name']);
+      expect(volume?.secret?.secretName).to.equal(
+        byKind('Service').metadata?.annotations?.['service.beta.openshift.io/serving-cert-secret-name'],
+      );
     });
   }
 
   it('grants the machineset-controller what its webhooks read: the Infrastructure and Secrets (get only)', () => {
-    const roles = readManifestDir('rbac').filter((d) => d.metadata?.annotations?.['machine-api-ts.openshift.io/binary'] === 'machineset-controller');
-    const rules = roles.flatMap((r) => (r.rules as Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }>).map((rule) => ({ kind: r.kind, ...rule })));
-    expect(rules).to.deep.include({ kind: 'ClusterRole', apiGroups: ['config.openshift.io'], resources: ['infrastructures'], verbs: ['get'] });
+    const roles = readManifestDir('rbac').filter(
+      (d) => d.metadata?.annotations?.['machine-api-ts.openshift.io/binary'] === 'machineset-controller',
+    );
+    const rules = roles.flatMap((r) =>
+      (r.rules as Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }>).map((rule) => ({
+        kind: r.kind,
+        ...rule,
+      })),
+    );
+    expect(rules).to.deep.include({
+      kind: 'ClusterRole',
+      apiGroups: ['config.openshift.io'],
+      resources: ['infrastructures'],
+      verbs: ['get'],
+    });
     expect(rules).to.deep.include({ kind: 'Role', apiGroups: [''], resources: ['secrets'], verbs: ['get'] });
   });
 });

@@ -7,19 +7,57 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', '\uffff', '\ud800', '💥🚀', 'ami-', 'subnet-0', '../../etc/passwd', '${jndi:x}', '%s%n', 'null', '-1e309'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '\uffff',
+    '\ud800',
+    '💥🚀',
+    'ami-',
+    'subnet-0',
+    '../../etc/passwd',
+    '${jndi:x}',
+    '%s%n',
+    'null',
+    '-1e309',
+  ),
   fc.integer({ min: 1000, max: 70_000 }).map((n) => 'x'.repeat(n)),
 );
 
-const hugeNumber = fc.constantFrom(Number.MAX_SAFE_INTEGER, Number.MAX_VALUE, -Number.MAX_VALUE, 1e308, -0, 0.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 64);
+const hugeNumber = fc.constantFrom(
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  1e308,
+  -0,
+  0.5,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 64,
+);
 
-const leaf: fc.Arbitrary<unknown> = fc.oneof(hostileString, fc.integer(), fc.double(), hugeNumber, fc.boolean(), fc.constant(null));
+const leaf: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  hugeNumber,
+  fc.boolean(),
+  fc.constant(null),
+);
 
 /** Any JSON value, including deep nesting. */
 export const anyJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 5 }),
-  object: fc.dictionary(fc.oneof(hostileString, fc.constantFrom('ami', 'id', 'filters', 'tags', 'name', 'value', '__proto__', 'constructor')), tie('value'), { maxKeys: 5 }),
+  object: fc.dictionary(
+    fc.oneof(
+      hostileString,
+      fc.constantFrom('ami', 'id', 'filters', 'tags', 'name', 'value', '__proto__', 'constructor'),
+    ),
+    tie('value'),
+    { maxKeys: 5 },
+  ),
 })).value;
 
 export function deepNest(depth: number): unknown {
@@ -29,7 +67,11 @@ export function deepNest(depth: number): unknown {
 }
 
 /** Sets the value at a dotted path (creating objects on the way); array indexes are numbers in the path. */
-export function setPath(target: Record<string, unknown>, path: Array<string | number>, value: unknown): Record<string, unknown> {
+export function setPath(
+  target: Record<string, unknown>,
+  path: Array<string | number>,
+  value: unknown,
+): Record<string, unknown> {
   const root = structuredClone(target);
   let cur: Record<string | number, unknown> = root;
   for (let i = 0; i < path.length - 1; i++) {

@@ -14,14 +14,27 @@ interface Reply {
   body: string;
 }
 
-function send(base: string, method: string, path: string, body: Buffer | string | undefined, headers: Record<string, string>): Promise<Reply> {
+function send(
+  base: string,
+  method: string,
+  path: string,
+  body: Buffer | string | undefined,
+  headers: Record<string, string>,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      new URL(path, base),
+      {
+        method,
+        headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path}: no answer in 10 s`)));
     req.on('error', reject);
     if (body !== undefined) req.write(body);
@@ -30,13 +43,22 @@ function send(base: string, method: string, path: string, body: Buffer | string 
 }
 
 /** Every byte of the UTF-8 form percent-encoded (lone surrogates become U+FFFD, as on the wire). */
-const percentEncode = (s: string): string => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+const percentEncode = (s: string): string =>
+  [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
 
 const garbageBody: fc.Arbitrary<string> = fc.oneof(
   hostileString,
   anyJson.map((v) => JSON.stringify(v) ?? 'undefined'),
   anyJson.map((v) => (JSON.stringify(v) ?? '').slice(0, -1)),
-  fc.constantFrom('{', '{"metadata":', '[]', 'null', '{"apiVersion":"machine.openshift.io/v1beta1","kind":"Machine"}', '{"kind":"Machine","metadata":{"name":"UPPER_case!"}}', '<xml/>'),
+  fc.constantFrom(
+    '{',
+    '{"metadata":',
+    '[]',
+    'null',
+    '{"apiVersion":"machine.openshift.io/v1beta1","kind":"Machine"}',
+    '{"kind":"Machine","metadata":{"name":"UPPER_case!"}}',
+    '<xml/>',
+  ),
 );
 
 describe('property: malformed requests to the local control plane', function () {
@@ -44,7 +66,8 @@ describe('property: malformed requests to the local control plane', function () 
   let cp: ControlPlane;
   const machines = '/apis/machine.openshift.io/v1beta1/namespaces/default/machines';
   const auth = () => ({ authorization: `Bearer ${cp.token}` });
-  const count = async () => (JSON.parse((await send(cp.url, 'GET', machines, undefined, auth())).body) as { items: unknown[] }).items.length;
+  const count = async () =>
+    (JSON.parse((await send(cp.url, 'GET', machines, undefined, auth())).body) as { items: unknown[] }).items.length;
 
   before(async () => {
     cp = await startControlPlane({ maxBodyBytes: 256 * 1024 });
@@ -85,7 +108,9 @@ describe('property: malformed requests to the local control plane', function () 
       fc.asyncProperty(hostileString, fc.constantFrom('labelSelector', 'fieldSelector'), async (sel, param) => {
         const r = await send(cp.url, 'GET', `${machines}?${param}=${percentEncode(sel)}`, undefined, auth());
         // 400 from the selector parser; 414/431 from the HTTP layer for selectors longer than a URL may be.
-        expect(r.status === 200 || (r.status >= 400 && r.status < 500), `${r.status} ${r.body.slice(0, 200)}`).to.equal(true);
+        expect(r.status === 200 || (r.status >= 400 && r.status < 500), `${r.status} ${r.body.slice(0, 200)}`).to.equal(
+          true,
+        );
       }),
       { numRuns: RUNS, seed: 5 },
     );
@@ -93,8 +118,15 @@ describe('property: malformed requests to the local control plane', function () 
   });
 
   it('refuses a body over the size limit with 413 and stores nothing', async () => {
-    const huge = JSON.stringify({ apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'huge' }, spec: { x: 'x'.repeat(400 * 1024) } });
-    const r = await send(cp.url, 'POST', machines, huge, { ...auth(), 'content-type': 'application/json' }).catch((err: Error) => ({ status: -1, body: err.message }));
+    const huge = JSON.stringify({
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'Machine',
+      metadata: { name: 'huge' },
+      spec: { x: 'x'.repeat(400 * 1024) },
+    });
+    const r = await send(cp.url, 'POST', machines, huge, { ...auth(), 'content-type': 'application/json' }).catch(
+      (err: Error) => ({ status: -1, body: err.message }),
+    );
     // Either the 413 arrives, or the server closed the upload early; both refuse, and it keeps serving.
     expect(r.status === 413 || r.status === -1, `${r.status} ${r.body.slice(0, 200)}`).to.equal(true);
     expect(await count()).to.equal(0);
@@ -114,11 +146,28 @@ describe('property: malformed requests to the EC2 emulator', function () {
 
   const queryBody: fc.Arbitrary<string> = fc.oneof(
     hostileString,
-    fc.dictionary(fc.oneof(hostileString, fc.constantFrom('Action', 'Version', 'MinCount', 'MaxCount', 'ImageId', 'InstanceId.1', 'Filter.1.Name')), hostileString, { maxKeys: 6 })
+    fc
+      .dictionary(
+        fc.oneof(
+          hostileString,
+          fc.constantFrom('Action', 'Version', 'MinCount', 'MaxCount', 'ImageId', 'InstanceId.1', 'Filter.1.Name'),
+        ),
+        hostileString,
+        { maxKeys: 6 },
+      )
       .map((d) => new URLSearchParams(d).toString()),
-    fc.tuple(fc.constantFrom('RunInstances', 'TerminateInstances', 'DescribeInstances', 'CreateTags', 'Bogus'), fc.dictionary(hostileString, hostileString, { maxKeys: 4 }))
+    fc
+      .tuple(
+        fc.constantFrom('RunInstances', 'TerminateInstances', 'DescribeInstances', 'CreateTags', 'Bogus'),
+        fc.dictionary(hostileString, hostileString, { maxKeys: 4 }),
+      )
       .map(([action, d]) => new URLSearchParams({ Action: action, Version: '2016-11-15', ...d }).toString()),
-    fc.constantFrom('%', '%zz', 'Action=RunInstances&Version=2016-11-15&MinCount=abc&MaxCount=-1&ImageId=ami-0a1b2c3d4e5f00001', '<?xml version="1.0"?><x/>'),
+    fc.constantFrom(
+      '%',
+      '%zz',
+      'Action=RunInstances&Version=2016-11-15&MinCount=abc&MaxCount=-1&ImageId=ami-0a1b2c3d4e5f00001',
+      '<?xml version="1.0"?><x/>',
+    ),
   );
 
   it('answers bad form bodies with a 4xx XML error, never launches an instance, and keeps serving', async () => {
@@ -138,8 +187,16 @@ describe('property: malformed requests to the EC2 emulator', function () {
   });
 
   it('refuses a body over the size limit with 413 and keeps serving', async () => {
-    const r = await send(emu.endpoint, 'POST', '/', `Action=DescribeInstances&Version=2016-11-15&X=${'a'.repeat(100 * 1024)}`, form).catch((err: Error) => ({ status: -1, body: err.message }));
+    const r = await send(
+      emu.endpoint,
+      'POST',
+      '/',
+      `Action=DescribeInstances&Version=2016-11-15&X=${'a'.repeat(100 * 1024)}`,
+      form,
+    ).catch((err: Error) => ({ status: -1, body: err.message }));
     expect(r.status === 413 || r.status === -1, `${r.status}`).to.equal(true);
-    expect((await send(emu.endpoint, 'POST', '/', 'Action=DescribeRegions&Version=2016-11-15', form)).status).to.equal(200);
+    expect((await send(emu.endpoint, 'POST', '/', 'Action=DescribeRegions&Version=2016-11-15', form)).status).to.equal(
+      200,
+    );
   });
 });

@@ -27,11 +27,56 @@ const trickyString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 8 }),
   fc.string({ unit: 'binary', maxLength: 8 }),
   fc.constantFrom(
-    '', ' ', '../', '../../etc/passwd', 'us-east-1/../x', '-1', '+1', '1e3', '0x10', 'NaN', 'Infinity', '0.05', '-0.05',
-    '(a|a)*$', 'us-(south', '.*', '\\', '\u0000', '\ud800', '\uffff', '💥', 'İ', 'ß', '\u202e', 'a\nb',
-    '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty',
-    'us-east-1', 'us-east-1a', 'us-central1', 'us-central1-a', 'us-south', 'us-south-1', 'm6i.large', 'n1-standard-4', 'bx2-4x16',
-    'gp3', 'io2', 'standard', 'Spot', 'host', 'Dynamic', 'Enabled', 'Terminate', 'sdp', 'custom', 'crn:v1:x',
+    '',
+    ' ',
+    '../',
+    '../../etc/passwd',
+    'us-east-1/../x',
+    '-1',
+    '+1',
+    '1e3',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '0.05',
+    '-0.05',
+    '(a|a)*$',
+    'us-(south',
+    '.*',
+    '\\',
+    '\u0000',
+    '\ud800',
+    '\uffff',
+    '💥',
+    'İ',
+    'ß',
+    '\u202e',
+    'a\nb',
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'us-east-1',
+    'us-east-1a',
+    'us-central1',
+    'us-central1-a',
+    'us-south',
+    'us-south-1',
+    'm6i.large',
+    'n1-standard-4',
+    'bx2-4x16',
+    'gp3',
+    'io2',
+    'standard',
+    'Spot',
+    'host',
+    'Dynamic',
+    'Enabled',
+    'Terminate',
+    'sdp',
+    'custom',
+    'crn:v1:x',
   ),
 );
 
@@ -40,7 +85,22 @@ const trickyNumber: fc.Arbitrary<number> = fc.oneof(
   fc.integer({ min: -3, max: 300 }),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(-1, -0, 0.5, 1e12, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, 1e308, -1e308, 16384, 16385, 65536, 65537),
+  fc.constantFrom(
+    -1,
+    -0,
+    0.5,
+    1e12,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 53,
+    Number.MAX_SAFE_INTEGER + 2,
+    1e308,
+    -1e308,
+    16384,
+    16385,
+    65536,
+    65537,
+  ),
 );
 
 /** Small JSON values of every type, with "__proto__" and "constructor" keys that would pollute if merged naively. */
@@ -56,9 +116,18 @@ const smallJsonText: fc.Arbitrary<string> = fc.letrec<{ value: string; array: st
   ),
   array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
   object: fc
-    .array(fc.tuple(fc.oneof(trickyString, fc.constantFrom('__proto__', 'constructor', 'prototype', 'polluted', 'id', 'name', 'value', 'filters')), tie('value')), {
-      maxLength: 4,
-    })
+    .array(
+      fc.tuple(
+        fc.oneof(
+          trickyString,
+          fc.constantFrom('__proto__', 'constructor', 'prototype', 'polluted', 'id', 'name', 'value', 'filters'),
+        ),
+        tie('value'),
+      ),
+      {
+        maxLength: 4,
+      },
+    )
     .map((entries) => `{${entries.map(([k, v]) => `${text(k)}:${v}`).join(',')}}`),
 })).value;
 
@@ -73,10 +142,14 @@ const pollutingText: fc.Arbitrary<string> = fc.constantFrom(
 /** A value nested up to kube's limit, as arrays or objects, around a small leaf. */
 const deepText: fc.Arbitrary<string> = fc
   .tuple(fc.integer({ min: 100, max: KUBE_MAX_DEPTH }), fc.boolean(), smallJsonText)
-  .map(([depth, arrays, leaf]) => (arrays ? `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`));
+  .map(([depth, arrays, leaf]) =>
+    arrays ? `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`,
+  );
 
 /** A 5 MB string, ASCII or not. */
-const hugeStringText: fc.Arbitrary<string> = fc.constantFrom('x', 'é', '💥', '-').map((c) => `"${c.repeat(FIVE_MB / c.length)}"`);
+const hugeStringText: fc.Arbitrary<string> = fc
+  .constantFrom('x', 'é', '💥', '-')
+  .map((c) => `"${c.repeat(FIVE_MB / c.length)}"`);
 
 /** One value for a field, as JSON text: mostly small; about 1% nested deep, and a handful (1 in 2,000) of 5 MB strings. */
 export const fieldValueText: fc.Arbitrary<string> = fc.oneof(
@@ -99,11 +172,22 @@ function specText(base: Record<string, unknown>, holes: Array<[Array<string | nu
  * providerSpec values as JSON text: a valid base with one or two fields replaced (paths include unknown keys),
  * or a whole random value.
  */
-export function providerSpecTexts(base: () => Record<string, unknown>, paths: ReadonlyArray<Array<string | number>>): fc.Arbitrary<string> {
+export function providerSpecTexts(
+  base: () => Record<string, unknown>,
+  paths: ReadonlyArray<Array<string | number>>,
+): fc.Arbitrary<string> {
   const path = fc.constantFrom(...paths);
   return fc.oneof(
     { weight: 6, arbitrary: fc.tuple(path, fieldValueText).map(([p, v]) => specText(base(), [[p, v]])) },
-    { weight: 2, arbitrary: fc.tuple(path, fieldValueText, path, smallJsonText).map(([p1, v1, p2, v2]) => specText(base(), [[p1, v1], [p2, v2]])) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(path, fieldValueText, path, smallJsonText).map(([p1, v1, p2, v2]) =>
+        specText(base(), [
+          [p1, v1],
+          [p2, v2],
+        ]),
+      ),
+    },
     { weight: 1, arbitrary: fieldValueText },
     { weight: 1, arbitrary: fc.constant(specText(base(), [])) },
   );
@@ -123,7 +207,12 @@ const ownKeys = (o: object): string => Reflect.ownKeys(o).map(String).sort().joi
  * InvalidMachineConfigurationError naming a field under `pathPrefix`; no built-in prototype changed.
  * Returns how many were accepted and rejected, so a test can check the generator reaches both.
  */
-export function checkDecodeProperty(decode: (value: unknown) => unknown, specs: fc.Arbitrary<string>, pathPrefix: string, seed: number): { accepted: number; rejected: number } {
+export function checkDecodeProperty(
+  decode: (value: unknown) => unknown,
+  specs: fc.Arbitrary<string>,
+  pathPrefix: string,
+  seed: number,
+): { accepted: number; rejected: number } {
   const before = prototypes.map(([, p]) => ownKeys(p));
   let accepted = 0;
   let rejected = 0;
@@ -134,7 +223,8 @@ export function checkDecodeProperty(decode: (value: unknown) => unknown, specs: 
         decode(value);
         accepted++;
       } catch (err) {
-        if (!(err instanceof InvalidMachineConfigurationError)) throw new Error(`untyped error ${String(err)} for ${json.slice(0, 200)}`, { cause: err });
+        if (!(err instanceof InvalidMachineConfigurationError))
+          throw new Error(`untyped error ${String(err)} for ${json.slice(0, 200)}`, { cause: err });
         expect(err.field, err.message).to.be.a('string');
         expect((err.field ?? '').startsWith(pathPrefix), err.field).to.equal(true);
         expect(err.message.length, 'message length').to.be.below(8192);

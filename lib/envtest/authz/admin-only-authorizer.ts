@@ -10,12 +10,15 @@ import { AdminUser, AllAuthenticated, isPrivileged, type UserInfo } from './user
 
 const onlyAdmin = `the local control plane authorizes only its own user (${AdminUser.username})`;
 
-const everyAuthenticatedUser: PolicyRule[] = BootstrapClusterRoles.filter((r) => r.metadata.name !== 'cluster-admin').flatMap((r) => r.rules ?? []);
+const everyAuthenticatedUser: PolicyRule[] = BootstrapClusterRoles.filter(
+  (r) => r.metadata.name !== 'cluster-admin',
+).flatMap((r) => r.rules ?? []);
 
 export class AdminOnlyAuthorizer implements Authorizer {
   authorize(a: Attributes): Decision {
     if (isPrivileged(a.user)) return { allowed: true, reason: '' };
-    if (a.user.groups.includes(AllAuthenticated) && everyAuthenticatedUser.some((r) => ruleAllows(r, a))) return { allowed: true, reason: '' };
+    if (a.user.groups.includes(AllAuthenticated) && everyAuthenticatedUser.some((r) => ruleAllows(r, a)))
+      return { allowed: true, reason: '' };
     return { allowed: false, reason: onlyAdmin };
   }
 
@@ -23,8 +26,12 @@ export class AdminOnlyAuthorizer implements Authorizer {
     if (isPrivileged(user)) return AllRules;
     if (!user.groups.includes(AllAuthenticated)) return { resourceRules: [], nonResourceRules: [], incomplete: false };
     return {
-      resourceRules: everyAuthenticatedUser.filter((r) => r.resources).map((r) => ({ verbs: r.verbs ?? [], apiGroups: r.apiGroups ?? [], resources: r.resources ?? [] })),
-      nonResourceRules: everyAuthenticatedUser.filter((r) => r.nonResourceURLs).map((r) => ({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs ?? [] })),
+      resourceRules: everyAuthenticatedUser
+        .filter((r) => r.resources)
+        .map((r) => ({ verbs: r.verbs ?? [], apiGroups: r.apiGroups ?? [], resources: r.resources ?? [] })),
+      nonResourceRules: everyAuthenticatedUser
+        .filter((r) => r.nonResourceURLs)
+        .map((r) => ({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs ?? [] })),
       incomplete: false,
     };
   }

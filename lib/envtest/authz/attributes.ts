@@ -51,13 +51,20 @@ export function resourceVerb(method: string, named: boolean, watch: boolean): st
  * What a request asks for. A list or watch with the field selector `metadata.name=<x>` names <x>, as in
  * kube, so a rule limited to resourceNames can allow watching one object. A namespace is its own namespace.
  */
-export function requestAttributes(method: string, path: string, query: URLSearchParams, watch: boolean): RequestAttributes {
+export function requestAttributes(
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  watch: boolean,
+): RequestAttributes {
   const info = parseResourcePath(path);
   if (!info) return { resourceRequest: false, verb: method.toLowerCase(), path };
   const verb = resourceVerb(method, info.name !== undefined, watch);
   let name = info.name ?? '';
-  if (name === '' && (verb === 'list' || verb === 'watch')) name = nameFromFieldSelector(query.get('fieldSelector')) ?? '';
-  const namespace = info.group === '' && info.resource === 'namespaces' && info.name !== undefined ? info.name : info.namespace;
+  if (name === '' && (verb === 'list' || verb === 'watch'))
+    name = nameFromFieldSelector(query.get('fieldSelector')) ?? '';
+  const namespace =
+    info.group === '' && info.resource === 'namespaces' && info.name !== undefined ? info.name : info.namespace;
   return {
     resourceRequest: true,
     verb,
@@ -99,5 +106,9 @@ export function forbidden(a: Attributes, reason: string): E.StatusError {
   if (!a.resourceRequest) return new E.StatusError(403, 'Forbidden', `forbidden: ${why}`, {});
   const gr = { group: a.group, resource: a.resource };
   const subject = a.name ? `${E.qualifiedName(gr)} ${JSON.stringify(a.name)}` : E.qualifiedName(gr);
-  return new E.StatusError(403, 'Forbidden', `${subject} is forbidden: ${why}`, { ...(a.name ? { name: a.name } : {}), group: a.group || undefined, kind: a.resource });
+  return new E.StatusError(403, 'Forbidden', `${subject} is forbidden: ${why}`, {
+    ...(a.name ? { name: a.name } : {}),
+    group: a.group || undefined,
+    kind: a.resource,
+  });
 }

@@ -24,7 +24,8 @@ export class Authenticator {
     const token = m?.[1]?.trim();
     if (!token) return undefined;
     const given = Buffer.from(token);
-    if (given.length === this.admin.length && timingSafeEqual(given, this.admin)) return { username: AdminUser.username, groups: [...AdminUser.groups] };
+    if (given.length === this.admin.length && timingSafeEqual(given, this.admin))
+      return { username: AdminUser.username, groups: [...AdminUser.groups] };
     const sa = this.opts.serviceAccountTokens.verify(token);
     if (!sa || this.opts.serviceAccountUid(sa) !== sa.uid) return undefined;
     return serviceAccountUser(sa);

@@ -11,7 +11,9 @@ export interface Decision {
 
 /** What a user may do in a namespace (SelfSubjectRulesReview's answer). */
 export interface UserRules {
-  resourceRules: Array<Required<Pick<PolicyRule, 'verbs' | 'apiGroups' | 'resources'>> & Pick<PolicyRule, 'resourceNames'>>;
+  resourceRules: Array<
+    Required<Pick<PolicyRule, 'verbs' | 'apiGroups' | 'resources'>> & Pick<PolicyRule, 'resourceNames'>
+  >;
   nonResourceRules: Array<Required<Pick<PolicyRule, 'verbs' | 'nonResourceURLs'>>>;
   incomplete: boolean;
   evaluationError?: string;

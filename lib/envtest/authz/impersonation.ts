@@ -10,7 +10,11 @@ import { AllAuthenticated, parseServiceAccountUsername, serviceAccountGroups, ty
 
 export type HeaderValues = Record<string, string[] | undefined>;
 
-function check(authorizer: Authorizer, requester: UserInfo, target: Omit<ResourceAttributes, 'resourceRequest' | 'verb' | 'group'>): void {
+function check(
+  authorizer: Authorizer,
+  requester: UserInfo,
+  target: Omit<ResourceAttributes, 'resourceRequest' | 'verb' | 'group'>,
+): void {
   const a = { resourceRequest: true as const, verb: 'impersonate', group: '', ...target, user: requester };
   const decision = authorizer.authorize(a);
   if (!decision.allowed) throw forbidden(a, decision.reason);

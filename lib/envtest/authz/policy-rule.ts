@@ -20,7 +20,9 @@ function has(list: readonly string[] | undefined, value: string): boolean {
 
 function resourceMatches(rule: PolicyRule, a: { resource: string; subresource?: string }): boolean {
   const combined = combinedResource(a);
-  return (rule.resources ?? []).some((r) => r === All || r === combined || (a.subresource !== undefined && r === `*/${a.subresource}`));
+  return (rule.resources ?? []).some(
+    (r) => r === All || r === combined || (a.subresource !== undefined && r === `*/${a.subresource}`),
+  );
 }
 
 function nameMatches(rule: PolicyRule, name: string): boolean {
@@ -29,7 +31,9 @@ function nameMatches(rule: PolicyRule, name: string): boolean {
 }
 
 function urlMatches(rule: PolicyRule, path: string): boolean {
-  return (rule.nonResourceURLs ?? []).some((u) => u === All || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
+  return (rule.nonResourceURLs ?? []).some(
+    (u) => u === All || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))),
+  );
 }
 
 export function ruleAllows(rule: PolicyRule, a: RequestAttributes): boolean {

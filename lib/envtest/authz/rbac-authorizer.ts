@@ -72,9 +72,15 @@ export class RbacAuthorizer implements Authorizer {
     const out: UserRules = { resourceRules: [], nonResourceRules: [], incomplete: false };
     for (const rules of this.boundRules(user, namespace, errors)) {
       for (const r of rules) {
-        if (r.nonResourceURLs?.length) out.nonResourceRules.push({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs });
+        if (r.nonResourceURLs?.length)
+          out.nonResourceRules.push({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs });
         if (r.resources?.length) {
-          out.resourceRules.push({ verbs: r.verbs ?? [], apiGroups: r.apiGroups ?? [], resources: r.resources, ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}) });
+          out.resourceRules.push({
+            verbs: r.verbs ?? [],
+            apiGroups: r.apiGroups ?? [],
+            resources: r.resources,
+            ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}),
+          });
         }
       }
     }

@@ -45,7 +45,9 @@ export class ServiceAccountTokens {
     } catch {
       return undefined;
     }
-    const k = (claims as { 'kubernetes.io'?: { namespace?: unknown; serviceaccount?: { name?: unknown; uid?: unknown } } })['kubernetes.io'];
+    const k = (
+      claims as { 'kubernetes.io'?: { namespace?: unknown; serviceaccount?: { name?: unknown; uid?: unknown } } }
+    )['kubernetes.io'];
     const namespace = k?.namespace;
     const name = k?.serviceaccount?.name;
     const uid = k?.serviceaccount?.uid;

@@ -11,7 +11,10 @@ export const AllAuthenticated = 'system:authenticated';
 export const PrivilegedGroup = 'system:masters';
 
 /** The holder of the control plane's bearer token, as OpenShift's installer kubeconfig presents itself. */
-export const AdminUser: Readonly<UserInfo> = Object.freeze({ username: 'system:admin', groups: [PrivilegedGroup, AllAuthenticated] });
+export const AdminUser: Readonly<UserInfo> = Object.freeze({
+  username: 'system:admin',
+  groups: [PrivilegedGroup, AllAuthenticated],
+});
 
 const ServiceAccountPrefix = 'system:serviceaccount:';
 

@@ -6,9 +6,16 @@ import type { JSONSchemaProps } from '../schema/index.js';
 import { patchStrategyOf, type FieldStrategy } from '../strategic-merge-patch.js';
 
 function toSchema(s: FieldStrategy): JSONSchemaProps {
-  const properties = s.fields ? Object.fromEntries(Object.entries(s.fields).map(([k, v]) => [k, toSchema(v)])) : undefined;
+  const properties = s.fields
+    ? Object.fromEntries(Object.entries(s.fields).map(([k, v]) => [k, toSchema(v)]))
+    : undefined;
   if (s.mergeKey) {
-    return { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': [s.mergeKey], items: { type: 'object', ...(properties ? { properties } : {}) } };
+    return {
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': [s.mergeKey],
+      items: { type: 'object', ...(properties ? { properties } : {}) },
+    };
   }
   if (s.mergeSet) return { type: 'array', 'x-kubernetes-list-type': 'set' };
   return { type: 'object', ...(properties ? { properties } : {}) };

@@ -9,7 +9,19 @@ import type { JSONSchemaProps } from '../schema/index.js';
 import * as E from '../errors.js';
 import { cloneJson, deepEqual, isPlainObject } from '../json.js';
 import { FieldSet, pathString, type Element } from './field-set.js';
-import { decodeManagers, encodeEntry, encodeManagers, fieldsV1Touches, identityOf, identityOfEntry, printManager, sortEntries, type ManagerEntry, type Managers, type Operation } from './managed-fields.js';
+import {
+  decodeManagers,
+  encodeEntry,
+  encodeManagers,
+  fieldsV1Touches,
+  identityOf,
+  identityOfEntry,
+  printManager,
+  sortEntries,
+  type ManagerEntry,
+  type Managers,
+  type Operation,
+} from './managed-fields.js';
 import { capUpdateManagers } from './update-manager-cap.js';
 import { compare, fieldSetOf, merge, removeFields } from './typed.js';
 
@@ -38,7 +50,17 @@ export interface FieldContext {
 /** Paths no manager owns: identity and server-set metadata (the "metadata" node itself too, not what is under it). */
 const serverOwned = FieldSet.fromPaths(
   [['f:apiVersion'], ['f:kind'], ['f:metadata']].concat(
-    ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((f) => ['f:metadata', `f:${f}`]),
+    [
+      'name',
+      'namespace',
+      'creationTimestamp',
+      'selfLink',
+      'uid',
+      'clusterName',
+      'generation',
+      'managedFields',
+      'resourceVersion',
+    ].map((f) => ['f:metadata', `f:${f}`]),
   ),
 );
 
@@ -59,7 +81,12 @@ function withoutManagedFields(obj: Json): Json {
  * entries to start from (the stored ones, or what the client sent); they come back unchanged when the
  * write changes nothing.
  */
-export function recordUpdate(req: FieldManagerRequest, before: Json | undefined, after: Json, ctx: FieldContext): unknown {
+export function recordUpdate(
+  req: FieldManagerRequest,
+  before: Json | undefined,
+  after: Json,
+  ctx: FieldContext,
+): unknown {
   const current = managedFieldsOf(after);
   const stored = before ? managedFieldsOf(before) : undefined;
   // Entries the client sent that differ from the stored ones are its own to set, and are checked.
@@ -71,11 +98,18 @@ export function recordUpdate(req: FieldManagerRequest, before: Json | undefined,
     if (!trusted) decodeManagers(current);
     return current;
   }
-  const self: ManagerEntry = { manager: req.manager, operation: 'Update', apiVersion: ctx.apiVersion, ...(req.subresource ? { subresource: req.subresource } : {}), fields: new FieldSet() };
+  const self: ManagerEntry = {
+    manager: req.manager,
+    operation: 'Update',
+    apiVersion: ctx.apiVersion,
+    ...(req.subresource ? { subresource: req.subresource } : {}),
+    fields: new FieldSet(),
+  };
   const id = identityOf(self);
   if (!trusted || !Array.isArray(current)) {
     const managers = decodeManagers(current);
-    for (const [key, e] of managers) e.fields = key === id ? e.fields.difference(gone) : e.fields.difference(added).difference(gone);
+    for (const [key, e] of managers)
+      e.fields = key === id ? e.fields.difference(gone) : e.fields.difference(added).difference(gone);
     if (!added.isEmpty()) {
       const entry = managers.get(id) ?? self;
       entry.fields = entry.fields.union(added);
@@ -122,7 +156,11 @@ function ownablePart(config: Json, req: FieldManagerRequest, ctx: FieldContext):
   if (req.subresource === 'status') {
     const out: Json = {};
     for (const k of ['apiVersion', 'kind', 'metadata', 'status']) if (Object.hasOwn(config, k)) out[k] = config[k];
-    if (isPlainObject(out.metadata)) out.metadata = { name: out.metadata.name, ...(out.metadata.namespace !== undefined ? { namespace: out.metadata.namespace } : {}) };
+    if (isPlainObject(out.metadata))
+      out.metadata = {
+        name: out.metadata.name,
+        ...(out.metadata.namespace !== undefined ? { namespace: out.metadata.namespace } : {}),
+      };
     return out;
   }
   const out = { ...config };
@@ -135,12 +173,24 @@ function ownablePart(config: Json, req: FieldManagerRequest, ctx: FieldContext):
  * managedFields. Throws the 409 of kube-apiserver when the configuration changes fields another manager
  * owns and the request does not force.
  */
-export function applyConfiguration(req: FieldManagerRequest, live: Json | undefined, config: Json, ctx: FieldContext): Json {
+export function applyConfiguration(
+  req: FieldManagerRequest,
+  live: Json | undefined,
+  config: Json,
+  ctx: FieldContext,
+): Json {
   const base = withoutManagedFields(live ?? {});
   const applied = ownablePart(config, req, ctx);
   const managers = decodeManagers(live && isPlainObject(live.metadata) ? live.metadata.managedFields : undefined);
   const before = snapshot(managers);
-  const self: ManagerEntry = { manager: req.manager, operation: 'Apply', apiVersion: ctx.apiVersion, ...(req.subresource ? { subresource: req.subresource } : {}), time: ctx.now, fields: strip(fieldSetOf(applied, ctx.schema)) };
+  const self: ManagerEntry = {
+    manager: req.manager,
+    operation: 'Apply',
+    apiVersion: ctx.apiVersion,
+    ...(req.subresource ? { subresource: req.subresource } : {}),
+    time: ctx.now,
+    fields: strip(fieldSetOf(applied, ctx.schema)),
+  };
   const id = identityOf(self);
   const lastApplied = managers.get(id)?.fields;
   managers.set(id, self);
@@ -170,7 +220,8 @@ export function applyConfiguration(req: FieldManagerRequest, live: Json | undefi
 
   const unchanged = live !== undefined && added.isEmpty() && gone.isEmpty() && sameOwnership(before, managers, id);
   const metadata = { ...(isPlainObject(result.metadata) ? result.metadata : {}) };
-  metadata.managedFields = unchanged && isPlainObject(live.metadata) ? live.metadata.managedFields : encodeManagers(managers);
+  metadata.managedFields =
+    unchanged && isPlainObject(live.metadata) ? live.metadata.managedFields : encodeManagers(managers);
   return { ...result, metadata };
 }
 
@@ -198,7 +249,11 @@ function sameOwnership(before: Map<string, string>, after: Managers, applier: st
 function conflictError(conflicts: Array<{ entry: ManagerEntry; fields: FieldSet }>): E.StatusError {
   const list: Array<{ manager: string; path: Element[] }> = [];
   for (const c of conflicts) for (const p of c.fields.paths()) list.push({ manager: printManager(c.entry), path: p });
-  const causes = list.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: pathString(c.path) }));
+  const causes = list.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with ${c.manager}`,
+    field: pathString(c.path),
+  }));
   let message: string;
   if (list.length === 1) {
     const only = list[0] as { manager: string; path: Element[] };

@@ -165,7 +165,9 @@ function elementString(e: Element): string {
       return `.${body}`;
     case 'k': {
       const key = JSON.parse(body) as Record<string, unknown>;
-      return `[${Object.entries(key).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+      return `[${Object.entries(key)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(',')}]`;
     }
     case 'v':
       return `[=${body}]`;

@@ -37,8 +37,16 @@ export function decodeManagers(raw: unknown): Managers {
     // `managedFields: [{}]` is how a client clears the entries.
     if (Object.keys(entry).length === 0) return;
     const { manager, operation, apiVersion, subresource, time, fieldsType, fieldsV1 } = entry;
-    if (operation !== 'Apply' && operation !== 'Update') throw invalidManagedFields(i, `operation: Unsupported value: ${JSON.stringify(operation ?? '')}: supported values: "Apply", "Update"`);
-    if (fieldsType !== undefined && fieldsType !== 'FieldsV1') throw invalidManagedFields(i, `fieldsType: Unsupported value: ${JSON.stringify(fieldsType)}: supported values: "FieldsV1"`);
+    if (operation !== 'Apply' && operation !== 'Update')
+      throw invalidManagedFields(
+        i,
+        `operation: Unsupported value: ${JSON.stringify(operation ?? '')}: supported values: "Apply", "Update"`,
+      );
+    if (fieldsType !== undefined && fieldsType !== 'FieldsV1')
+      throw invalidManagedFields(
+        i,
+        `fieldsType: Unsupported value: ${JSON.stringify(fieldsType)}: supported values: "FieldsV1"`,
+      );
     let fields: FieldSet;
     try {
       fields = FieldSet.fromFieldsV1(fieldsV1 ?? {});
@@ -82,7 +90,12 @@ export function encodeEntry(e: ManagerEntry): Record<string, unknown> {
 /** The identity of an encoded entry (see identityOf). */
 export function identityOfEntry(raw: Record<string, unknown>): string {
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  return identityOf({ manager: str(raw.manager), operation: raw.operation === 'Apply' ? 'Apply' : 'Update', apiVersion: str(raw.apiVersion), subresource: str(raw.subresource) || undefined });
+  return identityOf({
+    manager: str(raw.manager),
+    operation: raw.operation === 'Apply' ? 'Apply' : 'Update',
+    apiVersion: str(raw.apiVersion),
+    subresource: str(raw.subresource) || undefined,
+  });
 }
 
 /** Encoded entries in kube's order: by operation, time, manager, apiVersion, subresource. */

@@ -12,11 +12,21 @@ function printable(s: string): string {
   return [...s].filter((c) => /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(c)).join('');
 }
 
-export function managerFromRequest(fieldManager: string | null, userAgent: string | undefined, optionsKind: OptionsKind): string {
+export function managerFromRequest(
+  fieldManager: string | null,
+  userAgent: string | undefined,
+  optionsKind: OptionsKind,
+): string {
   if (fieldManager !== null && fieldManager !== '') {
-    const invalid = (reason: string, message: string) => E.invalid(optionsKind, 'meta.k8s.io', '', [{ reason, message, field: 'fieldManager' }]);
-    if (Buffer.byteLength(fieldManager) > MaxManagerLength) throw invalid('FieldValueTooLong', `Too long: may not be more than ${MaxManagerLength} bytes`);
-    if (printable(fieldManager) !== fieldManager) throw invalid('FieldValueInvalid', `Invalid value: ${JSON.stringify(fieldManager)}: must only contain printable characters`);
+    const invalid = (reason: string, message: string) =>
+      E.invalid(optionsKind, 'meta.k8s.io', '', [{ reason, message, field: 'fieldManager' }]);
+    if (Buffer.byteLength(fieldManager) > MaxManagerLength)
+      throw invalid('FieldValueTooLong', `Too long: may not be more than ${MaxManagerLength} bytes`);
+    if (printable(fieldManager) !== fieldManager)
+      throw invalid(
+        'FieldValueInvalid',
+        `Invalid value: ${JSON.stringify(fieldManager)}: must only contain printable characters`,
+      );
     return fieldManager;
   }
   return [...printable((userAgent ?? '').split('/')[0] ?? '')].slice(0, MaxManagerLength).join('');

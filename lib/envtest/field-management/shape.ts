@@ -32,7 +32,11 @@ export const metadataSchema: JSONSchemaProps = {
 
 /** The root schema of a kind: its own (a CRD version's openAPIV3Schema) with kube's ObjectMeta. */
 export function rootSchema(schema: JSONSchemaProps | undefined): JSONSchemaProps {
-  return { ...(schema ?? { type: 'object' }), type: 'object', properties: { ...(schema?.properties ?? {}), metadata: metadataSchema } };
+  return {
+    ...(schema ?? { type: 'object' }),
+    type: 'object',
+    properties: { ...(schema?.properties ?? {}), metadata: metadataSchema },
+  };
 }
 
 export function shapeOf(value: unknown, schema: JSONSchemaProps | undefined): Shape {

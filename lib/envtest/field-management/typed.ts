@@ -86,7 +86,9 @@ export function compare(before: Json, after: Json, schema: JSONSchemaProps | und
 }
 
 function compareMaps(changed: Target, removed: Target, a: Json, b: Json, schema: JSONSchemaProps | undefined): void {
-  for (const k in a) if (Object.hasOwn(a, k) && a[k] !== undefined && (!Object.hasOwn(b, k) || b[k] === undefined)) markAll(at(removed), `f:${k}`, a[k], fieldSchema(schema, k));
+  for (const k in a)
+    if (Object.hasOwn(a, k) && a[k] !== undefined && (!Object.hasOwn(b, k) || b[k] === undefined))
+      markAll(at(removed), `f:${k}`, a[k], fieldSchema(schema, k));
   for (const k in b) {
     if (!Object.hasOwn(b, k)) continue;
     const v = b[k];
@@ -97,7 +99,14 @@ function compareMaps(changed: Target, removed: Target, a: Json, b: Json, schema:
   }
 }
 
-function compareValues(changed: Target, removed: Target, e: Element, a: unknown, b: unknown, schema: JSONSchemaProps | undefined): void {
+function compareValues(
+  changed: Target,
+  removed: Target,
+  e: Element,
+  a: unknown,
+  b: unknown,
+  schema: JSONSchemaProps | undefined,
+): void {
   // Writes share the untouched parts of the stored object (a status write keeps the stored spec).
   if (a === b) return;
   const sa = shapeOf(a, schema);
@@ -114,7 +123,8 @@ function compareValues(changed: Target, removed: Target, e: Element, a: unknown,
     for (const [ie, item] of ia) if (!ib.has(ie)) markAll(rc.get(), ie, item, itemSchema(sa));
     for (const [ie, item] of ib) {
       if (!ia.has(ie)) markAll(cc.get(), ie, item, itemSchema(sb));
-      else if (isPlainObject(item) && isPlainObject(ia.get(ie))) compareMaps(new LazyNode(cc, ie), new LazyNode(rc, ie), ia.get(ie) as Json, item, itemSchema(sb));
+      else if (isPlainObject(item) && isPlainObject(ia.get(ie)))
+        compareMaps(new LazyNode(cc, ie), new LazyNode(rc, ie), ia.get(ie) as Json, item, itemSchema(sb));
     }
     return;
   }
@@ -167,7 +177,8 @@ function mergeMaps(live: Json, config: Json, schema: JSONSchemaProps | undefined
 function mergeValues(live: unknown, config: unknown, schema: JSONSchemaProps | undefined): unknown {
   const sl = shapeOf(live, schema);
   const sc = shapeOf(config, schema);
-  if (sl.kind === 'map' && sc.kind === 'map' && isPlainObject(live) && isPlainObject(config)) return mergeMaps(live, config, sc.schema);
+  if (sl.kind === 'map' && sc.kind === 'map' && isPlainObject(live) && isPlainObject(config))
+    return mergeMaps(live, config, sc.schema);
   const il = keyed(sl, live);
   const ic = keyed(sc, config);
   if (il && ic && sl.kind === sc.kind) {
@@ -175,7 +186,13 @@ function mergeValues(live: unknown, config: unknown, schema: JSONSchemaProps | u
     const out: unknown[] = [];
     for (const [e, item] of il) {
       const applied = ic.get(e);
-      out.push(applied === undefined ? item : isPlainObject(item) && isPlainObject(applied) ? mergeMaps(item, applied, itemSchema(sc)) : applied);
+      out.push(
+        applied === undefined
+          ? item
+          : isPlainObject(item) && isPlainObject(applied)
+            ? mergeMaps(item, applied, itemSchema(sc))
+            : applied,
+      );
     }
     for (const [e, item] of ic) if (!il.has(e)) out.push(item);
     return out;
@@ -193,7 +210,12 @@ export function removeFields(obj: Json, remove: FieldSet, owned: FieldSet, schem
   removeFromMap(obj, remove, owned, schema);
 }
 
-function removeFromMap(obj: Json, remove: FieldSet, owned: FieldSet | undefined, schema: JSONSchemaProps | undefined): void {
+function removeFromMap(
+  obj: Json,
+  remove: FieldSet,
+  owned: FieldSet | undefined,
+  schema: JSONSchemaProps | undefined,
+): void {
   for (const e of new Set([...remove.members, ...remove.children.keys()])) {
     if (!e.startsWith('f:')) continue;
     const k = e.slice(2);
@@ -201,11 +223,17 @@ function removeFromMap(obj: Json, remove: FieldSet, owned: FieldSet | undefined,
     const sub = remove.children.get(e);
     const ownedSub = owned?.children.get(e);
     if (sub) removeWithin(obj[k], sub, ownedSub, fieldSchema(schema, k));
-    if (remove.members.has(e) && !owned?.members.has(e) && (ownedSub === undefined || ownedSub.isEmpty())) delete obj[k];
+    if (remove.members.has(e) && !owned?.members.has(e) && (ownedSub === undefined || ownedSub.isEmpty()))
+      delete obj[k];
   }
 }
 
-function removeWithin(value: unknown, remove: FieldSet, owned: FieldSet | undefined, schema: JSONSchemaProps | undefined): void {
+function removeWithin(
+  value: unknown,
+  remove: FieldSet,
+  owned: FieldSet | undefined,
+  schema: JSONSchemaProps | undefined,
+): void {
   const shape = shapeOf(value, schema);
   if (shape.kind === 'map' && isPlainObject(value)) {
     removeFromMap(value, remove, owned, shape.schema);

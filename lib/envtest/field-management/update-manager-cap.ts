@@ -18,10 +18,16 @@ function byAge(a: ManagerEntry & { id: string }, b: ManagerEntry & { id: string 
 }
 
 /** `entries` (encoded managedFields) with the Update managers past the cap folded into "ancient-changes". */
-export function capUpdateManagers(entries: Array<Record<string, unknown>>, max = MaxUpdateManagers): Array<Record<string, unknown>> {
+export function capUpdateManagers(
+  entries: Array<Record<string, unknown>>,
+  max = MaxUpdateManagers,
+): Array<Record<string, unknown>> {
   if (entries.filter((e) => e.operation !== 'Apply').length <= max) return entries;
   const managers = decodeManagers(entries);
-  const updaters = [...managers.entries()].filter(([, e]) => e.operation === 'Update').map(([id, e]) => ({ ...e, id })).sort(byAge);
+  const updaters = [...managers.entries()]
+    .filter(([, e]) => e.operation === 'Update')
+    .map(([id, e]) => ({ ...e, id }))
+    .sort(byAge);
   const firstOfVersion = new Map<string, string>();
   let count = updaters.length;
   for (const u of updaters) {
@@ -38,7 +44,13 @@ export function capUpdateManagers(entries: Array<Record<string, unknown>>, max =
       const oldest = managers.get(first);
       if (!oldest) continue;
       managers.delete(first);
-      bucket = { manager: AncientChangesManager, operation: 'Update', apiVersion: u.apiVersion, fields: oldest.fields, ...(oldest.time !== undefined ? { time: oldest.time } : {}) };
+      bucket = {
+        manager: AncientChangesManager,
+        operation: 'Update',
+        apiVersion: u.apiVersion,
+        fields: oldest.fields,
+        ...(oldest.time !== undefined ? { time: oldest.time } : {}),
+      };
       managers.set(bucketId, bucket);
     }
     const folded = managers.get(u.id);
@@ -50,4 +62,3 @@ export function capUpdateManagers(entries: Array<Record<string, unknown>>, max =
   }
   return encodeManagers(managers);
 }
-

@@ -106,7 +106,11 @@ export function writeOptions(query: URLSearchParams): WriteOpts {
 /** Sends accumulated warnings as Warning headers (kubectl prints them). */
 export function setWarnings(ctx: HandlerContext, opts: WriteOpts): void {
   const w = boundedWarnings(opts.warnings ?? []);
-  if (w.length > 0) ctx.res.setHeader('Warning', w.map((m) => `299 - ${JSON.stringify(m)}`));
+  if (w.length > 0)
+    ctx.res.setHeader(
+      'Warning',
+      w.map((m) => `299 - ${JSON.stringify(m)}`),
+    );
 }
 
 /** kube-apiserver's bounds on one response's warnings, in characters. */

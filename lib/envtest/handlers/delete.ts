@@ -29,10 +29,18 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpts
   }
   const q = ctx.query;
   let policy = (q.get('propagationPolicy') ?? body.propagationPolicy) as string | undefined;
-  const orphan = boolQueryParam(q, 'orphanDependents') ?? (typeof body.orphanDependents === 'boolean' ? body.orphanDependents : undefined);
+  const orphan =
+    boolQueryParam(q, 'orphanDependents') ??
+    (typeof body.orphanDependents === 'boolean' ? body.orphanDependents : undefined);
   if (policy === undefined && orphan !== undefined) policy = orphan ? 'Orphan' : 'Background';
   if (policy !== undefined && !policies.includes(policy)) {
-    throw E.invalid('DeleteOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueNotSupported', message: `Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`, field: 'propagationPolicy' }]);
+    throw E.invalid('DeleteOptions', 'meta.k8s.io', '', [
+      {
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
+        field: 'propagationPolicy',
+      },
+    ]);
   }
   const dryRun = isDryRun(q) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
   const pre = isPlainObject(body.preconditions) ? body.preconditions : undefined;
@@ -40,7 +48,9 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpts
     dryRun,
     warnings: [],
     propagationPolicy: policy as PropagationPolicy | undefined,
-    preconditions: pre ? { uid: pre.uid as string | undefined, resourceVersion: pre.resourceVersion as string | undefined } : undefined,
+    preconditions: pre
+      ? { uid: pre.uid as string | undefined, resourceVersion: pre.resourceVersion as string | undefined }
+      : undefined,
   };
 }
 
@@ -50,14 +60,21 @@ function successStatus(ctx: HandlerContext, obj: KubeObject): Record<string, unk
     apiVersion: 'v1',
     metadata: {},
     status: 'Success',
-    details: { name: obj.metadata.name, group: ctx.type.group || undefined, kind: ctx.type.plural, uid: obj.metadata.uid },
+    details: {
+      name: obj.metadata.name,
+      group: ctx.type.group || undefined,
+      kind: ctx.type.plural,
+      uid: obj.metadata.uid,
+    },
   };
 }
 
 export async function handleDelete(ctx: HandlerContext): Promise<void> {
   if (ctx.subresource !== undefined) throw E.methodNotAllowed();
   const opts = await readDeleteOptions(ctx);
-  const { object, removed } = await withWarnings(ctx, opts, () => ctx.writes.delete(ctx.type, ctx.version, ctx.namespace, ctx.name ?? '', opts));
+  const { object, removed } = await withWarnings(ctx, opts, () =>
+    ctx.writes.delete(ctx.type, ctx.version, ctx.namespace, ctx.name ?? '', opts),
+  );
   if (!removed || ctx.type.returnDeletedObject) await reply(ctx, 200, present(ctx.type, ctx.version, object));
   else await reply(ctx, 200, successStatus(ctx, object));
 }
@@ -71,7 +88,10 @@ export async function handleDeleteCollection(ctx: HandlerContext): Promise<void>
   const items: KubeObject[] = [];
   for (const t of targets) {
     try {
-      items.push((await ctx.writes.delete(ctx.type, ctx.version, t.metadata.namespace ?? '', t.metadata.name ?? '', opts)).object);
+      items.push(
+        (await ctx.writes.delete(ctx.type, ctx.version, t.metadata.namespace ?? '', t.metadata.name ?? '', opts))
+          .object,
+      );
     } catch (err) {
       if (!(err instanceof E.StatusError && err.code === 404)) throw err;
     }

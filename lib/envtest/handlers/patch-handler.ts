@@ -8,7 +8,12 @@ import { mediaType, readBody } from '../http-util.js';
 import { cloneJson } from '../json.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError } from '../patch.js';
 import { checkValueDepth } from '../json-depth.js';
-import { applyConfiguration, fieldContextFor, managerFromRequest, type FieldManagerRequest } from '../field-management/index.js';
+import {
+  applyConfiguration,
+  fieldContextFor,
+  managerFromRequest,
+  type FieldManagerRequest,
+} from '../field-management/index.js';
 import { isPlainObject } from '../json.js';
 import { rfc3339, type Obj, type WriteOpts } from '../object-api.js';
 import { boolQueryParam } from '../query-params.js';
@@ -21,14 +26,20 @@ export const StrategicMergePatchType = 'application/strategic-merge-patch+json';
 export const ApplyPatchType = 'application/apply-patch+yaml';
 
 export function acceptedPatchTypes(custom: boolean): string[] {
-  return custom ? [JsonPatchType, MergePatchType, ApplyPatchType] : [JsonPatchType, MergePatchType, StrategicMergePatchType, ApplyPatchType];
+  return custom
+    ? [JsonPatchType, MergePatchType, ApplyPatchType]
+    : [JsonPatchType, MergePatchType, StrategicMergePatchType, ApplyPatchType];
 }
 
 /**
  * Reads and checks the patch body for the request's content type. With `opts`, the fields a merge patch
  * gives twice in one object are noted there for fieldValidation (a JSON patch is a list of operations).
  */
-export async function readPatch(ctx: HandlerContext, allowed: string[], opts?: WriteOpts): Promise<{ contentType: string; patch: unknown }> {
+export async function readPatch(
+  ctx: HandlerContext,
+  allowed: string[],
+  opts?: WriteOpts,
+): Promise<{ contentType: string; patch: unknown }> {
   const contentType = mediaType(ctx.req.headers['content-type']);
   if (!allowed.includes(contentType)) throw E.unsupportedMediaType(contentType, allowed);
   const buf = await readBody(ctx.req, ctx.maxBodyBytes);
@@ -78,16 +89,24 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     return;
   }
   if (ctx.query.has('force')) {
-    throw E.invalid('PatchOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }]);
+    throw E.invalid('PatchOptions', 'meta.k8s.io', '', [
+      { reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' },
+    ]);
   }
-  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'PatchOptions'), operation: 'Update', ...(sub ? { subresource: sub } : {}) };
+  opts.fieldManager = {
+    manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'PatchOptions'),
+    operation: 'Update',
+    ...(sub ? { subresource: sub } : {}),
+  };
   // Read and patched again on every attempt: a retry after a concurrent write patches the new object.
   const read = () => {
     const existing = ctx.api.get(type, ctx.namespace, name);
     const patched = applyPatchOfType(contentType, present(type, version, existing), patch, type.kind);
     return { existing, incoming: ctx.api.checkPatched(type, existing, patched) };
   };
-  const result = await withWarnings(ctx, opts, () => ctx.writes.update({ type, version, namespace: ctx.namespace, name, subresource: sub, opts, read }));
+  const result = await withWarnings(ctx, opts, () =>
+    ctx.writes.update({ type, version, namespace: ctx.namespace, name, subresource: sub, opts, read }),
+  );
   await reply(ctx, 200, present(type, version, result));
 }
 
@@ -100,14 +119,23 @@ async function handleApply(ctx: HandlerContext, opts: WriteOpts, patch: unknown,
   const sub = ctx.subresource === 'status' ? 'status' : undefined;
   const fieldManager = ctx.query.get('fieldManager');
   if (!fieldManager) {
-    throw E.invalid('PatchOptions', 'meta.k8s.io', '', [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
+    throw E.invalid('PatchOptions', 'meta.k8s.io', '', [
+      { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
+    ]);
   }
   if (!isPlainObject(patch)) throw E.badRequest('error decoding YAML: the applied configuration is not an object');
   const expected = apiVersionFor(type.group, version);
   if (patch.apiVersion !== expected) {
-    throw E.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof patch.apiVersion === 'string' ? patch.apiVersion : ''}, expected: ${expected}`);
+    throw E.badRequest(
+      `Incorrect version specified in apply patch. Specified patch version: ${typeof patch.apiVersion === 'string' ? patch.apiVersion : ''}, expected: ${expected}`,
+    );
   }
-  const req: FieldManagerRequest = { manager: managerFromRequest(fieldManager, undefined, 'PatchOptions'), operation: 'Apply', force: boolQueryParam(ctx.query, 'force') ?? false, ...(sub ? { subresource: sub } : {}) };
+  const req: FieldManagerRequest = {
+    manager: managerFromRequest(fieldManager, undefined, 'PatchOptions'),
+    operation: 'Apply',
+    force: boolQueryParam(ctx.query, 'force') ?? false,
+    ...(sub ? { subresource: sub } : {}),
+  };
   opts.fieldManager = req;
   const fields = () => fieldContextFor(type, version, rfc3339(ctx.now()));
   if (!ctx.api.find(type, ctx.namespace, name)) {
@@ -116,7 +144,9 @@ async function handleApply(ctx: HandlerContext, opts: WriteOpts, patch: unknown,
       throw E.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     }
     const body = applyConfiguration(req, undefined, { ...patch, metadata: { ...meta, name } }, fields());
-    const created = await withWarnings(ctx, opts, () => ctx.writes.create(type, version, ctx.namespace, body, opts, fieldManager));
+    const created = await withWarnings(ctx, opts, () =>
+      ctx.writes.create(type, version, ctx.namespace, body, opts, fieldManager),
+    );
     await reply(ctx, 201, present(type, version, created));
     return;
   }
@@ -126,6 +156,8 @@ async function handleApply(ctx: HandlerContext, opts: WriteOpts, patch: unknown,
     checkValueDepth(applied);
     return { existing, incoming: ctx.api.checkPatched(type, existing, applied) };
   };
-  const result = await withWarnings(ctx, opts, () => ctx.writes.update({ type, version, namespace: ctx.namespace, name, subresource: sub, opts, read }));
+  const result = await withWarnings(ctx, opts, () =>
+    ctx.writes.update({ type, version, namespace: ctx.namespace, name, subresource: sub, opts, read }),
+  );
   await reply(ctx, 200, present(type, version, result));
 }

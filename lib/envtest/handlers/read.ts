@@ -12,11 +12,15 @@ import { serveWatch } from './watch.js';
 export async function handleGet(ctx: HandlerContext): Promise<void> {
   const obj = ctx.api.get(ctx.type, ctx.namespace, ctx.name ?? '');
   if (wantsTable(ctx.req)) {
-    await reply(ctx, 200, toTable([present(ctx.type, ctx.version, obj)], columnsFor(ctx.type, ctx.version), {
-      now: ctx.now(),
-      includeObject: includeObjectParam(ctx.query.get('includeObject')),
-      listMeta: { resourceVersion: obj.metadata.resourceVersion },
-    }));
+    await reply(
+      ctx,
+      200,
+      toTable([present(ctx.type, ctx.version, obj)], columnsFor(ctx.type, ctx.version), {
+        now: ctx.now(),
+        includeObject: includeObjectParam(ctx.query.get('includeObject')),
+        listMeta: { resourceVersion: obj.metadata.resourceVersion },
+      }),
+    );
     return;
   }
   await reply(ctx, 200, present(ctx.type, ctx.version, obj));
@@ -71,7 +75,9 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
       const name = ctx.name;
       filter = inner ? (o) => o.metadata.name === name && inner(o) : (o) => o.metadata.name === name;
     }
-    const encoder = table ? tableEncoder(type, ctx.version, includeObjectParam(query.get('includeObject')), ctx.now) : jsonEncoder(type, ctx.version);
+    const encoder = table
+      ? tableEncoder(type, ctx.version, includeObjectParam(query.get('includeObject')), ctx.now)
+      : jsonEncoder(type, ctx.version);
     serveWatch(ctx.req, ctx.res, { type, version: ctx.version, namespace, filter, encoder, query }, ctx.watch);
     return;
   }
@@ -96,7 +102,9 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
   }
   const limitParam = query.get('limit');
   const limit = limitParam && /^\d+$/.test(limitParam) ? Number(limitParam) : 0;
-  const metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(listRv) };
+  const metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } = {
+    resourceVersion: String(listRv),
+  };
   if (limit > 0 && items.length > limit) {
     const next = items[limit];
     const remaining = items.length - limit;
@@ -105,11 +113,19 @@ export async function handleList(ctx: HandlerContext): Promise<void> {
     if (!filter) metadata.remainingItemCount = remaining;
   }
   if (table) {
-    await reply(ctx, 200, toTable(items.map((o) => present(type, ctx.version, o)), columnsFor(type, ctx.version), {
-      now: ctx.now(),
-      includeObject: includeObjectParam(query.get('includeObject')),
-      listMeta: metadata,
-    }));
+    await reply(
+      ctx,
+      200,
+      toTable(
+        items.map((o) => present(type, ctx.version, o)),
+        columnsFor(type, ctx.version),
+        {
+          now: ctx.now(),
+          includeObject: includeObjectParam(query.get('includeObject')),
+          listMeta: metadata,
+        },
+      ),
+    );
     return;
   }
   // Each stored object is serialised as is; no copy of the collection is made.

@@ -13,7 +13,13 @@ export async function handleReview(ctx: HandlerContext): Promise<void> {
   const body = await readObjectBody(ctx);
   if (!isPlainObject(body)) throw E.badRequest(`the body of a ${ctx.type.kind} must be a JSON object`);
   const spec = isPlainObject(body.spec) ? body.spec : {};
-  const answer = { apiVersion: ctx.type.group ? `${ctx.type.group}/${ctx.version}` : ctx.version, kind: ctx.type.kind, metadata: { creationTimestamp: null }, spec, status: statusFor(ctx, spec) };
+  const answer = {
+    apiVersion: ctx.type.group ? `${ctx.type.group}/${ctx.version}` : ctx.version,
+    kind: ctx.type.kind,
+    metadata: { creationTimestamp: null },
+    spec,
+    status: statusFor(ctx, spec),
+  };
   await reply(ctx, 201, answer);
 }
 
@@ -22,13 +28,18 @@ function statusFor(ctx: HandlerContext, spec: Record<string, unknown>): Record<s
     case 'SelfSubjectReview':
       return { userInfo: ctx.user };
     case 'SelfSubjectRulesReview':
-      if (typeof spec.namespace !== 'string' || spec.namespace === '') throw invalidSpec(ctx, 'spec.namespace', 'Required value: no namespace on request');
+      if (typeof spec.namespace !== 'string' || spec.namespace === '')
+        throw invalidSpec(ctx, 'spec.namespace', 'Required value: no namespace on request');
       return { ...ctx.authorizer.rulesFor(ctx.user, spec.namespace) };
     case 'SubjectAccessReview':
     case 'LocalSubjectAccessReview': {
       const attributes = attributesOf(ctx, spec);
-      if (typeof spec.user !== 'string' && !Array.isArray(spec.groups)) throw invalidSpec(ctx, 'spec.user', 'Invalid value: "": at least one of user or group must be specified');
-      const subject: UserInfo = { username: typeof spec.user === 'string' ? spec.user : '', groups: Array.isArray(spec.groups) ? spec.groups.filter((g): g is string => typeof g === 'string') : [] };
+      if (typeof spec.user !== 'string' && !Array.isArray(spec.groups))
+        throw invalidSpec(ctx, 'spec.user', 'Invalid value: "": at least one of user or group must be specified');
+      const subject: UserInfo = {
+        username: typeof spec.user === 'string' ? spec.user : '',
+        groups: Array.isArray(spec.groups) ? spec.groups.filter((g): g is string => typeof g === 'string') : [],
+      };
       return decide(ctx, attributes, subject);
     }
     default:
@@ -48,14 +59,27 @@ function attributesOf(ctx: HandlerContext, spec: Record<string, unknown>): Reque
   const r = spec.resourceAttributes;
   const n = spec.nonResourceAttributes;
   if (isPlainObject(r) === isPlainObject(n)) {
-    throw invalidSpec(ctx, 'spec.resourceAttributes', 'Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified');
+    throw invalidSpec(
+      ctx,
+      'spec.resourceAttributes',
+      'Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified',
+    );
   }
   if (isPlainObject(n)) return { resourceRequest: false, verb: str(n.verb), path: str(n.path) };
   const a = r as Record<string, unknown>;
   // A LocalSubjectAccessReview asks about its own namespace.
   const namespace = ctx.type.kind === 'LocalSubjectAccessReview' ? ctx.namespace : str(a.namespace);
-  if (ctx.type.kind === 'LocalSubjectAccessReview' && a.namespace !== undefined && a.namespace !== '' && a.namespace !== ctx.namespace) {
-    throw invalidSpec(ctx, 'spec.resourceAttributes.namespace', `Invalid value: ${JSON.stringify(a.namespace)}: must match metadata.namespace`);
+  if (
+    ctx.type.kind === 'LocalSubjectAccessReview' &&
+    a.namespace !== undefined &&
+    a.namespace !== '' &&
+    a.namespace !== ctx.namespace
+  ) {
+    throw invalidSpec(
+      ctx,
+      'spec.resourceAttributes.namespace',
+      `Invalid value: ${JSON.stringify(a.namespace)}: must match metadata.namespace`,
+    );
   }
   return {
     resourceRequest: true,

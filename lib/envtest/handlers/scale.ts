@@ -7,10 +7,19 @@ import type { Obj, WriteOpts } from '../object-api.js';
 import type { AdmissionView } from '../webhooks/admitted-writes.js';
 import { versionInfo, type ScaleSubresource } from '../resource-type.js';
 import { readObjectBody, isDryRun, reply, withWarnings, type HandlerContext } from './context.js';
-import { applyPatchOfType, JsonPatchType, MergePatchType, readPatch, StrategicMergePatchType } from './patch-handler.js';
+import {
+  applyPatchOfType,
+  JsonPatchType,
+  MergePatchType,
+  readPatch,
+  StrategicMergePatchType,
+} from './patch-handler.js';
 
 function pathParts(jsonPath: string): string[] {
-  return jsonPath.replace(/^\./, '').split('.').filter((p) => p !== '');
+  return jsonPath
+    .replace(/^\./, '')
+    .split('.')
+    .filter((p) => p !== '');
 }
 
 function readPath(obj: unknown, jsonPath: string): unknown {
@@ -48,9 +57,18 @@ export function toScale(obj: Obj, s: ScaleSubresource): Record<string, unknown> 
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: { replicas: typeof specReplicas === 'number' ? specReplicas : 0 },
-    status: { replicas: typeof statusReplicas === 'number' ? statusReplicas : 0, ...(typeof selector === 'string' ? { selector } : {}) },
+    status: {
+      replicas: typeof statusReplicas === 'number' ? statusReplicas : 0,
+      ...(typeof selector === 'string' ? { selector } : {}),
+    },
   };
 }
 
@@ -63,7 +81,13 @@ function replicasOf(scale: unknown, name: string): number {
   if (!isPlainObject(scale)) throw E.badRequest('the body is not a Scale object');
   const replicas = isPlainObject(scale.spec) ? scale.spec.replicas : undefined;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
-    throw E.invalid('Scale', 'autoscaling', name, [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0`, field: 'spec.replicas' }]);
+    throw E.invalid('Scale', 'autoscaling', name, [
+      {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0`,
+        field: 'spec.replicas',
+      },
+    ]);
   }
   return replicas;
 }
@@ -83,15 +107,32 @@ export async function handleWriteScale(ctx: HandlerContext, method: 'PUT' | 'PAT
   const opts: WriteOpts = {
     dryRun: isDryRun(ctx.query),
     warnings: [],
-    fieldManager: { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], method === 'PUT' ? 'UpdateOptions' : 'PatchOptions'), operation: 'Update', subresource: 'scale' },
+    fieldManager: {
+      manager: managerFromRequest(
+        ctx.query.get('fieldManager'),
+        ctx.req.headers['user-agent'],
+        method === 'PUT' ? 'UpdateOptions' : 'PatchOptions',
+      ),
+      operation: 'Update',
+      subresource: 'scale',
+    },
   };
   const name = ctx.name ?? '';
-  const body = method === 'PUT' ? { scale: await readObjectBody(ctx) } : await readPatch(ctx, [JsonPatchType, MergePatchType, StrategicMergePatchType]);
+  const body =
+    method === 'PUT'
+      ? { scale: await readObjectBody(ctx) }
+      : await readPatch(ctx, [JsonPatchType, MergePatchType, StrategicMergePatchType]);
   const read = () => {
     const existing = ctx.api.get(ctx.type, ctx.namespace, name);
-    const scale = 'scale' in body
-      ? body.scale
-      : applyPatchOfType(body.contentType === StrategicMergePatchType ? MergePatchType : body.contentType, toScale(existing, s), body.patch, 'Scale');
+    const scale =
+      'scale' in body
+        ? body.scale
+        : applyPatchOfType(
+            body.contentType === StrategicMergePatchType ? MergePatchType : body.contentType,
+            toScale(existing, s),
+            body.patch,
+            'Scale',
+          );
     if (!isPlainObject(scale)) throw E.badRequest('the body is not a Scale object');
     const meta = isPlainObject(scale.metadata) ? scale.metadata : {};
     const rv = meta.resourceVersion;
@@ -106,7 +147,16 @@ export async function handleWriteScale(ctx: HandlerContext, method: 'PUT' | 'PAT
     fromView: (scale, base) => withReplicas(base, s, replicasOf(scale, name)),
   };
   const result = await withWarnings(ctx, opts, () =>
-    ctx.writes.update({ type: ctx.type, version: ctx.version, namespace: ctx.namespace, name, subresource: 'scale', opts, read, view }),
+    ctx.writes.update({
+      type: ctx.type,
+      version: ctx.version,
+      namespace: ctx.namespace,
+      name,
+      subresource: 'scale',
+      opts,
+      read,
+      view,
+    }),
   );
   await reply(ctx, 200, toScale(result, s));
 }

@@ -13,9 +13,16 @@ export async function handleTokenRequest(ctx: HandlerContext): Promise<void> {
   const body = await readObjectBody(ctx);
   if (!isPlainObject(body)) throw E.badRequest('the body of a TokenRequest must be a JSON object');
   const spec = isPlainObject(body.spec) ? body.spec : {};
-  const expirationSeconds = typeof spec.expirationSeconds === 'number' ? spec.expirationSeconds : DefaultExpirationSeconds;
+  const expirationSeconds =
+    typeof spec.expirationSeconds === 'number' ? spec.expirationSeconds : DefaultExpirationSeconds;
   if (!Number.isInteger(expirationSeconds) || expirationSeconds < 600) {
-    throw E.invalid('TokenRequest', 'authentication.k8s.io', '', [{ reason: 'FieldValueInvalid', field: 'spec.expirationSeconds', message: 'Invalid value: may not specify a duration less than 10 minutes' }]);
+    throw E.invalid('TokenRequest', 'authentication.k8s.io', '', [
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.expirationSeconds',
+        message: 'Invalid value: may not specify a duration less than 10 minutes',
+      },
+    ]);
   }
   const now = ctx.now();
   const token = ctx.serviceAccountTokens.mint({ namespace: ctx.namespace, name, uid: sa.metadata.uid ?? '' }, now);
@@ -24,6 +31,11 @@ export async function handleTokenRequest(ctx: HandlerContext): Promise<void> {
     kind: 'TokenRequest',
     metadata: { name, namespace: ctx.namespace, creationTimestamp: null },
     spec: { audiences: [], ...spec, expirationSeconds },
-    status: { token, expirationTimestamp: new Date(Math.floor(now / 1000) * 1000 + expirationSeconds * 1000).toISOString().replace('.000Z', 'Z') },
+    status: {
+      token,
+      expirationTimestamp: new Date(Math.floor(now / 1000) * 1000 + expirationSeconds * 1000)
+        .toISOString()
+        .replace('.000Z', 'Z'),
+    },
   });
 }

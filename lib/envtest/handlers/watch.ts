@@ -52,16 +52,19 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
   const bookmarks = boolQueryParam(q, 'allowWatchBookmarks') === true;
   const timeoutParam = q.get('timeoutSeconds');
   // kube-apiserver closes long watches after a random 30-60 minutes unless the client asks for less.
-  const timeoutMs = timeoutParam !== null && /^\d+$/.test(timeoutParam) && Number(timeoutParam) > 0
-    ? Number(timeoutParam) * 1000
-    : (1800 + Math.random() * 1800) * 1000;
+  const timeoutMs =
+    timeoutParam !== null && /^\d+$/.test(timeoutParam) && Number(timeoutParam) > 0
+      ? Number(timeoutParam) * 1000
+      : (1800 + Math.random() * 1800) * 1000;
 
   let replay: StoreEvent[] | undefined;
   const fromCurrentState = rvParam === '' || rvParam === '0' || sendInitial;
   if (!fromCurrentState) {
     const rv = parseRv(rvParam);
     if (rv > deps.commits.durableRv()) {
-      throw E.gone(`too large resource version: ${rv}, the server's is ${deps.commits.durableRv()} (its history was lost); list again`);
+      throw E.gone(
+        `too large resource version: ${rv}, the server's is ${deps.commits.durableRv()} (its history was lost); list again`,
+      );
     }
     replay = store.eventsSince(typeKey, rv);
     if (!replay) {
@@ -69,7 +72,11 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
     }
   }
 
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+  });
   res.flushHeaders();
 
   // The stream starts with everything up to here; bookmarks never go below it (nor above what is durable).
@@ -85,7 +92,10 @@ export function serveWatch(_req: IncomingMessage, res: ServerResponse, w: WatchR
       object: {
         kind: w.type.kind,
         apiVersion: apiVersionFor(w.type.group, w.version),
-        metadata: { resourceVersion: String(Math.max(startRv, deps.commits.durableRv())), ...(annotations ? { annotations } : {}) },
+        metadata: {
+          resourceVersion: String(Math.max(startRv, deps.commits.durableRv())),
+          ...(annotations ? { annotations } : {}),
+        },
       },
     })}\n`;
 

@@ -7,10 +7,15 @@ import { readObjectBody, reply, withWarnings, writeOptions, type HandlerContext 
 
 export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const opts = writeOptions(ctx.query);
-  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'CreateOptions'), operation: 'Update' };
+  opts.fieldManager = {
+    manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'CreateOptions'),
+    operation: 'Update',
+  };
   const body = await readObjectBody(ctx, opts);
   if (ctx.type.namespaced && !ctx.namespace) throw E.notFoundPath();
-  const created = await withWarnings(ctx, opts, () => ctx.writes.create(ctx.type, ctx.version, ctx.namespace, body, opts, ctx.query.get('fieldManager') ?? undefined));
+  const created = await withWarnings(ctx, opts, () =>
+    ctx.writes.create(ctx.type, ctx.version, ctx.namespace, body, opts, ctx.query.get('fieldManager') ?? undefined),
+  );
   await reply(ctx, 201, present(ctx.type, ctx.version, created));
 }
 
@@ -23,11 +28,20 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
     return;
   }
   if (sub !== undefined && sub !== 'status') throw E.methodNotAllowed();
-  opts.fieldManager = { manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'UpdateOptions'), operation: 'Update', ...(sub ? { subresource: sub } : {}) };
+  opts.fieldManager = {
+    manager: managerFromRequest(ctx.query.get('fieldManager'), ctx.req.headers['user-agent'], 'UpdateOptions'),
+    operation: 'Update',
+    ...(sub ? { subresource: sub } : {}),
+  };
   const name = ctx.name ?? '';
   const updated = await withWarnings(ctx, opts, () =>
     ctx.writes.update({
-      type: ctx.type, version: ctx.version, namespace: ctx.namespace, name, subresource: sub, opts,
+      type: ctx.type,
+      version: ctx.version,
+      namespace: ctx.namespace,
+      name,
+      subresource: sub,
+      opts,
       read: () => ctx.api.checkUpdate(ctx.type, ctx.version, ctx.namespace, name, body),
     }),
   );
@@ -39,6 +53,9 @@ function finalizeNamespace(ctx: HandlerContext, body: unknown, dryRun: boolean) 
   const existing = ctx.api.get(ctx.type, '', ctx.name ?? '');
   const spec = isPlainObject(body) && isPlainObject(body.spec) ? body.spec : {};
   const next = cloneJson(existing);
-  next.spec = { ...(next.spec as object | undefined), finalizers: Array.isArray(spec.finalizers) ? spec.finalizers : [] };
+  next.spec = {
+    ...(next.spec as object | undefined),
+    finalizers: Array.isArray(spec.finalizers) ? spec.finalizers : [],
+  };
   return ctx.api.writePatched(ctx.type, ctx.version, existing, next, undefined, { dryRun });
 }

@@ -62,10 +62,14 @@ export class Journal implements CommitGate {
     for (const name of segments) {
       const { records, ignoredBytes } = readSegment(join(dataDir, name));
       for (const r of records) if (r.rv > store.currentRv()) store.replay(r);
-      if (ignoredBytes > 0) opts.onWarning?.(`ignored ${ignoredBytes} bytes at the end of ${join(dataDir, name)}: a write cut short by a crash, never acknowledged`);
+      if (ignoredBytes > 0)
+        opts.onWarning?.(
+          `ignored ${ignoredBytes} bytes at the end of ${join(dataDir, name)}: a write cut short by a crash, never acknowledged`,
+        );
     }
     store.compactHistory();
-    const lastSeq = segments.length > 0 ? Number(segmentPattern.exec(segments[segments.length - 1] ?? '')?.[1] ?? 0) : 0;
+    const lastSeq =
+      segments.length > 0 ? Number(segmentPattern.exec(segments[segments.length - 1] ?? '')?.[1] ?? 0) : 0;
     return new Journal(store, dataDir, lastSeq + 1, segments, opts);
   }
 
@@ -118,7 +122,13 @@ export class Journal implements CommitGate {
 
   private startSegment(after: Promise<void>): LogSegment {
     const name = segmentName(this.seq++);
-    return new LogSegment(join(this.dataDir, name), this.dataDir, after, (n) => this.markSynced(n), (err) => this.fail(err));
+    return new LogSegment(
+      join(this.dataDir, name),
+      this.dataDir,
+      after,
+      (n) => this.markSynced(n),
+      (err) => this.fail(err),
+    );
   }
 
   private markSynced(count: number): void {
@@ -132,13 +142,20 @@ export class Journal implements CommitGate {
   }
 
   private fail(err: Error): void {
-    this.failure ??= new StorageError(`the data directory ${this.dataDir} could not be written, so no further change can be acknowledged: ${err.message}`, { cause: err });
+    this.failure ??= new StorageError(
+      `the data directory ${this.dataDir} could not be written, so no further change can be acknowledged: ${err.message}`,
+      { cause: err },
+    );
     for (const w of this.waiters.splice(0)) w.reject(this.failure);
   }
 
   private startCompaction(): void {
     this.compacting = this.compact()
-      .catch((err: unknown) => this.warn(`compacting the log of ${this.dataDir} failed (the log is kept and replayed): ${(err as Error).message}`))
+      .catch((err: unknown) =>
+        this.warn(
+          `compacting the log of ${this.dataDir} failed (the log is kept and replayed): ${(err as Error).message}`,
+        ),
+      )
       .finally(() => (this.compacting = undefined));
   }
 

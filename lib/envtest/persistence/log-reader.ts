@@ -30,9 +30,22 @@ function decodeRecord(line: string): LogRecord | undefined {
   }
   const r = v as Partial<LogRecord> | null;
   if (!r || typeof r !== 'object') return undefined;
-  if (typeof r.rv !== 'number' || !Number.isSafeInteger(r.rv) || (r.op !== 'put' && r.op !== 'delete') || typeof r.typeKey !== 'string') return undefined;
+  if (
+    typeof r.rv !== 'number' ||
+    !Number.isSafeInteger(r.rv) ||
+    (r.op !== 'put' && r.op !== 'delete') ||
+    typeof r.typeKey !== 'string'
+  )
+    return undefined;
   const o = r.object;
-  if (!o || typeof o !== 'object' || !o.metadata || typeof o.metadata !== 'object' || o.metadata.resourceVersion !== String(r.rv)) return undefined;
+  if (
+    !o ||
+    typeof o !== 'object' ||
+    !o.metadata ||
+    typeof o.metadata !== 'object' ||
+    o.metadata.resourceVersion !== String(r.rv)
+  )
+    return undefined;
   return { rv: r.rv, op: r.op, typeKey: r.typeKey, object: o };
 }
 

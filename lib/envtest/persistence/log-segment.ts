@@ -43,7 +43,11 @@ export class LogSegment {
     const handle = this.handle;
     this.handle = undefined;
     // A file that failed to open was already reported through onFailed.
-    if (handle) await handle.then((fh) => fh.close(), () => undefined);
+    if (handle)
+      await handle.then(
+        (fh) => fh.close(),
+        () => undefined,
+      );
   }
 
   private async drain(): Promise<void> {

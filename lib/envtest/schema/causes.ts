@@ -46,12 +46,20 @@ function inBody(path: string): string {
 }
 
 export function required(path: string, detail = ''): FieldCause {
-  return { type: 'FieldValueRequired', field: path, message: detail === '' ? 'Required value' : `Required value: ${detail}` };
+  return {
+    type: 'FieldValueRequired',
+    field: path,
+    message: detail === '' ? 'Required value' : `Required value: ${detail}`,
+  };
 }
 
 /** field.Invalid with a kube-openapi detail written relative to the field, e.g. "should be greater than or equal to 0". */
 export function invalid(path: string, value: unknown, detail: string): FieldCause {
-  return { type: 'FieldValueInvalid', field: path, message: `Invalid value: ${goValue(value)}: ${inBody(path)} ${detail}` };
+  return {
+    type: 'FieldValueInvalid',
+    field: path,
+    message: `Invalid value: ${goValue(value)}: ${inBody(path)} ${detail}`,
+  };
 }
 
 export function typeInvalid(path: string, value: unknown, expected: string): FieldCause {

@@ -21,12 +21,16 @@ const macRe = /^([0-9a-f]{2}[:-]){5}[0-9a-f]{2}$|^([0-9a-f]{2}[:-]){7}[0-9a-f]{2
 const hostnameRe = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*\.?$/i;
 const base64Re = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const emailRe = /^[^\s@]+@[^\s@]+$/;
-const durationRe = /^(\d+(\.\d+)?\s*(ns|us|µs|ms|s|m|h|d|w|second|seconds|minute|minutes|hour|hours|day|days|week|weeks)\s*)+$/;
+const durationRe =
+  /^(\d+(\.\d+)?\s*(ns|us|µs|ms|s|m|h|d|w|second|seconds|minute|minutes|hour|hours|day|days|week|weeks)\s*)+$/;
 const bsonObjectIdRe = /^[0-9a-f]{24}$/i;
 
 function isIPv4(s: string): boolean {
   const parts = s.split('.');
-  return parts.length === 4 && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255 && (p.length === 1 || p[0] !== '0'));
+  return (
+    parts.length === 4 &&
+    parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255 && (p.length === 1 || p[0] !== '0'))
+  );
 }
 
 function isIPv6(s: string): boolean {
@@ -62,7 +66,9 @@ function isDateTime(s: string): boolean {
   const m = dateTimeRe.exec(s);
   if (m === null) return false;
   const [, y, mo, d, h, mi, sec] = m.map(Number);
-  return validDate(y ?? 0, mo ?? 0, d ?? 0) && (h ?? 0) < 24 && (mi ?? 0) < 60 && (Number.isNaN(sec) || (sec ?? 0) < 61);
+  return (
+    validDate(y ?? 0, mo ?? 0, d ?? 0) && (h ?? 0) < 24 && (mi ?? 0) < 60 && (Number.isNaN(sec) || (sec ?? 0) < 61)
+  );
 }
 
 function isDate(s: string): boolean {
@@ -115,7 +121,17 @@ const intBounds: Record<string, [number, number]> = {
 export function checkIntegerFormat(path: string, value: number, format: string | undefined): FieldCause | undefined {
   const bounds = format === undefined ? undefined : intBounds[format];
   if (bounds === undefined) return undefined;
-  if (format === 'int64' ? value >= bounds[1] : value > bounds[1]) return invalid(path, value, `should be less than or equal to ${format === 'int32' ? '2147483647' : '9223372036854775807'}`);
-  if (value < bounds[0]) return invalid(path, value, `should be greater than or equal to ${format === 'int32' ? '-2147483648' : '-9223372036854775808'}`);
+  if (format === 'int64' ? value >= bounds[1] : value > bounds[1])
+    return invalid(
+      path,
+      value,
+      `should be less than or equal to ${format === 'int32' ? '2147483647' : '9223372036854775807'}`,
+    );
+  if (value < bounds[0])
+    return invalid(
+      path,
+      value,
+      `should be greater than or equal to ${format === 'int32' ? '-2147483648' : '-9223372036854775808'}`,
+    );
   return undefined;
 }

@@ -44,7 +44,13 @@ export interface JSONSchemaProps {
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map' | string;
   'x-kubernetes-list-map-keys'?: string[];
   'x-kubernetes-map-type'?: 'atomic' | 'granular' | string;
-  'x-kubernetes-validations'?: Array<{ rule: string; message?: string; messageExpression?: string; reason?: string; fieldPath?: string }>;
+  'x-kubernetes-validations'?: Array<{
+    rule: string;
+    message?: string;
+    messageExpression?: string;
+    reason?: string;
+    fieldPath?: string;
+  }>;
 }
 
 export type FieldCauseType =

@@ -4,16 +4,7 @@
 import { RE2JS } from 're2js';
 import type { FieldCause, JSONSchemaProps } from './types.js';
 import { isObject, propertySchema } from './types.js';
-import {
-  childPath,
-  indexPath,
-  invalid,
-  notSupported,
-  required,
-  tooLong,
-  tooMany,
-  typeInvalid,
-} from './causes.js';
+import { childPath, indexPath, invalid, notSupported, required, tooLong, tooMany, typeInvalid } from './causes.js';
 import { checkIntegerFormat, checkStringFormat } from './formats.js';
 import { canonicalJson, checkListType } from './list-type.js';
 
@@ -83,12 +74,28 @@ function checkString(path: string, value: string, s: JSONSchemaProps, out: Field
 function checkNumber(path: string, value: number, s: JSONSchemaProps, out: FieldCause[]): void {
   if (s.maximum !== undefined) {
     if (s.exclusiveMaximum === true ? value >= s.maximum : value > s.maximum) {
-      out.push(invalid(path, value, s.exclusiveMaximum === true ? `should be less than ${s.maximum}` : `should be less than or equal to ${s.maximum}`));
+      out.push(
+        invalid(
+          path,
+          value,
+          s.exclusiveMaximum === true
+            ? `should be less than ${s.maximum}`
+            : `should be less than or equal to ${s.maximum}`,
+        ),
+      );
     }
   }
   if (s.minimum !== undefined) {
     if (s.exclusiveMinimum === true ? value <= s.minimum : value < s.minimum) {
-      out.push(invalid(path, value, s.exclusiveMinimum === true ? `should be greater than ${s.minimum}` : `should be greater than or equal to ${s.minimum}`));
+      out.push(
+        invalid(
+          path,
+          value,
+          s.exclusiveMinimum === true
+            ? `should be greater than ${s.minimum}`
+            : `should be greater than or equal to ${s.minimum}`,
+        ),
+      );
     }
   }
   if (s.multipleOf !== undefined && s.multipleOf > 0) {

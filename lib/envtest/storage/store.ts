@@ -182,7 +182,14 @@ export class Store {
     b.set(ns, name, obj);
     if (previous) this.unindex(previous);
     this.index(typeKey, obj);
-    return this.emit(b, { type: previous ? 'MODIFIED' : 'ADDED', rv: this.rv, typeKey, object: obj, previous, size: 0 });
+    return this.emit(b, {
+      type: previous ? 'MODIFIED' : 'ADDED',
+      rv: this.rv,
+      typeKey,
+      object: obj,
+      previous,
+      size: 0,
+    });
   }
 
   /** Removes an object; finalState (a fresh copy) gets the deletion's resourceVersion and goes out in the DELETED event. */

@@ -76,7 +76,10 @@ function decodePatch(raw: unknown): unknown[] {
   } catch (err) {
     throw new InvalidReviewError(`received undecodable patch in webhook response: ${(err as Error).message}`);
   }
-  if (!Array.isArray(ops)) throw new InvalidReviewError('received undecodable patch in webhook response: a JSON patch must be an array of operations');
+  if (!Array.isArray(ops))
+    throw new InvalidReviewError(
+      'received undecodable patch in webhook response: a JSON patch must be an array of operations',
+    );
   return ops;
 }
 
@@ -85,26 +88,36 @@ export function parseReview(text: string, uid: string, mutating: boolean): Revie
   if (!isPlainObject(review)) throw new InvalidReviewError('the reply is not an AdmissionReview object');
   const response = review.response;
   if (!isPlainObject(response)) throw new InvalidReviewError('webhook response was absent');
-  if (response.uid !== uid) throw new InvalidReviewError(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(response.uid ?? '')}`);
+  if (response.uid !== uid)
+    throw new InvalidReviewError(
+      `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(response.uid ?? '')}`,
+    );
   if (review.apiVersion !== AdmissionReviewApiVersion || review.kind !== 'AdmissionReview') {
     const got = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? ''));
-    throw new InvalidReviewError(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${got(review.apiVersion)}, Kind=${got(review.kind)}`);
+    throw new InvalidReviewError(
+      `expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${got(review.apiVersion)}, Kind=${got(review.kind)}`,
+    );
   }
   const hasPatch = typeof response.patch === 'string' && response.patch !== '';
   const hasPatchType = response.patchType !== undefined && response.patchType !== null;
   let patch: unknown[] | undefined;
   if (mutating) {
-    if (hasPatch && !hasPatchType) throw new InvalidReviewError('webhook returned response.patch but not response.patchType');
-    if (!hasPatch && hasPatchType) throw new InvalidReviewError('webhook returned response.patchType but not response.patch');
+    if (hasPatch && !hasPatchType)
+      throw new InvalidReviewError('webhook returned response.patch but not response.patchType');
+    if (!hasPatch && hasPatchType)
+      throw new InvalidReviewError('webhook returned response.patchType but not response.patch');
     if (hasPatch) {
-      if (response.patchType !== 'JSONPatch') throw new InvalidReviewError(`unsupported patch type ${JSON.stringify(response.patchType)}`);
+      if (response.patchType !== 'JSONPatch')
+        throw new InvalidReviewError(`unsupported patch type ${JSON.stringify(response.patchType)}`);
       patch = decodePatch(response.patch);
     }
   } else {
     if (hasPatch) throw new InvalidReviewError('validating webhook may not return response.patch');
     if (hasPatchType) throw new InvalidReviewError('validating webhook may not return response.patchType');
   }
-  const warnings = Array.isArray(response.warnings) ? response.warnings.filter((w): w is string => typeof w === 'string') : [];
+  const warnings = Array.isArray(response.warnings)
+    ? response.warnings.filter((w): w is string => typeof w === 'string')
+    : [];
   return {
     allowed: response.allowed === true,
     patch,

@@ -7,7 +7,14 @@
 // Without any webhook configuration, writes go straight to ObjectApi, unchanged.
 import { present } from '../encoding.js';
 import * as E from '../errors.js';
-import { ChangedDuringAdmissionError, type DeleteOpts, type DeleteResult, type Obj, type ObjectApi, type WriteOpts } from '../object-api.js';
+import {
+  ChangedDuringAdmissionError,
+  type DeleteOpts,
+  type DeleteResult,
+  type Obj,
+  type ObjectApi,
+  type WriteOpts,
+} from '../object-api.js';
 import type { ResourceType } from '../resource-type.js';
 import { isObj } from '../strategy.js';
 import { operationOptions, type AdmissionAttributes, type GroupVersionKind } from './attributes.js';
@@ -67,7 +74,14 @@ export class AdmittedWrites {
     return object;
   }
 
-  async create(type: ResourceType, version: string, namespace: string, body: unknown, opts: WriteOpts, fieldManager?: string): Promise<Obj> {
+  async create(
+    type: ResourceType,
+    version: string,
+    namespace: string,
+    body: unknown,
+    opts: WriteOpts,
+    fieldManager?: string,
+  ): Promise<Obj> {
     if (!this.webhooks.active()) return this.api.create(type, version, namespace, body, opts);
     const warnings = opts.warnings ?? [];
     const decoded = this.api.decodeKnown(type, version, this.api.decodeNew(type, version, namespace, body), opts);
@@ -87,7 +101,10 @@ export class AdmittedWrites {
     };
     const mutated = asObject(await this.webhooks.mutate(attrs, warnings), 'object');
     const planned = this.api.planCreate(type, version, this.api.decodeNew(type, version, namespace, mutated), opts);
-    await this.webhooks.validate({ ...attrs, name: planned.metadata.name ?? '', object: present(type, version, planned) as Obj }, warnings);
+    await this.webhooks.validate(
+      { ...attrs, name: planned.metadata.name ?? '', object: present(type, version, planned) as Obj },
+      warnings,
+    );
     return opts.dryRun ? planned : this.api.commitCreate(type, planned);
   }
 
@@ -99,9 +116,21 @@ export class AdmittedWrites {
     for (let attempt = 1; ; attempt++) {
       warnings.length = warningsBefore;
       const { existing, incoming } = req.read();
-      if (!this.webhooks.active()) return this.api.commitWrite(type, existing, this.api.planWrite(type, version, existing, incoming, sub, opts), opts);
+      if (!this.webhooks.active())
+        return this.api.commitWrite(
+          type,
+          existing,
+          this.api.planWrite(type, version, existing, incoming, sub, opts),
+          opts,
+        );
       const view = req.view;
-      const preview = this.api.previewWrite(type, version, existing, this.api.decodeKnown(type, version, incoming, opts), sub);
+      const preview = this.api.previewWrite(
+        type,
+        version,
+        existing,
+        this.api.decodeKnown(type, version, incoming, opts),
+        sub,
+      );
       const attrs: AdmissionAttributes = {
         operation: 'UPDATE',
         type,
@@ -118,7 +147,10 @@ export class AdmittedWrites {
       const mutatedView = asObject(await this.webhooks.mutate(attrs, warnings), 'object');
       const mutated = view ? view.fromView(mutatedView, preview) : mutatedView;
       const planned = this.api.planWrite(type, version, existing, mutated, sub, opts);
-      await this.webhooks.validate({ ...attrs, object: view ? view.toView(planned) : (present(type, version, planned) as Obj) }, warnings);
+      await this.webhooks.validate(
+        { ...attrs, object: view ? view.toView(planned) : (present(type, version, planned) as Obj) },
+        warnings,
+      );
       try {
         return this.api.commitWrite(type, existing, planned, opts);
       } catch (err) {
@@ -127,7 +159,13 @@ export class AdmittedWrites {
     }
   }
 
-  async delete(type: ResourceType, version: string, namespace: string, name: string, opts: DeleteOpts): Promise<DeleteResult> {
+  async delete(
+    type: ResourceType,
+    version: string,
+    namespace: string,
+    name: string,
+    opts: DeleteOpts,
+  ): Promise<DeleteResult> {
     const warnings = opts.warnings ?? [];
     for (let attempt = 1; ; attempt++) {
       if (!this.webhooks.active()) return this.api.delete(type, namespace, name, opts);
@@ -150,9 +188,13 @@ export class AdmittedWrites {
       await this.webhooks.mutate(attrs, warnings);
       await this.webhooks.validate(attrs, warnings);
       const current = this.api.find(type, namespace, name);
-      const moved = current !== undefined && (current.metadata.resourceVersion !== existing.metadata.resourceVersion || current.metadata.uid !== existing.metadata.uid);
+      const moved =
+        current !== undefined &&
+        (current.metadata.resourceVersion !== existing.metadata.resourceVersion ||
+          current.metadata.uid !== existing.metadata.uid);
       if (!moved) return this.api.delete(type, namespace, name, opts);
-      if (attempt >= maxAttempts) throw new ChangedDuringAdmissionError({ group: type.group, resource: type.plural }, name);
+      if (attempt >= maxAttempts)
+        throw new ChangedDuringAdmissionError({ group: type.group, resource: type.plural }, name);
     }
   }
 }

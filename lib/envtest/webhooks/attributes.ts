@@ -39,6 +39,10 @@ export interface AdmissionAttributes {
 /** The identity every request to the local control plane has (one bearer token, cluster-admin). */
 export const localUser = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
 
-export function operationOptions(kind: 'CreateOptions' | 'UpdateOptions' | 'DeleteOptions', dryRun: boolean, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function operationOptions(
+  kind: 'CreateOptions' | 'UpdateOptions' | 'DeleteOptions',
+  dryRun: boolean,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { kind, apiVersion: 'meta.k8s.io/v1', ...(dryRun ? { dryRun: ['All'] } : {}), ...extra };
 }

@@ -86,7 +86,11 @@ export function defaultWebhookConfiguration(config: WebhookConfiguration, mutati
 type Causes = StatusCause[];
 
 function required(causes: Causes, field: string, detail = ''): void {
-  causes.push({ reason: 'FieldValueRequired', message: detail ? `Required value: ${detail}` : 'Required value', field });
+  causes.push({
+    reason: 'FieldValueRequired',
+    message: detail ? `Required value: ${detail}` : 'Required value',
+    field,
+  });
 }
 
 function invalid(causes: Causes, field: string, value: unknown, detail: string): void {
@@ -117,7 +121,8 @@ function wildcardList(causes: Causes, field: string, value: unknown, what: strin
     if (list !== undefined || value === undefined) required(causes, field);
     return [];
   }
-  if (list.includes('*') && list.length > 1) invalid(causes, field, list, `if '*' is present, must not specify other ${what}`);
+  if (list.includes('*') && list.length > 1)
+    invalid(causes, field, list, `if '*' is present, must not specify other ${what}`);
   return list;
 }
 
@@ -142,7 +147,8 @@ function validateResources(causes: Causes, field: string, value: unknown): void 
     if (slash < 0) withoutSub = true;
     else if (entry.slice(slash + 1) === '*') withWildcardSub.add(entry.slice(0, slash));
   });
-  if (doubleWildcard && list.length > 1) invalid(causes, field, list, "if '*/*' is present, must not specify other resources");
+  if (doubleWildcard && list.length > 1)
+    invalid(causes, field, list, "if '*/*' is present, must not specify other resources");
   if (singleWildcard && withoutSub && list.filter((e) => !e.includes('/')).length > 1) {
     invalid(causes, field, list, "if '*' is present, must not specify other resources without subresources");
   }
@@ -170,7 +176,8 @@ function validateRule(causes: Causes, field: string, rule: unknown): void {
     if (v === '') required(causes, `${field}.apiVersions[${i}]`);
   });
   validateResources(causes, `${field}.resources`, rule.resources);
-  if (rule.scope !== undefined && !scopes.includes(rule.scope as string)) notSupported(causes, `${field}.scope`, rule.scope, scopes);
+  if (rule.scope !== undefined && !scopes.includes(rule.scope as string))
+    notSupported(causes, `${field}.scope`, rule.scope, scopes);
 }
 
 function validateUrl(causes: Causes, field: string, raw: unknown): void {
@@ -187,9 +194,11 @@ function validateUrl(causes: Causes, field: string, raw: unknown): void {
   }
   if (u.protocol !== 'https:') invalid(causes, field, raw, "'https' is the only allowed URL scheme");
   if (u.hostname === '') invalid(causes, field, raw, 'host must be specified');
-  if (u.username !== '' || u.password !== '') invalid(causes, field, raw, 'user information is not permitted in the URL');
+  if (u.username !== '' || u.password !== '')
+    invalid(causes, field, raw, 'user information is not permitted in the URL');
   if (u.hash !== '' || raw.includes('#')) invalid(causes, field, raw, 'fragments are not permitted in the URL');
-  if (u.search !== '' || raw.includes('?')) invalid(causes, field, raw, 'query parameters are not permitted in the URL');
+  if (u.search !== '' || raw.includes('?'))
+    invalid(causes, field, raw, 'query parameters are not permitted in the URL');
 }
 
 function validateService(causes: Causes, field: string, svc: unknown): void {
@@ -199,7 +208,8 @@ function validateService(causes: Causes, field: string, svc: unknown): void {
   }
   if (typeof svc.name !== 'string' || svc.name === '') required(causes, `${field}.name`, 'service name is required');
   else causes.push(...validateName(svc.name, 'label', `${field}.name`));
-  if (typeof svc.namespace !== 'string' || svc.namespace === '') required(causes, `${field}.namespace`, 'service namespace is required');
+  if (typeof svc.namespace !== 'string' || svc.namespace === '')
+    required(causes, `${field}.namespace`, 'service namespace is required');
   else causes.push(...validateName(svc.namespace, 'label', `${field}.namespace`));
   const port = svc.port;
   if (port !== undefined && (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)) {
@@ -211,7 +221,14 @@ function validateService(causes: Causes, field: string, svc: unknown): void {
     invalid(causes, `${field}.path`, path, "must start with a '/'");
     return;
   }
-  if (path.length > 1 && path.split('/').slice(1).some((seg) => seg === '')) invalid(causes, `${field}.path`, path, 'segment[n] may not be empty');
+  if (
+    path.length > 1 &&
+    path
+      .split('/')
+      .slice(1)
+      .some((seg) => seg === '')
+  )
+    invalid(causes, `${field}.path`, path, 'segment[n] may not be empty');
 }
 
 function validateClientConfig(causes: Causes, field: string, cc: unknown): void {
@@ -251,7 +268,8 @@ function validateWebhookName(causes: Causes, field: string, name: unknown): void
   }
   const sub = validateName(name, 'subdomain', field);
   causes.push(...sub);
-  if (sub.length === 0 && name.split('.').length < 3) invalid(causes, field, name, 'should be a domain with at least three segments separated by dots');
+  if (sub.length === 0 && name.split('.').length < 3)
+    invalid(causes, field, name, 'should be a domain with at least three segments separated by dots');
 }
 
 function validateWebhook(causes: Causes, field: string, hook: unknown, mutating: boolean): void {
@@ -261,12 +279,17 @@ function validateWebhook(causes: Causes, field: string, hook: unknown, mutating:
   }
   validateWebhookName(causes, `${field}.name`, hook.name);
   validateClientConfig(causes, `${field}.clientConfig`, hook.clientConfig);
-  if (hook.rules !== undefined && !Array.isArray(hook.rules)) invalid(causes, `${field}.rules`, hook.rules, 'must be a list');
+  if (hook.rules !== undefined && !Array.isArray(hook.rules))
+    invalid(causes, `${field}.rules`, hook.rules, 'must be a list');
   (Array.isArray(hook.rules) ? hook.rules : []).forEach((r, i) => validateRule(causes, `${field}.rules[${i}]`, r));
-  if (!failurePolicies.includes(hook.failurePolicy as string)) notSupported(causes, `${field}.failurePolicy`, hook.failurePolicy, failurePolicies);
-  if (!matchPolicies.includes(hook.matchPolicy as string)) notSupported(causes, `${field}.matchPolicy`, hook.matchPolicy, matchPolicies);
-  if (hook.sideEffects === undefined) required(causes, `${field}.sideEffects`, `must specify one of ${sideEffectClasses.join(', ')}`);
-  else if (!sideEffectClasses.includes(hook.sideEffects as string)) notSupported(causes, `${field}.sideEffects`, hook.sideEffects, sideEffectClasses);
+  if (!failurePolicies.includes(hook.failurePolicy as string))
+    notSupported(causes, `${field}.failurePolicy`, hook.failurePolicy, failurePolicies);
+  if (!matchPolicies.includes(hook.matchPolicy as string))
+    notSupported(causes, `${field}.matchPolicy`, hook.matchPolicy, matchPolicies);
+  if (hook.sideEffects === undefined)
+    required(causes, `${field}.sideEffects`, `must specify one of ${sideEffectClasses.join(', ')}`);
+  else if (!sideEffectClasses.includes(hook.sideEffects as string))
+    notSupported(causes, `${field}.sideEffects`, hook.sideEffects, sideEffectClasses);
   const t = hook.timeoutSeconds;
   if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 30) {
     invalid(causes, `${field}.timeoutSeconds`, t, 'the timeout value must be between 1 and 30 seconds');
@@ -283,7 +306,12 @@ function validateWebhook(causes: Causes, field: string, hook: unknown, mutating:
       seen.add(v);
     });
     if (!versions.some((v) => reviewVersions.includes(v))) {
-      invalid(causes, `${field}.admissionReviewVersions`, versions, `must include at least one of ${reviewVersions.join(', ')}`);
+      invalid(
+        causes,
+        `${field}.admissionReviewVersions`,
+        versions,
+        `must include at least one of ${reviewVersions.join(', ')}`,
+      );
     }
   }
   validateSelector(causes, `${field}.namespaceSelector`, hook.namespaceSelector);
@@ -306,7 +334,12 @@ export function validateWebhookConfiguration(config: WebhookConfiguration, mutat
   hooks.forEach((hook, i) => {
     const name = isPlainObject(hook) ? hook.name : undefined;
     if (typeof name === 'string' && name !== '') {
-      if (names.has(name)) causes.push({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${JSON.stringify(name)}`, field: `webhooks[${i}].name` });
+      if (names.has(name))
+        causes.push({
+          reason: 'FieldValueDuplicate',
+          message: `Duplicate value: ${JSON.stringify(name)}`,
+          field: `webhooks[${i}].name`,
+        });
       names.add(name);
     }
     validateWebhook(causes, `webhooks[${i}]`, hook, mutating);

@@ -13,9 +13,21 @@ import { apiVersionFor } from '../resource-type.js';
 import type { Store } from '../storage/store.js';
 import { buildReview, InvalidReviewError, parseReview } from './admission-review.js';
 import type { AdmissionAttributes } from './attributes.js';
-import { AdmissionRegistrationGroup, MutatingPlural, ValidatingPlural, type Webhook, type WebhookConfiguration } from './configuration.js';
+import {
+  AdmissionRegistrationGroup,
+  MutatingPlural,
+  ValidatingPlural,
+  type Webhook,
+  type WebhookConfiguration,
+} from './configuration.js';
 import { matchWebhook, type Invocation } from './matcher.js';
-import { MaxWebhookReplyBytes, postReview, resolveTarget, WebhookCallError, type WebhookServiceResolver } from './webhook-client.js';
+import {
+  MaxWebhookReplyBytes,
+  postReview,
+  resolveTarget,
+  WebhookCallError,
+  type WebhookServiceResolver,
+} from './webhook-client.js';
 
 export interface WebhookDispatcherOptions {
   /** Where Service-addressed webhooks listen (loopback host:port); webhooks whose Service is unknown fail to be called. */
@@ -37,7 +49,12 @@ export function denialError(webhook: string, status: Record<string, unknown> | u
   const reason = typeof s.reason === 'string' ? s.reason : '';
   const message = typeof s.message === 'string' ? s.message : '';
   const deniedBy = `admission webhook "${webhook}" denied the request`;
-  const text = message !== '' ? `${deniedBy}: ${message}` : reason !== '' ? `${deniedBy}: ${reason}` : `${deniedBy} without explanation`;
+  const text =
+    message !== ''
+      ? `${deniedBy}: ${message}`
+      : reason !== ''
+        ? `${deniedBy}: ${reason}`
+        : `${deniedBy} without explanation`;
   return new E.StatusError(code, reason, text, isPlainObject(s.details) ? s.details : undefined);
 }
 
@@ -46,7 +63,10 @@ export function denialError(webhook: string, status: Record<string, unknown> | u
  * everything could otherwise never be removed.
  */
 function isExempt(attrs: AdmissionAttributes): boolean {
-  return attrs.type.group === AdmissionRegistrationGroup && (attrs.type.plural === MutatingPlural || attrs.type.plural === ValidatingPlural);
+  return (
+    attrs.type.group === AdmissionRegistrationGroup &&
+    (attrs.type.plural === MutatingPlural || attrs.type.plural === ValidatingPlural)
+  );
 }
 
 export class WebhookDispatcher {
@@ -64,7 +84,8 @@ export class WebhookDispatcher {
     const configs = this.store.list(`${AdmissionRegistrationGroup}/${plural}`) as WebhookConfiguration[];
     const sorted = [...configs].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
     const out: Hook[] = [];
-    for (const c of sorted) (c.webhooks ?? []).forEach((webhook, i) => out.push({ webhook, uid: `${c.metadata.name ?? ''}/${i}` }));
+    for (const c of sorted)
+      (c.webhooks ?? []).forEach((webhook, i) => out.push({ webhook, uid: `${c.metadata.name ?? ''}/${i}` }));
     return out;
   }
 
@@ -125,17 +146,26 @@ export class WebhookDispatcher {
   }
 
   /** One mutating call; returns the patched object, or the same object when nothing changed. */
-  private async callMutating(inv: Invocation, attrs: AdmissionAttributes, warnings: string[]): Promise<Record<string, unknown> | undefined> {
+  private async callMutating(
+    inv: Invocation,
+    attrs: AdmissionAttributes,
+    warnings: string[],
+  ): Promise<Record<string, unknown> | undefined> {
     const patch = await this.call(inv, attrs, true, warnings);
     if (!patch || patch.length === 0) return attrs.object;
     const name = inv.hook.name ?? '';
     const obj = attrs.object;
-    if (!obj) throw E.internalError(`admission webhook "${name}" attempted to modify the object, which is not supported for this operation`);
+    if (!obj)
+      throw E.internalError(
+        `admission webhook "${name}" attempted to modify the object, which is not supported for this operation`,
+      );
     const sentVersion = apiVersionFor(inv.kind.group, inv.kind.version);
     let patched: unknown;
     try {
       // A few copy operations can double an object each time: the patch may duplicate no more than a reply may carry.
-      patched = applyJsonPatch({ ...obj, apiVersion: sentVersion }, patch, { maxCopiedBytes: this.opts.maxReplyBytes ?? MaxWebhookReplyBytes });
+      patched = applyJsonPatch({ ...obj, apiVersion: sentVersion }, patch, {
+        maxCopiedBytes: this.opts.maxReplyBytes ?? MaxWebhookReplyBytes,
+      });
       checkValueDepth(patched);
     } catch (err) {
       if (err instanceof PatchError || err instanceof E.StatusError) throw E.internalError(err.message);
@@ -153,7 +183,12 @@ export class WebhookDispatcher {
    * Calls one webhook; resolves with its patch (mutating) or undefined. A failure to call it is
    * swallowed under failurePolicy Ignore (reported to onFailedOpen) and a 500 under Fail.
    */
-  private async call(inv: Invocation, attrs: AdmissionAttributes, mutating: boolean, warnings: string[]): Promise<unknown[] | undefined> {
+  private async call(
+    inv: Invocation,
+    attrs: AdmissionAttributes,
+    mutating: boolean,
+    warnings: string[],
+  ): Promise<unknown[] | undefined> {
     try {
       return await this.callOnce(inv, attrs, mutating, warnings);
     } catch (err) {
@@ -166,7 +201,12 @@ export class WebhookDispatcher {
     }
   }
 
-  private async callOnce(inv: Invocation, attrs: AdmissionAttributes, mutating: boolean, warnings: string[]): Promise<unknown[] | undefined> {
+  private async callOnce(
+    inv: Invocation,
+    attrs: AdmissionAttributes,
+    mutating: boolean,
+    warnings: string[],
+  ): Promise<unknown[] | undefined> {
     const hook = inv.hook;
     const name = hook.name ?? '';
     if (attrs.dryRun && hook.sideEffects !== 'None' && hook.sideEffects !== 'NoneOnDryRun') {
@@ -178,12 +218,20 @@ export class WebhookDispatcher {
     const target = resolveTarget(cc, timeout, this.opts.resolveService);
     if (typeof target === 'string') throw new WebhookCallError(name, target);
     const review = buildReview(attrs, inv);
-    const text = await postReview(name, cc, target, review.body, timeout, this.opts.maxReplyBytes ?? MaxWebhookReplyBytes);
+    const text = await postReview(
+      name,
+      cc,
+      target,
+      review.body,
+      timeout,
+      this.opts.maxReplyBytes ?? MaxWebhookReplyBytes,
+    );
     let result;
     try {
       result = parseReview(text, review.uid, mutating);
     } catch (err) {
-      if (err instanceof InvalidReviewError) throw new WebhookCallError(name, `received invalid webhook response: ${err.message}`);
+      if (err instanceof InvalidReviewError)
+        throw new WebhookCallError(name, `received invalid webhook response: ${err.message}`);
       throw err;
     }
     warnings.push(...result.warnings);

@@ -78,11 +78,19 @@ function isEmptySelector(sel: LabelSelector | undefined): boolean {
 }
 
 /** Whether the namespaceSelector admits the request: a NotFound error when the namespace is gone. */
-function namespaceMatches(hook: Webhook, attrs: AdmissionAttributes, namespaceLabels: NamespaceLabels): boolean | E.StatusError {
+function namespaceMatches(
+  hook: Webhook,
+  attrs: AdmissionAttributes,
+  namespaceLabels: NamespaceLabels,
+): boolean | E.StatusError {
   if (attrs.namespace === '' && !isNamespaceRequest(attrs)) return true;
   if (isEmptySelector(hook.namespaceSelector)) return true;
   let labels: Record<string, string> | undefined;
-  if (isNamespaceRequest(attrs) && attrs.subresource === '' && (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE')) {
+  if (
+    isNamespaceRequest(attrs) &&
+    attrs.subresource === '' &&
+    (attrs.operation === 'CREATE' || attrs.operation === 'UPDATE')
+  ) {
     labels = labelsOf(attrs.object);
   } else {
     const name = isNamespaceRequest(attrs) ? attrs.name : attrs.namespace;
@@ -94,16 +102,26 @@ function namespaceMatches(hook: Webhook, attrs: AdmissionAttributes, namespaceLa
 
 function objectMatches(hook: Webhook, attrs: AdmissionAttributes): boolean {
   if (isEmptySelector(hook.objectSelector)) return true;
-  const matches = (o: Record<string, unknown> | undefined) => o !== undefined && selectorMatches(hook.objectSelector, labelsOf(o) ?? {});
+  const matches = (o: Record<string, unknown> | undefined) =>
+    o !== undefined && selectorMatches(hook.objectSelector, labelsOf(o) ?? {});
   return matches(attrs.object) || matches(attrs.oldObject);
 }
 
 /** The invocation of `hook` for this request, or undefined when the webhook does not apply. */
-export function matchWebhook(hook: Webhook, uid: string, attrs: AdmissionAttributes, namespaceLabels: NamespaceLabels): Invocation | undefined {
+export function matchWebhook(
+  hook: Webhook,
+  uid: string,
+  attrs: AdmissionAttributes,
+  namespaceLabels: NamespaceLabels,
+): Invocation | undefined {
   const ns = namespaceMatches(hook, attrs, namespaceLabels);
   if (ns === false) return undefined;
   if (!objectMatches(hook, attrs)) return undefined;
-  const requested: GroupVersionResource = { group: attrs.type.group, version: attrs.version, resource: attrs.type.plural };
+  const requested: GroupVersionResource = {
+    group: attrs.type.group,
+    version: attrs.version,
+    resource: attrs.type.plural,
+  };
   const rules = hook.rules ?? [];
   let invocation: Invocation | undefined;
   if (rules.some((r) => ruleMatches(r, attrs, requested))) {

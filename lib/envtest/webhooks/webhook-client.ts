@@ -50,15 +50,26 @@ function splitHostPort(address: string): { host: string; port: number } | undefi
 }
 
 /** Where to send the review; a string reason when the webhook cannot be reached from here. */
-export function resolveTarget(cc: WebhookClientConfig, timeoutSeconds: number, resolver: WebhookServiceResolver | undefined): Target | string {
+export function resolveTarget(
+  cc: WebhookClientConfig,
+  timeoutSeconds: number,
+  resolver: WebhookServiceResolver | undefined,
+): Target | string {
   const timeout = `?timeout=${timeoutSeconds}s`;
   if (cc.url !== undefined) {
     const u = new URL(cc.url);
     const displayUrl = `${cc.url}${timeout}`;
     // All traffic stays on this machine: a webhook URL elsewhere is never contacted.
-    if (!isLoopback(u.hostname)) return `failed to call webhook: Post "${displayUrl}": the local control plane calls loopback addresses only`;
+    if (!isLoopback(u.hostname))
+      return `failed to call webhook: Post "${displayUrl}": the local control plane calls loopback addresses only`;
     const host = u.hostname.replace(/^\[|\]$/g, '');
-    return { displayUrl, host, port: u.port === '' ? 443 : Number(u.port), path: `${u.pathname}${timeout}`, servername: isIP(host) ? undefined : host };
+    return {
+      displayUrl,
+      host,
+      port: u.port === '' ? 443 : Number(u.port),
+      path: `${u.pathname}${timeout}`,
+      servername: isIP(host) ? undefined : host,
+    };
   }
   const svc = cc.service as Required<Pick<ServiceReference, 'namespace' | 'name'>> & ServiceReference;
   const port = svc.port ?? 443;
@@ -67,8 +78,10 @@ export function resolveTarget(cc: WebhookClientConfig, timeoutSeconds: number, r
   const displayUrl = `https://${servername}:${port}${path}${timeout}`;
   const resolved = resolver?.({ namespace: svc.namespace, name: svc.name, port });
   const hp = resolved === undefined ? undefined : splitHostPort(resolved);
-  if (!hp) return `failed to call webhook: Post "${displayUrl}": service "${svc.namespace}/${svc.name}" has no address known to the local control plane (webhookServiceResolver)`;
-  if (!isLoopback(hp.host)) return `failed to call webhook: Post "${displayUrl}": the local control plane calls loopback addresses only`;
+  if (!hp)
+    return `failed to call webhook: Post "${displayUrl}": service "${svc.namespace}/${svc.name}" has no address known to the local control plane (webhookServiceResolver)`;
+  if (!isLoopback(hp.host))
+    return `failed to call webhook: Post "${displayUrl}": the local control plane calls loopback addresses only`;
   return { displayUrl, host: hp.host, port: hp.port, path: `${path === '' ? '/' : path}${timeout}`, servername };
 }
 
@@ -82,8 +95,16 @@ function caFrom(cc: WebhookClientConfig): Buffer | undefined {
  * POSTs `body` and resolves with the reply's text. Rejects with WebhookCallError on connection and TLS
  * failures, the timeout, a non-2xx status or a reply over maxReplyBytes.
  */
-export function postReview(webhook: string, cc: WebhookClientConfig, target: Target, body: string, timeoutSeconds: number, maxReplyBytes = MaxWebhookReplyBytes): Promise<string> {
-  const fail = (why: string) => new WebhookCallError(webhook, `failed to call webhook: Post "${target.displayUrl}": ${why}`);
+export function postReview(
+  webhook: string,
+  cc: WebhookClientConfig,
+  target: Target,
+  body: string,
+  timeoutSeconds: number,
+  maxReplyBytes = MaxWebhookReplyBytes,
+): Promise<string> {
+  const fail = (why: string) =>
+    new WebhookCallError(webhook, `failed to call webhook: Post "${target.displayUrl}": ${why}`);
   return new Promise((resolve, reject) => {
     let settled = false;
     // Set once the request exists; done() may run before that (a request that cannot even be built).
@@ -103,7 +124,11 @@ export function postReview(webhook: string, cc: WebhookClientConfig, target: Tar
       agent: false,
       ca: caFrom(cc),
       servername: target.servername,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+      },
     };
     let req: ReturnType<typeof request>;
     try {
@@ -151,9 +176,15 @@ export function postReview(webhook: string, cc: WebhookClientConfig, target: Tar
 /** Node's TLS verification failures, named as the reason a webhook's certificate was refused. */
 function tlsReason(err: NodeJS.ErrnoException): string {
   const code = err.code ?? '';
-  if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || code === 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY') {
+  if (
+    code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+    code === 'SELF_SIGNED_CERT_IN_CHAIN' ||
+    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
+    code === 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY'
+  ) {
     return `tls: failed to verify certificate: x509: certificate signed by unknown authority (${err.message})`;
   }
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: x509: certificate is not valid for this host (${err.message})`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `tls: failed to verify certificate: x509: certificate is not valid for this host (${err.message})`;
   return err.message;
 }

@@ -23,7 +23,13 @@ import type { Machine } from '../../apis/machine-types.js';
 import { isMachineProvisioned } from '../../apis/machine-predicates.js';
 import { readCommonProviderStatus } from '../../cloud/provider-condition.js';
 import { notesOf, type Actuator, type ActuatorContext } from '../actuator.js';
-import { emitUpdatedWhenChanged, machineChangeFingerprint, reportActuatorFailures, scopeForDelete, type MachineChangeMark } from '../actuator-reporting.js';
+import {
+  emitUpdatedWhenChanged,
+  machineChangeFingerprint,
+  reportActuatorFailures,
+  scopeForDelete,
+  type MachineChangeMark,
+} from '../actuator-reporting.js';
 import { isInvalidMachineConfiguration, RequeueAfterError } from '../errors.js';
 import type { InstanceAction } from '../metrics.js';
 import { NoteKey } from '../reconcile-notes.js';
@@ -104,7 +110,9 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
     }
     if (!this.guard.mayNotShowYet(machine, this.recordedLaunch(scope))) return false;
     if (!(await this.mayStillShow(scope, ctx))) return false;
-    ctx.log.info('instance recorded but not yet visible; possible eventual-consistency discrepancy', { instanceId: this.instanceIdOnRecord(scope) });
+    ctx.log.info('instance recorded but not yet visible; possible eventual-consistency discrepancy', {
+      instanceId: this.instanceIdOnRecord(scope),
+    });
     throw this.guard.waitForSight(machine);
   }
 
@@ -125,7 +133,11 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
       const notes = notesOf(ctx);
       notes.delete(this.seenKey);
       notes.delete(DELETE_LEFT_INSTANCE);
-      const scope = await scopeForDelete(machine, () => this.scope(machine, ctx), (err) => this.settings.describeError(err));
+      const scope = await scopeForDelete(
+        machine,
+        () => this.scope(machine, ctx),
+        (err) => this.settings.describeError(err),
+      );
       notes.set(DELETE_LEFT_INSTANCE, await this.deleteInstance(scope, ctx));
     });
   }
@@ -172,20 +184,39 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
       if (!this.memory.has(uid, generation)) {
         this.memory.forgetStartingWith(uid, 'unknown-fields/');
         this.memory.add(uid, generation);
-        ctx.events.event(machine, 'Warning', 'UnknownFields', 'Validate', `providerSpec fields not known to this provider are ignored: ${scope.unknownFields.join(', ')}`);
+        ctx.events.event(
+          machine,
+          'Warning',
+          'UnknownFields',
+          'Validate',
+          `providerSpec fields not known to this provider are ignored: ${scope.unknownFields.join(', ')}`,
+        );
       }
     }
     return scope;
   }
 
-  private reported(op: InstanceAction, machine: Machine, ctx: ActuatorContext, work: () => Promise<void>): Promise<void> {
-    return reportActuatorFailures(op, machine, ctx, { reason: this.settings.failureReasons[op], describe: (err) => this.settings.describeError(err) }, work);
+  private reported(
+    op: InstanceAction,
+    machine: Machine,
+    ctx: ActuatorContext,
+    work: () => Promise<void>,
+  ): Promise<void> {
+    return reportActuatorFailures(
+      op,
+      machine,
+      ctx,
+      { reason: this.settings.failureReasons[op], describe: (err) => this.settings.describeError(err) },
+      work,
+    );
   }
 
   /** Nothing was ever launched for the Machine: not provisioned, no id on record, none answered to a launch here. */
   private neverLaunched(machine: Machine): boolean {
     const { recordedInstanceId } = this.settings;
-    const recorded = recordedInstanceId ? recordedInstanceId(machine) : readCommonProviderStatus(machine.status?.providerStatus).status.instanceId;
+    const recorded = recordedInstanceId
+      ? recordedInstanceId(machine)
+      : readCommonProviderStatus(machine.status?.providerStatus).status.instanceId;
     if (isMachineProvisioned(machine) || recorded) return false;
     return !this.launches?.instanceIdOf(machine.metadata.uid ?? '', undefined);
   }

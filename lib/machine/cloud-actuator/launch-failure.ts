@@ -28,9 +28,13 @@ export function launchFailureError(err: unknown, failure: LaunchFailure): Error 
   const { kind, message, capacity } = failure;
   const wrapped =
     kind === 'invalid'
-      ? new InvalidMachineConfigurationError(`${failure.invalidPrefix ?? 'error launching instance'}: ${message}`, { cause: err })
+      ? new InvalidMachineConfigurationError(`${failure.invalidPrefix ?? 'error launching instance'}: ${message}`, {
+          cause: err,
+        })
       : kind === 'capacity' && capacity
-        ? new InsufficientCapacityError(capacity.code, capacity.zone, capacity.instanceType, capacity.detail, { cause: err })
+        ? new InsufficientCapacityError(capacity.code, capacity.zone, capacity.instanceType, capacity.detail, {
+            cause: err,
+          })
         : createMachineError(`${failure.reason}: ${message}`, err);
   setFailureReason(wrapped, failure.reason);
   return wrapped;

@@ -2,7 +2,11 @@
 // typing a failed launch or terminate call, the terminating record, the Create and Delete events, memberships
 // ensured once, and releasing a deleted Machine under the one visibility rule. CloudActuator (cloud-actuator.ts)
 // extends it with the Actuator's flow; a provider calls these from its steps.
-import { MachineCreationFailedReason, MachineCreationSucceededReason, MachineInstanceStateAnnotation } from '../../apis/constants.js';
+import {
+  MachineCreationFailedReason,
+  MachineCreationSucceededReason,
+  MachineInstanceStateAnnotation,
+} from '../../apis/constants.js';
 import type { Machine } from '../../apis/machine-types.js';
 import type { Clock } from '../../base/clock.js';
 import { DEFAULT_VISIBILITY_WINDOW_MS, DeleteGuard, type RecordedLaunch } from '../../cloud/delete-guard.js';
@@ -48,21 +52,30 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
     const { clock, eventualConsistencyWindowMs: windowMs } = timings;
     this.clock = clock;
     this.requeueAfterMs = timings.requeueAfterMs ?? DEFAULT_CLOUD_REQUEUE_AFTER_MS;
-    this.launches = settings.idFromLaunchReply ? new LaunchLedger({ clock, windowMs: windowMs ?? DEFAULT_VISIBILITY_WINDOW_MS }) : undefined;
+    this.launches = settings.idFromLaunchReply
+      ? new LaunchLedger({ clock, windowMs: windowMs ?? DEFAULT_VISIBILITY_WINDOW_MS })
+      : undefined;
     this.guard = new DeleteGuard({ clock, ledger: this.launches, windowMs, isTerminating: settings.isTerminating });
   }
 
   /** The id on record, else the one this process launched and has not seen recorded yet. */
   protected instanceIdOnRecord(scope: S): string | undefined {
     const recorded = scope.status.instanceId ?? undefined;
-    return this.launches ? this.launches.instanceIdOf(scope.machine.metadata.uid ?? '', recorded) : recorded || undefined;
+    return this.launches
+      ? this.launches.instanceIdOf(scope.machine.metadata.uid ?? '', recorded)
+      : recorded || undefined;
   }
 
   /**
    * Sends a launch under the ledger: until it answers, the Machine may have an instance whose id is unknown.
    * `mayHaveMade` says whether a failed launch may still have made one (a lost reply, a timeout, a 5xx).
    */
-  protected async launch<T>(scope: S, send: () => Promise<T>, idOf: (made: T) => string | undefined, mayHaveMade: (err: unknown) => boolean): Promise<T> {
+  protected async launch<T>(
+    scope: S,
+    send: () => Promise<T>,
+    idOf: (made: T) => string | undefined,
+    mayHaveMade: (err: unknown) => boolean,
+  ): Promise<T> {
     const uid = scope.machine.metadata.uid ?? '';
     this.launches?.sending(uid);
     let made: T;
@@ -89,12 +102,22 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
 
   /** The creation condition turned True, and the status written back. */
   protected creationSucceeded(scope: S, message = 'Machine successfully created'): void {
-    this.setCreation(scope, { type: this.settings.creationCondition, status: 'True', reason: MachineCreationSucceededReason, message });
+    this.setCreation(scope, {
+      type: this.settings.creationCondition,
+      status: 'True',
+      reason: MachineCreationSucceededReason,
+      message,
+    });
   }
 
   /** The creation condition turned False with the cloud's words, and the status written back. */
   protected creationFailed(scope: S, message: string): void {
-    this.setCreation(scope, { type: this.settings.creationCondition, status: 'False', reason: MachineCreationFailedReason, message });
+    this.setCreation(scope, {
+      type: this.settings.creationCondition,
+      status: 'False',
+      reason: MachineCreationFailedReason,
+      message,
+    });
   }
 
   /** A launch failed: the creation condition says why, and the error create() throws is typed (launch-failure.ts). */
@@ -119,7 +142,12 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
    * Sends the call that terminates the instance. Returns false when the cloud no longer knows it (then released()
    * has decided about the finalizer); any other failure is a delete error tagged with `reason`.
    */
-  protected async sendTerminate(scope: S, ctx: ActuatorContext, send: () => Promise<unknown>, how: TerminateFailure): Promise<boolean> {
+  protected async sendTerminate(
+    scope: S,
+    ctx: ActuatorContext,
+    send: () => Promise<unknown>,
+    how: TerminateFailure,
+  ): Promise<boolean> {
     try {
       await send();
       return true;
@@ -161,7 +189,10 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
     try {
       this.guard.nothingFound(machine, this.recordedLaunch(scope));
     } catch (err) {
-      ctx.log.info('instance launched but not visible yet; keeping the finalizer until it shows or the window passes', fields);
+      ctx.log.info(
+        'instance launched but not visible yet; keeping the finalizer until it shows or the window passes',
+        fields,
+      );
       throw err;
     }
     ctx.log.info('instance is gone; deletion complete', fields);
@@ -191,7 +222,10 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
   }
 
   private setCreation(scope: S, cond: CreationCondition): void {
-    const set = this.settings.setCondition ?? ((status: CloudProviderStatus, c: CreationCondition, now: string) => setProviderCondition(status as Parameters<typeof setProviderCondition>[0], c, now));
+    const set =
+      this.settings.setCondition ??
+      ((status: CloudProviderStatus, c: CreationCondition, now: string) =>
+        setProviderCondition(status as Parameters<typeof setProviderCondition>[0], c, now));
     set(scope.status, cond, this.nowIso());
     scope.saveStatus();
   }

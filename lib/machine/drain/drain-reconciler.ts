@@ -3,7 +3,12 @@
 // Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machine/drain_controller.go
 // A failed drain is persisted as Drained=False/DrainError, visible to users (the reference set it in memory and
 // returned before writing it, so only the DrainRequeued event showed the failure).
-import { DrainErrorReason, DrainedCondition, ExcludeNodeDrainingAnnotation, PhaseDeleting } from '../../apis/constants.js';
+import {
+  DrainErrorReason,
+  DrainedCondition,
+  ExcludeNodeDrainingAnnotation,
+  PhaseDeleting,
+} from '../../apis/constants.js';
 import type { Node } from '../../apis/core.js';
 import type { Machine } from '../../apis/machine-types.js';
 import { isNodeOfAnotherInstance } from '../../apis/node-identity.js';
@@ -76,7 +81,13 @@ export class DrainReconciler implements Reconciler {
       if (stranger) {
         // The instance is gone and its private IP, hence the Node name in nodeRef, went to a new instance:
         // cordoning and evicting that Node would hurt a healthy Machine, and nothing of ours is left to drain.
-        events.event(machine, 'Normal', 'DrainSkipped', 'Drain', `Node drain skipped: node "${nodeName}" belongs to instance ${stranger}`);
+        events.event(
+          machine,
+          'Normal',
+          'DrainSkipped',
+          'Drain',
+          `Node drain skipped: node "${nodeName}" belongs to instance ${stranger}`,
+        );
         message = 'Node drain skipped';
       } else {
         events.event(machine, 'Normal', 'DrainProceeds', 'Drain', 'Node drain proceeds');
@@ -95,7 +106,11 @@ export class DrainReconciler implements Reconciler {
     }
 
     const status = (machine.status ??= {});
-    status.conditions = setCondition(status.conditions, trueConditionWithReason(DrainedCondition, '', message), this.d.clock.now());
+    status.conditions = setCondition(
+      status.conditions,
+      trueConditionWithReason(DrainedCondition, '', message),
+      this.d.clock.now(),
+    );
     try {
       await draft.persist(ctx.signal);
     } catch (err) {
@@ -106,7 +121,11 @@ export class DrainReconciler implements Reconciler {
   }
 
   /** The providerID of the Node named `name` when it provably belongs to another instance; else undefined. */
-  private async nodeOfAnotherInstance(name: string, machine: Machine, signal: AbortSignal): Promise<string | undefined> {
+  private async nodeOfAnotherInstance(
+    name: string,
+    machine: Machine,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
     let node: Node;
     try {
       node = await this.d.client.get(Nodes, { name }, { signal });
@@ -117,7 +136,14 @@ export class DrainReconciler implements Reconciler {
     return isNodeOfAnotherInstance(node, machine) ? node.spec?.providerID : undefined;
   }
 
-  private async drainFailed(draft: MachineDraft, err: unknown, key: string, fp: string, started: number, ctx: ReconcileContext): Promise<Result> {
+  private async drainFailed(
+    draft: MachineDraft,
+    err: unknown,
+    key: string,
+    fp: string,
+    started: number,
+    ctx: ReconcileContext,
+  ): Promise<Result> {
     const status = (draft.machine.status ??= {});
     status.conditions = setCondition(
       status.conditions,

@@ -79,7 +79,12 @@ export class NodeDrainer {
 
     if (!node.spec?.unschedulable) {
       try {
-        await client.patch(Nodes, { name: nodeName }, { type: 'merge', body: { spec: { unschedulable: true } } }, { signal });
+        await client.patch(
+          Nodes,
+          { name: nodeName },
+          { type: 'merge', body: { spec: { unschedulable: true } } },
+          { signal },
+        );
       } catch (err) {
         // The cause chain carries the RequeueAfterError (wait 20 s), which itself keeps the API error.
         const requeue = new RequeueAfterError(this.opts.retryAfterMs, { cause: err });
@@ -106,7 +111,8 @@ export class NodeDrainer {
       },
     });
     for (const dcs of decisions) {
-      if (dcs.action === 'skip') this.d.log.debug('drain leaves pod', { pod: objectKey(dcs.pod), reason: dcs.reason }, 4);
+      if (dcs.action === 'skip')
+        this.d.log.debug('drain leaves pod', { pod: objectKey(dcs.pod), reason: dcs.reason }, 4);
     }
     const toRemove = decisions.filter((x) => x.action === 'evict').map((x) => x.pod);
 
@@ -116,7 +122,9 @@ export class NodeDrainer {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const results = await Promise.allSettled(
-        toRemove.map((pod) => this.evictAndWait(pod, deadline, unreachable ? unreachableGraceSeconds : undefined, attempt.signal)),
+        toRemove.map((pod) =>
+          this.evictAndWait(pod, deadline, unreachable ? unreachableGraceSeconds : undefined, attempt.signal),
+        ),
       );
       const failures = results.flatMap((r) => (r.status === 'rejected' ? [messageOf(r.reason)] : []));
       if (failures.length > 0) throw new Error(`[${failures.join(', ')}]`);
@@ -127,20 +135,32 @@ export class NodeDrainer {
     return 'drained';
   }
 
-  private async evictAndWait(pod: Pod, deadline: number, graceSeconds: number | undefined, signal: AbortSignal): Promise<void> {
+  private async evictAndWait(
+    pod: Pod,
+    deadline: number,
+    graceSeconds: number | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
     const { client, clock } = this.d;
     const what = `pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}"`;
     let delay = this.opts.evictionRetryBaseMs;
     for (;;) {
       try {
-        await client.evict(podRef(pod), graceSeconds === undefined ? {} : { deleteOptions: { gracePeriodSeconds: graceSeconds } }, { signal });
+        await client.evict(
+          podRef(pod),
+          graceSeconds === undefined ? {} : { deleteOptions: { gracePeriodSeconds: graceSeconds } },
+          { signal },
+        );
         break;
       } catch (err) {
         if (isNotFound(err)) return;
         if (!isTooManyRequests(err)) throw new Error(`error when evicting ${what}: ${messageOf(err)}`, { cause: err });
         // A PodDisruptionBudget says not now: back off (the reference retried with no delay, a hot loop).
         if (clock.now() + delay >= deadline) {
-          throw new Error(`error when evicting ${what}: ${messageOf(err)}: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`, { cause: err });
+          throw new Error(
+            `error when evicting ${what}: ${messageOf(err)}: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`,
+            { cause: err },
+          );
         }
         await clock.sleep(delay, signal);
         delay = Math.min(delay * 2, this.opts.evictionRetryMaxMs);
@@ -164,7 +184,9 @@ export class NodeDrainer {
       if (unreachable && !Number.isNaN(deletedAt) && clock.now() - deletedAt > unreachableGraceSeconds * 1000) return;
       const left = deadline - clock.now();
       if (left <= 0) {
-        throw new Error(`pod ${objectKey(pod)} was not deleted: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`);
+        throw new Error(
+          `pod ${objectKey(pod)} was not deleted: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`,
+        );
       }
       await clock.sleep(Math.min(this.opts.podPollIntervalMs, left), signal);
     }

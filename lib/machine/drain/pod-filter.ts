@@ -24,7 +24,11 @@ export async function decidePods(pods: Pod[], opts: PodFilterOptions): Promise<P
 
 async function decide(pod: Pod, opts: PodFilterOptions): Promise<PodDecision> {
   const deletedAt = pod.metadata.deletionTimestamp ? Date.parse(pod.metadata.deletionTimestamp) : undefined;
-  if (opts.skipWaitForDeleteTimeoutMs > 0 && deletedAt !== undefined && opts.nowMs - deletedAt > opts.skipWaitForDeleteTimeoutMs) {
+  if (
+    opts.skipWaitForDeleteTimeoutMs > 0 &&
+    deletedAt !== undefined &&
+    opts.nowMs - deletedAt > opts.skipWaitForDeleteTimeoutMs
+  ) {
     return { pod, action: 'skip', reason: 'already deleting on an unreachable node' };
   }
   if (pod.metadata.annotations?.[MirrorPodAnnotation] !== undefined) {
@@ -40,6 +44,7 @@ async function decide(pod: Pod, opts: PodFilterOptions): Promise<PodDecision> {
     return { pod, action: 'evict', reason: 'orphaned DaemonSet pod' };
   }
   if (!controller) return { pod, action: 'evict', reason: 'unmanaged pod (forced)' };
-  if (pod.spec?.volumes?.some((v) => v.emptyDir !== undefined)) return { pod, action: 'evict', reason: 'emptyDir data deleted' };
+  if (pod.spec?.volumes?.some((v) => v.emptyDir !== undefined))
+    return { pod, action: 'evict', reason: 'emptyDir data deleted' };
   return { pod, action: 'evict', reason: 'managed pod' };
 }

@@ -7,12 +7,12 @@ export function matchesAction(m: ActionMatcher, action: string, actionClass: str
   if (typeof m === 'string') return m === '*' || m === action || m === actionClass;
   if (typeof m === 'function') return m(action, actionClass);
   if (m instanceof RegExp) return m.test(action);
-  return (m).some((s) => s === '*' || s === action || s === actionClass);
+  return m.some((s) => s === '*' || s === action || s === actionClass);
 }
 
 export function describeMatcher(m: ActionMatcher): string {
   if (typeof m === 'string') return m;
   if (typeof m === 'function') return 'predicate';
   if (m instanceof RegExp) return m.toString();
-  return (m).join(',');
+  return m.join(',');
 }

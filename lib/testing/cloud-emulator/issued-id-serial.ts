@@ -70,10 +70,13 @@ function readHighWaterMark(path: string): bigint {
   try {
     mark = (JSON.parse(text) as { reservedUpTo?: unknown }).reservedUpTo;
   } catch (err) {
-    throw new IdSerialFileError(`${path}: issued-id serial is not valid JSON: ${(err as Error).message}`, { cause: err });
+    throw new IdSerialFileError(`${path}: issued-id serial is not valid JSON: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   // A damaged mark is an error, never a silent restart from zero (that would repeat ids).
-  if (typeof mark !== 'string' || !/^\d+$/.test(mark)) throw new IdSerialFileError(`${path}: reservedUpTo must be a decimal string, got ${JSON.stringify(mark)}`);
+  if (typeof mark !== 'string' || !/^\d+$/.test(mark))
+    throw new IdSerialFileError(`${path}: reservedUpTo must be a decimal string, got ${JSON.stringify(mark)}`);
   return BigInt(mark);
 }
 
@@ -82,7 +85,8 @@ function readHighWaterMark(path: string): bigint {
  * give distinct results that look random, as cloud ids do.
  */
 export function scrambleSerial(serial: bigint, bits: number): bigint {
-  if (!Number.isInteger(bits) || bits < 8 || bits > 64) throw new RangeError(`bits must be an integer from 8 to 64, got ${bits}`);
+  if (!Number.isInteger(bits) || bits < 8 || bits > 64)
+    throw new RangeError(`bits must be an integer from 8 to 64, got ${bits}`);
   const mask = (1n << BigInt(bits)) - 1n;
   if (serial < 0n || serial > mask) throw new RangeError(`serial ${serial} does not fit in ${bits} bits`);
   const half = BigInt(Math.floor(bits / 2));
@@ -96,6 +100,9 @@ export function scrambleSerial(serial: bigint, bits: number): bigint {
 
 /** `digits` lowercase hex digits (at most 16) that are distinct for distinct serials. */
 export function serialHex(serial: bigint, digits: number): string {
-  if (!Number.isInteger(digits) || digits < 2 || digits > 16) throw new RangeError(`digits must be an integer from 2 to 16, got ${digits}`);
-  return scrambleSerial(serial, digits * 4).toString(16).padStart(digits, '0');
+  if (!Number.isInteger(digits) || digits < 2 || digits > 16)
+    throw new RangeError(`digits must be an integer from 2 to 16, got ${digits}`);
+  return scrambleSerial(serial, digits * 4)
+    .toString(16)
+    .padStart(digits, '0');
 }

@@ -43,7 +43,9 @@ export class StateSnapshotFile<W> {
       throw new Error(`${this.path}: emulator state is not valid JSON: ${(err as Error).message}`, { cause: err });
     }
     if (parsed.version !== STATE_SNAPSHOT_FORMAT_VERSION || !parsed.world) {
-      throw new Error(`${this.path}: unsupported emulator state format (expected version ${STATE_SNAPSHOT_FORMAT_VERSION})`);
+      throw new Error(
+        `${this.path}: unsupported emulator state format (expected version ${STATE_SNAPSHOT_FORMAT_VERSION})`,
+      );
     }
     return parsed.world;
   }

@@ -17,7 +17,10 @@ export class TransitionScheduler {
   arm(key: string, at: number | undefined): void {
     this.cancel(key);
     if (this.closed || at === undefined) return;
-    this.timers.set(key, this.clock.setTimeout(() => this.advance(), Math.max(0, at - this.clock.now())));
+    this.timers.set(
+      key,
+      this.clock.setTimeout(() => this.advance(), Math.max(0, at - this.clock.now())),
+    );
   }
 
   /** Cancels `key`'s timer (a resource that is gone). */

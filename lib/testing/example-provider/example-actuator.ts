@@ -11,7 +11,12 @@ import { throwOnFieldIssues } from '../../cloud/spec-issues.js';
 import { placementLabels } from '../../cloud/machine-labels.js';
 import { readCommonProviderStatus, type CommonProviderStatus } from '../../cloud/provider-condition.js';
 import type { ActuatorContext } from '../../machine/actuator.js';
-import { CloudActuator, providerStatusSaver, type CloudMachineScope, type CloudProviderStatus } from '../../machine/cloud-actuator/index.js';
+import {
+  CloudActuator,
+  providerStatusSaver,
+  type CloudMachineScope,
+  type CloudProviderStatus,
+} from '../../machine/cloud-actuator/index.js';
 import { InvalidMachineConfigurationError, messageOf } from '../../machine/errors.js';
 import { ExampleCloudError, type ExampleCloud, type ExampleInstance } from './example-cloud.js';
 
@@ -32,15 +37,20 @@ export interface ExampleScope extends CloudMachineScope {
 export function decodeExampleSpec(machine: Machine): { spec: ExampleSpec; unknownFields: string[] } {
   const reader = new SpecReader();
   const root = reader.object(machine.spec?.providerSpec?.value ?? {}, SPEC_PATH);
-  const spec = { instanceType: root?.string('instanceType') ?? 'example.small', zone: root?.string('zone') ?? 'example-zone-a' };
+  const spec = {
+    instanceType: root?.string('instanceType') ?? 'example.small',
+    zone: root?.string('zone') ?? 'example-zone-a',
+  };
   root?.done();
-  if (reader.errors.length === 0 && !ZONE_SHAPE.test(spec.zone)) reader.errors.push(invalidValue(`${SPEC_PATH}.zone`, spec.zone, 'must look like <region>-zone-<letter>'));
+  if (reader.errors.length === 0 && !ZONE_SHAPE.test(spec.zone))
+    reader.errors.push(invalidValue(`${SPEC_PATH}.zone`, spec.zone, 'must look like <region>-zone-<letter>'));
   throwOnFieldIssues(reader.errors);
   return { spec, unknownFields: reader.unknownFields };
 }
 
 /** The provider status, with the fields every provider's status has (the example adds none). */
-const statusOf = (machine: Machine): CommonProviderStatus => readCommonProviderStatus(machine.status?.providerStatus).status;
+const statusOf = (machine: Machine): CommonProviderStatus =>
+  readCommonProviderStatus(machine.status?.providerStatus).status;
 
 export interface ExampleActuatorOptions {
   cloud: ExampleCloud;
@@ -54,13 +64,20 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
 
   constructor(o: ExampleActuatorOptions) {
     // Step 2: what the template needs to know about this cloud.
-    super({ clock: o.clock, eventualConsistencyWindowMs: o.visibilityWindowMs, requeueAfterMs: 1_000 }, {
-      isTerminating: (state) => state === 'terminating' || state === 'terminated',
-      idFromLaunchReply: true,
-      creationCondition: MachineCreationCondition,
-      failureReasons: { create: 'failed to create instance', update: 'failed to update instance', delete: 'failed to delete instance' },
-      describeError: messageOf,
-    });
+    super(
+      { clock: o.clock, eventualConsistencyWindowMs: o.visibilityWindowMs, requeueAfterMs: 1_000 },
+      {
+        isTerminating: (state) => state === 'terminating' || state === 'terminated',
+        idFromLaunchReply: true,
+        creationCondition: MachineCreationCondition,
+        failureReasons: {
+          create: 'failed to create instance',
+          update: 'failed to update instance',
+          delete: 'failed to delete instance',
+        },
+        describeError: messageOf,
+      },
+    );
     this.cloud = o.cloud;
   }
 
@@ -87,21 +104,34 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
     const id = this.instanceIdOnRecord(scope);
     const byId = id ? await this.cloud.get(id) : undefined;
     if (byId && byId.state !== 'terminated') return byId;
-    const ours = (await this.cloud.findByName(scope.machine.metadata.name ?? '')).find((i) => i.token === scope.machine.metadata.uid && i.state !== 'terminated');
+    const ours = (await this.cloud.findByName(scope.machine.metadata.name ?? '')).find(
+      (i) => i.token === scope.machine.metadata.uid && i.state !== 'terminated',
+    );
     return ours ?? (byId ? 'ended' : undefined);
   }
 
   // Step 4: launch, idempotently (the token is the Machine's UID), and record the id at once.
   protected async createInstance(scope: ExampleScope, ctx: ActuatorContext): Promise<void> {
     const { machine, spec } = scope;
-    const request = { token: machine.metadata.uid ?? '', name: machine.metadata.name ?? '', zone: spec.zone, instanceType: spec.instanceType };
+    const request = {
+      token: machine.metadata.uid ?? '',
+      name: machine.metadata.name ?? '',
+      zone: spec.zone,
+      instanceType: spec.instanceType,
+    };
     let instance: ExampleInstance;
     try {
       const refused = (err: unknown) => err instanceof ExampleCloudError && err.code !== 'ReplyLost';
-      instance = await this.launch(scope, () => this.cloud.launch(request), (i) => i.id, (err) => !refused(err));
+      instance = await this.launch(
+        scope,
+        () => this.cloud.launch(request),
+        (i) => i.id,
+        (err) => !refused(err),
+      );
     } catch (err) {
       this.creationFailed(scope, messageOf(err));
-      if (err instanceof ExampleCloudError && err.code === 'UnknownZone') throw new InvalidMachineConfigurationError(err.message, { field: `${SPEC_PATH}.zone`, cause: err });
+      if (err instanceof ExampleCloudError && err.code === 'UnknownZone')
+        throw new InvalidMachineConfigurationError(err.message, { field: `${SPEC_PATH}.zone`, cause: err });
       throw err;
     }
     this.record(scope, instance);
@@ -115,7 +145,10 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
     m.spec = { ...m.spec, providerID: `example:///${found.zone}/${found.id}` };
     m.status = { ...m.status, addresses: [{ type: 'InternalIP', address: found.privateIp }] };
     const region = found.zone.slice(0, found.zone.indexOf('-zone-'));
-    m.metadata.labels = { ...m.metadata.labels, ...placementLabels({ region, zone: found.zone, instanceType: found.instanceType }) };
+    m.metadata.labels = {
+      ...m.metadata.labels,
+      ...placementLabels({ region, zone: found.zone, instanceType: found.instanceType }),
+    };
     m.metadata.annotations = { ...m.metadata.annotations, [MachineInstanceStateAnnotation]: found.state };
     this.record(scope, found);
   }

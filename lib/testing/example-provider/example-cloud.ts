@@ -55,11 +55,17 @@ export class ExampleCloud {
 
   async launch(req: { token: string; name: string; zone: string; instanceType: string }): Promise<ExampleInstance> {
     this.gate('launch');
-    if (!(this.o.zones ?? ['example-zone-a', 'example-zone-b']).includes(req.zone)) throw new ExampleCloudError('UnknownZone', `zone ${req.zone} does not exist`);
+    if (!(this.o.zones ?? ['example-zone-a', 'example-zone-b']).includes(req.zone))
+      throw new ExampleCloudError('UnknownZone', `zone ${req.zone} does not exist`);
     let stored = [...this.instances.values()].find((i) => i.token === req.token);
     if (!stored) {
       const n = ++this.seq;
-      stored = { ...req, id: `i-${n.toString(16).padStart(8, '0')}`, privateIp: `10.0.${Math.floor(n / 250)}.${(n % 250) + 2}`, launchedAt: this.clock.now() };
+      stored = {
+        ...req,
+        id: `i-${n.toString(16).padStart(8, '0')}`,
+        privateIp: `10.0.${Math.floor(n / 250)}.${(n % 250) + 2}`,
+        launchedAt: this.clock.now(),
+      };
       this.instances.set(stored.id, stored);
     }
     if (this.lostReplies > 0) {
@@ -114,7 +120,8 @@ export class ExampleCloud {
     const now = this.clock.now();
     const { launchedAt: _l, terminatedAt, ...rest } = i;
     let state: ExampleInstance['state'] = now >= i.launchedAt + (this.o.bootMs ?? 0) ? 'running' : 'pending';
-    if (terminatedAt !== undefined) state = now >= terminatedAt + (this.o.terminateMs ?? 0) ? 'terminated' : 'terminating';
+    if (terminatedAt !== undefined)
+      state = now >= terminatedAt + (this.o.terminateMs ?? 0) ? 'terminated' : 'terminating';
     return { ...rest, state };
   }
 }

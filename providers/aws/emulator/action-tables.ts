@@ -1,10 +1,27 @@
 // Which handler answers which action of which service.
 import type { ActionTable } from './actions/action-context.js';
 import { describeImages, describeInstanceTypes } from './actions/catalog.js';
-import { elbDeregisterInstances, elbDescribeInstanceHealth, elbDescribeLoadBalancers, elbRegisterInstances } from './actions/elb-classic.js';
-import { deregisterTargets, describeLoadBalancersV2, describeTargetGroups, describeTargetHealth, registerTargets } from './actions/elbv2.js';
+import {
+  elbDeregisterInstances,
+  elbDescribeInstanceHealth,
+  elbDescribeLoadBalancers,
+  elbRegisterInstances,
+} from './actions/elb-classic.js';
+import {
+  deregisterTargets,
+  describeLoadBalancersV2,
+  describeTargetGroups,
+  describeTargetHealth,
+  registerTargets,
+} from './actions/elbv2.js';
 import { allocateHosts, describeHosts, releaseHosts } from './actions/hosts.js';
-import { describeInstanceStatus, describeInstances, startInstances, stopInstances, terminateInstances } from './actions/instances.js';
+import {
+  describeInstanceStatus,
+  describeInstances,
+  startInstances,
+  stopInstances,
+  terminateInstances,
+} from './actions/instances.js';
 import {
   describeAvailabilityZones,
   describeDhcpOptions,

@@ -5,8 +5,15 @@ import type { Subnet } from './model.js';
 
 export function ipv4ToInt(ip: string): number {
   const parts = ip.split('.').map(Number);
-  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) throw new Error(`invalid IPv4 address ${ip}`);
-  return (((parts[0] as number) << 24) | ((parts[1] as number) << 16) | ((parts[2] as number) << 8) | (parts[3] as number)) >>> 0;
+  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255))
+    throw new Error(`invalid IPv4 address ${ip}`);
+  return (
+    (((parts[0] as number) << 24) |
+      ((parts[1] as number) << 16) |
+      ((parts[2] as number) << 8) |
+      (parts[3] as number)) >>>
+    0
+  );
 }
 
 export function intToIpv4(n: number): string {

@@ -11,7 +11,8 @@ export class Ec2ApiError extends Error {
   }
 }
 
-export const invalidParameterValue = (message: string): Ec2ApiError => new Ec2ApiError(400, 'InvalidParameterValue', message);
+export const invalidParameterValue = (message: string): Ec2ApiError =>
+  new Ec2ApiError(400, 'InvalidParameterValue', message);
 export const missingParameter = (name: string): Ec2ApiError =>
   new Ec2ApiError(400, 'MissingParameter', `The request must contain the parameter ${name}`);
 export const invalidParameterCombination = (message: string): Ec2ApiError =>

@@ -31,11 +31,22 @@ export function internalDomain(region: string): string {
   return region === 'us-east-1' ? 'ec2.internal' : `${region}.compute.internal`;
 }
 
-const regionsWith = (optInStatus: Region['optInStatus'], names: readonly string[]): Region[] => names.map((regionName) => ({ regionName, optInStatus }));
+const regionsWith = (optInStatus: Region['optInStatus'], names: readonly string[]): Region[] =>
+  names.map((regionName) => ({ regionName, optInStatus }));
 
 /** Most regions need no opt-in; of the opt-in ones, the account has opted into one and not into two. */
 const REGIONS: Region[] = [
-  ...regionsWith('opt-in-not-required', ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'ca-central-1', 'eu-west-1', 'eu-central-1', 'ap-northeast-1', 'ap-southeast-1']),
+  ...regionsWith('opt-in-not-required', [
+    'us-east-1',
+    'us-east-2',
+    'us-west-1',
+    'us-west-2',
+    'ca-central-1',
+    'eu-west-1',
+    'eu-central-1',
+    'ap-northeast-1',
+    'ap-southeast-1',
+  ]),
   ...regionsWith('opted-in', ['me-south-1']),
   ...regionsWith('not-opted-in', ['af-south-1', 'ap-east-1']),
 ];
@@ -85,8 +96,22 @@ export function defaultWorld(opts: DefaultWorldOptions): Ec2World {
 
   // A private and a public subnet per zone, tagged for internal and internet-facing load balancers.
   const tiers = [
-    { tier: 'private', idLetter: 'a', cidr: (n: number) => `10.0.${16 * n}.0/20`, ipv6Digit: 0, isPublic: false, role: 'kubernetes.io/role/internal-elb' },
-    { tier: 'public', idLetter: 'b', cidr: (n: number) => `10.0.${100 + n}.0/24`, ipv6Digit: 1, isPublic: true, role: 'kubernetes.io/role/elb' },
+    {
+      tier: 'private',
+      idLetter: 'a',
+      cidr: (n: number) => `10.0.${16 * n}.0/20`,
+      ipv6Digit: 0,
+      isPublic: false,
+      role: 'kubernetes.io/role/internal-elb',
+    },
+    {
+      tier: 'public',
+      idLetter: 'b',
+      cidr: (n: number) => `10.0.${100 + n}.0/24`,
+      ipv6Digit: 1,
+      isPublic: true,
+      role: 'kubernetes.io/role/elb',
+    },
   ];
   const subnets: Subnet[] = tiers.flatMap((t) =>
     letters.map((l, i) => {
@@ -131,7 +156,8 @@ export function defaultWorld(opts: DefaultWorldOptions): Ec2World {
     vpcId,
     tags: tagged ? [name(groupName), owned] : [],
   });
-  const nlbArn = (n: string, id: string) => `arn:aws:elasticloadbalancing:${region}:${account}:loadbalancer/net/${n}/${id}`;
+  const nlbArn = (n: string, id: string) =>
+    `arn:aws:elasticloadbalancing:${region}:${account}:loadbalancer/net/${n}/${id}`;
   const tgArn = (n: string, id: string) => `arn:aws:elasticloadbalancing:${region}:${account}:targetgroup/${n}/${id}`;
   const intArn = nlbArn(`${cluster}-int`, '0a1b2c3d4e5f6071');
   const extArn = nlbArn(`${cluster}-ext`, '0a1b2c3d4e5f6072');
@@ -231,7 +257,11 @@ export function defaultWorld(opts: DefaultWorldOptions): Ec2World {
         tags: [name(`${cluster}-custom-worker`), owned],
       },
     ],
-    instanceTypes: DEFAULT_INSTANCE_TYPES.map((t) => ({ ...t, architectures: [...t.architectures], gpus: t.gpus?.map((g) => ({ ...g })) })),
+    instanceTypes: DEFAULT_INSTANCE_TYPES.map((t) => ({
+      ...t,
+      architectures: [...t.architectures],
+      gpus: t.gpus?.map((g) => ({ ...g })),
+    })),
     regions: REGIONS.map((r) => ({ ...r })),
     classicLoadBalancers: [
       {
@@ -246,15 +276,78 @@ export function defaultWorld(opts: DefaultWorldOptions): Ec2World {
       },
     ],
     loadBalancers: [
-      { arn: intArn, name: `${cluster}-int`, type: 'network', scheme: 'internal', vpcId, dnsName: `${cluster}-int-0a1b2c3d4e.elb.${region}.amazonaws.com`, subnets: privateSubnets, createdTime: created },
-      { arn: extArn, name: `${cluster}-ext`, type: 'network', scheme: 'internet-facing', vpcId, dnsName: `${cluster}-ext-0a1b2c3d4f.elb.${region}.amazonaws.com`, subnets: publicSubnets, createdTime: created },
-      { arn: ingressArn, name: `${cluster}-ingress`, type: 'network', scheme: 'internet-facing', vpcId, dnsName: `${cluster}-ingress-0a1b2c3d50.elb.${region}.amazonaws.com`, subnets: publicSubnets, createdTime: created },
+      {
+        arn: intArn,
+        name: `${cluster}-int`,
+        type: 'network',
+        scheme: 'internal',
+        vpcId,
+        dnsName: `${cluster}-int-0a1b2c3d4e.elb.${region}.amazonaws.com`,
+        subnets: privateSubnets,
+        createdTime: created,
+      },
+      {
+        arn: extArn,
+        name: `${cluster}-ext`,
+        type: 'network',
+        scheme: 'internet-facing',
+        vpcId,
+        dnsName: `${cluster}-ext-0a1b2c3d4f.elb.${region}.amazonaws.com`,
+        subnets: publicSubnets,
+        createdTime: created,
+      },
+      {
+        arn: ingressArn,
+        name: `${cluster}-ingress`,
+        type: 'network',
+        scheme: 'internet-facing',
+        vpcId,
+        dnsName: `${cluster}-ingress-0a1b2c3d50.elb.${region}.amazonaws.com`,
+        subnets: publicSubnets,
+        createdTime: created,
+      },
     ],
     targetGroups: [
-      { arn: tgArn(`${cluster}-aint`, '0b1c2d3e4f506071'), name: `${cluster}-aint`, protocol: 'TCP', port: 6443, vpcId, targetType: 'ip', loadBalancerArns: [intArn], targets: [] },
-      { arn: tgArn(`${cluster}-sint`, '0b1c2d3e4f506072'), name: `${cluster}-sint`, protocol: 'TCP', port: 22623, vpcId, targetType: 'ip', loadBalancerArns: [intArn], targets: [] },
-      { arn: tgArn(`${cluster}-aext`, '0b1c2d3e4f506073'), name: `${cluster}-aext`, protocol: 'TCP', port: 6443, vpcId, targetType: 'ip', loadBalancerArns: [extArn], targets: [] },
-      { arn: tgArn(`${cluster}-ingress-http`, '0b1c2d3e4f506074'), name: `${cluster}-ingress-http`, protocol: 'TCP', port: 80, vpcId, targetType: 'instance', loadBalancerArns: [ingressArn], targets: [] },
+      {
+        arn: tgArn(`${cluster}-aint`, '0b1c2d3e4f506071'),
+        name: `${cluster}-aint`,
+        protocol: 'TCP',
+        port: 6443,
+        vpcId,
+        targetType: 'ip',
+        loadBalancerArns: [intArn],
+        targets: [],
+      },
+      {
+        arn: tgArn(`${cluster}-sint`, '0b1c2d3e4f506072'),
+        name: `${cluster}-sint`,
+        protocol: 'TCP',
+        port: 22623,
+        vpcId,
+        targetType: 'ip',
+        loadBalancerArns: [intArn],
+        targets: [],
+      },
+      {
+        arn: tgArn(`${cluster}-aext`, '0b1c2d3e4f506073'),
+        name: `${cluster}-aext`,
+        protocol: 'TCP',
+        port: 6443,
+        vpcId,
+        targetType: 'ip',
+        loadBalancerArns: [extArn],
+        targets: [],
+      },
+      {
+        arn: tgArn(`${cluster}-ingress-http`, '0b1c2d3e4f506074'),
+        name: `${cluster}-ingress-http`,
+        protocol: 'TCP',
+        port: 80,
+        vpcId,
+        targetType: 'instance',
+        loadBalancerArns: [ingressArn],
+        targets: [],
+      },
     ],
     hosts: [],
     instances: [],

@@ -45,7 +45,8 @@ export interface Ec2EmulatorOptions extends CloudEmulatorOptions<Ec2World, Insta
  * The world holds seed resources, instances, hosts and load balancers; instances() returns every instance,
  * terminated ones included until they expire; terminateOutOfBand terminates as if done in the console.
  */
-export interface Ec2Emulator extends CloudEmulatorHandle<Ec2World, Ec2Instance, InstanceTimings>, OutOfBandLifecycle<[id: string]> {
+export interface Ec2Emulator
+  extends CloudEmulatorHandle<Ec2World, Ec2Instance, InstanceTimings>, OutOfBandLifecycle<[id: string]> {
   /** "http://127.0.0.1:<port>", for the SDK's `endpoint` or the CLI's `--endpoint-url`. */
   readonly endpoint: string;
   readonly region: string;
@@ -83,12 +84,18 @@ const STATE_FILE = 'ec2-emulator-state.json';
 
 export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<Ec2Emulator> {
   const region = opts.region ?? opts.world?.region ?? 'us-east-1';
-  const knobs = knobsFromOptions(opts, { classify: classifyAction, throttleFault: throttleFaultFor, serverFault: serverFaultFor });
+  const knobs = knobsFromOptions(opts, {
+    classify: classifyAction,
+    throttleFault: throttleFaultFor,
+    serverFault: serverFaultFor,
+  });
 
   let file: StateSnapshotFile<Ec2World> | undefined;
   let world: Ec2World | undefined;
   if (opts.dataDir) ({ file, world } = loadRegionalSnapshot<Ec2World>(opts.dataDir, STATE_FILE, region));
-  world ??= opts.world ? structuredClone(opts.world) : defaultWorld({ region, clusterId: opts.clusterId, accountId: opts.accountId });
+  world ??= opts.world
+    ? structuredClone(opts.world)
+    : defaultWorld({ region, clusterId: opts.clusterId, accountId: opts.accountId });
   const st = new Ec2State(world, knobs, { ...DEFAULT_TIMINGS, ...opts.timings });
   if (opts.instanceTypesPageSize !== undefined) st.instanceTypesPageSize = opts.instanceTypesPageSize;
   if (opts.stsSessionSeconds !== undefined) st.sessions.defaultSeconds = opts.stsSessionSeconds;
@@ -132,14 +139,27 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     },
     instanceView: () => instanceViewOf(st),
     terminateOutOfBand: (id) =>
-      outOfBand(() => st.terminate(requireInstance(id), { code: 'Client.UserInitiatedShutdown', message: 'Client.UserInitiatedShutdown: User initiated shutdown' })),
+      outOfBand(() =>
+        st.terminate(requireInstance(id), {
+          code: 'Client.UserInitiatedShutdown',
+          message: 'Client.UserInitiatedShutdown: User initiated shutdown',
+        }),
+      ),
     stopOutOfBand: (id) =>
-      outOfBand(() => st.stop(requireInstance(id), { code: 'Client.UserInitiatedShutdown', message: 'Client.UserInitiatedShutdown: User initiated shutdown' })),
+      outOfBand(() =>
+        st.stop(requireInstance(id), {
+          code: 'Client.UserInitiatedShutdown',
+          message: 'Client.UserInitiatedShutdown: User initiated shutdown',
+        }),
+      ),
     startOutOfBand: (id) => outOfBand(() => st.start(requireInstance(id), (i) => assignPublicAddress(st, i))),
     shutdownFromInside: (id) =>
       outOfBand(() => {
         const inst = requireInstance(id);
-        const reason = { code: 'Client.InstanceInitiatedShutdown', message: 'Client.InstanceInitiatedShutdown: Instance initiated shutdown' };
+        const reason = {
+          code: 'Client.InstanceInitiatedShutdown',
+          message: 'Client.InstanceInitiatedShutdown: Instance initiated shutdown',
+        };
         if (inst.shutdownBehavior === 'terminate') st.terminate(inst, reason);
         else st.stop(inst, reason);
       }),
@@ -147,7 +167,8 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
-    setInsufficientCapacity: (instanceType, zone = '*', insufficient = true) => st.capacity.set(instanceType, zone, !insufficient),
+    setInsufficientCapacity: (instanceType, zone = '*', insufficient = true) =>
+      st.capacity.set(instanceType, zone, !insufficient),
     setVcpuLimit: (vcpus) => {
       st.vcpuLimit = vcpus;
     },

@@ -184,7 +184,8 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
 
   terminate(inst: Ec2Instance, reason: { code: string; message: string }): StateChange {
     const previous = inst.state;
-    if (previous === 'terminated' || previous === 'shutting-down') return { instance: inst, previous, current: previous };
+    if (previous === 'terminated' || previous === 'shutting-down')
+      return { instance: inst, previous, current: previous };
     const now = this.clock.now();
     inst.stateTransitionReason = `${reason.code.startsWith('Server.') ? 'Service' : 'User'} initiated (${gmt(now)})`;
     inst.stateReason = reason;
@@ -197,7 +198,11 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
     const previous = inst.state;
     if (previous === 'stopped' || previous === 'stopping') return { instance: inst, previous, current: previous };
     if (previous !== 'running') {
-      throw new Ec2ApiError(400, 'IncorrectInstanceState', `The instance '${inst.instanceId}' is not in a state from which it can be stopped.`);
+      throw new Ec2ApiError(
+        400,
+        'IncorrectInstanceState',
+        `The instance '${inst.instanceId}' is not in a state from which it can be stopped.`,
+      );
     }
     const now = this.clock.now();
     inst.stateTransitionReason = `User initiated (${gmt(now)})`;
@@ -211,7 +216,11 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
     const previous = inst.state;
     if (previous === 'running' || previous === 'pending') return { instance: inst, previous, current: previous };
     if (previous !== 'stopped') {
-      throw new Ec2ApiError(400, 'IncorrectInstanceState', `The instance '${inst.instanceId}' is not in a state from which it can be started.`);
+      throw new Ec2ApiError(
+        400,
+        'IncorrectInstanceState',
+        `The instance '${inst.instanceId}' is not in a state from which it can be started.`,
+      );
     }
     inst.stateTransitionReason = '';
     inst.stateReason = undefined;
@@ -231,7 +240,8 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
     if (inst.lifecycle !== 'spot') throw new Error(`instance ${inst.instanceId} is not a spot instance`);
     if (inst.spotInterruption) return;
     const behaviour = inst.spotInterruptionBehavior ?? 'terminate';
-    if (behaviour !== 'terminate' && inst.state !== 'running') throw new Error(`spot instance ${inst.instanceId} is ${inst.state}, not running`);
+    if (behaviour !== 'terminate' && inst.state !== 'running')
+      throw new Error(`spot instance ${inst.instanceId} is ${inst.state}, not running`);
     const now = this.clock.now();
     inst.spotInterruption = { action: behaviour, noticeAt: now, reclaimAt: now + this.timings.spotNoticeMs };
     if (this.timings.spotNoticeMs <= 0) this.reclaimSpot(inst);
@@ -246,7 +256,14 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
     let any = false;
     for (const inst of this.world.instances) {
       const due = inst.spotInterruption;
-      if (!due || due.reclaimAt > now || inst.state === 'shutting-down' || inst.state === 'terminated' || inst.state === 'stopped') continue;
+      if (
+        !due ||
+        due.reclaimAt > now ||
+        inst.state === 'shutting-down' ||
+        inst.state === 'terminated' ||
+        inst.state === 'stopped'
+      )
+        continue;
       this.reclaimSpot(inst);
       any = true;
     }
@@ -257,9 +274,15 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
   private reclaimSpot(inst: Ec2Instance): void {
     this.timers.cancel(`spot-reclaim/${inst.instanceId}`);
     if (inst.spotInterruption?.action === 'terminate') {
-      this.terminate(inst, { code: 'Server.SpotInstanceTermination', message: 'Server.SpotInstanceTermination: Spot instance termination' });
+      this.terminate(inst, {
+        code: 'Server.SpotInstanceTermination',
+        message: 'Server.SpotInstanceTermination: Spot instance termination',
+      });
     } else if (inst.state === 'running') {
-      this.stop(inst, { code: 'Server.SpotInstanceShutdown', message: 'Server.SpotInstanceShutdown: Spot instance shutdown' });
+      this.stop(inst, {
+        code: 'Server.SpotInstanceShutdown',
+        message: 'Server.SpotInstanceShutdown: Spot instance shutdown',
+      });
     }
   }
 
@@ -269,5 +292,4 @@ export class Ec2State extends EmulatedWorldState<Ec2World> {
       if (tg.targetType === 'instance') tg.targets = tg.targets.filter((t) => t.id !== instanceId);
     }
   }
-
 }

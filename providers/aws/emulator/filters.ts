@@ -50,7 +50,9 @@ export function globMatch(pattern: string, value: string): boolean {
 }
 
 function asStrings(x: Extracted): string[] {
-  const arr = Array.isArray(x) ? (x as readonly (string | number | boolean | undefined)[]) : [x as string | number | boolean | undefined];
+  const arr = Array.isArray(x)
+    ? (x as readonly (string | number | boolean | undefined)[])
+    : [x as string | number | boolean | undefined];
   return arr.filter((v): v is string | number | boolean => v !== undefined).map(String);
 }
 
@@ -64,7 +66,12 @@ export function filterPredicate<T>(
     const anyMatch = (vals: string[]) => vals.some((v) => f.values.some((p) => globMatch(p, v)));
     if (tagsOf && f.name.startsWith('tag:')) {
       const key = f.name.slice(4);
-      return (o) => anyMatch(tagsOf(o).filter((t) => t.key === key).map((t) => t.value));
+      return (o) =>
+        anyMatch(
+          tagsOf(o)
+            .filter((t) => t.key === key)
+            .map((t) => t.value),
+        );
     }
     if (tagsOf && f.name === 'tag-key') return (o) => anyMatch(tagsOf(o).map((t) => t.key));
     if (tagsOf && f.name === 'tag-value') return (o) => anyMatch(tagsOf(o).map((t) => t.value));

@@ -1,6 +1,12 @@
 // A local EC2/ELB endpoint for tests and `npm start`; never imported by production code.
 export { startEc2Emulator, type Ec2Emulator, type Ec2EmulatorOptions } from './ec2-emulator.js';
-export { defaultWorld, internalDomain, DEFAULT_ACCOUNT_ID, DEFAULT_CLUSTER_ID, type DefaultWorldOptions } from './default-world.js';
+export {
+  defaultWorld,
+  internalDomain,
+  DEFAULT_ACCOUNT_ID,
+  DEFAULT_CLUSTER_ID,
+  type DefaultWorldOptions,
+} from './default-world.js';
 export { DEFAULT_TIMINGS, VIEW_BY_ID, VIEW_SEARCH, type InstanceTimings } from './ec2-state.js';
 export { DEFAULT_INSTANCE_TYPES } from './instance-type-table.js';
 export { SPOT_PRICE_FACTOR, spotPrice } from './actions/run-instances.js';

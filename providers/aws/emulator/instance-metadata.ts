@@ -62,11 +62,18 @@ export function imdsHandler(state: Ec2State, tokens: ImdsTokens, instanceId: str
   };
 }
 
-function issueToken(req: IncomingMessage, res: ServerResponse, inst: Ec2Instance, tokens: ImdsTokens, hops: number): void {
+function issueToken(
+  req: IncomingMessage,
+  res: ServerResponse,
+  inst: Ec2Instance,
+  tokens: ImdsTokens,
+  hops: number,
+): void {
   if (req.headers['x-forwarded-for'] !== undefined) return reply(res, 403, 'Forbidden');
   const raw = header(req, TOKEN_TTL_HEADER);
   const ttl = Number(raw);
-  if (raw === undefined || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_TTL_SECONDS) return reply(res, 400, 'Bad Request');
+  if (raw === undefined || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_TTL_SECONDS)
+    return reply(res, 400, 'Bad Request');
   if (hops > inst.metadataOptions.httpPutResponseHopLimit) {
     // The reply's IP TTL runs out on the way back: the caller never hears from IMDS.
     req.socket.destroy();
@@ -94,9 +101,13 @@ function metadataValue(state: Ec2State, inst: Ec2Instance, path: string): string
     case '/latest/meta-data/instance-life-cycle':
       return inst.lifecycle ?? 'on-demand';
     case '/latest/meta-data/spot/instance-action':
-      return notice && notice.noticeAt <= now ? JSON.stringify({ action: notice.action, time: isoSeconds(notice.reclaimAt) }) : undefined;
+      return notice && notice.noticeAt <= now
+        ? JSON.stringify({ action: notice.action, time: isoSeconds(notice.reclaimAt) })
+        : undefined;
     case '/latest/meta-data/spot/termination-time':
-      return notice && notice.noticeAt <= now && notice.action === 'terminate' ? isoSeconds(notice.reclaimAt) : undefined;
+      return notice && notice.noticeAt <= now && notice.action === 'terminate'
+        ? isoSeconds(notice.reclaimAt)
+        : undefined;
     default:
       return undefined;
   }
@@ -108,7 +119,11 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function reply(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': status === 200 ? 'text/plain' : 'text/html', 'content-length': Buffer.byteLength(body), server: 'EC2ws' });
+  res.writeHead(status, {
+    'content-type': status === 200 ? 'text/plain' : 'text/html',
+    'content-length': Buffer.byteLength(body),
+    server: 'EC2ws',
+  });
   res.end(body);
 }
 

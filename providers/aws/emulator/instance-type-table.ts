@@ -16,12 +16,10 @@ const arm = (instanceType: string, vCpus: number, memoryMiB: number, onDemandPri
   ...x86(instanceType, vCpus, memoryMiB, onDemandPrice),
   architectures: ['arm64'],
 });
-const gpu = (
-  base: InstanceTypeSpec,
-  name: string,
-  count: number,
-  memoryMiB: number,
-): InstanceTypeSpec => ({ ...base, gpus: [{ name, manufacturer: 'NVIDIA', count, memoryMiB }] });
+const gpu = (base: InstanceTypeSpec, name: string, count: number, memoryMiB: number): InstanceTypeSpec => ({
+  ...base,
+  gpus: [{ name, manufacturer: 'NVIDIA', count, memoryMiB }],
+});
 
 /** large..8xlarge of one family: memory per vCPU is fixed within a family, and so is the price per vCPU. */
 const SIZES: [string, number][] = [
@@ -42,7 +40,9 @@ const family = (
   SIZES.slice(
     SIZES.findIndex(([size]) => size === from),
     SIZES.findIndex(([size]) => size === to) + 1,
-  ).map(([size, vCpus]) => make(`${prefix}.${size}`, vCpus, vCpus * memoryMiBPerVcpu, Math.round((largePrice * vCpus * 1e5) / 2) / 1e5));
+  ).map(([size, vCpus]) =>
+    make(`${prefix}.${size}`, vCpus, vCpus * memoryMiBPerVcpu, Math.round((largePrice * vCpus * 1e5) / 2) / 1e5),
+  );
 
 // NVIDIA L4 (24 GB, of which EC2 reports 22888 MiB), one per instance up to 16xlarge, four or eight beyond.
 const L4_MIB = 22888;

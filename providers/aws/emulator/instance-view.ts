@@ -17,7 +17,10 @@ export function toEmulatedInstance(inst: Ec2Instance, region: string, type?: Ins
   const addresses: NodeAddress[] = [{ type: 'InternalIP', address: inst.privateIpAddress }];
   for (const ip of inst.ipv6Addresses) addresses.push({ type: 'InternalIP', address: ip });
   if (inst.publicIpAddress) addresses.push({ type: 'ExternalIP', address: inst.publicIpAddress });
-  addresses.push({ type: 'InternalDNS', address: inst.privateDnsName }, { type: 'Hostname', address: inst.privateDnsName });
+  addresses.push(
+    { type: 'InternalDNS', address: inst.privateDnsName },
+    { type: 'Hostname', address: inst.privateDnsName },
+  );
   if (inst.publicDnsName) addresses.push({ type: 'ExternalDNS', address: inst.publicDnsName });
   return {
     providerID: `aws:///${inst.availabilityZone}/${inst.instanceId}`,
@@ -31,7 +34,15 @@ export function toEmulatedInstance(inst: Ec2Instance, region: string, type?: Ins
       'kubernetes.io/arch': inst.architecture === 'arm64' ? 'arm64' : 'amd64',
       'kubernetes.io/os': 'linux',
     },
-    ...(type ? { capacity: { cpu: type.vCpus, memoryMiB: type.memoryMiB, gpus: (type.gpus ?? []).reduce((n, g) => n + g.count, 0) } } : {}),
+    ...(type
+      ? {
+          capacity: {
+            cpu: type.vCpus,
+            memoryMiB: type.memoryMiB,
+            gpus: (type.gpus ?? []).reduce((n, g) => n + g.count, 0),
+          },
+        }
+      : {}),
   };
 }
 

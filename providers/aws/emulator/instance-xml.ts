@@ -48,7 +48,10 @@ export function instanceXml(inst: Ec2Instance, ownerId: string): XmlChild[] {
       el('primary', true),
       association,
     ]),
-    itemList('ipv6AddressesSet', inst.ipv6Addresses, (ip) => [el('ipv6Address', ip), el('isPrimaryIpv6', ip === inst.ipv6Addresses[0])]),
+    itemList('ipv6AddressesSet', inst.ipv6Addresses, (ip) => [
+      el('ipv6Address', ip),
+      el('isPrimaryIpv6', ip === inst.ipv6Addresses[0]),
+    ]),
     el('interfaceType', inst.interfaceType),
   ];
 
@@ -80,14 +83,25 @@ export function instanceXml(inst: Ec2Instance, ownerId: string): XmlChild[] {
     gone ? undefined : opt('ipAddress', inst.publicIpAddress),
     gone ? undefined : opt('ipv6Address', inst.ipv6Addresses[0]),
     el('sourceDestCheck', true),
-    itemList('groupSet', gone ? [] : inst.securityGroups, (g) => [el('groupId', g.groupId), el('groupName', g.groupName)]),
-    inst.stateReason ? el('stateReason', el('code', inst.stateReason.code), el('message', inst.stateReason.message)) : undefined,
+    itemList('groupSet', gone ? [] : inst.securityGroups, (g) => [
+      el('groupId', g.groupId),
+      el('groupName', g.groupName),
+    ]),
+    inst.stateReason
+      ? el('stateReason', el('code', inst.stateReason.code), el('message', inst.stateReason.message))
+      : undefined,
     el('architecture', inst.architecture),
     el('rootDeviceType', 'ebs'),
     el('rootDeviceName', inst.rootDeviceName),
     itemList('blockDeviceMapping', gone ? [] : inst.blockDevices, (b) => [
       el('deviceName', b.deviceName),
-      el('ebs', el('volumeId', b.volumeId), el('status', 'attached'), el('attachTime', launch), el('deleteOnTermination', b.deleteOnTermination)),
+      el(
+        'ebs',
+        el('volumeId', b.volumeId),
+        el('status', 'attached'),
+        el('attachTime', launch),
+        el('deleteOnTermination', b.deleteOnTermination),
+      ),
     ]),
     opt('instanceLifecycle', inst.lifecycle),
     opt('spotInstanceRequestId', inst.spotInstanceRequestId),
@@ -96,7 +110,9 @@ export function instanceXml(inst: Ec2Instance, ownerId: string): XmlChild[] {
     tagSet(inst.tags),
     el('hypervisor', 'xen'),
     itemList('networkInterfaceSet', gone ? [] : [inst], () => nic),
-    inst.iamInstanceProfile ? el('iamInstanceProfile', el('arn', inst.iamInstanceProfile.arn), el('id', inst.iamInstanceProfile.id)) : undefined,
+    inst.iamInstanceProfile
+      ? el('iamInstanceProfile', el('arn', inst.iamInstanceProfile.arn), el('id', inst.iamInstanceProfile.id))
+      : undefined,
     el('ebsOptimized', false),
     el('enaSupport', true),
     el('cpuOptions', opt('amdSevSnp', inst.amdSevSnp)),

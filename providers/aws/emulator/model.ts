@@ -206,8 +206,17 @@ export interface Ec2Instance {
   spotInterruptionBehavior?: 'terminate' | 'stop' | 'hibernate';
   blockDevices: BlockDevice[];
   rootDeviceName: string;
-  metadataOptions: { httpTokens: string; httpProtocolIpv6: string; httpEndpoint: string; httpPutResponseHopLimit: number };
-  privateDnsNameOptions: { hostnameType: string; enableResourceNameDnsARecord: boolean; enableResourceNameDnsAAAARecord: boolean };
+  metadataOptions: {
+    httpTokens: string;
+    httpProtocolIpv6: string;
+    httpEndpoint: string;
+    httpPutResponseHopLimit: number;
+  };
+  privateDnsNameOptions: {
+    hostnameType: string;
+    enableResourceNameDnsARecord: boolean;
+    enableResourceNameDnsAAAARecord: boolean;
+  };
   capacityReservationId?: string;
   amdSevSnp?: string;
   clientToken?: string;

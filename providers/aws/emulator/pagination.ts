@@ -20,13 +20,20 @@ export function decodeToken(kind: string, token: string | undefined): number | u
 export function readMaxResults(value: number | undefined, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (value < min || value > max) {
-    throw invalidParameterValue(`Value ( ${value} ) for parameter maxResults is invalid. Expecting a value between ${min} and ${max}.`);
+    throw invalidParameterValue(
+      `Value ( ${value} ) for parameter maxResults is invalid. Expecting a value between ${min} and ${max}.`,
+    );
   }
   return value;
 }
 
 /** One page of a static list by offset. */
-export function pageByOffset<T>(all: readonly T[], kind: string, token: string | undefined, pageSize: number): { page: T[]; nextToken?: string } {
+export function pageByOffset<T>(
+  all: readonly T[],
+  kind: string,
+  token: string | undefined,
+  pageSize: number,
+): { page: T[]; nextToken?: string } {
   const start = decodeToken(kind, token) ?? 0;
   const page = all.slice(start, start + pageSize);
   const end = start + page.length;

@@ -75,13 +75,16 @@ export class QueryParams {
     const v = this.fields.get(name);
     if (v === undefined) return undefined;
     const n = Number(v);
-    if (v.trim() === '' || !Number.isFinite(n)) throw invalidParameterValue(`Invalid value '${v}' for ${name}: expected a number`);
+    if (v.trim() === '' || !Number.isFinite(n))
+      throw invalidParameterValue(`Invalid value '${v}' for ${name}: expected a number`);
     return n;
   }
 
   /** A canonical string of every field except those named, for ClientToken parameter comparison. */
   fingerprint(exclude: readonly string[]): string {
-    return JSON.stringify([...this.fields.entries()].filter(([k]) => !exclude.includes(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return JSON.stringify(
+      [...this.fields.entries()].filter(([k]) => !exclude.includes(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
   }
 
   isEmpty(): boolean {

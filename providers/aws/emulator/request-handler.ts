@@ -46,7 +46,12 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
     if (body === undefined) return;
     const contentType = req.headers['content-type'] ?? '';
     if (body.length > 0 && contentType !== '' && !contentType.startsWith('application/x-www-form-urlencoded')) {
-      fail('ec2', 400, 'MalformedQueryString', `Unsupported content type '${contentType}': the Query protocol expects application/x-www-form-urlencoded`);
+      fail(
+        'ec2',
+        400,
+        'MalformedQueryString',
+        `Unsupported content type '${contentType}': the Query protocol expects application/x-www-form-urlencoded`,
+      );
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -68,7 +73,12 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
     }
     const service = SERVICE_BY_VERSION[version];
     if (!service) {
-      fail('ec2', 400, 'NoSuchVersion', `The requested version (${version}) of service is not supported by this emulator`);
+      fail(
+        'ec2',
+        400,
+        'NoSuchVersion',
+        `The requested version (${version}) of service is not supported by this emulator`,
+      );
       return;
     }
     const handler = ACTIONS[service][action];
@@ -80,7 +90,13 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
     const authError =
       service === 'sts'
         ? undefined
-        : checkAuth(req.headers, o.requireAccessKeyId, region, service === 'ec2' ? 'ec2' : 'elasticloadbalancing', st.sessions);
+        : checkAuth(
+            req.headers,
+            o.requireAccessKeyId,
+            region,
+            service === 'ec2' ? 'ec2' : 'elasticloadbalancing',
+            st.sessions,
+          );
     if (authError) {
       fail(service, authError.status, authError.code, authError.message);
       return;
@@ -101,7 +117,12 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
         log?.debug('ec2 emulator call', { action: key, status: 200 }, 4);
       },
       replyFault: (fault) => {
-        if (fault.kind !== 'lost-reply') log?.debug('ec2 emulator call', { action: key, status: fault.status, code: fault.code, fault: fault.kind }, 4);
+        if (fault.kind !== 'lost-reply')
+          log?.debug(
+            'ec2 emulator call',
+            { action: key, status: fault.status, code: fault.code, fault: fault.kind },
+            4,
+          );
         fail(service, fault.status, fault.code, fault.message);
       },
       replyApiError: (err) => {
@@ -116,7 +137,8 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
   return withUnexpectedFailureReply(handle, {
     log,
     emulator: 'ec2',
-    answer500: (res) => send(res, 'ec2', 500, errorXml('ec2', 500, 'InternalError', 'An internal error has occurred', randomUUID()), ''),
+    answer500: (res) =>
+      send(res, 'ec2', 500, errorXml('ec2', 500, 'InternalError', 'An internal error has occurred', randomUUID()), ''),
   });
 }
 
@@ -166,4 +188,3 @@ function checkAuth(
   if (m[3] !== signingName) return refuse(`Credential should be scoped to correct service: '${signingName}'.`);
   return undefined;
 }
-

@@ -45,7 +45,8 @@ export class SessionCredentialStore {
   /** Why a request signed with this key and token is refused (undefined: accepted). */
   refusal(accessKeyId: string, sessionToken: string | undefined): { code: string; message: string } | undefined {
     const c = this.byKey.get(accessKeyId);
-    if (!c || c.sessionToken !== sessionToken) return { code: 'AuthFailure', message: 'AWS was not able to validate the provided access credentials' };
+    if (!c || c.sessionToken !== sessionToken)
+      return { code: 'AuthFailure', message: 'AWS was not able to validate the provided access credentials' };
     if (this.clock.now() >= c.expiresAt) return { code: 'RequestExpired', message: 'Request has expired.' };
     return undefined;
   }

@@ -7,10 +7,16 @@ export const MAX_TAGS_PER_RESOURCE = 50;
 /** What follows `<prefix>-` in an EC2 resource id: 8 (old style) or 17 lower-case hex digits. */
 const RESOURCE_ID_SUFFIX = /^([0-9a-f]{8}|[0-9a-f]{17})$/;
 
-export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], field: string): T | undefined {
+export function oneOf<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  field: string,
+): T | undefined {
   if (value === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw invalidParameterValue(`Value (${value}) for parameter ${field} is invalid. Valid values: ${allowed.join(', ')}`);
+    throw invalidParameterValue(
+      `Value (${value}) for parameter ${field} is invalid. Valid values: ${allowed.join(', ')}`,
+    );
   }
   return value as T;
 }
@@ -28,9 +34,12 @@ export function readTags(params: QueryParams, prefix: string, allowDuplicates: b
     const key = t.get('Key');
     const value = t.get('Value') ?? '';
     if (key === undefined || key === '') throw invalidParameterValue('Tag key must not be empty');
-    if ([...key].length > 128) throw invalidParameterValue(`Tag key exceeds the maximum length of 128 characters: '${key.slice(0, 20)}...'`);
-    if ([...value].length > 256) throw invalidParameterValue(`Tag value exceeds the maximum length of 256 characters for key '${key}'`);
-    if (key.toLowerCase().startsWith('aws:')) throw invalidParameterValue(`Tag keys starting with 'aws:' are reserved for internal use: '${key}'`);
+    if ([...key].length > 128)
+      throw invalidParameterValue(`Tag key exceeds the maximum length of 128 characters: '${key.slice(0, 20)}...'`);
+    if ([...value].length > 256)
+      throw invalidParameterValue(`Tag value exceeds the maximum length of 256 characters for key '${key}'`);
+    if (key.toLowerCase().startsWith('aws:'))
+      throw invalidParameterValue(`Tag keys starting with 'aws:' are reserved for internal use: '${key}'`);
     const existing = tags.findIndex((x) => x.key === key);
     if (existing >= 0) {
       if (!allowDuplicates) throw invalidParameterValue(`Duplicate tag key '${key}' specified.`);
@@ -50,7 +59,11 @@ export function mergeTags(current: readonly Tag[], add: readonly Tag[], resource
     else out.push({ ...t });
   }
   if (out.length > MAX_TAGS_PER_RESOURCE) {
-    throw new Ec2ApiError(400, 'TagLimitExceeded', `The maximum number of Tags for a resource has been reached (${resourceId}).`);
+    throw new Ec2ApiError(
+      400,
+      'TagLimitExceeded',
+      `The maximum number of Tags for a resource has been reached (${resourceId}).`,
+    );
   }
   return out;
 }

@@ -35,7 +35,13 @@ export function successXml(service: ServiceName, action: string, body: string, r
   );
 }
 
-export function errorXml(service: ServiceName, status: number, code: string, message: string, requestId: string): string {
+export function errorXml(
+  service: ServiceName,
+  status: number,
+  code: string,
+  message: string,
+  requestId: string,
+): string {
   if (service === 'ec2') {
     return `${DECL}<Response><Errors><Error><Code>${escapeXml(code)}</Code><Message>${escapeXml(message)}</Message></Error></Errors><RequestID>${requestId}</RequestID></Response>`;
   }
@@ -55,7 +61,11 @@ export function throttleFaultFor(action: string): { status: number; code: string
 
 export function serverFaultFor(action: string): { status: number; code: string; message: string } {
   return action.startsWith('elb')
-    ? { status: 500, code: 'InternalFailure', message: 'The request processing has failed because of an unknown error, exception or failure.' }
+    ? {
+        status: 500,
+        code: 'InternalFailure',
+        message: 'The request processing has failed because of an unknown error, exception or failure.',
+      }
     : { status: 500, code: 'InternalError', message: 'An internal error has occurred' };
 }
 

@@ -8,7 +8,10 @@ export class Xml {
 export type XmlChild = Xml | string | number | boolean | Date | undefined | null | readonly XmlChild[];
 
 export function escapeXml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string,
+  );
 }
 
 function render(c: XmlChild): string {
@@ -38,12 +41,18 @@ export function opt(name: string, value: XmlChild): Xml | undefined {
 
 /** <name><item>..</item>...</name> (EC2 list). */
 export function itemList<T>(name: string, values: readonly T[], each: (v: T) => XmlChild): Xml {
-  return el(name, values.map((v) => el('item', each(v))));
+  return el(
+    name,
+    values.map((v) => el('item', each(v))),
+  );
 }
 
 /** <name><member>..</member>...</name> (ELB list). */
 export function memberList<T>(name: string, values: readonly T[], each: (v: T) => XmlChild): Xml {
-  return el(name, values.map((v) => el('member', each(v))));
+  return el(
+    name,
+    values.map((v) => el('member', each(v))),
+  );
 }
 
 export function tagSet(tags: readonly { key: string; value: string }[]): Xml {

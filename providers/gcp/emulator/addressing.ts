@@ -16,7 +16,8 @@ function inUse(state: GceState, sub: GceSubnetwork): Set<string> {
   const link = selfLink(subnetworkPath(sub.project, sub.region, sub.name));
   const used = new Set<string>();
   for (const inst of state.world.instances) {
-    for (const nic of (inst.resource.networkInterfaces as { subnetwork?: string; networkIP?: string }[] | undefined) ?? []) {
+    for (const nic of (inst.resource.networkInterfaces as { subnetwork?: string; networkIP?: string }[] | undefined) ??
+      []) {
       if (nic.subnetwork === link && nic.networkIP) used.add(nic.networkIP);
     }
   }
@@ -31,7 +32,8 @@ export function allocateInternalIp(state: GceState, sub: GceSubnetwork, field: s
   if (requested !== undefined && requested !== null && requested !== '') {
     const ip = typeof requested === 'string' ? requested : JSON.stringify(requested);
     const n = /^\d{1,3}(\.\d{1,3}){3}$/.test(ip) ? ipToInt(ip) : NaN;
-    if (!(n >= first + 2 && n < first + size - 2)) throw invalidField(field, ip, `The IP address is not in the range ${sub.ipCidrRange} of the subnetwork.`);
+    if (!(n >= first + 2 && n < first + size - 2))
+      throw invalidField(field, ip, `The IP address is not in the range ${sub.ipCidrRange} of the subnetwork.`);
     if (used.has(ip)) throw invalidField(field, ip, 'The IP address is already being used by another resource.');
     return ip;
   }
@@ -39,5 +41,9 @@ export function allocateInternalIp(state: GceState, sub: GceSubnetwork, field: s
     const ip = intToIp(n);
     if (!used.has(ip)) return ip;
   }
-  throw new GceApiError(400, 'ipSpaceExhausted', `IP space of '${subnetworkPath(sub.project, sub.region, sub.name)}' is exhausted.`);
+  throw new GceApiError(
+    400,
+    'ipSpaceExhausted',
+    `IP space of '${subnetworkPath(sub.project, sub.region, sub.name)}' is exhausted.`,
+  );
 }

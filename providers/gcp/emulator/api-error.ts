@@ -13,7 +13,8 @@ export class GceApiError extends Error {
 }
 
 /** GCE's 404 for any missing resource; `path` is the resource path without the API prefix. */
-export const notFound = (path: string): GceApiError => new GceApiError(404, 'notFound', `The resource '${path}' was not found`);
+export const notFound = (path: string): GceApiError =>
+  new GceApiError(404, 'notFound', `The resource '${path}' was not found`);
 
 export const alreadyExists = (path: string): GceApiError =>
   new GceApiError(409, 'alreadyExists', `The resource '${path}' already exists`);

@@ -55,7 +55,10 @@ function splitHead(text: string): { headLines: string[]; body: string } {
   else if (lf >= 0) [end, sep] = [lf, 2];
   else [end, sep] = [text.length, 0];
   const head = text.slice(0, end);
-  return { headLines: head.length > 0 ? head.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)) : [], body: text.slice(end + sep) };
+  return {
+    headLines: head.length > 0 ? head.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)) : [],
+    body: text.slice(end + sep),
+  };
 }
 
 function readHeaders(lines: string[], where: string): Record<string, string> {
@@ -100,7 +103,8 @@ export function parseBatchRequest(contentType: string | undefined, body: string)
     const part = splitHead(chunk);
     const partHeaders = readHeaders(part.headLines, where);
     const partType = (partHeaders['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-    if (partType !== 'application/http') throw badRequest(`${where}: Content-Type must be application/http, not "${partType ?? ''}"`);
+    if (partType !== 'application/http')
+      throw badRequest(`${where}: Content-Type must be application/http, not "${partType ?? ''}"`);
     const idHeader = partHeaders['content-id'];
     const contentId = idHeader?.startsWith('<') && idHeader.endsWith('>') ? idHeader.slice(1, -1) : idHeader;
 
@@ -114,14 +118,18 @@ export function parseBatchRequest(contentType: string | undefined, body: string)
     const rest = splitHead(lineEnd < 0 ? '' : inner.slice(lineEnd + 1));
     const headers = readHeaders(rest.headLines, where);
     requests.push({ contentId, method: method.toUpperCase(), target, headers, body: rest.body.trim() });
-    if (requests.length > MAX_BATCH_CALLS) throw badRequest(`batch body: at most ${MAX_BATCH_CALLS} calls are allowed in one batch request`);
+    if (requests.length > MAX_BATCH_CALLS)
+      throw badRequest(`batch body: at most ${MAX_BATCH_CALLS} calls are allowed in one batch request`);
   }
   if (!closed) throw badRequest(`batch body: the closing boundary "${delimiter}--" is missing`);
   return requests;
 }
 
 /** The multipart/mixed answer to a batch: one application/http part per reply, in the order given. */
-export function renderBatchResponse(replies: BatchedReply[], boundary = `batch_${randomBytes(12).toString('hex')}`): { contentType: string; body: string } {
+export function renderBatchResponse(
+  replies: BatchedReply[],
+  boundary = `batch_${randomBytes(12).toString('hex')}`,
+): { contentType: string; body: string } {
   const parts = replies.map((r) => {
     const json = JSON.stringify(r.body);
     return [
@@ -137,5 +145,8 @@ export function renderBatchResponse(replies: BatchedReply[], boundary = `batch_$
       json,
     ].join('\r\n');
   });
-  return { contentType: `multipart/mixed; boundary=${boundary}`, body: `${[...parts, `--${boundary}--`].join('\r\n')}\r\n` };
+  return {
+    contentType: `multipart/mixed; boundary=${boundary}`,
+    body: `${[...parts, `--${boundary}--`].join('\r\n')}\r\n`,
+  };
 }

@@ -113,8 +113,13 @@ export function instanceFootprint(
   const r = inst.resource;
   const mtName = lastSegment(str(r.machineType));
   const mt = state.world.machineTypes.find((m) => m.name === mtName) ?? customMachineType(mtName);
-  const attached = ((r.guestAccelerators as { acceleratorType?: string; acceleratorCount?: number }[] | undefined) ?? []).map((g) => ({
-    type: String(g.acceleratorType ?? '').split('/').pop() ?? '',
+  const attached = (
+    (r.guestAccelerators as { acceleratorType?: string; acceleratorCount?: number }[] | undefined) ?? []
+  ).map((g) => ({
+    type:
+      String(g.acceleratorType ?? '')
+        .split('/')
+        .pop() ?? '',
     count: g.acceleratorCount ?? 0,
   }));
   const accelerators = attached.map((a) => ({
@@ -122,7 +127,11 @@ export function instanceFootprint(
     count: a.count,
   }));
   const sched = (r.scheduling ?? {}) as { preemptible?: boolean; provisioningModel?: string };
-  return { cpus: mt?.guestCpus ?? 0, accelerators, preemptible: sched.preemptible === true || sched.provisioningModel === 'SPOT' };
+  return {
+    cpus: mt?.guestCpus ?? 0,
+    accelerators,
+    preemptible: sched.preemptible === true || sched.provisioningModel === 'SPOT',
+  };
 }
 
 export function regionJson(state: GceState, project: string, region: string): Record<string, unknown> {
@@ -133,7 +142,11 @@ export function regionJson(state: GceState, project: string, region: string): Re
     description: region,
     status: 'UP',
     zones: state.world.zones.filter((z) => z.region === region).map((z) => selfLink(zonePath(project, z.name))),
-    quotas: Object.entries(r?.quotaLimits ?? {}).map(([metric, limit]) => ({ metric, limit, usage: usage[metric] ?? 0 })),
+    quotas: Object.entries(r?.quotaLimits ?? {}).map(([metric, limit]) => ({
+      metric,
+      limit,
+      usage: usage[metric] ?? 0,
+    })),
     selfLink: selfLink(regionPath(project, region)),
     supportsPzs: false,
   };

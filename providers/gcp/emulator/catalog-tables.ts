@@ -2,9 +2,22 @@
 // providers read (guestCpus, memoryMb, accelerators, architecture, guestOsFeatures).
 import type { AcceleratorTypeSpec, GceImage, MachineTypeSpec } from './model.js';
 
-const x86 = (name: string, guestCpus: number, memoryMb: number): MachineTypeSpec => ({ name, guestCpus, memoryMb, isSharedCpu: false, architecture: 'X86_64' });
-const arm = (name: string, guestCpus: number, memoryMb: number): MachineTypeSpec => ({ ...x86(name, guestCpus, memoryMb), architecture: 'ARM64' });
-const withGpus = (t: MachineTypeSpec, guestAcceleratorType: string, guestAcceleratorCount: number): MachineTypeSpec => ({
+const x86 = (name: string, guestCpus: number, memoryMb: number): MachineTypeSpec => ({
+  name,
+  guestCpus,
+  memoryMb,
+  isSharedCpu: false,
+  architecture: 'X86_64',
+});
+const arm = (name: string, guestCpus: number, memoryMb: number): MachineTypeSpec => ({
+  ...x86(name, guestCpus, memoryMb),
+  architecture: 'ARM64',
+});
+const withGpus = (
+  t: MachineTypeSpec,
+  guestAcceleratorType: string,
+  guestAcceleratorCount: number,
+): MachineTypeSpec => ({
   ...t,
   accelerators: [{ guestAcceleratorType, guestAcceleratorCount }],
 });
@@ -74,12 +87,32 @@ export const DEFAULT_MACHINE_TYPES: MachineTypeSpec[] = [
 ];
 
 export const DEFAULT_ACCELERATOR_TYPES: AcceleratorTypeSpec[] = [
-  { name: 'nvidia-tesla-a100', description: 'NVIDIA A100 40GB', maximumCardsPerInstance: 16, quotaMetric: 'NVIDIA_A100_GPUS' },
+  {
+    name: 'nvidia-tesla-a100',
+    description: 'NVIDIA A100 40GB',
+    maximumCardsPerInstance: 16,
+    quotaMetric: 'NVIDIA_A100_GPUS',
+  },
   { name: 'nvidia-l4', description: 'NVIDIA L4', maximumCardsPerInstance: 8, quotaMetric: 'NVIDIA_L4_GPUS' },
-  { name: 'nvidia-h100-80gb', description: 'NVIDIA H100 80GB', maximumCardsPerInstance: 8, quotaMetric: 'NVIDIA_H100_GPUS' },
-  { name: 'nvidia-h100-mega-80gb', description: 'NVIDIA H100 80GB MEGA', maximumCardsPerInstance: 8, quotaMetric: 'NVIDIA_H100_MEGA_GPUS' },
+  {
+    name: 'nvidia-h100-80gb',
+    description: 'NVIDIA H100 80GB',
+    maximumCardsPerInstance: 8,
+    quotaMetric: 'NVIDIA_H100_GPUS',
+  },
+  {
+    name: 'nvidia-h100-mega-80gb',
+    description: 'NVIDIA H100 80GB MEGA',
+    maximumCardsPerInstance: 8,
+    quotaMetric: 'NVIDIA_H100_MEGA_GPUS',
+  },
   { name: 'nvidia-tesla-t4', description: 'NVIDIA T4', maximumCardsPerInstance: 4, quotaMetric: 'NVIDIA_T4_GPUS' },
-  { name: 'nvidia-tesla-v100', description: 'NVIDIA V100', maximumCardsPerInstance: 8, quotaMetric: 'NVIDIA_V100_GPUS' },
+  {
+    name: 'nvidia-tesla-v100',
+    description: 'NVIDIA V100',
+    maximumCardsPerInstance: 8,
+    quotaMetric: 'NVIDIA_V100_GPUS',
+  },
 ];
 
 export const DEFAULT_DISK_TYPES = ['pd-standard', 'pd-balanced', 'pd-ssd', 'hyperdisk-balanced'];

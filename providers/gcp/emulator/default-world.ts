@@ -31,7 +31,7 @@ const ZONE_RE = /^[a-z]+-[a-z]+[0-9]+-[a-z]$/;
 /** A stable 19-digit id derived from a resource path, so seed ids do not change between runs. */
 export function stableId(path: string): string {
   const h = createHash('sha256').update(path).digest();
-  return (h.readBigUInt64BE(0) % 9_000_000_000_000_000_000n + 1_000_000_000_000_000_000n).toString();
+  return ((h.readBigUInt64BE(0) % 9_000_000_000_000_000_000n) + 1_000_000_000_000_000_000n).toString();
 }
 
 export function defaultWorld(opts: DefaultWorldOptions = {}): GceWorld {
@@ -40,9 +40,15 @@ export function defaultWorld(opts: DefaultWorldOptions = {}): GceWorld {
   const clusterId = opts.clusterId ?? DEFAULT_CLUSTER_ID;
   if (projects.length === 0) throw new Error('defaultWorld: projects must name at least one project');
   if (zones.length === 0) throw new Error('defaultWorld: zones must name at least one zone');
-  for (const p of projects) if (!/^[a-z][-a-z0-9]{4,28}[a-z0-9]$/.test(p)) throw new Error(`defaultWorld: project "${p}" is not a valid project id (6-30 lowercase letters, digits, hyphens)`);
-  for (const z of zones) if (!ZONE_RE.test(z)) throw new Error(`defaultWorld: zone "${z}" is not a zone name like us-central1-a`);
-  if (!NAME_RE.test(clusterId)) throw new Error(`defaultWorld: clusterId "${clusterId}" must be a lowercase GCE resource name`);
+  for (const p of projects)
+    if (!/^[a-z][-a-z0-9]{4,28}[a-z0-9]$/.test(p))
+      throw new Error(
+        `defaultWorld: project "${p}" is not a valid project id (6-30 lowercase letters, digits, hyphens)`,
+      );
+  for (const z of zones)
+    if (!ZONE_RE.test(z)) throw new Error(`defaultWorld: zone "${z}" is not a zone name like us-central1-a`);
+  if (!NAME_RE.test(clusterId))
+    throw new Error(`defaultWorld: clusterId "${clusterId}" must be a lowercase GCE resource name`);
   const regions = [...new Set(zones.map(regionOfZone))];
   const created = gceTimestamp(opts.now ?? Date.UTC(2026, 0, 1));
 
@@ -59,7 +65,14 @@ export function defaultWorld(opts: DefaultWorldOptions = {}): GceWorld {
         { project, region, name: `${clusterId}-worker-subnet`, network: net, ipCidrRange: `10.${i}.128.0/17` },
       );
       const tpPath = `${regionPath(project, region)}/targetPools/${clusterId}-api`;
-      targetPools.push({ project, region, name: `${clusterId}-api`, id: stableId(tpPath), creationTimestamp: created, instances: [] });
+      targetPools.push({
+        project,
+        region,
+        name: `${clusterId}-api`,
+        id: stableId(tpPath),
+        creationTimestamp: created,
+        instances: [],
+      });
       const regionZones = zones.filter((z) => regionOfZone(z) === region);
       const groupLinks: string[] = [];
       for (const zone of regionZones) {

@@ -46,7 +46,7 @@ class Parser {
       const inner = this.unary();
       return (r) => !inner(r);
     }
-    if (this.peek() === '-' ) {
+    if (this.peek() === '-') {
       this.pos++;
       const inner = this.unary();
       return (r) => !inner(r);
@@ -152,7 +152,13 @@ function text(v: unknown): string {
 
 /** A `*` wildcard pattern from a request; RE2 (re2js) runs it in time linear in the value. */
 function globToMatcher(glob: string): RE2JS {
-  return RE2JS.compile(glob.split('*').map((p) => RE2JS.quote(p)).join('.*'), RE2JS.DOTALL);
+  return RE2JS.compile(
+    glob
+      .split('*')
+      .map((p) => RE2JS.quote(p))
+      .join('.*'),
+    RE2JS.DOTALL,
+  );
 }
 
 function compareOrdered(a: string, b: string): number {
@@ -201,7 +207,8 @@ export function parseFilter(filter: string | null | undefined): FilterPredicate 
   try {
     return new Parser(filter).parse();
   } catch (err) {
-    if (err instanceof FilterSyntaxError) throw invalidField('filter', filter, `Invalid list filter expression: ${err.message}.`);
+    if (err instanceof FilterSyntaxError)
+      throw invalidField('filter', filter, `Invalid list filter expression: ${err.message}.`);
     throw err;
   }
 }

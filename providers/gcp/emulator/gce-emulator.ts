@@ -65,7 +65,8 @@ export interface InstanceLocation {
  * stopOutOfBand stops an instance out of band (GCE status TERMINATED).
  */
 export interface GceEmulator
-  extends CloudEmulatorHandle<GceWorld, Record<string, unknown>, GceTimings>,
+  extends
+    CloudEmulatorHandle<GceWorld, Record<string, unknown>, GceTimings>,
     OutOfBandLifecycle<[name: string, where?: InstanceLocation]> {
   /** "http://127.0.0.1:<port>". */
   readonly endpoint: string;
@@ -113,7 +114,11 @@ const STATE_FILE = 'gce-emulator-state.json';
 
 export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<GceEmulator> {
   let throttleStatus: ThrottleStatus = opts.throttleStatus ?? 403;
-  const knobs = knobsFromOptions(opts, { classify: classifyAction, throttleFault: () => throttleFault(throttleStatus), serverFault });
+  const knobs = knobsFromOptions(opts, {
+    classify: classifyAction,
+    throttleFault: () => throttleFault(throttleStatus),
+    serverFault,
+  });
 
   const projects = opts.projects ?? (opts.project ? [opts.project] : undefined);
   let file: StateSnapshotFile<GceWorld> | undefined;
@@ -128,7 +133,12 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
   }
   world ??= opts.world
     ? structuredClone(opts.world)
-    : defaultWorld({ projects: projects ?? [DEFAULT_PROJECT], zones: opts.zones, clusterId: opts.clusterId, now: knobs.clock.now() });
+    : defaultWorld({
+        projects: projects ?? [DEFAULT_PROJECT],
+        zones: opts.zones,
+        clusterId: opts.clusterId,
+        now: knobs.clock.now(),
+      });
   const timings: GceTimings = { ...DEFAULT_TIMINGS, ...opts.timings };
   if (opts.bootDelayMs !== undefined) timings.bootMs = opts.bootDelayMs;
   if (opts.stopDelayMs !== undefined) timings.stopMs = opts.stopDelayMs;
@@ -157,7 +167,10 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
 
   const find = (name: string, where: InstanceLocation = {}): GceInstance | undefined => {
     const found = st.world.instances.filter(
-      (i) => i.name === name && (where.project === undefined || i.project === where.project) && (where.zone === undefined || i.zone === where.zone),
+      (i) =>
+        i.name === name &&
+        (where.project === undefined || i.project === where.project) &&
+        (where.zone === undefined || i.zone === where.zone),
     );
     if (found.length > 1) throw new Error(`instance name ${name} is ambiguous: give its project and zone`);
     return found[0];
@@ -218,7 +231,9 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
       // Keyed and followed by the instance's id: a later instance reusing the name gets its own server.
       const key = metadataKey(name, where);
       const id = inst.resource.id;
-      return metadata.hostFor(key, () => gceMetadataHandler(st, () => st.world.instances.find((i) => i.resource.id === id)));
+      return metadata.hostFor(key, () =>
+        gceMetadataHandler(st, () => st.world.instances.find((i) => i.resource.id === id)),
+      );
     },
     metadataRequestCount: (name, where) => metadata.requestCount(metadataKey(name, where)),
     advance: () => st.advance(),

@@ -122,7 +122,8 @@ export class GceState extends EmulatedWorldState<GceWorld> {
   requireInstance(project: string, zone: string, name: string, view = VIEW_GET): GceInstance {
     this.requireZone(project, zone);
     const inst = this.instance(project, zone, name);
-    if (!inst || !this.knobs.isVisible(instanceKey(project, zone, name), view)) throw notFound(instancePath(project, zone, name));
+    if (!inst || !this.knobs.isVisible(instanceKey(project, zone, name), view))
+      throw notFound(instancePath(project, zone, name));
     return inst;
   }
 
@@ -199,7 +200,8 @@ export class GceState extends EmulatedWorldState<GceWorld> {
    */
   announcePreemption(inst: GceInstance): void {
     const sched = (inst.resource.scheduling ?? {}) as { preemptible?: boolean; provisioningModel?: string };
-    if (sched.preemptible !== true && sched.provisioningModel !== 'SPOT') throw new Error(`instance ${inst.name} is neither Spot nor preemptible`);
+    if (sched.preemptible !== true && sched.provisioningModel !== 'SPOT')
+      throw new Error(`instance ${inst.name} is neither Spot nor preemptible`);
     if (inst.preemption) return;
     const status = this.status(inst);
     if (inst.deleting || (status !== 'RUNNING' && status !== 'STAGING' && status !== 'PROVISIONING')) {
@@ -214,7 +216,14 @@ export class GceState extends EmulatedWorldState<GceWorld> {
   private reclaimDuePreemptions(now: number): boolean {
     let any = false;
     for (const inst of this.world.instances) {
-      if (!inst.preemption || inst.preemption.reclaimAt > now || inst.deleting || this.status(inst) === 'STOPPING' || this.status(inst) === 'TERMINATED') continue;
+      if (
+        !inst.preemption ||
+        inst.preemption.reclaimAt > now ||
+        inst.deleting ||
+        this.status(inst) === 'STOPPING' ||
+        this.status(inst) === 'TERMINATED'
+      )
+        continue;
       this.reclaimPreempted(inst);
       any = true;
     }
@@ -224,7 +233,10 @@ export class GceState extends EmulatedWorldState<GceWorld> {
   private reclaimPreempted(inst: GceInstance): void {
     this.timers.cancel(preemptionKey(inst));
     const sched = (inst.resource.scheduling ?? {}) as { instanceTerminationAction?: string };
-    const doneAt = sched.instanceTerminationAction === 'DELETE' ? this.deleteInstance(inst) : this.stopInstance(inst, 'Instance was preempted.');
+    const doneAt =
+      sched.instanceTerminationAction === 'DELETE'
+        ? this.deleteInstance(inst)
+        : this.stopInstance(inst, 'Instance was preempted.');
     this.createOperation({
       project: inst.project,
       scope: { kind: 'zone', name: inst.zone },
@@ -296,7 +308,8 @@ export class GceState extends EmulatedWorldState<GceWorld> {
 
   /** Gives every access config without an address an ephemeral 34.x.y.z address. */
   assignNatIps(inst: GceInstance): void {
-    for (const nic of (inst.resource.networkInterfaces as { accessConfigs?: { natIP?: string }[] }[] | undefined) ?? []) {
+    for (const nic of (inst.resource.networkInterfaces as { accessConfigs?: { natIP?: string }[] }[] | undefined) ??
+      []) {
       for (const ac of nic.accessConfigs ?? []) {
         if (ac.natIP) continue;
         const used = new Set(this.natIpsInUse());
@@ -362,8 +375,11 @@ export class GceState extends EmulatedWorldState<GceWorld> {
 
   operation(project: string, scope: OperationScope, name: string): GceOperation | undefined {
     return this.world.operations.find(
-      (o) => o.project === project && o.name === name && o.scope.kind === scope.kind && ('name' in scope ? 'name' in o.scope && o.scope.name === scope.name : true),
+      (o) =>
+        o.project === project &&
+        o.name === name &&
+        o.scope.kind === scope.kind &&
+        ('name' in scope ? 'name' in o.scope && o.scope.name === scope.name : true),
     );
   }
-
 }

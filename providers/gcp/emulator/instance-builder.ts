@@ -48,7 +48,11 @@ export function buildInstance(state: GceState, project: string, zone: string, bo
   const scheduling = buildScheduling(body.scheduling);
   const guestAccelerators = buildAccelerators(state, project, zone, mt, body.guestAccelerators);
   if (guestAccelerators.length > 0 && scheduling.onHostMaintenance !== 'TERMINATE') {
-    throw invalidField('resource.scheduling.onHostMaintenance', scheduling.onHostMaintenance, 'Instances with guest accelerators do not support live migration.');
+    throw invalidField(
+      'resource.scheduling.onHostMaintenance',
+      scheduling.onHostMaintenance,
+      'Instances with guest accelerators do not support live migration.',
+    );
   }
 
   const resource: Json = {
@@ -76,15 +80,22 @@ export function buildInstance(state: GceState, project: string, zone: string, bo
   resource.labels = labels;
   resource.labelFingerprint = fingerprint(labels);
   const tags = checkTags('resource.tags.items', obj(body.tags).items);
-  resource.tags = tags.length > 0 ? { items: tags, fingerprint: fingerprint(tags) } : { fingerprint: fingerprint(tags) };
+  resource.tags =
+    tags.length > 0 ? { items: tags, fingerprint: fingerprint(tags) } : { fingerprint: fingerprint(tags) };
   const items = checkMetadataItems('resource.metadata.items', obj(body.metadata).items);
-  resource.metadata = { kind: 'compute#metadata', fingerprint: fingerprint(items), ...(items.length > 0 ? { items } : {}) };
+  resource.metadata = {
+    kind: 'compute#metadata',
+    fingerprint: fingerprint(items),
+    ...(items.length > 0 ? { items } : {}),
+  };
 
   const sas = list(body.serviceAccounts);
-  if (sas.length > 1) throw invalidField('resource.serviceAccounts', '', 'At most one service account may be attached to an instance.');
+  if (sas.length > 1)
+    throw invalidField('resource.serviceAccounts', '', 'At most one service account may be attached to an instance.');
   resource.serviceAccounts = sas.map((s, i) => {
     const sa = obj(s);
-    if (typeof sa.email !== 'string' || sa.email === '') throw invalidField(`resource.serviceAccounts[${i}].email`, sa.email, 'A service account email is required.');
+    if (typeof sa.email !== 'string' || sa.email === '')
+      throw invalidField(`resource.serviceAccounts[${i}].email`, sa.email, 'A service account email is required.');
     return { email: sa.email, scopes: list(sa.scopes).map(String) };
   });
 
@@ -97,10 +108,15 @@ export function buildInstance(state: GceState, project: string, zone: string, bo
   const rmTags = obj(obj(body.params).resourceManagerTags);
   for (const [k, v] of Object.entries(rmTags)) {
     if (!/^tagKeys\/\d+$/.test(k) || typeof v !== 'string' || !/^tagValues\/\d+$/.test(v)) {
-      throw invalidField('resource.params.resourceManagerTags', `${k}=${String(v)}`, 'Expected tagKeys/{id} → tagValues/{id}.');
+      throw invalidField(
+        'resource.params.resourceManagerTags',
+        `${k}=${String(v)}`,
+        'Expected tagKeys/{id} → tagValues/{id}.',
+      );
     }
   }
-  if (Object.keys(rmTags).length > 50) throw invalidField('resource.params.resourceManagerTags', '', 'At most 50 tags may be bound to an instance.');
+  if (Object.keys(rmTags).length > 50)
+    throw invalidField('resource.params.resourceManagerTags', '', 'At most 50 tags may be bound to an instance.');
 
   for (const d of disks) d.resource.users = [selfLink(selfPath)];
   return { name, resource, disks, machineType: mt };
@@ -116,13 +132,23 @@ function buildScheduling(raw: unknown): Json {
   const interruptible = preemptible || model === 'SPOT';
   const ohmRaw = s.onHostMaintenance;
   // GCE accepts the enum in any case (the OpenShift provider sends "Terminate"); it stores it upper case.
-  const ohm = ohmRaw === undefined || ohmRaw === '' ? (interruptible ? 'TERMINATE' : 'MIGRATE') : str(ohmRaw).toUpperCase();
-  if (ohm !== 'MIGRATE' && ohm !== 'TERMINATE') throw invalidField('resource.scheduling.onHostMaintenance', ohmRaw, 'Must be MIGRATE or TERMINATE.');
+  const ohm =
+    ohmRaw === undefined || ohmRaw === '' ? (interruptible ? 'TERMINATE' : 'MIGRATE') : str(ohmRaw).toUpperCase();
+  if (ohm !== 'MIGRATE' && ohm !== 'TERMINATE')
+    throw invalidField('resource.scheduling.onHostMaintenance', ohmRaw, 'Must be MIGRATE or TERMINATE.');
   if (interruptible && ohm !== 'TERMINATE') {
-    throw invalidField('resource.scheduling.onHostMaintenance', ohmRaw, 'Preemptible and Spot instances must use TERMINATE.');
+    throw invalidField(
+      'resource.scheduling.onHostMaintenance',
+      ohmRaw,
+      'Preemptible and Spot instances must use TERMINATE.',
+    );
   }
   if (interruptible && s.automaticRestart === true) {
-    throw invalidField('resource.scheduling.automaticRestart', 'true', 'Preemptible and Spot instances cannot be automatically restarted.');
+    throw invalidField(
+      'resource.scheduling.automaticRestart',
+      'true',
+      'Preemptible and Spot instances cannot be automatically restarted.',
+    );
   }
   const out: Json = {
     onHostMaintenance: ohm,
@@ -132,7 +158,12 @@ function buildScheduling(raw: unknown): Json {
   };
   if (model === 'SPOT') {
     const action = s.instanceTerminationAction === undefined ? 'STOP' : str(s.instanceTerminationAction).toUpperCase();
-    if (action !== 'STOP' && action !== 'DELETE') throw invalidField('resource.scheduling.instanceTerminationAction', s.instanceTerminationAction, 'Must be STOP or DELETE.');
+    if (action !== 'STOP' && action !== 'DELETE')
+      throw invalidField(
+        'resource.scheduling.instanceTerminationAction',
+        s.instanceTerminationAction,
+        'Must be STOP or DELETE.',
+      );
     out.instanceTerminationAction = action;
   }
   return out;
@@ -142,7 +173,11 @@ function buildAccelerators(state: GceState, project: string, zone: string, mt: M
   const requested = list(raw).filter((g) => (Number(obj(g).acceleratorCount) || 0) > 0);
   if (mt.accelerators?.length) {
     if (requested.length > 0) {
-      throw invalidField('resource.guestAccelerators', '', `Machine type '${mt.name}' has pre-attached accelerators; no others can be added.`);
+      throw invalidField(
+        'resource.guestAccelerators',
+        '',
+        `Machine type '${mt.name}' has pre-attached accelerators; no others can be added.`,
+      );
     }
     return mt.accelerators.map((a) => ({
       acceleratorType: selfLink(`${zonePath(project, zone)}/acceleratorTypes/${a.guestAcceleratorType}`),
@@ -151,17 +186,35 @@ function buildAccelerators(state: GceState, project: string, zone: string, mt: M
   }
   if (requested.length === 0) return [];
   if (!ATTACHABLE_GPU_FAMILIES.includes(familyOf(mt))) {
-    throw invalidField('resource.guestAccelerators', '', `Machine type '${mt.name}' does not support attaching accelerators.`);
+    throw invalidField(
+      'resource.guestAccelerators',
+      '',
+      `Machine type '${mt.name}' does not support attaching accelerators.`,
+    );
   }
-  if (requested.length > 1) throw invalidField('resource.guestAccelerators', '', 'Only one accelerator type can be attached to an instance.');
+  if (requested.length > 1)
+    throw invalidField('resource.guestAccelerators', '', 'Only one accelerator type can be attached to an instance.');
   return requested.map((g, i) => {
     const a = obj(g);
-    const at = resolveAcceleratorRef(state, project, zone, a.acceleratorType, `resource.guestAccelerators[${i}].acceleratorType`);
+    const at = resolveAcceleratorRef(
+      state,
+      project,
+      zone,
+      a.acceleratorType,
+      `resource.guestAccelerators[${i}].acceleratorType`,
+    );
     const count = Number(a.acceleratorCount);
     if (!Number.isInteger(count) || count > at.maximumCardsPerInstance) {
-      throw invalidField(`resource.guestAccelerators[${i}].acceleratorCount`, a.acceleratorCount, `At most ${at.maximumCardsPerInstance} cards of ${at.name} per instance.`);
+      throw invalidField(
+        `resource.guestAccelerators[${i}].acceleratorCount`,
+        a.acceleratorCount,
+        `At most ${at.maximumCardsPerInstance} cards of ${at.name} per instance.`,
+      );
     }
-    return { acceleratorType: selfLink(`${zonePath(project, zone)}/acceleratorTypes/${at.name}`), acceleratorCount: count };
+    return {
+      acceleratorType: selfLink(`${zonePath(project, zone)}/acceleratorTypes/${at.name}`),
+      acceleratorCount: count,
+    };
   });
 }
 
@@ -187,12 +240,24 @@ function buildConfidential(raw: unknown, mt: MachineTypeSpec, scheduling: Json):
   if (c.enableConfidentialCompute !== true && c.confidentialInstanceType === undefined) return undefined;
   const type = c.confidentialInstanceType === undefined ? 'SEV' : str(c.confidentialInstanceType);
   const families = CONFIDENTIAL_FAMILIES[type];
-  if (!families) throw invalidField('resource.confidentialInstanceConfig.confidentialInstanceType', type, 'Must be SEV, SEV_SNP or TDX.');
+  if (!families)
+    throw invalidField(
+      'resource.confidentialInstanceConfig.confidentialInstanceType',
+      type,
+      'Must be SEV, SEV_SNP or TDX.',
+    );
   if (!families.includes(familyOf(mt))) {
     throw invalidResourceUsage(`Confidential Computing type ${type} is not supported by machine type ${mt.name}`);
   }
   if (type !== 'SEV' && scheduling.onHostMaintenance !== 'TERMINATE') {
-    throw invalidField('resource.scheduling.onHostMaintenance', scheduling.onHostMaintenance, `Confidential instances of type ${type} must use TERMINATE.`);
+    throw invalidField(
+      'resource.scheduling.onHostMaintenance',
+      scheduling.onHostMaintenance,
+      `Confidential instances of type ${type} must use TERMINATE.`,
+    );
   }
-  return { enableConfidentialCompute: true, ...(c.confidentialInstanceType === undefined ? {} : { confidentialInstanceType: type }) };
+  return {
+    enableConfidentialCompute: true,
+    ...(c.confidentialInstanceType === undefined ? {} : { confidentialInstanceType: type }),
+  };
 }

@@ -41,22 +41,49 @@ export function buildDisks(
       existing = state.world.disks.find((x) => x.project === project && x.zone === zone && x.name === diskName);
       if (!existing) throw notFound(`${zonePath(project, zone)}/disks/${diskName}`);
       if (((existing.resource.users as string[] | undefined) ?? []).length > 0) {
-        throw new GceApiError(400, 'resourceInUseByAnotherResource', `The disk resource '${zonePath(project, zone)}/disks/${diskName}' is already being used by another instance`);
+        throw new GceApiError(
+          400,
+          'resourceInUseByAnotherResource',
+          `The disk resource '${zonePath(project, zone)}/disks/${diskName}' is already being used by another instance`,
+        );
       }
       sizeGb = Number(existing.resource.sizeGb);
     } else {
       const p = obj(d.initializeParams);
-      diskName = typeof p.diskName === 'string' && p.diskName !== '' ? checkName(`${field}.initializeParams.diskName`, p.diskName) : i === 0 ? instanceName : `${instanceName}-${state.knobs.random.hex(4)}`;
-      if (typeof p.sourceImage === 'string' && p.sourceImage !== '') image = resolveImageRef(state, project, p.sourceImage, `${field}.initializeParams.sourceImage`);
-      else if (boot) throw invalidField(`${field}.initializeParams.sourceImage`, '', 'A boot disk needs a source image or an existing disk.');
+      diskName =
+        typeof p.diskName === 'string' && p.diskName !== ''
+          ? checkName(`${field}.initializeParams.diskName`, p.diskName)
+          : i === 0
+            ? instanceName
+            : `${instanceName}-${state.knobs.random.hex(4)}`;
+      if (typeof p.sourceImage === 'string' && p.sourceImage !== '')
+        image = resolveImageRef(state, project, p.sourceImage, `${field}.initializeParams.sourceImage`);
+      else if (boot)
+        throw invalidField(
+          `${field}.initializeParams.sourceImage`,
+          '',
+          'A boot disk needs a source image or an existing disk.',
+        );
       const diskType = resolveDiskTypeRef(state, project, zone, p.diskType, `${field}.initializeParams.diskType`);
       const requested = readInt64(`${field}.initializeParams.diskSizeGb`, p.diskSizeGb);
       sizeGb = requested ?? image?.diskSizeGb ?? 10;
       if (image && sizeGb < image.diskSizeGb) {
-        throw invalidField(`${field}.initializeParams.diskSizeGb`, String(sizeGb), `Requested disk size cannot be smaller than the image size (${image.diskSizeGb} GB).`);
+        throw invalidField(
+          `${field}.initializeParams.diskSizeGb`,
+          String(sizeGb),
+          `Requested disk size cannot be smaller than the image size (${image.diskSizeGb} GB).`,
+        );
       }
-      if (sizeGb < 1 || sizeGb > 65536) throw invalidField(`${field}.initializeParams.diskSizeGb`, String(sizeGb), 'Disk size must be between 1 and 65536 GB.');
-      if (names.has(diskName) || state.world.disks.some((x) => x.project === project && x.zone === zone && x.name === diskName)) {
+      if (sizeGb < 1 || sizeGb > 65536)
+        throw invalidField(
+          `${field}.initializeParams.diskSizeGb`,
+          String(sizeGb),
+          'Disk size must be between 1 and 65536 GB.',
+        );
+      if (
+        names.has(diskName) ||
+        state.world.disks.some((x) => x.project === project && x.zone === zone && x.name === diskName)
+      ) {
         throw alreadyExists(`${zonePath(project, zone)}/disks/${diskName}`);
       }
       const labels = checkLabels(`${field}.initializeParams.labels`, p.labels);
@@ -83,7 +110,10 @@ export function buildDisks(
       }
       const key = obj(d.diskEncryptionKey);
       if (typeof key.kmsKeyName === 'string') {
-        resource.diskEncryptionKey = { kmsKeyName: `${key.kmsKeyName}/cryptoKeyVersions/1`, ...(typeof key.kmsKeyServiceAccount === 'string' ? { kmsKeyServiceAccount: key.kmsKeyServiceAccount } : {}) };
+        resource.diskEncryptionKey = {
+          kmsKeyName: `${key.kmsKeyName}/cryptoKeyVersions/1`,
+          ...(typeof key.kmsKeyServiceAccount === 'string' ? { kmsKeyServiceAccount: key.kmsKeyServiceAccount } : {}),
+        };
       }
       disks.push({ project, zone, name: diskName, resource });
     }
@@ -94,7 +124,12 @@ export function buildDisks(
       type: 'PERSISTENT',
       mode: d.mode === 'READ_ONLY' ? 'READ_ONLY' : 'READ_WRITE',
       source: selfLink(`${zonePath(project, zone)}/disks/${diskName}`),
-      deviceName: typeof d.deviceName === 'string' && d.deviceName !== '' ? d.deviceName : i === 0 ? 'persistent-disk-0' : `persistent-disk-${i}`,
+      deviceName:
+        typeof d.deviceName === 'string' && d.deviceName !== ''
+          ? d.deviceName
+          : i === 0
+            ? 'persistent-disk-0'
+            : `persistent-disk-${i}`,
       index: i,
       boot,
       autoDelete: d.autoDelete === true,

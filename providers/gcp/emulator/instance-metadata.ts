@@ -22,7 +22,11 @@ export function gceMetadataHandler(state: GceState, find: () => GceInstance | un
       return;
     }
     if (req.headers['x-forwarded-for'] !== undefined || req.headers['metadata-flavor'] !== 'Google') {
-      return reply(res, 403, 'Your client does not have permission to get URL from this server. Missing Metadata-Flavor:Google header.');
+      return reply(
+        res,
+        403,
+        'Your client does not have permission to get URL from this server. Missing Metadata-Flavor:Google header.',
+      );
     }
     if (req.method !== 'GET') return reply(res, 405, 'Method Not Allowed');
     const url = new URL(req.url ?? '/', 'http://metadata.google.internal');
@@ -36,12 +40,27 @@ export function gceMetadataHandler(state: GceState, find: () => GceInstance | un
     if (value === undefined) return reply(res, 404, 'Not Found');
     if (url.searchParams.get('wait_for_change') !== 'true') return reply(res, 200, value);
     const timeoutSec = Number(url.searchParams.get('timeout_sec') ?? MAX_WAIT_SEC);
-    if (!Number.isInteger(timeoutSec) || timeoutSec < 1) return reply(res, 400, 'Bad Request: timeout_sec must be a positive integer');
-    waitForChange(state, req, res, read, url.searchParams.get('last_etag') ?? etagOf(value), Math.min(timeoutSec, MAX_WAIT_SEC));
+    if (!Number.isInteger(timeoutSec) || timeoutSec < 1)
+      return reply(res, 400, 'Bad Request: timeout_sec must be a positive integer');
+    waitForChange(
+      state,
+      req,
+      res,
+      read,
+      url.searchParams.get('last_etag') ?? etagOf(value),
+      Math.min(timeoutSec, MAX_WAIT_SEC),
+    );
   };
 }
 
-function waitForChange(state: GceState, req: IncomingMessage, res: ServerResponse, read: () => string | undefined, lastEtag: string, timeoutSec: number): void {
+function waitForChange(
+  state: GceState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  read: () => string | undefined,
+  lastEtag: string,
+  timeoutSec: number,
+): void {
   let done = false;
   const finish = (): void => {
     if (done) return;

@@ -13,7 +13,8 @@ import { fingerprint } from './validation.js';
 
 export function buildNics(state: GceState, project: string, region: string, raw: unknown): Json[] {
   const nics = list(raw);
-  if (nics.length === 0) throw invalidField('resource.networkInterfaces', '', 'At least one network interface is required.');
+  if (nics.length === 0)
+    throw invalidField('resource.networkInterfaces', '', 'At least one network interface is required.');
   return nics.map((n, i) => {
     const nic = obj(n);
     const field = `resource.networkInterfaces[${i}]`;
@@ -22,25 +23,39 @@ export function buildNics(state: GceState, project: string, region: string, raw:
     let netProject: string;
     if (typeof nic.subnetwork === 'string' && nic.subnetwork !== '') {
       sub = resolveSubnetworkRef(state, project, nic.subnetwork, `${field}.subnetwork`);
-      if (sub.region !== region) throw invalidField(`${field}.subnetwork`, nic.subnetwork, `The subnetwork must be in region '${region}'.`);
+      if (sub.region !== region)
+        throw invalidField(`${field}.subnetwork`, nic.subnetwork, `The subnetwork must be in region '${region}'.`);
       netName = sub.network;
       netProject = sub.project;
       if (typeof nic.network === 'string' && nic.network !== '') {
         const net = resolveNetworkRef(state, project, nic.network, `${field}.network`);
         if (net.name !== sub.network || net.project !== sub.project) {
-          throw invalidField(`${field}.subnetwork`, nic.subnetwork, `The subnetwork does not belong to network '${net.name}'.`);
+          throw invalidField(
+            `${field}.subnetwork`,
+            nic.subnetwork,
+            `The subnetwork does not belong to network '${net.name}'.`,
+          );
         }
       }
     } else {
-      const net = resolveNetworkRef(state, project, typeof nic.network === 'string' && nic.network !== '' ? nic.network : 'global/networks/default', `${field}.network`);
+      const net = resolveNetworkRef(
+        state,
+        project,
+        typeof nic.network === 'string' && nic.network !== '' ? nic.network : 'global/networks/default',
+        `${field}.network`,
+      );
       netName = net.name;
       netProject = net.project;
-      sub = state.world.subnetworks.find((s) => s.project === net.project && s.network === net.name && s.region === region);
-      if (!sub) throw invalidField(`${field}.subnetwork`, '', `Network '${net.name}' has no subnetwork in region '${region}'.`);
+      sub = state.world.subnetworks.find(
+        (s) => s.project === net.project && s.network === net.name && s.region === region,
+      );
+      if (!sub)
+        throw invalidField(`${field}.subnetwork`, '', `Network '${net.name}' has no subnetwork in region '${region}'.`);
     }
     const networkIP = allocateInternalIp(state, sub, `${field}.networkIP`, nic.networkIP);
     const acs = list(nic.accessConfigs);
-    if (acs.length > 1) throw invalidField(`${field}.accessConfigs`, '', 'At most one access config per network interface.');
+    if (acs.length > 1)
+      throw invalidField(`${field}.accessConfigs`, '', 'At most one access config per network interface.');
     const out: Json = {
       kind: 'compute#networkInterface',
       network: selfLink(networkPath(netProject, netName)),

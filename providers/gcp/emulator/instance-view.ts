@@ -24,7 +24,8 @@ export function internalDnsName(name: string, zone: string, project: string): st
 
 export function toEmulatedInstance(inst: GceInstance, region: string, type?: MachineTypeSpec): EmulatedInstance {
   const r = inst.resource;
-  const nics = (r.networkInterfaces as { networkIP?: string; accessConfigs?: { natIP?: string }[] }[] | undefined) ?? [];
+  const nics =
+    (r.networkInterfaces as { networkIP?: string; accessConfigs?: { natIP?: string }[] }[] | undefined) ?? [];
   const addresses: NodeAddress[] = [];
   const nic0 = nics[0];
   if (nic0?.networkIP) addresses.push({ type: 'InternalIP', address: nic0.networkIP });
@@ -53,14 +54,19 @@ export function toEmulatedInstance(inst: GceInstance, region: string, type?: Mac
 /** GPUs built into the machine type (A2, A3, G2) plus those attached to the instance (N1). */
 function gpusOf(type: MachineTypeSpec, r: Record<string, unknown>): number {
   const attached = (r.guestAccelerators as { acceleratorCount?: number }[] | undefined) ?? [];
-  return [...(type.accelerators ?? []).map((a) => a.guestAcceleratorCount), ...attached.map((a) => Number(a.acceleratorCount ?? 0))].reduce((n, c) => n + c, 0);
+  return [
+    ...(type.accelerators ?? []).map((a) => a.guestAcceleratorCount),
+    ...attached.map((a) => Number(a.acceleratorCount ?? 0)),
+  ].reduce((n, c) => n + c, 0);
 }
 
 export function instanceViewOf(state: GceState): InstanceView {
   return {
     listInstances: () => {
       const types = new Map(state.world.machineTypes.map((t) => [t.name, t]));
-      return state.world.instances.map((i) => toEmulatedInstance(i, state.regionOf(i.zone), types.get(lastSegment(str(i.resource.machineType)))));
+      return state.world.instances.map((i) =>
+        toEmulatedInstance(i, state.regionOf(i.zone), types.get(lastSegment(str(i.resource.machineType)))),
+      );
     },
     onChange: (listener) => state.onChange(listener),
   };

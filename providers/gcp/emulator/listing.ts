@@ -12,7 +12,8 @@ function ordered(items: Json[], orderBy: string | null): Json[] {
   if (orderBy === 'creationTimestamp desc') {
     return [...items].sort((a, b) => String(b.creationTimestamp).localeCompare(String(a.creationTimestamp)));
   }
-  if (orderBy === 'creationTimestamp') return [...items].sort((a, b) => String(a.creationTimestamp).localeCompare(String(b.creationTimestamp)));
+  if (orderBy === 'creationTimestamp')
+    return [...items].sort((a, b) => String(a.creationTimestamp).localeCompare(String(b.creationTimestamp)));
   throw invalidField('orderBy', orderBy, "Only 'name' and 'creationTimestamp [desc]' are supported.");
 }
 
@@ -43,7 +44,11 @@ export function aggregatedResponse(
   const filter = query.get('filter');
   const pred = parseFilter(filter);
   const path = `projects/${project}/aggregated/${collection}`;
-  const p = page(entries.filter((e) => pred(e.item)), `${path}|${filter ?? ''}`, query);
+  const p = page(
+    entries.filter((e) => pred(e.item)),
+    `${path}|${filter ?? ''}`,
+    query,
+  );
   const items: Record<string, Json> = {};
   for (const scope of scopes) {
     const mine = p.items.filter((e) => e.scope === scope).map((e) => e.item);

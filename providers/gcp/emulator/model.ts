@@ -3,14 +3,7 @@
 // returns as JSON are kept in their wire shape (`resource`) so reads are a copy, not a re-rendering.
 
 export type InstanceStatus =
-  | 'PROVISIONING'
-  | 'STAGING'
-  | 'RUNNING'
-  | 'STOPPING'
-  | 'SUSPENDING'
-  | 'SUSPENDED'
-  | 'REPAIRING'
-  | 'TERMINATED';
+  'PROVISIONING' | 'STAGING' | 'RUNNING' | 'STOPPING' | 'SUSPENDING' | 'SUSPENDED' | 'REPAIRING' | 'TERMINATED';
 
 export type Architecture = 'X86_64' | 'ARM64';
 

@@ -78,15 +78,29 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * Runs a mutating call at most once per requestId: a repeat (e.g. a retry after a lost reply) gets the
  * original operation back and changes nothing, as GCE does for at least an hour.
  */
-export function withRequestId(state: GceState, project: string, requestId: string | null, call: string, run: () => GceOperation): GceOperation {
+export function withRequestId(
+  state: GceState,
+  project: string,
+  requestId: string | null,
+  call: string,
+  run: () => GceOperation,
+): GceOperation {
   if (requestId === null || requestId === '') return run();
   if (!UUID_RE.test(requestId) || /^[0-]+$/.test(requestId)) {
-    throw invalidField('requestId', requestId, 'The request id must be a valid UUID with the exception that zero UUID is not supported.');
+    throw invalidField(
+      'requestId',
+      requestId,
+      'The request id must be a valid UUID with the exception that zero UUID is not supported.',
+    );
   }
   const seen = findByRequestId(state, project, requestId);
   if (seen) return seen;
   const op = run();
-  state.world.requestIds[`${project}/${requestId.toLowerCase()}`] = { operationName: op.name, call, at: state.clock.now() };
+  state.world.requestIds[`${project}/${requestId.toLowerCase()}`] = {
+    operationName: op.name,
+    call,
+    at: state.clock.now(),
+  };
   return op;
 }
 

@@ -29,7 +29,11 @@ function decodeToken(listing: string, token: string | null): number {
 }
 
 /** One page by offset; `listing` identifies the query (path + filter) the token belongs to. */
-export function page<T>(all: readonly T[], listing: string, query: URLSearchParams): { items: T[]; nextPageToken?: string } {
+export function page<T>(
+  all: readonly T[],
+  listing: string,
+  query: URLSearchParams,
+): { items: T[]; nextPageToken?: string } {
   const size = readMaxResults(query.get('maxResults'));
   const start = decodeToken(listing, query.get('pageToken'));
   const items = all.slice(start, start + size);

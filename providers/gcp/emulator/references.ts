@@ -29,7 +29,8 @@ function projectRef(
 ): { path: string; project: string; rest: string[] } {
   const path = resourcePath(ref, project);
   const split = splitResourcePath(path);
-  if (!split || !shapes.some((shape) => fitsShape(split.rest, shape))) throw invalidField(field, ref, `Expected ${expected}.`);
+  if (!split || !shapes.some((shape) => fitsShape(split.rest, shape)))
+    throw invalidField(field, ref, `Expected ${expected}.`);
   return { path, ...split };
 }
 
@@ -46,7 +47,8 @@ function zonalEntryName(
 ): string {
   const shape = `zones/{zone}/${entry.collection}/{${entry.collection.slice(0, -1)}}`;
   const rest = typeof ref === 'string' ? (splitResourcePath(resourcePath(ref, project))?.rest ?? []) : [];
-  if (!fitsShape(rest, shape) || (entry.refuseEmptyName === true && rest[3] === '')) throw invalidField(field, ref, `Expected ${shape}.`);
+  if (!fitsShape(rest, shape) || (entry.refuseEmptyName === true && rest[3] === ''))
+    throw invalidField(field, ref, `Expected ${shape}.`);
   if (rest[1] !== zone) throw invalidField(field, ref, `${entry.noun} must be in zone '${zone}'.`);
   return rest[3] as string;
 }
@@ -64,7 +66,13 @@ export function requireMachineType(state: GceState, project: string, zone: strin
 }
 
 /** A machine type referenced from an instance body: it must be in the instance's zone. */
-export function resolveMachineTypeRef(state: GceState, project: string, zone: string, ref: unknown, field: string): MachineTypeSpec {
+export function resolveMachineTypeRef(
+  state: GceState,
+  project: string,
+  zone: string,
+  ref: unknown,
+  field: string,
+): MachineTypeSpec {
   if (typeof ref !== 'string' || ref === '') throw invalidField(field, ref, 'The machine type must be specified.');
   const name = zonalEntryName(project, zone, ref, field, { collection: 'machineTypes', noun: 'Machine type' });
   const mt = findMachineType(state, zone, name);
@@ -86,20 +94,40 @@ export function latestOfFamily(state: GceState, project: string, family: string)
 /** An image reference: ".../projects/p/global/images/i" or ".../global/images/family/f"; 404 when missing. */
 export function resolveImageRef(state: GceState, project: string, ref: string, field: string): GceImage {
   const shapes = ['global/images/{image}', 'global/images/family/{family}'];
-  const { path, project: p, rest } = projectRef(project, ref, field, shapes, 'projects/{project}/global/images/{image} or .../images/family/{family}');
+  const {
+    path,
+    project: p,
+    rest,
+  } = projectRef(project, ref, field, shapes, 'projects/{project}/global/images/{image} or .../images/family/{family}');
   const img = rest.length === 4 ? latestOfFamily(state, p, rest[3] as string) : findImage(state, p, rest[2] as string);
   if (!img) throw notFound(path);
   return img;
 }
 
-export function resolveDiskTypeRef(state: GceState, project: string, zone: string, ref: unknown, field: string): string {
+export function resolveDiskTypeRef(
+  state: GceState,
+  project: string,
+  zone: string,
+  ref: unknown,
+  field: string,
+): string {
   if (ref === undefined || ref === null) return 'pd-standard';
-  const name = zonalEntryName(project, zone, ref, field, { collection: 'diskTypes', noun: 'Disk type', refuseEmptyName: true });
+  const name = zonalEntryName(project, zone, ref, field, {
+    collection: 'diskTypes',
+    noun: 'Disk type',
+    refuseEmptyName: true,
+  });
   if (!state.world.diskTypes.includes(name)) throw notFound(`projects/${project}/zones/${zone}/diskTypes/${name}`);
   return name;
 }
 
-export function resolveAcceleratorRef(state: GceState, project: string, zone: string, ref: unknown, field: string): AcceleratorTypeSpec {
+export function resolveAcceleratorRef(
+  state: GceState,
+  project: string,
+  zone: string,
+  ref: unknown,
+  field: string,
+): AcceleratorTypeSpec {
   const name = zonalEntryName(project, zone, ref, field, { collection: 'acceleratorTypes', noun: 'Accelerator type' });
   const at = state.world.acceleratorTypes.find((a) => a.name === name && zoneOffers(a.zones, zone));
   if (!at) throw notFound(`projects/${project}/zones/${zone}/acceleratorTypes/${name}`);

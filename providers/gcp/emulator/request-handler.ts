@@ -46,7 +46,15 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
       return;
     }
     if (o.requireAuth && !tokens.validToken(req.headers.authorization)) {
-      sendJson(res, 401, errorBody(401, 'authError', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.'));
+      sendJson(
+        res,
+        401,
+        errorBody(
+          401,
+          'authError',
+          'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+        ),
+      );
       return;
     }
     if (url.pathname.replace(/\/$/, '') === BATCH_PATH) {
@@ -58,9 +66,18 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
   }
 
   /** Each inner call goes through the same routes, knobs and counters as when it is sent on its own. */
-  async function handleBatch(method: string, contentType: string | undefined, body: string, res: ServerResponse): Promise<void> {
+  async function handleBatch(
+    method: string,
+    contentType: string | undefined,
+    body: string,
+    res: ServerResponse,
+  ): Promise<void> {
     if (method !== 'POST') {
-      sendJson(res, 405, errorBody(405, 'httpMethodNotAllowed', `The HTTP method ${method} is not allowed for ${BATCH_PATH}.`));
+      sendJson(
+        res,
+        405,
+        errorBody(405, 'httpMethodNotAllowed', `The HTTP method ${method} is not allowed for ${BATCH_PATH}.`),
+      );
       return;
     }
     let requests: BatchedRequest[];
@@ -79,13 +96,21 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
       replies.push({ contentId: r.contentId, ...reply });
     }
     const out = renderBatchResponse(replies);
-    res.writeHead(200, { 'content-type': out.contentType, 'content-length': Buffer.byteLength(out.body), vary: 'Origin, X-Origin, Referer', server: 'ESF' });
+    res.writeHead(200, {
+      'content-type': out.contentType,
+      'content-length': Buffer.byteLength(out.body),
+      vary: 'Origin, X-Origin, Referer',
+      server: 'ESF',
+    });
     res.end(out.body);
   }
 
   /** The status and JSON answering one API call; undefined when no answer is to be sent (connection gone). */
   async function answer(method: string, url: URL, body: string, res: ServerResponse): Promise<Reply | undefined> {
-    const fail = (status: number, reason: string, message: string, domain = 'global'): Reply => ({ status, body: errorBody(status, reason, message, domain) });
+    const fail = (status: number, reason: string, message: string, domain = 'global'): Reply => ({
+      status,
+      body: errorBody(status, reason, message, domain),
+    });
     let segments: string[];
     try {
       segments = url.pathname.slice(1).replace(/\/$/, '').split('/').map(decodeURIComponent);
@@ -94,7 +119,8 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
     }
     const match = matchRoute(method, segments);
     if (!match) return fail(404, 'notFound', `The requested URL ${url.pathname} was not found on this server.`);
-    if ('methodNotAllowed' in match) return fail(405, 'httpMethodNotAllowed', `The HTTP method ${method} is not allowed for ${url.pathname}.`);
+    if ('methodNotAllowed' in match)
+      return fail(405, 'httpMethodNotAllowed', `The HTTP method ${method} is not allowed for ${url.pathname}.`);
     let parsed: unknown;
     if (body.length > 0) {
       try {
@@ -118,7 +144,13 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
         signal: abort.signal,
         apply: () => {
           st.advance();
-          return match.route.handler({ state: st, params: match.params, query: url.searchParams, body: parsed, signal: abort.signal });
+          return match.route.handler({
+            state: st,
+            params: match.params,
+            query: url.searchParams,
+            body: parsed,
+            signal: abort.signal,
+          });
         },
         reply: (result) => {
           reply = { status: 200, body: result };

@@ -32,7 +32,12 @@ const TABLE: [Route['method'], string, string, Handler][] = [
   ['POST', `${Z}/instances/{instance}/setLabels`, 'instances.setLabels', inst.setInstanceLabels],
   ['POST', `${Z}/instances/{instance}/setMetadata`, 'instances.setMetadata', inst.setInstanceMetadata],
   ['POST', `${Z}/instances/{instance}/setTags`, 'instances.setTags', inst.setInstanceTags],
-  ['POST', `${Z}/instances/{resource}/setDeletionProtection`, 'instances.setDeletionProtection', inst.setInstanceDeletionProtection],
+  [
+    'POST',
+    `${Z}/instances/{resource}/setDeletionProtection`,
+    'instances.setDeletionProtection',
+    inst.setInstanceDeletionProtection,
+  ],
 
   ['GET', `${Z}/operations`, 'zoneOperations.list', ops.listOperations('zone')],
   ['GET', `${Z}/operations/{operation}`, 'zoneOperations.get', ops.getOperation('zone')],
@@ -75,9 +80,24 @@ const TABLE: [Route['method'], string, string, Handler][] = [
   ['POST', `${Z}/instanceGroups`, 'instanceGroups.insert', lb.insertInstanceGroup],
   ['GET', `${Z}/instanceGroups/{instanceGroup}`, 'instanceGroups.get', lb.getInstanceGroup],
   ['DELETE', `${Z}/instanceGroups/{instanceGroup}`, 'instanceGroups.delete', lb.deleteInstanceGroup],
-  ['POST', `${Z}/instanceGroups/{instanceGroup}/addInstances`, 'instanceGroups.addInstances', lb.addInstanceGroupInstances],
-  ['POST', `${Z}/instanceGroups/{instanceGroup}/removeInstances`, 'instanceGroups.removeInstances', lb.removeInstanceGroupInstances],
-  ['POST', `${Z}/instanceGroups/{instanceGroup}/listInstances`, 'instanceGroups.listInstances', lb.listInstanceGroupInstances],
+  [
+    'POST',
+    `${Z}/instanceGroups/{instanceGroup}/addInstances`,
+    'instanceGroups.addInstances',
+    lb.addInstanceGroupInstances,
+  ],
+  [
+    'POST',
+    `${Z}/instanceGroups/{instanceGroup}/removeInstances`,
+    'instanceGroups.removeInstances',
+    lb.removeInstanceGroupInstances,
+  ],
+  [
+    'POST',
+    `${Z}/instanceGroups/{instanceGroup}/listInstances`,
+    'instanceGroups.listInstances',
+    lb.listInstanceGroupInstances,
+  ],
   ['GET', `${R}/backendServices`, 'regionBackendServices.list', lb.listBackendServices],
   ['GET', `${R}/backendServices/{backendService}`, 'regionBackendServices.get', lb.getBackendService],
   ['PUT', `${R}/backendServices/{backendService}`, 'regionBackendServices.update', lb.updateBackendService],
@@ -85,7 +105,12 @@ const TABLE: [Route['method'], string, string, Handler][] = [
   ['GET', 'v3/tagValues/namespaced', 'tagValues.getNamespaced', crm.getNamespacedTagValue],
 ];
 
-export const ROUTES: Route[] = TABLE.map(([method, pattern, action, handler]) => ({ method, segments: pattern.split('/'), action, handler }));
+export const ROUTES: Route[] = TABLE.map(([method, pattern, action, handler]) => ({
+  method,
+  segments: pattern.split('/'),
+  action,
+  handler,
+}));
 
 export type RouteMatch = { route: Route; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 

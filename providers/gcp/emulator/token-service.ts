@@ -35,14 +35,23 @@ interface Issued {
   serviceAccount?: string;
 }
 
-const oauthError = (status: number, error: string, description: string): TokenReply => ({ status, body: { error, error_description: description } });
-const googleError = (status: number, statusText: string, message: string): TokenReply => ({ status, body: { error: { code: status, message, status: statusText } } });
+const oauthError = (status: number, error: string, description: string): TokenReply => ({
+  status,
+  body: { error, error_description: description },
+});
+const googleError = (status: number, statusText: string, message: string): TokenReply => ({
+  status,
+  body: { error: { code: status, message, status: statusText } },
+});
 
 function selfSignedJwt(token: string): Issued | undefined {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   try {
-    const claims = JSON.parse(Buffer.from(parts[1] ?? '', 'base64url').toString('utf8')) as { iss?: unknown; exp?: unknown };
+    const claims = JSON.parse(Buffer.from(parts[1] ?? '', 'base64url').toString('utf8')) as {
+      iss?: unknown;
+      exp?: unknown;
+    };
     if (typeof claims.iss !== 'string' || !claims.iss.includes('@') || typeof claims.exp !== 'number') return undefined;
     return { kind: 'service-account-key', expiresAt: claims.exp * 1000, serviceAccount: claims.iss };
   } catch {
@@ -61,13 +70,21 @@ export class TokenService {
   ) {}
 
   handles(method: string, path: string): boolean {
-    return method === 'POST' && (path === OAUTH_TOKEN_PATH || path === STS_TOKEN_PATH || (path.startsWith(IMPERSONATION_PREFIX) && path.endsWith(IMPERSONATION_SUFFIX)));
+    return (
+      method === 'POST' &&
+      (path === OAUTH_TOKEN_PATH ||
+        path === STS_TOKEN_PATH ||
+        (path.startsWith(IMPERSONATION_PREFIX) && path.endsWith(IMPERSONATION_SUFFIX)))
+    );
   }
 
   handle(path: string, authorization: string | undefined, body: string): TokenReply {
     if (path === OAUTH_TOKEN_PATH) return this.jwtBearer(new URLSearchParams(body));
     if (path === STS_TOKEN_PATH) return this.exchange(new URLSearchParams(body));
-    return this.impersonate(decodeURIComponent(path.slice(IMPERSONATION_PREFIX.length, -IMPERSONATION_SUFFIX.length)), authorization);
+    return this.impersonate(
+      decodeURIComponent(path.slice(IMPERSONATION_PREFIX.length, -IMPERSONATION_SUFFIX.length)),
+      authorization,
+    );
   }
 
   /**
@@ -91,28 +108,52 @@ export class TokenService {
 
   private jwtBearer(form: URLSearchParams): TokenReply {
     this.calls.jwtBearer++;
-    if (form.get('grant_type') !== JWT_BEARER_GRANT) return oauthError(400, 'unsupported_grant_type', 'Invalid grant_type.');
+    if (form.get('grant_type') !== JWT_BEARER_GRANT)
+      return oauthError(400, 'unsupported_grant_type', 'Invalid grant_type.');
     const assertion = form.get('assertion') ?? '';
-    if (assertion.split('.').length !== 3) return oauthError(400, 'invalid_grant', 'Invalid JWT: Token must be a short-lived token and in a reasonable timeframe.');
+    if (assertion.split('.').length !== 3)
+      return oauthError(
+        400,
+        'invalid_grant',
+        'Invalid JWT: Token must be a short-lived token and in a reasonable timeframe.',
+      );
     const t = this.issue('service-account-key');
     return { status: 200, body: { access_token: t.token, expires_in: t.expiresIn, token_type: 'Bearer' } };
   }
 
   private exchange(form: URLSearchParams): TokenReply {
     this.calls.stsExchange++;
-    if (form.get('grant_type') !== TOKEN_EXCHANGE_GRANT) return oauthError(400, 'invalid_request', 'Invalid value for "grant_type".');
+    if (form.get('grant_type') !== TOKEN_EXCHANGE_GRANT)
+      return oauthError(400, 'invalid_request', 'Invalid value for "grant_type".');
     if (!form.get('audience')) return oauthError(400, 'invalid_request', 'Missing audience.');
     if (!form.get('subject_token')) return oauthError(400, 'invalid_request', 'Missing subject_token.');
     if (!form.get('subject_token_type')) return oauthError(400, 'invalid_request', 'Missing subject_token_type.');
     const t = this.issue('federated');
-    return { status: 200, body: { access_token: t.token, issued_token_type: ACCESS_TOKEN_TYPE, token_type: 'Bearer', expires_in: t.expiresIn } };
+    return {
+      status: 200,
+      body: {
+        access_token: t.token,
+        issued_token_type: ACCESS_TOKEN_TYPE,
+        token_type: 'Bearer',
+        expires_in: t.expiresIn,
+      },
+    };
   }
 
   private impersonate(serviceAccount: string, authorization: string | undefined): TokenReply {
     this.calls.impersonation++;
-    if (!this.validToken(authorization)) return googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
-    if (!serviceAccount.includes('@')) return googleError(400, 'INVALID_ARGUMENT', `Invalid form of account ID ${serviceAccount}.`);
+    if (!this.validToken(authorization))
+      return googleError(
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+      );
+    if (!serviceAccount.includes('@'))
+      return googleError(400, 'INVALID_ARGUMENT', `Invalid form of account ID ${serviceAccount}.`);
     const t = this.issue('impersonated', serviceAccount);
-    return { status: 200, body: { accessToken: t.token, expireTime: new Date(t.expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z') } };
+    return {
+      status: 200,
+      body: { accessToken: t.token, expireTime: new Date(t.expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z') },
+    };
   }
 }

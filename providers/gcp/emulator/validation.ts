@@ -18,13 +18,24 @@ export function checkName(field: string, name: unknown): string {
 
 export function checkLabels(field: string, labels: unknown): Record<string, string> {
   if (labels === undefined || labels === null) return {};
-  if (typeof labels !== 'object' || Array.isArray(labels)) throw invalidField(field, labels, 'Labels must be a map of strings.');
+  if (typeof labels !== 'object' || Array.isArray(labels))
+    throw invalidField(field, labels, 'Labels must be a map of strings.');
   const out: Record<string, string> = {};
   const entries = Object.entries(labels as Record<string, unknown>);
   if (entries.length > 64) throw invalidField(field, '', `Label count ${entries.length} exceeds the maximum of 64.`);
   for (const [k, v] of entries) {
-    if (!LABEL_KEY_RE.test(k)) throw invalidField(`${field}.key`, k, 'Label keys must start with a lowercase letter and contain only lowercase letters, digits, underscores and dashes (max 63).');
-    if (typeof v !== 'string' || !LABEL_VALUE_RE.test(v)) throw invalidField(`${field}.value`, v, 'Label values may contain only lowercase letters, digits, underscores and dashes (max 63).');
+    if (!LABEL_KEY_RE.test(k))
+      throw invalidField(
+        `${field}.key`,
+        k,
+        'Label keys must start with a lowercase letter and contain only lowercase letters, digits, underscores and dashes (max 63).',
+      );
+    if (typeof v !== 'string' || !LABEL_VALUE_RE.test(v))
+      throw invalidField(
+        `${field}.value`,
+        v,
+        'Label values may contain only lowercase letters, digits, underscores and dashes (max 63).',
+      );
     out[k] = v;
   }
   return out;
@@ -35,7 +46,8 @@ export function checkTags(field: string, items: unknown): string[] {
   if (!Array.isArray(items)) throw invalidField(field, items, 'Tags must be a list of strings.');
   if (items.length > 64) throw invalidField(field, '', `Tag count ${items.length} exceeds the maximum of 64.`);
   items.forEach((t, i) => {
-    if (typeof t !== 'string' || !TAG_RE.test(t)) throw invalidField(`${field}[${i}]`, t, "Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'");
+    if (typeof t !== 'string' || !TAG_RE.test(t))
+      throw invalidField(`${field}[${i}]`, t, "Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'");
   });
   return [...new Set(items as string[])];
 }
@@ -48,27 +60,37 @@ export function checkMetadataItems(field: string, items: unknown): { key: string
   return items.map((raw, i) => {
     const it = (raw ?? {}) as { key?: unknown; value?: unknown };
     if (typeof it.key !== 'string' || !METADATA_KEY_RE.test(it.key)) {
-      throw invalidField(`${field}[${i}].key`, it.key, 'Metadata keys must be 1-128 letters, digits, underscores or dashes.');
+      throw invalidField(
+        `${field}[${i}].key`,
+        it.key,
+        'Metadata keys must be 1-128 letters, digits, underscores or dashes.',
+      );
     }
     if (seen.has(it.key)) throw invalidField(field, '', `Duplicate metadata key '${it.key}'.`);
     seen.add(it.key);
     const value = typeof it.value === 'string' ? it.value : '';
     size += Buffer.byteLength(it.key) + Buffer.byteLength(value);
     // The value is never echoed into the error: metadata carries user-data secrets.
-    if (size > MAX_METADATA_BYTES) throw invalidField(field, '', `Metadata exceeds the maximum total size of ${MAX_METADATA_BYTES} bytes.`);
+    if (size > MAX_METADATA_BYTES)
+      throw invalidField(field, '', `Metadata exceeds the maximum total size of ${MAX_METADATA_BYTES} bytes.`);
     return { key: it.key, value };
   });
 }
 
 /** A GCE-style fingerprint: 8 bytes of a hash of the content, base64. */
 export function fingerprint(content: unknown): string {
-  return createHash('sha256').update(JSON.stringify(content ?? null)).digest().subarray(0, 8).toString('base64');
+  return createHash('sha256')
+    .update(JSON.stringify(content ?? null))
+    .digest()
+    .subarray(0, 8)
+    .toString('base64');
 }
 
 /** An int64 sent either as a JSON string (proto3 JSON) or a number. */
 export function readInt64(field: string, v: unknown): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw invalidField(field, v, 'Must be a non-negative integer.');
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+    throw invalidField(field, v, 'Must be a non-negative integer.');
   return n;
 }

@@ -28,7 +28,12 @@ export function iamErrorBody(code: string, message: string, trace: string, statu
   return {
     errorCode: code,
     errorMessage: message,
-    context: { requestId: trace, requestType: 'incoming.Identity_Token', transactionId: trace, statusCode: String(status) },
+    context: {
+      requestId: trace,
+      requestType: 'incoming.Identity_Token',
+      transactionId: trace,
+      statusCode: String(status),
+    },
   };
 }
 

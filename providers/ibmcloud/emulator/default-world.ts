@@ -36,7 +36,13 @@ export function defaultWorld(opts: DefaultWorldOptions = {}): IbmWorld {
 
   const clusterRg = { id: rnd.hex(32), name: infra, default: false, seq: next() };
   const defaultRg = { id: rnd.hex(32), name: 'Default', default: true, seq: next() };
-  const vpc = { id: regional(), name: `${infra}-vpc`, resourceGroupId: clusterRg.id, createdAt: Date.UTC(2026, 0, 1), seq: next() };
+  const vpc = {
+    id: regional(),
+    name: `${infra}-vpc`,
+    resourceGroupId: clusterRg.id,
+    createdAt: Date.UTC(2026, 0, 1),
+    seq: next(),
+  };
 
   const subnets = zones.flatMap((zone, i) => [
     {
@@ -62,7 +68,12 @@ export function defaultWorld(opts: DefaultWorldOptions = {}): IbmWorld {
   ]);
 
   const sg = (name: string) => ({ id: regional(), name, vpcId: vpc.id, resourceGroupId: clusterRg.id, seq: next() });
-  const securityGroups = [sg(`${infra}-sg-cluster-wide`), sg(`${infra}-sg-openshift-net`), sg(`${infra}-sg-kube-api-lb`), sg(`${infra}-sg-control-plane`)];
+  const securityGroups = [
+    sg(`${infra}-sg-cluster-wide`),
+    sg(`${infra}-sg-openshift-net`),
+    sg(`${infra}-sg-kube-api-lb`),
+    sg(`${infra}-sg-control-plane`),
+  ];
 
   const images = [
     {

@@ -77,7 +77,8 @@ export class IamTokens {
     if (!m?.[1]) return 'The request is missing an Authorization header with a Bearer IAM token.';
     const [header, payload, signature] = m[1].split('.');
     if (!header || !payload || !signature) return 'The IAM token is malformed.';
-    if (!safeEqual(signature, sign(this.world.tokenSecret, `${header}.${payload}`))) return 'The IAM token is not valid.';
+    if (!safeEqual(signature, sign(this.world.tokenSecret, `${header}.${payload}`)))
+      return 'The IAM token is not valid.';
     let claims: { exp?: unknown; account?: { bss?: unknown } };
     try {
       claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof claims;

@@ -49,7 +49,8 @@ export interface IbmVpcEmulatorOptions extends CloudEmulatorOptions<IbmWorld, In
 }
 
 /** instances() returns every instance as the API would return it; terminateOutOfBand deletes as if done in the console. */
-export interface IbmVpcEmulator extends CloudEmulatorHandle<IbmWorld, VpcInstance, InstanceTimings>, OutOfBandLifecycle<[id: string]> {
+export interface IbmVpcEmulator
+  extends CloudEmulatorHandle<IbmWorld, VpcInstance, InstanceTimings>, OutOfBandLifecycle<[id: string]> {
   /** The VPC service URL, "http://127.0.0.1:<port>/v1". */
   readonly endpoint: string;
   /** IAM base URL; the token service is <iamEndpoint>/identity/token. */
@@ -76,13 +77,19 @@ const STATE_FILE = 'ibm-vpc-emulator-state.json';
 const VERSION_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Promise<IbmVpcEmulator> {
-  const knobs = knobsFromOptions(opts, { classify: classifyAction, throttleFault: throttleFaultFor, serverFault: serverFaultFor });
+  const knobs = knobsFromOptions(opts, {
+    classify: classifyAction,
+    throttleFault: throttleFaultFor,
+    serverFault: serverFaultFor,
+  });
 
   const region = opts.region ?? opts.world?.region ?? 'us-south';
   let file: StateSnapshotFile<IbmWorld> | undefined;
   let world: IbmWorld | undefined;
   if (opts.dataDir) ({ file, world } = loadRegionalSnapshot<IbmWorld>(opts.dataDir, STATE_FILE, region));
-  world ??= opts.world ? structuredClone(opts.world) : defaultWorld({ region, clusterId: opts.clusterId, accountId: opts.accountId, seed: opts.seed });
+  world ??= opts.world
+    ? structuredClone(opts.world)
+    : defaultWorld({ region, clusterId: opts.clusterId, accountId: opts.accountId, seed: opts.seed });
   const st = new VpcState(world, knobs, { ...DEFAULT_TIMINGS, ...opts.timings });
   if (file) persistWorld(st, file);
   st.advance();
@@ -91,7 +98,13 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
   const apiKey = opts.apiKey ?? DEFAULT_API_KEY;
   const ttl = opts.tokenTtlSeconds ?? 3600;
   if (!Number.isInteger(ttl) || ttl < 1) throw new RangeError(`tokenTtlSeconds must be a positive integer, got ${ttl}`);
-  const tokens = new IamTokens(st.world, apiKey, opts.tokenNowSeconds ?? (() => Math.floor(Date.now() / 1000)), ttl, () => root);
+  const tokens = new IamTokens(
+    st.world,
+    apiKey,
+    opts.tokenNowSeconds ?? (() => Math.floor(Date.now() / 1000)),
+    ttl,
+    () => root,
+  );
   const render = (): RenderContext => ({ world: st.world, base: `${root}/v1` });
 
   const log = opts.logger;
@@ -100,7 +113,8 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     withUnexpectedFailureReply(handle, {
       log,
       emulator: 'ibm vpc',
-      answer500: (res) => sendError(res, 'vpc', 500, 'internal_error', 'An internal error occurred in the emulator.', randomUUID()),
+      answer500: (res) =>
+        sendError(res, 'vpc', 500, 'internal_error', 'An internal error occurred in the emulator.', randomUUID()),
     }),
   );
 
@@ -116,7 +130,14 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     }
     if (match.kind === 'method-not-allowed') {
       req.resume();
-      sendError(res, match.service, 405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}; use ${match.allowed.join(', ')}`, trace);
+      sendError(
+        res,
+        match.service,
+        405,
+        'method_not_allowed',
+        `${method} is not allowed on ${url.pathname}; use ${match.allowed.join(', ')}`,
+        trace,
+      );
       return;
     }
     const service: ServiceKind = match.kind === 'iam' ? 'iam' : match.service;
@@ -131,10 +152,19 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
       knobs,
       action,
       res,
-      apply: () => (match.kind === 'iam' ? issueToken(req, raw) : serve(req, url, match.route.handler, match.params, service, raw)),
+      apply: () =>
+        match.kind === 'iam' ? issueToken(req, raw) : serve(req, url, match.route.handler, match.params, service, raw),
       reply: (reply) => sendJson(res, reply.status, reply.body, trace),
       replyFault: (fault) =>
-        sendError(res, service, fault.status, fault.code, fault.message, trace, fault.kind === 'throttle' ? { 'retry-after': '1' } : {}),
+        sendError(
+          res,
+          service,
+          fault.status,
+          fault.code,
+          fault.message,
+          trace,
+          fault.kind === 'throttle' ? { 'retry-after': '1' } : {},
+        ),
       replyApiError: (err) => {
         if (!(err instanceof IbmApiError)) return false;
         sendError(res, service, err.status, err.code, err.message, trace, {}, err.target);
@@ -146,7 +176,11 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
   function issueToken(req: IncomingMessage, raw: string): HandlerReply {
     const ct = req.headers['content-type'] ?? '';
     if (!ct.startsWith('application/x-www-form-urlencoded')) {
-      throw new IbmApiError(400, 'BXNIM0109E', `Unsupported content type '${ct}': the token service expects application/x-www-form-urlencoded.`);
+      throw new IbmApiError(
+        400,
+        'BXNIM0109E',
+        `Unsupported content type '${ct}': the token service expects application/x-www-form-urlencoded.`,
+      );
     }
     return { status: 200, body: tokens.issue(new URLSearchParams(raw)) };
   }
@@ -163,15 +197,32 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     if (why !== undefined) throw new IbmApiError(401, 'not_authorized', why, { name: 'Authorization', type: 'header' });
     if (service === 'vpc') {
       const version = url.searchParams.get('version');
-      if (version === null) throw new IbmApiError(400, 'missing_version', 'The version query parameter is required (YYYY-MM-DD).', { name: 'version', type: 'parameter' });
-      if (!VERSION_RE.test(version)) throw new IbmApiError(400, 'invalid_version', `The version query parameter must be a date YYYY-MM-DD, got "${version}".`, { name: 'version', type: 'parameter' });
+      if (version === null)
+        throw new IbmApiError(400, 'missing_version', 'The version query parameter is required (YYYY-MM-DD).', {
+          name: 'version',
+          type: 'parameter',
+        });
+      if (!VERSION_RE.test(version))
+        throw new IbmApiError(
+          400,
+          'invalid_version',
+          `The version query parameter must be a date YYYY-MM-DD, got "${version}".`,
+          { name: 'version', type: 'parameter' },
+        );
       const generation = url.searchParams.get('generation');
-      if (generation !== '2') throw new IbmApiError(400, 'invalid_generation', `The generation query parameter must be 2, got "${generation ?? ''}".`, { name: 'generation', type: 'parameter' });
+      if (generation !== '2')
+        throw new IbmApiError(
+          400,
+          'invalid_generation',
+          `The generation query parameter must be 2, got "${generation ?? ''}".`,
+          { name: 'generation', type: 'parameter' },
+        );
     }
     let body: unknown;
     if (req.method === 'POST') {
       const ct = req.headers['content-type'] ?? '';
-      if (!ct.startsWith('application/json')) throw new IbmApiError(415, 'unsupported_media_type', `Content-Type must be application/json, got '${ct}'.`);
+      if (!ct.startsWith('application/json'))
+        throw new IbmApiError(415, 'unsupported_media_type', `Content-Type must be application/json, got '${ct}'.`);
       try {
         body = raw === '' ? undefined : JSON.parse(raw);
       } catch {
@@ -192,7 +243,8 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     headers: Record<string, string> = {},
     target?: IbmApiError['target'],
   ): void {
-    const body = service === 'iam' ? iamErrorBody(code, message, trace, status) : vpcErrorBody(code, message, trace, target);
+    const body =
+      service === 'iam' ? iamErrorBody(code, message, trace, status) : vpcErrorBody(code, message, trace, target);
     sendJson(res, status, body, trace, headers);
   }
 
@@ -225,8 +277,10 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     terminateOutOfBand: (id) => st.delete(requireInstance(id)),
     stopOutOfBand: (id) => st.stop(requireInstance(id)),
     startOutOfBand: (id) => st.start(requireInstance(id)),
-    failOutOfBand: (id, reason = { code: 'cannot_start_capacity', message: 'The instance failed: the host it ran on failed.' }) =>
-      st.fail(requireInstance(id), reason),
+    failOutOfBand: (
+      id,
+      reason = { code: 'cannot_start_capacity', message: 'The instance failed: the host it ran on failed.' },
+    ) => st.fail(requireInstance(id), reason),
     revokeTokens: () => {
       tokens.revokeAll(knobs.random.hex(64));
       st.changed();
@@ -235,7 +289,8 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
       st.timings = { ...st.timings, ...t };
     },
     setInstanceQuota: (limit) => {
-      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) throw new RangeError(`setInstanceQuota: limit must be a whole number >= 0, got ${limit}`);
+      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0))
+        throw new RangeError(`setInstanceQuota: limit must be a whole number >= 0, got ${limit}`);
       st.instanceQuota = limit;
     },
     advance: () => st.advance(),
@@ -249,7 +304,13 @@ export function classifyAction(action: string): string {
   return /^(List|Get)/.test(action) ? 'read' : 'mutate';
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, trace: string, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  trace: string,
+  headers: Record<string, string> = {},
+): void {
   if (status === 204 || body === undefined) {
     res.writeHead(status, { 'x-request-id': trace, ...headers });
     res.end();

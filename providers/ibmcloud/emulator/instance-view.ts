@@ -41,7 +41,9 @@ export function toEmulatedInstance(world: IbmWorld, inst: InstanceRec): Emulated
       'kubernetes.io/os': 'linux',
     },
     // IBM profiles give memory in GiB.
-    ...(profile ? { capacity: { cpu: profile.vcpu, memoryMiB: profile.memory * 1024, gpus: profile.gpu?.count ?? 0 } } : {}),
+    ...(profile
+      ? { capacity: { cpu: profile.vcpu, memoryMiB: profile.memory * 1024, gpus: profile.gpu?.count ?? 0 } }
+      : {}),
   };
 }
 

@@ -47,7 +47,8 @@ export function page<T extends { seq: number }, R>(
 
   const link = (start?: string) => {
     const u = new URL(opts.url);
-    for (const [k, v] of query) if (k !== 'start' && k !== 'limit' && k !== 'version' && k !== 'generation') u.searchParams.set(k, v);
+    for (const [k, v] of query)
+      if (k !== 'start' && k !== 'limit' && k !== 'version' && k !== 'generation') u.searchParams.set(k, v);
     u.searchParams.set('limit', String(limit));
     if (start !== undefined) u.searchParams.set('start', start);
     return u.toString();

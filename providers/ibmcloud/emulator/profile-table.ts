@@ -5,7 +5,13 @@ import type { ProfileRec } from './model.js';
 
 type Row = Omit<ProfileRec, 'seq'>;
 
-const intel = (name: string, family: ProfileRec['family'], vcpu: number, memory: number, bandwidthGbps: number): Row => ({
+const intel = (
+  name: string,
+  family: ProfileRec['family'],
+  vcpu: number,
+  memory: number,
+  bandwidthGbps: number,
+): Row => ({
   name,
   family,
   vcpu,
@@ -21,7 +27,9 @@ const GEN3_VCPUS = [2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 176];
 const gen3Bandwidth = (vcpu: number) => Math.min(2 * vcpu, 200);
 /** A third-generation family at a fixed GiB per vCPU: bx3d 1:5, cx3d 1:2.5, mx3d 1:10. */
 const gen3 = (prefix: string, family: ProfileRec['family'], gibPerVcpu: number): Row[] =>
-  GEN3_VCPUS.map((vcpu) => intel(`${prefix}-${vcpu}x${vcpu * gibPerVcpu}`, family, vcpu, vcpu * gibPerVcpu, gen3Bandwidth(vcpu)));
+  GEN3_VCPUS.map((vcpu) =>
+    intel(`${prefix}-${vcpu}x${vcpu * gibPerVcpu}`, family, vcpu, vcpu * gibPerVcpu, gen3Bandwidth(vcpu)),
+  );
 
 const L4 = { manufacturer: 'nvidia', model: 'L4', memoryGiB: 24 };
 const L40S = { manufacturer: 'nvidia', model: 'L40S', memoryGiB: 48 };
@@ -53,8 +61,24 @@ const ROWS: Row[] = [
   gx3(64, 4, L4, 'l4'),
   gx3(24, 1, L40S, 'l40s'),
   gx3(48, 2, L40S, 'l40s'),
-  { name: 'bz2-4x16', family: 'balanced', vcpu: 4, memory: 16, architecture: 's390x', vcpuManufacturer: 'ibm', bandwidthGbps: 8 },
-  { name: 'bz2-8x32', family: 'balanced', vcpu: 8, memory: 32, architecture: 's390x', vcpuManufacturer: 'ibm', bandwidthGbps: 16 },
+  {
+    name: 'bz2-4x16',
+    family: 'balanced',
+    vcpu: 4,
+    memory: 16,
+    architecture: 's390x',
+    vcpuManufacturer: 'ibm',
+    bandwidthGbps: 8,
+  },
+  {
+    name: 'bz2-8x32',
+    family: 'balanced',
+    vcpu: 8,
+    memory: 32,
+    architecture: 's390x',
+    vcpuManufacturer: 'ibm',
+    bandwidthGbps: 16,
+  },
 ];
 
 /** A fresh copy of the default profiles, numbered from `firstSeq`. */

@@ -1,6 +1,15 @@
 // Records → VPC API JSON, with hrefs under the emulator's own /v1 base URL.
 import type { DedicatedHost, Image, InstanceProfile, SecurityGroup, Subnet, Vpc, VpcInstance } from '../vpc-types.js';
-import type { DedicatedHostRec, IbmWorld, ImageRec, InstanceRec, ProfileRec, SecurityGroupRec, SubnetRec, VpcRec } from './model.js';
+import type {
+  DedicatedHostRec,
+  IbmWorld,
+  ImageRec,
+  InstanceRec,
+  ProfileRec,
+  SecurityGroupRec,
+  SubnetRec,
+  VpcRec,
+} from './model.js';
 import { crn } from './vpc-state.js';
 
 export interface RenderContext {
@@ -17,12 +26,21 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
  * region.
  */
 function identity(r: RenderContext, type: string, scope: string, x: { id: string; name: string }) {
-  return { id: x.id, crn: crn(r.world, scope, type.replaceAll('_', '-'), x.id), href: `${r.base}/${type}s/${x.id}`, name: x.name };
+  return {
+    id: x.id,
+    crn: crn(r.world, scope, type.replaceAll('_', '-'), x.id),
+    href: `${r.base}/${type}s/${x.id}`,
+    name: x.name,
+  };
 }
 
 function rgRef(r: RenderContext, id: string | undefined) {
   const rg = r.world.resourceGroups.find((g) => g.id === id);
-  return { id: id ?? '', href: `https://resource-controller.cloud.ibm.com/v2/resource_groups/${id ?? ''}`, name: rg?.name ?? '' };
+  return {
+    id: id ?? '',
+    href: `https://resource-controller.cloud.ibm.com/v2/resource_groups/${id ?? ''}`,
+    name: rg?.name ?? '',
+  };
 }
 
 function vpcRef(r: RenderContext, id: string) {
@@ -30,7 +48,10 @@ function vpcRef(r: RenderContext, id: string) {
   return { ...identity(r, 'vpc', r.world.region, { id, name: v?.name ?? '' }), resource_type: 'vpc' };
 }
 
-const zoneRef = (r: RenderContext, name: string) => ({ name, href: `${r.base}/regions/${r.world.region}/zones/${name}` });
+const zoneRef = (r: RenderContext, name: string) => ({
+  name,
+  href: `${r.base}/regions/${r.world.region}/zones/${name}`,
+});
 
 export function renderProfile(r: RenderContext, p: ProfileRec): InstanceProfile & Record<string, unknown> {
   const gpu = p.gpu
@@ -76,8 +97,17 @@ export function renderInstance(r: RenderContext, i: InstanceRec): VpcInstance & 
     subnet: { ...identity(r, 'subnet', i.zone, { id: i.subnetId, name: subnet?.name ?? '' }), resource_type: 'subnet' },
   };
   const host = i.dedicatedHostId ? r.world.dedicatedHosts.find((h) => h.id === i.dedicatedHostId) : undefined;
-  const hostRef = host ? { ...identity(r, 'dedicated_host', host.zone, host), resource_type: 'dedicated_host' } : undefined;
-  const lifecycle = i.status === 'deleting' ? 'deleting' : i.status === 'failed' ? 'failed' : i.status === 'pending' ? 'pending' : 'stable';
+  const hostRef = host
+    ? { ...identity(r, 'dedicated_host', host.zone, host), resource_type: 'dedicated_host' }
+    : undefined;
+  const lifecycle =
+    i.status === 'deleting'
+      ? 'deleting'
+      : i.status === 'failed'
+        ? 'failed'
+        : i.status === 'pending'
+          ? 'pending'
+          : 'stable';
   return {
     ...identity(r, 'instance', i.zone, i),
     resource_type: 'instance',
@@ -171,6 +201,9 @@ export function renderDedicatedHost(r: RenderContext, h: DedicatedHostRec): Dedi
     state: 'available',
     lifecycle_state: 'stable',
     instance_placement_enabled: h.instancePlacementEnabled,
-    supported_instance_profiles: h.supportedProfiles.map((name) => ({ name, href: `${r.base}/instance/profiles/${name}` })),
+    supported_instance_profiles: h.supportedProfiles.map((name) => ({
+      name,
+      href: `${r.base}/instance/profiles/${name}`,
+    })),
   };
 }

@@ -163,7 +163,6 @@ export class VpcState extends EmulatedWorldState<IbmWorld> {
   private armTimer(inst: InstanceRec): void {
     this.timers.arm(inst.id, inst.transition?.at);
   }
-
 }
 
 export function crn(world: IbmWorld, scope: string, type: string, id: string): string {

@@ -10,10 +10,17 @@ import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { Manager } from '../../../lib/runtime/manager.js';
 import { nullLogger } from '../../../lib/base/json-logger.js';
 
-const defaults = { leaderElectionId: 'cluster-api-provider-aws-leader', metricsBindAddress: ':8081', healthAddr: ':9440' };
+const defaults = {
+  leaderElectionId: 'cluster-api-provider-aws-leader',
+  metricsBindAddress: ':8081',
+  healthAddr: ':9440',
+};
 
 function parse(args: string[]) {
-  const cmd = addStandardFlags(new Command('test').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined }), defaults);
+  const cmd = addStandardFlags(
+    new Command('test').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined }),
+    defaults,
+  );
   cmd.parse(args, { from: 'user' });
   return readStandardFlags(cmd);
 }
@@ -27,7 +34,9 @@ describe('parseGoDuration', () => {
     expect(parseGoDuration('0')).to.equal(0);
   });
   it('rejects numbers without a unit and junk, naming the flag', () => {
-    expect(() => parseGoDuration('120', '--leader-elect-lease-duration')).to.throw(/--leader-elect-lease-duration: "120" is not a duration/);
+    expect(() => parseGoDuration('120', '--leader-elect-lease-duration')).to.throw(
+      /--leader-elect-lease-duration: "120" is not a duration/,
+    );
     expect(() => parseGoDuration('1x')).to.throw(/not a duration/);
     expect(() => parseGoDuration('')).to.throw(/not a duration/);
   });
@@ -35,7 +44,10 @@ describe('parseGoDuration', () => {
 
 describe('parseFeatureGates', () => {
   it('reads Name=bool pairs and rejects anything else', () => {
-    expect(parseFeatureGates('MachineAPIMigration=true, Other=false')).to.deep.equal({ MachineAPIMigration: true, Other: false });
+    expect(parseFeatureGates('MachineAPIMigration=true, Other=false')).to.deep.equal({
+      MachineAPIMigration: true,
+      Other: false,
+    });
     expect(parseFeatureGates('')).to.deep.equal({});
     expect(() => parseFeatureGates('A=yes')).to.throw(/"A=yes" must be Name=true or Name=false/);
   });
@@ -48,7 +60,11 @@ describe('leaseTimings', () => {
     expect(leaseTimings(0, 'SingleReplica')).to.deep.equal(singleReplicaTimings);
   });
   it('keeps renew 107 s / retry 26 s with an explicit lease (120 s as the operator passes) and scales them for short leases', () => {
-    expect(leaseTimings(120_000, 'SingleReplica')).to.deep.equal({ leaseDurationMs: 120_000, renewDeadlineMs: 107_000, retryPeriodMs: 26_000 });
+    expect(leaseTimings(120_000, 'SingleReplica')).to.deep.equal({
+      leaseDurationMs: 120_000,
+      renewDeadlineMs: 107_000,
+      retryPeriodMs: 26_000,
+    });
     const short = leaseTimings(15_000, undefined);
     expect(short.leaseDurationMs).to.equal(15_000);
     expect(short.renewDeadlineMs).to.be.lessThan(15_000);
@@ -60,26 +76,61 @@ describe('standard flags', () => {
   it('have the Machine API defaults', () => {
     const f = parse([]);
     expect(f).to.deep.include({
-      namespace: '', leaderElect: false, leaderElectLeaseDurationMs: 0, leaderElectResourceNamespace: '',
-      leaderElectId: 'cluster-api-provider-aws-leader', metricsBindAddress: ':8081', healthAddr: ':9440',
-      maxConcurrentReconciles: 10, kubeApiQps: 200, kubeApiBurst: 400, gracefulShutdownTimeoutMs: 30_000, syncPeriodMs: 600_000, v: 0,
+      namespace: '',
+      leaderElect: false,
+      leaderElectLeaseDurationMs: 0,
+      leaderElectResourceNamespace: '',
+      leaderElectId: 'cluster-api-provider-aws-leader',
+      metricsBindAddress: ':8081',
+      healthAddr: ':9440',
+      maxConcurrentReconciles: 10,
+      kubeApiQps: 200,
+      kubeApiBurst: 400,
+      gracefulShutdownTimeoutMs: 30_000,
+      syncPeriodMs: 600_000,
+      v: 0,
     });
     expect(f.featureGates).to.deep.equal({});
   });
 
   it('parse every flag as the operator passes them', () => {
-    const f = parse(['--leader-elect=true', '--leader-elect-lease-duration=120s', '--namespace', 'openshift-machine-api', '--v=3',
-      '--metrics-bind-address=0', '--max-concurrent-reconciles', '4', '--kube-api-qps', '50', '--kube-api-burst', '80',
-      '--feature-gates=MachineAPIMigration=true', '--kubeconfig', '/tmp/kc']);
-    expect(f).to.deep.include({ leaderElect: true, leaderElectLeaseDurationMs: 120_000, namespace: 'openshift-machine-api', v: 3,
-      metricsBindAddress: '0', maxConcurrentReconciles: 4, kubeApiQps: 50, kubeApiBurst: 80, kubeconfig: '/tmp/kc' });
+    const f = parse([
+      '--leader-elect=true',
+      '--leader-elect-lease-duration=120s',
+      '--namespace',
+      'openshift-machine-api',
+      '--v=3',
+      '--metrics-bind-address=0',
+      '--max-concurrent-reconciles',
+      '4',
+      '--kube-api-qps',
+      '50',
+      '--kube-api-burst',
+      '80',
+      '--feature-gates=MachineAPIMigration=true',
+      '--kubeconfig',
+      '/tmp/kc',
+    ]);
+    expect(f).to.deep.include({
+      leaderElect: true,
+      leaderElectLeaseDurationMs: 120_000,
+      namespace: 'openshift-machine-api',
+      v: 3,
+      metricsBindAddress: '0',
+      maxConcurrentReconciles: 4,
+      kubeApiQps: 50,
+      kubeApiBurst: 80,
+      kubeconfig: '/tmp/kc',
+    });
     expect(f.featureGates).to.deep.equal({ MachineAPIMigration: true });
     expect(parse(['--leader-elect']).leaderElect).to.equal(true);
     expect(parse(['--leader-elect=false']).leaderElect).to.equal(false);
   });
 
   it('reject bad values with a message naming the flag', () => {
-    expect(() => parse(['--max-concurrent-reconciles', '0'])).to.throw(/--max-concurrent-reconciles must be an integer >= 1/);
+    expect(() => parse(['--max-concurrent-reconciles', '0'])).to.throw(
+      /--max-concurrent-reconciles must be an integer >= 1/,
+    );
     expect(() => parse(['--kube-api-qps', '-1'])).to.throw(/--kube-api-qps must be a number > 0/);
     expect(() => parse(['--leader-elect-lease-duration', '15'])).to.throw(/--leader-elect-lease-duration/);
   });
@@ -87,8 +138,20 @@ describe('standard flags', () => {
   it('document every flag in --help', () => {
     const cmd = addStandardFlags(new Command('test'), defaults);
     const help = cmd.helpInformation();
-    for (const flag of ['--kubeconfig', '--namespace', '--leader-elect', '--leader-elect-lease-duration', '--leader-elect-resource-namespace',
-      '--metrics-bind-address', '--health-addr', '--max-concurrent-reconciles', '--kube-api-qps', '--kube-api-burst', '--feature-gates', '-v, --v']) {
+    for (const flag of [
+      '--kubeconfig',
+      '--namespace',
+      '--leader-elect',
+      '--leader-elect-lease-duration',
+      '--leader-elect-resource-namespace',
+      '--metrics-bind-address',
+      '--health-addr',
+      '--max-concurrent-reconciles',
+      '--kube-api-qps',
+      '--kube-api-burst',
+      '--feature-gates',
+      '-v, --v',
+    ]) {
       expect(help, flag).to.include(flag);
     }
   });
@@ -101,7 +164,16 @@ describe('runUntilSignal', () => {
     const signals = new EventEmitter();
     const mgr = new Manager({ client: noClient, logger: nullLogger() });
     let stopped = false;
-    mgr.add({ needLeaderElection: false, start: (s) => new Promise((r) => s.addEventListener('abort', () => { stopped = true; r(); })) });
+    mgr.add({
+      needLeaderElection: false,
+      start: (s) =>
+        new Promise((r) =>
+          s.addEventListener('abort', () => {
+            stopped = true;
+            r();
+          }),
+        ),
+    });
     let exitCode: number | undefined;
     const running = runUntilSignal(mgr, { signals, exit: (c) => (exitCode = c) });
     await new Promise((r) => setImmediate(r));
@@ -114,7 +186,12 @@ describe('runUntilSignal', () => {
 
   it('exits 1 when the manager fails', async () => {
     const mgr = new Manager({ client: noClient, logger: nullLogger() });
-    mgr.add({ needLeaderElection: false, start: async () => { throw new Error('boom'); } });
+    mgr.add({
+      needLeaderElection: false,
+      start: async () => {
+        throw new Error('boom');
+      },
+    });
     let exitCode: number | undefined;
     expect(await runUntilSignal(mgr, { signals: new EventEmitter(), exit: (c) => (exitCode = c) })).to.equal(1);
     expect(exitCode).to.equal(1);

@@ -4,7 +4,10 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { leaderElectionNamespace, LeaderElectionNamespaceError } from '../../../cmd/internal/leader-election-namespace.js';
+import {
+  leaderElectionNamespace,
+  LeaderElectionNamespaceError,
+} from '../../../cmd/internal/leader-election-namespace.js';
 
 describe('leaderElectionNamespace', () => {
   let dir: string;
@@ -15,7 +18,7 @@ describe('leaderElectionNamespace', () => {
     expect(leaderElectionNamespace('machines', join(dir, 'absent'))).to.equal('machines');
   });
 
-  it('in a cluster, takes the service account\'s namespace from the file the kubelet mounts', () => {
+  it("in a cluster, takes the service account's namespace from the file the kubelet mounts", () => {
     const file = join(dir, 'namespace');
     writeFileSync(file, 'openshift-machine-api\n');
     expect(leaderElectionNamespace('', file)).to.equal('openshift-machine-api');
@@ -33,7 +36,9 @@ describe('leaderElectionNamespace', () => {
   it('treats an empty namespace file as no namespace rather than a Lease in ""', () => {
     const file = join(dir, 'namespace');
     writeFileSync(file, '  \n');
-    expect(catchError(() => leaderElectionNamespace('', file)).message).to.contain(`${file} is empty`).and.contain('--leader-elect-resource-namespace');
+    expect(catchError(() => leaderElectionNamespace('', file)).message)
+      .to.contain(`${file} is empty`)
+      .and.contain('--leader-elect-resource-namespace');
   });
 });
 

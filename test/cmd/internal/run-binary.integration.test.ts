@@ -27,7 +27,12 @@ describe('runBinary against the local control plane', function () {
   it('wires flags into a manager, leads, reconciles, and on SIGTERM releases the lease and exits 0', async () => {
     const signals = new EventEmitter();
     const logs: string[] = [];
-    const logStream = new Writable({ write(c: Buffer, _e, cb) { logs.push(c.toString()); cb(); } });
+    const logStream = new Writable({
+      write(c: Buffer, _e, cb) {
+        logs.push(c.toString());
+        cb();
+      },
+    });
     const reconciled: string[] = [];
     let exitCode: number | undefined;
     let extra: unknown;
@@ -40,12 +45,30 @@ describe('runBinary against the local control plane', function () {
         register: (mgr, flags, opts) => {
           extra = opts.extra;
           expect(flags.namespace).to.equal('bin');
-          mgr.addController({ name: 'cm', watches: [{ informer: mgr.informer(ConfigMaps), enqueue: 'self' }], reconciler: { reconcile: async (r) => void reconciled.push(r.name) } });
+          mgr.addController({
+            name: 'cm',
+            watches: [{ informer: mgr.informer(ConfigMaps), enqueue: 'self' }],
+            reconciler: { reconcile: async (r) => void reconciled.push(r.name) },
+          });
         },
       },
       {
-        args: ['--kubeconfig', join(dir, 'kubeconfig'), '--namespace', 'bin', '--leader-elect', '--leader-elect-lease-duration=3s', '--leader-elect-resource-namespace=bin', '--extra', 'x', '-v', '2'],
-        signals, exit: (c) => (exitCode = c), logStream,
+        args: [
+          '--kubeconfig',
+          join(dir, 'kubeconfig'),
+          '--namespace',
+          'bin',
+          '--leader-elect',
+          '--leader-elect-lease-duration=3s',
+          '--leader-elect-resource-namespace=bin',
+          '--extra',
+          'x',
+          '-v',
+          '2',
+        ],
+        signals,
+        exit: (c) => (exitCode = c),
+        logStream,
       },
     );
     await waitFor(() => reconciled.includes('seen'), 'a reconcile');
@@ -56,16 +79,28 @@ describe('runBinary against the local control plane', function () {
     signals.emit('SIGTERM');
     expect(await running).to.equal(0);
     expect(exitCode).to.equal(0);
-    expect((await env.client.get(Leases, { namespace: 'bin', name: 'test-controller-leader' })).spec?.holderIdentity).to.equal('');
+    expect(
+      (await env.client.get(Leases, { namespace: 'bin', name: 'test-controller-leader' })).spec?.holderIdentity,
+    ).to.equal('');
     expect(logs.some((l) => l.includes('"msg":"successfully acquired lease"'))).to.equal(true);
   });
 
   it('exits 2 on a bad flag, printing what is wrong with it', async () => {
     let exitCode: number | undefined;
     let printed = '';
-    const errorStream = new Writable({ write(chunk: Buffer, _enc, done) { printed += chunk.toString(); done(); } });
+    const errorStream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        printed += chunk.toString();
+        done();
+      },
+    });
     const code = await runBinary(
-      { name: 'x', description: 'x', defaults: { leaderElectionId: 'x', metricsBindAddress: '0', healthAddr: '' }, register: () => undefined },
+      {
+        name: 'x',
+        description: 'x',
+        defaults: { leaderElectionId: 'x', metricsBindAddress: '0', healthAddr: '' },
+        register: () => undefined,
+      },
       { args: ['--max-concurrent-reconciles', 'many'], exit: (c) => (exitCode = c), errorStream },
     );
     expect(code).to.equal(2);

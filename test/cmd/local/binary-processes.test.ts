@@ -35,17 +35,34 @@ describe('controller binaries as supervised processes', function () {
       restartDelayMs: 50,
     });
     processes.start();
-    await eventually('three starts', () => Promise.resolve(processes!.status()[0]!.starts >= 3 ? true : undefined), { timeoutMs: 20_000, intervalMs: 50 });
-    const log = await eventually('the log of three runs', () => {
-      const text = readFileSync(join(dir, 'logs', 'crashy.log'), 'utf8');
-      return Promise.resolve(text.includes('token=t3') ? text : undefined);
-    }, { timeoutMs: 5_000, intervalMs: 50 });
+    await eventually('three starts', () => Promise.resolve(processes!.status()[0]!.starts >= 3 ? true : undefined), {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
+    const log = await eventually(
+      'the log of three runs',
+      () => {
+        const text = readFileSync(join(dir, 'logs', 'crashy.log'), 'utf8');
+        return Promise.resolve(text.includes('token=t3') ? text : undefined);
+      },
+      { timeoutMs: 5_000, intervalMs: 50 },
+    );
     expect(log).to.include('token=t1\n').and.include('token=t2\n');
   });
 
   it('stops every binary with SIGTERM and starts none again', async () => {
     processes = new BinaryProcesses({
-      commands: [{ name: 'sleeper', cwd: dir, command: [process.execPath, '-e', 'setInterval(() => {}, 1000); process.on("SIGTERM", () => process.exit(0));'] }],
+      commands: [
+        {
+          name: 'sleeper',
+          cwd: dir,
+          command: [
+            process.execPath,
+            '-e',
+            'setInterval(() => {}, 1000); process.on("SIGTERM", () => process.exit(0));',
+          ],
+        },
+      ],
       logDir: join(dir, 'logs'),
       env: {},
       logger: createLogger({ stream: new PassThrough().resume() }),

@@ -15,9 +15,15 @@ describe('compiled sources for the controller binaries', () => {
     root = mkdtempSync(join(tmpdir(), 'compiled-sources-'));
     write('package.json', '{ "type": "module" }\n');
     write('tsconfig.json', '{ "compilerOptions": { "strict": true, "module": "nodenext" } }\n');
-    write('lib/greeting.ts', 'export enum Tone { Plain = "plain" }\nexport function greet(who: string, tone: Tone = Tone.Plain): string { return `${tone} hello ${who}`; }\n');
+    write(
+      'lib/greeting.ts',
+      'export enum Tone { Plain = "plain" }\nexport function greet(who: string, tone: Tone = Tone.Plain): string { return `${tone} hello ${who}`; }\n',
+    );
     write('providers/cloud.ts', 'export const cloud: string = "emulated";\n');
-    write('cmd/hello.ts', 'import { greet } from "../lib/greeting.js";\nimport { cloud } from "../providers/cloud.js";\nconsole.log(greet(cloud), import.meta.url.endsWith("/cmd/hello.js"));\n');
+    write(
+      'cmd/hello.ts',
+      'import { greet } from "../lib/greeting.js";\nimport { cloud } from "../providers/cloud.js";\nconsole.log(greet(cloud), import.meta.url.endsWith("/cmd/hello.js"));\n',
+    );
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -25,7 +31,9 @@ describe('compiled sources for the controller binaries', () => {
     const compiled = compileSources(root);
     expect(compiled.built).to.equal(true);
     expect(compiled.dir.startsWith(join(root, '.tmp', 'compiled'))).to.equal(true);
-    expect(execFileSync(process.execPath, [join(compiled.dir, 'cmd', 'hello.js')], { encoding: 'utf8' })).to.equal('plain hello emulated true\n');
+    expect(execFileSync(process.execPath, [join(compiled.dir, 'cmd', 'hello.js')], { encoding: 'utf8' })).to.equal(
+      'plain hello emulated true\n',
+    );
   });
 
   it('reuses the tree while the sources are unchanged, and compiles a new one beside it when a source changes', () => {
@@ -36,8 +44,12 @@ describe('compiled sources for the controller binaries', () => {
     expect(second.built).to.equal(true);
     expect(second.dir).to.not.equal(first.dir);
     expect(existsSync(first.dir), 'a tree in use is never removed at once').to.equal(true);
-    expect(execFileSync(process.execPath, [join(second.dir, 'cmd', 'hello.js')], { encoding: 'utf8' })).to.contain('changed');
-    expect(execFileSync(process.execPath, [join(first.dir, 'cmd', 'hello.js')], { encoding: 'utf8' })).to.contain('emulated');
+    expect(execFileSync(process.execPath, [join(second.dir, 'cmd', 'hello.js')], { encoding: 'utf8' })).to.contain(
+      'changed',
+    );
+    expect(execFileSync(process.execPath, [join(first.dir, 'cmd', 'hello.js')], { encoding: 'utf8' })).to.contain(
+      'emulated',
+    );
   });
 
   it('removes trees nobody used for a day', () => {

@@ -22,11 +22,16 @@ async function until(what: string, ok: () => boolean, timeoutMs = 15_000): Promi
  * Starts a parent that starts a binary-like child with the preload (as BinaryProcesses does, its pid in the
  * environment) and prints the child's pid. The child notes in `marker` when it is ready and when SIGTERM came.
  */
-function startParent(marker: string, parentThen: string): { parent: ReturnType<typeof spawn>; childPid: Promise<number> } {
+function startParent(
+  marker: string,
+  parentThen: string,
+): { parent: ReturnType<typeof spawn>; childPid: Promise<number> } {
   const child = `const fs = require('node:fs'); process.on('SIGTERM', () => { fs.writeFileSync(${JSON.stringify(marker)}, 'term'); process.exit(0); }); fs.writeFileSync(${JSON.stringify(marker)}, 'ready'); setInterval(() => {}, 1000);`;
   const parentScript = `const c = require('node:child_process').spawn(process.execPath, ['--import', 'tsx', '--import', ${JSON.stringify(preload)}, '-e', ${JSON.stringify(child)}], { stdio: 'ignore', env: { ...process.env, ${PARENT_PID_ENV}: String(process.pid) } }); console.log(c.pid); ${parentThen}`;
   const parent = spawn(process.execPath, ['-e', parentScript], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
-  const childPid = new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+  const childPid = new Promise<number>((resolve) =>
+    parent.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))),
+  );
   return { parent, childPid };
 }
 

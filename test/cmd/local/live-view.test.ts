@@ -24,7 +24,15 @@ function machine(i: number, phase = 'Running'): MachineRow {
 
 function snapshot(machines: number, events = 3): ClusterSnapshot {
   return {
-    machineSets: [{ namespace: 'openshift-machine-api', name: 'worker-us-east-1a', desired: machines, current: machines, ready: machines - 1 }],
+    machineSets: [
+      {
+        namespace: 'openshift-machine-api',
+        name: 'worker-us-east-1a',
+        desired: machines,
+        current: machines,
+        ready: machines - 1,
+      },
+    ],
     machines: Array.from({ length: machines }, (_, i) => machine(i + 1, i === 0 ? 'Provisioning' : 'Running')),
     events: Array.from({ length: events }, (_, i) => ({
       timeMs: now - i * 1000,
@@ -40,7 +48,15 @@ function snapshot(machines: number, events = 3): ClusterSnapshot {
 describe('the live view of machine-api-local', () => {
   describe('formatAge', () => {
     it('reads like kubectl: seconds to 2 minutes, minutes and seconds to 10, then minutes, hours, days', () => {
-      expect([0, 45_000, 119_000, 192_000, 11 * 60_000, 5 * 3_600_000, 3 * 86_400_000].map(formatAge)).to.deep.equal(['0s', '45s', '119s', '3m12s', '11m', '5h', '3d']);
+      expect([0, 45_000, 119_000, 192_000, 11 * 60_000, 5 * 3_600_000, 3 * 86_400_000].map(formatAge)).to.deep.equal([
+        '0s',
+        '45s',
+        '119s',
+        '3m12s',
+        '11m',
+        '5h',
+        '3d',
+      ]);
       expect(formatAge(-5000)).to.equal('0s');
     });
   });
@@ -70,7 +86,11 @@ describe('the live view of machine-api-local', () => {
         ],
         30,
       );
-      expect(lines).to.deep.equal(['NAME         ID              N', 'a-long-name  …i-1234567890   1', 'b            -              22']);
+      expect(lines).to.deep.equal([
+        'NAME         ID              N',
+        'a-long-name  …i-1234567890   1',
+        'b            -              22',
+      ]);
       for (const l of lines) expect(l.length).to.be.at.most(30);
     });
   });
@@ -99,7 +119,9 @@ describe('the live view of machine-api-local', () => {
 
     it('keeps full node names and provider IDs when the terminal is wide enough', () => {
       const lines = renderLiveView(snapshot(3), { width: 160, height: 40, nowMs: now, header });
-      expect(lines.join('\n')).to.contain('ip-10-0-16-2.ec2.internal').and.to.contain('aws:///us-east-1a/i-0f0d16986b24f9802');
+      expect(lines.join('\n'))
+        .to.contain('ip-10-0-16-2.ec2.internal')
+        .and.to.contain('aws:///us-east-1a/i-0f0d16986b24f9802');
     });
 
     it('shows the distinguishing end of long node names on an 80-column terminal', () => {
@@ -113,11 +135,17 @@ describe('the live view of machine-api-local', () => {
         deleting: false,
       });
       const suffixes = ['x7k2p', 'q9m4d', 'b3v8n'];
-      const lines = renderLiveView({ machineSets: [], machines: suffixes.map(gcp), events: [] }, { width: 80, height: 24, nowMs: now, header });
+      const lines = renderLiveView(
+        { machineSets: [], machines: suffixes.map(gcp), events: [] },
+        { width: 80, height: 24, nowMs: now, header },
+      );
       for (const s of suffixes) {
         const row = lines.find((l) => l.startsWith(`worker-us-central1-a-${s}`))!;
         expect(row.length).to.be.at.most(80);
-        const nodeCell = row.slice(row.indexOf('Running') + 'Running'.length).trim().split(/\s+/)[0]!;
+        const nodeCell = row
+          .slice(row.indexOf('Running') + 'Running'.length)
+          .trim()
+          .split(/\s+/)[0]!;
         expect(nodeCell, row).to.contain('…');
         expect(nodeCell.endsWith(s), row).to.equal(true);
       }
@@ -141,7 +169,10 @@ describe('the live view of machine-api-local', () => {
     });
 
     it('says when there is nothing yet', () => {
-      const lines = renderLiveView({ machineSets: [], machines: [], events: [] }, { width: 80, height: 24, nowMs: now, header });
+      const lines = renderLiveView(
+        { machineSets: [], machines: [], events: [] },
+        { width: 80, height: 24, nowMs: now, header },
+      );
       expect(lines).to.include('(none)');
       expect(lines).to.include('EVENTS (none yet)');
     });

@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lockStateDir, processIsAlive, STATE_DIR_LOCK_FILE, StateDirLockedError } from '../../../cmd/local/state-dir-lock.js';
+import {
+  lockStateDir,
+  processIsAlive,
+  STATE_DIR_LOCK_FILE,
+  StateDirLockedError,
+} from '../../../cmd/local/state-dir-lock.js';
 
 describe('machine-api-local state directory lock', () => {
   let dir: string;
@@ -14,7 +19,11 @@ describe('machine-api-local state directory lock', () => {
 
   it('records the owner pid and provider, and removes the file on release', () => {
     const lock = lockStateDir(dir, { provider: 'aws', pid: 4242, now: () => new Date('2026-11-26T06:00:00Z') });
-    expect(JSON.parse(readFileSync(lockPath(), 'utf8'))).to.deep.equal({ pid: 4242, provider: 'aws', startedAt: '2026-11-26T06:00:00.000Z' });
+    expect(JSON.parse(readFileSync(lockPath(), 'utf8'))).to.deep.equal({
+      pid: 4242,
+      provider: 'aws',
+      startedAt: '2026-11-26T06:00:00.000Z',
+    });
     lock.release();
     lock.release();
     expect(existsSync(lockPath())).to.equal(false);
@@ -30,7 +39,9 @@ describe('machine-api-local state directory lock', () => {
     }
     expect(err).to.be.instanceOf(StateDirLockedError);
     expect((err as StateDirLockedError).owner.pid).to.equal(4242);
-    expect((err as Error).message).to.contain(`state directory ${dir} is in use by machine-api-local pid 4242 (provider aws`).and.contain('--state-dir');
+    expect((err as Error).message)
+      .to.contain(`state directory ${dir} is in use by machine-api-local pid 4242 (provider aws`)
+      .and.contain('--state-dir');
     expect(JSON.parse(readFileSync(lockPath(), 'utf8')).pid, 'the running owner keeps its lock').to.equal(4242);
     first.release();
   });

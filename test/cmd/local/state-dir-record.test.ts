@@ -23,7 +23,10 @@ describe('machine-api-local state directory record (provider and ports)', () => 
   it('has no record for a new directory, and reads back what was written', () => {
     expect(readStateDirRecord(dir, PROVIDERS)).to.equal(undefined);
     writeStateDirRecord(dir, { provider: 'gcp', ports: { apiServer: 40001, cloud: 40002 } });
-    expect(readStateDirRecord(dir, PROVIDERS)).to.deep.equal({ provider: 'gcp', ports: { apiServer: 40001, cloud: 40002 } });
+    expect(readStateDirRecord(dir, PROVIDERS)).to.deep.equal({
+      provider: 'gcp',
+      ports: { apiServer: 40001, cloud: 40002 },
+    });
   });
 
   it('recognises a directory from before records existed by its emulator folder', () => {
@@ -42,8 +45,14 @@ describe('machine-api-local state directory record (provider and ports)', () => 
 
   it('rejects a damaged record naming the file and the field', () => {
     writeFileSync(join(dir, STATE_DIR_RECORD_FILE), '{"provider": "aws", "ports": {"cloud": 99999}}');
-    expect(() => readStateDirRecord(dir, PROVIDERS)).to.throw(StateDirRecordError, /state-dir\.json: ports\.cloud must be an integer port from 1 to 65535, got 99999/);
+    expect(() => readStateDirRecord(dir, PROVIDERS)).to.throw(
+      StateDirRecordError,
+      /state-dir\.json: ports\.cloud must be an integer port from 1 to 65535, got 99999/,
+    );
     writeFileSync(join(dir, STATE_DIR_RECORD_FILE), '{}');
-    expect(() => readStateDirRecord(dir, PROVIDERS)).to.throw(StateDirRecordError, /provider must be a non-empty string/);
+    expect(() => readStateDirRecord(dir, PROVIDERS)).to.throw(
+      StateDirRecordError,
+      /provider must be a non-empty string/,
+    );
   });
 });

@@ -19,7 +19,8 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -42,7 +43,19 @@ export class LocalProcess {
   constructor(stateDir: string, extraArgs: string[] = []) {
     this.child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'cmd/machine-api-local.ts', '--no-tty', '--state-dir', stateDir, '--boot-delay', '300ms', '--terminate-delay', '0s', ...extraArgs],
+      [
+        '--import',
+        'tsx',
+        'cmd/machine-api-local.ts',
+        '--no-tty',
+        '--state-dir',
+        stateDir,
+        '--boot-delay',
+        '300ms',
+        '--terminate-delay',
+        '0s',
+        ...extraArgs,
+      ],
       { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.child.stdout!.on('data', (d: Buffer) => (this.stdout += d.toString()));
@@ -51,10 +64,14 @@ export class LocalProcess {
   }
 
   async ready(): Promise<void> {
-    await eventually('machine-api-local to print the kubectl hint', async () => {
-      if (this.child.exitCode !== null) throw new Error(`exited ${this.child.exitCode}: ${this.stderr}`);
-      return this.stdout.includes('Try: KUBECONFIG=') ? true : undefined;
-    }, 90_000);
+    await eventually(
+      'machine-api-local to print the kubectl hint',
+      async () => {
+        if (this.child.exitCode !== null) throw new Error(`exited ${this.child.exitCode}: ${this.stderr}`);
+        return this.stdout.includes('Try: KUBECONFIG=') ? true : undefined;
+      },
+      90_000,
+    );
   }
 
   /** The controller binaries' pids from the start-up line ("machineset-controller (pid 123), …, each its own process"). */
@@ -72,7 +89,10 @@ export class LocalProcess {
   async terminate(): Promise<{ code: number | null; ms: number }> {
     const start = Date.now();
     this.child.kill('SIGTERM');
-    const code = await Promise.race([this.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000))]);
+    const code = await Promise.race([
+      this.exited,
+      new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000)),
+    ]);
     if (code === 'timeout') {
       this.child.kill('SIGKILL');
       throw new Error('machine-api-local did not exit within 15 s of SIGTERM');

@@ -38,15 +38,37 @@ interface Reply {
   protocol?: string | null;
 }
 
-function post(port: number, ca: string, path: string, body: string, opts: { method?: string; contentType?: string; maxVersion?: 'TLSv1.2' | 'TLSv1.3' } = {}): Promise<Reply> {
+function post(
+  port: number,
+  ca: string,
+  path: string,
+  body: string,
+  opts: { method?: string; contentType?: string; maxVersion?: 'TLSv1.2' | 'TLSv1.3' } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', port, path, method: opts.method ?? 'POST', ca, maxVersion: opts.maxVersion, agent: false, headers: { 'content-type': opts.contentType ?? 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: opts.method ?? 'POST',
+        ca,
+        maxVersion: opts.maxVersion,
+        agent: false,
+        headers: { 'content-type': opts.contentType ?? 'application/json' },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         const socket = res.socket as TLSSocket;
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), cipher: socket.getCipher?.()?.standardName, protocol: socket.getProtocol?.() }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            cipher: socket.getCipher?.()?.standardName,
+            protocol: socket.getProtocol?.(),
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -63,7 +85,12 @@ const machineReview = (labels: Record<string, string> = {}) =>
       kind: { group: 'machine.openshift.io', version: 'v1beta1', kind: 'Machine' },
       operation: 'CREATE',
       namespace: 'openshift-machine-api',
-      object: { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'm', labels }, spec: { providerSpec: { value: {} } } },
+      object: {
+        apiVersion: 'machine.openshift.io/v1beta1',
+        kind: 'Machine',
+        metadata: { name: 'm', labels },
+        spec: { providerSpec: { value: {} } },
+      },
     },
   });
 
@@ -73,9 +100,17 @@ describe('admission webhook server', function () {
   let certA: ServingCert;
   let registry: Registry;
   let server: RunningAdmissionServer | undefined;
-  const infrastructure = { clusterId: 'demo-x7k2p', platformType: 'None', platformStatus: {}, architecture: 'amd64' as const };
+  const infrastructure = {
+    clusterId: 'demo-x7k2p',
+    platformType: 'None',
+    platformStatus: {},
+    architecture: 'amd64' as const,
+  };
 
-  async function start(tls: TlsServerSettings = { minVersion: 'TLSv1.2' }, plugins: MachineAdmission[] = []): Promise<RunningAdmissionServer> {
+  async function start(
+    tls: TlsServerSettings = { minVersion: 'TLSv1.2' },
+    plugins: MachineAdmission[] = [],
+  ): Promise<RunningAdmissionServer> {
     registry = new Registry();
     server = await startAdmissionServer({
       host: '127.0.0.1',
@@ -112,41 +147,72 @@ describe('admission webhook server', function () {
     ]);
   });
 
-  it('given every plug-in, uses the one for the Infrastructure\'s platform', async () => {
+  it("given every plug-in, uses the one for the Infrastructure's platform", async () => {
     const defaulting = (platform: string, zone: string): MachineAdmission => ({
       platform,
       default: (value) => ({ value: { ...(value as object), zone }, warnings: [] }),
       validate: () => ({ errors: [], warnings: [] }),
     });
     const { port } = await start(undefined, [defaulting('AWS', 'aws-zone'), defaulting('None', 'none-zone')]);
-    const review = JSON.parse((await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview())).body) as AdmissionReview;
-    expect(JSON.parse(Buffer.from(review.response!.patch!, 'base64').toString())).to.deep.include({ op: 'add', path: '/spec/providerSpec/value/zone', value: 'none-zone' });
+    const review = JSON.parse(
+      (await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview())).body,
+    ) as AdmissionReview;
+    expect(JSON.parse(Buffer.from(review.response!.patch!, 'base64').toString())).to.deep.include({
+      op: 'add',
+      path: '/spec/providerSpec/value/zone',
+      value: 'none-zone',
+    });
   });
 
   it('answers what it cannot decode with allowed=false and the reason, on HTTP 200 so the API server denies rather than ignores', async () => {
     const { port } = await start();
-    const garbage = JSON.parse((await post(port, certA.certPem, '/validate-machine-openshift-io-v1beta1-machine', '{{{{')).body) as AdmissionReview;
+    const garbage = JSON.parse(
+      (await post(port, certA.certPem, '/validate-machine-openshift-io-v1beta1-machine', '{{{{')).body,
+    ) as AdmissionReview;
     expect(garbage.response).to.deep.include({ allowed: false });
     expect(garbage.response!.status!.code).to.equal(400);
-    const wrongType = await post(port, certA.certPem, '/validate-machine-openshift-io-v1beta1-machine', machineReview(), { contentType: 'text/plain' });
+    const wrongType = await post(
+      port,
+      certA.certPem,
+      '/validate-machine-openshift-io-v1beta1-machine',
+      machineReview(),
+      { contentType: 'text/plain' },
+    );
     expect(wrongType.status).to.equal(200);
-    expect((JSON.parse(wrongType.body) as AdmissionReview).response!.status).to.deep.equal({ code: 400, message: 'contentType=text/plain, expected application/json' });
+    expect((JSON.parse(wrongType.body) as AdmissionReview).response!.status).to.deep.equal({
+      code: 400,
+      message: 'contentType=text/plain, expected application/json',
+    });
     const deep = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","x":${'['.repeat(50_000)}${']'.repeat(50_000)}}}`;
-    expect((JSON.parse((await post(port, certA.certPem, '/validate-machine-openshift-io-v1beta1-machine', deep)).body) as AdmissionReview).response!.status!.code).to.equal(400);
+    expect(
+      (
+        JSON.parse(
+          (await post(port, certA.certPem, '/validate-machine-openshift-io-v1beta1-machine', deep)).body,
+        ) as AdmissionReview
+      ).response!.status!.code,
+    ).to.equal(400);
   });
 
   it('refuses a body over the limit with 413 without buffering it, and keeps serving', async () => {
     const { port } = await start();
-    const huge = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u', pad: 'x'.repeat(8 * 1024 * 1024) } });
+    const huge = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: { uid: 'u', pad: 'x'.repeat(8 * 1024 * 1024) },
+    });
     const reply = await post(port, certA.certPem, '/validate-machine-openshift-io-v1beta1-machineset', huge);
     expect((JSON.parse(reply.body) as AdmissionReview).response!.status!.code).to.equal(413);
-    expect((await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview())).status).to.equal(200);
+    expect(
+      (await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview())).status,
+    ).to.equal(200);
   });
 
   it('answers 404 on other paths and 405 to anything but POST', async () => {
     const { port } = await start();
     expect((await post(port, certA.certPem, '/mutate-v1-pod', machineReview())).status).to.equal(404);
-    expect((await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', '', { method: 'GET' })).status).to.equal(405);
+    expect(
+      (await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', '', { method: 'GET' })).status,
+    ).to.equal(405);
   });
 
   it('serves the rotated certificate once kubelet swaps the mounted files, without a restart', async () => {
@@ -154,9 +220,19 @@ describe('admission webhook server', function () {
     const certB = generateServingCert('machine-api-operator-webhook');
     await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview());
     mountSecret(dir, certB, 2);
-    await eventually(async () => (await post(port, certB.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview()).catch(() => undefined))?.status === 200, { timeoutMs: 10_000, what: 'the rotated certificate served' });
+    await eventually(
+      async () =>
+        (
+          await post(port, certB.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview()).catch(
+            () => undefined,
+          )
+        )?.status === 200,
+      { timeoutMs: 10_000, what: 'the rotated certificate served' },
+    );
     let oldTrusted = true;
-    await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview()).catch(() => (oldTrusted = false));
+    await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview()).catch(
+      () => (oldTrusted = false),
+    );
     expect(oldTrusted, 'a client trusting only the old certificate no longer connects').to.equal(false);
   });
 
@@ -164,7 +240,9 @@ describe('admission webhook server', function () {
     const { port } = await start();
     writeFileSync(join(dir, '..gen_1', 'tls.key'), generateServingCert().keyPem);
     await new Promise((r) => setTimeout(r, 600));
-    expect((await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview())).status).to.equal(200);
+    expect(
+      (await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview())).status,
+    ).to.equal(200);
   });
 
   it('refuses to start without a readable certificate, naming the file', async () => {
@@ -181,7 +259,9 @@ describe('admission webhook server', function () {
     expect(reply.protocol).to.equal('TLSv1.3');
     expect(reply.cipher).to.equal('TLS_AES_256_GCM_SHA384');
     let refused = false;
-    await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview(), { maxVersion: 'TLSv1.2' }).catch(() => (refused = true));
+    await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview(), {
+      maxVersion: 'TLSv1.2',
+    }).catch(() => (refused = true));
     expect(refused, 'a TLS 1.2 client is refused by a VersionTLS13 profile').to.equal(true);
   });
 
@@ -196,10 +276,16 @@ describe('admission webhook server', function () {
     await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview());
     await post(port, certA.certPem, '/validate-machine-openshift-io-v1beta1-machine', 'garbage');
     const text = await registry.metrics();
-    expect(text).to.include('controller_runtime_webhook_requests_total{webhook="/mutate-machine-openshift-io-v1beta1-machine",code="200"} 1');
-    expect(text).to.include('controller_runtime_webhook_latency_seconds_count{webhook="/validate-machine-openshift-io-v1beta1-machine"} 1');
+    expect(text).to.include(
+      'controller_runtime_webhook_requests_total{webhook="/mutate-machine-openshift-io-v1beta1-machine",code="200"} 1',
+    );
+    expect(text).to.include(
+      'controller_runtime_webhook_latency_seconds_count{webhook="/validate-machine-openshift-io-v1beta1-machine"} 1',
+    );
     expect(text).to.include('mapi_admission_denials_total{webhook="/validate-machine-openshift-io-v1beta1-machine"} 1');
     expect(text).to.not.include('mapi_admission_denials_total{webhook="/mutate-machine-openshift-io-v1beta1-machine"}');
-    expect(text).to.include('controller_runtime_webhook_requests_in_flight{webhook="/mutate-machine-openshift-io-v1beta1-machine"} 0');
+    expect(text).to.include(
+      'controller_runtime_webhook_requests_in_flight{webhook="/mutate-machine-openshift-io-v1beta1-machine"} 0',
+    );
   });
 });

@@ -17,16 +17,27 @@ describe('diffToJsonPatch', () => {
   it('adds a defaulted field with one operation and leaves what the user wrote alone', () => {
     const before = { spec: { providerSpec: { value: { ami: { id: 'ami-1' } } } } };
     const after = { spec: { providerSpec: { value: { ami: { id: 'ami-1' }, instanceType: 'm5.large' } } } };
-    expect(roundTrip(before, after)).to.deep.equal([{ op: 'add', path: '/spec/providerSpec/value/instanceType', value: 'm5.large' }]);
+    expect(roundTrip(before, after)).to.deep.equal([
+      { op: 'add', path: '/spec/providerSpec/value/instanceType', value: 'm5.large' },
+    ]);
   });
 
   it('escapes "/" and "~" in keys as RFC 6901 says (label keys have slashes)', () => {
-    const ops = roundTrip({ metadata: { labels: {} } }, { metadata: { labels: { 'machine.openshift.io/cluster-api-cluster': 'c', 'a~b': 'x' } } });
-    expect(ops.map((o) => o.path)).to.deep.equal(['/metadata/labels/machine.openshift.io~1cluster-api-cluster', '/metadata/labels/a~0b']);
+    const ops = roundTrip(
+      { metadata: { labels: {} } },
+      { metadata: { labels: { 'machine.openshift.io/cluster-api-cluster': 'c', 'a~b': 'x' } } },
+    );
+    expect(ops.map((o) => o.path)).to.deep.equal([
+      '/metadata/labels/machine.openshift.io~1cluster-api-cluster',
+      '/metadata/labels/a~0b',
+    ]);
   });
 
   it('replaces changed scalars, removes dropped keys, and walks arrays of equal length element by element', () => {
-    const ops = roundTrip({ a: 1, gone: true, disks: [{ type: '' }, { type: 'pd-ssd' }] }, { a: 2, disks: [{ type: 'pd-standard' }, { type: 'pd-ssd' }] });
+    const ops = roundTrip(
+      { a: 1, gone: true, disks: [{ type: '' }, { type: 'pd-ssd' }] },
+      { a: 2, disks: [{ type: 'pd-standard' }, { type: 'pd-ssd' }] },
+    );
     expect(ops).to.deep.equal([
       { op: 'remove', path: '/gone' },
       { op: 'replace', path: '/a', value: 2 },

@@ -21,7 +21,10 @@ import type { Condition, Machine, MachineHealthCheck, MachineSet } from '../../.
 const T0 = Date.parse('2026-11-22T05:01:02.789Z');
 const T1 = Date.parse('2026-11-22T06:00:00.001Z');
 
-const machine = (conditions?: Condition[]): Machine => ({ metadata: { name: 'm' }, status: conditions ? { conditions } : undefined });
+const machine = (conditions?: Condition[]): Machine => ({
+  metadata: { name: 'm' },
+  status: conditions ? { conditions } : undefined,
+});
 
 describe('conditionTime', () => {
   it('formats UTC RFC 3339 truncated to whole seconds, from ms or a Date', () => {
@@ -50,7 +53,9 @@ describe('condition constructors', () => {
   });
 
   it('falseCondition carries a severity; unknownCondition does not', () => {
-    expect(falseCondition('Drainable', 'HookPresent', 'Warning', 'Drain operation currently blocked by: [x]')).to.deep.equal({
+    expect(
+      falseCondition('Drainable', 'HookPresent', 'Warning', 'Drain operation currently blocked by: [x]'),
+    ).to.deep.equal({
       type: 'Drainable',
       status: 'False',
       reason: 'HookPresent',
@@ -72,15 +77,30 @@ describe('condition constructors', () => {
 });
 
 describe('hasSameState / isEquivalentTo', () => {
-  const a: Condition = { type: 'A', status: 'False', reason: 'r', severity: 'Error', message: 'm', lastTransitionTime: 'x' };
+  const a: Condition = {
+    type: 'A',
+    status: 'False',
+    reason: 'r',
+    severity: 'Error',
+    message: 'm',
+    lastTransitionTime: 'x',
+  };
 
   it('ignore lastTransitionTime and treat missing strings as empty', () => {
     expect(hasSameState(a, { ...a, lastTransitionTime: 'y' })).to.equal(true);
-    expect(hasSameState({ type: 'A', status: 'True' }, { type: 'A', status: 'True', reason: '', message: '', severity: '' })).to.equal(true);
+    expect(
+      hasSameState({ type: 'A', status: 'True' }, { type: 'A', status: 'True', reason: '', message: '', severity: '' }),
+    ).to.equal(true);
   });
 
   it('differ on type, status, reason, severity or message', () => {
-    for (const change of [{ type: 'B' }, { status: 'True' as const }, { reason: 'q' }, { severity: 'Warning' as const }, { message: 'n' }]) {
+    for (const change of [
+      { type: 'B' },
+      { status: 'True' as const },
+      { reason: 'q' },
+      { severity: 'Warning' as const },
+      { message: 'n' },
+    ]) {
       expect(hasSameState(a, { ...a, ...change }), JSON.stringify(change)).to.equal(false);
     }
   });
@@ -125,7 +145,14 @@ describe('setCondition on an object', () => {
     const m = machine([{ type: 'A', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }]);
     setCondition(m, falseCondition('A', 'R', 'Error', 'msg'), T0);
     expect(m.status!.conditions).to.deep.equal([
-      { type: 'A', status: 'False', reason: 'R', severity: 'Error', message: 'msg', lastTransitionTime: '2026-11-22T05:01:02Z' },
+      {
+        type: 'A',
+        status: 'False',
+        reason: 'R',
+        severity: 'Error',
+        message: 'msg',
+        lastTransitionTime: '2026-11-22T05:01:02Z',
+      },
     ]);
     setCondition(m, { ...falseCondition('A', 'R', 'Error', 'other'), lastTransitionTime: '1999-01-01T00:00:00Z' }, T1);
     expect(getCondition(m, 'A')).to.include({ message: 'other', lastTransitionTime: '2026-11-22T06:00:00Z' });
@@ -148,12 +175,22 @@ describe('setCondition on an object', () => {
     setCondition(m, trueCondition('InstanceExists'), T0);
     setCondition(m, trueCondition('Drained'), T0);
     setCondition(m, trueCondition('MachineCreated'), T0);
-    expect(m.status!.conditions!.map((c) => c.type)).to.deep.equal(['Drained', 'InstanceExists', 'MachineCreated', 'a', 'b']);
+    expect(m.status!.conditions!.map((c) => c.type)).to.deep.equal([
+      'Drained',
+      'InstanceExists',
+      'MachineCreated',
+      'a',
+      'b',
+    ]);
   });
 
   it('works on MachineSet and MachineHealthCheck', () => {
     const ms: MachineSet = { metadata: { name: 'ms' }, spec: { selector: {} } };
-    const mhc: MachineHealthCheck = { metadata: { name: 'mhc' }, spec: { selector: {} }, status: { expectedMachines: 3 } };
+    const mhc: MachineHealthCheck = {
+      metadata: { name: 'mhc' },
+      spec: { selector: {} },
+      status: { expectedMachines: 3 },
+    };
     markTrue(ms, 'Paused', T0);
     markFalse(mhc, 'RemediationAllowed', 'TooManyUnhealthy', 'Warning', 'nope', T0);
     expect(isConditionTrue(ms, 'Paused')).to.equal(true);

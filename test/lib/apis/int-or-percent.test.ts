@@ -26,7 +26,10 @@ describe('int-or-percent values', () => {
       'invalid value for IntOrString: invalid value "40.5%": strconv.Atoi: parsing "40.5": invalid syntax',
     );
     expect(() => parseIntOrPercent('%')).to.throw(IntOrPercentError, 'strconv.Atoi: parsing "": invalid syntax');
-    expect(() => parseIntOrPercent('')).to.throw(IntOrPercentError, 'invalid value "": strconv.Atoi: parsing "": invalid syntax');
+    expect(() => parseIntOrPercent('')).to.throw(
+      IntOrPercentError,
+      'invalid value "": strconv.Atoi: parsing "": invalid syntax',
+    );
     expect(() => parseIntOrPercent(' 4')).to.throw(IntOrPercentError, 'invalid syntax');
     expect(() => parseIntOrPercent('99999999999999999999')).to.throw(IntOrPercentError, 'value out of range');
     expect(() => parseIntOrPercent(1.5)).to.throw(IntOrPercentError);

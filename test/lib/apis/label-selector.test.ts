@@ -12,13 +12,35 @@ import { isValidLabelKey, isValidLabelValue, labelKeyErrors } from '../../../lib
 
 describe('label key and value validation', () => {
   it('accepts plain names and DNS-subdomain-prefixed names', () => {
-    for (const k of ['a', 'A1', 'my.name', '123-abc', 'a_b', 'example.com/MyName', 'machine.openshift.io/cluster-api-machineset', 'x'.repeat(63)]) {
+    for (const k of [
+      'a',
+      'A1',
+      'my.name',
+      '123-abc',
+      'a_b',
+      'example.com/MyName',
+      'machine.openshift.io/cluster-api-machineset',
+      'x'.repeat(63),
+    ]) {
       expect(isValidLabelKey(k), k).to.equal(true);
     }
   });
 
   it('rejects empty parts, bad characters, a 64-character name, an uppercase prefix and two slashes', () => {
-    for (const k of ['', '/a', 'a/', '-a', 'a-', 'a b', 'a$b', 'x'.repeat(64), 'Example.com/a', 'a/b/c', `${'p'.repeat(254)}/a`, 'exa_mple.com/a']) {
+    for (const k of [
+      '',
+      '/a',
+      'a/',
+      '-a',
+      'a-',
+      'a b',
+      'a$b',
+      'x'.repeat(64),
+      'Example.com/a',
+      'a/b/c',
+      `${'p'.repeat(254)}/a`,
+      'exa_mple.com/a',
+    ]) {
       expect(isValidLabelKey(k), k).to.equal(false);
     }
   });
@@ -30,8 +52,10 @@ describe('label key and value validation', () => {
   });
 
   it('accepts empty values and ≤63-character alphanumeric-bounded values; rejects the rest', () => {
-    for (const v of ['', 'a', 'my_value', '12345', 'a.b-c_d', 'v'.repeat(63)]) expect(isValidLabelValue(v), v).to.equal(true);
-    for (const v of ['-a', 'a-', '_', 'a b', 'a/b', 'v'.repeat(64), 'ä']) expect(isValidLabelValue(v), v).to.equal(false);
+    for (const v of ['', 'a', 'my_value', '12345', 'a.b-c_d', 'v'.repeat(63)])
+      expect(isValidLabelValue(v), v).to.equal(true);
+    for (const v of ['-a', 'a-', '_', 'a b', 'a/b', 'v'.repeat(64), 'ä'])
+      expect(isValidLabelValue(v), v).to.equal(false);
   });
 });
 
@@ -91,7 +115,24 @@ describe('parseSelector (string syntax)', () => {
   });
 
   it('rejects malformed selectors with LabelSelectorError', () => {
-    for (const s of [',', 'a,', ',a', 'a b', 'a=b=c', 'a in b', 'a in (b', 'a in (b c)', '!a=b', '!', 'a!', '(a)', 'a=(b)', 'a>1', 'a<1', 'a=b c']) {
+    for (const s of [
+      ',',
+      'a,',
+      ',a',
+      'a b',
+      'a=b=c',
+      'a in b',
+      'a in (b',
+      'a in (b c)',
+      '!a=b',
+      '!',
+      'a!',
+      '(a)',
+      'a=(b)',
+      'a>1',
+      'a<1',
+      'a=b c',
+    ]) {
       expect(() => parseSelector(s), s).to.throw(LabelSelectorError);
     }
   });
@@ -151,9 +192,9 @@ describe('parseSelector (string syntax)', () => {
     const value = fc.stringMatching(/^[a-z0-9]{0,4}$/);
     const req = fc.oneof(
       fc.tuple(key, fc.constantFrom('=', '==', '!='), value).map(([k, op, v]) => `${k}${op}${v}`),
-      fc.tuple(key, fc.constantFrom('in', 'notin'), fc.uniqueArray(value, { minLength: 1, maxLength: 3 })).map(
-        ([k, op, vs]) => `${k} ${op} (${vs.join(',')})`,
-      ),
+      fc
+        .tuple(key, fc.constantFrom('in', 'notin'), fc.uniqueArray(value, { minLength: 1, maxLength: 3 }))
+        .map(([k, op, vs]) => `${k} ${op} (${vs.join(',')})`),
       key,
       key.map((k) => `!${k}`),
     );
@@ -202,22 +243,32 @@ describe('selectorFromLabelSelector (LabelSelector objects)', () => {
       LabelSelectorError,
       'matchExpressions[0].values',
     );
-    expect(() => selectorFromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'NotIn' }] })).to.throw(LabelSelectorError);
-    expect(() => selectorFromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] })).to.throw(
+    expect(() => selectorFromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'NotIn' }] })).to.throw(
       LabelSelectorError,
     );
-    expect(() => selectorFromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'DoesNotExist', values: ['x'] }] })).to.throw(
-      LabelSelectorError,
-    );
+    expect(() =>
+      selectorFromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }),
+    ).to.throw(LabelSelectorError);
+    expect(() =>
+      selectorFromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'DoesNotExist', values: ['x'] }] }),
+    ).to.throw(LabelSelectorError);
   });
 
   it('rejects unknown operators and invalid keys/values', () => {
     expect(() =>
       selectorFromLabelSelector({ matchExpressions: [{ key: 'a', operator: 'Gt' as never, values: ['1'] }] }),
     ).to.throw(LabelSelectorError, '"Gt" is not a valid label selector operator');
-    expect(() => selectorFromLabelSelector({ matchLabels: { 'bad key': 'x' } })).to.throw(LabelSelectorError, '"bad key"');
-    expect(() => selectorFromLabelSelector({ matchLabels: { a: 'bad value' } })).to.throw(LabelSelectorError, '"bad value"');
-    expect(() => selectorFromLabelSelector({ matchExpressions: [{ key: '', operator: 'Exists' }] })).to.throw(LabelSelectorError);
+    expect(() => selectorFromLabelSelector({ matchLabels: { 'bad key': 'x' } })).to.throw(
+      LabelSelectorError,
+      '"bad key"',
+    );
+    expect(() => selectorFromLabelSelector({ matchLabels: { a: 'bad value' } })).to.throw(
+      LabelSelectorError,
+      '"bad value"',
+    );
+    expect(() => selectorFromLabelSelector({ matchExpressions: [{ key: '', operator: 'Exists' }] })).to.throw(
+      LabelSelectorError,
+    );
   });
 
   it('labelSelectorMatches is selectorFromLabelSelector(...).matches', () => {
@@ -261,7 +312,10 @@ describe('formatLabelSelector (FormatLabelSelector)', () => {
   });
 
   it('produces a string parseSelector reads back to an equivalent selector', () => {
-    const ls = { matchLabels: { x: '1' }, matchExpressions: [{ key: 'y', operator: 'In' as const, values: ['a', 'b'] }] };
+    const ls = {
+      matchLabels: { x: '1' },
+      matchExpressions: [{ key: 'y', operator: 'In' as const, values: ['a', 'b'] }],
+    };
     const parsed = parseSelector(formatLabelSelector(ls));
     expect(parsed.toString()).to.equal(selectorFromLabelSelector(ls).toString());
     expect(parsed.matches({ x: '1', y: 'b' })).to.equal(true);

@@ -9,7 +9,9 @@ describe('machine predicates', () => {
     expect(isMachineProvisioned(m(undefined, undefined))).to.equal(false);
     expect(isMachineProvisioned(m({ providerID: '' }, { addresses: [] }))).to.equal(false);
     expect(isMachineProvisioned(m({ providerID: 'aws:///us-east-1a/i-1' }, undefined))).to.equal(true);
-    expect(isMachineProvisioned(m(undefined, { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] }))).to.equal(true);
+    expect(isMachineProvisioned(m(undefined, { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] }))).to.equal(
+      true,
+    );
   });
 
   it('a machine has a node when status.nodeRef names one', () => {

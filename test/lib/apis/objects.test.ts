@@ -14,7 +14,9 @@ import {
 
 describe('object helpers', () => {
   it('objectKey is "namespace/name", or the bare name when cluster-scoped', () => {
-    expect(objectKey({ metadata: { namespace: 'openshift-machine-api', name: 'm-1' } })).to.equal('openshift-machine-api/m-1');
+    expect(objectKey({ metadata: { namespace: 'openshift-machine-api', name: 'm-1' } })).to.equal(
+      'openshift-machine-api/m-1',
+    );
     expect(objectKey({ metadata: { name: 'node-1' } })).to.equal('node-1');
     expect(splitObjectKey('ns/m-1')).to.deep.equal({ namespace: 'ns', name: 'm-1' });
     expect(splitObjectKey('node-1')).to.deep.equal({ namespace: '', name: 'node-1' });
@@ -29,7 +31,13 @@ describe('object helpers', () => {
   });
 
   it('getControllerOf returns the controller owner only', () => {
-    const ref = (name: string, controller?: boolean) => ({ apiVersion: 'v1', kind: 'K', name, uid: name, ...(controller === undefined ? {} : { controller }) });
+    const ref = (name: string, controller?: boolean) => ({
+      apiVersion: 'v1',
+      kind: 'K',
+      name,
+      uid: name,
+      ...(controller === undefined ? {} : { controller }),
+    });
     expect(getControllerOf({ metadata: {} })).to.equal(undefined);
     expect(getControllerOf({ metadata: { ownerReferences: [ref('a'), ref('b', false)] } })).to.equal(undefined);
     expect(getControllerOf({ metadata: { ownerReferences: [ref('a'), ref('b', true)] } })?.name).to.equal('b');

@@ -5,7 +5,10 @@ describe('abortable', () => {
   it('passes the promise through without a signal, or with one that never aborts', async () => {
     expect(await abortable(Promise.resolve(1), undefined)).to.equal(1);
     expect(await abortable(Promise.resolve(2), new AbortController().signal)).to.equal(2);
-    await abortable(Promise.reject(new Error('boom')), new AbortController().signal).then(() => expect.fail('should reject'), (e: Error) => expect(e.message).to.equal('boom'));
+    await abortable(Promise.reject(new Error('boom')), new AbortController().signal).then(
+      () => expect.fail('should reject'),
+      (e: Error) => expect(e.message).to.equal('boom'),
+    );
   });
 
   it('rejects with the reason when the signal aborts first, while the work runs on for others', async () => {
@@ -14,7 +17,10 @@ describe('abortable', () => {
     const ac = new AbortController();
     const waiting = abortable(work, ac.signal);
     ac.abort(new Error('stop'));
-    await waiting.then(() => expect.fail('should reject'), (e: Error) => expect(e.message).to.equal('stop'));
+    await waiting.then(
+      () => expect.fail('should reject'),
+      (e: Error) => expect(e.message).to.equal('stop'),
+    );
     finish('done');
     expect(await work).to.equal('done');
   });

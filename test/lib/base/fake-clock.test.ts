@@ -32,7 +32,10 @@ describe('FakeClock', () => {
     const ac = new AbortController();
     const s = clock.sleep(100, ac.signal);
     ac.abort(new Error('stop'));
-    await s.then(() => expect.fail('should reject'), (e: Error) => expect(e.message).to.equal('stop'));
+    await s.then(
+      () => expect.fail('should reject'),
+      (e: Error) => expect(e.message).to.equal('stop'),
+    );
     expect(clock.pendingTimers()).to.equal(0);
   });
 });

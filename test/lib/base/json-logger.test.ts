@@ -6,14 +6,30 @@ import { createLogger } from '../../../lib/base/json-logger.js';
 describe('createLogger', () => {
   function capture(level: number) {
     const lines: Record<string, unknown>[] = [];
-    const stream = new Writable({ write(chunk: Buffer, _enc, cb) { lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>); cb(); } });
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        cb();
+      },
+    });
     return { lines, log: createLogger({ level, stream, clock: new FakeClock(0), fields: { app: 't' } }) };
   }
 
   it('writes JSON lines with level, ts, msg, inherited child fields and error messages', () => {
     const { lines, log } = capture(0);
-    log.child({ controller: 'machine' }).child({ key: 'ns/m' }).error('failed', { error: new Error('outer', { cause: new Error('inner') }) });
-    expect(lines[0]).to.deep.equal({ level: 'error', ts: '1970-01-01T00:00:00.000Z', msg: 'failed', app: 't', controller: 'machine', key: 'ns/m', error: 'outer: inner' });
+    log
+      .child({ controller: 'machine' })
+      .child({ key: 'ns/m' })
+      .error('failed', { error: new Error('outer', { cause: new Error('inner') }) });
+    expect(lines[0]).to.deep.equal({
+      level: 'error',
+      ts: '1970-01-01T00:00:00.000Z',
+      msg: 'failed',
+      app: 't',
+      controller: 'machine',
+      key: 'ns/m',
+      error: 'outer: inner',
+    });
   });
 
   it('prints debug(…, n) only at -v >= n', () => {

@@ -7,8 +7,18 @@ let n = 0;
 function ev(message: string, reason = 'FailedCreate', name = 'm1'): CoreEvent {
   return {
     metadata: { name: `${name}.${n++}`, namespace: 'ns' },
-    involvedObject: { kind: 'Machine', apiVersion: 'machine.openshift.io/v1beta1', name, namespace: 'ns', uid: `uid-${name}` },
-    type: 'Warning', reason, message, source: { component: 'machine-controller' }, reportingComponent: 'machine-controller',
+    involvedObject: {
+      kind: 'Machine',
+      apiVersion: 'machine.openshift.io/v1beta1',
+      name,
+      namespace: 'ns',
+      uid: `uid-${name}`,
+    },
+    type: 'Warning',
+    reason,
+    message,
+    source: { component: 'machine-controller' },
+    reportingComponent: 'machine-controller',
   };
 }
 
@@ -23,7 +33,11 @@ describe('EventCorrelator', () => {
     expect(second.action).to.equal('patch');
     if (second.action !== 'patch' || first.action !== 'create') return;
     expect(second.event.metadata.name).to.equal(first.event.metadata.name);
-    expect(second.patch).to.deep.equal({ count: 2, lastTimestamp: new Date(clock.now()).toISOString(), message: 'quota exceeded' });
+    expect(second.patch).to.deep.equal({
+      count: 2,
+      lastTimestamp: new Date(clock.now()).toISOString(),
+      message: 'quota exceeded',
+    });
     expect(second.event.firstTimestamp).to.equal(first.event.firstTimestamp);
   });
 

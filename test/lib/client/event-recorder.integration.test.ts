@@ -12,7 +12,11 @@ describe('EventRecorder against the local control plane', function () {
   });
   after(async () => env?.stop());
 
-  const machine = { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'm1', namespace: 'ev', uid: 'u1' } };
+  const machine = {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'Machine',
+    metadata: { name: 'm1', namespace: 'ev', uid: 'u1' },
+  };
 
   it('writes one Event per repeated failure with a growing count instead of a new object each time', async () => {
     const rec = createEventRecorder({ client: env.client, component: 'machine-controller' });
@@ -33,23 +37,40 @@ describe('EventRecorder against the local control plane', function () {
     const obj = { ...machine, metadata: { ...machine.metadata, name: 'm2', uid: 'u2' } };
     rec.event(obj, 'Warning', 'Drain', 'Drain', 'blocked');
     await rec.flush();
-    const [first] = (await env.client.list(Events, { namespace: 'ev' })).items.filter((e) => e.involvedObject.name === 'm2');
+    const [first] = (await env.client.list(Events, { namespace: 'ev' })).items.filter(
+      (e) => e.involvedObject.name === 'm2',
+    );
     await env.client.delete(Events, { namespace: 'ev', name: first!.metadata.name! });
     rec.event(obj, 'Warning', 'Drain', 'Drain', 'blocked');
     await rec.flush();
-    const again = (await env.client.list(Events, { namespace: 'ev' })).items.filter((e) => e.involvedObject.name === 'm2');
+    const again = (await env.client.list(Events, { namespace: 'ev' })).items.filter(
+      (e) => e.involvedObject.name === 'm2',
+    );
     expect(again).to.have.length(1);
     expect(again[0]!.count).to.equal(1);
   });
 
   it('stamps eventTime (microseconds) when it knows its instance, so events.k8s.io/v1 readers get a complete Event', async () => {
     const rec = createEventRecorder({ client: env.client, component: 'c4', host: 'pod-0' });
-    rec.event({ ...machine, metadata: { ...machine.metadata, name: 'm4', uid: 'u4' } }, 'Normal', 'Created', 'Create', 'created');
+    rec.event(
+      { ...machine, metadata: { ...machine.metadata, name: 'm4', uid: 'u4' } },
+      'Normal',
+      'Created',
+      'Create',
+      'created',
+    );
     await rec.flush();
-    const [ev] = (await env.client.list(Events, { namespace: 'ev' })).items.filter((e) => e.involvedObject.name === 'm4');
+    const [ev] = (await env.client.list(Events, { namespace: 'ev' })).items.filter(
+      (e) => e.involvedObject.name === 'm4',
+    );
     expect(ev!.eventTime).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(ev!.eventTime!.slice(0, 19)).to.equal(ev!.firstTimestamp!.slice(0, 19));
-    expect(ev).to.include({ reportingComponent: 'c4', reportingInstance: 'pod-0', action: 'Create', reason: 'Created' });
+    expect(ev).to.include({
+      reportingComponent: 'c4',
+      reportingInstance: 'pod-0',
+      action: 'Create',
+      reason: 'Created',
+    });
   });
 
   it('never throws into the caller when the API rejects the event', async () => {

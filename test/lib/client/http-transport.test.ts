@@ -13,7 +13,14 @@ async function scriptedServer(handler: http.RequestListener) {
   const server = http.createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 describe('HTTP transport', () => {
@@ -23,7 +30,19 @@ describe('HTTP transport', () => {
     const srv = await scriptedServer((req, res) => {
       auth = req.headers.authorization;
       agent = req.headers['user-agent'];
-      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'nodes "x" not found', details: { name: 'x', kind: 'nodes' } }));
+      res
+        .writeHead(404, { 'Content-Type': 'application/json' })
+        .end(
+          JSON.stringify({
+            kind: 'Status',
+            apiVersion: 'v1',
+            status: 'Failure',
+            code: 404,
+            reason: 'NotFound',
+            message: 'nodes "x" not found',
+            details: { name: 'x', kind: 'nodes' },
+          }),
+        );
     });
     const c = createKubeClient({ kubeConfig: kubeConfigFor(srv.url, 'tok'), userAgent: 'tester' });
     const err = await c.get(Nodes, { name: 'x' }).catch((e: unknown) => e);

@@ -1,7 +1,14 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import type { ConfigMap, Pod } from '../../../lib/apis/core.js';
-import { ApiError, isConflict, isNotFound, isTooManyRequests, ignoreNotFound, isAlreadyExists } from '../../../lib/client/errors.js';
+import {
+  ApiError,
+  isConflict,
+  isNotFound,
+  isTooManyRequests,
+  ignoreNotFound,
+  isAlreadyExists,
+} from '../../../lib/client/errors.js';
 import { createKubeClient } from '../../../lib/client/http-kube-client.js';
 import { kubeConfigFor } from '../../../lib/client/kube-config.js';
 import type { WatchEvent } from '../../../lib/client/kube-client.js';
@@ -21,12 +28,17 @@ describe('KubeClient against the local control plane', function () {
 
   it('creates, gets, lists by label, updates and deletes, filling apiVersion and kind', async () => {
     const c = env.client;
-    const created = await c.create(ConfigMaps, { metadata: { name: 'crud', namespace: ns, labels: { app: 'x' } }, data: { a: '1' } });
+    const created = await c.create(ConfigMaps, {
+      metadata: { name: 'crud', namespace: ns, labels: { app: 'x' } },
+      data: { a: '1' },
+    });
     expect(created.metadata.uid).to.be.a('string');
     const got = await c.get(ConfigMaps, { namespace: ns, name: 'crud' });
     expect(got.data).to.deep.equal({ a: '1' });
     const listed = await c.list(ConfigMaps, { namespace: ns, labelSelector: 'app=x' });
-    expect(listed.items.map((i) => [i.metadata.name, i.kind, i.apiVersion])).to.deep.equal([['crud', 'ConfigMap', 'v1']]);
+    expect(listed.items.map((i) => [i.metadata.name, i.kind, i.apiVersion])).to.deep.equal([
+      ['crud', 'ConfigMap', 'v1'],
+    ]);
     expect(listed.metadata.resourceVersion).to.be.a('string');
     const updated = await c.update(ConfigMaps, { ...got, data: { a: '2' } });
     expect(updated.data).to.deep.equal({ a: '2' });
@@ -51,12 +63,27 @@ describe('KubeClient against the local control plane', function () {
   it('applies merge and JSON patches, and with resourceVersion set refuses to patch a moved object (409)', async () => {
     const c = env.client;
     const base = await c.create(ConfigMaps, { metadata: { name: 'patch', namespace: ns }, data: { a: '1' } });
-    const merged = await c.patch(ConfigMaps, { namespace: ns, name: 'patch' }, { type: 'merge', body: { data: { b: '2' } } }, { resourceVersion: base.metadata.resourceVersion });
+    const merged = await c.patch(
+      ConfigMaps,
+      { namespace: ns, name: 'patch' },
+      { type: 'merge', body: { data: { b: '2' } } },
+      { resourceVersion: base.metadata.resourceVersion },
+    );
     expect(merged.data).to.deep.equal({ a: '1', b: '2' });
-    const json = await c.patch(ConfigMaps, { namespace: ns, name: 'patch' }, { type: 'json', body: [{ op: 'replace', path: '/data/a', value: '3' }] }, { resourceVersion: merged.metadata.resourceVersion });
+    const json = await c.patch(
+      ConfigMaps,
+      { namespace: ns, name: 'patch' },
+      { type: 'json', body: [{ op: 'replace', path: '/data/a', value: '3' }] },
+      { resourceVersion: merged.metadata.resourceVersion },
+    );
     expect(json.data).to.deep.equal({ a: '3', b: '2' });
-    for (const patch of [{ type: 'merge' as const, body: { data: { a: 'x' } } }, { type: 'json' as const, body: [{ op: 'replace' as const, path: '/data/a', value: 'x' }] }]) {
-      const err = await c.patch(ConfigMaps, { namespace: ns, name: 'patch' }, patch, { resourceVersion: base.metadata.resourceVersion }).catch((e: unknown) => e);
+    for (const patch of [
+      { type: 'merge' as const, body: { data: { a: 'x' } } },
+      { type: 'json' as const, body: [{ op: 'replace' as const, path: '/data/a', value: 'x' }] },
+    ]) {
+      const err = await c
+        .patch(ConfigMaps, { namespace: ns, name: 'patch' }, patch, { resourceVersion: base.metadata.resourceVersion })
+        .catch((e: unknown) => e);
       expect(isConflict(err), patch.type).to.equal(true);
     }
     expect((await c.get(ConfigMaps, { namespace: ns, name: 'patch' })).data?.a).to.equal('3');
@@ -64,24 +91,51 @@ describe('KubeClient against the local control plane', function () {
 
   it('writes the status subresource separately from the spec', async () => {
     const c = env.client;
-    const m = await c.create(Machines, { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'm1', namespace: ns }, spec: {} });
+    const m = await c.create(Machines, {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'Machine',
+      metadata: { name: 'm1', namespace: ns },
+      spec: {},
+    });
     const withStatus = await c.updateStatus(Machines, { ...m, status: { phase: 'Provisioning' } });
     expect(withStatus.status?.phase).to.equal('Provisioning');
-    const patched = await c.patch(Machines, { namespace: ns, name: 'm1' }, { type: 'merge', body: { status: { phase: 'Running' } } }, { subresource: 'status' });
+    const patched = await c.patch(
+      Machines,
+      { namespace: ns, name: 'm1' },
+      { type: 'merge', body: { status: { phase: 'Running' } } },
+      { subresource: 'status' },
+    );
     expect(patched.status?.phase).to.equal('Running');
-    const ignored = await c.patch(Machines, { namespace: ns, name: 'm1' }, { type: 'merge', body: { status: { phase: 'Failed' } } });
+    const ignored = await c.patch(
+      Machines,
+      { namespace: ns, name: 'm1' },
+      { type: 'merge', body: { status: { phase: 'Failed' } } },
+    );
     expect(ignored.status?.phase).to.equal('Running', 'the main resource ignores status');
   });
 
   it('evicts a pod, and answers 429 while a PodDisruptionBudget forbids it', async () => {
     const c = env.client;
-    const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    const pod = (name: string): Pod => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: ns, labels: { app: name } },
+      spec: { containers: [{ name: 'c', image: 'i' }] },
+    });
     for (const name of ['free', 'guarded']) {
       const p = await c.create(Pods, pod(name));
-      await c.updateStatus(Pods, { ...p, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
+      await c.updateStatus(Pods, {
+        ...p,
+        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+      });
     }
     // The control plane keeps the budget's status current itself, as the disruption controller does.
-    await c.create(PodDisruptionBudgets, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'guard', namespace: ns }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'guarded' } } } });
+    await c.create(PodDisruptionBudgets, {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'guard', namespace: ns },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'guarded' } } },
+    });
     await c.evict({ namespace: ns, name: 'free' });
     const blocked = await c.evict({ namespace: ns, name: 'guarded' }).catch((e: unknown) => e);
     expect(isTooManyRequests(blocked)).to.equal(true);
@@ -92,7 +146,12 @@ describe('KubeClient against the local control plane', function () {
     const start = await c.list(ConfigMaps, { namespace: ns });
     const events: WatchEvent<ConfigMap>[] = [];
     const ac = new AbortController();
-    const watching = c.watch(ConfigMaps, { namespace: ns, resourceVersion: start.metadata.resourceVersion }, (e) => events.push(e), ac.signal);
+    const watching = c.watch(
+      ConfigMaps,
+      { namespace: ns, resourceVersion: start.metadata.resourceVersion },
+      (e) => events.push(e),
+      ac.signal,
+    );
     await c.create(ConfigMaps, { metadata: { name: 'w', namespace: ns } });
     await c.delete(ConfigMaps, { namespace: ns, name: 'w' });
     for (let i = 0; i < 200 && events.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
@@ -100,7 +159,14 @@ describe('KubeClient against the local control plane', function () {
     await watching;
     expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).to.deep.equal(['ADDED w', 'DELETED w']);
     env.controlPlane.compactHistory();
-    const gone = await c.watch(ConfigMaps, { namespace: ns, resourceVersion: start.metadata.resourceVersion }, () => undefined, new AbortController().signal).catch((e: unknown) => e);
+    const gone = await c
+      .watch(
+        ConfigMaps,
+        { namespace: ns, resourceVersion: start.metadata.resourceVersion },
+        () => undefined,
+        new AbortController().signal,
+      )
+      .catch((e: unknown) => e);
     expect(gone).to.be.instanceOf(ApiError);
     expect((gone as ApiError).code).to.equal(410);
   });
@@ -116,8 +182,10 @@ describe('KubeClient against the local control plane', function () {
   it('turns a wrong token into a 401 ApiError and a dead server into a plain network error', async () => {
     const kc = new KubeConfig();
     kc.loadFromOptions({
-      clusters: env.kubeConfig.clusters, users: [{ name: 'intruder', token: 'wrong-token' }],
-      contexts: [{ name: 'bad', cluster: env.kubeConfig.getCurrentCluster()!.name, user: 'intruder' }], currentContext: 'bad',
+      clusters: env.kubeConfig.clusters,
+      users: [{ name: 'intruder', token: 'wrong-token' }],
+      contexts: [{ name: 'bad', cluster: env.kubeConfig.getCurrentCluster()!.name, user: 'intruder' }],
+      currentContext: 'bad',
     });
     const bad = createKubeClient({ kubeConfig: kc });
     const unauthorized = await bad.get(Nodes, { name: 'node-a' }).catch((e: unknown) => e);

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { keepBootingState, viewCanBeCurrent, type Machine } from '../../../lib/index.js';
 
-const machine = (nodeRef?: string): Machine => ({ metadata: { name: 'm' }, spec: {}, status: nodeRef ? { nodeRef: { kind: 'Node', name: nodeRef } } : {} });
+const machine = (nodeRef?: string): Machine => ({
+  metadata: { name: 'm' },
+  spec: {},
+  status: nodeRef ? { nodeRef: { kind: 'Node', name: nodeRef } } : {},
+});
 const booting = (state: string) => state === 'pending';
 
 describe('viewCanBeCurrent', () => {

@@ -51,9 +51,15 @@ describe('DeleteGuard', () => {
     clock.step(2_000);
     expect(waitOf(() => guard.nothingFound(m, { instanceId: 'i-1', recordedAt }))).to.equal(1_000);
     clock.step(WINDOW - 1_001);
-    expect(waitOf(() => guard.nothingFound(m, { instanceId: 'i-1', recordedAt })), 'still within the window of the recorded launch').to.be.greaterThan(0);
+    expect(
+      waitOf(() => guard.nothingFound(m, { instanceId: 'i-1', recordedAt })),
+      'still within the window of the recorded launch',
+    ).to.be.greaterThan(0);
     clock.step(1);
-    expect(() => guard.nothingFound(m, { instanceId: 'i-1', recordedAt }), 'window passed, the identity look-up showed nothing').to.not.throw();
+    expect(
+      () => guard.nothingFound(m, { instanceId: 'i-1', recordedAt }),
+      'window passed, the identity look-up showed nothing',
+    ).to.not.throw();
   });
 
   it('lets the Machine go at once once its instance was seen terminating, in this process or on record', () => {
@@ -64,7 +70,9 @@ describe('DeleteGuard', () => {
     expect(() => guard.nothingFound(m, { instanceId: 'i-1', recordedAt: clock.now() })).to.not.throw();
     const after = setup();
     const recorded = machine({ providerID: 'ibm://x', state: 'deleting', createdAt: after.clock.now() });
-    expect(() => after.guard.nothingFound(recorded, { instanceId: 'i-1', recordedAt: after.clock.now() })).to.not.throw();
+    expect(() =>
+      after.guard.nothingFound(recorded, { instanceId: 'i-1', recordedAt: after.clock.now() }),
+    ).to.not.throw();
   });
 
   it('keeps a Machine whose launch is only in the ledger (its status write was lost), whatever its annotation says', () => {
@@ -82,7 +90,10 @@ describe('DeleteGuard', () => {
     const m = machine({ createdAt: clock.now() });
     expect(waitOf(() => guard.nothingFound(m, {}))).to.equal(1_000);
     clock.step(60_000);
-    expect(() => guard.nothingFound(m, {}), 'a minute without the instance showing: the launch most likely made nothing').to.not.throw();
+    expect(
+      () => guard.nothingFound(m, {}),
+      'a minute without the instance showing: the launch most likely made nothing',
+    ).to.not.throw();
   });
 
   it('waits longer between looks the longer it waits, from 1 s up to a cap', () => {
@@ -98,7 +109,10 @@ describe('DeleteGuard', () => {
     expect(waits).to.deep.equal([...waits].sort((a, b) => a - b));
     expect(Math.max(...waits)).to.equal(10_000);
     guard.seen('u1');
-    expect(waitOf(() => guard.nothingFound(m, { instanceId: 'i-1' })), 'seen since: a new wait starts from 1 s').to.equal(1_000);
+    expect(
+      waitOf(() => guard.nothingFound(m, { instanceId: 'i-1' })),
+      'seen since: a new wait starts from 1 s',
+    ).to.equal(1_000);
   });
 
   it('runs the window from the first miss when nothing says when the launch was', () => {

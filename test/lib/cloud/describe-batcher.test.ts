@@ -82,7 +82,7 @@ describe('DescribeBatcher', () => {
     expect(calls).to.have.length(1);
   });
 
-  it('holds a closed window\'s batch open until admitted, so look-ups queued behind a rate limit ride one call', async () => {
+  it("holds a closed window's batch open until admitted, so look-ups queued behind a rate limit ride one call", async () => {
     const clock = new FakeClock();
     const calls: string[][] = [];
     let admit!: () => void;

@@ -10,7 +10,17 @@ interface Call {
 }
 
 /** A cloud scope holding `world`; a widened fetch lists all of it, a plain one only the keys asked. */
-function setup(opts: { world?: string[]; reuseMs?: number; burstSize?: number; worthWatching?: (v: string) => boolean; settled?: (v: string) => boolean; maxWidened?: number; fetchListsScope?: boolean } = {}) {
+function setup(
+  opts: {
+    world?: string[];
+    reuseMs?: number;
+    burstSize?: number;
+    worthWatching?: (v: string) => boolean;
+    settled?: (v: string) => boolean;
+    maxWidened?: number;
+    fetchListsScope?: boolean;
+  } = {},
+) {
   const clock = new FakeClock();
   const world = new Map((opts.world ?? []).map((k) => [k, `v1-${k}`]));
   const calls: Call[] = [];
@@ -28,7 +38,9 @@ function setup(opts: { world?: string[]; reuseMs?: number; burstSize?: number; w
     fetch: async (keys: string[], widen: Widening | undefined) => {
       calls.push({ keys, widened: widen !== undefined, recent: widen?.recent ?? [] });
       // Read the world when the call is made, as a cloud would, and answer when the gate opens.
-      const seen = widen ? new Map(world) : new Map(keys.flatMap((k) => (world.has(k) ? [[k, world.get(k) as string] as const] : [])));
+      const seen = widen
+        ? new Map(world)
+        : new Map(keys.flatMap((k) => (world.has(k) ? [[k, world.get(k) as string] as const] : [])));
       if (gate) await gate;
       if (fail) throw fail;
       return seen;
@@ -75,7 +87,10 @@ describe('ListingSnapshot', () => {
     await check('m0', 'm1', 'm2', 'm3');
     expect(await check('m4')).to.deep.equal(['v1-m4']);
     world.delete('m4');
-    expect(await check('m4')).to.deep.equal([undefined], 'an event-driven re-check is not answered from the old listing');
+    expect(await check('m4')).to.deep.equal(
+      [undefined],
+      'an event-driven re-check is not answered from the old listing',
+    );
     expect(calls.map((c) => c.keys)).to.deep.equal([['m0', 'm1', 'm2', 'm3'], ['m4']]);
   });
 
@@ -151,23 +166,32 @@ describe('ListingSnapshot', () => {
     await check('m4', 'm5', 'm6');
     expect(calls).to.have.length(1, 'the first wave is answered from the listing');
     await check('m4', 'm5', 'm6', 'm7');
-    expect(calls.map((c) => c.widened)).to.deep.equal([true, false], 'not twice within half a burst window, however many it answered');
+    expect(calls.map((c) => c.widened)).to.deep.equal(
+      [true, false],
+      'not twice within half a burst window, however many it answered',
+    );
     clock.step(500);
     await check('m8', 'm9', 'm10', 'm11');
     for (const k of ['m0', 'm1', 'm2', 'm3']) expect(await check(k)).to.deep.equal([`v1-${k}`]);
-    expect(calls.map((c) => c.widened)).to.deep.equal([true, false, true], 'the second wave widens without waiting reuseMs/2, and is answered too');
+    expect(calls.map((c) => c.widened)).to.deep.equal(
+      [true, false, true],
+      'the second wave widens without waiting reuseMs/2, and is answered too',
+    );
   });
 
-  it('never answers a later look-up from a listing\'s view of a value that is not settled (a booting instance)', async () => {
+  it("never answers a later look-up from a listing's view of a value that is not settled (a booting instance)", async () => {
     const { calls, check } = setup({ world: names(6), settled: (v) => v !== 'v1-m4' });
     await check('m0', 'm1', 'm2', 'm3');
     expect(await check('m5')).to.deep.equal(['v1-m5']);
     expect(calls).to.have.length(1, 'a settled value is answered from the listing');
     expect(await check('m4')).to.deep.equal(['v1-m4']);
-    expect(calls.map((c) => c.keys)).to.deep.equal([['m0', 'm1', 'm2', 'm3'], ['m4']], 'an unsettled one is fetched afresh');
+    expect(calls.map((c) => c.keys)).to.deep.equal(
+      [['m0', 'm1', 'm2', 'm3'], ['m4']],
+      'an unsettled one is fetched afresh',
+    );
   });
 
-  it('fetches afresh when the caller knows the listing\'s view is outdated (a Node registered after it showed the instance booting)', async () => {
+  it("fetches afresh when the caller knows the listing's view is outdated (a Node registered after it showed the instance booting)", async () => {
     const { world, calls, snapshot, check, clock } = setup({ world: names(6) });
     await check('m0', 'm1', 'm2', 'm3');
     world.set('m4', 'v2-m4');
@@ -176,7 +200,10 @@ describe('ListingSnapshot', () => {
     clock.step(5);
     expect(await answer).to.equal('v2-m4');
     expect(calls.map((c) => c.keys)).to.deep.equal([['m0', 'm1', 'm2', 'm3'], ['m4']]);
-    expect(await snapshot.get('m5', undefined, () => true)).to.equal('v1-m5', 'a view the caller accepts is answered as before');
+    expect(await snapshot.get('m5', undefined, () => true)).to.equal(
+      'v1-m5',
+      'a view the caller accepts is answered as before',
+    );
     expect(calls).to.have.length(2);
   });
 
@@ -257,6 +284,14 @@ describe('ListingSnapshot', () => {
   });
 
   it('names the option when one is invalid', () => {
-    expect(() => new ListingSnapshot<string>({ clock: new FakeClock(), maxBatch: 10, burstSize: -1, fetch: async () => new Map() })).to.throw(RangeError, /burstSize/);
+    expect(
+      () =>
+        new ListingSnapshot<string>({
+          clock: new FakeClock(),
+          maxBatch: 10,
+          burstSize: -1,
+          fetch: async () => new Map(),
+        }),
+    ).to.throw(RangeError, /burstSize/);
   });
 });

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InvalidProxyUrlError, OutboundHttp, ProxyTunnelError, UntrustedServerCertificateError, type OutboundAgents } from '../../../lib/index.js';
+import {
+  InvalidProxyUrlError,
+  OutboundHttp,
+  ProxyTunnelError,
+  UntrustedServerCertificateError,
+  type OutboundAgents,
+} from '../../../lib/index.js';
 import { generateServingCert } from '../../../lib/envtest/tls-cert.js';
 import { startConnectProxy, startTlsFront, type ConnectProxy, type TlsFront } from './outbound-test-kit.js';
 
@@ -60,7 +66,12 @@ describe('OutboundHttp (proxy and trusted CAs for every cloud client)', () => {
   });
 
   it('goes direct to a host NO_PROXY names', async () => {
-    const out = new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, noProxy: 'example.com,127.0.0.1', trustedCaBundles: trusted() });
+    const out = new OutboundHttp({
+      proxyLoopback: true,
+      httpsProxy: proxy.url,
+      noProxy: 'example.com,127.0.0.1',
+      trustedCaBundles: trusted(),
+    });
     expect(out.proxyFor(front.endpoint)).to.equal(undefined);
     expect(await fetchText(`${front.endpoint}/`, agentsOf(out))).to.equal('hello');
     expect(proxy.connects).to.deep.equal([]);
@@ -83,7 +94,11 @@ describe('OutboundHttp (proxy and trusted CAs for every cloud client)', () => {
 
   it('fails with UntrustedServerCertificateError naming the CA sources when the bundle lacks the server CA', async () => {
     const wrong = generateServingCert('some-other-ca');
-    const out = new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: [{ source: 'ca-bundle.pem of openshift-config-managed/kube-cloud-config', pem: wrong.certPem }] });
+    const out = new OutboundHttp({
+      proxyLoopback: true,
+      httpsProxy: proxy.url,
+      trustedCaBundles: [{ source: 'ca-bundle.pem of openshift-config-managed/kube-cloud-config', pem: wrong.certPem }],
+    });
     const err = await fetchText(`${front.endpoint}/`, agentsOf(out)).then(
       () => undefined,
       (e: unknown) => e,
@@ -91,7 +106,9 @@ describe('OutboundHttp (proxy and trusted CAs for every cloud client)', () => {
     expect(err).to.be.instanceOf(UntrustedServerCertificateError);
     const e = err as UntrustedServerCertificateError;
     expect(e.server).to.equal(`127.0.0.1:${front.port}`);
-    expect(e.message).to.contain('ca-bundle.pem of openshift-config-managed/kube-cloud-config').and.contain('system CAs');
+    expect(e.message)
+      .to.contain('ca-bundle.pem of openshift-config-managed/kube-cloud-config')
+      .and.contain('system CAs');
   });
 
   it('says when no extra CA bundle is configured at all', async () => {

@@ -80,7 +80,10 @@ export interface TlsFront {
 }
 
 /** Terminates TLS on a loopback port and passes the bytes to a plain-HTTP server at `targetPort`. */
-export async function startTlsFront(targetPort: number, cert: ServingCert = generateServingCert('emulator-tls-front')): Promise<TlsFront> {
+export async function startTlsFront(
+  targetPort: number,
+  cert: ServingCert = generateServingCert('emulator-tls-front'),
+): Promise<TlsFront> {
   const sockets = new Set<Socket>();
   const server = createTlsServer({ cert: cert.certPem, key: cert.keyPem }, (client) => {
     const upstream = netConnect(targetPort, '127.0.0.1');

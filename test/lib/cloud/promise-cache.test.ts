@@ -29,7 +29,10 @@ describe('PromiseCache', () => {
   it('forgets a failed call at once, so the next caller tries again', async () => {
     const cache = new PromiseCache<string>(new FakeClock(), 60_000);
     const load = counter([() => Promise.reject(new Error('unavailable')), () => Promise.resolve('ok')]);
-    await cache.get('k', load).then(() => expect.fail('should reject'), (err: Error) => expect(err.message).to.equal('unavailable'));
+    await cache.get('k', load).then(
+      () => expect.fail('should reject'),
+      (err: Error) => expect(err.message).to.equal('unavailable'),
+    );
     expect(await cache.get('k', load)).to.equal('ok');
     expect(load.calls).to.equal(2);
   });

@@ -4,10 +4,30 @@ import { readProviderConditions, setProviderCondition, type ProviderCondition } 
 describe('provider-status conditions', () => {
   it('are added with the current time and keep lastTransitionTime until the status flips', () => {
     const holder: { conditions?: ProviderCondition[] } = {};
-    setProviderCondition(holder, { type: 'MachineCreated', status: 'False', reason: 'MachineCreationFailed', message: 'quota' }, 't1');
-    setProviderCondition(holder, { type: 'MachineCreated', status: 'False', reason: 'MachineCreationFailed', message: 'quota again' }, 't2');
-    expect(holder.conditions).to.deep.equal([{ type: 'MachineCreated', status: 'False', reason: 'MachineCreationFailed', message: 'quota again', lastTransitionTime: 't1' }]);
-    setProviderCondition(holder, { type: 'MachineCreated', status: 'True', reason: 'MachineCreationSucceeded', message: 'ok' }, 't3');
+    setProviderCondition(
+      holder,
+      { type: 'MachineCreated', status: 'False', reason: 'MachineCreationFailed', message: 'quota' },
+      't1',
+    );
+    setProviderCondition(
+      holder,
+      { type: 'MachineCreated', status: 'False', reason: 'MachineCreationFailed', message: 'quota again' },
+      't2',
+    );
+    expect(holder.conditions).to.deep.equal([
+      {
+        type: 'MachineCreated',
+        status: 'False',
+        reason: 'MachineCreationFailed',
+        message: 'quota again',
+        lastTransitionTime: 't1',
+      },
+    ]);
+    setProviderCondition(
+      holder,
+      { type: 'MachineCreated', status: 'True', reason: 'MachineCreationSucceeded', message: 'ok' },
+      't3',
+    );
     expect(holder.conditions?.[0]).to.include({ status: 'True', lastTransitionTime: 't3' });
   });
 

@@ -38,7 +38,13 @@ describe('RefreshingCache', () => {
     const stale: unknown[] = [];
     await cache.get('k', async () => 'old');
     clock.step(10);
-    expect(await cache.get('k', () => Promise.reject(boom), (e) => stale.push(e))).to.equal('old');
+    expect(
+      await cache.get(
+        'k',
+        () => Promise.reject(boom),
+        (e) => stale.push(e),
+      ),
+    ).to.equal('old');
     expect(stale).to.deep.equal([boom]);
     const caught = await cache.get('new', () => Promise.reject(boom)).catch((e: unknown) => e);
     expect(caught).to.equal(boom);

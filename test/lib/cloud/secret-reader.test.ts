@@ -33,7 +33,8 @@ describe('secretReaderFor (Secrets from the manager cache)', function () {
   it('answers repeated reads from the cache, without a GET to the API server', async () => {
     const reader = secretReaderFor(mgr);
     env.controlPlane.resetRequestCounts();
-    for (let i = 0; i < 50; i++) expect((await reader.get({ namespace: 'machines', name: 'creds' })).data?.key).to.equal(b64('v1'));
+    for (let i = 0; i < 50; i++)
+      expect((await reader.get({ namespace: 'machines', name: 'creds' })).data?.key).to.equal(b64('v1'));
     expect(gets()).to.equal(0);
   });
 
@@ -48,7 +49,10 @@ describe('secretReaderFor (Secrets from the manager cache)', function () {
     env.controlPlane.resetRequestCounts();
     expect((await reader.get({ namespace: 'elsewhere', name: 'other' })).data?.key).to.equal(b64('x'));
     expect(gets()).to.equal(1);
-    const err = await reader.get({ namespace: 'machines', name: 'absent' }).then(() => undefined, (e: unknown) => e);
+    const err = await reader.get({ namespace: 'machines', name: 'absent' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((err as { code?: number } | undefined)?.code).to.equal(404);
   });
 
@@ -56,8 +60,15 @@ describe('secretReaderFor (Secrets from the manager cache)', function () {
     const reader = secretReaderFor(mgr);
     const current = await env.client.get(Secrets, { namespace: 'machines', name: 'creds' });
     await env.client.update(Secrets, { ...current, data: { key: b64('v2') } });
-    await eventually('the rotated value', async () => (await reader.get({ namespace: 'machines', name: 'creds' })).data?.key === b64('v2'), { timeoutMs: 5_000, intervalMs: 10 });
-    await env.client.update(Secrets, { ...(await env.client.get(Secrets, { namespace: 'machines', name: 'creds' })), data: { key: b64('v1') } });
+    await eventually(
+      'the rotated value',
+      async () => (await reader.get({ namespace: 'machines', name: 'creds' })).data?.key === b64('v2'),
+      { timeoutMs: 5_000, intervalMs: 10 },
+    );
+    await env.client.update(Secrets, {
+      ...(await env.client.get(Secrets, { namespace: 'machines', name: 'creds' })),
+      data: { key: b64('v1') },
+    });
   });
 
   it('withSecretReader routes only Secret GETs through the reader', async () => {

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { secretBytes, secretText } from '../../../lib/cloud/secret-value.js';
 
 describe('secretBytes and secretText', () => {
-  const secret = { metadata: { namespace: 'ns', name: 's' }, data: { both: Buffer.from('from data').toString('base64') }, stringData: { both: 'from stringData', plain: 'héllo' } };
+  const secret = {
+    metadata: { namespace: 'ns', name: 's' },
+    data: { both: Buffer.from('from data').toString('base64') },
+    stringData: { both: 'from stringData', plain: 'héllo' },
+  };
 
   it('read data (base64) first, then stringData (plain text)', () => {
     expect(secretText(secret, 'both')).to.equal('from data');

@@ -1,10 +1,18 @@
 import { expect } from 'chai';
-import { MAX_LISTED_ISSUES, compactSpec, groupVersionKindWarning, setOwn, throwOnFieldIssues } from '../../../lib/cloud/spec-issues.js';
+import {
+  MAX_LISTED_ISSUES,
+  compactSpec,
+  groupVersionKindWarning,
+  setOwn,
+  throwOnFieldIssues,
+} from '../../../lib/cloud/spec-issues.js';
 import { InvalidMachineConfigurationError } from '../../../lib/machine/errors.js';
 
 describe('providerSpec decode helpers', () => {
   it('compactSpec drops undefined members deeply and keeps nulls, falsy values and array order', () => {
-    expect(compactSpec({ a: undefined, b: 0, c: null, d: { e: undefined, f: '' }, g: [{ h: undefined, i: false }, 2] })).to.deep.equal({
+    expect(
+      compactSpec({ a: undefined, b: 0, c: null, d: { e: undefined, f: '' }, g: [{ h: undefined, i: false }, 2] }),
+    ).to.deep.equal({
       b: 0,
       c: null,
       d: { f: '' },
@@ -38,7 +46,10 @@ describe('providerSpec decode helpers', () => {
   });
 
   it(`throwOnFieldIssues lists at most ${MAX_LISTED_ISSUES} issues and counts the rest`, () => {
-    const issues = Array.from({ length: 1000 }, (_, i) => ({ field: `spec.f${i}`, message: `spec.f${i}: Invalid value` }));
+    const issues = Array.from({ length: 1000 }, (_, i) => ({
+      field: `spec.f${i}`,
+      message: `spec.f${i}: Invalid value`,
+    }));
     try {
       throwOnFieldIssues(issues);
       expect.fail('no error');
@@ -53,10 +64,14 @@ describe('providerSpec decode helpers', () => {
   it('groupVersionKindWarning warns only when apiVersion or kind is set and not the accepted pair', () => {
     const known = ['machine.openshift.io/v1beta1'];
     expect(groupVersionKindWarning({}, known, 'FooSpec')).to.equal(undefined);
-    expect(groupVersionKindWarning({ apiVersion: 'machine.openshift.io/v1beta1', kind: 'FooSpec' }, known, 'FooSpec')).to.equal(undefined);
-    expect(groupVersionKindWarning({ kind: 'FooSpec' }, known, 'FooSpec')).to.equal('incorrect GroupVersionKind for FooSpec object: , Kind=FooSpec');
-    expect(groupVersionKindWarning({ apiVersion: 'machine.openshift.io/v1beta1', kind: 'Bar' }, known, 'FooSpec')).to.equal(
-      'incorrect GroupVersionKind for FooSpec object: machine.openshift.io/v1beta1, Kind=Bar',
+    expect(
+      groupVersionKindWarning({ apiVersion: 'machine.openshift.io/v1beta1', kind: 'FooSpec' }, known, 'FooSpec'),
+    ).to.equal(undefined);
+    expect(groupVersionKindWarning({ kind: 'FooSpec' }, known, 'FooSpec')).to.equal(
+      'incorrect GroupVersionKind for FooSpec object: , Kind=FooSpec',
     );
+    expect(
+      groupVersionKindWarning({ apiVersion: 'machine.openshift.io/v1beta1', kind: 'Bar' }, known, 'FooSpec'),
+    ).to.equal('incorrect GroupVersionKind for FooSpec object: machine.openshift.io/v1beta1, Kind=Bar');
   });
 });

@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { MAX_SPEC_STRING_LENGTH, SpecReader, invalidValue, keyPath, previewValue } from '../../../lib/cloud/spec-reader.js';
+import {
+  MAX_SPEC_STRING_LENGTH,
+  SpecReader,
+  invalidValue,
+  keyPath,
+  previewValue,
+} from '../../../lib/cloud/spec-reader.js';
 
 /** `[[[...'x'...]]]` nested `depth` levels, built the way the API server hands it over: parsed from JSON text. */
 const nested = (depth: number): unknown => JSON.parse(`${'['.repeat(depth)}"x"${']'.repeat(depth)}`);
@@ -36,7 +42,9 @@ describe('SpecReader', () => {
     expect(reader.string('x'.repeat(MAX_SPEC_STRING_LENGTH + 1), 'spec.f')).to.equal(undefined);
     expect(reader.errors.map((e) => e.field)).to.deep.equal(['spec.f']);
     expect(reader.errors[0]?.message).to.contain('Too long').and.have.length.below(200);
-    expect(new SpecReader().string('x'.repeat(MAX_SPEC_STRING_LENGTH), 'spec.f')).to.have.length(MAX_SPEC_STRING_LENGTH);
+    expect(new SpecReader().string('x'.repeat(MAX_SPEC_STRING_LENGTH), 'spec.f')).to.have.length(
+      MAX_SPEC_STRING_LENGTH,
+    );
   });
 
   it('reads own properties only, so nothing inherited from Object.prototype passes for a field', () => {
@@ -62,6 +70,9 @@ describe('SpecReader', () => {
   });
 
   it('invalidValue uses the Kubernetes field.Error wording', () => {
-    expect(invalidValue('spec.f', -1, 'must be at least 0')).to.deep.equal({ field: 'spec.f', message: 'spec.f: Invalid value: -1: must be at least 0' });
+    expect(invalidValue('spec.f', -1, 'must be at least 0')).to.deep.equal({
+      field: 'spec.f',
+      message: 'spec.f: Invalid value: -1: must be at least 0',
+    });
   });
 });

@@ -10,7 +10,12 @@ class CountingRegExp extends RegExp {
   }
 }
 
-const RULE: NameRule = { pattern: /^[a-z]([-a-z0-9]*[a-z0-9])?$/, minLength: 2, maxLength: 8, description: 'lower-case letters' };
+const RULE: NameRule = {
+  pattern: /^[a-z]([-a-z0-9]*[a-z0-9])?$/,
+  minLength: 2,
+  maxLength: 8,
+  description: 'lower-case letters',
+};
 
 describe('providerSpec field rules', () => {
   describe('checkName', () => {
@@ -28,7 +33,9 @@ describe('providerSpec field rules', () => {
     });
 
     it('reports a short or off-pattern name with the rule in words', () => {
-      expect(checkName('spec.n', 'a', RULE)?.message).to.equal('spec.n: Invalid value: "a": must be 2 to 8 characters: lower-case letters');
+      expect(checkName('spec.n', 'a', RULE)?.message).to.equal(
+        'spec.n: Invalid value: "a": must be 2 to 8 characters: lower-case letters',
+      );
       expect(checkName('spec.n', '../x', RULE)?.field).to.equal('spec.n');
       expect(checkName('spec.n', 'ab-', RULE)?.field).to.equal('spec.n');
     });
@@ -38,11 +45,14 @@ describe('providerSpec field rules', () => {
     expect(checkRange('spec.s', 0, 0, 10)).to.equal(undefined);
     expect(checkRange('spec.s', 10, 0, 10)).to.equal(undefined);
     expect(checkRange('spec.s', -1, 0, 10)?.message).to.equal('spec.s: Invalid value: -1: must be between 0 and 10');
-    expect(checkRange('spec.s', 1e12, 0, 16384, 'GiB')?.message).to.equal('spec.s: Invalid value: 1000000000000: must be between 0 and 16384 GiB');
+    expect(checkRange('spec.s', 1e12, 0, 16384, 'GiB')?.message).to.equal(
+      'spec.s: Invalid value: 1000000000000: must be between 0 and 16384 GiB',
+    );
   });
 
   it('isNonNegativeDecimal takes digits with at most one point, and no sign, exponent or blanks', () => {
     for (const ok of ['0', '0.05', '12', '12.50']) expect(isNonNegativeDecimal(ok), ok).to.equal(true);
-    for (const bad of ['-1', '+1', '1e3', '.5', '5.', '1.2.3', ' 1', 'NaN', 'Infinity', '', '0x10']) expect(isNonNegativeDecimal(bad), bad).to.equal(false);
+    for (const bad of ['-1', '+1', '1e3', '.5', '5.', '1.2.3', ' 1', 'NaN', 'Infinity', '', '0x10'])
+      expect(isNonNegativeDecimal(bad), bad).to.equal(false);
   });
 });

@@ -12,7 +12,9 @@ describe('TerminationFollower', () => {
       waits.push(ms);
       clock.step(ms);
     }
-    expect(waits).to.deep.equal([1_000, 1_000, 1_000, 1_500, 2_250, 3_375, 5_063, 7_594, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000]);
+    expect(waits).to.deep.equal([
+      1_000, 1_000, 1_000, 1_500, 2_250, 3_375, 5_063, 7_594, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000,
+    ]);
   });
 
   it('notices the end of a termination of T within max(1 s, T/2) of it', () => {

@@ -2,13 +2,24 @@ import { expect } from 'chai';
 import type { Machine } from '../../../lib/apis/machine-types.js';
 import { readUserData } from '../../../lib/cloud/user-data-secret.js';
 import { Secrets } from '../../../lib/client/resources.js';
-import { InvalidMachineConfigurationError, MissingSecretError, MissingSecretKeyError } from '../../../lib/machine/errors.js';
+import {
+  InvalidMachineConfigurationError,
+  MissingSecretError,
+  MissingSecretKeyError,
+} from '../../../lib/machine/errors.js';
 import { MemoryKubeClient } from '../machine/memory-kube.js';
 
 const signal = new AbortController().signal;
-const machine: Machine = { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { namespace: 'ns', name: 'm' } };
+const machine: Machine = {
+  apiVersion: 'machine.openshift.io/v1beta1',
+  kind: 'Machine',
+  metadata: { namespace: 'ns', name: 'm' },
+};
 
-async function clientWith(secret: { data?: Record<string, string>; stringData?: Record<string, string> }): Promise<MemoryKubeClient> {
+async function clientWith(secret: {
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+}): Promise<MemoryKubeClient> {
   const client = new MemoryKubeClient();
   await client.create(Secrets, { metadata: { namespace: 'ns', name: 'worker-user-data' }, ...secret });
   return client;
@@ -20,7 +31,9 @@ describe('readUserData', () => {
     const fromData = await clientWith({ data: { userData: Buffer.from(ignition).toString('base64') } });
     expect((await readUserData(fromData, machine, 'worker-user-data', signal))?.toString('utf8')).to.equal(ignition);
     const fromStringData = await clientWith({ stringData: { userData: ignition } });
-    expect((await readUserData(fromStringData, machine, 'worker-user-data', signal))?.toString('utf8')).to.equal(ignition);
+    expect((await readUserData(fromStringData, machine, 'worker-user-data', signal))?.toString('utf8')).to.equal(
+      ignition,
+    );
   });
 
   it('returns undefined without reading anything when the spec names no Secret', async () => {
@@ -31,7 +44,9 @@ describe('readUserData', () => {
   });
 
   it('turns a Secret that does not exist into a MissingSecretError for user data', async () => {
-    const err = await readUserData(new MemoryKubeClient(), machine, 'worker-user-data', signal).catch((e: unknown) => e);
+    const err = await readUserData(new MemoryKubeClient(), machine, 'worker-user-data', signal).catch(
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(MissingSecretError);
     expect(err).to.include({ namespace: 'ns', secretName: 'worker-user-data', purpose: 'user data' });
   });
@@ -41,14 +56,24 @@ describe('readUserData', () => {
     const err = await readUserData(client, machine, 'worker-user-data', signal).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(MissingSecretKeyError);
     expect(err).not.to.be.instanceOf(InvalidMachineConfigurationError);
-    expect(err).to.include({ namespace: 'ns', secretName: 'worker-user-data', key: 'userData', message: 'secret ns/worker-user-data missing userData key' });
+    expect(err).to.include({
+      namespace: 'ns',
+      secretName: 'worker-user-data',
+      key: 'userData',
+      message: 'secret ns/worker-user-data missing userData key',
+    });
   });
 
   it('reports a Secret without the key as an invalid spec at the given field when the provider says so', async () => {
     const client = await clientWith({ data: { other: 'eA==' } });
-    const err = await readUserData(client, machine, 'worker-user-data', signal, { invalidSpecField: 'spec.providerSpec.value.userDataSecret' }).catch((e: unknown) => e);
+    const err = await readUserData(client, machine, 'worker-user-data', signal, {
+      invalidSpecField: 'spec.providerSpec.value.userDataSecret',
+    }).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(InvalidMachineConfigurationError);
-    expect(err).to.include({ field: 'spec.providerSpec.value.userDataSecret', message: 'secret ns/worker-user-data does not have "userData" field set' });
+    expect(err).to.include({
+      field: 'spec.providerSpec.value.userDataSecret',
+      message: 'secret ns/worker-user-data does not have "userData" field set',
+    });
     expect((err as Error).cause).to.be.instanceOf(MissingSecretKeyError);
   });
 

@@ -10,7 +10,13 @@ const coreEvent = {
   apiVersion: 'v1',
   kind: 'Event',
   metadata: { name: 'm1.abc', namespace: 'ev' },
-  involvedObject: { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', name: 'm1', namespace: 'ev', uid: 'u-1' },
+  involvedObject: {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'Machine',
+    name: 'm1',
+    namespace: 'ev',
+    uid: 'u-1',
+  },
   reason: 'Created',
   message: 'Created Machine m1',
   source: { component: 'machine-controller', host: 'h1' },
@@ -57,7 +63,7 @@ describe('envtest: events.k8s.io/v1 is a view of the core Events', () => {
       expect(coreFromEventsV1(v)).to.deep.equal(coreEvent);
     });
 
-    it('always serialises the object references and sources, as kube\'s struct fields are', () => {
+    it("always serialises the object references and sources, as kube's struct fields are", () => {
       const v = eventsV1FromCore({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'x' } }) as Json;
       expect(v.regarding).to.deep.equal({});
       expect(v.deprecatedSource).to.deep.equal({});
@@ -80,7 +86,10 @@ describe('envtest: events.k8s.io/v1 is a view of the core Events', () => {
     after(async () => env.cp.stop());
 
     it('shows an Event created through core/v1 through events.k8s.io/v1, same object, same resourceVersion', async () => {
-      const created = await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'from-core' } }) });
+      const created = await env.core.createNamespacedEvent({
+        namespace: ns,
+        body: coreWith({ metadata: { name: 'from-core' } }),
+      });
       const seen = await events.readNamespacedEvent({ namespace: ns, name: 'from-core' });
       expect(seen.apiVersion).to.equal('events.k8s.io/v1');
       expect(seen.metadata?.resourceVersion).to.equal(created.metadata?.resourceVersion);
@@ -100,8 +109,12 @@ describe('envtest: events.k8s.io/v1 is a view of the core Events', () => {
           metadata: { name: 'from-events' },
           eventTime: new Date('2026-01-01T00:00:00Z'),
           regarding: { kind: 'Machine', name: 'm2', namespace: ns },
-          note: 'hello', reason: 'Scheduled', type: 'Warning', action: 'Schedule',
-          reportingController: 'mapi/ctl', reportingInstance: 'ctl-0',
+          note: 'hello',
+          reason: 'Scheduled',
+          type: 'Warning',
+          action: 'Schedule',
+          reportingController: 'mapi/ctl',
+          reportingInstance: 'ctl-0',
         },
       });
       expect(created.apiVersion).to.equal('events.k8s.io/v1');
@@ -117,34 +130,67 @@ describe('envtest: events.k8s.io/v1 is a view of the core Events', () => {
       await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'shared' } }) });
       const viaEvents = await events.readNamespacedEvent({ namespace: ns, name: 'shared' });
       const lastObservedTime = '2026-01-01T00:02:00.000000Z' as unknown as Date;
-      const replaced = await events.replaceNamespacedEvent({ namespace: ns, name: 'shared', body: { ...viaEvents, series: { count: 3, lastObservedTime } } });
+      const replaced = await events.replaceNamespacedEvent({
+        namespace: ns,
+        name: 'shared',
+        body: { ...viaEvents, series: { count: 3, lastObservedTime } },
+      });
       expect((await env.core.readNamespacedEvent({ namespace: ns, name: 'shared' })).series?.count).to.equal(3);
-      const patched = await events.patchNamespacedEvent({ namespace: ns, name: 'shared', body: { metadata: { labels: { seen: 'twice' } } } }, merge);
+      const patched = await events.patchNamespacedEvent(
+        { namespace: ns, name: 'shared', body: { metadata: { labels: { seen: 'twice' } } } },
+        merge,
+      );
       expect(Number(patched.metadata?.resourceVersion)).to.be.greaterThan(Number(replaced.metadata?.resourceVersion));
       const core = await env.core.readNamespacedEvent({ namespace: ns, name: 'shared' });
       expect(core.metadata?.labels).to.deep.equal({ seen: 'twice' });
-      const corePatched = await env.core.patchNamespacedEvent({ namespace: ns, name: 'shared', body: { message: 'core may rewrite it' } }, merge);
-      expect((await events.readNamespacedEvent({ namespace: ns, name: 'shared' })).note).to.equal('core may rewrite it');
+      const corePatched = await env.core.patchNamespacedEvent(
+        { namespace: ns, name: 'shared', body: { message: 'core may rewrite it' } },
+        merge,
+      );
+      expect((await events.readNamespacedEvent({ namespace: ns, name: 'shared' })).note).to.equal(
+        'core may rewrite it',
+      );
       expect(corePatched.metadata?.resourceVersion).to.not.equal(patched.metadata?.resourceVersion);
       await events.deleteNamespacedEvent({ namespace: ns, name: 'shared' });
       const gone = await failure(env.core.readNamespacedEvent({ namespace: ns, name: 'shared' }));
       expect(gone.code).to.equal(404);
     });
 
-    it('holds events.k8s.io/v1 writes to that API\'s strict rules, core writes to the legacy ones (kube\'s messages, core field names)', async () => {
-      const bad = await failure(events.createNamespacedEvent({
-        namespace: ns,
-        body: { metadata: { name: 'strict' }, regarding: { kind: 'Machine', name: 'm', namespace: ns }, reason: 'R', type: 'Odd', deprecatedCount: 2 } as unknown as k8s.EventsV1Event,
-      }));
+    it("holds events.k8s.io/v1 writes to that API's strict rules, core writes to the legacy ones (kube's messages, core field names)", async () => {
+      const bad = await failure(
+        events.createNamespacedEvent({
+          namespace: ns,
+          body: {
+            metadata: { name: 'strict' },
+            regarding: { kind: 'Machine', name: 'm', namespace: ns },
+            reason: 'R',
+            type: 'Odd',
+            deprecatedCount: 2,
+          } as unknown as k8s.EventsV1Event,
+        }),
+      );
       expect(bad.code).to.equal(422);
-      expect(bad.body.message).to.equal('Event.events.k8s.io "strict" is invalid: [eventTime: Required value, type: Invalid value: "": has invalid value: Odd, count: Invalid value: "": needs to be unset]');
-      const timed = await failure(env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'timed' }, reportingComponent: undefined, action: undefined }) }));
-      expect(timed.body.message).to.equal('Event "timed" is invalid: [reportingController: Required value, reportingController: Invalid value: "": name part must be non-empty, action: Required value]');
+      expect(bad.body.message).to.equal(
+        'Event.events.k8s.io "strict" is invalid: [eventTime: Required value, type: Invalid value: "": has invalid value: Odd, count: Invalid value: "": needs to be unset]',
+      );
+      const timed = await failure(
+        env.core.createNamespacedEvent({
+          namespace: ns,
+          body: coreWith({ metadata: { name: 'timed' }, reportingComponent: undefined, action: undefined }),
+        }),
+      );
+      expect(timed.body.message).to.equal(
+        'Event "timed" is invalid: [reportingController: Required value, reportingController: Invalid value: "": name part must be non-empty, action: Required value]',
+      );
       await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'immutable' } }) });
       const current = await events.readNamespacedEvent({ namespace: ns, name: 'immutable' });
-      const changed = await failure(events.replaceNamespacedEvent({ namespace: ns, name: 'immutable', body: { ...current, note: 'rewritten' } }));
+      const changed = await failure(
+        events.replaceNamespacedEvent({ namespace: ns, name: 'immutable', body: { ...current, note: 'rewritten' } }),
+      );
       expect(changed.code).to.equal(422);
-      expect(changed.body.details.causes).to.deep.equal([{ reason: 'FieldValueInvalid', message: 'Invalid value: "rewritten": field is immutable', field: 'message' }]);
+      expect(changed.body.details.causes).to.deep.equal([
+        { reason: 'FieldValueInvalid', message: 'Invalid value: "rewritten": field is immutable', field: 'message' },
+      ]);
     });
 
     it('names the events.k8s.io resource in its errors', async () => {
@@ -154,27 +200,60 @@ describe('envtest: events.k8s.io/v1 is a view of the core Events', () => {
     });
 
     it('selects by the events.k8s.io field labels, mapped to the core fields, and rejects the core-only ones', async () => {
-      await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'sel-a' }, involvedObject: { kind: 'Node', name: 'n-a', namespace: ns }, reportingComponent: 'rc-a' }) });
-      await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'sel-b' }, involvedObject: { kind: 'Node', name: 'n-b', namespace: ns } }) });
-      const byName = await events.listNamespacedEvent({ namespace: ns, fieldSelector: 'regarding.kind=Node,regarding.name=n-a' });
+      await env.core.createNamespacedEvent({
+        namespace: ns,
+        body: coreWith({
+          metadata: { name: 'sel-a' },
+          involvedObject: { kind: 'Node', name: 'n-a', namespace: ns },
+          reportingComponent: 'rc-a',
+        }),
+      });
+      await env.core.createNamespacedEvent({
+        namespace: ns,
+        body: coreWith({ metadata: { name: 'sel-b' }, involvedObject: { kind: 'Node', name: 'n-b', namespace: ns } }),
+      });
+      const byName = await events.listNamespacedEvent({
+        namespace: ns,
+        fieldSelector: 'regarding.kind=Node,regarding.name=n-a',
+      });
       expect(byName.items.map((e) => e.metadata?.name)).to.deep.equal(['sel-a']);
-      const byController = await events.listNamespacedEvent({ namespace: ns, fieldSelector: 'reportingController=rc-a' });
+      const byController = await events.listNamespacedEvent({
+        namespace: ns,
+        fieldSelector: 'reportingController=rc-a',
+      });
       expect(byController.items.map((e) => e.metadata?.name)).to.deep.equal(['sel-a']);
-      const bySource = await events.listNamespacedEvent({ namespace: ns, fieldSelector: 'source=machine-controller,regarding.kind=Node' });
+      const bySource = await events.listNamespacedEvent({
+        namespace: ns,
+        fieldSelector: 'source=machine-controller,regarding.kind=Node',
+      });
       expect(bySource.items.map((e) => e.metadata?.name)).to.deep.equal(['sel-a', 'sel-b']);
-      const coreOnly = await failure(events.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=n-a' }));
+      const coreOnly = await failure(
+        events.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=n-a' }),
+      );
       expect(coreOnly.code).to.equal(400);
       expect(coreOnly.body.message).to.equal('field label not supported: involvedObject.name');
-      const viewOnly = await failure(env.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'regarding.name=n-a' }));
+      const viewOnly = await failure(
+        env.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'regarding.name=n-a' }),
+      );
       expect(viewOnly.code).to.equal(400);
     });
 
     it('watches core writes through events.k8s.io/v1, converted', async () => {
       const list = await events.listNamespacedEvent({ namespace: ns });
-      const res = raw(env.cp, 'GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events?watch=true&timeoutSeconds=1&resourceVersion=${list.metadata?.resourceVersion ?? ''}`);
+      const res = raw(
+        env.cp,
+        'GET',
+        `/apis/events.k8s.io/v1/namespaces/${ns}/events?watch=true&timeoutSeconds=1&resourceVersion=${list.metadata?.resourceVersion ?? ''}`,
+      );
       await new Promise((r) => setTimeout(r, 100));
-      const created = await env.core.createNamespacedEvent({ namespace: ns, body: coreWith({ metadata: { name: 'watched' } }) });
-      const lines = (await res).text.trim().split('\n').map((l) => JSON.parse(l));
+      const created = await env.core.createNamespacedEvent({
+        namespace: ns,
+        body: coreWith({ metadata: { name: 'watched' } }),
+      });
+      const lines = (await res).text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const added = lines.find((l) => l.object?.metadata?.name === 'watched');
       expect(added?.type).to.equal('ADDED');
       expect(added?.object.apiVersion).to.equal('events.k8s.io/v1');
@@ -185,7 +264,9 @@ describe('envtest: events.k8s.io/v1 is a view of the core Events', () => {
     it('prints the same table through both APIs (kube prints the one object)', async () => {
       const headers = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
       const core = (await raw(env.cp, 'GET', `/api/v1/namespaces/${ns}/events/from-core`, { headers })).json();
-      const view = (await raw(env.cp, 'GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events/from-core`, { headers })).json();
+      const view = (
+        await raw(env.cp, 'GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events/from-core`, { headers })
+      ).json();
       expect(view.rows[0].cells).to.deep.equal(core.rows[0].cells);
       expect(view.rows[0].cells).to.include('Created Machine m1');
     });

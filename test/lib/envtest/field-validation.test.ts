@@ -12,7 +12,8 @@ describe('envtest: fieldValidation and typed decoding', () => {
   const ns = 'fv';
   const cms = `/api/v1/namespaces/${ns}/configmaps`;
   const json = { 'content-type': 'application/json' };
-  const send = (method: string, path: string, body: string, headers: Record<string, string> = json) => raw(env.cp, method, path, { body, headers });
+  const send = (method: string, path: string, body: string, headers: Record<string, string> = json) =>
+    raw(env.cp, method, path, { body, headers });
 
   before(async () => {
     env = await startEnv();
@@ -20,25 +21,41 @@ describe('envtest: fieldValidation and typed decoding', () => {
   });
   after(async () => env.cp.stop());
 
-  it('Strict rejects a built-in object\'s unknown fields, every one in kube\'s message, and stores nothing', async () => {
-    const r = await send('POST', `${cms}?fieldValidation=Strict`, '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"strict","foo":1},"data":{"k":"v"},"spec":{"x":1}}');
+  it("Strict rejects a built-in object's unknown fields, every one in kube's message, and stores nothing", async () => {
+    const r = await send(
+      'POST',
+      `${cms}?fieldValidation=Strict`,
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"strict","foo":1},"data":{"k":"v"},"spec":{"x":1}}',
+    );
     expect(r.status).to.equal(400);
     expect(r.json().reason).to.equal('BadRequest');
-    expect(r.json().message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.foo", unknown field "spec"');
+    expect(r.json().message).to.equal(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.foo", unknown field "spec"',
+    );
     expect((await raw(env.cp, 'GET', `${cms}/strict`)).status).to.equal(404);
   });
 
   it('Warn (the default) stores the object without the unknown fields and answers one Warning header each', async () => {
     const owner = await env.core.createNode({ body: { metadata: { name: 'owner' } } });
     const ref = { apiVersion: 'v1', kind: 'Node', name: 'owner', uid: owner.metadata?.uid };
-    const r = await send('POST', cms, JSON.stringify({ metadata: { name: 'warn', foo: 1, ownerReferences: [{ ...ref, bogus: true }] }, data: { k: 'v' }, spec: {} }));
+    const r = await send(
+      'POST',
+      cms,
+      JSON.stringify({
+        metadata: { name: 'warn', foo: 1, ownerReferences: [{ ...ref, bogus: true }] },
+        data: { k: 'v' },
+        spec: {},
+      }),
+    );
     expect(r.status).to.equal(201);
     // Node's client joins repeated headers with ", ".
-    expect(r.headers.warning).to.equal([
-      '299 - "unknown field \\"metadata.foo\\""',
-      '299 - "unknown field \\"metadata.ownerReferences[0].bogus\\""',
-      '299 - "unknown field \\"spec\\""',
-    ].join(', '));
+    expect(r.headers.warning).to.equal(
+      [
+        '299 - "unknown field \\"metadata.foo\\""',
+        '299 - "unknown field \\"metadata.ownerReferences[0].bogus\\""',
+        '299 - "unknown field \\"spec\\""',
+      ].join(', '),
+    );
     const got = (await raw(env.cp, 'GET', `${cms}/warn`)).json();
     expect(got.spec).to.equal(undefined);
     expect(got.metadata.foo).to.equal(undefined);
@@ -57,7 +74,9 @@ describe('envtest: fieldValidation and typed decoding', () => {
     const body = '{"metadata":{"name":"proto","__proto__":{"polluted":"yes"}},"data":{"__proto__":"kept as a key"}}';
     const strict = await send('POST', `${cms}?fieldValidation=Strict`, body);
     expect(strict.status).to.equal(400);
-    expect(strict.json().message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.__proto__"');
+    expect(strict.json().message).to.equal(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.__proto__"',
+    );
     const warned = await send('POST', cms, body);
     expect(warned.status).to.equal(201);
     expect(String(warned.headers.warning)).to.contain('unknown field \\"metadata.__proto__\\"');
@@ -70,65 +89,114 @@ describe('envtest: fieldValidation and typed decoding', () => {
     expect(({} as Json).polluted).to.equal(undefined);
   });
 
-  it('applies to update and to every patch type (a patch\'s strict error is not wrapped, a body\'s is)', async () => {
+  it("applies to update and to every patch type (a patch's strict error is not wrapped, a body's is)", async () => {
     await send('POST', cms, '{"metadata":{"name":"writes"},"data":{"k":"v"}}');
     const current = (await raw(env.cp, 'GET', `${cms}/writes`)).json();
     const put = await send('PUT', `${cms}/writes?fieldValidation=Strict`, JSON.stringify({ ...current, spec: {} }));
     expect(put.status).to.equal(400);
-    expect(put.json().message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "spec"');
-    const mergePatch = await send('PATCH', `${cms}/writes?fieldValidation=Strict`, '{"metadata":{"bogus":1}}', { 'content-type': 'application/merge-patch+json' });
+    expect(put.json().message).to.equal(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "spec"',
+    );
+    const mergePatch = await send('PATCH', `${cms}/writes?fieldValidation=Strict`, '{"metadata":{"bogus":1}}', {
+      'content-type': 'application/merge-patch+json',
+    });
     expect(mergePatch.json().message).to.equal('strict decoding error: unknown field "metadata.bogus"');
-    const jsonPatch = await send('PATCH', `${cms}/writes?fieldValidation=Strict`, '[{"op":"add","path":"/spec","value":{}}]', { 'content-type': 'application/json-patch+json' });
+    const jsonPatch = await send(
+      'PATCH',
+      `${cms}/writes?fieldValidation=Strict`,
+      '[{"op":"add","path":"/spec","value":{}}]',
+      { 'content-type': 'application/json-patch+json' },
+    );
     expect(jsonPatch.json().message).to.equal('strict decoding error: unknown field "spec"');
-    const smp = await send('PATCH', `${cms}/writes?fieldValidation=Warn`, '{"spec":{}}', { 'content-type': 'application/strategic-merge-patch+json' });
+    const smp = await send('PATCH', `${cms}/writes?fieldValidation=Warn`, '{"spec":{}}', {
+      'content-type': 'application/strategic-merge-patch+json',
+    });
     expect(smp.status).to.equal(200);
     expect(String(smp.headers.warning)).to.contain('unknown field \\"spec\\"');
-    const applied = await send('PATCH', `${cms}/writes?fieldValidation=Strict&fieldManager=t`, '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"writes"},"spec":{}}', { 'content-type': 'application/apply-patch+yaml' });
+    const applied = await send(
+      'PATCH',
+      `${cms}/writes?fieldValidation=Strict&fieldManager=t`,
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"writes"},"spec":{}}',
+      { 'content-type': 'application/apply-patch+yaml' },
+    );
     expect(applied.json().message).to.equal('strict decoding error: unknown field "spec"');
   });
 
-  it('reports a custom resource\'s unknown metadata fields with those its schema prunes', async () => {
-    const r = await send('POST', `/apis/test.envtest.io/v1/namespaces/${ns}/widgets?fieldValidation=Strict`,
-      '{"apiVersion":"test.envtest.io/v1","kind":"Widget","metadata":{"name":"w","bogus":1},"spec":{"size":"small","bogus":2}}');
+  it("reports a custom resource's unknown metadata fields with those its schema prunes", async () => {
+    const r = await send(
+      'POST',
+      `/apis/test.envtest.io/v1/namespaces/${ns}/widgets?fieldValidation=Strict`,
+      '{"apiVersion":"test.envtest.io/v1","kind":"Widget","metadata":{"name":"w","bogus":1},"spec":{"size":"small","bogus":2}}',
+    );
     expect(r.status).to.equal(400);
-    expect(r.json().message).to.equal('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "metadata.bogus", unknown field "spec.bogus"');
+    expect(r.json().message).to.equal(
+      'Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "metadata.bogus", unknown field "spec.bogus"',
+    );
   });
 
   it('checks events.k8s.io/v1 Events against their own fields, not the core ones', async () => {
-    const r = await send('POST', `/apis/events.k8s.io/v1/namespaces/${ns}/events?fieldValidation=Strict`,
-      '{"metadata":{"name":"e"},"eventTime":"2026-01-01T00:00:00.000000Z","note":"n","message":"core only","regarding":{"kind":"Node","name":"x","bogus":1}}');
+    const r = await send(
+      'POST',
+      `/apis/events.k8s.io/v1/namespaces/${ns}/events?fieldValidation=Strict`,
+      '{"metadata":{"name":"e"},"eventTime":"2026-01-01T00:00:00.000000Z","note":"n","message":"core only","regarding":{"kind":"Node","name":"x","bogus":1}}',
+    );
     expect(r.status).to.equal(400);
-    expect(r.json().message).to.equal('Event in version "v1" cannot be handled as a Event: strict decoding error: unknown field "message", unknown field "regarding.bogus"');
+    expect(r.json().message).to.equal(
+      'Event in version "v1" cannot be handled as a Event: strict decoding error: unknown field "message", unknown field "regarding.bogus"',
+    );
   });
 
-  it('refuses a ConfigMap data value that is not a string with kube\'s decoding error, whatever fieldValidation says', async () => {
-    for (const [value, jsonType] of [['5', 'number'], ['true', 'bool'], ['{"a":1}', 'object']] as const) {
-      const r = await send('POST', `${cms}?fieldValidation=Ignore`, `{"metadata":{"name":"typed"},"data":{"port":${value}}}`);
+  it("refuses a ConfigMap data value that is not a string with kube's decoding error, whatever fieldValidation says", async () => {
+    for (const [value, jsonType] of [
+      ['5', 'number'],
+      ['true', 'bool'],
+      ['{"a":1}', 'object'],
+    ] as const) {
+      const r = await send(
+        'POST',
+        `${cms}?fieldValidation=Ignore`,
+        `{"metadata":{"name":"typed"},"data":{"port":${value}}}`,
+      );
       expect(r.status).to.equal(400);
-      expect(r.json().message).to.equal(`ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal ${jsonType} into Go struct field ConfigMap.data of type string`);
+      expect(r.json().message).to.equal(
+        `ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal ${jsonType} into Go struct field ConfigMap.data of type string`,
+      );
     }
     const notMap = await send('POST', cms, '{"metadata":{"name":"typed"},"data":["a"]}');
-    expect(notMap.json().message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string');
+    expect(notMap.json().message).to.equal(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string',
+    );
     await send('POST', cms, '{"metadata":{"name":"typed"},"data":{"ok":"v"}}');
   });
 
   it('answers a patch that leaves a ConfigMap data value not a string with kube\'s 422 on the field "patch", naming the patched object', async () => {
     await send('POST', cms, '{"metadata":{"name":"typed-patch"},"data":{"ok":"v"}}');
-    const patched = await send('PATCH', `${cms}/typed-patch`, '{"data":{"ok":7}}', { 'content-type': 'application/merge-patch+json' });
+    const patched = await send('PATCH', `${cms}/typed-patch`, '{"data":{"ok":7}}', {
+      'content-type': 'application/merge-patch+json',
+    });
     expect(patched.status).to.equal(422);
-    const status = patched.json() as { reason: string; message: string; details: { causes: Array<{ reason: string; field: string }> } };
+    const status = patched.json() as {
+      reason: string;
+      message: string;
+      details: { causes: Array<{ reason: string; field: string }> };
+    };
     expect(status.reason).to.equal('Invalid');
     expect(status.message.startsWith(' "" is invalid: patch: Invalid value: "{')).to.equal(true);
-    expect(status.message).to.contain('\\"ok\\":7').and.match(/": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/);
+    expect(status.message)
+      .to.contain('\\"ok\\":7')
+      .and.match(/": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/);
     expect(status.details.causes.map((c) => [c.reason, c.field])).to.deep.equal([['FieldValueInvalid', 'patch']]);
     expect((await raw(env.cp, 'GET', `${cms}/typed-patch`)).json().data).to.deep.equal({ ok: 'v' });
   });
 
   it('Strict rejects fields a body gives twice, naming each by its path with the unknown ones, and stores nothing', async () => {
-    const body = '{"metadata":{"name":"dup","name":"dup","labels":{"a":"1","a":"2"}},"data":{"k":"v"},"bogus":1,"data":{"k":"w"}}';
+    const body =
+      '{"metadata":{"name":"dup","name":"dup","labels":{"a":"1","a":"2"}},"data":{"k":"v"},"bogus":1,"data":{"k":"w"}}';
     const r = await send('POST', `${cms}?fieldValidation=Strict`, body);
     expect(r.status).to.equal(400);
-    expect(r.json().message).to.equal('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.name", duplicate field "metadata.labels.a", duplicate field "data", unknown field "bogus"');
+    expect(r.json().message).to.equal(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.name", duplicate field "metadata.labels.a", duplicate field "data", unknown field "bogus"',
+    );
     expect((await raw(env.cp, 'GET', `${cms}/dup`)).status).to.equal(404);
   });
 
@@ -137,25 +205,40 @@ describe('envtest: fieldValidation and typed decoding', () => {
     expect(warn.status).to.equal(201);
     expect(warn.headers.warning).to.equal('299 - "duplicate field \\"data.k\\""');
     expect(warn.json().data).to.deep.equal({ k: 'last' });
-    const ignore = await send('POST', `${cms}?fieldValidation=Ignore`, '{"metadata":{"name":"dup-ignore"},"data":{"k":"first","k":"last"}}');
+    const ignore = await send(
+      'POST',
+      `${cms}?fieldValidation=Ignore`,
+      '{"metadata":{"name":"dup-ignore"},"data":{"k":"first","k":"last"}}',
+    );
     expect(ignore.status).to.equal(201);
     expect(ignore.headers.warning).to.equal(undefined);
   });
 
   it('bounds the warnings of a body with thousands of unknown fields as kube does (4 KiB in all), so clients can read the reply', async () => {
     const data = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`field${i}`, i]));
-    const r = await send('POST', cms, JSON.stringify({ metadata: { name: 'many-unknown' }, data: { k: 'v' }, ...data }));
+    const r = await send(
+      'POST',
+      cms,
+      JSON.stringify({ metadata: { name: 'many-unknown' }, data: { k: 'v' }, ...data }),
+    );
     expect(r.status).to.equal(201);
     const headers = ([] as string[]).concat(r.headers.warning ?? []).join(', ');
     expect(headers.length).to.be.below(8 * 1024);
     expect(headers).to.contain('unknown field \\"field0\\"').and.not.contain('field4999');
   });
 
-  it('checks a merge patch for duplicate fields too, and a list\'s elements by index', async () => {
+  it("checks a merge patch for duplicate fields too, and a list's elements by index", async () => {
     await send('POST', cms, '{"metadata":{"name":"dup-patch"},"data":{"k":"v"}}');
-    const r = await send('PATCH', `${cms}/dup-patch?fieldValidation=Strict`, '{"metadata":{"finalizers":["a"],"ownerReferences":[{"name":"x","name":"y"}]},"data":{"k":"1","k":"2"}}', { 'content-type': 'application/merge-patch+json' });
+    const r = await send(
+      'PATCH',
+      `${cms}/dup-patch?fieldValidation=Strict`,
+      '{"metadata":{"finalizers":["a"],"ownerReferences":[{"name":"x","name":"y"}]},"data":{"k":"1","k":"2"}}',
+      { 'content-type': 'application/merge-patch+json' },
+    );
     expect(r.status).to.equal(400);
-    expect(r.json().message).to.equal('strict decoding error: duplicate field "metadata.ownerReferences[0].name", duplicate field "data.k"');
+    expect(r.json().message).to.equal(
+      'strict decoding error: duplicate field "metadata.ownerReferences[0].name", duplicate field "data.k"',
+    );
   });
 
   it('decodes a null data value as the empty string, as Go does', async () => {
@@ -170,13 +253,30 @@ describe('envtest: fieldValidation and typed decoding', () => {
       hook = await startWebhookServer();
       hook.handle = (request) => allow(request);
       const config = {
-        apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'cm-hook' },
-        webhooks: [{
-          name: 'cm.hook.test', clientConfig: { url: `${hook.url}/cm`, caBundle: hook.caBundle }, sideEffects: 'None', admissionReviewVersions: ['v1'],
-          rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE', 'UPDATE'] }],
-        }],
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'MutatingWebhookConfiguration',
+        metadata: { name: 'cm-hook' },
+        webhooks: [
+          {
+            name: 'cm.hook.test',
+            clientConfig: { url: `${hook.url}/cm`, caBundle: hook.caBundle },
+            sideEffects: 'None',
+            admissionReviewVersions: ['v1'],
+            rules: [
+              { apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE', 'UPDATE'] },
+            ],
+          },
+        ],
       };
-      expect((await send('POST', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', JSON.stringify(config))).status).to.equal(201);
+      expect(
+        (
+          await send(
+            'POST',
+            '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+            JSON.stringify(config),
+          )
+        ).status,
+      ).to.equal(201);
     });
     after(async () => {
       await raw(env.cp, 'DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/cm-hook');
@@ -195,7 +295,9 @@ describe('envtest: fieldValidation and typed decoding', () => {
       expect(seen).to.have.length(1);
       expect(seen[0].spec).to.equal(undefined);
       expect(seen[0].metadata.foo).to.equal(undefined);
-      const updated = await send('PATCH', `${cms}/hooked`, '{"metadata":{"bar":1}}', { 'content-type': 'application/merge-patch+json' });
+      const updated = await send('PATCH', `${cms}/hooked`, '{"metadata":{"bar":1}}', {
+        'content-type': 'application/merge-patch+json',
+      });
       expect(String(updated.headers.warning)).to.contain('unknown field \\"metadata.bar\\"');
       expect(hook.reviews[1]?.request.object.metadata.bar).to.equal(undefined);
     });

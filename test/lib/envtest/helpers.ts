@@ -40,7 +40,11 @@ export async function startEnv(opts: ControlPlaneOptions = {}): Promise<Env> {
 
 export const W = { group: 'test.envtest.io', version: 'v1', plural: 'widgets' } as const;
 
-export function widget(name: string, spec: Record<string, unknown> = { size: 'small' }, extra: Record<string, unknown> = {}) {
+export function widget(
+  name: string,
+  spec: Record<string, unknown> = { size: 'small' },
+  extra: Record<string, unknown> = {},
+) {
   return { apiVersion: 'test.envtest.io/v1', kind: 'Widget', metadata: { name, ...extra }, spec };
 }
 
@@ -60,7 +64,10 @@ export async function failure(p: Promise<unknown>): Promise<{ code: number; body
   } catch (err) {
     if (err instanceof k8s.ApiException) {
       const raw = err.body as unknown;
-      return { code: err.code, body: typeof raw === 'string' ? (JSON.parse(raw) as Record<string, Json>) : (raw as Record<string, Json>) };
+      return {
+        code: err.code,
+        body: typeof raw === 'string' ? (JSON.parse(raw) as Record<string, Json>) : (raw as Record<string, Json>),
+      };
     }
     throw err;
   }
@@ -75,7 +82,12 @@ export interface RawResponse {
 }
 
 /** One request to the control plane over plain HTTP, or over HTTPS (trusting its certificate) with tls. */
-export function raw(cp: ControlPlane, method: string, path: string, opts: { body?: string | Buffer; headers?: Record<string, string>; token?: string | null; tls?: boolean } = {}): Promise<RawResponse> {
+export function raw(
+  cp: ControlPlane,
+  method: string,
+  path: string,
+  opts: { body?: string | Buffer; headers?: Record<string, string>; token?: string | null; tls?: boolean } = {},
+): Promise<RawResponse> {
   const url = new URL(path, opts.tls ? cp.httpsUrl : cp.url);
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token !== null) headers.authorization = `Bearer ${opts.token ?? cp.token}`;
@@ -108,7 +120,8 @@ export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = 5000):
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last instanceof Error ? `: ${last.message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms${last instanceof Error ? `: ${last.message}` : ''}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -42,12 +42,22 @@ describe('envtest request bodies: nesting limit', () => {
     });
     after(() => env.cp.stop());
 
-    async function send(method: string, path: string, body?: string, contentType = 'application/json'): Promise<{ status: number; body: { message?: string } }> {
-      const res = await fetch(`${env.cp.url}${path}`, { method, headers: { authorization: `Bearer ${env.cp.token}`, 'content-type': contentType }, body });
+    async function send(
+      method: string,
+      path: string,
+      body?: string,
+      contentType = 'application/json',
+    ): Promise<{ status: number; body: { message?: string } }> {
+      const res = await fetch(`${env.cp.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${env.cp.token}`, 'content-type': contentType },
+        body,
+      });
       return { status: res.status, body: (await res.json()) as { message?: string } };
     }
 
-    const pod = (name: string, depth: number) => `{"metadata":{"name":"${name}"},"spec":{"containers":[{"name":"c","image":"i"}],"x":${nested(depth)}}}`;
+    const pod = (name: string, depth: number) =>
+      `{"metadata":{"name":"${name}"},"spec":{"containers":[{"name":"c","image":"i"}],"x":${nested(depth)}}}`;
 
     it(`stores and serves a body nested right up to the limit (${MaxJsonDepth} levels)`, async () => {
       const created = await send('POST', '/api/v1/namespaces/deep/pods', pod('at-limit', MaxJsonDepth - 3));
@@ -62,12 +72,19 @@ describe('envtest request bodies: nesting limit', () => {
         expect(res.status, res.body.message).to.equal(400);
         expect(res.body.message).to.contain(`more than ${MaxJsonDepth} levels deep`);
       }
-      const yaml = await send('POST', '/api/v1/namespaces/deep/configmaps', `${'['.repeat(5_000)}${']'.repeat(5_000)}`, 'application/yaml');
+      const yaml = await send(
+        'POST',
+        '/api/v1/namespaces/deep/configmaps',
+        `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
+        'application/yaml',
+      );
       expect(yaml.status).to.equal(400);
     });
 
     it('answers 400 to a patch that would make a stored object deeper than the limit', async () => {
-      expect((await send('POST', '/api/v1/namespaces/deep/pods', pod('grows', MaxJsonDepth - 10))).status).to.equal(201);
+      expect((await send('POST', '/api/v1/namespaces/deep/pods', pod('grows', MaxJsonDepth - 10))).status).to.equal(
+        201,
+      );
       const path = `/spec/x${'/a'.repeat(MaxJsonDepth - 10)}`;
       const patch = `[{"op":"replace","path":"${path}","value":${nested(20)}}]`;
       const res = await send('PATCH', '/api/v1/namespaces/deep/pods/grows', patch, 'application/json-patch+json');

@@ -3,8 +3,13 @@ import fc from 'fast-check';
 import { duplicateJsonFields } from '../../../lib/envtest/json-duplicate-fields.js';
 
 describe('envtest: fields a JSON text gives twice', () => {
-  it('names each repeat by its path, in kube\'s form, in the order they appear', () => {
-    expect(duplicateJsonFields('{"a":1,"a":2,"b":{"c":[{"d":1,"d":2},{"e":{"f":0,"f":1}}]},"b":null}')).to.deep.equal(['a', 'b.c[0].d', 'b.c[1].e.f', 'b']);
+  it("names each repeat by its path, in kube's form, in the order they appear", () => {
+    expect(duplicateJsonFields('{"a":1,"a":2,"b":{"c":[{"d":1,"d":2},{"e":{"f":0,"f":1}}]},"b":null}')).to.deep.equal([
+      'a',
+      'b.c[0].d',
+      'b.c[1].e.f',
+      'b',
+    ]);
   });
 
   it('compares keys after unescaping, and never takes string values or keys inside strings for keys', () => {

@@ -25,7 +25,7 @@ describe('evalJsonPath', () => {
     { path: '.status.replicas', want: [3] },
     { path: '.status.nodeRef', want: [{ name: 'node-1' }] },
     { path: '.status.nodeRef.*', want: ['node-1'] },
-    { path: "..address", want: ['10.0.0.1', 'ip-10-0-0-1'] },
+    { path: '..address', want: ['10.0.0.1', 'ip-10-0-0-1'] },
     { path: ".metadata['name','namespace']", want: ['m-1', 'openshift-machine-api'] },
     { path: '.status.missing', want: [] },
     { path: '.status.addresses[9].address', want: [] },

@@ -28,7 +28,11 @@ describe('applyMergePatch (RFC 7386)', () => {
     [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
     [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
     [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-    [['a', 'b'], ['c', 'd'], ['c', 'd']],
+    [
+      ['a', 'b'],
+      ['c', 'd'],
+      ['c', 'd'],
+    ],
     [{ a: 'b' }, ['c'], ['c']],
     [{ a: 'foo' }, null, null],
     [{ a: 'foo' }, 'bar', 'bar'],
@@ -62,7 +66,14 @@ describe('applyMergePatch (RFC 7386)', () => {
   it('reproduces the target from the merge diff of any two objects', () => {
     // Merge patches cannot express a null value, so generated documents carry none.
     const value = fc.letrec((tie) => ({
-      v: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.string({ maxLength: 3 }), fc.boolean(), fc.array(tie('v'), { maxLength: 2 }), tie('o')),
+      v: fc.oneof(
+        { depthSize: 'small' },
+        fc.integer(),
+        fc.string({ maxLength: 3 }),
+        fc.boolean(),
+        fc.array(tie('v'), { maxLength: 2 }),
+        tie('o'),
+      ),
       o: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), tie('v'), { maxKeys: 4 }),
     }));
     fc.assert(

@@ -14,15 +14,15 @@ describe('envtest control plane: data directory', () => {
   it('keeps objects, uids and the resourceVersion counter across a restart; old watch positions are gone', async () => {
     const first = await startEnv({ dataDir: dir });
     await createNamespace(first, 'keep');
-    const created = (await first.custom.createNamespacedCustomObject({ ...W, namespace: 'keep', body: widget('kept') }));
+    const created = await first.custom.createNamespacedCustomObject({ ...W, namespace: 'keep', body: widget('kept') });
     await first.cp.stop();
     expect(existsSync(join(dir, 'state.json'))).to.equal(true);
 
     const second = await startEnv({ dataDir: dir });
     try {
-      const got = (await second.custom.getNamespacedCustomObject({ ...W, namespace: 'keep', name: 'kept' }));
+      const got = await second.custom.getNamespacedCustomObject({ ...W, namespace: 'keep', name: 'kept' });
       expect(got).to.deep.equal(created);
-      const next = (await second.custom.createNamespacedCustomObject({ ...W, namespace: 'keep', body: widget('later') }));
+      const next = await second.custom.createNamespacedCustomObject({ ...W, namespace: 'keep', body: widget('later') });
       expect(Number(next.metadata.resourceVersion)).to.be.greaterThan(Number(created.metadata.resourceVersion));
     } finally {
       await second.cp.stop();
@@ -62,7 +62,9 @@ describe('envtest control plane: data directory', () => {
     await env.cp.stop();
     const again = await startEnv({ dataDir: dir });
     try {
-      expect((await failure(again.custom.getNamespacedCustomObject({ ...W, namespace: 'gone', name: 'tmp' }))).code).to.equal(404);
+      expect(
+        (await failure(again.custom.getNamespacedCustomObject({ ...W, namespace: 'gone', name: 'tmp' }))).code,
+      ).to.equal(404);
     } finally {
       await again.cp.stop();
     }

@@ -22,7 +22,13 @@ describe('toTable', () => {
     const defs = table.columnDefinitions as Array<Record<string, unknown>>;
     expect(defs.map((d) => d.name)).to.deep.equal(['Name', 'Phase', 'Type', 'Node', 'Replicas', 'State', 'Age']);
     expect(defs[0]).to.include({ name: 'Name', type: 'string', format: 'name', priority: 0 });
-    expect(defs[1]).to.deep.equal({ name: 'Phase', type: 'string', format: '', description: 'Phase of machine', priority: 0 });
+    expect(defs[1]).to.deep.equal({
+      name: 'Phase',
+      type: 'string',
+      format: '',
+      description: 'Phase of machine',
+      priority: 0,
+    });
     expect(defs[3]).to.include({ priority: 1 });
     const rows = table.rows as Array<{ cells: unknown[]; object: unknown }>;
     expect(rows[0]!.cells).to.deep.equal(['m-1', 'Running', 'm5.large', 'node-1', 3, 'running', '5m']);
@@ -30,7 +36,11 @@ describe('toTable', () => {
 
   it('carries PartialObjectMetadata in each row by default, as kubectl asks', () => {
     const rows = toTable([machine], [], { now }).rows as Array<{ object: unknown }>;
-    expect(rows[0]!.object).to.deep.equal({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: machine.metadata });
+    expect(rows[0]!.object).to.deep.equal({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: machine.metadata,
+    });
   });
 
   it('carries the whole object, or nothing, when asked', () => {
@@ -40,10 +50,13 @@ describe('toTable', () => {
     expect(none[0]).to.not.have.property('object');
   });
 
-  it('adds kube\'s default Age column when a CRD declares no columns', () => {
+  it("adds kube's default Age column when a CRD declares no columns", () => {
     const table = toTable([machine], [], { now });
     const defs = table.columnDefinitions as Array<Record<string, unknown>>;
-    expect(defs.map((d) => [d.name, d.type])).to.deep.equal([['Name', 'string'], ['Age', 'date']]);
+    expect(defs.map((d) => [d.name, d.type])).to.deep.equal([
+      ['Name', 'string'],
+      ['Age', 'date'],
+    ]);
     expect((table.rows as Array<{ cells: unknown[] }>)[0]!.cells).to.deep.equal(['m-1', '5m']);
   });
 

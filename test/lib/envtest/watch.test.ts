@@ -49,7 +49,7 @@ describe('envtest control plane: watch', () => {
   });
 
   it('replays the changes after a given resourceVersion', async () => {
-    const a = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('r1') }));
+    const a = await env.custom.createNamespacedCustomObject({ ...M, body: widget('r1') });
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('r2') });
     await env.custom.patchNamespacedCustomObject({ ...M, name: 'r1', body: { spec: { color: 'y' } } }, merge);
     const w = watchInto(env, path, { resourceVersion: a.metadata.resourceVersion });
@@ -59,7 +59,7 @@ describe('envtest control plane: watch', () => {
   });
 
   it('answers 410 Gone to a resourceVersion older than the kept history', async () => {
-    const first = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('old') }));
+    const first = await env.custom.createNamespacedCustomObject({ ...M, body: widget('old') });
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('newer') });
     env.cp.compactHistory();
     const r = await raw(env.cp, 'GET', `${path}?watch=true&resourceVersion=${first.metadata.resourceVersion}`);
@@ -71,15 +71,16 @@ describe('envtest control plane: watch', () => {
   });
 
   it('forgets history beyond watchHistoryLimit', async () => {
-    const start = (await env.custom.createNamespacedCustomObject({ ...M, body: widget('lim') }));
-    for (let i = 0; i < 60; i++) await env.custom.patchNamespacedCustomObject({ ...M, name: 'lim', body: { spec: { color: `c${i}` } } }, merge);
+    const start = await env.custom.createNamespacedCustomObject({ ...M, body: widget('lim') });
+    for (let i = 0; i < 60; i++)
+      await env.custom.patchNamespacedCustomObject({ ...M, name: 'lim', body: { spec: { color: `c${i}` } } }, merge);
     const r = await raw(env.cp, 'GET', `${path}?watch=true&resourceVersion=${start.metadata.resourceVersion}`);
     expect(r.status).to.equal(410);
   });
 
   it('can always watch from the resourceVersion of a fresh list', async () => {
     env.cp.compactHistory();
-    const list = (await env.custom.listNamespacedCustomObject({ ...M }));
+    const list = await env.custom.listNamespacedCustomObject({ ...M });
     const w = watchInto(env, path, { resourceVersion: list.metadata.resourceVersion });
     await w.started;
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('after-list') });
@@ -114,12 +115,27 @@ describe('envtest control plane: watch', () => {
   });
 
   it('filters by label selector, turning moves out of the selection into DELETED', async () => {
-    const w = watchInto(env, path, { labelSelector: 'tier=gold', resourceVersion: String((await env.custom.listNamespacedCustomObject({ ...M })).metadata.resourceVersion) });
+    const w = watchInto(env, path, {
+      labelSelector: 'tier=gold',
+      resourceVersion: String((await env.custom.listNamespacedCustomObject({ ...M })).metadata.resourceVersion),
+    });
     await w.started;
-    await env.custom.createNamespacedCustomObject({ ...M, body: widget('sel', { size: 'small' }, { labels: { tier: 'gold' } }) });
-    await env.custom.createNamespacedCustomObject({ ...M, body: widget('other', { size: 'small' }, { labels: { tier: 'tin' } }) });
-    await env.custom.patchNamespacedCustomObject({ ...M, name: 'sel', body: { metadata: { labels: { tier: 'tin' } } } }, merge);
-    await env.custom.patchNamespacedCustomObject({ ...M, name: 'other', body: { metadata: { labels: { tier: 'gold' } } } }, merge);
+    await env.custom.createNamespacedCustomObject({
+      ...M,
+      body: widget('sel', { size: 'small' }, { labels: { tier: 'gold' } }),
+    });
+    await env.custom.createNamespacedCustomObject({
+      ...M,
+      body: widget('other', { size: 'small' }, { labels: { tier: 'tin' } }),
+    });
+    await env.custom.patchNamespacedCustomObject(
+      { ...M, name: 'sel', body: { metadata: { labels: { tier: 'tin' } } } },
+      merge,
+    );
+    await env.custom.patchNamespacedCustomObject(
+      { ...M, name: 'other', body: { metadata: { labels: { tier: 'gold' } } } },
+      merge,
+    );
     await eventually(() => w.events.length === 3);
     expect(w.events.map((e: Json) => `${e.type} ${e.name}`)).to.deep.equal(['ADDED sel', 'DELETED sel', 'ADDED other']);
     await w.abort();
@@ -131,7 +147,16 @@ describe('envtest control plane: watch', () => {
     const timersBefore = timers();
     const controllers: AbortController[] = [];
     for (let i = 0; i < 1000; i += 100) {
-      const batch = await Promise.all(Array.from({ length: 100 }, () => new k8s.Watch(env.kc).watch(path, { resourceVersion: '0' }, () => {}, () => {})));
+      const batch = await Promise.all(
+        Array.from({ length: 100 }, () =>
+          new k8s.Watch(env.kc).watch(
+            path,
+            { resourceVersion: '0' },
+            () => {},
+            () => {},
+          ),
+        ),
+      );
       controllers.push(...batch);
     }
     await eventually(() => env.cp.openWatchCount() === 1000, 10000);
@@ -152,7 +177,11 @@ describe('envtest control plane: watch', () => {
   });
 
   it('feeds an informer, which re-lists after 410 and sees changes made meanwhile', async () => {
-    const informer = k8s.makeInformer<k8s.KubernetesObject>(env.kc, path, () => env.custom.listNamespacedCustomObject({ ...M }) as Promise<k8s.KubernetesListObject<k8s.KubernetesObject>>);
+    const informer = k8s.makeInformer<k8s.KubernetesObject>(
+      env.kc,
+      path,
+      () => env.custom.listNamespacedCustomObject({ ...M }) as Promise<k8s.KubernetesListObject<k8s.KubernetesObject>>,
+    );
     let stopping = false;
     informer.on('error', () => {
       if (!stopping) setTimeout(() => void informer.start(), 10);
@@ -174,8 +203,16 @@ describe('envtest control plane: watch', () => {
     env.cp.resetRequestCounts();
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('count') });
     await env.custom.getNamespacedCustomObject({ ...M, name: 'count' });
-    await env.custom.patchNamespacedCustomObjectStatus({ ...M, name: 'count', body: { status: { phase: 'x' } } }, merge);
+    await env.custom.patchNamespacedCustomObjectStatus(
+      { ...M, name: 'count', body: { status: { phase: 'x' } } },
+      merge,
+    );
     await env.custom.listNamespacedCustomObject({ ...M });
-    expect(env.cp.requestCounts()).to.deep.equal({ 'create widgets': 1, 'get widgets': 1, 'patch widgets/status': 1, 'list widgets': 1 });
+    expect(env.cp.requestCounts()).to.deep.equal({
+      'create widgets': 1,
+      'get widgets': 1,
+      'patch widgets/status': 1,
+      'list widgets': 1,
+    });
   });
 });

@@ -26,7 +26,9 @@ describe('external remediation requests', () => {
   it('name the request kind after the template kind without "Template"', () => {
     expect(requestKindFor('Metal3RemediationTemplate')).to.equal('Metal3Remediation');
     expect(requestKindFor('Thing')).to.equal('Thing');
-    expect(groupKindString('infrastructure.cluster.x-k8s.io/v1beta1', 'Metal3RemediationTemplate')).to.equal('Metal3RemediationTemplate.infrastructure.cluster.x-k8s.io');
+    expect(groupKindString('infrastructure.cluster.x-k8s.io/v1beta1', 'Metal3RemediationTemplate')).to.equal(
+      'Metal3RemediationTemplate.infrastructure.cluster.x-k8s.io',
+    );
     expect(groupKindString('v1', 'ConfigMap')).to.equal('ConfigMap');
   });
 
@@ -36,9 +38,18 @@ describe('external remediation requests', () => {
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
       kind: 'Metal3RemediationTemplate',
       metadata: { name: 'tmpl', namespace: 'ns' },
-      spec: { template: { metadata: { uid: 'x', resourceVersion: '5', finalizers: ['f'], annotations: { keep: 'me' } }, spec: { strategy: { type: 'Reboot' } } } },
+      spec: {
+        template: {
+          metadata: { uid: 'x', resourceVersion: '5', finalizers: ['f'], annotations: { keep: 'me' } },
+          spec: { strategy: { type: 'Reboot' } },
+        },
+      },
     };
-    const ref = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'Metal3RemediationTemplate', name: 'tmpl' };
+    const ref = {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+      kind: 'Metal3RemediationTemplate',
+      name: 'tmpl',
+    };
     const req = buildRemediationRequest(template, ref, machine);
     expect(req).to.deep.equal({
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
@@ -61,7 +72,13 @@ describe('external remediation requests', () => {
 
   it('refuse a template without spec.template', () => {
     const machine: Machine = { metadata: { name: 'm', namespace: 'ns' } };
-    expect(() => buildRemediationRequest({ kind: 'XTemplate', metadata: { name: 't' }, spec: {} }, { kind: 'XTemplate', name: 't' }, machine))
+    expect(() =>
+      buildRemediationRequest(
+        { kind: 'XTemplate', metadata: { name: 't' }, spec: {} },
+        { kind: 'XTemplate', name: 't' },
+        machine,
+      ),
+    )
       .to.throw(RemediationTemplateError)
       .with.property('message', 'missing Spec.Template on XTemplate t');
   });

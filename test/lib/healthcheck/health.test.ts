@@ -19,7 +19,10 @@ const iso = (msAgo: number) => new Date(NOW - msAgo).toISOString();
 function machine(name: string, status: Machine['status'] = {}, meta: Partial<Machine['metadata']> = {}): Machine {
   return { metadata: { name, uid: `uid-${name}`, ...meta }, status };
 }
-function node(name: string, conditions: Array<{ type: string; status: 'True' | 'False' | 'Unknown'; ago: number }> = []): Node {
+function node(
+  name: string,
+  conditions: Array<{ type: string; status: 'True' | 'False' | 'Unknown'; ago: number }> = [],
+): Node {
   return {
     metadata: { name, uid: `uid-${name}` },
     status: { conditions: conditions.map((c) => ({ type: c.type, status: c.status, lastTransitionTime: iso(c.ago) })) },
@@ -37,23 +40,37 @@ const settings: HealthCheckSettings = {
 describe('MachineHealthCheck health', () => {
   describe('healthCheckSettings', () => {
     it('parses Go durations and defaults nodeStartupTimeout to 10 minutes', () => {
-      const mhc: MachineHealthCheck = { metadata: {}, spec: { selector: {}, unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '1m30s' }] } };
+      const mhc: MachineHealthCheck = {
+        metadata: {},
+        spec: { selector: {}, unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '1m30s' }] },
+      };
       expect(healthCheckSettings(mhc)).to.deep.equal({
         unhealthyConditions: [{ type: 'Ready', status: 'False', timeoutMs: 90_000 }],
         nodeStartupTimeoutMs: DEFAULT_NODE_STARTUP_TIMEOUT_MS,
       });
-      expect(healthCheckSettings({ ...mhc, spec: { ...mhc.spec!, nodeStartupTimeout: '0' } }).nodeStartupTimeoutMs).to.equal(0);
+      expect(
+        healthCheckSettings({ ...mhc, spec: { ...mhc.spec!, nodeStartupTimeout: '0' } }).nodeStartupTimeoutMs,
+      ).to.equal(0);
     });
 
     it('names the field of an invalid duration', () => {
-      const mhc: MachineHealthCheck = { metadata: {}, spec: { selector: {}, unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '5 minutes' }] } };
-      expect(() => healthCheckSettings(mhc)).to.throw(InvalidHealthCheckError, /^spec\.unhealthyConditions\[0\]\.timeout: time: /);
+      const mhc: MachineHealthCheck = {
+        metadata: {},
+        spec: { selector: {}, unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '5 minutes' }] },
+      };
+      expect(() => healthCheckSettings(mhc)).to.throw(
+        InvalidHealthCheckError,
+        /^spec\.unhealthyConditions\[0\]\.timeout: time: /,
+      );
     });
   });
 
   describe('needsRemediation', () => {
     it('remediates a Failed machine whatever its node', () => {
-      expect(needsRemediation({ machine: machine('m', { phase: 'Failed' }), node: node('n') }, settings, NOW).needsRemediation).to.equal(true);
+      expect(
+        needsRemediation({ machine: machine('m', { phase: 'Failed' }), node: node('n') }, settings, NOW)
+          .needsRemediation,
+      ).to.equal(true);
     });
 
     it('waits nodeStartupTimeout from status.lastUpdated for a node, calling the machine starting meanwhile, then remediates', () => {
@@ -62,22 +79,37 @@ describe('MachineHealthCheck health', () => {
       const old = needsRemediation({ machine: machine('m', { lastUpdated: iso(10 * 60_000 + 1) }) }, settings, NOW);
       expect(old).to.include({ needsRemediation: true, starting: false });
       // Exactly at the timeout is not yet "before now".
-      expect(needsRemediation({ machine: machine('m', { lastUpdated: iso(10 * 60_000) }) }, settings, NOW).needsRemediation).to.equal(false);
+      expect(
+        needsRemediation({ machine: machine('m', { lastUpdated: iso(10 * 60_000) }) }, settings, NOW).needsRemediation,
+      ).to.equal(false);
     });
 
     it('waits the full startup timeout when the status was never updated', () => {
-      expect(needsRemediation({ machine: machine('m') }, settings, NOW)).to.include({ needsRemediation: false, starting: true, nextCheckMs: 10 * 60_000 });
+      expect(needsRemediation({ machine: machine('m') }, settings, NOW)).to.include({
+        needsRemediation: false,
+        starting: true,
+        nextCheckMs: 10 * 60_000,
+      });
     });
 
     it('never remediates a node-less machine when the startup check is disabled', () => {
-      expect(needsRemediation({ machine: machine('m', { lastUpdated: iso(10 * 3600_000) }) }, { ...settings, nodeStartupTimeoutMs: 0 }, NOW)).to.include({
+      expect(
+        needsRemediation(
+          { machine: machine('m', { lastUpdated: iso(10 * 3600_000) }) },
+          { ...settings, nodeStartupTimeoutMs: 0 },
+          NOW,
+        ),
+      ).to.include({
         needsRemediation: false,
         nextCheckMs: 0,
       });
     });
 
     it('remediates a machine whose node no longer exists', () => {
-      expect(needsRemediation({ machine: machine('m'), node: { metadata: { name: 'gone' } } }, settings, NOW).needsRemediation).to.equal(true);
+      expect(
+        needsRemediation({ machine: machine('m'), node: { metadata: { name: 'gone' } } }, settings, NOW)
+          .needsRemediation,
+      ).to.equal(true);
     });
 
     it('remediates once an unhealthy condition has lasted longer than its timeout', () => {
@@ -87,7 +119,11 @@ describe('MachineHealthCheck health', () => {
 
     it('asks to look again when an unhealthy condition is within its timeout', () => {
       const t = { machine: machine('m'), node: node('n', [{ type: 'Ready', status: 'False', ago: 100_000 }]) };
-      expect(needsRemediation(t, settings, NOW)).to.include({ needsRemediation: false, starting: false, nextCheckMs: 300_000 - 100_000 + 1000 });
+      expect(needsRemediation(t, settings, NOW)).to.include({
+        needsRemediation: false,
+        starting: false,
+        nextCheckMs: 300_000 - 100_000 + 1000,
+      });
     });
 
     it('caps the next check at one hour', () => {
@@ -109,7 +145,10 @@ describe('MachineHealthCheck health', () => {
         [
           { machine: machine('ok'), node: ready() },
           { machine: machine('deleting', {}, { deletionTimestamp: iso(0) }), node: ready() },
-          { machine: machine('ext', {}, { annotations: { 'host.metal3.io/external-remediation': '' } }), node: ready() },
+          {
+            machine: machine('ext', {}, { annotations: { 'host.metal3.io/external-remediation': '' } }),
+            node: ready(),
+          },
           { machine: machine('nonode-nocheck', { lastUpdated: iso(0) }) },
           { machine: machine('failed', { phase: 'Failed' }), node: ready() },
           { machine: machine('booting', { lastUpdated: iso(0) }) },
@@ -120,7 +159,10 @@ describe('MachineHealthCheck health', () => {
       expect(c.healthy.map((t) => t.machine.metadata.name)).to.deep.equal(['ok']);
       expect(c.remediate.map((t) => t.machine.metadata.name)).to.deep.equal(['failed']);
       expect(c.other.map((t) => t.machine.metadata.name)).to.deep.equal(['deleting', 'ext']);
-      expect(c.starting.map((s) => s.target.machine.metadata.name), 'no node and startup not checked').to.deep.equal(['nonode-nocheck', 'booting']);
+      expect(
+        c.starting.map((s) => s.target.machine.metadata.name),
+        'no node and startup not checked',
+      ).to.deep.equal(['nonode-nocheck', 'booting']);
     });
 
     it('counts machines inside their node startup window neither healthy nor unhealthy', () => {
@@ -153,7 +195,9 @@ describe('MachineHealthCheck health', () => {
 
   it('names the node in a DetectedUnhealthy note, or says there is none', () => {
     const mhc: MachineHealthCheck = { metadata: { name: 'mhc', namespace: 'ns' }, spec: { selector: {} } };
-    expect(detectedUnhealthyNote(mhc, { machine: machine('m'), node: node('n') })).to.equal('Machine ns/mhc/m/n has unhealthy node n');
+    expect(detectedUnhealthyNote(mhc, { machine: machine('m'), node: node('n') })).to.equal(
+      'Machine ns/mhc/m/n has unhealthy node n',
+    );
     expect(detectedUnhealthyNote(mhc, { machine: machine('m') })).to.equal('Machine ns/mhc/m (no node) has no node');
   });
 });

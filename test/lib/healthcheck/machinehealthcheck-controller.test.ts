@@ -5,15 +5,30 @@ import type { Machine, MachineHealthCheck } from '../../../lib/apis/machine-type
 import type { KubeObject } from '../../../lib/apis/meta.js';
 import { defineResource, MachineHealthChecks, Machines, MachineSets, Nodes } from '../../../lib/client/resources.js';
 import { defaultCrdDir } from '../../../lib/envtest/index.js';
-import { addMachineHealthCheckController, MHC_CONTROLLER_NAME } from '../../../lib/healthcheck/machinehealthcheck-controller.js';
+import {
+  addMachineHealthCheckController,
+  MHC_CONTROLLER_NAME,
+} from '../../../lib/healthcheck/machinehealthcheck-controller.js';
 import type { LogFields, Logger } from '../../../lib/base/logger.js';
 import type { Manager } from '../../../lib/runtime/manager.js';
 import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
 import { eventually, events, newNamespace, run, settle, type Running } from '../machineset/env-helpers.js';
 
 const SELECTED = { app: 'mhc-test' };
-const Templates = defineResource<KubeObject & Record<string, unknown>>({ group: 'remediation.example.com', version: 'v1alpha1', plural: 'testremediationtemplates', kind: 'TestRemediationTemplate', namespaced: true });
-const Requests = defineResource<KubeObject & Record<string, unknown>>({ group: 'remediation.example.com', version: 'v1alpha1', plural: 'testremediations', kind: 'TestRemediation', namespaced: true });
+const Templates = defineResource<KubeObject & Record<string, unknown>>({
+  group: 'remediation.example.com',
+  version: 'v1alpha1',
+  plural: 'testremediationtemplates',
+  kind: 'TestRemediationTemplate',
+  namespaced: true,
+});
+const Requests = defineResource<KubeObject & Record<string, unknown>>({
+  group: 'remediation.example.com',
+  version: 'v1alpha1',
+  plural: 'testremediations',
+  kind: 'TestRemediation',
+  namespaced: true,
+});
 
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const MIN = 60_000;
@@ -37,7 +52,9 @@ describe('MachineHealthCheck controller', function () {
   let running: Running | undefined;
 
   before(async () => {
-    env = await startTestEnv({ controlPlane: { crdDirs: [defaultCrdDir()!, fileURLToPath(new URL('./fixtures/crds', import.meta.url))] } });
+    env = await startTestEnv({
+      controlPlane: { crdDirs: [defaultCrdDir()!, fileURLToPath(new URL('./fixtures/crds', import.meta.url))] },
+    });
   });
   after(async () => {
     await env.stop();
@@ -49,7 +66,11 @@ describe('MachineHealthCheck controller', function () {
       apiVersion: 'machine.openshift.io/v1beta1',
       kind: 'MachineSet',
       metadata: { name: 'owner', namespace: ns },
-      spec: { replicas: 0, selector: { matchLabels: { owner: 'x' } }, template: { metadata: { labels: { owner: 'x' } } } },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { owner: 'x' } },
+        template: { metadata: { labels: { owner: 'x' } } },
+      },
     });
     ownerUid = owner.metadata.uid!;
   });
@@ -82,17 +103,36 @@ describe('MachineHealthCheck controller', function () {
         name,
         namespace: ns,
         labels: o.labels ?? SELECTED,
-        ownerReferences: o.owned === false ? undefined : [{ apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', name: 'owner', uid: ownerUid, controller: true }],
+        ownerReferences:
+          o.owned === false
+            ? undefined
+            : [
+                {
+                  apiVersion: 'machine.openshift.io/v1beta1',
+                  kind: 'MachineSet',
+                  name: 'owner',
+                  uid: ownerUid,
+                  controller: true,
+                },
+              ],
       },
       spec: {},
     });
     const status: Record<string, unknown> = { lastUpdated: o.lastUpdated ?? ago(0) };
     if (node !== 'none') status.nodeRef = { kind: 'Node', name: nodeName };
     if (o.phase) status.phase = o.phase;
-    return env.client.patch(Machines, { namespace: ns, name }, { type: 'merge', body: { status } }, { subresource: 'status' });
+    return env.client.patch(
+      Machines,
+      { namespace: ns, name },
+      { type: 'merge', body: { status } },
+      { subresource: 'status' },
+    );
   }
 
-  async function mhc(spec: Partial<NonNullable<MachineHealthCheck['spec']>> = {}, annotations?: Record<string, string>) {
+  async function mhc(
+    spec: Partial<NonNullable<MachineHealthCheck['spec']>> = {},
+    annotations?: Record<string, string>,
+  ) {
     return env.client.create(MachineHealthChecks, {
       apiVersion: 'machine.openshift.io/v1beta1',
       kind: 'MachineHealthCheck',
@@ -109,17 +149,29 @@ describe('MachineHealthCheck controller', function () {
   }
 
   const getMHC = () => env.client.get(MachineHealthChecks, { namespace: ns, name: 'mhc' });
-  const names = async () => (await env.client.list(Machines, { namespace: ns })).items.filter((m) => !m.metadata.deletionTimestamp).map((m) => m.metadata.name).sort();
-  const poke = (i: number) => env.client.patch(MachineHealthChecks, { namespace: ns, name: 'mhc' }, { type: 'merge', body: { metadata: { labels: { poke: String(i) } } } });
+  const names = async () =>
+    (await env.client.list(Machines, { namespace: ns })).items
+      .filter((m) => !m.metadata.deletionTimestamp)
+      .map((m) => m.metadata.name)
+      .sort();
+  const poke = (i: number) =>
+    env.client.patch(
+      MachineHealthChecks,
+      { namespace: ns, name: 'mhc' },
+      { type: 'merge', body: { metadata: { labels: { poke: String(i) } } } },
+    );
   async function metric(name: string): Promise<number | undefined> {
     const m = (await mgr.metrics.getMetricsAsJSON()).find((x) => x.name === name);
     return m?.values.find((v) => v.labels.name === 'mhc' && v.labels.namespace === ns)?.value;
   }
   async function eventsFor(reason: string, n = 1) {
-    return eventually(async () => {
-      const e = await events(env.client, ns, reason);
-      return e.length >= n && e;
-    }, { what: `${reason} event` });
+    return eventually(
+      async () => {
+        const e = await events(env.client, ns, reason);
+        return e.length >= n && e;
+      },
+      { what: `${reason} event` },
+    );
   }
 
   it('reports covered and healthy machines on status and in metrics', async () => {
@@ -145,7 +197,10 @@ describe('MachineHealthCheck controller', function () {
     await mhc();
     await eventually(async () => JSON.stringify(await names()) === '["healthy"]');
     const [ev] = await eventsFor('MachineDeleted');
-    expect(ev).to.deep.include({ type: 'Normal', message: `Machine ${ns}/mhc/sick/${ns}-sick has been remediated by requesting to delete Machine object` });
+    expect(ev).to.deep.include({
+      type: 'Normal',
+      message: `Machine ${ns}/mhc/sick/${ns}-sick has been remediated by requesting to delete Machine object`,
+    });
     expect(ev!.involvedObject).to.deep.include({ kind: 'Machine', name: 'sick' });
     await eventually(async () => (await metric('mapi_machinehealthcheck_remediation_success_total')) === 1);
   });
@@ -155,7 +210,10 @@ describe('MachineHealthCheck controller', function () {
     start();
     await mhc({ unhealthyConditions: [{ type: 'Ready', status: 'Unknown', timeout: '1h' }] });
     const [ev] = await eventsFor('DetectedUnhealthy');
-    expect(ev).to.deep.include({ type: 'Normal', message: `Machine ${ns}/mhc/flaky/${ns}-flaky has unhealthy node ${ns}-flaky` });
+    expect(ev).to.deep.include({
+      type: 'Normal',
+      message: `Machine ${ns}/mhc/flaky/${ns}-flaky has unhealthy node ${ns}-flaky`,
+    });
     for (let i = 0; i < 3; i++) {
       await poke(i);
       await settle(60);
@@ -196,10 +254,15 @@ describe('MachineHealthCheck controller', function () {
       status: 'False',
       severity: 'Warning',
       reason: 'TooManyUnhealthy',
-      message: 'Remediation is not allowed, the number of not started or unhealthy machines exceeds maxUnhealthy (total: 3, unhealthy: 2, maxUnhealthy: 1)',
+      message:
+        'Remediation is not allowed, the number of not started or unhealthy machines exceeds maxUnhealthy (total: 3, unhealthy: 2, maxUnhealthy: 1)',
     });
     const [ev] = await eventsFor('RemediationRestricted');
-    expect(ev).to.deep.include({ type: 'Warning', message: 'Remediation restricted due to exceeded number of unhealthy machines (total: 3, unhealthy: 2, maxUnhealthy: 1)' });
+    expect(ev).to.deep.include({
+      type: 'Warning',
+      message:
+        'Remediation restricted due to exceeded number of unhealthy machines (total: 3, unhealthy: 2, maxUnhealthy: 1)',
+    });
     expect(await metric('mapi_machinehealthcheck_short_circuit')).to.equal(1);
     await settle(400);
     const reconciles = (await mgr.metrics.getMetricsAsJSON())
@@ -212,7 +275,11 @@ describe('MachineHealthCheck controller', function () {
     expect(await names()).to.deep.equal(['ok', 'sick-1', 'sick-2']);
 
     // Raising the limit lets remediation proceed.
-    await env.client.patch(MachineHealthChecks, { namespace: ns, name: 'mhc' }, { type: 'merge', body: { spec: { maxUnhealthy: '100%' } } });
+    await env.client.patch(
+      MachineHealthChecks,
+      { namespace: ns, name: 'mhc' },
+      { type: 'merge', body: { spec: { maxUnhealthy: '100%' } } },
+    );
     await eventually(async () => JSON.stringify(await names()) === '["ok"]');
     await eventually(async () => (await metric('mapi_machinehealthcheck_short_circuit')) === 0);
   });
@@ -250,9 +317,14 @@ describe('MachineHealthCheck controller', function () {
     await mhc({ nodeStartupTimeout: '10m' });
     await eventually(async () => JSON.stringify(await names()) === '["booting"]');
     const [ev] = await eventsFor('MachineDeleted');
-    expect(ev!.message).to.equal(`Machine ${ns}/mhc/stuck (no node) has been remediated by requesting to delete Machine object`);
+    expect(ev!.message).to.equal(
+      `Machine ${ns}/mhc/stuck (no node) has been remediated by requesting to delete Machine object`,
+    );
     await settle(100);
-    expect(await events(env.client, ns, 'DetectedUnhealthy'), 'a machine inside its startup window is not unhealthy').to.deep.equal([]);
+    expect(
+      await events(env.client, ns, 'DetectedUnhealthy'),
+      'a machine inside its startup window is not unhealthy',
+    ).to.deep.equal([]);
   });
 
   it('counts machines waiting for their node as neither healthy nor unhealthy: no DetectedUnhealthy, no short-circuit', async () => {
@@ -291,7 +363,11 @@ describe('MachineHealthCheck controller', function () {
   it('remediates a machine whose node is gone, a Failed machine, and a control-plane machine like any other', async () => {
     await machine('ghost', { node: 'missing' });
     await machine('failed', { phase: 'Failed' });
-    await machine('master', { node: 'False', since: 10 * MIN, labels: { ...SELECTED, 'machine.openshift.io/cluster-api-machine-role': 'master' } });
+    await machine('master', {
+      node: 'False',
+      since: 10 * MIN,
+      labels: { ...SELECTED, 'machine.openshift.io/cluster-api-machine-role': 'master' },
+    });
     await machine('fine');
     start();
     await mhc();
@@ -318,7 +394,9 @@ describe('MachineHealthCheck controller', function () {
       return m.metadata.annotations?.['host.metal3.io/external-remediation'] === '';
     });
     const [ev] = await eventsFor('ExternalAnnotationAdded');
-    expect(ev!.message).to.equal(`Requesting external remediation of node associated with machine ${ns}/mhc/sick/${ns}-sick`);
+    expect(ev!.message).to.equal(
+      `Requesting external remediation of node associated with machine ${ns}/mhc/sick/${ns}-sick`,
+    );
     await eventually(async () => JSON.stringify(await names()) === '["sick"]');
     // A machine under external remediation is not counted healthy.
     await eventually(async () => (await getMHC()).status?.currentHealthy === 0);
@@ -327,9 +405,17 @@ describe('MachineHealthCheck controller', function () {
   it('creates an external remediation request from the template and removes it when the machine recovers', async () => {
     await machine('sick', { node: 'False', since: 10 * MIN });
     start();
-    await mhc({ remediationTemplate: { apiVersion: 'remediation.example.com/v1alpha1', kind: 'TestRemediationTemplate', name: 'reboot' } });
+    await mhc({
+      remediationTemplate: {
+        apiVersion: 'remediation.example.com/v1alpha1',
+        kind: 'TestRemediationTemplate',
+        name: 'reboot',
+      },
+    });
     // No template yet: the failure is visible on status (the reference never persisted it).
-    const cond = await eventually(async () => (await getMHC()).status?.conditions?.find((c) => c.type === 'ExternalRemediationTemplateAvailable'));
+    const cond = await eventually(async () =>
+      (await getMHC()).status?.conditions?.find((c) => c.type === 'ExternalRemediationTemplateAvailable'),
+    );
     expect(cond).to.deep.include({ status: 'False', reason: 'ExternalRemediationTemplateNotFound', severity: 'Error' });
 
     await env.client.create(Templates, {
@@ -338,22 +424,37 @@ describe('MachineHealthCheck controller', function () {
       metadata: { name: 'reboot', namespace: ns },
       spec: { template: { spec: { strategy: 'Reboot' } } },
     });
-    const req = await eventually(() => env.client.get(Requests, { namespace: ns, name: 'sick' }), { timeoutMs: 15_000 });
+    const req = await eventually(() => env.client.get(Requests, { namespace: ns, name: 'sick' }), {
+      timeoutMs: 15_000,
+    });
     const sick = await env.client.get(Machines, { namespace: ns, name: 'sick' });
     expect(req.spec).to.deep.equal({ strategy: 'Reboot' });
     expect(req.metadata.annotations).to.deep.equal({
       'machine.openshift.io/cloned-from-name': 'reboot',
       'machine.openshift.io/cloned-from-groupkind': 'TestRemediationTemplate.remediation.example.com',
     });
-    expect(req.metadata.ownerReferences).to.deep.equal([{ apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', name: 'sick', uid: sick.metadata.uid }]);
+    expect(req.metadata.ownerReferences).to.deep.equal([
+      { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', name: 'sick', uid: sick.metadata.uid },
+    ]);
     const status = await eventually(async () => {
       const m = await getMHC();
-      return m.status?.conditions?.find((c) => c.type === 'ExternalRemediationRequestAvailable')?.status === 'True' && m.status;
+      return (
+        m.status?.conditions?.find((c) => c.type === 'ExternalRemediationRequestAvailable')?.status === 'True' &&
+        m.status
+      );
     });
     expect(status.conditions?.find((c) => c.type === 'ExternalRemediationTemplateAvailable')?.status).to.equal('True');
     expect(await names()).to.deep.equal(['sick']);
 
-    await env.client.patch(Nodes, { name: `${ns}-sick` }, { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: ago(0) }] } } }, { subresource: 'status' });
+    await env.client.patch(
+      Nodes,
+      { name: `${ns}-sick` },
+      {
+        type: 'merge',
+        body: { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: ago(0) }] } },
+      },
+      { subresource: 'status' },
+    );
     await eventually(async () => {
       try {
         const r = await env.client.get(Requests, { namespace: ns, name: 'sick' });

@@ -27,6 +27,8 @@ describe('MachineHealthCheck remediation budget', () => {
     const b = remediationBudget('abc%', 3, 0);
     expect(b.allowed).to.equal(false);
     expect(b.error).to.be.instanceOf(IntOrPercentError);
-    expect(b.error!.message).to.equal('invalid value for IntOrString: invalid value "abc%": strconv.Atoi: parsing "abc": invalid syntax');
+    expect(b.error!.message).to.equal(
+      'invalid value for IntOrString: invalid value "abc%": strconv.Atoi: parsing "abc": invalid syntax',
+    );
   });
 });

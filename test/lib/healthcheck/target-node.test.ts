@@ -14,7 +14,8 @@ function fakeClient(nodes: Record<string, Node>, failWith?: Error): Pick<KubeCli
       reads.push(key.name);
       if (failWith) return Promise.reject(failWith);
       const n = nodes[key.name];
-      if (!n) return Promise.reject(new ApiError(404, { reason: 'NotFound', message: `nodes "${key.name}" not found` }));
+      if (!n)
+        return Promise.reject(new ApiError(404, { reason: 'NotFound', message: `nodes "${key.name}" not found` }));
       return Promise.resolve(n as unknown as T);
     },
   };
@@ -43,7 +44,12 @@ describe('the node a MachineHealthCheck target points at', () => {
   });
 
   it('fails the reconcile on any other read error rather than guessing', async () => {
-    const err = await lookupTargetNode('d', () => undefined, fakeClient({}, new Error('connection refused')), signal).then(
+    const err = await lookupTargetNode(
+      'd',
+      () => undefined,
+      fakeClient({}, new Error('connection refused')),
+      signal,
+    ).then(
       () => undefined,
       (e: Error) => e,
     );

@@ -8,7 +8,11 @@ import {
   scopeForDelete,
   setFailureReason,
 } from '../../../lib/machine/actuator-reporting.js';
-import { InvalidMachineConfigurationError, MissingSecretError, RequeueAfterError } from '../../../lib/machine/errors.js';
+import {
+  InvalidMachineConfigurationError,
+  MissingSecretError,
+  RequeueAfterError,
+} from '../../../lib/machine/errors.js';
 import { machineMetricsFor } from '../../../lib/machine/metrics.js';
 import type { ActuatorContext } from '../../../lib/machine/actuator.js';
 import { ListEvents, machine, quietLog } from './fixtures.js';
@@ -16,27 +20,53 @@ import { ListEvents, machine, quietLog } from './fixtures.js';
 function context(): { ctx: ActuatorContext; events: ListEvents; reg: Registry } {
   const reg = new Registry();
   const events = new ListEvents();
-  return { ctx: { signal: new AbortController().signal, log: quietLog, events, metrics: machineMetricsFor(reg) }, events, reg };
+  return {
+    ctx: { signal: new AbortController().signal, log: quietLog, events, metrics: machineMetricsFor(reg) },
+    events,
+    reg,
+  };
 }
 
 describe('actuator failure reporting', () => {
   it('counts a failed create under the reason of the step that failed and emits FailedCreate, rethrowing the same error', async () => {
     const { ctx, events, reg } = context();
     const boom = new Error('quota exceeded');
-    const caught = await reportActuatorFailures('create', machine('m1'), ctx, { reason: 'failed to create machine' }, async () => {
-      await failureStep('error creating instance', () => Promise.reject(boom));
-    }).catch((e: unknown) => e);
+    const caught = await reportActuatorFailures(
+      'create',
+      machine('m1'),
+      ctx,
+      { reason: 'failed to create machine' },
+      async () => {
+        await failureStep('error creating instance', () => Promise.reject(boom));
+      },
+    ).catch((e: unknown) => e);
     expect(caught).to.equal(boom);
-    expect(await reg.getSingleMetricAsString('mapi_instance_create_failed')).to.contain('reason="error creating instance"} 1');
+    expect(await reg.getSingleMetricAsString('mapi_instance_create_failed')).to.contain(
+      'reason="error creating instance"} 1',
+    );
     expect(events.list).to.deep.equal([
-      { object: 'm1', type: 'Warning', reason: 'FailedCreate', action: 'Create', message: 'm1: reconciler failed to Create machine: quota exceeded' },
+      {
+        object: 'm1',
+        type: 'Warning',
+        reason: 'FailedCreate',
+        action: 'Create',
+        message: 'm1: reconciler failed to Create machine: quota exceeded',
+      },
     ]);
   });
 
   it('falls back to the operation reason and uses the provider describe() for the event text', async () => {
     const { ctx, events, reg } = context();
-    await reportActuatorFailures('delete', machine('m2'), ctx, { reason: 'failed to delete machine', describe: () => 'described' }, () => Promise.reject(new Error('raw'))).catch(() => undefined);
-    expect(await reg.getSingleMetricAsString('mapi_instance_delete_failed')).to.contain('reason="failed to delete machine"} 1');
+    await reportActuatorFailures(
+      'delete',
+      machine('m2'),
+      ctx,
+      { reason: 'failed to delete machine', describe: () => 'described' },
+      () => Promise.reject(new Error('raw')),
+    ).catch(() => undefined);
+    expect(await reg.getSingleMetricAsString('mapi_instance_delete_failed')).to.contain(
+      'reason="failed to delete machine"} 1',
+    );
     expect(events.list[0]?.message).to.equal('m2: reconciler failed to Delete machine: described');
   });
 
@@ -44,14 +74,18 @@ describe('actuator failure reporting', () => {
     const { ctx, reg } = context();
     const err = new Error('x');
     setFailureReason(err, 'inner');
-    await reportActuatorFailures('update', machine('m3'), ctx, { reason: 'op' }, () => failureStep('outer', () => Promise.reject(err))).catch(() => undefined);
+    await reportActuatorFailures('update', machine('m3'), ctx, { reason: 'op' }, () =>
+      failureStep('outer', () => Promise.reject(err)),
+    ).catch(() => undefined);
     expect(await reg.getSingleMetricAsString('mapi_instance_update_failed')).to.contain('reason="inner"} 1');
   });
 
   it('neither counts nor emits for a requeue, but still rethrows it', async () => {
     const { ctx, events, reg } = context();
     const requeue = new RequeueAfterError(100);
-    const caught = await reportActuatorFailures('update', machine('m4'), ctx, { reason: 'op' }, () => Promise.reject(requeue)).catch((e: unknown) => e);
+    const caught = await reportActuatorFailures('update', machine('m4'), ctx, { reason: 'op' }, () =>
+      Promise.reject(requeue),
+    ).catch((e: unknown) => e);
     expect(caught).to.equal(requeue);
     expect(events.list).to.have.length(0);
     expect(await reg.getSingleMetricAsString('mapi_instance_update_failed')).to.not.contain('m4');
@@ -60,7 +94,13 @@ describe('actuator failure reporting', () => {
   it('counts a missing Secret but leaves its event to the machine controller, which reports it with a condition', async () => {
     const { ctx, events, reg } = context();
     const missing = new MissingSecretError('ns', 'creds', 'aws credentials');
-    const caught = await reportActuatorFailures('delete', machine('m5'), ctx, { reason: 'failed to delete machine' }, () => Promise.reject(missing)).catch((e: unknown) => e);
+    const caught = await reportActuatorFailures(
+      'delete',
+      machine('m5'),
+      ctx,
+      { reason: 'failed to delete machine' },
+      () => Promise.reject(missing),
+    ).catch((e: unknown) => e);
     expect(caught).to.equal(missing);
     expect(events.list).to.have.length(0);
     expect(await reg.getSingleMetricAsString('mapi_instance_delete_failed')).to.contain('name="m5"');
@@ -75,7 +115,9 @@ describe('actuator failure reporting', () => {
     expect(events.list).to.have.length(0);
     m.metadata.labels = { ...m.metadata.labels, 'machine.openshift.io/zone': 'a' };
     emitUpdatedWhenChanged(m, ctx, before);
-    expect(events.list).to.deep.equal([{ object: 'm5', type: 'Normal', reason: 'Update', action: 'Update', message: 'Updated Machine m5' }]);
+    expect(events.list).to.deep.equal([
+      { object: 'm5', type: 'Normal', reason: 'Update', action: 'Update', message: 'Updated Machine m5' },
+    ]);
   });
 
   it('stays silent when only the instance state moved, or when update first records a new instance', () => {
@@ -96,7 +138,8 @@ describe('actuator failure reporting', () => {
 });
 
 describe('the scope of a delete', () => {
-  const invalid = () => Promise.reject(new InvalidMachineConfigurationError('zone is required', { field: 'spec.providerSpec.value.zone' }));
+  const invalid = () =>
+    Promise.reject(new InvalidMachineConfigurationError('zone is required', { field: 'spec.providerSpec.value.zone' }));
 
   it('asks to fix the spec, naming the field, when the machine already has an instance', async () => {
     const m = machine('with-instance');
@@ -113,6 +156,12 @@ describe('the scope of a delete', () => {
     const m = machine('never-created');
     const err = await scopeForDelete(m, invalid, () => 'unused').catch((e: unknown) => e);
     expect((err as Error).message).to.equal('zone is required');
-    expect(await scopeForDelete(m, () => Promise.resolve('scope'), () => '')).to.equal('scope');
+    expect(
+      await scopeForDelete(
+        m,
+        () => Promise.resolve('scope'),
+        () => '',
+      ),
+    ).to.equal('scope');
   });
 });

@@ -26,7 +26,9 @@ describe('capacity retry window', () => {
   it('reads the first refusal only from a CapacityAvailable=False InsufficientCapacity condition', () => {
     const at = '2026-11-22T06:00:00Z';
     const withCond = (status: 'True' | 'False' | 'Unknown', reason: string) =>
-      machine('m1', { status: { conditions: [{ type: CapacityAvailableCondition, status, reason, lastTransitionTime: at }] } });
+      machine('m1', {
+        status: { conditions: [{ type: CapacityAvailableCondition, status, reason, lastTransitionTime: at }] },
+      });
     expect(firstRefusalOf(withCond('False', 'InsufficientCapacity'))).to.equal(t0);
     expect(firstRefusalOf(withCond('True', 'InstanceCreated'))).to.equal(undefined);
     expect(firstRefusalOf(withCond('Unknown', 'CreateFailed'))).to.equal(undefined);

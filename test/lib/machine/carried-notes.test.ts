@@ -57,7 +57,7 @@ describe('CarriedNotes', () => {
     expect(carried.begin('ns/m', '8').takeCarried(SEEN)).to.equal(undefined);
   });
 
-  it('keeps a reconcile\'s own notes apart from the carried ones', () => {
+  it("keeps a reconcile's own notes apart from the carried ones", () => {
     const notes = new ReconcileNotes(new Map([[SEEN, 'old']]));
     expect(notes.get(SEEN)).to.equal(undefined);
     notes.set(SEEN, 'new');

@@ -29,15 +29,27 @@ describe('controller wiring', () => {
     addNodeLinkController(mgr);
     const [c] = controllers;
     expect(c?.name).to.equal('nodelink-controller');
-    expect(c?.watches.map((w) => `${w.informer.resource.plural}:${w.enqueue}`)).to.deep.equal(['nodes:self', 'machines:map']);
-    await mgr.client.create(mgr.informer({ group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false }).resource, {
-      metadata: { name: 'n1' },
-      spec: { providerID: 'aws:///us-east-1a/i-1' },
-    } as KubeObject);
+    expect(c?.watches.map((w) => `${w.informer.resource.plural}:${w.enqueue}`)).to.deep.equal([
+      'nodes:self',
+      'machines:map',
+    ]);
+    await mgr.client.create(
+      mgr.informer({ group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false }).resource,
+      {
+        metadata: { name: 'n1' },
+        spec: { providerID: 'aws:///us-east-1a/i-1' },
+      } as KubeObject,
+    );
     const map = c?.watches[1];
     if (map?.enqueue !== 'map') throw new Error('expected a map watch');
-    const machine = { metadata: { name: 'm', namespace: 'ns' }, spec: { providerID: 'aws:///i-1' }, status: { nodeRef: { name: 'old-node' } } } as KubeObject;
+    const machine = {
+      metadata: { name: 'm', namespace: 'ns' },
+      spec: { providerID: 'aws:///i-1' },
+      status: { nodeRef: { name: 'old-node' } },
+    } as KubeObject;
     expect(map.map(machine)).to.deep.equal([{ name: 'n1' }, { name: 'old-node' }]);
-    expect(map.map({ ...machine, metadata: { ...machine.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } })).to.deep.equal([]);
+    expect(
+      map.map({ ...machine, metadata: { ...machine.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }),
+    ).to.deep.equal([]);
   });
 });

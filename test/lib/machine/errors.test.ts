@@ -11,10 +11,14 @@ import {
 
 describe('machine errors', () => {
   it('recognise InvalidConfiguration through single and double wrapping', () => {
-    const inner = new InvalidMachineConfigurationError('bad instanceType', { field: 'spec.providerSpec.value.instanceType' });
+    const inner = new InvalidMachineConfigurationError('bad instanceType', {
+      field: 'spec.providerSpec.value.instanceType',
+    });
     expect(isInvalidMachineConfiguration(inner)).to.equal(true);
     expect(isInvalidMachineConfiguration(new Error('wrapped', { cause: inner }))).to.equal(true);
-    expect(isInvalidMachineConfiguration(new Error('twice', { cause: new Error('once', { cause: inner }) }))).to.equal(true);
+    expect(isInvalidMachineConfiguration(new Error('twice', { cause: new Error('once', { cause: inner }) }))).to.equal(
+      true,
+    );
     expect(isInvalidMachineConfiguration(new MachineError('CreateError', 'boom'))).to.equal(false);
     expect(isInvalidMachineConfiguration(new Error('plain'))).to.equal(false);
   });

@@ -43,7 +43,13 @@ export function machine(name: string, extra: Partial<Machine> = {}): Machine {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'Machine',
-    metadata: { name, namespace: NS, labels: { [MachineClusterIDLabel]: 'cluster-1' }, finalizers: [MachineFinalizer], ...extra.metadata },
+    metadata: {
+      name,
+      namespace: NS,
+      labels: { [MachineClusterIDLabel]: 'cluster-1' },
+      finalizers: [MachineFinalizer],
+      ...extra.metadata,
+    },
     spec: { providerSpec: { value: { instanceType: 'fake.large' } }, ...extra.spec },
     status: extra.status,
   };

@@ -23,8 +23,11 @@ import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
 
 const NS = 'openshift-machine-api';
 
-
-const newMachine = (name: string, extra: Partial<Machine['spec']> = {}, labels: Record<string, string> = {}): Machine => ({
+const newMachine = (
+  name: string,
+  extra: Partial<Machine['spec']> = {},
+  labels: Record<string, string> = {},
+): Machine => ({
   apiVersion: 'machine.openshift.io/v1beta1',
   kind: 'Machine',
   metadata: { name, namespace: NS, labels: { [MachineClusterIDLabel]: 'test-cluster', ...labels } },
@@ -76,7 +79,13 @@ describe('machine controllers on the local control plane', function () {
   });
 
   it('takes a machine to Running with a linked, labelled node, then deletes it: drain, instance, node, finalizer', async () => {
-    await env.client.create(Machines, newMachine('worker-1', { metadata: { labels: { 'node-role.kubernetes.io/infra': '' } }, taints: [{ key: 'infra', effect: 'NoSchedule' }] }));
+    await env.client.create(
+      Machines,
+      newMachine('worker-1', {
+        metadata: { labels: { 'node-role.kubernetes.io/infra': '' } },
+        taints: [{ key: 'infra', effect: 'NoSchedule' }],
+      }),
+    );
     const running = await eventually('phase Running', async () => {
       const m = await getMachine(env.client, 'worker-1');
       return m?.status?.phase === 'Running' ? m : undefined;
@@ -91,7 +100,11 @@ describe('machine controllers on the local control plane', function () {
     expect(node.metadata.annotations?.[NodeMachineAnnotation]).to.equal(`${NS}/worker-1`);
     expect(node.spec?.taints).to.deep.include({ key: 'infra', effect: 'NoSchedule' });
 
-    await env.client.create(Pods, { metadata: { name: 'web', namespace: 'apps' }, spec: { nodeName, containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } });
+    await env.client.create(Pods, {
+      metadata: { name: 'web', namespace: 'apps' },
+      spec: { nodeName, containers: [{ name: 'c', image: 'x' }] },
+      status: { phase: 'Running' },
+    });
     await env.client.delete(Machines, { namespace: NS, name: 'worker-1' });
     await eventually('machine gone', async () => (await getMachine(env.client, 'worker-1')) === undefined);
     expect(actuator.allInstances().find((i) => i.machine.name === 'worker-1')?.state).to.equal('terminated');
@@ -103,8 +116,13 @@ describe('machine controllers on the local control plane', function () {
         return isNotFound(err);
       }
     });
-    await eventually('pod evicted', async () => (await env.client.list(Pods, { namespace: 'apps' })).items.length === 0);
-    const events = (await env.client.list(Events, { namespace: NS })).items.filter((e) => e.involvedObject.name === 'worker-1');
+    await eventually(
+      'pod evicted',
+      async () => (await env.client.list(Pods, { namespace: 'apps' })).items.length === 0,
+    );
+    const events = (await env.client.list(Events, { namespace: NS })).items.filter(
+      (e) => e.involvedObject.name === 'worker-1',
+    );
     const reasons = events.map((e) => e.reason);
     for (const r of ['DrainProceeds', 'Deleted', 'DrainSucceeded']) expect(reasons).to.include(r);
   });
@@ -116,10 +134,21 @@ describe('machine controllers on the local control plane', function () {
       return x?.status?.phase === 'Running' ? x : undefined;
     });
     const nodeName = m.status?.nodeRef?.name ?? '';
-    await env.client.create(Pods, { metadata: { name: 'db', namespace: 'apps', labels: { app: 'db' } }, spec: { nodeName, containers: [{ name: 'c', image: 'x' }] } });
+    await env.client.create(Pods, {
+      metadata: { name: 'db', namespace: 'apps', labels: { app: 'db' } },
+      spec: { nodeName, containers: [{ name: 'c', image: 'x' }] },
+    });
     // The API server creates pods Pending (which eviction lets go regardless of budgets); a kubelet would report Running.
-    await env.client.patch(Pods, { namespace: 'apps', name: 'db' }, { type: 'merge', body: { status: { phase: 'Running' } } }, { subresource: 'status' });
-    await env.client.create(PodDisruptionBudgets, { metadata: { name: 'db', namespace: 'apps' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'db' } } } });
+    await env.client.patch(
+      Pods,
+      { namespace: 'apps', name: 'db' },
+      { type: 'merge', body: { status: { phase: 'Running' } } },
+      { subresource: 'status' },
+    );
+    await env.client.create(PodDisruptionBudgets, {
+      metadata: { name: 'db', namespace: 'apps' },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'db' } } },
+    });
     await env.client.delete(Machines, { namespace: NS, name: 'worker-pdb' });
     const blocked = await eventually('DrainError condition', async () => {
       const x = await getMachine(env.client, 'worker-pdb');
@@ -134,7 +163,12 @@ describe('machine controllers on the local control plane', function () {
   });
 
   it('marks a machine Failed with InvalidConfiguration when the actuator rejects its spec', async () => {
-    actuator.failNext('create', new InvalidMachineConfigurationError('spec.providerSpec.value.instanceType: unknown', { field: 'spec.providerSpec.value.instanceType' }));
+    actuator.failNext(
+      'create',
+      new InvalidMachineConfigurationError('spec.providerSpec.value.instanceType: unknown', {
+        field: 'spec.providerSpec.value.instanceType',
+      }),
+    );
     await env.client.create(Machines, newMachine('bad'));
     const m = await eventually('phase Failed', async () => {
       const x = await getMachine(env.client, 'bad');
@@ -148,11 +182,18 @@ describe('machine controllers on the local control plane', function () {
 
   it('fails a running machine whose instance was terminated outside the Machine API', async () => {
     await env.client.create(Machines, newMachine('victim'));
-    await eventually('phase Running', async () => (await getMachine(env.client, 'victim'))?.status?.phase === 'Running');
+    await eventually(
+      'phase Running',
+      async () => (await getMachine(env.client, 'victim'))?.status?.phase === 'Running',
+    );
     const inst = actuator.allInstances().find((i) => i.machine.name === 'victim')!;
     actuator.setInstanceState(inst.id, 'terminated');
     // A Running machine is looked at again on the next event or cache resync; make that happen now.
-    await env.client.patch(Machines, { namespace: NS, name: 'victim' }, { type: 'merge', body: { metadata: { annotations: { poke: '1' } } } });
+    await env.client.patch(
+      Machines,
+      { namespace: NS, name: 'victim' },
+      { type: 'merge', body: { metadata: { annotations: { poke: '1' } } } },
+    );
     const m = await eventually('phase Failed', async () => {
       const x = await getMachine(env.client, 'victim');
       return x?.status?.phase === 'Failed' ? x : undefined;
@@ -161,14 +202,24 @@ describe('machine controllers on the local control plane', function () {
   });
 
   it('NodeLink removes from the node the labels and taints the machine no longer has', async () => {
-    await env.client.create(Machines, newMachine('relabel', { metadata: { labels: { team: 'a' } }, taints: [{ key: 'gpu', effect: 'NoSchedule' }] }));
+    await env.client.create(
+      Machines,
+      newMachine('relabel', { metadata: { labels: { team: 'a' } }, taints: [{ key: 'gpu', effect: 'NoSchedule' }] }),
+    );
     const m = await eventually('phase Running', async () => {
       const x = await getMachine(env.client, 'relabel');
       return x?.status?.phase === 'Running' ? x : undefined;
     });
     const nodeName = m.status?.nodeRef?.name ?? '';
-    await eventually('label on node', async () => (await env.client.get(Nodes, { name: nodeName })).metadata.labels?.team === 'a');
-    await env.client.patch(Machines, { namespace: NS, name: 'relabel' }, { type: 'merge', body: { spec: { metadata: { labels: null }, taints: null } } });
+    await eventually(
+      'label on node',
+      async () => (await env.client.get(Nodes, { name: nodeName })).metadata.labels?.team === 'a',
+    );
+    await env.client.patch(
+      Machines,
+      { namespace: NS, name: 'relabel' },
+      { type: 'merge', body: { spec: { metadata: { labels: null }, taints: null } } },
+    );
     const n = await eventually('label removed', async () => {
       const x = await env.client.get(Nodes, { name: nodeName });
       return x.metadata.labels?.team === undefined ? x : undefined;
@@ -187,7 +238,9 @@ describe('machine controllers on the local control plane', function () {
     });
     expect(actuator.countInstancesFor(m)).to.equal(1);
     expect(actuator.allInstances().filter((i) => i.machine.name === 'lost-reply')).to.have.length(1);
-    expect(await mgr.metrics.getSingleMetricAsString('mapi_instance_create_failed')).to.match(/name="lost-reply",namespace="openshift-machine-api",reason="[^"]+"\} 1/);
+    expect(await mgr.metrics.getSingleMetricAsString('mapi_instance_create_failed')).to.match(
+      /name="lost-reply",namespace="openshift-machine-api",reason="[^"]+"\} 1/,
+    );
   });
 
   it('never fails a machine while the cloud throttles, and provisions it once throttling stops', async () => {
@@ -196,32 +249,62 @@ describe('machine controllers on the local control plane', function () {
     await eventually('throttled calls', async () => actuator.callCount('exists', 'throttled') >= 3);
     const during = await getMachine(env.client, 'throttled');
     expect(during?.status?.phase).to.not.equal('Failed');
-    expect(during?.status?.conditions?.find((c) => c.type === 'InstanceExists')).to.include({ status: 'Unknown', reason: 'ErrorCheckingProvider' });
+    expect(during?.status?.conditions?.find((c) => c.type === 'InstanceExists')).to.include({
+      status: 'Unknown',
+      reason: 'ErrorCheckingProvider',
+    });
     actuator.throttle(false);
-    await eventually('phase Running', async () => (await getMachine(env.client, 'throttled'))?.status?.phase === 'Running');
+    await eventually(
+      'phase Running',
+      async () => (await getMachine(env.client, 'throttled'))?.status?.phase === 'Running',
+    );
   });
 
   it('holds drain for a preDrain hook and termination for a preTerminate hook until their owners remove them', async () => {
     await env.client.create(
       Machines,
-      newMachine('hooked', { lifecycleHooks: { preDrain: [{ name: 'drain-hook', owner: 'hook-owner' }], preTerminate: [{ name: 'term-hook', owner: 'hook-owner' }] } }),
+      newMachine('hooked', {
+        lifecycleHooks: {
+          preDrain: [{ name: 'drain-hook', owner: 'hook-owner' }],
+          preTerminate: [{ name: 'term-hook', owner: 'hook-owner' }],
+        },
+      }),
     );
-    await eventually('phase Running', async () => (await getMachine(env.client, 'hooked'))?.status?.phase === 'Running');
+    await eventually(
+      'phase Running',
+      async () => (await getMachine(env.client, 'hooked'))?.status?.phase === 'Running',
+    );
     await env.client.delete(Machines, { namespace: NS, name: 'hooked' });
     await eventually('DrainBlocked event', async () =>
-      (await env.client.list(Events, { namespace: NS })).items.some((e) => e.involvedObject.name === 'hooked' && e.reason === 'DrainBlocked'),
+      (await env.client.list(Events, { namespace: NS })).items.some(
+        (e) => e.involvedObject.name === 'hooked' && e.reason === 'DrainBlocked',
+      ),
     );
     const blocked = await getMachine(env.client, 'hooked');
-    expect(blocked?.status?.conditions?.find((c) => c.type === 'Drainable')).to.include({ status: 'False', reason: 'HookPresent', message: 'Drain operation currently blocked by: [{Name:drain-hook Owner:hook-owner}]' });
+    expect(blocked?.status?.conditions?.find((c) => c.type === 'Drainable')).to.include({
+      status: 'False',
+      reason: 'HookPresent',
+      message: 'Drain operation currently blocked by: [{Name:drain-hook Owner:hook-owner}]',
+    });
     expect(blocked?.status?.conditions?.find((c) => c.type === DrainedCondition)).to.equal(undefined);
-    await env.client.patch(Machines, { namespace: NS, name: 'hooked' }, { type: 'merge', body: { spec: { lifecycleHooks: { preDrain: null } } } });
+    await env.client.patch(
+      Machines,
+      { namespace: NS, name: 'hooked' },
+      { type: 'merge', body: { spec: { lifecycleHooks: { preDrain: null } } } },
+    );
     await eventually('Drained=True', async () =>
-      (await getMachine(env.client, 'hooked'))?.status?.conditions?.some((c) => c.type === DrainedCondition && c.status === 'True'),
+      (await getMachine(env.client, 'hooked'))?.status?.conditions?.some(
+        (c) => c.type === DrainedCondition && c.status === 'True',
+      ),
     );
     // Still waiting for the preTerminate hook: the instance lives on.
     await new Promise((r) => setTimeout(r, 300));
     expect(actuator.allInstances().find((i) => i.machine.name === 'hooked')?.state).to.equal('running');
-    await env.client.patch(Machines, { namespace: NS, name: 'hooked' }, { type: 'merge', body: { spec: { lifecycleHooks: { preTerminate: null } } } });
+    await env.client.patch(
+      Machines,
+      { namespace: NS, name: 'hooked' },
+      { type: 'merge', body: { spec: { lifecycleHooks: { preTerminate: null } } } },
+    );
     await eventually('machine gone', async () => (await getMachine(env.client, 'hooked')) === undefined);
   });
 
@@ -237,7 +320,10 @@ describe('machine controllers on the local control plane', function () {
     await kubelet.resync();
     const fresh = await eventually('node back', async () => env.client.get(Nodes, { name }));
     expect(fresh.metadata.uid).to.not.equal(oldUID);
-    await eventually('nodeRef uid updated', async () => (await getMachine(env.client, 'reregister'))?.status?.nodeRef?.uid === fresh.metadata.uid);
+    await eventually(
+      'nodeRef uid updated',
+      async () => (await getMachine(env.client, 'reregister'))?.status?.nodeRef?.uid === fresh.metadata.uid,
+    );
   });
 
   it('drains an unreachable node and deletes the machine', async () => {
@@ -247,38 +333,63 @@ describe('machine controllers on the local control plane', function () {
       return x?.status?.phase === 'Running' ? x : undefined;
     });
     const nodeName = m.status?.nodeRef?.name ?? '';
-    await env.client.create(Pods, { metadata: { name: 'lonely', namespace: 'apps' }, spec: { nodeName, containers: [{ name: 'c', image: 'x' }] } });
+    await env.client.create(Pods, {
+      metadata: { name: 'lonely', namespace: 'apps' },
+      spec: { nodeName, containers: [{ name: 'c', image: 'x' }] },
+    });
     await kubelet.setNodeReady(nodeName, 'Unknown');
     await env.client.delete(Machines, { namespace: NS, name: 'unreachable' });
     await eventually('machine gone', async () => (await getMachine(env.client, 'unreachable')) === undefined);
-    expect((await env.client.list(Pods, { namespace: 'apps' })).items.map((p) => p.metadata.name)).to.not.include('lonely');
+    expect((await env.client.list(Pods, { namespace: 'apps' })).items.map((p) => p.metadata.name)).to.not.include(
+      'lonely',
+    );
   });
 
   it('brings 15 machines created at once to Running with exactly one instance each, then deletes them all', async () => {
     const names = Array.from({ length: 15 }, (_, i) => `bulk-${i}`);
     await Promise.all(names.map((n) => env.client.create(Machines, newMachine(n))));
-    await eventually('all Running', async () => {
-      const items = (await env.client.list(Machines, { namespace: NS })).items.filter((m) => names.includes(m.metadata.name ?? ''));
-      return items.length === names.length && items.every((m) => m.status?.phase === 'Running' && m.status.nodeRef);
-    }, 30_000);
+    await eventually(
+      'all Running',
+      async () => {
+        const items = (await env.client.list(Machines, { namespace: NS })).items.filter((m) =>
+          names.includes(m.metadata.name ?? ''),
+        );
+        return items.length === names.length && items.every((m) => m.status?.phase === 'Running' && m.status.nodeRef);
+      },
+      30_000,
+    );
     for (const n of names) expect(actuator.allInstances().filter((i) => i.machine.name === n)).to.have.length(1);
     await Promise.all(names.map((n) => env.client.delete(Machines, { namespace: NS, name: n })));
-    await eventually('all gone', async () => (await env.client.list(Machines, { namespace: NS })).items.every((m) => !names.includes(m.metadata.name ?? '')), 30_000);
-    expect(actuator.allInstances().filter((i) => names.includes(i.machine.name) && i.state !== 'terminated')).to.have.length(0);
+    await eventually(
+      'all gone',
+      async () =>
+        (await env.client.list(Machines, { namespace: NS })).items.every((m) => !names.includes(m.metadata.name ?? '')),
+      30_000,
+    );
+    expect(
+      actuator.allInstances().filter((i) => names.includes(i.machine.name) && i.state !== 'terminated'),
+    ).to.have.length(0);
   });
 
   it('fails a Running machine as soon as its Node goes away with its instance, without waiting for the resync', async () => {
     await env.client.create(Machines, newMachine('vanishing-1'));
-    await eventually('phase Running', async () => (await getMachine(env.client, 'vanishing-1'))?.status?.phase === 'Running');
+    await eventually(
+      'phase Running',
+      async () => (await getMachine(env.client, 'vanishing-1'))?.status?.phase === 'Running',
+    );
     const instance = actuator.allInstances().find((i) => i.machine.name === 'vanishing-1' && i.state === 'running');
     expect(instance, 'a running instance').to.not.equal(undefined);
     // Terminated behind the controller's back: the kubelet simulator removes the Node, as the cloud node
     // controller would. The manager's resync is 60 s away, so only the Node deletion can wake the machine.
     actuator.setInstanceState(instance!.id, 'terminated');
-    const failed = await eventually('phase Failed', async () => {
-      const m = await getMachine(env.client, 'vanishing-1');
-      return m?.status?.phase === 'Failed' ? m : undefined;
-    }, 10_000);
+    const failed = await eventually(
+      'phase Failed',
+      async () => {
+        const m = await getMachine(env.client, 'vanishing-1');
+        return m?.status?.phase === 'Failed' ? m : undefined;
+      },
+      10_000,
+    );
     expect(failed.status?.errorMessage).to.equal("can't find created instance");
   });
 

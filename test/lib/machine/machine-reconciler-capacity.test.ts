@@ -8,9 +8,17 @@ import { MachineReconciler } from '../../../lib/machine/machine-reconciler.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
 import { machine, machineEnv, NS, rctx } from './fixtures.js';
 
-const cond = (m: Machine | undefined): Condition | undefined => m?.status?.conditions?.find((c) => c.type === CapacityAvailableCondition);
-const noCapacity = () => new InsufficientCapacityError('InsufficientInstanceCapacity', 'us-east-1a', 'p5.48xlarge', 'We currently do not have sufficient p5.48xlarge capacity');
-const capacityFailures = async (env: ReturnType<typeof machineEnv>) => (await env.registry.getSingleMetric('mapi_machine_capacity_failures_total')!.get()).values;
+const cond = (m: Machine | undefined): Condition | undefined =>
+  m?.status?.conditions?.find((c) => c.type === CapacityAvailableCondition);
+const noCapacity = () =>
+  new InsufficientCapacityError(
+    'InsufficientInstanceCapacity',
+    'us-east-1a',
+    'p5.48xlarge',
+    'We currently do not have sufficient p5.48xlarge capacity',
+  );
+const capacityFailures = async (env: ReturnType<typeof machineEnv>) =>
+  (await env.registry.getSingleMetric('mapi_machine_capacity_failures_total')!.get()).values;
 
 describe('machine controller reconcile: the cloud refuses capacity or quota', () => {
   it('retries inside the window: phase Provisioning, CapacityAvailable=False stamped with the first refusal, not Failed', async () => {
@@ -23,8 +31,15 @@ describe('machine controller reconcile: the cloud refuses capacity or quota', ()
     const m = env.get('m1');
     expect(m?.status?.phase).to.equal('Provisioning');
     expect(m?.status?.errorReason).to.equal(undefined);
-    expect(cond(m)).to.include({ status: 'False', reason: 'InsufficientCapacity', lastTransitionTime: '2026-11-22T06:00:00Z' });
-    expect(cond(m)?.message).to.contain('InsufficientInstanceCapacity').and.contain('p5.48xlarge').and.contain('us-east-1a');
+    expect(cond(m)).to.include({
+      status: 'False',
+      reason: 'InsufficientCapacity',
+      lastTransitionTime: '2026-11-22T06:00:00Z',
+    });
+    expect(cond(m)?.message)
+      .to.contain('InsufficientInstanceCapacity')
+      .and.contain('p5.48xlarge')
+      .and.contain('us-east-1a');
   });
 
   it('does not spin: its own status write finds it held; waits grow but never pass the end of the window', async () => {
@@ -34,13 +49,13 @@ describe('machine controller reconcile: the cloud refuses capacity or quota', ()
     a.failNext('create', noCapacity, Infinity);
     const waits: number[] = [];
     const first = await env.reconcile('m1');
-    waits.push(first ? first.requeueAfterMs ?? 0 : 0);
+    waits.push(first ? (first.requeueAfterMs ?? 0) : 0);
     expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 5_000 });
     expect(a.callCount('create')).to.equal(1);
     for (let i = 0; i < 4; i++) {
       env.clock.step(waits[waits.length - 1]!);
       const r = await env.reconcile('m1');
-      waits.push(r ? r.requeueAfterMs ?? 0 : 0);
+      waits.push(r ? (r.requeueAfterMs ?? 0) : 0);
     }
     // 5 + 10 + 20 = 35 s, then 25 s are left of the minute, then the window is over.
     expect(waits).to.deep.equal([5_000, 10_000, 20_000, 25_000, 0]);
@@ -65,7 +80,15 @@ describe('machine controller reconcile: the cloud refuses capacity or quota', ()
     expect(warning).to.include({ type: 'Warning', action: 'Create' });
     expect(warning?.message).to.contain('InsufficientInstanceCapacity').and.contain('no capacity for 2m1s');
     expect(await capacityFailures(env)).to.deep.equal([
-      { value: 1, labels: { namespace: NS, zone: 'us-east-1a', instance_type: 'p5.48xlarge', code: 'InsufficientInstanceCapacity' } },
+      {
+        value: 1,
+        labels: {
+          namespace: NS,
+          zone: 'us-east-1a',
+          instance_type: 'p5.48xlarge',
+          code: 'InsufficientInstanceCapacity',
+        },
+      },
     ]);
     // Failed is final: no further create.
     env.clock.step(600_000);
@@ -166,7 +189,10 @@ describe('machine controller reconcile: the cloud refuses capacity or quota', ()
     const env = machineEnv(a, { capacityWindowMs: 120_000 });
     await env.client.create(Machines, machine('m1'));
     a.failNext('create', noCapacity);
-    a.failNext('create', () => new InsufficientCapacityError('VcpuLimitExceeded', 'us-east-1a', 'p5.48xlarge', 'vCPU limit reached'));
+    a.failNext(
+      'create',
+      () => new InsufficientCapacityError('VcpuLimitExceeded', 'us-east-1a', 'p5.48xlarge', 'vCPU limit reached'),
+    );
     await env.reconcile('m1');
     env.clock.step(5_000);
     await env.reconcile('m1');

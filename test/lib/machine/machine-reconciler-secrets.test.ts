@@ -6,7 +6,8 @@ import { MissingSecretError } from '../../../lib/machine/errors.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
 import { machine, machineEnv, NS } from './fixtures.js';
 
-const cond = (m: Machine | undefined): Condition | undefined => m?.status?.conditions?.find((c) => c.type === SecretsAvailableCondition);
+const cond = (m: Machine | undefined): Condition | undefined =>
+  m?.status?.conditions?.find((c) => c.type === SecretsAvailableCondition);
 const missingCredentials = () => new MissingSecretError(NS, 'cloud-credentials', 'fake credentials');
 
 describe('machine controller reconcile: a Secret the providerSpec names is missing', () => {
@@ -20,8 +21,16 @@ describe('machine controller reconcile: a Secret the providerSpec names is missi
       expect(a.callCount('create')).to.equal(0);
       const c = cond(env.get('m1'));
       expect(c).to.include({ status: 'False', reason: 'SecretNotFound', severity: 'Warning' });
-      expect(c?.message).to.equal(`fake credentials secret ${NS}/cloud-credentials not found; the instance is created once it exists`);
-      expect(env.events.list).to.deep.include({ object: 'm1', type: 'Warning', reason: 'FailedCreate', action: 'Create', message: `m1: ${c?.message}` });
+      expect(c?.message).to.equal(
+        `fake credentials secret ${NS}/cloud-credentials not found; the instance is created once it exists`,
+      );
+      expect(env.events.list).to.deep.include({
+        object: 'm1',
+        type: 'Warning',
+        reason: 'FailedCreate',
+        action: 'Create',
+        message: `m1: ${c?.message}`,
+      });
     });
 
     it('reports a missing user-data Secret met by create the same way, once', async () => {
@@ -30,7 +39,9 @@ describe('machine controller reconcile: a Secret the providerSpec names is missi
       await env.client.create(Machines, machine('m1'));
       a.failNext('create', () => new MissingSecretError(NS, 'worker-user-data', 'user data'));
       expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 1_000 });
-      expect(cond(env.get('m1'))?.message).to.equal(`user data secret ${NS}/worker-user-data not found; the instance is created once it exists`);
+      expect(cond(env.get('m1'))?.message).to.equal(
+        `user data secret ${NS}/worker-user-data not found; the instance is created once it exists`,
+      );
       expect(env.events.list.filter((e) => e.reason === 'FailedCreate')).to.have.length(1);
     });
 
@@ -92,8 +103,16 @@ describe('machine controller reconcile: a Secret the providerSpec names is missi
       await env.client.create(Nodes, { metadata: { name: 'node-1' } });
       await env.client.delete(Machines, { namespace: NS, name: 'm1' });
       await env.reconcile('m1');
-      const conditions = [...(env.get('m1')?.status?.conditions ?? []), { type: DrainedCondition, status: 'True' as const }];
-      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { conditions } } }, { subresource: 'status' });
+      const conditions = [
+        ...(env.get('m1')?.status?.conditions ?? []),
+        { type: DrainedCondition, status: 'True' as const },
+      ];
+      await env.client.patch(
+        Machines,
+        { namespace: NS, name: 'm1' },
+        { type: 'merge', body: { status: { conditions } } },
+        { subresource: 'status' },
+      );
       return env;
     }
 
@@ -106,7 +125,9 @@ describe('machine controller reconcile: a Secret the providerSpec names is missi
       expect(m?.metadata.finalizers).to.include(MachineFinalizer);
       expect(m?.status?.phase).to.equal('Deleting');
       expect(a.listInstances().filter((i) => i.state !== 'terminated')).to.have.length(1);
-      expect(cond(m)?.message).to.equal(`fake credentials secret ${NS}/cloud-credentials not found; the instance is terminated and the finalizer removed once it exists`);
+      expect(cond(m)?.message).to.equal(
+        `fake credentials secret ${NS}/cloud-credentials not found; the instance is terminated and the finalizer removed once it exists`,
+      );
       expect(env.events.list.map((e) => e.reason)).to.include('FailedDelete');
     });
 

@@ -14,7 +14,8 @@ import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
 import { machine, machineEnv, NS } from './fixtures.js';
 import { serverError } from './memory-kube.js';
 
-const cond = (m: Machine | undefined, type: string): Condition | undefined => m?.status?.conditions?.find((c) => c.type === type);
+const cond = (m: Machine | undefined, type: string): Condition | undefined =>
+  m?.status?.conditions?.find((c) => c.type === type);
 
 async function provisionToPhase(env: ReturnType<typeof machineEnv>, name: string, passes: number): Promise<void> {
   for (let i = 0; i < passes; i++) await env.reconcile(name);
@@ -37,8 +38,16 @@ describe('machine controller reconcile', () => {
       await env.client.create(Machines, machine('m1', { metadata: { labels: {} } }));
       const err = await env.reconcile('m1').catch((e: Error) => e);
       expect(err).to.be.instanceOf(Error);
-      expect((err as Error).message).to.equal(`m1: machine validation failed: spec.labels: Invalid value: missing ${MachineClusterIDLabel} label.`);
-      expect(env.events.list).to.deep.include({ object: 'm1', type: 'Warning', reason: 'FailedValidate', action: 'Validate', message: (err as Error).message });
+      expect((err as Error).message).to.equal(
+        `m1: machine validation failed: spec.labels: Invalid value: missing ${MachineClusterIDLabel} label.`,
+      );
+      expect(env.events.list).to.deep.include({
+        object: 'm1',
+        type: 'Warning',
+        reason: 'FailedValidate',
+        action: 'Validate',
+        message: (err as Error).message,
+      });
       expect(a.calls).to.have.length(0);
     });
 
@@ -62,7 +71,12 @@ describe('machine controller reconcile', () => {
       const m = env.get('m1');
       expect(m?.status?.phase).to.equal('Provisioning');
       expect(m?.spec?.providerID).to.match(/^fake:\/\/\/fake-region-1a\/i-/);
-      expect(cond(m, InstanceExistsCondition)).to.include({ status: 'False', reason: 'InstanceNotCreated', severity: 'Warning', message: 'Instance has not been created' });
+      expect(cond(m, InstanceExistsCondition)).to.include({
+        status: 'False',
+        reason: 'InstanceNotCreated',
+        severity: 'Warning',
+        message: 'Instance has not been created',
+      });
       expect(cond(m, 'Drainable')).to.include({ status: 'True' });
       expect(cond(m, 'Terminable')).to.include({ status: 'True' });
       expect(m?.status?.lastUpdated).to.be.a('string');
@@ -78,7 +92,10 @@ describe('machine controller reconcile', () => {
       a.failNext('create', new Error('cloud: InternalError'));
       await env.reconcile('m1').catch(() => undefined);
       expect(env.get('m1')?.status?.phase).to.equal('Provisioning');
-      expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({ status: 'False', reason: 'InstanceNotCreated' });
+      expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({
+        status: 'False',
+        reason: 'InstanceNotCreated',
+      });
     });
 
     it('never forgets a created instance: the providerID lands even when the status write then fails', async () => {
@@ -113,7 +130,12 @@ describe('machine controller reconcile', () => {
         await origCreate(mm, ctx);
         mm.status = { ...mm.status, providerStatus: { instanceId: 'i-recorded' } };
         // A concurrent writer changes the conditions meanwhile, so the locked status write conflicts.
-        await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { conditions: [{ type: 'Zz', status: 'True' }] } } }, { subresource: 'status' });
+        await env.client.patch(
+          Machines,
+          { namespace: NS, name: 'm1' },
+          { type: 'merge', body: { status: { conditions: [{ type: 'Zz', status: 'True' }] } } },
+          { subresource: 'status' },
+        );
       };
       const err = await env.reconcile('m1').catch((e: Error) => e);
       expect((err as { code?: number }).code).to.equal(409);
@@ -147,7 +169,12 @@ describe('machine controller reconcile', () => {
       await env.client.create(Machines, machine('m1'));
       await provisionToPhase(env, 'm1', 3);
       await env.client.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
-      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'n1' } } } }, { subresource: 'status' });
+      await env.client.patch(
+        Machines,
+        { namespace: NS, name: 'm1' },
+        { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'n1' } } } },
+        { subresource: 'status' },
+      );
       expect(await env.reconcile('m1')).to.equal(undefined);
       expect(env.get('m1')?.status?.phase).to.equal('Running');
       const metric = await env.registry.getSingleMetricAsString('mapi_machine_phase_transition_seconds');
@@ -160,7 +187,12 @@ describe('machine controller reconcile', () => {
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
       await provisionToPhase(env, 'm1', 3);
-      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'gone-node' } } } }, { subresource: 'status' });
+      await env.client.patch(
+        Machines,
+        { namespace: NS, name: 'm1' },
+        { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'gone-node' } } } },
+        { subresource: 'status' },
+      );
       expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
       expect(env.get('m1')?.status?.phase).to.equal('Running');
       a.setInstanceState(a.instanceFor(env.get('m1')!)!.id, 'terminated');
@@ -172,7 +204,12 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
-      a.failNext('create', new InvalidMachineConfigurationError('instanceType: no such type', { field: 'spec.providerSpec.value.instanceType' }));
+      a.failNext(
+        'create',
+        new InvalidMachineConfigurationError('instanceType: no such type', {
+          field: 'spec.providerSpec.value.instanceType',
+        }),
+      );
       expect(await env.reconcile('m1')).to.equal(undefined);
       const m = env.get('m1');
       expect(m?.status?.phase).to.equal('Failed');
@@ -188,9 +225,14 @@ describe('machine controller reconcile', () => {
     it('reaches the actuator and marks the machine Failed when its providerSpec nests 10,000 levels deep', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
-      const value = JSON.parse(`{"instanceType":"fake.large","extra":${'['.repeat(10_000)}1${']'.repeat(10_000)}}`) as Record<string, unknown>;
+      const value = JSON.parse(
+        `{"instanceType":"fake.large","extra":${'['.repeat(10_000)}1${']'.repeat(10_000)}}`,
+      ) as Record<string, unknown>;
       await env.client.create(Machines, machine('m1', { spec: { providerSpec: { value } } }));
-      a.failNext('create', new InvalidMachineConfigurationError('extra: must not be nested', { field: 'spec.providerSpec.value.extra' }));
+      a.failNext(
+        'create',
+        new InvalidMachineConfigurationError('extra: must not be nested', { field: 'spec.providerSpec.value.extra' }),
+      );
       expect(await env.reconcile('m1')).to.equal(undefined);
       expect(env.get('m1')?.status?.phase).to.equal('Failed');
       expect(env.get('m1')?.status?.errorReason).to.equal('InvalidConfiguration');
@@ -234,7 +276,11 @@ describe('machine controller reconcile', () => {
       a.failNext('exists', new Error('throttled'));
       const err = await env.reconcile('m1').catch((e: Error) => e);
       expect((err as Error).message).to.equal('throttled');
-      expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({ status: 'Unknown', reason: 'ErrorCheckingProvider', message: 'Failed to check if machine exists: throttled' });
+      expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({
+        status: 'Unknown',
+        reason: 'ErrorCheckingProvider',
+        message: 'Failed to check if machine exists: throttled',
+      });
     });
 
     it('requeues after the asked delay when exists throws RequeueAfterError (after recording the condition)', async () => {
@@ -244,7 +290,10 @@ describe('machine controller reconcile', () => {
       await env.reconcile('m1');
       a.failNext('exists', new RequeueAfterError(12_000));
       expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 12_000 });
-      expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({ status: 'Unknown', message: 'Failed to check if machine exists: requeue in: 12s' });
+      expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({
+        status: 'Unknown',
+        message: 'Failed to check if machine exists: requeue in: 12s',
+      });
     });
 
     it('holds back an immediate re-trigger after a failure (no hot loop) and lets it through after the backoff', async () => {
@@ -323,7 +372,12 @@ describe('machine controller reconcile', () => {
       expect(m?.status?.phase).to.equal('Failed');
       expect(m?.status?.errorMessage).to.equal("can't find created instance");
       expect(m?.status?.errorReason).to.equal(undefined);
-      expect(cond(m, InstanceExistsCondition)).to.include({ status: 'False', reason: 'InstanceMissing', severity: 'Warning', message: 'Instance not found on provider' });
+      expect(cond(m, InstanceExistsCondition)).to.include({
+        status: 'False',
+        reason: 'InstanceMissing',
+        severity: 'Warning',
+        message: 'Instance not found on provider',
+      });
       expect(m?.status?.providerStatus).to.deep.include({ instanceState: 'Unknown' });
     });
 
@@ -350,9 +404,13 @@ describe('machine controller reconcile', () => {
         status: 'False',
         reason: 'HookPresent',
         severity: 'Warning',
-        message: 'Drain operation currently blocked by: [{Name:pre-drain Owner:pre-drain-owner} {Name:other-pre-drain Owner:other-pre-drain-owner}]',
+        message:
+          'Drain operation currently blocked by: [{Name:pre-drain Owner:pre-drain-owner} {Name:other-pre-drain Owner:other-pre-drain-owner}]',
       });
-      expect(cond(m, 'Terminable')).to.include({ status: 'False', message: 'Terminate operation currently blocked by: [{Name:pre-term Owner:o}]' });
+      expect(cond(m, 'Terminable')).to.include({
+        status: 'False',
+        message: 'Terminate operation currently blocked by: [{Name:pre-term Owner:o}]',
+      });
       expect(m?.status?.conditions?.map((c) => c.type)).to.deep.equal(['Drainable', 'InstanceExists', 'Terminable']);
     });
 
@@ -367,7 +425,17 @@ describe('machine controller reconcile', () => {
         if (raced) return origExists(mm, ctx);
         raced = true;
         // Another writer adds a condition, once, while we work.
-        await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { conditions: [...(env.get('m1')?.status?.conditions ?? []), { type: 'Zz', status: 'True' }] } } }, { subresource: 'status' });
+        await env.client.patch(
+          Machines,
+          { namespace: NS, name: 'm1' },
+          {
+            type: 'merge',
+            body: {
+              status: { conditions: [...(env.get('m1')?.status?.conditions ?? []), { type: 'Zz', status: 'True' }] },
+            },
+          },
+          { subresource: 'status' },
+        );
         return origExists(mm, ctx);
       };
       const err = await env.reconcile('m1').catch((e: Error) => e);
@@ -380,14 +448,26 @@ describe('machine controller reconcile', () => {
 
   describe('deletion', () => {
     /** A Running machine linked as NodeLink links it: its instance's Node, by name and uid. */
-    async function runningMachine(a: FakeActuator, name = 'm1', node: { providerID?: string; refUid?: 'node' | 'none' } = {}) {
+    async function runningMachine(
+      a: FakeActuator,
+      name = 'm1',
+      node: { providerID?: string; refUid?: 'node' | 'none' } = {},
+    ) {
       const env = machineEnv(a);
       await env.client.create(Machines, machine(name));
       await provisionToPhase(env, name, 3);
       const providerID = 'providerID' in node ? node.providerID : env.get(name)?.spec?.providerID;
-      const created = await env.client.create(Nodes, { metadata: { name: 'node-1' }, spec: providerID ? { providerID } : {} });
+      const created = await env.client.create(Nodes, {
+        metadata: { name: 'node-1' },
+        spec: providerID ? { providerID } : {},
+      });
       const uid = node.refUid === 'none' ? undefined : created.metadata.uid;
-      await env.client.patch(Machines, { namespace: NS, name }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'node-1', uid } } } }, { subresource: 'status' });
+      await env.client.patch(
+        Machines,
+        { namespace: NS, name },
+        { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: 'node-1', uid } } } },
+        { subresource: 'status' },
+      );
       await env.reconcile(name);
       await env.client.delete(Machines, { namespace: NS, name });
       return env;
@@ -396,7 +476,14 @@ describe('machine controller reconcile', () => {
       env.client.patch(
         Machines,
         { namespace: NS, name },
-        { type: 'merge', body: { status: { conditions: [...(env.get(name)?.status?.conditions ?? []), { type: DrainedCondition, status: 'True' }] } } },
+        {
+          type: 'merge',
+          body: {
+            status: {
+              conditions: [...(env.get(name)?.status?.conditions ?? []), { type: DrainedCondition, status: 'True' }],
+            },
+          },
+        },
         { subresource: 'status' },
       );
 
@@ -411,7 +498,12 @@ describe('machine controller reconcile', () => {
     it('waits for preTerminate hooks to be removed', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
-      await env.client.create(Machines, machine('m1', { spec: { providerSpec: { value: {} }, lifecycleHooks: { preTerminate: [{ name: 'h', owner: 'o' }] } } }));
+      await env.client.create(
+        Machines,
+        machine('m1', {
+          spec: { providerSpec: { value: {} }, lifecycleHooks: { preTerminate: [{ name: 'h', owner: 'o' }] } },
+        }),
+      );
       await provisionToPhase(env, 'm1', 3);
       await env.client.delete(Machines, { namespace: NS, name: 'm1' });
       await env.reconcile('m1');
@@ -451,13 +543,16 @@ describe('machine controller reconcile', () => {
         expect(env.client.peek(Nodes, { name: 'node-1' })).to.equal(undefined);
       });
 
-      it("leaves the Node a new instance registered under the same name (a reused private IP), and still finishes", async () => {
+      it('leaves the Node a new instance registered under the same name (a reused private IP), and still finishes', async () => {
         const env = await runningMachine(new FakeActuator());
         await env.reconcile('m1');
         await markDrained(env);
         // The old instance is gone; a new instance got its private IP and its kubelet registered the same name.
         await env.client.delete(Nodes, { name: 'node-1' });
-        const newcomer = await env.client.create(Nodes, { metadata: { name: 'node-1' }, spec: { providerID: 'fake:///zone-a/i-newcomer' } });
+        const newcomer = await env.client.create(Nodes, {
+          metadata: { name: 'node-1' },
+          spec: { providerID: 'fake:///zone-a/i-newcomer' },
+        });
         expect(await env.reconcile('m1')).to.equal(undefined);
         expect(env.get('m1')).to.equal(undefined);
         expect(env.client.peek(Nodes, { name: 'node-1' })?.metadata.uid).to.equal(newcomer.metadata.uid);
@@ -523,13 +618,14 @@ describe('machine controller reconcile', () => {
         const terminatedAt = env.clock.now() + terminateMs;
         a.exists = async (m, ctx) => (env.clock.now() < terminatedAt ? true : origExists(m, ctx));
         const start = env.clock.now();
-        for (let r = await env.reconcile('m1'); r && 'requeueAfterMs' in r; r = await env.reconcile('m1')) env.clock.step(r.requeueAfterMs ?? 0);
+        for (let r = await env.reconcile('m1'); r && 'requeueAfterMs' in r; r = await env.reconcile('m1'))
+          env.clock.step(r.requeueAfterMs ?? 0);
         expect(env.get('m1'), `terminate ${terminateMs} ms`).to.equal(undefined);
         expect(env.clock.now() - start, `terminate ${terminateMs} ms`).to.be.at.most(terminateMs + 2_000);
       }
     });
 
-    it('ends quietly when a pass that started from a cache not showing the finalizer\'s removal finds the Machine gone', async () => {
+    it("ends quietly when a pass that started from a cache not showing the finalizer's removal finds the Machine gone", async () => {
       const a = new FakeActuator();
       const env = await runningMachine(a);
       await env.reconcile('m1');
@@ -550,7 +646,11 @@ describe('machine controller reconcile', () => {
     it('still deletes a machine that became invalid (label removed) while being deleted', async () => {
       const a = new FakeActuator();
       const env = await runningMachine(a);
-      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { metadata: { labels: { [MachineClusterIDLabel]: null } } } });
+      await env.client.patch(
+        Machines,
+        { namespace: NS, name: 'm1' },
+        { type: 'merge', body: { metadata: { labels: { [MachineClusterIDLabel]: null } } } },
+      );
       await env.reconcile('m1');
       await markDrained(env);
       await env.reconcile('m1');
@@ -585,7 +685,10 @@ describe('machine controller reconcile', () => {
     it('copies spec.authoritativeAPI to status first and stops there', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a, { migration: true });
-      await env.client.create(Machines, machine('m1', { spec: { providerSpec: { value: {} }, authoritativeAPI: 'MachineAPI' } }));
+      await env.client.create(
+        Machines,
+        machine('m1', { spec: { providerSpec: { value: {} }, authoritativeAPI: 'MachineAPI' } }),
+      );
       await env.reconcile('m1');
       expect(env.get('m1')?.status?.authoritativeAPI).to.equal('MachineAPI');
       expect(env.get('m1')?.status?.phase).to.equal(undefined);
@@ -595,9 +698,18 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a, { migration: true });
       await env.client.create(Machines, machine('m1', { status: undefined }));
-      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { authoritativeAPI: 'ClusterAPI' } } }, { subresource: 'status' });
+      await env.client.patch(
+        Machines,
+        { namespace: NS, name: 'm1' },
+        { type: 'merge', body: { status: { authoritativeAPI: 'ClusterAPI' } } },
+        { subresource: 'status' },
+      );
       await env.reconcile('m1');
-      expect(cond(env.get('m1'), PausedCondition)).to.include({ status: 'True', reason: 'AuthoritativeAPINotMachineAPI', message: "The AuthoritativeAPI status is set to 'ClusterAPI'" });
+      expect(cond(env.get('m1'), PausedCondition)).to.include({
+        status: 'True',
+        reason: 'AuthoritativeAPINotMachineAPI',
+        message: "The AuthoritativeAPI status is set to 'ClusterAPI'",
+      });
       expect(a.calls).to.have.length(0);
     });
 
@@ -605,10 +717,20 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a, { migration: true });
       await env.client.create(Machines, machine('m1'));
-      await env.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { status: { authoritativeAPI: 'MachineAPI' } } }, { subresource: 'status' });
+      await env.client.patch(
+        Machines,
+        { namespace: NS, name: 'm1' },
+        { type: 'merge', body: { status: { authoritativeAPI: 'MachineAPI' } } },
+        { subresource: 'status' },
+      );
       await env.reconcile('m1');
       const m = env.get('m1');
-      expect(cond(m, PausedCondition)).to.include({ status: 'False', reason: 'AuthoritativeAPIMachineAPI', severity: 'Info', message: "The AuthoritativeAPI status is set to 'MachineAPI'" });
+      expect(cond(m, PausedCondition)).to.include({
+        status: 'False',
+        reason: 'AuthoritativeAPIMachineAPI',
+        severity: 'Info',
+        message: "The AuthoritativeAPI status is set to 'MachineAPI'",
+      });
       expect(m?.status?.phase).to.equal('Provisioning');
     });
   });

@@ -7,7 +7,13 @@ import { applyPhase } from '../../../lib/machine/machine-status.js';
 const NOW = Date.parse('2026-11-22T06:00:00.000Z');
 
 function machine(status: Machine['status'] = {}): Machine {
-  return { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name: 'm1', namespace: 'ns' }, spec: {}, status };
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'Machine',
+    metadata: { name: 'm1', namespace: 'ns' },
+    spec: {},
+    status,
+  };
 }
 
 describe('machine status writes (updateStatus semantics)', () => {
@@ -20,16 +26,34 @@ describe('machine status writes (updateStatus semantics)', () => {
 
   it('never dumps a thrown non-Error object (it may carry credentials) into errorMessage', () => {
     const m = machine({ phase: 'Running' });
-    applyPhase(m, machine({ phase: 'Running' }), 'Failed', { code: 403, headers: { authorization: 'Bearer s3cret' } }, NOW);
+    applyPhase(
+      m,
+      machine({ phase: 'Running' }),
+      'Failed',
+      { code: 403, headers: { authorization: 'Bearer s3cret' } },
+      NOW,
+    );
     expect(m.status?.errorMessage).to.equal('unexpected object thrown');
     const n = machine({ phase: 'Running' });
-    applyPhase(n, machine({ phase: 'Running' }), 'Failed', { message: 'AccessDenied', headers: { authorization: 'Bearer s3cret' } }, NOW);
+    applyPhase(
+      n,
+      machine({ phase: 'Running' }),
+      'Failed',
+      { message: 'AccessDenied', headers: { authorization: 'Bearer s3cret' } },
+      NOW,
+    );
     expect(n.status?.errorMessage).to.equal('AccessDenied');
   });
 
   it('takes errorReason and errorMessage from a MachineError and marks the instance state Unknown', () => {
     const m = machine({ phase: 'Running', providerStatus: { instanceState: 'running', vmState: 'ok', state: 'kept' } });
-    applyPhase(m, machine({ phase: 'Running' }), 'Failed', new Error('wrapped', { cause: new MachineError('InvalidConfiguration', 'bad ami') }), NOW);
+    applyPhase(
+      m,
+      machine({ phase: 'Running' }),
+      'Failed',
+      new Error('wrapped', { cause: new MachineError('InvalidConfiguration', 'bad ami') }),
+      NOW,
+    );
     expect(m.status).to.include({ errorReason: 'InvalidConfiguration', errorMessage: 'bad ami' });
     expect(m.status?.providerStatus).to.deep.equal({ instanceState: 'Unknown', vmState: 'Unknown', state: 'kept' });
     expect(m.metadata.annotations?.[MachineInstanceStateAnnotation]).to.equal('Unknown');
@@ -37,7 +61,13 @@ describe('machine status writes (updateStatus semantics)', () => {
 
   it('wipes errorReason/errorMessage on a non-Failed write and ignores the cause given with it', () => {
     const m = machine({ phase: 'Provisioned', errorReason: 'CreateError', errorMessage: 'old' });
-    applyPhase(m, machine({ phase: 'Provisioned', errorReason: 'CreateError', errorMessage: 'old' }), 'Running', new Error('ignored'), NOW);
+    applyPhase(
+      m,
+      machine({ phase: 'Provisioned', errorReason: 'CreateError', errorMessage: 'old' }),
+      'Running',
+      new Error('ignored'),
+      NOW,
+    );
     expect(m.status?.errorReason).to.equal(undefined);
     expect(m.status?.errorMessage).to.equal(undefined);
   });

@@ -19,15 +19,24 @@ describe('MachineDraft (the Machine writer)', () => {
     draft.machine.spec = {
       ...draft.machine.spec,
       providerID: 'aws:///us-east-1a/i-1',
-      metadata: { labels: { [MachineInterruptibleInstanceLabel]: '' }, annotations: { 'example.com/node-note': 'spot' } },
+      metadata: {
+        labels: { [MachineInterruptibleInstanceLabel]: '' },
+        annotations: { 'example.com/node-note': 'spot' },
+      },
     };
     client.calls.length = 0;
     await draft.persist();
     const stored = client.peek(Machines, key);
-    expect(stored?.spec?.metadata).to.deep.equal({ labels: { [MachineInterruptibleInstanceLabel]: '' }, annotations: { 'example.com/node-note': 'spot' } });
+    expect(stored?.spec?.metadata).to.deep.equal({
+      labels: { [MachineInterruptibleInstanceLabel]: '' },
+      annotations: { 'example.com/node-note': 'spot' },
+    });
     expect(stored?.spec?.providerID).to.equal('aws:///us-east-1a/i-1');
     expect(client.calls).to.deep.equal(['patch machines']);
-    expect(draft.base.spec?.metadata?.labels, 'the draft is rebased on what was written').to.have.property(MachineInterruptibleInstanceLabel, '');
+    expect(draft.base.spec?.metadata?.labels, 'the draft is rebased on what was written').to.have.property(
+      MachineInterruptibleInstanceLabel,
+      '',
+    );
   });
 
   it('sends only the spec.metadata keys it changed: a key someone else set meanwhile stays, one it dropped goes', async () => {
@@ -39,7 +48,11 @@ describe('MachineDraft (the Machine writer)', () => {
 
     draft.machine.spec!.metadata = { labels: { kept: 'y', [MachineInterruptibleInstanceLabel]: '' } };
     await draft.persist();
-    expect(client.peek(Machines, key)?.spec?.metadata?.labels).to.deep.equal({ kept: 'y', 'user/added': 'z', [MachineInterruptibleInstanceLabel]: '' });
+    expect(client.peek(Machines, key)?.spec?.metadata?.labels).to.deep.equal({
+      kept: 'y',
+      'user/added': 'z',
+      [MachineInterruptibleInstanceLabel]: '',
+    });
   });
 
   it('writes nothing when spec.metadata did not change', async () => {

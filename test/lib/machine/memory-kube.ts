@@ -5,7 +5,16 @@ import type { Eviction } from '../../../lib/apis/core.js';
 import type { KubeObject, Status } from '../../../lib/apis/meta.js';
 import { namespacedKey } from '../../../lib/apis/objects.js';
 import { ApiError } from '../../../lib/client/errors.js';
-import type { DeleteOptions, JsonPatchOperation, KubeClient, ListOptions, ListResult, ObjectKey, Patch, PatchOptions } from '../../../lib/client/kube-client.js';
+import type {
+  DeleteOptions,
+  JsonPatchOperation,
+  KubeClient,
+  ListOptions,
+  ListResult,
+  ObjectKey,
+  Patch,
+  PatchOptions,
+} from '../../../lib/client/kube-client.js';
 import type { Resource } from '../../../lib/client/resources.js';
 import { clone, deepEqual } from '../../../lib/machine/merge-patch.js';
 import type { Informer, InformerEvent, InformerHandler } from '../../../lib/runtime/types.js';
@@ -30,7 +39,10 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 export function jsonPatch(target: unknown, ops: JsonPatchOperation[]): unknown {
   const doc = structuredClone(target) as Record<string, unknown>;
   for (const op of ops) {
-    const parts = op.path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = op.path
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     const last = parts.pop() ?? '';
     let parent: Record<string, unknown> = doc;
     for (const p of parts) {
@@ -40,7 +52,8 @@ export function jsonPatch(target: unknown, ops: JsonPatchOperation[]): unknown {
     }
     switch (op.op) {
       case 'test':
-        if (JSON.stringify(parent[last]) !== JSON.stringify(op.value)) throw apiError(422, 'Invalid', `test failed at ${op.path}`);
+        if (JSON.stringify(parent[last]) !== JSON.stringify(op.value))
+          throw apiError(422, 'Invalid', `test failed at ${op.path}`);
         break;
       case 'add':
       case 'replace':
@@ -123,7 +136,8 @@ export class MemoryKubeClient implements KubeClient {
   async create<T extends KubeObject>(r: Resource<T>, obj: T): Promise<T> {
     this.calls.push(`create ${r.plural}`);
     this.beforeWrite('create', r.plural);
-    if (this.peek(r, { namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' })) throw apiError(409, 'AlreadyExists', 'already exists');
+    if (this.peek(r, { namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' }))
+      throw apiError(409, 'AlreadyExists', 'already exists');
     const o = structuredClone(obj);
     o.metadata.uid ??= `uid-${obj.metadata.name}-${this.rv}`;
     o.metadata.creationTimestamp ??= this.now();
@@ -136,7 +150,8 @@ export class MemoryKubeClient implements KubeClient {
     this.beforeWrite('update', r.plural);
     const cur = this.peek(r, { namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' });
     if (!cur) throw apiError(404, 'NotFound', 'not found');
-    if (obj.metadata.resourceVersion !== cur.metadata.resourceVersion) throw apiError(409, 'Conflict', 'the object has been modified');
+    if (obj.metadata.resourceVersion !== cur.metadata.resourceVersion)
+      throw apiError(409, 'Conflict', 'the object has been modified');
     const next = structuredClone(obj) as KubeObject & { status?: unknown };
     next.status = (cur as KubeObject & { status?: unknown }).status;
     next.metadata.deletionTimestamp = cur.metadata.deletionTimestamp;
@@ -173,7 +188,10 @@ export class MemoryKubeClient implements KubeClient {
     const body = structuredClone(patch.body);
     let next: KubeObject;
     if (opts?.subresource === 'status') {
-      next = { ...cur, status: mergePatch((cur as { status?: unknown }).status, (body as { status?: unknown }).status ?? {}) };
+      next = {
+        ...cur,
+        status: mergePatch((cur as { status?: unknown }).status, (body as { status?: unknown }).status ?? {}),
+      };
     } else {
       delete (body as { status?: unknown }).status;
       next = mergePatch(cur, body) as KubeObject;
@@ -187,7 +205,8 @@ export class MemoryKubeClient implements KubeClient {
     this.beforeWrite('delete', r.plural);
     const cur = this.peek(r, key);
     if (!cur) throw apiError(404, 'NotFound', 'not found');
-    if (opts?.preconditions?.uid && opts.preconditions.uid !== cur.metadata.uid) throw apiError(409, 'Conflict', 'Precondition failed: UID');
+    if (opts?.preconditions?.uid && opts.preconditions.uid !== cur.metadata.uid)
+      throw apiError(409, 'Conflict', 'Precondition failed: UID');
     if ((cur.metadata.finalizers ?? []).length > 0) {
       cur.metadata.deletionTimestamp ??= this.now();
       this.save(r, cur);
@@ -198,7 +217,8 @@ export class MemoryKubeClient implements KubeClient {
 
   async evict(key: Required<ObjectKey>, eviction?: Partial<Eviction>): Promise<void> {
     this.calls.push('create pods/eviction');
-    if (!this.peek({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true }, key)) throw apiError(404, 'NotFound', 'not found');
+    if (!this.peek({ group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true }, key))
+      throw apiError(404, 'NotFound', 'not found');
     await this.evictHandler(key, eviction ?? {});
   }
 
@@ -207,7 +227,8 @@ export class MemoryKubeClient implements KubeClient {
   }
 }
 
-export const tooManyRequests = () => apiError(429, 'TooManyRequests', 'Cannot evict pod as it would violate the pod\'s disruption budget.');
+export const tooManyRequests = () =>
+  apiError(429, 'TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget.");
 export const serverError = (msg = 'etcdserver: request timed out') => apiError(500, 'InternalError', msg);
 
 /** An Informer that reads straight through to a MemoryKubeClient (always in sync). */

@@ -15,14 +15,18 @@ describe('createMergePatch', () => {
 
   it('round-trips: applying the patch to the base gives the modified object', () => {
     const base = { metadata: { labels: { a: 'b', c: 'd' } }, status: { conditions: [{ type: 'X' }], phase: 'P' } };
-    const next = { metadata: { labels: { a: 'B' } }, status: { conditions: [{ type: 'X' }, { type: 'Y' }], phase: 'Q', addresses: [] } };
+    const next = {
+      metadata: { labels: { a: 'B' } },
+      status: { conditions: [{ type: 'X' }, { type: 'Y' }], phase: 'Q', addresses: [] },
+    };
     expect(deepEqual(mergePatch(base, createMergePatch(base, next)), next)).to.equal(true);
   });
 });
 
 describe('deepEqual and clone on values the API server stores', () => {
   /** A providerSpec value nested 10,000 levels deep, parsed from JSON text as the API server hands it over. */
-  const deep = (leaf: string) => JSON.parse(`${'{"a":['.repeat(5_000)}${JSON.stringify(leaf)}${']}'.repeat(5_000)}`) as unknown;
+  const deep = (leaf: string) =>
+    JSON.parse(`${'{"a":['.repeat(5_000)}${JSON.stringify(leaf)}${']}'.repeat(5_000)}`) as unknown;
 
   it('compare and copy values nested 10,000 levels deep (recursion and structuredClone overflow the stack)', () => {
     const m = { spec: { providerSpec: { value: deep('x') } } };

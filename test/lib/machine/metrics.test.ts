@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
-import { machineMetricsFor, PhaseTransitionBuckets, recordInstanceCreateFailed, recordInstanceDeleteFailed, recordInstanceUpdateFailed } from '../../../lib/machine/metrics.js';
+import {
+  machineMetricsFor,
+  PhaseTransitionBuckets,
+  recordInstanceCreateFailed,
+  recordInstanceDeleteFailed,
+  recordInstanceUpdateFailed,
+} from '../../../lib/machine/metrics.js';
 
 describe('machine metrics', () => {
   it('exports the phase histogram with the reference buckets', async () => {
@@ -14,10 +20,16 @@ describe('machine metrics', () => {
   it('counts instance failures by name, namespace and reason for providers, via a registry or the context object', async () => {
     const reg = new Registry();
     recordInstanceCreateFailed(reg, { name: 'm', namespace: 'ns', reason: 'InsufficientInstanceCapacity' });
-    recordInstanceCreateFailed(machineMetricsFor(reg), { name: 'm', namespace: 'ns', reason: 'InsufficientInstanceCapacity' });
+    recordInstanceCreateFailed(machineMetricsFor(reg), {
+      name: 'm',
+      namespace: 'ns',
+      reason: 'InsufficientInstanceCapacity',
+    });
     recordInstanceUpdateFailed(reg, { name: 'm', namespace: 'ns', reason: 'x' });
     recordInstanceDeleteFailed(undefined, { name: 'm', namespace: 'ns', reason: 'ignored without a sink' });
-    expect(await reg.getSingleMetricAsString('mapi_instance_create_failed')).to.contain('mapi_instance_create_failed{name="m",namespace="ns",reason="InsufficientInstanceCapacity"} 2');
+    expect(await reg.getSingleMetricAsString('mapi_instance_create_failed')).to.contain(
+      'mapi_instance_create_failed{name="m",namespace="ns",reason="InsufficientInstanceCapacity"} 2',
+    );
     expect(await reg.getSingleMetricAsString('mapi_instance_update_failed')).to.contain('reason="x"} 1');
     expect(await reg.getSingleMetricAsString('mapi_instance_delete_failed')).to.not.contain('ignored');
   });

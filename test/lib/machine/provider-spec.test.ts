@@ -14,7 +14,9 @@ const machine = (value: unknown): Machine => ({
 
 const decodeConfig = (v: Record<string, unknown>): Config => {
   if (typeof v.instanceType !== 'string') {
-    throw new InvalidMachineConfigurationError('instanceType must be a string', { field: 'spec.providerSpec.value.instanceType' });
+    throw new InvalidMachineConfigurationError('instanceType must be a string', {
+      field: 'spec.providerSpec.value.instanceType',
+    });
   }
   return { instanceType: v.instanceType };
 };
@@ -31,11 +33,18 @@ function caught(fn: () => unknown): InvalidMachineConfigurationError {
 
 describe('decodeProviderSpec', () => {
   it('hands the value to the decoder and returns its result', () => {
-    expect(decodeProviderSpec(machine({ instanceType: 'm6i.large' }), decodeConfig)).to.deep.equal({ instanceType: 'm6i.large' });
+    expect(decodeProviderSpec(machine({ instanceType: 'm6i.large' }), decodeConfig)).to.deep.equal({
+      instanceType: 'm6i.large',
+    });
   });
 
   it('a missing or null value is a terminal configuration error naming spec.providerSpec.value', () => {
-    for (const m of [machine(undefined), machine(null), { metadata: { name: 'worker-a' } } as Machine, { metadata: { name: 'worker-a' }, spec: {} } as Machine]) {
+    for (const m of [
+      machine(undefined),
+      machine(null),
+      { metadata: { name: 'worker-a' } } as Machine,
+      { metadata: { name: 'worker-a' }, spec: {} } as Machine,
+    ]) {
       const err = caught(() => decodeProviderSpec(m, decodeConfig));
       expect(err.field).to.equal('spec.providerSpec.value');
       expect(err.message).to.contain('worker-a').and.contain('spec.providerSpec.value');

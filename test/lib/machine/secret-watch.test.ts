@@ -20,13 +20,16 @@ class SecretEvents extends MemoryInformer<Secret> {
 }
 
 // The test's provider: the Secrets named in providerSpec.value.secrets.
-const namedIn = (m: Machine): string[] => ((m.spec?.providerSpec?.value as { secrets?: string[] } | undefined)?.secrets ?? []);
+const namedIn = (m: Machine): string[] =>
+  (m.spec?.providerSpec?.value as { secrets?: string[] } | undefined)?.secrets ?? [];
 const withSecrets = (name: string, secrets: string[], namespace = NS): Machine => {
   const m = machine(name, { spec: { providerSpec: { value: { secrets } } } });
   m.metadata.namespace = namespace;
   return m;
 };
-const secret = (name: string, resourceVersion = '1', namespace = NS): Secret => ({ metadata: { namespace, name, resourceVersion } });
+const secret = (name: string, resourceVersion = '1', namespace = NS): Secret => ({
+  metadata: { namespace, name, resourceVersion },
+});
 
 async function setUp() {
   const client = new MemoryKubeClient();
@@ -43,7 +46,10 @@ async function setUp() {
 
 describe('the machine controller watch on the Secrets Machines name', () => {
   it('indexes a Machine by namespace/name of each Secret it names, once each, ignoring empty names', () => {
-    expect(referencedSecretKeys(withSecrets('a', ['creds', 'user-data', 'creds', '']), namedIn)).to.deep.equal([`${NS}/creds`, `${NS}/user-data`]);
+    expect(referencedSecretKeys(withSecrets('a', ['creds', 'user-data', 'creds', '']), namedIn)).to.deep.equal([
+      `${NS}/creds`,
+      `${NS}/user-data`,
+    ]);
   });
 
   it('indexes a Machine whose provider cannot tell under nothing, instead of breaking the informer', () => {

@@ -49,7 +49,11 @@ describe('operator collector metrics', () => {
       { metadata: { name: 'm3', namespace: 'b', creationTimestamp: created }, status: { phase: 'Provisioning' } },
     ]);
     const machineSets = new ListOnlyInformer<MachineSet>(MachineSets, [
-      { metadata: { name: 's1', namespace: 'a', creationTimestamp: created }, spec: { selector: {} }, status: { replicas: 3, readyReplicas: 2, availableReplicas: 1 } },
+      {
+        metadata: { name: 's1', namespace: 'a', creationTimestamp: created },
+        spec: { selector: {} },
+        status: { replicas: 3, readyReplicas: 2, availableReplicas: 1 },
+      },
     ]);
     registerMachineCollector(registry, { machines, machineSets, namespace });
     return { registry, machines, machineSets };
@@ -74,11 +78,25 @@ describe('operator collector metrics', () => {
     const { registry } = setup();
     expect(await values(registry, 'mapi_machine_created_timestamp_seconds')).to.deep.equal([
       {
-        labels: { name: 'm1', namespace: 'a', spec_provider_id: 'aws:///us-east-1a/i-1', node: 'n1', api_version: 'machine.openshift.io/v1beta1', phase: 'Running' },
+        labels: {
+          name: 'm1',
+          namespace: 'a',
+          spec_provider_id: 'aws:///us-east-1a/i-1',
+          node: 'n1',
+          api_version: 'machine.openshift.io/v1beta1',
+          phase: 'Running',
+        },
         value: createdSeconds,
       },
       {
-        labels: { name: 'm3', namespace: 'b', spec_provider_id: '', node: '', api_version: 'machine.openshift.io/v1beta1', phase: 'Provisioning' },
+        labels: {
+          name: 'm3',
+          namespace: 'b',
+          spec_provider_id: '',
+          node: '',
+          api_version: 'machine.openshift.io/v1beta1',
+          phase: 'Provisioning',
+        },
         value: createdSeconds,
       },
     ]);
@@ -89,9 +107,15 @@ describe('operator collector metrics', () => {
     expect(await values(registry, 'mapi_machineset_created_timestamp_seconds')).to.deep.equal([
       { labels: { name: 's1', namespace: 'a', api_version: 'machine.openshift.io/v1beta1' }, value: createdSeconds },
     ]);
-    expect(await values(registry, 'mapi_machine_set_status_replicas')).to.deep.equal([{ labels: { name: 's1', namespace: 'a' }, value: 3 }]);
-    expect(await values(registry, 'mapi_machine_set_status_replicas_ready')).to.deep.equal([{ labels: { name: 's1', namespace: 'a' }, value: 2 }]);
-    expect(await values(registry, 'mapi_machine_set_status_replicas_available')).to.deep.equal([{ labels: { name: 's1', namespace: 'a' }, value: 1 }]);
+    expect(await values(registry, 'mapi_machine_set_status_replicas')).to.deep.equal([
+      { labels: { name: 's1', namespace: 'a' }, value: 3 },
+    ]);
+    expect(await values(registry, 'mapi_machine_set_status_replicas_ready')).to.deep.equal([
+      { labels: { name: 's1', namespace: 'a' }, value: 2 },
+    ]);
+    expect(await values(registry, 'mapi_machine_set_status_replicas_available')).to.deep.equal([
+      { labels: { name: 's1', namespace: 'a' }, value: 1 },
+    ]);
   });
 
   it('follows the caches between scrapes: removed objects disappear', async () => {
@@ -110,7 +134,10 @@ describe('operator collector metrics', () => {
   it('reports collector_up 0 and no per-object series while a cache has not synced', async () => {
     const { registry, machineSets } = setup();
     machineSets.synced = false;
-    expect(await values(registry, 'mapi_mao_collector_up')).to.deep.include({ labels: { kind: 'mapi_machineset_items' }, value: 0 });
+    expect(await values(registry, 'mapi_mao_collector_up')).to.deep.include({
+      labels: { kind: 'mapi_machineset_items' },
+      value: 0,
+    });
     expect(await values(registry, 'mapi_machineset_created_timestamp_seconds')).to.deep.equal([]);
     expect(await values(registry, 'mapi_machine_set_status_replicas')).to.deep.equal([]);
   });

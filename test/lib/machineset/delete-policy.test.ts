@@ -10,7 +10,18 @@ import {
 } from '../../../lib/machineset/delete-policy.js';
 import { seededRandom } from '../../../lib/machineset/random.js';
 
-function machine(name: string, opts: { created?: string; node?: boolean; annotations?: Record<string, string>; errorReason?: string; errorMessage?: string; phase?: string; deleting?: boolean } = {}): Machine {
+function machine(
+  name: string,
+  opts: {
+    created?: string;
+    node?: boolean;
+    annotations?: Record<string, string>;
+    errorReason?: string;
+    errorMessage?: string;
+    phase?: string;
+    deleting?: boolean;
+  } = {},
+): Machine {
   return {
     metadata: {
       name,
@@ -50,8 +61,12 @@ describe('MachineSet delete policy', () => {
   describe('deletePriority', () => {
     it('ranks deleting over annotated/failed over node-less over healthy, with the reference numbers', () => {
       expect(deletePriority(machine('a', { deleting: true }))).to.equal(DeletePriority.mustDelete);
-      expect(deletePriority(machine('b', { annotations: { 'machine.openshift.io/delete-machine': 'yes' } }))).to.equal(DeletePriority.betterDelete);
-      expect(deletePriority(machine('c', { errorReason: 'InvalidConfiguration' }))).to.equal(DeletePriority.betterDelete);
+      expect(deletePriority(machine('b', { annotations: { 'machine.openshift.io/delete-machine': 'yes' } }))).to.equal(
+        DeletePriority.betterDelete,
+      );
+      expect(deletePriority(machine('c', { errorReason: 'InvalidConfiguration' }))).to.equal(
+        DeletePriority.betterDelete,
+      );
       expect(deletePriority(machine('d', { errorMessage: 'boom' }))).to.equal(DeletePriority.betterDelete);
       expect(deletePriority(machine('e', { phase: 'Failed' }))).to.equal(DeletePriority.betterDelete);
       expect(deletePriority(machine('f', { node: false }))).to.equal(DeletePriority.preferDelete);
@@ -59,9 +74,17 @@ describe('MachineSet delete policy', () => {
     });
 
     it('honours the legacy annotation and ignores an empty annotation value', () => {
-      expect(hasDeleteAnnotation(machine('a', { annotations: { 'machine.openshift.io/cluster-api-delete-machine': 'true' } }))).to.equal(true);
-      expect(hasDeleteAnnotation(machine('b', { annotations: { 'machine.openshift.io/delete-machine': '' } }))).to.equal(false);
-      expect(hasDeleteAnnotation(machine('c', { annotations: { 'cluster.k8s.io/delete-machine': 'yes' } }))).to.equal(false);
+      expect(
+        hasDeleteAnnotation(
+          machine('a', { annotations: { 'machine.openshift.io/cluster-api-delete-machine': 'true' } }),
+        ),
+      ).to.equal(true);
+      expect(
+        hasDeleteAnnotation(machine('b', { annotations: { 'machine.openshift.io/delete-machine': '' } })),
+      ).to.equal(false);
+      expect(hasDeleteAnnotation(machine('c', { annotations: { 'cluster.k8s.io/delete-machine': 'yes' } }))).to.equal(
+        false,
+      );
     });
   });
 
@@ -79,7 +102,10 @@ describe('MachineSet delete policy', () => {
     it('takes the annotated machine first under every policy', () => {
       const ms = [
         machine('old', { created: '2026-01-01T00:00:00Z' }),
-        machine('marked', { created: '2026-01-02T00:00:00Z', annotations: { 'machine.openshift.io/delete-machine': 'true' } }),
+        machine('marked', {
+          created: '2026-01-02T00:00:00Z',
+          annotations: { 'machine.openshift.io/delete-machine': 'true' },
+        }),
         machine('new', { created: '2026-01-03T00:00:00Z' }),
       ];
       for (const p of ['Random', 'Oldest', 'Newest'] as const) {
@@ -118,7 +144,11 @@ describe('MachineSet delete policy', () => {
     });
 
     it('never prefers a machine of unknown age under Newest (the reference ranked it first)', () => {
-      const ms = [machine('unknown'), machine('new', { created: '2026-03-01T00:00:00Z' }), machine('old', { created: '2026-01-01T00:00:00Z' })];
+      const ms = [
+        machine('unknown'),
+        machine('new', { created: '2026-03-01T00:00:00Z' }),
+        machine('old', { created: '2026-01-01T00:00:00Z' }),
+      ];
       expect(names(machinesToDelete(ms, 1, 'Newest', random()))).to.deep.equal(['new']);
       expect(names(machinesToDelete(ms, 1, 'Oldest', random()))).to.deep.equal(['old']);
     });

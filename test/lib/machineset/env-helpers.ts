@@ -12,7 +12,10 @@ import type { Manager } from '../../../lib/runtime/manager.js';
 export type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
 
 /** Polls until fn returns something truthy (or stops throwing), for at most timeoutMs. */
-export async function eventually<T>(fn: () => Promise<T> | T, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<Truthy<T>> {
+export async function eventually<T>(
+  fn: () => Promise<T> | T,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<Truthy<T>> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
   let last: unknown;
   for (;;) {
@@ -74,7 +77,10 @@ export function delegatingClient(inner: KubeClient, overrides: Partial<KubeClien
 }
 
 /** GETs a path (e.g. a machinesets/<name>/scale subresource) straight over HTTP(S), as kubectl would. */
-export async function getPath(env: { controlPlane: { url: string; token: string }; kubeConfig: KubeConfig }, path: string): Promise<Record<string, unknown>> {
+export async function getPath(
+  env: { controlPlane: { url: string; token: string }; kubeConfig: KubeConfig },
+  path: string,
+): Promise<Record<string, unknown>> {
   const caData = env.kubeConfig.getCurrentCluster()?.caData;
   const ca = caData ? Buffer.from(caData, 'base64') : undefined;
   return new Promise((resolve, reject) => {

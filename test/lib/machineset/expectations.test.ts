@@ -33,7 +33,7 @@ describe('MachineSet expectations', () => {
     expect(e.satisfied('ns/a')).to.equal(true);
   });
 
-  it('are settled by a full list sent after the round\'s writes returned, never by one sent while they were in flight', () => {
+  it("are settled by a full list sent after the round's writes returned, never by one sent while they were in flight", () => {
     const clock = new FakeClock();
     const e = new MachineSetExpectations(clock);
     e.expectCreations('ns/a', 1);

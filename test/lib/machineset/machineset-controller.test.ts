@@ -4,11 +4,23 @@ import type { KubeObject } from '../../../lib/apis/meta.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
 import type { KubeClient, WatchEvent, WatchOptions } from '../../../lib/client/kube-client.js';
 import { ConfigMaps, Machines, MachineSets, Nodes, type Resource } from '../../../lib/client/resources.js';
-import { addMachineSetController, type MachineSetControllerOptions } from '../../../lib/machineset/machineset-controller.js';
+import {
+  addMachineSetController,
+  type MachineSetControllerOptions,
+} from '../../../lib/machineset/machineset-controller.js';
 import { seededRandom } from '../../../lib/machineset/random.js';
 import type { Informer } from '../../../lib/runtime/types.js';
 import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
-import { delegatingClient, eventually, events, getPath, newNamespace, run, settle, type Running } from './env-helpers.js';
+import {
+  delegatingClient,
+  eventually,
+  events,
+  getPath,
+  newNamespace,
+  run,
+  settle,
+  type Running,
+} from './env-helpers.js';
 
 const LABELS = { 'machine.openshift.io/cluster-api-machineset': 'workers' };
 
@@ -21,8 +33,14 @@ function machineSet(ns: string, replicas: number, extra: Partial<NonNullable<Mac
       replicas,
       selector: { matchLabels: LABELS },
       template: {
-        metadata: { labels: { ...LABELS, 'machine.openshift.io/cluster-api-cluster': 'c1' }, annotations: { note: 'from-template' } },
-        spec: { providerSpec: { value: { instanceType: 'm6i.large' } }, taints: [{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }] },
+        metadata: {
+          labels: { ...LABELS, 'machine.openshift.io/cluster-api-cluster': 'c1' },
+          annotations: { note: 'from-template' },
+        },
+        spec: {
+          providerSpec: { value: { instanceType: 'm6i.large' } },
+          taints: [{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }],
+        },
       },
       ...extra,
     },
@@ -30,7 +48,12 @@ function machineSet(ns: string, replicas: number, extra: Partial<NonNullable<Mac
 }
 
 function orphan(ns: string, name: string, labels: Record<string, string> = LABELS): Machine {
-  return { apiVersion: 'machine.openshift.io/v1beta1', kind: 'Machine', metadata: { name, namespace: ns, labels }, spec: {} };
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'Machine',
+    metadata: { name, namespace: ns, labels },
+    spec: {},
+  };
 }
 
 /** A client whose Machine watch events can be held back, to play a cache that lags behind the API. */
@@ -83,7 +106,12 @@ describe('MachineSet controller', function () {
   const machines = async () => (await env.client.list(Machines, { namespace: ns })).items;
   const active = async () => (await machines()).filter((m) => !m.metadata.deletionTimestamp);
   const getMS = () => env.client.get(MachineSets, { namespace: ns, name: 'workers' });
-  const setReplicas = (n: number) => env.client.patch(MachineSets, { namespace: ns, name: 'workers' }, { type: 'merge', body: { spec: { replicas: n } } });
+  const setReplicas = (n: number) =>
+    env.client.patch(
+      MachineSets,
+      { namespace: ns, name: 'workers' },
+      { type: 'merge', body: { spec: { replicas: n } } },
+    );
 
   it('creates machines from the template, owned by the MachineSet, and reports status', async () => {
     start();
@@ -101,11 +129,24 @@ describe('MachineSet controller', function () {
       expect(m.spec?.providerSpec?.value).to.deep.equal({ instanceType: 'm6i.large' });
       expect(m.spec?.taints).to.deep.equal([{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }]);
       expect(m.metadata.ownerReferences).to.deep.equal([
-        { apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', name: 'workers', uid: ms.metadata.uid, controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'machine.openshift.io/v1beta1',
+          kind: 'MachineSet',
+          name: 'workers',
+          uid: ms.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ]);
       expect(m.metadata.finalizers ?? []).to.deep.equal([]);
     }
-    expect(ms3.status).to.include({ replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 0, availableReplicas: 0, labelSelector: 'machine.openshift.io/cluster-api-machineset=workers' });
+    expect(ms3.status).to.include({
+      replicas: 3,
+      fullyLabeledReplicas: 3,
+      readyReplicas: 0,
+      availableReplicas: 0,
+      labelSelector: 'machine.openshift.io/cluster-api-machineset=workers',
+    });
     const created = await eventually(async () => {
       const evs = await events(env.client, ns, 'SuccessfulCreate');
       return evs.length === 3 && evs;
@@ -118,18 +159,49 @@ describe('MachineSet controller', function () {
     await env.client.create(MachineSets, machineSet(ns, 4));
     await eventually(async () => (await machines()).length === 4);
     const [a, b, c, d] = await machines();
-    await env.client.patch(Machines, { namespace: ns, name: a!.metadata.name! }, { type: 'merge', body: { metadata: { annotations: { 'machine.openshift.io/delete-machine': 'true' } } } });
-    await env.client.patch(Machines, { namespace: ns, name: b!.metadata.name! }, { type: 'merge', body: { status: { errorMessage: 'instance terminated' } } }, { subresource: 'status' });
+    await env.client.patch(
+      Machines,
+      { namespace: ns, name: a!.metadata.name! },
+      { type: 'merge', body: { metadata: { annotations: { 'machine.openshift.io/delete-machine': 'true' } } } },
+    );
+    await env.client.patch(
+      Machines,
+      { namespace: ns, name: b!.metadata.name! },
+      { type: 'merge', body: { status: { errorMessage: 'instance terminated' } } },
+      { subresource: 'status' },
+    );
     // c gets a Ready node; d has none, so d goes before c.
-    await env.client.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: `${ns}-node-c` }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
-    await env.client.patch(Machines, { namespace: ns, name: c!.metadata.name! }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: `${ns}-node-c` } } } }, { subresource: 'status' });
+    await env.client.create(Nodes, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: `${ns}-node-c` },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    });
+    await env.client.patch(
+      Machines,
+      { namespace: ns, name: c!.metadata.name! },
+      { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: `${ns}-node-c` } } } },
+      { subresource: 'status' },
+    );
     // The MachineSet and Machine watches are separate streams: let the cache catch up before scaling.
     const cache = mgr.informer(Machines);
-    await eventually(() => cache.list({ namespace: ns }).filter((m) => m.metadata.annotations?.['machine.openshift.io/delete-machine'] || m.status?.errorMessage || m.status?.nodeRef).length === 3);
+    await eventually(
+      () =>
+        cache
+          .list({ namespace: ns })
+          .filter(
+            (m) =>
+              m.metadata.annotations?.['machine.openshift.io/delete-machine'] ||
+              m.status?.errorMessage ||
+              m.status?.nodeRef,
+          ).length === 3,
+    );
 
     await setReplicas(2);
     await eventually(async () => (await machines()).length === 2);
-    expect((await machines()).map((m) => m.metadata.name).sort()).to.deep.equal([c!.metadata.name, d!.metadata.name].sort());
+    expect((await machines()).map((m) => m.metadata.name).sort()).to.deep.equal(
+      [c!.metadata.name, d!.metadata.name].sort(),
+    );
 
     await setReplicas(1);
     await eventually(async () => (await machines()).length === 1);
@@ -143,14 +215,29 @@ describe('MachineSet controller', function () {
     await eventually(async () => (await machines()).length === 2);
     const [m1, m2] = await machines();
     for (const [i, m] of [m1!, m2!].entries()) {
-      await env.client.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: `${ns}-n${i}` }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
-      await env.client.patch(Machines, { namespace: ns, name: m.metadata.name! }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: `${ns}-n${i}` } } } }, { subresource: 'status' });
+      await env.client.create(Nodes, {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: `${ns}-n${i}` },
+        status: { conditions: [{ type: 'Ready', status: 'True' }] },
+      });
+      await env.client.patch(
+        Machines,
+        { namespace: ns, name: m.metadata.name! },
+        { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: `${ns}-n${i}` } } } },
+        { subresource: 'status' },
+      );
     }
     await eventually(async () => (await getMS()).status?.readyReplicas === 2);
     expect((await getMS()).status?.availableReplicas).to.equal(2);
 
     // Only the Node changes: the Node watch brings the MachineSet up to date.
-    await env.client.patch(Nodes, { name: `${ns}-n0` }, { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'False' }] } } }, { subresource: 'status' });
+    await env.client.patch(
+      Nodes,
+      { name: `${ns}-n0` },
+      { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'False' }] } } },
+      { subresource: 'status' },
+    );
     await eventually(async () => (await getMS()).status?.readyReplicas === 1);
   });
 
@@ -172,9 +259,16 @@ describe('MachineSet controller', function () {
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name: `${ns}-slow` },
-      status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(readySince).toISOString() }] },
+      status: {
+        conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date(readySince).toISOString() }],
+      },
     });
-    await env.client.patch(Machines, { namespace: ns, name: m!.metadata.name! }, { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: `${ns}-slow` } } } }, { subresource: 'status' });
+    await env.client.patch(
+      Machines,
+      { namespace: ns, name: m!.metadata.name! },
+      { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: `${ns}-slow` } } } },
+      { subresource: 'status' },
+    );
     const ready = await eventually(async () => {
       const cur = await getMS();
       return cur.status?.readyReplicas === 1 && cur;
@@ -183,17 +277,25 @@ describe('MachineSet controller', function () {
     // Ready must hold strictly longer than minReadySeconds. Step only once the controller has set its
     // look-again (a step before that would move its due time on with the clock).
     const justPastMinReady = readySince + 1_001;
-    await eventually(() => (clock.nextTimerAt() ?? Infinity) <= justPastMinReady, { what: 'a look-again due by the end of minReadySeconds' });
+    await eventually(() => (clock.nextTimerAt() ?? Infinity) <= justPastMinReady, {
+      what: 'a look-again due by the end of minReadySeconds',
+    });
     clock.setTime(justPastMinReady);
     // No object changes after this point: only the controller's own look-again can make it available.
-    await eventually(async () => (await getMS()).status?.availableReplicas === 1, { what: 'availableReplicas 1 after minReadySeconds' });
+    await eventually(async () => (await getMS()).status?.availableReplicas === 1, {
+      what: 'availableReplicas 1 after minReadySeconds',
+    });
   });
 
   it('adopts a matching orphan instead of creating a machine', async () => {
     await env.client.create(Machines, orphan(ns, 'stray'));
     start();
     const ms = await env.client.create(MachineSets, machineSet(ns, 1));
-    await eventually(async () => (await env.client.get(Machines, { namespace: ns, name: 'stray' })).metadata.ownerReferences?.[0]?.uid === ms.metadata.uid);
+    await eventually(
+      async () =>
+        (await env.client.get(Machines, { namespace: ns, name: 'stray' })).metadata.ownerReferences?.[0]?.uid ===
+        ms.metadata.uid,
+    );
     await eventually(async () => (await getMS()).status?.replicas === 1);
     await settle(200);
     expect((await machines()).map((m) => m.metadata.name)).to.deep.equal(['stray']);
@@ -202,8 +304,14 @@ describe('MachineSet controller', function () {
   it('leaves alone machines controlled by someone else, and orphans that do not match', async () => {
     await env.client.create(Machines, orphan(ns, 'other-labels', { app: 'x' }));
     const owned = orphan(ns, 'owned-elsewhere');
-    const other = await env.client.create(ConfigMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other', namespace: ns } });
-    owned.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'other', uid: other.metadata.uid!, controller: true }];
+    const other = await env.client.create(ConfigMaps, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'other', namespace: ns },
+    });
+    owned.metadata.ownerReferences = [
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'other', uid: other.metadata.uid!, controller: true },
+    ];
     await env.client.create(Machines, owned);
     start();
     await env.client.create(MachineSets, machineSet(ns, 1));
@@ -222,8 +330,17 @@ describe('MachineSet controller', function () {
       const l = await machines();
       return l.length === 1 && l;
     });
-    await env.client.patch(Machines, { namespace: ns, name: m!.metadata.name! }, { type: 'merge', body: { metadata: { labels: { 'machine.openshift.io/cluster-api-machineset': 'elsewhere' } } } });
-    await eventually(async () => ((await env.client.get(Machines, { namespace: ns, name: m!.metadata.name! })).metadata.ownerReferences ?? []).length === 0, { what: 'released' });
+    await env.client.patch(
+      Machines,
+      { namespace: ns, name: m!.metadata.name! },
+      { type: 'merge', body: { metadata: { labels: { 'machine.openshift.io/cluster-api-machineset': 'elsewhere' } } } },
+    );
+    await eventually(
+      async () =>
+        ((await env.client.get(Machines, { namespace: ns, name: m!.metadata.name! })).metadata.ownerReferences ?? [])
+          .length === 0,
+      { what: 'released' },
+    );
     await eventually(async () => (await machines()).length === 2);
     await settle(200);
     expect(await machines()).to.have.length(2);
@@ -236,12 +353,20 @@ describe('MachineSet controller', function () {
       const l = await machines();
       return l.length === 1 && l;
     });
-    await env.client.patch(Machines, { namespace: ns, name: m!.metadata.name! }, { type: 'merge', body: { metadata: { finalizers: ['test/hold'] } } });
+    await env.client.patch(
+      Machines,
+      { namespace: ns, name: m!.metadata.name! },
+      { type: 'merge', body: { metadata: { finalizers: ['test/hold'] } } },
+    );
     await env.client.delete(Machines, { namespace: ns, name: m!.metadata.name! });
     await eventually(async () => (await active()).length === 1 && (await machines()).length === 2);
     await settle(200);
     expect(await active()).to.have.length(1);
-    await env.client.patch(Machines, { namespace: ns, name: m!.metadata.name! }, { type: 'merge', body: { metadata: { finalizers: null } } });
+    await env.client.patch(
+      Machines,
+      { namespace: ns, name: m!.metadata.name! },
+      { type: 'merge', body: { metadata: { finalizers: null } } },
+    );
   });
 
   it('records an invalid MachineSet on status and as an event, creates nothing, and recovers once fixed', async () => {
@@ -264,7 +389,11 @@ describe('MachineSet controller', function () {
     expect(evs[0]!.message).to.equal(ms.status?.errorMessage);
     expect(await machines()).to.have.length(0);
 
-    await env.client.patch(MachineSets, { namespace: ns, name: 'workers' }, { type: 'merge', body: { spec: { template: { metadata: { labels: LABELS } } } } });
+    await env.client.patch(
+      MachineSets,
+      { namespace: ns, name: 'workers' },
+      { type: 'merge', body: { spec: { template: { metadata: { labels: LABELS } } } } },
+    );
     await eventually(async () => (await machines()).length === 2);
     const fixed = await eventually(async () => {
       const cur = await getMS();
@@ -321,7 +450,11 @@ describe('MachineSet controller', function () {
     await eventually(async () => (await machines()).length === 2);
     // Poke the MachineSet repeatedly: each pass sees a cache without the two new machines.
     for (let i = 0; i < 3; i++) {
-      await env.client.patch(MachineSets, { namespace: ns, name: 'workers' }, { type: 'merge', body: { metadata: { annotations: { poke: String(i) } } } });
+      await env.client.patch(
+        MachineSets,
+        { namespace: ns, name: 'workers' },
+        { type: 'merge', body: { metadata: { annotations: { poke: String(i) } } } },
+      );
       await settle(100);
     }
     expect(handle.expectations.pending(`${ns}/workers`)).to.deep.equal({ adds: 2, deletes: 0 });
@@ -341,7 +474,11 @@ describe('MachineSet controller', function () {
     await setReplicas(2);
     await eventually(async () => (await machines()).length === 2);
     for (let i = 0; i < 3; i++) {
-      await env.client.patch(MachineSets, { namespace: ns, name: 'workers' }, { type: 'merge', body: { metadata: { annotations: { poke: String(i) } } } });
+      await env.client.patch(
+        MachineSets,
+        { namespace: ns, name: 'workers' },
+        { type: 'merge', body: { metadata: { annotations: { poke: String(i) } } } },
+      );
       await settle(100);
     }
     expect(await machines()).to.have.length(2);
@@ -358,11 +495,19 @@ describe('MachineSet controller', function () {
       return cur.status?.conditions?.find((c) => c.type === 'Paused')?.status === 'True' && cur;
     });
     expect(paused.status?.authoritativeAPI).to.equal('ClusterAPI');
-    expect(paused.status?.conditions?.[0]).to.deep.include({ reason: 'AuthoritativeAPINotMachineAPI', message: "The AuthoritativeAPI status is set to 'ClusterAPI'" });
+    expect(paused.status?.conditions?.[0]).to.deep.include({
+      reason: 'AuthoritativeAPINotMachineAPI',
+      message: "The AuthoritativeAPI status is set to 'ClusterAPI'",
+    });
     await settle(150);
     expect(await machines()).to.have.length(0);
 
-    await env.client.patch(MachineSets, { namespace: ns, name: 'workers' }, { type: 'merge', body: { status: { authoritativeAPI: 'MachineAPI' } } }, { subresource: 'status' });
+    await env.client.patch(
+      MachineSets,
+      { namespace: ns, name: 'workers' },
+      { type: 'merge', body: { status: { authoritativeAPI: 'MachineAPI' } } },
+      { subresource: 'status' },
+    );
     await eventually(async () => (await machines()).length === 2);
     const active = await eventually(async () => {
       const cur = await getMS();
@@ -379,4 +524,3 @@ describe('MachineSet controller', function () {
     expect(scale.status).to.deep.include({ selector: 'machine.openshift.io/cluster-api-machineset=workers' });
   });
 });
-

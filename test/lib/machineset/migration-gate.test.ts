@@ -10,22 +10,36 @@ function ms(status?: MachineSet['status'], specAuthority?: 'MachineAPI' | 'Clust
 
 describe('MachineSet migration gate', () => {
   it('copies spec.authoritativeAPI to an empty status first (MachineAPI when the spec has none)', () => {
-    expect(migrationDecision(ms(undefined, 'ClusterAPI'), NOW)).to.deep.equal({ kind: 'sync-authority', authoritativeAPI: 'ClusterAPI' });
-    expect(migrationDecision(ms({ authoritativeAPI: '' }), NOW)).to.deep.equal({ kind: 'sync-authority', authoritativeAPI: 'MachineAPI' });
+    expect(migrationDecision(ms(undefined, 'ClusterAPI'), NOW)).to.deep.equal({
+      kind: 'sync-authority',
+      authoritativeAPI: 'ClusterAPI',
+    });
+    expect(migrationDecision(ms({ authoritativeAPI: '' }), NOW)).to.deep.equal({
+      kind: 'sync-authority',
+      authoritativeAPI: 'MachineAPI',
+    });
   });
 
   it('pauses for ClusterAPI and Migrating with the reference reason and message', () => {
     const d = migrationDecision(ms({ authoritativeAPI: 'Migrating' }), NOW);
     expect(d.kind).to.equal('paused');
     expect(d.kind === 'paused' && d.conditions).to.deep.equal([
-      { type: 'Paused', status: 'True', reason: 'AuthoritativeAPINotMachineAPI', message: "The AuthoritativeAPI status is set to 'Migrating'", lastTransitionTime: '2026-01-01T00:00:00Z' },
+      {
+        type: 'Paused',
+        status: 'True',
+        reason: 'AuthoritativeAPINotMachineAPI',
+        message: "The AuthoritativeAPI status is set to 'Migrating'",
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+      },
     ]);
   });
 
   it('does not rewrite a Paused condition that is already right', () => {
     const first = migrationDecision(ms({ authoritativeAPI: 'ClusterAPI' }), NOW);
     const conditions = first.kind === 'paused' ? first.conditions : undefined;
-    expect(migrationDecision(ms({ authoritativeAPI: 'ClusterAPI', conditions }), NOW + 5000)).to.deep.equal({ kind: 'paused' });
+    expect(migrationDecision(ms({ authoritativeAPI: 'ClusterAPI', conditions }), NOW + 5000)).to.deep.equal({
+      kind: 'paused',
+    });
   });
 
   it('carries on for MachineAPI with Paused=False (Info)', () => {
@@ -41,6 +55,9 @@ describe('MachineSet migration gate', () => {
   });
 
   it('stops on a value it does not know', () => {
-    expect(migrationDecision(ms({ authoritativeAPI: 'Other' as 'MachineAPI' }), NOW)).to.deep.equal({ kind: 'unknown', authoritativeAPI: 'Other' });
+    expect(migrationDecision(ms({ authoritativeAPI: 'Other' as 'MachineAPI' }), NOW)).to.deep.equal({
+      kind: 'unknown',
+      authoritativeAPI: 'Other',
+    });
   });
 });

@@ -17,7 +17,9 @@ const TYPES: InstanceTypeInfo[] = [
 const instanceTypeOf = (ms: MachineSet): string => {
   const t = ms.spec?.template?.spec?.providerSpec?.value?.instanceType;
   if (typeof t !== 'string' || t === '') {
-    throw new InvalidMachineConfigurationError('failed to get providerConfig: instanceType must be set', { field: 'spec.providerSpec.value.instanceType' });
+    throw new InvalidMachineConfigurationError('failed to get providerConfig: instanceType must be set', {
+      field: 'spec.providerSpec.value.instanceType',
+    });
   }
   return t;
 };
@@ -37,7 +39,12 @@ class CountingCatalog implements InstanceTypeCatalog {
   }
 }
 
-function machineSet(ns: string, name: string, instanceType: string | undefined, annotations?: Record<string, string>): MachineSet {
+function machineSet(
+  ns: string,
+  name: string,
+  instanceType: string | undefined,
+  annotations?: Record<string, string>,
+): MachineSet {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineSet',
@@ -45,7 +52,10 @@ function machineSet(ns: string, name: string, instanceType: string | undefined, 
     spec: {
       replicas: 0,
       selector: { matchLabels: { set: name } },
-      template: { metadata: { labels: { set: name } }, spec: { providerSpec: { value: instanceType ? { instanceType } : { other: 1 } } } },
+      template: {
+        metadata: { labels: { set: name } },
+        spec: { providerSpec: { value: instanceType ? { instanceType } : { other: 1 } } },
+      },
     },
   };
 }
@@ -85,7 +95,10 @@ describe('scale-from-zero controller', function () {
   const get = (name: string) => env.client.get(MachineSets, { namespace: ns, name });
 
   it('writes the OpenShift and upstream capacity annotations, keeping labels already there', async () => {
-    await env.client.create(MachineSets, machineSet(ns, 'arm', 'm7g.large', { 'capacity.cluster-autoscaler.kubernetes.io/labels': 'team=a', keep: 'me' }));
+    await env.client.create(
+      MachineSets,
+      machineSet(ns, 'arm', 'm7g.large', { 'capacity.cluster-autoscaler.kubernetes.io/labels': 'team=a', keep: 'me' }),
+    );
     const ms = await eventually(async () => {
       const cur = await get('arm');
       return cur.metadata.annotations?.['machine.openshift.io/vCPU'] && cur;
@@ -121,7 +134,11 @@ describe('scale-from-zero controller', function () {
     await eventually(async () => (await get('x')).metadata.annotations?.['machine.openshift.io/vCPU'] === '4');
     const lookupsBefore = catalog.lookups;
     // An unrelated change makes the controller look again; the annotations are already right.
-    await env.client.patch(MachineSets, { namespace: ns, name: 'x' }, { type: 'merge', body: { metadata: { labels: { touched: 'yes' } } } });
+    await env.client.patch(
+      MachineSets,
+      { namespace: ns, name: 'x' },
+      { type: 'merge', body: { metadata: { labels: { touched: 'yes' } } } },
+    );
     await eventually(() => catalog.lookups > lookupsBefore);
     await settle(150);
     expect(patches).to.equal(1);
@@ -130,7 +147,14 @@ describe('scale-from-zero controller', function () {
   it('follows a change of instance type', async () => {
     await env.client.create(MachineSets, machineSet(ns, 'y', 'm6i.xlarge'));
     await eventually(async () => (await get('y')).metadata.annotations?.['machine.openshift.io/vCPU'] === '4');
-    await env.client.patch(MachineSets, { namespace: ns, name: 'y' }, { type: 'merge', body: { spec: { template: { spec: { providerSpec: { value: { instanceType: 'm7g.large' } } } } } } });
+    await env.client.patch(
+      MachineSets,
+      { namespace: ns, name: 'y' },
+      {
+        type: 'merge',
+        body: { spec: { template: { spec: { providerSpec: { value: { instanceType: 'm7g.large' } } } } } },
+      },
+    );
     const ms = await eventually(async () => {
       const cur = await get('y');
       return cur.metadata.annotations?.['machine.openshift.io/vCPU'] === '2' && cur;
@@ -138,7 +162,9 @@ describe('scale-from-zero controller', function () {
     expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/memory']).to.equal('8192Mi');
     // As in the reference, a label already in the annotation wins the merge, even the arch written for the
     // previous type: whoever changes the architecture of a MachineSet must fix that label by hand.
-    expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels']).to.equal('kubernetes.io/arch=amd64');
+    expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels']).to.equal(
+      'kubernetes.io/arch=amd64',
+    );
   });
 
   it('reports an unknown instance type with a FailedUpdate event and writes nothing', async () => {
@@ -147,7 +173,10 @@ describe('scale-from-zero controller', function () {
       const e = await events(env.client, ns, 'FailedUpdate');
       return e.length > 0 && e;
     });
-    expect(evs[0]).to.deep.include({ type: 'Warning', message: 'Failed to set autoscaling from zero annotations, instance type unknown' });
+    expect(evs[0]).to.deep.include({
+      type: 'Warning',
+      message: 'Failed to set autoscaling from zero annotations, instance type unknown',
+    });
     expect(evs[0]!.involvedObject).to.deep.include({ kind: 'MachineSet', name: 'odd' });
     expect((await get('odd')).metadata.annotations).to.equal(undefined);
     expect(patches).to.equal(0);
@@ -159,10 +188,18 @@ describe('scale-from-zero controller', function () {
       const e = await events(env.client, ns, 'ReconcileError');
       return e.length > 0 && e;
     });
-    expect(evs[0]).to.deep.include({ type: 'Warning', message: 'failed to get providerConfig: instanceType must be set' });
+    expect(evs[0]).to.deep.include({
+      type: 'Warning',
+      message: 'failed to get providerConfig: instanceType must be set',
+    });
     const lookups = catalog.lookups;
     // A status change (no new generation) does not bring it back.
-    await env.client.patch(MachineSets, { namespace: ns, name: 'bad' }, { type: 'merge', body: { status: { replicas: 0 } } }, { subresource: 'status' });
+    await env.client.patch(
+      MachineSets,
+      { namespace: ns, name: 'bad' },
+      { type: 'merge', body: { status: { replicas: 0 } } },
+      { subresource: 'status' },
+    );
     await settle(300);
     expect(catalog.lookups).to.equal(lookups);
     expect((await get('bad')).metadata.annotations).to.equal(undefined);
@@ -171,7 +208,9 @@ describe('scale-from-zero controller', function () {
   it('retries a transient catalog error and then writes the annotations', async () => {
     catalog.failNext = 2;
     await env.client.create(MachineSets, machineSet(ns, 'flaky', 'm6i.xlarge'));
-    await eventually(async () => (await get('flaky')).metadata.annotations?.['machine.openshift.io/memoryMb'] === '16384');
+    await eventually(
+      async () => (await get('flaky')).metadata.annotations?.['machine.openshift.io/memoryMb'] === '16384',
+    );
     expect(catalog.lookups).to.be.at.least(3);
     const evs = await eventually(async () => {
       const e = await events(env.client, ns, 'ReconcileError');

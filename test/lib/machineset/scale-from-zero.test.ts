@@ -8,7 +8,14 @@ import {
 } from '../../../lib/machineset/scale-from-zero.js';
 
 const m6i: InstanceTypeInfo = { name: 'm6i.xlarge', vCPU: 4, memoryMiB: 16384, gpuCount: 0, architecture: 'amd64' };
-const g5: InstanceTypeInfo = { name: 'g5.xlarge', vCPU: 4, memoryMiB: 16384, gpuCount: 1, gpuType: 'nvidia.com/gpu', architecture: 'amd64' };
+const g5: InstanceTypeInfo = {
+  name: 'g5.xlarge',
+  vCPU: 4,
+  memoryMiB: 16384,
+  gpuCount: 1,
+  gpuType: 'nvidia.com/gpu',
+  architecture: 'amd64',
+};
 
 describe('scale-from-zero annotations', () => {
   it('writes the OpenShift keys (integer MiB) and the upstream keys (Quantity)', () => {
@@ -28,18 +35,30 @@ describe('scale-from-zero annotations', () => {
     expect(a['machine.openshift.io/GPU']).to.equal('1');
     expect(a['capacity.cluster-autoscaler.kubernetes.io/gpu-count']).to.equal('1');
     expect(a['capacity.cluster-autoscaler.kubernetes.io/gpu-type']).to.equal('nvidia.com/gpu');
-    expect(scaleFromZeroAnnotations({ ...g5, gpuType: undefined }, undefined)['capacity.cluster-autoscaler.kubernetes.io/gpu-type']).to.equal('nvidia.com/gpu');
-    expect(scaleFromZeroAnnotations({ ...g5, gpuType: 'amd.com/gpu' }, undefined)['capacity.cluster-autoscaler.kubernetes.io/gpu-type']).to.equal('amd.com/gpu');
+    expect(
+      scaleFromZeroAnnotations({ ...g5, gpuType: undefined }, undefined)[
+        'capacity.cluster-autoscaler.kubernetes.io/gpu-type'
+      ],
+    ).to.equal('nvidia.com/gpu');
+    expect(
+      scaleFromZeroAnnotations({ ...g5, gpuType: 'amd.com/gpu' }, undefined)[
+        'capacity.cluster-autoscaler.kubernetes.io/gpu-type'
+      ],
+    ).to.equal('amd.com/gpu');
   });
 
   it('merges the arch label into existing labels, keeping a value the user set', () => {
     const arm = { ...m6i, architecture: 'arm64' as const };
-    expect(scaleFromZeroAnnotations(arm, { 'capacity.cluster-autoscaler.kubernetes.io/labels': 'team=a' })['capacity.cluster-autoscaler.kubernetes.io/labels']).to.equal(
-      'kubernetes.io/arch=arm64,team=a',
-    );
-    expect(scaleFromZeroAnnotations(arm, { 'capacity.cluster-autoscaler.kubernetes.io/labels': 'kubernetes.io/arch=s390x' })['capacity.cluster-autoscaler.kubernetes.io/labels']).to.equal(
-      'kubernetes.io/arch=s390x',
-    );
+    expect(
+      scaleFromZeroAnnotations(arm, { 'capacity.cluster-autoscaler.kubernetes.io/labels': 'team=a' })[
+        'capacity.cluster-autoscaler.kubernetes.io/labels'
+      ],
+    ).to.equal('kubernetes.io/arch=arm64,team=a');
+    expect(
+      scaleFromZeroAnnotations(arm, { 'capacity.cluster-autoscaler.kubernetes.io/labels': 'kubernetes.io/arch=s390x' })[
+        'capacity.cluster-autoscaler.kubernetes.io/labels'
+      ],
+    ).to.equal('kubernetes.io/arch=s390x');
   });
 
   it('drops malformed pairs and sorts the merged list', () => {
@@ -57,6 +76,8 @@ describe('scale-from-zero annotations', () => {
   it('reports only the annotations that differ, or nothing', () => {
     const desired = scaleFromZeroAnnotations(m6i, undefined);
     expect(changedAnnotations({ ...desired, other: 'x' }, desired)).to.equal(undefined);
-    expect(changedAnnotations({ ...desired, 'machine.openshift.io/vCPU': '2' }, desired)).to.deep.equal({ 'machine.openshift.io/vCPU': '4' });
+    expect(changedAnnotations({ ...desired, 'machine.openshift.io/vCPU': '2' }, desired)).to.deep.equal({
+      'machine.openshift.io/vCPU': '4',
+    });
   });
 });

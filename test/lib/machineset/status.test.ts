@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import type { Node } from '../../../lib/apis/core.js';
 import type { Machine, MachineSet } from '../../../lib/apis/machine-types.js';
-import { calculateStatus, isAvailable, minReadyRequeueMs, statusNeedsUpdate, statusPatch } from '../../../lib/machineset/status.js';
+import {
+  calculateStatus,
+  isAvailable,
+  minReadyRequeueMs,
+  statusNeedsUpdate,
+  statusPatch,
+} from '../../../lib/machineset/status.js';
 
 const NOW = Date.parse('2026-01-01T01:00:00Z');
 
@@ -23,7 +29,10 @@ function machine(name: string, labels: Record<string, string>, node?: string): M
 }
 
 function node(name: string, ready: 'True' | 'False' | undefined, since = '2026-01-01T00:00:00Z'): Node {
-  return { metadata: { name }, status: { conditions: ready ? [{ type: 'Ready', status: ready, lastTransitionTime: since }] : [] } };
+  return {
+    metadata: { name },
+    status: { conditions: ready ? [{ type: 'Ready', status: ready, lastTransitionTime: since }] : [] },
+  };
 }
 
 describe('MachineSet status', () => {
@@ -66,13 +75,25 @@ describe('MachineSet status', () => {
   });
 
   it('keeps fields it does not compute', () => {
-    const s = calculateStatus(ms({}, { authoritativeAPI: 'MachineAPI', conditions: [{ type: 'Paused', status: 'False' }] }), [], lookup, NOW);
+    const s = calculateStatus(
+      ms({}, { authoritativeAPI: 'MachineAPI', conditions: [{ type: 'Paused', status: 'False' }] }),
+      [],
+      lookup,
+      NOW,
+    );
     expect(s.authoritativeAPI).to.equal('MachineAPI');
     expect(s.conditions).to.have.length(1);
   });
 
   describe('statusNeedsUpdate', () => {
-    const base = { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, labelSelector: 'set=a', observedGeneration: 3 };
+    const base = {
+      replicas: 1,
+      fullyLabeledReplicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      labelSelector: 'set=a',
+      observedGeneration: 3,
+    };
 
     it('skips the write when nothing changed and the generation was observed', () => {
       expect(statusNeedsUpdate(ms({}, base), { ...base })).to.equal(false);
@@ -94,16 +115,35 @@ describe('MachineSet status', () => {
   });
 
   it('patches observedGeneration and clears error fields with null', () => {
-    const p = statusPatch(ms({}, { errorReason: 'InvalidConfiguration' }), { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1, labelSelector: 's' });
+    const p = statusPatch(ms({}, { errorReason: 'InvalidConfiguration' }), {
+      replicas: 2,
+      fullyLabeledReplicas: 2,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      labelSelector: 's',
+    });
     expect(p).to.deep.equal({
-      status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1, labelSelector: 's', observedGeneration: 3, errorReason: null, errorMessage: null },
+      status: {
+        replicas: 2,
+        fullyLabeledReplicas: 2,
+        readyReplicas: 1,
+        availableReplicas: 1,
+        labelSelector: 's',
+        observedGeneration: 3,
+        errorReason: null,
+        errorMessage: null,
+      },
     });
   });
 
   it('asks to look again after minReadySeconds only while ready machines are not yet available', () => {
     expect(minReadyRequeueMs(ms({ minReadySeconds: 10 }), { readyReplicas: 3, availableReplicas: 1 })).to.equal(10_000);
-    expect(minReadyRequeueMs(ms({ minReadySeconds: 10 }), { readyReplicas: 3, availableReplicas: 3 })).to.equal(undefined);
-    expect(minReadyRequeueMs(ms({ minReadySeconds: 10 }), { readyReplicas: 2, availableReplicas: 1 })).to.equal(undefined);
+    expect(minReadyRequeueMs(ms({ minReadySeconds: 10 }), { readyReplicas: 3, availableReplicas: 3 })).to.equal(
+      undefined,
+    );
+    expect(minReadyRequeueMs(ms({ minReadySeconds: 10 }), { readyReplicas: 2, availableReplicas: 1 })).to.equal(
+      undefined,
+    );
     expect(minReadyRequeueMs(ms(), { readyReplicas: 3, availableReplicas: 1 })).to.equal(undefined);
   });
 });

@@ -11,11 +11,14 @@ const ms = (instanceType?: string): MachineSet => ({
 });
 
 describe('TableInstanceTypeCatalog', () => {
-  const catalog = new TableInstanceTypeCatalog([{ name: 'bx2-4x16', vCPU: 4, memoryMiB: 16384, gpuCount: 0, architecture: 'amd64' }], (m) => {
-    const t = m.spec?.template?.spec?.providerSpec?.value?.instanceType;
-    if (typeof t !== 'string') throw new InvalidMachineConfigurationError('profile must be set');
-    return t;
-  });
+  const catalog = new TableInstanceTypeCatalog(
+    [{ name: 'bx2-4x16', vCPU: 4, memoryMiB: 16384, gpuCount: 0, architecture: 'amd64' }],
+    (m) => {
+      const t = m.spec?.template?.spec?.providerSpec?.value?.instanceType;
+      if (typeof t !== 'string') throw new InvalidMachineConfigurationError('profile must be set');
+      return t;
+    },
+  );
 
   it('finds a type in its table and answers undefined for one it does not know', async () => {
     expect(await catalog.lookup(ms('bx2-4x16'), ctx)).to.deep.include({ vCPU: 4, memoryMiB: 16384 });

@@ -5,7 +5,12 @@ import { MachineSetValidationError, validateMachineSet } from '../../../lib/mach
 function ms(spec: Partial<NonNullable<MachineSet['spec']>>): MachineSet {
   return {
     metadata: { name: 'workers' },
-    spec: { replicas: 1, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } } }, ...spec },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { a: 'b' } },
+      template: { metadata: { labels: { a: 'b' } } },
+      ...spec,
+    },
   };
 }
 
@@ -16,13 +21,19 @@ describe('MachineSet validation', () => {
 
   it('refuses an empty selector with the reference detail', () => {
     const errs = validateMachineSet(ms({ selector: {} }));
-    expect(errs.map((e) => [e.field, e.detail])).to.deep.include(['spec.selector', 'empty selector is not valid for MachineSet.']);
+    expect(errs.map((e) => [e.field, e.detail])).to.deep.include([
+      'spec.selector',
+      'empty selector is not valid for MachineSet.',
+    ]);
   });
 
   it('refuses a selector that does not match the template labels', () => {
     const errs = validateMachineSet(ms({ template: { metadata: { labels: { a: 'c' } } } }));
     expect(errs).to.have.length(1);
-    expect(errs[0]).to.include({ field: 'spec.template.metadata.labels', detail: '`selector` does not match template `labels`' });
+    expect(errs[0]).to.include({
+      field: 'spec.template.metadata.labels',
+      detail: '`selector` does not match template `labels`',
+    });
   });
 
   it('refuses an invalid label key in the selector', () => {
@@ -43,7 +54,11 @@ describe('MachineSet validation', () => {
   it('names the MachineSet and aggregates several errors in one message', () => {
     const errs = validateMachineSet(ms({ selector: {}, template: { metadata: { labels: {} } }, replicas: -2 }));
     const err = new MachineSetValidationError('workers', errs);
-    expect(err.message).to.match(/^"workers" machineset validation failed: \[spec\.selector: Invalid value: \{\}: empty selector is not valid for MachineSet\., spec\.replicas/);
-    expect(new MachineSetValidationError('w', [errs[0]!]).message).to.equal('"w" machineset validation failed: spec.selector: Invalid value: {}: empty selector is not valid for MachineSet.');
+    expect(err.message).to.match(
+      /^"workers" machineset validation failed: \[spec\.selector: Invalid value: \{\}: empty selector is not valid for MachineSet\., spec\.replicas/,
+    );
+    expect(new MachineSetValidationError('w', [errs[0]!]).message).to.equal(
+      '"w" machineset validation failed: spec.selector: Invalid value: {}: empty selector is not valid for MachineSet.',
+    );
   });
 });

@@ -4,7 +4,12 @@ import type { Node } from '../../../lib/apis/core.js';
 import type { Machine } from '../../../lib/apis/machine-types.js';
 import { Machines, Nodes } from '../../../lib/client/resources.js';
 import { NodeLinkOwnedAnnotation } from '../../../lib/nodelink/owned-metadata.js';
-import { findNodeForMachine, indexMachines, indexNodes, NodeLinkReconciler } from '../../../lib/nodelink/nodelink-reconciler.js';
+import {
+  findNodeForMachine,
+  indexMachines,
+  indexNodes,
+  NodeLinkReconciler,
+} from '../../../lib/nodelink/nodelink-reconciler.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { rctx } from '../machine/fixtures.js';
 import { MemoryInformer, MemoryKubeClient } from '../machine/memory-kube.js';
@@ -28,7 +33,12 @@ function env() {
 async function addMachine(e: ReturnType<typeof env>, name: string, m: Partial<Machine> = {}): Promise<Machine> {
   const created = await e.client.create(Machines, { metadata: { name, namespace: NS }, spec: m.spec ?? {} });
   if (m.status) {
-    return e.client.patch(Machines, { namespace: NS, name }, { type: 'merge', body: { status: m.status } }, { subresource: 'status' });
+    return e.client.patch(
+      Machines,
+      { namespace: NS, name },
+      { type: 'merge', body: { status: m.status } },
+      { subresource: 'status' },
+    );
   }
   return created;
 }
@@ -52,10 +62,13 @@ describe('NodeLink reconcile', () => {
     expect(e.getNode()?.metadata.annotations?.[NodeMachineAnnotation]).to.equal(`${NS}/m1`);
   });
 
-  it('falls back to the first InternalIP when no machine has the node\'s providerID', async () => {
+  it("falls back to the first InternalIP when no machine has the node's providerID", async () => {
     const e = env();
     await addMachine(e, 'm1', { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } });
-    await addNode(e, 'n1', { spec: { providerID: 'aws:///i-unknown' }, status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }], conditions: [] } });
+    await addNode(e, 'n1', {
+      spec: { providerID: 'aws:///i-unknown' },
+      status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }], conditions: [] },
+    });
     await e.reconcile('n1');
     expect(e.getMachine()?.status?.nodeRef?.name).to.equal('n1');
   });
@@ -84,8 +97,14 @@ describe('NodeLink reconcile', () => {
 
     it('never links or labels a Node whose providerID names another instance than the Machine with its IP', async () => {
       const e = env();
-      await addMachine(e, 'old', { spec: { providerID: 'aws:///us-east-1a/i-old', metadata: { labels: { role: 'old' } } }, status: { addresses: ip('10.0.0.7') } });
-      await addNode(e, 'n1', { spec: { providerID: 'aws:///us-east-1a/i-new' }, status: { addresses: ip('10.0.0.7'), conditions: [] } });
+      await addMachine(e, 'old', {
+        spec: { providerID: 'aws:///us-east-1a/i-old', metadata: { labels: { role: 'old' } } },
+        status: { addresses: ip('10.0.0.7') },
+      });
+      await addNode(e, 'n1', {
+        spec: { providerID: 'aws:///us-east-1a/i-new' },
+        status: { addresses: ip('10.0.0.7'), conditions: [] },
+      });
       await e.reconcile('n1');
       expect(e.getMachine('old')?.status?.nodeRef).to.equal(undefined);
       expect(e.getNode()?.metadata.labels).to.equal(undefined);
@@ -96,9 +115,15 @@ describe('NodeLink reconcile', () => {
 
     it('links the new Machine that has not recorded its instance yet, although the old Machine still lists the IP', async () => {
       const e = env();
-      await addMachine(e, 'old', { spec: { providerID: 'aws:///us-east-1a/i-old' }, status: { addresses: ip('10.0.0.7') } });
+      await addMachine(e, 'old', {
+        spec: { providerID: 'aws:///us-east-1a/i-old' },
+        status: { addresses: ip('10.0.0.7') },
+      });
       await addMachine(e, 'new', { status: { addresses: ip('10.0.0.7') } });
-      await addNode(e, 'n1', { spec: { providerID: 'aws:///us-east-1a/i-new' }, status: { addresses: ip('10.0.0.7'), conditions: [] } });
+      await addNode(e, 'n1', {
+        spec: { providerID: 'aws:///us-east-1a/i-new' },
+        status: { addresses: ip('10.0.0.7'), conditions: [] },
+      });
       await e.reconcile('n1');
       expect(e.getMachine('new')?.status?.nodeRef?.name).to.equal('n1');
       expect(e.getMachine('old')?.status?.nodeRef).to.equal(undefined);
@@ -109,15 +134,24 @@ describe('NodeLink reconcile', () => {
       const e = env();
       await addMachine(e, 'owner', { spec: { providerID: 'aws:///us-east-1a/i-1' } });
       const m = await addMachine(e, 'other', { status: { addresses: ip('10.0.0.7') } });
-      await addNode(e, 'n1', { spec: { providerID: 'aws:///us-east-1a/i-1' }, status: { addresses: ip('10.0.0.7'), conditions: [] } });
+      await addNode(e, 'n1', {
+        spec: { providerID: 'aws:///us-east-1a/i-1' },
+        status: { addresses: ip('10.0.0.7'), conditions: [] },
+      });
       expect(findNodeForMachine(m, e.nodes, e.machines)).to.equal(undefined);
     });
 
-    it('links a Node without a providerID by IP only while no other Node carries the Machine\'s providerID', async () => {
+    it("links a Node without a providerID by IP only while no other Node carries the Machine's providerID", async () => {
       const e = env();
-      await addMachine(e, 'm1', { spec: { providerID: 'aws:///us-east-1a/i-1' }, status: { addresses: ip('10.0.0.7') } });
+      await addMachine(e, 'm1', {
+        spec: { providerID: 'aws:///us-east-1a/i-1' },
+        status: { addresses: ip('10.0.0.7') },
+      });
       await addNode(e, 'stranger', { status: { addresses: ip('10.0.0.7'), conditions: [] } });
-      await addNode(e, 'own', { spec: { providerID: 'aws:///us-east-1a/i-1' }, status: { addresses: ip('10.0.0.9'), conditions: [] } });
+      await addNode(e, 'own', {
+        spec: { providerID: 'aws:///us-east-1a/i-1' },
+        status: { addresses: ip('10.0.0.9'), conditions: [] },
+      });
       await e.reconcile('stranger');
       expect(e.getMachine('m1')?.status?.nodeRef).to.equal(undefined);
       expect(e.getNode('stranger')?.metadata.annotations).to.equal(undefined);
@@ -140,7 +174,10 @@ describe('NodeLink reconcile', () => {
         ],
       },
     });
-    await addNode(e, 'n1', { metadata: { labels: { 'kubernetes.io/hostname': 'n1' } }, spec: { providerID: 'fake:///z/i-1', taints: [{ key: 'dedicated', value: 'other', effect: 'NoSchedule' }] } });
+    await addNode(e, 'n1', {
+      metadata: { labels: { 'kubernetes.io/hostname': 'n1' } },
+      spec: { providerID: 'fake:///z/i-1', taints: [{ key: 'dedicated', value: 'other', effect: 'NoSchedule' }] },
+    });
     await e.reconcile('n1');
     const n = e.getNode();
     expect(n?.metadata.labels).to.deep.equal({ 'kubernetes.io/hostname': 'n1', role: 'infra' });
@@ -154,16 +191,30 @@ describe('NodeLink reconcile', () => {
   it('removes the labels, annotations and taints it added once the machine drops them, leaving others alone', async () => {
     const e = env();
     await addMachine(e, 'm1', {
-      spec: { providerID: 'fake:///z/i-1', metadata: { labels: { role: 'infra', keep: 'x' }, annotations: { note: 'hello' } }, taints: [{ key: 'gpu', effect: 'NoExecute' }] },
+      spec: {
+        providerID: 'fake:///z/i-1',
+        metadata: { labels: { role: 'infra', keep: 'x' }, annotations: { note: 'hello' } },
+        taints: [{ key: 'gpu', effect: 'NoExecute' }],
+      },
     });
-    await addNode(e, 'n1', { metadata: { labels: { keep: 'x', admin: 'set' } }, spec: { providerID: 'fake:///z/i-1', taints: [{ key: 'admin', effect: 'NoSchedule' }] } });
+    await addNode(e, 'n1', {
+      metadata: { labels: { keep: 'x', admin: 'set' } },
+      spec: { providerID: 'fake:///z/i-1', taints: [{ key: 'admin', effect: 'NoSchedule' }] },
+    });
     await e.reconcile('n1');
     expect(JSON.parse(e.getNode()?.metadata.annotations?.[NodeLinkOwnedAnnotation] ?? '{}')).to.deep.equal({
       labels: ['role'],
       annotations: ['note'],
       taints: [{ key: 'gpu', effect: 'NoExecute' }],
     });
-    await e.client.patch(Machines, { namespace: NS, name: 'm1' }, { type: 'merge', body: { spec: { metadata: { labels: { role: null, keep: null }, annotations: null }, taints: [] } } });
+    await e.client.patch(
+      Machines,
+      { namespace: NS, name: 'm1' },
+      {
+        type: 'merge',
+        body: { spec: { metadata: { labels: { role: null, keep: null }, annotations: null }, taints: [] } },
+      },
+    );
     await e.reconcile('n1');
     const n = e.getNode();
     expect(n?.metadata.labels).to.deep.equal({ keep: 'x', admin: 'set' });
@@ -173,14 +224,23 @@ describe('NodeLink reconcile', () => {
 
   it('never loses a taint another controller adds while it writes, and never conflicts with status heartbeats', async () => {
     const e = env();
-    await addMachine(e, 'm1', { spec: { providerID: 'fake:///z/i-1', metadata: { labels: { a: 'b' } }, taints: [{ key: 'ours', effect: 'NoSchedule' }] } });
+    await addMachine(e, 'm1', {
+      spec: {
+        providerID: 'fake:///z/i-1',
+        metadata: { labels: { a: 'b' } },
+        taints: [{ key: 'ours', effect: 'NoSchedule' }],
+      },
+    });
     await addNode(e, 'n1', { spec: { providerID: 'fake:///z/i-1', taints: [] } });
     let raced = false;
     e.client.beforeWrite = (verb, plural) => {
       if (verb !== 'patch' || plural !== 'nodes') return;
       const n = e.getNode()!;
       // A heartbeat (status) on every write, and once a node lifecycle taint, just before our write lands.
-      n.status = { ...n.status, conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: String(Math.random()) }] };
+      n.status = {
+        ...n.status,
+        conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: String(Math.random()) }],
+      };
       if (!raced && n.metadata.labels?.a === 'b') {
         raced = true;
         n.spec = { ...n.spec, taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] };
@@ -204,7 +264,11 @@ describe('NodeLink reconcile', () => {
     await e.reconcile('n1');
     const oldUID = e.getMachine()?.status?.nodeRef?.uid;
     await e.client.delete(Nodes, { name: 'n1' });
-    const fresh = await e.client.create(Nodes, { metadata: { name: 'n1', uid: 'new-uid' }, spec: { providerID: 'fake:///z/i-1' }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+    const fresh = await e.client.create(Nodes, {
+      metadata: { name: 'n1', uid: 'new-uid' },
+      spec: { providerID: 'fake:///z/i-1' },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    });
     await e.reconcile('n1');
     expect(e.getMachine()?.status?.nodeRef?.uid).to.equal(fresh.metadata.uid).and.not.equal(oldUID);
   });
@@ -218,7 +282,12 @@ describe('NodeLink reconcile', () => {
     e.clock.step(60_000);
     await e.reconcile('n1');
     expect(e.client.count('patch machines/status')).to.equal(0);
-    await e.client.patch(Nodes, { name: 'n1' }, { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } } }, { subresource: 'status' });
+    await e.client.patch(
+      Nodes,
+      { name: 'n1' },
+      { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } } },
+      { subresource: 'status' },
+    );
     await e.reconcile('n1');
     expect(e.client.count('patch machines/status')).to.equal(1);
     expect(e.getMachine()?.status?.lastUpdated).to.equal('2026-11-22T06:01:00Z');
@@ -231,11 +300,21 @@ describe('NodeLink reconcile', () => {
     await e.reconcile('n1');
     e.client.calls.length = 0;
     e.clock.step(400);
-    await e.client.patch(Nodes, { name: 'n1' }, { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } } }, { subresource: 'status' });
+    await e.client.patch(
+      Nodes,
+      { name: 'n1' },
+      { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } } },
+      { subresource: 'status' },
+    );
     await e.reconcile('n1');
     expect(e.client.count('patch machines/status')).to.equal(0);
     e.clock.step(1_000);
-    await e.client.patch(Nodes, { name: 'n1' }, { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } }, { subresource: 'status' });
+    await e.client.patch(
+      Nodes,
+      { name: 'n1' },
+      { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } },
+      { subresource: 'status' },
+    );
     await e.reconcile('n1');
     expect(e.client.count('patch machines/status')).to.equal(1);
     expect(e.getMachine()?.status?.lastUpdated).to.equal('2026-11-22T06:00:01Z');

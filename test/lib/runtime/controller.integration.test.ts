@@ -14,7 +14,11 @@ describe('Controller on a Manager against the local control plane', function () 
 
   it('with 10 workers reconciles each of 300 objects under random updates, never one key twice at once, and last sees its final state', async () => {
     const names = Array.from({ length: 300 }, (_, i) => `cm-${i}`);
-    await Promise.all(names.map((name) => env.client.create(ConfigMaps, { metadata: { name, namespace: 'workers' }, data: { v: '0' } })));
+    await Promise.all(
+      names.map((name) =>
+        env.client.create(ConfigMaps, { metadata: { name, namespace: 'workers' }, data: { v: '0' } }),
+      ),
+    );
     const mgr = env.newManager({ namespace: 'workers' });
     const informer = mgr.informer(ConfigMaps);
     const inFlight = new Set<string>();
@@ -46,12 +50,22 @@ describe('Controller on a Manager against the local control plane', function () 
     const finalValue = new Map<string, string>(names.map((n) => [`workers/${n}`, '0']));
     for (let round = 1; round <= 3; round++) {
       const picked = names.filter(() => Math.random() < 0.5);
-      await Promise.all(picked.map(async (name) => {
-        await env.client.patch(ConfigMaps, { namespace: 'workers', name }, { type: 'merge', body: { data: { v: String(round) } } });
-        finalValue.set(`workers/${name}`, String(round));
-      }));
+      await Promise.all(
+        picked.map(async (name) => {
+          await env.client.patch(
+            ConfigMaps,
+            { namespace: 'workers', name },
+            { type: 'merge', body: { data: { v: String(round) } } },
+          );
+          finalValue.set(`workers/${name}`, String(round));
+        }),
+      );
     }
-    await waitFor(() => [...finalValue].every(([k, v]) => lastSeen.get(k) === v) && inFlight.size === 0, 'every key reconciled at its final state', 20_000);
+    await waitFor(
+      () => [...finalValue].every(([k, v]) => lastSeen.get(k) === v) && inFlight.size === 0,
+      'every key reconciled at its final state',
+      20_000,
+    );
     expect(overlaps).to.equal(0);
     expect(peak).to.be.within(2, 10);
     stop.abort();

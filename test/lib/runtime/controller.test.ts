@@ -14,19 +14,32 @@ const settle = async (n = 5) => {
   for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
 };
 
-function setup(reconcile: Reconciler['reconcile'], opts: { clock?: Clock; workers?: number; timeoutMs?: number; hardStop?: AbortSignal } = {}) {
+function setup(
+  reconcile: Reconciler['reconcile'],
+  opts: { clock?: Clock; workers?: number; timeoutMs?: number; hardStop?: AbortSignal } = {},
+) {
   const clock = opts.clock ?? new FakeClock();
   const informer = new FakeInformer(ConfigMaps);
   const registry = new Registry();
   const controller = new ControllerImpl(
-    { name: 'test', reconciler: { reconcile }, watches: [{ informer, enqueue: 'self' }], maxConcurrentReconciles: opts.workers ?? 1, reconcileTimeoutMs: opts.timeoutMs },
+    {
+      name: 'test',
+      reconciler: { reconcile },
+      watches: [{ informer, enqueue: 'self' }],
+      maxConcurrentReconciles: opts.workers ?? 1,
+      reconcileTimeoutMs: opts.timeoutMs,
+    },
     { clock, logger: nullLogger(), metrics: runtimeMetrics(registry), hardStop: opts.hardStop },
   );
   const stop = new AbortController();
   return { clock, informer, registry, controller, stop };
 }
 
-async function metricValue(registry: Registry, name: string, labels: Record<string, string>): Promise<number | undefined> {
+async function metricValue(
+  registry: Registry,
+  name: string,
+  labels: Record<string, string>,
+): Promise<number | undefined> {
   const m = await registry.getSingleMetric(name)?.get();
   return m?.values.find((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val))?.value;
 }
@@ -62,9 +75,15 @@ describe('Controller', () => {
       await settle(2);
     }
     expect(times.map((t) => t - t0)).to.deep.equal([0, 5, 15]);
-    expect(await metricValue(registry, 'controller_runtime_reconcile_errors_total', { controller: 'test' })).to.equal(2);
-    expect(await metricValue(registry, 'controller_runtime_reconcile_total', { controller: 'test', result: 'error' })).to.equal(2);
-    expect(await metricValue(registry, 'controller_runtime_reconcile_total', { controller: 'test', result: 'success' })).to.equal(1);
+    expect(await metricValue(registry, 'controller_runtime_reconcile_errors_total', { controller: 'test' })).to.equal(
+      2,
+    );
+    expect(
+      await metricValue(registry, 'controller_runtime_reconcile_total', { controller: 'test', result: 'error' }),
+    ).to.equal(2);
+    expect(
+      await metricValue(registry, 'controller_runtime_reconcile_total', { controller: 'test', result: 'success' }),
+    ).to.equal(1);
     expect(controller.queue.numRequeues('ns/a')).to.equal(0, 'success forgets the backoff');
     stop.abort();
     await running;
@@ -83,8 +102,12 @@ describe('Controller', () => {
     (clock as FakeClock).step(60_000);
     await settle();
     expect(calls).to.equal(1);
-    expect(await metricValue(registry, 'controller_runtime_terminal_reconcile_errors_total', { controller: 'test' })).to.equal(1);
-    expect(await metricValue(registry, 'controller_runtime_reconcile_errors_total', { controller: 'test' })).to.equal(1);
+    expect(
+      await metricValue(registry, 'controller_runtime_terminal_reconcile_errors_total', { controller: 'test' }),
+    ).to.equal(1);
+    expect(await metricValue(registry, 'controller_runtime_reconcile_errors_total', { controller: 'test' })).to.equal(
+      1,
+    );
     stop.abort();
     await running;
   });
@@ -106,7 +129,12 @@ describe('Controller', () => {
     (clock as FakeClock).step(1);
     await settle();
     expect(times.map((t) => t - t0)).to.deep.equal([0, 30_000]);
-    expect(await metricValue(registry, 'controller_runtime_reconcile_total', { controller: 'test', result: 'requeue_after' })).to.equal(1);
+    expect(
+      await metricValue(registry, 'controller_runtime_reconcile_total', {
+        controller: 'test',
+        result: 'requeue_after',
+      }),
+    ).to.equal(1);
     stop.abort();
     await running;
   });
@@ -116,16 +144,34 @@ describe('Controller', () => {
     const clock = new FakeClock();
     const informer = new FakeInformer(ConfigMaps);
     const controller = new ControllerImpl(
-      { name: 'owners', reconciler: { reconcile: async (r: Request) => void seen.push(`${r.namespace}/${r.name}`) }, watches: [{ informer, enqueue: 'owner', ownerKind: 'MachineSet', ownerApiVersion: 'machine.openshift.io/v1beta1' }] },
+      {
+        name: 'owners',
+        reconciler: { reconcile: async (r: Request) => void seen.push(`${r.namespace}/${r.name}`) },
+        watches: [
+          { informer, enqueue: 'owner', ownerKind: 'MachineSet', ownerApiVersion: 'machine.openshift.io/v1beta1' },
+        ],
+      },
       { clock, logger: nullLogger(), metrics: runtimeMetrics(new Registry()) },
     );
     informer.markSynced();
     const stop = new AbortController();
     const running = controller.start(stop.signal);
-    const owned = (owner: string) => obj('m', 'ns', { ownerReferences: [{ apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', name: owner, uid: owner, controller: true }] });
+    const owned = (owner: string) =>
+      obj('m', 'ns', {
+        ownerReferences: [
+          { apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', name: owner, uid: owner, controller: true },
+        ],
+      });
     informer.fire('update', owned('new'), owned('old'));
     informer.fire('add', obj('orphan'));
-    informer.fire('add', obj('x', 'ns', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'MachineSet', name: 'wronggroup', uid: 'u', controller: true }] }));
+    informer.fire(
+      'add',
+      obj('x', 'ns', {
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'MachineSet', name: 'wronggroup', uid: 'u', controller: true },
+        ],
+      }),
+    );
     await settle();
     expect(seen.sort()).to.deep.equal(['ns/new', 'ns/old']);
     stop.abort();
@@ -138,7 +184,11 @@ describe('Controller', () => {
     const informer = new FakeInformer(ConfigMaps);
     const registry = new Registry();
     const controller = new ControllerImpl(
-      { name: 'coalesce', reconciler: { reconcile: async (r: Request) => void seen.push(`${r.namespace}/${r.name}@${clock.now()}`) }, watches: [{ informer, enqueue: 'map', map: () => [{ namespace: 'ns', name: 'set' }], delayMs: 1_000 }] },
+      {
+        name: 'coalesce',
+        reconciler: { reconcile: async (r: Request) => void seen.push(`${r.namespace}/${r.name}@${clock.now()}`) },
+        watches: [{ informer, enqueue: 'map', map: () => [{ namespace: 'ns', name: 'set' }], delayMs: 1_000 }],
+      },
       { clock, logger: nullLogger(), metrics: runtimeMetrics(registry) },
     );
     informer.markSynced();

@@ -20,7 +20,10 @@ describe('the leader elector releasing its lease', function () {
   after(async () => env?.stop());
 
   async function leading(name: string): Promise<LeaderElector> {
-    const elector = new LeaderElector({ id: name, namespace: NS, identity: 'a', ...timings }, { client: env.client, clock: new FakeClock(Date.now()), logger: nullLogger(), defaultIdentity: 'a' });
+    const elector = new LeaderElector(
+      { id: name, namespace: NS, identity: 'a', ...timings },
+      { client: env.client, clock: new FakeClock(Date.now()), logger: nullLogger(), defaultIdentity: 'a' },
+    );
     expect(await elector.acquire(new AbortController().signal)).to.equal(true);
     return elector;
   }
@@ -28,7 +31,10 @@ describe('the leader elector releasing its lease', function () {
   /** Writes the stored Lease behind the elector's back, as a renewal that landed after it was given up on would. */
   async function moveOn(name: string, holderIdentity: string): Promise<void> {
     const lease: Lease = await env.client.get(Leases, { namespace: NS, name });
-    await env.client.update(Leases, { ...lease, spec: { ...lease.spec, holderIdentity, renewTime: new Date().toISOString().replace('Z', '000Z') } });
+    await env.client.update(Leases, {
+      ...lease,
+      spec: { ...lease.spec, holderIdentity, renewTime: new Date().toISOString().replace('Z', '000Z') },
+    });
   }
 
   const holderOf = async (name: string) => (await env.client.get(Leases, { namespace: NS, name })).spec?.holderIdentity;

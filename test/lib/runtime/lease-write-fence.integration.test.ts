@@ -16,7 +16,12 @@ import { waitFor } from './support/wait.js';
 
 const NS = 'fence';
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
-const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS }, data: { k: 'v' } });
+const configMap = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: NS },
+  data: { k: 'v' },
+});
 
 describe('LeaseWriteFence and the leader elector', function () {
   this.timeout(20_000);
@@ -35,10 +40,18 @@ describe('LeaseWriteFence and the leader elector', function () {
     const fence = new LeaseWriteFence(new FakeClock());
     const client = fencedClient(fence);
     try {
-      const err = await client.create(ConfigMaps, configMap('never-sent')).then(() => undefined, (e: unknown) => e);
+      const err = await client.create(ConfigMaps, configMap('never-sent')).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(LeaseLostWriteRefusedError);
-      expect((err as Error).message).to.match(/^POST \/api\/v1\/namespaces\/fence\/configmaps refused: this process does not hold the leader lease/);
-      const read = await env.client.get(ConfigMaps, { namespace: NS, name: 'never-sent' }).then(() => 'found', (e: unknown) => (isNotFound(e) ? 'not found' : e));
+      expect((err as Error).message).to.match(
+        /^POST \/api\/v1\/namespaces\/fence\/configmaps refused: this process does not hold the leader lease/,
+      );
+      const read = await env.client.get(ConfigMaps, { namespace: NS, name: 'never-sent' }).then(
+        () => 'found',
+        (e: unknown) => (isNotFound(e) ? 'not found' : e),
+      );
       expect(read).to.equal('not found');
       expect((await client.list(ConfigMaps, { namespace: NS })).items).to.be.an('array');
     } finally {
@@ -49,7 +62,10 @@ describe('LeaseWriteFence and the leader elector', function () {
   it('open until renewDeadline after the start of the last renewal, by the elector clock', async () => {
     const clock = new FakeClock(Date.now());
     const fence = new LeaseWriteFence(clock);
-    const elector = new LeaderElector({ id: 'open-window', namespace: NS, identity: 'a', ...timings }, { client: env.client, clock, logger: nullLogger(), defaultIdentity: 'a', fence });
+    const elector = new LeaderElector(
+      { id: 'open-window', namespace: NS, identity: 'a', ...timings },
+      { client: env.client, clock, logger: nullLogger(), defaultIdentity: 'a', fence },
+    );
     expect(fence.isOpen(), 'closed before the lease is held').to.equal(false);
     expect(await elector.acquire(new AbortController().signal)).to.equal(true);
     clock.step(timings.renewDeadlineMs - 1);
@@ -64,7 +80,10 @@ describe('LeaseWriteFence and the leader elector', function () {
     const fence = new LeaseWriteFence(clock);
     const client = fencedClient(fence);
     const key = { namespace: NS, name: 'paused-leader' };
-    const elector = new LeaderElector({ id: key.name, namespace: NS, identity: 'a', ...timings }, { client: env.client, clock, logger: nullLogger(), defaultIdentity: 'a', fence });
+    const elector = new LeaderElector(
+      { id: key.name, namespace: NS, identity: 'a', ...timings },
+      { client: env.client, clock, logger: nullLogger(), defaultIdentity: 'a', fence },
+    );
     try {
       expect(await elector.acquire(new AbortController().signal)).to.equal(true);
       await client.create(ConfigMaps, configMap('while-leading'));
@@ -73,21 +92,37 @@ describe('LeaseWriteFence and the leader elector', function () {
       const renewing = elector.keepRenewing(stop.signal);
       // Renewed once, and now sleeping one retry period.
       const acquired = (await env.client.get(Leases, key)).metadata?.resourceVersion;
-      await waitFor(async () => (await env.client.get(Leases, key)).metadata?.resourceVersion !== acquired && clock.nextTimerAt() === clock.now() + timings.retryPeriodMs, 'the first renewal');
+      await waitFor(
+        async () =>
+          (await env.client.get(Leases, key)).metadata?.resourceVersion !== acquired &&
+          clock.nextTimerAt() === clock.now() + timings.retryPeriodMs,
+        'the first renewal',
+      );
 
       // While this process is stopped, the other replica sees the lease unrenewed and takes it.
       const lease = await env.client.get(Leases, key);
-      const taken = await env.client.update(Leases, { ...lease, spec: { ...(lease.spec as NonNullable<Lease['spec']>), holderIdentity: 'b' } });
+      const taken = await env.client.update(Leases, {
+        ...lease,
+        spec: { ...(lease.spec as NonNullable<Lease['spec']>), holderIdentity: 'b' },
+      });
       clock.pause(timings.leaseDurationMs + 5_000);
 
-      const write = await client.create(ConfigMaps, configMap('after-resume')).then(() => 'applied', (e: unknown) => e);
+      const write = await client.create(ConfigMaps, configMap('after-resume')).then(
+        () => 'applied',
+        (e: unknown) => e,
+      );
       expect(write).to.be.instanceOf(LeaseLostWriteRefusedError);
       expect(await renewing).to.equal('lost');
       expect(elector.isLeader()).to.equal(false);
       const after = await env.client.get(Leases, key);
       expect(after.spec?.holderIdentity, 'the new holder keeps the lease').to.equal('b');
-      expect(after.metadata?.resourceVersion, 'the deposed leader wrote nothing to the Lease').to.equal(taken.metadata?.resourceVersion);
-      const read = await env.client.get(ConfigMaps, { namespace: NS, name: 'after-resume' }).then(() => 'found', (e: unknown) => (isNotFound(e) ? 'not found' : e));
+      expect(after.metadata?.resourceVersion, 'the deposed leader wrote nothing to the Lease').to.equal(
+        taken.metadata?.resourceVersion,
+      );
+      const read = await env.client.get(ConfigMaps, { namespace: NS, name: 'after-resume' }).then(
+        () => 'found',
+        (e: unknown) => (isNotFound(e) ? 'not found' : e),
+      );
       expect(read).to.equal('not found');
     } finally {
       client.close();
@@ -108,14 +143,21 @@ describe('LeaseWriteFence and the leader elector', function () {
           if (checks === 1) fence.close();
         },
       };
-      const kubeConfig = scheme === 'http' ? env.kubeConfig : loadKubeConfig({ yaml: env.controlPlane.kubectlKubeconfig });
+      const kubeConfig =
+        scheme === 'http' ? env.kubeConfig : loadKubeConfig({ yaml: env.controlPlane.kubectlKubeconfig });
       const client = createKubeClient({ kubeConfig, qps: 1000, burst: 1000, writeFence: closingFence });
       const name = (what: string) => `${scheme}-${what}`;
       try {
-        const write = await client.create(ConfigMaps, configMap(name('decided-before-pause'))).then(() => 'applied', (e: unknown) => e);
+        const write = await client.create(ConfigMaps, configMap(name('decided-before-pause'))).then(
+          () => 'applied',
+          (e: unknown) => e,
+        );
         expect(write).to.be.instanceOf(LeaseLostWriteRefusedError);
         expect(checks).to.equal(2);
-        const read = await env.client.get(ConfigMaps, { namespace: NS, name: name('decided-before-pause') }).then(() => 'found', (e: unknown) => (isNotFound(e) ? 'not found' : e));
+        const read = await env.client.get(ConfigMaps, { namespace: NS, name: name('decided-before-pause') }).then(
+          () => 'found',
+          (e: unknown) => (isNotFound(e) ? 'not found' : e),
+        );
         expect(read).to.equal('not found');
         fence.openForever();
         await client.create(ConfigMaps, configMap(name('sent-on-open-fence')));

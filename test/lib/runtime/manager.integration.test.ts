@@ -13,7 +13,10 @@ function partitionable(inner: KubeClient) {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => (cut ? Promise.reject(new Error('connect ECONNREFUSED (partitioned)')) : (value as (...a: unknown[]) => unknown).apply(target, args));
+      return (...args: unknown[]) =>
+        cut
+          ? Promise.reject(new Error('connect ECONNREFUSED (partitioned)'))
+          : (value as (...a: unknown[]) => unknown).apply(target, args);
     },
   });
   return { client, cut: () => (cut = true) };
@@ -35,11 +38,27 @@ describe('Manager against the local control plane', function () {
 
   function candidate(identity: string, client?: KubeClient) {
     let lost = 0;
-    const mgr = env.newManager({ client: client ?? env.client, leaderElection: { ...le, identity }, onLeadershipLost: () => lost++ });
+    const mgr = env.newManager({
+      client: client ?? env.client,
+      leaderElection: { ...le, identity },
+      onLeadershipLost: () => lost++,
+    });
     let running = 0;
-    mgr.add({ start: async (signal) => { running++; await new Promise((r) => signal.addEventListener('abort', r)); running--; } });
+    mgr.add({
+      start: async (signal) => {
+        running++;
+        await new Promise((r) => signal.addEventListener('abort', r));
+        running--;
+      },
+    });
     let everRan = false;
-    mgr.add({ needLeaderElection: false, start: async (signal) => { everRan = true; await new Promise((r) => signal.addEventListener('abort', r)); } });
+    mgr.add({
+      needLeaderElection: false,
+      start: async (signal) => {
+        everRan = true;
+        await new Promise((r) => signal.addEventListener('abort', r));
+      },
+    });
     const stop = new AbortController();
     const done = mgr.start(stop.signal);
     done.catch(() => undefined);
@@ -64,7 +83,10 @@ describe('Manager against the local control plane', function () {
     const takeover = Date.now() - cutAt;
     expect(takeover).to.be.lessThan(le.leaseDurationMs + 2 * le.retryPeriodMs * 1.2 + 600);
     // a cannot renew either: it loses leadership, stops its runnables and reports it.
-    const aErr = await a.done.then(() => undefined, (e: unknown) => e);
+    const aErr = await a.done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(aErr).to.be.instanceOf(LeaderElectionLostError);
     expect(a.lost()).to.equal(1);
     expect(a.leading()).to.equal(false);
@@ -79,9 +101,19 @@ describe('Manager against the local control plane', function () {
     // The main client allows one request per 10 s: a scale-up's queue of writes, in miniature.
     const saturated = env.newClient({ qps: 0.1, burst: 1 });
     let lost = 0;
-    const mgr = env.newManager({ client: saturated, leaderElectionClient: env.newClient(), leaderElection: { ...le, identity: 'busy' }, onLeadershipLost: () => lost++ });
+    const mgr = env.newManager({
+      client: saturated,
+      leaderElectionClient: env.newClient(),
+      leaderElection: { ...le, identity: 'busy' },
+      onLeadershipLost: () => lost++,
+    });
     let running = false;
-    mgr.add({ start: async (signal) => { running = true; await new Promise((r) => signal.addEventListener('abort', r)); } });
+    mgr.add({
+      start: async (signal) => {
+        running = true;
+        await new Promise((r) => signal.addEventListener('abort', r));
+      },
+    });
     const stop = new AbortController();
     const done = mgr.start(stop.signal);
     done.catch(() => undefined);
@@ -148,7 +180,11 @@ describe('Manager against the local control plane', function () {
   it('serves /healthz, /readyz once caches synced, and /metrics with controller-runtime names', async () => {
     const mgr = env.newManager({ namespace: 'mgr', healthAddr: '127.0.0.1:0', metricsAddr: '127.0.0.1:0' });
     let reconciled = 0;
-    mgr.addController({ name: 'probe', watches: [{ informer: mgr.informer(ConfigMaps), enqueue: 'self' }], reconciler: { reconcile: async () => void reconciled++ } });
+    mgr.addController({
+      name: 'probe',
+      watches: [{ informer: mgr.informer(ConfigMaps), enqueue: 'self' }],
+      reconciler: { reconcile: async () => void reconciled++ },
+    });
     await env.client.create(ConfigMaps, { metadata: { name: 'probe-cm', namespace: 'mgr' } });
     const stop = new AbortController();
     const done = mgr.start(stop.signal);
@@ -168,13 +204,21 @@ describe('Manager against the local control plane', function () {
     expect((await fetch(`http://${mgr.healthAddress()}/readyz`)).status).to.equal(200);
     const text = await (await fetch(`http://${mgr.metricsAddress()}/metrics`)).text();
     for (const name of [
-      'controller_runtime_reconcile_total{controller="probe",result="success"}', 'controller_runtime_reconcile_errors_total',
-      'controller_runtime_terminal_reconcile_errors_total', 'controller_runtime_reconcile_time_seconds_bucket',
-      'controller_runtime_active_workers', 'controller_runtime_max_concurrent_reconciles{controller="probe"} 10',
-      'workqueue_depth{name="probe"', 'workqueue_adds_total{name="probe"', 'workqueue_queue_duration_seconds_bucket',
-      'workqueue_work_duration_seconds_bucket', 'workqueue_retries_total', 'workqueue_unfinished_work_seconds{name="probe"',
+      'controller_runtime_reconcile_total{controller="probe",result="success"}',
+      'controller_runtime_reconcile_errors_total',
+      'controller_runtime_terminal_reconcile_errors_total',
+      'controller_runtime_reconcile_time_seconds_bucket',
+      'controller_runtime_active_workers',
+      'controller_runtime_max_concurrent_reconciles{controller="probe"} 10',
+      'workqueue_depth{name="probe"',
+      'workqueue_adds_total{name="probe"',
+      'workqueue_queue_duration_seconds_bucket',
+      'workqueue_work_duration_seconds_bucket',
+      'workqueue_retries_total',
+      'workqueue_unfinished_work_seconds{name="probe"',
       'workqueue_longest_running_processor_seconds{name="probe"',
-    ]) expect(text, name).to.include(name);
+    ])
+      expect(text, name).to.include(name);
     stop.abort();
     await done;
   });

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { BucketRateLimiter, defaultControllerRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../../../lib/runtime/rate-limiters.js';
+import {
+  BucketRateLimiter,
+  defaultControllerRateLimiter,
+  ItemExponentialFailureRateLimiter,
+  MaxOfRateLimiter,
+} from '../../../lib/runtime/rate-limiters.js';
 import { RateLimitingQueue } from '../../../lib/runtime/rate-limiting-queue.js';
 
 describe('ItemExponentialFailureRateLimiter', () => {
@@ -51,7 +56,10 @@ describe('defaultControllerRateLimiter', () => {
 
   it('forget resets the per-item part and numRequeues reports the max', () => {
     const clock = new FakeClock();
-    const l = new MaxOfRateLimiter(new ItemExponentialFailureRateLimiter<string>(5, 1000), new BucketRateLimiter<string>(10, 100, clock));
+    const l = new MaxOfRateLimiter(
+      new ItemExponentialFailureRateLimiter<string>(5, 1000),
+      new BucketRateLimiter<string>(10, 100, clock),
+    );
     l.when('a');
     l.when('a');
     expect(l.numRequeues('a')).to.equal(2);

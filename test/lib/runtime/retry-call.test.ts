@@ -32,7 +32,11 @@ async function stepToNextWake(clock: FakeClock): Promise<number> {
   return waited;
 }
 
-const settled = async (p: Promise<unknown>): Promise<unknown> => p.then(() => 'resolved', (e: unknown) => e);
+const settled = async (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => 'resolved',
+    (e: unknown) => e,
+  );
 
 describe('retryCall', () => {
   it('retries a retryable error after jittered doubling waits, at most `retries` times, then throws the last error', async () => {
@@ -67,16 +71,20 @@ describe('retryCall', () => {
 
   it('never retries a programming error (a TypeError that is no network failure), whatever the classifier says', async () => {
     const call = scripted<string>([new TypeError('x is not a function')]);
-    const err = await settled(retryCall(call.fn, { retryable: () => true, retries: 5, minTimeoutMs: 0, clock: new FakeClock() }));
+    const err = await settled(
+      retryCall(call.fn, { retryable: () => true, retries: 5, minTimeoutMs: 0, clock: new FakeClock() }),
+    );
     expect(err).to.be.instanceOf(TypeError);
     expect(call.calls()).to.equal(1);
   });
 
-  it('stops when the signal aborts during a wait, with the signal\'s reason, and calls no more', async () => {
+  it("stops when the signal aborts during a wait, with the signal's reason, and calls no more", async () => {
     const clock = new FakeClock();
     const stop = new AbortController();
     const call = scripted<string>([new Transient('1')]);
-    const outcome = settled(retryCall(call.fn, { retryable, retries: 5, minTimeoutMs: 10, clock, signal: stop.signal }));
+    const outcome = settled(
+      retryCall(call.fn, { retryable, retries: 5, minTimeoutMs: 10, clock, signal: stop.signal }),
+    );
     await eventually('the retry waiting on the clock', async () => clock.nextTimerAt());
     const reason = new Error('shutting down');
     stop.abort(reason);
@@ -93,7 +101,9 @@ describe('retryCall', () => {
       stop.abort(new Error('deadline'));
       return Promise.reject(new Transient('cut short'));
     };
-    const err = await settled(retryCall(fn, { retryable, retries: 5, minTimeoutMs: 0, clock: new FakeClock(), signal: stop.signal }));
+    const err = await settled(
+      retryCall(fn, { retryable, retries: 5, minTimeoutMs: 0, clock: new FakeClock(), signal: stop.signal }),
+    );
     expect(err).to.be.instanceOf(Transient).with.property('message', 'cut short');
     expect(calls).to.equal(1);
   });
@@ -101,15 +111,20 @@ describe('retryCall', () => {
   it('starts no attempt once the signal has aborted, and returns a result that arrived after the abort', async () => {
     const aborted = AbortSignal.abort(new Error('gone'));
     let calls = 0;
-    const err = await settled(retryCall(async () => calls++, { retryable, retries: 1, minTimeoutMs: 0, signal: aborted }));
+    const err = await settled(
+      retryCall(async () => calls++, { retryable, retries: 1, minTimeoutMs: 0, signal: aborted }),
+    );
     expect(err).to.have.property('message', 'gone');
     expect(calls).to.equal(0);
 
     const stop = new AbortController();
-    const made = await retryCall(async () => {
-      stop.abort();
-      return 'instance-1';
-    }, { retryable, retries: 1, minTimeoutMs: 0, signal: stop.signal });
+    const made = await retryCall(
+      async () => {
+        stop.abort();
+        return 'instance-1';
+      },
+      { retryable, retries: 1, minTimeoutMs: 0, signal: stop.signal },
+    );
     expect(made, 'the reply to a write that was made').to.equal('instance-1');
   });
 
@@ -117,7 +132,14 @@ describe('retryCall', () => {
     const clock = new FakeClock();
     const asked = [3_000, 60_000, 0];
     const call = scripted<string>([new Transient('1'), new Transient('2'), new Transient('3'), 'ok']);
-    const result = retryCall(call.fn, { retryable, retries: 3, minTimeoutMs: 10, maxTimeoutMs: 5_000, clock, waitMs: () => asked.shift() ?? 0 });
+    const result = retryCall(call.fn, {
+      retryable,
+      retries: 3,
+      minTimeoutMs: 10,
+      maxTimeoutMs: 5_000,
+      clock,
+      waitMs: () => asked.shift() ?? 0,
+    });
     expect(await stepToNextWake(clock)).to.equal(3_000);
     expect(await stepToNextWake(clock)).to.equal(5_000);
     expect(await result).to.equal('ok');

@@ -98,18 +98,37 @@ describe('SharedInformer against the local control plane', function () {
     await Promise.all(items.map((i) => env.client.delete(ConfigMaps, { namespace: 'inf', name: i.metadata.name! })));
   });
 
-  function startInformer(client: KubeClient, opts: { resyncPeriodMs?: number; labelSelector?: string; listPageSize?: number; clock?: FakeClock } = {}) {
-    const informer = new SharedInformer({ client, resource: ConfigMaps, namespace: 'inf', logger: nullLogger(), backoffInitialMs: 20, backoffMaxMs: 200, resyncPeriodMs: 0, ...opts });
+  function startInformer(
+    client: KubeClient,
+    opts: { resyncPeriodMs?: number; labelSelector?: string; listPageSize?: number; clock?: FakeClock } = {},
+  ) {
+    const informer = new SharedInformer({
+      client,
+      resource: ConfigMaps,
+      namespace: 'inf',
+      logger: nullLogger(),
+      backoffInitialMs: 20,
+      backoffMaxMs: 200,
+      resyncPeriodMs: 0,
+      ...opts,
+    });
     const seen: Seen[] = [];
     for (const event of ['add', 'update', 'delete'] as const) {
       informer.on(event, (o) => {
-        seen.push({ event, name: o.metadata.name!, rv: o.metadata.resourceVersion, data: (o).data?.v });
+        seen.push({ event, name: o.metadata.name!, rv: o.metadata.resourceVersion, data: o.data?.v });
         changes.notify();
       });
     }
     const stop = new AbortController();
     const running = informer.start(stop.signal);
-    return { informer, seen, stop: async () => { stop.abort(); await running; } };
+    return {
+      informer,
+      seen,
+      stop: async () => {
+        stop.abort();
+        await running;
+      },
+    };
   }
 
   it('lists existing objects, then sees every create, update and delete', async () => {
@@ -117,13 +136,26 @@ describe('SharedInformer against the local control plane', function () {
     const { informer, seen, stop } = startInformer(env.client);
     await informer.waitForSync();
     expect(informer.hasSynced()).to.equal(true);
-    expect(seen).to.deep.include({ event: 'add', name: 'pre', rv: informer.get({ namespace: 'inf', name: 'pre' })?.metadata.resourceVersion, data: '0' });
+    expect(seen).to.deep.include({
+      event: 'add',
+      name: 'pre',
+      rv: informer.get({ namespace: 'inf', name: 'pre' })?.metadata.resourceVersion,
+      data: '0',
+    });
 
     await env.client.create(ConfigMaps, cm('a', '1'));
-    const updated = await env.client.patch(ConfigMaps, { namespace: 'inf', name: 'a' }, { type: 'merge', body: { data: { v: '2' } } });
+    const updated = await env.client.patch(
+      ConfigMaps,
+      { namespace: 'inf', name: 'a' },
+      { type: 'merge', body: { data: { v: '2' } } },
+    );
     await env.client.delete(ConfigMaps, { namespace: 'inf', name: 'pre' });
     await changes.until(() => seen.some((s) => s.event === 'delete' && s.name === 'pre'), 'the delete');
-    await changes.until(() => informer.get({ namespace: 'inf', name: 'a' })?.metadata.resourceVersion === updated.metadata.resourceVersion, 'the update');
+    await changes.until(
+      () =>
+        informer.get({ namespace: 'inf', name: 'a' })?.metadata.resourceVersion === updated.metadata.resourceVersion,
+      'the update',
+    );
     expect(seen.filter((s) => s.name === 'a').map((s) => `${s.event}:${s.data}`)).to.deep.equal(['add:1', 'update:2']);
     expect(informer.get({ namespace: 'inf', name: 'pre' })).to.equal(undefined);
     expect(informer.list({ namespace: 'inf' }).map((o) => o.metadata.name)).to.deep.equal(['a']);
@@ -138,7 +170,12 @@ describe('SharedInformer against the local control plane', function () {
     await env.client.create(ConfigMaps, cm('in2', '1', { team: 'a' }));
     await env.client.create(ConfigMaps, cm('out2', '1', { team: 'b' }));
     await changes.until(() => seen.some((s) => s.name === 'in2'), 'the matching create');
-    expect(informer.list().map((o) => o.metadata.name).sort()).to.deep.equal(['in', 'in2']);
+    expect(
+      informer
+        .list()
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).to.deep.equal(['in', 'in2']);
     await stop();
   });
 
@@ -169,8 +206,14 @@ describe('SharedInformer against the local control plane', function () {
     await changes.until(() => informer.list().length === 2, 'both objects');
     expect(informer.byIndex('color', 'red').map((o) => o.metadata.name)).to.deep.equal(['r']);
     expect(informer.list({ labelSelector: 'color in (blue)' }).map((o) => o.metadata.name)).to.deep.equal(['b']);
-    expect(informer.list({ labelSelector: { matchLabels: { color: 'red' } } }).map((o) => o.metadata.name)).to.deep.equal(['r']);
-    await env.client.patch(ConfigMaps, { namespace: 'inf', name: 'r' }, { type: 'merge', body: { metadata: { labels: { color: 'blue' } } } });
+    expect(
+      informer.list({ labelSelector: { matchLabels: { color: 'red' } } }).map((o) => o.metadata.name),
+    ).to.deep.equal(['r']);
+    await env.client.patch(
+      ConfigMaps,
+      { namespace: 'inf', name: 'r' },
+      { type: 'merge', body: { metadata: { labels: { color: 'blue' } } } },
+    );
     await changes.until(() => informer.byIndex('color', 'blue').length === 2, 'the re-index');
     expect(informer.byIndex('color', 'red')).to.deep.equal([]);
     await stop();
@@ -188,7 +231,12 @@ describe('SharedInformer against the local control plane', function () {
     await env.client.patch(ConfigMaps, { namespace: 'inf', name: 'a' }, { type: 'merge', body: { data: { v: '2' } } });
     await env.client.create(ConfigMaps, cm('b', '1'));
     gated.resume();
-    await changes.until(() => informer.get({ namespace: 'inf', name: 'a' })?.data?.v === '2' && !!informer.get({ namespace: 'inf', name: 'b' }), 'the changes made while disconnected');
+    await changes.until(
+      () =>
+        informer.get({ namespace: 'inf', name: 'a' })?.data?.v === '2' &&
+        !!informer.get({ namespace: 'inf', name: 'b' }),
+      'the changes made while disconnected',
+    );
     expect(gated.watchesOpened()).to.be.greaterThanOrEqual(2);
     expect(seen.map((s) => `${s.event}:${s.name}:${s.data}`)).to.deep.equal(['add:a:1', 'update:a:2', 'add:b:1']);
     await stop();
@@ -199,17 +247,33 @@ describe('SharedInformer against the local control plane', function () {
     const gated = gatedClient(env.client, changes.notify);
     const { informer, seen, stop } = startInformer(gated.client, { listPageSize: 2 });
     await informer.waitForSync();
-    expect(informer.list().map((o) => o.metadata.name).sort()).to.deep.equal(['change', 'keep', 'vanish'], 'all pages listed');
+    expect(
+      informer
+        .list()
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).to.deep.equal(['change', 'keep', 'vanish'], 'all pages listed');
     // Drop the watch only once the server holds it: dropWatches() before the watch request reaches the
     // server leaves it open, the informer sees the changes below live, and there is no 410 to test.
-    await env.client.patch(ConfigMaps, { namespace: 'inf', name: 'keep' }, { type: 'merge', body: { data: { v: '2' } } });
-    await changes.until(() => seen.some((s) => s.name === 'keep' && s.data === '2'), 'an update through the first watch');
+    await env.client.patch(
+      ConfigMaps,
+      { namespace: 'inf', name: 'keep' },
+      { type: 'merge', body: { data: { v: '2' } } },
+    );
+    await changes.until(
+      () => seen.some((s) => s.name === 'keep' && s.data === '2'),
+      'an update through the first watch',
+    );
     expect(gated.watchesOpened()).to.equal(1);
     seen.length = 0;
 
     gated.pause();
     env.controlPlane.dropWatches();
-    await env.client.patch(ConfigMaps, { namespace: 'inf', name: 'change' }, { type: 'merge', body: { data: { v: '2' } } });
+    await env.client.patch(
+      ConfigMaps,
+      { namespace: 'inf', name: 'change' },
+      { type: 'merge', body: { data: { v: '2' } } },
+    );
     await env.client.delete(ConfigMaps, { namespace: 'inf', name: 'vanish' });
     await env.client.create(ConfigMaps, cm('new', '1'));
     env.controlPlane.compactHistory();
@@ -217,10 +281,24 @@ describe('SharedInformer against the local control plane', function () {
 
     await changes.until(() => seen.length >= 3 && !!informer.get({ namespace: 'inf', name: 'new' }), 'the re-list');
     await changes.until(() => gated.watchesOpened() >= 3, 'the watch after the re-list');
-    await env.client.patch(ConfigMaps, { namespace: 'inf', name: 'keep' }, { type: 'merge', body: { data: { v: '3' } } });
+    await env.client.patch(
+      ConfigMaps,
+      { namespace: 'inf', name: 'keep' },
+      { type: 'merge', body: { data: { v: '3' } } },
+    );
     await changes.until(() => seen.some((s) => s.name === 'keep'), 'an update after recovery');
-    expect(seen.map((s) => `${s.event}:${s.name}:${s.data}`).sort()).to.deep.equal(['add:new:1', 'delete:vanish:1', 'update:change:2', 'update:keep:3']);
-    expect(informer.list().map((o) => o.metadata.name).sort()).to.deep.equal(['change', 'keep', 'new']);
+    expect(seen.map((s) => `${s.event}:${s.name}:${s.data}`).sort()).to.deep.equal([
+      'add:new:1',
+      'delete:vanish:1',
+      'update:change:2',
+      'update:keep:3',
+    ]);
+    expect(
+      informer
+        .list()
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).to.deep.equal(['change', 'keep', 'new']);
     await stop();
   });
 

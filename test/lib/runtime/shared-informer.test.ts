@@ -9,7 +9,11 @@ import { SharedInformer } from '../../../lib/runtime/shared-informer.js';
 const settle = async (n = 5) => {
   for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
 };
-const cm = (name: string, rv: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', resourceVersion: rv } });
+const cm = (name: string, rv: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'ns', resourceVersion: rv },
+});
 
 type WatchScript = (onEvent: (e: WatchEvent<KubeObject>) => void, signal: AbortSignal) => Promise<void>;
 
@@ -24,7 +28,12 @@ function scriptedClient(lists: Array<ListResult<KubeObject> | Error>, watches: W
       if (next instanceof Error) throw next;
       return next;
     },
-    watch: async (_r: unknown, opts: { resourceVersion?: string }, onEvent: (e: WatchEvent<KubeObject>) => void, signal: AbortSignal) => {
+    watch: async (
+      _r: unknown,
+      opts: { resourceVersion?: string },
+      onEvent: (e: WatchEvent<KubeObject>) => void,
+      signal: AbortSignal,
+    ) => {
       calls.push(`watch@${opts.resourceVersion}`);
       const next = watches.shift() ?? ((_on, s) => new Promise<void>((r) => s.addEventListener('abort', () => r())));
       return next(onEvent, signal);
@@ -36,10 +45,19 @@ function scriptedClient(lists: Array<ListResult<KubeObject> | Error>, watches: W
 describe('SharedInformer (scripted client)', () => {
   it('re-lists when the watch stream carries an ERROR 410 event', async () => {
     const { client, calls } = scriptedClient(
-      [{ items: [cm('a', '1')], metadata: { resourceVersion: '1' } }, { items: [cm('a', '5')], metadata: { resourceVersion: '5' } }],
+      [
+        { items: [cm('a', '1')], metadata: { resourceVersion: '1' } },
+        { items: [cm('a', '5')], metadata: { resourceVersion: '5' } },
+      ],
       [async (on) => on({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old', metadata: {} } })],
     );
-    const informer = new SharedInformer({ client, resource: ConfigMaps, clock: new FakeClock(), logger: nullLogger(), resyncPeriodMs: 0 });
+    const informer = new SharedInformer({
+      client,
+      resource: ConfigMaps,
+      clock: new FakeClock(),
+      logger: nullLogger(),
+      resyncPeriodMs: 0,
+    });
     const updates: string[] = [];
     informer.on('update', (o, old) => updates.push(`${old?.metadata.resourceVersion}->${o.metadata.resourceVersion}`));
     const stop = new AbortController();
@@ -54,10 +72,19 @@ describe('SharedInformer (scripted client)', () => {
   it('tells relist handlers when each full list was sent, the first one and every one after a 410', async () => {
     const clock = new FakeClock();
     const { client } = scriptedClient(
-      [{ items: [cm('a', '1')], metadata: { resourceVersion: '1' } }, { items: [], metadata: { resourceVersion: '5' } }],
+      [
+        { items: [cm('a', '1')], metadata: { resourceVersion: '1' } },
+        { items: [], metadata: { resourceVersion: '5' } },
+      ],
       [async (on) => on({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old', metadata: {} } })],
     );
-    const informer = new SharedInformer({ client, resource: ConfigMaps, clock, logger: nullLogger(), resyncPeriodMs: 0 });
+    const informer = new SharedInformer({
+      client,
+      resource: ConfigMaps,
+      clock,
+      logger: nullLogger(),
+      resyncPeriodMs: 0,
+    });
     const relists: number[] = [];
     informer.onRelist((sentAt) => relists.push(sentAt));
     const stop = new AbortController();
@@ -72,10 +99,20 @@ describe('SharedInformer (scripted client)', () => {
   it('backs off 800 ms, 1.6 s, … on errors and does not sync until a list succeeds', async () => {
     const clock = new FakeClock();
     const { client, calls } = scriptedClient(
-      [new Error('connection refused'), new Error('connection refused'), { items: [], metadata: { resourceVersion: '3' } }],
+      [
+        new Error('connection refused'),
+        new Error('connection refused'),
+        { items: [], metadata: { resourceVersion: '3' } },
+      ],
       [],
     );
-    const informer = new SharedInformer({ client, resource: ConfigMaps, clock, logger: nullLogger(), resyncPeriodMs: 0 });
+    const informer = new SharedInformer({
+      client,
+      resource: ConfigMaps,
+      clock,
+      logger: nullLogger(),
+      resyncPeriodMs: 0,
+    });
     const stop = new AbortController();
     const running = informer.start(stop.signal);
     await settle();
@@ -110,9 +147,16 @@ describe('SharedInformer (scripted client)', () => {
         },
       ],
     );
-    const informer = new SharedInformer({ client, resource: ConfigMaps, clock: new FakeClock(), logger: nullLogger(), resyncPeriodMs: 0 });
+    const informer = new SharedInformer({
+      client,
+      resource: ConfigMaps,
+      clock: new FakeClock(),
+      logger: nullLogger(),
+      resyncPeriodMs: 0,
+    });
     const events: string[] = [];
-    for (const ev of ['add', 'update', 'delete'] as const) informer.on(ev, (o) => events.push(`${ev}:${o.metadata.name}@${o.metadata.resourceVersion}`));
+    for (const ev of ['add', 'update', 'delete'] as const)
+      informer.on(ev, (o) => events.push(`${ev}:${o.metadata.name}@${o.metadata.resourceVersion}`));
     const stop = new AbortController();
     const running = informer.start(stop.signal);
     await settle();

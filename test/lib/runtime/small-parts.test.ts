@@ -11,8 +11,15 @@ import { TerminalError } from '../../../lib/runtime/types.js';
 describe('decideOutcome', () => {
   it('maps success, requeueAfterMs, errors and terminal errors to the queue action and metric label', () => {
     expect(decideOutcome({ ok: true, result: undefined })).to.deep.equal({ action: 'forget', result: 'success' });
-    expect(decideOutcome({ ok: true, result: { requeueAfterMs: 0 } })).to.deep.equal({ action: 'forget', result: 'success' });
-    expect(decideOutcome({ ok: true, result: { requeueAfterMs: 20_000 } })).to.deep.equal({ action: 'forget-and-add-after', result: 'requeue_after', delayMs: 20_000 });
+    expect(decideOutcome({ ok: true, result: { requeueAfterMs: 0 } })).to.deep.equal({
+      action: 'forget',
+      result: 'success',
+    });
+    expect(decideOutcome({ ok: true, result: { requeueAfterMs: 20_000 } })).to.deep.equal({
+      action: 'forget-and-add-after',
+      result: 'requeue_after',
+      delayMs: 20_000,
+    });
     expect(decideOutcome({ ok: false, error: new Error('x') }).action).to.equal('add-rate-limited');
     expect(decideOutcome({ ok: false, error: 'a string' }).action).to.equal('add-rate-limited');
     expect(decideOutcome({ ok: false, error: new TerminalError('bad') }).action).to.equal('drop');
@@ -33,13 +40,17 @@ describe('REST paths', () => {
     expect(collectionPath(Pods, 'ns')).to.equal('/api/v1/namespaces/ns/pods');
     expect(collectionPath(Pods, undefined)).to.equal('/api/v1/pods');
     expect(collectionPath(Nodes, 'ignored')).to.equal('/api/v1/nodes');
-    expect(objectPath(Machines, { namespace: 'ns', name: 'm 1' }, 'status')).to.equal('/apis/machine.openshift.io/v1beta1/namespaces/ns/machines/m%201/status');
+    expect(objectPath(Machines, { namespace: 'ns', name: 'm 1' }, 'status')).to.equal(
+      '/apis/machine.openshift.io/v1beta1/namespaces/ns/machines/m%201/status',
+    );
     expect(withQuery('/x', { a: 'b c', skip: undefined, empty: '', n: 5 })).to.equal('/x?a=b+c&n=5');
     expect(() => objectPath(ConfigMaps, { name: 'x' })).to.throw(/metadata.namespace is required/);
   });
 
   it('puts the optimistic lock into a merge patch body or as a replace op of a JSON patch', () => {
-    expect(withResourceVersionLock({ type: 'merge', body: { metadata: { labels: { a: 'b' } } } }, '7')).to.deep.equal({ metadata: { labels: { a: 'b' }, resourceVersion: '7' } });
+    expect(withResourceVersionLock({ type: 'merge', body: { metadata: { labels: { a: 'b' } } } }, '7')).to.deep.equal({
+      metadata: { labels: { a: 'b' }, resourceVersion: '7' },
+    });
     expect(withResourceVersionLock({ type: 'json', body: [{ op: 'remove', path: '/x' }] }, '7')).to.deep.equal([
       { op: 'replace', path: '/metadata/resourceVersion', value: '7' },
       { op: 'remove', path: '/x' },

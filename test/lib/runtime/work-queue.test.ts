@@ -105,7 +105,14 @@ describe('WorkQueue', () => {
 
   it('reports add/get/done to its metrics hooks', async () => {
     const calls: string[] = [];
-    const q = new WorkQueue<string>({ metrics: { add: (i) => calls.push(`add ${i}`), get: (i) => calls.push(`get ${i}`), done: (i) => calls.push(`done ${i}`), retry: () => calls.push('retry') } });
+    const q = new WorkQueue<string>({
+      metrics: {
+        add: (i) => calls.push(`add ${i}`),
+        get: (i) => calls.push(`get ${i}`),
+        done: (i) => calls.push(`done ${i}`),
+        retry: () => calls.push('retry'),
+      },
+    });
     q.add('a');
     q.add('a');
     await getItem(q);
@@ -163,7 +170,9 @@ describe('DelayingQueue', () => {
 
   it('counts every addAfter as a retry', () => {
     let retries = 0;
-    const q = new DelayingQueue<string>(new FakeClock(), { metrics: { add() {}, get() {}, done() {}, retry: () => retries++ } });
+    const q = new DelayingQueue<string>(new FakeClock(), {
+      metrics: { add() {}, get() {}, done() {}, retry: () => retries++ },
+    });
     q.addAfter('a', 10);
     q.addAfter('a', 0);
     expect(retries).to.equal(2);

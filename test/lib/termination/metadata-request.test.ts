@@ -22,25 +22,36 @@ describe('a request to an instance metadata service', () => {
   });
   beforeEach(() => (seen = []));
 
-  it('appends the path to the endpoint, keeping the endpoint\'s own path and the query', () => {
-    expect(metadataUrl('http://127.0.0.1:9/', '/latest/api/token').href).to.equal('http://127.0.0.1:9/latest/api/token');
+  it("appends the path to the endpoint, keeping the endpoint's own path and the query", () => {
+    expect(metadataUrl('http://127.0.0.1:9/', '/latest/api/token').href).to.equal(
+      'http://127.0.0.1:9/latest/api/token',
+    );
     expect(metadataUrl('http://127.0.0.1:9/prefix/', '/a/b?x=1').href).to.equal('http://127.0.0.1:9/prefix/a/b?x=1');
   });
 
   it('goes to the configured endpoint and returns any HTTP answer', async () => {
-    const res = await metadataRequest({ base, path: '/latest/meta-data/spot/instance-action', signal: new AbortController().signal });
+    const res = await metadataRequest({
+      base,
+      path: '/latest/meta-data/spot/instance-action',
+      signal: new AbortController().signal,
+    });
     expect(res).to.include({ status: 200, body: 'ok' });
     expect(seen).to.deep.equal(['GET /latest/meta-data/spot/instance-action']);
   });
 
   it('gives up on a service that does not answer in time, with a typed error naming the path', async () => {
-    const err = await metadataRequest({ base, path: '/slow', signal: new AbortController().signal, timeoutMs: 100 }).catch((e: unknown) => e);
+    const err = await metadataRequest({
+      base,
+      path: '/slow',
+      signal: new AbortController().signal,
+      timeoutMs: 100,
+    }).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(MetadataServiceError);
     expect((err as MetadataServiceError).path).to.equal('/slow');
     expect((err as MetadataServiceError).status).to.equal(undefined);
   });
 
-  it('rejects with the caller\'s abort reason when stopped, not as a metadata failure', async () => {
+  it("rejects with the caller's abort reason when stopped, not as a metadata failure", async () => {
     const stop = new AbortController();
     const pending = metadataRequest({ base, path: '/slow', signal: stop.signal });
     stop.abort(new Error('stopping'));

@@ -5,7 +5,13 @@ import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { Nodes } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { nullLogger } from '../../../lib/base/json-logger.js';
-import { MetadataServiceError, runTerminationHandler, type TerminationHandlerOptions, type TerminationNotice, type TerminationNoticeSource } from '../../../lib/termination/index.js';
+import {
+  MetadataServiceError,
+  runTerminationHandler,
+  type TerminationHandlerOptions,
+  type TerminationNotice,
+  type TerminationNoticeSource,
+} from '../../../lib/termination/index.js';
 import { eventually, startTestEnv, type TestEnv } from '../../../lib/testing/index.js';
 
 /** Answers each check with the next scripted step (the last one repeats) and records when it was asked. */
@@ -45,13 +51,30 @@ describe('the termination handler', function () {
   async function node(providerID: string, extra: Partial<Node> = {}): Promise<string> {
     const name = `node-${++seq}`;
     await client.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: { providerID }, ...extra });
-    await client.patch(Nodes, { name }, { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }] } } }, { subresource: 'status' });
+    await client.patch(
+      Nodes,
+      { name },
+      { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }] } } },
+      { subresource: 'status' },
+    );
     return name;
   }
 
-  function run(nodeName: string, source: TerminationNoticeSource | undefined, over: Partial<TerminationHandlerOptions> = {}) {
+  function run(
+    nodeName: string,
+    source: TerminationNoticeSource | undefined,
+    over: Partial<TerminationHandlerOptions> = {},
+  ) {
     return runTerminationHandler(
-      { client, nodeName, sources: source ? { aws: () => source } : {}, pollIntervalMs: POLL, clock, logger: nullLogger(), ...over },
+      {
+        client,
+        nodeName,
+        sources: source ? { aws: () => source } : {},
+        pollIntervalMs: POLL,
+        clock,
+        logger: nullLogger(),
+        ...over,
+      },
       stop.signal,
     );
   }
@@ -66,9 +89,13 @@ describe('the termination handler', function () {
 
   const conditionsOf = async (name: string) => (await client.get(Nodes, { name })).status?.conditions ?? [];
 
-  it('checks every poll interval and, on a notice, sets Terminating=True once, keeping the node\'s other conditions', async () => {
+  it("checks every poll interval and, on a notice, sets Terminating=True once, keeping the node's other conditions", async () => {
     const name = await node('aws:///us-east-1a/i-0abc');
-    const source = new ScriptedSource(clock, [undefined, undefined, { action: 'terminate', time: '2026-11-26T09:02:00Z' }]);
+    const source = new ScriptedSource(clock, [
+      undefined,
+      undefined,
+      { action: 'terminate', time: '2026-11-26T09:02:00Z' },
+    ]);
     const outcome = run(name, source);
     expect(await stepToNextWake()).to.equal(POLL);
     expect(await stepToNextWake()).to.equal(POLL);
@@ -76,12 +103,23 @@ describe('the termination handler', function () {
     expect(source.askedAt.map((t) => t - source.askedAt[0]!)).to.deep.equal([0, POLL, 2 * POLL]);
     const conditions = await conditionsOf(name);
     expect(conditions.map((c) => `${c.type}=${c.status}`)).to.deep.equal(['Ready=True', 'Terminating=True']);
-    expect(conditions[1]).to.include({ reason: 'TerminationRequested', message: 'The cloud provider has marked this instance for termination' });
+    expect(conditions[1]).to.include({
+      reason: 'TerminationRequested',
+      message: 'The cloud provider has marked this instance for termination',
+    });
   });
 
   it('leaves a node that already says Terminating=True untouched', async () => {
     const name = await node('aws:///us-east-1a/i-0abd');
-    await client.patch(Nodes, { name }, { type: 'merge', body: { status: { conditions: [{ type: 'Terminating', status: 'True', reason: 'TerminationRequested' }] } } }, { subresource: 'status' });
+    await client.patch(
+      Nodes,
+      { name },
+      {
+        type: 'merge',
+        body: { status: { conditions: [{ type: 'Terminating', status: 'True', reason: 'TerminationRequested' }] } },
+      },
+      { subresource: 'status' },
+    );
     const before = (await client.get(Nodes, { name })).metadata.resourceVersion;
     expect(await run(name, new ScriptedSource(clock, [{}]))).to.equal('marked');
     expect((await client.get(Nodes, { name })).metadata.resourceVersion).to.equal(before);
@@ -148,7 +186,7 @@ describe('the termination handler', function () {
     expect(await outcome).to.equal('stopped');
   });
 
-  it('keeps a status write that lands between its read and its write (the kubelet\'s heartbeat)', async () => {
+  it("keeps a status write that lands between its read and its write (the kubelet's heartbeat)", async () => {
     const name = await node('aws:///us-east-1a/i-0ac1');
     let raced = false;
     const racing: KubeClient = Object.create(client) as KubeClient;
@@ -156,7 +194,22 @@ describe('the termination handler', function () {
       const got = await client.get(resource, key, opts);
       if (!raced && resource === (Nodes as unknown)) {
         raced = true;
-        await client.patch(Nodes, { name }, { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'MemoryPressure', status: 'False' }] } } }, { subresource: 'status' });
+        await client.patch(
+          Nodes,
+          { name },
+          {
+            type: 'merge',
+            body: {
+              status: {
+                conditions: [
+                  { type: 'Ready', status: 'True' },
+                  { type: 'MemoryPressure', status: 'False' },
+                ],
+              },
+            },
+          },
+          { subresource: 'status' },
+        );
       }
       return got;
     };

@@ -2,7 +2,12 @@
 import { expect } from 'chai';
 import { MachineClusterIDLabel } from '../../../lib/apis/constants.js';
 import type { Machine } from '../../../lib/apis/machine-types.js';
-import { actuatorConformanceChecks, conformanceTools, describeActuatorConformance, type ActuatorConformanceHarness } from '../../../lib/testing/conformance.js';
+import {
+  actuatorConformanceChecks,
+  conformanceTools,
+  describeActuatorConformance,
+  type ActuatorConformanceHarness,
+} from '../../../lib/testing/conformance.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
 
@@ -19,7 +24,10 @@ describeActuatorConformance('FakeActuator', async () => {
     actuator,
     namespace: NS,
     validMachine: (name) => machineFor(name, { instanceType: 'fake.large', zone: 'fake-zone-b' }),
-    invalidMachine: () => ({ machine: machineFor('invalid', { instanceType: 42 }), field: 'spec.providerSpec.value.instanceType' }),
+    invalidMachine: () => ({
+      machine: machineFor('invalid', { instanceType: 42 }),
+      field: 'spec.providerSpec.value.instanceType',
+    }),
     countInstancesFor: (m) => actuator.countInstancesFor(m),
     loseNextReply: (action) => actuator.loseNextReply(action),
     throttle: (on) => actuator.throttle(on),
@@ -35,7 +43,10 @@ describeActuatorConformance('FakeActuator with boot and termination delays', asy
     actuator,
     namespace: NS,
     validMachine: (name) => machineFor(name, {}),
-    invalidMachine: () => ({ machine: machineFor('invalid', { zone: 'Not A Zone' }), field: 'spec.providerSpec.value.zone' }),
+    invalidMachine: () => ({
+      machine: machineFor('invalid', { zone: 'Not A Zone' }),
+      field: 'spec.providerSpec.value.zone',
+    }),
     countInstancesFor: (m) => actuator.countInstancesFor(m),
     loseNextReply: (action) => actuator.loseNextReply(action),
     throttle: (on) => actuator.throttle(on),
@@ -51,11 +62,17 @@ describe('the conformance checks catch broken actuators', () => {
     if (!c) throw new Error(`no check ${title}`);
     return c;
   };
-  const harnessFor = (actuator: FakeActuator, over: Partial<ActuatorConformanceHarness> = {}): ActuatorConformanceHarness => ({
+  const harnessFor = (
+    actuator: FakeActuator,
+    over: Partial<ActuatorConformanceHarness> = {},
+  ): ActuatorConformanceHarness => ({
     actuator,
     namespace: NS,
     validMachine: (name) => machineFor(name, {}),
-    invalidMachine: () => ({ machine: machineFor('invalid', { instanceType: 42 }), field: 'spec.providerSpec.value.instanceType' }),
+    invalidMachine: () => ({
+      machine: machineFor('invalid', { instanceType: 42 }),
+      field: 'spec.providerSpec.value.instanceType',
+    }),
     countInstancesFor: (m) => actuator.countInstancesFor(m),
     loseNextReply: (action) => actuator.loseNextReply(action),
     throttle: (on) => actuator.throttle(on),
@@ -65,7 +82,12 @@ describe('the conformance checks catch broken actuators', () => {
     ...over,
   });
   const fails = async (h: ActuatorConformanceHarness, title: string) => {
-    const err = await check(title).run(h, conformanceTools(h)).then(() => undefined, (e: unknown) => e);
+    const err = await check(title)
+      .run(h, conformanceTools(h))
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err, `check "${title}" should fail`).to.be.instanceOf(Error);
   };
 
@@ -74,7 +96,12 @@ describe('the conformance checks catch broken actuators', () => {
     const create = a.create.bind(a);
     a.create = async (m, ctx) => create({ ...m, metadata: { ...m.metadata, uid: `random-${Math.random()}` } }, ctx);
     // Count by name, as a cloud listing instances by tag would.
-    await fails(harnessFor(a, { countInstancesFor: (m) => a.allInstances().filter((i) => i.machine.name === m.metadata.name).length }), 'creating twice');
+    await fails(
+      harnessFor(a, {
+        countInstancesFor: (m) => a.allInstances().filter((i) => i.machine.name === m.metadata.name).length,
+      }),
+      'creating twice',
+    );
   });
 
   it('an exists() that answers false while throttled fails the throttling check', async () => {

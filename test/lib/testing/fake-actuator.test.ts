@@ -3,7 +3,10 @@ import type { Machine } from '../../../lib/apis/machine-types.js';
 import { conformanceContext } from '../../../lib/testing/conformance.js';
 import { FakeActuator, FakeLostReplyError, FakeThrottlingError } from '../../../lib/testing/fake-actuator.js';
 
-const m = (name: string): Machine => ({ metadata: { name, namespace: 'ns', uid: `uid-${name}` }, spec: { providerSpec: { value: { zone: 'z-1' } } } });
+const m = (name: string): Machine => ({
+  metadata: { name, namespace: 'ns', uid: `uid-${name}` },
+  spec: { providerSpec: { value: { zone: 'z-1' } } },
+});
 const ctx = conformanceContext();
 
 describe('FakeActuator', () => {
@@ -62,7 +65,12 @@ describe('FakeActuator', () => {
         nodeName: inst.nodeName,
         state: 'running',
         addresses: inst.addresses,
-        labels: { 'node.kubernetes.io/instance-type': 'fake.large', 'topology.kubernetes.io/region': 'fake-region-1', 'topology.kubernetes.io/zone': 'z-1', 'kubernetes.io/arch': 'amd64' },
+        labels: {
+          'node.kubernetes.io/instance-type': 'fake.large',
+          'topology.kubernetes.io/region': 'fake-region-1',
+          'topology.kubernetes.io/zone': 'z-1',
+          'kubernetes.io/arch': 'amd64',
+        },
       },
     ]);
   });

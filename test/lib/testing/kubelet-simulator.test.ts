@@ -19,7 +19,13 @@ async function setup(opts: { bootDelayMs?: number } = {}) {
   const clock = new FakeClock(Date.UTC(2026, 10, 22, 6, 0, 0));
   const client = new MemoryKubeClient();
   const actuator = new FakeActuator({ clock, bootDelayMs: opts.bootDelayMs ?? 0 });
-  const kubelet = new KubeletSimulator({ client, runPods: false, view: actuator, clock, nodeLabels: { 'node-role.kubernetes.io/worker': '' } });
+  const kubelet = new KubeletSimulator({
+    client,
+    runPods: false,
+    view: actuator,
+    clock,
+    nodeLabels: { 'node-role.kubernetes.io/worker': '' },
+  });
   await kubelet.start();
   return { clock, client, actuator, kubelet };
 }
@@ -49,7 +55,8 @@ const inst = (id: string, state: EmulatedInstance['state'], ip = '10.0.0.5'): Em
   labels: { 'node.kubernetes.io/instance-type': id === 'i-new' ? 'fake.xlarge' : 'fake.large' },
 });
 
-const readyOf = (client: MemoryKubeClient, name: string) => client.peek(Nodes, { name })?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+const readyOf = (client: MemoryKubeClient, name: string) =>
+  client.peek(Nodes, { name })?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
 
 describe('KubeletSimulator', () => {
   it('registers a Ready node with the instance providerID, addresses and kubelet-style labels once it runs', async () => {
@@ -66,8 +73,16 @@ describe('KubeletSimulator', () => {
     expect(n.metadata.name).to.equal(inst.nodeName);
     expect(n.spec?.providerID).to.equal(`fake:///${inst.zone}/${inst.id}`);
     expect(n.status?.addresses).to.deep.equal(inst.addresses);
-    expect(n.metadata.labels).to.include({ 'kubernetes.io/hostname': inst.nodeName, 'kubernetes.io/os': 'linux', 'node.kubernetes.io/instance-type': 'fake.large', 'node-role.kubernetes.io/worker': '' });
-    expect(n.status?.conditions?.find((c) => c.type === 'Ready')).to.include({ status: 'True', lastTransitionTime: '2026-11-22T06:00:10Z' });
+    expect(n.metadata.labels).to.include({
+      'kubernetes.io/hostname': inst.nodeName,
+      'kubernetes.io/os': 'linux',
+      'node.kubernetes.io/instance-type': 'fake.large',
+      'node-role.kubernetes.io/worker': '',
+    });
+    expect(n.status?.conditions?.find((c) => c.type === 'Ready')).to.include({
+      status: 'True',
+      lastTransitionTime: '2026-11-22T06:00:10Z',
+    });
   });
 
   it('turns Ready to Unknown when the instance stops, and deletes the node when it is terminated', async () => {
@@ -105,7 +120,10 @@ describe('KubeletSimulator', () => {
   it('removes a Node whose create reply was lost once its instance ends (the create was stored, the reply never came)', async () => {
     class LostReplyClient extends MemoryKubeClient {
       lose = 1;
-      override async create<T extends Parameters<MemoryKubeClient['create']>[1]>(r: Parameters<MemoryKubeClient['create']>[0], obj: T): Promise<T> {
+      override async create<T extends Parameters<MemoryKubeClient['create']>[1]>(
+        r: Parameters<MemoryKubeClient['create']>[0],
+        obj: T,
+      ): Promise<T> {
         const stored = await super.create(r, obj);
         if (r.plural === 'nodes' && this.lose-- > 0) throw new Error('socket hang up');
         return stored as T;
@@ -172,7 +190,7 @@ describe('KubeletSimulator', () => {
     });
   });
 
-  describe('when its Node object is deleted (by hand, or by a controller that took it for another machine\'s)', () => {
+  describe("when its Node object is deleted (by hand, or by a controller that took it for another machine's)", () => {
     async function withOneInstance(state: EmulatedInstance['state']) {
       const clock = new FakeClock(Date.UTC(2026, 10, 22, 6, 0, 0));
       const view = new ScriptedView();
@@ -240,11 +258,21 @@ describe('KubeletSimulator', () => {
       const first = new KubeletSimulator({ client, runPods: false, view });
       await first.start();
       await first.stop();
-      await client.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'control-plane-0' }, spec: { providerID: 'fake:///zone-a/cp' } });
+      await client.create(Nodes, {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'control-plane-0' },
+        spec: { providerID: 'fake:///zone-a/cp' },
+      });
       view.set([inst('i-a', 'running', '10.0.0.1'), inst('i-b', 'terminated', '10.0.0.2')]);
       const second = new KubeletSimulator({ client, runPods: false, view });
       await second.start();
-      expect(client.all(Nodes).map((n) => n.metadata.name).sort()).to.deep.equal(['control-plane-0', 'ip-10-0-0-1']);
+      expect(
+        client
+          .all(Nodes)
+          .map((n) => n.metadata.name)
+          .sort(),
+      ).to.deep.equal(['control-plane-0', 'ip-10-0-0-1']);
       await second.stop();
     });
 
@@ -263,7 +291,7 @@ describe('KubeletSimulator', () => {
     });
   });
 
-  it('keeps a condition another writer adds between its read and its write (a termination handler\'s Terminating)', async () => {
+  it("keeps a condition another writer adds between its read and its write (a termination handler's Terminating)", async () => {
     const client = new MemoryKubeClient();
     const view = new ScriptedView();
     const kubelet = new KubeletSimulator({ client, runPods: false, view });
@@ -277,8 +305,16 @@ describe('KubeletSimulator', () => {
       const read = await get(...args);
       if (!interleaved && args[0] === Nodes) {
         interleaved = true;
-        const conditions = [...(read as Node).status!.conditions!, { type: 'Terminating', status: 'True', reason: 'TerminationRequested' }];
-        await client.patch(Nodes, { name: 'ip-10-0-0-7' }, { type: 'merge', body: { status: { conditions } } }, { subresource: 'status' });
+        const conditions = [
+          ...(read as Node).status!.conditions!,
+          { type: 'Terminating', status: 'True', reason: 'TerminationRequested' },
+        ];
+        await client.patch(
+          Nodes,
+          { name: 'ip-10-0-0-7' },
+          { type: 'merge', body: { status: { conditions } } },
+          { subresource: 'status' },
+        );
       }
       return read;
     }) as typeof client.get;

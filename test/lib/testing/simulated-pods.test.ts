@@ -58,17 +58,27 @@ describe('simulated kubelets', function () {
   });
   afterEach(async () => {
     await kubelet.stop();
-    for (const p of (await env.client.list(Pods, { namespace: 'work' })).items) await env.client.delete(Pods, { namespace: 'work', name: p.metadata.name ?? '' });
-    for (const n of (await env.client.list(Nodes)).items) await env.client.delete(Nodes, { name: n.metadata.name ?? '' });
+    for (const p of (await env.client.list(Pods, { namespace: 'work' })).items)
+      await env.client.delete(Pods, { namespace: 'work', name: p.metadata.name ?? '' });
+    for (const n of (await env.client.list(Nodes)).items)
+      await env.client.delete(Nodes, { name: n.metadata.name ?? '' });
   });
 
   const podNamed = (name: string) => env.client.get(Pods, { namespace: 'work', name });
-  const condition = (p: Pod, type: string) => (p.status as { conditions?: Array<{ type: string; status: string }> }).conditions?.find((c) => c.type === type)?.status;
+  const condition = (p: Pod, type: string) =>
+    (p.status as { conditions?: Array<{ type: string; status: string }> }).conditions?.find((c) => c.type === type)
+      ?.status;
 
   it('reports nodeInfo, capacity and allocatable from the instance type, as a kubelet does', async () => {
     view.set([instance('i-1', '10.0.0.11')]);
-    const node: Node = await eventually('the Node', () => env.client.get(Nodes, { name: 'ip-10-0-0-11' }).catch(() => undefined));
-    expect(node.status?.nodeInfo).to.include({ kubeletVersion: 'v1.31.6', operatingSystem: 'linux', architecture: 'arm64' });
+    const node: Node = await eventually('the Node', () =>
+      env.client.get(Nodes, { name: 'ip-10-0-0-11' }).catch(() => undefined),
+    );
+    expect(node.status?.nodeInfo).to.include({
+      kubeletVersion: 'v1.31.6',
+      operatingSystem: 'linux',
+      architecture: 'arm64',
+    });
     expect(node.status?.nodeInfo?.containerRuntimeVersion).to.match(/^cri-o:\/\//);
     expect(node.status?.capacity).to.include({ cpu: '8', memory: '32768Mi', 'nvidia.com/gpu': '1', pods: '250' });
     // The system's share (500m CPU, 1 GiB) is not allocatable to pods.
@@ -83,8 +93,14 @@ describe('simulated kubelets', function () {
       const p = await podNamed('web-1');
       return p.status?.phase === 'Running' ? p : undefined;
     });
-    for (const type of ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready']) expect(condition(running, type), type).to.equal('True');
-    const status = running.status as { hostIP?: string; podIP?: string; startTime?: string; containerStatuses?: Array<{ name: string; ready: boolean; state: Record<string, unknown> }> };
+    for (const type of ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'])
+      expect(condition(running, type), type).to.equal('True');
+    const status = running.status as {
+      hostIP?: string;
+      podIP?: string;
+      startTime?: string;
+      containerStatuses?: Array<{ name: string; ready: boolean; state: Record<string, unknown> }>;
+    };
     expect(status.hostIP).to.equal('10.0.0.12');
     expect(status.podIP).to.match(/^10\.128\./);
     expect(status.startTime).to.be.a('string');
@@ -114,7 +130,9 @@ describe('simulated kubelets', function () {
     await new Promise((r) => setTimeout(r, 300));
     expect((await podNamed('waits-1')).status?.phase ?? 'Pending').to.equal('Pending');
     await kubelet.setNodeReady('ip-10-0-0-14', undefined);
-    await eventually('the Pod to run', async () => ((await podNamed('waits-1')).status?.phase === 'Running' ? true : undefined));
+    await eventually('the Pod to run', async () =>
+      (await podNamed('waits-1')).status?.phase === 'Running' ? true : undefined,
+    );
     expect((await podNamed('foreign-1')).status?.phase ?? 'Pending').to.equal('Pending');
   });
 });

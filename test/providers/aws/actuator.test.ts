@@ -55,7 +55,14 @@ describe('AWS actuator (against the EC2 emulator)', function () {
   beforeEach(async () => {
     emu = await startEc2Emulator({ timings: { bootMs: 30, terminateMs: 30, stopMs: 30 } });
     current = emu;
-    actuator = createAwsActuator({ client: secretsClient(), clock, endpoint: emu.endpoint, retryDelayMs: () => 1, batchWindowMs: 2, rateLimits: fastLimits });
+    actuator = createAwsActuator({
+      client: secretsClient(),
+      clock,
+      endpoint: emu.endpoint,
+      retryDelayMs: () => 1,
+      batchWindowMs: 2,
+      rateLimits: fastLimits,
+    });
   });
   afterEach(async () => {
     actuator.close();
@@ -73,10 +80,19 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal(undefined);
     expect(inst!.clientToken).to.equal(clientTokenFor(m));
     const tags = Object.fromEntries(inst!.tags.map((t) => [t.key, t.value]));
-    expect(tags).to.include({ Name: 'worker-1', 'kubernetes.io/cluster/test-cluster': 'owned', [MACHINE_UID_TAG]: m.metadata.uid });
+    expect(tags).to.include({
+      Name: 'worker-1',
+      'kubernetes.io/cluster/test-cluster': 'owned',
+      [MACHINE_UID_TAG]: m.metadata.uid,
+    });
     expect(inst!.instanceType).to.equal('m6i.xlarge');
     expect(inst!.availabilityZone).to.equal('us-east-1a');
-    expect(ctx.recorded).to.deep.include({ type: 'Normal', reason: 'Create', message: 'Created Machine worker-1', object: 'worker-1' });
+    expect(ctx.recorded).to.deep.include({
+      type: 'Normal',
+      reason: 'Create',
+      message: 'Created Machine worker-1',
+      object: 'worker-1',
+    });
   });
 
   it('never launches a second instance when create is retried without the first result (lost reply, restart)', async () => {
@@ -86,7 +102,12 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const err = await rejection(actuator.create(structuredClone(m), recordingContext()));
     expect(isInvalidMachineConfiguration(err)).to.equal(false);
     // A fresh actuator, as after a controller restart, retrying with the Machine as the API server has it.
-    const restarted = createAwsActuator({ client: secretsClient(), clock, endpoint: emu.endpoint, retryDelayMs: () => 1 });
+    const restarted = createAwsActuator({
+      client: secretsClient(),
+      clock,
+      endpoint: emu.endpoint,
+      retryDelayMs: () => 1,
+    });
     try {
       await restarted.create(m, recordingContext());
       await restarted.create(structuredClone(machine('worker-2', awsSpec(), m.metadata.uid)), recordingContext());
@@ -107,7 +128,13 @@ describe('AWS actuator (against the EC2 emulator)', function () {
   });
 
   it('past the eventual-consistency window, a create retried for an invisible instance still gets the same one', async () => {
-    const impatient = createAwsActuator({ client: secretsClient(), clock, endpoint: emu.endpoint, retryDelayMs: () => 1, eventualConsistencyWindowMs: 0 });
+    const impatient = createAwsActuator({
+      client: secretsClient(),
+      clock,
+      endpoint: emu.endpoint,
+      retryDelayMs: () => 1,
+      eventualConsistencyWindowMs: 0,
+    });
     try {
       const m = machine('worker-ec');
       emu.knobs.setVisibilityDelay(60_000);
@@ -128,7 +155,7 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(findError(err, RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
   });
 
-  it('does not call a provisioned machine\'s instance gone when a lagging read stops showing it (terminated instances stay visible)', async () => {
+  it("does not call a provisioned machine's instance gone when a lagging read stops showing it (terminated instances stay visible)", async () => {
     const m = machine('worker-flap');
     await actuator.create(m, recordingContext());
     await until(() => actuator.exists(m, recordingContext()), 'visible');
@@ -192,7 +219,10 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.equal('running');
     const types = (m.status?.addresses ?? []).map((a) => a.type);
     expect(types).to.include.members(['InternalIP', 'InternalDNS', 'Hostname']);
-    const ps = m.status?.providerStatus as { instanceState: string; conditions: Array<{ type: string; status: string }> };
+    const ps = m.status?.providerStatus as {
+      instanceState: string;
+      conditions: Array<{ type: string; status: string }>;
+    };
     expect(ps.instanceState).to.equal('running');
     expect(ps.conditions).to.deep.include({ ...ps.conditions[0], type: 'MachineCreation', status: 'True' });
     expect(ctx.recorded, 'the first recording of a new instance is part of creating it').to.deep.equal([]);
@@ -204,7 +234,10 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const relabelled = recordingContext();
     delete m.metadata.labels?.['machine.openshift.io/zone'];
     await actuator.update(m, relabelled);
-    expect(relabelled.recorded.map((e) => e.reason), 'a recorded machine whose labels update restores').to.deep.equal(['Update']);
+    expect(
+      relabelled.recorded.map((e) => e.reason),
+      'a recorded machine whose labels update restores',
+    ).to.deep.equal(['Update']);
   });
 
   it('marks spot machines interruptible on the Machine and its Node', async () => {
@@ -231,7 +264,7 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(await actuator.exists(m, recordingContext())).to.equal(false);
   });
 
-  it('answers the exists() that follows a delete from the delete\'s own reads: following a termination costs one pass of reads, not two', async () => {
+  it("answers the exists() that follows a delete from the delete's own reads: following a termination costs one pass of reads, not two", async () => {
     const m = machine('worker-follow');
     await actuator.create(m, recordingContext());
     const id = m.status?.providerStatus?.instanceId as string;
@@ -316,9 +349,15 @@ describe('AWS actuator (against the EC2 emulator)', function () {
   });
 
   it('reports a capacity refusal as InsufficientCapacityError naming the cloud code, zone and type (the controller bounds its retries)', async () => {
-    const err = await rejection(actuator.create(machine('gpu-1', awsSpec({ instanceType: 'p5.48xlarge' })), recordingContext()));
+    const err = await rejection(
+      actuator.create(machine('gpu-1', awsSpec({ instanceType: 'p5.48xlarge' })), recordingContext()),
+    );
     const refusal = findError(err, InsufficientCapacityError);
-    expect(refusal).to.include({ cloudCode: 'InsufficientInstanceCapacity', instanceType: 'p5.48xlarge', reason: 'InsufficientResources' });
+    expect(refusal).to.include({
+      cloudCode: 'InsufficientInstanceCapacity',
+      instanceType: 'p5.48xlarge',
+      reason: 'InsufficientResources',
+    });
     expect(refusal?.zone).to.match(/^us-east-1[a-f]$/);
     emu.setVcpuLimit(1);
     const quota = await rejection(actuator.create(machine('big-1'), recordingContext()));
@@ -326,11 +365,20 @@ describe('AWS actuator (against the EC2 emulator)', function () {
   });
 
   it('fails the Machine for a request EC2 calls invalid, with EC2’s message', async () => {
-    const err = await rejection(actuator.create(machine('bad-ami', awsSpec({ ami: { id: 'ami-0000000000000dead' } })), recordingContext()));
+    const err = await rejection(
+      actuator.create(machine('bad-ami', awsSpec({ ami: { id: 'ami-0000000000000dead' } })), recordingContext()),
+    );
     expect(isInvalidMachineConfiguration(err)).to.equal(true);
-    const err2 = await rejection(actuator.create(machine('bad-sg', awsSpec({ securityGroups: [{ filters: [{ name: 'tag:Name', values: ['nope'] }] }] })), recordingContext()));
+    const err2 = await rejection(
+      actuator.create(
+        machine('bad-sg', awsSpec({ securityGroups: [{ filters: [{ name: 'tag:Name', values: ['nope'] }] }] })),
+        recordingContext(),
+      ),
+    );
     expect(err2).to.be.instanceOf(InvalidMachineConfigurationError);
-    expect((err2 as InvalidMachineConfigurationError).field).to.equal('spec.providerSpec.value.securityGroups[0].filters');
+    expect((err2 as InvalidMachineConfigurationError).field).to.equal(
+      'spec.providerSpec.value.securityGroups[0].filters',
+    );
   });
 
   it('warns once about unknown providerSpec fields', async () => {
@@ -356,7 +404,14 @@ describe('AWS actuator (against the EC2 emulator)', function () {
   it('allocates a dynamic dedicated host, records it before launching, and releases it once the instance terminated', async () => {
     const m = machine(
       'host-1',
-      awsSpec({ placement: { region: 'us-east-1', availabilityZone: 'us-east-1a', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { allocationStrategy: 'Dynamic' } } } }),
+      awsSpec({
+        placement: {
+          region: 'us-east-1',
+          availabilityZone: 'us-east-1a',
+          tenancy: 'host',
+          host: { affinity: 'DedicatedHost', dedicatedHost: { allocationStrategy: 'Dynamic' } },
+        },
+      }),
     );
     await actuator.create(m, recordingContext());
     const hostId = (m.status?.providerStatus as { dedicatedHost?: { id?: string } }).dedicatedHost?.id;
@@ -364,10 +419,15 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const id = m.status?.providerStatus?.instanceId as string;
     expect(emu.instance(id)?.hostId).to.equal(hostId);
     await actuator.create(m, recordingContext());
-    expect(emu.world.hosts.filter((h) => h.state === 'available'), 'one host, however often create runs').to.have.length(1);
+    expect(
+      emu.world.hosts.filter((h) => h.state === 'available'),
+      'one host, however often create runs',
+    ).to.have.length(1);
 
     const first = await rejection(actuator.delete(m, recordingContext()));
-    expect(findError(first, RequeueAfterError), 'waits for termination to release the host').to.be.instanceOf(RequeueAfterError);
+    expect(findError(first, RequeueAfterError), 'waits for termination to release the host').to.be.instanceOf(
+      RequeueAfterError,
+    );
     await until(() => emu.instance(id)?.state === 'terminated', 'terminated');
     await actuator.delete(m, recordingContext());
     expect(emu.world.hosts.find((h) => h.hostId === hostId)?.state).to.equal('released');
@@ -375,11 +435,20 @@ describe('AWS actuator (against the EC2 emulator)', function () {
   });
 
   it('tags a user-provided dedicated host kubernetes.io/cluster/<id>=shared when launching on it, and never releases it', async () => {
-    const allocated = await ec2Client(emu).send(new AllocateHostsCommand({ InstanceType: 'm6i.xlarge', AvailabilityZone: 'us-east-1a', Quantity: 1 }));
+    const allocated = await ec2Client(emu).send(
+      new AllocateHostsCommand({ InstanceType: 'm6i.xlarge', AvailabilityZone: 'us-east-1a', Quantity: 1 }),
+    );
     const hostId = allocated.HostIds?.[0] as string;
     const m = machine(
       'byo-host-1',
-      awsSpec({ placement: { region: 'us-east-1', availabilityZone: 'us-east-1a', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: hostId } } } }),
+      awsSpec({
+        placement: {
+          region: 'us-east-1',
+          availabilityZone: 'us-east-1a',
+          tenancy: 'host',
+          host: { affinity: 'DedicatedHost', dedicatedHost: { id: hostId } },
+        },
+      }),
     );
     await actuator.create(m, recordingContext());
     const host = emu.world.hosts.find((h) => h.hostId === hostId);
@@ -394,12 +463,25 @@ describe('AWS actuator (against the EC2 emulator)', function () {
   });
 
   it('launches on a user-provided host even when tagging it fails', async () => {
-    const allocated = await ec2Client(emu).send(new AllocateHostsCommand({ InstanceType: 'm6i.xlarge', AvailabilityZone: 'us-east-1a', Quantity: 1 }));
+    const allocated = await ec2Client(emu).send(
+      new AllocateHostsCommand({ InstanceType: 'm6i.xlarge', AvailabilityZone: 'us-east-1a', Quantity: 1 }),
+    );
     const hostId = allocated.HostIds?.[0] as string;
-    emu.knobs.failNext('CreateTags', 1, { status: 403, code: 'UnauthorizedOperation', message: 'You are not authorized to perform this operation.' });
+    emu.knobs.failNext('CreateTags', 1, {
+      status: 403,
+      code: 'UnauthorizedOperation',
+      message: 'You are not authorized to perform this operation.',
+    });
     const m = machine(
       'byo-host-2',
-      awsSpec({ placement: { region: 'us-east-1', availabilityZone: 'us-east-1a', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: hostId } } } }),
+      awsSpec({
+        placement: {
+          region: 'us-east-1',
+          availabilityZone: 'us-east-1a',
+          tenancy: 'host',
+          host: { affinity: 'DedicatedHost', dedicatedHost: { id: hostId } },
+        },
+      }),
     );
     await actuator.create(m, recordingContext());
     expect(emu.instance(m.status?.providerStatus?.instanceId as string)?.hostId).to.equal(hostId);
@@ -409,7 +491,10 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const machines: Machine[] = [];
     for (let i = 0; i < 10; i++) machines.push(machine(`steady-${i}`));
     for (const m of machines) await actuator.create(m, recordingContext());
-    await until(() => machines.every((m) => emu.instance(m.status?.providerStatus?.instanceId as string)?.state === 'running'), 'running');
+    await until(
+      () => machines.every((m) => emu.instance(m.status?.providerStatus?.instanceId as string)?.state === 'running'),
+      'running',
+    );
     for (const m of machines) {
       await actuator.exists(m, recordingContext());
       await actuator.update(m, recordingContext());
@@ -437,13 +522,17 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const inst = emu.instance(id)!;
     for (const tg of groups) {
       const want = tg.targetType === 'ip' ? inst.privateIpAddress : id;
-      expect(tg.targets.map((t) => t.id), tg.name).to.include(want);
+      expect(
+        tg.targets.map((t) => t.id),
+        tg.name,
+      ).to.include(want);
     }
     emu.knobs.resetCounters();
     await actuator.update(m, recordingContext());
     expect(emu.knobs.counts('RegisterTargets').total, 'not redone on every update').to.equal(0);
     await actuator.delete(m, recordingContext());
-    for (const tg of groups.filter((g) => g.targetType === 'ip')) expect(tg.targets.map((t) => t.id)).to.not.include(inst.privateIpAddress);
+    for (const tg of groups.filter((g) => g.targetType === 'ip'))
+      expect(tg.targets.map((t) => t.id)).to.not.include(inst.privateIpAddress);
   });
 
   it('removes the ip targets of an instance terminated out of band when its Machine is deleted, unless the Machine of the instance holding the address now wants the load balancer', async () => {
@@ -452,19 +541,36 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const secrets = secretsClient();
     const client: KubeClient = {
       ...secrets,
-      async get<T extends KubeObject>(resource: { kind: string }, key: { namespace?: string; name: string }): Promise<T> {
+      async get<T extends KubeObject>(
+        resource: { kind: string },
+        key: { namespace?: string; name: string },
+      ): Promise<T> {
         if (resource.kind !== 'Machine') return secrets.get<T>(resource as never, key);
         const m = stored.find((x) => x.metadata.namespace === key.namespace && x.metadata.name === key.name);
-        if (!m) throw new ApiError(404, { status: 'Failure', reason: 'NotFound', code: 404, message: `machines "${key.name}" not found` });
+        if (!m)
+          throw new ApiError(404, {
+            status: 'Failure',
+            reason: 'NotFound',
+            code: 404,
+            message: `machines "${key.name}" not found`,
+          });
         return structuredClone(m) as unknown as T;
       },
     };
     actuator.close();
-    actuator = createAwsActuator({ client, clock, endpoint: emu.endpoint, retryDelayMs: () => 1, batchWindowMs: 2, rateLimits: fastLimits });
+    actuator = createAwsActuator({
+      client,
+      clock,
+      endpoint: emu.endpoint,
+      retryDelayMs: () => 1,
+      batchWindowMs: 2,
+      rateLimits: fastLimits,
+    });
 
     const nlb = emu.world.loadBalancers.find((lb) => lb.type === 'network')!;
     const withLb = awsSpec({ loadBalancers: [{ name: nlb.name, type: 'network' }] });
-    const ipGroups = () => emu.world.targetGroups.filter((tg) => tg.loadBalancerArns.includes(nlb.arn) && tg.targetType === 'ip');
+    const ipGroups = () =>
+      emu.world.targetGroups.filter((tg) => tg.loadBalancerArns.includes(nlb.arn) && tg.targetType === 'ip');
     const runningMachine = async (name: string, spec = withLb) => {
       const m = machine(name, spec);
       stored.push(m);
@@ -488,7 +594,11 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     expect(a.m.status?.addresses?.map((x) => x.address)).to.include(a.ip);
     await gone(a.id);
     await deleteMachine(a.m);
-    for (const tg of ipGroups()) expect(tg.targets.map((t) => t.id), tg.name).to.not.include(a.ip);
+    for (const tg of ipGroups())
+      expect(
+        tg.targets.map((t) => t.id),
+        tg.name,
+      ).to.not.include(a.ip);
 
     // A new instance got the freed address and its Machine, of the same load balancer, registered it: kept.
     const b = await runningMachine('lb-oob-2');
@@ -496,7 +606,11 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     const c = await runningMachine('lb-oob-3');
     expect(c.ip, 'the emulator hands out the lowest free address').to.equal(b.ip);
     await deleteMachine(b.m);
-    for (const tg of ipGroups()) expect(tg.targets.map((t) => t.id), tg.name).to.include(c.ip);
+    for (const tg of ipGroups())
+      expect(
+        tg.targets.map((t) => t.id),
+        tg.name,
+      ).to.include(c.ip);
 
     // The new holder's Machine never asked for this load balancer: the leftover would send it the load
     // balancer's traffic, so it goes.
@@ -504,9 +618,17 @@ describe('AWS actuator (against the EC2 emulator)', function () {
     await gone(d.id);
     const e = await runningMachine('lb-oob-5', awsSpec());
     expect(e.ip).to.equal(d.ip);
-    for (const tg of ipGroups()) expect(tg.targets.map((t) => t.id), 'left behind before the delete').to.include(d.ip);
+    for (const tg of ipGroups())
+      expect(
+        tg.targets.map((t) => t.id),
+        'left behind before the delete',
+      ).to.include(d.ip);
     await deleteMachine(d.m);
-    for (const tg of ipGroups()) expect(tg.targets.map((t) => t.id), tg.name).to.not.include(e.ip);
+    for (const tg of ipGroups())
+      expect(
+        tg.targets.map((t) => t.id),
+        tg.name,
+      ).to.not.include(e.ip);
     expect(ipGroups().flatMap((tg) => tg.targets.map((t) => t.id))).to.include(c.ip);
   });
 });

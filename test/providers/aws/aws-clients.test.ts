@@ -21,7 +21,13 @@ describe('AWS clients', () => {
   async function launch(ec2: Ec2Api, n: number): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const inst = await ec2.runInstances({ ImageId: 'ami-0a1b2c3d4e5f00001', InstanceType: 'm5.large', MinCount: 1, MaxCount: 1, NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0a1b2c3d4e5f0a001' }] });
+      const inst = await ec2.runInstances({
+        ImageId: 'ami-0a1b2c3d4e5f00001',
+        InstanceType: 'm5.large',
+        MinCount: 1,
+        MaxCount: 1,
+        NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0a1b2c3d4e5f0a001' }],
+      });
       ids.push(inst.InstanceId!);
     }
     return ids;
@@ -33,7 +39,10 @@ describe('AWS clients', () => {
     expect(factory.get('eu-west-1', creds, 'ns/aws-creds')).to.not.equal(a);
     const rotated = factory.get('us-east-1', { ...creds, secretAccessKey: 'rotated' }, 'ns/aws-creds');
     expect(rotated).to.not.equal(a);
-    expect(factory.get('us-east-1', creds, 'ns/other')).to.not.equal(rotated, 'the old credentials were dropped with the rotation');
+    expect(factory.get('us-east-1', creds, 'ns/other')).to.not.equal(
+      rotated,
+      'the old credentials were dropped with the rotation',
+    );
   });
 
   it('describes many ids in one call and leaves out the ids EC2 does not know', async () => {

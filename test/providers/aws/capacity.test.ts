@@ -2,7 +2,12 @@
 // zone of the emulated account) goes Failed with InsufficientResources after the capacity window, and runs
 // if the capacity comes back before the window ends.
 import type { Machine } from '../../../lib/index.js';
-import { SHORT_CAPACITY_WINDOW, describeCapacityRefusal, machineFor, startProviderTestBed } from '../../../lib/testing/index.js';
+import {
+  SHORT_CAPACITY_WINDOW,
+  describeCapacityRefusal,
+  machineFor,
+  startProviderTestBed,
+} from '../../../lib/testing/index.js';
 import { wireAwsProvider } from '../../../cmd/machine-api-provider-aws.js';
 import { startEc2Emulator } from '../../../providers/aws/emulator/index.js';
 import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
@@ -31,13 +36,26 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
     return {
       bed,
       namespace: NAMESPACE,
-      exhaustedMachine: (name: string): Machine => machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: awsSpec({ instanceType: 'p5.48xlarge' }) }),
+      exhaustedMachine: (name: string): Machine =>
+        machineFor({
+          name,
+          namespace: NAMESPACE,
+          clusterId: CLUSTER_ID,
+          spec: awsSpec({ instanceType: 'p5.48xlarge' }),
+        }),
       zone: 'us-east-1a',
       instanceType: 'p5.48xlarge',
       cloudCode: 'InsufficientInstanceCapacity',
       setCapacity: (available: boolean) => emu.setInsufficientCapacity('p5.48xlarge', 'us-east-1a', !available),
       liveInstances: (m: Machine) =>
-        emu.instances().filter((i) => i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid) && i.state !== 'terminated' && i.state !== 'shutting-down').length,
+        emu
+          .instances()
+          .filter(
+            (i) =>
+              i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid) &&
+              i.state !== 'terminated' &&
+              i.state !== 'shutting-down',
+          ).length,
       cleanup: async () => {
         await bed.stop();
         await emu.stop();

@@ -25,7 +25,10 @@ describeActuatorConformance('aws', async () => {
     actuator,
     namespace: NAMESPACE,
     validMachine: (name) => machine(name),
-    invalidMachine: () => ({ machine: machine('invalid', awsSpec({ placement: { region: 'us-east-1', tenancy: 'shared' } })), field: 'spec.providerSpec.value.placement.tenancy' }),
+    invalidMachine: () => ({
+      machine: machine('invalid', awsSpec({ placement: { region: 'us-east-1', tenancy: 'shared' } })),
+      field: 'spec.providerSpec.value.placement.tenancy',
+    }),
     countInstancesFor: (m) => ours(m).length,
     // Every SDK attempt loses its reply, so the actuator sees the failure a crash would.
     loseNextReply: () => void emu.knobs.loseNextReplies('RunInstances', 3),

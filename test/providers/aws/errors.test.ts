@@ -4,10 +4,20 @@ import { expect } from 'chai';
 import { classifyEc2Error, describeEc2Error, isRetryableEc2Error } from '../../../providers/aws/errors.js';
 
 const elbv2Error = (name: string) =>
-  new ElasticLoadBalancingV2ServiceException({ name, message: 'msg', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+  new ElasticLoadBalancingV2ServiceException({
+    name,
+    message: 'msg',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+  });
 
 const awsError = (name: string, status: number, message = 'msg') =>
-  new EC2ServiceException({ name, message, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
+  new EC2ServiceException({
+    name,
+    message,
+    $fault: status >= 500 ? 'server' : 'client',
+    $metadata: { httpStatusCode: status },
+  });
 
 describe('classifyEc2Error', () => {
   const cases: Array<[string, unknown, string]> = [
@@ -30,7 +40,11 @@ describe('classifyEc2Error', () => {
     ['ELBv2 TargetGroupNotFoundException', elbv2Error('TargetGroupNotFoundException'), 'notFound'],
     ['ELBv2 LoadBalancerNotFoundException', elbv2Error('LoadBalancerNotFoundException'), 'notFound'],
     ['InvalidParameterValue', awsError('InvalidParameterValue', 400), 'invalid'],
-    ['InvalidAMIID.NotFound (a wrong AMI, not eventual consistency)', awsError('InvalidAMIID.NotFound', 400), 'invalid'],
+    [
+      'InvalidAMIID.NotFound (a wrong AMI, not eventual consistency)',
+      awsError('InvalidAMIID.NotFound', 400),
+      'invalid',
+    ],
     ['InvalidSubnetID.Malformed', awsError('InvalidSubnetID.Malformed', 400), 'invalid'],
     ['IdempotentParameterMismatch', awsError('IdempotentParameterMismatch', 400), 'invalid'],
     ['a plain Error', new Error('boom'), 'other'],
@@ -48,6 +62,8 @@ describe('classifyEc2Error', () => {
   });
 
   it('describes an AWS error by code and message', () => {
-    expect(describeEc2Error(awsError('InvalidParameterValue', 400, 'bad type'))).to.equal('InvalidParameterValue: bad type');
+    expect(describeEc2Error(awsError('InvalidParameterValue', 400, 'bad type'))).to.equal(
+      'InvalidParameterValue: bad type',
+    );
   });
 });

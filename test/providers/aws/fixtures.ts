@@ -36,11 +36,21 @@ export function awsSpec(extra: Record<string, unknown> = {}): Record<string, unk
 
 let uidCounter = 0;
 
-export function machine(name: string, spec: Record<string, unknown> = awsSpec(), uid = `uid-${name}-${++uidCounter}`): Machine {
+export function machine(
+  name: string,
+  spec: Record<string, unknown> = awsSpec(),
+  uid = `uid-${name}-${++uidCounter}`,
+): Machine {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'Machine',
-    metadata: { name, namespace: NAMESPACE, uid, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID }, generation: 1 },
+    metadata: {
+      name,
+      namespace: NAMESPACE,
+      uid,
+      labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID },
+      generation: 1,
+    },
     spec: { providerSpec: { value: spec } },
     status: {},
   };
@@ -50,8 +60,14 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 export function defaultSecrets(): Secret[] {
   return [
-    { metadata: { namespace: NAMESPACE, name: 'aws-cloud-credentials' }, data: { aws_access_key_id: b64('AKIDTEST'), aws_secret_access_key: b64('secret') } },
-    { metadata: { namespace: NAMESPACE, name: 'worker-user-data' }, data: { userData: b64('{"ignition":{"version":"3.2.0"}}') } },
+    {
+      metadata: { namespace: NAMESPACE, name: 'aws-cloud-credentials' },
+      data: { aws_access_key_id: b64('AKIDTEST'), aws_secret_access_key: b64('secret') },
+    },
+    {
+      metadata: { namespace: NAMESPACE, name: 'worker-user-data' },
+      data: { userData: b64('{"ignition":{"version":"3.2.0"}}') },
+    },
   ];
 }
 
@@ -70,7 +86,8 @@ export interface RecordedEvent {
 export function recordingContext(): ActuatorContext & { recorded: RecordedEvent[] } {
   const recorded: RecordedEvent[] = [];
   const events: EventRecorder = {
-    event: (object, type, reason, _action, message) => recorded.push({ type, reason, message, object: object.metadata.name ?? '' }),
+    event: (object, type, reason, _action, message) =>
+      recorded.push({ type, reason, message, object: object.metadata.name ?? '' }),
   };
   return { signal: new AbortController().signal, log: silentLogger, events, recorded };
 }

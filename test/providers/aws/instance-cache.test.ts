@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
 import { InstanceCache } from '../../../providers/aws/instance-cache.js';
 
-const inst = (id: string, name: string, state = 'running'): Instance => ({ InstanceId: id, State: { Name: state }, Tags: [{ Key: 'Name', Value: name }] } as Instance);
+const inst = (id: string, name: string, state = 'running'): Instance =>
+  ({ InstanceId: id, State: { Name: state }, Tags: [{ Key: 'Name', Value: name }] }) as Instance;
 
 describe('InstanceCache', () => {
   it('answers concurrent look-ups by Name in one cluster with one filtered call, each with its own instances', async () => {
@@ -18,7 +19,11 @@ describe('InstanceCache', () => {
         return Promise.resolve([inst('i-1', 'a'), inst('i-2', 'b'), inst('i-3', 'b')]);
       },
     });
-    const [a, b, c] = await Promise.all([cache.findByName('c1', 'a'), cache.findByName('c1', 'b'), cache.findByName('c1', 'zzz')]);
+    const [a, b, c] = await Promise.all([
+      cache.findByName('c1', 'a'),
+      cache.findByName('c1', 'b'),
+      cache.findByName('c1', 'zzz'),
+    ]);
     expect(calls).to.deep.equal([['c1', ['a', 'b', 'zzz']]]);
     expect(a.map((i) => i.InstanceId)).to.deep.equal(['i-1']);
     expect(b.map((i) => i.InstanceId)).to.deep.equal(['i-2', 'i-3']);

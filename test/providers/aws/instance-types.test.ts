@@ -29,20 +29,58 @@ describe('AWS instance-type catalog', () => {
   it('describes x86, arm64 and NVIDIA GPU types from DescribeInstanceTypes', async () => {
     const catalog = createAwsInstanceTypeCatalog({ client: secretsClient(), clock, clients });
     expect(await catalog.lookup(machineSet(awsSpec({ instanceType: 'm6i.xlarge' })), ctx)).to.deep.equal({
-      name: 'm6i.xlarge', vCPU: 4, memoryMiB: 16384, gpuCount: 0, architecture: 'amd64',
+      name: 'm6i.xlarge',
+      vCPU: 4,
+      memoryMiB: 16384,
+      gpuCount: 0,
+      architecture: 'amd64',
     });
-    expect(await catalog.lookup(machineSet(awsSpec({ instanceType: 'm6g.large' })), ctx)).to.deep.include({ architecture: 'arm64', vCPU: 2, memoryMiB: 8192 });
-    expect(await catalog.lookup(machineSet(awsSpec({ instanceType: 'p3.8xlarge' })), ctx)).to.deep.include({ gpuCount: 4, gpuType: 'nvidia.com/gpu', vCPU: 32 });
+    expect(await catalog.lookup(machineSet(awsSpec({ instanceType: 'm6g.large' })), ctx)).to.deep.include({
+      architecture: 'arm64',
+      vCPU: 2,
+      memoryMiB: 8192,
+    });
+    expect(await catalog.lookup(machineSet(awsSpec({ instanceType: 'p3.8xlarge' })), ctx)).to.deep.include({
+      gpuCount: 4,
+      gpuType: 'nvidia.com/gpu',
+      vCPU: 32,
+    });
     expect(await catalog.lookup(machineSet(awsSpec({ instanceType: 'x9.nonexistent' })), ctx)).to.equal(undefined);
   });
 
   it('gives current arm64 and GPU types their scale-from-zero figures (m8g on Graviton4, g6 with L4, p5 with H100)', async () => {
     const catalog = createAwsInstanceTypeCatalog({ client: secretsClient(), clock, clients });
     const lookup = (instanceType: string) => catalog.lookup(machineSet(awsSpec({ instanceType })), ctx);
-    expect(await lookup('m8g.2xlarge')).to.deep.equal({ name: 'm8g.2xlarge', vCPU: 8, memoryMiB: 32768, gpuCount: 0, architecture: 'arm64' });
-    expect(await lookup('c7g.4xlarge')).to.deep.equal({ name: 'c7g.4xlarge', vCPU: 16, memoryMiB: 32768, gpuCount: 0, architecture: 'arm64' });
-    expect(await lookup('g6.xlarge')).to.deep.equal({ name: 'g6.xlarge', vCPU: 4, memoryMiB: 16384, gpuCount: 1, gpuType: 'nvidia.com/gpu', architecture: 'amd64' });
-    expect(await lookup('p5.48xlarge')).to.deep.equal({ name: 'p5.48xlarge', vCPU: 192, memoryMiB: 2097152, gpuCount: 8, gpuType: 'nvidia.com/gpu', architecture: 'amd64' });
+    expect(await lookup('m8g.2xlarge')).to.deep.equal({
+      name: 'm8g.2xlarge',
+      vCPU: 8,
+      memoryMiB: 32768,
+      gpuCount: 0,
+      architecture: 'arm64',
+    });
+    expect(await lookup('c7g.4xlarge')).to.deep.equal({
+      name: 'c7g.4xlarge',
+      vCPU: 16,
+      memoryMiB: 32768,
+      gpuCount: 0,
+      architecture: 'arm64',
+    });
+    expect(await lookup('g6.xlarge')).to.deep.equal({
+      name: 'g6.xlarge',
+      vCPU: 4,
+      memoryMiB: 16384,
+      gpuCount: 1,
+      gpuType: 'nvidia.com/gpu',
+      architecture: 'amd64',
+    });
+    expect(await lookup('p5.48xlarge')).to.deep.equal({
+      name: 'p5.48xlarge',
+      vCPU: 192,
+      memoryMiB: 2097152,
+      gpuCount: 8,
+      gpuType: 'nvidia.com/gpu',
+      architecture: 'amd64',
+    });
 
     expect(scaleFromZeroAnnotations((await lookup('m8g.2xlarge'))!, undefined)).to.deep.equal({
       'machine.openshift.io/vCPU': '8',
@@ -94,9 +132,19 @@ describe('AWS instance-type catalog', () => {
   });
 
   it('maps AMD GPUs and non-Linux architectures as the reference does', () => {
-    expect(toInstanceTypeInfo({ InstanceType: 'g4ad.xlarge', VCpuInfo: { DefaultVCpus: 4 }, MemoryInfo: { SizeInMiB: 16384 }, GpuInfo: { Gpus: [{ Count: 1, Manufacturer: 'AMD' }] }, ProcessorInfo: { SupportedArchitectures: ['x86_64'] } }))
-      .to.deep.include({ gpuType: 'amd.com/gpu', gpuCount: 1, architecture: 'amd64' });
-    expect(toInstanceTypeInfo({ InstanceType: 'mac2.metal', ProcessorInfo: { SupportedArchitectures: ['arm64_mac'] } })?.architecture).to.equal('amd64');
+    expect(
+      toInstanceTypeInfo({
+        InstanceType: 'g4ad.xlarge',
+        VCpuInfo: { DefaultVCpus: 4 },
+        MemoryInfo: { SizeInMiB: 16384 },
+        GpuInfo: { Gpus: [{ Count: 1, Manufacturer: 'AMD' }] },
+        ProcessorInfo: { SupportedArchitectures: ['x86_64'] },
+      }),
+    ).to.deep.include({ gpuType: 'amd.com/gpu', gpuCount: 1, architecture: 'amd64' });
+    expect(
+      toInstanceTypeInfo({ InstanceType: 'mac2.metal', ProcessorInfo: { SupportedArchitectures: ['arm64_mac'] } })
+        ?.architecture,
+    ).to.equal('amd64');
     expect(toInstanceTypeInfo({})).to.equal(undefined);
   });
 });

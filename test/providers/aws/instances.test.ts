@@ -18,7 +18,13 @@ import {
 import { decodeProviderConfig, type AWSMachineProviderConfig } from '../../../providers/aws/provider-spec.js';
 
 const machine = (over: Partial<Machine['metadata']> = {}): Machine => ({
-  metadata: { name: 'worker-a', namespace: 'openshift-machine-api', uid: 'uid-1', labels: { 'machine.openshift.io/cluster-api-cluster': 'infra-1' }, ...over },
+  metadata: {
+    name: 'worker-a',
+    namespace: 'openshift-machine-api',
+    uid: 'uid-1',
+    labels: { 'machine.openshift.io/cluster-api-cluster': 'infra-1' },
+    ...over,
+  },
 });
 
 const config = (extra: Record<string, unknown> = {}): AWSMachineProviderConfig =>
@@ -31,7 +37,12 @@ const config = (extra: Record<string, unknown> = {}): AWSMachineProviderConfig =
     ...extra,
   }).config;
 
-const resolved = { imageId: 'ami-1', subnetId: 'subnet-1', securityGroupIds: ['sg-1', 'sg-2'], userData: Buffer.from('#!/bin/sh\necho hi') };
+const resolved = {
+  imageId: 'ami-1',
+  subnetId: 'subnet-1',
+  securityGroupIds: ['sg-1', 'sg-2'],
+  userData: Buffer.from('#!/bin/sh\necho hi'),
+};
 
 describe('AWS instance requests', () => {
   it('derive a stable ClientToken of at most 64 characters from the Machine UID', () => {
@@ -43,8 +54,20 @@ describe('AWS instance requests', () => {
   });
 
   it('build RunInstances with the tags, network interface, user data, IAM profile and placement', () => {
-    const input = buildRunInstancesInput(machine(), config({ tags: [{ name: 'team', value: 'x' }], keyName: 'k' }), 'infra-1', resolved);
-    expect(input).to.deep.include({ ImageId: 'ami-1', InstanceType: 'm6i.xlarge', MinCount: 1, MaxCount: 1, KeyName: 'k', ClientToken: clientTokenFor(machine()) });
+    const input = buildRunInstancesInput(
+      machine(),
+      config({ tags: [{ name: 'team', value: 'x' }], keyName: 'k' }),
+      'infra-1',
+      resolved,
+    );
+    expect(input).to.deep.include({
+      ImageId: 'ami-1',
+      InstanceType: 'm6i.xlarge',
+      MinCount: 1,
+      MaxCount: 1,
+      KeyName: 'k',
+      ClientToken: clientTokenFor(machine()),
+    });
     expect(input.UserData).to.equal(Buffer.from('#!/bin/sh\necho hi').toString('base64'));
     expect(input.IamInstanceProfile).to.deep.equal({ Name: 'worker-profile' });
     expect(input.NetworkInterfaces).to.deep.equal([{ DeviceIndex: 0, SubnetId: 'subnet-1', Groups: ['sg-1', 'sg-2'] }]);
@@ -63,9 +86,18 @@ describe('AWS instance requests', () => {
   it('drop spec and Infrastructure tags that would override Name or cluster ownership; the spec wins over Infrastructure', () => {
     const tags = buildTags(
       machine(),
-      config({ tags: [{ name: 'Name', value: 'evil' }, { name: 'kubernetes.io/cluster/other', value: 'shared' }, { name: 'env', value: 'spec' }] }),
+      config({
+        tags: [
+          { name: 'Name', value: 'evil' },
+          { name: 'kubernetes.io/cluster/other', value: 'shared' },
+          { name: 'env', value: 'spec' },
+        ],
+      }),
       'infra-1',
-      [{ name: 'env', value: 'infra' }, { name: 'cost', value: 'c' }],
+      [
+        { name: 'env', value: 'infra' },
+        { name: 'cost', value: 'c' },
+      ],
     );
     expect(tags).to.deep.equal([
       { Key: 'env', Value: 'spec' },
@@ -74,71 +106,160 @@ describe('AWS instance requests', () => {
       { Key: 'Name', Value: 'worker-a' },
       { Key: MACHINE_UID_TAG, Value: 'uid-1' },
     ]);
-    expect(missingTags(tags, [{ Key: 'env', Value: 'spec' }, { Key: 'cost', Value: 'other' }]).map((t) => t.Key)).to.deep.equal([
-      'cost',
-      'kubernetes.io/cluster/infra-1',
-      'Name',
-      MACHINE_UID_TAG,
-    ]);
+    expect(
+      missingTags(tags, [
+        { Key: 'env', Value: 'spec' },
+        { Key: 'cost', Value: 'other' },
+      ]).map((t) => t.Key),
+    ).to.deep.equal(['cost', 'kubernetes.io/cluster/infra-1', 'Name', MACHINE_UID_TAG]);
   });
 
   it('send the AZ only for a filtered subnet, and placement groups, partitions and tenancy', () => {
-    expect(buildRunInstancesInput(machine(), config({ subnet: { id: 'subnet-9' } }), 'i', resolved).Placement).to.equal(undefined);
-    const input = buildRunInstancesInput(machine(), config({ placementGroupName: 'pg', placementGroupPartition: 3, placement: { region: 'us-east-1', tenancy: 'dedicated' } }), 'i', resolved);
+    expect(buildRunInstancesInput(machine(), config({ subnet: { id: 'subnet-9' } }), 'i', resolved).Placement).to.equal(
+      undefined,
+    );
+    const input = buildRunInstancesInput(
+      machine(),
+      config({
+        placementGroupName: 'pg',
+        placementGroupPartition: 3,
+        placement: { region: 'us-east-1', tenancy: 'dedicated' },
+      }),
+      'i',
+      resolved,
+    );
     expect(input.Placement).to.deep.equal({ GroupName: 'pg', PartitionNumber: 3, Tenancy: 'dedicated' });
   });
 
   it('replace the placement with host affinity and id for dedicated hosts', () => {
-    const c = config({ placement: { region: 'us-east-1', availabilityZone: 'us-east-1a', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: 'h-0123456789abcdef0' } } } });
-    expect(buildRunInstancesInput(machine(), c, 'i', resolved).Placement).to.deep.equal({ Tenancy: 'host', Affinity: 'host', HostId: 'h-0123456789abcdef0' });
+    const c = config({
+      placement: {
+        region: 'us-east-1',
+        availabilityZone: 'us-east-1a',
+        tenancy: 'host',
+        host: { affinity: 'DedicatedHost', dedicatedHost: { id: 'h-0123456789abcdef0' } },
+      },
+    });
+    expect(buildRunInstancesInput(machine(), c, 'i', resolved).Placement).to.deep.equal({
+      Tenancy: 'host',
+      Affinity: 'host',
+      HostId: 'h-0123456789abcdef0',
+    });
   });
 
   it('request one-time spot capacity that terminates on interruption, with an optional max price', () => {
-    expect(buildRunInstancesInput(machine(), config({ spotMarketOptions: { maxPrice: '0.5' } }), 'i', resolved).InstanceMarketOptions).to.deep.equal({
+    expect(
+      buildRunInstancesInput(machine(), config({ spotMarketOptions: { maxPrice: '0.5' } }), 'i', resolved)
+        .InstanceMarketOptions,
+    ).to.deep.equal({
       MarketType: 'spot',
       SpotOptions: { InstanceInterruptionBehavior: 'terminate', SpotInstanceType: 'one-time', MaxPrice: '0.5' },
     });
-    expect(buildRunInstancesInput(machine(), config({ marketType: 'Spot' }), 'i', resolved).InstanceMarketOptions?.SpotOptions?.MaxPrice).to.equal(undefined);
-    const cb = buildRunInstancesInput(machine(), config({ marketType: 'CapacityBlock', capacityReservationId: 'cr-0123456789abcdef0' }), 'i', resolved);
+    expect(
+      buildRunInstancesInput(machine(), config({ marketType: 'Spot' }), 'i', resolved).InstanceMarketOptions
+        ?.SpotOptions?.MaxPrice,
+    ).to.equal(undefined);
+    const cb = buildRunInstancesInput(
+      machine(),
+      config({ marketType: 'CapacityBlock', capacityReservationId: 'cr-0123456789abcdef0' }),
+      'i',
+      resolved,
+    );
     expect(cb.InstanceMarketOptions).to.deep.equal({ MarketType: 'capacity-block' });
-    expect(cb.CapacityReservationSpecification).to.deep.equal({ CapacityReservationTarget: { CapacityReservationId: 'cr-0123456789abcdef0' } });
+    expect(cb.CapacityReservationSpecification).to.deep.equal({
+      CapacityReservationTarget: { CapacityReservationId: 'cr-0123456789abcdef0' },
+    });
   });
 
   it('map block devices: the root takes the AMI root device name, volumes always die with the instance, iops/throughput only where valid', () => {
     const c = config({
       blockDevices: [
-        { ebs: { volumeSize: 120, volumeType: 'gp3', iops: 0, throughputMib: 250, encrypted: true, kmsKey: { arn: 'arn:kms' } } },
+        {
+          ebs: {
+            volumeSize: 120,
+            volumeType: 'gp3',
+            iops: 0,
+            throughputMib: 250,
+            encrypted: true,
+            kmsKey: { arn: 'arn:kms' },
+          },
+        },
         { deviceName: '/dev/sdf', ebs: { volumeSize: 50, volumeType: 'io1', iops: 3000 } },
         { deviceName: '/dev/sdg', noDevice: '' },
       ],
     });
     const input = buildRunInstancesInput(machine(), c, 'i', { ...resolved, rootDeviceName: '/dev/xvda' });
     expect(input.BlockDeviceMappings).to.deep.equal([
-      { DeviceName: '/dev/xvda', Ebs: { VolumeSize: 120, VolumeType: 'gp3', Encrypted: true, DeleteOnTermination: true, Iops: undefined, Throughput: 250, KmsKeyId: 'arn:kms' } },
-      { DeviceName: '/dev/sdf', Ebs: { VolumeSize: 50, VolumeType: 'io1', Encrypted: undefined, DeleteOnTermination: true, Iops: 3000, Throughput: undefined, KmsKeyId: undefined } },
+      {
+        DeviceName: '/dev/xvda',
+        Ebs: {
+          VolumeSize: 120,
+          VolumeType: 'gp3',
+          Encrypted: true,
+          DeleteOnTermination: true,
+          Iops: undefined,
+          Throughput: 250,
+          KmsKeyId: 'arn:kms',
+        },
+      },
+      {
+        DeviceName: '/dev/sdf',
+        Ebs: {
+          VolumeSize: 50,
+          VolumeType: 'io1',
+          Encrypted: undefined,
+          DeleteOnTermination: true,
+          Iops: 3000,
+          Throughput: undefined,
+          KmsKeyId: undefined,
+        },
+      },
     ]);
-    expect(() => buildRunInstancesInput(machine(), c, 'i', resolved)).to.throw(InvalidMachineConfigurationError, 'root device name');
+    expect(() => buildRunInstancesInput(machine(), c, 'i', resolved)).to.throw(
+      InvalidMachineConfigurationError,
+      'root device name',
+    );
   });
 
   it('set IMDS tokens, NIC type, public or carrier IPs, dual-stack options and SEV-SNP', () => {
     const input = buildRunInstancesInput(
       machine(),
-      config({ metadataServiceOptions: { authentication: 'Required' }, networkInterfaceType: 'EFA', publicIp: true, cpuOptions: { confidentialCompute: 'AMDEncryptedVirtualizationNestedPaging' } }),
+      config({
+        metadataServiceOptions: { authentication: 'Required' },
+        networkInterfaceType: 'EFA',
+        publicIp: true,
+        cpuOptions: { confidentialCompute: 'AMDEncryptedVirtualizationNestedPaging' },
+      }),
       'i',
       { ...resolved, ipFamily: 'DualStackIPv6Primary' },
     );
     expect(input.MetadataOptions).to.deep.equal({ HttpTokens: 'required', HttpProtocolIpv6: 'enabled' });
-    expect(input.NetworkInterfaces?.[0]).to.deep.include({ InterfaceType: 'efa', AssociatePublicIpAddress: true, PrimaryIpv6: true, Ipv6AddressCount: 1 });
-    expect(input.PrivateDnsNameOptions).to.deep.equal({ HostnameType: 'resource-name', EnableResourceNameDnsARecord: true, EnableResourceNameDnsAAAARecord: true });
+    expect(input.NetworkInterfaces?.[0]).to.deep.include({
+      InterfaceType: 'efa',
+      AssociatePublicIpAddress: true,
+      PrimaryIpv6: true,
+      Ipv6AddressCount: 1,
+    });
+    expect(input.PrivateDnsNameOptions).to.deep.equal({
+      HostnameType: 'resource-name',
+      EnableResourceNameDnsARecord: true,
+      EnableResourceNameDnsAAAARecord: true,
+    });
     expect(input.CpuOptions).to.deep.equal({ AmdSevSnp: 'enabled' });
-    const wavelength = buildRunInstancesInput(machine(), config({ publicIp: true }), 'i', { ...resolved, zoneType: 'wavelength-zone' });
+    const wavelength = buildRunInstancesInput(machine(), config({ publicIp: true }), 'i', {
+      ...resolved,
+      zoneType: 'wavelength-zone',
+    });
     expect(wavelength.NetworkInterfaces?.[0]).to.deep.include({ AssociateCarrierIpAddress: true });
     expect(wavelength.NetworkInterfaces?.[0]?.AssociatePublicIpAddress).to.equal(undefined);
   });
 
   it('require the cluster-id label', () => {
     expect(clusterIdOf(machine())).to.equal('infra-1');
-    expect(() => clusterIdOf(machine({ labels: {} }))).to.throw(InvalidMachineConfigurationError, 'missing "machine.openshift.io/cluster-api-cluster" label');
+    expect(() => clusterIdOf(machine({ labels: {} }))).to.throw(
+      InvalidMachineConfigurationError,
+      'missing "machine.openshift.io/cluster-api-cluster" label',
+    );
   });
 });
 
@@ -152,7 +273,11 @@ describe('AWS instance readers', () => {
     PrivateDnsName: 'ip-10-0-0-5.ec2.internal',
     PublicDnsName: 'ec2-3-3-3-3.compute-1.amazonaws.com',
     NetworkInterfaces: [
-      { Status: 'in-use', Ipv6Addresses: [{ Ipv6Address: '2600::1' }], PrivateIpAddresses: [{ PrivateIpAddress: '10.0.0.5' }, { PrivateIpAddress: '10.0.0.6' }] },
+      {
+        Status: 'in-use',
+        Ipv6Addresses: [{ Ipv6Address: '2600::1' }],
+        PrivateIpAddresses: [{ PrivateIpAddress: '10.0.0.5' }, { PrivateIpAddress: '10.0.0.6' }],
+      },
       { Status: 'detaching', PrivateIpAddresses: [{ PrivateIpAddress: '10.9.9.9' }] },
     ],
   };
@@ -178,8 +303,13 @@ describe('AWS instance readers', () => {
 
   it('read DHCP domain names like the reference', () => {
     expect(dhcpDomainsOf(undefined)).to.deep.equal([]);
-    expect(dhcpDomainsOf([{ Key: 'domain-name-servers', Values: [{ Value: 'AmazonProvidedDNS' }] }])).to.deep.equal(['']);
-    expect(dhcpDomainsOf([{ Key: 'domain-name', Values: [{ Value: 'a.internal b.internal' }] }])).to.deep.equal(['a.internal', 'b.internal']);
+    expect(dhcpDomainsOf([{ Key: 'domain-name-servers', Values: [{ Value: 'AmazonProvidedDNS' }] }])).to.deep.equal([
+      '',
+    ]);
+    expect(dhcpDomainsOf([{ Key: 'domain-name', Values: [{ Value: 'a.internal b.internal' }] }])).to.deep.equal([
+      'a.internal',
+      'b.internal',
+    ]);
   });
 
   it('label region, zone, instance type and spot interruptibility', () => {
@@ -188,7 +318,10 @@ describe('AWS instance readers', () => {
       'machine.openshift.io/zone': 'us-east-1a',
       'machine.openshift.io/instance-type': 'm6i.xlarge',
     });
-    expect(machineLabelsFor({ ...instance, InstanceLifecycle: 'spot' }, 'r')).to.have.property('machine.openshift.io/interruptible-instance', '');
+    expect(machineLabelsFor({ ...instance, InstanceLifecycle: 'spot' }, 'r')).to.have.property(
+      'machine.openshift.io/interruptible-instance',
+      '',
+    );
   });
 
   it('tell this Machine’s instances from a predecessor’s with the same name', () => {

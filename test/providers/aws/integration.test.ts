@@ -3,7 +3,14 @@
 // MachineSet controller (its own binary in production) on one manager.
 import { expect } from 'chai';
 import { MachineSets, Machines, Nodes, type KubeClient, type Machine, type MachineSet } from '../../../lib/index.js';
-import { FAST_MACHINE_CONTROLLER, eventually, machineFor, machineSetFor, startProviderTestBed, type ProviderTestBed } from '../../../lib/testing/index.js';
+import {
+  FAST_MACHINE_CONTROLLER,
+  eventually,
+  machineFor,
+  machineSetFor,
+  startProviderTestBed,
+  type ProviderTestBed,
+} from '../../../lib/testing/index.js';
 import { wireAwsProvider, type AwsProvider } from '../../../cmd/machine-api-provider-aws.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
 import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
@@ -12,7 +19,8 @@ import { CLUSTER_ID, NAMESPACE, awsSpec, defaultSecrets } from './fixtures.js';
 const machineSet = (name: string, replicas: number, spec: Record<string, unknown> = awsSpec()): MachineSet =>
   machineSetFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, replicas, spec });
 
-const newMachine = (name: string, spec: Record<string, unknown> = awsSpec()): Machine => machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec });
+const newMachine = (name: string, spec: Record<string, unknown> = awsSpec()): Machine =>
+  machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec });
 
 describe('machine-api-provider-aws on the local control plane and the EC2 emulator', function () {
   this.timeout(120_000);
@@ -20,7 +28,8 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
   let bed: ProviderTestBed<AwsProvider>;
   let client: KubeClient;
 
-  const instancesOf = (m: Machine) => emu.instances().filter((i) => i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid));
+  const instancesOf = (m: Machine) =>
+    emu.instances().filter((i) => i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid));
   const live = (m: Machine) => instancesOf(m).filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down');
 
   before(async () => {
@@ -68,7 +77,11 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
       expect(node.spec?.providerID).to.equal(m.spec?.providerID);
     }
     const ms = await bed.waitForScaleFromZero('workers', 'scale-from-zero annotations');
-    expect(ms.metadata.annotations).to.include({ 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' });
+    expect(ms.metadata.annotations).to.include({
+      'machine.openshift.io/vCPU': '4',
+      'machine.openshift.io/memoryMb': '16384',
+      'machine.openshift.io/GPU': '0',
+    });
   });
 
   it('scales to 1: the removed machines are drained, their instances terminated and their nodes removed', async () => {
@@ -94,7 +107,10 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
   });
 
   it('fails a machine with an invalid spec, naming the field, and launches nothing', async () => {
-    const created = await client.create(Machines, newMachine('invalid-1', awsSpec({ placement: { region: 'us-east-1' }, marketType: 'Cheap' })));
+    const created = await client.create(
+      Machines,
+      newMachine('invalid-1', awsSpec({ placement: { region: 'us-east-1' }, marketType: 'Cheap' })),
+    );
     const failed = await bed.waitForPhase('invalid-1', 'Failed');
     expect(failed.status?.errorReason).to.equal('InvalidConfiguration');
     expect(failed.status?.errorMessage).to.contain('spec.providerSpec.value.marketType');
@@ -102,14 +118,21 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
   });
 
   it('survives a throttling storm: every machine Running, none Failed, one instance each', async () => {
-    emu.knobs.setFailureRate('*', 0.4, { status: 503, code: 'RequestLimitExceeded', message: 'Request limit exceeded.' });
+    emu.knobs.setFailureRate('*', 0.4, {
+      status: 503,
+      code: 'RequestLimitExceeded',
+      message: 'Request limit exceeded.',
+    });
     try {
       await client.create(MachineSets, machineSet('storm', 4));
       const machines = await eventually(
         '4 Running machines under throttling',
         async () => {
           const ms = await bed.machinesOf('storm');
-          expect(ms.filter((m) => m.status?.phase === 'Failed'), 'no machine may fail').to.have.length(0);
+          expect(
+            ms.filter((m) => m.status?.phase === 'Failed'),
+            'no machine may fail',
+          ).to.have.length(0);
           return ms.length === 4 && ms.every((m) => m.status?.phase === 'Running') ? ms : undefined;
         },
         60_000,
@@ -134,16 +157,31 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
 
   it('annotates MachineSets for scale from zero: x86, arm64 and GPU types', async () => {
     const cases: Array<[string, string, Record<string, string>]> = [
-      ['zero-x86', 'm6i.xlarge', { 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' }],
-      ['zero-arm', 'm6g.large', { 'machine.openshift.io/vCPU': '2', 'machine.openshift.io/memoryMb': '8192', 'machine.openshift.io/GPU': '0' }],
-      ['zero-gpu', 'g4dn.xlarge', { 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '1' }],
+      [
+        'zero-x86',
+        'm6i.xlarge',
+        { 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' },
+      ],
+      [
+        'zero-arm',
+        'm6g.large',
+        { 'machine.openshift.io/vCPU': '2', 'machine.openshift.io/memoryMb': '8192', 'machine.openshift.io/GPU': '0' },
+      ],
+      [
+        'zero-gpu',
+        'g4dn.xlarge',
+        { 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '1' },
+      ],
     ];
-    for (const [name, type] of cases) await client.create(MachineSets, machineSet(name, 0, awsSpec({ instanceType: type })));
+    for (const [name, type] of cases)
+      await client.create(MachineSets, machineSet(name, 0, awsSpec({ instanceType: type })));
     for (const [name, , want] of cases) {
       const ms = await bed.waitForScaleFromZero(name);
       expect(ms.metadata.annotations, name).to.include(want);
       const arch = name === 'zero-arm' ? 'arm64' : 'amd64';
-      expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels'], name).to.contain(`kubernetes.io/arch=${arch}`);
+      expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels'], name).to.contain(
+        `kubernetes.io/arch=${arch}`,
+      );
     }
     const gpu = await client.get(MachineSets, { namespace: NAMESPACE, name: 'zero-gpu' });
     expect(gpu.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/gpu-type']).to.equal('nvidia.com/gpu');

@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
-import { Events, MachineInterruptibleInstanceLabel, Machines, MachineSets, Nodes, type Machine } from '../../../lib/index.js';
+import {
+  Events,
+  MachineInterruptibleInstanceLabel,
+  Machines,
+  MachineSets,
+  Nodes,
+  type Machine,
+} from '../../../lib/index.js';
 import { eventually, machineFor, waitForMachines } from '../../../lib/testing/index.js';
 import { startLocalEnvironment, type LocalEnvironment } from '../../../cmd/local/environment.js';
 
@@ -19,7 +26,13 @@ describe('the local environment with --provider aws', function () {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mapi-local-aws-'));
-    env = await startLocalEnvironment({ provider: 'aws', stateDir: dir, bootDelayMs: 100, terminateDelayMs: 100, logStream: new PassThrough().resume() });
+    env = await startLocalEnvironment({
+      provider: 'aws',
+      stateDir: dir,
+      bootDelayMs: 100,
+      terminateDelayMs: 100,
+      logStream: new PassThrough().resume(),
+    });
   });
   after(async () => {
     await env?.stop();
@@ -27,7 +40,13 @@ describe('the local environment with --provider aws', function () {
   });
 
   it('brings the sample machines up without the MachineHealthCheck calling them unhealthy or restricting remediation', async () => {
-    const machines = await waitForMachines(env!.client, { namespace: NS, count: 3, phase: 'Running', timeoutMs: 60_000, intervalMs: 100 });
+    const machines = await waitForMachines(env!.client, {
+      namespace: NS,
+      count: 3,
+      phase: 'Running',
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
     for (const m of machines) expect(m.status?.nodeRef?.name).to.be.a('string');
     const reasons = (await env!.client.list(Events, { namespace: NS })).items.map((e) => e.reason);
     expect(reasons.filter((r) => r === 'DetectedUnhealthy' || r === 'RemediationRestricted')).to.deep.equal([]);
@@ -48,7 +67,9 @@ describe('the local environment with --provider aws', function () {
       'the interruptible-instance label on the Node',
       async () => {
         const node = await client.get(Nodes, { name: nodeName });
-        return node.metadata.labels?.[MachineInterruptibleInstanceLabel] !== undefined ? node.metadata.labels : undefined;
+        return node.metadata.labels?.[MachineInterruptibleInstanceLabel] !== undefined
+          ? node.metadata.labels
+          : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 100 },
     );
@@ -59,11 +80,18 @@ describe('the local environment with --provider aws', function () {
     const client = env!.client;
     const machine = await client.get<Machine>(Machines, { namespace: NS, name: 'spot-1' });
     const nodeName = machine.status?.nodeRef?.name ?? '';
-    await eventually('the instance\'s metadata endpoint', async () => (await env!.cloud.metadataEnv?.(machine.spec?.providerID ?? '')) !== undefined, { timeoutMs: 30_000, intervalMs: 100 });
+    await eventually(
+      "the instance's metadata endpoint",
+      async () => (await env!.cloud.metadataEnv?.(machine.spec?.providerID ?? '')) !== undefined,
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
     env!.cloud.reclaim?.(machine.spec?.providerID ?? '');
     const condition = await eventually(
       'Terminating=True on the Node',
-      async () => (await client.get(Nodes, { name: nodeName })).status?.conditions?.find((c) => c.type === 'Terminating' && c.status === 'True'),
+      async () =>
+        (await client.get(Nodes, { name: nodeName })).status?.conditions?.find(
+          (c) => c.type === 'Terminating' && c.status === 'True',
+        ),
       { timeoutMs: 30_000, intervalMs: 100 },
     );
     expect(condition.reason).to.equal('TerminationRequested');

@@ -41,7 +41,10 @@ describe('withLookupCache', () => {
     const api = fakeApi();
     const cached = withLookupCache(api, new FakeClock(), 1_000);
     api.fail = true;
-    await cached.describeSubnets({}).then(() => expect.fail('should reject'), (err: Error) => expect(err.message).to.equal('boom'));
+    await cached.describeSubnets({}).then(
+      () => expect.fail('should reject'),
+      (err: Error) => expect(err.message).to.equal('boom'),
+    );
     api.fail = false;
     expect(await cached.describeSubnets({})).to.deep.equal([{ SubnetId: 'subnet-1' }]);
     await cached.runInstances({} as never);
@@ -54,6 +57,9 @@ describe('withLookupCache', () => {
     const cached = withLookupCache(api, new FakeClock(), 1_000);
     const ac = new AbortController();
     ac.abort(new Error('stop'));
-    await cached.describeSubnets({}, { signal: ac.signal }).then(() => expect.fail('should reject'), (err: Error) => expect(err.message).to.equal('stop'));
+    await cached.describeSubnets({}, { signal: ac.signal }).then(
+      () => expect.fail('should reject'),
+      (err: Error) => expect(err.message).to.equal('stop'),
+    );
   });
 });

@@ -1,7 +1,12 @@
 // The AWS provider binary's wiring, in-process, against the EC2 emulator: what a missing credentials
 // Secret does to a new Machine and to a deleting one, and how fast they recover once it is there.
 import type { Machine, Secret } from '../../../lib/index.js';
-import { WAIT_FOR_SECRET_EVENTS, describeMissingCredentialsSecret, machineFor, startProviderTestBed } from '../../../lib/testing/index.js';
+import {
+  WAIT_FOR_SECRET_EVENTS,
+  describeMissingCredentialsSecret,
+  machineFor,
+  startProviderTestBed,
+} from '../../../lib/testing/index.js';
 import { wireAwsProvider } from '../../../cmd/machine-api-provider-aws.js';
 import { startEc2Emulator } from '../../../providers/aws/emulator/index.js';
 import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
@@ -31,10 +36,26 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
     return {
       bed,
       namespace: NAMESPACE,
-      machineNaming: (name: string, secret: string): Machine => machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: awsSpec({ credentialsSecret: { name: secret } }) }),
-      credentialsSecret: (name: string): Secret => ({ metadata: { namespace: NAMESPACE, name }, data: { ...credentials.data } }),
+      machineNaming: (name: string, secret: string): Machine =>
+        machineFor({
+          name,
+          namespace: NAMESPACE,
+          clusterId: CLUSTER_ID,
+          spec: awsSpec({ credentialsSecret: { name: secret } }),
+        }),
+      credentialsSecret: (name: string): Secret => ({
+        metadata: { namespace: NAMESPACE, name },
+        data: { ...credentials.data },
+      }),
       liveInstances: (m: Machine) =>
-        emu.instances().filter((i) => i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid) && i.state !== 'terminated' && i.state !== 'shutting-down').length,
+        emu
+          .instances()
+          .filter(
+            (i) =>
+              i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid) &&
+              i.state !== 'terminated' &&
+              i.state !== 'shutting-down',
+          ).length,
       cleanup: async () => {
         await bed.stop();
         await emu.stop();

@@ -3,7 +3,12 @@ import { OutboundHttp, RealClock, UntrustedServerCertificateError } from '../../
 import { generateServingCert } from '../../../lib/envtest/tls-cert.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
 import { AwsClientFactory } from '../../../providers/aws/index.js';
-import { startConnectProxy, startTlsFront, type ConnectProxy, type TlsFront } from '../../lib/cloud/outbound-test-kit.js';
+import {
+  startConnectProxy,
+  startTlsFront,
+  type ConnectProxy,
+  type TlsFront,
+} from '../../lib/cloud/outbound-test-kit.js';
 import './fixtures.js';
 
 describe('AWS clients behind a proxy and a custom CA', () => {
@@ -32,7 +37,13 @@ describe('AWS clients behind a proxy and a custom CA', () => {
   };
 
   it('sends every EC2 call through HTTPS_PROXY and trusts the server through the extra CA bundle', async () => {
-    const ec2 = clients(new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }));
+    const ec2 = clients(
+      new OutboundHttp({
+        proxyLoopback: true,
+        httpsProxy: proxy.url,
+        trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }],
+      }),
+    );
     const vpcs = await ec2.describeVpcs([]);
     expect(vpcs).to.not.be.empty;
     expect(proxy.connects).to.include(`127.0.0.1:${front.port}`);
@@ -40,13 +51,28 @@ describe('AWS clients behind a proxy and a custom CA', () => {
   });
 
   it('reaches an endpoint NO_PROXY lists directly', async () => {
-    const ec2 = clients(new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, noProxy: '127.0.0.0/8', trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }));
+    const ec2 = clients(
+      new OutboundHttp({
+        proxyLoopback: true,
+        httpsProxy: proxy.url,
+        noProxy: '127.0.0.0/8',
+        trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }],
+      }),
+    );
     await ec2.describeVpcs([]);
     expect(proxy.connects).to.deep.equal([]);
   });
 
   it('fails with an error naming the CA bundle when it does not hold the endpoint’s CA', async () => {
-    const ec2 = clients(new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: [{ source: '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem', pem: generateServingCert('other').certPem }] }));
+    const ec2 = clients(
+      new OutboundHttp({
+        proxyLoopback: true,
+        httpsProxy: proxy.url,
+        trustedCaBundles: [
+          { source: '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem', pem: generateServingCert('other').certPem },
+        ],
+      }),
+    );
     const err = await ec2.describeVpcs([]).then(
       () => undefined,
       (e: unknown) => e,

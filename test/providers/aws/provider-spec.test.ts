@@ -26,7 +26,10 @@ const valid = () => ({
 describe('AWS providerSpec limits the cloud accepts', () => {
   it('accepts the zones of a region, Local and Wavelength Zones included, and a decimal maxPrice', () => {
     for (const availabilityZone of ['us-east-1a', 'us-east-1-bos-1a', 'us-east-1-wl1-bos-wlz-1']) {
-      expect(() => decodeProviderConfig({ ...valid(), placement: { region: 'us-east-1', availabilityZone } }), availabilityZone).not.to.throw();
+      expect(
+        () => decodeProviderConfig({ ...valid(), placement: { region: 'us-east-1', availabilityZone } }),
+        availabilityZone,
+      ).not.to.throw();
     }
     expect(() => decodeProviderConfig({ ...valid(), spotMarketOptions: { maxPrice: '0.05' } })).not.to.throw();
     expect(() => decodeProviderConfig({ ...valid(), instanceType: 'u7i-12tb.224xlarge' })).not.to.throw();
@@ -83,27 +86,67 @@ describe('AWS providerSpec', () => {
     expect(config.userDataSecret).to.deep.equal({ name: DEFAULT_USER_DATA_SECRET });
     expect(config.credentialsSecret).to.deep.equal({ name: DEFAULT_CREDENTIALS_SECRET });
     expect(warnings.join()).to.contain('setting the default instance type m5.large');
-    expect(decodeProviderConfig(spec, { defaultRegion: 'eu-west-1', defaultArchitecture: 'arm64' }).config.instanceType).to.equal('m6g.large');
+    expect(
+      decodeProviderConfig(spec, { defaultRegion: 'eu-west-1', defaultArchitecture: 'arm64' }).config.instanceType,
+    ).to.equal('m6g.large');
   });
 
   it('reports unknown fields with their full path as warnings, never as errors', () => {
-    const { unknownFields, warnings } = decodeProviderConfig({ ...valid(), instanceTyp: 'm5.large', placement: { region: 'us-east-1', zone: 'a' } });
-    expect(unknownFields).to.have.members(['spec.providerSpec.value.instanceTyp', 'spec.providerSpec.value.placement.zone']);
+    const { unknownFields, warnings } = decodeProviderConfig({
+      ...valid(),
+      instanceTyp: 'm5.large',
+      placement: { region: 'us-east-1', zone: 'a' },
+    });
+    expect(unknownFields).to.have.members([
+      'spec.providerSpec.value.instanceTyp',
+      'spec.providerSpec.value.placement.zone',
+    ]);
     expect(warnings).to.include('Unknown field (spec.providerSpec.value.instanceTyp) will be ignored');
   });
 
-  const invalidCases: Array<{ name: string; patch: Record<string, unknown>; field: string; message: string; controlPlane?: boolean }> = [
-    { name: 'no AMI', patch: { ami: {} }, field: 'spec.providerSpec.value.ami', message: 'expected providerSpec.ami.id to be populated' },
-    { name: 'no region', patch: { placement: {} }, field: 'spec.providerSpec.value.placement.region', message: 'expected providerSpec.placement.region to be populated' },
-    { name: 'a wrong type', patch: { instanceType: 5 }, field: 'spec.providerSpec.value.instanceType', message: 'must be a string' },
-    { name: 'a non-integer deviceIndex', patch: { deviceIndex: 1.5 }, field: 'spec.providerSpec.value.deviceIndex', message: 'must be an integer' },
+  const invalidCases: Array<{
+    name: string;
+    patch: Record<string, unknown>;
+    field: string;
+    message: string;
+    controlPlane?: boolean;
+  }> = [
+    {
+      name: 'no AMI',
+      patch: { ami: {} },
+      field: 'spec.providerSpec.value.ami',
+      message: 'expected providerSpec.ami.id to be populated',
+    },
+    {
+      name: 'no region',
+      patch: { placement: {} },
+      field: 'spec.providerSpec.value.placement.region',
+      message: 'expected providerSpec.placement.region to be populated',
+    },
+    {
+      name: 'a wrong type',
+      patch: { instanceType: 5 },
+      field: 'spec.providerSpec.value.instanceType',
+      message: 'must be a string',
+    },
+    {
+      name: 'a non-integer deviceIndex',
+      patch: { deviceIndex: 1.5 },
+      field: 'spec.providerSpec.value.deviceIndex',
+      message: 'must be an integer',
+    },
     {
       name: 'a malformed capacity reservation',
       patch: { capacityReservationId: 'cr-123' },
       field: 'spec.providerSpec.value.capacityReservationId',
       message: "it must start with 'cr-' and be exactly 20 characters long with 17 hexadecimal characters",
     },
-    { name: 'an unknown market type', patch: { marketType: 'Cheap' }, field: 'spec.providerSpec.value.marketType', message: 'Unsupported value: "Cheap"' },
+    {
+      name: 'an unknown market type',
+      patch: { marketType: 'Cheap' },
+      field: 'spec.providerSpec.value.marketType',
+      message: 'Unsupported value: "Cheap"',
+    },
     {
       name: 'CapacityBlock without a reservation',
       patch: { marketType: 'CapacityBlock' },
@@ -140,7 +183,12 @@ describe('AWS providerSpec', () => {
       field: 'spec.providerSpec.value.blockDevices',
       message: 'non root device must have name',
     },
-    { name: 'a negative deviceIndex', patch: { deviceIndex: -1 }, field: 'spec.providerSpec.value.deviceIndex', message: 'must be between 0 and' },
+    {
+      name: 'a negative deviceIndex',
+      patch: { deviceIndex: -1 },
+      field: 'spec.providerSpec.value.deviceIndex',
+      message: 'must be between 0 and',
+    },
     {
       name: 'an EBS volume larger than the cloud allows',
       patch: { blockDevices: [{ ebs: { volumeType: 'gp3', volumeSize: 1e12 } }] },
@@ -165,14 +213,54 @@ describe('AWS providerSpec', () => {
       field: 'spec.providerSpec.value.blockDevices[0].ebs.iops',
       message: 'must be between 0 and 256000',
     },
-    { name: 'a negative spot maxPrice', patch: { spotMarketOptions: { maxPrice: '-1' } }, field: 'spec.providerSpec.value.spotMarketOptions.maxPrice', message: 'non-negative decimal' },
-    { name: 'a spot maxPrice in exponent form', patch: { spotMarketOptions: { maxPrice: '1e3' } }, field: 'spec.providerSpec.value.spotMarketOptions.maxPrice', message: 'non-negative decimal' },
-    { name: 'a 5 MB instanceType', patch: { instanceType: 'm'.repeat(5 * 1024 * 1024) }, field: 'spec.providerSpec.value.instanceType', message: 'Too long' },
-    { name: 'an instanceType that is not one', patch: { instanceType: 'M5 Large' }, field: 'spec.providerSpec.value.instanceType', message: 'EC2 instance type' },
-    { name: 'a path in the region', patch: { placement: { region: '../us-east-1' } }, field: 'spec.providerSpec.value.placement.region', message: 'AWS region' },
-    { name: 'a zone of another region', patch: { placement: { region: 'us-east-1', availabilityZone: 'us-west-2a' } }, field: 'spec.providerSpec.value.placement.availabilityZone', message: 'zone of region us-east-1' },
-    { name: 'a tag value over 256 characters', patch: { tags: [{ name: 'k', value: 'v'.repeat(257) }] }, field: 'spec.providerSpec.value.tags[0].value', message: 'Too long' },
-    { name: 'an unknown tenancy', patch: { placement: { region: 'us-east-1', tenancy: 'shared' } }, field: 'spec.providerSpec.value.placement.tenancy', message: 'Unsupported value' },
+    {
+      name: 'a negative spot maxPrice',
+      patch: { spotMarketOptions: { maxPrice: '-1' } },
+      field: 'spec.providerSpec.value.spotMarketOptions.maxPrice',
+      message: 'non-negative decimal',
+    },
+    {
+      name: 'a spot maxPrice in exponent form',
+      patch: { spotMarketOptions: { maxPrice: '1e3' } },
+      field: 'spec.providerSpec.value.spotMarketOptions.maxPrice',
+      message: 'non-negative decimal',
+    },
+    {
+      name: 'a 5 MB instanceType',
+      patch: { instanceType: 'm'.repeat(5 * 1024 * 1024) },
+      field: 'spec.providerSpec.value.instanceType',
+      message: 'Too long',
+    },
+    {
+      name: 'an instanceType that is not one',
+      patch: { instanceType: 'M5 Large' },
+      field: 'spec.providerSpec.value.instanceType',
+      message: 'EC2 instance type',
+    },
+    {
+      name: 'a path in the region',
+      patch: { placement: { region: '../us-east-1' } },
+      field: 'spec.providerSpec.value.placement.region',
+      message: 'AWS region',
+    },
+    {
+      name: 'a zone of another region',
+      patch: { placement: { region: 'us-east-1', availabilityZone: 'us-west-2a' } },
+      field: 'spec.providerSpec.value.placement.availabilityZone',
+      message: 'zone of region us-east-1',
+    },
+    {
+      name: 'a tag value over 256 characters',
+      patch: { tags: [{ name: 'k', value: 'v'.repeat(257) }] },
+      field: 'spec.providerSpec.value.tags[0].value',
+      message: 'Too long',
+    },
+    {
+      name: 'an unknown tenancy',
+      patch: { placement: { region: 'us-east-1', tenancy: 'shared' } },
+      field: 'spec.providerSpec.value.placement.tenancy',
+      message: 'Unsupported value',
+    },
     {
       name: 'host tenancy on a control-plane machine',
       patch: { placement: { region: 'us-east-1', tenancy: 'host' } },
@@ -194,13 +282,25 @@ describe('AWS providerSpec', () => {
     },
     {
       name: 'dynamic allocation with AnyAvailable affinity',
-      patch: { placement: { region: 'us-east-1', tenancy: 'host', host: { affinity: 'AnyAvailable', dedicatedHost: { allocationStrategy: 'Dynamic' } } } },
+      patch: {
+        placement: {
+          region: 'us-east-1',
+          tenancy: 'host',
+          host: { affinity: 'AnyAvailable', dedicatedHost: { allocationStrategy: 'Dynamic' } },
+        },
+      },
       field: 'spec.providerSpec.value.placement.host.affinity',
       message: 'hostAffinity must be DedicatedHost when using dynamic host allocation',
     },
     {
       name: 'a malformed dedicated host id',
-      patch: { placement: { region: 'us-east-1', tenancy: 'host', host: { affinity: 'DedicatedHost', dedicatedHost: { id: 'h-12' } } } },
+      patch: {
+        placement: {
+          region: 'us-east-1',
+          tenancy: 'host',
+          host: { affinity: 'DedicatedHost', dedicatedHost: { id: 'h-12' } },
+        },
+      },
       field: 'spec.providerSpec.value.placement.host.dedicatedHost.id',
       message: "must start with 'h-'",
     },
@@ -216,14 +316,24 @@ describe('AWS providerSpec', () => {
       field: 'spec.providerSpec.value.placementGroupPartition',
       message: 'must be between 1 and 7',
     },
-    { name: 'an unknown NIC type', patch: { networkInterfaceType: 'SRIOV' }, field: 'spec.providerSpec.value.networkInterfaceType', message: 'supported values: "ENA", "EFA"' },
+    {
+      name: 'an unknown NIC type',
+      patch: { networkInterfaceType: 'SRIOV' },
+      field: 'spec.providerSpec.value.networkInterfaceType',
+      message: 'supported values: "ENA", "EFA"',
+    },
     {
       name: 'an unknown IMDS authentication',
       patch: { metadataServiceOptions: { authentication: 'Maybe' } },
       field: 'spec.providerSpec.value.metadataServiceOptions.authentication',
       message: 'Unsupported value',
     },
-    { name: 'empty cpuOptions', patch: { cpuOptions: {} }, field: 'spec.providerSpec.value.cpuOptions', message: 'At least one field must be set if cpuOptions is provided' },
+    {
+      name: 'empty cpuOptions',
+      patch: { cpuOptions: {} },
+      field: 'spec.providerSpec.value.cpuOptions',
+      message: 'At least one field must be set if cpuOptions is provided',
+    },
     {
       name: 'an unknown load balancer type',
       patch: { loadBalancers: [{ name: 'lb', type: 'application' }] },
@@ -236,7 +346,12 @@ describe('AWS providerSpec', () => {
       field: 'spec.providerSpec.value.securityGroups[0]',
       message: 'by id or by at least one filter',
     },
-    { name: 'a tag with an empty name', patch: { tags: [{ name: '', value: 'v' }] }, field: 'spec.providerSpec.value.tags[0].name', message: 'between 1 and 128' },
+    {
+      name: 'a tag with an empty name',
+      patch: { tags: [{ name: '', value: 'v' }] },
+      field: 'spec.providerSpec.value.tags[0].name',
+      message: 'between 1 and 128',
+    },
   ];
 
   for (const c of invalidCases) {
@@ -255,12 +370,24 @@ describe('AWS providerSpec', () => {
   });
 
   it('warns, as the webhook does, about ARNs, missing subnets and IAM profiles and duplicated tags', () => {
-    const spec: Record<string, unknown> = { ...valid(), ami: { id: 'ami-1', arn: 'arn:x' }, subnet: {}, tags: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] };
+    const spec: Record<string, unknown> = {
+      ...valid(),
+      ami: { id: 'ami-1', arn: 'arn:x' },
+      subnet: {},
+      tags: [
+        { name: 'a', value: '1' },
+        { name: 'a', value: '2' },
+      ],
+    };
     delete spec.iamInstanceProfile;
     const { warnings } = decodeProviderConfig(spec);
-    expect(warnings).to.include("can't use providerSpec.ami.arn, only providerSpec.ami.id can be used to reference AMI");
+    expect(warnings).to.include(
+      "can't use providerSpec.ami.arn, only providerSpec.ami.id can be used to reference AMI",
+    );
     expect(warnings.join('\n')).to.contain('No subnet has been provided');
-    expect(warnings).to.include('providerSpec.iamInstanceProfile: no IAM instance profile provided: nodes may be unable to join the cluster');
+    expect(warnings).to.include(
+      'providerSpec.iamInstanceProfile: no IAM instance profile provided: nodes may be unable to join the cluster',
+    );
     expect(warnings).to.include('providerSpec.tags: duplicated tag names (a): only the first value will be used.');
   });
 
@@ -279,10 +406,22 @@ describe('AWS providerSpec', () => {
 
   it('round-trips the provider status and moves lastTransitionTime only when the status flips', () => {
     const status = decodeProviderStatus({ instanceId: 'i-1', instanceState: 'pending', junk: 1 });
-    setProviderCondition(status, { type: 'MachineCreation', status: 'True', reason: 'MachineCreationSucceeded', message: 'ok' }, 't1');
-    setProviderCondition(status, { type: 'MachineCreation', status: 'True', reason: 'MachineCreationSucceeded', message: 'ok again' }, 't2');
+    setProviderCondition(
+      status,
+      { type: 'MachineCreation', status: 'True', reason: 'MachineCreationSucceeded', message: 'ok' },
+      't1',
+    );
+    setProviderCondition(
+      status,
+      { type: 'MachineCreation', status: 'True', reason: 'MachineCreationSucceeded', message: 'ok again' },
+      't2',
+    );
     expect(status.conditions?.[0]?.lastTransitionTime).to.equal('t1');
-    setProviderCondition(status, { type: 'MachineCreation', status: 'False', reason: 'MachineCreationFailed', message: 'x' }, 't3');
+    setProviderCondition(
+      status,
+      { type: 'MachineCreation', status: 'False', reason: 'MachineCreationFailed', message: 'x' },
+      't3',
+    );
     expect(status.conditions?.[0]?.lastTransitionTime).to.equal('t3');
     const encoded = encodeProviderStatus(status);
     expect(encoded).to.deep.include({ instanceId: 'i-1', instanceState: 'pending' });

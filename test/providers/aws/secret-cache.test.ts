@@ -24,7 +24,10 @@ describe('withSecretCache', () => {
     const clock = new FakeClock();
     const inner = countingClient();
     const client = withSecretCache(inner, clock, 10_000);
-    await Promise.all([client.get(Secrets, { namespace: 'ns', name: 'creds' }), client.get(Secrets, { namespace: 'ns', name: 'creds' })]);
+    await Promise.all([
+      client.get(Secrets, { namespace: 'ns', name: 'creds' }),
+      client.get(Secrets, { namespace: 'ns', name: 'creds' }),
+    ]);
     await client.get(Secrets, { namespace: 'ns', name: 'creds' });
     expect(inner.gets).to.deep.equal(['secrets/creds']);
     clock.step(10_001);
@@ -38,7 +41,10 @@ describe('withSecretCache', () => {
     await client.get(Machines, { namespace: 'ns', name: 'm' });
     await client.get(Machines, { namespace: 'ns', name: 'm' });
     inner.failNext = true;
-    await client.get(Secrets, { namespace: 'ns', name: 's' }).then(() => expect.fail('should reject'), () => undefined);
+    await client.get(Secrets, { namespace: 'ns', name: 's' }).then(
+      () => expect.fail('should reject'),
+      () => undefined,
+    );
     await client.get(Secrets, { namespace: 'ns', name: 's' });
     expect(inner.gets).to.deep.equal(['machines/m', 'machines/m', 'secrets/s', 'secrets/s']);
   });

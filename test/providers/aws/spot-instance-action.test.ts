@@ -17,7 +17,14 @@ describe('the AWS Spot interruption notice reader (IMDSv2)', function () {
     clock = new FakeClock(Date.UTC(2026, 10, 26, 9, 0, 0));
     emu = await startEc2Emulator({ clock, timings: { bootMs: 1000 } });
     ec2 = ec2Client(emu);
-    const out = await ec2.send(new RunInstancesCommand(workerLaunch('s', { InstanceMarketOptions: { MarketType: 'spot' }, MetadataOptions: { HttpTokens: 'required' } })));
+    const out = await ec2.send(
+      new RunInstancesCommand(
+        workerLaunch('s', {
+          InstanceMarketOptions: { MarketType: 'spot' },
+          MetadataOptions: { HttpTokens: 'required' },
+        }),
+      ),
+    );
     spot = out.Instances![0]!.InstanceId!;
     clock.step(1000);
   });
@@ -26,7 +33,7 @@ describe('the AWS Spot interruption notice reader (IMDSv2)', function () {
     await emu.stop();
   });
 
-  it('reports no notice while IMDS answers 404, and EC2\'s action and time once it gives one', async () => {
+  it("reports no notice while IMDS answers 404, and EC2's action and time once it gives one", async () => {
     const source = new SpotInstanceActionSource({ endpoint: await emu.metadataEndpoint(spot), clock });
     expect(await source.check(signal)).to.equal(undefined);
     emu.spotInterrupt(spot);
@@ -41,7 +48,11 @@ describe('the AWS Spot interruption notice reader (IMDSv2)', function () {
   });
 
   it('renews its token before it expires', async () => {
-    const source = new SpotInstanceActionSource({ endpoint: await emu.metadataEndpoint(spot), clock, tokenTtlSeconds: 120 });
+    const source = new SpotInstanceActionSource({
+      endpoint: await emu.metadataEndpoint(spot),
+      clock,
+      tokenTtlSeconds: 120,
+    });
     await source.check(signal);
     clock.step(61_000); // past the renewal point (ttl - 60 s): a new PUT, and no 401 on the way
     await source.check(signal);
@@ -50,7 +61,11 @@ describe('the AWS Spot interruption notice reader (IMDSv2)', function () {
 
   it('fetches a new token and asks again when IMDS no longer accepts its token (401)', async () => {
     // The reader's own clock stands still, so it believes its token is fresh while IMDS has let it expire.
-    const source = new SpotInstanceActionSource({ endpoint: await emu.metadataEndpoint(spot), clock: new FakeClock(clock.now()), tokenTtlSeconds: 120 });
+    const source = new SpotInstanceActionSource({
+      endpoint: await emu.metadataEndpoint(spot),
+      clock: new FakeClock(clock.now()),
+      tokenTtlSeconds: 120,
+    });
     await source.check(signal);
     emu.setTimings({ spotNoticeMs: 300_000 });
     emu.spotInterrupt(spot);
@@ -60,7 +75,10 @@ describe('the AWS Spot interruption notice reader (IMDSv2)', function () {
   });
 
   it('fails with a typed error, for the handler to retry, when IMDS cannot be reached or refuses the token', async () => {
-    const unreachable = new SpotInstanceActionSource({ endpoint: await emu.metadataEndpoint(spot, { hops: 2 }), timeoutMs: 500 });
+    const unreachable = new SpotInstanceActionSource({
+      endpoint: await emu.metadataEndpoint(spot, { hops: 2 }),
+      timeoutMs: 500,
+    });
     const err = await unreachable.check(signal).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(MetadataServiceError);
     expect((err as MetadataServiceError).path).to.equal('/latest/api/token');
@@ -68,6 +86,8 @@ describe('the AWS Spot interruption notice reader (IMDSv2)', function () {
 
   it('refuses a malformed endpoint or token lifetime at construction', () => {
     expect(() => new SpotInstanceActionSource({ endpoint: 'not a url' })).to.throw(TypeError);
-    expect(() => new SpotInstanceActionSource({ endpoint: 'http://127.0.0.1:1', tokenTtlSeconds: 0 })).to.throw(/tokenTtlSeconds must be an integer from 1 to 21600/);
+    expect(() => new SpotInstanceActionSource({ endpoint: 'http://127.0.0.1:1', tokenTtlSeconds: 0 })).to.throw(
+      /tokenTtlSeconds must be an integer from 1 to 21600/,
+    );
   });
 });

@@ -9,14 +9,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock, RealClock, type Secret } from '../../../lib/index.js';
 import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
-import { AwsClientFactory, createAwsActuator, credentialsFromSecret, CredentialsSecretError } from '../../../providers/aws/index.js';
+import {
+  AwsClientFactory,
+  createAwsActuator,
+  credentialsFromSecret,
+  CredentialsSecretError,
+} from '../../../providers/aws/index.js';
 import { defaultSecrets, machine, recordingContext, secretsClient } from './fixtures.js';
 
 const ROLE = 'arn:aws:iam::123456789012:role/openshift-machine-api-aws-cloud-credentials';
 const STS_CALL = 'sts:AssumeRoleWithWebIdentity';
 
 function profileSecret(lines: string[]): Secret {
-  return { metadata: { namespace: 'openshift-machine-api', name: 'aws-cloud-credentials' }, stringData: { credentials: ['[default]', ...lines].join('\n') } };
+  return {
+    metadata: { namespace: 'openshift-machine-api', name: 'aws-cloud-credentials' },
+    stringData: { credentials: ['[default]', ...lines].join('\n') },
+  };
 }
 
 describe('AWS web identity (STS) credentials', () => {
@@ -40,12 +48,20 @@ describe('AWS web identity (STS) credentials', () => {
 
   describe('the credentials Secret', () => {
     it('reads role_arn and web_identity_token_file, as the cloud credential operator writes them in STS mode', () => {
-      expect(credentialsFromSecret(profileSecret([`role_arn = ${ROLE}`, `web_identity_token_file = ${tokenFile}`]))).to.deep.equal({ roleArn: ROLE, webIdentityTokenFile: tokenFile });
+      expect(
+        credentialsFromSecret(profileSecret([`role_arn = ${ROLE}`, `web_identity_token_file = ${tokenFile}`])),
+      ).to.deep.equal({ roleArn: ROLE, webIdentityTokenFile: tokenFile });
     });
 
     it('names the half that is missing', () => {
-      expect(() => credentialsFromSecret(profileSecret([`role_arn = ${ROLE}`]))).to.throw(CredentialsSecretError, /web_identity_token_file is missing/);
-      expect(() => credentialsFromSecret(profileSecret([`web_identity_token_file = ${tokenFile}`]))).to.throw(CredentialsSecretError, /role_arn is missing/);
+      expect(() => credentialsFromSecret(profileSecret([`role_arn = ${ROLE}`]))).to.throw(
+        CredentialsSecretError,
+        /web_identity_token_file is missing/,
+      );
+      expect(() => credentialsFromSecret(profileSecret([`web_identity_token_file = ${tokenFile}`]))).to.throw(
+        CredentialsSecretError,
+        /role_arn is missing/,
+      );
     });
   });
 
@@ -54,14 +70,20 @@ describe('AWS web identity (STS) credentials', () => {
       const clock = new FakeClock(Date.now());
       emu = await startEc2Emulator({ clock, requireAccessKeyId: 'AKIDONLYSTATIC' });
       factory = new AwsClientFactory({ clock: new RealClock(), endpoint: emu.endpoint, maxAttempts: 1 });
-      await factory.get('us-east-1', { roleArn: ROLE, webIdentityTokenFile: tokenFile }, 'ns/creds').ec2.describeVpcs([]);
+      await factory
+        .get('us-east-1', { roleArn: ROLE, webIdentityTokenFile: tokenFile }, 'ns/creds')
+        .ec2.describeVpcs([]);
       const [session] = emu.sessions();
       expect(session).to.include({ roleArn: ROLE, sessionName: 'machine-api-provider-aws' });
       const ec2 = new EC2Client({
         region: 'us-east-1',
         endpoint: emu.endpoint,
         maxAttempts: 1,
-        credentials: { accessKeyId: session!.accessKeyId, secretAccessKey: session!.secretAccessKey, sessionToken: session!.sessionToken },
+        credentials: {
+          accessKeyId: session!.accessKeyId,
+          secretAccessKey: session!.secretAccessKey,
+          sessionToken: session!.sessionToken,
+        },
       });
       try {
         await ec2.send(new DescribeVpcsCommand({}));
@@ -71,7 +93,12 @@ describe('AWS web identity (STS) credentials', () => {
           (e: unknown) => e,
         );
         expect(err).to.have.property('name', 'RequestExpired');
-        const forged = new EC2Client({ region: 'us-east-1', endpoint: emu.endpoint, maxAttempts: 1, credentials: { accessKeyId: session!.accessKeyId, secretAccessKey: 'x', sessionToken: 'other' } });
+        const forged = new EC2Client({
+          region: 'us-east-1',
+          endpoint: emu.endpoint,
+          maxAttempts: 1,
+          credentials: { accessKeyId: session!.accessKeyId, secretAccessKey: 'x', sessionToken: 'other' },
+        });
         const refused = await forged.send(new DescribeVpcsCommand({})).then(
           () => undefined,
           (e: unknown) => e,
@@ -88,7 +115,9 @@ describe('AWS web identity (STS) credentials', () => {
     it('calls EC2 with the session credentials STS issued for the web identity token, reusing them while they are fresh', async () => {
       emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDONLYSTATIC' });
       factory = new AwsClientFactory({ clock: new RealClock(), endpoint: emu.endpoint, maxAttempts: 1 });
-      const creds = credentialsFromSecret(profileSecret([`role_arn = ${ROLE}`, `web_identity_token_file = ${tokenFile}`]));
+      const creds = credentialsFromSecret(
+        profileSecret([`role_arn = ${ROLE}`, `web_identity_token_file = ${tokenFile}`]),
+      );
       const { ec2 } = factory.get('us-east-1', creds, 'ns/creds');
       await ec2.describeVpcs([]);
       await ec2.describeSubnets({});
@@ -98,7 +127,12 @@ describe('AWS web identity (STS) credentials', () => {
 
     it('renews credentials that are about to expire before using them (the SDK renews within five minutes of expiry)', async () => {
       emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDONLYSTATIC', stsSessionSeconds: 240 });
-      factory = new AwsClientFactory({ clock: new RealClock(), endpoint: emu.endpoint, maxAttempts: 1, lookupCacheTtlMs: 0 });
+      factory = new AwsClientFactory({
+        clock: new RealClock(),
+        endpoint: emu.endpoint,
+        maxAttempts: 1,
+        lookupCacheTtlMs: 0,
+      });
       const { ec2 } = factory.get('us-east-1', { roleArn: ROLE, webIdentityTokenFile: tokenFile }, 'ns/creds');
       await ec2.describeVpcs([]);
       await ec2.describeVpcs([]);
@@ -125,13 +159,22 @@ describe('AWS web identity (STS) credentials', () => {
 
   describe('through the actuator', () => {
     it('creates, sees and deletes a Machine’s instance with credentials from the STS profile Secret only', async () => {
-      emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDONLYSTATIC', timings: { bootMs: 30, terminateMs: 30, stopMs: 30 } });
+      emu = await startEc2Emulator({
+        requireAccessKeyId: 'AKIDONLYSTATIC',
+        timings: { bootMs: 30, terminateMs: 30, stopMs: 30 },
+      });
       const secrets = defaultSecrets().map((s) =>
         s.metadata.name === 'aws-cloud-credentials'
           ? { ...profileSecret([`role_arn = ${ROLE}`, `web_identity_token_file = ${tokenFile}`]), metadata: s.metadata }
           : s,
       );
-      const actuator = createAwsActuator({ client: secretsClient(secrets), clock: new RealClock(), endpoint: emu.endpoint, retryDelayMs: () => 1, batchWindowMs: 2 });
+      const actuator = createAwsActuator({
+        client: secretsClient(secrets),
+        clock: new RealClock(),
+        endpoint: emu.endpoint,
+        retryDelayMs: () => 1,
+        batchWindowMs: 2,
+      });
       try {
         const m = machine('sts-worker-1');
         await actuator.create(m, recordingContext());

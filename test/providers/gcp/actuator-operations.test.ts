@@ -2,7 +2,14 @@
 // waiting on wall time): create() never waits for the boot, exists() and delete() wait (requeue) for an unseen
 // instance only within the eventual-consistency window, and a restart loses nothing that matters.
 import { expect } from 'chai';
-import { DEFAULT_VISIBILITY_WINDOW_MS, FakeClock, InsufficientCapacityError, RequeueAfterError, findError, type Machine } from '../../../lib/index.js';
+import {
+  DEFAULT_VISIBILITY_WINDOW_MS,
+  FakeClock,
+  InsufficientCapacityError,
+  RequeueAfterError,
+  findError,
+  type Machine,
+} from '../../../lib/index.js';
 import { createGcpActuator, type ComputeApi, type GcpActuator, type Operation } from '../../../providers/gcp/index.js';
 import { machine, recordingContext, secretsClient } from './fixtures.js';
 
@@ -102,7 +109,10 @@ describe('GCP actuator and inserts no read shows yet', () => {
     return watched;
   }
 
-  const deleting = (m: Machine): Machine => ({ ...m, metadata: { ...m.metadata, deletionTimestamp: new Date(clock.now()).toISOString() } });
+  const deleting = (m: Machine): Machine => ({
+    ...m,
+    metadata: { ...m.metadata, deletionTimestamp: new Date(clock.now()).toISOString() },
+  });
 
   it('returns from create as soon as GCE accepts the insert, without waiting on its operation or reading the instance', async () => {
     const m = machine('fast-1');
@@ -121,7 +131,9 @@ describe('GCP actuator and inserts no read shows yet', () => {
     expect(early).to.be.instanceOf(RequeueAfterError);
     // The first look again comes within about a second, growing while the wait lasts.
     expect((early as RequeueAfterError).requeueAfterMs).to.equal(1_000);
-    expect(await drive(rejection(actuator.delete(deleting(m), recordingContext())))).to.be.instanceOf(RequeueAfterError);
+    expect(await drive(rejection(actuator.delete(deleting(m), recordingContext())))).to.be.instanceOf(
+      RequeueAfterError,
+    );
     expect(fake.calls).to.not.include('deleteInstance');
 
     clock.step(WINDOW_MS);
@@ -133,7 +145,11 @@ describe('GCP actuator and inserts no read shows yet', () => {
     const actuator = newActuator();
     const m = machine('failed-1');
     await actuator.create(m, recordingContext());
-    fake.operation = { name: 'operation-1', status: 'DONE', error: { errors: [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }] } };
+    fake.operation = {
+      name: 'operation-1',
+      status: 'DONE',
+      error: { errors: [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }] },
+    };
     expect(await drive(rejection(actuator.delete(deleting(m), recordingContext())))).to.equal('resolved');
     expect(fake.calls.filter((c) => c === 'getZoneOperation')).to.have.length(1);
   });
@@ -141,7 +157,11 @@ describe('GCP actuator and inserts no read shows yet', () => {
   it('after an insert fails in its operation, reports it once; the next create sends a new insert at once (the controller paces it)', async () => {
     const actuator = newActuator();
     const m = machine('quota-1');
-    fake.operation = { name: 'operation-1', status: 'DONE', error: { errors: [{ code: 'QUOTA_EXCEEDED', message: "Quota 'CPUS' exceeded" }] } };
+    fake.operation = {
+      name: 'operation-1',
+      status: 'DONE',
+      error: { errors: [{ code: 'QUOTA_EXCEEDED', message: "Quota 'CPUS' exceeded" }] },
+    };
     const inserts = () => fake.calls.filter((c) => c === 'insertInstance').length;
     for (const n of [1, 2]) {
       await actuator.create(m, recordingContext());
@@ -158,11 +178,21 @@ describe('GCP actuator and inserts no read shows yet', () => {
     const actuator = newActuator();
     const m = machine('stockout-1');
     await actuator.create(m, recordingContext());
-    fake.operation = { name: 'operation-1', status: 'DONE', error: { errors: [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }] } };
+    fake.operation = {
+      name: 'operation-1',
+      status: 'DONE',
+      error: { errors: [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }] },
+    };
     expect(await drive(actuator.exists(m, recordingContext()))).to.equal(false);
     const err = findError(await rejection(actuator.create(m, recordingContext())), InsufficientCapacityError);
     const spec = m.spec?.providerSpec?.value as { zone: string; machineType: string };
-    expect(err).to.include({ cloudCode: 'ZONE_RESOURCE_POOL_EXHAUSTED', zone: spec.zone, instanceType: spec.machineType, detail: 'no capacity', reason: 'InsufficientResources' });
+    expect(err).to.include({
+      cloudCode: 'ZONE_RESOURCE_POOL_EXHAUSTED',
+      zone: spec.zone,
+      instanceType: spec.machineType,
+      detail: 'no capacity',
+      reason: 'InsufficientResources',
+    });
   });
 
   it('after a restart, lets create() send the insert again under the same requestId, and keeps deletion waiting', async () => {
@@ -188,7 +218,9 @@ describe('GCP actuator and inserts no read shows yet', () => {
     m.status = { ...m.status, providerStatus: { ...(m.status?.providerStatus as object), instanceState: 'RUNNING' } };
     m.spec = { ...m.spec, providerID: 'gce://p/z/seen-1' };
     // RUNNING on record is not "seen terminating": a read that misses it may lag, so the finalizer stays.
-    expect(await drive(rejection(actuator.delete(deleting(m), recordingContext())))).to.be.instanceOf(RequeueAfterError);
+    expect(await drive(rejection(actuator.delete(deleting(m), recordingContext())))).to.be.instanceOf(
+      RequeueAfterError,
+    );
     clock.step(DEFAULT_VISIBILITY_WINDOW_MS);
     expect(await drive(rejection(actuator.delete(deleting(m), recordingContext())))).to.equal('resolved');
     expect(fake.calls).to.not.include('getZoneOperation');

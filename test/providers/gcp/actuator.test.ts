@@ -2,10 +2,25 @@
 // compute clients; a recording ComputeApi wrapper shows which calls were made and with which request ids.
 import { expect } from 'chai';
 import { PassThroughClient } from 'google-auth-library';
-import { InsufficientCapacityError, InvalidMachineConfigurationError, RealClock, findError, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
+import {
+  InsufficientCapacityError,
+  InvalidMachineConfigurationError,
+  RealClock,
+  findError,
+  isInvalidMachineConfiguration,
+  type Machine,
+} from '../../../lib/index.js';
 import { echoContext, eventually } from '../../../lib/testing/index.js';
 import { startGceEmulator, VIEW_LIST, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
-import { SdkComputeApi, buildInstance, createGcpActuator, decodeProviderSpec, type ComputeApi, type GcpActuator, type Instance } from '../../../providers/gcp/index.js';
+import {
+  SdkComputeApi,
+  buildInstance,
+  createGcpActuator,
+  decodeProviderSpec,
+  type ComputeApi,
+  type GcpActuator,
+  type Instance,
+} from '../../../providers/gcp/index.js';
 import { CLUSTER_ID, PROJECT, REGION, ZONE, gcpSpec, machine, recordingContext, secretsClient } from './fixtures.js';
 
 interface Call {
@@ -56,7 +71,11 @@ describe('GCP actuator', function () {
       batchWindowMs: 5,
       rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
       requeueAfterMs: 50,
-      createComputeApi: () => recording(new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } }), calls),
+      createComputeApi: () =>
+        recording(
+          new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } }),
+          calls,
+        ),
     });
   });
 
@@ -74,7 +93,9 @@ describe('GCP actuator', function () {
   /** What the machine controller does for a new Machine: create, then exists() and update() once GCE shows it. */
   async function running(m: Machine): Promise<Machine> {
     await actuator.create(m, recordingContext());
-    await eventually('the instance to be seen', async () => ((await actuator.exists(m, recordingContext()).catch(() => false)) ? true : undefined));
+    await eventually('the instance to be seen', async () =>
+      (await actuator.exists(m, recordingContext()).catch(() => false)) ? true : undefined,
+    );
     await actuator.update(m, recordingContext());
     return m;
   }
@@ -88,9 +109,16 @@ describe('GCP actuator', function () {
     expect(calls.map((c) => c.method)).to.deep.equal(['getImage', 'insertInstance']);
     expect(emu.instance('create-1')).to.not.equal(undefined);
     expect(m.spec?.providerID).to.equal(undefined);
-    const status = m.status?.providerStatus as { instanceId: string; conditions: Array<{ type: string; status: string; reason: string }> };
+    const status = m.status?.providerStatus as {
+      instanceId: string;
+      conditions: Array<{ type: string; status: string; reason: string }>;
+    };
     expect(status.instanceId).to.equal('create-1');
-    expect(status.conditions[0]).to.include({ type: 'MachineCreated', status: 'True', reason: 'MachineCreationSucceeded' });
+    expect(status.conditions[0]).to.include({
+      type: 'MachineCreated',
+      status: 'True',
+      reason: 'MachineCreationSucceeded',
+    });
     expect(ctx.recorded).to.deep.include({ type: 'Normal', reason: 'Create', message: 'Created Machine create-1' });
     expect(insertIds()[0]).to.match(/^[0-9a-f-]{36}$/);
   });
@@ -99,8 +127,16 @@ describe('GCP actuator', function () {
     const m = await running(machine('record-1'));
     expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/record-1`);
     expect(m.status?.addresses?.[0]?.type).to.equal('InternalIP');
-    expect(m.metadata.labels).to.include({ 'machine.openshift.io/instance-type': 'n2-standard-4', 'machine.openshift.io/region': REGION, 'machine.openshift.io/zone': ZONE });
-    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.be.oneOf(['PROVISIONING', 'STAGING', 'RUNNING']);
+    expect(m.metadata.labels).to.include({
+      'machine.openshift.io/instance-type': 'n2-standard-4',
+      'machine.openshift.io/region': REGION,
+      'machine.openshift.io/zone': ZONE,
+    });
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state']).to.be.oneOf([
+      'PROVISIONING',
+      'STAGING',
+      'RUNNING',
+    ]);
     expect((m.status?.providerStatus as { instanceState?: string }).instanceState).to.be.a('string');
   });
 
@@ -119,7 +155,14 @@ describe('GCP actuator', function () {
       emu.setQuotaLimit(REGION, 'NVIDIA_T4_GPUS', 1);
       try {
         calls.length = 0;
-        const m = machine('t4-1', gcpSpec({ machineType: 'n1-standard-8', gpus: [{ type: 'nvidia-tesla-t4', count: 2 }], onHostMaintenance: 'Terminate' }));
+        const m = machine(
+          't4-1',
+          gcpSpec({
+            machineType: 'n1-standard-8',
+            gpus: [{ type: 'nvidia-tesla-t4', count: 2 }],
+            onHostMaintenance: 'Terminate',
+          }),
+        );
         const err = findError(await rejection(actuator.create(m, recordingContext())), InsufficientCapacityError);
         expect(err).to.include({ cloudCode: 'QUOTA_EXCEEDED', zone: ZONE, instanceType: 'n1-standard-8' });
         expect(err?.message).to.contain('Quota exceeded. Metric: NVIDIA_T4_GPUS. Usage: 0. Limit: 1.');
@@ -133,7 +176,10 @@ describe('GCP actuator', function () {
       emu.setQuotaLimit(REGION, 'PREEMPTIBLE_NVIDIA_H100_GPUS', 4);
       try {
         calls.length = 0;
-        const m = machine('a3-spot-1', gcpSpec({ machineType: 'a3-highgpu-8g', provisioningModel: 'Spot', onHostMaintenance: 'Terminate' }));
+        const m = machine(
+          'a3-spot-1',
+          gcpSpec({ machineType: 'a3-highgpu-8g', provisioningModel: 'Spot', onHostMaintenance: 'Terminate' }),
+        );
         const err = findError(await rejection(actuator.create(m, recordingContext())), InsufficientCapacityError);
         expect(err?.message).to.contain('Metric: PREEMPTIBLE_NVIDIA_H100_GPUS. Usage: 0. Limit: 4.');
         noInsert();
@@ -161,7 +207,10 @@ describe('GCP actuator', function () {
       const err = await rejection(actuator.create(m, ctx));
       expect(isInvalidMachineConfiguration(err)).to.equal(false);
       expect(err.message).to.contain('QUOTA_EXCEEDED');
-      const status = m.status?.providerStatus as { instanceId?: string | null; conditions: Array<{ status: string; reason: string }> };
+      const status = m.status?.providerStatus as {
+        instanceId?: string | null;
+        conditions: Array<{ status: string; reason: string }>;
+      };
       expect(status.conditions[0]).to.include({ status: 'False', reason: 'MachineCreationFailed' });
       expect(status.instanceId ?? undefined).to.equal(undefined);
       emu.setQuotaLimit(REGION, 'INSTANCES', 1000);
@@ -216,7 +265,9 @@ describe('GCP actuator', function () {
     emu.knobs.setVisibilityDelay(0);
     await actuator.delete(m, recordingContext());
     expect(count(calls, 'deleteInstance')).to.equal(1);
-    await eventually('the instance to be gone', async () => ((await actuator.exists(m, recordingContext())) ? undefined : true));
+    await eventually('the instance to be gone', async () =>
+      (await actuator.exists(m, recordingContext())) ? undefined : true,
+    );
     expect(emu.instance('unseen-1')).to.equal(undefined);
   });
 
@@ -239,12 +290,18 @@ describe('GCP actuator', function () {
       rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
       requeueAfterMs: 50,
       eventualConsistencyWindowMs: 300,
-      createComputeApi: () => recording(new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } }), calls),
+      createComputeApi: () =>
+        recording(
+          new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } }),
+          calls,
+        ),
     });
     try {
       const m = machine('seen-1');
       await shortWindow.create(m, recordingContext());
-      await eventually('the instance to be seen', async () => ((await shortWindow.exists(m, recordingContext()).catch(() => false)) ? true : undefined));
+      await eventually('the instance to be seen', async () =>
+        (await shortWindow.exists(m, recordingContext()).catch(() => false)) ? true : undefined,
+      );
       await shortWindow.update(m, recordingContext());
       m.spec = { ...m.spec, providerID: undefined };
       m.status = { ...m.status, addresses: [] };
@@ -254,7 +311,14 @@ describe('GCP actuator', function () {
       m.metadata.deletionTimestamp = new Date().toISOString();
       // Within the window a read that misses it may lag: the delete waits, then finishes once the window has
       // passed and the look-up by name still shows nothing.
-      await eventually('the delete to finish', async () => ((await shortWindow.delete(m, recordingContext()).then(() => true, () => false)) ? true : undefined));
+      await eventually('the delete to finish', async () =>
+        (await shortWindow.delete(m, recordingContext()).then(
+          () => true,
+          () => false,
+        ))
+          ? true
+          : undefined,
+      );
       expect(count(calls, 'deleteInstance')).to.equal(0);
       expect(count(calls, 'getZoneOperation')).to.equal(0);
     } finally {
@@ -291,7 +355,9 @@ describe('GCP actuator', function () {
     try {
       const m = machine('booting-del-1');
       await booting.create(m, recordingContext());
-      await eventually('the instance to be seen', async () => ((await booting.exists(m, recordingContext()).catch(() => false)) ? true : undefined));
+      await eventually('the instance to be seen', async () =>
+        (await booting.exists(m, recordingContext()).catch(() => false)) ? true : undefined,
+      );
       expect(slowBoot.instance('booting-del-1')?.status).to.be.oneOf(['PROVISIONING', 'STAGING']);
       m.metadata.deletionTimestamp = new Date().toISOString();
       await booting.delete(m, recordingContext());
@@ -318,13 +384,28 @@ describe('GCP actuator', function () {
   });
 
   it('turns Shielded VM off for a non-UEFI boot image when the spec leaves it unset', async () => {
-    const m = machine('legacy-1', gcpSpec({ disks: [{ boot: true, autoDelete: true, sizeGb: 64, type: 'pd-ssd', image: 'projects/rhcos-cloud/global/images/rhcos-410-84-202201250002-0-gcp-x86-64' }] }));
+    const m = machine(
+      'legacy-1',
+      gcpSpec({
+        disks: [
+          {
+            boot: true,
+            autoDelete: true,
+            sizeGb: 64,
+            type: 'pd-ssd',
+            image: 'projects/rhcos-cloud/global/images/rhcos-410-84-202201250002-0-gcp-x86-64',
+          },
+        ],
+      }),
+    );
     await running(m);
     expect(emu.instance('legacy-1')).to.not.equal(undefined);
   });
 
   it('batches the existence checks of many Machines into a few instances.list calls, and never calls get for a listed one', async () => {
-    const ms = await Promise.all(['batch-1', 'batch-2', 'batch-3', 'batch-4', 'batch-5', 'batch-6'].map((n) => running(machine(n))));
+    const ms = await Promise.all(
+      ['batch-1', 'batch-2', 'batch-3', 'batch-4', 'batch-5', 'batch-6'].map((n) => running(machine(n))),
+    );
     calls.length = 0;
     const contexts = ms.map(() => recordingContext());
     const answers = await Promise.all(ms.map((m, i) => actuator.exists(m, contexts[i]!)));
@@ -336,7 +417,7 @@ describe('GCP actuator', function () {
     expect(count(calls, 'getInstance')).to.equal(0);
   });
 
-  it('answers the echo of a reconcile\'s own write from what that reconcile read, once; any other pass reads afresh', async () => {
+  it("answers the echo of a reconcile's own write from what that reconcile read, once; any other pass reads afresh", async () => {
     const m = await running(machine('reuse-1'));
     const first = recordingContext();
     expect(await actuator.exists(m, first)).to.equal(true);
@@ -381,7 +462,9 @@ describe('GCP actuator', function () {
       return m.metadata.annotations?.['machine.openshift.io/instance-state'] === 'RUNNING' ? true : undefined;
     });
     const members = await direct.listInstanceGroupInstances(PROJECT, ZONE, `${CLUSTER_ID}-master-${ZONE}`, '');
-    expect(members).to.include(`https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/master-1`);
+    expect(members).to.include(
+      `https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/master-1`,
+    );
     await actuator.delete(m, recordingContext());
     expect(await direct.listInstanceGroupInstances(PROJECT, ZONE, `${CLUSTER_ID}-master-${ZONE}`, '')).to.not.include(
       `https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/master-1`,
@@ -410,12 +493,18 @@ describe('GCP actuator', function () {
       batchWindowMs: 5,
       rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
       requeueAfterMs: 50,
-      createComputeApi: () => recording(new SdkComputeApi({ apiEndpoint: slowDelete.endpoint, auth: { authClient: new PassThroughClient() } }), deleteCalls),
+      createComputeApi: () =>
+        recording(
+          new SdkComputeApi({ apiEndpoint: slowDelete.endpoint, auth: { authClient: new PassThroughClient() } }),
+          deleteCalls,
+        ),
     });
     try {
       const m = machine('one-delete-1');
       await deleting.create(m, recordingContext());
-      await eventually('the instance to be seen', async () => ((await deleting.exists(m, recordingContext()).catch(() => false)) ? true : undefined));
+      await eventually('the instance to be seen', async () =>
+        (await deleting.exists(m, recordingContext()).catch(() => false)) ? true : undefined,
+      );
       m.metadata.deletionTimestamp = new Date().toISOString();
       for (let pass = 0; pass < 3; pass++) await deleting.delete(m, recordingContext());
       expect(slowDelete.instance('one-delete-1')?.status).to.equal('STOPPING');
@@ -449,11 +538,17 @@ describe('GCP actuator', function () {
     const err = await rejection(actuator.create(m, recordingContext()));
     expect(isInvalidMachineConfiguration(err)).to.equal(false);
     // Refused outright: nothing was made, so nothing is on record to wait for.
-    expect((m.status?.providerStatus as { instanceId?: string | null } | undefined)?.instanceId ?? undefined).to.equal(undefined);
+    expect((m.status?.providerStatus as { instanceId?: string | null } | undefined)?.instanceId ?? undefined).to.equal(
+      undefined,
+    );
   });
 });
 
 /** The insert body the actuator would send for m. */
 function bodyOf(m: Machine): Instance {
-  return buildInstance(m, decodeProviderSpec(m.spec?.providerSpec?.value).spec, { project: PROJECT, clusterId: CLUSTER_ID, userData: '' });
+  return buildInstance(m, decodeProviderSpec(m.spec?.providerSpec?.value).spec, {
+    project: PROJECT,
+    clusterId: CLUSTER_ID,
+    userData: '',
+  });
 }

@@ -2,7 +2,12 @@
 // every zone of the emulated project; GCE says so in the insert operation) goes Failed with
 // InsufficientResources after the capacity window, and runs if the zone gets capacity before the window ends.
 import type { Machine } from '../../../lib/index.js';
-import { SHORT_CAPACITY_WINDOW, describeCapacityRefusal, machineFor, startProviderTestBed } from '../../../lib/testing/index.js';
+import {
+  SHORT_CAPACITY_WINDOW,
+  describeCapacityRefusal,
+  machineFor,
+  startProviderTestBed,
+} from '../../../lib/testing/index.js';
 import { wireGcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
 import { startGceEmulator } from '../../../providers/gcp/emulator/index.js';
 import { CLUSTER_ID, NAMESPACE, ZONE, defaultSecrets, gcpSpec } from './fixtures.js';
@@ -30,12 +35,22 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
       bed,
       namespace: NAMESPACE,
       exhaustedMachine: (name: string): Machine =>
-        machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: gcpSpec({ machineType: 'a3-highgpu-8g', onHostMaintenance: 'Terminate' }) }),
+        machineFor({
+          name,
+          namespace: NAMESPACE,
+          clusterId: CLUSTER_ID,
+          spec: gcpSpec({ machineType: 'a3-highgpu-8g', onHostMaintenance: 'Terminate' }),
+        }),
       zone: ZONE,
       instanceType: 'a3-highgpu-8g',
       cloudCode: 'ZONE_RESOURCE_POOL_EXHAUSTED',
       setCapacity: (available: boolean) => emu.setStockout('a3-highgpu-8g', ZONE, !available),
-      liveInstances: (m: Machine) => emu.instanceView().listInstances().filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating' && i.state !== 'terminated').length,
+      liveInstances: (m: Machine) =>
+        emu
+          .instanceView()
+          .listInstances()
+          .filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating' && i.state !== 'terminated')
+          .length,
       cleanup: async () => {
         await bed.stop();
         await emu.stop();

@@ -21,7 +21,11 @@ describe('zone operations as the provider reads them', () => {
     expect(() => throwIfOperationFailed({ name: 'op-1', status: 'DONE' })).to.not.throw();
     let thrown: unknown;
     try {
-      throwIfOperationFailed({ name: 'op-1', status: 'DONE', error: { errors: [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }] } });
+      throwIfOperationFailed({
+        name: 'op-1',
+        status: 'DONE',
+        error: { errors: [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }] },
+      });
     } catch (err) {
       thrown = err;
     }

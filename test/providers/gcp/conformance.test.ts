@@ -21,7 +21,10 @@ describeActuatorConformance('gcp', async () => {
     actuator,
     namespace: NAMESPACE,
     validMachine: (name) => machine(name),
-    invalidMachine: () => ({ machine: machine('invalid', gcpSpec({ provisioningModel: 'Cheap' })), field: 'spec.providerSpec.value.provisioningModel' }),
+    invalidMachine: () => ({
+      machine: machine('invalid', gcpSpec({ provisioningModel: 'Cheap' })),
+      field: 'spec.providerSpec.value.provisioningModel',
+    }),
     countInstancesFor: (m) => ours(m).length,
     loseNextReply: () => void emu.knobs.loseNextReplies('instances.insert', 1),
     throttle: (on) => void (on ? emu.knobs.throttleNext('*', 1_000_000) : emu.knobs.reset()),

@@ -1,14 +1,25 @@
 import { expect } from 'chai';
 import { PassThroughClient } from 'google-auth-library';
-import { GceOperationError, SdkComputeApi, classifyGceError, describeGceError, gceHttpStatus, isRetryableGceError } from '../../../providers/gcp/index.js';
+import {
+  GceOperationError,
+  SdkComputeApi,
+  classifyGceError,
+  describeGceError,
+  gceHttpStatus,
+  isRetryableGceError,
+} from '../../../providers/gcp/index.js';
 import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
 import { PROJECT, ZONE } from './fixtures.js';
 
 /** compute 7.x (google-gax 6): gRPC code + httpStatusCode, no reasons. */
-const gax6 = (code: number, httpStatusCode: number, message: string) => Object.assign(new Error(message), { name: 'GoogleError', code, httpStatusCode });
+const gax6 = (code: number, httpStatusCode: number, message: string) =>
+  Object.assign(new Error(message), { name: 'GoogleError', code, httpStatusCode });
 /** compute 6.x (google-gax 5): HTTP status as code and status, the raw JSON body as message. */
 const gax5 = (status: number, reason: string, message: string) =>
-  Object.assign(new Error(JSON.stringify({ error: { code: status, message, errors: [{ reason, message, domain: 'global' }] } })), { name: 'GaxiosError', code: status, status });
+  Object.assign(
+    new Error(JSON.stringify({ error: { code: status, message, errors: [{ reason, message, domain: 'global' }] } })),
+    { name: 'GaxiosError', code: status, status },
+  );
 
 describe('GCE error classification', () => {
   const cases: Array<[string, unknown, string]> = [
@@ -25,12 +36,34 @@ describe('GCE error classification', () => {
     ['7.x 403 permission', gax6(7, 403, "Required 'compute.instances.create' permission"), 'unauthorized'],
     ['7.x 400', gax6(3, 400, "Invalid value for field 'resource.machineType'"), 'invalid'],
     ['6.x 400 invalid', gax5(400, 'invalid', 'Invalid value'), 'invalid'],
-    ['a gRPC-only GoogleError', Object.assign(new Error('unavailable'), { name: 'GoogleError', code: 14 }), 'transient'],
+    [
+      'a gRPC-only GoogleError',
+      Object.assign(new Error('unavailable'), { name: 'GoogleError', code: 14 }),
+      'transient',
+    ],
     ['a reset connection', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), 'transient'],
-    ['a quota failure inside an operation', new GceOperationError('op-1', 403, [{ code: 'QUOTA_EXCEEDED', message: "Quota 'CPUS' exceeded" }]), 'capacity'],
-    ['a stock-out inside an operation', new GceOperationError('op-2', 503, [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }]), 'capacity'],
-    ['a stock-out with details', new GceOperationError('op-3', 503, [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS', message: 'no capacity' }]), 'capacity'],
-    ['a bad image inside an operation', new GceOperationError('op-3', 400, [{ code: 'INVALID_FIELD_VALUE', message: 'bad image' }]), 'invalid'],
+    [
+      'a quota failure inside an operation',
+      new GceOperationError('op-1', 403, [{ code: 'QUOTA_EXCEEDED', message: "Quota 'CPUS' exceeded" }]),
+      'capacity',
+    ],
+    [
+      'a stock-out inside an operation',
+      new GceOperationError('op-2', 503, [{ code: 'ZONE_RESOURCE_POOL_EXHAUSTED', message: 'no capacity' }]),
+      'capacity',
+    ],
+    [
+      'a stock-out with details',
+      new GceOperationError('op-3', 503, [
+        { code: 'ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS', message: 'no capacity' },
+      ]),
+      'capacity',
+    ],
+    [
+      'a bad image inside an operation',
+      new GceOperationError('op-3', 400, [{ code: 'INVALID_FIELD_VALUE', message: 'bad image' }]),
+      'invalid',
+    ],
   ];
   for (const [what, err, want] of cases) {
     it(`classifies ${what} as ${want}`, () => {
@@ -63,22 +96,42 @@ describe('GCE error classification', () => {
     afterEach(() => void emu.knobs.reset());
 
     it('a missing instance is notFound', async () => {
-      const err = await api.getInstance(PROJECT, ZONE, 'nope').then(() => undefined, (e: unknown) => e);
+      const err = await api.getInstance(PROJECT, ZONE, 'nope').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(classifyGceError(err)).to.equal('notFound');
     });
 
     it('403 rateLimitExceeded and 429 are throttled', async () => {
       emu.knobs.throttleNext('instances.get', 1);
-      expect(classifyGceError(await api.getInstance(PROJECT, ZONE, 'x').then(() => undefined, (e: unknown) => e))).to.equal('throttled');
+      expect(
+        classifyGceError(
+          await api.getInstance(PROJECT, ZONE, 'x').then(
+            () => undefined,
+            (e: unknown) => e,
+          ),
+        ),
+      ).to.equal('throttled');
       emu.setThrottleStatus(429);
       emu.knobs.throttleNext('instances.get', 1);
-      expect(classifyGceError(await api.getInstance(PROJECT, ZONE, 'x').then(() => undefined, (e: unknown) => e))).to.equal('throttled');
+      expect(
+        classifyGceError(
+          await api.getInstance(PROJECT, ZONE, 'x').then(
+            () => undefined,
+            (e: unknown) => e,
+          ),
+        ),
+      ).to.equal('throttled');
       emu.setThrottleStatus(403);
     });
 
     it('a 5xx that outlasts the client retries is transient', async () => {
       emu.knobs.failNext('instances.insert', 1);
-      const err = await api.insertInstance(PROJECT, ZONE, { name: 'x' }, '00000000-0000-4000-8000-000000000001').then(() => undefined, (e: unknown) => e);
+      const err = await api.insertInstance(PROJECT, ZONE, { name: 'x' }, '00000000-0000-4000-8000-000000000001').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(classifyGceError(err)).to.equal('transient');
     });
   });

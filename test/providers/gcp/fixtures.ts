@@ -32,7 +32,12 @@ export function gcpSpec(extra: Record<string, unknown> = {}): Record<string, unk
     userDataSecret: { name: 'worker-user-data' },
     disks: [{ autoDelete: true, boot: true, sizeGb: 128, type: 'pd-ssd', image: IMAGE, labels: {} }],
     networkInterfaces: [{ network: `${CLUSTER_ID}-network`, subnetwork: `${CLUSTER_ID}-worker-subnet` }],
-    serviceAccounts: [{ email: `${CLUSTER_ID}-w@${PROJECT}.iam.gserviceaccount.com`, scopes: ['https://www.googleapis.com/auth/cloud-platform'] }],
+    serviceAccounts: [
+      {
+        email: `${CLUSTER_ID}-w@${PROJECT}.iam.gserviceaccount.com`,
+        scopes: ['https://www.googleapis.com/auth/cloud-platform'],
+      },
+    ],
     tags: [`${CLUSTER_ID}-worker`],
     labels: { team: 'machines' },
     ...extra,
@@ -48,7 +53,13 @@ export function machine(name: string, spec: Record<string, unknown> = gcpSpec(),
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'Machine',
-    metadata: { name, namespace: NAMESPACE, uid, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID }, generation: 1 },
+    metadata: {
+      name,
+      namespace: NAMESPACE,
+      uid,
+      labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID },
+      generation: 1,
+    },
     spec: { providerSpec: { value: spec } },
     status: {},
   };
@@ -73,8 +84,14 @@ export const FAKE_SERVICE_ACCOUNT = {
 
 export function defaultSecrets(): Secret[] {
   return [
-    { metadata: { namespace: NAMESPACE, name: 'gcp-cloud-credentials' }, data: { 'service_account.json': b64(JSON.stringify(FAKE_SERVICE_ACCOUNT)) } },
-    { metadata: { namespace: NAMESPACE, name: 'worker-user-data' }, data: { userData: b64('{"ignition":{"version":"3.2.0"}}') } },
+    {
+      metadata: { namespace: NAMESPACE, name: 'gcp-cloud-credentials' },
+      data: { 'service_account.json': b64(JSON.stringify(FAKE_SERVICE_ACCOUNT)) },
+    },
+    {
+      metadata: { namespace: NAMESPACE, name: 'worker-user-data' },
+      data: { userData: b64('{"ignition":{"version":"3.2.0"}}') },
+    },
   ];
 }
 
@@ -91,6 +108,8 @@ export interface RecordedEvent {
 
 export function recordingContext(): ActuatorContext & { recorded: RecordedEvent[] } {
   const recorded: RecordedEvent[] = [];
-  const events: EventRecorder = { event: (_object, type, reason, _action, message) => recorded.push({ type, reason, message }) };
+  const events: EventRecorder = {
+    event: (_object, type, reason, _action, message) => recorded.push({ type, reason, message }),
+  };
   return { signal: new AbortController().signal, log: silentLogger, events, recorded };
 }

@@ -16,7 +16,10 @@ import {
 import { clusterLabelKeysOf, widenedFilter } from '../../../providers/gcp/gcp-clients.js';
 import { FAKE_SERVICE_ACCOUNT, NAMESPACE } from './fixtures.js';
 
-const secret = (data: Record<string, string>): Secret => ({ metadata: { namespace: NAMESPACE, name: 'gcp-cloud-credentials' }, data });
+const secret = (data: Record<string, string>): Secret => ({
+  metadata: { namespace: NAMESPACE, name: 'gcp-cloud-credentials' },
+  data,
+});
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe('GCP credentials Secret', () => {
@@ -27,17 +30,26 @@ describe('GCP credentials Secret', () => {
 
   it('names what is missing or malformed, and never echoes the key', () => {
     expect(() => credentialsFromSecret(secret({}))).to.throw(CredentialsSecretError, /service_account.json/);
-    expect(() => credentialsFromSecret(secret({ 'service_account.json': b64('{not json') }))).to.throw(CredentialsSecretError, /not valid JSON/);
+    expect(() => credentialsFromSecret(secret({ 'service_account.json': b64('{not json') }))).to.throw(
+      CredentialsSecretError,
+      /not valid JSON/,
+    );
     try {
-      credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify({ ...FAKE_SERVICE_ACCOUNT, type: 'authorized_user' })) }));
+      credentialsFromSecret(
+        secret({ 'service_account.json': b64(JSON.stringify({ ...FAKE_SERVICE_ACCOUNT, type: 'authorized_user' })) }),
+      );
       expect.fail('expected a rejection');
     } catch (err) {
-      expect((err as Error).message).to.contain('type "authorized_user" is not supported').and.not.contain('PRIVATE KEY');
+      expect((err as Error).message)
+        .to.contain('type "authorized_user" is not supported')
+        .and.not.contain('PRIVATE KEY');
     }
   });
 
   it('accepts a key without project_id: the spec’s projectID names the project', () => {
-    const c = credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify({ ...FAKE_SERVICE_ACCOUNT, project_id: undefined })) }));
+    const c = credentialsFromSecret(
+      secret({ 'service_account.json': b64(JSON.stringify({ ...FAKE_SERVICE_ACCOUNT, project_id: undefined })) }),
+    );
     expect(c.projectId).to.equal(undefined);
     expect(c.type).to.equal('service_account');
   });
@@ -48,43 +60,73 @@ describe('GCP credentials Secret', () => {
       audience: '//iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/pool/providers/provider',
       subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
       token_url: 'https://sts.googleapis.com/v1/token',
-      service_account_impersonation_url: 'https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/machine-api%40p.iam.gserviceaccount.com:generateAccessToken',
+      service_account_impersonation_url:
+        'https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/machine-api%40p.iam.gserviceaccount.com:generateAccessToken',
       credential_source: { file: '/var/run/secrets/openshift/serviceaccount/token', format: { type: 'text' } },
     };
 
     it('is accepted, acting as the impersonated service account, with no project of its own', () => {
       const c = credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify(wif)) }));
-      expect(c).to.include({ type: 'external_account', clientEmail: 'machine-api@p.iam.gserviceaccount.com', projectId: undefined });
+      expect(c).to.include({
+        type: 'external_account',
+        clientEmail: 'machine-api@p.iam.gserviceaccount.com',
+        projectId: undefined,
+      });
     });
 
     it('names the field that is missing, and refuses sources that would run a program', () => {
-      const parse = (o: object) => () => credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify(o)) }));
-      expect(parse({ ...wif, audience: undefined })).to.throw(CredentialsSecretError, /\(external_account\) has no audience/);
+      const parse = (o: object) => () =>
+        credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify(o)) }));
+      expect(parse({ ...wif, audience: undefined })).to.throw(
+        CredentialsSecretError,
+        /\(external_account\) has no audience/,
+      );
       expect(parse({ ...wif, token_url: '' })).to.throw(CredentialsSecretError, /has no token_url/);
-      expect(parse({ ...wif, credential_source: { executable: { command: '/bin/true' } } })).to.throw(CredentialsSecretError, /must name a file or url/);
+      expect(parse({ ...wif, credential_source: { executable: { command: '/bin/true' } } })).to.throw(
+        CredentialsSecretError,
+        /must name a file or url/,
+      );
     });
   });
 
   it('fingerprints credentials so changed keys get new clients', () => {
     const a = credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify(FAKE_SERVICE_ACCOUNT)) }));
-    const b = credentialsFromSecret(secret({ 'service_account.json': b64(JSON.stringify({ ...FAKE_SERVICE_ACCOUNT, private_key_id: 'other' })) }));
+    const b = credentialsFromSecret(
+      secret({ 'service_account.json': b64(JSON.stringify({ ...FAKE_SERVICE_ACCOUNT, private_key_id: 'other' })) }),
+    );
     expect(credentialsFingerprint(a)).to.not.equal(credentialsFingerprint(b));
     expect(credentialsFingerprint(a)).to.not.contain('PRIVATE');
   });
 });
 
 describe('GCP client factory', () => {
-  const creds = (id: string): GcpCredentials => ({ type: 'service_account', projectId: 'p', clientEmail: 'e', json: { private_key_id: id } });
+  const creds = (id: string): GcpCredentials => ({
+    type: 'service_account',
+    projectId: 'p',
+    clientEmail: 'e',
+    json: { private_key_id: id },
+  });
 
   it('sends no credentials to a plain-http endpoint, and the Secret key otherwise', () => {
     expect(authOptions('http://127.0.0.1:1234', creds('a')).authClient).to.be.instanceOf(PassThroughClient);
-    expect(authOptions('https://compute.example', creds('a'))).to.deep.equal({ credentials: { private_key_id: 'a' }, projectId: 'p' });
+    expect(authOptions('https://compute.example', creds('a'))).to.deep.equal({
+      credentials: { private_key_id: 'a' },
+      projectId: 'p',
+    });
     expect(authOptions(undefined, undefined)).to.deep.equal({});
   });
 
   it('splits an endpoint URL into the host, port and protocol gax wants', () => {
-    expect(gaxEndpointOptions('http://127.0.0.1:8080')).to.deep.equal({ apiEndpoint: '127.0.0.1', port: 8080, protocol: 'http' });
-    expect(gaxEndpointOptions('https://compute.example')).to.deep.equal({ apiEndpoint: 'compute.example', port: 443, protocol: 'https' });
+    expect(gaxEndpointOptions('http://127.0.0.1:8080')).to.deep.equal({
+      apiEndpoint: '127.0.0.1',
+      port: 8080,
+      protocol: 'http',
+    });
+    expect(gaxEndpointOptions('https://compute.example')).to.deep.equal({
+      apiEndpoint: 'compute.example',
+      port: 443,
+      protocol: 'https',
+    });
     expect(gaxEndpointOptions(undefined)).to.deep.equal({});
   });
 
@@ -94,7 +136,10 @@ describe('GCP client factory', () => {
 
   it('caches clients per credentials and replaces them when the Secret changes', () => {
     const built: string[] = [];
-    const f = new GcpClientFactory({ clock: new FakeClock(), createComputeApi: (c) => (built.push(String(c?.json.private_key_id)), {} as ComputeApi) });
+    const f = new GcpClientFactory({
+      clock: new FakeClock(),
+      createComputeApi: (c) => (built.push(String(c?.json.private_key_id)), {} as ComputeApi),
+    });
     const first = f.get(creds('a'), 'ns/s');
     expect(f.get(creds('a'), 'ns/s')).to.equal(first);
     expect(f.get(creds('b'), 'ns/s')).to.not.equal(first);
@@ -122,15 +167,24 @@ describe('GCP client factory', () => {
   });
 
   it('reads the cluster ownership labels of an instance, and ORs them with the names for a burst list', () => {
-    const owned: Instance = { name: 'm1', labels: { 'kubernetes-io-cluster-c1': 'owned', 'kubernetes-io-cluster-c2': 'shared', role: 'worker' } };
+    const owned: Instance = {
+      name: 'm1',
+      labels: { 'kubernetes-io-cluster-c1': 'owned', 'kubernetes-io-cluster-c2': 'shared', role: 'worker' },
+    };
     expect(clusterLabelKeysOf(owned)).to.deep.equal(['kubernetes-io-cluster-c1']);
     expect(clusterLabelKeysOf({ name: 'bare' })).to.deep.equal([]);
-    expect(widenedFilter(['a', 'b'], ['kubernetes-io-cluster-c1'])).to.equal('(name = "a") OR (name = "b") OR (labels.kubernetes-io-cluster-c1 = "owned")');
+    expect(widenedFilter(['a', 'b'], ['kubernetes-io-cluster-c1'])).to.equal(
+      '(name = "a") OR (name = "b") OR (labels.kubernetes-io-cluster-c1 = "owned")',
+    );
     expect(widenedFilter(['a'], [])).to.equal('(name = "a")');
   });
 
   describe('existence checks in a resync burst', () => {
-    const owned = (name: string): Instance => ({ name, status: 'RUNNING', labels: { 'kubernetes-io-cluster-c1': 'owned' } });
+    const owned = (name: string): Instance => ({
+      name,
+      status: 'RUNNING',
+      labels: { 'kubernetes-io-cluster-c1': 'owned' },
+    });
 
     /** A zone holding instances m0..m(n-1) of cluster c1 and one of another cluster, filtered as GCE would. */
     function setup(n: number) {
@@ -144,7 +198,9 @@ describe('GCP client factory', () => {
           filters.push(filter);
           const names = [...filter.matchAll(/name = "([^"]+)"/g)].map((m) => m[1]);
           const labels = [...filter.matchAll(/labels\.([\w-]+) = "owned"/g)].map((m) => m[1] ?? '');
-          return [...zone.values()].filter((i) => names.includes(i.name ?? '') || labels.some((l) => i.labels?.[l] === 'owned'));
+          return [...zone.values()].filter(
+            (i) => names.includes(i.name ?? '') || labels.some((l) => i.labels?.[l] === 'owned'),
+          );
         },
         deleteInstance: async (_p: string, _z: string, name: string) => {
           deleted.push(name);
@@ -167,7 +223,10 @@ describe('GCP client factory', () => {
       await check('m0');
       expect(await check('m1', 'm2', 'm3', 'm4')).to.deep.equal(['m1', 'm2', 'm3', 'm4']);
       for (let i = 5; i < 20; i++) expect(await check(`m${i}`)).to.deep.equal([`m${i}`]);
-      expect(filters).to.deep.equal(['(name = "m0")', '(name = "m1") OR (name = "m2") OR (name = "m3") OR (name = "m4") OR (labels.kubernetes-io-cluster-c1 = "owned")']);
+      expect(filters).to.deep.equal([
+        '(name = "m0")',
+        '(name = "m1") OR (name = "m2") OR (name = "m3") OR (name = "m4") OR (labels.kubernetes-io-cluster-c1 = "owned")',
+      ]);
       clock.step(1_001);
       expect(await check('foreign')).to.deep.equal(['foreign'], 'an instance of another cluster is looked up by name');
       expect(await check('m5')).to.deep.equal(['m5'], 'a second check of the same Machine reads afresh');

@@ -17,7 +17,12 @@ import { gcpSpec, machineSet, secretsClient, silentLogger } from './fixtures.js'
 const TYPES: Record<string, MachineType> = {
   'n2-standard-4': { name: 'n2-standard-4', guestCpus: 4, memoryMb: 16384 },
   't2a-standard-4': { name: 't2a-standard-4', guestCpus: 4, memoryMb: 16384 },
-  'a2-highgpu-1g': { name: 'a2-highgpu-1g', guestCpus: 12, memoryMb: 87040, accelerators: [{ guestAcceleratorType: 'nvidia-tesla-a100', guestAcceleratorCount: 1 }] },
+  'a2-highgpu-1g': {
+    name: 'a2-highgpu-1g',
+    guestCpus: 12,
+    memoryMb: 87040,
+    accelerators: [{ guestAcceleratorType: 'nvidia-tesla-a100', guestAcceleratorCount: 1 }],
+  },
   'n1-standard-8': { name: 'n1-standard-8', guestCpus: 8, memoryMb: 30720 },
 };
 
@@ -47,19 +52,36 @@ describe('GCP instance-type catalog (scale from zero)', () => {
   it('reads vCPU and memory from machineTypes.get in the project of the credentials', async () => {
     const seen: string[] = [];
     const info = await catalog(seen).catalog.lookup(machineSet('s', 0), ctx);
-    expect(info).to.deep.equal({ name: 'n2-standard-4', vCPU: 4, memoryMiB: 16384, gpuCount: 0, architecture: 'amd64' });
+    expect(info).to.deep.equal({
+      name: 'n2-standard-4',
+      vCPU: 4,
+      memoryMiB: 16384,
+      gpuCount: 0,
+      architecture: 'amd64',
+    });
     expect(seen).to.deep.equal(['test-project/us-central1-a/n2-standard-4']);
   });
 
   it('counts built-in accelerators (A2) and the GPUs the spec attaches (N1)', async () => {
     const c = catalog([]).catalog;
-    expect(await c.lookup(machineSet('a2', 0, gcpSpec({ machineType: 'a2-highgpu-1g' })), ctx)).to.include({ gpuCount: 1, gpuType: 'nvidia.com/gpu', vCPU: 12 });
-    const n1 = gcpSpec({ machineType: 'n1-standard-8', onHostMaintenance: 'Terminate', gpus: [{ type: 'nvidia-tesla-t4', count: 2 }] });
+    expect(await c.lookup(machineSet('a2', 0, gcpSpec({ machineType: 'a2-highgpu-1g' })), ctx)).to.include({
+      gpuCount: 1,
+      gpuType: 'nvidia.com/gpu',
+      vCPU: 12,
+    });
+    const n1 = gcpSpec({
+      machineType: 'n1-standard-8',
+      onHostMaintenance: 'Terminate',
+      gpus: [{ type: 'nvidia-tesla-t4', count: 2 }],
+    });
     expect(await c.lookup(machineSet('n1', 0, n1), ctx)).to.include({ gpuCount: 2, gpuType: 'nvidia.com/gpu' });
   });
 
   it('says arm64 for Arm families (t2a, c4a, n4a) or when GCE says ARM64', async () => {
-    expect((await catalog([]).catalog.lookup(machineSet('arm', 0, gcpSpec({ machineType: 't2a-standard-4' })), ctx))?.architecture).to.equal('arm64');
+    expect(
+      (await catalog([]).catalog.lookup(machineSet('arm', 0, gcpSpec({ machineType: 't2a-standard-4' })), ctx))
+        ?.architecture,
+    ).to.equal('arm64');
     expect(architectureOf('c4a-standard-8')).to.equal('arm64');
     expect(architectureOf('n4a-standard-2')).to.equal('arm64');
     expect(architectureOf('custom-4', 'ARM64')).to.equal('arm64');
@@ -79,20 +101,39 @@ describe('GCP instance-type catalog (scale from zero)', () => {
   });
 
   it('answers undefined for a type GCE does not know, and propagates other errors', async () => {
-    expect(await catalog([]).catalog.lookup(machineSet('u', 0, gcpSpec({ machineType: 'n9-imaginary-2' })), ctx)).to.equal(undefined);
+    expect(
+      await catalog([]).catalog.lookup(machineSet('u', 0, gcpSpec({ machineType: 'n9-imaginary-2' })), ctx),
+    ).to.equal(undefined);
     const boom = Object.assign(new Error('backend'), { httpStatusCode: 503 });
-    const err = await catalog([], { error: boom }).catalog.lookup(machineSet('s', 0), ctx).then(() => undefined, (e: unknown) => e);
+    const err = await catalog([], { error: boom })
+      .catalog.lookup(machineSet('s', 0), ctx)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).to.equal(boom);
   });
 
   it('rejects a template without a zone as a configuration error naming the template field', async () => {
-    const err = await catalog([]).catalog.lookup(machineSet('z', 0, gcpSpec({ zone: '' })), ctx).then(() => undefined, (e: unknown) => e);
+    const err = await catalog([])
+      .catalog.lookup(machineSet('z', 0, gcpSpec({ zone: '' })), ctx)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).to.be.instanceOf(InvalidMachineConfigurationError);
     expect((err as InvalidMachineConfigurationError).field).to.equal('spec.template.spec.providerSpec.value.zone');
   });
 
   it('maps a machine type to the scale-from-zero view', () => {
-    expect(toInstanceTypeInfo({ name: 'g2-standard-4', guestCpus: 4, memoryMb: 16384, accelerators: [{ guestAcceleratorType: 'nvidia-l4', guestAcceleratorCount: 1 }] })).to.deep.equal({
+    expect(
+      toInstanceTypeInfo({
+        name: 'g2-standard-4',
+        guestCpus: 4,
+        memoryMb: 16384,
+        accelerators: [{ guestAcceleratorType: 'nvidia-l4', guestAcceleratorCount: 1 }],
+      }),
+    ).to.deep.equal({
       name: 'g2-standard-4',
       vCPU: 4,
       memoryMiB: 16384,
@@ -110,7 +151,11 @@ describe('GCP instance-type catalog against the GCE emulator (real SDK)', functi
   before(async () => {
     emu = await startGceEmulator();
     const clock = new FakeClock(0);
-    clients = new GcpClientFactory({ clock, createComputeApi: () => new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } }) });
+    clients = new GcpClientFactory({
+      clock,
+      createComputeApi: () =>
+        new SdkComputeApi({ apiEndpoint: emu.endpoint, auth: { authClient: new PassThroughClient() } }),
+    });
   });
   after(async () => {
     await emu.stop();
@@ -142,7 +187,15 @@ describe('GCP instance-type catalog against the GCE emulator (real SDK)', functi
       'capacity.cluster-autoscaler.kubernetes.io/gpu-type': 'nvidia.com/gpu',
       'capacity.cluster-autoscaler.kubernetes.io/labels': 'kubernetes.io/arch=amd64',
     });
-    expect(await annotationsOf('g2-standard-24')).to.include({ 'machine.openshift.io/vCPU': '24', 'machine.openshift.io/memoryMb': '98304', 'machine.openshift.io/GPU': '2' });
-    expect(await annotationsOf('n4-standard-16')).to.include({ 'machine.openshift.io/vCPU': '16', 'machine.openshift.io/memoryMb': '65536', 'machine.openshift.io/GPU': '0' });
+    expect(await annotationsOf('g2-standard-24')).to.include({
+      'machine.openshift.io/vCPU': '24',
+      'machine.openshift.io/memoryMb': '98304',
+      'machine.openshift.io/GPU': '2',
+    });
+    expect(await annotationsOf('n4-standard-16')).to.include({
+      'machine.openshift.io/vCPU': '16',
+      'machine.openshift.io/memoryMb': '65536',
+      'machine.openshift.io/GPU': '0',
+    });
   });
 });

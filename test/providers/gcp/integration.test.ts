@@ -3,12 +3,19 @@
 // MachineSet controller (its own binary in production) on one manager, with the real compute clients.
 import { expect } from 'chai';
 import { MachineSets, Machines, Nodes, type KubeClient, type Machine } from '../../../lib/index.js';
-import { FAST_MACHINE_CONTROLLER, eventually, machineFor, startProviderTestBed, type ProviderTestBed } from '../../../lib/testing/index.js';
+import {
+  FAST_MACHINE_CONTROLLER,
+  eventually,
+  machineFor,
+  startProviderTestBed,
+  type ProviderTestBed,
+} from '../../../lib/testing/index.js';
 import { wireGcpProvider, type GcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
 import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
 import { CLUSTER_ID, NAMESPACE, PROJECT, REGION, ZONE, defaultSecrets, gcpSpec, machineSet } from './fixtures.js';
 
-const newMachine = (name: string, spec: Record<string, unknown> = gcpSpec()): Machine => machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec });
+const newMachine = (name: string, spec: Record<string, unknown> = gcpSpec()): Machine =>
+  machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec });
 
 describe('machine-api-provider-gcp on the local control plane and the GCE emulator', function () {
   this.timeout(120_000);
@@ -17,7 +24,11 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
   let client: KubeClient;
 
   const instancesOf = (m: Machine) => emu.instances().filter((i) => i.name === m.metadata.name);
-  const live = (m: Machine) => emu.instanceView().listInstances().filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating');
+  const live = (m: Machine) =>
+    emu
+      .instanceView()
+      .listInstances()
+      .filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating');
 
   before(async () => {
     emu = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 50, stopDelayMs: 50, deleteDelayMs: 50 });
@@ -53,7 +64,10 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
       expect(m.spec?.providerID).to.equal(`gce://${PROJECT}/${ZONE}/${name}`);
       const nic = (inst?.networkInterfaces as Array<{ networkIP: string }>)[0];
       expect(m.status?.addresses).to.deep.include({ type: 'InternalIP', address: nic?.networkIP });
-      expect(m.status?.addresses).to.deep.include({ type: 'InternalDNS', address: `${name}.${ZONE}.c.${PROJECT}.internal` });
+      expect(m.status?.addresses).to.deep.include({
+        type: 'InternalDNS',
+        address: `${name}.${ZONE}.c.${PROJECT}.internal`,
+      });
       expect(m.metadata.labels).to.include({
         'machine.openshift.io/region': REGION,
         'machine.openshift.io/zone': ZONE,
@@ -66,7 +80,11 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
       expect(node.spec?.providerID).to.equal(m.spec?.providerID);
     }
     const ms = await bed.waitForScaleFromZero('workers', 'scale-from-zero annotations');
-    expect(ms.metadata.annotations).to.include({ 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' });
+    expect(ms.metadata.annotations).to.include({
+      'machine.openshift.io/vCPU': '4',
+      'machine.openshift.io/memoryMb': '16384',
+      'machine.openshift.io/GPU': '0',
+    });
   });
 
   it('scales to 1: the removed machines are drained, their instances deleted and their nodes removed', async () => {
@@ -107,18 +125,26 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
       await eventually('inserts to be refused for quota', async () => {
         const ms = await bed.machinesOf('storm');
         const refused = ms.filter((m) =>
-          (m.status?.providerStatus?.conditions as Array<{ status: string; message: string }> | undefined)?.some((c) => c.status === 'False' && c.message.includes('QUOTA_EXCEEDED')),
+          (m.status?.providerStatus?.conditions as Array<{ status: string; message: string }> | undefined)?.some(
+            (c) => c.status === 'False' && c.message.includes('QUOTA_EXCEEDED'),
+          ),
         );
         return refused.length >= 2;
       });
       const stuck = await bed.machinesOf('storm');
-      expect(stuck.filter((m) => m.status?.phase === 'Failed'), 'quota must not fail a machine').to.have.length(0);
+      expect(
+        stuck.filter((m) => m.status?.phase === 'Failed'),
+        'quota must not fail a machine',
+      ).to.have.length(0);
       emu.setQuotaLimit(REGION, 'CPUS', 2400);
       const machines = await eventually(
         '4 Running machines after the storm',
         async () => {
           const ms = await bed.machinesOf('storm');
-          expect(ms.filter((m) => m.status?.phase === 'Failed'), 'no machine may fail').to.have.length(0);
+          expect(
+            ms.filter((m) => m.status?.phase === 'Failed'),
+            'no machine may fail',
+          ).to.have.length(0);
           return ms.length === 4 && ms.every((m) => m.status?.phase === 'Running') ? ms : undefined;
         },
         60_000,
@@ -142,19 +168,40 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
 
   it('annotates MachineSets for scale from zero: x86, arm64 (t2a) and GPU (a2) types', async () => {
     const cases: Array<[string, string, Record<string, string>]> = [
-      ['zero-x86', 'n2-standard-8', { 'machine.openshift.io/vCPU': '8', 'machine.openshift.io/memoryMb': '32768', 'machine.openshift.io/GPU': '0' }],
-      ['zero-arm', 't2a-standard-4', { 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' }],
-      ['zero-gpu', 'a2-highgpu-1g', { 'machine.openshift.io/vCPU': '12', 'machine.openshift.io/memoryMb': '87040', 'machine.openshift.io/GPU': '1' }],
+      [
+        'zero-x86',
+        'n2-standard-8',
+        { 'machine.openshift.io/vCPU': '8', 'machine.openshift.io/memoryMb': '32768', 'machine.openshift.io/GPU': '0' },
+      ],
+      [
+        'zero-arm',
+        't2a-standard-4',
+        { 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' },
+      ],
+      [
+        'zero-gpu',
+        'a2-highgpu-1g',
+        {
+          'machine.openshift.io/vCPU': '12',
+          'machine.openshift.io/memoryMb': '87040',
+          'machine.openshift.io/GPU': '1',
+        },
+      ],
     ];
     for (const [name, type] of cases) {
-      const spec = gcpSpec({ machineType: type, ...(type.startsWith('a2-') ? { onHostMaintenance: 'Terminate' } : {}) });
+      const spec = gcpSpec({
+        machineType: type,
+        ...(type.startsWith('a2-') ? { onHostMaintenance: 'Terminate' } : {}),
+      });
       await client.create(MachineSets, machineSet(name, 0, spec));
     }
     for (const [name, , want] of cases) {
       const ms = await bed.waitForScaleFromZero(name);
       expect(ms.metadata.annotations, name).to.include(want);
       const arch = name === 'zero-arm' ? 'arm64' : 'amd64';
-      expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels'], name).to.contain(`kubernetes.io/arch=${arch}`);
+      expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels'], name).to.contain(
+        `kubernetes.io/arch=${arch}`,
+      );
     }
     const gpu = await client.get(MachineSets, { namespace: NAMESPACE, name: 'zero-gpu' });
     expect(gpu.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/gpu-type']).to.equal('nvidia.com/gpu');

@@ -22,12 +22,26 @@ describe('the local environment with --provider gcp', function () {
   });
 
   it('brings the sample MachineSet to 3 Running machines and publishes the Compute endpoint and project', async () => {
-    env = await startLocalEnvironment({ provider: 'gcp', stateDir: dir, bootDelayMs: 100, terminateDelayMs: 100, logStream: new PassThrough().resume() });
-    const endpoints = JSON.parse(readFileSync(env.endpointsPath, 'utf8')) as { cloud: Record<string, Record<string, string>> };
+    env = await startLocalEnvironment({
+      provider: 'gcp',
+      stateDir: dir,
+      bootDelayMs: 100,
+      terminateDelayMs: 100,
+      logStream: new PassThrough().resume(),
+    });
+    const endpoints = JSON.parse(readFileSync(env.endpointsPath, 'utf8')) as {
+      cloud: Record<string, Record<string, string>>;
+    };
     expect(endpoints.cloud.gcp?.endpoint).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(endpoints.cloud.gcp?.project).to.equal('test-project');
     expect(endpoints.cloud.gcp?.region).to.equal('us-central1');
-    const machines = await waitForMachines(env.client, { namespace: 'openshift-machine-api', count: 3, phase: 'Running', timeoutMs: 40_000, intervalMs: 100 });
+    const machines = await waitForMachines(env.client, {
+      namespace: 'openshift-machine-api',
+      count: 3,
+      phase: 'Running',
+      timeoutMs: 40_000,
+      intervalMs: 100,
+    });
     expect(machines.map((m) => m.status?.phase)).to.deep.equal(['Running', 'Running', 'Running']);
     for (const m of machines) {
       expect(m.spec?.providerID).to.equal(`gce://test-project/us-central1-a/${m.metadata.name}`);

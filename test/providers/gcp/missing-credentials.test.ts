@@ -1,7 +1,12 @@
 // The GCP provider binary's wiring, in-process, against the GCE emulator: what a missing credentials
 // Secret does to a new Machine and to a deleting one, and how fast they recover once it is there.
 import type { Machine, Secret } from '../../../lib/index.js';
-import { WAIT_FOR_SECRET_EVENTS, describeMissingCredentialsSecret, machineFor, startProviderTestBed } from '../../../lib/testing/index.js';
+import {
+  WAIT_FOR_SECRET_EVENTS,
+  describeMissingCredentialsSecret,
+  machineFor,
+  startProviderTestBed,
+} from '../../../lib/testing/index.js';
 import { wireGcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
 import { startGceEmulator } from '../../../providers/gcp/emulator/index.js';
 import { CLUSTER_ID, NAMESPACE, defaultSecrets, gcpSpec } from './fixtures.js';
@@ -29,9 +34,23 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
     return {
       bed,
       namespace: NAMESPACE,
-      machineNaming: (name: string, secret: string): Machine => machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: gcpSpec({ credentialsSecret: { name: secret } }) }),
-      credentialsSecret: (name: string): Secret => ({ metadata: { namespace: NAMESPACE, name }, data: { ...credentials.data } }),
-      liveInstances: (m: Machine) => emu.instanceView().listInstances().filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating' && i.state !== 'terminated').length,
+      machineNaming: (name: string, secret: string): Machine =>
+        machineFor({
+          name,
+          namespace: NAMESPACE,
+          clusterId: CLUSTER_ID,
+          spec: gcpSpec({ credentialsSecret: { name: secret } }),
+        }),
+      credentialsSecret: (name: string): Secret => ({
+        metadata: { namespace: NAMESPACE, name },
+        data: { ...credentials.data },
+      }),
+      liveInstances: (m: Machine) =>
+        emu
+          .instanceView()
+          .listInstances()
+          .filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating' && i.state !== 'terminated')
+          .length,
       cleanup: async () => {
         await bed.stop();
         await emu.stop();

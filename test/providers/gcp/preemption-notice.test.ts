@@ -51,7 +51,7 @@ describe('the GCP preemption notice reader', function () {
     expect(err).to.be.instanceOf(MetadataServiceError);
   });
 
-  it('takes GCE_METADATA_HOST\'s form, host or host:port, and refuses anything else naming the rule', () => {
+  it("takes GCE_METADATA_HOST's form, host or host:port, and refuses anything else naming the rule", () => {
     expect(metadataBaseOf('127.0.0.1:8080')).to.equal('http://127.0.0.1:8080');
     expect(metadataBaseOf('metadata.google.internal')).to.equal('http://metadata.google.internal');
     for (const bad of ['', 'http://127.0.0.1', '127.0.0.1/x', 'a b']) {

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { InvalidMachineConfigurationError } from '../../../lib/index.js';
-import { decodeProviderSpec, decodeProviderStatus, encodeProviderStatus, readProviderSpec } from '../../../providers/gcp/index.js';
+import {
+  decodeProviderSpec,
+  decodeProviderStatus,
+  encodeProviderStatus,
+  readProviderSpec,
+} from '../../../providers/gcp/index.js';
 import { gcpSpec } from './fixtures.js';
 
 const P = 'spec.providerSpec.value';
@@ -25,7 +30,11 @@ describe('GCP providerSpec decoding', () => {
         preemptible: true,
         onHostMaintenance: 'Terminate',
         restartPolicy: 'Never',
-        shieldedInstanceConfig: { secureBoot: 'Enabled', virtualizedTrustedPlatformModule: 'Enabled', integrityMonitoring: 'Enabled' },
+        shieldedInstanceConfig: {
+          secureBoot: 'Enabled',
+          virtualizedTrustedPlatformModule: 'Enabled',
+          integrityMonitoring: 'Enabled',
+        },
         confidentialCompute: 'Disabled',
         resourceManagerTags: [{ parentID: 'my-project', key: 'env', value: 'prod' }],
         canIPForward: true,
@@ -33,7 +42,15 @@ describe('GCP providerSpec decoding', () => {
       }),
     );
     expect(unknownFields).to.deep.equal([]);
-    expect(spec).to.include({ machineType: 'n2-standard-4', region: 'us-central1', zone: 'us-central1-a', projectID: 'other-project', preemptible: true, canIPForward: true, deletionProtection: true });
+    expect(spec).to.include({
+      machineType: 'n2-standard-4',
+      region: 'us-central1',
+      zone: 'us-central1-a',
+      projectID: 'other-project',
+      preemptible: true,
+      canIPForward: true,
+      deletionProtection: true,
+    });
     expect(spec.gcpMetadata).to.deep.equal([{ key: 'k', value: 'v' }]);
     expect(spec.targetPools).to.deep.equal(['c1-api']);
     expect(spec.shieldedInstanceConfig.secureBoot).to.equal('Enabled');
@@ -43,7 +60,13 @@ describe('GCP providerSpec decoding', () => {
 
   it('applies the webhook defaults: machine type, secrets, network, tags, disk type and a GPU count of 1', () => {
     const { spec, warnings } = decodeProviderSpec(
-      { region: 'us-central1', zone: 'us-central1-b', disks: [{ boot: true, image: 'img' }], gpus: [{ type: 'nvidia-tesla-t4' }], onHostMaintenance: 'Terminate' },
+      {
+        region: 'us-central1',
+        zone: 'us-central1-b',
+        disks: [{ boot: true, image: 'img' }],
+        gpus: [{ type: 'nvidia-tesla-t4' }],
+        onHostMaintenance: 'Terminate',
+      },
       { clusterId: 'c1' },
     );
     expect(spec.machineType).to.equal('n1-standard-4');
@@ -57,8 +80,13 @@ describe('GCP providerSpec decoding', () => {
   });
 
   it('defaults the disk list to one boot disk with the cluster image, and arm64 control planes to t2a', () => {
-    const { spec } = decodeProviderSpec({ region: 'us-central1', zone: 'us-central1-b' }, { clusterId: 'c1', defaultImage: 'rhcos', defaultArchitecture: 'arm64' });
-    expect(spec.disks).to.deep.equal([{ autoDelete: true, boot: true, sizeGb: 128, type: 'pd-standard', image: 'rhcos' }]);
+    const { spec } = decodeProviderSpec(
+      { region: 'us-central1', zone: 'us-central1-b' },
+      { clusterId: 'c1', defaultImage: 'rhcos', defaultArchitecture: 'arm64' },
+    );
+    expect(spec.disks).to.deep.equal([
+      { autoDelete: true, boot: true, sizeGb: 128, type: 'pd-standard', image: 'rhcos' },
+    ]);
     expect(spec.machineType).to.equal('t2a-standard-4');
   });
 
@@ -75,28 +103,83 @@ describe('GCP providerSpec decoding', () => {
     ['an unknown provisioning model', { provisioningModel: 'Cheap' }, `${P}.provisioningModel`],
     ['preemptible together with Spot', { preemptible: true, provisioningModel: 'Spot' }, `${P}.preemptible`],
     ['an unknown onHostMaintenance', { onHostMaintenance: 'Sometimes' }, `${P}.onHostMaintenance`],
-    ['restartPolicy Always on a spot instance', { provisioningModel: 'Spot', onHostMaintenance: 'Terminate', restartPolicy: 'Always' }, `${P}.restartPolicy`],
-    ['a shielded setting that is not Enabled/Disabled', { shieldedInstanceConfig: { secureBoot: 'On' } }, `${P}.shieldedInstanceConfig.secureBoot`],
-    ['integrity monitoring without vTPM', { shieldedInstanceConfig: { virtualizedTrustedPlatformModule: 'Disabled' } }, `${P}.shieldedInstanceConfig.integrityMonitoring`],
+    [
+      'restartPolicy Always on a spot instance',
+      { provisioningModel: 'Spot', onHostMaintenance: 'Terminate', restartPolicy: 'Always' },
+      `${P}.restartPolicy`,
+    ],
+    [
+      'a shielded setting that is not Enabled/Disabled',
+      { shieldedInstanceConfig: { secureBoot: 'On' } },
+      `${P}.shieldedInstanceConfig.secureBoot`,
+    ],
+    [
+      'integrity monitoring without vTPM',
+      { shieldedInstanceConfig: { virtualizedTrustedPlatformModule: 'Disabled' } },
+      `${P}.shieldedInstanceConfig.integrityMonitoring`,
+    ],
     ['an unknown confidentialCompute', { confidentialCompute: 'Maybe' }, `${P}.confidentialCompute`],
-    ['two GPU types', { machineType: 'n1-standard-4', onHostMaintenance: 'Terminate', gpus: [{ type: 'nvidia-tesla-t4', count: 1 }, { type: 'nvidia-tesla-v100', count: 1 }] }, `${P}.gpus`],
-    ['GPUs on an A2 type', { machineType: 'a2-highgpu-1g', onHostMaintenance: 'Terminate', gpus: [{ type: 'nvidia-tesla-t4', count: 1 }] }, `${P}.gpus`],
-    ['GPUs that would live-migrate', { machineType: 'n1-standard-4', gpus: [{ type: 'nvidia-tesla-t4', count: 1 }] }, `${P}.onHostMaintenance`],
+    [
+      'two GPU types',
+      {
+        machineType: 'n1-standard-4',
+        onHostMaintenance: 'Terminate',
+        gpus: [
+          { type: 'nvidia-tesla-t4', count: 1 },
+          { type: 'nvidia-tesla-v100', count: 1 },
+        ],
+      },
+      `${P}.gpus`,
+    ],
+    [
+      'GPUs on an A2 type',
+      { machineType: 'a2-highgpu-1g', onHostMaintenance: 'Terminate', gpus: [{ type: 'nvidia-tesla-t4', count: 1 }] },
+      `${P}.gpus`,
+    ],
+    [
+      'GPUs that would live-migrate',
+      { machineType: 'n1-standard-4', gpus: [{ type: 'nvidia-tesla-t4', count: 1 }] },
+      `${P}.onHostMaintenance`,
+    ],
     ['a boot disk without an image', { disks: [{ boot: true, sizeGb: 10 }] }, `${P}.disks[0].image`],
     ['an empty target pool name', { targetPools: ['ok', ''] }, `${P}.targetPools[1]`],
     ['an upper-case label key', { labels: { Team: 'x' } }, `${P}.labels.Team`],
     ['a network tag with spaces', { tags: ['a b'] }, `${P}.tags[0]`],
-    ['a malformed resource manager tag key', { resourceManagerTags: [{ parentID: 'my-project', key: '-bad', value: 'v' }] }, `${P}.resourceManagerTags[0].key`],
+    [
+      'a malformed resource manager tag key',
+      { resourceManagerTags: [{ parentID: 'my-project', key: '-bad', value: 'v' }] },
+      `${P}.resourceManagerTags[0].key`,
+    ],
     ['a path in the region', { region: '../us-central1', zone: '../us-central1-a' }, `${P}.region`],
     ['a path in the projectID', { projectID: '../other' }, `${P}.projectID`],
     ['a projectID shorter than 6 characters', { projectID: 'abc' }, `${P}.projectID`],
     ['a projectID longer than 30 characters', { projectID: `p${'x'.repeat(30)}` }, `${P}.projectID`],
-    ['a network interface projectID ending in "-"', { networkInterfaces: [{ network: 'n', projectID: 'host-project-' }] }, `${P}.networkInterfaces[0].projectID`],
+    [
+      'a network interface projectID ending in "-"',
+      { networkInterfaces: [{ network: 'n', projectID: 'host-project-' }] },
+      `${P}.networkInterfaces[0].projectID`,
+    ],
     ['a 5 MB machineType', { machineType: 'n'.repeat(5 * 1024 * 1024) }, `${P}.machineType`],
     ['a disk beyond 64 TB', { disks: [{ boot: true, image: 'i', sizeGb: 1e12 }] }, `${P}.disks[0].sizeGb`],
-    ['more GPUs than an instance takes', { machineType: 'n1-standard-4', onHostMaintenance: 'Terminate', gpus: [{ type: 'nvidia-tesla-t4', count: 1000 }] }, `${P}.gpus[0].count`],
-    ['a "__proto__" label', { labels: JSON.parse('{"__proto__":"x"}') as Record<string, string> }, `${P}.labels.__proto__`],
-    ['a KMS key without a key ring', { disks: [{ boot: true, image: 'i', encryptionKey: { kmsKey: { name: 'k', location: 'global' } } }] }, `${P}.disks[0].encryptionKey.kmsKey.keyRing`],
+    [
+      'more GPUs than an instance takes',
+      {
+        machineType: 'n1-standard-4',
+        onHostMaintenance: 'Terminate',
+        gpus: [{ type: 'nvidia-tesla-t4', count: 1000 }],
+      },
+      `${P}.gpus[0].count`,
+    ],
+    [
+      'a "__proto__" label',
+      { labels: JSON.parse('{"__proto__":"x"}') as Record<string, string> },
+      `${P}.labels.__proto__`,
+    ],
+    [
+      'a KMS key without a key ring',
+      { disks: [{ boot: true, image: 'i', encryptionKey: { kmsKey: { name: 'k', location: 'global' } } }] },
+      `${P}.disks[0].encryptionKey.kmsKey.keyRing`,
+    ],
   ];
   for (const [what, extra, field] of cases) {
     it(`rejects ${what}, naming ${field}`, () => {
@@ -112,7 +195,10 @@ describe('GCP providerSpec decoding', () => {
   });
 
   it('reads structurally without validating (for MachineSet templates)', () => {
-    const { spec, errors } = readProviderSpec({ machineType: 't2a-standard-4', zone: 'us-central1-a', region: 7 }, { path: 'spec.template.spec.providerSpec.value' });
+    const { spec, errors } = readProviderSpec(
+      { machineType: 't2a-standard-4', zone: 'us-central1-a', region: 7 },
+      { path: 'spec.template.spec.providerSpec.value' },
+    );
     expect(spec.machineType).to.equal('t2a-standard-4');
     expect(errors.map((e) => e.field)).to.deep.equal(['spec.template.spec.providerSpec.value.region']);
   });
@@ -121,7 +207,13 @@ describe('GCP providerSpec decoding', () => {
 describe('GCP providerStatus', () => {
   it('round-trips in the reference shape, with metadata {} and the instance name as instanceId', () => {
     const encoded = encodeProviderStatus({ instanceId: 'm1', instanceState: 'RUNNING' });
-    expect(encoded).to.deep.equal({ apiVersion: 'machine.openshift.io/v1beta1', kind: 'GCPMachineProviderStatus', metadata: {}, instanceId: 'm1', instanceState: 'RUNNING' });
+    expect(encoded).to.deep.equal({
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'GCPMachineProviderStatus',
+      metadata: {},
+      instanceId: 'm1',
+      instanceState: 'RUNNING',
+    });
     expect(decodeProviderStatus(encoded)).to.deep.include({ instanceId: 'm1', instanceState: 'RUNNING' });
   });
 

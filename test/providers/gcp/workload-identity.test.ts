@@ -9,8 +9,23 @@ import { OutboundHttp, RealClock, type Secret } from '../../../lib/index.js';
 import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
 import { createGcpActuator, credentialsFromSecret, GcpClientFactory } from '../../../providers/gcp/index.js';
 import { projectOf } from '../../../providers/gcp/machine-scope.js';
-import { startConnectProxy, startTlsFront, type ConnectProxy, type TlsFront } from '../../lib/cloud/outbound-test-kit.js';
-import { CLUSTER_ID, defaultSecrets, gcpSpec, machine, NAMESPACE, PROJECT, recordingContext, secretsClient, ZONE } from './fixtures.js';
+import {
+  startConnectProxy,
+  startTlsFront,
+  type ConnectProxy,
+  type TlsFront,
+} from '../../lib/cloud/outbound-test-kit.js';
+import {
+  CLUSTER_ID,
+  defaultSecrets,
+  gcpSpec,
+  machine,
+  NAMESPACE,
+  PROJECT,
+  recordingContext,
+  secretsClient,
+  ZONE,
+} from './fixtures.js';
 
 describe('GCP Workload Identity Federation (external_account credentials)', () => {
   let emu: GceEmulator;
@@ -20,7 +35,13 @@ describe('GCP Workload Identity Federation (external_account credentials)', () =
   let factory: GcpClientFactory | undefined;
 
   beforeEach(async () => {
-    emu = await startGceEmulator({ requireAuth: true, clusterId: CLUSTER_ID, bootDelayMs: 20, deleteDelayMs: 20, stopDelayMs: 20 });
+    emu = await startGceEmulator({
+      requireAuth: true,
+      clusterId: CLUSTER_ID,
+      bootDelayMs: 20,
+      deleteDelayMs: 20,
+      stopDelayMs: 20,
+    });
     front = await startTlsFront(emu.port);
     proxy = await startConnectProxy();
     dir = mkdtempSync(join(tmpdir(), 'wif-'));
@@ -45,7 +66,10 @@ describe('GCP Workload Identity Federation (external_account credentials)', () =
       service_account_impersonation_url: `${front.endpoint}/v1/projects/-/serviceAccounts/machine-api@${PROJECT}.iam.gserviceaccount.com:generateAccessToken`,
       credential_source: { file: tokenFile, format: { type: 'text' } },
     };
-    return { metadata: { namespace: NAMESPACE, name: 'gcp-cloud-credentials' }, data: { 'service_account.json': Buffer.from(JSON.stringify(file)).toString('base64') } };
+    return {
+      metadata: { namespace: NAMESPACE, name: 'gcp-cloud-credentials' },
+      data: { 'service_account.json': Buffer.from(JSON.stringify(file)).toString('base64') },
+    };
   }
 
   it('exchanges the bound token at STS, impersonates the service account, and calls Compute with that token, all through the proxy', async () => {
@@ -53,7 +77,11 @@ describe('GCP Workload Identity Federation (external_account credentials)', () =
     factory = new GcpClientFactory({
       clock: new RealClock(),
       endpoint: front.endpoint,
-      outbound: new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }),
+      outbound: new OutboundHttp({
+        proxyLoopback: true,
+        httpsProxy: proxy.url,
+        trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }],
+      }),
     });
     const { compute } = factory.get(credentials, `${NAMESPACE}/gcp-cloud-credentials`);
     expect(await compute.listInstances(PROJECT, ZONE, '')).to.deep.equal([]);
@@ -64,8 +92,12 @@ describe('GCP Workload Identity Federation (external_account credentials)', () =
 
   it('names the project from spec.projectID, as the file has none', () => {
     const credentials = credentialsFromSecret(wifSecret());
-    expect(projectOf({ projectID: 'from-spec' } as Parameters<typeof projectOf>[0], credentials, undefined)).to.equal('from-spec');
-    expect(() => projectOf({} as Parameters<typeof projectOf>[0], credentials, undefined)).to.throw(/projectID: Required value/);
+    expect(projectOf({ projectID: 'from-spec' } as Parameters<typeof projectOf>[0], credentials, undefined)).to.equal(
+      'from-spec',
+    );
+    expect(() => projectOf({} as Parameters<typeof projectOf>[0], credentials, undefined)).to.throw(
+      /projectID: Required value/,
+    );
   });
 
   it('creates a Machine’s instance and sees it through the actuator with only the external_account Secret and spec.projectID', async () => {
@@ -75,7 +107,12 @@ describe('GCP Workload Identity Federation (external_account credentials)', () =
       outbound: new OutboundHttp({ trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }),
     });
     const secrets = defaultSecrets().map((s) => (s.metadata.name === 'gcp-cloud-credentials' ? wifSecret() : s));
-    const actuator = createGcpActuator({ client: secretsClient(secrets), clock: new RealClock(), clientFactory: factory, requeueAfterMs: 50 });
+    const actuator = createGcpActuator({
+      client: secretsClient(secrets),
+      clock: new RealClock(),
+      clientFactory: factory,
+      requeueAfterMs: 50,
+    });
     try {
       const m = machine('wif-worker-1', gcpSpec({ projectID: PROJECT }));
       await actuator.create(m, recordingContext());

@@ -2,10 +2,33 @@
 // reuse, names resolved once, batched existence checks, idempotent creation by name, paging, network
 // resource group, errors never terminal unless the request is wrong).
 import { expect } from 'chai';
-import { InsufficientCapacityError, RealClock, RequeueAfterError, findError, isInvalidMachineConfiguration, type Machine } from '../../../lib/index.js';
-import { conformanceContext, echoContext, eventually as eventuallyWithin, RecordingEventRecorder } from '../../../lib/testing/index.js';
-import { IAM_TOKEN_ACTION, startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
-import { createIbmCloudActuator, createVpcClient, DEFAULT_VPC_URL, IbmClientFactory, type IbmCloudActuator, type VpcClientOptions } from '../../../providers/ibmcloud/index.js';
+import {
+  InsufficientCapacityError,
+  RealClock,
+  RequeueAfterError,
+  findError,
+  isInvalidMachineConfiguration,
+  type Machine,
+} from '../../../lib/index.js';
+import {
+  conformanceContext,
+  echoContext,
+  eventually as eventuallyWithin,
+  RecordingEventRecorder,
+} from '../../../lib/testing/index.js';
+import {
+  IAM_TOKEN_ACTION,
+  startIbmVpcEmulator,
+  type IbmVpcEmulator,
+} from '../../../providers/ibmcloud/emulator/index.js';
+import {
+  createIbmCloudActuator,
+  createVpcClient,
+  DEFAULT_VPC_URL,
+  IbmClientFactory,
+  type IbmCloudActuator,
+  type VpcClientOptions,
+} from '../../../providers/ibmcloud/index.js';
 import { CLUSTER_ID, ibmSpec, machine, secretsClient } from './fixtures.js';
 
 const FAST = { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } };
@@ -21,15 +44,29 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
 }
 
 /** Waits up to 5 s: the emulator's timings are tens of milliseconds. */
-const eventually = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => eventuallyWithin(what, probe, 5_000);
+const eventually = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> =>
+  eventuallyWithin(what, probe, 5_000);
 
 describe('IBM Cloud actuator', function () {
   this.timeout(20_000);
   let emu: IbmVpcEmulator;
 
-  const endpoints = () => ({ vpc: emu.endpoint, iam: emu.iamEndpoint, resourceManager: emu.resourceManagerEndpoint, globalTagging: emu.globalTaggingEndpoint });
+  const endpoints = () => ({
+    vpc: emu.endpoint,
+    iam: emu.iamEndpoint,
+    resourceManager: emu.resourceManagerEndpoint,
+    globalTagging: emu.globalTaggingEndpoint,
+  });
   const newActuator = (extra: Partial<Parameters<typeof createIbmCloudActuator>[0]> = {}): IbmCloudActuator =>
-    createIbmCloudActuator({ client: secretsClient(), clock: new RealClock(), endpoints: endpoints(), retry: RETRY, batchWindowMs: 5, rateLimits: FAST, ...extra });
+    createIbmCloudActuator({
+      client: secretsClient(),
+      clock: new RealClock(),
+      endpoints: endpoints(),
+      retry: RETRY,
+      batchWindowMs: 5,
+      rateLimits: FAST,
+      ...extra,
+    });
   const count = (action: string) => emu.knobs.counts(action).total;
   const live = (m: Machine) => emu.instances().filter((i) => i.name === m.metadata.name && i.status !== 'deleting');
   /** The Machine has exactly one live instance, and its status records that instance. */
@@ -39,7 +76,10 @@ describe('IBM Cloud actuator', function () {
   };
 
   beforeEach(async () => {
-    emu = await startIbmVpcEmulator({ clusterId: CLUSTER_ID, timings: { provisionMs: 5, bootMs: 10, deleteMs: 20, stopMs: 10 } });
+    emu = await startIbmVpcEmulator({
+      clusterId: CLUSTER_ID,
+      timings: { provisionMs: 5, bootMs: 10, deleteMs: 20, stopMs: 10 },
+    });
   });
   afterEach(async () => {
     await emu.stop();
@@ -54,7 +94,14 @@ describe('IBM Cloud actuator', function () {
       await a.update(m, conformanceContext());
     }
     expect(count(IAM_TOKEN_ACTION), 'IAM token requests').to.equal(1);
-    for (const action of ['ListResourceGroups', 'ListVpcs', 'ListImages', 'ListSubnets', 'ListSecurityGroups', 'ListInstanceProfiles']) {
+    for (const action of [
+      'ListResourceGroups',
+      'ListVpcs',
+      'ListImages',
+      'ListSubnets',
+      'ListSecurityGroups',
+      'ListInstanceProfiles',
+    ]) {
       expect(count(action), action).to.equal(1);
     }
     expect(count('CreateInstance')).to.equal(3);
@@ -97,7 +144,10 @@ describe('IBM Cloud actuator', function () {
     const copy = structuredClone(m);
     await Promise.all([one.create(m, conformanceContext()), two.create(copy, conformanceContext())]);
     expect(live(m)).to.have.length(1);
-    expect(emu.knobs.counts('CreateInstance'), 'both posted; the VPC refused the second name').to.include({ total: 2, failed: 1 });
+    expect(emu.knobs.counts('CreateInstance'), 'both posted; the VPC refused the second name').to.include({
+      total: 2,
+      failed: 1,
+    });
     const id = live(m)[0]!.id;
     expect((m.status?.providerStatus as { instanceId?: string }).instanceId).to.equal(id);
     expect((copy.status?.providerStatus as { instanceId?: string }).instanceId).to.equal(id);
@@ -124,7 +174,9 @@ describe('IBM Cloud actuator', function () {
     expect(count('ListInstances'), 'no list before the POST').to.equal(0);
     expect(count('CreateInstance')).to.equal(1);
     expect(live(m)).to.have.length(1);
-    expect(m.metadata.annotations?.['machine.openshift.io/instance-state'], 'metadata waits for update').to.equal(undefined);
+    expect(m.metadata.annotations?.['machine.openshift.io/instance-state'], 'metadata waits for update').to.equal(
+      undefined,
+    );
   });
 
   it('announces no update when the first address arrives after the providerID, but does for later changes', async () => {
@@ -149,7 +201,7 @@ describe('IBM Cloud actuator', function () {
     expect(await updateEvents(), 'label restored').to.equal(1);
   });
 
-  it('answers the echo of a reconcile\'s own write from what that reconcile read, once, then reads afresh', async () => {
+  it("answers the echo of a reconcile's own write from what that reconcile read, once, then reads afresh", async () => {
     const a = newActuator();
     const m = machine('repeat-1');
     await a.create(m, conformanceContext());
@@ -185,7 +237,7 @@ describe('IBM Cloud actuator', function () {
     expectOneInstanceRecorded(m);
   });
 
-  it('answers the exists() after a delete from the delete\'s own read, and says gone once the read does', async () => {
+  it("answers the exists() after a delete from the delete's own read, and says gone once the read does", async () => {
     const a = newActuator();
     const m = machine('del-read-1');
     await a.create(m, conformanceContext());
@@ -211,11 +263,25 @@ describe('IBM Cloud actuator', function () {
     emu.world.resourceGroups.push(net);
     for (const x of [...emu.world.vpcs, ...emu.world.subnets, ...emu.world.securityGroups]) x.resourceGroupId = net.id;
     const a = newActuator({ createVpcApi: (o: VpcClientOptions) => createVpcClient({ ...o, pageSize: 1 }) });
-    const m = machine('net-1', ibmSpec({ zone: 'us-south-3', networkResourceGroup: 'network-rg', primaryNetworkInterface: { subnet: `${CLUSTER_ID}-subnet-compute-us-south-3`, securityGroups: [`${CLUSTER_ID}-sg-control-plane`] } }));
+    const m = machine(
+      'net-1',
+      ibmSpec({
+        zone: 'us-south-3',
+        networkResourceGroup: 'network-rg',
+        primaryNetworkInterface: {
+          subnet: `${CLUSTER_ID}-subnet-compute-us-south-3`,
+          securityGroups: [`${CLUSTER_ID}-sg-control-plane`],
+        },
+      }),
+    );
     await a.create(m, conformanceContext());
     const inst = emu.world.instances.find((i) => i.name === 'net-1');
-    expect(inst?.subnetId).to.equal(emu.world.subnets.find((s) => s.name === `${CLUSTER_ID}-subnet-compute-us-south-3`)?.id);
-    expect(inst?.securityGroupIds).to.deep.equal([emu.world.securityGroups.find((g) => g.name === `${CLUSTER_ID}-sg-control-plane`)?.id]);
+    expect(inst?.subnetId).to.equal(
+      emu.world.subnets.find((s) => s.name === `${CLUSTER_ID}-subnet-compute-us-south-3`)?.id,
+    );
+    expect(inst?.securityGroupIds).to.deep.equal([
+      emu.world.securityGroups.find((g) => g.name === `${CLUSTER_ID}-sg-control-plane`)?.id,
+    ]);
     expect(count('ListSubnets'), 'one call per page').to.equal(emu.world.subnets.length);
     expect(count('ListSecurityGroups')).to.equal(emu.world.securityGroups.length);
   });
@@ -224,17 +290,22 @@ describe('IBM Cloud actuator', function () {
     const a = newActuator();
     const m = machine('dh-1', ibmSpec({ dedicatedHost: `${CLUSTER_ID}-dh-us-south-1` }));
     await a.create(m, conformanceContext());
-    expect(emu.world.instances.find((i) => i.name === 'dh-1')?.dedicatedHostId).to.equal(emu.world.dedicatedHosts[0]?.id);
+    expect(emu.world.instances.find((i) => i.name === 'dh-1')?.dedicatedHostId).to.equal(
+      emu.world.dedicatedHosts[0]?.id,
+    );
   });
 
   it('looks the regional endpoint up once per region when no VPC endpoint is configured', async () => {
     // The public default URL is redirected to the emulator, whose region endpoint is itself.
-    const redirect = (o: VpcClientOptions) => createVpcClient({ ...o, serviceUrl: o.serviceUrl === DEFAULT_VPC_URL ? emu.endpoint : o.serviceUrl });
+    const redirect = (o: VpcClientOptions) =>
+      createVpcClient({ ...o, serviceUrl: o.serviceUrl === DEFAULT_VPC_URL ? emu.endpoint : o.serviceUrl });
     const { vpc: _, ...rest } = endpoints();
     const a = newActuator({ endpoints: rest, createVpcApi: redirect });
     for (const name of ['rg-1', 'rg-2']) await a.create(machine(name), conformanceContext());
     expect(count('GetRegion')).to.equal(1);
-    const err = await rejection(a.create(machine('rg-3', ibmSpec({ region: 'eu-de', zone: 'eu-de-1' })), conformanceContext()));
+    const err = await rejection(
+      a.create(machine('rg-3', ibmSpec({ region: 'eu-de', zone: 'eu-de-1' })), conformanceContext()),
+    );
     expect(isInvalidMachineConfiguration(err), err.message).to.equal(true);
     expect(err.message).to.contain('spec.providerSpec.value.region');
   });
@@ -245,8 +316,14 @@ describe('IBM Cloud actuator', function () {
       [{ image: 'no-such-image' }, 'spec.providerSpec.value.image'],
       [{ profile: 'bx9-4x16' }, 'spec.providerSpec.value.profile'],
       [{ vpc: 'no-such-vpc' }, 'spec.providerSpec.value.vpc'],
-      [{ primaryNetworkInterface: { subnet: `${CLUSTER_ID}-subnet-compute-us-south-2` } }, 'spec.providerSpec.value.primaryNetworkInterface.subnet'],
-      [{ primaryNetworkInterface: { subnet: `${CLUSTER_ID}-subnet-compute-us-south-1`, securityGroups: ['nope'] } }, 'spec.providerSpec.value.primaryNetworkInterface.securityGroups'],
+      [
+        { primaryNetworkInterface: { subnet: `${CLUSTER_ID}-subnet-compute-us-south-2` } },
+        'spec.providerSpec.value.primaryNetworkInterface.subnet',
+      ],
+      [
+        { primaryNetworkInterface: { subnet: `${CLUSTER_ID}-subnet-compute-us-south-1`, securityGroups: ['nope'] } },
+        'spec.providerSpec.value.primaryNetworkInterface.securityGroups',
+      ],
       [{ profile: 'bz2-4x16' }, 'spec.providerSpec.value.image'],
     ];
     for (const [extra, field] of cases) {
@@ -265,7 +342,12 @@ describe('IBM Cloud actuator', function () {
     emu.knobs.failNext('CreateInstance', 1);
     const server = await rejection(a.create(machine('t-1'), conformanceContext()));
     expect(isInvalidMachineConfiguration(server), server.message).to.equal(false);
-    const noSecret = createIbmCloudActuator({ client: secretsClient([]), clock: new RealClock(), endpoints: endpoints(), rateLimits: FAST });
+    const noSecret = createIbmCloudActuator({
+      client: secretsClient([]),
+      clock: new RealClock(),
+      endpoints: endpoints(),
+      rateLimits: FAST,
+    });
     const missing = await rejection(noSecret.create(machine('t-2'), conformanceContext()));
     expect(isInvalidMachineConfiguration(missing), missing.message).to.equal(false);
     expect(missing.message).to.contain('not found');
@@ -280,7 +362,12 @@ describe('IBM Cloud actuator', function () {
       const m = machine('quota-1');
       const err = findError(await rejection(a.create(m, conformanceContext())), InsufficientCapacityError);
       const spec = m.spec?.providerSpec?.value as { zone: string; profile: string };
-      expect(err).to.include({ cloudCode: 'over_quota', zone: spec.zone, instanceType: spec.profile, reason: 'InsufficientResources' });
+      expect(err).to.include({
+        cloudCode: 'over_quota',
+        zone: spec.zone,
+        instanceType: spec.profile,
+        reason: 'InsufficientResources',
+      });
       expect(emu.world.instances.filter((i) => i.name === 'quota-1')).to.have.length(0);
     } finally {
       emu.setInstanceQuota(undefined);
@@ -306,8 +393,12 @@ describe('IBM Cloud actuator', function () {
     await a.create(m, conformanceContext());
     expect((m.status?.providerStatus as { instanceId?: string }).instanceId, 'recorded, recently').to.be.a('string');
     m.metadata.deletionTimestamp = new Date().toISOString();
-    expect(findError(await rejection(a.delete(m, conformanceContext())), RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
-    expect(findError(await rejection(a.exists(m, conformanceContext())), RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
+    expect(findError(await rejection(a.delete(m, conformanceContext())), RequeueAfterError)).to.be.instanceOf(
+      RequeueAfterError,
+    );
+    expect(findError(await rejection(a.exists(m, conformanceContext())), RequeueAfterError)).to.be.instanceOf(
+      RequeueAfterError,
+    );
     expect(live(m), 'nothing deleted, nothing forgotten').to.have.length(1);
   });
 
@@ -331,7 +422,9 @@ describe('IBM Cloud actuator', function () {
     const a = newActuator();
     const m = machine('hidden-del-1');
     await a.create(m, conformanceContext());
-    await eventually('visible', async () => ((await a.exists(m, conformanceContext()).catch(() => false)) ? true : undefined));
+    await eventually('visible', async () =>
+      (await a.exists(m, conformanceContext()).catch(() => false)) ? true : undefined,
+    );
     await a.update(m, conformanceContext());
     expect(m.spec?.providerID, 'provisioned').to.be.a('string');
     // The VPC stops showing the new instance for a while (a read that lags), and the Machine is deleted then.
@@ -369,9 +462,14 @@ describe('IBM Cloud actuator', function () {
     emu.knobs.loseNextReplies('CreateInstance', 1);
     await rejection(a.create(m, conformanceContext()));
     // The retried POST meets the name its first POST took; the list does not show that instance yet.
-    expect(findError(await rejection(a.create(m, conformanceContext())), RequeueAfterError)).to.be.instanceOf(RequeueAfterError);
+    expect(findError(await rejection(a.create(m, conformanceContext())), RequeueAfterError)).to.be.instanceOf(
+      RequeueAfterError,
+    );
     m.metadata.deletionTimestamp = new Date().toISOString();
-    expect(findError(await rejection(a.delete(m, conformanceContext())), RequeueAfterError), 'the finalizer stays').to.be.instanceOf(RequeueAfterError);
+    expect(
+      findError(await rejection(a.delete(m, conformanceContext())), RequeueAfterError),
+      'the finalizer stays',
+    ).to.be.instanceOf(RequeueAfterError);
     await eventually('deleted once visible', async () => {
       await a.delete(m, conformanceContext()).catch(() => undefined);
       return live(m).length === 0 ? true : undefined;
@@ -434,7 +532,8 @@ describe('IBM Cloud actuator', function () {
   });
 
   it('replaces once an instance that runs without a node past the timeout when its Ignition merges the MCS config', async () => {
-    const mcs = '{"ignition":{"version":"3.2.0","config":{"merge":[{"source":"https://api-int.example:22623/config/worker"}]}}}';
+    const mcs =
+      '{"ignition":{"version":"3.2.0","config":{"merge":[{"source":"https://api-int.example:22623/config/worker"}]}}}';
     const secrets = secretsClient();
     secrets.secrets[1]!.data = { userData: Buffer.from(mcs).toString('base64') };
     const a = newActuator({ client: secrets, stuckMachineTimeoutMs: 1 });
@@ -456,10 +555,17 @@ describe('IBM Cloud actuator', function () {
       await a.create(m, conformanceContext());
       return true;
     });
-    const second = (m.status?.providerStatus as { instanceId: string; conditions: Array<{ type: string; reason: string }> });
+    const second = m.status?.providerStatus as {
+      instanceId: string;
+      conditions: Array<{ type: string; reason: string }>;
+    };
     expect(second.instanceId).to.not.equal(first);
-    expect(second.conditions.find((c) => c.type === 'MachineReplacement')?.reason).to.equal('MachineReplacementCompleted');
-    await eventually('running again', async () => (emu.instance(second.instanceId)?.status === 'running' ? true : undefined));
+    expect(second.conditions.find((c) => c.type === 'MachineReplacement')?.reason).to.equal(
+      'MachineReplacementCompleted',
+    );
+    await eventually('running again', async () =>
+      emu.instance(second.instanceId)?.status === 'running' ? true : undefined,
+    );
     await a.update(m, conformanceContext());
     expect(m.spec?.providerID, 'replaced at most once').to.contain(second.instanceId);
   });

@@ -2,7 +2,12 @@
 // (region and resource group from the Infrastructure, the installer's Secrets), validation by the actuator's
 // own rules with paths from the object root.
 import { expect } from 'chai';
-import { mutateMachineAdmission, validateMachineAdmission, validateMachineSetAdmission, type MachineWebhookOptions } from '../../../lib/index.js';
+import {
+  mutateMachineAdmission,
+  validateMachineAdmission,
+  validateMachineSetAdmission,
+  type MachineWebhookOptions,
+} from '../../../lib/index.js';
 import { ibmCloudMachineAdmission } from '../../../providers/ibmcloud/index.js';
 import { infrastructure, machineRequest, machineSetRequest, patchOf, secretsNamed } from '../admission-requests.js';
 import { ibmSpec } from './fixtures.js';
@@ -35,8 +40,8 @@ describe('IBM Cloud admission', () => {
   it('denies what the actuator would refuse, naming the field from the MachineSet root', async () => {
     const res = await validateMachineSetAdmission(machineSetRequest(ibmSpec({ vpc: '', zone: 'eu-de-1' })), options);
     expect(res.status?.message).to.equal(
-      '[spec.template.spec.providerSpec.value.vpc: Required value: the name of the VPC the instance joins, '
-        + 'spec.template.spec.providerSpec.value.zone: Invalid value: "eu-de-1": must be a zone of region us-south, e.g. us-south-1]',
+      '[spec.template.spec.providerSpec.value.vpc: Required value: the name of the VPC the instance joins, ' +
+        'spec.template.spec.providerSpec.value.zone: Invalid value: "eu-de-1": must be a zone of region us-south, e.g. us-south-1]',
     );
   });
 
@@ -44,11 +49,16 @@ describe('IBM Cloud admission', () => {
     const spec = ibmSpec();
     delete spec.credentialsSecret;
     const res = await validateMachineAdmission(machineRequest(spec), options);
-    expect(res.status?.message).to.equal('spec.providerSpec.value.credentialsSecret.name: Required value: the Secret holding the IAM API key (key ibmcloud_api_key)');
+    expect(res.status?.message).to.equal(
+      'spec.providerSpec.value.credentialsSecret.name: Required value: the Secret holding the IAM API key (key ibmcloud_api_key)',
+    );
   });
 
   it('warns about unknown fields and a credentials Secret that does not exist', async () => {
-    const res = await validateMachineAdmission(machineRequest(ibmSpec({ credentialsSecret: { name: 'other' }, extra: 1 })), options);
+    const res = await validateMachineAdmission(
+      machineRequest(ibmSpec({ credentialsSecret: { name: 'other' }, extra: 1 })),
+      options,
+    );
     expect(res.allowed).to.equal(true);
     expect(res.warnings).to.have.members([
       'Unknown field (spec.providerSpec.value.extra) will be ignored',

@@ -10,7 +10,12 @@ describeActuatorConformance('ibmcloud', async () => {
   const actuator = createIbmCloudActuator({
     client: secretsClient(),
     clock: new RealClock(),
-    endpoints: { vpc: emu.endpoint, iam: emu.iamEndpoint, resourceManager: emu.resourceManagerEndpoint, globalTagging: emu.globalTaggingEndpoint },
+    endpoints: {
+      vpc: emu.endpoint,
+      iam: emu.iamEndpoint,
+      resourceManager: emu.resourceManagerEndpoint,
+      globalTagging: emu.globalTaggingEndpoint,
+    },
     retry: { retries: 2, minTimeoutMs: 1, maxTimeoutMs: 5 },
     batchWindowMs: 2,
     rateLimits: { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
@@ -20,7 +25,10 @@ describeActuatorConformance('ibmcloud', async () => {
     actuator,
     namespace: NAMESPACE,
     validMachine: (name) => machine(name),
-    invalidMachine: () => ({ machine: machine('invalid', ibmSpec({ zone: 'eu-de-1' })), field: 'spec.providerSpec.value.zone' }),
+    invalidMachine: () => ({
+      machine: machine('invalid', ibmSpec({ zone: 'eu-de-1' })),
+      field: 'spec.providerSpec.value.zone',
+    }),
     countInstancesFor: (m) => ours(m).length,
     loseNextReply: () => void emu.knobs.loseNextReplies('CreateInstance', 1),
     throttle: (on) => void (on ? emu.knobs.throttleNext('*', 1_000_000) : emu.knobs.reset()),

@@ -6,7 +6,11 @@ import { RealClock, type MachineSet } from '../../../lib/index.js';
 import { conformanceContext } from '../../../lib/testing/index.js';
 import { readManifest, readManifestDir, repo } from '../../manifests/manifest-files.js';
 import { IAM_TOKEN_ACTION, startIbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
-import { createIbmCloudActuator, createIbmCloudInstanceTypeCatalog, IbmClientFactory } from '../../../providers/ibmcloud/index.js';
+import {
+  createIbmCloudActuator,
+  createIbmCloudInstanceTypeCatalog,
+  IbmClientFactory,
+} from '../../../providers/ibmcloud/index.js';
 import { CLUSTER_ID, ibmSpec, machine, NAMESPACE, secretsClient } from './fixtures.js';
 import { join } from 'node:path';
 
@@ -42,38 +46,64 @@ interface Policy {
 describe('manifests/providers/ibmcloud/credentials-request.yaml', function () {
   this.timeout(20_000);
   const [cr] = readManifest(join(repo, 'manifests', 'providers', 'ibmcloud', 'credentials-request.yaml'));
-  const spec = cr?.spec as { secretRef: { name: string; namespace: string }; providerSpec: { apiVersion: string; kind: string; policies: Policy[] } };
+  const spec = cr?.spec as {
+    secretRef: { name: string; namespace: string };
+    providerSpec: { apiVersion: string; kind: string; policies: Policy[] };
+  };
   const rolesOn = (policy: string): string[] =>
-    spec.providerSpec.policies.filter((p) => p.attributes.some((a) => `${a.name}=${a.value}` === policy)).flatMap((p) => p.roles);
+    spec.providerSpec.policies
+      .filter((p) => p.attributes.some((a) => `${a.name}=${a.value}` === policy))
+      .flatMap((p) => p.roles);
 
   it('is an IBMCloudProviderSpec CredentialsRequest for the Secret the samples name', () => {
     expect(cr).to.include({ apiVersion: 'cloudcredential.openshift.io/v1', kind: 'CredentialsRequest' });
-    expect(spec.providerSpec).to.include({ apiVersion: 'cloudcredential.openshift.io/v1', kind: 'IBMCloudProviderSpec' });
+    expect(spec.providerSpec).to.include({
+      apiVersion: 'cloudcredential.openshift.io/v1',
+      kind: 'IBMCloudProviderSpec',
+    });
     const set = readManifestDir('samples/ibmcloud').find((d) => d.kind === 'MachineSet') as unknown as MachineSet;
     const value = set.spec?.template?.spec?.providerSpec?.value as { credentialsSecret: { name: string } };
     expect(spec.secretRef).to.deep.equal({ name: value.credentialsSecret.name, namespace: set.metadata.namespace });
   });
 
   it('grants every call a machine lifecycle and a scale-from-zero look-up make', async () => {
-    const emu = await startIbmVpcEmulator({ clusterId: CLUSTER_ID, timings: { provisionMs: 5, bootMs: 10, deleteMs: 10 } });
+    const emu = await startIbmVpcEmulator({
+      clusterId: CLUSTER_ID,
+      timings: { provisionMs: 5, bootMs: 10, deleteMs: 10 },
+    });
     try {
-      const endpoints = { vpc: emu.endpoint, iam: emu.iamEndpoint, resourceManager: emu.resourceManagerEndpoint, globalTagging: emu.globalTaggingEndpoint };
+      const endpoints = {
+        vpc: emu.endpoint,
+        iam: emu.iamEndpoint,
+        resourceManager: emu.resourceManagerEndpoint,
+        globalTagging: emu.globalTaggingEndpoint,
+      };
       const clients = new IbmClientFactory({ clock: new RealClock(), endpoints });
       const client = secretsClient();
       const actuator = createIbmCloudActuator({ client, clock: new RealClock(), clientFactory: clients });
-      const m = machine('cr-1', ibmSpec({ tags: [{ name: 'env', value: 'x' }], dedicatedHost: `${CLUSTER_ID}-dh-us-south-1` }));
+      const m = machine(
+        'cr-1',
+        ibmSpec({ tags: [{ name: 'env', value: 'x' }], dedicatedHost: `${CLUSTER_ID}-dh-us-south-1` }),
+      );
       await actuator.create(m, conformanceContext());
       await actuator.exists(m, conformanceContext());
       await actuator.update(m, conformanceContext());
       await actuator.delete(m, conformanceContext());
-      const set = { metadata: { name: 's', namespace: NAMESPACE }, spec: { template: { spec: { providerSpec: { value: ibmSpec() } } } } } as MachineSet;
-      await createIbmCloudInstanceTypeCatalog({ client, clock: new RealClock(), clients }).lookup(set, conformanceContext());
+      const set = {
+        metadata: { name: 's', namespace: NAMESPACE },
+        spec: { template: { spec: { providerSpec: { value: ibmSpec() } } } },
+      } as MachineSet;
+      await createIbmCloudInstanceTypeCatalog({ client, clock: new RealClock(), clients }).lookup(
+        set,
+        conformanceContext(),
+      );
       const called = Object.keys(emu.knobs.allCounts()).filter((a) => a !== IAM_TOKEN_ACTION);
       expect(called).to.include.members(['CreateInstance', 'DeleteInstance', 'AttachTag', 'ListResourceGroups']);
       for (const action of called) {
         const need = NEEDS[action];
         expect(need, `${action} is not mapped to an IAM role in this test`).to.not.equal(undefined);
-        for (const role of need!.roles) expect(rolesOn(need!.policy), `${action} needs ${role} on ${need!.policy}`).to.include(role);
+        for (const role of need!.roles)
+          expect(rolesOn(need!.policy), `${action} needs ${role} on ${need!.policy}`).to.include(role);
       }
     } finally {
       await emu.stop();

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { classifyVpcError, describeVpcError, isRetryableVpcError } from '../../../providers/ibmcloud/errors.js';
 import { VpcApiError, type IbmService } from '../../../providers/ibmcloud/vpc-api-error.js';
 
-const e = (status: number, code: string, service: IbmService = 'vpc') => new VpcApiError({ service, operation: 'createInstance', status, code, message: 'm', trace: 't-1' });
+const e = (status: number, code: string, service: IbmService = 'vpc') =>
+  new VpcApiError({ service, operation: 'createInstance', status, code, message: 'm', trace: 't-1' });
 
 describe('IBM Cloud error classification', () => {
   const cases: Array<[string, unknown, string]> = [
@@ -34,6 +35,8 @@ describe('IBM Cloud error classification', () => {
   });
 
   it('describes an error with its trace id', () => {
-    expect(describeVpcError(e(500, 'internal_error'))).to.equal('vpc createInstance: HTTP 500 internal_error: m (trace t-1)');
+    expect(describeVpcError(e(500, 'internal_error'))).to.equal(
+      'vpc createInstance: HTTP 500 internal_error: m (trace t-1)',
+    );
   });
 });

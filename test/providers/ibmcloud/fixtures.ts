@@ -20,7 +20,10 @@ export function ibmSpec(extra: Record<string, unknown> = {}): Record<string, unk
     region: 'us-south',
     zone: 'us-south-1',
     resourceGroup: CLUSTER_ID,
-    primaryNetworkInterface: { subnet: `${CLUSTER_ID}-subnet-compute-us-south-1`, securityGroups: [`${CLUSTER_ID}-sg-cluster-wide`, `${CLUSTER_ID}-sg-openshift-net`] },
+    primaryNetworkInterface: {
+      subnet: `${CLUSTER_ID}-subnet-compute-us-south-1`,
+      securityGroups: [`${CLUSTER_ID}-sg-cluster-wide`, `${CLUSTER_ID}-sg-openshift-net`],
+    },
     bootVolume: { encryptionKey: '' },
     userDataSecret: { name: USER_DATA_SECRET },
     credentialsSecret: { name: CREDENTIALS_SECRET },
@@ -30,11 +33,21 @@ export function ibmSpec(extra: Record<string, unknown> = {}): Record<string, unk
 
 let uidCounter = 0;
 
-export function machine(name: string, spec: Record<string, unknown> = ibmSpec(), uid = `uid-${name}-${++uidCounter}`): Machine {
+export function machine(
+  name: string,
+  spec: Record<string, unknown> = ibmSpec(),
+  uid = `uid-${name}-${++uidCounter}`,
+): Machine {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'Machine',
-    metadata: { name, namespace: NAMESPACE, uid, labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID }, generation: 1 },
+    metadata: {
+      name,
+      namespace: NAMESPACE,
+      uid,
+      labels: { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID },
+      generation: 1,
+    },
     spec: { providerSpec: { value: spec } },
     status: {},
   };
@@ -45,7 +58,10 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 export function defaultSecrets(apiKey = DEFAULT_API_KEY): Secret[] {
   return [
     { metadata: { namespace: NAMESPACE, name: CREDENTIALS_SECRET }, data: { ibmcloud_api_key: b64(apiKey) } },
-    { metadata: { namespace: NAMESPACE, name: USER_DATA_SECRET }, data: { userData: b64('{"ignition":{"version":"3.2.0"}}') } },
+    {
+      metadata: { namespace: NAMESPACE, name: USER_DATA_SECRET },
+      data: { userData: b64('{"ignition":{"version":"3.2.0"}}') },
+    },
   ];
 }
 

@@ -5,7 +5,16 @@ import type { VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
 import type { InstanceFilter, InstancePrototype, VpcInstance } from '../../../providers/ibmcloud/vpc-types.js';
 
 const instance = (name: string, id = `id-${name}`): VpcInstance =>
-  ({ id, crn: `crn:${id}`, name, status: 'running', created_at: '2026-11-22T00:00:00Z', profile: { name: 'bx2-4x16' }, zone: { name: 'us-south-1' }, vpc: { id: 'vpc-1' } }) as VpcInstance;
+  ({
+    id,
+    crn: `crn:${id}`,
+    name,
+    status: 'running',
+    created_at: '2026-11-22T00:00:00Z',
+    profile: { name: 'bx2-4x16' },
+    zone: { name: 'us-south-1' },
+    vpc: { id: 'vpc-1' },
+  }) as VpcInstance;
 
 /** A VPC holding `names`; lists, creates and deletes go to it, and each list is counted. */
 function fakeVpc(names: string[]) {
@@ -35,7 +44,11 @@ describe('IBM Cloud clients: instance look-ups', () => {
   async function setup(names: string[]) {
     const clock = new FakeClock();
     const cloud = fakeVpc(names);
-    const factory = new IbmClientFactory({ clock, endpoints: { vpc: 'http://vpc.test' }, createVpcApi: () => cloud.api });
+    const factory = new IbmClientFactory({
+      clock,
+      endpoints: { vpc: 'http://vpc.test' },
+      createVpcApi: () => cloud.api,
+    });
     const clients: IbmClients = await factory.get('api-key', 'us-south', 'ns/secret');
     const find = async (...keys: Array<{ id: string } | { name: string }>) => {
       const pending = Promise.all(keys.map((k) => clients.findInstance('vpc-a', k)));

@@ -14,7 +14,9 @@ interface Seen {
 }
 
 /** A scripted server: answers each request with the next reply and records what it saw. */
-async function scripted(replies: ((s: Seen) => { status: number; body?: unknown })[]): Promise<{ url: string; seen: Seen[]; server: Server }> {
+async function scripted(
+  replies: ((s: Seen) => { status: number; body?: unknown })[],
+): Promise<{ url: string; seen: Seen[]; server: Server }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -39,7 +41,11 @@ function client(url: string): VpcApi {
 
 describe('IBM REST service mechanics (VPC client on ibm-cloud-sdk-core)', () => {
   it('sends version, generation=2, Accept and (for POST) Content-Type as the VPC API expects', async () => {
-    const srv = await scripted([() => ({ status: 200, body: { vpcs: [] } }), () => ({ status: 201, body: { id: 'i-1' } }), () => ({ status: 204 })]);
+    const srv = await scripted([
+      () => ({ status: 200, body: { vpcs: [] } }),
+      () => ({ status: 201, body: { id: 'i-1' } }),
+      () => ({ status: 204 }),
+    ]);
     try {
       const api = client(srv.url);
       await api.listVpcs({ resourceGroupId: 'rg1' });
@@ -47,7 +53,12 @@ describe('IBM REST service mechanics (VPC client on ibm-cloud-sdk-core)', () => 
       await api.deleteInstance('0717_a/b');
       const [list, create, del] = srv.seen;
       expect(list?.url.pathname).to.equal('/v1/vpcs');
-      expect(Object.fromEntries(list?.url.searchParams ?? [])).to.deep.equal({ version: '2025-12-16', generation: '2', 'resource_group.id': 'rg1', limit: '2' });
+      expect(Object.fromEntries(list?.url.searchParams ?? [])).to.deep.equal({
+        version: '2025-12-16',
+        generation: '2',
+        'resource_group.id': 'rg1',
+        limit: '2',
+      });
       expect(list?.headers.accept).to.equal('application/json');
       expect(create?.method).to.equal('POST');
       expect(create?.headers['content-type']).to.match(/^application\/json/);
@@ -74,7 +85,10 @@ describe('IBM REST service mechanics (VPC client on ibm-cloud-sdk-core)', () => 
   });
 
   it('stops with malformed_response on a next.href without start or a page without its items', async () => {
-    const srv = await scripted([() => ({ status: 200, body: { vpcs: [], next: { href: 'http://x/v1/vpcs?limit=2' } } }), () => ({ status: 200, body: {} })]);
+    const srv = await scripted([
+      () => ({ status: 200, body: { vpcs: [], next: { href: 'http://x/v1/vpcs?limit=2' } } }),
+      () => ({ status: 200, body: {} }),
+    ]);
     try {
       await apiError(client(srv.url).listVpcs(), 200, 'malformed_response');
       await apiError(client(srv.url).listSubnets(), 200, 'malformed_response');
@@ -97,16 +111,43 @@ describe('toVpcApiError', () => {
     const sdkErr = Object.assign(new Error('Access is denied due to invalid credentials.'), {
       status: 401,
       statusText: 'Unauthorized',
-      result: { errors: [{ code: 'not_authorized', message: 'The IAM token has expired.', target: { name: 'Authorization', type: 'header' } }], trace: 't-1' },
+      result: {
+        errors: [
+          {
+            code: 'not_authorized',
+            message: 'The IAM token has expired.',
+            target: { name: 'Authorization', type: 'header' },
+          },
+        ],
+        trace: 't-1',
+      },
       headers: { 'retry-after': '3' },
     });
     const e = toVpcApiError(sdkErr, 'vpc', 'listVpcs');
     expect(e).to.be.instanceOf(VpcApiError);
-    expect(e).to.include({ status: 401, code: 'not_authorized', message: 'vpc listVpcs: HTTP 401 not_authorized: The IAM token has expired.', trace: 't-1', target: 'Authorization', retryAfterSeconds: 3 });
+    expect(e).to.include({
+      status: 401,
+      code: 'not_authorized',
+      message: 'vpc listVpcs: HTTP 401 not_authorized: The IAM token has expired.',
+      trace: 't-1',
+      target: 'Authorization',
+      retryAfterSeconds: 3,
+    });
   });
 
   it('reads IAM errorCode/errorMessage/transactionId', () => {
-    const e = toVpcApiError({ status: 400, result: { errorCode: 'BXNIM0415E', errorMessage: 'Provided API key could not be found.', context: { transactionId: 'tx' } } }, 'iam', 'getToken');
+    const e = toVpcApiError(
+      {
+        status: 400,
+        result: {
+          errorCode: 'BXNIM0415E',
+          errorMessage: 'Provided API key could not be found.',
+          context: { transactionId: 'tx' },
+        },
+      },
+      'iam',
+      'getToken',
+    );
     expect(e).to.include({ code: 'BXNIM0415E', trace: 'tx', service: 'iam' });
   });
 

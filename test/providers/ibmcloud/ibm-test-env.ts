@@ -2,14 +2,20 @@
 // it through real IAM, and a worker InstancePrototype resolved from the default world.
 import { expect } from 'chai';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { startIbmVpcEmulator, type IbmVpcEmulator, type IbmVpcEmulatorOptions } from '../../../providers/ibmcloud/emulator/index.js';
+import {
+  startIbmVpcEmulator,
+  type IbmVpcEmulator,
+  type IbmVpcEmulatorOptions,
+} from '../../../providers/ibmcloud/emulator/index.js';
 import { createVpcClient, type VpcApi, type VpcClientOptions } from '../../../providers/ibmcloud/vpc-api.js';
 import { VpcApiError } from '../../../providers/ibmcloud/vpc-api-error.js';
 import type { InstancePrototype } from '../../../providers/ibmcloud/vpc-types.js';
 
 export const START = Date.UTC(2026, 10, 22, 6, 0, 0);
 
-export async function startEmulator(opts: IbmVpcEmulatorOptions = {}): Promise<{ emu: IbmVpcEmulator; clock: FakeClock }> {
+export async function startEmulator(
+  opts: IbmVpcEmulatorOptions = {},
+): Promise<{ emu: IbmVpcEmulator; clock: FakeClock }> {
   const clock = (opts.clock as FakeClock | undefined) ?? new FakeClock(START);
   const emu = await startIbmVpcEmulator({
     clock,
@@ -33,7 +39,11 @@ export function clientFor(emu: IbmVpcEmulator, extra: Partial<VpcClientOptions> 
 }
 
 /** A worker prototype in the first zone, built from the default world's installer-named resources. */
-export function workerPrototype(emu: IbmVpcEmulator, name: string, overrides: Partial<InstancePrototype> = {}): InstancePrototype {
+export function workerPrototype(
+  emu: IbmVpcEmulator,
+  name: string,
+  overrides: Partial<InstancePrototype> = {},
+): InstancePrototype {
   const w = emu.world;
   const infra = w.clusterId;
   const zone = w.zones[0] as string;
@@ -53,7 +63,10 @@ export function workerPrototype(emu: IbmVpcEmulator, name: string, overrides: Pa
     vpc: { id: vpc.id },
     primary_network_interface: {
       subnet: { id: find(w.subnets, `${infra}-subnet-compute-${zone}`).id },
-      security_groups: [{ id: find(w.securityGroups, `${infra}-sg-cluster-wide`).id }, { id: find(w.securityGroups, `${infra}-sg-openshift-net`).id }],
+      security_groups: [
+        { id: find(w.securityGroups, `${infra}-sg-cluster-wide`).id },
+        { id: find(w.securityGroups, `${infra}-sg-openshift-net`).id },
+      ],
     },
     user_data: '{"ignition":{"version":"3.2.0"}}',
     ...overrides,

@@ -1,11 +1,28 @@
 import { expect } from 'chai';
 import { InvalidMachineConfigurationError } from '../../../lib/index.js';
-import { addressesOf, buildInstancePrototype, clusterIdOf, instanceNameOf, machineLabelsFor, providerIdOf, stateToRecord, tagNamesOf, isBooting, type ResolvedIds } from '../../../providers/ibmcloud/instances.js';
+import {
+  addressesOf,
+  buildInstancePrototype,
+  clusterIdOf,
+  instanceNameOf,
+  machineLabelsFor,
+  providerIdOf,
+  stateToRecord,
+  tagNamesOf,
+  isBooting,
+  type ResolvedIds,
+} from '../../../providers/ibmcloud/instances.js';
 import { decodeProviderSpec } from '../../../providers/ibmcloud/provider-spec.js';
 import type { VpcInstance } from '../../../providers/ibmcloud/vpc-types.js';
 import { ibmSpec, machine } from './fixtures.js';
 
-const ids: ResolvedIds = { resourceGroupId: 'rg-1', vpcId: 'vpc-1', imageId: 'img-1', subnetId: 'sn-1', securityGroupIds: ['sg-1', 'sg-2'] };
+const ids: ResolvedIds = {
+  resourceGroupId: 'rg-1',
+  vpcId: 'vpc-1',
+  imageId: 'img-1',
+  subnetId: 'sn-1',
+  securityGroupIds: ['sg-1', 'sg-2'],
+};
 const spec = (extra: Record<string, unknown> = {}) => decodeProviderSpec(ibmSpec(extra)).spec;
 
 const instance = (address: string): VpcInstance => ({
@@ -43,12 +60,27 @@ describe('IBM Cloud instance builders', () => {
 
   it('sends a boot volume only when a field is set, defaulting the profile to general-purpose', () => {
     expect(buildInstancePrototype('w', spec(), ids, '').boot_volume_attachment).to.equal(undefined);
-    expect(buildInstancePrototype('w', spec({ bootVolume: { sizeGiB: 120 } }), ids, '').boot_volume_attachment).to.deep.equal({
+    expect(
+      buildInstancePrototype('w', spec({ bootVolume: { sizeGiB: 120 } }), ids, '').boot_volume_attachment,
+    ).to.deep.equal({
       volume: { profile: { name: 'general-purpose' }, capacity: 120 },
     });
     expect(
-      buildInstancePrototype('w', spec({ bootVolume: { encryptionKey: 'crn:v1:k', profile: 'sdp', sizeGiB: 100, iops: 3000, bandwidth: 1000 } }), ids, '').boot_volume_attachment,
-    ).to.deep.equal({ volume: { profile: { name: 'sdp' }, capacity: 100, iops: 3000, bandwidth: 1000, encryption_key: { crn: 'crn:v1:k' } } });
+      buildInstancePrototype(
+        'w',
+        spec({ bootVolume: { encryptionKey: 'crn:v1:k', profile: 'sdp', sizeGiB: 100, iops: 3000, bandwidth: 1000 } }),
+        ids,
+        '',
+      ).boot_volume_attachment,
+    ).to.deep.equal({
+      volume: {
+        profile: { name: 'sdp' },
+        capacity: 100,
+        iops: 3000,
+        bandwidth: 1000,
+        encryption_key: { crn: 'crn:v1:k' },
+      },
+    });
   });
 
   it('writes the providerID with three slashes after the account', () => {
@@ -77,12 +109,17 @@ describe('IBM Cloud instance builders', () => {
   });
 
   it('turns tags into Global Tagging names', () => {
-    expect(tagNamesOf(spec({ tags: [{ name: 'env', value: 'prod' }, { name: 'team' }] }))).to.deep.equal(['env:prod', 'team']);
+    expect(tagNamesOf(spec({ tags: [{ name: 'env', value: 'prod' }, { name: 'team' }] }))).to.deep.equal([
+      'env:prod',
+      'team',
+    ]);
   });
 
   it('rejects a machine name the VPC would refuse as an instance name, naming metadata.name', () => {
     const m = machine('Worker_1');
-    expect(() => instanceNameOf(m)).to.throw(InvalidMachineConfigurationError).with.property('field', 'metadata.name');
+    expect(() => instanceNameOf(m))
+      .to.throw(InvalidMachineConfigurationError)
+      .with.property('field', 'metadata.name');
     expect(instanceNameOf(machine('worker-1'))).to.equal('worker-1');
   });
 
@@ -103,6 +140,11 @@ describe('IBM Cloud instance builders', () => {
 
   it('counts pending and starting as booting', () => {
     const at = (status: VpcInstance['status']): VpcInstance => ({ ...instance('10.0.0.4'), status });
-    expect((['pending', 'starting', 'running', 'stopped'] as const).map((st) => isBooting(at(st)))).to.deep.equal([true, true, false, false]);
+    expect((['pending', 'starting', 'running', 'stopped'] as const).map((st) => isBooting(at(st)))).to.deep.equal([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });

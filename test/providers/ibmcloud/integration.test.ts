@@ -3,14 +3,24 @@
 // MachineSet controller (its own binary in production) on one manager.
 import { expect } from 'chai';
 import { MachineSets, Machines, Nodes, type Machine } from '../../../lib/index.js';
-import { eventually, FAST_MACHINE_CONTROLLER, machineFor, machineSetFor, startProviderTestBed, type ProviderTestBed, type WiredProvider } from '../../../lib/testing/index.js';
+import {
+  eventually,
+  FAST_MACHINE_CONTROLLER,
+  machineFor,
+  machineSetFor,
+  startProviderTestBed,
+  type ProviderTestBed,
+  type WiredProvider,
+} from '../../../lib/testing/index.js';
 import { wireIbmCloudProvider, type IbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
 import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
 import { CLUSTER_ID, NAMESPACE, defaultSecrets, ibmSpec } from './fixtures.js';
 
-const machineSet = (name: string, replicas: number, spec: Record<string, unknown> = ibmSpec()) => machineSetFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, replicas, spec });
+const machineSet = (name: string, replicas: number, spec: Record<string, unknown> = ibmSpec()) =>
+  machineSetFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, replicas, spec });
 
-const newMachine = (name: string, spec: Record<string, unknown> = ibmSpec()) => machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec });
+const newMachine = (name: string, spec: Record<string, unknown> = ibmSpec()) =>
+  machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec });
 
 describe('machine-api-provider-ibmcloud on the local control plane and the VPC emulator', function () {
   this.timeout(120_000);
@@ -21,7 +31,10 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
   const live = (m: Machine) => instancesOf(m).filter((i) => i.status !== 'deleting');
 
   before(async () => {
-    emu = await startIbmVpcEmulator({ clusterId: CLUSTER_ID, timings: { provisionMs: 20, bootMs: 50, deleteMs: 50, stopMs: 50 } });
+    emu = await startIbmVpcEmulator({
+      clusterId: CLUSTER_ID,
+      timings: { provisionMs: 20, bootMs: 50, deleteMs: 50, stopMs: 50 },
+    });
     bed = await startProviderTestBed({
       namespace: NAMESPACE,
       secrets: defaultSecrets(emu.apiKey),
@@ -29,7 +42,12 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
       wire: (mgr, client) => ({
         ...wireIbmCloudProvider(mgr, client, {
           nodeLink: true,
-          endpoints: { vpc: emu.endpoint, iam: emu.iamEndpoint, resourceManager: emu.resourceManagerEndpoint, globalTagging: emu.globalTaggingEndpoint },
+          endpoints: {
+            vpc: emu.endpoint,
+            iam: emu.iamEndpoint,
+            resourceManager: emu.resourceManagerEndpoint,
+            globalTagging: emu.globalTaggingEndpoint,
+          },
           retry: { retries: 2, minTimeoutMs: 2, maxTimeoutMs: 20 },
           batchWindowMs: 2,
           maxConcurrentReconciles: 5,
@@ -48,15 +66,24 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
   });
 
   it('brings a MachineSet of 3 to 3 Running machines with nodes, providerIDs, addresses, labels, annotations and tags', async () => {
-    await bed.env.client.create(MachineSets, machineSet('workers', 3, ibmSpec({ tags: [{ name: 'environment', value: 'test' }, { name: 'team' }] })));
+    await bed.env.client.create(
+      MachineSets,
+      machineSet('workers', 3, ibmSpec({ tags: [{ name: 'environment', value: 'test' }, { name: 'team' }] })),
+    );
     const machines = await bed.waitForMachines('workers', 3, 'Running');
     for (const m of machines) {
       expect(live(m), m.metadata.name).to.have.length(1);
       const inst = live(m)[0]!;
       expect(m.spec?.providerID).to.equal(`ibm://${emu.accountId}///${CLUSTER_ID}/${inst.id}`);
-      expect(m.status?.addresses).to.deep.include({ type: 'InternalIP', address: inst.primary_network_interface?.primary_ip?.address });
+      expect(m.status?.addresses).to.deep.include({
+        type: 'InternalIP',
+        address: inst.primary_network_interface?.primary_ip?.address,
+      });
       expect(m.status?.addresses).to.deep.include({ type: 'InternalDNS', address: m.metadata.name });
-      expect(m.status?.addresses?.some((a) => a.address === '0.0.0.0'), 'no unallocated address').to.equal(false);
+      expect(
+        m.status?.addresses?.some((a) => a.address === '0.0.0.0'),
+        'no unallocated address',
+      ).to.equal(false);
       expect(m.metadata.labels).to.include({
         'machine.openshift.io/region': 'us-south',
         'machine.openshift.io/zone': 'us-south-1',
@@ -66,10 +93,19 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
       expect(m.status?.providerStatus).to.deep.include({ instanceId: inst.id, instanceState: 'running' });
       const node = await bed.env.client.get(Nodes, { name: m.status?.nodeRef?.name ?? '' });
       expect(node.spec?.providerID).to.equal(m.spec?.providerID);
-      await eventually(`tags on ${m.metadata.name}`, async () => (emu.world.tags[inst.crn] ?? []).includes('environment:test') && (emu.world.tags[inst.crn] ?? []).includes('team'));
+      await eventually(
+        `tags on ${m.metadata.name}`,
+        async () =>
+          (emu.world.tags[inst.crn] ?? []).includes('environment:test') &&
+          (emu.world.tags[inst.crn] ?? []).includes('team'),
+      );
     }
     const ms = await bed.waitForScaleFromZero('workers', 'scale-from-zero annotations');
-    expect(ms.metadata.annotations).to.include({ 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' });
+    expect(ms.metadata.annotations).to.include({
+      'machine.openshift.io/vCPU': '4',
+      'machine.openshift.io/memoryMb': '16384',
+      'machine.openshift.io/GPU': '0',
+    });
     // Names were resolved once for the whole MachineSet, not per Machine.
     expect(emu.knobs.counts('ListImages').total).to.equal(1);
     expect(emu.knobs.counts('ListSubnets').total).to.equal(1);
@@ -87,7 +123,10 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
       expect(instancesOf(m), `${m.metadata.name} instance`).to.have.length(0);
       await eventually(`node of ${m.metadata.name} gone`, () => bed.nodeGone(m.status?.nodeRef?.name ?? ''));
     }
-    expect(emu.knobs.counts('DeleteInstance').total - deletesBefore, 'DELETE is not re-issued while the instance is deleting').to.equal(2);
+    expect(
+      emu.knobs.counts('DeleteInstance').total - deletesBefore,
+      'DELETE is not re-issued while the instance is deleting',
+    ).to.equal(2);
     expect(live(remaining[0]!)).to.have.length(1);
   });
 
@@ -101,7 +140,10 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
   });
 
   it('fails a machine with an invalid spec, naming the field, and creates nothing', async () => {
-    const created = await bed.env.client.create(Machines, newMachine('invalid-1', ibmSpec({ bootVolume: { profile: 'general-purpose', iops: 3000 } })));
+    const created = await bed.env.client.create(
+      Machines,
+      newMachine('invalid-1', ibmSpec({ bootVolume: { profile: 'general-purpose', iops: 3000 } })),
+    );
     const failed = await bed.waitForPhase('invalid-1', 'Failed');
     expect(failed.status?.errorReason).to.equal('InvalidConfiguration');
     expect(failed.status?.errorMessage).to.contain('spec.providerSpec.value.bootVolume.iops');
@@ -109,7 +151,10 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
   });
 
   it('fails a machine whose subnet does not exist, naming the field, and creates nothing', async () => {
-    const created = await bed.env.client.create(Machines, newMachine('invalid-2', ibmSpec({ primaryNetworkInterface: { subnet: 'no-such-subnet' } })));
+    const created = await bed.env.client.create(
+      Machines,
+      newMachine('invalid-2', ibmSpec({ primaryNetworkInterface: { subnet: 'no-such-subnet' } })),
+    );
     const failed = await bed.waitForPhase('invalid-2', 'Failed');
     expect(failed.status?.errorReason).to.equal('InvalidConfiguration');
     expect(failed.status?.errorMessage).to.contain('spec.providerSpec.value.primaryNetworkInterface.subnet');
@@ -117,14 +162,21 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
   });
 
   it('survives a rate-limit storm: every machine Running, none Failed, one instance each', async () => {
-    emu.knobs.setFailureRate('*', 0.4, { status: 429, code: 'rate_limit_exceeded', message: 'Rate limit exceeded. Please retry later.' });
+    emu.knobs.setFailureRate('*', 0.4, {
+      status: 429,
+      code: 'rate_limit_exceeded',
+      message: 'Rate limit exceeded. Please retry later.',
+    });
     try {
       await bed.env.client.create(MachineSets, machineSet('storm', 4));
       const machines = await eventually(
         '4 Running machines under throttling',
         async () => {
           const ms = await bed.machinesOf('storm');
-          expect(ms.filter((m) => m.status?.phase === 'Failed'), 'no machine may fail').to.have.length(0);
+          expect(
+            ms.filter((m) => m.status?.phase === 'Failed'),
+            'no machine may fail',
+          ).to.have.length(0);
           return ms.length === 4 && ms.every((m) => m.status?.phase === 'Running') ? ms : undefined;
         },
         60_000,
@@ -149,15 +201,32 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
 
   it('annotates MachineSets for scale from zero from the profiles: balanced, GPU and s390x', async () => {
     const cases: Array<[string, Record<string, unknown>, Record<string, string>, string]> = [
-      ['zero-balanced', { profile: 'bx2-8x32' }, { 'machine.openshift.io/vCPU': '8', 'machine.openshift.io/memoryMb': '32768', 'machine.openshift.io/GPU': '0' }, 'amd64'],
-      ['zero-gpu', { profile: 'gx2-8x64x1v100' }, { 'machine.openshift.io/vCPU': '8', 'machine.openshift.io/memoryMb': '65536', 'machine.openshift.io/GPU': '1' }, 'amd64'],
-      ['zero-s390x', { profile: 'bz2-4x16', image: `${CLUSTER_ID}-rhcos-s390x` }, { 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' }, 's390x'],
+      [
+        'zero-balanced',
+        { profile: 'bx2-8x32' },
+        { 'machine.openshift.io/vCPU': '8', 'machine.openshift.io/memoryMb': '32768', 'machine.openshift.io/GPU': '0' },
+        'amd64',
+      ],
+      [
+        'zero-gpu',
+        { profile: 'gx2-8x64x1v100' },
+        { 'machine.openshift.io/vCPU': '8', 'machine.openshift.io/memoryMb': '65536', 'machine.openshift.io/GPU': '1' },
+        'amd64',
+      ],
+      [
+        'zero-s390x',
+        { profile: 'bz2-4x16', image: `${CLUSTER_ID}-rhcos-s390x` },
+        { 'machine.openshift.io/vCPU': '4', 'machine.openshift.io/memoryMb': '16384', 'machine.openshift.io/GPU': '0' },
+        's390x',
+      ],
     ];
     for (const [name, extra] of cases) await bed.env.client.create(MachineSets, machineSet(name, 0, ibmSpec(extra)));
     for (const [name, , want, arch] of cases) {
       const ms = await bed.waitForScaleFromZero(name);
       expect(ms.metadata.annotations, name).to.include(want);
-      expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels'], name).to.contain(`kubernetes.io/arch=${arch}`);
+      expect(ms.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/labels'], name).to.contain(
+        `kubernetes.io/arch=${arch}`,
+      );
     }
     const gpu = await bed.env.client.get(MachineSets, { namespace: NAMESPACE, name: 'zero-gpu' });
     expect(gpu.metadata.annotations?.['capacity.cluster-autoscaler.kubernetes.io/gpu-type']).to.equal('nvidia.com/gpu');

@@ -6,13 +6,18 @@ import type { VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
 import { VpcApiError } from '../../../providers/ibmcloud/vpc-api-error.js';
 import type { VpcInstance, Vpc } from '../../../providers/ibmcloud/vpc-types.js';
 
-const apiError = (status: number, code: string, retryAfterSeconds?: number) => new VpcApiError({ service: 'vpc', operation: 'x', status, code, message: 'm', retryAfterSeconds });
+const apiError = (status: number, code: string, retryAfterSeconds?: number) =>
+  new VpcApiError({ service: 'vpc', operation: 'x', status, code, message: 'm', retryAfterSeconds });
 
 /** Lets settled promises run their continuations. */
 const settle = () => new Promise((r) => setImmediate(r));
 
 /** A VpcApi whose listVpcs, createInstance and getAccountId answer from scripts; every other call is a test bug. */
-function fakeApi(script: { listVpcs?: Array<Error | Vpc[]>; createInstance?: Array<Error | VpcInstance>; getAccountId?: Array<Error | string> }): VpcApi & { calls: string[] } {
+function fakeApi(script: {
+  listVpcs?: Array<Error | Vpc[]>;
+  createInstance?: Array<Error | VpcInstance>;
+  getAccountId?: Array<Error | string>;
+}): VpcApi & { calls: string[] } {
   const calls: string[] = [];
   const next = <T>(name: string, list: Array<Error | T> | undefined): Promise<T> => {
     calls.push(name);
@@ -50,8 +55,18 @@ describe('the metered VPC client', () => {
   });
 
   it('retries a read throttled (429) or failed with a 5xx, and gives up on a bad request at once', async () => {
-    const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, new FakeClock());
-    const api = fakeApi({ listVpcs: [apiError(429, 'rate_limit_exceeded'), apiError(503, 'unavailable'), [], apiError(400, 'bad_parameter')] });
+    const limiter = new RegionalRateLimiter(
+      { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
+      new FakeClock(),
+    );
+    const api = fakeApi({
+      listVpcs: [
+        apiError(429, 'rate_limit_exceeded'),
+        apiError(503, 'unavailable'),
+        [],
+        apiError(400, 'bad_parameter'),
+      ],
+    });
     const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry });
     expect(await metered.listVpcs({})).to.deep.equal([]);
     expect(api.calls).to.have.length(3);
@@ -61,9 +76,12 @@ describe('the metered VPC client', () => {
     expect(api.calls).to.have.length(4);
   });
 
-  it('waits out a 429\'s Retry-After, and holds every other caller of that class back meanwhile', async () => {
+  it("waits out a 429's Retry-After, and holds every other caller of that class back meanwhile", async () => {
     const clock = new FakeClock();
-    const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, clock);
+    const limiter = new RegionalRateLimiter(
+      { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
+      clock,
+    );
     const api = fakeApi({ listVpcs: [apiError(429, 'rate_limit_exceeded', 2), [], []] });
     const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry: { ...retry, maxTimeoutMs: 5_000 }, clock });
     const first = metered.listVpcs({});
@@ -80,7 +98,10 @@ describe('the metered VPC client', () => {
   });
 
   it('sends POST /instances again after a 429, which refused it unread', async () => {
-    const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, new FakeClock());
+    const limiter = new RegionalRateLimiter(
+      { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
+      new FakeClock(),
+    );
     const instance = { id: 'i-1', name: 'w' } as VpcInstance;
     const api = fakeApi({ createInstance: [apiError(429, 'rate_limit_exceeded'), instance] });
     const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry });
@@ -89,7 +110,10 @@ describe('the metered VPC client', () => {
   });
 
   it('never retries POST /instances after a lost reply or a 5xx: the next reconcile settles it by name', async () => {
-    const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, new FakeClock());
+    const limiter = new RegionalRateLimiter(
+      { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
+      new FakeClock(),
+    );
     const api = fakeApi({ createInstance: [apiError(0, 'ECONNRESET'), apiError(503, 'service_unavailable')] });
     const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry });
     for (const status of [0, 503]) {
@@ -102,9 +126,20 @@ describe('the metered VPC client', () => {
 
   it('retries the IAM token fetch behind getAccountId after a 5xx or a 429 (its Retry-After waited out), and not after a bad request', async () => {
     const clock = new FakeClock();
-    const limiter = new RegionalRateLimiter({ describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } }, clock);
-    const iamError = (status: number, code: string, retryAfterSeconds?: number) => new VpcApiError({ service: 'iam', operation: 'getToken', status, code, message: 'm', retryAfterSeconds });
-    const api = fakeApi({ getAccountId: [iamError(503, 'unavailable'), iamError(429, 'rate_limit_exceeded', 2), 'acct-1', iamError(400, 'BXNIM0415E')] });
+    const limiter = new RegionalRateLimiter(
+      { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
+      clock,
+    );
+    const iamError = (status: number, code: string, retryAfterSeconds?: number) =>
+      new VpcApiError({ service: 'iam', operation: 'getToken', status, code, message: 'm', retryAfterSeconds });
+    const api = fakeApi({
+      getAccountId: [
+        iamError(503, 'unavailable'),
+        iamError(429, 'rate_limit_exceeded', 2),
+        'acct-1',
+        iamError(400, 'BXNIM0415E'),
+      ],
+    });
     const metered = new MeteredVpcApi(api, { limiter, scope: 'r', retry: { ...retry, maxTimeoutMs: 5_000 }, clock });
     const account = metered.getAccountId();
     await settle();

@@ -1,7 +1,12 @@
 // The IBM Cloud provider binary's wiring, in-process, against the VPC emulator: what a missing credentials
 // Secret does to a new Machine and to a deleting one, and how fast they recover once it is there.
 import type { Machine, Secret } from '../../../lib/index.js';
-import { WAIT_FOR_SECRET_EVENTS, describeMissingCredentialsSecret, machineFor, startProviderTestBed } from '../../../lib/testing/index.js';
+import {
+  WAIT_FOR_SECRET_EVENTS,
+  describeMissingCredentialsSecret,
+  machineFor,
+  startProviderTestBed,
+} from '../../../lib/testing/index.js';
 import { wireIbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
 import { startIbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
 import { CLUSTER_ID, CREDENTIALS_SECRET, NAMESPACE, defaultSecrets, ibmSpec } from './fixtures.js';
@@ -10,7 +15,10 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
   this.timeout(120_000);
 
   describeMissingCredentialsSecret('ibmcloud', async () => {
-    const emu = await startIbmVpcEmulator({ clusterId: CLUSTER_ID, timings: { provisionMs: 20, bootMs: 50, deleteMs: 50, stopMs: 50 } });
+    const emu = await startIbmVpcEmulator({
+      clusterId: CLUSTER_ID,
+      timings: { provisionMs: 20, bootMs: 50, deleteMs: 50, stopMs: 50 },
+    });
     const credentials = defaultSecrets(emu.apiKey).find((s) => s.metadata.name === CREDENTIALS_SECRET)!;
     const bed = await startProviderTestBed({
       namespace: NAMESPACE,
@@ -19,7 +27,12 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
       wire: (mgr, client) => ({
         ...wireIbmCloudProvider(mgr, client, {
           nodeLink: true,
-          endpoints: { vpc: emu.endpoint, iam: emu.iamEndpoint, resourceManager: emu.resourceManagerEndpoint, globalTagging: emu.globalTaggingEndpoint },
+          endpoints: {
+            vpc: emu.endpoint,
+            iam: emu.iamEndpoint,
+            resourceManager: emu.resourceManagerEndpoint,
+            globalTagging: emu.globalTaggingEndpoint,
+          },
           retry: { retries: 2, minTimeoutMs: 2, maxTimeoutMs: 20 },
           batchWindowMs: 2,
           maxConcurrentReconciles: 5,
@@ -32,9 +45,19 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
     return {
       bed,
       namespace: NAMESPACE,
-      machineNaming: (name: string, secret: string): Machine => machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec: ibmSpec({ credentialsSecret: { name: secret } }) }),
-      credentialsSecret: (name: string): Secret => ({ metadata: { namespace: NAMESPACE, name }, data: { ...credentials.data } }),
-      liveInstances: (m: Machine) => emu.instances().filter((i) => i.name === m.metadata.name && i.status !== 'deleting').length,
+      machineNaming: (name: string, secret: string): Machine =>
+        machineFor({
+          name,
+          namespace: NAMESPACE,
+          clusterId: CLUSTER_ID,
+          spec: ibmSpec({ credentialsSecret: { name: secret } }),
+        }),
+      credentialsSecret: (name: string): Secret => ({
+        metadata: { namespace: NAMESPACE, name },
+        data: { ...credentials.data },
+      }),
+      liveInstances: (m: Machine) =>
+        emu.instances().filter((i) => i.name === m.metadata.name && i.status !== 'deleting').length,
       cleanup: async () => {
         await bed.stop();
         await emu.stop();

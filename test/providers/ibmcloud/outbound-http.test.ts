@@ -4,7 +4,12 @@ import { generateServingCert } from '../../../lib/envtest/tls-cert.js';
 import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
 import { IAM_TOKEN_ACTION } from '../../../providers/ibmcloud/emulator/routes.js';
 import { IbmClientFactory } from '../../../providers/ibmcloud/index.js';
-import { startConnectProxy, startTlsFront, type ConnectProxy, type TlsFront } from '../../lib/cloud/outbound-test-kit.js';
+import {
+  startConnectProxy,
+  startTlsFront,
+  type ConnectProxy,
+  type TlsFront,
+} from '../../lib/cloud/outbound-test-kit.js';
 
 describe('IBM Cloud clients behind a proxy and a custom CA', () => {
   let emu: IbmVpcEmulator;
@@ -27,11 +32,22 @@ describe('IBM Cloud clients behind a proxy and a custom CA', () => {
       clock: new RealClock(),
       outbound,
       retry: { retries: 0 },
-      endpoints: { vpc: `${front.endpoint}/v1`, iam: front.endpoint, resourceManager: front.endpoint, globalTagging: front.endpoint },
+      endpoints: {
+        vpc: `${front.endpoint}/v1`,
+        iam: front.endpoint,
+        resourceManager: front.endpoint,
+        globalTagging: front.endpoint,
+      },
     });
 
   it('sends the IAM token request and the VPC calls through HTTPS_PROXY, trusting the extra CA bundle', async () => {
-    const f = factory(new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }));
+    const f = factory(
+      new OutboundHttp({
+        proxyLoopback: true,
+        httpsProxy: proxy.url,
+        trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }],
+      }),
+    );
     const clients = await f.get(emu.apiKey, emu.region, 'ns/creds');
     expect(await clients.profiles()).to.not.be.empty;
     expect(emu.knobs.counts(IAM_TOKEN_ACTION).total).to.equal(1);
@@ -40,7 +56,14 @@ describe('IBM Cloud clients behind a proxy and a custom CA', () => {
   });
 
   it('reaches endpoints NO_PROXY lists directly', async () => {
-    const f = factory(new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, noProxy: '127.0.0.1', trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }] }));
+    const f = factory(
+      new OutboundHttp({
+        proxyLoopback: true,
+        httpsProxy: proxy.url,
+        noProxy: '127.0.0.1',
+        trustedCaBundles: [{ source: 'tls-ca-bundle.pem', pem: front.caPem }],
+      }),
+    );
     const clients = await f.get(emu.apiKey, emu.region, 'ns/creds');
     await clients.profiles();
     expect(proxy.connects).to.deep.equal([]);
@@ -48,14 +71,22 @@ describe('IBM Cloud clients behind a proxy and a custom CA', () => {
 
   it('fails the token request with an error naming the CA bundle when it does not hold the endpoint’s CA', async () => {
     const source = '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem';
-    const f = factory(new OutboundHttp({ proxyLoopback: true, httpsProxy: proxy.url, trustedCaBundles: [{ source, pem: generateServingCert('other').certPem }] }));
+    const f = factory(
+      new OutboundHttp({
+        proxyLoopback: true,
+        httpsProxy: proxy.url,
+        trustedCaBundles: [{ source, pem: generateServingCert('other').certPem }],
+      }),
+    );
     const clients = await f.get(emu.apiKey, emu.region, 'ns/creds');
     const err = await clients.profiles().then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(err).to.be.instanceOf(Error);
-    expect((err as Error).message).to.contain(source).and.contain('not signed by a trusted CA');
+    expect((err as Error).message)
+      .to.contain(source)
+      .and.contain('not signed by a trusted CA');
     expect(emu.knobs.counts(IAM_TOKEN_ACTION).total).to.equal(0);
   });
 });

@@ -29,21 +29,39 @@ describe('IBM Cloud providerSpec', () => {
       const { spec, unknownFields } = decodeProviderSpec({
         metadata: {},
         vpc: 'test-vpc',
-        bootVolume: { encryptionKey: 'crn:v1:bluemix:public:kms:us-east:a/key', profile: 'sdp', sizeGiB: 100, iops: 3000, bandwidth: 1000 },
+        bootVolume: {
+          encryptionKey: 'crn:v1:bluemix:public:kms:us-east:a/key',
+          profile: 'sdp',
+          sizeGiB: 100,
+          iops: 3000,
+          bandwidth: 1000,
+        },
         image: 'test-instance-image',
         profile: 'bx2d-32x128',
         dedicatedHost: 'dedicated-host-name',
         region: 'us-east',
         zone: 'us-east-1',
         resourceGroup: 'aaab-bbbc-cccd-zzzz-xxxx',
-        primaryNetworkInterface: { subnet: 'test-subnet', securityGroups: ['test-security-group-1', 'test-security-group-2'] },
+        primaryNetworkInterface: {
+          subnet: 'test-subnet',
+          securityGroups: ['test-security-group-1', 'test-security-group-2'],
+        },
         userDataSecret: { name: 'userData' },
         credentialsSecret: { name: 'credentialKey' },
       });
       expect(unknownFields).to.deep.equal([]);
-      expect(spec.bootVolume).to.deep.equal({ encryptionKey: 'crn:v1:bluemix:public:kms:us-east:a/key', profile: 'sdp', sizeGiB: 100, iops: 3000, bandwidth: 1000 });
+      expect(spec.bootVolume).to.deep.equal({
+        encryptionKey: 'crn:v1:bluemix:public:kms:us-east:a/key',
+        profile: 'sdp',
+        sizeGiB: 100,
+        iops: 3000,
+        bandwidth: 1000,
+      });
       expect(spec.dedicatedHost).to.equal('dedicated-host-name');
-      expect(spec.primaryNetworkInterface.securityGroups).to.deep.equal(['test-security-group-1', 'test-security-group-2']);
+      expect(spec.primaryNetworkInterface.securityGroups).to.deep.equal([
+        'test-security-group-1',
+        'test-security-group-2',
+      ]);
       expect(networkResourceGroupOf(spec)).to.equal('aaab-bbbc-cccd-zzzz-xxxx');
     });
 
@@ -52,13 +70,17 @@ describe('IBM Cloud providerSpec', () => {
     });
 
     it('reports unknown fields with their paths instead of dropping them silently', () => {
-      const { unknownFields, warnings } = decodeProviderSpec(ibmSpec({ instanceType: 'bx2-4x16', primaryNetworkInterface: { subnet: 's', securityGroup: 'x' } }));
+      const { unknownFields, warnings } = decodeProviderSpec(
+        ibmSpec({ instanceType: 'bx2-4x16', primaryNetworkInterface: { subnet: 's', securityGroup: 'x' } }),
+      );
       expect(unknownFields).to.have.members([`${P}.instanceType`, `${P}.primaryNetworkInterface.securityGroup`]);
       expect(warnings.join('\n')).to.contain(`Unknown field (${P}.instanceType)`);
     });
 
     it('uses networkResourceGroup for network look-ups when it is set', () => {
-      expect(networkResourceGroupOf(decodeProviderSpec(ibmSpec({ networkResourceGroup: 'net-rg' })).spec)).to.equal('net-rg');
+      expect(networkResourceGroupOf(decodeProviderSpec(ibmSpec({ networkResourceGroup: 'net-rg' })).spec)).to.equal(
+        'net-rg',
+      );
     });
 
     it('names the field of a wrongly typed value', () => {
@@ -74,14 +96,26 @@ describe('IBM Cloud providerSpec', () => {
       ['a missing profile', { profile: '' }, `${P}.profile`],
       ['a zone outside the region', { zone: 'eu-de-1' }, `${P}.zone`],
       ['a missing resource group', { resourceGroup: '' }, `${P}.resourceGroup`],
-      ['a missing subnet', { primaryNetworkInterface: { securityGroups: ['a'] } }, `${P}.primaryNetworkInterface.subnet`],
-      ['a duplicate security group', { primaryNetworkInterface: { subnet: 's', securityGroups: ['a', 'a'] } }, `${P}.primaryNetworkInterface.securityGroups[1]`],
+      [
+        'a missing subnet',
+        { primaryNetworkInterface: { securityGroups: ['a'] } },
+        `${P}.primaryNetworkInterface.subnet`,
+      ],
+      [
+        'a duplicate security group',
+        { primaryNetworkInterface: { subnet: 's', securityGroups: ['a', 'a'] } },
+        `${P}.primaryNetworkInterface.securityGroups[1]`,
+      ],
       ['a missing credentials Secret', { credentialsSecret: undefined }, `${P}.credentialsSecret.name`],
       ['an unknown boot volume profile', { bootVolume: { profile: 'ultra' } }, `${P}.bootVolume.profile`],
       ['a boot volume above the gen-1 limit', { bootVolume: { sizeGiB: 300 } }, `${P}.bootVolume.sizeGiB`],
       ['iops on general-purpose', { bootVolume: { iops: 3000 } }, `${P}.bootVolume.iops`],
       ['bandwidth on custom', { bootVolume: { profile: 'custom', bandwidth: 1000 } }, `${P}.bootVolume.bandwidth`],
-      ['an encryption key that is not a CRN', { bootVolume: { encryptionKey: 'my-key' } }, `${P}.bootVolume.encryptionKey`],
+      [
+        'an encryption key that is not a CRN',
+        { bootVolume: { encryptionKey: 'my-key' } },
+        `${P}.bootVolume.encryptionKey`,
+      ],
       ['a tag without a name', { tags: [{ value: 'x' }] }, `${P}.tags[0].name`],
       ['a tag with a forbidden character', { tags: [{ name: 'a', value: 'b/c' }] }, `${P}.tags[0].value`],
     ];
@@ -117,7 +151,9 @@ describe('IBM Cloud providerSpec', () => {
     });
 
     it('accepts an sdp boot volume up to 32000 GiB with iops and bandwidth', () => {
-      expect(() => decodeProviderSpec(ibmSpec({ bootVolume: { profile: 'sdp', sizeGiB: 32000, iops: 10000, bandwidth: 1000 } }))).not.to.throw();
+      expect(() =>
+        decodeProviderSpec(ibmSpec({ bootVolume: { profile: 'sdp', sizeGiB: 32000, iops: 10000, bandwidth: 1000 } })),
+      ).not.to.throw();
     });
 
     it('lists every problem in one error, naming the first field', () => {
@@ -130,11 +166,29 @@ describe('IBM Cloud providerSpec', () => {
   describe('status', () => {
     it('round-trips instanceId, instanceState and conditions', () => {
       const status: IBMCloudMachineProviderStatus = { instanceId: '0717_abc', instanceState: 'running' };
-      setCondition(status, { type: 'MachineCreated', status: 'True', reason: 'MachineCreationSucceeded', message: 'Machine successfully created' }, '2026-01-01T00:00:00.000Z');
+      setCondition(
+        status,
+        {
+          type: 'MachineCreated',
+          status: 'True',
+          reason: 'MachineCreationSucceeded',
+          message: 'Machine successfully created',
+        },
+        '2026-01-01T00:00:00.000Z',
+      );
       const encoded = encodeProviderStatus(status);
-      expect(encoded).to.include({ apiVersion: 'ibmcloudproviderconfig.openshift.io/v1beta1', kind: 'IBMCloudMachineProviderStatus', instanceId: '0717_abc', instanceState: 'running' });
+      expect(encoded).to.include({
+        apiVersion: 'ibmcloudproviderconfig.openshift.io/v1beta1',
+        kind: 'IBMCloudMachineProviderStatus',
+        instanceId: '0717_abc',
+        instanceState: 'running',
+      });
       expect(encoded).not.to.have.property('metadata');
-      expect(decodeProviderStatus(JSON.parse(JSON.stringify(encoded)))).to.deep.equal({ ...status, apiVersion: encoded.apiVersion, kind: encoded.kind });
+      expect(decodeProviderStatus(JSON.parse(JSON.stringify(encoded)))).to.deep.equal({
+        ...status,
+        apiVersion: encoded.apiVersion,
+        kind: encoded.kind,
+      });
     });
 
     it('reads a malformed status as empty', () => {
@@ -148,7 +202,11 @@ describe('IBM Cloud providerSpec', () => {
       expect(s.conditions?.[0]).to.include({ lastTransitionTime: 't1', lastProbeTime: 't1' });
       setCondition(s, { type: 'MachineCreated', status: 'False', reason: 'MachineCreationFailed', message: 'b' }, 't3');
       expect(s.conditions?.[0]).to.include({ lastTransitionTime: 't1', lastProbeTime: 't3', message: 'b' });
-      setCondition(s, { type: 'MachineCreated', status: 'True', reason: 'MachineCreationSucceeded', message: 'ok' }, 't4');
+      setCondition(
+        s,
+        { type: 'MachineCreated', status: 'True', reason: 'MachineCreationSucceeded', message: 'ok' },
+        't4',
+      );
       expect(s.conditions?.[0]).to.include({ lastTransitionTime: 't4', lastProbeTime: 't4', status: 'True' });
     });
   });

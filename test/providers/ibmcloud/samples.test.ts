@@ -11,7 +11,14 @@ import { decodeProviderSpec, networkResourceGroupOf } from '../../../providers/i
 import { repo } from '../../manifests/manifest-files.js';
 
 interface MachineSetDoc extends KubeObject {
-  spec: { replicas: number; selector: LabelSelector; template: { metadata: { labels: Record<string, string> }; spec: { providerSpec: { value: Record<string, unknown> } } } };
+  spec: {
+    replicas: number;
+    selector: LabelSelector;
+    template: {
+      metadata: { labels: Record<string, string> };
+      spec: { providerSpec: { value: Record<string, unknown> } };
+    };
+  };
 }
 
 describe('manifests/samples/ibmcloud', () => {
@@ -25,7 +32,8 @@ describe('manifests/samples/ibmcloud', () => {
     expect(byKind('MachineSet')).to.have.length(1);
     expect(byKind('Secret')).to.have.length(2);
     expect(machineSet.spec.replicas).to.equal(3);
-    for (const o of samples) expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).to.equal('openshift-machine-api');
+    for (const o of samples)
+      expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).to.equal('openshift-machine-api');
     const labels = machineSet.spec.template.metadata.labels;
     expect(labelSelectorMatches(machineSet.spec.selector, labels)).to.equal(true);
     const mhc = byKind('MachineHealthCheck')[0] as KubeObject & { spec: { selector: LabelSelector } };
@@ -40,7 +48,10 @@ describe('manifests/samples/ibmcloud', () => {
 
   it('names only the VPC, subnet, security groups, image, resource group and profile the emulator seeds for "local"', () => {
     const { spec } = decoded();
-    const w = defaultWorld({ clusterId: machineSet.spec.template.metadata.labels['machine.openshift.io/cluster-api-cluster'], region: spec.region });
+    const w = defaultWorld({
+      clusterId: machineSet.spec.template.metadata.labels['machine.openshift.io/cluster-api-cluster'],
+      region: spec.region,
+    });
     expect(w.vpcs.map((v) => v.name)).to.include(spec.vpc);
     expect(w.images.filter((i) => i.visibility === 'private').map((i) => i.name)).to.include(spec.image);
     expect(w.profiles.map((p) => p.name)).to.include(spec.profile);

@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { NoAuthAuthenticator } from 'ibm-cloud-sdk-core';
 import type { FakeClock } from '../../../lib/base/fake-clock.js';
 import { IAM_TOKEN_ACTION, VIEW_LIST, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
-import { createVpcClient, normalizeVpcServiceUrl, VpcClientConfigError, type VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
+import {
+  createVpcClient,
+  normalizeVpcServiceUrl,
+  VpcClientConfigError,
+  type VpcApi,
+} from '../../../providers/ibmcloud/vpc-api.js';
 import { apiError, clientFor, eventually, startEmulator, workerPrototype } from './ibm-test-env.js';
 
 describe('IBM VPC client (VpcApi) against the emulator', () => {
@@ -86,7 +91,9 @@ describe('IBM VPC client (VpcApi) against the emulator', () => {
       const byVpc = await api.listInstances({ vpcId: created.vpc.id });
       expect(byVpc.map((i) => i.name)).to.deep.equal(['worker-a']);
       expect(await api.listInstances({ name: 'worker-a', vpcName: 'other-vpc' })).to.deep.equal([]);
-      expect((await api.listInstances({ resourceGroupId: created.resource_group.id })).map((i) => i.id)).to.deep.equal([created.id]);
+      expect((await api.listInstances({ resourceGroupId: created.resource_group.id })).map((i) => i.id)).to.deep.equal([
+        created.id,
+      ]);
       expect(await api.listInstances({ resourceGroupId: 'another-group' })).to.deep.equal([]);
 
       clock.step(100);
@@ -107,13 +114,21 @@ describe('IBM VPC client (VpcApi) against the emulator', () => {
 
     it('refuses a second instance of the same name in the VPC with 409, so a retried create cannot double', async () => {
       await api.createInstance(workerPrototype(emu, 'worker-dup'));
-      const err = await apiError(api.createInstance(workerPrototype(emu, 'worker-dup')), 409, 'validation_unique_failed');
+      const err = await apiError(
+        api.createInstance(workerPrototype(emu, 'worker-dup')),
+        409,
+        'validation_unique_failed',
+      );
       expect(err.target).to.equal('name');
       expect(emu.instances()).to.have.length(1);
     });
 
     it('rejects an unknown profile with 404 naming the field', async () => {
-      const err = await apiError(api.createInstance(workerPrototype(emu, 'w', { profile: { name: 'bx9-1x1' } })), 404, 'not_found');
+      const err = await apiError(
+        api.createInstance(workerPrototype(emu, 'w', { profile: { name: 'bx9-1x1' } })),
+        404,
+        'not_found',
+      );
       expect(err.target).to.equal('profile.name');
       expect(err.operation).to.equal('createInstance');
     });
@@ -149,7 +164,15 @@ describe('IBM VPC client (VpcApi) against the emulator', () => {
 
     it('describes profiles with vCPU, memory, GPU and architecture', async () => {
       const all = await api.listInstanceProfiles();
-      expect(all.map((p) => p.name)).to.include.members(['bx2-2x8', 'bx2-4x16', 'cx2-8x16', 'mx2-4x32', 'gx2-8x64x1v100', 'gx3-16x80x1l4', 'bz2-4x16']);
+      expect(all.map((p) => p.name)).to.include.members([
+        'bx2-2x8',
+        'bx2-4x16',
+        'cx2-8x16',
+        'mx2-4x32',
+        'gx2-8x64x1v100',
+        'gx3-16x80x1l4',
+        'bz2-4x16',
+      ]);
       const v100 = await api.getInstanceProfile('gx2-8x64x1v100');
       expect(v100.vcpu_count).to.deep.equal({ type: 'fixed', value: 8 });
       expect(v100.memory).to.deep.equal({ type: 'fixed', value: 64 });
@@ -183,7 +206,9 @@ describe('IBM VPC client (VpcApi) against the emulator', () => {
       expect(subnets).to.have.length(6);
       expect(emu.knobs.counts('ListSubnets').total).to.equal(2);
       expect(subnets.map((s) => s.name)).to.include(`${infra}-subnet-compute-us-south-2`);
-      expect((await api.listSubnets({ vpcId: vpcs[0]?.id, zoneName: 'us-south-3' })).map((s) => s.zone.name)).to.deep.equal(['us-south-3', 'us-south-3']);
+      expect(
+        (await api.listSubnets({ vpcId: vpcs[0]?.id, zoneName: 'us-south-3' })).map((s) => s.zone.name),
+      ).to.deep.equal(['us-south-3', 'us-south-3']);
 
       const sgs = await api.listSecurityGroups({ resourceGroupId: rgId, vpcId: vpcs[0]?.id });
       expect(sgs.map((g) => g.name)).to.include.members([`${infra}-sg-cluster-wide`, `${infra}-sg-openshift-net`]);
@@ -193,15 +218,25 @@ describe('IBM VPC client (VpcApi) against the emulator', () => {
       expect(await api.listDedicatedHosts({ resourceGroupId: rgId, zoneName: 'us-south-2' })).to.deep.equal([]);
 
       expect(await api.listResourceGroups({ accountId: 'someone-else' })).to.deep.equal([]);
-      expect((await api.listResourceGroups({ accountId: emu.accountId })).map((g) => g.name)).to.deep.equal([infra, 'Default']);
+      expect((await api.listResourceGroups({ accountId: emu.accountId })).map((g) => g.name)).to.deep.equal([
+        infra,
+        'Default',
+      ]);
     });
 
     it('attaches user tags to an instance through Global Tagging and lists them', async () => {
       const inst = await api.createInstance(workerPrototype(emu, 'worker-tags'));
-      const results = await api.attachTags([inst.crn, 'crn:v1:bluemix:public:is:us-south-1:a/x::instance:missing'], ['Owner:team-a', 'env:test']);
+      const results = await api.attachTags(
+        [inst.crn, 'crn:v1:bluemix:public:is:us-south-1:a/x::instance:missing'],
+        ['Owner:team-a', 'env:test'],
+      );
       expect(results).to.deep.equal([
         { resource_id: inst.crn, is_error: false },
-        { resource_id: 'crn:v1:bluemix:public:is:us-south-1:a/x::instance:missing', is_error: true, message: 'The resource is not found or not accessible.' },
+        {
+          resource_id: 'crn:v1:bluemix:public:is:us-south-1:a/x::instance:missing',
+          is_error: true,
+          message: 'The resource is not found or not accessible.',
+        },
       ]);
       expect(await api.listAttachedTags(inst.crn)).to.deep.equal(['env:test', 'owner:team-a']);
       const err = await apiError(api.attachTags([inst.crn], ['bad/tag']), 400, 'bad_field');
@@ -276,7 +311,11 @@ describe('IBM VPC client (VpcApi) against the emulator', () => {
     });
 
     it('takes declarative knobs at start: a failure rate of 1 on a class fails every matching call', async () => {
-      const other = await startEmulator({ knobs: { failureRates: [{ match: 'mutate', probability: 1, fault: { status: 503, code: 'service_unavailable' } }] } });
+      const other = await startEmulator({
+        knobs: {
+          failureRates: [{ match: 'mutate', probability: 1, fault: { status: 503, code: 'service_unavailable' } }],
+        },
+      });
       try {
         const c = clientFor(other.emu);
         await apiError(c.createInstance(workerPrototype(other.emu, 'w')), 503, 'service_unavailable');
@@ -307,14 +346,21 @@ describe('IBM VPC client (VpcApi) against the emulator', () => {
 
   describe('configuration', () => {
     it('appends a missing /v1 to the service URL and strips trailing slashes', () => {
-      expect(normalizeVpcServiceUrl('https://us-east.iaas.cloud.ibm.com')).to.equal('https://us-east.iaas.cloud.ibm.com/v1');
-      expect(normalizeVpcServiceUrl('https://private.us-east.iaas.cloud.ibm.com/v1/')).to.equal('https://private.us-east.iaas.cloud.ibm.com/v1');
+      expect(normalizeVpcServiceUrl('https://us-east.iaas.cloud.ibm.com')).to.equal(
+        'https://us-east.iaas.cloud.ibm.com/v1',
+      );
+      expect(normalizeVpcServiceUrl('https://private.us-east.iaas.cloud.ibm.com/v1/')).to.equal(
+        'https://private.us-east.iaas.cloud.ibm.com/v1',
+      );
       expect(() => normalizeVpcServiceUrl('not a url')).to.throw(VpcClientConfigError, /serviceUrl/);
     });
 
     it('names the field when an option is invalid', () => {
       expect(() => createVpcClient({})).to.throw(VpcClientConfigError, /apiKey: required/);
-      expect(() => createVpcClient({ apiKey: 'k', version: '2025/12/16' })).to.throw(VpcClientConfigError, /version: must be a date/);
+      expect(() => createVpcClient({ apiKey: 'k', version: '2025/12/16' })).to.throw(
+        VpcClientConfigError,
+        /version: must be a date/,
+      );
       expect(() => createVpcClient({ apiKey: 'k', pageSize: 101 })).to.throw(VpcClientConfigError, /pageSize/);
       expect(() => createVpcClient({ apiKey: '"k"' })).to.throw(VpcClientConfigError, /apiKey: .*quotes/);
       expect(() => createVpcClient({ apiKey: 'k', iamUrl: 'ftp://x' })).to.throw(VpcClientConfigError, /iamUrl/);

@@ -12,11 +12,13 @@ export function describeImages(ctx: ActionContext): XmlChild {
   const ids = params.list('ImageId');
   for (const id of ids) checkIdFormat(id, 'ami', 'InvalidAMIID.Malformed');
   const maxResults = params.int('MaxResults');
-  if (ids.length > 0 && maxResults !== undefined) throw invalidParameterCombination('The parameter ImageIds cannot be used with the parameter MaxResults');
+  if (ids.length > 0 && maxResults !== undefined)
+    throw invalidParameterCombination('The parameter ImageIds cannot be used with the parameter MaxResults');
   // DescribeImages checks MaxResults before the filters, unlike the other Describe* actions.
   readPageSize(params);
   const owners = params.list('Owner');
-  const ownerOk = (i: Image) => owners.length === 0 || owners.some((o) => (o === 'self' ? i.ownerId === w.accountId : o === i.ownerId));
+  const ownerOk = (i: Image) =>
+    owners.length === 0 || owners.some((o) => (o === 'self' ? i.ownerId === w.accountId : o === i.ownerId));
   const visible = (i: Image) => i.isPublic || i.ownerId === w.accountId;
   return describeListing<Image>(ctx, {
     all: w.images,
@@ -39,7 +41,8 @@ export function describeImages(ctx: ActionContext): XmlChild {
     byId: {
       param: 'ImageId',
       idOf: (i) => i.imageId,
-      notFound: (missing) => new Ec2ApiError(400, 'InvalidAMIID.NotFound', `The image id '[${missing.join(', ')}]' does not exist`),
+      notFound: (missing) =>
+        new Ec2ApiError(400, 'InvalidAMIID.NotFound', `The image id '[${missing.join(', ')}]' does not exist`),
     },
     narrow: (selected) => selected.filter((i) => visible(i) && ownerOk(i)),
     tokenKind: 'images',
@@ -61,7 +64,14 @@ export function describeImages(ctx: ActionContext): XmlChild {
       el('rootDeviceName', i.rootDeviceName),
       itemList('blockDeviceMapping', [i], () => [
         el('deviceName', i.rootDeviceName),
-        el('ebs', el('snapshotId', i.snapshotId), el('volumeSize', i.rootVolumeSizeGiB), el('deleteOnTermination', true), el('volumeType', 'gp3'), el('encrypted', false)),
+        el(
+          'ebs',
+          el('snapshotId', i.snapshotId),
+          el('volumeSize', i.rootVolumeSizeGiB),
+          el('deleteOnTermination', true),
+          el('volumeType', 'gp3'),
+          el('encrypted', false),
+        ),
       ]),
       el('virtualizationType', 'hvm'),
       el('hypervisor', 'xen'),
@@ -82,7 +92,8 @@ export function describeInstanceTypes(ctx: ActionContext): XmlChild {
       'processor-info.supported-architecture': (t) => t.architectures,
       'vcpu-info.default-vcpus': (t) => t.vCpus,
       'memory-info.size-in-mib': (t) => t.memoryMiB,
-      'gpu-info.total-gpu-memory-in-mib': (t) => (t.gpus ? t.gpus.reduce((s, g) => s + g.count * g.memoryMiB, 0) : undefined),
+      'gpu-info.total-gpu-memory-in-mib': (t) =>
+        t.gpus ? t.gpus.reduce((s, g) => s + g.count * g.memoryMiB, 0) : undefined,
       'bare-metal': () => false,
       hypervisor: () => 'nitro',
     },
@@ -91,7 +102,12 @@ export function describeInstanceTypes(ctx: ActionContext): XmlChild {
     byId: {
       param: 'InstanceType',
       idOf: (t) => t.instanceType,
-      notFound: (missing) => new Ec2ApiError(400, 'InvalidInstanceType', `The following supplied instance types do not exist: [${missing.join(', ')}]`),
+      notFound: (missing) =>
+        new Ec2ApiError(
+          400,
+          'InvalidInstanceType',
+          `The following supplied instance types do not exist: [${missing.join(', ')}]`,
+        ),
     },
     tokenKind: 'instance-types',
     setName: 'instanceTypeSet',
@@ -104,20 +120,53 @@ export function describeInstanceTypes(ctx: ActionContext): XmlChild {
       itemList('supportedVirtualizationTypes', ['hvm'], (u) => u),
       el('bareMetal', false),
       el('hypervisor', 'nitro'),
-      el('processorInfo', itemList('supportedArchitectures', t.architectures, (a) => a), el('sustainedClockSpeedInGhz', 3.1)),
-      el('vCpuInfo', el('defaultVCpus', t.vCpus), el('defaultCores', Math.max(1, t.vCpus / 2)), el('defaultThreadsPerCore', t.vCpus > 1 ? 2 : 1)),
+      el(
+        'processorInfo',
+        itemList('supportedArchitectures', t.architectures, (a) => a),
+        el('sustainedClockSpeedInGhz', 3.1),
+      ),
+      el(
+        'vCpuInfo',
+        el('defaultVCpus', t.vCpus),
+        el('defaultCores', Math.max(1, t.vCpus / 2)),
+        el('defaultThreadsPerCore', t.vCpus > 1 ? 2 : 1),
+      ),
       el('memoryInfo', el('sizeInMiB', t.memoryMiB)),
       el('instanceStorageSupported', false),
-      el('ebsInfo', el('ebsOptimizedSupport', 'default'), el('encryptionSupport', 'supported'), el('nvmeSupport', 'required')),
-      el('networkInfo', el('networkPerformance', 'Up to 10 Gigabit'), el('maximumNetworkInterfaces', 4), el('ipv4AddressesPerInterface', 15), el('ipv6AddressesPerInterface', 15), el('ipv6Supported', true), el('enaSupport', 'required')),
+      el(
+        'ebsInfo',
+        el('ebsOptimizedSupport', 'default'),
+        el('encryptionSupport', 'supported'),
+        el('nvmeSupport', 'required'),
+      ),
+      el(
+        'networkInfo',
+        el('networkPerformance', 'Up to 10 Gigabit'),
+        el('maximumNetworkInterfaces', 4),
+        el('ipv4AddressesPerInterface', 15),
+        el('ipv6AddressesPerInterface', 15),
+        el('ipv6Supported', true),
+        el('enaSupport', 'required'),
+      ),
       t.gpus
         ? el(
             'gpuInfo',
-            itemList('gpus', t.gpus, (g) => [el('name', g.name), el('manufacturer', g.manufacturer), el('count', g.count), el('memoryInfo', el('sizeInMiB', g.memoryMiB))]),
-            el('totalGpuMemoryInMiB', t.gpus.reduce((s, g) => s + g.count * g.memoryMiB, 0)),
+            itemList('gpus', t.gpus, (g) => [
+              el('name', g.name),
+              el('manufacturer', g.manufacturer),
+              el('count', g.count),
+              el('memoryInfo', el('sizeInMiB', g.memoryMiB)),
+            ]),
+            el(
+              'totalGpuMemoryInMiB',
+              t.gpus.reduce((s, g) => s + g.count * g.memoryMiB, 0),
+            ),
           )
         : undefined,
-      el('placementGroupInfo', itemList('supportedStrategies', ['cluster', 'partition', 'spread'], (s) => s)),
+      el(
+        'placementGroupInfo',
+        itemList('supportedStrategies', ['cluster', 'partition', 'spread'], (s) => s),
+      ),
       el('hibernationSupported', false),
       el('burstablePerformanceSupported', t.instanceType.startsWith('t')),
       el('dedicatedHostsSupported', true),

@@ -58,8 +58,15 @@ export function describeListing<T>({ params }: ActionContext, listing: DescribeL
   const pageSize = readPageSize(params, listing.maxResults);
   if (listing.dryRun ?? true) checkDryRun(params);
   const { byId } = listing;
-  const selected = byId ? selectByIds(listing.all, params.list(byId.param), byId.idOf, byId.notFound) : [...listing.all];
+  const selected = byId
+    ? selectByIds(listing.all, params.list(byId.param), byId.idOf, byId.notFound)
+    : [...listing.all];
   const narrowed = listing.narrow ? listing.narrow(selected) : selected;
-  const { page, nextToken } = pageByOffset(narrowed.filter(predicate), listing.tokenKind, params.get('NextToken'), pageSize);
+  const { page, nextToken } = pageByOffset(
+    narrowed.filter(predicate),
+    listing.tokenKind,
+    params.get('NextToken'),
+    pageSize,
+  );
   return [itemList(listing.setName, page, listing.render), opt('nextToken', nextToken)];
 }

@@ -25,7 +25,8 @@ export function elbDescribeLoadBalancers(ctx: ActionContext): XmlChild {
   const names = ctx.params.list('LoadBalancerNames.member');
   const all = ctx.state.world.classicLoadBalancers;
   const missing = names.filter((n) => !all.some((l) => l.name === n));
-  if (missing.length > 0) throw new Ec2ApiError(400, 'LoadBalancerNotFound', `Cannot find Load Balancer ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new Ec2ApiError(400, 'LoadBalancerNotFound', `Cannot find Load Balancer ${missing.join(', ')}`);
   const selected = names.length === 0 ? all : all.filter((l) => names.includes(l.name));
   return memberList('LoadBalancerDescriptions', selected, (l) => [
     el('LoadBalancerName', l.name),
@@ -36,7 +37,11 @@ export function elbDescribeLoadBalancers(ctx: ActionContext): XmlChild {
     instancesXml(l.instances),
     memberList('Subnets', l.subnets, (s) => s),
     memberList('SecurityGroups', l.securityGroups, (s) => s),
-    memberList('AvailabilityZones', [...new Set(l.subnets.map((s) => ctx.state.world.subnets.find((x) => x.subnetId === s)?.availabilityZone ?? ''))], (z) => z),
+    memberList(
+      'AvailabilityZones',
+      [...new Set(l.subnets.map((s) => ctx.state.world.subnets.find((x) => x.subnetId === s)?.availabilityZone ?? ''))],
+      (z) => z,
+    ),
   ]);
 }
 
@@ -58,7 +63,8 @@ export function elbDeregisterInstances(ctx: ActionContext): XmlChild {
   const lb = requireLb(ctx);
   const ids = requestedInstances(ctx);
   for (const id of ids) {
-    if (!ctx.state.instance(id)) throw new Ec2ApiError(400, 'InvalidInstance', `EC2 instance ${id} is not valid for load balancer '${lb.name}'`);
+    if (!ctx.state.instance(id))
+      throw new Ec2ApiError(400, 'InvalidInstance', `EC2 instance ${id} is not valid for load balancer '${lb.name}'`);
   }
   lb.instances = lb.instances.filter((id) => !ids.includes(id));
   ctx.state.changed();
@@ -70,7 +76,12 @@ export function elbDescribeInstanceHealth(ctx: ActionContext): XmlChild {
   const asked = ctx.params.structList('Instances.member').map((m) => m.get('InstanceId') ?? '');
   const ids = asked.length > 0 ? asked : lb.instances;
   for (const id of ids) {
-    if (!lb.instances.includes(id)) throw new Ec2ApiError(400, 'InvalidInstance', `Could not find EC2 instance ${id} registered with load balancer '${lb.name}'`);
+    if (!lb.instances.includes(id))
+      throw new Ec2ApiError(
+        400,
+        'InvalidInstance',
+        `Could not find EC2 instance ${id} registered with load balancer '${lb.name}'`,
+      );
   }
   return memberList('InstanceStates', ids, (id) => {
     const running = ctx.state.instance(id)?.state === 'running';

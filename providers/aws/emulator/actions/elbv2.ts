@@ -12,7 +12,12 @@ const tgNotFound = () => new Ec2ApiError(400, 'TargetGroupNotFound', 'One or mor
 
 function readPageSize(ctx: ActionContext): number {
   const n = ctx.params.int('PageSize') ?? 400;
-  if (n < 1 || n > 400) throw new Ec2ApiError(400, 'ValidationError', `1 validation error detected: Value '${n}' at 'pageSize' failed to satisfy constraint: Member must have value between 1 and 400`);
+  if (n < 1 || n > 400)
+    throw new Ec2ApiError(
+      400,
+      'ValidationError',
+      `1 validation error detected: Value '${n}' at 'pageSize' failed to satisfy constraint: Member must have value between 1 and 400`,
+    );
   return n;
 }
 
@@ -20,9 +25,20 @@ export function describeLoadBalancersV2(ctx: ActionContext): XmlChild {
   const w = ctx.state.world;
   const names = ctx.params.list('Names.member');
   const arns = ctx.params.list('LoadBalancerArns.member');
-  if (names.length > 0 && arns.length > 0) throw new Ec2ApiError(400, 'ValidationError', 'Load balancer names and load balancer ARNs cannot be specified at the same time');
-  if (names.some((n) => !w.loadBalancers.some((l) => l.name === n)) || arns.some((a) => !w.loadBalancers.some((l) => l.arn === a))) throw lbNotFound();
-  const selected = w.loadBalancers.filter((l) => (names.length === 0 || names.includes(l.name)) && (arns.length === 0 || arns.includes(l.arn)));
+  if (names.length > 0 && arns.length > 0)
+    throw new Ec2ApiError(
+      400,
+      'ValidationError',
+      'Load balancer names and load balancer ARNs cannot be specified at the same time',
+    );
+  if (
+    names.some((n) => !w.loadBalancers.some((l) => l.name === n)) ||
+    arns.some((a) => !w.loadBalancers.some((l) => l.arn === a))
+  )
+    throw lbNotFound();
+  const selected = w.loadBalancers.filter(
+    (l) => (names.length === 0 || names.includes(l.name)) && (arns.length === 0 || arns.includes(l.arn)),
+  );
   const { page, nextToken } = pageByOffset(selected, 'elbv2-lbs', ctx.params.get('Marker'), readPageSize(ctx));
   return [
     memberList('LoadBalancers', page, (l) => [
@@ -35,7 +51,10 @@ export function describeLoadBalancersV2(ctx: ActionContext): XmlChild {
       el('VpcId', l.vpcId),
       el('State', el('Code', 'active')),
       el('Type', l.type),
-      memberList('AvailabilityZones', l.subnets, (s) => [el('ZoneName', w.subnets.find((x) => x.subnetId === s)?.availabilityZone ?? ''), el('SubnetId', s)]),
+      memberList('AvailabilityZones', l.subnets, (s) => [
+        el('ZoneName', w.subnets.find((x) => x.subnetId === s)?.availabilityZone ?? ''),
+        el('SubnetId', s),
+      ]),
       el('IpAddressType', 'ipv4'),
     ]),
     opt('NextMarker', nextToken),
@@ -48,7 +67,11 @@ export function describeTargetGroups(ctx: ActionContext): XmlChild {
   const arns = ctx.params.list('TargetGroupArns.member');
   const names = ctx.params.list('Names.member');
   if (lbArn !== undefined && !w.loadBalancers.some((l) => l.arn === lbArn)) throw lbNotFound();
-  if (arns.some((a) => !w.targetGroups.some((t) => t.arn === a)) || names.some((n) => !w.targetGroups.some((t) => t.name === n))) throw tgNotFound();
+  if (
+    arns.some((a) => !w.targetGroups.some((t) => t.arn === a)) ||
+    names.some((n) => !w.targetGroups.some((t) => t.name === n))
+  )
+    throw tgNotFound();
   const selected = w.targetGroups.filter(
     (t) =>
       (lbArn === undefined || t.loadBalancerArns.includes(lbArn)) &&
@@ -99,7 +122,9 @@ function readTargets(ctx: ActionContext, tg: TargetGroup): { id: string; port: n
 /** The instance serving a target: by id for instance target groups, by private IPv4 for ip ones. */
 function instanceBehind(ctx: ActionContext, tg: TargetGroup, id: string): Ec2Instance | undefined {
   const live = ctx.state.world.instances.filter((i) => i.state !== 'terminated');
-  return tg.targetType === 'instance' ? live.find((i) => i.instanceId === id) : live.find((i) => i.privateIpAddress === id);
+  return tg.targetType === 'instance'
+    ? live.find((i) => i.instanceId === id)
+    : live.find((i) => i.privateIpAddress === id);
 }
 
 export function registerTargets(ctx: ActionContext): XmlChild {
@@ -109,17 +134,33 @@ export function registerTargets(ctx: ActionContext): XmlChild {
   for (const t of targets) {
     if (tg.targetType === 'instance') {
       const inst = ctx.state.instance(t.id);
-      if (!inst || !ctx.state.knobs.isVisible(t.id, 'by-id')) throw new Ec2ApiError(400, 'InvalidTarget', `The following targets are not valid instances: '${t.id}'`);
+      if (!inst || !ctx.state.knobs.isVisible(t.id, 'by-id'))
+        throw new Ec2ApiError(400, 'InvalidTarget', `The following targets are not valid instances: '${t.id}'`);
       if (inst.state !== 'running') {
-        throw new Ec2ApiError(400, 'InvalidTarget', `The following targets are not in a running state and cannot be registered: '${t.id}'`);
+        throw new Ec2ApiError(
+          400,
+          'InvalidTarget',
+          `The following targets are not in a running state and cannot be registered: '${t.id}'`,
+        );
       }
-      if (inst.vpcId !== tg.vpcId) throw new Ec2ApiError(400, 'InvalidTarget', `The following targets are not in the target group VPC '${tg.vpcId}': '${t.id}'`);
+      if (inst.vpcId !== tg.vpcId)
+        throw new Ec2ApiError(
+          400,
+          'InvalidTarget',
+          `The following targets are not in the target group VPC '${tg.vpcId}': '${t.id}'`,
+        );
     } else if (tg.targetType === 'ip') {
       if (!vpc || !cidrContains(vpc.cidrBlock, t.id)) {
-        throw new Ec2ApiError(400, 'InvalidTarget', `The IP address '${t.id}' is not within the CIDR of the target group VPC '${tg.vpcId}'`);
+        throw new Ec2ApiError(
+          400,
+          'InvalidTarget',
+          `The IP address '${t.id}' is not within the CIDR of the target group VPC '${tg.vpcId}'`,
+        );
       }
     } else {
-      throw invalidParameterValue(`The emulator does not support registering targets in ${tg.targetType} target groups`);
+      throw invalidParameterValue(
+        `The emulator does not support registering targets in ${tg.targetType} target groups`,
+      );
     }
   }
   for (const t of targets) {
@@ -134,9 +175,15 @@ export function deregisterTargets(ctx: ActionContext): XmlChild {
   const targets = readTargets(ctx, tg);
   const notRegistered = targets.filter((t) => !tg.targets.some((x) => x.id === t.id));
   if (notRegistered.length > 0) {
-    throw new Ec2ApiError(400, 'InvalidTarget', `The following targets are not registered in target group '${tg.name}': '${notRegistered.map((t) => t.id).join("', '")}'`);
+    throw new Ec2ApiError(
+      400,
+      'InvalidTarget',
+      `The following targets are not registered in target group '${tg.name}': '${notRegistered.map((t) => t.id).join("', '")}'`,
+    );
   }
-  tg.targets = tg.targets.filter((x) => !targets.some((t) => t.id === x.id && (t.port === x.port || t.port === tg.port)));
+  tg.targets = tg.targets.filter(
+    (x) => !targets.some((t) => t.id === x.id && (t.port === x.port || t.port === tg.port)),
+  );
   ctx.state.changed();
   return [];
 }
@@ -151,14 +198,23 @@ export function describeTargetHealth(ctx: ActionContext): XmlChild {
       inst?.state === 'running'
         ? { state: 'healthy' }
         : inst?.state === 'pending'
-          ? { state: 'initial', reason: 'Elb.RegistrationInProgress', description: 'Target registration is in progress' }
+          ? {
+              state: 'initial',
+              reason: 'Elb.RegistrationInProgress',
+              description: 'Target registration is in progress',
+            }
           : inst
             ? { state: 'unused', reason: 'Target.InvalidState', description: 'Target is in the stopped state' }
             : { state: 'unhealthy', reason: 'Target.FailedHealthChecks', description: 'Health checks failed' };
     return [
       el('Target', el('Id', t.id), el('Port', t.port), opt('AvailabilityZone', t.availabilityZone)),
       el('HealthCheckPort', String(t.port)),
-      el('TargetHealth', el('State', health.state), opt('Reason', health.reason), opt('Description', health.description)),
+      el(
+        'TargetHealth',
+        el('State', health.state),
+        opt('Reason', health.reason),
+        opt('Description', health.description),
+      ),
     ];
   });
 }

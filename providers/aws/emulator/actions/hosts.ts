@@ -16,17 +16,22 @@ export function allocateHosts({ params, state }: ActionContext): XmlChild {
   }
   const instanceType = params.get('InstanceType');
   if (instanceType === undefined) throw missingParameter('InstanceType');
-  if (!w.instanceTypes.some((t) => t.instanceType === instanceType)) throw invalidParameterValue(`Invalid value '${instanceType}' for InstanceType.`);
+  if (!w.instanceTypes.some((t) => t.instanceType === instanceType))
+    throw invalidParameterValue(`Invalid value '${instanceType}' for InstanceType.`);
   const az = params.get('AvailabilityZone');
   if (az === undefined) throw missingParameter('AvailabilityZone');
-  if (!w.availabilityZones.some((z) => z.zoneName === az)) throw invalidParameterValue(`Invalid availability zone: [${az}]`);
+  if (!w.availabilityZones.some((z) => z.zoneName === az))
+    throw invalidParameterValue(`Invalid availability zone: [${az}]`);
   const quantity = params.int('Quantity') ?? 1;
-  if (quantity < 1 || quantity > 10) throw invalidParameterValue(`Value (${quantity}) for parameter quantity is invalid.`);
+  if (quantity < 1 || quantity > 10)
+    throw invalidParameterValue(`Value (${quantity}) for parameter quantity is invalid.`);
   const autoPlacement = oneOf(params.get('AutoPlacement'), ['on', 'off'] as const, 'autoPlacement') ?? 'off';
   let tags: Tag[] = [];
   for (const spec of params.structList('TagSpecification')) {
     if (spec.get('ResourceType') !== 'dedicated-host') {
-      throw invalidParameterValue(`'${spec.get('ResourceType') ?? ''}' is not a valid taggable resource type for this operation.`);
+      throw invalidParameterValue(
+        `'${spec.get('ResourceType') ?? ''}' is not a valid taggable resource type for this operation.`,
+      );
     }
     tags = readTags(spec, 'Tag', false);
   }
@@ -63,7 +68,11 @@ export function releaseHosts({ params, state }: ActionContext): XmlChild {
     }
     const occupied = state.world.instances.some((i) => i.hostId === id && i.state !== 'terminated');
     if (occupied) {
-      unsuccessful.push({ id, code: 'Client.InvalidHost.Occupied', message: `Host '${id}' has instances that are not terminated` });
+      unsuccessful.push({
+        id,
+        code: 'Client.InvalidHost.Occupied',
+        message: `Host '${id}' has instances that are not terminated`,
+      });
       continue;
     }
     host.state = 'released';
@@ -73,7 +82,10 @@ export function releaseHosts({ params, state }: ActionContext): XmlChild {
   state.changed();
   return [
     itemList('successful', successful, (id) => id),
-    itemList('unsuccessful', unsuccessful, (u) => [el('resourceId', u.id), el('error', el('code', u.code), el('message', u.message))]),
+    itemList('unsuccessful', unsuccessful, (u) => [
+      el('resourceId', u.id),
+      el('error', el('code', u.code), el('message', u.message)),
+    ]),
   ];
 }
 

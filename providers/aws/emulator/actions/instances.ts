@@ -58,7 +58,9 @@ export function describeInstances({ params, state }: ActionContext): XmlChild {
   checkDryRun(params);
 
   const candidates =
-    ids.length > 0 ? state.requireInstances(ids, VIEW_BY_ID) : state.world.instances.filter((i) => state.knobs.isVisible(i.instanceId, VIEW_SEARCH));
+    ids.length > 0
+      ? state.requireInstances(ids, VIEW_BY_ID)
+      : state.world.instances.filter((i) => state.knobs.isVisible(i.instanceId, VIEW_SEARCH));
   const matched = candidates
     .filter(predicate)
     .filter((i) => after === undefined || i.seq > after)
@@ -86,7 +88,9 @@ export function describeInstanceStatus({ params, state }: ActionContext): XmlChi
   });
   checkDryRun(params);
   const candidates =
-    ids.length > 0 ? state.requireInstances(ids, VIEW_BY_ID) : state.world.instances.filter((i) => state.knobs.isVisible(i.instanceId, VIEW_SEARCH));
+    ids.length > 0
+      ? state.requireInstances(ids, VIEW_BY_ID)
+      : state.world.instances.filter((i) => state.knobs.isVisible(i.instanceId, VIEW_SEARCH));
   const matched = candidates
     .filter((i) => all || i.state === 'running')
     .filter(predicate)
@@ -96,7 +100,10 @@ export function describeInstanceStatus({ params, state }: ActionContext): XmlChi
   const last = page[page.length - 1];
   const status = (i: Ec2Instance) => {
     const s = i.state === 'running' ? STATUS_OK_AFTER_BOOT : 'not-applicable';
-    return [el('status', s), itemList('details', s === 'ok' ? [s] : [], () => [el('name', 'reachability'), el('status', 'passed')])];
+    return [
+      el('status', s),
+      itemList('details', s === 'ok' ? [s] : [], () => [el('name', 'reachability'), el('status', 'passed')]),
+    ];
   };
   return [
     itemList('instanceStatusSet', page, (i) => [
@@ -136,7 +143,10 @@ export function terminateInstances(ctx: ActionContext): XmlChild {
   }
   checkDryRun(ctx.params);
   const changes = instances.map((i) =>
-    ctx.state.terminate(i, { code: 'Client.UserInitiatedShutdown', message: 'Client.UserInitiatedShutdown: User initiated shutdown' }),
+    ctx.state.terminate(i, {
+      code: 'Client.UserInitiatedShutdown',
+      message: 'Client.UserInitiatedShutdown: User initiated shutdown',
+    }),
   );
   ctx.state.changed();
   return changesXml(changes);
@@ -155,12 +165,26 @@ export function stopInstances(ctx: ActionContext): XmlChild {
       );
     }
     if (i.state === 'pending' || i.state === 'shutting-down' || i.state === 'terminated') {
-      throw new Ec2ApiError(400, 'IncorrectInstanceState', `This instance '${i.instanceId}' is not in a state from which it can be stopped.`);
+      throw new Ec2ApiError(
+        400,
+        'IncorrectInstanceState',
+        `This instance '${i.instanceId}' is not in a state from which it can be stopped.`,
+      );
     }
   }
-  if (hibernate) throw new Ec2ApiError(400, 'UnsupportedHibernationConfiguration', 'Hibernation is not configured for the instance(s) in this request.');
+  if (hibernate)
+    throw new Ec2ApiError(
+      400,
+      'UnsupportedHibernationConfiguration',
+      'Hibernation is not configured for the instance(s) in this request.',
+    );
   checkDryRun(ctx.params);
-  const changes = instances.map((i) => ctx.state.stop(i, { code: 'Client.UserInitiatedShutdown', message: 'Client.UserInitiatedShutdown: User initiated shutdown' }));
+  const changes = instances.map((i) =>
+    ctx.state.stop(i, {
+      code: 'Client.UserInitiatedShutdown',
+      message: 'Client.UserInitiatedShutdown: User initiated shutdown',
+    }),
+  );
   ctx.state.changed();
   return changesXml(changes);
 }
@@ -169,7 +193,11 @@ export function startInstances(ctx: ActionContext): XmlChild {
   const instances = requireIds(ctx);
   for (const i of instances) {
     if (i.state === 'stopping' || i.state === 'shutting-down' || i.state === 'terminated') {
-      throw new Ec2ApiError(400, 'IncorrectInstanceState', `The instance '${i.instanceId}' is not in a state from which it can be started.`);
+      throw new Ec2ApiError(
+        400,
+        'IncorrectInstanceState',
+        `The instance '${i.instanceId}' is not in a state from which it can be started.`,
+      );
     }
   }
   checkDryRun(ctx.params);

@@ -15,15 +15,25 @@ export function readBlockDevices(params: QueryParams, image: Image): Omit<BlockD
     const deviceName = m.get('DeviceName');
     if (!deviceName) throw missingParameter('BlockDeviceMapping.N.DeviceName');
     if (out.some((b) => b.deviceName === deviceName)) {
-      throw new Ec2ApiError(400, 'InvalidBlockDeviceMapping', `The device '${deviceName}' is used in more than one block-device mapping`);
+      throw new Ec2ApiError(
+        400,
+        'InvalidBlockDeviceMapping',
+        `The device '${deviceName}' is used in more than one block-device mapping`,
+      );
     }
     if (m.get('NoDevice') !== undefined || m.get('VirtualName') !== undefined) continue;
     const isRoot = deviceName === image.rootDeviceName;
     hasRoot ||= isRoot;
     const volumeType = oneOf(m.get('Ebs.VolumeType'), VOLUME_TYPES, 'blockDeviceMapping.ebs.volumeType') ?? 'gp3';
     const size = m.int('Ebs.VolumeSize') ?? (isRoot ? image.rootVolumeSizeGiB : undefined);
-    if (size === undefined) throw new Ec2ApiError(400, 'InvalidBlockDeviceMapping', `The device '${deviceName}' needs Ebs.VolumeSize (there is no snapshot to size it from)`);
-    if (size < 1 || size > 16384) throw invalidParameterValue(`Value (${size}) for parameter volumeSize is invalid. Expected 1-16384 GiB.`);
+    if (size === undefined)
+      throw new Ec2ApiError(
+        400,
+        'InvalidBlockDeviceMapping',
+        `The device '${deviceName}' needs Ebs.VolumeSize (there is no snapshot to size it from)`,
+      );
+    if (size < 1 || size > 16384)
+      throw invalidParameterValue(`Value (${size}) for parameter volumeSize is invalid. Expected 1-16384 GiB.`);
     if (isRoot && size < image.rootVolumeSizeGiB) {
       throw new Ec2ApiError(
         400,
@@ -45,12 +55,31 @@ export function readBlockDevices(params: QueryParams, image: Image): Omit<BlockD
     const kmsKeyId = m.get('Ebs.KmsKeyId');
     const encrypted = m.bool('Ebs.Encrypted') ?? false;
     if (kmsKeyId !== undefined && !encrypted) {
-      throw new Ec2ApiError(400, 'InvalidParameterDependency', 'The parameter KmsKeyId requires the parameter Encrypted to be set.');
+      throw new Ec2ApiError(
+        400,
+        'InvalidParameterDependency',
+        'The parameter KmsKeyId requires the parameter Encrypted to be set.',
+      );
     }
-    out.push({ deviceName, volumeSizeGiB: size, volumeType, encrypted, deleteOnTermination: m.bool('Ebs.DeleteOnTermination') ?? true, iops, throughput, kmsKeyId });
+    out.push({
+      deviceName,
+      volumeSizeGiB: size,
+      volumeType,
+      encrypted,
+      deleteOnTermination: m.bool('Ebs.DeleteOnTermination') ?? true,
+      iops,
+      throughput,
+      kmsKeyId,
+    });
   }
   if (!hasRoot) {
-    out.unshift({ deviceName: image.rootDeviceName, volumeSizeGiB: image.rootVolumeSizeGiB, volumeType: 'gp3', encrypted: false, deleteOnTermination: true });
+    out.unshift({
+      deviceName: image.rootDeviceName,
+      volumeSizeGiB: image.rootVolumeSizeGiB,
+      volumeType: 'gp3',
+      encrypted: false,
+      deleteOnTermination: true,
+    });
   }
   return out;
 }

@@ -22,28 +22,48 @@ export function resolveNetwork(state: Ec2State, params: QueryParams): ResolvedNe
   const world = state.world;
   const nics = params.structList('NetworkInterface');
   if (nics.length > 1) {
-    throw new Ec2ApiError(400, 'Unsupported', 'The emulator supports exactly one network interface (DeviceIndex 0) per RunInstances request.');
+    throw new Ec2ApiError(
+      400,
+      'Unsupported',
+      'The emulator supports exactly one network interface (DeviceIndex 0) per RunInstances request.',
+    );
   }
   const nic = nics[0];
   if (nic && params.get('SubnetId') !== undefined) {
-    throw invalidParameterCombination('Network interfaces and an instance-level subnet ID may not be specified on the same request');
+    throw invalidParameterCombination(
+      'Network interfaces and an instance-level subnet ID may not be specified on the same request',
+    );
   }
   if (nic && (params.list('SecurityGroupId').length > 0 || params.list('SecurityGroup').length > 0)) {
-    throw invalidParameterCombination('Network interfaces and an instance-level security groups may not be specified on the same request');
+    throw invalidParameterCombination(
+      'Network interfaces and an instance-level security groups may not be specified on the same request',
+    );
   }
   if (nic) {
     if (nic.get('NetworkInterfaceId') !== undefined) {
-      throw new Ec2ApiError(400, 'Unsupported', 'Attaching an existing network interface is not supported by the emulator.');
+      throw new Ec2ApiError(
+        400,
+        'Unsupported',
+        'Attaching an existing network interface is not supported by the emulator.',
+      );
     }
     const idx = nic.int('DeviceIndex');
-    if (idx !== undefined && idx !== 0) throw invalidParameterValue(`Value (${idx}) for parameter deviceIndex is invalid. The primary network interface must use device index 0.`);
+    if (idx !== undefined && idx !== 0)
+      throw invalidParameterValue(
+        `Value (${idx}) for parameter deviceIndex is invalid. The primary network interface must use device index 0.`,
+      );
   }
   const src = nic ?? params;
   const subnetId = src.get('SubnetId');
   let subnet: Subnet | undefined;
   if (subnetId === undefined) {
     const defaultVpc = world.vpcs.find((v) => v.isDefault);
-    if (!defaultVpc) throw new Ec2ApiError(400, 'VPCIdNotSpecified', 'No default VPC for this user. GroupName is only supported for EC2-Classic and default VPC.');
+    if (!defaultVpc)
+      throw new Ec2ApiError(
+        400,
+        'VPCIdNotSpecified',
+        'No default VPC for this user. GroupName is only supported for EC2-Classic and default VPC.',
+      );
     const az = params.get('Placement.AvailabilityZone');
     subnet = world.subnets.find((s) => s.vpcId === defaultVpc.vpcId && (az === undefined || s.availabilityZone === az));
     if (!subnet) throw invalidParameterValue(`No default subnet for availability zone: '${az ?? ''}'.`);
@@ -67,12 +87,22 @@ export function resolveNetwork(state: Ec2State, params: QueryParams): ResolvedNe
     securityGroups = [
       ...groupIds.map((id) => {
         const g = world.securityGroups.find((x) => x.groupId === id && x.vpcId === sub.vpcId);
-        if (!g) throw new Ec2ApiError(400, 'InvalidGroup.NotFound', `The security group '${id}' does not exist in VPC '${sub.vpcId}'`);
+        if (!g)
+          throw new Ec2ApiError(
+            400,
+            'InvalidGroup.NotFound',
+            `The security group '${id}' does not exist in VPC '${sub.vpcId}'`,
+          );
         return g;
       }),
       ...groupNames.map((name) => {
         const g = world.securityGroups.find((x) => x.groupName === name && x.vpcId === sub.vpcId);
-        if (!g) throw new Ec2ApiError(400, 'InvalidGroup.NotFound', `The security group '${name}' does not exist in default VPC '${sub.vpcId}'`);
+        if (!g)
+          throw new Ec2ApiError(
+            400,
+            'InvalidGroup.NotFound',
+            `The security group '${name}' does not exist in default VPC '${sub.vpcId}'`,
+          );
         return g;
       }),
     ];
@@ -82,21 +112,37 @@ export function resolveNetwork(state: Ec2State, params: QueryParams): ResolvedNe
   const assocPublic = nic?.bool('AssociatePublicIpAddress');
   const assocCarrier = nic?.bool('AssociateCarrierIpAddress') ?? false;
   if (assocCarrier && zone?.zoneType !== 'wavelength-zone') {
-    throw invalidParameterValue(`AssociateCarrierIpAddress can only be used with a subnet in a Wavelength Zone; subnet '${sub.subnetId}' is in ${sub.availabilityZone}`);
+    throw invalidParameterValue(
+      `AssociateCarrierIpAddress can only be used with a subnet in a Wavelength Zone; subnet '${sub.subnetId}' is in ${sub.availabilityZone}`,
+    );
   }
-  if (assocCarrier && assocPublic) throw invalidParameterCombination('AssociatePublicIpAddress and AssociateCarrierIpAddress cannot both be specified');
-  const interfaceType = oneOf(nic?.get('InterfaceType'), ['interface', 'efa', 'efa-only', 'trunk'] as const, 'networkInterface.interfaceType') ?? 'interface';
+  if (assocCarrier && assocPublic)
+    throw invalidParameterCombination(
+      'AssociatePublicIpAddress and AssociateCarrierIpAddress cannot both be specified',
+    );
+  const interfaceType =
+    oneOf(
+      nic?.get('InterfaceType'),
+      ['interface', 'efa', 'efa-only', 'trunk'] as const,
+      'networkInterface.interfaceType',
+    ) ?? 'interface';
 
   let ipv6Count = src.int('Ipv6AddressCount') ?? (sub.assignIpv6AddressOnCreation ? 1 : 0);
   if (nic?.bool('PrimaryIpv6') === true && ipv6Count === 0) ipv6Count = 1;
   if (ipv6Count > 0 && !sub.ipv6CidrBlock) {
-    throw invalidParameterValue(`The subnet '${sub.subnetId}' does not have an IPv6 CIDR block; Ipv6AddressCount cannot be used.`);
+    throw invalidParameterValue(
+      `The subnet '${sub.subnetId}' does not have an IPv6 CIDR block; Ipv6AddressCount cannot be used.`,
+    );
   }
   if (ipv6Count > 10) throw invalidParameterValue(`Value (${ipv6Count}) for parameter ipv6AddressCount is invalid.`);
 
   const requestedPrivateIp = src.get('PrivateIpAddress');
   if (requestedPrivateIp !== undefined && !cidrContains(sub.cidrBlock, requestedPrivateIp)) {
-    throw new Ec2ApiError(400, 'InvalidParameterValue', `Address ${requestedPrivateIp} does not fall within the subnet's address range`);
+    throw new Ec2ApiError(
+      400,
+      'InvalidParameterValue',
+      `Address ${requestedPrivateIp} does not fall within the subnet's address range`,
+    );
   }
   return {
     subnet: sub,

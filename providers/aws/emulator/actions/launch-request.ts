@@ -8,7 +8,13 @@ import type { Image, InstanceTypeSpec, Subnet, Tag } from '../model.js';
 import type { QueryParams } from '../query-params.js';
 import { checkIdFormat, oneOf, readTags } from '../validation.js';
 
-const TAGGABLE_ON_LAUNCH = ['instance', 'volume', 'network-interface', 'spot-instances-request', 'elastic-gpu'] as const;
+const TAGGABLE_ON_LAUNCH = [
+  'instance',
+  'volume',
+  'network-interface',
+  'spot-instances-request',
+  'elastic-gpu',
+] as const;
 export const USER_DATA_MAX_BYTES = 16384;
 const MAX_COUNT_LIMIT = 100;
 /** The emulated spot price is this fraction of the on-demand price. */
@@ -19,7 +25,11 @@ export function spotPrice(t: InstanceTypeSpec): number {
 }
 
 export function usedPrivateIps(state: Ec2State, subnet: Subnet): Set<string> {
-  return new Set(state.world.instances.filter((i) => i.subnetId === subnet.subnetId && i.state !== 'terminated').map((i) => i.privateIpAddress));
+  return new Set(
+    state.world.instances
+      .filter((i) => i.subnetId === subnet.subnetId && i.state !== 'terminated')
+      .map((i) => i.privateIpAddress),
+  );
 }
 
 export function resolveImage(state: Ec2State, imageId: string | undefined): Image {
@@ -27,7 +37,8 @@ export function resolveImage(state: Ec2State, imageId: string | undefined): Imag
   checkIdFormat(imageId, 'ami', 'InvalidAMIID.Malformed');
   const image = state.world.images.find((i) => i.imageId === imageId);
   if (!image) throw new Ec2ApiError(400, 'InvalidAMIID.NotFound', `The image id '[${imageId}]' does not exist`);
-  if (image.state !== 'available') throw new Ec2ApiError(400, 'InvalidAMIID.Unavailable', `AMI '${imageId}' is not available (state: ${image.state})`);
+  if (image.state !== 'available')
+    throw new Ec2ApiError(400, 'InvalidAMIID.Unavailable', `AMI '${imageId}' is not available (state: ${image.state})`);
   return image;
 }
 
@@ -42,9 +53,16 @@ export function readCounts(params: QueryParams): { minCount: number; maxCount: n
   const maxCount = params.int('MaxCount');
   if (minCount === undefined) throw missingParameter('MinCount');
   if (maxCount === undefined) throw missingParameter('MaxCount');
-  if (minCount < 1) throw invalidParameterValue(`Value (${minCount}) for parameter minCount is invalid. Expected a positive integer.`);
-  if (maxCount < minCount) throw invalidParameterValue(`Value (${maxCount}) for parameter maxCount is invalid. It must be at least minCount (${minCount}).`);
-  if (maxCount > MAX_COUNT_LIMIT) throw invalidParameterValue(`Value (${maxCount}) for parameter maxCount is invalid. The emulator launches at most ${MAX_COUNT_LIMIT} per request.`);
+  if (minCount < 1)
+    throw invalidParameterValue(`Value (${minCount}) for parameter minCount is invalid. Expected a positive integer.`);
+  if (maxCount < minCount)
+    throw invalidParameterValue(
+      `Value (${maxCount}) for parameter maxCount is invalid. It must be at least minCount (${minCount}).`,
+    );
+  if (maxCount > MAX_COUNT_LIMIT)
+    throw invalidParameterValue(
+      `Value (${maxCount}) for parameter maxCount is invalid. The emulator launches at most ${MAX_COUNT_LIMIT} per request.`,
+    );
   return { minCount, maxCount };
 }
 
@@ -57,11 +75,17 @@ export interface ResolvedPlacement {
   partitionNumber?: number;
 }
 
-export function resolvePlacement(state: Ec2State, params: QueryParams, subnet: Subnet, type: InstanceTypeSpec): ResolvedPlacement {
+export function resolvePlacement(
+  state: Ec2State,
+  params: QueryParams,
+  subnet: Subnet,
+  type: InstanceTypeSpec,
+): ResolvedPlacement {
   const p = params.struct('Placement');
   const az = p.get('AvailabilityZone');
   if (az !== undefined) {
-    if (!state.world.availabilityZones.some((z) => z.zoneName === az)) throw invalidParameterValue(`Invalid availability zone: [${az}]`);
+    if (!state.world.availabilityZones.some((z) => z.zoneName === az))
+      throw invalidParameterValue(`Invalid availability zone: [${az}]`);
     if (az !== subnet.availabilityZone) {
       throw invalidParameterValue(
         `Value (${az}) for parameter availabilityZone is invalid. Subnet '${subnet.subnetId}' is in the availability zone ${subnet.availabilityZone}`,
@@ -69,19 +93,26 @@ export function resolvePlacement(state: Ec2State, params: QueryParams, subnet: S
     }
   }
   const hostId = p.get('HostId');
-  let tenancy = oneOf(p.get('Tenancy'), ['default', 'dedicated', 'host'] as const, 'placement.tenancy') ?? (hostId ? 'host' : 'default');
+  let tenancy =
+    oneOf(p.get('Tenancy'), ['default', 'dedicated', 'host'] as const, 'placement.tenancy') ??
+    (hostId ? 'host' : 'default');
   const affinity = oneOf(p.get('Affinity'), ['default', 'host'] as const, 'placement.affinity');
   if (hostId !== undefined) {
     checkIdFormat(hostId, 'h', 'InvalidHostID.Malformed');
     const host = state.world.hosts.find((h) => h.hostId === hostId && h.state === 'available');
     if (!host) throw new Ec2ApiError(400, 'InvalidHostID.NotFound', `The host ID '${hostId}' does not exist`);
     if (host.availabilityZone !== subnet.availabilityZone) {
-      throw invalidParameterValue(`Host '${hostId}' is in ${host.availabilityZone} but subnet '${subnet.subnetId}' is in ${subnet.availabilityZone}`);
+      throw invalidParameterValue(
+        `Host '${hostId}' is in ${host.availabilityZone} but subnet '${subnet.subnetId}' is in ${subnet.availabilityZone}`,
+      );
     }
     if (host.instanceType !== type.instanceType) {
-      throw invalidParameterValue(`Instance type ${type.instanceType} is not supported by host '${hostId}' (${host.instanceType})`);
+      throw invalidParameterValue(
+        `Instance type ${type.instanceType} is not supported by host '${hostId}' (${host.instanceType})`,
+      );
     }
-    if (tenancy !== 'host') throw invalidParameterCombination(`Placement.HostId requires tenancy 'host', got '${tenancy}'`);
+    if (tenancy !== 'host')
+      throw invalidParameterCombination(`Placement.HostId requires tenancy 'host', got '${tenancy}'`);
     tenancy = 'host';
   } else if (affinity === 'host') {
     throw invalidParameterCombination('Affinity host requires a HostId');
@@ -104,9 +135,17 @@ export function readTagSpecifications(params: QueryParams): Map<string, Tag[]> {
     if (!(TAGGABLE_ON_LAUNCH as readonly string[]).includes(type)) {
       throw invalidParameterValue(`'${type}' is not a valid taggable resource type for this operation.`);
     }
-    if (out.has(type)) throw invalidParameterValue(`The same resource type may not be specified more than once in tag specifications (${type}).`);
+    if (out.has(type))
+      throw invalidParameterValue(
+        `The same resource type may not be specified more than once in tag specifications (${type}).`,
+      );
     const tags = readTags(spec, 'Tag', false);
-    if (tags.length > 50) throw new Ec2ApiError(400, 'TagLimitExceeded', `The maximum number of Tags for a resource has been reached (${type}).`);
+    if (tags.length > 50)
+      throw new Ec2ApiError(
+        400,
+        'TagLimitExceeded',
+        `The maximum number of Tags for a resource has been reached (${type}).`,
+      );
     out.set(type, tags);
   }
   return out;
@@ -117,16 +156,29 @@ export function readMarketOptions(
   type: InstanceTypeSpec,
 ): { lifecycle?: 'spot'; interruptionBehavior?: 'terminate' | 'stop' | 'hibernate'; capacityBlock: boolean } {
   const m = params.struct('InstanceMarketOptions');
-  const marketType = oneOf(m.get('MarketType'), ['spot', 'capacity-block'] as const, 'instanceMarketOptions.marketType');
+  const marketType = oneOf(
+    m.get('MarketType'),
+    ['spot', 'capacity-block'] as const,
+    'instanceMarketOptions.marketType',
+  );
   if (marketType === undefined) {
     if (m.has('SpotOptions')) throw missingParameter('InstanceMarketOptions.MarketType');
     return { capacityBlock: false };
   }
   if (marketType === 'capacity-block') return { capacityBlock: true };
-  const spotType = oneOf(m.get('SpotOptions.SpotInstanceType'), ['one-time', 'persistent'] as const, 'spotOptions.spotInstanceType') ?? 'one-time';
-  const behavior = oneOf(m.get('SpotOptions.InstanceInterruptionBehavior'), ['terminate', 'stop', 'hibernate'] as const, 'spotOptions.instanceInterruptionBehavior') ?? 'terminate';
+  const spotType =
+    oneOf(m.get('SpotOptions.SpotInstanceType'), ['one-time', 'persistent'] as const, 'spotOptions.spotInstanceType') ??
+    'one-time';
+  const behavior =
+    oneOf(
+      m.get('SpotOptions.InstanceInterruptionBehavior'),
+      ['terminate', 'stop', 'hibernate'] as const,
+      'spotOptions.instanceInterruptionBehavior',
+    ) ?? 'terminate';
   if (spotType === 'one-time' && behavior !== 'terminate') {
-    throw invalidParameterCombination(`InstanceInterruptionBehavior '${behavior}' requires SpotInstanceType 'persistent'.`);
+    throw invalidParameterCombination(
+      `InstanceInterruptionBehavior '${behavior}' requires SpotInstanceType 'persistent'.`,
+    );
   }
   const maxPrice = m.num('SpotOptions.MaxPrice');
   const price = spotPrice(type);
@@ -140,7 +192,13 @@ export function readMarketOptions(
   return { lifecycle: 'spot', interruptionBehavior: behavior, capacityBlock: false };
 }
 
-export function checkCapacity(state: Ec2State, type: InstanceTypeSpec, zone: string, lifecycle: 'spot' | undefined, minCount: number): void {
+export function checkCapacity(
+  state: Ec2State,
+  type: InstanceTypeSpec,
+  zone: string,
+  lifecycle: 'spot' | undefined,
+  minCount: number,
+): void {
   if (state.capacity.isExhausted(type.instanceType, zone)) {
     throw new Ec2ApiError(
       500,
@@ -151,7 +209,10 @@ export function checkCapacity(state: Ec2State, type: InstanceTypeSpec, zone: str
   if (state.vcpuLimit !== undefined && lifecycle !== 'spot') {
     const used = state.world.instances
       .filter((i) => !i.lifecycle && (i.state === 'pending' || i.state === 'running'))
-      .reduce((sum, i) => sum + (state.world.instanceTypes.find((t) => t.instanceType === i.instanceType)?.vCpus ?? 0), 0);
+      .reduce(
+        (sum, i) => sum + (state.world.instanceTypes.find((t) => t.instanceType === i.instanceType)?.vCpus ?? 0),
+        0,
+      );
     if (used + type.vCpus * minCount > state.vcpuLimit) {
       throw new Ec2ApiError(
         400,
@@ -176,7 +237,11 @@ export function countFreeIps(state: Ec2State, subnet: Subnet, requested: string 
     free++;
   }
   if (free < minCount) {
-    throw new Ec2ApiError(400, 'InsufficientFreeAddressesInSubnet', `There are not enough free addresses in subnet '${subnet.subnetId}' to satisfy the requested number of instances.`);
+    throw new Ec2ApiError(
+      400,
+      'InsufficientFreeAddressesInSubnet',
+      `There are not enough free addresses in subnet '${subnet.subnetId}' to satisfy the requested number of instances.`,
+    );
   }
   return free;
 }

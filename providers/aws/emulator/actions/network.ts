@@ -79,14 +79,22 @@ export function describeSecurityGroups(ctx: ActionContext): XmlChild {
       'owner-id': () => w.accountId,
     },
     tagsOf: (g) => g.tags,
-    byId: { param: 'GroupId', idOf: (g) => g.groupId, notFound: notFoundEach('InvalidGroup.NotFound', (id) => `The security group '${id}' does not exist`) },
+    byId: {
+      param: 'GroupId',
+      idOf: (g) => g.groupId,
+      notFound: notFoundEach('InvalidGroup.NotFound', (id) => `The security group '${id}' does not exist`),
+    },
     narrow: (selected) => {
       if (names.length === 0) return selected;
       // Group names only address the default VPC; elsewhere callers must use the group-name filter.
       const defaultVpc = w.vpcs.find((v) => v.isDefault)?.vpcId;
       const missing = names.filter((n) => !w.securityGroups.some((g) => g.groupName === n && g.vpcId === defaultVpc));
       if (missing.length > 0) {
-        throw new Ec2ApiError(400, 'InvalidGroup.NotFound', `The security group '${missing.join(', ')}' does not exist in default VPC '${defaultVpc ?? 'none'}'`);
+        throw new Ec2ApiError(
+          400,
+          'InvalidGroup.NotFound',
+          `The security group '${missing.join(', ')}' does not exist in default VPC '${defaultVpc ?? 'none'}'`,
+        );
       }
       return selected.filter((g) => names.includes(g.groupName) && g.vpcId === defaultVpc);
     },
@@ -100,7 +108,10 @@ export function describeSecurityGroups(ctx: ActionContext): XmlChild {
       el('vpcId', g.vpcId),
       el('securityGroupArn', `arn:aws:ec2:${w.region}:${w.accountId}:security-group/${g.groupId}`),
       el('ipPermissions'),
-      itemList('ipPermissionsEgress', [g], () => [el('ipProtocol', '-1'), itemList('ipRanges', ['0.0.0.0/0'], (c) => el('cidrIp', c))]),
+      itemList('ipPermissionsEgress', [g], () => [
+        el('ipProtocol', '-1'),
+        itemList('ipRanges', ['0.0.0.0/0'], (c) => el('cidrIp', c)),
+      ]),
       tagSet(g.tags),
     ],
   });
@@ -129,9 +140,17 @@ export function describeVpcs(ctx: ActionContext): XmlChild {
       el('ownerId', w.accountId),
       el('state', 'available'),
       el('cidrBlock', v.cidrBlock),
-      itemList('cidrBlockAssociationSet', [v.cidrBlock], (c) => [el('cidrBlock', c), el('associationId', `vpc-cidr-assoc-${v.vpcId.slice(4)}`), el('cidrBlockState', el('state', 'associated'))]),
+      itemList('cidrBlockAssociationSet', [v.cidrBlock], (c) => [
+        el('cidrBlock', c),
+        el('associationId', `vpc-cidr-assoc-${v.vpcId.slice(4)}`),
+        el('cidrBlockState', el('state', 'associated')),
+      ]),
       v.ipv6CidrBlock
-        ? itemList('ipv6CidrBlockAssociationSet', [v.ipv6CidrBlock], (c) => [el('ipv6CidrBlock', c), el('ipv6CidrBlockState', el('state', 'associated')), el('networkBorderGroup', w.region)])
+        ? itemList('ipv6CidrBlockAssociationSet', [v.ipv6CidrBlock], (c) => [
+            el('ipv6CidrBlock', c),
+            el('ipv6CidrBlockState', el('state', 'associated')),
+            el('networkBorderGroup', w.region),
+          ])
         : el('ipv6CidrBlockAssociationSet'),
       el('dhcpOptionsId', v.dhcpOptionsId),
       el('instanceTenancy', 'default'),
@@ -162,7 +181,10 @@ export function describeDhcpOptions(ctx: ActionContext): XmlChild {
     render: (d) => [
       el('dhcpOptionsId', d.dhcpOptionsId),
       el('ownerId', w.accountId),
-      itemList('dhcpConfigurationSet', d.configurations, (c) => [el('key', c.key), itemList('valueSet', c.values, (v) => el('value', v))]),
+      itemList('dhcpConfigurationSet', d.configurations, (c) => [
+        el('key', c.key),
+        itemList('valueSet', c.values, (v) => el('value', v)),
+      ]),
       tagSet(d.tags),
     ],
   });
@@ -173,7 +195,10 @@ export function describeAvailabilityZones(ctx: ActionContext): XmlChild {
   const w = state.world;
   const names = params.list('ZoneName');
   const zoneIds = params.list('ZoneId');
-  const unknown = [...names.filter((n) => !zoneOf(ctx, n)), ...zoneIds.filter((id) => !w.availabilityZones.some((z) => z.zoneId === id))];
+  const unknown = [
+    ...names.filter((n) => !zoneOf(ctx, n)),
+    ...zoneIds.filter((id) => !w.availabilityZones.some((z) => z.zoneId === id)),
+  ];
   if (unknown.length > 0) throw invalidParameterValue(`Invalid availability zone: [${unknown.join(', ')}]`);
   const all = params.bool('AllAvailabilityZones') ?? false;
   const predicate = filterPredicate<AvailabilityZone>(readFilters(params), {
@@ -190,7 +215,9 @@ export function describeAvailabilityZones(ctx: ActionContext): XmlChild {
   });
   checkDryRun(params);
   const zones = w.availabilityZones
-    .filter((z) => (names.length === 0 && zoneIds.length === 0) || names.includes(z.zoneName) || zoneIds.includes(z.zoneId))
+    .filter(
+      (z) => (names.length === 0 && zoneIds.length === 0) || names.includes(z.zoneName) || zoneIds.includes(z.zoneId),
+    )
     .filter((z) => all || names.length > 0 || zoneIds.length > 0 || z.optInStatus !== 'not-opted-in')
     .filter(predicate);
   return itemList('availabilityZoneInfo', zones, (z) => [

@@ -1,7 +1,14 @@
 // RunInstances: validates the request the way EC2 does, then launches MaxCount instances in `pending`.
 // ClientToken makes it idempotent: the same token with the same parameters returns the original reservation,
 // with different parameters IdempotentParameterMismatch.
-import { allocateIpv6, allocatePrivateIp, allocatePublicIp, macAddress, privateDnsName, publicDnsName } from '../addressing.js';
+import {
+  allocateIpv6,
+  allocatePrivateIp,
+  allocatePublicIp,
+  macAddress,
+  privateDnsName,
+  publicDnsName,
+} from '../addressing.js';
 import { Ec2ApiError, invalidParameterCombination, invalidParameterValue } from '../api-error.js';
 import type { Ec2State } from '../ec2-state.js';
 import { reservationXml } from '../instance-xml.js';
@@ -31,13 +38,20 @@ export function runInstances({ params, state }: ActionContext): XmlChild {
   const token = params.get('ClientToken');
   const fingerprint = params.fingerprint(['ClientToken', 'Action', 'Version']);
   if (token !== undefined) {
-    if (token.length > 64) throw invalidParameterValue('Value for parameter clientToken is invalid: it must be at most 64 ASCII characters');
+    if (token.length > 64)
+      throw invalidParameterValue('Value for parameter clientToken is invalid: it must be at most 64 ASCII characters');
     const prior = world.clientTokens[token];
     if (prior) {
       if (prior.fingerprint !== fingerprint) {
-        throw new Ec2ApiError(400, 'IdempotentParameterMismatch', 'Arguments on this idempotent request are inconsistent with arguments used in previous request(s).');
+        throw new Ec2ApiError(
+          400,
+          'IdempotentParameterMismatch',
+          'Arguments on this idempotent request are inconsistent with arguments used in previous request(s).',
+        );
       }
-      const instances = prior.instanceIds.map((id) => state.instance(id)).filter((i): i is Ec2Instance => i !== undefined);
+      const instances = prior.instanceIds
+        .map((id) => state.instance(id))
+        .filter((i): i is Ec2Instance => i !== undefined);
       return reservationXml(instances, world.accountId);
     }
   }
@@ -59,7 +73,9 @@ export function runInstances({ params, state }: ActionContext): XmlChild {
   }
   const profileName = params.get('IamInstanceProfile.Name') ?? params.get('IamInstanceProfile.Arn')?.split('/').pop();
   if (profileName !== undefined && world.iamInstanceProfiles && !world.iamInstanceProfiles.includes(profileName)) {
-    throw invalidParameterValue(`Value (${profileName}) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name`);
+    throw invalidParameterValue(
+      `Value (${profileName}) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name`,
+    );
   }
   const userData = params.get('UserData');
   if (userData !== undefined) checkUserData(userData, USER_DATA_MAX_BYTES);
@@ -67,38 +83,81 @@ export function runInstances({ params, state }: ActionContext): XmlChild {
   const tagSpecs = readTagSpecifications(params);
   const blockDevices = readBlockDevices(params, image);
   const market = readMarketOptions(params, type);
-  const capacityReservationId = params.get('CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId');
+  const capacityReservationId = params.get(
+    'CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId',
+  );
   if (capacityReservationId !== undefined) {
     if (!/^cr-[0-9a-f]{8,17}$/.test(capacityReservationId)) {
-      throw new Ec2ApiError(400, 'InvalidCapacityReservationId.Malformed', `The capacity reservation ID '${capacityReservationId}' is malformed`);
+      throw new Ec2ApiError(
+        400,
+        'InvalidCapacityReservationId.Malformed',
+        `The capacity reservation ID '${capacityReservationId}' is malformed`,
+      );
     }
-    if (market.lifecycle === 'spot') throw invalidParameterCombination('Spot instances cannot be launched into a capacity reservation.');
+    if (market.lifecycle === 'spot')
+      throw invalidParameterCombination('Spot instances cannot be launched into a capacity reservation.');
   }
   if (market.capacityBlock && capacityReservationId === undefined) {
-    throw invalidParameterCombination('A capacity-block launch requires CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId.');
+    throw invalidParameterCombination(
+      'A capacity-block launch requires CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId.',
+    );
   }
   const amdSevSnp = oneOf(params.get('CpuOptions.AmdSevSnp'), ['enabled', 'disabled'] as const, 'cpuOptions.amdSevSnp');
   if (amdSevSnp === 'enabled' && !/^(m6a|c6a|r6a)\./.test(type.instanceType)) {
-    throw new Ec2ApiError(400, 'UnsupportedOperation', `AMD SEV-SNP is not supported for instance type ${type.instanceType}.`);
+    throw new Ec2ApiError(
+      400,
+      'UnsupportedOperation',
+      `AMD SEV-SNP is not supported for instance type ${type.instanceType}.`,
+    );
   }
   const metadata = {
-    httpTokens: oneOf(params.get('MetadataOptions.HttpTokens'), ['optional', 'required'] as const, 'metadataOptions.httpTokens') ?? 'optional',
-    httpProtocolIpv6: oneOf(params.get('MetadataOptions.HttpProtocolIpv6'), ['enabled', 'disabled'] as const, 'metadataOptions.httpProtocolIpv6') ?? 'disabled',
-    httpEndpoint: oneOf(params.get('MetadataOptions.HttpEndpoint'), ['enabled', 'disabled'] as const, 'metadataOptions.httpEndpoint') ?? 'enabled',
+    httpTokens:
+      oneOf(
+        params.get('MetadataOptions.HttpTokens'),
+        ['optional', 'required'] as const,
+        'metadataOptions.httpTokens',
+      ) ?? 'optional',
+    httpProtocolIpv6:
+      oneOf(
+        params.get('MetadataOptions.HttpProtocolIpv6'),
+        ['enabled', 'disabled'] as const,
+        'metadataOptions.httpProtocolIpv6',
+      ) ?? 'disabled',
+    httpEndpoint:
+      oneOf(
+        params.get('MetadataOptions.HttpEndpoint'),
+        ['enabled', 'disabled'] as const,
+        'metadataOptions.httpEndpoint',
+      ) ?? 'enabled',
     httpPutResponseHopLimit: params.int('MetadataOptions.HttpPutResponseHopLimit') ?? 1,
   };
   if (metadata.httpPutResponseHopLimit < 1 || metadata.httpPutResponseHopLimit > 64) {
-    throw invalidParameterValue('Value for parameter metadataOptions.httpPutResponseHopLimit is invalid: it must be between 1 and 64');
+    throw invalidParameterValue(
+      'Value for parameter metadataOptions.httpPutResponseHopLimit is invalid: it must be between 1 and 64',
+    );
   }
   const dnsOptions = {
-    hostnameType: oneOf(params.get('PrivateDnsNameOptions.HostnameType'), ['ip-name', 'resource-name'] as const, 'privateDnsNameOptions.hostnameType') ?? 'ip-name',
+    hostnameType:
+      oneOf(
+        params.get('PrivateDnsNameOptions.HostnameType'),
+        ['ip-name', 'resource-name'] as const,
+        'privateDnsNameOptions.hostnameType',
+      ) ?? 'ip-name',
     enableResourceNameDnsARecord: params.bool('PrivateDnsNameOptions.EnableResourceNameDnsARecord') ?? false,
     enableResourceNameDnsAAAARecord: params.bool('PrivateDnsNameOptions.EnableResourceNameDnsAAAARecord') ?? false,
   };
 
   const shutdownBehavior =
-    oneOf(params.get('InstanceInitiatedShutdownBehavior'), ['stop', 'terminate'] as const, 'instanceInitiatedShutdownBehavior') ?? 'stop';
-  if (market.lifecycle === 'spot' && market.interruptionBehavior === 'terminate' && params.get('InstanceInitiatedShutdownBehavior') === 'stop') {
+    oneOf(
+      params.get('InstanceInitiatedShutdownBehavior'),
+      ['stop', 'terminate'] as const,
+      'instanceInitiatedShutdownBehavior',
+    ) ?? 'stop';
+  if (
+    market.lifecycle === 'spot' &&
+    market.interruptionBehavior === 'terminate' &&
+    params.get('InstanceInitiatedShutdownBehavior') === 'stop'
+  ) {
     throw invalidParameterCombination('One-time Spot instances must use InstanceInitiatedShutdownBehavior terminate.');
   }
   const terminationProtected = params.bool('DisableApiTermination') ?? false;
@@ -113,7 +172,10 @@ export function runInstances({ params, state }: ActionContext): XmlChild {
   const instances: Ec2Instance[] = [];
   for (let n = 0; n < count; n++) {
     const instanceId = state.newInstanceId();
-    const privateIp = n === 0 && net.requestedPrivateIp ? net.requestedPrivateIp : allocatePrivateIp(net.subnet, usedPrivateIps(state, net.subnet));
+    const privateIp =
+      n === 0 && net.requestedPrivateIp
+        ? net.requestedPrivateIp
+        : allocatePrivateIp(net.subnet, usedPrivateIps(state, net.subnet));
     if (!privateIp) break;
     const domainHost = dnsOptions.hostnameType === 'resource-name' ? instanceId : privateIp;
     const inst: Ec2Instance = {
@@ -148,7 +210,10 @@ export function runInstances({ params, state }: ActionContext): XmlChild {
       tags: tagSpecs.get('instance') ?? [],
       volumeTags: tagSpecs.get('volume') ?? [],
       iamInstanceProfile: profileName
-        ? { arn: `arn:aws:iam::${world.accountId}:instance-profile/${profileName}`, id: `AIPA${state.knobs.random.hex(17).toUpperCase()}` }
+        ? {
+            arn: `arn:aws:iam::${world.accountId}:instance-profile/${profileName}`,
+            id: `AIPA${state.knobs.random.hex(17).toUpperCase()}`,
+          }
         : undefined,
       userData,
       lifecycle: market.lifecycle,
@@ -156,7 +221,9 @@ export function runInstances({ params, state }: ActionContext): XmlChild {
       spotInterruptionBehavior: market.interruptionBehavior,
       blockDevices: blockDevices.map((b) => ({
         ...b,
-        volumeId: state.newId('vol', (id) => world.instances.some((i) => i.blockDevices.some((d) => d.volumeId === id))),
+        volumeId: state.newId('vol', (id) =>
+          world.instances.some((i) => i.blockDevices.some((d) => d.volumeId === id)),
+        ),
       })),
       rootDeviceName: image.rootDeviceName,
       metadataOptions: metadata,
@@ -164,7 +231,8 @@ export function runInstances({ params, state }: ActionContext): XmlChild {
       capacityReservationId,
       amdSevSnp,
       clientToken: token,
-      shutdownBehavior: market.lifecycle === 'spot' && market.interruptionBehavior === 'terminate' ? 'terminate' : shutdownBehavior,
+      shutdownBehavior:
+        market.lifecycle === 'spot' && market.interruptionBehavior === 'terminate' ? 'terminate' : shutdownBehavior,
       terminationProtected,
     };
     for (let k = 0; k < net.ipv6Count; k++) {
@@ -175,14 +243,17 @@ export function runInstances({ params, state }: ActionContext): XmlChild {
     state.addLaunched(inst);
     instances.push(inst);
   }
-  if (token !== undefined) world.clientTokens[token] = { fingerprint, reservationId, instanceIds: instances.map((i) => i.instanceId) };
+  if (token !== undefined)
+    world.clientTokens[token] = { fingerprint, reservationId, instanceIds: instances.map((i) => i.instanceId) };
   state.changed();
   return reservationXml(instances, world.accountId);
 }
 
 /** Gives a (re)starting instance a new public or carrier IPv4 if it asked for one, as EC2 does on every start. */
 export function assignPublicAddress(state: Ec2State, inst: Ec2Instance): void {
-  const used = new Set(state.world.instances.flatMap((i) => [i.publicIpAddress, i.carrierIp]).filter((x): x is string => !!x));
+  const used = new Set(
+    state.world.instances.flatMap((i) => [i.publicIpAddress, i.carrierIp]).filter((x): x is string => !!x),
+  );
   if (inst.wantsPublicIp) {
     inst.publicIpAddress = allocatePublicIp(state.knobs.random, used);
     inst.publicDnsName = publicDnsName(state.region, inst.publicIpAddress);

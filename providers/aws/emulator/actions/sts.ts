@@ -15,15 +15,27 @@ export function assumeRoleWithWebIdentity({ params, state }: ActionContext) {
   if (!sessionName) throw missingParameter('RoleSessionName');
   if (!token) throw missingParameter('WebIdentityToken');
   if (!ROLE_ARN.test(roleArn)) throw new Ec2ApiError(400, 'ValidationError', `${roleArn} is invalid`);
-  if (token.split('.').length !== 3) throw new Ec2ApiError(400, 'InvalidIdentityToken', "Couldn't parse the web identity token: it is not a JWT");
+  if (token.split('.').length !== 3)
+    throw new Ec2ApiError(400, 'InvalidIdentityToken', "Couldn't parse the web identity token: it is not a JWT");
   const duration = params.get('DurationSeconds');
   const seconds = duration === undefined ? undefined : Number(duration);
-  if (seconds !== undefined && (!Number.isInteger(seconds) || seconds < MIN_SESSION_SECONDS || seconds > MAX_SESSION_SECONDS)) {
-    throw new Ec2ApiError(400, 'ValidationError', `1 validation error detected: Value '${duration}' at 'durationSeconds' failed to satisfy constraint`);
+  if (
+    seconds !== undefined &&
+    (!Number.isInteger(seconds) || seconds < MIN_SESSION_SECONDS || seconds > MAX_SESSION_SECONDS)
+  ) {
+    throw new Ec2ApiError(
+      400,
+      'ValidationError',
+      `1 validation error detected: Value '${duration}' at 'durationSeconds' failed to satisfy constraint`,
+    );
   }
   const c = state.sessions.issue(roleArn, sessionName, seconds);
   const account = roleArn.split(':')[4] ?? '';
-  const role = roleArn.slice(roleArn.indexOf(':role/') + ':role/'.length).split('/').pop() ?? '';
+  const role =
+    roleArn
+      .slice(roleArn.indexOf(':role/') + ':role/'.length)
+      .split('/')
+      .pop() ?? '';
   return [
     el(
       'Credentials',
@@ -33,7 +45,11 @@ export function assumeRoleWithWebIdentity({ params, state }: ActionContext) {
       el('Expiration', new Date(c.expiresAt).toISOString()),
     ),
     el('SubjectFromWebIdentityToken', 'system:serviceaccount:openshift-machine-api:machine-api-controllers'),
-    el('AssumedRoleUser', el('Arn', `arn:aws:sts::${account}:assumed-role/${role}/${sessionName}`), el('AssumedRoleId', `AROA${account}:${sessionName}`)),
+    el(
+      'AssumedRoleUser',
+      el('Arn', `arn:aws:sts::${account}:assumed-role/${role}/${sessionName}`),
+      el('AssumedRoleId', `AROA${account}:${sessionName}`),
+    ),
     el('Provider', 'oidc'),
     el('Audience', 'openshift'),
   ];

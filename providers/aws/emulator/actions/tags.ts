@@ -31,17 +31,47 @@ function resolve(ctx: ActionContext, id: string): Tagged {
     case 'i':
       return wrap('instance', state.requireInstances([id], VIEW_BY_ID)[0], 'InvalidInstanceID.NotFound', '');
     case 'subnet':
-      return wrap('subnet', w.subnets.find((s) => s.subnetId === id), 'InvalidSubnetID.NotFound', `The subnet ID '${id}' does not exist`);
+      return wrap(
+        'subnet',
+        w.subnets.find((s) => s.subnetId === id),
+        'InvalidSubnetID.NotFound',
+        `The subnet ID '${id}' does not exist`,
+      );
     case 'sg':
-      return wrap('security-group', w.securityGroups.find((s) => s.groupId === id), 'InvalidGroup.NotFound', `The security group '${id}' does not exist`);
+      return wrap(
+        'security-group',
+        w.securityGroups.find((s) => s.groupId === id),
+        'InvalidGroup.NotFound',
+        `The security group '${id}' does not exist`,
+      );
     case 'vpc':
-      return wrap('vpc', w.vpcs.find((v) => v.vpcId === id), 'InvalidVpcID.NotFound', `The vpc ID '${id}' does not exist`);
+      return wrap(
+        'vpc',
+        w.vpcs.find((v) => v.vpcId === id),
+        'InvalidVpcID.NotFound',
+        `The vpc ID '${id}' does not exist`,
+      );
     case 'ami':
-      return wrap('image', w.images.find((v) => v.imageId === id), 'InvalidAMIID.NotFound', `The image id '[${id}]' does not exist`);
+      return wrap(
+        'image',
+        w.images.find((v) => v.imageId === id),
+        'InvalidAMIID.NotFound',
+        `The image id '[${id}]' does not exist`,
+      );
     case 'dopt':
-      return wrap('dhcp-options', w.dhcpOptions.find((d) => d.dhcpOptionsId === id), 'InvalidDhcpOptionID.NotFound', `The dhcpOption ID '${id}' does not exist`);
+      return wrap(
+        'dhcp-options',
+        w.dhcpOptions.find((d) => d.dhcpOptionsId === id),
+        'InvalidDhcpOptionID.NotFound',
+        `The dhcpOption ID '${id}' does not exist`,
+      );
     case 'h':
-      return wrap('dedicated-host', w.hosts.find((h) => h.hostId === id && h.state !== 'released'), 'InvalidHostID.NotFound', `The host ID '${id}' does not exist`);
+      return wrap(
+        'dedicated-host',
+        w.hosts.find((h) => h.hostId === id && h.state !== 'released'),
+        'InvalidHostID.NotFound',
+        `The host ID '${id}' does not exist`,
+      );
     default:
       throw new Ec2ApiError(400, 'InvalidID', `The ID '${id}' is not valid`);
   }
@@ -83,14 +113,22 @@ export function deleteTags(ctx: ActionContext): XmlChild {
   checkDryRun(ctx.params);
   for (const t of targets) {
     // No Tag.N at all deletes every tag; a given Value deletes the key only when the value matches.
-    t.set(specs.length === 0 ? [] : t.get().filter((tag) => !specs.some((s) => s.key === tag.key && (s.value === undefined || s.value === tag.value))));
+    t.set(
+      specs.length === 0
+        ? []
+        : t
+            .get()
+            .filter((tag) => !specs.some((s) => s.key === tag.key && (s.value === undefined || s.value === tag.value))),
+    );
   }
   ctx.state.changed();
   return el('return', true);
 }
 
 export function describeTags(ctx: ActionContext): XmlChild {
-  const rows = allTagged(ctx).flatMap((r) => r.get().map((t) => ({ resourceId: r.id, resourceType: r.type, key: t.key, value: t.value })));
+  const rows = allTagged(ctx).flatMap((r) =>
+    r.get().map((t) => ({ resourceId: r.id, resourceType: r.type, key: t.key, value: t.value })),
+  );
   return describeListing<(typeof rows)[number]>(ctx, {
     all: rows,
     filters: {
@@ -103,6 +141,11 @@ export function describeTags(ctx: ActionContext): XmlChild {
     dryRun: false,
     tokenKind: 'tags',
     setName: 'tagSet',
-    render: (r) => [el('resourceId', r.resourceId), el('resourceType', r.resourceType), el('key', r.key), el('value', r.value)],
+    render: (r) => [
+      el('resourceId', r.resourceId),
+      el('resourceType', r.resourceType),
+      el('key', r.key),
+      el('value', r.value),
+    ],
   });
 }

@@ -39,7 +39,12 @@ function listOffered<C extends 'machineTypes' | 'acceleratorTypes'>(
       .filter((t) => offered(t.zones, zone))
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((t) => json(project, zone, t));
-    return listResponse(`compute#${collection.slice(0, -1)}List`, `${zonePath(project, zone)}/${collection}`, items, ctx.query);
+    return listResponse(
+      `compute#${collection.slice(0, -1)}List`,
+      `${zonePath(project, zone)}/${collection}`,
+      items,
+      ctx.query,
+    );
   };
 }
 
@@ -51,9 +56,19 @@ export const aggregatedListMachineTypes: Handler = (ctx) => {
   const zones = ctx.state.world.zones.map((z) => z.name).sort();
   const types = [...ctx.state.world.machineTypes].sort((a, b) => a.name.localeCompare(b.name));
   const entries = zones.flatMap((zone) =>
-    types.filter((m) => offered(m.zones, zone)).map((m) => ({ scope: `zones/${zone}`, item: machineTypeJson(project, zone, m) })),
+    types
+      .filter((m) => offered(m.zones, zone))
+      .map((m) => ({ scope: `zones/${zone}`, item: machineTypeJson(project, zone, m) })),
   );
-  return aggregatedResponse('compute#machineTypeAggregatedList', project, 'machineTypes', 'machineTypes', entries, zones.map((z) => `zones/${z}`), ctx.query);
+  return aggregatedResponse(
+    'compute#machineTypeAggregatedList',
+    project,
+    'machineTypes',
+    'machineTypes',
+    entries,
+    zones.map((z) => `zones/${z}`),
+    ctx.query,
+  );
 };
 
 export const getAcceleratorType: Handler = (ctx) => {
@@ -130,12 +145,18 @@ export const getZone: Handler = (ctx) => {
 };
 
 /** zones.list and regions.list: every zone (region) of the world, in name order, as seen from the project. */
-function listScopes(kind: ScopeKind, json: (state: GceState, project: string, name: string) => Record<string, unknown>): Handler {
+function listScopes(
+  kind: ScopeKind,
+  json: (state: GceState, project: string, name: string) => Record<string, unknown>,
+): Handler {
   return (ctx) => {
     const project = param(ctx, 'project');
     ctx.state.requireProject(project);
     const scopes = kind === 'zone' ? ctx.state.world.zones : ctx.state.world.regions;
-    const items = scopes.map((z) => z.name).sort().map((name) => json(ctx.state, project, name));
+    const items = scopes
+      .map((z) => z.name)
+      .sort()
+      .map((name) => json(ctx.state, project, name));
     return listResponse(`compute#${kind}List`, `projects/${project}/${kind}s`, items, ctx.query);
   };
 }

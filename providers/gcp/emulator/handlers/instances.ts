@@ -52,7 +52,13 @@ export const insertInstance: Handler = (ctx) => {
     const targetLink = selfLink(instancePath(project, zone, built.name));
     const failure = state.capacity.insertFailure(state, inst, built.machineType.name);
     if (failure) {
-      return state.createOperation({ project, scope: { kind: 'zone', name: zone }, operationType: 'insert', targetLink, error: failure });
+      return state.createOperation({
+        project,
+        scope: { kind: 'zone', name: zone },
+        operationType: 'insert',
+        targetLink,
+        error: failure,
+      });
     }
     inst.seq = state.nextSeq();
     state.world.disks.push(...built.disks);
@@ -83,9 +89,20 @@ export const listInstances: Handler = (ctx) => {
 export const aggregatedListInstances: Handler = (ctx) => {
   const project = param(ctx, 'project');
   ctx.state.requireProject(project);
-  const entries = visibleInstances(ctx.state, project).map((i) => ({ scope: `zones/${i.zone}`, item: structuredClone(i.resource) }));
+  const entries = visibleInstances(ctx.state, project).map((i) => ({
+    scope: `zones/${i.zone}`,
+    item: structuredClone(i.resource),
+  }));
   const scopes = ctx.state.world.zones.map((z) => `zones/${z.name}`).sort();
-  return aggregatedResponse('compute#instanceAggregatedList', project, 'instances', 'instances', entries, scopes, ctx.query);
+  return aggregatedResponse(
+    'compute#instanceAggregatedList',
+    project,
+    'instances',
+    'instances',
+    entries,
+    scopes,
+    ctx.query,
+  );
 };
 
 function target(ctx: RequestContext, nameParam = 'instance'): GceInstance {
@@ -113,19 +130,25 @@ export const deleteInstance: Handler = (ctx) => {
 export const startInstance: Handler = (ctx) => {
   const inst = target(ctx);
   notDeleting(inst);
-  return mutate(ctx, inst.project, 'instances.start', () => zoneOp(ctx.state, inst, 'start', ctx.state.startInstance(inst)));
+  return mutate(ctx, inst.project, 'instances.start', () =>
+    zoneOp(ctx.state, inst, 'start', ctx.state.startInstance(inst)),
+  );
 };
 
 export const stopInstance: Handler = (ctx) => {
   const inst = target(ctx);
   notDeleting(inst);
-  return mutate(ctx, inst.project, 'instances.stop', () => zoneOp(ctx.state, inst, 'stop', ctx.state.stopInstance(inst)));
+  return mutate(ctx, inst.project, 'instances.stop', () =>
+    zoneOp(ctx.state, inst, 'stop', ctx.state.stopInstance(inst)),
+  );
 };
 
 function checkFingerprint(given: unknown, current: unknown, what: string): void {
   if (given === undefined || given === null || given === '') return;
   if (given !== current) {
-    throw conditionNotMet(`Supplied fingerprint does not match current ${what} fingerprint. Resource: ${String(current)}.`);
+    throw conditionNotMet(
+      `Supplied fingerprint does not match current ${what} fingerprint. Resource: ${String(current)}.`,
+    );
   }
 }
 
@@ -168,7 +191,11 @@ export const setInstanceLabels = setFingerprinted('setLabels', {
  * Metadata and network tags: `{items, fingerprint}` objects whose fingerprint sits inside them; `build` lays
  * out the new object as GCE returns it.
  */
-function itemsPart<T>(field: 'metadata' | 'tags', check: (path: string, items: unknown) => T[], build: (items: T[], fingerprint: string) => Json): FingerprintedPart {
+function itemsPart<T>(
+  field: 'metadata' | 'tags',
+  check: (path: string, items: unknown) => T[],
+  build: (items: T[], fingerprint: string) => Json,
+): FingerprintedPart {
   return {
     fingerprintField: 'fingerprint',
     what: field,
@@ -182,7 +209,11 @@ function itemsPart<T>(field: 'metadata' | 'tags', check: (path: string, items: u
 
 export const setInstanceMetadata = setFingerprinted(
   'setMetadata',
-  itemsPart('metadata', checkMetadataItems, (items, fp) => ({ kind: 'compute#metadata', fingerprint: fp, ...(items.length > 0 ? { items } : {}) })),
+  itemsPart('metadata', checkMetadataItems, (items, fp) => ({
+    kind: 'compute#metadata',
+    fingerprint: fp,
+    ...(items.length > 0 ? { items } : {}),
+  })),
 );
 
 export const setInstanceTags = setFingerprinted(

@@ -2,7 +2,16 @@
 // regional backend services (get, and update as a whole-resource PUT), with region/zone operations.
 import { alreadyExists, conditionNotMet, GceApiError, invalidField, notFound } from '../api-error.js';
 import type { GceState } from '../gce-state.js';
-import { instancePath, regionPath, resourcePath, SELF_LINK_BASE, selfLink, splitResourcePath, str, zonePath } from '../links.js';
+import {
+  instancePath,
+  regionPath,
+  resourcePath,
+  SELF_LINK_BASE,
+  selfLink,
+  splitResourcePath,
+  str,
+  zonePath,
+} from '../links.js';
 import { listResponse } from '../listing.js';
 import type { GceBackendService, GceInstanceGroup, GceOperation, GceTargetPool, OperationScope } from '../model.js';
 import { renderOperation, withRequestId } from '../operations.js';
@@ -14,7 +23,15 @@ import { listScoped, requestScope, requireScoped } from './scoped-collection.js'
 
 type Json = Record<string, unknown>;
 
-function mutate(ctx: RequestContext, project: string, scope: OperationScope, type: string, targetLink: string, targetId: string, effect: () => void): Json {
+function mutate(
+  ctx: RequestContext,
+  project: string,
+  scope: OperationScope,
+  type: string,
+  targetLink: string,
+  targetId: string,
+  effect: () => void,
+): Json {
   const { state } = ctx;
   let created = false;
   const op = withRequestId(state, project, ctx.query.get('requestId'), type, (): GceOperation => {
@@ -31,12 +48,15 @@ function instanceRefs(state: GceState, project: string, body: Json, field: strin
   const refs = Array.isArray(body.instances) ? (body.instances as unknown[]) : [];
   return refs.map((r, i) => {
     const ref = (r as Json | null)?.instance;
-    if (typeof ref !== 'string' || ref === '') throw invalidField(`${field}[${i}].instance`, ref, 'An instance URL is required.');
+    if (typeof ref !== 'string' || ref === '')
+      throw invalidField(`${field}[${i}].instance`, ref, 'An instance URL is required.');
     const path = resourcePath(ref, project);
     const rest = splitResourcePath(path)?.rest ?? [];
     const p = splitResourcePath(path)?.project ?? '';
-    if (rest[0] !== 'zones' || rest[2] !== 'instances' || rest.length !== 4) throw invalidField(`${field}[${i}].instance`, ref, 'Expected projects/{p}/zones/{z}/instances/{name}.');
-    if (zone !== undefined && rest[1] !== zone) throw invalidField(`${field}[${i}].instance`, ref, `The instance must be in zone '${zone}'.`);
+    if (rest[0] !== 'zones' || rest[2] !== 'instances' || rest.length !== 4)
+      throw invalidField(`${field}[${i}].instance`, ref, 'Expected projects/{p}/zones/{z}/instances/{name}.');
+    if (zone !== undefined && rest[1] !== zone)
+      throw invalidField(`${field}[${i}].instance`, ref, `The instance must be in zone '${zone}'.`);
     const inst = state.instance(p, rest[1] as string, rest[3] as string);
     if (!inst) throw notFound(path);
     return selfLink(instancePath(inst.project, inst.zone, inst.name));
@@ -48,7 +68,10 @@ function resourceHead(
   kind: string,
   r: { project: string; name: string; id: string; creationTimestamp: string } & ({ zone: string } | { region: string }),
 ): Json {
-  const scope = 'zone' in r ? { zone: selfLink(zonePath(r.project, r.zone)) } : { region: selfLink(regionPath(r.project, r.region)) };
+  const scope =
+    'zone' in r
+      ? { zone: selfLink(zonePath(r.project, r.zone)) }
+      : { region: selfLink(regionPath(r.project, r.region)) };
   return { kind: `compute#${kind}`, id: r.id, creationTimestamp: r.creationTimestamp, name: r.name, ...scope };
 }
 
@@ -76,10 +99,18 @@ function targetPoolChange(add: boolean): Handler {
     const tp = requireTargetPool(ctx);
     const links = instanceRefs(ctx.state, tp.project, bodyObject(ctx), 'instances');
     const link = selfLink(`${regionPath(tp.project, tp.region)}/targetPools/${tp.name}`);
-    return mutate(ctx, tp.project, { kind: 'region', name: tp.region }, add ? 'addInstance' : 'removeInstance', link, tp.id, () => {
-      if (add) for (const l of links) if (!tp.instances.includes(l)) tp.instances.push(l);
-      if (!add) tp.instances = tp.instances.filter((l) => !links.includes(l));
-    });
+    return mutate(
+      ctx,
+      tp.project,
+      { kind: 'region', name: tp.region },
+      add ? 'addInstance' : 'removeInstance',
+      link,
+      tp.id,
+      () => {
+        if (add) for (const l of links) if (!tp.instances.includes(l)) tp.instances.push(l);
+        if (!add) tp.instances = tp.instances.filter((l) => !links.includes(l));
+      },
+    );
   };
 }
 export const addTargetPoolInstance = targetPoolChange(true);
@@ -118,10 +149,19 @@ export const insertInstanceGroup: Handler = (ctx) => {
   const name = checkName('resource.name', body.name);
   const path = `${zoneScopePath}/instanceGroups/${name}`;
   return mutate(ctx, project, { kind: 'zone', name: zone }, 'insert', selfLink(path), '', () => {
-    if (state.world.instanceGroups.some((g) => g.project === project && g.zone === zone && g.name === name)) throw alreadyExists(path);
-    const net = typeof body.network === 'string' && body.network !== '' ? resolveNetworkRef(state, project, body.network, 'resource.network') : undefined;
-    const sub = typeof body.subnetwork === 'string' && body.subnetwork !== '' ? resolveSubnetworkRef(state, project, body.subnetwork, 'resource.subnetwork') : undefined;
-    const ports = Array.isArray(body.namedPorts) ? (body.namedPorts as Json[]).map((p) => ({ name: String(p.name as string), port: Number(p.port) })) : [];
+    if (state.world.instanceGroups.some((g) => g.project === project && g.zone === zone && g.name === name))
+      throw alreadyExists(path);
+    const net =
+      typeof body.network === 'string' && body.network !== ''
+        ? resolveNetworkRef(state, project, body.network, 'resource.network')
+        : undefined;
+    const sub =
+      typeof body.subnetwork === 'string' && body.subnetwork !== ''
+        ? resolveSubnetworkRef(state, project, body.subnetwork, 'resource.subnetwork')
+        : undefined;
+    const ports = Array.isArray(body.namedPorts)
+      ? (body.namedPorts as Json[]).map((p) => ({ name: String(p.name as string), port: Number(p.port) }))
+      : [];
     state.world.instanceGroups.push({
       project,
       zone,
@@ -149,16 +189,29 @@ function groupChange(add: boolean): Handler {
   return (ctx) => {
     const g = requireGroup(ctx);
     const links = instanceRefs(ctx.state, g.project, bodyObject(ctx), 'instances', g.zone);
-    return mutate(ctx, g.project, { kind: 'zone', name: g.zone }, add ? 'compute.instanceGroups.addInstances' : 'compute.instanceGroups.removeInstances', selfLink(groupPath(g)), g.id, () => {
-      if (add) {
-        const dup = links.find((l) => g.instances.includes(l));
-        if (dup) throw new GceApiError(400, 'memberAlreadyExists', `The resource '${dup.slice(SELF_LINK_BASE.length)}' is already a member of '${groupPath(g)}'`);
-        g.instances.push(...links);
-      } else {
-        g.instances = g.instances.filter((l) => !links.includes(l));
-      }
-      g.fingerprint = fingerprint(g.instances);
-    });
+    return mutate(
+      ctx,
+      g.project,
+      { kind: 'zone', name: g.zone },
+      add ? 'compute.instanceGroups.addInstances' : 'compute.instanceGroups.removeInstances',
+      selfLink(groupPath(g)),
+      g.id,
+      () => {
+        if (add) {
+          const dup = links.find((l) => g.instances.includes(l));
+          if (dup)
+            throw new GceApiError(
+              400,
+              'memberAlreadyExists',
+              `The resource '${dup.slice(SELF_LINK_BASE.length)}' is already a member of '${groupPath(g)}'`,
+            );
+          g.instances.push(...links);
+        } else {
+          g.instances = g.instances.filter((l) => !links.includes(l));
+        }
+        g.fingerprint = fingerprint(g.instances);
+      },
+    );
   };
 }
 export const addInstanceGroupInstances = groupChange(true);
@@ -177,7 +230,11 @@ export const listInstanceGroupInstances: Handler = (ctx) => {
     })
     .filter((i) => wanted === 'ALL' || i.status === 'RUNNING')
     .sort((a, b) => a.instance.localeCompare(b.instance));
-  return { ...listResponse('compute#instanceGroupsListInstances', `${groupPath(g)}/listInstances`, items, ctx.query), id: g.id, selfLink: selfLink(groupPath(g)) };
+  return {
+    ...listResponse('compute#instanceGroupsListInstances', `${groupPath(g)}/listInstances`, items, ctx.query),
+    id: g.id,
+    selfLink: selfLink(groupPath(g)),
+  };
 };
 
 // ---- regional backend services ---------------------------------------------------------------------------
@@ -198,18 +255,37 @@ export const updateBackendService: Handler = (ctx) => {
   const backends = Array.isArray(body.backends) ? (body.backends as Json[]) : [];
   backends.forEach((b, i) => {
     const ref = b.group;
-    if (typeof ref !== 'string') throw invalidField(`resource.backends[${i}].group`, ref, 'A backend group URL is required.');
+    if (typeof ref !== 'string')
+      throw invalidField(`resource.backends[${i}].group`, ref, 'A backend group URL is required.');
     const path = resourcePath(ref, bs.project);
     const rest = splitResourcePath(path)?.rest ?? [];
     const gp = splitResourcePath(path)?.project;
-    if (!ctx.state.world.instanceGroups.some((g) => g.project === gp && g.zone === rest[1] && g.name === rest[3])) throw notFound(path);
+    if (!ctx.state.world.instanceGroups.some((g) => g.project === gp && g.zone === rest[1] && g.name === rest[3]))
+      throw notFound(path);
   });
-  return mutate(ctx, bs.project, { kind: 'region', name: bs.region }, 'update', String(bs.resource.selfLink), String(bs.resource.id), () => {
-    const keep = { kind: bs.resource.kind, id: bs.resource.id, creationTimestamp: bs.resource.creationTimestamp, selfLink: bs.resource.selfLink, region: bs.resource.region, name: bs.name };
-    const next: Json = { ...body, ...keep };
-    next.backends = backends.map((b) => ({ ...b, group: selfLink(resourcePath(String(b.group as string), bs.project)) }));
-    next.fingerprint = fingerprint(next.backends);
-    bs.resource = next;
-  });
+  return mutate(
+    ctx,
+    bs.project,
+    { kind: 'region', name: bs.region },
+    'update',
+    String(bs.resource.selfLink),
+    String(bs.resource.id),
+    () => {
+      const keep = {
+        kind: bs.resource.kind,
+        id: bs.resource.id,
+        creationTimestamp: bs.resource.creationTimestamp,
+        selfLink: bs.resource.selfLink,
+        region: bs.resource.region,
+        name: bs.name,
+      };
+      const next: Json = { ...body, ...keep };
+      next.backends = backends.map((b) => ({
+        ...b,
+        group: selfLink(resourcePath(String(b.group as string), bs.project)),
+      }));
+      next.fingerprint = fingerprint(next.backends);
+      bs.resource = next;
+    },
+  );
 };
-

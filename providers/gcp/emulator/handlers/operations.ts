@@ -49,7 +49,12 @@ export function listOperations(kind: ScopeKind): Handler {
     const { project, scope } = opScope(ctx, kind);
     const now = ctx.state.clock.now();
     const items = ctx.state.world.operations
-      .filter((o) => o.project === project && o.scope.kind === scope.kind && (!('name' in scope) || ('name' in o.scope && o.scope.name === scope.name)))
+      .filter(
+        (o) =>
+          o.project === project &&
+          o.scope.kind === scope.kind &&
+          (!('name' in scope) || ('name' in o.scope && o.scope.name === scope.name)),
+      )
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((o) => renderOperation(o, now));
     return listResponse('compute#operationList', `${scopePath(project, scope)}/operations`, items, ctx.query);

@@ -9,10 +9,15 @@ import type { Handler } from './context.js';
 export const getNamespacedTagValue: Handler = (ctx) => {
   const name = ctx.query.get('name');
   if (!name) throw invalidField('name', '', 'The namespaced name of the tag value is required.');
-  if (name.split('/').length !== 3) throw invalidField('name', name, 'Expected {parentId}/{tagKeyShortName}/{tagValueShortName}.');
+  if (name.split('/').length !== 3)
+    throw invalidField('name', name, 'Expected {parentId}/{tagKeyShortName}/{tagValueShortName}.');
   const tv = ctx.state.world.tagValues.find((t) => t.namespacedName === name);
   if (!tv) {
-    throw new GceApiError(403, 'forbidden', "Permission denied on resource 'tagValues/namespaced' (or it may not exist).");
+    throw new GceApiError(
+      403,
+      'forbidden',
+      "Permission denied on resource 'tagValues/namespaced' (or it may not exist).",
+    );
   }
   return { ...tv, etag: `W/"${tv.name}"` };
 };

@@ -60,7 +60,10 @@ export function requireScoped<C extends ScopedCollection>(ctx: RequestContext, c
 }
 
 /** The list handler of a collection: the scope's resources in name order, filtered and paged. */
-export function listScoped<C extends ScopedCollection>(collection: C, render: (x: Item<C>) => Record<string, unknown>): Handler {
+export function listScoped<C extends ScopedCollection>(
+  collection: C,
+  render: (x: Item<C>) => Record<string, unknown>,
+): Handler {
   return (ctx) => {
     const scope = requestScope(ctx, SCOPE_OF[collection]);
     const all = ctx.state.world[collection] as readonly Item<C>[];

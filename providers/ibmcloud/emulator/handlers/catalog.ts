@@ -45,56 +45,92 @@ function listImages(req: HandlerRequest) {
       eq(query, 'status', m.status) &&
       eq(query, 'resource_group.id', m.resourceGroupId),
   );
-  return ok(page(items, query, { key: 'images', url: `${req.render.base}/images`, render: (m) => renderImage(req.render, m) }));
+  return ok(
+    page(items, query, { key: 'images', url: `${req.render.base}/images`, render: (m) => renderImage(req.render, m) }),
+  );
 }
 
 function listVpcs(req: HandlerRequest) {
   const { query, st } = req;
   const items = st.world.vpcs.filter((v) => eq(query, 'resource_group.id', v.resourceGroupId));
-  return ok(page(items, query, { key: 'vpcs', url: `${req.render.base}/vpcs`, render: (v) => renderVpc(req.render, v) }));
+  return ok(
+    page(items, query, { key: 'vpcs', url: `${req.render.base}/vpcs`, render: (v) => renderVpc(req.render, v) }),
+  );
 }
 
 function vpcMatches(req: HandlerRequest, vpcId: string): boolean {
   const w = req.st.world;
   const vpcName = w.vpcs.find((v) => v.id === vpcId)?.name;
-  return eq(req.query, 'vpc.id', vpcId) && eq(req.query, 'vpc.name', vpcName) && eq(req.query, 'vpc.crn', crn(w, w.region, 'vpc', vpcId));
+  return (
+    eq(req.query, 'vpc.id', vpcId) &&
+    eq(req.query, 'vpc.name', vpcName) &&
+    eq(req.query, 'vpc.crn', crn(w, w.region, 'vpc', vpcId))
+  );
 }
 
 function listSubnets(req: HandlerRequest) {
   const { query, st } = req;
   const items = st.world.subnets.filter(
-    (s) => eq(query, 'resource_group.id', s.resourceGroupId) && eq(query, 'zone.name', s.zone) && vpcMatches(req, s.vpcId),
+    (s) =>
+      eq(query, 'resource_group.id', s.resourceGroupId) && eq(query, 'zone.name', s.zone) && vpcMatches(req, s.vpcId),
   );
-  return ok(page(items, query, { key: 'subnets', url: `${req.render.base}/subnets`, render: (s) => renderSubnet(req.render, s) }));
+  return ok(
+    page(items, query, {
+      key: 'subnets',
+      url: `${req.render.base}/subnets`,
+      render: (s) => renderSubnet(req.render, s),
+    }),
+  );
 }
 
 function listSecurityGroups(req: HandlerRequest) {
   const { query, st } = req;
-  const items = st.world.securityGroups.filter((g) => eq(query, 'resource_group.id', g.resourceGroupId) && vpcMatches(req, g.vpcId));
+  const items = st.world.securityGroups.filter(
+    (g) => eq(query, 'resource_group.id', g.resourceGroupId) && vpcMatches(req, g.vpcId),
+  );
   return ok(
-    page(items, query, { key: 'security_groups', url: `${req.render.base}/security_groups`, render: (g) => renderSecurityGroup(req.render, g) }),
+    page(items, query, {
+      key: 'security_groups',
+      url: `${req.render.base}/security_groups`,
+      render: (g) => renderSecurityGroup(req.render, g),
+    }),
   );
 }
 
 function listDedicatedHosts(req: HandlerRequest) {
   const { query, st } = req;
   const items = st.world.dedicatedHosts.filter(
-    (h) => eq(query, 'resource_group.id', h.resourceGroupId) && eq(query, 'zone.name', h.zone) && eq(query, 'name', h.name),
+    (h) =>
+      eq(query, 'resource_group.id', h.resourceGroupId) && eq(query, 'zone.name', h.zone) && eq(query, 'name', h.name),
   );
   return ok(
-    page(items, query, { key: 'dedicated_hosts', url: `${req.render.base}/dedicated_hosts`, render: (h) => renderDedicatedHost(req.render, h) }),
+    page(items, query, {
+      key: 'dedicated_hosts',
+      url: `${req.render.base}/dedicated_hosts`,
+      render: (h) => renderDedicatedHost(req.render, h),
+    }),
   );
 }
 
 export const CATALOG_ROUTES: Route[] = [
-  { method: 'GET', path: '/regions', action: 'ListRegions', handler: (req) => ok({ regions: [renderRegion(req.render)] }) },
+  {
+    method: 'GET',
+    path: '/regions',
+    action: 'ListRegions',
+    handler: (req) => ok({ regions: [renderRegion(req.render)] }),
+  },
   { method: 'GET', path: '/regions/{name}', action: 'GetRegion', handler: getRegion },
   // The profile collection is not paged by the API: every profile comes back at once.
   {
     method: 'GET',
     path: '/instance/profiles',
     action: 'ListInstanceProfiles',
-    handler: (req) => ok({ href: `${req.render.base}/instance/profiles`, total_count: req.st.world.profiles.length, profiles: req.st.world.profiles.map((p) => renderProfile(req.render, p)) }),
+    handler: (req) =>
+      ok({
+        href: `${req.render.base}/instance/profiles`,
+        total_count: req.st.world.profiles.length,
+        profiles: req.st.world.profiles.map((p) => renderProfile(req.render, p)),
+      }),
   },
   {
     method: 'GET',

@@ -32,7 +32,13 @@ function list(req: HandlerRequest) {
       (vpcCrn === null || crn(world, world.region, 'vpc', i.vpcId) === vpcCrn) &&
       (rg === null || i.resourceGroupId === rg),
   );
-  return ok(page(items, query, { key: 'instances', url: `${req.render.base}/instances`, render: (i) => renderInstance(req.render, i) }));
+  return ok(
+    page(items, query, {
+      key: 'instances',
+      url: `${req.render.base}/instances`,
+      render: (i) => renderInstance(req.render, i),
+    }),
+  );
 }
 
 function create(req: HandlerRequest) {
@@ -66,7 +72,11 @@ function create(req: HandlerRequest) {
 /** VPC refuses a create that would take the account past its instance quota; nothing is created. */
 function checkInstanceQuota(instances: number, quota: number | undefined): void {
   if (quota === undefined || instances < quota) return;
-  throw new IbmApiError(400, 'over_quota', `The request exceeds the account's quota of ${quota} virtual server instances in this region. Delete instances or request a quota increase.`);
+  throw new IbmApiError(
+    400,
+    'over_quota',
+    `The request exceeds the account's quota of ${quota} virtual server instances in this region. Delete instances or request a quota increase.`,
+  );
 }
 
 function remove(req: HandlerRequest) {
@@ -78,6 +88,11 @@ function remove(req: HandlerRequest) {
 export const INSTANCE_ROUTES: Route[] = [
   { method: 'GET', path: '/instances', action: 'ListInstances', handler: list },
   { method: 'POST', path: '/instances', action: 'CreateInstance', handler: create },
-  { method: 'GET', path: '/instances/{id}', action: 'GetInstance', handler: (req) => ok(renderInstance(req.render, visibleInstance(req, req.params.id ?? ''))) },
+  {
+    method: 'GET',
+    path: '/instances/{id}',
+    action: 'GetInstance',
+    handler: (req) => ok(renderInstance(req.render, visibleInstance(req, req.params.id ?? ''))),
+  },
   { method: 'DELETE', path: '/instances/{id}', action: 'DeleteInstance', handler: remove },
 ];

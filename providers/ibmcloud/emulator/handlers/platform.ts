@@ -11,7 +11,8 @@ function listResourceGroups(req: HandlerRequest) {
   const account = query.get('account_id');
   const name = query.get('name');
   // Another account's groups are simply not visible to these credentials.
-  const groups = account !== null && account !== w.accountId ? [] : w.resourceGroups.filter((g) => name === null || g.name === name);
+  const groups =
+    account !== null && account !== w.accountId ? [] : w.resourceGroups.filter((g) => name === null || g.name === name);
   return ok({
     resources: [...groups]
       .sort((a, b) => a.seq - b.seq)
@@ -38,13 +39,24 @@ function attachTags(req: HandlerRequest) {
   const { st, query } = req;
   const tagType = query.get('tag_type') ?? 'user';
   if (tagType !== 'user') throw badParameter('tag_type', `Only user tags are emulated, not ${tagType}.`);
-  const body = (req.body && typeof req.body === 'object' ? req.body : {}) as { resources?: unknown; tag_names?: unknown; tag_name?: unknown };
+  const body = (req.body && typeof req.body === 'object' ? req.body : {}) as {
+    resources?: unknown;
+    tag_names?: unknown;
+    tag_name?: unknown;
+  };
   if (!Array.isArray(body.resources) || body.resources.length === 0) throw missingField('resources');
-  const names: unknown[] = Array.isArray(body.tag_names) ? body.tag_names : body.tag_name !== undefined ? [body.tag_name] : [];
+  const names: unknown[] = Array.isArray(body.tag_names)
+    ? body.tag_names
+    : body.tag_name !== undefined
+      ? [body.tag_name]
+      : [];
   if (names.length === 0) throw missingField('tag_names');
   const tags = names.map((n, i) => {
     if (typeof n !== 'string' || !TAG_RE.test(n)) {
-      throw badField(`tag_names[${i}]`, `Tag names are 1-128 characters of letters, digits, spaces and _ . : @ -, got ${JSON.stringify(n)}.`);
+      throw badField(
+        `tag_names[${i}]`,
+        `Tag names are 1-128 characters of letters, digits, spaces and _ . : @ -, got ${JSON.stringify(n)}.`,
+      );
     }
     // IBM stores user tags in lower case.
     return n.trim().toLowerCase();
@@ -53,7 +65,11 @@ function attachTags(req: HandlerRequest) {
   const results = body.resources.map((r: unknown) => {
     const id = r && typeof r === 'object' ? (r as { resource_id?: unknown }).resource_id : undefined;
     if (typeof id !== 'string' || !known.has(id)) {
-      return { resource_id: typeof id === 'string' ? id : '', is_error: true, message: 'The resource is not found or not accessible.' };
+      return {
+        resource_id: typeof id === 'string' ? id : '',
+        is_error: true,
+        message: 'The resource is not found or not accessible.',
+      };
     }
     const current = new Set(st.world.tags[id] ?? []);
     for (const t of tags) current.add(t);
@@ -70,12 +86,21 @@ function listTags(req: HandlerRequest) {
   const offset = Number(query.get('offset') ?? '0');
   const limit = Number(query.get('limit') ?? '100');
   if (!Number.isInteger(offset) || offset < 0) throw badParameter('offset', 'offset must be a non-negative integer.');
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw badParameter('limit', 'limit must be an integer from 1 to 1000.');
-  const all = attachedTo !== null ? (st.world.tags[attachedTo] ?? []) : [...new Set(Object.values(st.world.tags).flat())].sort();
-  return ok({ total_count: all.length, offset, limit, items: all.slice(offset, offset + limit).map((name) => ({ name })) });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw badParameter('limit', 'limit must be an integer from 1 to 1000.');
+  const all =
+    attachedTo !== null ? (st.world.tags[attachedTo] ?? []) : [...new Set(Object.values(st.world.tags).flat())].sort();
+  return ok({
+    total_count: all.length,
+    offset,
+    limit,
+    items: all.slice(offset, offset + limit).map((name) => ({ name })),
+  });
 }
 
-export const RESOURCE_MANAGER_ROUTES: Route[] = [{ method: 'GET', path: '/v2/resource_groups', action: 'ListResourceGroups', handler: listResourceGroups }];
+export const RESOURCE_MANAGER_ROUTES: Route[] = [
+  { method: 'GET', path: '/v2/resource_groups', action: 'ListResourceGroups', handler: listResourceGroups },
+];
 
 export const TAGGING_ROUTES: Route[] = [
   { method: 'POST', path: '/v3/tags/attach', action: 'AttachTag', handler: attachTags },

@@ -6,7 +6,13 @@ import { RbacAuthorizer } from '../../../../lib/envtest/authz/rbac-authorizer.js
 import { AdminUser } from '../../../../lib/envtest/authz/user.js';
 import { StatusError } from '../../../../lib/envtest/errors.js';
 
-const none = new RbacAuthorizer({ clusterRoles: () => [], clusterRole: () => undefined, role: () => undefined, clusterRoleBindings: () => [], roleBindings: () => [] });
+const none = new RbacAuthorizer({
+  clusterRoles: () => [],
+  clusterRole: () => undefined,
+  role: () => undefined,
+  clusterRoleBindings: () => [],
+  roleBindings: () => [],
+});
 
 describe('impersonation', () => {
   it('acts as the requester when nothing is impersonated', () => {
@@ -14,11 +20,18 @@ describe('impersonation', () => {
   });
 
   it('gives an impersonated ServiceAccount its groups and system:authenticated', () => {
-    expect(actingUser(new AdminOnlyAuthorizer(), AdminUser, { 'impersonate-user': ['system:serviceaccount:ns:sa'] })).to.deep.equal({
+    expect(
+      actingUser(new AdminOnlyAuthorizer(), AdminUser, { 'impersonate-user': ['system:serviceaccount:ns:sa'] }),
+    ).to.deep.equal({
       username: 'system:serviceaccount:ns:sa',
       groups: ['system:serviceaccounts', 'system:serviceaccounts:ns', 'system:authenticated'],
     });
-    expect(actingUser(new AdminOnlyAuthorizer(), AdminUser, { 'impersonate-user': ['alice'], 'impersonate-group': ['devs'] })).to.deep.equal({ username: 'alice', groups: ['devs', 'system:authenticated'] });
+    expect(
+      actingUser(new AdminOnlyAuthorizer(), AdminUser, {
+        'impersonate-user': ['alice'],
+        'impersonate-group': ['devs'],
+      }),
+    ).to.deep.equal({ username: 'alice', groups: ['devs', 'system:authenticated'] });
   });
 
   it('refuses with 403 a requester that may not impersonate, naming the resource it would need', () => {
@@ -31,10 +44,14 @@ describe('impersonation', () => {
     }
     expect(err).to.be.instanceOf(StatusError);
     expect((err as StatusError).code).to.equal(403);
-    expect((err as StatusError).message).to.equal('serviceaccounts "sa" is forbidden: User "alice" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "ns"');
+    expect((err as StatusError).message).to.equal(
+      'serviceaccounts "sa" is forbidden: User "alice" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "ns"',
+    );
   });
 
   it('refuses groups without a user (400)', () => {
-    expect(() => actingUser(none, AdminUser, { 'impersonate-group': ['devs'] })).to.throw(StatusError).with.property('code', 400);
+    expect(() => actingUser(none, AdminUser, { 'impersonate-group': ['devs'] }))
+      .to.throw(StatusError)
+      .with.property('code', 400);
   });
 });

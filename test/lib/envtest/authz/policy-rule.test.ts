@@ -4,7 +4,12 @@ import { expect } from 'chai';
 import type { RequestAttributes } from '../../../../lib/envtest/authz/attributes.js';
 import { ruleAllows } from '../../../../lib/envtest/authz/policy-rule.js';
 
-const req = (verb: string, group: string, resource: string, o: { subresource?: string; name?: string; namespace?: string } = {}): RequestAttributes => ({
+const req = (
+  verb: string,
+  group: string,
+  resource: string,
+  o: { subresource?: string; name?: string; namespace?: string } = {},
+): RequestAttributes => ({
   resourceRequest: true,
   verb,
   group,
@@ -25,26 +30,59 @@ describe('RBAC PolicyRule matching', () => {
   });
 
   it('matches anything with * in verbs, apiGroups or resources', () => {
-    expect(ruleAllows({ verbs: ['*'], apiGroups: [''], resources: ['pods'] }, req('deletecollection', '', 'pods'))).to.equal(true);
-    expect(ruleAllows({ verbs: ['get'], apiGroups: ['*'], resources: ['leases'] }, req('get', 'coordination.k8s.io', 'leases'))).to.equal(true);
-    expect(ruleAllows({ verbs: ['get'], apiGroups: [''], resources: ['*'] }, req('get', '', 'pods', { subresource: 'log' }))).to.equal(true);
+    expect(
+      ruleAllows({ verbs: ['*'], apiGroups: [''], resources: ['pods'] }, req('deletecollection', '', 'pods')),
+    ).to.equal(true);
+    expect(
+      ruleAllows(
+        { verbs: ['get'], apiGroups: ['*'], resources: ['leases'] },
+        req('get', 'coordination.k8s.io', 'leases'),
+      ),
+    ).to.equal(true);
+    expect(
+      ruleAllows({ verbs: ['get'], apiGroups: [''], resources: ['*'] }, req('get', '', 'pods', { subresource: 'log' })),
+    ).to.equal(true);
   });
 
   it('treats a subresource as its own resource: machines does not allow machines/status', () => {
-    expect(ruleAllows({ verbs: ['patch'], apiGroups: ['machine.openshift.io'], resources: ['machines'] }, req('patch', 'machine.openshift.io', 'machines', { subresource: 'status' }))).to.equal(false);
-    expect(ruleAllows({ verbs: ['patch'], apiGroups: ['machine.openshift.io'], resources: ['machines/status'] }, req('patch', 'machine.openshift.io', 'machines', { subresource: 'status' }))).to.equal(true);
-    expect(ruleAllows({ verbs: ['patch'], apiGroups: ['machine.openshift.io'], resources: ['machines/status'] }, req('patch', 'machine.openshift.io', 'machines'))).to.equal(false);
+    expect(
+      ruleAllows(
+        { verbs: ['patch'], apiGroups: ['machine.openshift.io'], resources: ['machines'] },
+        req('patch', 'machine.openshift.io', 'machines', { subresource: 'status' }),
+      ),
+    ).to.equal(false);
+    expect(
+      ruleAllows(
+        { verbs: ['patch'], apiGroups: ['machine.openshift.io'], resources: ['machines/status'] },
+        req('patch', 'machine.openshift.io', 'machines', { subresource: 'status' }),
+      ),
+    ).to.equal(true);
+    expect(
+      ruleAllows(
+        { verbs: ['patch'], apiGroups: ['machine.openshift.io'], resources: ['machines/status'] },
+        req('patch', 'machine.openshift.io', 'machines'),
+      ),
+    ).to.equal(false);
   });
 
   it('matches */<subresource> for that subresource of any resource, and nothing else', () => {
     const rule = { verbs: ['update'], apiGroups: ['*'], resources: ['*/scale'] };
-    expect(ruleAllows(rule, req('update', 'machine.openshift.io', 'machinesets', { subresource: 'scale' }))).to.equal(true);
+    expect(ruleAllows(rule, req('update', 'machine.openshift.io', 'machinesets', { subresource: 'scale' }))).to.equal(
+      true,
+    );
     expect(ruleAllows(rule, req('update', 'machine.openshift.io', 'machinesets'))).to.equal(false);
-    expect(ruleAllows(rule, req('update', 'machine.openshift.io', 'machinesets', { subresource: 'status' }))).to.equal(false);
+    expect(ruleAllows(rule, req('update', 'machine.openshift.io', 'machinesets', { subresource: 'status' }))).to.equal(
+      false,
+    );
   });
 
   it('limits a rule with resourceNames to those objects, so it never allows create or an unnamed list', () => {
-    const rule = { verbs: ['get', 'list', 'create'], apiGroups: [''], resources: ['secrets'], resourceNames: ['aws-cloud-credentials'] };
+    const rule = {
+      verbs: ['get', 'list', 'create'],
+      apiGroups: [''],
+      resources: ['secrets'],
+      resourceNames: ['aws-cloud-credentials'],
+    };
     expect(ruleAllows(rule, req('get', '', 'secrets', { name: 'aws-cloud-credentials' }))).to.equal(true);
     expect(ruleAllows(rule, req('get', '', 'secrets', { name: 'other' }))).to.equal(false);
     expect(ruleAllows(rule, req('list', '', 'secrets'))).to.equal(false);

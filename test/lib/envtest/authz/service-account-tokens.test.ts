@@ -15,7 +15,9 @@ describe('ServiceAccount tokens', () => {
     const verifier = new ServiceAccountTokens('admin-token');
     expect(new ServiceAccountTokens('other').verify(token)).to.equal(undefined);
     const [h, , s] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ 'kubernetes.io': { namespace: 'kube-system', serviceaccount: { name: 'x', uid: 'u-1' } } })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ 'kubernetes.io': { namespace: 'kube-system', serviceaccount: { name: 'x', uid: 'u-1' } } }),
+    ).toString('base64url');
     expect(verifier.verify(`${h}.${forged}.${s}`)).to.equal(undefined);
     expect(verifier.verify('admin-token')).to.equal(undefined);
     expect(verifier.verify('a.b.c')).to.equal(undefined);

@@ -5,11 +5,15 @@ import { managerFromRequest } from '../../../../lib/envtest/field-management/man
 
 describe('managerFromRequest', () => {
   it('takes the fieldManager the request names', () => {
-    expect(managerFromRequest('kubectl-edit', 'kubectl/v1.32.4 (linux/amd64) kubernetes/abc', 'UpdateOptions')).to.equal('kubectl-edit');
+    expect(
+      managerFromRequest('kubectl-edit', 'kubectl/v1.32.4 (linux/amd64) kubernetes/abc', 'UpdateOptions'),
+    ).to.equal('kubectl-edit');
   });
 
   it('derives it from the User-Agent up to the first "/" when none is named', () => {
-    expect(managerFromRequest(null, 'kubectl/v1.32.4 (linux/amd64) kubernetes/abc', 'PatchOptions')).to.equal('kubectl');
+    expect(managerFromRequest(null, 'kubectl/v1.32.4 (linux/amd64) kubernetes/abc', 'PatchOptions')).to.equal(
+      'kubectl',
+    );
     expect(managerFromRequest('', 'OpenAPI-Generator/31.0.0/python', 'CreateOptions')).to.equal('OpenAPI-Generator');
     expect(managerFromRequest(null, undefined, 'CreateOptions')).to.equal('');
     expect(managerFromRequest(null, `${'a'.repeat(200)}/1`, 'CreateOptions')).to.have.length(128);
@@ -26,7 +30,9 @@ describe('managerFromRequest', () => {
     };
     const long = err(() => managerFromRequest('m'.repeat(129), undefined, 'PatchOptions'));
     expect(long.code).to.equal(422);
-    expect(long.details?.causes).to.deep.equal([{ reason: 'FieldValueTooLong', message: 'Too long: may not be more than 128 bytes', field: 'fieldManager' }]);
+    expect(long.details?.causes).to.deep.equal([
+      { reason: 'FieldValueTooLong', message: 'Too long: may not be more than 128 bytes', field: 'fieldManager' },
+    ]);
     expect(err(() => managerFromRequest('bad\u0007name', undefined, 'CreateOptions')).message).to.equal(
       'CreateOptions.meta.k8s.io "" is invalid: fieldManager: Invalid value: "bad\\u0007name": must only contain printable characters',
     );

@@ -18,7 +18,14 @@ const schema: JSONSchemaProps = rootSchema({
           type: 'array',
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['port', 'protocol'],
-          items: { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } } },
+          items: {
+            type: 'object',
+            properties: {
+              port: { type: 'integer' },
+              protocol: { type: 'string', default: 'TCP' },
+              name: { type: 'string' },
+            },
+          },
         },
         tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
         args: { type: 'array', items: { type: 'string' } },
@@ -31,10 +38,19 @@ const schema: JSONSchemaProps = rootSchema({
 describe('structured merge (field-management/typed)', () => {
   describe('fieldSetOf: what an applied configuration owns', () => {
     it('owns leaves, every keyed list item (a default fills a missing key) and atomic values whole', () => {
-      const set = fieldSetOf({
-        metadata: { name: 'a', labels: { app: 'x' } },
-        spec: { replicas: 1, ports: [{ port: 80, name: 'http' }], tags: ['a'], args: ['x', 'y'], selector: { app: 'x' } },
-      }, schema);
+      const set = fieldSetOf(
+        {
+          metadata: { name: 'a', labels: { app: 'x' } },
+          spec: {
+            replicas: 1,
+            ports: [{ port: 80, name: 'http' }],
+            tags: ['a'],
+            args: ['x', 'y'],
+            selector: { app: 'x' },
+          },
+        },
+        schema,
+      );
       expect(set.toFieldsV1()).to.deep.equal({
         'f:metadata': { 'f:labels': { 'f:app': {} }, 'f:name': {} },
         'f:spec': {
@@ -57,14 +73,37 @@ describe('structured merge (field-management/typed)', () => {
       );
       expect(changed.toFieldsV1()).to.deep.equal({
         'f:metadata': { '.': {}, 'f:labels': { '.': {}, 'f:app': {} } },
-        'f:spec': { 'f:ports': { 'k:{"port":443,"protocol":"TCP"}': { '.': {}, 'f:port': {}, 'f:protocol': {} } }, 'f:replicas': {} },
+        'f:spec': {
+          'f:ports': { 'k:{"port":443,"protocol":"TCP"}': { '.': {}, 'f:port': {}, 'f:protocol': {} } },
+          'f:replicas': {},
+        },
       });
-      expect(removed.toFieldsV1()).to.deep.equal({ 'f:spec': { 'f:ports': { 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:protocol': {} } } } });
+      expect(removed.toFieldsV1()).to.deep.equal({
+        'f:spec': {
+          'f:ports': { 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:protocol': {} } },
+        },
+      });
     });
 
     it('finds nothing in equal objects, whatever their keyed lists order', () => {
-      const a = { spec: { tags: ['a', 'b'], ports: [{ port: 1, protocol: 'TCP' }, { port: 2, protocol: 'UDP' }] } };
-      const b = { spec: { tags: ['b', 'a'], ports: [{ port: 2, protocol: 'UDP' }, { port: 1, protocol: 'TCP' }] } };
+      const a = {
+        spec: {
+          tags: ['a', 'b'],
+          ports: [
+            { port: 1, protocol: 'TCP' },
+            { port: 2, protocol: 'UDP' },
+          ],
+        },
+      };
+      const b = {
+        spec: {
+          tags: ['b', 'a'],
+          ports: [
+            { port: 2, protocol: 'UDP' },
+            { port: 1, protocol: 'TCP' },
+          ],
+        },
+      };
       const { changed, removed } = compare(a, b, schema);
       expect(changed.isEmpty() && removed.isEmpty()).to.equal(true);
     });
@@ -72,12 +111,41 @@ describe('structured merge (field-management/typed)', () => {
 
   describe('merge: the applied configuration over the live object', () => {
     it('merges map lists by key, sets by value, and replaces atomic lists and maps', () => {
-      const live = { spec: { replicas: 3, ports: [{ port: 80, protocol: 'TCP', name: 'http' }, { port: 53, protocol: 'UDP' }], tags: ['a'], args: ['x'], selector: { app: 'x', tier: 'web' } } };
-      const out = merge(live, { spec: { ports: [{ port: 80, protocol: 'TCP', name: 'web' }, { port: 443, protocol: 'TCP' }], tags: ['b'], args: ['y'], selector: { app: 'y' } } }, schema);
+      const live = {
+        spec: {
+          replicas: 3,
+          ports: [
+            { port: 80, protocol: 'TCP', name: 'http' },
+            { port: 53, protocol: 'UDP' },
+          ],
+          tags: ['a'],
+          args: ['x'],
+          selector: { app: 'x', tier: 'web' },
+        },
+      };
+      const out = merge(
+        live,
+        {
+          spec: {
+            ports: [
+              { port: 80, protocol: 'TCP', name: 'web' },
+              { port: 443, protocol: 'TCP' },
+            ],
+            tags: ['b'],
+            args: ['y'],
+            selector: { app: 'y' },
+          },
+        },
+        schema,
+      );
       expect(out).to.deep.equal({
         spec: {
           replicas: 3,
-          ports: [{ port: 80, protocol: 'TCP', name: 'web' }, { port: 53, protocol: 'UDP' }, { port: 443, protocol: 'TCP' }],
+          ports: [
+            { port: 80, protocol: 'TCP', name: 'web' },
+            { port: 53, protocol: 'UDP' },
+            { port: 443, protocol: 'TCP' },
+          ],
           tags: ['a', 'b'],
           args: ['y'],
           selector: { app: 'y' },
@@ -89,15 +157,32 @@ describe('structured merge (field-management/typed)', () => {
 
   describe('removeFields: what the applier no longer applies', () => {
     it('removes unowned fields and items, keeps a parent while anything under it is owned', () => {
-      const obj = { metadata: { labels: { app: 'x', keep: 'y' } }, spec: { replicas: 1, ports: [{ port: 80, protocol: 'TCP', name: 'a' }, { port: 81, protocol: 'TCP' }] } };
+      const obj = {
+        metadata: { labels: { app: 'x', keep: 'y' } },
+        spec: {
+          replicas: 1,
+          ports: [
+            { port: 80, protocol: 'TCP', name: 'a' },
+            { port: 81, protocol: 'TCP' },
+          ],
+        },
+      };
       const stale = FieldSet.fromPaths([
-        ['f:metadata', 'f:labels', 'f:app'], ['f:spec', 'f:replicas'],
-        ['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}'], ['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}', 'f:name'],
+        ['f:metadata', 'f:labels', 'f:app'],
+        ['f:spec', 'f:replicas'],
+        ['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}'],
+        ['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}', 'f:name'],
         ['f:spec', 'f:ports', 'k:{"port":81,"protocol":"TCP"}'],
       ]);
-      const owned = FieldSet.fromPaths([['f:metadata', 'f:labels', 'f:keep'], ['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}', 'f:port']]);
+      const owned = FieldSet.fromPaths([
+        ['f:metadata', 'f:labels', 'f:keep'],
+        ['f:spec', 'f:ports', 'k:{"port":80,"protocol":"TCP"}', 'f:port'],
+      ]);
       removeFields(obj, stale, owned, schema);
-      expect(obj).to.deep.equal({ metadata: { labels: { keep: 'y' } }, spec: { ports: [{ port: 80, protocol: 'TCP' }] } });
+      expect(obj).to.deep.equal({
+        metadata: { labels: { keep: 'y' } },
+        spec: { ports: [{ port: 80, protocol: 'TCP' }] },
+      });
     });
   });
 });

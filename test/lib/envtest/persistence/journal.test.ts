@@ -6,7 +6,10 @@ import { Journal } from '../../../../lib/envtest/persistence/journal.js';
 import { Store } from '../../../../lib/envtest/storage/store.js';
 import type { KubeObject } from '../../../../lib/apis/meta.js';
 
-const cm = (name: string, value: string): KubeObject & { data: Record<string, string> } => ({ metadata: { namespace: 'n', name, uid: `uid-${name}` }, data: { value } });
+const cm = (name: string, value: string): KubeObject & { data: Record<string, string> } => ({
+  metadata: { namespace: 'n', name, uid: `uid-${name}` },
+  data: { value },
+});
 const Key = '/configmaps';
 
 /** A store loaded from the directory as a restarted process would load it (the earlier journal is never closed: a crash). */
@@ -86,7 +89,8 @@ describe('envtest journal: write-ahead log, snapshot and replay', () => {
     for (let i = 0; i < 60; i++) store.put(Key, cm(`o${i % 10}`, String(i)));
     await journal.durable(store.currentRv());
     // Compaction runs in the background; writes keep going meanwhile.
-    for (let i = 0; i < 60 && readdirSync(dir).filter((n) => n.startsWith('wal-')).length > 1; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 60 && readdirSync(dir).filter((n) => n.startsWith('wal-')).length > 1; i++)
+      await new Promise((r) => setTimeout(r, 20));
     store.remove(Key, cm('o3', ''));
     await journal.durable(store.currentRv());
     const files = readdirSync(dir);
@@ -96,9 +100,9 @@ describe('envtest journal: write-ahead log, snapshot and replay', () => {
     const after = reopen(dir);
     open.push(journal, after.journal);
     expect(after.store.currentRv()).to.equal(61);
-    expect(after.store.list(Key).map((o) => `${o.metadata.name}=${(o as ReturnType<typeof cm>).data.value}`)).to.deep.equal(
-      ['o0=50', 'o1=51', 'o2=52', 'o4=54', 'o5=55', 'o6=56', 'o7=57', 'o8=58', 'o9=59'],
-    );
+    expect(
+      after.store.list(Key).map((o) => `${o.metadata.name}=${(o as ReturnType<typeof cm>).data.value}`),
+    ).to.deep.equal(['o0=50', 'o1=51', 'o2=52', 'o4=54', 'o5=55', 'o6=56', 'o7=57', 'o8=58', 'o9=59']);
   });
 
   it('writes a final snapshot on close and leaves no log behind', async () => {

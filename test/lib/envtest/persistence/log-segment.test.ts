@@ -14,9 +14,15 @@ describe('envtest write-ahead log: a segment', () => {
   it('commits the lines appended in one turn of the event loop with one sync, and later ones in order after it', async () => {
     const batches: number[] = [];
     const path = join(dir, 'wal-0000000001.jsonl');
-    const seg = new LogSegment(path, dir, Promise.resolve(), (n) => batches.push(n), (err) => {
-      throw err;
-    });
+    const seg = new LogSegment(
+      path,
+      dir,
+      Promise.resolve(),
+      (n) => batches.push(n),
+      (err) => {
+        throw err;
+      },
+    );
     for (let i = 0; i < 100; i++) seg.append(`line ${i}\n`);
     await new Promise((r) => setImmediate(r));
     seg.append('line 100\n');
@@ -30,9 +36,15 @@ describe('envtest write-ahead log: a segment', () => {
     const order: string[] = [];
     let endPrevious!: () => void;
     const previous = new Promise<void>((r) => (endPrevious = r));
-    const seg = new LogSegment(join(dir, 'wal-0000000002.jsonl'), dir, previous, () => order.push('synced'), (err) => {
-      throw err;
-    });
+    const seg = new LogSegment(
+      join(dir, 'wal-0000000002.jsonl'),
+      dir,
+      previous,
+      () => order.push('synced'),
+      (err) => {
+        throw err;
+      },
+    );
     seg.append('x\n');
     await new Promise((r) => setTimeout(r, 20));
     order.push('previous ended');
@@ -46,10 +58,22 @@ describe('envtest write-ahead log: a segment', () => {
     let synced = 0;
     // The segment file may not exist yet: one that does is never appended to (it may end torn).
     const path = join(dir, 'taken.jsonl');
-    const other = new LogSegment(path, dir, Promise.resolve(), () => undefined, () => undefined);
+    const other = new LogSegment(
+      path,
+      dir,
+      Promise.resolve(),
+      () => undefined,
+      () => undefined,
+    );
     other.append('first\n');
     await other.seal();
-    const seg = new LogSegment(path, dir, Promise.resolve(), () => synced++, (err) => (failure = err));
+    const seg = new LogSegment(
+      path,
+      dir,
+      Promise.resolve(),
+      () => synced++,
+      (err) => (failure = err),
+    );
     seg.append('second\n');
     await seg.seal();
     expect(synced).to.equal(0);

@@ -37,7 +37,10 @@ describe('applySchema: defaulting', () => {
       properties: {
         outer: { type: 'object', default: {}, properties: { inner: { type: 'string', default: 'x' } } },
         list: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer', default: 5 } } } },
-        map: { type: 'object', additionalProperties: { type: 'object', properties: { on: { type: 'boolean', default: true } } } },
+        map: {
+          type: 'object',
+          additionalProperties: { type: 'object', properties: { on: { type: 'boolean', default: true } } },
+        },
       },
     };
     const r = apply({ list: [{}, { n: 1 }], map: { a: {} } }, schema);
@@ -47,7 +50,12 @@ describe('applySchema: defaulting', () => {
   it('gives each object its own copy of a default', () => {
     const schema: JSONSchemaProps = {
       type: 'object',
-      properties: { list: { type: 'array', items: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, default: ['a'] } } } } },
+      properties: {
+        list: {
+          type: 'array',
+          items: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, default: ['a'] } } },
+        },
+      },
     };
     const r = apply({ list: [{}, {}] }, schema).object as { list: Array<{ tags: string[] }> };
     r.list[0]!.tags.push('b');

@@ -10,15 +10,30 @@ describe('applySchema: pruning', () => {
   });
 
   it('drops fields the schema does not declare, at any depth', () => {
-    const r = apply({ ...valid, bogus: 1, spec: { ...valid.spec, extra: true, selector: { matchLabels: {}, junk: 'x' } } });
+    const r = apply({
+      ...valid,
+      bogus: 1,
+      spec: { ...valid.spec, extra: true, selector: { matchLabels: {}, junk: 'x' } },
+    });
     expect(r.object).to.deep.equal({ ...valid, spec: { replicas: 2, selector: { matchLabels: {} } } });
     expect(r.causes).to.deep.equal([]);
   });
 
   it('keeps apiVersion, kind and the whole of metadata at the root even when undeclared', () => {
     const schema: JSONSchemaProps = { type: 'object', properties: { spec: { type: 'object' } } };
-    const obj = { apiVersion: 'v1', kind: 'K', metadata: { name: 'x', annotations: { k: 'v' } }, spec: { a: 1 }, other: 1 };
-    expect(apply(obj, schema).object).to.deep.equal({ apiVersion: 'v1', kind: 'K', metadata: { name: 'x', annotations: { k: 'v' } }, spec: {} });
+    const obj = {
+      apiVersion: 'v1',
+      kind: 'K',
+      metadata: { name: 'x', annotations: { k: 'v' } },
+      spec: { a: 1 },
+      other: 1,
+    };
+    expect(apply(obj, schema).object).to.deep.equal({
+      apiVersion: 'v1',
+      kind: 'K',
+      metadata: { name: 'x', annotations: { k: 'v' } },
+      spec: {},
+    });
   });
 
   it('keeps unknown fields under x-kubernetes-preserve-unknown-fields but still prunes declared children', () => {
@@ -32,7 +47,9 @@ describe('applySchema: pruning', () => {
   });
 
   it('keeps a providerSpec value whole because it preserves unknown fields', () => {
-    const providerSpec = { value: { apiVersion: 'awsprovider/v1', instanceType: 'm5.large', tags: [{ name: 'a', value: 'b' }] } };
+    const providerSpec = {
+      value: { apiVersion: 'awsprovider/v1', instanceType: 'm5.large', tags: [{ name: 'a', value: 'b' }] },
+    };
     const obj = { ...valid, spec: { ...valid.spec, template: { spec: { providerSpec } } } };
     const r = apply(obj);
     expect((r.object as typeof obj).spec.template.spec.providerSpec).to.deep.equal(providerSpec);
@@ -42,12 +59,20 @@ describe('applySchema: pruning', () => {
     const schema: JSONSchemaProps = {
       type: 'object',
       properties: {
-        embedded: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } },
+        embedded: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } },
+        },
       },
     };
-    const obj = { embedded: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { a: 'x', b: 'y' }, junk: 1 } };
+    const obj = {
+      embedded: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { a: 'x', b: 'y' }, junk: 1 },
+    };
     const r = apply(obj, schema);
-    expect(r.object).to.deep.equal({ embedded: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { a: 'x' } } });
+    expect(r.object).to.deep.equal({
+      embedded: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { a: 'x' } },
+    });
     expect(r.causes).to.deep.equal([]);
   });
 

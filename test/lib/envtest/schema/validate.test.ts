@@ -8,27 +8,37 @@ describe('applySchema: validation', () => {
     {
       name: 'a value below minimum',
       spec: { selector: {}, replicas: -1 },
-      want: ['FieldValueInvalid spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0'],
+      want: [
+        'FieldValueInvalid spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+      ],
     },
     {
       name: 'a string where an integer is expected',
       spec: { selector: {}, replicas: 'string' },
-      want: ['FieldValueTypeInvalid spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"'],
+      want: [
+        'FieldValueTypeInvalid spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+      ],
     },
     {
       name: 'a fraction where an integer is expected',
       spec: { selector: {}, replicas: 1.5 },
-      want: ['FieldValueTypeInvalid spec.replicas: Invalid value: "number": spec.replicas in body must be of type integer: "number"'],
+      want: [
+        'FieldValueTypeInvalid spec.replicas: Invalid value: "number": spec.replicas in body must be of type integer: "number"',
+      ],
     },
     {
       name: 'a value outside an enum',
       spec: { selector: {}, deletePolicy: 'Bogus' },
-      want: ['FieldValueNotSupported spec.deletePolicy: Unsupported value: "Bogus": supported values: "Random", "Newest", "Oldest"'],
+      want: [
+        'FieldValueNotSupported spec.deletePolicy: Unsupported value: "Bogus": supported values: "Random", "Newest", "Oldest"',
+      ],
     },
     {
       name: 'an int32 overflow',
       spec: { selector: {}, minReadySeconds: 3000000000 },
-      want: ['FieldValueInvalid spec.minReadySeconds: Invalid value: 3000000000: spec.minReadySeconds in body should be less than or equal to 2147483647'],
+      want: [
+        'FieldValueInvalid spec.minReadySeconds: Invalid value: 3000000000: spec.minReadySeconds in body should be less than or equal to 2147483647',
+      ],
     },
     {
       name: 'a missing required field inside an array item',
@@ -38,12 +48,16 @@ describe('applySchema: validation', () => {
     {
       name: 'a wrongly typed additionalProperties value',
       spec: { selector: { matchLabels: { a: 1 } } },
-      want: ['FieldValueTypeInvalid spec.selector.matchLabels.a: Invalid value: "integer": spec.selector.matchLabels.a in body must be of type string: "integer"'],
+      want: [
+        'FieldValueTypeInvalid spec.selector.matchLabels.a: Invalid value: "integer": spec.selector.matchLabels.a in body must be of type string: "integer"',
+      ],
     },
     {
       name: 'an array where an object is expected',
       spec: { selector: [] },
-      want: ['FieldValueTypeInvalid spec.selector: Invalid value: "array": spec.selector in body must be of type object: "array"'],
+      want: [
+        'FieldValueTypeInvalid spec.selector: Invalid value: "array": spec.selector in body must be of type object: "array"',
+      ],
     },
   ];
   for (const c of cases) {
@@ -64,36 +78,145 @@ describe('applySchema: validation', () => {
     ]);
   });
 
-  const scalar = (s: JSONSchemaProps, v: unknown) => messages(apply({ v }, { type: 'object', properties: { v: s } }).causes);
+  const scalar = (s: JSONSchemaProps, v: unknown) =>
+    messages(apply({ v }, { type: 'object', properties: { v: s } }).causes);
 
   const scalarCases: Array<{ name: string; schema: JSONSchemaProps; value: unknown; want: string[] }> = [
-    { name: 'maximum', schema: { type: 'integer', maximum: 10 }, value: 11, want: ['FieldValueInvalid v: Invalid value: 11: v in body should be less than or equal to 10'] },
-    { name: 'exclusiveMaximum', schema: { type: 'number', maximum: 10, exclusiveMaximum: true }, value: 10, want: ['FieldValueInvalid v: Invalid value: 10: v in body should be less than 10'] },
-    { name: 'exclusiveMinimum', schema: { type: 'number', minimum: 0, exclusiveMinimum: true }, value: 0, want: ['FieldValueInvalid v: Invalid value: 0: v in body should be greater than 0'] },
+    {
+      name: 'maximum',
+      schema: { type: 'integer', maximum: 10 },
+      value: 11,
+      want: ['FieldValueInvalid v: Invalid value: 11: v in body should be less than or equal to 10'],
+    },
+    {
+      name: 'exclusiveMaximum',
+      schema: { type: 'number', maximum: 10, exclusiveMaximum: true },
+      value: 10,
+      want: ['FieldValueInvalid v: Invalid value: 10: v in body should be less than 10'],
+    },
+    {
+      name: 'exclusiveMinimum',
+      schema: { type: 'number', minimum: 0, exclusiveMinimum: true },
+      value: 0,
+      want: ['FieldValueInvalid v: Invalid value: 0: v in body should be greater than 0'],
+    },
     { name: 'minimum met exactly', schema: { type: 'integer', minimum: 0 }, value: 0, want: [] },
-    { name: 'pattern', schema: { type: 'string', pattern: '^[0-9]+(ms|s|m|h)$' }, value: '10x', want: ["FieldValueInvalid v: Invalid value: \"10x\": v in body should match '^[0-9]+(ms|s|m|h)$'"] },
+    {
+      name: 'pattern',
+      schema: { type: 'string', pattern: '^[0-9]+(ms|s|m|h)$' },
+      value: '10x',
+      want: ['FieldValueInvalid v: Invalid value: "10x": v in body should match \'^[0-9]+(ms|s|m|h)$\''],
+    },
     { name: 'pattern match', schema: { type: 'string', pattern: '^[0-9]+(ms|s|m|h)$' }, value: '10m', want: [] },
     { name: 'maxLength in code points', schema: { type: 'string', maxLength: 2 }, value: '😀😀', want: [] },
-    { name: 'maxLength exceeded', schema: { type: 'string', maxLength: 2 }, value: 'abc', want: ['FieldValueTooLong v: Too long: may not be longer than 2'] },
-    { name: 'minLength', schema: { type: 'string', minLength: 1 }, value: '', want: ['FieldValueInvalid v: Invalid value: "": v in body should be at least 1 chars long'] },
-    { name: 'maxItems', schema: { type: 'array', maxItems: 1, items: { type: 'string' } }, value: ['a', 'b'], want: ['FieldValueTooMany v: Too many: 2: must have at most 1 items'] },
-    { name: 'minItems', schema: { type: 'array', minItems: 1, items: { type: 'string' } }, value: [], want: ['FieldValueInvalid v: Invalid value: 0: v in body should have at least 1 items'] },
-    { name: 'uniqueItems', schema: { type: 'array', uniqueItems: true }, value: [{ a: 1, b: 2 }, { b: 2, a: 1 }], want: ["FieldValueInvalid v: Invalid value: \"\": v in body shouldn't contain duplicates"] },
-    { name: 'boolean type', schema: { type: 'boolean' }, value: 'true', want: ['FieldValueTypeInvalid v: Invalid value: "string": v in body must be of type boolean: "string"'] },
+    {
+      name: 'maxLength exceeded',
+      schema: { type: 'string', maxLength: 2 },
+      value: 'abc',
+      want: ['FieldValueTooLong v: Too long: may not be longer than 2'],
+    },
+    {
+      name: 'minLength',
+      schema: { type: 'string', minLength: 1 },
+      value: '',
+      want: ['FieldValueInvalid v: Invalid value: "": v in body should be at least 1 chars long'],
+    },
+    {
+      name: 'maxItems',
+      schema: { type: 'array', maxItems: 1, items: { type: 'string' } },
+      value: ['a', 'b'],
+      want: ['FieldValueTooMany v: Too many: 2: must have at most 1 items'],
+    },
+    {
+      name: 'minItems',
+      schema: { type: 'array', minItems: 1, items: { type: 'string' } },
+      value: [],
+      want: ['FieldValueInvalid v: Invalid value: 0: v in body should have at least 1 items'],
+    },
+    {
+      name: 'uniqueItems',
+      schema: { type: 'array', uniqueItems: true },
+      value: [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ],
+      want: ['FieldValueInvalid v: Invalid value: "": v in body shouldn\'t contain duplicates'],
+    },
+    {
+      name: 'boolean type',
+      schema: { type: 'boolean' },
+      value: 'true',
+      want: ['FieldValueTypeInvalid v: Invalid value: "string": v in body must be of type boolean: "string"'],
+    },
     { name: 'int-or-string integer', schema: { 'x-kubernetes-int-or-string': true }, value: 3, want: [] },
-    { name: 'int-or-string string', schema: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] }, value: '40%', want: [] },
-    { name: 'int-or-string pattern on the string form', schema: { 'x-kubernetes-int-or-string': true, pattern: '^[0-9]+%$' }, value: 'x', want: ["FieldValueInvalid v: Invalid value: \"x\": v in body should match '^[0-9]+%$'"] },
-    { name: 'int-or-string boolean', schema: { 'x-kubernetes-int-or-string': true }, value: true, want: ['FieldValueTypeInvalid v: Invalid value: "boolean": v in body must be of type integer,string: "boolean"'] },
-    { name: 'date-time format', schema: { type: 'string', format: 'date-time' }, value: 'yesterday', want: ['FieldValueTypeInvalid v: Invalid value: "yesterday": v in body must be of type date-time: "yesterday"'] },
-    { name: 'date-time format ok', schema: { type: 'string', format: 'date-time' }, value: '2024-01-02T03:04:05Z', want: [] },
+    {
+      name: 'int-or-string string',
+      schema: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+      value: '40%',
+      want: [],
+    },
+    {
+      name: 'int-or-string pattern on the string form',
+      schema: { 'x-kubernetes-int-or-string': true, pattern: '^[0-9]+%$' },
+      value: 'x',
+      want: ['FieldValueInvalid v: Invalid value: "x": v in body should match \'^[0-9]+%$\''],
+    },
+    {
+      name: 'int-or-string boolean',
+      schema: { 'x-kubernetes-int-or-string': true },
+      value: true,
+      want: ['FieldValueTypeInvalid v: Invalid value: "boolean": v in body must be of type integer,string: "boolean"'],
+    },
+    {
+      name: 'date-time format',
+      schema: { type: 'string', format: 'date-time' },
+      value: 'yesterday',
+      want: ['FieldValueTypeInvalid v: Invalid value: "yesterday": v in body must be of type date-time: "yesterday"'],
+    },
+    {
+      name: 'date-time format ok',
+      schema: { type: 'string', format: 'date-time' },
+      value: '2024-01-02T03:04:05Z',
+      want: [],
+    },
     { name: 'unknown format ignored', schema: { type: 'string', format: 'something' }, value: 'x', want: [] },
     { name: 'int64 format ok', schema: { type: 'integer', format: 'int64' }, value: 2 ** 40, want: [] },
-    { name: 'anyOf none', schema: { anyOf: [{ minimum: 5 }, { maximum: 1 }] }, value: 3, want: ['FieldValueInvalid v: Invalid value: 3: v in body must validate at least one schema (anyOf)'] },
-    { name: 'oneOf two', schema: { oneOf: [{ minimum: 1 }, { maximum: 5 }] }, value: 3, want: ['FieldValueInvalid v: Invalid value: 3: v in body must validate one and only one schema (oneOf)'] },
-    { name: 'allOf', schema: { allOf: [{ minimum: 5 }] }, value: 3, want: ['FieldValueInvalid v: Invalid value: 3: v in body should be greater than or equal to 5'] },
-    { name: 'not', schema: { not: { type: 'string' } }, value: 'x', want: ['FieldValueInvalid v: Invalid value: "x": v in body must not validate the schema (not)'] },
-    { name: 'numeric enum', schema: { type: 'integer', enum: [1, 2] }, value: 3, want: ['FieldValueNotSupported v: Unsupported value: 3: supported values: "1", "2"'] },
-    { name: 'maxProperties', schema: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string' } }, value: { a: 'x', b: 'y' }, want: ['FieldValueTooMany v: Too many: 2: must have at most 1 items'] },
+    {
+      name: 'anyOf none',
+      schema: { anyOf: [{ minimum: 5 }, { maximum: 1 }] },
+      value: 3,
+      want: ['FieldValueInvalid v: Invalid value: 3: v in body must validate at least one schema (anyOf)'],
+    },
+    {
+      name: 'oneOf two',
+      schema: { oneOf: [{ minimum: 1 }, { maximum: 5 }] },
+      value: 3,
+      want: ['FieldValueInvalid v: Invalid value: 3: v in body must validate one and only one schema (oneOf)'],
+    },
+    {
+      name: 'allOf',
+      schema: { allOf: [{ minimum: 5 }] },
+      value: 3,
+      want: ['FieldValueInvalid v: Invalid value: 3: v in body should be greater than or equal to 5'],
+    },
+    {
+      name: 'not',
+      schema: { not: { type: 'string' } },
+      value: 'x',
+      want: ['FieldValueInvalid v: Invalid value: "x": v in body must not validate the schema (not)'],
+    },
+    {
+      name: 'numeric enum',
+      schema: { type: 'integer', enum: [1, 2] },
+      value: 3,
+      want: ['FieldValueNotSupported v: Unsupported value: 3: supported values: "1", "2"'],
+    },
+    {
+      name: 'maxProperties',
+      schema: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string' } },
+      value: { a: 'x', b: 'y' },
+      want: ['FieldValueTooMany v: Too many: 2: must have at most 1 items'],
+    },
   ];
   for (const c of scalarCases) {
     it(`checks ${c.name}`, () => {
@@ -145,13 +268,18 @@ describe('applySchema: validation', () => {
       'x-kubernetes-list-map-keys': ['type'],
       items: { type: 'object', properties: { type: { type: 'string' }, status: { type: 'string' } } },
     };
-    expect(scalar(s, [{ type: 'Ready', status: 'True' }, { type: 'Drained' }, { type: 'Ready', status: 'False' }])).to.deep.equal([
-      'FieldValueDuplicate v[2]: Duplicate value: map[string]interface {}{"type":"Ready"}',
-    ]);
+    expect(
+      scalar(s, [{ type: 'Ready', status: 'True' }, { type: 'Drained' }, { type: 'Ready', status: 'False' }]),
+    ).to.deep.equal(['FieldValueDuplicate v[2]: Duplicate value: map[string]interface {}{"type":"Ready"}']);
   });
 
   it('requires apiVersion and kind of an embedded resource', () => {
-    const schema: JSONSchemaProps = { type: 'object', properties: { e: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } };
+    const schema: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        e: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    };
     expect(messages(apply({ e: { metadata: {} } }, schema).causes)).to.deep.equal([
       'FieldValueRequired e.apiVersion: Required value: must not be empty',
       'FieldValueRequired e.kind: Required value: must not be empty',
@@ -159,7 +287,11 @@ describe('applySchema: validation', () => {
   });
 
   it('validates declared properties under preserve-unknown-fields', () => {
-    const schema: JSONSchemaProps = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { n: { type: 'integer' } } };
+    const schema: JSONSchemaProps = {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: { n: { type: 'integer' } },
+    };
     expect(messages(apply({ n: 'x', other: 'kept' }, schema).causes)).to.have.length(1);
   });
 

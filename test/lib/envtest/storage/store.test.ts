@@ -3,7 +3,12 @@ import { Store } from '../../../../lib/envtest/storage/store.js';
 import type { KubeObject } from '../../../../lib/apis/meta.js';
 
 const obj = (ns: string, name: string, uid: string, owners: string[] = []): KubeObject => ({
-  metadata: { namespace: ns, name, uid, ownerReferences: owners.map((o) => ({ apiVersion: 'v1', kind: 'X', name: o, uid: o })) },
+  metadata: {
+    namespace: ns,
+    name,
+    uid,
+    ownerReferences: owners.map((o) => ({ apiVersion: 'v1', kind: 'X', name: o, uid: o })),
+  },
 });
 
 describe('envtest Store', () => {
@@ -51,7 +56,9 @@ describe('envtest Store', () => {
   });
 
   it('bounds watch history in bytes across all types, evicting the oldest event of any type first', () => {
-    const big = (ns: string, name: string): KubeObject => ({ metadata: { namespace: ns, name, uid: name, annotations: { pad: 'x'.repeat(900) } } });
+    const big = (ns: string, name: string): KubeObject => ({
+      metadata: { namespace: ns, name, uid: name, annotations: { pad: 'x'.repeat(900) } },
+    });
     const s = new Store(1000, 0, 5_000);
     s.put('g/quiet', big('n', 'q0'));
     for (let i = 0; i < 3; i++) s.put('g/busy', big('n', `b${i}`));

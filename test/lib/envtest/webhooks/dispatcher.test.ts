@@ -22,16 +22,20 @@ describe('envtest webhook dispatcher', () => {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: 'legacy', uid: 'u1' },
-      webhooks: [{
-        name: 'legacy.test.io',
-        clientConfig: { url: `${server.url}/v`, caBundle: server.caBundle },
-        rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'], scope: '*' }],
-        failurePolicy: 'Ignore',
-        matchPolicy: 'Equivalent',
-        sideEffects,
-        timeoutSeconds: 5,
-        admissionReviewVersions: ['v1'],
-      }],
+      webhooks: [
+        {
+          name: 'legacy.test.io',
+          clientConfig: { url: `${server.url}/v`, caBundle: server.caBundle },
+          rules: [
+            { apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'], scope: '*' },
+          ],
+          failurePolicy: 'Ignore',
+          matchPolicy: 'Equivalent',
+          sideEffects,
+          timeoutSeconds: 5,
+          admissionReviewVersions: ['v1'],
+        },
+      ],
     } as never);
     return store;
   }
@@ -40,8 +44,16 @@ describe('envtest webhook dispatcher', () => {
     const type = new TypeRegistry().byTypeKey('/configmaps');
     if (!type) throw new Error('configmaps not served');
     return {
-      operation: 'CREATE', type, version: 'v1', kind: { group: '', version: 'v1', kind: 'ConfigMap' }, subresource: '',
-      namespace: '', name: 'cm', object: { metadata: { name: 'cm' } }, dryRun, options: {},
+      operation: 'CREATE',
+      type,
+      version: 'v1',
+      kind: { group: '', version: 'v1', kind: 'ConfigMap' },
+      subresource: '',
+      namespace: '',
+      name: 'cm',
+      object: { metadata: { name: 'cm' } },
+      dryRun,
+      options: {},
     };
   }
 

@@ -12,7 +12,13 @@ const widgets = (ns: string) => `/apis/${W.group}/${W.version}/namespaces/${ns}/
 const json = { 'content-type': 'application/json' };
 
 function rule(extra: Json = {}): Json {
-  return { apiGroups: [W.group], apiVersions: ['v1'], resources: ['widgets'], operations: ['CREATE', 'UPDATE'], ...extra };
+  return {
+    apiGroups: [W.group],
+    apiVersions: ['v1'],
+    resources: ['widgets'],
+    operations: ['CREATE', 'UPDATE'],
+    ...extra,
+  };
 }
 
 function hookFor(server: WebhookServer, name: string, extra: Json = {}): Json {
@@ -53,16 +59,23 @@ describe('envtest control plane: dynamic admission webhooks', function () {
   let ns: string;
 
   async function register(kind: 'mutating' | 'validating', name: string, webhooks: Json[]): Promise<void> {
-    const res = await raw(env.cp, 'POST', `${ARG}/${kind}webhookconfigurations`, { body: JSON.stringify({ metadata: { name }, webhooks }), headers: json });
+    const res = await raw(env.cp, 'POST', `${ARG}/${kind}webhookconfigurations`, {
+      body: JSON.stringify({ metadata: { name }, webhooks }),
+      headers: json,
+    });
     expect(res.status, res.text).to.equal(201);
   }
-  const post = (body: Json, query = '') => raw(env.cp, 'POST', `${widgets(ns)}${query}`, { body: JSON.stringify(body), headers: json });
+  const post = (body: Json, query = '') =>
+    raw(env.cp, 'POST', `${widgets(ns)}${query}`, { body: JSON.stringify(body), headers: json });
   const get = (name: string) => raw(env.cp, 'GET', `${widgets(ns)}/${name}`);
 
   before(async () => {
     hook = await startWebhookServer(['machine-webhook.webhooks.svc']);
     other = await startWebhookServer();
-    env = await startEnv({ webhookServiceResolver: services, onWebhookFailedOpen: (_name, message) => failedOpen.push(message) });
+    env = await startEnv({
+      webhookServiceResolver: services,
+      onWebhookFailedOpen: (_name, message) => failedOpen.push(message),
+    });
   });
   after(async () => {
     await env?.cp.stop();
@@ -89,13 +102,15 @@ describe('envtest control plane: dynamic admission webhooks', function () {
         ['mutatingwebhookconfigurations', false],
         ['validatingwebhookconfigurations', false],
       ]);
-      await register('mutating', 'defaults', [{
-        name: 'm.defaults.test.io',
-        clientConfig: { service: { namespace: 'webhooks', name: 'machine-webhook', path: '/mutate' } },
-        rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }],
-        sideEffects: 'None',
-        admissionReviewVersions: ['v1'],
-      }]);
+      await register('mutating', 'defaults', [
+        {
+          name: 'm.defaults.test.io',
+          clientConfig: { service: { namespace: 'webhooks', name: 'machine-webhook', path: '/mutate' } },
+          rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }],
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+        },
+      ]);
       const stored = (await raw(env.cp, 'GET', `${ARG}/mutatingwebhookconfigurations/defaults`)).json();
       expect(stored.metadata.generation).to.equal(1);
       expect(stored.webhooks[0]).to.deep.include({
@@ -114,12 +129,39 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       const bad = {
         metadata: { name: 'bad' },
         webhooks: [
-          { name: 'two.segments', clientConfig: { url: 'http://127.0.0.1/x' }, rules: [{ apiGroups: ['*', 'apps'], apiVersions: ['v1'], resources: ['*/*', 'pods'], operations: ['*', 'CREATE'] }], admissionReviewVersions: ['v1beta1'], timeoutSeconds: 31 },
-          { name: 'dup.test.io', clientConfig: { url: 'https://127.0.0.1/a', service: { namespace: 'a', name: 'b' } }, sideEffects: 'Some', admissionReviewVersions: ['v1'], failurePolicy: 'Never' },
-          { name: 'dup.test.io', clientConfig: { service: { namespace: 'a', name: 'b', port: 70000 } }, sideEffects: 'None', admissionReviewVersions: ['v1'] },
+          {
+            name: 'two.segments',
+            clientConfig: { url: 'http://127.0.0.1/x' },
+            rules: [
+              {
+                apiGroups: ['*', 'apps'],
+                apiVersions: ['v1'],
+                resources: ['*/*', 'pods'],
+                operations: ['*', 'CREATE'],
+              },
+            ],
+            admissionReviewVersions: ['v1beta1'],
+            timeoutSeconds: 31,
+          },
+          {
+            name: 'dup.test.io',
+            clientConfig: { url: 'https://127.0.0.1/a', service: { namespace: 'a', name: 'b' } },
+            sideEffects: 'Some',
+            admissionReviewVersions: ['v1'],
+            failurePolicy: 'Never',
+          },
+          {
+            name: 'dup.test.io',
+            clientConfig: { service: { namespace: 'a', name: 'b', port: 70000 } },
+            sideEffects: 'None',
+            admissionReviewVersions: ['v1'],
+          },
         ],
       };
-      const res = await raw(env.cp, 'POST', `${ARG}/validatingwebhookconfigurations`, { body: JSON.stringify(bad), headers: json });
+      const res = await raw(env.cp, 'POST', `${ARG}/validatingwebhookconfigurations`, {
+        body: JSON.stringify(bad),
+        headers: json,
+      });
       expect(res.status).to.equal(422);
       const causes = res.json().details.causes.map((c: Json) => `${c.field}: ${c.message}`);
       expect(causes).to.include.members([
@@ -189,7 +231,8 @@ describe('envtest control plane: dynamic admission webhooks', function () {
     it('fails a patch whose copy operations would blow the object up, instead of building it', async () => {
       // 16 doublings of 1 KiB: 64 MiB if nothing stopped it.
       const doubling = [{ op: 'add', path: '/spec/config', value: { blob: 'x'.repeat(1024) } }];
-      for (let i = 0; i < 16; i++) doubling.push({ op: 'copy', from: '/spec/config', path: `/spec/config/c${i}` } as never);
+      for (let i = 0; i < 16; i++)
+        doubling.push({ op: 'copy', from: '/spec/config', path: `/spec/config/c${i}` } as never);
       hook.handle = (request) => patchOf(request, doubling);
       await register('mutating', 'bomb', [hookFor(hook, 'bomb.test.io')]);
       const res = await post(widget('bomb'));
@@ -207,7 +250,8 @@ describe('envtest control plane: dynamic admission webhooks', function () {
     });
 
     it('turns a denial into the status kube-apiserver returns, keeping the webhook code and reason', async () => {
-      hook.handle = (request) => deny(request, { code: 403, reason: 'Forbidden', message: 'spec.size: large widgets are not allowed' });
+      hook.handle = (request) =>
+        deny(request, { code: 403, reason: 'Forbidden', message: 'spec.size: large widgets are not allowed' });
       await register('validating', 'deny', [hookFor(hook, 'size.policy.test.io')]);
       const res = await post(widget('w4', { size: 'large' }));
       expect(res.status).to.equal(403);
@@ -226,14 +270,17 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       await register('validating', 'deny', [hookFor(hook, 'silent.policy.test.io')]);
       const res = await post(widget('w5'));
       expect(res.status).to.equal(400);
-      expect(res.json().message).to.equal('admission webhook "silent.policy.test.io" denied the request without explanation');
+      expect(res.json().message).to.equal(
+        'admission webhook "silent.policy.test.io" denied the request without explanation',
+      );
     });
 
     it('returns the warnings of every webhook as Warning headers, on success and on denial', async () => {
       hook.handle = (request) => {
         const last = hook.reviews[hook.reviews.length - 1];
         if (last?.path.startsWith('/m.warn')) return allow(request, { warnings: ['from "mutating"'] });
-        if (request.object.spec.size === 'large') return deny(request, { code: 403, message: 'no' }, { warnings: ['large is deprecated'] });
+        if (request.object.spec.size === 'large')
+          return deny(request, { code: 403, message: 'no' }, { warnings: ['large is deprecated'] });
         return allow(request, { warnings: ['validated'] });
       };
       await register('mutating', 'warn', [hookFor(hook, 'm.warn.test.io')]);
@@ -248,8 +295,11 @@ describe('envtest control plane: dynamic admission webhooks', function () {
 
     it('calls webhooks on DELETE with the old object, and refuses a patch there', async () => {
       expect((await post(widget('w8'))).status).to.equal(201);
-      hook.handle = (request) => deny(request, { code: 403, message: `${request.oldObject.metadata.name} is protected` });
-      await register('validating', 'protect', [hookFor(hook, 'protect.test.io', { rules: [rule({ operations: ['DELETE'] })] })]);
+      hook.handle = (request) =>
+        deny(request, { code: 403, message: `${request.oldObject.metadata.name} is protected` });
+      await register('validating', 'protect', [
+        hookFor(hook, 'protect.test.io', { rules: [rule({ operations: ['DELETE'] })] }),
+      ]);
       const res = await raw(env.cp, 'DELETE', `${widgets(ns)}/w8`);
       expect(res.status).to.equal(403);
       expect(res.json().message).to.equal('admission webhook "protect.test.io" denied the request: w8 is protected');
@@ -258,10 +308,14 @@ describe('envtest control plane: dynamic admission webhooks', function () {
 
       await raw(env.cp, 'DELETE', `${ARG}/validatingwebhookconfigurations/protect`);
       hook.handle = (request) => patchOf(request, [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }]);
-      await register('mutating', 'patch-delete', [hookFor(hook, 'patch-delete.test.io', { rules: [rule({ operations: ['DELETE'] })] })]);
+      await register('mutating', 'patch-delete', [
+        hookFor(hook, 'patch-delete.test.io', { rules: [rule({ operations: ['DELETE'] })] }),
+      ]);
       const patched = await raw(env.cp, 'DELETE', `${widgets(ns)}/w8`);
       expect(patched.status).to.equal(500);
-      expect(patched.json().message).to.include('admission webhook "patch-delete.test.io" attempted to modify the object, which is not supported for this operation');
+      expect(patched.json().message).to.include(
+        'admission webhook "patch-delete.test.io" attempted to modify the object, which is not supported for this operation',
+      );
       expect((await get('w8')).status).to.equal(200);
     });
   });
@@ -290,9 +344,15 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       await post(widget('cc1'));
       await register('validating', 'hold', [hookFor(hook, 'hold.test.io')]);
       const gate = holdFirst('green');
-      const slow = raw(env.cp, 'PATCH', `${widgets(ns)}/cc1`, { body: JSON.stringify({ spec: { color: 'green' } }), headers: merge });
+      const slow = raw(env.cp, 'PATCH', `${widgets(ns)}/cc1`, {
+        body: JSON.stringify({ spec: { color: 'green' } }),
+        headers: merge,
+      });
       await gate.held;
-      const fast = await raw(env.cp, 'PATCH', `${widgets(ns)}/cc1`, { body: JSON.stringify({ metadata: { labels: { other: 'write' } } }), headers: merge });
+      const fast = await raw(env.cp, 'PATCH', `${widgets(ns)}/cc1`, {
+        body: JSON.stringify({ metadata: { labels: { other: 'write' } } }),
+        headers: merge,
+      });
       expect(fast.status).to.equal(200);
       gate.release();
       expect((await slow).status).to.equal(200);
@@ -309,9 +369,19 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       const current = (await get('cc2')).json();
       await register('validating', 'hold', [hookFor(hook, 'hold.test.io')]);
       const gate = holdFirst('purple');
-      const slow = raw(env.cp, 'PUT', `${widgets(ns)}/cc2`, { body: JSON.stringify({ ...current, spec: { ...current.spec, color: 'purple' } }), headers: json });
+      const slow = raw(env.cp, 'PUT', `${widgets(ns)}/cc2`, {
+        body: JSON.stringify({ ...current, spec: { ...current.spec, color: 'purple' } }),
+        headers: json,
+      });
       await gate.held;
-      expect((await raw(env.cp, 'PATCH', `${widgets(ns)}/cc2`, { body: JSON.stringify({ spec: { color: 'cyan' } }), headers: merge })).status).to.equal(200);
+      expect(
+        (
+          await raw(env.cp, 'PATCH', `${widgets(ns)}/cc2`, {
+            body: JSON.stringify({ spec: { color: 'cyan' } }),
+            headers: merge,
+          })
+        ).status,
+      ).to.equal(200);
       gate.release();
       const res = await slow;
       expect(res.status).to.equal(409);
@@ -323,12 +393,20 @@ describe('envtest control plane: dynamic admission webhooks', function () {
   describe('failures to call a webhook', () => {
     it('fail the request under failurePolicy Fail and let it through, reported, under Ignore', async () => {
       const port = await deadPort();
-      const down = { name: 'down.test.io', clientConfig: { url: `https://127.0.0.1:${port}/v`, caBundle: hook.caBundle }, rules: [rule()], sideEffects: 'None', admissionReviewVersions: ['v1'] };
+      const down = {
+        name: 'down.test.io',
+        clientConfig: { url: `https://127.0.0.1:${port}/v`, caBundle: hook.caBundle },
+        rules: [rule()],
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+      };
       await register('validating', 'down-fail', [down]);
       const res = await post(widget('f1'));
       expect(res.status).to.equal(500);
       expect(res.json().reason).to.equal('InternalError');
-      expect(res.json().message).to.match(/^Internal error occurred: failed calling webhook "down\.test\.io": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/v\?timeout=10s": .*ECONNREFUSED/);
+      expect(res.json().message).to.match(
+        /^Internal error occurred: failed calling webhook "down\.test\.io": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/v\?timeout=10s": .*ECONNREFUSED/,
+      );
       expect((await get('f1')).status).to.equal(404);
 
       await raw(env.cp, 'DELETE', `${ARG}/validatingwebhookconfigurations/down-fail`);
@@ -341,7 +419,13 @@ describe('envtest control plane: dynamic admission webhooks', function () {
     it('never lock out the webhook configurations themselves', async () => {
       const port = await deadPort();
       const everything = [{ apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'], operations: ['*'] }];
-      const broken = { name: 'everything.test.io', clientConfig: { url: `https://127.0.0.1:${port}/` }, rules: everything, sideEffects: 'None', admissionReviewVersions: ['v1'] };
+      const broken = {
+        name: 'everything.test.io',
+        clientConfig: { url: `https://127.0.0.1:${port}/` },
+        rules: everything,
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+      };
       await register('validating', 'broken', [broken]);
       await register('mutating', 'broken', [broken]);
       expect((await post(widget('lock'))).status).to.equal(500);
@@ -357,36 +441,62 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       const res = await post(widget('t1'));
       expect(Date.now() - started).to.be.lessThan(8000);
       expect(res.status).to.equal(500);
-      expect(res.json().message).to.include('failed calling webhook "slow.test.io"').and.include('?timeout=1s": context deadline exceeded');
+      expect(res.json().message)
+        .to.include('failed calling webhook "slow.test.io"')
+        .and.include('?timeout=1s": context deadline exceeded');
     });
 
     it('refuse a server whose certificate the caBundle did not sign', async () => {
-      await register('validating', 'wrong-ca', [hookFor(hook, 'wrong-ca.test.io', { clientConfig: { url: `${hook.url}/v`, caBundle: other.caBundle } })]);
+      await register('validating', 'wrong-ca', [
+        hookFor(hook, 'wrong-ca.test.io', { clientConfig: { url: `${hook.url}/v`, caBundle: other.caBundle } }),
+      ]);
       const res = await post(widget('c1'));
       expect(res.status).to.equal(500);
-      expect(res.json().message).to.include('failed calling webhook "wrong-ca.test.io"').and.include('x509: certificate signed by unknown authority');
+      expect(res.json().message)
+        .to.include('failed calling webhook "wrong-ca.test.io"')
+        .and.include('x509: certificate signed by unknown authority');
       expect(hook.reviews).to.have.length(0);
     });
 
     it('treat garbage, a wrong uid, a patch from a validating webhook and a huge reply as failed calls', async () => {
-      const cases: Array<[string, (request: Json, res: import('node:http').ServerResponse) => Json | undefined, string]> = [
-        ['garbage', (_r, res) => { res.writeHead(200); res.end('{"not json'); return undefined; }, 'received invalid webhook response: the reply is not an AdmissionReview'],
+      const cases: Array<
+        [string, (request: Json, res: import('node:http').ServerResponse) => Json | undefined, string]
+      > = [
+        [
+          'garbage',
+          (_r, res) => {
+            res.writeHead(200);
+            res.end('{"not json');
+            return undefined;
+          },
+          'received invalid webhook response: the reply is not an AdmissionReview',
+        ],
         ['uid', () => allow({ uid: 'someone-else' }), 'received invalid webhook response: expected response.uid='],
-        ['patch', (r) => patchOf(r, []), 'received invalid webhook response: validating webhook may not return response.patch'],
-        ['huge', (_r, res) => {
-          res.writeHead(200, { 'Content-Type': 'application/json' });
-          const chunk = Buffer.alloc(1024 * 1024, 0x20);
-          for (let i = 0; i < 8; i++) res.write(chunk);
-          res.end();
-          return undefined;
-        }, "the webhook's reply is larger than 6291456 bytes"],
+        [
+          'patch',
+          (r) => patchOf(r, []),
+          'received invalid webhook response: validating webhook may not return response.patch',
+        ],
+        [
+          'huge',
+          (_r, res) => {
+            res.writeHead(200, { 'Content-Type': 'application/json' });
+            const chunk = Buffer.alloc(1024 * 1024, 0x20);
+            for (let i = 0; i < 8; i++) res.write(chunk);
+            res.end();
+            return undefined;
+          },
+          "the webhook's reply is larger than 6291456 bytes",
+        ],
       ];
       for (const [name, handler, message] of cases) {
         hook.handle = handler;
         await register('validating', `bad-${name}`, [hookFor(hook, `${name}.bad.test.io`)]);
         const res = await post(widget(`g-${name}`));
         expect(res.status, name).to.equal(500);
-        expect(res.json().message, name).to.include(`failed calling webhook "${name}.bad.test.io"`).and.include(message);
+        expect(res.json().message, name)
+          .to.include(`failed calling webhook "${name}.bad.test.io"`)
+          .and.include(message);
         await raw(env.cp, 'DELETE', `${ARG}/validatingwebhookconfigurations/bad-${name}`);
       }
     });
@@ -395,10 +505,14 @@ describe('envtest control plane: dynamic admission webhooks', function () {
   describe('which webhooks a request reaches', () => {
     it('resolves clientConfig.service through webhookServiceResolver and verifies <name>.<namespace>.svc', async () => {
       const svc = { namespace: 'webhooks', name: 'machine-webhook', path: '/validate' };
-      await register('validating', 'svc', [hookFor(hook, 'svc.test.io', { clientConfig: { service: svc, caBundle: hook.caBundle } })]);
+      await register('validating', 'svc', [
+        hookFor(hook, 'svc.test.io', { clientConfig: { service: svc, caBundle: hook.caBundle } }),
+      ]);
       const unresolved = await post(widget('s1'));
       expect(unresolved.status).to.equal(500);
-      expect(unresolved.json().message).to.include('Post "https://machine-webhook.webhooks.svc:443/validate?timeout=10s"').and.include('has no address known to the local control plane');
+      expect(unresolved.json().message)
+        .to.include('Post "https://machine-webhook.webhooks.svc:443/validate?timeout=10s"')
+        .and.include('has no address known to the local control plane');
       services.set('webhooks/machine-webhook', hook.hostPort);
       try {
         expect((await post(widget('s2'))).status).to.equal(201);
@@ -414,7 +528,9 @@ describe('envtest control plane: dynamic admission webhooks', function () {
     });
 
     it('never calls a webhook URL off loopback', async () => {
-      await register('validating', 'remote', [hookFor(hook, 'remote.test.io', { clientConfig: { url: 'https://169.254.169.254/v' }, failurePolicy: 'Fail' })]);
+      await register('validating', 'remote', [
+        hookFor(hook, 'remote.test.io', { clientConfig: { url: 'https://169.254.169.254/v' }, failurePolicy: 'Fail' }),
+      ]);
       const res = await post(widget('r1'));
       expect(res.status).to.equal(500);
       expect(res.json().message).to.include('the local control plane calls loopback addresses only');
@@ -423,7 +539,9 @@ describe('envtest control plane: dynamic admission webhooks', function () {
     it('honours namespaceSelector (labels of the namespace) and objectSelector (labels of the new or old object)', async () => {
       await register('validating', 'selectors', [
         hookFor(hook, 'ns.selector.test.io', { namespaceSelector: { matchLabels: { env: 'prod' } } }),
-        hookFor(hook, 'obj.selector.test.io', { objectSelector: { matchExpressions: [{ key: 'team', operator: 'In', values: ['infra'] }] } }),
+        hookFor(hook, 'obj.selector.test.io', {
+          objectSelector: { matchExpressions: [{ key: 'team', operator: 'In', values: ['infra'] }] },
+        }),
       ]);
       const called = () => hook.reviews.map((r) => r.path.split('?')[0]);
       await post(widget('n1'));
@@ -437,7 +555,10 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       await raw(env.cp, 'PUT', `${widgets(ns)}/n2`, { body: JSON.stringify(n2), headers: json });
       expect(called()).to.deep.equal(['/obj.selector.test.io']);
       hook.reviews.length = 0;
-      await raw(env.cp, 'PATCH', `/api/v1/namespaces/${ns}`, { body: JSON.stringify({ metadata: { labels: { env: 'prod' } } }), headers: { 'content-type': 'application/merge-patch+json' } });
+      await raw(env.cp, 'PATCH', `/api/v1/namespaces/${ns}`, {
+        body: JSON.stringify({ metadata: { labels: { env: 'prod' } } }),
+        headers: { 'content-type': 'application/merge-patch+json' },
+      });
       await post(widget('n3'));
       expect(called()).to.deep.equal(['/ns.selector.test.io']);
     });
@@ -453,11 +574,21 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       await post(widget('o2'));
       expect(called()).to.deep.equal([]);
       const merge = { 'content-type': 'application/merge-patch+json' };
-      await raw(env.cp, 'PATCH', `${widgets(ns)}/o1/status`, { body: JSON.stringify({ status: { phase: 'Ready' } }), headers: merge });
+      await raw(env.cp, 'PATCH', `${widgets(ns)}/o1/status`, {
+        body: JSON.stringify({ status: { phase: 'Ready' } }),
+        headers: merge,
+      });
       expect(called()).to.deep.equal(['/status.test.io']);
-      expect(hook.reviews[0]?.request).to.deep.include({ subResource: 'status', requestSubResource: 'status', operation: 'UPDATE' });
+      expect(hook.reviews[0]?.request).to.deep.include({
+        subResource: 'status',
+        requestSubResource: 'status',
+        operation: 'UPDATE',
+      });
       hook.reviews.length = 0;
-      const scaled = await raw(env.cp, 'PATCH', `${widgets(ns)}/o1/scale`, { body: JSON.stringify({ spec: { replicas: 3 } }), headers: merge });
+      const scaled = await raw(env.cp, 'PATCH', `${widgets(ns)}/o1/scale`, {
+        body: JSON.stringify({ spec: { replicas: 3 } }),
+        headers: merge,
+      });
       expect(scaled.status, scaled.text).to.equal(200);
       expect(called()).to.deep.equal(['/scale.test.io']);
       const scaleReview = hook.reviews[0]?.request;
@@ -466,46 +597,93 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       expect(scaleReview.object.spec.replicas).to.equal(3);
       expect(scaleReview.oldObject.spec.replicas).to.equal(1);
       hook.reviews.length = 0;
-      await raw(env.cp, 'PATCH', `${widgets(ns)}/o1`, { body: JSON.stringify({ spec: { color: 'red' } }), headers: merge });
+      await raw(env.cp, 'PATCH', `${widgets(ns)}/o1`, {
+        body: JSON.stringify({ spec: { color: 'red' } }),
+        headers: merge,
+      });
       expect(called()).to.deep.equal(['/update-only.test.io']);
     });
 
     it('reviews an eviction as a CREATE of pods/eviction carrying the Eviction', async () => {
       const pod = { metadata: { name: 'p1' }, spec: { containers: [{ name: 'c', image: 'i' }] } };
-      expect((await raw(env.cp, 'POST', `/api/v1/namespaces/${ns}/pods`, { body: JSON.stringify(pod), headers: json })).status).to.equal(201);
-      hook.handle = (request) => deny(request, { code: 429, reason: 'TooManyRequests', message: 'evictions are paused' });
-      await register('validating', 'evictions', [hookFor(hook, 'evictions.test.io', { rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'], operations: ['CREATE'] }] })]);
+      expect(
+        (await raw(env.cp, 'POST', `/api/v1/namespaces/${ns}/pods`, { body: JSON.stringify(pod), headers: json }))
+          .status,
+      ).to.equal(201);
+      hook.handle = (request) =>
+        deny(request, { code: 429, reason: 'TooManyRequests', message: 'evictions are paused' });
+      await register('validating', 'evictions', [
+        hookFor(hook, 'evictions.test.io', {
+          rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'], operations: ['CREATE'] }],
+        }),
+      ]);
       const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p1' } };
-      const res = await raw(env.cp, 'POST', `/api/v1/namespaces/${ns}/pods/p1/eviction`, { body: JSON.stringify(eviction), headers: json });
+      const res = await raw(env.cp, 'POST', `/api/v1/namespaces/${ns}/pods/p1/eviction`, {
+        body: JSON.stringify(eviction),
+        headers: json,
+      });
       expect(res.status).to.equal(429);
-      expect(res.json().message).to.equal('admission webhook "evictions.test.io" denied the request: evictions are paused');
-      expect(hook.reviews[0]?.request).to.deep.include({ operation: 'CREATE', subResource: 'eviction', name: 'p1', namespace: ns, kind: { group: 'policy', version: 'v1', kind: 'Eviction' } });
+      expect(res.json().message).to.equal(
+        'admission webhook "evictions.test.io" denied the request: evictions are paused',
+      );
+      expect(hook.reviews[0]?.request).to.deep.include({
+        operation: 'CREATE',
+        subResource: 'eviction',
+        name: 'p1',
+        namespace: ns,
+        kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+      });
       expect((await raw(env.cp, 'GET', `/api/v1/namespaces/${ns}/pods/p1`)).status).to.equal(200);
     });
 
     it('lets a mutating webhook change the Scale a scale request writes', async () => {
       await post(widget('sc1'));
       hook.handle = (request) => patchOf(request, [{ op: 'replace', path: '/spec/replicas', value: 5 }]);
-      await register('mutating', 'cap', [hookFor(hook, 'cap.test.io', { rules: [rule({ resources: ['widgets/scale'], operations: ['UPDATE'] })] })]);
-      const res = await raw(env.cp, 'PATCH', `${widgets(ns)}/sc1/scale`, { body: JSON.stringify({ spec: { replicas: 2 } }), headers: { 'content-type': 'application/merge-patch+json' } });
+      await register('mutating', 'cap', [
+        hookFor(hook, 'cap.test.io', { rules: [rule({ resources: ['widgets/scale'], operations: ['UPDATE'] })] }),
+      ]);
+      const res = await raw(env.cp, 'PATCH', `${widgets(ns)}/sc1/scale`, {
+        body: JSON.stringify({ spec: { replicas: 2 } }),
+        headers: { 'content-type': 'application/merge-patch+json' },
+      });
       expect(res.json().spec.replicas).to.equal(5);
       expect((await get('sc1')).json().spec.replicas).to.equal(5);
     });
 
     it('matches other served versions of a resource under matchPolicy Equivalent, not under Exact', async () => {
       const crd = {
-        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'sprockets.test.envtest.io' },
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'sprockets.test.envtest.io' },
         spec: {
-          group: W.group, scope: 'Namespaced', names: { plural: 'sprockets', singular: 'sprocket', kind: 'Sprocket' },
-          versions: ['v2', 'v1'].map((name) => ({ name, served: true, storage: name === 'v2', schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } })),
+          group: W.group,
+          scope: 'Namespaced',
+          names: { plural: 'sprockets', singular: 'sprocket', kind: 'Sprocket' },
+          versions: ['v2', 'v1'].map((name) => ({
+            name,
+            served: true,
+            storage: name === 'v2',
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          })),
         },
       };
-      expect((await raw(env.cp, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: JSON.stringify(crd), headers: json })).status).to.equal(201);
+      expect(
+        (
+          await raw(env.cp, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+            body: JSON.stringify(crd),
+            headers: json,
+          })
+        ).status,
+      ).to.equal(201);
       const v1Rule = [rule({ resources: ['sprockets'] })];
-      hook.handle = (request) => patchOf(request, [{ op: 'add', path: '/metadata/labels', value: { seen: request.kind.version } }]);
+      hook.handle = (request) =>
+        patchOf(request, [{ op: 'add', path: '/metadata/labels', value: { seen: request.kind.version } }]);
       await register('mutating', 'equivalent', [hookFor(hook, 'equivalent.test.io', { rules: v1Rule })]);
       await register('mutating', 'exact', [hookFor(hook, 'exact.test.io', { rules: v1Rule, matchPolicy: 'Exact' })]);
-      const res = await raw(env.cp, 'POST', `/apis/${W.group}/v2/namespaces/${ns}/sprockets`, { body: JSON.stringify({ metadata: { name: 'sp1' } }), headers: json });
+      const res = await raw(env.cp, 'POST', `/apis/${W.group}/v2/namespaces/${ns}/sprockets`, {
+        body: JSON.stringify({ metadata: { name: 'sp1' } }),
+        headers: json,
+      });
       expect(res.status, res.text).to.equal(201);
       expect(res.json().apiVersion).to.equal(`${W.group}/v2`);
       expect(res.json().metadata.labels).to.deep.equal({ seen: 'v1' });
@@ -537,10 +715,15 @@ describe('envtest control plane: dynamic admission webhooks', function () {
         }
         return allow(request);
       };
-      await register('mutating', 'a-first', [hookFor(hook, 'a.reinvoked.test.io', { reinvocationPolicy: 'IfNeeded' }), hookFor(hook, 'a.never.test.io')]);
+      await register('mutating', 'a-first', [
+        hookFor(hook, 'a.reinvoked.test.io', { reinvocationPolicy: 'IfNeeded' }),
+        hookFor(hook, 'a.never.test.io'),
+      ]);
       await register('mutating', 'b-second', [hookFor(hook, 'b.labeler.test.io')]);
       await post(widget('ri1'));
-      const calls = hook.reviews.map((r) => `${r.path.split('?')[0]}:${JSON.stringify(r.request.object.metadata.labels ?? {})}`);
+      const calls = hook.reviews.map(
+        (r) => `${r.path.split('?')[0]}:${JSON.stringify(r.request.object.metadata.labels ?? {})}`,
+      );
       expect(calls).to.deep.equal([
         '/a.reinvoked.test.io:{}',
         '/a.never.test.io:{}',
@@ -549,7 +732,11 @@ describe('envtest control plane: dynamic admission webhooks', function () {
       ]);
       hook.reviews.length = 0;
       await post(widget('ri2'));
-      expect(hook.reviews.map((r) => r.path.split('?')[0])).to.deep.equal(['/a.reinvoked.test.io', '/a.never.test.io', '/b.labeler.test.io']);
+      expect(hook.reviews.map((r) => r.path.split('?')[0])).to.deep.equal([
+        '/a.reinvoked.test.io',
+        '/a.never.test.io',
+        '/b.labeler.test.io',
+      ]);
     });
   });
 });

@@ -16,7 +16,8 @@ describe('kubectl against the local control plane with admission webhooks', func
   let hook: WebhookServer;
   let dir: string;
 
-  const kubectl = (args: string[], input?: string) => runKubectl(join(dir, 'kubeconfig'), args, { input, timeoutMs: 30_000 });
+  const kubectl = (args: string[], input?: string) =>
+    runKubectl(join(dir, 'kubeconfig'), args, { input, timeoutMs: 30_000 });
 
   before(async function () {
     if (!hasKubectl()) this.skip();
@@ -25,12 +26,17 @@ describe('kubectl against the local control plane with admission webhooks', func
     hook.handle = (request) => {
       const path = hook.reviews[hook.reviews.length - 1]?.path ?? '';
       if (path.startsWith('/mutate')) {
-        return request.object.spec.color ? allow(request) : patchOf(request, [{ op: 'add', path: '/spec/color', value: 'blue' }]);
+        return request.object.spec.color
+          ? allow(request)
+          : patchOf(request, [{ op: 'add', path: '/spec/color', value: 'blue' }]);
       }
       if (request.object.spec.size === 'large') {
         return deny(request, { code: 403, reason: 'Forbidden', message: 'spec.size: large widgets are not allowed' });
       }
-      return allow(request, request.object.spec.size === 'medium' ? { warnings: ['spec.size: medium widgets are deprecated'] } : {});
+      return allow(
+        request,
+        request.object.spec.size === 'medium' ? { warnings: ['spec.size: medium widgets are deprecated'] } : {},
+      );
     };
     cp = await startControlPlane({ crdDirs: [fixtureCrds], kubeconfigPath: join(dir, 'kubeconfig') });
   });
@@ -76,7 +82,8 @@ webhooks:
   admissionReviewVersions: [v1]
 `;
 
-  const widgetYaml = (name: string, size: string) => `apiVersion: test.envtest.io/v1\nkind: Widget\nmetadata:\n  name: ${name}\n  namespace: default\nspec:\n  size: ${size}\n`;
+  const widgetYaml = (name: string, size: string) =>
+    `apiVersion: test.envtest.io/v1\nkind: Widget\nmetadata:\n  name: ${name}\n  namespace: default\nspec:\n  size: ${size}\n`;
 
   it('applies, lists and refuses webhook configurations', async () => {
     const applied = await kubectl(['apply', '-f', '-'], configurations());
@@ -85,16 +92,26 @@ webhooks:
     const listed = await kubectl(['get', 'validatingwebhookconfigurations']);
     expect(listed.code, listed.stderr).to.equal(0);
     expect(listed.stdout).to.match(/^NAME\s+WEBHOOKS\s+AGE\nwidgets\s+1\s+/);
-    const invalid = await kubectl(['apply', '-f', '-'], configurations().split('---')[1]?.replace('sideEffects: None', 'sideEffects: Some').replace('name: widgets', 'name: bad') ?? '');
+    const invalid = await kubectl(
+      ['apply', '-f', '-'],
+      configurations()
+        .split('---')[1]
+        ?.replace('sideEffects: None', 'sideEffects: Some')
+        .replace('name: widgets', 'name: bad') ?? '',
+    );
     expect(invalid.code).to.not.equal(0);
-    expect(invalid.stderr).to.include('webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"');
+    expect(invalid.stderr).to.include(
+      'webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
+    );
   });
 
   it('prints a denial with the webhook name, and stores nothing', async () => {
     const res = await kubectl(['apply', '-f', '-'], widgetYaml('big', 'large'));
     expect(res.code).to.not.equal(0);
     expect(res.stderr).to.include('Error from server (Forbidden)');
-    expect(res.stderr).to.include('admission webhook "size.widgets.test.io" denied the request: spec.size: large widgets are not allowed');
+    expect(res.stderr).to.include(
+      'admission webhook "size.widgets.test.io" denied the request: spec.size: large widgets are not allowed',
+    );
     expect((await kubectl(['get', 'widget', 'big'])).code).to.not.equal(0);
   });
 

@@ -73,31 +73,70 @@ describe('envtest webhook matching', () => {
   });
 
   it('reads namespaceSelector from the namespace, or from the Namespace object itself, and 404s for a missing namespace', () => {
-    const hook: Webhook = { name: 'h.test.io', rules: [rule({ resources: ['*'] })], namespaceSelector: { matchLabels: { env: 'prod' } }, matchPolicy: 'Equivalent' };
+    const hook: Webhook = {
+      name: 'h.test.io',
+      rules: [rule({ resources: ['*'] })],
+      namespaceSelector: { matchLabels: { env: 'prod' } },
+      matchPolicy: 'Equivalent',
+    };
     const labels = (ns: string) => (ns === 'default' ? { env: 'prod' } : ns === 'dev' ? { env: 'dev' } : undefined);
     expect(matchWebhook(hook, 'c/0', attrs(pods), labels)).to.not.equal(undefined);
     expect(matchWebhook(hook, 'c/0', attrs(pods, { namespace: 'dev' }), labels)).to.equal(undefined);
-    expect(() => matchWebhook(hook, 'c/0', attrs(pods, { namespace: 'gone' }), labels)).to.throw(StatusError, 'namespaces "gone" not found');
+    expect(() => matchWebhook(hook, 'c/0', attrs(pods, { namespace: 'gone' }), labels)).to.throw(
+      StatusError,
+      'namespaces "gone" not found',
+    );
     const nsHook = { ...hook, rules: [rule({ resources: ['namespaces'] })] };
-    expect(matchWebhook(nsHook, 'c/0', attrs(namespaces, { object: { metadata: { name: 'ns1', labels: { env: 'prod' } } } }), () => undefined)).to.not.equal(undefined);
+    expect(
+      matchWebhook(
+        nsHook,
+        'c/0',
+        attrs(namespaces, { object: { metadata: { name: 'ns1', labels: { env: 'prod' } } } }),
+        () => undefined,
+      ),
+    ).to.not.equal(undefined);
     // Cluster-scoped kinds other than Namespace are never excluded by a namespaceSelector.
-    expect(matchWebhook({ ...hook, rules: [rule({ resources: ['nodes'] })] }, 'c/0', attrs(nodes), () => undefined)).to.not.equal(undefined);
+    expect(
+      matchWebhook({ ...hook, rules: [rule({ resources: ['nodes'] })] }, 'c/0', attrs(nodes), () => undefined),
+    ).to.not.equal(undefined);
   });
 
   it('matches objectSelector on the new or the old object', () => {
-    const hook: Webhook = { name: 'h.test.io', rules: [rule({ operations: ['*'] })], objectSelector: { matchLabels: { app: 'db' } } };
+    const hook: Webhook = {
+      name: 'h.test.io',
+      rules: [rule({ operations: ['*'] })],
+      objectSelector: { matchLabels: { app: 'db' } },
+    };
     const none = () => undefined;
     expect(matchWebhook(hook, 'c/0', attrs(pods), none)).to.equal(undefined);
-    expect(matchWebhook(hook, 'c/0', attrs(pods, { operation: 'DELETE', object: undefined, oldObject: { metadata: { labels: { app: 'db' } } } }), none)).to.not.equal(undefined);
+    expect(
+      matchWebhook(
+        hook,
+        'c/0',
+        attrs(pods, { operation: 'DELETE', object: undefined, oldObject: { metadata: { labels: { app: 'db' } } } }),
+        none,
+      ),
+    ).to.not.equal(undefined);
   });
 
   it('falls back to another served version under matchPolicy Equivalent and tells the webhook that version', () => {
-    const multi: ResourceType = { ...pods, group: 'x.test.io', plural: 'things', kind: 'Thing', versions: [{ name: 'v2', printerColumns: [], statusSubresource: false }, { name: 'v1', printerColumns: [], statusSubresource: false }] };
+    const multi: ResourceType = {
+      ...pods,
+      group: 'x.test.io',
+      plural: 'things',
+      kind: 'Thing',
+      versions: [
+        { name: 'v2', printerColumns: [], statusSubresource: false },
+        { name: 'v1', printerColumns: [], statusSubresource: false },
+      ],
+    };
     const a = attrs(multi, { version: 'v2', kind: { group: 'x.test.io', version: 'v2', kind: 'Thing' } });
     const r = rule({ apiGroups: ['x.test.io'], apiVersions: ['v1'], resources: ['things'] });
     const inv = matchWebhook({ name: 'h.test.io', rules: [r], matchPolicy: 'Equivalent' }, 'c/0', a, () => ({}));
     expect(inv?.resource).to.deep.equal({ group: 'x.test.io', version: 'v1', resource: 'things' });
     expect(inv?.kind).to.deep.equal({ group: 'x.test.io', version: 'v1', kind: 'Thing' });
-    expect(matchWebhook({ name: 'h.test.io', rules: [r], matchPolicy: 'Exact' }, 'c/0', a, () => ({}))).to.equal(undefined);
+    expect(matchWebhook({ name: 'h.test.io', rules: [r], matchPolicy: 'Exact' }, 'c/0', a, () => ({}))).to.equal(
+      undefined,
+    );
   });
 });

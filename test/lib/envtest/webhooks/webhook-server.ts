@@ -25,15 +25,27 @@ export interface WebhookServer {
 }
 
 export function allow(request: Json, extra: Json = {}): Json {
-  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed: true, ...extra } };
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    response: { uid: request.uid, allowed: true, ...extra },
+  };
 }
 
 export function deny(request: Json, status: Json, extra: Json = {}): Json {
-  return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed: false, status, ...extra } };
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    response: { uid: request.uid, allowed: false, status, ...extra },
+  };
 }
 
 export function patchOf(request: Json, ops: Json[], extra: Json = {}): Json {
-  return allow(request, { patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64'), ...extra });
+  return allow(request, {
+    patchType: 'JSONPatch',
+    patch: Buffer.from(JSON.stringify(ops)).toString('base64'),
+    ...extra,
+  });
 }
 
 export async function startWebhookServer(dnsNames: string[] = []): Promise<WebhookServer> {
@@ -57,15 +69,18 @@ export async function startWebhookServer(dnsNames: string[] = []): Promise<Webho
     req.on('end', () => {
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       hook.reviews.push({ path: req.url ?? '', request: review.request });
-      Promise.resolve(hook.handle(review.request, res)).then((answer) => {
-        if (answer === undefined) return;
-        const text = JSON.stringify(answer);
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-        res.end(text);
-      }, (err: unknown) => {
-        res.writeHead(500);
-        res.end(String(err));
-      });
+      Promise.resolve(hook.handle(review.request, res)).then(
+        (answer) => {
+          if (answer === undefined) return;
+          const text = JSON.stringify(answer);
+          res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+          res.end(text);
+        },
+        (err: unknown) => {
+          res.writeHead(500);
+          res.end(String(err));
+        },
+      );
     });
   });
   server.on('connection', (s) => {

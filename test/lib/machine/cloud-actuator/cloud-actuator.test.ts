@@ -11,14 +11,24 @@ import { ExampleActuator, ExampleCloud } from '../../../../lib/testing/example-p
 
 let seq = 0;
 const machine = (value: Record<string, unknown> = {}): Machine => ({
-  metadata: { name: `m-${++seq}`, namespace: 'ns', uid: `uid-${seq}`, generation: 1, labels: { [MachineClusterIDLabel]: 'c' } },
+  metadata: {
+    name: `m-${++seq}`,
+    namespace: 'ns',
+    uid: `uid-${seq}`,
+    generation: 1,
+    labels: { [MachineClusterIDLabel]: 'c' },
+  },
   spec: { providerSpec: { value } },
 });
 const deleting = (m: Machine): Machine => {
   m.metadata.deletionTimestamp = new Date().toISOString();
   return m;
 };
-const rejection = (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (e: unknown) => e);
+const rejection = (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 const eventsOf = (ctx: ReturnType<typeof conformanceContext>) => (ctx.events as RecordingEventRecorder).events;
 
 describe('the cloud actuator template', () => {
@@ -72,7 +82,7 @@ describe('the cloud actuator template', () => {
     expect(await actuator.exists(m, conformanceContext())).to.equal(false);
   });
 
-  it('keeps a deleted Machine\'s finalizer while its launched instance may not show yet, then terminates it: no leak', async () => {
+  it("keeps a deleted Machine's finalizer while its launched instance may not show yet, then terminates it: no leak", async () => {
     slowCloud({ visibilityMs: 30_000 });
     const m = machine();
     await actuator.create(m, conformanceContext());
@@ -85,7 +95,7 @@ describe('the cloud actuator template', () => {
     expect(await actuator.exists(m, ctx), 'terminating, answered from the delete of this reconcile').to.equal(true);
   });
 
-  it('answers the exists() that follows a delete in the same reconcile from the delete\'s own reads', async () => {
+  it("answers the exists() that follows a delete in the same reconcile from the delete's own reads", async () => {
     const m = machine();
     await actuator.create(m, conformanceContext());
     deleting(m);
@@ -107,7 +117,7 @@ describe('the cloud actuator template', () => {
     expect(m.spec?.providerID).to.match(/^example:\/\/\//);
   });
 
-  it('answers the echo of a reconcile\'s own write from that reconcile\'s read, unless the Node registered while the view was booting', async () => {
+  it("answers the echo of a reconcile's own write from that reconcile's read, unless the Node registered while the view was booting", async () => {
     slowCloud({ bootMs: 60_000 });
     const m = machine();
     await actuator.create(m, conformanceContext());

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { DrainedCondition, ExcludeNodeDrainingAnnotation, MachineFinalizer, MirrorPodAnnotation } from '../../../../lib/apis/constants.js';
+import {
+  DrainedCondition,
+  ExcludeNodeDrainingAnnotation,
+  MachineFinalizer,
+  MirrorPodAnnotation,
+} from '../../../../lib/apis/constants.js';
 import type { Node, Pod } from '../../../../lib/apis/core.js';
 import type { Condition, Machine } from '../../../../lib/apis/machine-types.js';
 import { DaemonSets, Machines, Nodes, Pods } from '../../../../lib/client/resources.js';
@@ -20,7 +25,15 @@ function drainEnv(drainOpts: DrainOptions = {}) {
   const nodes = new MemoryInformer(client, Nodes);
   const events = new ListEvents();
   const drainer = new NodeDrainer({ client, listNodes: () => nodes.list(), clock, log: quietLog }, drainOpts);
-  const reconciler = new DrainReconciler({ client, machines, drainer, clock, events, retryBaseMs: 5_000, retryMaxMs: 1_000_000 });
+  const reconciler = new DrainReconciler({
+    client,
+    machines,
+    drainer,
+    clock,
+    events,
+    retryBaseMs: 5_000,
+    retryMaxMs: 1_000_000,
+  });
   /** Runs one reconcile, moving the fake clock on while it sleeps (eviction backoff, pod polling). */
   const reconcile = async (name = 'm1'): Promise<Result | void> => {
     let done = false;
@@ -41,12 +54,19 @@ function drainEnv(drainOpts: DrainOptions = {}) {
   return { clock, client, events, reconcile, get };
 }
 
-async function deletingMachine(env: ReturnType<typeof drainEnv>, m: Machine = machine('m1'), nodeName: string | null = 'node-1') {
+async function deletingMachine(
+  env: ReturnType<typeof drainEnv>,
+  m: Machine = machine('m1'),
+  nodeName: string | null = 'node-1',
+) {
   await env.client.create(Machines, m);
   await env.client.patch(
     Machines,
     { namespace: NS, name: m.metadata.name ?? '' },
-    { type: 'merge', body: { status: { phase: 'Deleting', ...(nodeName ? { nodeRef: { kind: 'Node', name: nodeName } } : {}) } } },
+    {
+      type: 'merge',
+      body: { status: { phase: 'Deleting', ...(nodeName ? { nodeRef: { kind: 'Node', name: nodeName } } : {}) } },
+    },
     { subresource: 'status' },
   );
   await env.client.delete(Machines, { namespace: NS, name: m.metadata.name ?? '' });
@@ -60,7 +80,13 @@ async function node(env: ReturnType<typeof drainEnv>, name = 'node-1', extra: Pa
   });
 }
 
-async function pod(env: ReturnType<typeof drainEnv>, name: string, extra: Partial<Pod['metadata']> = {}, spec: Partial<NonNullable<Pod['spec']>> = {}, phase: 'Running' | 'Succeeded' = 'Running') {
+async function pod(
+  env: ReturnType<typeof drainEnv>,
+  name: string,
+  extra: Partial<Pod['metadata']> = {},
+  spec: Partial<NonNullable<Pod['spec']>> = {},
+  phase: 'Running' | 'Succeeded' = 'Running',
+) {
   return env.client.create(Pods, {
     metadata: { name, namespace: 'apps', ...extra },
     spec: { nodeName: 'node-1', containers: [{ name: 'c' }], ...spec },
@@ -68,7 +94,8 @@ async function pod(env: ReturnType<typeof drainEnv>, name: string, extra: Partia
   });
 }
 
-const drained = (m: Machine | undefined): Condition | undefined => m?.status?.conditions?.find((c) => c.type === DrainedCondition);
+const drained = (m: Machine | undefined): Condition | undefined =>
+  m?.status?.conditions?.find((c) => c.type === DrainedCondition);
 
 describe('machine drain controller', () => {
   it('ignores machines that are not being deleted or not yet in phase Deleting', async () => {
@@ -85,7 +112,12 @@ describe('machine drain controller', () => {
   it('skips the drain when the exclude-node-draining annotation is present, whatever its value', async () => {
     const env = drainEnv();
     await node(env);
-    await deletingMachine(env, machine('m1', { metadata: { annotations: { [ExcludeNodeDrainingAnnotation]: 'false' }, finalizers: [MachineFinalizer] } }));
+    await deletingMachine(
+      env,
+      machine('m1', {
+        metadata: { annotations: { [ExcludeNodeDrainingAnnotation]: 'false' }, finalizers: [MachineFinalizer] },
+      }),
+    );
     await env.reconcile();
     expect(env.events.reasons()).to.deep.equal(['DrainSkipped']);
     expect(env.events.list[0]).to.include({ type: 'Normal', action: 'Drain', message: 'Node drain skipped' });
@@ -104,9 +136,22 @@ describe('machine drain controller', () => {
   it('is blocked by a preDrain hook: DrainBlocked event, no condition written', async () => {
     const env = drainEnv();
     await node(env);
-    await deletingMachine(env, machine('m1', { spec: { providerSpec: { value: {} }, lifecycleHooks: { preDrain: [{ name: 'h', owner: 'o' }] } } }));
+    await deletingMachine(
+      env,
+      machine('m1', {
+        spec: { providerSpec: { value: {} }, lifecycleHooks: { preDrain: [{ name: 'h', owner: 'o' }] } },
+      }),
+    );
     expect(await env.reconcile()).to.equal(undefined);
-    expect(env.events.list).to.deep.equal([{ object: 'm1', type: 'Normal', reason: 'DrainBlocked', action: 'Drain', message: 'Drain blocked by pre-drain hook' }]);
+    expect(env.events.list).to.deep.equal([
+      {
+        object: 'm1',
+        type: 'Normal',
+        reason: 'DrainBlocked',
+        action: 'Drain',
+        message: 'Drain blocked by pre-drain hook',
+      },
+    ]);
     expect(drained(env.get())).to.equal(undefined);
   });
 
@@ -115,17 +160,31 @@ describe('machine drain controller', () => {
     await node(env);
     await deletingMachine(env);
     await env.client.create(DaemonSets, { metadata: { name: 'ds', namespace: 'apps' } });
-    await pod(env, 'web', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] });
-    await pod(env, 'scratch', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] }, { volumes: [{ name: 'tmp', emptyDir: {} }] });
+    await pod(env, 'web', {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
+    });
+    await pod(
+      env,
+      'scratch',
+      { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] },
+      { volumes: [{ name: 'tmp', emptyDir: {} }] },
+    );
     await pod(env, 'bare');
-    await pod(env, 'agent', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'u2', controller: true }] });
-    await pod(env, 'orphan-agent', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'gone', uid: 'u3', controller: true }] });
+    await pod(env, 'agent', {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'u2', controller: true }],
+    });
+    await pod(env, 'orphan-agent', {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'gone', uid: 'u3', controller: true }],
+    });
     await pod(env, 'static', { annotations: { [MirrorPodAnnotation]: 'x' } });
     await env.client.create(Pods, { metadata: { name: 'elsewhere', namespace: 'apps' }, spec: { nodeName: 'node-2' } });
 
     expect(await env.reconcile()).to.equal(undefined);
     expect(env.client.peek(Nodes, { name: 'node-1' })?.spec?.unschedulable).to.equal(true);
-    const left = env.client.all(Pods).map((p) => p.metadata.name).sort();
+    const left = env.client
+      .all(Pods)
+      .map((p) => p.metadata.name)
+      .sort();
     expect(left).to.deep.equal(['agent', 'elsewhere', 'static']);
     expect(env.events.reasons()).to.deep.equal(['DrainProceeds', 'Deleted', 'DrainSucceeded']);
     expect(env.events.list[1]).to.include({ message: 'Node "node-1" drained', action: 'Drain' });
@@ -137,13 +196,24 @@ describe('machine drain controller', () => {
   it('never cordons or drains a Node whose providerID names another instance (its freed private IP was reused): DrainSkipped, Drained=True', async () => {
     const env = drainEnv();
     await node(env, 'node-1', { spec: { providerID: 'aws:///us-east-1a/i-new' } });
-    await deletingMachine(env, machine('m1', { spec: { providerSpec: { value: {} }, providerID: 'aws:///us-east-1a/i-old' } }));
-    await pod(env, 'web', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] });
+    await deletingMachine(
+      env,
+      machine('m1', { spec: { providerSpec: { value: {} }, providerID: 'aws:///us-east-1a/i-old' } }),
+    );
+    await pod(env, 'web', {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
+    });
     expect(await env.reconcile()).to.equal(undefined);
     expect(env.client.peek(Nodes, { name: 'node-1' })?.spec?.unschedulable).to.equal(undefined);
     expect(env.client.all(Pods).map((p) => p.metadata.name)).to.deep.equal(['web']);
     expect(env.events.list).to.deep.equal([
-      { object: 'm1', type: 'Normal', reason: 'DrainSkipped', action: 'Drain', message: 'Node drain skipped: node "node-1" belongs to instance aws:///us-east-1a/i-new' },
+      {
+        object: 'm1',
+        type: 'Normal',
+        reason: 'DrainSkipped',
+        action: 'Drain',
+        message: 'Node drain skipped: node "node-1" belongs to instance aws:///us-east-1a/i-new',
+      },
     ]);
     expect(drained(env.get())).to.deep.include({ status: 'True', message: 'Node drain skipped' });
   });
@@ -169,7 +239,9 @@ describe('machine drain controller', () => {
     const env = drainEnv();
     await node(env);
     await deletingMachine(env);
-    await pod(env, 'guarded', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] });
+    await pod(env, 'guarded', {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
+    });
     const attempts: number[] = [];
     env.client.evictHandler = async () => {
       attempts.push(env.clock.now());
@@ -194,7 +266,9 @@ describe('machine drain controller', () => {
     const env = drainEnv({ timeoutMs: 1_000 });
     await node(env);
     await deletingMachine(env);
-    await pod(env, 'guarded', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] });
+    await pod(env, 'guarded', {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
+    });
     let attempts = 0;
     env.client.evictHandler = async () => {
       attempts++;
@@ -214,7 +288,10 @@ describe('machine drain controller', () => {
   it('does not cordon a second control-plane node while another is cordoned: requeue after 20 s', async () => {
     const env = drainEnv();
     await node(env, 'node-1', { metadata: { labels: { 'node-role.kubernetes.io/master': '' } } });
-    await node(env, 'cp-2', { metadata: { labels: { 'node-role.kubernetes.io/control-plane': '' } }, spec: { unschedulable: true } });
+    await node(env, 'cp-2', {
+      metadata: { labels: { 'node-role.kubernetes.io/control-plane': '' } },
+      spec: { unschedulable: true },
+    });
     await deletingMachine(env);
     expect(await env.reconcile()).to.deep.equal({ requeueAfterMs: 20_000 });
     expect(env.client.peek(Nodes, { name: 'node-1' })?.spec?.unschedulable).to.equal(undefined);
@@ -223,8 +300,14 @@ describe('machine drain controller', () => {
 
   it('resumes a control-plane drain whose node is already cordoned', async () => {
     const env = drainEnv();
-    await node(env, 'node-1', { metadata: { labels: { 'node-role.kubernetes.io/master': '' } }, spec: { unschedulable: true } });
-    await node(env, 'cp-2', { metadata: { labels: { 'node-role.kubernetes.io/master': '' } }, spec: { unschedulable: true } });
+    await node(env, 'node-1', {
+      metadata: { labels: { 'node-role.kubernetes.io/master': '' } },
+      spec: { unschedulable: true },
+    });
+    await node(env, 'cp-2', {
+      metadata: { labels: { 'node-role.kubernetes.io/master': '' } },
+      spec: { unschedulable: true },
+    });
     await deletingMachine(env);
     expect(await env.reconcile()).to.equal(undefined);
     expect(drained(env.get())).to.include({ status: 'True' });
@@ -243,10 +326,18 @@ describe('machine drain controller', () => {
 
   it('on an unreachable node evicts with a 1 s grace period and skips pods already deleting for over 1 s', async () => {
     const env = drainEnv();
-    await node(env, 'node-1', { status: { conditions: [{ type: 'Ready', status: 'Unknown', lastTransitionTime: iso(env.clock.now() - 60_000) }] } });
+    await node(env, 'node-1', {
+      status: { conditions: [{ type: 'Ready', status: 'Unknown', lastTransitionTime: iso(env.clock.now() - 60_000) }] },
+    });
     await deletingMachine(env);
-    await pod(env, 'stuck', { finalizers: ['x'], deletionTimestamp: iso(env.clock.now() - 10_000), ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] });
-    await pod(env, 'web', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] });
+    await pod(env, 'stuck', {
+      finalizers: ['x'],
+      deletionTimestamp: iso(env.clock.now() - 10_000),
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
+    });
+    await pod(env, 'web', {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
+    });
     const graces: Array<number | undefined> = [];
     env.client.evictHandler = async (key, ev) => {
       graces.push(ev.deleteOptions?.gracePeriodSeconds);
@@ -259,32 +350,42 @@ describe('machine drain controller', () => {
 
   it('keeps honouring PodDisruptionBudgets on a node unreachable for more than 5 minutes: the blocked drain shows in Drained=False and DrainRequeued', async () => {
     const env = drainEnv();
-    await node(env, 'node-1', { status: { conditions: [{ type: 'Ready', status: 'Unknown', lastTransitionTime: iso(env.clock.now() - 60 * 60_000) }] } });
+    await node(env, 'node-1', {
+      status: {
+        conditions: [{ type: 'Ready', status: 'Unknown', lastTransitionTime: iso(env.clock.now() - 60 * 60_000) }],
+      },
+    });
     await deletingMachine(env);
-    await pod(env, 'guarded', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] });
+    await pod(env, 'guarded', {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
+    });
     const graces: Array<number | undefined> = [];
     env.client.evictHandler = async (_key, ev) => {
       graces.push(ev.deleteOptions?.gracePeriodSeconds);
       throw tooManyRequests();
     };
     const err = (await env.reconcile().catch((e: Error) => e)) as Error;
-    expect(err.message).to.contain('error when evicting pods/"guarded" -n "apps": Cannot evict pod as it would violate the pod\'s disruption budget.');
+    expect(err.message).to.contain(
+      'error when evicting pods/"guarded" -n "apps": Cannot evict pod as it would violate the pod\'s disruption budget.',
+    );
     expect(graces.length, 'every attempt went through the Eviction API').to.be.at.least(2);
     expect(new Set(graces)).to.deep.equal(new Set([1]));
     expect(env.client.count('delete pods'), 'no pod is deleted past its budget').to.equal(0);
     expect(env.client.all(Pods).map((p) => p.metadata.name)).to.deep.equal(['guarded']);
     const c = drained(env.get());
     expect(c).to.include({ status: 'False', reason: 'DrainError', severity: 'Warning' });
-    expect(c?.message).to.contain("disruption budget");
+    expect(c?.message).to.contain('disruption budget');
     expect(env.events.reasons()).to.deep.equal(['DrainProceeds', 'DrainRequeued']);
-    expect(env.events.list[1]?.message).to.contain("disruption budget");
+    expect(env.events.list[1]?.message).to.contain('disruption budget');
   });
 
   it('waits for an evicted pod to be gone, and fails the attempt if it never goes', async () => {
     const env = drainEnv({ timeoutMs: 3_000 });
     await node(env);
     await deletingMachine(env);
-    await pod(env, 'slow', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] });
+    await pod(env, 'slow', {
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
+    });
     env.client.evictHandler = async () => {}; // accepted, but the pod never terminates
     const err = (await env.reconcile().catch((e: Error) => e)) as Error;
     expect(err.message).to.contain('pod apps/slow was not deleted: global timeout reached: 3s');

@@ -4,7 +4,11 @@ import type { Resource } from '../../../../lib/client/resources.js';
 import type { Informer, InformerEvent, InformerHandler } from '../../../../lib/runtime/types.js';
 
 export class FakeInformer<T extends KubeObject = KubeObject> implements Informer<T> {
-  private readonly handlers: Record<InformerEvent, Set<InformerHandler<T>>> = { add: new Set(), update: new Set(), delete: new Set() };
+  private readonly handlers: Record<InformerEvent, Set<InformerHandler<T>>> = {
+    add: new Set(),
+    update: new Set(),
+    delete: new Set(),
+  };
   private synced = false;
   private waiters: Array<() => void> = [];
   readonly objects = new Map<string, T>();

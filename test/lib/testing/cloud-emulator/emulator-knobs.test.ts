@@ -73,7 +73,9 @@ describe('EmulatorKnobs (cloud emulator kit)', () => {
   describe('injected failures', () => {
     it('fail exactly the next N matching calls with the server fault, overridable per rule', async () => {
       const { knobs } = makeKnobs();
-      knobs.failNext('RunInstances', 2).failNext('TerminateInstances', 1, { status: 403, code: 'UnauthorizedOperation' });
+      knobs
+        .failNext('RunInstances', 2)
+        .failNext('TerminateInstances', 1, { status: 403, code: 'UnauthorizedOperation' });
       expect(await outcome(knobs.before('DescribeInstances'))).to.equal('ok');
       expect(await outcome(knobs.before('RunInstances'))).to.equal('injected:Boom:500');
       expect(await outcome(knobs.before('RunInstances'))).to.equal('injected:Boom:500');

@@ -29,7 +29,12 @@ interface Harness {
   server: Server;
 }
 
-function reply(res: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
+function reply(
+  res: ServerResponse,
+  status: number,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
@@ -76,7 +81,11 @@ async function start(maxBody = 64): Promise<Harness> {
     child: () => log,
   };
   const server = createServer(
-    withUnexpectedFailureReply(handle, { log, emulator: 'test', answer500: (res) => reply(res, 500, { code: 'Internal' }) }),
+    withUnexpectedFailureReply(handle, {
+      log,
+      emulator: 'test',
+      answer500: (res) => reply(res, 500, { code: 'Internal' }),
+    }),
   );
   const port = await listenOnLoopback(server);
   return { base: `http://127.0.0.1:${port}`, knobs, applied, logged, server };

@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IdSerial, IdSerialFileError, ISSUED_ID_SERIAL_FILE, scrambleSerial, serialHex } from '../../../../lib/testing/cloud-emulator/index.js';
+import {
+  IdSerial,
+  IdSerialFileError,
+  ISSUED_ID_SERIAL_FILE,
+  scrambleSerial,
+  serialHex,
+} from '../../../../lib/testing/cloud-emulator/index.js';
 
 describe('IdSerial: numbers for emulator resource ids that never repeat within a data directory', () => {
   let dir: string;

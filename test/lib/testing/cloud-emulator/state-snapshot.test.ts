@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadRegionalSnapshot, StateSnapshotFile, STATE_SNAPSHOT_FORMAT_VERSION } from '../../../../lib/testing/index.js';
+import {
+  loadRegionalSnapshot,
+  StateSnapshotFile,
+  STATE_SNAPSHOT_FORMAT_VERSION,
+} from '../../../../lib/testing/index.js';
 
 interface World {
   region: string;
@@ -29,7 +33,10 @@ describe('StateSnapshotFile', () => {
     file.saveNow();
     expect(existsSync(`${file.path}.tmp`)).to.equal(false);
     expect(statSync(file.path).mode & 0o777).to.equal(0o600);
-    expect(JSON.parse(readFileSync(file.path, 'utf8'))).to.deep.equal({ version: STATE_SNAPSHOT_FORMAT_VERSION, world: { region: 'r1', items: ['x'] } });
+    expect(JSON.parse(readFileSync(file.path, 'utf8'))).to.deep.equal({
+      version: STATE_SNAPSHOT_FORMAT_VERSION,
+      world: { region: 'r1', items: ['x'] },
+    });
     expect(new StateSnapshotFile<World>(dir, 'w.json').load()).to.deep.equal({ region: 'r1', items: ['x'] });
   });
 
@@ -103,6 +110,8 @@ describe('loadRegionalSnapshot', () => {
     const file = new StateSnapshotFile<World>(dir, 'w.json');
     file.snapshot = () => ({ region: 'r1', items: [] });
     file.saveNow();
-    expect(() => loadRegionalSnapshot<World>(dir, 'w.json', 'r2')).to.throw(/holds an emulator state for region r1, not r2/);
+    expect(() => loadRegionalSnapshot<World>(dir, 'w.json', 'r2')).to.throw(
+      /holds an emulator state for region r1, not r2/,
+    );
   });
 });

@@ -24,15 +24,33 @@ const fastRetry = (maxAttempts: number) => new ConfiguredRetryStrategy(maxAttemp
 const requestHandler = { requestTimeout: 10_000, connectionTimeout: 2_000, throwOnRequestTimeout: true };
 
 export function ec2Client(emu: Ec2Emulator, maxAttempts = 3): EC2Client {
-  return new EC2Client({ region: emu.region, endpoint: emu.endpoint, credentials, retryStrategy: fastRetry(maxAttempts), requestHandler });
+  return new EC2Client({
+    region: emu.region,
+    endpoint: emu.endpoint,
+    credentials,
+    retryStrategy: fastRetry(maxAttempts),
+    requestHandler,
+  });
 }
 
 export function elbClient(emu: Ec2Emulator, maxAttempts = 3): ElasticLoadBalancingClient {
-  return new ElasticLoadBalancingClient({ region: emu.region, endpoint: emu.endpoint, credentials, retryStrategy: fastRetry(maxAttempts), requestHandler });
+  return new ElasticLoadBalancingClient({
+    region: emu.region,
+    endpoint: emu.endpoint,
+    credentials,
+    retryStrategy: fastRetry(maxAttempts),
+    requestHandler,
+  });
 }
 
 export function elbv2Client(emu: Ec2Emulator, maxAttempts = 3): ElasticLoadBalancingV2Client {
-  return new ElasticLoadBalancingV2Client({ region: emu.region, endpoint: emu.endpoint, credentials, retryStrategy: fastRetry(maxAttempts), requestHandler });
+  return new ElasticLoadBalancingV2Client({
+    region: emu.region,
+    endpoint: emu.endpoint,
+    credentials,
+    retryStrategy: fastRetry(maxAttempts),
+    requestHandler,
+  });
 }
 
 /** A minimal valid worker launch, like the OpenShift provider's. */
@@ -57,7 +75,9 @@ export function workerLaunch(name: string, extra: Partial<RunInstancesCommandInp
 }
 
 /** Awaits a rejection and returns the error (failing the test if the call succeeded). */
-export async function rejection(p: Promise<unknown>): Promise<Error & { name: string; $fault?: string; $metadata?: { httpStatusCode?: number; attempts?: number } }> {
+export async function rejection(
+  p: Promise<unknown>,
+): Promise<Error & { name: string; $fault?: string; $metadata?: { httpStatusCode?: number; attempts?: number } }> {
   try {
     await p;
   } catch (err) {

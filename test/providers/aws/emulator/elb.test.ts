@@ -41,25 +41,51 @@ describe('EC2 emulator: load balancers (classic ELB and ELBv2 on the same endpoi
     const elb = elbClient(emu, 1);
     const lbName = `${CLUSTER}-classic`;
     const { id } = await runningInstance('c1');
-    const reg = await elb.send(new RegisterInstancesWithLoadBalancerCommand({ LoadBalancerName: lbName, Instances: [{ InstanceId: id }] }));
+    const reg = await elb.send(
+      new RegisterInstancesWithLoadBalancerCommand({ LoadBalancerName: lbName, Instances: [{ InstanceId: id }] }),
+    );
     expect(reg.Instances).to.deep.equal([{ InstanceId: id }]);
     const health = await elb.send(new DescribeInstanceHealthCommand({ LoadBalancerName: lbName }));
     expect(health.InstanceStates?.[0]).to.include({ InstanceId: id, State: 'InService' });
     const described = await elb.send(new DescribeClassicCommand({ LoadBalancerNames: [lbName] }));
     expect(described.LoadBalancerDescriptions?.[0]?.Instances).to.deep.equal([{ InstanceId: id }]);
 
-    const notFound = await awsError(elb.send(new RegisterInstancesWithLoadBalancerCommand({ LoadBalancerName: 'nope', Instances: [{ InstanceId: id }] })), 'AccessPointNotFoundException', 400);
-    expect((notFound as unknown as { Code?: string }).Code, 'the wire code behind the modelled exception').to.equal('LoadBalancerNotFound');
-    await awsError(elb.send(new RegisterInstancesWithLoadBalancerCommand({ LoadBalancerName: lbName, Instances: [{ InstanceId: 'i-0123456789abcdef0' }] })), 'InvalidEndPointException', 400);
+    const notFound = await awsError(
+      elb.send(
+        new RegisterInstancesWithLoadBalancerCommand({ LoadBalancerName: 'nope', Instances: [{ InstanceId: id }] }),
+      ),
+      'AccessPointNotFoundException',
+      400,
+    );
+    expect((notFound as unknown as { Code?: string }).Code, 'the wire code behind the modelled exception').to.equal(
+      'LoadBalancerNotFound',
+    );
+    await awsError(
+      elb.send(
+        new RegisterInstancesWithLoadBalancerCommand({
+          LoadBalancerName: lbName,
+          Instances: [{ InstanceId: 'i-0123456789abcdef0' }],
+        }),
+      ),
+      'InvalidEndPointException',
+      400,
+    );
 
     const ec2 = ec2Client(emu, 1);
     await ec2.send(new TerminateInstancesCommand({ InstanceIds: [id] }));
     ec2.destroy();
     clock.step(100);
-    expect((await elb.send(new DescribeClassicCommand({ LoadBalancerNames: [lbName] }))).LoadBalancerDescriptions?.[0]?.Instances).to.deep.equal([]);
+    expect(
+      (await elb.send(new DescribeClassicCommand({ LoadBalancerNames: [lbName] }))).LoadBalancerDescriptions?.[0]
+        ?.Instances,
+    ).to.deep.equal([]);
     const { id: other } = await runningInstance('c2');
-    await elb.send(new RegisterInstancesWithLoadBalancerCommand({ LoadBalancerName: lbName, Instances: [{ InstanceId: other }] }));
-    const dereg = await elb.send(new DeregisterInstancesFromLoadBalancerCommand({ LoadBalancerName: lbName, Instances: [{ InstanceId: other }] }));
+    await elb.send(
+      new RegisterInstancesWithLoadBalancerCommand({ LoadBalancerName: lbName, Instances: [{ InstanceId: other }] }),
+    );
+    const dereg = await elb.send(
+      new DeregisterInstancesFromLoadBalancerCommand({ LoadBalancerName: lbName, Instances: [{ InstanceId: other }] }),
+    );
     expect(dereg.Instances).to.deep.equal([]);
     expect(emu.knobs.counts('elb:RegisterInstancesWithLoadBalancer').total).to.equal(4);
     elb.destroy();
@@ -73,31 +99,59 @@ describe('EC2 emulator: load balancers (classic ELB and ELBv2 on the same endpoi
       [`${CLUSTER}-int`, 'network'],
       [`${CLUSTER}-ingress`, 'network'],
     ]);
-    const intTgs = await v2.send(new DescribeTargetGroupsCommand({ LoadBalancerArn: lbs.LoadBalancers![0]!.LoadBalancerArn }));
+    const intTgs = await v2.send(
+      new DescribeTargetGroupsCommand({ LoadBalancerArn: lbs.LoadBalancers![0]!.LoadBalancerArn }),
+    );
     expect(intTgs.TargetGroups!.map((t) => [t.TargetGroupName, t.TargetType, t.Port])).to.deep.equal([
       [`${CLUSTER}-aint`, 'ip', 6443],
       [`${CLUSTER}-sint`, 'ip', 22623],
     ]);
-    const ingressTg = (await v2.send(new DescribeTargetGroupsCommand({ LoadBalancerArn: lbs.LoadBalancers![1]!.LoadBalancerArn }))).TargetGroups![0]!;
+    const ingressTg = (
+      await v2.send(new DescribeTargetGroupsCommand({ LoadBalancerArn: lbs.LoadBalancers![1]!.LoadBalancerArn }))
+    ).TargetGroups![0]!;
     expect(ingressTg.TargetType).to.equal('instance');
 
     const aint = intTgs.TargetGroups![0]!.TargetGroupArn!;
     await v2.send(new RegisterTargetsCommand({ TargetGroupArn: aint, Targets: [{ Id: ip }] }));
     await v2.send(new RegisterTargetsCommand({ TargetGroupArn: ingressTg.TargetGroupArn, Targets: [{ Id: id }] }));
     const health = await v2.send(new DescribeTargetHealthCommand({ TargetGroupArn: aint }));
-    expect(health.TargetHealthDescriptions!.map((d) => [d.Target?.Id, d.Target?.Port, d.TargetHealth?.State])).to.deep.equal([[ip, 6443, 'healthy']]);
+    expect(
+      health.TargetHealthDescriptions!.map((d) => [d.Target?.Id, d.Target?.Port, d.TargetHealth?.State]),
+    ).to.deep.equal([[ip, 6443, 'healthy']]);
 
-    await awsError(v2.send(new RegisterTargetsCommand({ TargetGroupArn: aint, Targets: [{ Id: '192.168.1.1' }] })), 'InvalidTargetException', 400);
+    await awsError(
+      v2.send(new RegisterTargetsCommand({ TargetGroupArn: aint, Targets: [{ Id: '192.168.1.1' }] })),
+      'InvalidTargetException',
+      400,
+    );
     const ec2 = ec2Client(emu, 1);
     const pending = (await ec2.send(new RunInstancesCommand(workerLaunch('n2')))).Instances![0]!.InstanceId!;
     ec2.destroy();
-    await awsError(v2.send(new RegisterTargetsCommand({ TargetGroupArn: ingressTg.TargetGroupArn, Targets: [{ Id: pending }] })), 'InvalidTargetException', 400);
+    await awsError(
+      v2.send(new RegisterTargetsCommand({ TargetGroupArn: ingressTg.TargetGroupArn, Targets: [{ Id: pending }] })),
+      'InvalidTargetException',
+      400,
+    );
 
     await v2.send(new DeregisterTargetsCommand({ TargetGroupArn: aint, Targets: [{ Id: ip }] }));
-    expect((await v2.send(new DescribeTargetHealthCommand({ TargetGroupArn: aint }))).TargetHealthDescriptions).to.deep.equal([]);
-    await awsError(v2.send(new DeregisterTargetsCommand({ TargetGroupArn: aint, Targets: [{ Id: ip }] })), 'InvalidTargetException', 400);
-    await awsError(v2.send(new DescribeTargetHealthCommand({ TargetGroupArn: `${aint}0` })), 'TargetGroupNotFoundException', 400);
-    await awsError(v2.send(new DescribeLoadBalancersCommand({ Names: ['missing'] })), 'LoadBalancerNotFoundException', 400);
+    expect(
+      (await v2.send(new DescribeTargetHealthCommand({ TargetGroupArn: aint }))).TargetHealthDescriptions,
+    ).to.deep.equal([]);
+    await awsError(
+      v2.send(new DeregisterTargetsCommand({ TargetGroupArn: aint, Targets: [{ Id: ip }] })),
+      'InvalidTargetException',
+      400,
+    );
+    await awsError(
+      v2.send(new DescribeTargetHealthCommand({ TargetGroupArn: `${aint}0` })),
+      'TargetGroupNotFoundException',
+      400,
+    );
+    await awsError(
+      v2.send(new DescribeLoadBalancersCommand({ Names: ['missing'] })),
+      'LoadBalancerNotFoundException',
+      400,
+    );
     expect(emu.knobs.counts('elbv2:RegisterTargets')).to.include({ total: 4, failed: 2 });
     v2.destroy();
   });

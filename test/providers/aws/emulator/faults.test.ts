@@ -1,7 +1,17 @@
-import { DescribeInstancesCommand, DescribeSubnetsCommand, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import {
+  DescribeInstancesCommand,
+  DescribeSubnetsCommand,
+  RunInstancesCommand,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
 import { FakeClock } from '../../../../lib/base/fake-clock.js';
-import { startEc2Emulator, VIEW_BY_ID, VIEW_SEARCH, type Ec2Emulator } from '../../../../providers/aws/emulator/index.js';
+import {
+  startEc2Emulator,
+  VIEW_BY_ID,
+  VIEW_SEARCH,
+  type Ec2Emulator,
+} from '../../../../providers/aws/emulator/index.js';
 import { awsError, ec2Client, eventually, rejection, workerLaunch } from './ec2-test-env.js';
 
 describe('EC2 emulator: fault knobs seen through the real SDK', () => {
@@ -58,7 +68,11 @@ describe('EC2 emulator: fault knobs seen through the real SDK', () => {
     const err = await awsError(ec2.send(new TerminateInstancesCommand({ InstanceIds: [id] })), 'InternalError', 500);
     expect(err.$fault).to.equal('server');
     expect(emu.instance(id)?.state, 'an injected failure happens before any effect').to.equal('pending');
-    emu.knobs.failNext('TerminateInstances', 1, { status: 403, code: 'UnauthorizedOperation', message: 'You are not authorized to perform this operation.' });
+    emu.knobs.failNext('TerminateInstances', 1, {
+      status: 403,
+      code: 'UnauthorizedOperation',
+      message: 'You are not authorized to perform this operation.',
+    });
     await awsError(ec2.send(new TerminateInstancesCommand({ InstanceIds: [id] })), 'UnauthorizedOperation', 403);
     ec2.destroy();
   });
@@ -69,7 +83,9 @@ describe('EC2 emulator: fault knobs seen through the real SDK', () => {
       emu.knobs.loseNextReplies('RunInstances', 1, 'drop-connection');
       const err = await rejection(ec2.send(new RunInstancesCommand(workerLaunch('lost'))));
       expect(err.name).to.not.equal('RequestLimitExceeded');
-      expect(`${err.name} ${err.message} ${String((err as { code?: string }).code)}`).to.match(/ECONNRESET|socket hang up|EPIPE/);
+      expect(`${err.name} ${err.message} ${String((err as { code?: string }).code)}`).to.match(
+        /ECONNRESET|socket hang up|EPIPE/,
+      );
       expect(emu.instances()).to.have.length(1);
       expect(emu.knobs.counts('RunInstances').lostReplies).to.equal(1);
       ec2.destroy();
@@ -146,8 +162,13 @@ describe('EC2 emulator: fault knobs seen through the real SDK', () => {
     const ec2 = ec2Client(emu, 3);
     emu.knobs.failNext('DescribeSubnets', 2);
     await ec2.send(new DescribeSubnetsCommand({}));
-    await awsError(ec2.send(new DescribeSubnetsCommand({ SubnetIds: ['subnet-0000000000000beef'] })), 'InvalidSubnetID.NotFound');
-    expect(emu.knobs.allCounts()).to.deep.equal({ DescribeSubnets: { total: 4, throttled: 0, failed: 3, lostReplies: 0 } });
+    await awsError(
+      ec2.send(new DescribeSubnetsCommand({ SubnetIds: ['subnet-0000000000000beef'] })),
+      'InvalidSubnetID.NotFound',
+    );
+    expect(emu.knobs.allCounts()).to.deep.equal({
+      DescribeSubnets: { total: 4, throttled: 0, failed: 3, lostReplies: 0 },
+    });
     ec2.destroy();
   });
 });

@@ -11,7 +11,10 @@ async function launch(ec2: EC2Client, name: string, extra = {}): Promise<string>
 }
 
 async function token(endpoint: string, ttl = '60', headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${endpoint}/latest/api/token`, { method: 'PUT', headers: { 'X-aws-ec2-metadata-token-ttl-seconds': ttl, ...headers } });
+  return fetch(`${endpoint}/latest/api/token`, {
+    method: 'PUT',
+    headers: { 'X-aws-ec2-metadata-token-ttl-seconds': ttl, ...headers },
+  });
 }
 
 async function get(endpoint: string, path: string, tok?: string): Promise<{ status: number; body: string }> {
@@ -61,7 +64,10 @@ describe('EC2 emulator: instance metadata (IMDS)', function () {
     const tok = await res.text();
     expect((await get(ea, '/latest/meta-data/instance-id')).status, 'IMDSv2 required: no token').to.equal(401);
     expect((await get(ea, '/latest/meta-data/instance-id', 'forged')).status).to.equal(401);
-    expect((await get(await emu.metadataEndpoint(b), '/latest/meta-data/instance-id', tok)).status, "another instance's token").to.equal(401);
+    expect(
+      (await get(await emu.metadataEndpoint(b), '/latest/meta-data/instance-id', tok)).status,
+      "another instance's token",
+    ).to.equal(401);
     expect((await get(ea, '/latest/meta-data/instance-id', tok)).status).to.equal(200);
     clock.step(60_000);
     expect((await get(ea, '/latest/meta-data/instance-id', tok)).status, 'expired').to.equal(401);
@@ -90,7 +96,10 @@ describe('EC2 emulator: instance metadata (IMDS)', function () {
     const action = await get(e, '/latest/meta-data/spot/instance-action', tok);
     expect(action.status).to.equal(200);
     expect(JSON.parse(action.body)).to.deep.equal({ action: 'terminate', time: '2026-11-26T09:02:01Z' });
-    expect(await get(e, '/latest/meta-data/spot/termination-time', tok)).to.deep.equal({ status: 200, body: '2026-11-26T09:02:01Z' });
+    expect(await get(e, '/latest/meta-data/spot/termination-time', tok)).to.deep.equal({
+      status: 200,
+      body: '2026-11-26T09:02:01Z',
+    });
     expect(emu.instance(spot)?.state).to.equal('running');
     clock.step(120_000);
     expect(emu.instance(spot)?.state).to.equal('shutting-down');

@@ -7,7 +7,10 @@ import { AMI_ARM, ec2Client, SUBNET_PUBLIC_A, workerLaunch } from './ec2-test-en
 describe('EC2 emulator: InstanceView for the kubelet simulator', () => {
   it('lists each instance as a would-be Node and notifies on every state change', async () => {
     const clock = new FakeClock(Date.UTC(2026, 10, 22, 6, 0, 0));
-    const emu = await startEc2Emulator({ clock, timings: { bootMs: 1000, terminateMs: 500, terminatedRetentionMs: 2000 } });
+    const emu = await startEc2Emulator({
+      clock,
+      timings: { bootMs: 1000, terminateMs: 500, terminatedRetentionMs: 2000 },
+    });
     const ec2 = ec2Client(emu, 1);
     try {
       const view = emu.instanceView();
@@ -16,7 +19,11 @@ describe('EC2 emulator: InstanceView for the kubelet simulator', () => {
       const inst = (
         await ec2.send(
           new RunInstancesCommand(
-            workerLaunch('arm-worker', { ImageId: AMI_ARM, InstanceType: 'm6g.large', NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PUBLIC_A }] }),
+            workerLaunch('arm-worker', {
+              ImageId: AMI_ARM,
+              InstanceType: 'm6g.large',
+              NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PUBLIC_A }],
+            }),
           ),
         )
       ).Instances![0]!;

@@ -49,7 +49,10 @@ describe('EC2 emulator: instances', function () {
 
   beforeEach(async () => {
     clock = new FakeClock(Date.UTC(2026, 10, 22, 6, 0, 0));
-    emu = await startEc2Emulator({ clock, timings: { bootMs: 1000, stopMs: 500, terminateMs: 700, terminatedRetentionMs: 60_000 } });
+    emu = await startEc2Emulator({
+      clock,
+      timings: { bootMs: 1000, stopMs: 500, terminateMs: 700, terminatedRetentionMs: 60_000 },
+    });
     ec2 = ec2Client(emu);
   });
   afterEach(async () => {
@@ -90,7 +93,11 @@ describe('EC2 emulator: instances', function () {
 
       const dual = await launch(ec2, 'dual', {
         NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_B, PrimaryIpv6: true, Ipv6AddressCount: 1 }],
-        PrivateDnsNameOptions: { HostnameType: 'resource-name', EnableResourceNameDnsARecord: true, EnableResourceNameDnsAAAARecord: true },
+        PrivateDnsNameOptions: {
+          HostnameType: 'resource-name',
+          EnableResourceNameDnsARecord: true,
+          EnableResourceNameDnsAAAARecord: true,
+        },
         MetadataOptions: { HttpTokens: 'required', HttpProtocolIpv6: 'enabled' },
       });
       expect(dual.Ipv6Address).to.match(/^2600:1f18:4a3b:5c02:/);
@@ -98,10 +105,14 @@ describe('EC2 emulator: instances', function () {
       expect(dual.PrivateDnsName).to.equal(`${dual.InstanceId}.ec2.internal`);
       expect(dual.MetadataOptions?.HttpTokens).to.equal('required');
 
-      const wl = await launch(ec2, 'edge', { NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_WAVELENGTH, AssociateCarrierIpAddress: true }] });
+      const wl = await launch(ec2, 'edge', {
+        NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_WAVELENGTH, AssociateCarrierIpAddress: true }],
+      });
       expect(wl.NetworkInterfaces?.[0]?.Association?.CarrierIp).to.match(/^155\./);
       await awsError(
-        launch(ec2, 'bad-carrier', { NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_A, AssociateCarrierIpAddress: true }] }),
+        launch(ec2, 'bad-carrier', {
+          NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_A, AssociateCarrierIpAddress: true }],
+        }),
         'InvalidParameterValue',
         400,
       );
@@ -126,7 +137,11 @@ describe('EC2 emulator: instances', function () {
       expect(b.ReservationId).to.equal(a.ReservationId);
       expect(b.Instances?.[0]?.InstanceId).to.equal(a.Instances?.[0]?.InstanceId);
       expect(emu.instances()).to.have.length(1);
-      await awsError(ec2.send(new RunInstancesCommand({ ...workerLaunch('other'), ClientToken: 'machine-uid-1' })), 'IdempotentParameterMismatch', 400);
+      await awsError(
+        ec2.send(new RunInstancesCommand({ ...workerLaunch('other'), ClientToken: 'machine-uid-1' })),
+        'IdempotentParameterMismatch',
+        400,
+      );
       expect(emu.instances()).to.have.length(1);
     });
 
@@ -144,17 +159,72 @@ describe('EC2 emulator: instances', function () {
       ['a malformed AMI id', { ImageId: 'rhcos' }, 'InvalidAMIID.Malformed', 400],
       ['an unknown instance type', { InstanceType: 'm5.huge' }, 'InvalidParameterValue', 400],
       ['an arm64 type with an x86_64 AMI', { InstanceType: 'm6g.large' }, 'InvalidParameterValue', 400],
-      ['an unknown subnet', { NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0000000000000beef' }] }, 'InvalidSubnetID.NotFound', 400],
-      ['an unknown security group', { NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_A, Groups: ['sg-0000000000000beef'] }] }, 'InvalidGroup.NotFound', 400],
-      ['an instance-level subnet beside a network interface', { SubnetId: SUBNET_PRIVATE_A }, 'InvalidParameterCombination', 400],
-      ['a zone other than the subnet’s', { Placement: { AvailabilityZone: 'us-east-1b' } }, 'InvalidParameterValue', 400],
+      [
+        'an unknown subnet',
+        { NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0000000000000beef' }] },
+        'InvalidSubnetID.NotFound',
+        400,
+      ],
+      [
+        'an unknown security group',
+        { NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_A, Groups: ['sg-0000000000000beef'] }] },
+        'InvalidGroup.NotFound',
+        400,
+      ],
+      [
+        'an instance-level subnet beside a network interface',
+        { SubnetId: SUBNET_PRIVATE_A },
+        'InvalidParameterCombination',
+        400,
+      ],
+      [
+        'a zone other than the subnet’s',
+        { Placement: { AvailabilityZone: 'us-east-1b' } },
+        'InvalidParameterValue',
+        400,
+      ],
       ['user data that is not base64', { UserData: 'not base64!' }, 'InvalidParameterValue', 400],
-      ['duplicate tag keys', { TagSpecifications: [{ ResourceType: 'instance', Tags: [{ Key: 'a', Value: '1' }, { Key: 'a', Value: '2' }] }] }, 'InvalidParameterValue', 400],
-      ['a root volume smaller than the AMI snapshot', { BlockDeviceMappings: [{ DeviceName: '/dev/xvda', Ebs: { VolumeSize: 8 } }] }, 'InvalidBlockDeviceMapping', 400],
-      ['iops on gp2', { BlockDeviceMappings: [{ DeviceName: '/dev/xvda', Ebs: { VolumeSize: 120, VolumeType: 'gp2', Iops: 3000 } }] }, 'InvalidParameterCombination', 400],
-      ['a spot price below the market', { InstanceMarketOptions: { MarketType: 'spot', SpotOptions: { MaxPrice: '0.0001' } } }, 'SpotMaxPriceTooLow', 400],
+      [
+        'duplicate tag keys',
+        {
+          TagSpecifications: [
+            {
+              ResourceType: 'instance',
+              Tags: [
+                { Key: 'a', Value: '1' },
+                { Key: 'a', Value: '2' },
+              ],
+            },
+          ],
+        },
+        'InvalidParameterValue',
+        400,
+      ],
+      [
+        'a root volume smaller than the AMI snapshot',
+        { BlockDeviceMappings: [{ DeviceName: '/dev/xvda', Ebs: { VolumeSize: 8 } }] },
+        'InvalidBlockDeviceMapping',
+        400,
+      ],
+      [
+        'iops on gp2',
+        { BlockDeviceMappings: [{ DeviceName: '/dev/xvda', Ebs: { VolumeSize: 120, VolumeType: 'gp2', Iops: 3000 } }] },
+        'InvalidParameterCombination',
+        400,
+      ],
+      [
+        'a spot price below the market',
+        { InstanceMarketOptions: { MarketType: 'spot', SpotOptions: { MaxPrice: '0.0001' } } },
+        'SpotMaxPriceTooLow',
+        400,
+      ],
       ['an unknown tenancy', { Placement: { Tenancy: 'shared' } }, 'InvalidParameterValue', 400],
-      ['a malformed capacity reservation', { CapacityReservationSpecification: { CapacityReservationTarget: { CapacityReservationId: 'res-1' } } }, 'InvalidCapacityReservationId.Malformed', 400],
+      [
+        'a malformed capacity reservation',
+        { CapacityReservationSpecification: { CapacityReservationTarget: { CapacityReservationId: 'res-1' } } },
+        'InvalidCapacityReservationId.Malformed',
+        400,
+      ],
       ['MinCount above MaxCount', { MinCount: 2, MaxCount: 1 }, 'InvalidParameterValue', 400],
       ['DryRun', { DryRun: true }, 'DryRunOperation', 412],
     ];
@@ -169,7 +239,19 @@ describe('EC2 emulator: instances', function () {
       const inst = await launch(ec2, 'arm', {
         ImageId: AMI_ARM,
         InstanceType: 'm6g.large',
-        BlockDeviceMappings: [{ DeviceName: '/dev/xvda', Ebs: { VolumeSize: 120, VolumeType: 'gp3', Iops: 4000, Throughput: 250, Encrypted: true, KmsKeyId: 'alias/x' } }],
+        BlockDeviceMappings: [
+          {
+            DeviceName: '/dev/xvda',
+            Ebs: {
+              VolumeSize: 120,
+              VolumeType: 'gp3',
+              Iops: 4000,
+              Throughput: 250,
+              Encrypted: true,
+              KmsKeyId: 'alias/x',
+            },
+          },
+        ],
         InstanceMarketOptions: { MarketType: 'spot', SpotOptions: { MaxPrice: '1.0' } },
         IamInstanceProfile: { Name: `${CLUSTER}-worker-profile` },
         UserData: Buffer.from('{"ignition":{}}').toString('base64'),
@@ -177,13 +259,25 @@ describe('EC2 emulator: instances', function () {
       expect(inst.Architecture).to.equal('arm64');
       expect(inst.InstanceLifecycle).to.equal('spot');
       expect(inst.SpotInstanceRequestId).to.match(/^sir-/);
-      expect(inst.IamInstanceProfile?.Arn).to.equal(`arn:aws:iam::123456789012:instance-profile/${CLUSTER}-worker-profile`);
-      expect(emu.instance(inst.InstanceId!)?.blockDevices[0]).to.include({ volumeSizeGiB: 120, volumeType: 'gp3', encrypted: true, iops: 4000, throughput: 250 });
+      expect(inst.IamInstanceProfile?.Arn).to.equal(
+        `arn:aws:iam::123456789012:instance-profile/${CLUSTER}-worker-profile`,
+      );
+      expect(emu.instance(inst.InstanceId!)?.blockDevices[0]).to.include({
+        volumeSizeGiB: 120,
+        volumeType: 'gp3',
+        encrypted: true,
+        iops: 4000,
+        throughput: 250,
+      });
     });
 
     it('answers InsufficientInstanceCapacity (5xx) and VcpuLimitExceeded (4xx) when the knobs say so', async () => {
       emu.setInsufficientCapacity('m5.large', 'us-east-1a');
-      const err = await awsError(ec2.send(new RunInstancesCommand(workerLaunch('x'))), 'InsufficientInstanceCapacity', 500);
+      const err = await awsError(
+        ec2.send(new RunInstancesCommand(workerLaunch('x'))),
+        'InsufficientInstanceCapacity',
+        500,
+      );
       expect(err.$fault).to.equal('server');
       await launch(ec2, 'b-zone', { NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_B }] });
       emu.setInsufficientCapacity('m5.large', 'us-east-1a', false);
@@ -195,9 +289,18 @@ describe('EC2 emulator: instances', function () {
     it('has no p5.48xlarge capacity in any zone by default, until a zone is given some', async () => {
       const p5 = { ...workerLaunch('gpu'), InstanceType: 'p5.48xlarge' as const };
       await awsError(ec2.send(new RunInstancesCommand(p5)), 'InsufficientInstanceCapacity', 500);
-      await awsError(ec2.send(new RunInstancesCommand({ ...p5, NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_B }] })), 'InsufficientInstanceCapacity', 500);
+      await awsError(
+        ec2.send(
+          new RunInstancesCommand({ ...p5, NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_B }] }),
+        ),
+        'InsufficientInstanceCapacity',
+        500,
+      );
       emu.setInsufficientCapacity('p5.48xlarge', 'us-east-1b', false);
-      await launch(ec2, 'gpu-b', { InstanceType: 'p5.48xlarge', NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_B }] });
+      await launch(ec2, 'gpu-b', {
+        InstanceType: 'p5.48xlarge',
+        NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_B }],
+      });
       await awsError(ec2.send(new RunInstancesCommand(p5)), 'InsufficientInstanceCapacity', 500);
     });
   });
@@ -212,7 +315,11 @@ describe('EC2 emulator: instances', function () {
       expect((await describeOne(ec2, id)).State?.Name).to.equal('running');
 
       const stop = await ec2.send(new StopInstancesCommand({ InstanceIds: [id] }));
-      expect(stop.StoppingInstances?.[0]).to.deep.include({ InstanceId: id, CurrentState: { Code: 64, Name: 'stopping' }, PreviousState: { Code: 16, Name: 'running' } });
+      expect(stop.StoppingInstances?.[0]).to.deep.include({
+        InstanceId: id,
+        CurrentState: { Code: 64, Name: 'stopping' },
+        PreviousState: { Code: 16, Name: 'running' },
+      });
       clock.step(500);
       const stopped = await describeOne(ec2, id);
       expect(stopped.State?.Name).to.equal('stopped');
@@ -231,7 +338,10 @@ describe('EC2 emulator: instances', function () {
     it('terminates through shutting-down, keeps terminated instances visible without network details, then forgets them', async () => {
       const id = (await launch(ec2, 'term')).InstanceId!;
       const t = await ec2.send(new TerminateInstancesCommand({ InstanceIds: [id] }));
-      expect(t.TerminatingInstances?.[0]).to.deep.include({ CurrentState: { Code: 32, Name: 'shutting-down' }, PreviousState: { Code: 0, Name: 'pending' } });
+      expect(t.TerminatingInstances?.[0]).to.deep.include({
+        CurrentState: { Code: 32, Name: 'shutting-down' },
+        PreviousState: { Code: 0, Name: 'pending' },
+      });
       clock.step(700);
       const gone = await describeOne(ec2, id);
       expect(gone.State).to.deep.equal({ Code: 48, Name: 'terminated' });
@@ -283,7 +393,8 @@ describe('EC2 emulator: instances', function () {
   describe('OS-initiated shutdown, termination protection and instance status', () => {
     it('stops on an OS shutdown by default and terminates when launched with InstanceInitiatedShutdownBehavior=terminate', async () => {
       const stopper = (await launch(ec2, 'stopper')).InstanceId!;
-      const terminator = (await launch(ec2, 'terminator', { InstanceInitiatedShutdownBehavior: 'terminate' })).InstanceId!;
+      const terminator = (await launch(ec2, 'terminator', { InstanceInitiatedShutdownBehavior: 'terminate' }))
+        .InstanceId!;
       clock.step(1000);
       emu.shutdownFromInside(stopper);
       emu.shutdownFromInside(terminator);
@@ -303,7 +414,9 @@ describe('EC2 emulator: instances', function () {
       clock.step(1000);
       const b = (await launch(ec2, 'b')).InstanceId!;
       const running = await ec2.send(new DescribeInstanceStatusCommand({}));
-      expect(running.InstanceStatuses?.map((s) => [s.InstanceId, s.InstanceStatus?.Status, s.SystemStatus?.Status])).to.deep.equal([[a, 'ok', 'ok']]);
+      expect(
+        running.InstanceStatuses?.map((s) => [s.InstanceId, s.InstanceStatus?.Status, s.SystemStatus?.Status]),
+      ).to.deep.equal([[a, 'ok', 'ok']]);
       const all = await ec2.send(new DescribeInstanceStatusCommand({ IncludeAllInstances: true }));
       expect(all.InstanceStatuses?.map((s) => [s.InstanceId, s.InstanceState?.Name])).to.deep.equal([
         [a, 'running'],
@@ -315,15 +428,25 @@ describe('EC2 emulator: instances', function () {
   describe('DescribeInstances', () => {
     it('fails the whole call with InvalidInstanceID.NotFound naming unknown ids, and Malformed for bad ids', async () => {
       const id = (await launch(ec2, 'x')).InstanceId!;
-      const err = await awsError(ec2.send(new DescribeInstancesCommand({ InstanceIds: [id, 'i-0123456789abcdef0'] })), 'InvalidInstanceID.NotFound', 400);
+      const err = await awsError(
+        ec2.send(new DescribeInstancesCommand({ InstanceIds: [id, 'i-0123456789abcdef0'] })),
+        'InvalidInstanceID.NotFound',
+        400,
+      );
       expect(err.message).to.equal("The instance ID 'i-0123456789abcdef0' does not exist");
-      await awsError(ec2.send(new DescribeInstancesCommand({ InstanceIds: ['i-xyz'] })), 'InvalidInstanceID.Malformed', 400);
+      await awsError(
+        ec2.send(new DescribeInstancesCommand({ InstanceIds: ['i-xyz'] })),
+        'InvalidInstanceID.Malformed',
+        400,
+      );
     });
 
     it('filters by tags, tag keys, state, ids, VPC, subnet and private DNS name, with wildcards', async () => {
       const a = await launch(ec2, 'machine-a');
       const b = await launch(ec2, 'machine-b', { NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: SUBNET_PRIVATE_B }] });
-      await launch(ec2, 'other', { TagSpecifications: [{ ResourceType: 'instance', Tags: [{ Key: 'Name', Value: 'machine-a' }] }] });
+      await launch(ec2, 'other', {
+        TagSpecifications: [{ ResourceType: 'instance', Tags: [{ Key: 'Name', Value: 'machine-a' }] }],
+      });
       clock.step(1000);
       await ec2.send(new TerminateInstancesCommand({ InstanceIds: [b.InstanceId!] }));
       const ids = async (Filters: { Name: string; Values: string[] }[]) => {
@@ -332,14 +455,22 @@ describe('EC2 emulator: instances', function () {
       };
       const owned = { Name: `tag:kubernetes.io/cluster/${CLUSTER}`, Values: ['owned'] };
       expect(await ids([{ Name: 'tag:Name', Values: ['machine-a'] }, owned])).to.deep.equal([a.InstanceId]);
-      expect(await ids([{ Name: 'tag:Name', Values: ['machine-*'] }, owned])).to.deep.equal([a.InstanceId, b.InstanceId]);
+      expect(await ids([{ Name: 'tag:Name', Values: ['machine-*'] }, owned])).to.deep.equal([
+        a.InstanceId,
+        b.InstanceId,
+      ]);
       expect(await ids([{ Name: 'tag-key', Values: [`kubernetes.io/cluster/${CLUSTER}`] }])).to.have.length(2);
-      expect(await ids([{ Name: 'instance-state-name', Values: ['running', 'pending'] }, owned])).to.deep.equal([a.InstanceId]);
+      expect(await ids([{ Name: 'instance-state-name', Values: ['running', 'pending'] }, owned])).to.deep.equal([
+        a.InstanceId,
+      ]);
       expect(await ids([{ Name: 'instance-state-name', Values: ['shutting-down'] }])).to.deep.equal([b.InstanceId]);
       expect(await ids([{ Name: 'subnet-id', Values: [SUBNET_PRIVATE_B] }])).to.deep.equal([b.InstanceId]);
       expect(await ids([{ Name: 'vpc-id', Values: [VPC] }])).to.have.length(3);
       expect(await ids([{ Name: 'private-dns-name', Values: [a.PrivateDnsName!] }])).to.deep.equal([a.InstanceId]);
-      expect(await ids([{ Name: 'instance-id', Values: [a.InstanceId!, b.InstanceId!] }])).to.deep.equal([a.InstanceId, b.InstanceId]);
+      expect(await ids([{ Name: 'instance-id', Values: [a.InstanceId!, b.InstanceId!] }])).to.deep.equal([
+        a.InstanceId,
+        b.InstanceId,
+      ]);
       expect(await ids([{ Name: 'tag:Name', Values: ['nobody'] }])).to.deep.equal([]);
       await awsError(ids([{ Name: 'colour', Values: ['blue'] }]), 'InvalidParameterValue', 400);
     });
@@ -356,8 +487,16 @@ describe('EC2 emulator: instances', function () {
       expect(pages).to.deep.equal([5, 5, 2]);
       expect(new Set(seen).size).to.equal(12);
       await awsError(ec2.send(new DescribeInstancesCommand({ MaxResults: 3 })), 'InvalidParameterValue', 400);
-      await awsError(ec2.send(new DescribeInstancesCommand({ MaxResults: 5, InstanceIds: [seen[0]!] })), 'InvalidParameterCombination', 400);
-      await awsError(ec2.send(new DescribeInstancesCommand({ MaxResults: 5, NextToken: 'garbage' })), 'InvalidParameterValue', 400);
+      await awsError(
+        ec2.send(new DescribeInstancesCommand({ MaxResults: 5, InstanceIds: [seen[0]!] })),
+        'InvalidParameterCombination',
+        400,
+      );
+      await awsError(
+        ec2.send(new DescribeInstancesCommand({ MaxResults: 5, NextToken: 'garbage' })),
+        'InvalidParameterValue',
+        400,
+      );
     });
   });
 
@@ -382,15 +521,25 @@ describe('EC2 emulator: instances', function () {
         [id, 'instance', 'b'],
         [SUBNET_PRIVATE_A, 'subnet', 'b'],
       ]);
-      await awsError(ec2.send(new CreateTagsCommand({ Resources: [id, 'i-0123456789abcdef0'], Tags: [{ Key: 'x', Value: 'y' }] })), 'InvalidInstanceID.NotFound');
+      await awsError(
+        ec2.send(new CreateTagsCommand({ Resources: [id, 'i-0123456789abcdef0'], Tags: [{ Key: 'x', Value: 'y' }] })),
+        'InvalidInstanceID.NotFound',
+      );
       expect((await describeOne(ec2, id)).Tags?.some((t) => t.Key === 'x')).to.equal(false);
-      await awsError(ec2.send(new CreateTagsCommand({ Resources: [id], Tags: [{ Key: 'aws:reserved', Value: 'y' }] })), 'InvalidParameterValue');
+      await awsError(
+        ec2.send(new CreateTagsCommand({ Resources: [id], Tags: [{ Key: 'aws:reserved', Value: 'y' }] })),
+        'InvalidParameterValue',
+      );
       const many = Array.from({ length: 50 }, (_, i) => ({ Key: `k${i}`, Value: 'v' }));
       await awsError(ec2.send(new CreateTagsCommand({ Resources: [id], Tags: many })), 'TagLimitExceeded');
 
-      await ec2.send(new DeleteTagsCommand({ Resources: [id], Tags: [{ Key: 'team', Value: 'not-b' }, { Key: 'Name' }] }));
+      await ec2.send(
+        new DeleteTagsCommand({ Resources: [id], Tags: [{ Key: 'team', Value: 'not-b' }, { Key: 'Name' }] }),
+      );
       const after = (await describeOne(ec2, id)).Tags!;
-      expect(after.map((t) => t.Key)).to.include('team').and.not.include('Name');
+      expect(after.map((t) => t.Key))
+        .to.include('team')
+        .and.not.include('Name');
     });
   });
 });
@@ -402,7 +551,10 @@ describe('EC2 emulator: SDK waiters', () => {
     try {
       const id = (await launch(ec2, 'wait')).InstanceId!;
       const started = Date.now();
-      const res = await waitUntilInstanceRunning({ client: ec2, maxWaitTime: 5, minDelay: 0.05, maxDelay: 0.1 }, { InstanceIds: [id] });
+      const res = await waitUntilInstanceRunning(
+        { client: ec2, maxWaitTime: 5, minDelay: 0.05, maxDelay: 0.1 },
+        { InstanceIds: [id] },
+      );
       expect(res.state).to.equal('SUCCESS');
       expect(Date.now() - started).to.be.lessThan(3000);
       expect(emu.knobs.counts('DescribeInstances').total).to.be.at.least(2);

@@ -20,7 +20,8 @@ describe('EC2 emulator: persistence in a dataDir', () => {
     const clock = new FakeClock(Date.UTC(2026, 10, 22, 6, 0, 0));
     const first = await startEc2Emulator({ clock, dataDir: dir, timings: { bootMs: 1000, terminateMs: 1000 } });
     let c = ec2Client(first, 1);
-    const keep = (await c.send(new RunInstancesCommand({ ...workerLaunch('keep'), ClientToken: 'uid-keep' }))).Instances![0]!.InstanceId!;
+    const keep = (await c.send(new RunInstancesCommand({ ...workerLaunch('keep'), ClientToken: 'uid-keep' })))
+      .Instances![0]!.InstanceId!;
     const drop = (await c.send(new RunInstancesCommand(workerLaunch('drop')))).Instances![0]!.InstanceId!;
     clock.step(1000);
     await c.send(new TerminateInstancesCommand({ InstanceIds: [drop] }));
@@ -35,7 +36,9 @@ describe('EC2 emulator: persistence in a dataDir', () => {
       expect(second.instance(keep)?.tags).to.deep.include({ key: 'Name', value: 'keep' });
       clock.step(1000);
       const out = await c.send(new DescribeInstancesCommand({ InstanceIds: [keep, drop] }));
-      const states = Object.fromEntries(out.Reservations!.flatMap((r) => r.Instances!).map((i) => [i.InstanceId, i.State?.Name]));
+      const states = Object.fromEntries(
+        out.Reservations!.flatMap((r) => r.Instances!).map((i) => [i.InstanceId, i.State?.Name]),
+      );
       expect(states).to.deep.equal({ [keep]: 'running', [drop]: 'terminated' });
       const again = await c.send(new RunInstancesCommand({ ...workerLaunch('keep'), ClientToken: 'uid-keep' }));
       expect(again.Instances![0]!.InstanceId, 'the idempotency token survived the restart').to.equal(keep);

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { GceApiError } from '../../../../providers/gcp/emulator/api-error.js';
-import { boundaryOf, MAX_BATCH_CALLS, parseBatchRequest, renderBatchResponse } from '../../../../providers/gcp/emulator/batch.js';
+import {
+  boundaryOf,
+  MAX_BATCH_CALLS,
+  parseBatchRequest,
+  renderBatchResponse,
+} from '../../../../providers/gcp/emulator/batch.js';
 
 // A body as gcloud's HTTP batch writer (Python email.mime) produces it: LF line ends, quoted boundary.
 const B = '===============7330845974216740156==';
@@ -31,13 +36,20 @@ describe('GCE emulator: the batch wire format', () => {
     const requests = parseBatchRequest(`multipart/mixed; boundary="${B}"`, body);
     expect(requests.map((r) => [r.contentId, r.method, r.target, r.body])).to.deep.equal([
       ['b29c5de2-0db4-490b-b421-6a51b598bd22+0', 'POST', '/compute/v1/projects/p/zones/z/instances', '{"name": "a"}'],
-      ['b29c5de2-0db4-490b-b421-6a51b598bd22+1', 'DELETE', '/compute/v1/projects/p/zones/z/instances/b?requestId=x', ''],
+      [
+        'b29c5de2-0db4-490b-b421-6a51b598bd22+1',
+        'DELETE',
+        '/compute/v1/projects/p/zones/z/instances/b?requestId=x',
+        '',
+      ],
     ]);
     expect(requests[0]?.headers['content-type']).to.equal('application/json');
   });
 
   it('accepts CRLF line ends and an unquoted boundary', () => {
-    const body = `${part('7', 'GET /compute/v1/projects/p/zones/z/instances/a HTTP/1.1')}\n--${B}--\n`.split('\n').join('\r\n');
+    const body = `${part('7', 'GET /compute/v1/projects/p/zones/z/instances/a HTTP/1.1')}\n--${B}--\n`
+      .split('\n')
+      .join('\r\n');
     const [r] = parseBatchRequest(`multipart/mixed; boundary=${B}`, body);
     expect([r?.method, r?.target, r?.body]).to.deep.equal(['GET', '/compute/v1/projects/p/zones/z/instances/a', '']);
   });
@@ -54,14 +66,23 @@ describe('GCE emulator: the batch wire format', () => {
     };
     expect(refusal('application/json', '{}')).to.match(/Content-Type: a batch request must be multipart\/mixed/);
     expect(refusal('multipart/mixed', '')).to.match(/needs a boundary parameter/);
-    expect(refusal(`multipart/mixed; boundary=${B}`, `--${B}\nContent-Type: text/plain\n\nhello\n--${B}--\n`)).to.match(/batch part 1: Content-Type must be application\/http/);
+    expect(refusal(`multipart/mixed; boundary=${B}`, `--${B}\nContent-Type: text/plain\n\nhello\n--${B}--\n`)).to.match(
+      /batch part 1: Content-Type must be application\/http/,
+    );
     expect(refusal(`multipart/mixed; boundary=${B}`, part('0', 'GET /x HTTP/1.1'))).to.match(/closing boundary/);
-    expect(refusal(`multipart/mixed; boundary=${B}`, `${part('0', 'nonsense')}\n--${B}--`)).to.match(/batch part 1: the request line/);
+    expect(refusal(`multipart/mixed; boundary=${B}`, `${part('0', 'nonsense')}\n--${B}--`)).to.match(
+      /batch part 1: the request line/,
+    );
   });
 
   it(`refuses more than ${MAX_BATCH_CALLS} calls in one batch`, () => {
-    const parts = Array.from({ length: MAX_BATCH_CALLS + 1 }, (_, i) => part(String(i), 'GET /compute/v1/projects/p HTTP/1.1'));
-    expect(() => parseBatchRequest(`multipart/mixed; boundary=${B}`, `${parts.join('\n')}\n--${B}--`)).to.throw(GceApiError, /at most 1000 calls/);
+    const parts = Array.from({ length: MAX_BATCH_CALLS + 1 }, (_, i) =>
+      part(String(i), 'GET /compute/v1/projects/p HTTP/1.1'),
+    );
+    expect(() => parseBatchRequest(`multipart/mixed; boundary=${B}`, `${parts.join('\n')}\n--${B}--`)).to.throw(
+      GceApiError,
+      /at most 1000 calls/,
+    );
   });
 
   it('takes the boundary from a quoted parameter among others', () => {
@@ -79,7 +100,9 @@ describe('GCE emulator: the batch wire format', () => {
     expect(out.contentType).to.equal('multipart/mixed; boundary=batch_x');
     const parts = out.body.split('--batch_x');
     expect(parts).to.have.length(4);
-    expect(parts[1]).to.include('Content-ID: <response-u+0>\r\n\r\nHTTP/1.1 200 OK\r\n').and.to.include('{"kind":"compute#operation"}');
+    expect(parts[1])
+      .to.include('Content-ID: <response-u+0>\r\n\r\nHTTP/1.1 200 OK\r\n')
+      .and.to.include('{"kind":"compute#operation"}');
     expect(parts[2]).to.include('Content-ID: <response-u+1>\r\n\r\nHTTP/1.1 404 Not Found\r\n');
     expect(parts[3]).to.equal('--\r\n');
   });

@@ -1,12 +1,26 @@
 import { expect } from 'chai';
 import { FakeClock } from '../../../../lib/index.js';
 import { startGceEmulator, type GceEmulator } from '../../../../providers/gcp/emulator/index.js';
-import { clientsFor, closeClients, errorOf, insert, NO_RETRY, PROJECT, REGION, rid, until, waitDone, ZONE, type Clients } from './fixtures.js';
+import {
+  clientsFor,
+  closeClients,
+  errorOf,
+  insert,
+  NO_RETRY,
+  PROJECT,
+  REGION,
+  rid,
+  until,
+  waitDone,
+  ZONE,
+  type Clients,
+} from './fixtures.js';
 
 describe('GCE emulator: fault knobs as the client sees them', () => {
   let emu: GceEmulator;
   let c: Clients;
-  const get = (name: string, opts?: typeof NO_RETRY) => c.instances.get({ project: PROJECT, zone: ZONE, instance: name }, opts);
+  const get = (name: string, opts?: typeof NO_RETRY) =>
+    c.instances.get({ project: PROJECT, zone: ZONE, instance: name }, opts);
 
   beforeEach(async () => {
     emu = await startGceEmulator({ bootDelayMs: 50, stopDelayMs: 20, deleteDelayMs: 20 });
@@ -79,19 +93,29 @@ describe('GCE emulator: fault knobs as the client sees them', () => {
   });
 
   it('has no a3-highgpu-8g in any zone by default, until a zone is given some', async () => {
-    const a3 = { machineType: `zones/${ZONE}/machineTypes/a3-highgpu-8g`, scheduling: { onHostMaintenance: 'TERMINATE' } };
-    expect((await waitDone(c, await insert(c, 'a3-a', a3))).error?.errors?.[0]?.code).to.equal('ZONE_RESOURCE_POOL_EXHAUSTED');
+    const a3 = {
+      machineType: `zones/${ZONE}/machineTypes/a3-highgpu-8g`,
+      scheduling: { onHostMaintenance: 'TERMINATE' },
+    };
+    expect((await waitDone(c, await insert(c, 'a3-a', a3))).error?.errors?.[0]?.code).to.equal(
+      'ZONE_RESOURCE_POOL_EXHAUSTED',
+    );
     emu.setStockout('a3-highgpu-8g', ZONE, false);
     expect((await waitDone(c, await insert(c, 'a3-b', a3))).error ?? null).to.equal(null);
     emu.setStockout('a3-highgpu-8g', ZONE, true);
-    expect((await waitDone(c, await insert(c, 'a3-c', a3))).error?.errors?.[0]?.code).to.equal('ZONE_RESOURCE_POOL_EXHAUSTED');
+    expect((await waitDone(c, await insert(c, 'a3-c', a3))).error?.errors?.[0]?.code).to.equal(
+      'ZONE_RESOURCE_POOL_EXHAUSTED',
+    );
   });
 
   it('reports regional CPU quota exhaustion inside the insert operation as QUOTA_EXCEEDED 403', async () => {
     emu.setQuotaLimit(REGION, 'CPUS', 6);
     expect((await waitDone(c, await insert(c, 'q-a'))).error ?? null).to.equal(null);
     const op = await waitDone(c, await insert(c, 'q-b'));
-    expect(op.error?.errors?.[0]).to.deep.include({ code: 'QUOTA_EXCEEDED', message: `Quota 'CPUS' exceeded.  Limit: 6.0 in region ${REGION}.` });
+    expect(op.error?.errors?.[0]).to.deep.include({
+      code: 'QUOTA_EXCEEDED',
+      message: `Quota 'CPUS' exceeded.  Limit: 6.0 in region ${REGION}.`,
+    });
     expect(op.httpErrorStatusCode).to.equal(403);
     const [region] = await c.regions.get({ project: PROJECT, region: REGION });
     expect(region.quotas?.find((q) => q.metric === 'CPUS')).to.deep.include({ limit: 6, usage: 4 });
@@ -128,7 +152,9 @@ describe('GCE emulator: time-based knobs on a fake clock', () => {
     const c = clientsFor(emu);
     try {
       await insert(c, 'ec-a');
-      expect((await errorOf(c.instances.get({ project: PROJECT, zone: ZONE, instance: 'ec-a' }))).httpStatusCode).to.equal(404);
+      expect(
+        (await errorOf(c.instances.get({ project: PROJECT, zone: ZONE, instance: 'ec-a' }))).httpStatusCode,
+      ).to.equal(404);
       const [listed] = await c.instances.list({ project: PROJECT, zone: ZONE });
       expect(listed.map((i) => i.name)).to.deep.equal(['ec-a']);
       clock.step(3_000);

@@ -65,7 +65,7 @@ describe('GCE list filter expressions', () => {
     expect(matches('(name eq worker-foo-1)(status eq RUNNING)')).to.equal(true);
   });
 
-  it('reads eq/ne patterns as RE2 (GCE\'s syntax), not as ECMAScript', () => {
+  it("reads eq/ne patterns as RE2 (GCE's syntax), not as ECMAScript", () => {
     // RE2 inline flags and one-letter Unicode classes; an ECMAScript RegExp rejects or misreads both.
     expect(matches('name eq "(?i)WORKER-FOO-1"')).to.equal(true);
     expect(matches('name eq "\\pL+-\\pL+-1"')).to.equal(true);

@@ -90,7 +90,8 @@ export function instanceBody(name: string, over: Partial<IInstance> = {}, zone =
         initializeParams: {
           diskSizeGb: '128',
           diskType: `zones/${zone}/diskTypes/pd-ssd`,
-          sourceImage: 'https://compute.googleapis.com/compute/v1/projects/rhcos-cloud/global/images/rhcos-9-6-20251023-0-gcp-x86-64',
+          sourceImage:
+            'https://compute.googleapis.com/compute/v1/projects/rhcos-cloud/global/images/rhcos-9-6-20251023-0-gcp-x86-64',
           labels: {},
         },
       },
@@ -102,26 +103,45 @@ export function instanceBody(name: string, over: Partial<IInstance> = {}, zone =
         accessConfigs: [],
       },
     ],
-    serviceAccounts: [{ email: 'worker@test-project.iam.gserviceaccount.com', scopes: ['https://www.googleapis.com/auth/cloud-platform'] }],
+    serviceAccounts: [
+      {
+        email: 'worker@test-project.iam.gserviceaccount.com',
+        scopes: ['https://www.googleapis.com/auth/cloud-platform'],
+      },
+    ],
     metadata: { items: [{ key: 'user-data', value: '{"ignition":{"version":"3.2.0"}}' }] },
     ...over,
   };
 }
 
-export async function insert(c: Clients, name: string, over: Partial<IInstance> = {}, requestId = rid(), zone = ZONE): Promise<IOperation> {
-  const [lro] = await c.instances.insert({ project: PROJECT, zone, requestId, instanceResource: instanceBody(name, over, zone) });
+export async function insert(
+  c: Clients,
+  name: string,
+  over: Partial<IInstance> = {},
+  requestId = rid(),
+  zone = ZONE,
+): Promise<IOperation> {
+  const [lro] = await c.instances.insert({
+    project: PROJECT,
+    zone,
+    requestId,
+    instanceResource: instanceBody(name, over, zone),
+  });
   return lro.latestResponse as IOperation;
 }
 
 /** Polls zoneOperations.wait until the operation is DONE (the wait itself returns early after its limit). */
 export async function waitDone(c: Clients, op: IOperation, zone = ZONE): Promise<IOperation> {
   let cur = op;
-  for (let i = 0; i < 50 && cur.status !== 'DONE'; i++) [cur] = await c.zoneOps.wait({ project: PROJECT, zone, operation: cur.name ?? '' });
+  for (let i = 0; i < 50 && cur.status !== 'DONE'; i++)
+    [cur] = await c.zoneOps.wait({ project: PROJECT, zone, operation: cur.name ?? '' });
   return cur;
 }
 
 /** The error a call rejects with (fails the test when it resolves). */
-export async function errorOf(p: Promise<unknown>): Promise<{ code?: number; httpStatusCode?: number; message: string }> {
+export async function errorOf(
+  p: Promise<unknown>,
+): Promise<{ code?: number; httpStatusCode?: number; message: string }> {
   try {
     await p;
   } catch (err) {

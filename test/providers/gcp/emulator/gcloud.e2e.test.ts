@@ -66,12 +66,19 @@ suite(`GCE emulator: gcloud compute against it${gcloud ? '' : ' (skipped: gcloud
   });
 
   const gc = async (...args: string[]) => {
-    const { stdout } = await run(gcloud as string, [...args, '--format=json'], { env: { ...process.env, CLOUDSDK_CONFIG: dir }, timeout: 90_000 });
+    const { stdout } = await run(gcloud as string, [...args, '--format=json'], {
+      env: { ...process.env, CLOUDSDK_CONFIG: dir },
+      timeout: 90_000,
+    });
     return (stdout.trim() === '' ? [] : JSON.parse(stdout)) as Record<string, unknown> | Record<string, unknown>[];
   };
 
   it('lists the instances of every zone (aggregatedList) through a name filter', async () => {
-    const listed = (await gc('compute', 'instances', 'list', '--filter=name~foo')) as { name: string; zone: string; status: string }[];
+    const listed = (await gc('compute', 'instances', 'list', '--filter=name~foo')) as {
+      name: string;
+      zone: string;
+      status: string;
+    }[];
     expect(listed.map((i) => i.name)).to.deep.equal(['gcloud-foo']);
     expect(listed[0]?.zone).to.match(/zones\/us-central1-a$/);
     expect(emu.knobs.counts('instances.aggregatedList').total).to.be.greaterThan(0);

@@ -6,9 +6,18 @@ import { clientsFor, closeClients, insert, type Clients } from './fixtures.js';
 
 const flavor = { 'Metadata-Flavor': 'Google' };
 
-async function get(host: string, path: string, headers: Record<string, string> = flavor): Promise<{ status: number; body: string; etag: string | null; flavor: string | null }> {
+async function get(
+  host: string,
+  path: string,
+  headers: Record<string, string> = flavor,
+): Promise<{ status: number; body: string; etag: string | null; flavor: string | null }> {
   const res = await fetch(`http://${host}/computeMetadata/v1/${path}`, { headers });
-  return { status: res.status, body: await res.text(), etag: res.headers.get('etag'), flavor: res.headers.get('metadata-flavor') };
+  return {
+    status: res.status,
+    body: await res.text(),
+    etag: res.headers.get('etag'),
+    flavor: res.headers.get('metadata-flavor'),
+  };
 }
 
 describe('GCE emulator: instance metadata server', function () {
@@ -77,7 +86,9 @@ describe('GCE emulator: instance metadata server', function () {
 
   it('answers a wait_for_change at once when the ETag is already stale, and with the same value at its timeout', async () => {
     const host = await emu.metadataHost('spot-a');
-    expect((await get(host, 'instance/preempted?wait_for_change=true&timeout_sec=60&last_etag=0000')).body).to.equal('FALSE');
+    expect((await get(host, 'instance/preempted?wait_for_change=true&timeout_sec=60&last_etag=0000')).body).to.equal(
+      'FALSE',
+    );
     const { etag } = await get(host, 'instance/preempted');
     const waiting = get(host, `instance/preempted?wait_for_change=true&timeout_sec=5&last_etag=${etag}`);
     await new Promise((r) => setTimeout(r, 50));

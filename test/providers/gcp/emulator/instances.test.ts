@@ -1,7 +1,18 @@
 import { expect } from 'chai';
 import { FakeClock } from '../../../../lib/index.js';
 import { startGceEmulator, type GceEmulator } from '../../../../providers/gcp/emulator/index.js';
-import { clientsFor, closeClients, errorOf, insert, PROJECT, rid, until, waitDone, ZONE, type Clients } from './fixtures.js';
+import {
+  clientsFor,
+  closeClients,
+  errorOf,
+  insert,
+  PROJECT,
+  rid,
+  until,
+  waitDone,
+  ZONE,
+  type Clients,
+} from './fixtures.js';
 
 describe('GCE emulator: instances through @google-cloud/compute', () => {
   let emu: GceEmulator;
@@ -40,19 +51,32 @@ describe('GCE emulator: instances through @google-cloud/compute', () => {
   });
 
   it('lists with a label filter and pages with maxResults/pageToken (the client autopaginates)', async () => {
-    for (const n of ['p1', 'p2', 'p3', 'p4', 'p5']) await insert(c, n, { labels: { role: n === 'p5' ? 'master' : 'worker' } });
-    const [workers] = await c.instances.list({ project: PROJECT, zone: ZONE, filter: 'labels.role = worker', maxResults: 2 });
+    for (const n of ['p1', 'p2', 'p3', 'p4', 'p5'])
+      await insert(c, n, { labels: { role: n === 'p5' ? 'master' : 'worker' } });
+    const [workers] = await c.instances.list({
+      project: PROJECT,
+      zone: ZONE,
+      filter: 'labels.role = worker',
+      maxResults: 2,
+    });
     expect(workers.map((i) => i.name)).to.deep.equal(['p1', 'p2', 'p3', 'p4']);
     expect(emu.knobs.counts('instances.list').total).to.equal(2);
 
-    const [firstPage, , raw] = await c.instances.list({ project: PROJECT, zone: ZONE, maxResults: 3 }, { autoPaginate: false });
+    const [firstPage, , raw] = await c.instances.list(
+      { project: PROJECT, zone: ZONE, maxResults: 3 },
+      { autoPaginate: false },
+    );
     expect(firstPage.map((i) => i.name)).to.deep.equal(['p1', 'p2', 'p3']);
     expect(raw?.nextPageToken).to.be.a('string');
     const [byName] = await c.instances.list({ project: PROJECT, zone: ZONE, filter: 'name = "p3"' });
     expect(byName.map((i) => i.name)).to.deep.equal(['p3']);
     const [byRegex] = await c.instances.list({ project: PROJECT, zone: ZONE, filter: 'name eq "p[12]"' });
     expect(byRegex.map((i) => i.name)).to.deep.equal(['p1', 'p2']);
-    const [masters] = await c.instances.list({ project: PROJECT, zone: ZONE, filter: '(labels.role = master) OR (name = "p1")' });
+    const [masters] = await c.instances.list({
+      project: PROJECT,
+      zone: ZONE,
+      filter: '(labels.role = master) OR (name = "p1")',
+    });
     expect(masters.map((i) => i.name)).to.deep.equal(['p1', 'p5']);
   });
 
@@ -61,7 +85,10 @@ describe('GCE emulator: instances through @google-cloud/compute', () => {
     await insert(c, 'agg-b', {}, rid(), 'us-central1-b');
     const names: Record<string, string[]> = {};
     const warnings = new Set<string>();
-    for await (const [scope, list] of c.instances.aggregatedListAsync({ project: PROJECT, maxResults: 1 }, { autoPaginate: false })) {
+    for await (const [scope, list] of c.instances.aggregatedListAsync(
+      { project: PROJECT, maxResults: 1 },
+      { autoPaginate: false },
+    )) {
       if (list.instances?.length) names[scope] = [...(names[scope] ?? []), ...list.instances.map((i) => i.name ?? '')];
       else if (list.warning?.code === 'NO_RESULTS_ON_PAGE') warnings.add(scope);
     }
@@ -90,7 +117,12 @@ describe('GCE emulator: instances through @google-cloud/compute', () => {
     const err = await errorOf(c.instances.delete({ project: PROJECT, zone: ZONE, instance: 'prot-a' }));
     expect(err.httpStatusCode).to.equal(400);
     expect(err.message).to.contain('protected against deletion');
-    await c.instances.setDeletionProtection({ project: PROJECT, zone: ZONE, resource: 'prot-a', deletionProtection: false });
+    await c.instances.setDeletionProtection({
+      project: PROJECT,
+      zone: ZONE,
+      resource: 'prot-a',
+      deletionProtection: false,
+    });
     await c.instances.delete({ project: PROJECT, zone: ZONE, instance: 'prot-a' });
     expect(emu.instance('prot-a')?.status).to.equal('STOPPING');
   });
@@ -105,11 +137,26 @@ describe('GCE emulator: instances through @google-cloud/compute', () => {
       instancesSetLabelsRequestResource: { labels: { env: 'test' }, labelFingerprint: inst.labelFingerprint ?? '' },
     });
     const stale = await errorOf(
-      c.instances.setLabels({ project: PROJECT, zone: ZONE, instance: 'set-a', instancesSetLabelsRequestResource: { labels: {}, labelFingerprint: inst.labelFingerprint ?? '' } }),
+      c.instances.setLabels({
+        project: PROJECT,
+        zone: ZONE,
+        instance: 'set-a',
+        instancesSetLabelsRequestResource: { labels: {}, labelFingerprint: inst.labelFingerprint ?? '' },
+      }),
     );
     expect(stale.httpStatusCode).to.equal(412);
-    await c.instances.setMetadata({ project: PROJECT, zone: ZONE, instance: 'set-a', metadataResource: { fingerprint: inst.metadata?.fingerprint ?? '', items: [{ key: 'k', value: 'v' }] } });
-    await c.instances.setTags({ project: PROJECT, zone: ZONE, instance: 'set-a', tagsResource: { fingerprint: inst.tags?.fingerprint ?? '', items: ['web'] } });
+    await c.instances.setMetadata({
+      project: PROJECT,
+      zone: ZONE,
+      instance: 'set-a',
+      metadataResource: { fingerprint: inst.metadata?.fingerprint ?? '', items: [{ key: 'k', value: 'v' }] },
+    });
+    await c.instances.setTags({
+      project: PROJECT,
+      zone: ZONE,
+      instance: 'set-a',
+      tagsResource: { fingerprint: inst.tags?.fingerprint ?? '', items: ['web'] },
+    });
     const [after] = await c.instances.get({ project: PROJECT, zone: ZONE, instance: 'set-a' });
     expect(after.labels).to.deep.equal({ env: 'test' });
     expect(after.metadata?.items?.map((i) => i.key)).to.deep.equal(['k']);
@@ -117,7 +164,10 @@ describe('GCE emulator: instances through @google-cloud/compute', () => {
   });
 
   it('stops (STOPPING → TERMINATED, external IP released) and starts again', async () => {
-    await waitDone(c, await insert(c, 'ss-a', { networkInterfaces: [{ network: 'global/networks/default', accessConfigs: [{}] }] }));
+    await waitDone(
+      c,
+      await insert(c, 'ss-a', { networkInterfaces: [{ network: 'global/networks/default', accessConfigs: [{}] }] }),
+    );
     const [before] = await c.instances.get({ project: PROJECT, zone: ZONE, instance: 'ss-a' });
     expect(before.networkInterfaces?.[0]?.accessConfigs?.[0]?.natIP).to.match(/^34\./);
     const [stop] = await c.instances.stop({ project: PROJECT, zone: ZONE, instance: 'ss-a' });
@@ -142,7 +192,9 @@ describe('GCE emulator: instance lifecycle on a fake clock', () => {
       const op = await insert(c, 'worker-a');
       expect(op.status).to.equal('PENDING');
       expect(op.operationType).to.equal('insert');
-      expect(op.targetLink).to.equal(`https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/worker-a`);
+      expect(op.targetLink).to.equal(
+        `https://www.googleapis.com/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances/worker-a`,
+      );
 
       const [early] = await c.instances.get({ project: PROJECT, zone: ZONE, instance: 'worker-a' });
       expect(early.status).to.equal('PROVISIONING');
@@ -190,7 +242,8 @@ describe('GCE emulator: instance lifecycle on a fake clock', () => {
     const c = clientsFor(emu);
     try {
       await insert(c, 'life-a');
-      const status = async () => (await c.instances.get({ project: PROJECT, zone: ZONE, instance: 'life-a' }))[0].status;
+      const status = async () =>
+        (await c.instances.get({ project: PROJECT, zone: ZONE, instance: 'life-a' }))[0].status;
       expect(await status()).to.equal('PROVISIONING');
       clock.step(5_000);
       expect(await status()).to.equal('STAGING');
@@ -198,8 +251,15 @@ describe('GCE emulator: instance lifecycle on a fake clock', () => {
       expect(await status()).to.equal('RUNNING');
       const view = emu.instanceView().listInstances();
       expect(view).to.have.length(1);
-      expect(view[0]).to.deep.include({ providerID: `gce://${PROJECT}/${ZONE}/life-a`, nodeName: 'life-a', state: 'running' });
-      expect(view[0]?.addresses).to.deep.include({ type: 'InternalDNS', address: `life-a.${ZONE}.c.${PROJECT}.internal` });
+      expect(view[0]).to.deep.include({
+        providerID: `gce://${PROJECT}/${ZONE}/life-a`,
+        nodeName: 'life-a',
+        state: 'running',
+      });
+      expect(view[0]?.addresses).to.deep.include({
+        type: 'InternalDNS',
+        address: `life-a.${ZONE}.c.${PROJECT}.internal`,
+      });
       await c.instances.delete({ project: PROJECT, zone: ZONE, instance: 'life-a' });
       expect(await status()).to.equal('STOPPING');
       clock.step(4_000);

@@ -54,7 +54,10 @@ describe('GCE emulator: persistence and the instance view', () => {
     try {
       let changes = 0;
       const off = emu.instanceView().onChange(() => changes++);
-      await waitDone(c, await insert(c, 'view-a', { networkInterfaces: [{ network: 'global/networks/default', accessConfigs: [{}] }] }));
+      await waitDone(
+        c,
+        await insert(c, 'view-a', { networkInterfaces: [{ network: 'global/networks/default', accessConfigs: [{}] }] }),
+      );
       expect(changes).to.be.greaterThan(0);
       const [v] = emu.instanceView().listInstances();
       expect(v?.addresses.map((a) => a.type)).to.deep.equal(['InternalIP', 'ExternalIP', 'InternalDNS', 'Hostname']);

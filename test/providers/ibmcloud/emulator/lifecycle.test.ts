@@ -37,7 +37,10 @@ describe('IBM VPC emulator: instance lifecycle and the instance view', () => {
     await api.createInstance(workerPrototype(emu, 'worker-1'));
     await api.createInstance(workerPrototype(emu, 'worker-2'));
     clock.step(100);
-    expect(emu.instances().map((i) => i.primary_network_interface?.primary_ip?.address)).to.deep.equal(['10.241.1.4', '10.241.1.5']);
+    expect(emu.instances().map((i) => i.primary_network_interface?.primary_ip?.address)).to.deep.equal([
+      '10.241.1.4',
+      '10.241.1.5',
+    ]);
   });
 
   it('shows the kubelet view: providerID ibm://<account>///<cluster>/<id>, node name = instance name, no 0.0.0.0 address', async () => {
@@ -51,8 +54,15 @@ describe('IBM VPC emulator: instance lifecycle and the instance view', () => {
     expect(inst?.providerID).to.equal(`ibm://${emu.accountId}///${emu.clusterId}/${id}`);
     expect(inst?.nodeName).to.equal('worker-1');
     expect(inst?.state).to.equal('pending');
-    expect(inst?.addresses.filter((a) => a.type === 'InternalIP'), 'no address before allocation').to.deep.equal([]);
-    expect(inst?.labels).to.deep.include({ 'node.kubernetes.io/instance-type': 'bx2-4x16', 'topology.kubernetes.io/zone': 'us-south-1', 'kubernetes.io/arch': 'amd64' });
+    expect(
+      inst?.addresses.filter((a) => a.type === 'InternalIP'),
+      'no address before allocation',
+    ).to.deep.equal([]);
+    expect(inst?.labels).to.deep.include({
+      'node.kubernetes.io/instance-type': 'bx2-4x16',
+      'topology.kubernetes.io/zone': 'us-south-1',
+      'kubernetes.io/arch': 'amd64',
+    });
 
     clock.step(500);
     [inst] = view.listInstances();
@@ -127,9 +137,15 @@ describe('IBM VPC emulator: instance lifecycle and the instance view', () => {
   describe('create validation', () => {
     it('runs an s390x profile from the s390x image, and refuses the amd64 image on it', async () => {
       const s390Image = emu.world.images.find((i) => i.architecture === 's390x')?.id ?? '';
-      const ok = await api.createInstance(workerPrototype(emu, 'z-worker', { profile: { name: 'bz2-4x16' }, image: { id: s390Image } }));
+      const ok = await api.createInstance(
+        workerPrototype(emu, 'z-worker', { profile: { name: 'bz2-4x16' }, image: { id: s390Image } }),
+      );
       expect(ok.vcpu?.architecture).to.equal('s390x');
-      const err = await apiError(api.createInstance(workerPrototype(emu, 'z-worker-2', { profile: { name: 'bz2-4x16' } })), 400, 'image_profile_architecture_mismatch');
+      const err = await apiError(
+        api.createInstance(workerPrototype(emu, 'z-worker-2', { profile: { name: 'bz2-4x16' } })),
+        400,
+        'image_profile_architecture_mismatch',
+      );
       expect(err.target).to.equal('image.id');
     });
 
@@ -137,12 +153,25 @@ describe('IBM VPC emulator: instance lifecycle and the instance view', () => {
       const w = emu.world;
       const otherZoneSubnet = w.subnets.find((s) => s.zone === 'us-south-2')?.id ?? '';
       const base = workerPrototype(emu, 'w');
-      await apiError(api.createInstance({ ...base, primary_network_interface: { subnet: { id: otherZoneSubnet } } }), 400, 'bad_field');
-      expect((await apiError(api.createInstance({ ...base, zone: { name: 'us-south-9' } }), 404, 'not_found')).target).to.equal('zone.name');
-      expect((await apiError(api.createInstance({ ...base, vpc: { id: 'r006-nope' } }), 404, 'not_found')).target).to.equal('vpc.id');
-      expect((await apiError(api.createInstance({ ...base, image: { id: 'r006-nope' } }), 404, 'not_found')).target).to.equal('image.id');
+      await apiError(
+        api.createInstance({ ...base, primary_network_interface: { subnet: { id: otherZoneSubnet } } }),
+        400,
+        'bad_field',
+      );
+      expect(
+        (await apiError(api.createInstance({ ...base, zone: { name: 'us-south-9' } }), 404, 'not_found')).target,
+      ).to.equal('zone.name');
+      expect(
+        (await apiError(api.createInstance({ ...base, vpc: { id: 'r006-nope' } }), 404, 'not_found')).target,
+      ).to.equal('vpc.id');
+      expect(
+        (await apiError(api.createInstance({ ...base, image: { id: 'r006-nope' } }), 404, 'not_found')).target,
+      ).to.equal('image.id');
       const sgErr = await apiError(
-        api.createInstance({ ...base, primary_network_interface: { ...base.primary_network_interface, security_groups: [{ id: 'r006-nope' }] } }),
+        api.createInstance({
+          ...base,
+          primary_network_interface: { ...base.primary_network_interface, security_groups: [{ id: 'r006-nope' }] },
+        }),
         404,
         'not_found',
       );
@@ -153,35 +182,104 @@ describe('IBM VPC emulator: instance lifecycle and the instance view', () => {
     it('refuses a missing required field and an invalid name, naming the field', async () => {
       const { name: _n, ...noName } = workerPrototype(emu, 'w');
       expect((await apiError(api.createInstance(noName as never), 400, 'missing_field')).target).to.equal('name');
-      expect((await apiError(api.createInstance(workerPrototype(emu, 'Worker_1')), 400, 'validation_invalid_name')).target).to.equal('name');
+      expect(
+        (await apiError(api.createInstance(workerPrototype(emu, 'Worker_1')), 400, 'validation_invalid_name')).target,
+      ).to.equal('name');
     });
 
     it('places on a dedicated host only in its zone and for a profile it supports', async () => {
       const host = emu.world.dedicatedHosts[0];
-      const placed = await api.createInstance(workerPrototype(emu, 'dh-worker', { placement_target: { id: host?.id ?? '' } }));
+      const placed = await api.createInstance(
+        workerPrototype(emu, 'dh-worker', { placement_target: { id: host?.id ?? '' } }),
+      );
       expect(placed.dedicated_host?.name).to.equal(host?.name);
-      await apiError(api.createInstance(workerPrototype(emu, 'dh-gpu', { placement_target: { id: host?.id ?? '' }, profile: { name: 'gx2-8x64x1v100' } })), 400, 'bad_field');
+      await apiError(
+        api.createInstance(
+          workerPrototype(emu, 'dh-gpu', {
+            placement_target: { id: host?.id ?? '' },
+            profile: { name: 'gx2-8x64x1v100' },
+          }),
+        ),
+        400,
+        'bad_field',
+      );
     });
 
     it('checks the boot volume: profile, capacity bounds from the image minimum, iops and bandwidth only where allowed', async () => {
       const vol = (volume: Record<string, unknown>) => ({ volume }) as never;
-      await api.createInstance(workerPrototype(emu, 'bv-ok', { boot_volume_attachment: vol({ profile: { name: 'sdp' }, capacity: 300, iops: 3000, bandwidth: 1000 }) }));
-      await apiError(api.createInstance(workerPrototype(emu, 'bv-1', { boot_volume_attachment: vol({ profile: { name: 'general-purpose' }, capacity: 300 }) })), 400, 'bad_field');
-      await apiError(api.createInstance(workerPrototype(emu, 'bv-2', { boot_volume_attachment: vol({ profile: { name: 'general-purpose' }, capacity: 50 }) })), 400, 'bad_field');
-      await apiError(api.createInstance(workerPrototype(emu, 'bv-3', { boot_volume_attachment: vol({ profile: { name: 'general-purpose' }, iops: 3000 }) })), 400, 'bad_field');
-      await apiError(api.createInstance(workerPrototype(emu, 'bv-4', { boot_volume_attachment: vol({ profile: { name: 'fast' } }) })), 404, 'not_found');
+      await api.createInstance(
+        workerPrototype(emu, 'bv-ok', {
+          boot_volume_attachment: vol({ profile: { name: 'sdp' }, capacity: 300, iops: 3000, bandwidth: 1000 }),
+        }),
+      );
+      await apiError(
+        api.createInstance(
+          workerPrototype(emu, 'bv-1', {
+            boot_volume_attachment: vol({ profile: { name: 'general-purpose' }, capacity: 300 }),
+          }),
+        ),
+        400,
+        'bad_field',
+      );
+      await apiError(
+        api.createInstance(
+          workerPrototype(emu, 'bv-2', {
+            boot_volume_attachment: vol({ profile: { name: 'general-purpose' }, capacity: 50 }),
+          }),
+        ),
+        400,
+        'bad_field',
+      );
+      await apiError(
+        api.createInstance(
+          workerPrototype(emu, 'bv-3', {
+            boot_volume_attachment: vol({ profile: { name: 'general-purpose' }, iops: 3000 }),
+          }),
+        ),
+        400,
+        'bad_field',
+      );
+      await apiError(
+        api.createInstance(
+          workerPrototype(emu, 'bv-4', { boot_volume_attachment: vol({ profile: { name: 'fast' } }) }),
+        ),
+        404,
+        'not_found',
+      );
       expect(emu.instances().map((i) => i.name)).to.deep.equal(['bv-ok']);
     });
 
     it('allows the same name in another VPC', async () => {
       const w = emu.world;
-      const vpc2 = { id: 'r006-second', name: 'second-vpc', resourceGroupId: w.resourceGroups[0]?.id ?? '', createdAt: 0, seq: w.nextSeq++ };
+      const vpc2 = {
+        id: 'r006-second',
+        name: 'second-vpc',
+        resourceGroupId: w.resourceGroups[0]?.id ?? '',
+        createdAt: 0,
+        seq: w.nextSeq++,
+      };
       w.vpcs.push(vpc2);
-      w.subnets.push({ id: '0717-second', name: 'second-subnet', vpcId: vpc2.id, zone: 'us-south-1', resourceGroupId: vpc2.resourceGroupId, cidr: '10.9.0.0/24', nextHost: 4, seq: w.nextSeq++ });
+      w.subnets.push({
+        id: '0717-second',
+        name: 'second-subnet',
+        vpcId: vpc2.id,
+        zone: 'us-south-1',
+        resourceGroupId: vpc2.resourceGroupId,
+        cidr: '10.9.0.0/24',
+        nextHost: 4,
+        seq: w.nextSeq++,
+      });
       await api.createInstance(workerPrototype(emu, 'same'));
-      const other = await api.createInstance(workerPrototype(emu, 'same', { vpc: { id: vpc2.id }, primary_network_interface: { subnet: { id: '0717-second' } } }));
+      const other = await api.createInstance(
+        workerPrototype(emu, 'same', {
+          vpc: { id: vpc2.id },
+          primary_network_interface: { subnet: { id: '0717-second' } },
+        }),
+      );
       expect(other.vpc.name).to.equal('second-vpc');
-      expect((await api.listInstances({ name: 'same', vpcName: 'second-vpc' })).map((i) => i.id)).to.deep.equal([other.id]);
+      expect((await api.listInstances({ name: 'same', vpcName: 'second-vpc' })).map((i) => i.id)).to.deep.equal([
+        other.id,
+      ]);
     });
   });
 });

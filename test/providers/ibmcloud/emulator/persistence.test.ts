@@ -22,14 +22,18 @@ describe('IBM VPC emulator: persistence', () => {
     const oldToken = await rawToken(first.emu.iamEndpoint, first.emu.apiKey);
     await api.attachTags([inst.crn], ['env:test']);
     await first.emu.stop();
-    expect(statSync(join(dir, 'ibm-vpc-emulator-state.json')).mode & 0o777, 'owner-only: it holds user data').to.equal(0o600);
+    expect(statSync(join(dir, 'ibm-vpc-emulator-state.json')).mode & 0o777, 'owner-only: it holds user data').to.equal(
+      0o600,
+    );
 
     const second = await startEmulator({ clock, dataDir: dir, port: 0 });
     try {
       expect(second.emu.instances().map((i) => [i.id, i.status])).to.deep.equal([[inst.id, 'pending']]);
       clock.step(500);
       expect(second.emu.instance(inst.id)?.status, 'timers re-armed after restore').to.equal('running');
-      const withOldToken = await fetch(`${second.emu.endpoint}/vpcs?version=2025-12-16&generation=2`, { headers: { Authorization: `Bearer ${oldToken}` } });
+      const withOldToken = await fetch(`${second.emu.endpoint}/vpcs?version=2025-12-16&generation=2`, {
+        headers: { Authorization: `Bearer ${oldToken}` },
+      });
       expect(withOldToken.status, 'a token issued before the restart is still valid').to.equal(200);
       const again = clientFor(second.emu);
       expect(await again.listAttachedTags(inst.crn)).to.deep.equal(['env:test']);

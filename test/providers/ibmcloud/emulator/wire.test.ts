@@ -20,7 +20,8 @@ describe('IBM VPC emulator: the wire protocol', () => {
     await emu.stop();
   });
 
-  const get = (path: string, headers: Record<string, string> = { Authorization: `Bearer ${token}` }) => fetch(`${emu.endpoint}${path}`, { headers });
+  const get = (path: string, headers: Record<string, string> = { Authorization: `Bearer ${token}` }) =>
+    fetch(`${emu.endpoint}${path}`, { headers });
 
   async function expectError(res: Response, status: number, code: string): Promise<VpcErrorBody> {
     expect(res.status).to.equal(status);
@@ -41,9 +42,18 @@ describe('IBM VPC emulator: the wire protocol', () => {
         body: `grant_type=urn%3Aibm%3Aparams%3Aoauth%3Agrant-type%3Aapikey&apikey=${encodeURIComponent(emu.apiKey)}&response_type=cloud_iam`,
       });
       expect(res.status).to.equal(200);
-      const body = (await res.json()) as { access_token: string; token_type: string; expires_in: number; expiration: number };
+      const body = (await res.json()) as {
+        access_token: string;
+        token_type: string;
+        expires_in: number;
+        expiration: number;
+      };
       expect(body).to.include({ token_type: 'Bearer', expires_in: 3600 });
-      const claims = JSON.parse(Buffer.from(body.access_token.split('.')[1] ?? '', 'base64url').toString()) as { account: { bss: string }; iat: number; exp: number };
+      const claims = JSON.parse(Buffer.from(body.access_token.split('.')[1] ?? '', 'base64url').toString()) as {
+        account: { bss: string };
+        iat: number;
+        exp: number;
+      };
       expect(claims.account.bss).to.equal(emu.accountId);
       expect(claims.exp - claims.iat).to.equal(3600);
       expect(body.expiration).to.equal(claims.exp);
@@ -60,11 +70,19 @@ describe('IBM VPC emulator: the wire protocol', () => {
       const grant = 'urn:ibm:params:oauth:grant-type:apikey';
       const wrong = await ask({ grant_type: grant, apikey: 'wrong' });
       expect(wrong.status).to.equal(400);
-      const body = (await wrong.json()) as { errorCode: string; errorMessage: string; context: { transactionId: string } };
+      const body = (await wrong.json()) as {
+        errorCode: string;
+        errorMessage: string;
+        context: { transactionId: string };
+      };
       expect(body.errorCode).to.equal('BXNIM0415E');
       expect(body.context.transactionId).to.be.a('string');
-      expect(((await (await ask({ grant_type: grant })).json()) as { errorCode: string }).errorCode).to.equal('BXNIM0109E');
-      expect(((await (await ask({ grant_type: 'password', apikey: emu.apiKey })).json()) as { errorCode: string }).errorCode).to.equal('BXNIM0103E');
+      expect(((await (await ask({ grant_type: grant })).json()) as { errorCode: string }).errorCode).to.equal(
+        'BXNIM0109E',
+      );
+      expect(
+        ((await (await ask({ grant_type: 'password', apikey: emu.apiKey })).json()) as { errorCode: string }).errorCode,
+      ).to.equal('BXNIM0103E');
       expect((await fetch(`${emu.iamEndpoint}/identity/token`)).status).to.equal(405);
     });
   });
@@ -84,7 +102,11 @@ describe('IBM VPC emulator: the wire protocol', () => {
         const t = await rawToken(short.iamEndpoint, short.apiKey);
         const later = await startEmulator({ world: short.world, tokenNowSeconds: () => 1_000_000 + 3600 });
         try {
-          await expectError(await fetch(`${later.emu.endpoint}/vpcs?${q}`, { headers: { Authorization: `Bearer ${t}` } }), 401, 'not_authorized');
+          await expectError(
+            await fetch(`${later.emu.endpoint}/vpcs?${q}`, { headers: { Authorization: `Bearer ${t}` } }),
+            401,
+            'not_authorized',
+          );
         } finally {
           await later.emu.stop();
         }
@@ -104,13 +126,22 @@ describe('IBM VPC emulator: the wire protocol', () => {
 
     it('page collections with limit 1–100 (default 50), first/next hrefs and total_count', async () => {
       const res = await get(`/subnets?${q}&limit=4`);
-      const body = (await res.json()) as { limit: number; total_count: number; first: { href: string }; next?: { href: string }; subnets: { name: string }[] };
+      const body = (await res.json()) as {
+        limit: number;
+        total_count: number;
+        first: { href: string };
+        next?: { href: string };
+        subnets: { name: string }[];
+      };
       expect(body.limit).to.equal(4);
       expect(body.total_count).to.equal(6);
       expect(body.subnets).to.have.length(4);
       expect(body.first.href).to.equal(`${emu.endpoint}/subnets?limit=4`);
       const start = new URL(body.next?.href ?? '').searchParams.get('start');
-      const rest = (await (await get(`/subnets?${q}&limit=4&start=${start}`)).json()) as { next?: unknown; subnets: unknown[] };
+      const rest = (await (await get(`/subnets?${q}&limit=4&start=${start}`)).json()) as {
+        next?: unknown;
+        subnets: unknown[];
+      };
       expect(rest.subnets).to.have.length(2);
       expect(rest.next).to.equal(undefined);
       expect(((await (await get(`/subnets?${q}`)).json()) as { limit: number }).limit).to.equal(50);
@@ -122,12 +153,20 @@ describe('IBM VPC emulator: the wire protocol', () => {
 
     it('answer unknown paths with 404 and wrong methods with 405, in IBM error JSON', async () => {
       await expectError(await get(`/floating_ips?${q}`), 404, 'not_found');
-      await expectError(await fetch(`${emu.endpoint}/vpcs?${q}`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } }), 405, 'method_not_allowed');
+      await expectError(
+        await fetch(`${emu.endpoint}/vpcs?${q}`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } }),
+        405,
+        'method_not_allowed',
+      );
     });
 
     it('refuse a create body that is not JSON', async () => {
       const post = (body: string, type: string) =>
-        fetch(`${emu.endpoint}/instances?${q}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'content-type': type }, body });
+        fetch(`${emu.endpoint}/instances?${q}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'content-type': type },
+          body,
+        });
       await expectError(await post('{', 'application/json'), 400, 'invalid_body');
       await expectError(await post('name=x', 'application/x-www-form-urlencoded'), 415, 'unsupported_media_type');
       await expectError(await post('[]', 'application/json'), 400, 'bad_field');
@@ -145,12 +184,20 @@ describe('IBM VPC emulator: the wire protocol', () => {
 
   describe('Resource Manager', () => {
     it('lists resource groups in the v2 shape, filtered by account and name', async () => {
-      const res = await fetch(`${emu.resourceManagerEndpoint}/v2/resource_groups?account_id=${emu.accountId}&name=Default`, {
-        headers: { Authorization: `Bearer ${token}` },
-      });
+      const res = await fetch(
+        `${emu.resourceManagerEndpoint}/v2/resource_groups?account_id=${emu.accountId}&name=Default`,
+        {
+          headers: { Authorization: `Bearer ${token}` },
+        },
+      );
       const body = (await res.json()) as { resources: Record<string, unknown>[] };
       expect(body.resources).to.have.length(1);
-      expect(body.resources[0]).to.include({ name: 'Default', default: true, state: 'ACTIVE', account_id: emu.accountId });
+      expect(body.resources[0]).to.include({
+        name: 'Default',
+        default: true,
+        state: 'ACTIVE',
+        account_id: emu.accountId,
+      });
       expect(body.resources[0]?.crn).to.match(/^crn:v1:bluemix:public:resource-controller::a\//);
     });
   });
