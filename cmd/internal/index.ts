@@ -6,6 +6,7 @@ export * from './leader-election-durations.js';
 export * from './leader-election-namespace.js';
 export * from './standard-flags.js';
 export * from './manager-from-flags.js';
+export * from './process-metrics.js';
 export * from './run-until-signal.js';
 export * from './run-binary.js';
 export * from './provider-binary.js';

@@ -1,6 +1,6 @@
 // Flags (and the few facts only cmd/ may read: files, hostname) → a client and a Manager.
 import { hostname } from 'node:os';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import {
   createKubeClient,
   createLogger,
@@ -15,6 +15,7 @@ import { unknownFeatureGates } from './feature-gates.js';
 import { getInfrastructureStatus } from './infrastructure.js';
 import { leaseTimings } from './leader-election-durations.js';
 import { leaderElectionNamespace, SERVICE_ACCOUNT_NAMESPACE_FILE } from './leader-election-namespace.js';
+import { registerProcessMetrics } from './process-metrics.js';
 import type { StandardFlags } from './standard-flags.js';
 
 export interface Wiring {
@@ -76,7 +77,7 @@ export async function managerFromFlags(
     writeFence,
   });
   const metrics = new Registry();
-  collectDefaultMetrics({ register: metrics });
+  registerProcessMetrics(metrics);
   let leaderElection;
   let leaderElectionClient;
   if (leaseNamespace) {

@@ -15,7 +15,12 @@ import { Command } from 'commander';
 import { machineHealthCheckBinary } from '../../cmd/machine-healthcheck.js';
 import { machineSetControllerBinary } from '../../cmd/machineset-controller.js';
 import { nodeLinkControllerBinary } from '../../cmd/nodelink-controller.js';
-import { addStandardFlags, SERVICE_ACCOUNT_NAMESPACE_FILE, type BinarySpec } from '../../cmd/internal/index.js';
+import {
+  addStandardFlags,
+  HEAP_SIZE_LIMIT_METRIC,
+  SERVICE_ACCOUNT_NAMESPACE_FILE,
+  type BinarySpec,
+} from '../../cmd/internal/index.js';
 import { freePort, startBinary, waitForOk, type Child } from './binary-harness.js';
 import { maoArgs } from './mao-args.js';
 
@@ -30,6 +35,9 @@ interface BinaryCase {
   /** The arguments the machine-api-operator gives this container. */
   maoArgs: string[];
 }
+
+/** On every binary's /metrics: the V8 heap used (prom-client's default) and the heap limit beside it. */
+const PROCESS_METRICS = ['nodejs_heap_size_used_bytes ', `${HEAP_SIZE_LIMIT_METRIC} `];
 
 const binaries: BinaryCase[] = [
   {
@@ -243,7 +251,7 @@ describe("controller binaries, started with the machine-api-operator's arguments
           const body = await eventually(
             async () => {
               const text = await waitForOk(`http://127.0.0.1:${metrics}/metrics`, child);
-              return b.metrics.every((m) => text.includes(m)) && text;
+              return [...b.metrics, ...PROCESS_METRICS].every((m) => text.includes(m)) && text;
             },
             { timeoutMs: 40_000 },
           );
