@@ -1,5 +1,6 @@
-// A controller binary run as its own process, as a Deployment would run it: started with its real flags,
-// observed from outside (Prometheus /metrics, peak RSS from /proc), killed with SIGKILL or stopped with SIGTERM.
+// A controller binary run as its own process, as a Deployment would run it: started with its real flags and
+// node flags, observed from outside (Prometheus /metrics, V8 heap used and limit from it, peak RSS from /proc),
+// killed with SIGKILL or stopped with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
@@ -81,6 +82,11 @@ export class ControllerProcess {
   private metricsPort = 0;
   /** Highest VmHWM seen over every incarnation, in bytes. */
   peakRssBytes = 0;
+  /** Highest nodejs_heap_size_used_bytes scraped since resetHeapPeak(), in bytes. */
+  peakHeapUsedBytes = 0;
+  /** nodejs_heap_size_limit_bytes as last scraped (0 until then): the V8 heap limit its node flags give it. */
+  heapLimitBytes = 0;
+  private heapScrape?: Promise<void>;
   restarts = 0;
 
   constructor(private readonly opts: ControllerProcessOptions) {
@@ -158,6 +164,29 @@ export class ControllerProcess {
       // Exited between the check and the read.
     }
     return this.peakRssBytes;
+  }
+
+  /** Records the V8 heap used (keeping the peak) and the heap limit from a /metrics text of this process. */
+  observeMetrics(text: string): void {
+    const used = sumMetric(text, 'nodejs_heap_size_used_bytes');
+    const limit = sumMetric(text, 'nodejs_heap_size_limit_bytes');
+    this.peakHeapUsedBytes = Math.max(this.peakHeapUsedBytes, used);
+    if (limit > 0) this.heapLimitBytes = limit;
+  }
+
+  /** Scrapes /metrics for the heap figures; a scrape still in flight is not doubled, a failed one is skipped. */
+  sampleHeap(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    this.heapScrape ??= this.metrics()
+      .then((text) => this.observeMetrics(text))
+      .catch(() => undefined)
+      .finally(() => (this.heapScrape = undefined));
+    return this.heapScrape;
+  }
+
+  /** Starts a new window for peakHeapUsedBytes (each scenario keeps its own peak). */
+  resetHeapPeak(): void {
+    this.peakHeapUsedBytes = 0;
   }
 
   /** Everything this binary wrote to stdout and stderr so far, over every incarnation. */

@@ -1,6 +1,6 @@
 // Counting from outside the controllers: EC2 calls (the emulator's counters), Kubernetes requests (the control
-// plane's, per client), reconciles (the controllers' own /metrics) and peak RSS (/proc). A Snapshot is taken
-// before and after a phase; the difference is what the phase cost.
+// plane's, per client), reconciles and V8 heap (the controllers' own /metrics) and peak RSS (/proc). A Snapshot
+// is taken before and after a phase; the difference is what the phase cost.
 import { sumMetric, type ControllerProcess } from './controller-process.js';
 import { DRIVER_USER_AGENT, KUBELET_USER_AGENT, type BenchEnvironment } from './environment.js';
 
@@ -34,6 +34,7 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
     } catch {
       continue;
     }
+    c.observeMetrics(text);
     const names = new Set(
       [...text.matchAll(/^controller_runtime_reconcile_total\{[^}]*controller="([^"]+)"/gm)].map((m) => m[1] ?? ''),
     );
@@ -103,4 +104,24 @@ export function round(x: number, digits = 3): number {
 
 export function peakRssMb(controllers: ControllerProcess[]): Record<string, number> {
   return Object.fromEntries(controllers.map((c) => [c.name, round(c.sampleRss() / (1024 * 1024), 1)]));
+}
+
+/** Starts a scenario's heap window: each process's peak heap used is counted from here. */
+export function startHeapWindow(controllers: ControllerProcess[]): void {
+  for (const c of controllers) c.resetHeapPeak();
+}
+
+/**
+ * Per process, in MB: the highest V8 heap used sampled since startHeapWindow (nodejs_heap_size_used_bytes,
+ * scraped every second and at each snapshot) and the heap limit (nodejs_heap_size_limit_bytes).
+ */
+export function heapMb(controllers: ControllerProcess[]): {
+  peakHeapUsedMb: Record<string, number>;
+  heapLimitMb: Record<string, number>;
+} {
+  const mb = (b: number) => round(b / (1024 * 1024), 1);
+  return {
+    peakHeapUsedMb: Object.fromEntries(controllers.map((c) => [c.name, mb(c.peakHeapUsedBytes)])),
+    heapLimitMb: Object.fromEntries(controllers.map((c) => [c.name, mb(c.heapLimitBytes)])),
+  };
 }

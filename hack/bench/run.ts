@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--provider aws|gcp|ibmcloud] [--json FILE] [--sizes 1,100,500,1000] [--controller-arg=--flag=value]
+// npm run bench [-- --quick] [--provider aws|gcp|ibmcloud] [--json FILE] [--sizes 1,100,500,1000,2000] [--controller-arg=--flag=value]
 // Runs the real provider binary and MachineSet controller as separate processes against the local control
 // plane, the cloud's emulator and the kubelet simulator (hosted here), and measures from outside. See README.md.
 // The SDK prints a Node-version notice on every client otherwise.
@@ -13,45 +13,8 @@ import { BENCH_NAMESPACE, startBenchEnvironment, type BenchEnvironment } from '.
 import { evaluateTargets, formatTable, type BenchReport } from './report.js';
 import { benchProvider, PROVIDER_NAMES, type BenchProvider } from './providers.js';
 import { scaleDown, scaleUp, steadyState, type BenchContext, type ScenarioResult } from './scenarios.js';
-import { EC2_BUCKETS, throttled, type Bucket } from './throttled.js';
-
-interface Plan {
-  sizes: number[];
-  steadyN: number;
-  steadyPeriods: number;
-  syncPeriodMs: number;
-  throttledN: number;
-  bootDelayMs: number;
-  latencyMs: number;
-  buckets: Bucket[];
-}
-
-const FULL: Plan = {
-  sizes: [1, 100, 500, 1000],
-  steadyN: 1000,
-  steadyPeriods: 3,
-  syncPeriodMs: 30_000,
-  throttledN: 500,
-  bootDelayMs: 10_000,
-  latencyMs: 20,
-  buckets: EC2_BUCKETS,
-};
-const QUICK: Plan = {
-  sizes: [1, 50],
-  steadyN: 50,
-  steadyPeriods: 2,
-  syncPeriodMs: 6_000,
-  throttledN: 60,
-  bootDelayMs: 10_000,
-  latencyMs: 20,
-  buckets: EC2_BUCKETS.map((b) => ({ ...b, burst: b.burst / 10 })),
-};
-// --quick keeps EC2's refill rates but a tenth of its bucket sizes, so that 60 machines already outrun them.
-
-/** The plan with the provider's buckets in place of EC2's (same --quick scaling). */
-function planFor(base: Plan, quick: boolean, p: BenchProvider): Plan {
-  return { ...base, buckets: quick ? p.buckets.map((b) => ({ ...b, burst: b.burst / 10 })) : p.buckets };
-}
+import { planFor, type Plan } from './plans.js';
+import { throttled } from './throttled.js';
 
 function providerOption(v: string): BenchProvider {
   try {
@@ -89,7 +52,9 @@ async function withControllers<T>(
   try {
     for (const c of controllers) await c.start();
     for (const c of controllers) await c.waitReady();
+    // RSS from /proc every 500 ms; V8 heap used from each process's /metrics every second (a scrape is not free).
     const rssTimer = setInterval(() => controllers.forEach((c) => c.sampleRss()), 500);
+    const heapTimer = setInterval(() => controllers.forEach((c) => void c.sampleHeap()), 1_000);
     try {
       return await fn({
         env,
@@ -100,6 +65,7 @@ async function withControllers<T>(
       });
     } finally {
       clearInterval(rssTimer);
+      clearInterval(heapTimer);
     }
   } finally {
     for (const c of controllers) await c.stop();
@@ -111,7 +77,7 @@ async function main(): Promise<void> {
     .option('--quick', 'reduced set (under 2 minutes)')
     .option('--provider <name>', `cloud: ${PROVIDER_NAMES.join(', ')}`, providerOption, benchProvider('aws'))
     .option('--json <file>', 'also write the results as JSON')
-    .option('--sizes <list>', 'scale-up sizes, e.g. 1,100,500,1000', sizes)
+    .option('--sizes <list>', 'scale-up sizes, e.g. 1,100,500,1000,2000', sizes)
     .option('--keep', 'keep the state directory (logs, API data)')
     .option('--strict', 'exit 1 when a target is missed')
     .option('--no-throttled', 'skip the throttled scenario')
@@ -136,7 +102,7 @@ async function main(): Promise<void> {
     traceWrites?: boolean;
     controllerArg: string[];
   }>();
-  const plan: Plan = planFor(o.quick ? QUICK : FULL, o.quick === true, o.provider);
+  const plan: Plan = planFor(o.quick === true, o.provider);
   if (o.sizes) {
     plan.sizes = o.sizes;
     plan.steadyN = Math.max(...o.sizes);
@@ -183,7 +149,7 @@ async function main(): Promise<void> {
   }
   const report: BenchReport = {
     scenarios,
-    targets: evaluateTargets(scenarios, { largest: Math.max(...plan.sizes), cloud: o.provider }),
+    targets: evaluateTargets(scenarios, { largest: Math.max(...plan.sizes), limits: plan.limits, cloud: o.provider }),
   };
   process.stdout.write(formatTable(report));
   process.stdout.write(`\ntotal ${((Date.now() - start) / 1000).toFixed(0)} s\n`);

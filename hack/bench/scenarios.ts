@@ -3,7 +3,7 @@
 import { MachineSets, type Machine } from '../../lib/index.js';
 import type { ControllerProcess } from './controller-process.js';
 import { BENCH_NAMESPACE, type BenchEnvironment } from './environment.js';
-import { cost, peakRssMb, perUnit, round, snapshot, type Cost } from './measure.js';
+import { cost, heapMb, peakRssMb, perUnit, round, snapshot, startHeapWindow, type Cost } from './measure.js';
 import type { BenchProvider } from './providers.js';
 import { eventually } from '../../lib/testing/index.js';
 import { liveInstances, machineSet, machinesOf, scale } from './workload.js';
@@ -73,6 +73,7 @@ export async function scaleUp(
 ): Promise<ScenarioResult & { set: string; seconds: number }> {
   const set = `bench-${n}-${Date.now().toString(36)}`;
   const trace = ctx.traceWrites ? traceMachineWrites(ctx.env.client, set) : undefined;
+  startHeapWindow(ctx.controllers);
   const before = await snapshot(ctx.env, ctx.controllers);
   await ctx.env.client.create(MachineSets, machineSet(set, n, ctx.env.provider));
   let last: Machine[] = [];
@@ -102,6 +103,7 @@ export async function scaleUp(
       wallSeconds: round(c.seconds, 2),
       ...costMetrics(c, n, ctx.env.provider),
       peakRssMb: peakRssMb(ctx.controllers),
+      ...heapMb(ctx.controllers),
       ...(writesByChange
         ? {
             machineWritesPerMachineByChange: writesByChange.byChange,
@@ -120,6 +122,7 @@ export async function scaleUp(
 export async function steadyState(ctx: BenchContext, set: string, n: number, periods: number): Promise<ScenarioResult> {
   // Let the last status writes of the scale-up settle so they are not counted as steady-state cost.
   await new Promise((r) => setTimeout(r, Math.min(5_000, ctx.syncPeriodMs / 2)));
+  startHeapWindow(ctx.controllers);
   const before = await snapshot(ctx.env, ctx.controllers);
   await new Promise((r) => setTimeout(r, periods * ctx.syncPeriodMs));
   const after = await snapshot(ctx.env, ctx.controllers);
@@ -150,12 +153,15 @@ export async function steadyState(ctx: BenchContext, set: string, n: number, per
       reconcilesPerMachinePerResync: Object.fromEntries(
         Object.entries(c.reconciles).map(([k, v]) => [k, round(v / n / periods)]),
       ),
+      peakRssMb: peakRssMb(ctx.controllers),
+      ...heapMb(ctx.controllers),
     },
   };
 }
 
 /** Scale the set to 0 (each Machine drained, then its instance terminated); measured until no Machine is left. */
 export async function scaleDown(ctx: BenchContext, set: string, n: number): Promise<ScenarioResult> {
+  startHeapWindow(ctx.controllers);
   const before = await snapshot(ctx.env, ctx.controllers);
   await scale(ctx.env.client, set, 0);
   let last: Machine[] = [];
@@ -180,6 +186,8 @@ export async function scaleDown(ctx: BenchContext, set: string, n: number): Prom
       wallSeconds: round(c.seconds, 2),
       ...costMetrics(c, n, ctx.env.provider),
       instancesLeft: left,
+      peakRssMb: peakRssMb(ctx.controllers),
+      ...heapMb(ctx.controllers),
     },
   };
 }

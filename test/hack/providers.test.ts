@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { benchProvider, benchProviders, PROVIDER_NAMES } from '../../hack/bench/providers.js';
 import { deploymentNodeFlags } from '../../hack/bench/controller-process.js';
+import { QUICK } from '../../hack/bench/plans.js';
 import { evaluateTargets } from '../../hack/bench/report.js';
 import { machineSet } from '../../hack/bench/workload.js';
 
@@ -48,7 +49,7 @@ describe('bench providers', () => {
     const scenarios = [
       { name: 'scale-up-50', provider: 'gcp', metrics: { gceCallsPerMachine: 2.5, ec2CallsPerMachine: 99 } },
     ];
-    const t = evaluateTargets(scenarios, { largest: 50, cloud: benchProviders.gcp }).find((x) =>
+    const t = evaluateTargets(scenarios, { largest: 50, limits: QUICK.limits, cloud: benchProviders.gcp }).find((x) =>
       x.name.startsWith('GCE calls per created machine'),
     );
     expect(t).to.include({ value: 2.5, met: true });

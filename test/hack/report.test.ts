@@ -1,0 +1,128 @@
+// The bench's verdict: the targets read the scenarios of one run, held to the limits of the plan that ran.
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ControllerProcess } from '../../hack/bench/controller-process.js';
+import { heapMb, startHeapWindow } from '../../hack/bench/measure.js';
+import { FULL, planFor, QUICK } from '../../hack/bench/plans.js';
+import { awsBench } from '../../hack/bench/providers.js';
+import { evaluateTargets, formatTable, type Target } from '../../hack/bench/report.js';
+import type { ScenarioResult } from '../../hack/bench/scenarios.js';
+
+const heap = (used: Record<string, number>, limit = 240) => ({
+  peakHeapUsedMb: used,
+  heapLimitMb: Object.fromEntries(Object.keys(used).map((k) => [k, limit])),
+});
+
+function run(largest: number, over: { rss?: number; heapUsed?: number; down1?: number } = {}): ScenarioResult[] {
+  const s = (name: string, metrics: Record<string, unknown>) => ({ name, provider: 'aws', metrics });
+  return [
+    s('scale-up-1', { wallSeconds: 10, ...heap({ a: 40, b: 30 }) }),
+    s('scale-down-1', { wallSeconds: over.down1 ?? 2.5, ...heap({ a: 40, b: 30 }) }),
+    s(`scale-up-${largest}`, {
+      wallSeconds: 20,
+      peakRssMb: { a: over.rss ?? 200, b: 100 },
+      ...heap({ a: 100, b: 60 }),
+    }),
+    s(`steady-state-${largest}`, { ...heap({ a: 90, b: over.heapUsed ?? 60 }) }),
+    s(`scale-down-${largest}`, { wallSeconds: 15, ...heap({ a: 110, b: 50 }) }),
+    s('throttled-scale-up-60', { ratioToFloor: 1.2, throttledShare: 0.04, ...heap({ a: 200, b: 200 }) }),
+  ];
+}
+
+const find = (ts: Target[], prefix: string) => ts.find((t) => t.name.startsWith(prefix));
+
+describe('bench targets', () => {
+  it('hold the throttled scale-up and the RSS at the largest size to the limits of the plan that ran', () => {
+    const quick = evaluateTargets(run(50, { rss: 320 }), { largest: 50, limits: QUICK.limits });
+    expect(find(quick, 'throttled: completion')).to.include({ value: 1.2, limit: 1.3, met: true });
+    expect(find(quick, 'throttled: share')).to.include({ value: 0.04, limit: 0.05, met: true });
+    expect(find(quick, 'peak controller RSS at 50')).to.include({ value: 320, limit: 300, met: false });
+    const full = evaluateTargets(run(2000, { rss: 320 }), { largest: 2000, limits: FULL.limits });
+    expect(find(full, 'throttled: completion')).to.include({ limit: 1.1, met: false });
+    expect(find(full, 'throttled: share')).to.include({ limit: 0.03, met: false });
+    expect(find(full, 'peak controller RSS at 2000')).to.include({ value: 320, limit: 350, met: true });
+  });
+
+  it('want scale-down-1 within 3 s', () => {
+    expect(find(evaluateTargets(run(50), { largest: 50, limits: QUICK.limits }), 'scale-down-1')).to.include({
+      value: 2.5,
+      limit: 3,
+      met: true,
+    });
+    expect(
+      find(evaluateTargets(run(50, { down1: 3.4 }), { largest: 50, limits: QUICK.limits }), 'scale-down-1'),
+    ).to.include({ met: false });
+  });
+
+  it('want every process under 70 % of its heap limit in every scenario at the largest size, naming the highest', () => {
+    // Highest at 2000: a in scale-down (110 / 240); the throttled scenario's 200 is not at the largest size.
+    const ok = find(evaluateTargets(run(2000), { largest: 2000, limits: FULL.limits }), 'peak V8 heap used');
+    expect(ok).to.deep.equal({
+      name: 'peak V8 heap used / heap limit at 2000 machines (highest: a)',
+      value: 0.458,
+      limit: 0.7,
+      met: true,
+    });
+    const over = find(
+      evaluateTargets(run(2000, { heapUsed: 180 }), { largest: 2000, limits: FULL.limits }),
+      'peak V8 heap used',
+    );
+    expect(over).to.include({ name: 'peak V8 heap used / heap limit at 2000 machines (highest: b)', value: 0.75 });
+    expect(over?.met).to.equal(false);
+  });
+
+  it('give no heap verdict when a heap limit was never read', () => {
+    const scenarios = run(50);
+    scenarios[2]!.metrics.heapLimitMb = { a: 240, b: 0 };
+    expect(find(evaluateTargets(scenarios, { largest: 50, limits: QUICK.limits }), 'peak V8 heap')).to.include({
+      value: null,
+      met: false,
+    });
+  });
+
+  it('print every target name whole in the table', () => {
+    const targets = evaluateTargets(run(2000), { largest: 2000, limits: FULL.limits });
+    const table = formatTable({ scenarios: [], targets });
+    for (const t of targets) expect(table).to.include(`${t.name} `);
+    const rows = table.split('\n').filter((l) => /\s(yes|NO)$/.test(l));
+    expect(rows).to.have.length(targets.length);
+    expect(new Set(rows.map((l) => l.replace(/ (yes|NO)$/, '').length)).size, 'aligned columns').to.equal(1);
+  });
+});
+
+describe('bench plans', () => {
+  it('scale the full plan to 2,000 with steady state there and 1,000 throttled; --quick stays at 50', () => {
+    expect(FULL).to.include({ steadyN: 2000, throttledN: 1000 });
+    expect(FULL.sizes).to.deep.equal([1, 100, 500, 1000, 2000]);
+    expect(FULL.limits).to.deep.equal({ rssMb: 350, throttledRatio: 1.1, throttledShare: 0.03 });
+    expect(QUICK.sizes).to.deep.equal([1, 50]);
+    expect(QUICK.limits).to.deep.equal({ rssMb: 300, throttledRatio: 1.3, throttledShare: 0.05 });
+    const p = planFor(false, awsBench);
+    p.sizes.push(5000);
+    expect(FULL.sizes).to.have.length(5);
+  });
+});
+
+describe('bench heap sampling', () => {
+  it("keeps each process's peak heap used per window and its heap limit from /metrics", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-heap-'));
+    const c = new ControllerProcess({ name: 'p', script: 'x.ts', args: [], logFile: join(dir, 'p.log') });
+    try {
+      const text = (used: number) =>
+        `# TYPE nodejs_heap_size_used_bytes gauge\nnodejs_heap_size_used_bytes ${used * 1048576}\n` +
+        `nodejs_heap_size_limit_bytes ${240 * 1048576}\n`;
+      c.observeMetrics(text(50));
+      c.observeMetrics(text(80));
+      c.observeMetrics(text(60));
+      expect(heapMb([c])).to.deep.equal({ peakHeapUsedMb: { p: 80 }, heapLimitMb: { p: 240 } });
+      startHeapWindow([c]);
+      c.observeMetrics(text(55));
+      expect(heapMb([c])).to.deep.equal({ peakHeapUsedMb: { p: 55 }, heapLimitMb: { p: 240 } });
+    } finally {
+      await c.stop(); // never started: closes its log
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
