@@ -30,19 +30,17 @@ describe('HTTP transport', () => {
     const srv = await scriptedServer((req, res) => {
       auth = req.headers.authorization;
       agent = req.headers['user-agent'];
-      res
-        .writeHead(404, { 'Content-Type': 'application/json' })
-        .end(
-          JSON.stringify({
-            kind: 'Status',
-            apiVersion: 'v1',
-            status: 'Failure',
-            code: 404,
-            reason: 'NotFound',
-            message: 'nodes "x" not found',
-            details: { name: 'x', kind: 'nodes' },
-          }),
-        );
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          code: 404,
+          reason: 'NotFound',
+          message: 'nodes "x" not found',
+          details: { name: 'x', kind: 'nodes' },
+        }),
+      );
     });
     const c = createKubeClient({ kubeConfig: kubeConfigFor(srv.url, 'tok'), userAgent: 'tester' });
     const err = await c.get(Nodes, { name: 'x' }).catch((e: unknown) => e);
