@@ -75,6 +75,7 @@ export interface AwsProviderOptions extends ProviderControllerOptions {
 
 export interface AwsProvider {
   actuator: AwsActuator;
+  clients: AwsClientFactory;
   /** Closes the AWS clients. */
   close(): void;
 }
@@ -88,6 +89,7 @@ export function wireAwsProvider(
 ): AwsProvider {
   const clients = new AwsClientFactory({
     clock,
+    fence: mgr.writeFence,
     endpoint: opts.endpoint,
     endpoints: opts.endpoints,
     defaultCredentials: opts.defaultCredentials,
@@ -119,6 +121,7 @@ export function wireAwsProvider(
   addProviderControllers(mgr, actuator, catalog, opts);
   return {
     actuator,
+    clients,
     close: () => {
       actuator.close();
       clients.destroy();

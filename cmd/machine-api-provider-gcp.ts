@@ -62,6 +62,7 @@ export interface GcpProviderOptions extends ProviderControllerOptions {
 
 export interface GcpProvider {
   actuator: GcpActuator;
+  clients: GcpClientFactory;
   /** Closes the Compute clients. */
   close(): Promise<void>;
 }
@@ -75,6 +76,7 @@ export function wireGcpProvider(
 ): GcpProvider {
   const clients = new GcpClientFactory({
     clock,
+    fence: mgr.writeFence,
     endpoint: opts.endpoint,
     rateLimits: opts.rateLimits,
     batchWindowMs: opts.batchWindowMs,
@@ -98,6 +100,7 @@ export function wireGcpProvider(
   addProviderControllers(mgr, actuator, catalog, opts);
   return {
     actuator,
+    clients,
     close: async () => {
       await actuator.close();
       await clients.close();

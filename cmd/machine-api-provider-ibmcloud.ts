@@ -75,6 +75,7 @@ export function wireIbmCloudProvider(
   // One factory: the actuator and the catalog share the rate limiter, the tokens and the profile cache.
   const clients = new IbmClientFactory({
     clock,
+    fence: mgr.writeFence,
     endpoints: opts.endpoints,
     rateLimits: opts.rateLimits,
     retry: opts.retry,

@@ -2,6 +2,7 @@
 // reconcile worker, so a thousand Machines become a steady trickle of calls instead of a burst the cloud
 // answers with its throttling error. The scope is what the cloud meters by (an EC2 region, a GCP project).
 import type { Clock } from '../base/clock.js';
+import type { WriteFence } from '../client/write-fence.js';
 import { TokenBucket } from '../base/token-bucket.js';
 
 /** Reads (describe/get/list) and writes (create/delete/modify) are metered apart by every cloud we know. */
@@ -18,11 +19,21 @@ export class RegionalRateLimiter {
   constructor(
     private readonly limits: CloudRateLimits,
     private readonly clock: Clock,
+    /**
+     * The leader's fence (the one the Kubernetes writes pass): a mutating call leaves only while it is open.
+     * A replica paused while its launch waited here (SIGSTOP, a frozen VM) resumes past its lease, after
+     * another replica may have found nothing launched and let the Machine go: its launch must not follow.
+     */
+    private readonly fence?: WriteFence,
   ) {}
 
-  /** Waits for a token of `cls` in `scope`; rejects with the signal's reason when aborted. */
-  acquire(scope: string, cls: ActionClass, signal?: AbortSignal): Promise<void> {
-    return this.bucket(scope, cls).wait(signal);
+  /**
+   * Waits for a token of `cls` in `scope`; rejects with the signal's reason when aborted, and a mutating call
+   * with the fence's error when this process may no longer change the world.
+   */
+  async acquire(scope: string, cls: ActionClass, signal?: AbortSignal): Promise<void> {
+    await this.bucket(scope, cls).wait(signal);
+    if (cls === 'mutate') this.fence?.check('cloud', `${scope} (a mutating call)`);
   }
 
   /**

@@ -15,6 +15,7 @@ import type { Clock } from '../base/clock.js';
 import { ControllerImpl } from './controller.js';
 import { createLogger } from '../base/json-logger.js';
 import { LeaderElector, type LeaderElectionConfig } from './leader-elector.js';
+import type { WriteFence } from '../client/write-fence.js';
 import type { LeaseWriteFence } from './lease-write-fence.js';
 import type { Logger } from '../base/logger.js';
 import { parseBindAddress, ProbeServer } from './probe-server.js';
@@ -124,6 +125,10 @@ export class Manager implements ControllerManager {
   }
 
   /** True once every informer has synced. */
+  get writeFence(): WriteFence | undefined {
+    return this.opts.writeFence;
+  }
+
   get ready(): boolean {
     return this.started && [...this.informers.values()].every((i) => i.hasSynced());
   }

@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import type { KubeObject, LabelSelector } from '../apis/meta.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient, ObjectKey } from '../client/kube-client.js';
+import type { WriteFence } from '../client/write-fence.js';
 import type { Resource } from '../client/resources.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
@@ -108,6 +109,11 @@ export interface ControllerManager {
   readonly metrics: Registry;
   /** The namespace the caches are restricted to, if any. */
   readonly namespace?: string;
+  /**
+   * With leader election, the fence every change to the world passes (Kubernetes writes, and cloud mutations
+   * through the providers' rate limiters): open only while this replica provably holds the lease.
+   */
+  readonly writeFence?: WriteFence;
   /** The one shared informer for a resource (created on first request, started with the manager). */
   informer<T extends KubeObject>(resource: Resource<T>): Informer<T>;
   eventRecorder(component: string): EventRecorder;

@@ -11,6 +11,7 @@ import {
   afterCalls,
   type Clock,
   type CloudRateLimits,
+  type WriteFence,
   type OutboundHttp,
 } from '../../lib/index.js';
 import { fromTokenFile } from '@aws-sdk/credential-provider-web-identity';
@@ -44,6 +45,8 @@ export interface AwsClientFactoryOptions {
   /** Used when a providerSpec names no credentials Secret; unset = the SDK default chain (env, IMDS role). */
   defaultCredentials?: AwsCredentials;
   rateLimits?: CloudRateLimits;
+  /** The leader's fence: no mutating call leaves while it is closed (see RegionalRateLimiter). */
+  fence?: WriteFence;
   /** SDK attempts per call (default 3); the controller's own backoff does the rest. */
   maxAttempts?: number;
   /** Delay before SDK retry n (tests make it tiny); default: the SDK's jittered exponential backoff. */
@@ -109,7 +112,7 @@ export class AwsClientFactory {
   readonly limiter: RegionalRateLimiter;
 
   constructor(private readonly opts: AwsClientFactoryOptions) {
-    this.limiter = new RegionalRateLimiter(opts.rateLimits ?? DEFAULT_EC2_RATE_LIMITS, opts.clock);
+    this.limiter = new RegionalRateLimiter(opts.rateLimits ?? DEFAULT_EC2_RATE_LIMITS, opts.clock, opts.fence);
   }
 
   /**

@@ -11,6 +11,7 @@ import {
   RegionalRateLimiter,
   type Clock,
   type CloudRateLimits,
+  type WriteFence,
   type OutboundHttp,
   type Widening,
 } from '../../lib/index.js';
@@ -39,6 +40,8 @@ export interface GcpClientFactoryOptions {
   /** Compute API endpoint, e.g. "http://127.0.0.1:8080" (an emulator) or a private endpoint; default Google's. */
   endpoint?: string;
   rateLimits?: CloudRateLimits;
+  /** The leader's fence: no mutating call leaves while it is closed (see RegionalRateLimiter). */
+  fence?: WriteFence;
   /** Window for coalescing existence checks into one instances.list (default DEFAULT_GCE_BATCH_WINDOW_MS). */
   batchWindowMs?: number;
   /** How long a burst's cluster-wide list may answer a Machine's next check (default 10 s; 0 = never list wide). */
@@ -141,7 +144,7 @@ export class GcpClientFactory {
   readonly limiter: RegionalRateLimiter;
 
   constructor(private readonly opts: GcpClientFactoryOptions) {
-    this.limiter = new RegionalRateLimiter(opts.rateLimits ?? DEFAULT_GCE_RATE_LIMITS, opts.clock);
+    this.limiter = new RegionalRateLimiter(opts.rateLimits ?? DEFAULT_GCE_RATE_LIMITS, opts.clock, opts.fence);
     if (!opts.createComputeApi) preloadComputeDescriptors(opts.endpoint);
   }
 

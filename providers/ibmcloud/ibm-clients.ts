@@ -16,6 +16,7 @@ import {
   RefreshingCache,
   type Clock,
   type CloudRateLimits,
+  type WriteFence,
   type OutboundAgents,
   type OutboundHttp,
 } from '../../lib/index.js';
@@ -39,6 +40,8 @@ export interface IbmClientFactoryOptions {
   clock: Clock;
   endpoints?: IbmEndpoints;
   rateLimits?: CloudRateLimits;
+  /** The leader's fence: no mutating call leaves while it is closed (see RegionalRateLimiter). */
+  fence?: WriteFence;
   retry?: Partial<RetryPolicy>;
   /** Window for coalescing instance look-ups into one list per VPC (default 5 ms). */
   batchWindowMs?: number;
@@ -106,7 +109,7 @@ export class IbmClientFactory {
 
   constructor(private readonly o: IbmClientFactoryOptions) {
     this.agents = o.outbound?.newAgents();
-    this.limiter = new RegionalRateLimiter(o.rateLimits ?? DEFAULT_IBM_RATE_LIMITS, o.clock);
+    this.limiter = new RegionalRateLimiter(o.rateLimits ?? DEFAULT_IBM_RATE_LIMITS, o.clock, o.fence);
     this.retry = { ...DEFAULT_RETRY_POLICY, ...o.retry };
   }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FakeClock, RegionalRateLimiter } from '../../../lib/index.js';
+import { FakeClock, LeaseLostWriteRefusedError, LeaseWriteFence, RegionalRateLimiter } from '../../../lib/index.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
 
@@ -17,6 +17,27 @@ describe('RegionalRateLimiter', () => {
     clock.step(100);
     await Promise.all(all);
     expect(done).to.equal(4);
+  });
+
+  it('lets a mutating call waiting for its token leave only while the leader fence is open (a paused leader resumes fenced)', async () => {
+    const clock = new FakeClock();
+    const fence = new LeaseWriteFence(clock);
+    fence.holdUntil(clock.now() + 10_000);
+    const limiter = new RegionalRateLimiter(
+      { describe: { qps: 1, burst: 1 }, mutate: { qps: 1, burst: 1 } },
+      clock,
+      fence,
+    );
+    await limiter.acquire('us-east-1', 'mutate');
+    // The second launch waits for a token; the process is paused past the fence before it gets one.
+    const waiting = limiter.acquire('us-east-1', 'mutate').then(
+      () => 'sent',
+      (err: unknown) => err,
+    );
+    clock.step(15_000);
+    expect(await waiting).to.be.instanceOf(LeaseLostWriteRefusedError);
+    // Reads are not fenced: a replica that is not the leader may still look.
+    await limiter.acquire('us-east-1', 'describe');
   });
 
   it('keeps separate buckets per region and per action class', async () => {
