@@ -2,7 +2,7 @@
 // any unknown resource fails as a whole, and nothing is changed.
 import { Ec2ApiError, missingParameter } from '../api-error.js';
 import { VIEW_BY_ID } from '../ec2-state.js';
-import type { Tag } from '../model.js';
+import type { Ec2World, Tag } from '../model.js';
 import { checkDryRun, mergeTags, readTags } from '../validation.js';
 import { el, type XmlChild } from '../xml.js';
 import type { ActionContext } from './action-context.js';
@@ -19,74 +19,97 @@ function notFound(code: string, message: string): Ec2ApiError {
   return new Ec2ApiError(400, code, message);
 }
 
+/** A kind of resource the world holds: its id prefix, how to find one, and EC2's words when there is none. */
+interface WorldKind {
+  type: string;
+  ids(w: Ec2World): string[];
+  find(w: Ec2World, id: string): { tags: Tag[] } | undefined;
+  code: string;
+  missing(id: string): string;
+}
+
+const byPrefix = <T extends { tags: Tag[] }>(list: (w: Ec2World) => T[], idOf: (o: T) => string) => ({
+  ids: (w: Ec2World) => list(w).map(idOf),
+  find: (w: Ec2World, id: string) => list(w).find((o) => idOf(o) === id),
+});
+
+const WORLD_KINDS: Record<string, WorldKind> = {
+  subnet: {
+    type: 'subnet',
+    ...byPrefix(
+      (w) => w.subnets,
+      (s) => s.subnetId,
+    ),
+    code: 'InvalidSubnetID.NotFound',
+    missing: (id) => `The subnet ID '${id}' does not exist`,
+  },
+  sg: {
+    type: 'security-group',
+    ...byPrefix(
+      (w) => w.securityGroups,
+      (s) => s.groupId,
+    ),
+    code: 'InvalidGroup.NotFound',
+    missing: (id) => `The security group '${id}' does not exist`,
+  },
+  vpc: {
+    type: 'vpc',
+    ...byPrefix(
+      (w) => w.vpcs,
+      (v) => v.vpcId,
+    ),
+    code: 'InvalidVpcID.NotFound',
+    missing: (id) => `The vpc ID '${id}' does not exist`,
+  },
+  ami: {
+    type: 'image',
+    ...byPrefix(
+      (w) => w.images,
+      (i) => i.imageId,
+    ),
+    code: 'InvalidAMIID.NotFound',
+    missing: (id) => `The image id '[${id}]' does not exist`,
+  },
+  dopt: {
+    type: 'dhcp-options',
+    ...byPrefix(
+      (w) => w.dhcpOptions,
+      (d) => d.dhcpOptionsId,
+    ),
+    code: 'InvalidDhcpOptionID.NotFound',
+    missing: (id) => `The dhcpOption ID '${id}' does not exist`,
+  },
+  // A released host is gone for tagging.
+  h: {
+    type: 'dedicated-host',
+    ...byPrefix(
+      (w) => w.hosts.filter((h) => h.state !== 'released'),
+      (h) => h.hostId,
+    ),
+    code: 'InvalidHostID.NotFound',
+    missing: (id) => `The host ID '${id}' does not exist`,
+  },
+};
+
+function tagged(id: string, type: string, obj: { tags: Tag[] }): Tagged {
+  return { id, type, get: () => obj.tags, set: (t) => (obj.tags = t) };
+}
+
 function resolve(ctx: ActionContext, id: string): Tagged {
-  const { state } = ctx;
-  const w = state.world;
-  const wrap = <T extends { tags: Tag[] }>(type: string, obj: T | undefined, code: string, message: string): Tagged => {
-    if (!obj) throw notFound(code, message);
-    return { id, type, get: () => obj.tags, set: (t) => (obj.tags = t) };
-  };
-  const prefix = id.split('-')[0];
-  switch (prefix) {
-    case 'i':
-      return wrap('instance', state.requireInstances([id], VIEW_BY_ID)[0], 'InvalidInstanceID.NotFound', '');
-    case 'subnet':
-      return wrap(
-        'subnet',
-        w.subnets.find((s) => s.subnetId === id),
-        'InvalidSubnetID.NotFound',
-        `The subnet ID '${id}' does not exist`,
-      );
-    case 'sg':
-      return wrap(
-        'security-group',
-        w.securityGroups.find((s) => s.groupId === id),
-        'InvalidGroup.NotFound',
-        `The security group '${id}' does not exist`,
-      );
-    case 'vpc':
-      return wrap(
-        'vpc',
-        w.vpcs.find((v) => v.vpcId === id),
-        'InvalidVpcID.NotFound',
-        `The vpc ID '${id}' does not exist`,
-      );
-    case 'ami':
-      return wrap(
-        'image',
-        w.images.find((v) => v.imageId === id),
-        'InvalidAMIID.NotFound',
-        `The image id '[${id}]' does not exist`,
-      );
-    case 'dopt':
-      return wrap(
-        'dhcp-options',
-        w.dhcpOptions.find((d) => d.dhcpOptionsId === id),
-        'InvalidDhcpOptionID.NotFound',
-        `The dhcpOption ID '${id}' does not exist`,
-      );
-    case 'h':
-      return wrap(
-        'dedicated-host',
-        w.hosts.find((h) => h.hostId === id && h.state !== 'released'),
-        'InvalidHostID.NotFound',
-        `The host ID '${id}' does not exist`,
-      );
-    default:
-      throw new Ec2ApiError(400, 'InvalidID', `The ID '${id}' is not valid`);
-  }
+  const prefix = id.split('-')[0] ?? '';
+  if (prefix === 'i') return tagged(id, 'instance', ctx.state.requireInstances([id], VIEW_BY_ID)[0]!);
+  const kind = Object.hasOwn(WORLD_KINDS, prefix) ? WORLD_KINDS[prefix] : undefined;
+  if (!kind) throw new Ec2ApiError(400, 'InvalidID', `The ID '${id}' is not valid`);
+  const obj = kind.find(ctx.state.world, id);
+  if (!obj) throw notFound(kind.code, kind.missing(id));
+  return tagged(id, kind.type, obj);
 }
 
 function allTagged(ctx: ActionContext): Tagged[] {
   const w = ctx.state.world;
   const ids = [
     ...w.instances.filter((i) => ctx.state.knobs.isVisible(i.instanceId, VIEW_BY_ID)).map((i) => i.instanceId),
-    ...w.subnets.map((s) => s.subnetId),
-    ...w.securityGroups.map((s) => s.groupId),
-    ...w.vpcs.map((v) => v.vpcId),
-    ...w.images.map((i) => i.imageId),
-    ...w.dhcpOptions.map((d) => d.dhcpOptionsId),
-    ...w.hosts.filter((h) => h.state !== 'released').map((h) => h.hostId),
+    ...Object.values(WORLD_KINDS).flatMap((k) => k.ids(w)),
   ];
   return ids.map((id) => resolve(ctx, id));
 }
