@@ -10,13 +10,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { round } from './measure.js';
 import type { CloudRateLimits } from '../../lib/index.js';
-import { awsBench, type Bucket } from './providers.js';
+import type { Bucket } from './providers.js';
 import { scaleDown, scaleUp, type BenchContext, type ScenarioResult } from './scenarios.js';
 
 export type { Bucket };
-
-/** EC2's default request buckets (resource buckets apply per instance; one instance per RunInstances here). */
-export const EC2_BUCKETS: Bucket[] = awsBench.buckets;
 
 /** How long the controller's own request buckets take to refill from empty, and a second more. */
 export function restMs(limits: CloudRateLimits): number {
@@ -33,7 +30,7 @@ export async function throttled(
   ctx: BenchContext,
   n: number,
   baselineSeconds: number,
-  buckets: Bucket[] = EC2_BUCKETS,
+  buckets: Bucket[],
 ): Promise<ScenarioResult> {
   const knobs = ctx.env.emulator.knobs;
   const p = ctx.env.provider;
