@@ -1,22 +1,51 @@
 // A token bucket with reservations, after golang.org/x/time/rate: the bucket starts full, refills at
 // `qps` tokens a second up to `burst`, and a reservation may drive it negative, the deficit being how
 // long the caller must wait. Shared by the work queue's overall limiter and the client's QPS limit.
-import type { Clock } from './clock.js';
+// Callers that `wait` queue instead, first come first served, and are let go as tokens refill at the
+// rate of the moment: a rate lowered while they wait holds them back too (the cloud limiter lowers it
+// when the cloud starts refusing). One bucket is used either way, not both.
+import type { Clock, TimerHandle } from './clock.js';
+
+interface Waiter {
+  go: () => void;
+  signal?: AbortSignal;
+  onAbort: () => void;
+}
 
 export class TokenBucket {
   private tokens: number;
   private last: number;
+  private rate: number;
+  private readonly waiters: Waiter[] = [];
+  private timer: TimerHandle | undefined;
 
   constructor(
-    readonly qps: number,
+    qps: number,
     readonly burst: number,
     private readonly clock: Clock,
   ) {
     if (!(qps > 0)) throw new RangeError(`TokenBucket: qps must be > 0, got ${qps}`);
     if (!(burst >= 1) || !Number.isInteger(burst))
       throw new RangeError(`TokenBucket: burst must be an integer >= 1, got ${burst}`);
+    this.rate = qps;
     this.tokens = burst;
     this.last = clock.now();
+  }
+
+  /** Tokens a second. */
+  get qps(): number {
+    return this.rate;
+  }
+
+  /**
+   * Changes the refill rate from now on: what has refilled so far is kept, and later reservations wait at the
+   * new rate (a waiter already sleeping keeps the wait it was given).
+   */
+  setQps(qps: number): void {
+    if (!(qps > 0)) throw new RangeError(`TokenBucket: qps must be > 0, got ${qps}`);
+    this.advance(this.clock.now());
+    this.rate = qps;
+    if (this.waiters.length > 0) this.letGo();
   }
 
   /** Takes one token now and returns how many ms the caller must wait before using it (0 = at once). */
@@ -27,16 +56,48 @@ export class TokenBucket {
     return this.tokens >= 0 ? 0 : (-this.tokens / this.qps) * 1000;
   }
 
-  /** Reserves a token and waits for it; an abort gives the token back and rejects with the signal's reason. */
-  async wait(signal?: AbortSignal): Promise<void> {
-    const delay = this.reserve();
-    if (delay <= 0) return;
-    try {
-      await this.clock.sleep(delay, signal);
-    } catch (err) {
-      this.tokens = Math.min(this.burst, this.tokens + 1);
-      throw err;
+  /** Waits in line for a token and takes it; an abort leaves the line and rejects with the signal's reason. */
+  wait(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    this.advance(this.clock.now());
+    if (this.waiters.length === 0 && this.tokens >= 1) {
+      this.tokens -= 1;
+      return Promise.resolve();
     }
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        go: resolve,
+        signal,
+        onAbort: () => {
+          const at = this.waiters.indexOf(waiter);
+          if (at >= 0) this.waiters.splice(at, 1);
+          reject(signal?.reason);
+          this.letGo();
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.waiters.push(waiter);
+      this.letGo();
+    });
+  }
+
+  /** Lets the waiters at the head of the line go while there are tokens, and wakes up for the next one. */
+  private letGo(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.advance(this.clock.now());
+    for (let w = this.waiters[0]; w && this.tokens >= 1; w = this.waiters[0]) {
+      this.waiters.shift();
+      this.tokens -= 1;
+      w.signal?.removeEventListener('abort', w.onAbort);
+      w.go();
+    }
+    // Whole milliseconds, at least one: a wake-up a rounding error early would find no token and set another.
+    if (this.waiters.length > 0)
+      this.timer = this.clock.setTimeout(
+        () => this.letGo(),
+        Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000)),
+      );
   }
 
   /** How many ms until a token is free for the next caller, without taking it (0 = one is free now). */
@@ -45,10 +106,10 @@ export class TokenBucket {
     return tokens >= 1 ? 0 : ((1 - tokens) / this.qps) * 1000;
   }
 
-  /** Tokens available now (negative while reservations are outstanding). */
+  /** Tokens available now (negative while reservations are outstanding or callers wait in line). */
   available(): number {
     this.advance(this.clock.now());
-    return this.tokens;
+    return this.tokens - this.waiters.length;
   }
 
   private advance(now: number): void {

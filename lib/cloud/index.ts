@@ -3,6 +3,7 @@
 export * from './spec-reader.js';
 export * from './spec-rules.js';
 export * from './rate-limiter.js';
+export * from './adaptive-rate.js';
 export * from './describe-batcher.js';
 export * from './listing-snapshot.js';
 export * from './call-hooks.js';

@@ -1,9 +1,13 @@
 // Client-side rate limiting for cloud calls: one token bucket per (scope, action class), shared by every
 // reconcile worker, so a thousand Machines become a steady trickle of calls instead of a burst the cloud
 // answers with its throttling error. The scope is what the cloud meters by (an EC2 region, a GCP project).
+// The configured rates are caps: a call sent through `send` tells its class how the cloud answered, and the
+// class's rate follows what the cloud admits once it starts refusing (adaptive-rate.ts), on every cloud.
 import type { Clock } from '../base/clock.js';
+import { sleepOn } from '../base/real-clock.js';
 import type { WriteFence } from '../client/write-fence.js';
 import { TokenBucket } from '../base/token-bucket.js';
+import { AdaptiveRate } from './adaptive-rate.js';
 
 /** Reads (describe/get/list) and writes (create/delete/modify) are metered apart by every cloud we know. */
 export type ActionClass = 'describe' | 'mutate';
@@ -13,8 +17,27 @@ export interface CloudRateLimits {
   mutate: { qps: number; burst: number };
 }
 
+/** How the cloud answered a call: refused for its rate (with the wait it asked for, if any) or not. */
+export interface ThrottlingReply {
+  /** The wait the cloud asked for (a Retry-After), or a pause the caller chose; the whole class waits it out. */
+  pauseMs?: number;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+  /** The throttling reply an error is, or undefined for any other failure. */
+  throttling: (err: unknown) => ThrottlingReply | undefined;
+}
+
+interface ClassMeter {
+  bucket: TokenBucket;
+  rate: AdaptiveRate;
+  /** Until when the class holds its calls back, after a throttling reply that asked for a wait. */
+  pausedUntil: number;
+}
+
 export class RegionalRateLimiter {
-  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly meters = new Map<string, ClassMeter>();
 
   constructor(
     private readonly limits: CloudRateLimits,
@@ -32,8 +55,49 @@ export class RegionalRateLimiter {
    * with the fence's error when this process may no longer change the world.
    */
   async acquire(scope: string, cls: ActionClass, signal?: AbortSignal): Promise<void> {
-    await this.bucket(scope, cls).wait(signal);
+    const meter = this.meter(scope, cls);
+    await this.pausedFor(meter, signal);
+    meter.bucket.setQps(meter.rate.current());
+    await meter.bucket.wait(signal);
+    // A pause that began while this call waited for its token holds it too.
+    await this.pausedFor(meter, signal);
     if (cls === 'mutate') this.fence?.check('cloud', `${scope} (a mutating call)`);
+  }
+
+  /**
+   * Sends one call (one attempt) once `acquire` lets it go, and tells the class how the cloud answered: a
+   * throttling reply lowers the class's rate to what the cloud admits (and pauses it when a wait was asked
+   * for); any other answer counts as admitted.
+   */
+  async send<T>(scope: string, cls: ActionClass, call: () => Promise<T>, o: SendOptions): Promise<T> {
+    await this.acquire(scope, cls, o.signal);
+    const meter = this.meter(scope, cls);
+    try {
+      const out = await call();
+      meter.bucket.setQps(meter.rate.admitted());
+      return out;
+    } catch (err) {
+      const reply = o.throttling(err);
+      if (reply) this.throttled(meter, reply);
+      else meter.bucket.setQps(meter.rate.admitted());
+      throw err;
+    }
+  }
+
+  /** The rate a class may go at now (its cap until the cloud has refused it); for tests and metrics. */
+  rate(scope: string, cls: ActionClass): number {
+    return this.meters.get(`${scope}/${cls}`)?.rate.current() ?? this.limits[cls].qps;
+  }
+
+  private throttled(meter: ClassMeter, reply: ThrottlingReply): void {
+    meter.bucket.setQps(meter.rate.throttled());
+    if (reply.pauseMs !== undefined && reply.pauseMs > 0)
+      meter.pausedUntil = Math.max(meter.pausedUntil, this.clock.now() + reply.pauseMs);
+  }
+
+  private async pausedFor(meter: ClassMeter, signal?: AbortSignal): Promise<void> {
+    for (let left = meter.pausedUntil - this.clock.now(); left > 0; left = meter.pausedUntil - this.clock.now())
+      await sleepOn(this.clock, left, signal);
   }
 
   /**
@@ -41,22 +105,29 @@ export class RegionalRateLimiter {
    * until then, so look-ups queued behind the limit ride one call instead of one call each.
    */
   async whenAvailable(scope: string, cls: ActionClass): Promise<void> {
-    const bucket = this.bucket(scope, cls);
+    const meter = this.meter(scope, cls);
+    await this.pausedFor(meter);
+    const { bucket } = meter;
     for (let wait = bucket.msUntilAvailable(); wait > 0; wait = bucket.msUntilAvailable()) await this.clock.sleep(wait);
   }
 
-  private bucket(scope: string, cls: ActionClass): TokenBucket {
+  private meter(scope: string, cls: ActionClass): ClassMeter {
     const key = `${scope}/${cls}`;
-    let bucket = this.buckets.get(key);
-    if (!bucket) {
-      bucket = new TokenBucket(this.limits[cls].qps, this.limits[cls].burst, this.clock);
-      this.buckets.set(key, bucket);
+    let meter = this.meters.get(key);
+    if (!meter) {
+      const { qps, burst } = this.limits[cls];
+      meter = {
+        bucket: new TokenBucket(qps, burst, this.clock),
+        rate: new AdaptiveRate({ capQps: qps }, this.clock),
+        pausedUntil: 0,
+      };
+      this.meters.set(key, meter);
     }
-    return bucket;
+    return meter;
   }
 
   /** Tokens left in a bucket (negative while callers wait); for tests and metrics. */
   available(scope: string, cls: ActionClass): number {
-    return this.buckets.get(`${scope}/${cls}`)?.available() ?? this.limits[cls].burst;
+    return this.meters.get(`${scope}/${cls}`)?.bucket.available() ?? this.limits[cls].burst;
   }
 }

@@ -25,6 +25,7 @@ import {
 import { SdkEc2Api, type Ec2Api } from './ec2-api.js';
 import { classifyEc2Error, ec2ErrorCode } from './errors.js';
 import { InstanceCache } from './instance-cache.js';
+import { meterAttempts } from './metered-attempts.js';
 import { CLUSTER_TAG_PREFIX, NAME_TAG } from './instances.js';
 import { withLookupCache } from './lookup-cache.js';
 import { DEFAULT_EC2_RATE_LIMITS } from './rate-limiter.js';
@@ -149,11 +150,10 @@ export class AwsClientFactory {
             ? this.webIdentity(region, credentials, requestHandler)
             : credentials,
         maxAttempts: delay ? undefined : (this.opts.maxAttempts ?? 3),
-        // Adaptive: after EC2 answers RequestLimitExceeded, the SDK paces every attempt of this client to the
-        // rate EC2 lets through (and raises it again as throttling stops), on top of our token bucket, which
-        // only caps the rate it may reach. Without it a scale-up either crawls at a fixed rate set below any
-        // account's limits or keeps bumping into the account's buckets.
-        retryMode: delay ? undefined : 'adaptive',
+        // Standard, not adaptive: the pacing after RequestLimitExceeded is the shared limiter's (every attempt
+        // passes it, see meterAttempts), one rate per region and class for all client sets. The SDK's adaptive
+        // mode would pace each client on its own estimate, below the rate EC2 admits.
+        retryMode: delay ? undefined : 'standard',
         retryStrategy: delay ? new ConfiguredRetryStrategy(this.opts.maxAttempts ?? 3, delay) : undefined,
         requestHandler,
       };
@@ -161,13 +161,10 @@ export class AwsClientFactory {
       const ec2Client = new EC2Client({ ...common, endpoint: ep.ec2 ?? this.opts.endpoint });
       const elb = new ElasticLoadBalancingClient({ ...common, endpoint: ep.elb ?? this.opts.endpoint });
       const elbv2 = new ElasticLoadBalancingV2Client({ ...common, endpoint: ep.elbv2 ?? this.opts.endpoint });
-      ec2 = new SdkEc2Api({
-        region,
-        ec2: ec2Client,
-        elb,
-        elbv2,
-        throttle: (cls, signal) => this.limiter.acquire(region, cls, signal),
-      });
+      meterAttempts(ec2Client.middlewareStack, this.limiter, region);
+      meterAttempts(elb.middlewareStack, this.limiter, region);
+      meterAttempts(elbv2.middlewareStack, this.limiter, region);
+      ec2 = new SdkEc2Api({ region, ec2: ec2Client, elb, elbv2 });
       destroy = () => {
         ec2Client.destroy();
         elb.destroy();

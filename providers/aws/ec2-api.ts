@@ -1,5 +1,6 @@
 // The EC2 / ELB / ELBv2 calls this provider makes, as one narrow interface (tests can fake it), and its
-// implementation over the AWS SDK v3. Every call first takes a token from the shared rate limiter.
+// implementation over the AWS SDK v3. Every attempt of every call waits in the shared rate limiter (the clients'
+// middleware, metered-attempts.ts).
 import {
   AllocateHostsCommand,
   CreateTagsCommand,
@@ -40,7 +41,6 @@ import {
   RegisterTargetsCommand,
   type ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import type { ActionClass } from '../../lib/index.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -92,8 +92,6 @@ export interface SdkEc2ApiOptions {
   ec2: EC2Client;
   elb: ElasticLoadBalancingClient;
   elbv2: ElasticLoadBalancingV2Client;
-  /** Waits for a rate-limit token before every call. */
-  throttle: (cls: ActionClass, signal?: AbortSignal) => Promise<void>;
 }
 
 const MAX_PAGES = 1000;
@@ -105,17 +103,13 @@ export class SdkEc2Api implements Ec2Api {
     this.region = o.region;
   }
 
-  private async call<T>(
-    cls: ActionClass,
-    opts: CallOptions | undefined,
-    send: (abortSignal?: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    await this.o.throttle(cls, opts?.signal);
+  /** Sends a command; the clients' own middleware meters each attempt (metered-attempts.ts). */
+  private call<T>(opts: CallOptions | undefined, send: (abortSignal?: AbortSignal) => Promise<T>): Promise<T> {
     return send(opts?.signal);
   }
 
   async runInstances(input: RunInstancesCommandInput, opts?: CallOptions): Promise<Instance> {
-    const out = await this.call('mutate', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.ec2.send(new RunInstancesCommand(input), { abortSignal }),
     );
     const instances = out.Instances ?? [];
@@ -132,7 +126,7 @@ export class SdkEc2Api implements Ec2Api {
     const out: Instance[] = [];
     let token: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const res = await this.call('describe', opts, (abortSignal) =>
+      const res = await this.call(opts, (abortSignal) =>
         this.o.ec2.send(
           new DescribeInstancesCommand({ InstanceIds: query.instanceIds, Filters: query.filters, NextToken: token }),
           { abortSignal },
@@ -146,27 +140,27 @@ export class SdkEc2Api implements Ec2Api {
   }
 
   async terminateInstances(instanceIds: string[], opts?: CallOptions): Promise<InstanceStateChange[]> {
-    const out = await this.call('mutate', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.ec2.send(new TerminateInstancesCommand({ InstanceIds: instanceIds }), { abortSignal }),
     );
     return out.TerminatingInstances ?? [];
   }
 
   async createTags(resourceId: string, tags: Tag[], opts?: CallOptions): Promise<void> {
-    await this.call('mutate', opts, (abortSignal) =>
+    await this.call(opts, (abortSignal) =>
       this.o.ec2.send(new CreateTagsCommand({ Resources: [resourceId], Tags: tags }), { abortSignal }),
     );
   }
 
   async describeImages(query: { imageIds?: string[]; filters?: Ec2Filter[] }, opts?: CallOptions): Promise<Image[]> {
-    const out = await this.call('describe', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.ec2.send(new DescribeImagesCommand({ ImageIds: query.imageIds, Filters: query.filters }), { abortSignal }),
     );
     return out.Images ?? [];
   }
 
   async describeSubnets(query: { subnetIds?: string[]; filters?: Ec2Filter[] }, opts?: CallOptions): Promise<Subnet[]> {
-    const out = await this.call('describe', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.ec2.send(new DescribeSubnetsCommand({ SubnetIds: query.subnetIds, Filters: query.filters }), {
         abortSignal,
       }),
@@ -175,28 +169,28 @@ export class SdkEc2Api implements Ec2Api {
   }
 
   async describeAvailabilityZones(zoneNames: string[], opts?: CallOptions): Promise<AvailabilityZone[]> {
-    const out = await this.call('describe', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.ec2.send(new DescribeAvailabilityZonesCommand({ ZoneNames: zoneNames }), { abortSignal }),
     );
     return out.AvailabilityZones ?? [];
   }
 
   async describeSecurityGroups(filters: Ec2Filter[], opts?: CallOptions): Promise<SecurityGroup[]> {
-    const out = await this.call('describe', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.ec2.send(new DescribeSecurityGroupsCommand({ Filters: filters }), { abortSignal }),
     );
     return out.SecurityGroups ?? [];
   }
 
   async describeVpcs(vpcIds: string[], opts?: CallOptions): Promise<Vpc[]> {
-    const out = await this.call('describe', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.ec2.send(new DescribeVpcsCommand({ VpcIds: vpcIds }), { abortSignal }),
     );
     return out.Vpcs ?? [];
   }
 
   async describeDhcpOptions(ids: string[], opts?: CallOptions): Promise<DhcpOptions[]> {
-    const out = await this.call('describe', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.ec2.send(new DescribeDhcpOptionsCommand({ DhcpOptionsIds: ids }), { abortSignal }),
     );
     return out.DhcpOptions ?? [];
@@ -206,7 +200,7 @@ export class SdkEc2Api implements Ec2Api {
     input: { instanceType: string; availabilityZone: string; tags: Tag[]; clientToken: string },
     opts?: CallOptions,
   ): Promise<string> {
-    const out = await this.call('mutate', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.ec2.send(
         new AllocateHostsCommand({
           InstanceType: input.instanceType,
@@ -228,7 +222,7 @@ export class SdkEc2Api implements Ec2Api {
     hostIds: string[],
     opts?: CallOptions,
   ): Promise<Array<{ id: string; code: string; message: string }>> {
-    const out = await this.call('mutate', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.ec2.send(new ReleaseHostsCommand({ HostIds: hostIds }), { abortSignal }),
     );
     return (out.Unsuccessful ?? []).map((u) => ({
@@ -242,7 +236,7 @@ export class SdkEc2Api implements Ec2Api {
     const out: Ec2InstanceTypeInfo[] = [];
     let token: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const res = await this.call('describe', opts, (abortSignal) =>
+      const res = await this.call(opts, (abortSignal) =>
         this.o.ec2.send(new DescribeInstanceTypesCommand({ NextToken: token }), { abortSignal }),
       );
       out.push(...(res.InstanceTypes ?? []));
@@ -257,7 +251,7 @@ export class SdkEc2Api implements Ec2Api {
     instanceId: string,
     opts?: CallOptions,
   ): Promise<void> {
-    await this.call('mutate', opts, (abortSignal) =>
+    await this.call(opts, (abortSignal) =>
       this.o.elb.send(
         new RegisterInstancesWithLoadBalancerCommand({
           LoadBalancerName: loadBalancerName,
@@ -272,7 +266,7 @@ export class SdkEc2Api implements Ec2Api {
     names: string[],
     opts?: CallOptions,
   ): Promise<Array<{ name: string; arn: string }>> {
-    const out = await this.call('describe', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.elbv2.send(new DescribeLoadBalancersCommand({ Names: names }), { abortSignal }),
     );
     return (out.LoadBalancers ?? []).flatMap((lb) =>
@@ -284,7 +278,7 @@ export class SdkEc2Api implements Ec2Api {
     const out: TargetGroupRef[] = [];
     let marker: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const res = await this.call('describe', opts, (abortSignal) =>
+      const res = await this.call(opts, (abortSignal) =>
         this.o.elbv2.send(new DescribeTargetGroupsCommand({ LoadBalancerArn: loadBalancerArn, Marker: marker }), {
           abortSignal,
         }),
@@ -298,14 +292,14 @@ export class SdkEc2Api implements Ec2Api {
   }
 
   async describeTargetHealth(targetGroupArn: string, opts?: CallOptions): Promise<string[]> {
-    const out = await this.call('describe', opts, (abortSignal) =>
+    const out = await this.call(opts, (abortSignal) =>
       this.o.elbv2.send(new DescribeTargetHealthCommand({ TargetGroupArn: targetGroupArn }), { abortSignal }),
     );
     return (out.TargetHealthDescriptions ?? []).flatMap((d) => (d.Target?.Id ? [d.Target.Id] : []));
   }
 
   async registerTarget(targetGroupArn: string, targetId: string, opts?: CallOptions): Promise<void> {
-    await this.call('mutate', opts, (abortSignal) =>
+    await this.call(opts, (abortSignal) =>
       this.o.elbv2.send(new RegisterTargetsCommand({ TargetGroupArn: targetGroupArn, Targets: [{ Id: targetId }] }), {
         abortSignal,
       }),
@@ -313,7 +307,7 @@ export class SdkEc2Api implements Ec2Api {
   }
 
   async deregisterTarget(targetGroupArn: string, targetId: string, opts?: CallOptions): Promise<void> {
-    await this.call('mutate', opts, (abortSignal) =>
+    await this.call(opts, (abortSignal) =>
       this.o.elbv2.send(new DeregisterTargetsCommand({ TargetGroupArn: targetGroupArn, Targets: [{ Id: targetId }] }), {
         abortSignal,
       }),

@@ -166,7 +166,7 @@ export class GcpClientFactory {
       const sdk = new SdkComputeApi({
         apiEndpoint: this.opts.endpoint,
         auth: authOptions(this.opts.endpoint, credentials, agents && outboundTransporter(agents)),
-        throttle: (project, cls, signal) => this.limiter.acquire(project, cls, signal),
+        limiter: this.limiter,
       });
       compute = sdk;
       close = async () => {

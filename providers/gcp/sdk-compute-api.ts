@@ -13,7 +13,8 @@ import { RegionsClient } from '@google-cloud/compute/build/src/v1/regions_client
 import { TargetPoolsClient } from '@google-cloud/compute/build/src/v1/target_pools_client.js';
 import { ZoneOperationsClient } from '@google-cloud/compute/build/src/v1/zone_operations_client.js';
 import { PassThroughClient } from 'google-auth-library';
-import { abortable, type ActionClass } from '../../lib/index.js';
+import { abortable, type ActionClass, type RegionalRateLimiter } from '../../lib/index.js';
+import { classifyGceError } from './errors.js';
 import type {
   BackendService,
   CallOptions,
@@ -55,9 +56,12 @@ export function gaxEndpointOptions(apiEndpoint: string | undefined): Record<stri
 }
 
 export interface SdkComputeApiOptions extends ComputeClientsOptions {
-  /** Waits for a rate-limiter token before each call; keyed by project. */
-  throttle?: (project: string, cls: ActionClass, signal?: AbortSignal) => Promise<void>;
+  /** Meters every call, per project, and learns from GCE's throttling replies. */
+  limiter?: RegionalRateLimiter;
 }
+
+/** GCE's throttling replies (403 rateLimitExceeded, 429) carry no wait to honour: the class's rate follows instead. */
+const gceThrottling = (err: unknown) => (classifyGceError(err) === 'throttled' ? {} : undefined);
 
 type Clients = {
   instances: InstancesClient;
@@ -121,8 +125,10 @@ export class SdkComputeApi implements ComputeApi {
     opts: CallOptions | undefined,
     fn: () => Promise<T>,
   ): Promise<T> {
-    await this.opts.throttle?.(project, cls, opts?.signal);
-    return abortable(fn(), opts?.signal);
+    const send = () => abortable(fn(), opts?.signal);
+    const { limiter } = this.opts;
+    if (!limiter) return send();
+    return limiter.send(project, cls, send, { signal: opts?.signal, throttling: gceThrottling });
   }
 
   async close(): Promise<void> {

@@ -1,14 +1,13 @@
 // A VpcApi decorator: every call first takes a token from the shared client-side rate limiter (reads and
 // writes metered apart), and idempotent calls that fail with a retryable error (429, 5xx, no response) are
 // retried with jittered backoff. A 429 is answered as the VPC asks: its Retry-After is waited out, and by
-// every caller of that class of call, not just the one refused, so a throttled account gets a pause instead
-// of a retry per worker. createInstance is retried only after a 429 (the request was refused before it was
+// every caller of that class of call, not just the one refused (the shared limiter pauses the class and
+// lowers its rate to what the VPC admits), so a throttled account gets a pause instead of a retry per worker. createInstance is retried only after a 429 (the request was refused before it was
 // acted on); a lost reply or a 5xx is settled by the next reconcile, which finds the instance by name (or
 // gets 409 and adopts it).
 import {
   RealClock,
   retryCall,
-  sleepOn,
   type ActionClass,
   type Clock,
   type RegionalRateLimiter,
@@ -50,9 +49,6 @@ export interface Meter {
   onUnauthorized?: () => void;
 }
 
-/** Until when each "<scope>/<class>" holds its calls back after a 429; shared by the clients of one Meter. */
-type Pauses = Map<string, number>;
-
 const retryable = (err: unknown): boolean => {
   const cls = classifyVpcError(err);
   return cls === 'throttled' || cls === 'transient';
@@ -69,15 +65,12 @@ const askedWaitMs = (err: unknown): number | undefined => {
 
 export class MeteredVpcApi implements VpcApi {
   private readonly clock: Clock;
-  private readonly pauses: Pauses;
 
   constructor(
     private readonly inner: VpcApi,
     private readonly meter: Meter,
-    pauses?: Pauses,
   ) {
     this.clock = meter.clock ?? new RealClock();
-    this.pauses = pauses ?? new Map();
   }
 
   get serviceUrl(): string {
@@ -85,27 +78,22 @@ export class MeteredVpcApi implements VpcApi {
   }
 
   withServiceUrl(serviceUrl: string, scope = this.meter.scope): VpcApi {
-    return new MeteredVpcApi(this.inner.withServiceUrl(serviceUrl), { ...this.meter, scope }, this.pauses);
+    return new MeteredVpcApi(this.inner.withServiceUrl(serviceUrl), { ...this.meter, scope });
   }
 
-  private async once<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
-    const key = `${this.meter.scope}/${cls}`;
-    for (
-      let until = this.pauses.get(key);
-      until !== undefined && until > this.clock.now();
-      until = this.pauses.get(key)
-    ) {
-      await sleepOn(this.clock, until - this.clock.now(), o?.signal);
-    }
-    await this.meter.limiter.acquire(this.meter.scope, cls, o?.signal);
+  private once<T>(cls: ActionClass, o: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
+    const { limiter, scope } = this.meter;
+    return limiter.send(scope, cls, () => this.sent(fn), {
+      signal: o?.signal,
+      throttling: (err) => (throttled(err) ? { pauseMs: this.pauseMs(err) } : undefined),
+    });
+  }
+
+  private async sent<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
       if (isVpcApiError(err) && err.status === 401 && err.service !== 'iam') this.meter.onUnauthorized?.();
-      if (throttled(err)) {
-        const until = this.clock.now() + this.pauseMs(err);
-        if (until > (this.pauses.get(key) ?? 0)) this.pauses.set(key, until);
-      }
       throw err;
     }
   }

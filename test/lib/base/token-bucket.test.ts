@@ -45,4 +45,26 @@ describe('TokenBucket', () => {
     );
     expect(b.available()).to.equal(before + 1);
   });
+
+  it('lets waiters go first come first served, at the rate of the moment: a rate lowered while they wait holds them back', async () => {
+    const clock = new FakeClock();
+    const b = new TokenBucket(10, 1, clock);
+    await b.wait();
+    const order: number[] = [];
+    const waiting = [0, 1, 2].map((i) => b.wait().then(() => order.push(i)));
+    expect(b.available()).to.be.closeTo(-3, 1e-9);
+    clock.step(100);
+    await new Promise((r) => setImmediate(r));
+    expect(order).to.deep.equal([0]);
+    b.setQps(1);
+    clock.step(100);
+    await new Promise((r) => setImmediate(r));
+    expect(order, 'at 10/s the next would have gone by now').to.deep.equal([0]);
+    clock.step(900);
+    await new Promise((r) => setImmediate(r));
+    expect(order).to.deep.equal([0, 1]);
+    clock.step(1000);
+    await Promise.all(waiting);
+    expect(order).to.deep.equal([0, 1, 2]);
+  });
 });

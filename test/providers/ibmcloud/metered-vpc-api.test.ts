@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RegionalRateLimiter } from '../../../lib/index.js';
+import { RealClock, RegionalRateLimiter } from '../../../lib/index.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { MeteredVpcApi } from '../../../providers/ibmcloud/metered-vpc-api.js';
 import type { VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
@@ -55,9 +55,10 @@ describe('the metered VPC client', () => {
   });
 
   it('retries a read throttled (429) or failed with a 5xx, and gives up on a bad request at once', async () => {
+    // Real time: the 429's pause and the backoffs are a few milliseconds.
     const limiter = new RegionalRateLimiter(
       { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
-      new FakeClock(),
+      new RealClock(),
     );
     const api = fakeApi({
       listVpcs: [
@@ -100,7 +101,7 @@ describe('the metered VPC client', () => {
   it('sends POST /instances again after a 429, which refused it unread', async () => {
     const limiter = new RegionalRateLimiter(
       { describe: { qps: 1000, burst: 1000 }, mutate: { qps: 1000, burst: 1000 } },
-      new FakeClock(),
+      new RealClock(),
     );
     const instance = { id: 'i-1', name: 'w' } as VpcInstance;
     const api = fakeApi({ createInstance: [apiError(429, 'rate_limit_exceeded'), instance] });
