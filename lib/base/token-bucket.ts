@@ -56,6 +56,16 @@ export class TokenBucket {
     return this.tokens >= 0 ? 0 : (-this.tokens / this.qps) * 1000;
   }
 
+  /**
+   * Drops the tokens saved up: a cloud that has just refused for its rate has none left, and calls let
+   * through on ours would only meet the same refusal. Refilling starts again from empty.
+   */
+  empty(): void {
+    this.advance(this.clock.now());
+    this.tokens = Math.min(this.tokens, 0);
+    if (this.waiters.length > 0) this.letGo();
+  }
+
   /** Waits in line for a token and takes it; an abort leaves the line and rejects with the signal's reason. */
   wait(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);

@@ -91,6 +91,7 @@ export class RegionalRateLimiter {
 
   private throttled(meter: ClassMeter, reply: ThrottlingReply): void {
     meter.bucket.setQps(meter.rate.throttled());
+    meter.bucket.empty();
     if (reply.pauseMs !== undefined && reply.pauseMs > 0)
       meter.pausedUntil = Math.max(meter.pausedUntil, this.clock.now() + reply.pauseMs);
   }

@@ -67,4 +67,13 @@ describe('TokenBucket', () => {
     await Promise.all(waiting);
     expect(order).to.deep.equal([0, 1, 2]);
   });
+
+  it('empty() drops the saved-up tokens and refills from nothing', () => {
+    const clock = new FakeClock();
+    const b = new TokenBucket(10, 100, clock);
+    b.empty();
+    expect(b.available()).to.equal(0);
+    clock.step(200);
+    expect(b.available()).to.be.closeTo(2, 1e-9);
+  });
 });

@@ -7,16 +7,20 @@ class Throttled extends Error {}
 
 /**
  * N launches by `workers` concurrent workers through the limiter (caps 20/s, burst 200) against a cloud that
- * meters them with its own token bucket (EC2's mutating bucket: 200, refilling 5/s). A refused launch is sent
- * again by its worker. Returns how long the N took and how many replies were refusals.
+ * meters them with its own token bucket (by default EC2's mutating bucket: 200, refilling 5/s). A refused
+ * launch is sent again by its worker. Returns how long the N took and how many replies were refusals.
  */
-async function throttledLaunches(n: number, workers = 20): Promise<{ seconds: number; refused: number }> {
+async function throttledLaunches(
+  n: number,
+  cloudBurst = 200,
+  workers = 20,
+): Promise<{ seconds: number; refused: number }> {
   const clock = new FakeClock();
   const limiter = new RegionalRateLimiter(
     { describe: { qps: 20, burst: 100 }, mutate: { qps: 20, burst: 200 } },
     clock,
   );
-  const cloud = new TokenBucket(5, 200, clock);
+  const cloud = new TokenBucket(5, cloudBurst, clock);
   let left = n;
   let refused = 0;
   const launch = () =>
@@ -129,6 +133,14 @@ describe('RegionalRateLimiter learning from throttling replies', () => {
     const { seconds, refused } = await throttledLaunches(1_000);
     expect(seconds).to.be.within(floorSeconds, floorSeconds * 1.1);
     expect(refused / (1_000 + refused)).to.be.below(0.05);
+  });
+
+  it('drops the tokens it saved up when the cloud first refuses: a cloud with a smaller burst than ours is not flooded', async function () {
+    this.timeout(60_000);
+    const floorSeconds = (300 - 20) / 5;
+    const { seconds, refused } = await throttledLaunches(300, 20);
+    expect(seconds).to.be.within(floorSeconds, floorSeconds * 1.1);
+    expect(refused / (300 + refused)).to.be.below(0.1);
   });
 
   it('pauses the whole class for the wait a throttling reply asked for', async () => {
