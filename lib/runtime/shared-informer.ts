@@ -13,6 +13,7 @@ import { nullLogger } from '../base/json-logger.js';
 import type { Logger } from '../base/logger.js';
 import { objectKey } from '../apis/objects.js';
 import { NamespaceIndex, ObjectStore } from './object-store.js';
+import { cacheTransform, type CacheTransform } from './cache-transform.js';
 import { abortError, RealClock } from '../base/real-clock.js';
 import type { Informer, InformerEvent, InformerHandler, Runnable } from './types.js';
 
@@ -32,6 +33,8 @@ export interface SharedInformerOptions<T extends KubeObject> {
   backoffMaxMs?: number;
   /** Page size of the list; default 500. */
   listPageSize?: number;
+  /** What is kept of each object (handlers see the same); default cacheTransform(resource). */
+  transform?: CacheTransform<T>;
 }
 
 class WatchGone extends Error {
@@ -56,9 +59,11 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
   private lastResourceVersion: string | undefined;
   private resyncTimer: TimerHandle | undefined;
   private started = false;
+  private readonly transform: CacheTransform<T>;
 
   constructor(private readonly opts: SharedInformerOptions<T>) {
     this.resource = opts.resource;
+    this.transform = opts.transform ?? cacheTransform(opts.resource);
     this.clock = opts.clock ?? new RealClock();
     this.log = (opts.logger ?? nullLogger()).child({ informer: opts.resource.plural });
     this.namespace = opts.resource.namespaced ? opts.namespace || undefined : undefined;
@@ -159,7 +164,8 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
     const sentAt = this.clock.now();
     const { items, resourceVersion } = await this.listAll(signal);
     const seen = new Set<string>();
-    for (const obj of items) {
+    for (const listed of items) {
+      const obj = this.transform(listed);
       const key = objectKey(obj);
       seen.add(key);
       const old = this.store.get(key);
@@ -244,12 +250,12 @@ export class SharedInformer<T extends KubeObject> implements Informer<T>, Runnab
       if (status.code === 410) throw new WatchGone(status.message ?? 'resourceVersion too old');
       throw new ApiError(status.code ?? 500, ev.object);
     }
-    const obj = ev.object as T;
-    const rv = obj.metadata?.resourceVersion;
+    const rv = ev.object.metadata?.resourceVersion;
     if (ev.type === 'BOOKMARK') {
       if (rv) this.lastResourceVersion = rv;
       return;
     }
+    const obj = this.transform(ev.object as T);
     const key = objectKey(obj);
     const old = this.store.get(key);
     if (ev.type === 'DELETED') {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { KubeObject } from '../../../lib/apis/meta.js';
 import type { KubeClient, ListResult, WatchEvent } from '../../../lib/client/kube-client.js';
-import { ConfigMaps } from '../../../lib/client/resources.js';
+import { ConfigMaps, Nodes } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { nullLogger } from '../../../lib/base/json-logger.js';
 import { SharedInformer } from '../../../lib/runtime/shared-informer.js';
@@ -162,6 +162,75 @@ describe('SharedInformer (scripted client)', () => {
     await settle();
     expect(calls).to.deep.equal(['list', 'watch@1', 'watch@9', 'watch@11']);
     expect(events).to.deep.equal(['add:a@2', 'delete:a@10']);
+    stop.abort();
+    await running;
+  });
+
+  it("keeps neither metadata.managedFields nor a Node's status.images, from the list and from the watch, and leaves what it was handed as it was", async () => {
+    const managedFields = [
+      { manager: 'kubelet', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': {} } },
+    ];
+    const node = (name: string, rv: string) => ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, resourceVersion: rv, labels: { role: 'worker' }, managedFields },
+      status: {
+        images: [{ names: ['quay.io/a@sha256:1'], sizeBytes: 1 }],
+        conditions: [{ type: 'Ready', status: 'True' }],
+      },
+    });
+    const listed = node('a', '1');
+    const watched = node('b', '2');
+    const { client } = scriptedClient(
+      [{ items: [listed], metadata: { resourceVersion: '1' } }],
+      [async (on) => on({ type: 'ADDED', object: watched })],
+    );
+    const informer = new SharedInformer({
+      client,
+      resource: Nodes,
+      clock: new FakeClock(),
+      logger: nullLogger(),
+      resyncPeriodMs: 0,
+    });
+    const added: KubeObject[] = [];
+    informer.on('add', (o) => added.push(o));
+    const stop = new AbortController();
+    const running = informer.start(stop.signal);
+    await settle();
+    for (const name of ['a', 'b']) {
+      const cached = informer.get({ name }) as unknown as ReturnType<typeof node>;
+      expect(cached.metadata).to.deep.equal({
+        name,
+        resourceVersion: name === 'a' ? '1' : '2',
+        labels: { role: 'worker' },
+      });
+      expect(cached.status).to.deep.equal({ conditions: [{ type: 'Ready', status: 'True' }] });
+    }
+    expect(added.map((o) => 'managedFields' in o.metadata)).to.deep.equal([false, false]);
+    expect(listed.metadata.managedFields).to.equal(managedFields);
+    expect(watched.status.images).to.have.length(1);
+    stop.abort();
+    await running;
+  });
+
+  it('keeps metadata.managedFields out of the cache of any other kind too', async () => {
+    const withFields = { ...cm('a', '1'), metadata: { ...cm('a', '1').metadata, managedFields: [{ manager: 'x' }] } };
+    const { client } = scriptedClient([{ items: [withFields], metadata: { resourceVersion: '1' } }], []);
+    const informer = new SharedInformer({
+      client,
+      resource: ConfigMaps,
+      clock: new FakeClock(),
+      logger: nullLogger(),
+      resyncPeriodMs: 0,
+    });
+    const stop = new AbortController();
+    const running = informer.start(stop.signal);
+    await settle();
+    expect(informer.get({ namespace: 'ns', name: 'a' })?.metadata).to.deep.equal({
+      name: 'a',
+      namespace: 'ns',
+      resourceVersion: '1',
+    });
     stop.abort();
     await running;
   });
