@@ -5,3 +5,4 @@ export * from './logger.js';
 export * from './json-logger.js';
 export * from './token-bucket.js';
 export * from './abortable.js';
+export * from './linked-abort.js';

@@ -11,6 +11,7 @@ import type { Clock } from '../base/clock.js';
 import { RealClock } from '../base/real-clock.js';
 import type { TokenBucket } from '../base/token-bucket.js';
 import { abortError } from '../base/real-clock.js';
+import { linkedAbort } from '../base/linked-abort.js';
 import { ApiError } from './errors.js';
 import type { WriteFence } from './write-fence.js';
 
@@ -55,12 +56,12 @@ export class HttpTransport {
     await this.opts.limiter?.wait(spec.signal);
     const clock = this.opts.clock ?? new RealClock();
     const timeoutMs = this.opts.requestTimeoutMs ?? 60_000;
-    const deadline = new AbortController();
+    const deadline = linkedAbort(spec.signal);
     const timer = clock.setTimeout(
       () => deadline.abort(new RequestTimeoutError(`${spec.method} ${spec.path}: no answer within ${timeoutMs} ms`)),
       timeoutMs,
     );
-    const signal = spec.signal ? AbortSignal.any([spec.signal, deadline.signal]) : deadline.signal;
+    const signal = deadline.signal;
     let res: IncomingMessage;
     let text: string;
     try {
@@ -68,6 +69,7 @@ export class HttpTransport {
       text = await readBody(res, signal);
     } finally {
       timer.cancel();
+      deadline.release();
     }
     if ((res.statusCode ?? 0) >= 400) throw apiErrorFrom(res, text);
     if (!text) return undefined;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../apis/meta.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
+import { linkedAbort } from '../base/linked-abort.js';
 import { defaultControllerRateLimiter } from './rate-limiters.js';
 import { RateLimitingQueue } from './rate-limiting-queue.js';
 import { decideOutcome } from './reconcile-outcome.js';
@@ -109,12 +110,12 @@ export class ControllerImpl implements Controller, Runnable {
       name: request.name,
       reconcileID,
     });
-    const timeout = new AbortController();
+    const reconcileAbort = linkedAbort(this.deps.hardStop);
     const timer = this.deps.clock.setTimeout(
-      () => timeout.abort(new Error(`reconcile timed out after ${this.timeoutMs} ms`)),
+      () => reconcileAbort.abort(new Error(`reconcile timed out after ${this.timeoutMs} ms`)),
       this.timeoutMs,
     );
-    const signal = this.deps.hardStop ? AbortSignal.any([timeout.signal, this.deps.hardStop]) : timeout.signal;
+    const signal = reconcileAbort.signal;
     const started = this.deps.clock.now();
     this.active++;
     m.activeWorkers.set(labels, this.active);
@@ -126,6 +127,7 @@ export class ControllerImpl implements Controller, Runnable {
       outcome = { ok: false, error };
     } finally {
       timer.cancel();
+      reconcileAbort.release();
       this.active--;
       m.activeWorkers.set(labels, this.active);
       m.reconcileTime.observe(labels, (this.deps.clock.now() - started) / 1000);

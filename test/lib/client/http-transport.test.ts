@@ -7,6 +7,7 @@ import { RequestTimeoutError } from '../../../lib/client/http-transport.js';
 import { kubeConfigFor } from '../../../lib/client/kube-config.js';
 import { Nodes } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
+import { signalFollowers } from '../base/support/signal-followers.js';
 
 /** A throwaway server whose answers each test scripts. */
 async function scriptedServer(handler: http.RequestListener) {
@@ -89,6 +90,18 @@ describe('HTTP transport', () => {
     const pending = c.get(Nodes, { name: 'x' }, { signal: ac.signal }).catch((e: unknown) => e);
     ac.abort(new Error('reconcile cancelled'));
     expect(String(await pending)).to.match(/reconcile cancelled/);
+    c.close();
+    await srv.close();
+  });
+
+  it("leaves nothing on the caller's signal once its requests are answered, so a long-lived one does not grow (20 requests)", async () => {
+    const srv = await scriptedServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"kind":"Node","metadata":{"name":"x"}}');
+    });
+    const c = createKubeClient({ kubeConfig: kubeConfigFor(srv.url, 'tok') });
+    const longLived = new AbortController();
+    for (let i = 0; i < 20; i++) await c.get(Nodes, { name: 'x' }, { signal: longLived.signal });
+    expect(signalFollowers(longLived.signal)).to.deep.equal({ listeners: 0, anyDependants: 0 });
     c.close();
     await srv.close();
   });

@@ -9,6 +9,7 @@ import { runtimeMetrics } from '../../../lib/runtime/runtime-metrics.js';
 import { TerminalError, type Reconciler, type Request, type Result } from '../../../lib/runtime/types.js';
 import type { Clock } from '../../../lib/base/clock.js';
 import { FakeInformer, obj } from './support/fake-informer.js';
+import { signalFollowers } from '../base/support/signal-followers.js';
 
 const settle = async (n = 5) => {
   for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
@@ -228,6 +229,39 @@ describe('Controller', () => {
     (clock as FakeClock).step(1000);
     await settle();
     expect(String(aborted)).to.match(/timed out after 1000 ms/);
+    stop.abort();
+    await running;
+  });
+
+  it('aborts the reconcile signal with the hard stop reason, and leaves nothing attached to the hard stop after a reconcile', async () => {
+    const hard = new AbortController();
+    let aborted: unknown;
+    const { informer, controller, stop } = setup(
+      (r, ctx) =>
+        r.name === 'hang'
+          ? new Promise((_resolve, reject) =>
+              ctx.signal.addEventListener('abort', () => {
+                aborted = ctx.signal.reason;
+                reject(new Error('aborted'));
+              }),
+            )
+          : Promise.resolve(),
+      { hardStop: hard.signal, workers: 4 },
+    );
+    informer.markSynced();
+    const running = controller.start(stop.signal);
+    for (let i = 0; i < 200; i++) informer.fire('add', obj(`k${i}`));
+    await settle(50);
+    // A long-lived signal keeps whatever follows it: 200 finished reconciles must leave no trace on it (neither a
+    // listener nor an AbortSignal.any() dependant, which Node.js only lets go of when the long-lived signal goes).
+    expect(signalFollowers(hard.signal)).to.deep.equal({ listeners: 0, anyDependants: 0 });
+    informer.fire('add', obj('hang'));
+    await settle();
+    expect(signalFollowers(hard.signal)).to.deep.equal({ listeners: 1, anyDependants: 0 });
+    hard.abort(new Error('graceful shutdown period exceeded'));
+    await settle();
+    expect(String(aborted)).to.match(/graceful shutdown period exceeded/);
+    expect(signalFollowers(hard.signal).listeners).to.equal(0);
     stop.abort();
     await running;
   });
