@@ -4,6 +4,8 @@ export * from './spec-reader.js';
 export * from './spec-rules.js';
 export * from './rate-limiter.js';
 export * from './adaptive-rate.js';
+export * from './call-context.js';
+export * from './deferred-turns.js';
 export * from './describe-batcher.js';
 export * from './listing-snapshot.js';
 export * from './call-hooks.js';

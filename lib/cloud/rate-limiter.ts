@@ -8,6 +8,8 @@ import { sleepOn } from '../base/real-clock.js';
 import type { WriteFence } from '../client/write-fence.js';
 import { TokenBucket } from '../base/token-bucket.js';
 import { AdaptiveRate } from './adaptive-rate.js';
+import { currentCloudCallContext } from './call-context.js';
+import { CloudRateLimitedError, DeferredTurns } from './deferred-turns.js';
 
 /** Reads (describe/get/list) and writes (create/delete/modify) are metered apart by every cloud we know. */
 export type ActionClass = 'describe' | 'mutate';
@@ -32,6 +34,7 @@ export interface SendOptions {
 interface ClassMeter {
   bucket: TokenBucket;
   rate: AdaptiveRate;
+  turns: DeferredTurns;
   /** Until when the class holds its calls back, after a throttling reply that asked for a wait. */
   pausedUntil: number;
 }
@@ -56,11 +59,13 @@ export class RegionalRateLimiter {
    */
   async acquire(scope: string, cls: ActionClass, signal?: AbortSignal): Promise<void> {
     const meter = this.meter(scope, cls);
-    await this.pausedFor(meter, signal);
     meter.bucket.setQps(meter.rate.current());
+    this.deferIfLong(scope, cls, meter);
+    // Only a pause is awaited before joining the line: callers join it in the order they called.
+    if (this.paused(meter)) await this.pausedFor(meter, signal);
     await meter.bucket.wait(signal);
     // A pause that began while this call waited for its token holds it too.
-    await this.pausedFor(meter, signal);
+    if (this.paused(meter)) await this.pausedFor(meter, signal);
     if (cls === 'mutate') this.fence?.check('cloud', `${scope} (a mutating call)`);
   }
 
@@ -96,6 +101,24 @@ export class RegionalRateLimiter {
       meter.pausedUntil = Math.max(meter.pausedUntil, this.clock.now() + reply.pauseMs);
   }
 
+  /**
+   * A mutating call made in a reconcile (see withCloudCallContext) that would stand long in line is not
+   * queued: it throws CloudRateLimitedError with the time its turn comes, and the reconcile gives its worker
+   * back. Reads are short waits at any scale and go on waiting.
+   */
+  private deferIfLong(scope: string, cls: ActionClass, meter: ClassMeter): void {
+    const context = cls === 'mutate' ? currentCloudCallContext() : undefined;
+    if (!context) return;
+    const lineWaitMs = Math.max(0, meter.pausedUntil - this.clock.now()) + meter.bucket.msUntilAvailable();
+    const intervalMs = 1000 / meter.bucket.qps;
+    const comeBackInMs = meter.turns.admit(context.key, lineWaitMs, intervalMs, context.deferBeyondMs);
+    if (comeBackInMs !== undefined) throw new CloudRateLimitedError(scope, cls, comeBackInMs);
+  }
+
+  private paused(meter: ClassMeter): boolean {
+    return meter.pausedUntil > this.clock.now();
+  }
+
   private async pausedFor(meter: ClassMeter, signal?: AbortSignal): Promise<void> {
     for (let left = meter.pausedUntil - this.clock.now(); left > 0; left = meter.pausedUntil - this.clock.now())
       await sleepOn(this.clock, left, signal);
@@ -120,6 +143,7 @@ export class RegionalRateLimiter {
       meter = {
         bucket: new TokenBucket(qps, burst, this.clock),
         rate: new AdaptiveRate({ capQps: qps }, this.clock),
+        turns: new DeferredTurns(this.clock),
         pausedUntil: 0,
       };
       this.meters.set(key, meter);

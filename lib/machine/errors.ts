@@ -88,7 +88,7 @@ export const deleteMachineError = (message: string, cause?: unknown) =>
   new MachineError('DeleteError', message, { cause });
 
 export class RequeueAfterError extends Error {
-  override readonly name = 'RequeueAfterError';
+  override readonly name: string = 'RequeueAfterError';
   constructor(
     readonly requeueAfterMs: number,
     options?: { cause?: unknown },

@@ -19,6 +19,7 @@ import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines } from '../client/resources.js';
 import type { TerminationFollowPolicy } from '../cloud/termination-follower.js';
+import { withCloudCallContext } from '../cloud/call-context.js';
 import type { Clock } from '../base/clock.js';
 import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Logger } from '../base/logger.js';
@@ -83,7 +84,15 @@ export interface MachineReconcilerDeps {
   capacityRetryMaxMs?: number;
   /** How long a reconcile's notes may answer the echo of its own write (default DEFAULT_CARRY_MS; 0 = never). */
   carryNotesMs?: number;
+  /**
+   * How long a mutating cloud call may wait in the provider's rate limiter before the reconcile gives its
+   * worker back and comes again at its turn (default 2 s). Without it a scale-up past the cloud's rate has
+   * every worker standing in line for launch tokens while launched Machines wait for their follow-up.
+   */
+  cloudDeferBeyondMs?: number;
 }
+
+const DEFAULT_CLOUD_DEFER_BEYOND_MS = 2_000;
 
 export class MachineReconciler implements Reconciler {
   private readonly pacing: ReconcilePacing;
@@ -127,7 +136,10 @@ export class MachineReconciler implements Reconciler {
     const draft = new MachineDraft(clone(cached), this.d.client);
     const notes = this.notes.begin(key, cached.metadata.resourceVersion);
     try {
-      const result = await this.reconcileMachine(draft, ctx, notes);
+      const result = await withCloudCallContext(
+        { key: cached.metadata.uid ?? key, deferBeyondMs: this.d.cloudDeferBeyondMs ?? DEFAULT_CLOUD_DEFER_BEYOND_MS },
+        () => this.reconcileMachine(draft, ctx, notes),
+      );
       // A create the cloud accepted is not an outcome yet (GCE can still refuse the insert in its operation):
       // were it to reset the backoff, each accepted-then-refused create would start the waits over and a quota
       // storm would become a tight loop of launches. The backoff starts over once the instance has shown up.

@@ -10,7 +10,7 @@ import {
 import type { NodeAddress } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
 import type { Actuator, ActuatorContext } from '../machine/actuator.js';
-import { InvalidMachineConfigurationError, messageOf } from '../machine/errors.js';
+import { InvalidMachineConfigurationError, RequeueAfterError, findError, messageOf } from '../machine/errors.js';
 import {
   recordInstanceCreateFailed,
   recordInstanceDeleteFailed,
@@ -198,7 +198,10 @@ export class FakeActuator implements Actuator, InstanceView {
     this.leave('delete');
   }
 
-  /** Like real providers, count failures in mapi_instance_<action>_failed (when the context carries metrics). */
+  /**
+   * Like real providers, count failures in mapi_instance_<action>_failed (when the context carries metrics); a
+   * wait asked for (RequeueAfterError) is not a failure.
+   */
   private async counted(
     method: 'create' | 'update' | 'delete',
     machine: Machine,
@@ -208,6 +211,7 @@ export class FakeActuator implements Actuator, InstanceView {
     try {
       await fn();
     } catch (err) {
+      if (findError(err, RequeueAfterError)) throw err;
       const labels = {
         name: machine.metadata.name ?? '',
         namespace: machine.metadata.namespace ?? '',

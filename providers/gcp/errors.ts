@@ -6,6 +6,7 @@
 // say the request itself can never succeed are terminal. Resource quota and stock-outs are a class of their
 // own: the machine controller retries them for a bounded window, then fails the Machine.
 import {
+  isCloudCallDeferred,
   InvalidMachineConfigurationError,
   RequeueAfterError,
   type LaunchFailure,
@@ -208,8 +209,12 @@ export function gceCapacityCode(err: unknown): string | undefined {
   return gceErrorReasons(err).find((r) => CAPACITY_REASONS.has(r));
 }
 
-/** GCE refused the request itself (bad request, throttled, forbidden, unknown project or zone): nothing was done. */
+/**
+ * GCE refused the request itself (bad request, throttled, forbidden, unknown project or zone), or it was never
+ * sent (deferred for the rate): nothing was done.
+ */
 export function refusedOutright(err: unknown): boolean {
+  if (isCloudCallDeferred(err)) return true;
   const cls = classifyGceError(err);
   return cls === 'invalid' || cls === 'throttled' || cls === 'unauthorized' || cls === 'notFound';
 }

@@ -11,6 +11,7 @@ import type { Machine } from '../../apis/machine-types.js';
 import type { Clock } from '../../base/clock.js';
 import { DEFAULT_VISIBILITY_WINDOW_MS, DeleteGuard, type RecordedLaunch } from '../../cloud/delete-guard.js';
 import { LaunchLedger } from '../../cloud/launch-ledger.js';
+import { isCloudCallDeferred } from '../../cloud/deferred-turns.js';
 import { setProviderCondition } from '../../cloud/provider-condition.js';
 import type { ActuatorContext } from '../actuator.js';
 import { setFailureReason } from '../actuator-reporting.js';
@@ -82,7 +83,8 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
     try {
       made = await send();
     } catch (err) {
-      if (!mayHaveMade(err)) this.launches?.refused(uid);
+      // A launch deferred for the cloud's rate was never sent.
+      if (isCloudCallDeferred(err) || !mayHaveMade(err)) this.launches?.refused(uid);
       throw err;
     }
     this.adopted(scope, idOf(made));
@@ -122,6 +124,8 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
 
   /** A launch failed: the creation condition says why, and the error create() throws is typed (launch-failure.ts). */
   protected launchFailed(scope: S, err: unknown, failure: LaunchFailure): Error {
+    // Deferred for the cloud's rate: not a failure, the Machine comes again at its turn.
+    if (isCloudCallDeferred(err)) return err instanceof Error ? err : new Error(String(err));
     this.creationFailed(scope, failure.message);
     return launchFailureError(err, failure);
   }

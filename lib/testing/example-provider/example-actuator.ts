@@ -7,6 +7,8 @@ import { MachineCreationCondition, MachineInstanceStateAnnotation } from '../../
 import type { Machine } from '../../apis/machine-types.js';
 import type { Clock } from '../../base/clock.js';
 import { invalidValue, SpecReader } from '../../cloud/spec-reader.js';
+import { isCloudCallDeferred } from '../../cloud/deferred-turns.js';
+import type { ActionClass, RegionalRateLimiter } from '../../cloud/rate-limiter.js';
 import { throwOnFieldIssues } from '../../cloud/spec-issues.js';
 import { placementLabels } from '../../cloud/machine-labels.js';
 import { readCommonProviderStatus, type CommonProviderStatus } from '../../cloud/provider-condition.js';
@@ -55,12 +57,22 @@ const statusOf = (machine: Machine): CommonProviderStatus =>
 export interface ExampleActuatorOptions {
   cloud: ExampleCloud;
   clock: Clock;
+  /**
+   * The rate limiter every cloud call waits in (a real provider always has one): a launch or terminate made in a
+   * reconcile that would wait long is deferred to its turn instead (CloudRateLimitedError, a RequeueAfterError).
+   */
+  limiter?: RegionalRateLimiter;
   /** How long after a launch reads may not show the instance (default: the template's). */
   visibilityWindowMs?: number;
 }
 
+/** The example cloud's throttling reply, for the limiter. */
+const exampleThrottling = (err: unknown) =>
+  err instanceof ExampleCloudError && err.code === 'Throttled' ? {} : undefined;
+
 export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance> {
   private readonly cloud: ExampleCloud;
+  private readonly limiter?: RegionalRateLimiter;
 
   constructor(o: ExampleActuatorOptions) {
     // Step 2: what the template needs to know about this cloud.
@@ -79,6 +91,12 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
       },
     );
     this.cloud = o.cloud;
+    this.limiter = o.limiter;
+  }
+
+  /** A call to the cloud, through the limiter when there is one; the example cloud is one scope. */
+  private call<T>(cls: ActionClass, fn: () => Promise<T>): Promise<T> {
+    return this.limiter ? this.limiter.send('example', cls, fn, { throttling: exampleThrottling }) : fn();
   }
 
   referencedSecrets(): string[] {
@@ -102,9 +120,9 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
   // Step 3: look the instance up, by the id on record, else by the Machine's identity (name and launch token).
   protected async lookUp(scope: ExampleScope): Promise<ExampleInstance | 'ended' | undefined> {
     const id = this.instanceIdOnRecord(scope);
-    const byId = id ? await this.cloud.get(id) : undefined;
+    const byId = id ? await this.call('describe', () => this.cloud.get(id)) : undefined;
     if (byId && byId.state !== 'terminated') return byId;
-    const ours = (await this.cloud.findByName(scope.machine.metadata.name ?? '')).find(
+    const ours = (await this.call('describe', () => this.cloud.findByName(scope.machine.metadata.name ?? ''))).find(
       (i) => i.token === scope.machine.metadata.uid && i.state !== 'terminated',
     );
     return ours ?? (byId ? 'ended' : undefined);
@@ -124,11 +142,13 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
       const refused = (err: unknown) => err instanceof ExampleCloudError && err.code !== 'ReplyLost';
       instance = await this.launch(
         scope,
-        () => this.cloud.launch(request),
+        () => this.call('mutate', () => this.cloud.launch(request)),
         (i) => i.id,
         (err) => !refused(err),
       );
     } catch (err) {
+      // Deferred for the cloud's rate: nothing was sent, and the Machine comes again at its turn.
+      if (isCloudCallDeferred(err)) throw err;
       this.creationFailed(scope, messageOf(err));
       if (err instanceof ExampleCloudError && err.code === 'UnknownZone')
         throw new InvalidMachineConfigurationError(err.message, { field: `${SPEC_PATH}.zone`, cause: err });
@@ -163,7 +183,7 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
       return false;
     }
     this.foundWhileDeleting(m.metadata.uid ?? '');
-    if (found.state !== 'terminating') await this.cloud.terminate(found.id);
+    if (found.state !== 'terminating') await this.call('mutate', () => this.cloud.terminate(found.id));
     this.terminating(scope, ctx, 'terminating', { instanceId: found.id });
     return true;
   }

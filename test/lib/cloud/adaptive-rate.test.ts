@@ -50,14 +50,13 @@ async function throttledLaunches(
     }
   };
   const start = clock.now();
-  let running = Array.from({ length: workers }, () => worker());
+  const running = Array.from({ length: workers }, () => worker());
   let done = false;
   void Promise.all(running).then(() => (done = true));
   while (!done) {
     clock.step(10);
     await flush();
   }
-  running = [];
   return { seconds: (clock.now() - start) / 1000, refused };
 }
 

@@ -11,6 +11,8 @@ import type { Condition, Machine } from '../../../lib/apis/machine-types.js';
 import { Machines, Nodes } from '../../../lib/client/resources.js';
 import { InvalidMachineConfigurationError, RequeueAfterError } from '../../../lib/machine/errors.js';
 import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
+import { currentCloudCallContext, type CloudCallContext } from '../../../lib/cloud/call-context.js';
+import { CloudRateLimitedError } from '../../../lib/cloud/deferred-turns.js';
 import { machine, machineEnv, NS } from './fixtures.js';
 import { serverError } from './memory-kube.js';
 
@@ -83,6 +85,22 @@ describe('machine controller reconcile', () => {
       expect(env.client.count('patch machines/status')).to.equal(1);
       const metric = await env.registry.getSingleMetricAsString('mapi_machine_phase_transition_seconds');
       expect(metric).to.contain('phase="Provisioning"');
+    });
+
+    it("makes the actuator's cloud calls in the Machine's cloud call context: a launch long in the rate line is deferred to its turn, not failed", async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      let seen: CloudCallContext | undefined;
+      a.failNext('create', () => {
+        seen = currentCloudCallContext();
+        return new CloudRateLimitedError('us-east-1', 'mutate', 4_500);
+      });
+      expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 4_500 });
+      expect(seen).to.deep.equal({ key: env.get('m1')?.metadata.uid, deferBeyondMs: 2_000 });
+      expect(env.events.reasons(), 'no FailedCreate').to.deep.equal([]);
+      expect(env.get('m1')?.status?.errorMessage).to.equal(undefined);
+      expect(await env.registry.getSingleMetricAsString('mapi_instance_create_failed')).to.not.contain('name="m1"');
     });
 
     it('keeps Provisioning on record when create fails before anything exists', async () => {

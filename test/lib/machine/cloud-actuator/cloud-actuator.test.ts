@@ -4,7 +4,10 @@ import { MachineClusterIDLabel } from '../../../../lib/apis/constants.js';
 import type { Machine } from '../../../../lib/apis/machine-types.js';
 import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { DEFAULT_VISIBILITY_WINDOW_MS } from '../../../../lib/cloud/delete-guard.js';
-import { RequeueAfterError, isInvalidMachineConfiguration } from '../../../../lib/machine/errors.js';
+import { RequeueAfterError, isInvalidMachineConfiguration, requeueAfterOf } from '../../../../lib/machine/errors.js';
+import { withCloudCallContext } from '../../../../lib/cloud/call-context.js';
+import { CloudRateLimitedError } from '../../../../lib/cloud/deferred-turns.js';
+import { RegionalRateLimiter } from '../../../../lib/cloud/rate-limiter.js';
 import { conformanceContext, RecordingEventRecorder } from '../../../../lib/testing/conformance.js';
 import { echoContext } from '../../../../lib/testing/echo-context.js';
 import { ExampleActuator, ExampleCloud } from '../../../../lib/testing/example-provider/index.js';
@@ -155,5 +158,33 @@ describe('the cloud actuator template', () => {
     await actuator.delete(m, ctx);
     await actuator.delete(m, ctx);
     expect(eventsOf(ctx).filter((e) => e.reason === 'Delete')).to.have.length(1);
+  });
+
+  it("defers a launch that would stand long in the cloud's rate line: nothing sent, nothing failed, and the Machine comes again at its turn", async () => {
+    const limiter = new RegionalRateLimiter({ describe: { qps: 10, burst: 10 }, mutate: { qps: 1, burst: 1 } }, clock);
+    actuator = new ExampleActuator({ cloud, clock, limiter });
+    const inReconcile = <T>(m: Machine, fn: () => Promise<T>) =>
+      withCloudCallContext({ key: m.metadata.uid ?? '', deferBeyondMs: 1_000 }, fn);
+    const first = machine();
+    await inReconcile(first, () => actuator.create(first, conformanceContext()));
+    // Three launches outside a reconcile already wait for the next three tokens.
+    const queued = [machine(), machine(), machine()].map((m) => actuator.create(m, conformanceContext()));
+    const m = machine();
+    const err = await rejection(inReconcile(m, () => actuator.create(m, conformanceContext())));
+    expect(err).to.be.instanceOf(CloudRateLimitedError);
+    expect(requeueAfterOf(err), 'its turn: after the three in line, less the wait it may spend in line').to.equal(
+      4_500,
+    );
+    expect(m.status?.conditions ?? [], 'a deferral is not a failed creation').to.deep.equal([]);
+    const launches = cloud.calls.filter((c) => c === 'launch').length;
+    expect(await actuator.exists(m, conformanceContext()), 'nothing was launched to wait for').to.equal(false);
+    for (let t = 0; t < 4_500; t += 100) {
+      clock.step(100);
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(queued);
+    await inReconcile(m, () => actuator.create(m, conformanceContext()));
+    expect(cloud.calls.filter((c) => c === 'launch').length).to.equal(launches + 4);
+    expect(cloud.liveNamed(m.metadata.name ?? '')).to.equal(1);
   });
 });

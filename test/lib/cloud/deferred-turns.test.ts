@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import {
+  CloudRateLimitedError,
+  DeferredTurns,
+  FakeClock,
+  RegionalRateLimiter,
+  RequeueAfterError,
+  isCloudCallDeferred,
+  requeueAfterOf,
+  withCloudCallContext,
+} from '../../../lib/index.js';
+
+/** Moves the clock on in 50 ms steps, letting woken callers run between them. */
+async function stepThrough(clock: FakeClock, ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 50) {
+    clock.step(50);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('DeferredTurns', () => {
+  it('lets a caller join a short line, and hands a long line out in turns one interval apart, in order', () => {
+    const clock = new FakeClock();
+    const turns = new DeferredTurns(clock);
+    expect(turns.admit('a', 500, 200, 2_000), 'a short line is joined').to.equal(undefined);
+    // The line holds 5 s of callers: b's turn comes after it, c's one interval later.
+    const b = turns.admit('b', 5_000, 200, 2_000);
+    const c = turns.admit('c', 5_000, 200, 2_000);
+    expect(b).to.equal(5_200 - 1_000);
+    expect(c).to.equal(5_400 - 1_000);
+    expect(turns.pending).to.equal(2);
+  });
+
+  it('admits a caller that comes back near its turn even while the line is long, and sends one back early to wait again', () => {
+    const clock = new FakeClock();
+    const turns = new DeferredTurns(clock);
+    const back = turns.admit('m1', 10_000, 200, 2_000) ?? 0;
+    clock.step(1_000);
+    expect(turns.admit('m1', 10_000, 200, 2_000), 'too early: its turn is still 9 s off').to.equal(
+      10_200 - 1_000 - 1_000,
+    );
+    clock.step(back - 1_000);
+    expect(turns.admit('m1', 10_000, 200, 2_000), 'its turn: it joins the line').to.equal(undefined);
+    expect(turns.pending).to.equal(0);
+  });
+});
+
+describe('RegionalRateLimiter deferring calls made in a reconcile', () => {
+  const limits = { describe: { qps: 5, burst: 1 }, mutate: { qps: 5, burst: 1 } };
+  const context = (key: string) => ({ key, deferBeyondMs: 1_000 });
+
+  it('throws CloudRateLimitedError, a RequeueAfterError with the time of its turn, instead of queueing a mutating call for long', async () => {
+    const clock = new FakeClock();
+    const limiter = new RegionalRateLimiter(limits, clock);
+    // Ten calls already wait in line: two seconds at 5/s.
+    const waiting = Array.from({ length: 11 }, () => limiter.acquire('r', 'mutate'));
+    let caught: unknown;
+    await withCloudCallContext(context('m1'), () => limiter.acquire('r', 'mutate')).catch((e: unknown) => (caught = e));
+    expect(caught).to.be.instanceOf(CloudRateLimitedError).and.instanceOf(RequeueAfterError);
+    expect(isCloudCallDeferred(caught)).to.equal(true);
+    expect(requeueAfterOf(caught)).to.be.within(1_000, 2_500);
+    expect((caught as Error).message).to.contain("waiting for the cloud's request rate (r, mutate calls)");
+    await stepThrough(clock, 3_000);
+    await Promise.all(waiting);
+  });
+
+  it('keeps reads and calls outside a reconcile waiting in line as before', async () => {
+    const clock = new FakeClock();
+    const limiter = new RegionalRateLimiter(limits, clock);
+    const waiting = Array.from({ length: 11 }, () => limiter.acquire('r', 'describe'));
+    const read = withCloudCallContext(context('m1'), () => limiter.acquire('r', 'describe'));
+    const outside = limiter.acquire('r', 'mutate');
+    await stepThrough(clock, 5_000);
+    await Promise.all([...waiting, read, outside]);
+  });
+
+  it('serves deferred callers at their turns: each comes back once and gets its token', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const limiter = new RegionalRateLimiter(limits, clock);
+    const sent: string[] = [];
+    const comeBack = new Map<string, number>();
+    const keys = Array.from({ length: 20 }, (_, i) => `m${i}`);
+    const attempt = async (key: string) => {
+      try {
+        await withCloudCallContext(context(key), () => limiter.acquire('r', 'mutate'));
+        sent.push(key);
+      } catch (err) {
+        comeBack.set(key, clock.now() + (requeueAfterOf(err) ?? 0));
+      }
+    };
+    const inFlight = keys.map((k) => attempt(k));
+    let deferrals = comeBack.size;
+    for (let t = 0; t < 10_000 && sent.length < keys.length; t += 50) {
+      clock.step(50);
+      await new Promise((r) => setImmediate(r));
+      for (const [key, at] of [...comeBack]) {
+        if (at > clock.now()) continue;
+        comeBack.delete(key);
+        inFlight.push(attempt(key));
+        deferrals++;
+      }
+    }
+    await Promise.all(inFlight);
+    expect([...sent].sort()).to.deep.equal([...keys].sort());
+    expect(clock.now() - start, '20 calls at 5/s').to.be.below(5_500);
+    expect(deferrals, 'nobody deferred twice').to.be.at.most(keys.length);
+  });
+});
