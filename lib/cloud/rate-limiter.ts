@@ -54,8 +54,9 @@ export class RegionalRateLimiter {
   ) {}
 
   /**
-   * Waits for a token of `cls` in `scope`; rejects with the signal's reason when aborted, and a mutating call
-   * with the fence's error when this process may no longer change the world.
+   * Waits for a token of `cls` in `scope`; rejects with the signal's reason when aborted, a mutating call
+   * with the fence's error when this process may no longer change the world, and a mutating call made in a
+   * reconcile that would wait long with CloudRateLimitedError (its turn: see deferIfLong).
    */
   async acquire(scope: string, cls: ActionClass, signal?: AbortSignal): Promise<void> {
     const meter = this.meter(scope, cls);
