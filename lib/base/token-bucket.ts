@@ -5,6 +5,7 @@
 // rate of the moment: a rate lowered while they wait holds them back too (the cloud limiter lowers it
 // when the cloud starts refusing). One bucket is used either way, not both.
 import type { Clock, TimerHandle } from './clock.js';
+import { abortError } from './real-clock.js';
 
 interface Waiter {
   go: () => void;
@@ -68,7 +69,7 @@ export class TokenBucket {
 
   /** Waits in line for a token and takes it; an abort leaves the line and rejects with the signal's reason. */
   wait(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortError(signal));
     this.advance(this.clock.now());
     if (this.waiters.length === 0 && this.tokens >= 1) {
       this.tokens -= 1;
@@ -81,7 +82,7 @@ export class TokenBucket {
         onAbort: () => {
           const at = this.waiters.indexOf(waiter);
           if (at >= 0) this.waiters.splice(at, 1);
-          reject(signal?.reason);
+          if (signal) reject(abortError(signal));
           this.letGo();
         },
       };
