@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { PassThroughClient } from 'google-auth-library';
 import {
+  CloudRateLimitedError,
   InsufficientCapacityError,
   InvalidMachineConfigurationError,
   RealClock,
@@ -28,6 +29,9 @@ interface Call {
   args: unknown[];
 }
 
+/** How many of the next inserts the rate limiter defers (CloudRateLimitedError) before they are sent. */
+let deferredInserts = 0;
+
 /** Wraps a ComputeApi, recording each call's method and arguments. */
 function recording(inner: ComputeApi, calls: Call[]): ComputeApi {
   return new Proxy(inner, {
@@ -36,6 +40,10 @@ function recording(inner: ComputeApi, calls: Call[]): ComputeApi {
       if (typeof v !== 'function') return v;
       return (...args: unknown[]) => {
         calls.push({ method: String(prop), args });
+        if (prop === 'insertInstance' && deferredInserts > 0) {
+          deferredInserts--;
+          return Promise.reject(new CloudRateLimitedError(PROJECT, 'mutate', 3_000));
+        }
         return (v as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
@@ -222,6 +230,21 @@ describe('GCP actuator', function () {
     } finally {
       emu.setQuotaLimit(REGION, 'INSTANCES', 1000);
     }
+  });
+
+  it('leaves nothing on record for an insert deferred for the rate (never sent), and says nothing failed', async () => {
+    const m = machine('deferred-1');
+    deferredInserts = 1;
+    const err = await rejection(actuator.create(m, recordingContext()));
+    expect(err).to.be.instanceOf(CloudRateLimitedError);
+    const status = (m.status?.providerStatus ?? {}) as { instanceId?: string | null; conditions?: unknown[] };
+    expect(status.instanceId ?? undefined, 'no instance to look for').to.equal(undefined);
+    expect(status.conditions ?? []).to.deep.equal([]);
+    calls.length = 0;
+    expect(await actuator.exists(m, recordingContext())).to.equal(false);
+    expect(calls, 'exists() asks GCE nothing: nothing was launched').to.deep.equal([]);
+    await running(m);
+    expect(emu.instances().filter((i) => i.name === 'deferred-1')).to.have.length(1);
   });
 
   it('makes a new insert request when GCE replays the operation of an instance that has since gone', async () => {
