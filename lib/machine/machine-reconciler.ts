@@ -20,6 +20,7 @@ import type { KubeClient } from '../client/kube-client.js';
 import { Machines } from '../client/resources.js';
 import type { TerminationFollowPolicy } from '../cloud/termination-follower.js';
 import { withCloudCallContext } from '../cloud/call-context.js';
+import { isCloudCallDeferred } from '../cloud/deferred-turns.js';
 import type { Clock } from '../base/clock.js';
 import { WrittenVersions } from '../runtime/written-versions.js';
 import type { Logger } from '../base/logger.js';
@@ -280,6 +281,10 @@ export class MachineReconciler implements Reconciler {
     if (refusal) return this.capacity.refused(draft, refusal, ctx.signal);
     // A RequeueAfter is a wait the actuator asks for, not an outcome: it neither extends nor ends the window.
     if (createErr !== undefined && requeueAfterOf(createErr) === undefined) this.capacity.ended(draft, 'other-error');
+    // A launch deferred for the cloud's rate was never sent and taught nothing: the pass at its turn writes
+    // Provisioning together with what its launch learns, one status write instead of two.
+    const deferredMs = isCloudCallDeferred(createErr) ? requeueAfterOf(createErr) : undefined;
+    if (deferredMs !== undefined) return { requeueAfterMs: deferredMs };
     // Whatever the actuator learnt (above all the new instance's id) is written before anything else can
     // fail, so a created instance is never forgotten.
     await this.status.updateStatus(draft, currentPhase(draft.machine) || PhaseProvisioning, undefined, ctx.signal);

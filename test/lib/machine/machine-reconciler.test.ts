@@ -100,6 +100,10 @@ describe('machine controller reconcile', () => {
       expect(seen).to.deep.equal({ key: env.get('m1')?.metadata.uid, deferBeyondMs: 2_000 });
       expect(env.events.reasons(), 'no FailedCreate').to.deep.equal([]);
       expect(env.get('m1')?.status?.errorMessage).to.equal(undefined);
+      expect(
+        env.client.count('patch machines/status'),
+        'nothing learnt, nothing written: the pass at its turn writes',
+      ).to.equal(0);
       expect(await env.registry.getSingleMetricAsString('mapi_instance_create_failed')).to.not.contain('name="m1"');
     });
 
