@@ -1,6 +1,7 @@
 // One HTTP request to an instance metadata service, as every cloud's notice reader makes it: bounded in time
 // (the service is local to the instance and answers within milliseconds, so a slow answer means it is not
 // there), aborted with the caller's signal, the body read in full. Failures become MetadataServiceError.
+import { linkedAbort } from '../base/linked-abort.js';
 import { MetadataServiceError } from './termination-notice.js';
 
 export interface MetadataRequest {
@@ -26,14 +27,29 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 /** Resolves with any HTTP answer; rejects only when there was none (refused, reset, timed out) or on abort. */
 export async function metadataRequest(req: MetadataRequest): Promise<MetadataResponse> {
   const url = metadataUrl(req.base, req.path);
-  const signal = AbortSignal.any([req.signal, AbortSignal.timeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS)]);
+  // Not AbortSignal.any(): with the handler's stop signal, which lives as long as the process, each poll would
+  // leave an entry behind for good (see linked-abort.ts).
+  const link = linkedAbort(req.signal);
+  const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timer = setTimeout(
+    () => link.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')),
+    timeoutMs,
+  );
   try {
-    const res = await fetch(url, { method: req.method ?? 'GET', headers: req.headers, signal, redirect: 'manual' });
+    const res = await fetch(url, {
+      method: req.method ?? 'GET',
+      headers: req.headers,
+      signal: link.signal,
+      redirect: 'manual',
+    });
     const body = await res.text();
     return { status: res.status, body, headers: res.headers };
   } catch (err) {
     if (req.signal.aborted) throw req.signal.reason;
     throw new MetadataServiceError(req.path, undefined, `no answer from ${url.origin}: ${(err as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+    link.release();
   }
 }
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import { MetadataServiceError, metadataRequest, metadataUrl } from '../../../lib/termination/index.js';
+import { signalFollowers } from '../base/support/signal-followers.js';
 
 describe('a request to an instance metadata service', () => {
   let server: Server;
@@ -58,5 +59,12 @@ describe('a request to an instance metadata service', () => {
     const err = await pending.catch((e: unknown) => e);
     expect(err).to.not.be.instanceOf(MetadataServiceError);
     expect((err as Error).message).to.equal('stopping');
+  });
+
+  it("leaves nothing on the handler's long-lived stop signal once a request is over, answered or timed out", async () => {
+    const stop = new AbortController().signal;
+    for (let i = 0; i < 5; i++) await metadataRequest({ base, path: '/ok', signal: stop });
+    await metadataRequest({ base, path: '/slow', signal: stop, timeoutMs: 50 }).catch(() => undefined);
+    expect(signalFollowers(stop)).to.deep.equal({ listeners: 0, anyDependants: 0 });
   });
 });
