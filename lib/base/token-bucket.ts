@@ -39,8 +39,8 @@ export class TokenBucket {
   }
 
   /**
-   * Changes the refill rate from now on: what has refilled so far is kept, and later reservations wait at the
-   * new rate (a waiter already sleeping keeps the wait it was given).
+   * Changes the refill rate from now on: what has refilled so far is kept, and callers waiting in line (and
+   * later reservations) wait at the new rate.
    */
   setQps(qps: number): void {
     if (!(qps > 0)) throw new RangeError(`TokenBucket: qps must be > 0, got ${qps}`);

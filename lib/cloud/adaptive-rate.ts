@@ -63,7 +63,6 @@ export class AdaptiveRate {
     const now = this.clock.now();
     if (this.episodeStart !== undefined && now - this.lastRefusal >= this.windowMs) {
       this.episodeStart = undefined;
-      this.admittedAt = [];
       this.lastGrowth = this.lastRefusal + this.windowMs;
     }
     if (this.episodeStart === undefined && this.qps < this.cap) {

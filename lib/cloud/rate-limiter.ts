@@ -19,16 +19,12 @@ export interface CloudRateLimits {
   mutate: { qps: number; burst: number };
 }
 
-/** How the cloud answered a call: refused for its rate (with the wait it asked for, if any) or not. */
-export interface ThrottlingReply {
-  /** The wait the cloud asked for (a Retry-After), or a pause the caller chose; the whole class waits it out. */
-  pauseMs?: number;
-}
-
 export interface SendOptions {
   signal?: AbortSignal;
-  /** The throttling reply an error is, or undefined for any other failure. */
-  throttling: (err: unknown) => ThrottlingReply | undefined;
+  /** Whether an error is the cloud's throttling reply (refused for its rate); any other answer counts as admitted. */
+  isThrottling: (err: unknown) => boolean;
+  /** For a throttling reply: the wait the cloud asked for (a Retry-After), which the whole class waits out. */
+  pauseMsOf?: (err: unknown) => number | undefined;
 }
 
 interface ClassMeter {
@@ -78,15 +74,15 @@ export class RegionalRateLimiter {
   async send<T>(scope: string, cls: ActionClass, call: () => Promise<T>, o: SendOptions): Promise<T> {
     await this.acquire(scope, cls, o.signal);
     const meter = this.meter(scope, cls);
+    let refusal: unknown;
     try {
-      const out = await call();
-      meter.bucket.setQps(meter.rate.admitted());
-      return out;
+      return await call();
     } catch (err) {
-      const reply = o.throttling(err);
-      if (reply) this.throttled(meter, reply);
-      else meter.bucket.setQps(meter.rate.admitted());
+      if (o.isThrottling(err)) refusal = err;
       throw err;
+    } finally {
+      if (refusal === undefined) meter.bucket.setQps(meter.rate.admitted());
+      else this.throttled(meter, o.pauseMsOf?.(refusal));
     }
   }
 
@@ -95,11 +91,11 @@ export class RegionalRateLimiter {
     return this.meters.get(`${scope}/${cls}`)?.rate.current() ?? this.limits[cls].qps;
   }
 
-  private throttled(meter: ClassMeter, reply: ThrottlingReply): void {
+  private throttled(meter: ClassMeter, pauseMs: number | undefined): void {
     meter.bucket.setQps(meter.rate.throttled());
     meter.bucket.empty();
-    if (reply.pauseMs !== undefined && reply.pauseMs > 0)
-      meter.pausedUntil = Math.max(meter.pausedUntil, this.clock.now() + reply.pauseMs);
+    if (pauseMs !== undefined && pauseMs > 0)
+      meter.pausedUntil = Math.max(meter.pausedUntil, this.clock.now() + pauseMs);
   }
 
   /**

@@ -14,8 +14,8 @@ export function actionClassOf(commandName: string | undefined): ActionClass {
   return NON_MUTATING.some((p) => (commandName ?? '').startsWith(p)) ? 'describe' : 'mutate';
 }
 
-/** A throttling reply carries no wait to honour: the class's rate follows what EC2 admits instead. */
-const ec2Throttling = (err: unknown) => (classifyEc2Error(err) === 'throttled' ? {} : undefined);
+/** EC2's throttling replies carry no wait to honour: the class's rate follows what EC2 admits instead. */
+const isEc2Throttling = (err: unknown) => classifyEc2Error(err) === 'throttled';
 
 /** Where the SDK keeps the abort signal a caller passed to `send`. */
 interface AttemptContext {
@@ -37,7 +37,7 @@ export function meterAttempts<I extends object, O extends object>(
   const metered: FinalizeRequestMiddleware<I, O> = (next, context: AttemptContext) => (args) =>
     limiter.send(scope, actionClassOf(context.commandName), () => next(args), {
       signal: abortSignalOf(context),
-      throttling: ec2Throttling,
+      isThrottling: isEc2Throttling,
     });
   stack.addRelativeTo(metered, {
     relation: 'after',

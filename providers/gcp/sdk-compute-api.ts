@@ -61,7 +61,7 @@ export interface SdkComputeApiOptions extends ComputeClientsOptions {
 }
 
 /** GCE's throttling replies (403 rateLimitExceeded, 429) carry no wait to honour: the class's rate follows instead. */
-const gceThrottling = (err: unknown) => (classifyGceError(err) === 'throttled' ? {} : undefined);
+const isGceThrottling = (err: unknown) => classifyGceError(err) === 'throttled';
 
 type Clients = {
   instances: InstancesClient;
@@ -128,7 +128,7 @@ export class SdkComputeApi implements ComputeApi {
     const send = () => abortable(fn(), opts?.signal);
     const { limiter } = this.opts;
     if (!limiter) return send();
-    return limiter.send(project, cls, send, { signal: opts?.signal, throttling: gceThrottling });
+    return limiter.send(project, cls, send, { signal: opts?.signal, isThrottling: isGceThrottling });
   }
 
   async close(): Promise<void> {

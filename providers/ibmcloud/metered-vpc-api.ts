@@ -2,9 +2,9 @@
 // writes metered apart), and idempotent calls that fail with a retryable error (429, 5xx, no response) are
 // retried with jittered backoff. A 429 is answered as the VPC asks: its Retry-After is waited out, and by
 // every caller of that class of call, not just the one refused (the shared limiter pauses the class and
-// lowers its rate to what the VPC admits), so a throttled account gets a pause instead of a retry per worker. createInstance is retried only after a 429 (the request was refused before it was
-// acted on); a lost reply or a 5xx is settled by the next reconcile, which finds the instance by name (or
-// gets 409 and adopts it).
+// lowers its rate to what the VPC admits), so a throttled account gets a pause instead of a retry per worker.
+// createInstance is retried only after a 429 (the request was refused before it was acted on); a lost reply
+// or a 5xx is settled by the next reconcile, which finds the instance by name (or gets 409 and adopts it).
 import {
   RealClock,
   retryCall,
@@ -85,7 +85,8 @@ export class MeteredVpcApi implements VpcApi {
     const { limiter, scope } = this.meter;
     return limiter.send(scope, cls, () => this.sent(fn), {
       signal: o?.signal,
-      throttling: (err) => (throttled(err) ? { pauseMs: this.pauseMs(err) } : undefined),
+      isThrottling: throttled,
+      pauseMsOf: (err) => this.pauseMs(err),
     });
   }
 

@@ -67,8 +67,7 @@ export interface ExampleActuatorOptions {
 }
 
 /** The example cloud's throttling reply, for the limiter. */
-const exampleThrottling = (err: unknown) =>
-  err instanceof ExampleCloudError && err.code === 'Throttled' ? {} : undefined;
+const isExampleThrottling = (err: unknown) => err instanceof ExampleCloudError && err.code === 'Throttled';
 
 export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance> {
   private readonly cloud: ExampleCloud;
@@ -96,7 +95,7 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
 
   /** A call to the cloud, through the limiter when there is one; the example cloud is one scope. */
   private call<T>(cls: ActionClass, fn: () => Promise<T>): Promise<T> {
-    return this.limiter ? this.limiter.send('example', cls, fn, { throttling: exampleThrottling }) : fn();
+    return this.limiter ? this.limiter.send('example', cls, fn, { isThrottling: isExampleThrottling }) : fn();
   }
 
   referencedSecrets(): string[] {

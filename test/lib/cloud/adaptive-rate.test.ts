@@ -34,7 +34,7 @@ async function throttledLaunches(
         }
         cloud.reserve();
       },
-      { throttling: (err) => (err instanceof Throttled ? {} : undefined) },
+      { isThrottling: (err) => err instanceof Throttled },
     );
   const worker = async () => {
     while (left > 0) {
@@ -149,7 +149,7 @@ describe('RegionalRateLimiter learning from throttling replies', () => {
       clock,
     );
     await limiter
-      .send('r', 'mutate', () => Promise.reject(new Throttled()), { throttling: () => ({ pauseMs: 2_000 }) })
+      .send('r', 'mutate', () => Promise.reject(new Throttled()), { isThrottling: () => true, pauseMsOf: () => 2_000 })
       .catch(() => undefined);
     let sent = false;
     const next = limiter.acquire('r', 'mutate').then(() => (sent = true));
