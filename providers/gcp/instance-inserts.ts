@@ -66,11 +66,7 @@ export class InstanceInserts {
         return this.accepted(scope, undefined);
       }
       // GCE refused the request itself, so nothing was made; after a 5xx or a lost reply it may have been.
-      if (refusedOutright(err)) {
-        scope.status.instanceId = null;
-        // Saved here: an insert deferred for the rate passes through without the creation condition's save.
-        scope.saveStatus();
-      }
+      if (refusedOutright(err)) scope.status.instanceId = null;
       throw this.outcomes.failed(scope, locationError(scope, err) ?? err);
     }
     if (!isOperationDone(op)) return this.accepted(scope, op.name ?? undefined);

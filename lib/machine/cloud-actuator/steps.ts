@@ -124,8 +124,12 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
 
   /** A launch failed: the creation condition says why, and the error create() throws is typed (launch-failure.ts). */
   protected launchFailed(scope: S, err: unknown, failure: LaunchFailure): Error {
-    // Deferred for the cloud's rate: not a failure, the Machine comes again at its turn.
-    if (isCloudCallDeferred(err)) return err instanceof Error ? err : new Error(String(err));
+    // Deferred for the cloud's rate: not a failure, the Machine comes again at its turn. What the provider put on
+    // record for the launch (and took back) is saved, as the creation condition would have saved it.
+    if (isCloudCallDeferred(err)) {
+      scope.saveStatus();
+      return err instanceof Error ? err : new Error(String(err));
+    }
     this.creationFailed(scope, failure.message);
     return launchFailureError(err, failure);
   }
