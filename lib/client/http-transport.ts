@@ -56,11 +56,11 @@ export class HttpTransport {
     await this.opts.limiter?.wait(spec.signal);
     const clock = this.opts.clock ?? new RealClock();
     const timeoutMs = this.opts.requestTimeoutMs ?? 60_000;
-    const deadline = linkedAbort(spec.signal);
-    const timer = clock.setTimeout(
-      () => deadline.abort(new RequestTimeoutError(`${spec.method} ${spec.path}: no answer within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    const deadline = linkedAbort(spec.signal, {
+      clock,
+      ms: timeoutMs,
+      reason: () => new RequestTimeoutError(`${spec.method} ${spec.path}: no answer within ${timeoutMs} ms`),
+    });
     const signal = deadline.signal;
     let res: IncomingMessage;
     let text: string;
@@ -68,7 +68,6 @@ export class HttpTransport {
       res = await this.send({ ...spec, signal });
       text = await readBody(res, signal);
     } finally {
-      timer.cancel();
       deadline.release();
     }
     if ((res.statusCode ?? 0) >= 400) throw apiErrorFrom(res, text);

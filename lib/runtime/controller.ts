@@ -110,11 +110,11 @@ export class ControllerImpl implements Controller, Runnable {
       name: request.name,
       reconcileID,
     });
-    const reconcileAbort = linkedAbort(this.deps.hardStop);
-    const timer = this.deps.clock.setTimeout(
-      () => reconcileAbort.abort(new Error(`reconcile timed out after ${this.timeoutMs} ms`)),
-      this.timeoutMs,
-    );
+    const reconcileAbort = linkedAbort(this.deps.hardStop, {
+      clock: this.deps.clock,
+      ms: this.timeoutMs,
+      reason: () => new Error(`reconcile timed out after ${this.timeoutMs} ms`),
+    });
     const signal = reconcileAbort.signal;
     const started = this.deps.clock.now();
     this.active++;
@@ -126,7 +126,6 @@ export class ControllerImpl implements Controller, Runnable {
       if (!(error instanceof Error)) m.reconcilePanics.inc(labels);
       outcome = { ok: false, error };
     } finally {
-      timer.cancel();
       reconcileAbort.release();
       this.active--;
       m.activeWorkers.set(labels, this.active);

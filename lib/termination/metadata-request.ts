@@ -2,6 +2,7 @@
 // (the service is local to the instance and answers within milliseconds, so a slow answer means it is not
 // there), aborted with the caller's signal, the body read in full. Failures become MetadataServiceError.
 import { linkedAbort } from '../base/linked-abort.js';
+import { RealClock } from '../base/real-clock.js';
 import { MetadataServiceError } from './termination-notice.js';
 
 export interface MetadataRequest {
@@ -29,12 +30,12 @@ export async function metadataRequest(req: MetadataRequest): Promise<MetadataRes
   const url = metadataUrl(req.base, req.path);
   // Not AbortSignal.any(): with the handler's stop signal, which lives as long as the process, each poll would
   // leave an entry behind for good (see linked-abort.ts).
-  const link = linkedAbort(req.signal);
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const timer = setTimeout(
-    () => link.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')),
-    timeoutMs,
-  );
+  const link = linkedAbort(req.signal, {
+    clock: new RealClock(),
+    ms: timeoutMs,
+    reason: () => new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'),
+  });
   try {
     const res = await fetch(url, {
       method: req.method ?? 'GET',
@@ -48,7 +49,6 @@ export async function metadataRequest(req: MetadataRequest): Promise<MetadataRes
     if (req.signal.aborted) throw req.signal.reason;
     throw new MetadataServiceError(req.path, undefined, `no answer from ${url.origin}: ${(err as Error).message}`);
   } finally {
-    clearTimeout(timer);
     link.release();
   }
 }

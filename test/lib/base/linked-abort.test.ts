@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { linkedAbort } from '../../../lib/base/linked-abort.js';
 import { signalFollowers } from './support/signal-followers.js';
 
@@ -42,5 +43,17 @@ describe('linkedAbort', () => {
     l.release();
     parent.abort('late');
     expect(l.signal.aborted).to.equal(false);
+  });
+
+  it("aborts at its deadline with the deadline's reason, and a release cancels the deadline", () => {
+    const clock = new FakeClock();
+    const timedOut = linkedAbort(undefined, { clock, ms: 1_000, reason: () => new Error('timed out') });
+    const released = linkedAbort(undefined, { clock, ms: 1_000, reason: () => new Error('timed out') });
+    released.release();
+    clock.step(999);
+    expect(timedOut.signal.aborted).to.equal(false);
+    clock.step(1);
+    expect(String(timedOut.signal.reason)).to.match(/timed out/);
+    expect(released.signal.aborted).to.equal(false);
   });
 });
