@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { KubeObject } from '../../../lib/apis/meta.js';
 import type { KubeClient, ListResult, WatchEvent } from '../../../lib/client/kube-client.js';
-import { ConfigMaps, Nodes } from '../../../lib/client/resources.js';
+import { ConfigMaps, Nodes, type Resource } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { nullLogger } from '../../../lib/base/json-logger.js';
 import { SharedInformer } from '../../../lib/runtime/shared-informer.js';
@@ -42,6 +42,11 @@ function scriptedClient(lists: Array<ListResult<KubeObject> | Error>, watches: W
   return { client, calls };
 }
 
+/** An informer on a scripted client: no resync, a FakeClock unless given one. */
+function scriptedInformer<T extends KubeObject>(client: KubeClient, resource: Resource<T>, clock = new FakeClock()) {
+  return new SharedInformer({ client, resource, clock, logger: nullLogger(), resyncPeriodMs: 0 });
+}
+
 describe('SharedInformer (scripted client)', () => {
   it('re-lists when the watch stream carries an ERROR 410 event', async () => {
     const { client, calls } = scriptedClient(
@@ -51,13 +56,7 @@ describe('SharedInformer (scripted client)', () => {
       ],
       [async (on) => on({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old', metadata: {} } })],
     );
-    const informer = new SharedInformer({
-      client,
-      resource: ConfigMaps,
-      clock: new FakeClock(),
-      logger: nullLogger(),
-      resyncPeriodMs: 0,
-    });
+    const informer = scriptedInformer(client, ConfigMaps);
     const updates: string[] = [];
     informer.on('update', (o, old) => updates.push(`${old?.metadata.resourceVersion}->${o.metadata.resourceVersion}`));
     const stop = new AbortController();
@@ -78,13 +77,7 @@ describe('SharedInformer (scripted client)', () => {
       ],
       [async (on) => on({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old', metadata: {} } })],
     );
-    const informer = new SharedInformer({
-      client,
-      resource: ConfigMaps,
-      clock,
-      logger: nullLogger(),
-      resyncPeriodMs: 0,
-    });
+    const informer = scriptedInformer(client, ConfigMaps, clock);
     const relists: number[] = [];
     informer.onRelist((sentAt) => relists.push(sentAt));
     const stop = new AbortController();
@@ -106,13 +99,7 @@ describe('SharedInformer (scripted client)', () => {
       ],
       [],
     );
-    const informer = new SharedInformer({
-      client,
-      resource: ConfigMaps,
-      clock,
-      logger: nullLogger(),
-      resyncPeriodMs: 0,
-    });
+    const informer = scriptedInformer(client, ConfigMaps, clock);
     const stop = new AbortController();
     const running = informer.start(stop.signal);
     await settle();
@@ -147,13 +134,7 @@ describe('SharedInformer (scripted client)', () => {
         },
       ],
     );
-    const informer = new SharedInformer({
-      client,
-      resource: ConfigMaps,
-      clock: new FakeClock(),
-      logger: nullLogger(),
-      resyncPeriodMs: 0,
-    });
+    const informer = scriptedInformer(client, ConfigMaps);
     const events: string[] = [];
     for (const ev of ['add', 'update', 'delete'] as const)
       informer.on(ev, (o) => events.push(`${ev}:${o.metadata.name}@${o.metadata.resourceVersion}`));
@@ -185,13 +166,7 @@ describe('SharedInformer (scripted client)', () => {
       [{ items: [listed], metadata: { resourceVersion: '1' } }],
       [async (on) => on({ type: 'ADDED', object: watched })],
     );
-    const informer = new SharedInformer({
-      client,
-      resource: Nodes,
-      clock: new FakeClock(),
-      logger: nullLogger(),
-      resyncPeriodMs: 0,
-    });
+    const informer = scriptedInformer(client, Nodes);
     const added: KubeObject[] = [];
     informer.on('add', (o) => added.push(o));
     const stop = new AbortController();
@@ -216,13 +191,7 @@ describe('SharedInformer (scripted client)', () => {
   it('keeps metadata.managedFields out of the cache of any other kind too', async () => {
     const withFields = { ...cm('a', '1'), metadata: { ...cm('a', '1').metadata, managedFields: [{ manager: 'x' }] } };
     const { client } = scriptedClient([{ items: [withFields], metadata: { resourceVersion: '1' } }], []);
-    const informer = new SharedInformer({
-      client,
-      resource: ConfigMaps,
-      clock: new FakeClock(),
-      logger: nullLogger(),
-      resyncPeriodMs: 0,
-    });
+    const informer = scriptedInformer(client, ConfigMaps);
     const stop = new AbortController();
     const running = informer.start(stop.signal);
     await settle();

@@ -68,4 +68,24 @@ describe('AWS clients', () => {
       limited.destroy();
     }
   });
+
+  it("sends the SDK's retry after RequestLimitExceeded through the limiter too, and lowers the mutating calls' rate", async () => {
+    const metered = new AwsClientFactory({
+      clock: new RealClock(),
+      endpoint: emu.endpoint,
+      retryDelayMs: () => 1,
+      rateLimits: { describe: { qps: 100, burst: 100 }, mutate: { qps: 1, burst: 3 } },
+    });
+    try {
+      emu.knobs.throttleNext('RunInstances', 1);
+      const [id] = await launch(metered.get('us-east-1', creds).ec2, 1);
+      expect(id).to.match(/^i-/);
+      expect(emu.knobs.counts('RunInstances')).to.include({ total: 2, throttled: 1 });
+      expect(metered.limiter.available('us-east-1', 'mutate')).to.be.below(1.5, 'both attempts took a token');
+      expect(metered.limiter.rate('us-east-1', 'mutate')).to.be.below(1, 'the refusal lowered the rate');
+      expect(metered.limiter.rate('us-east-1', 'describe')).to.equal(100, 'reads are metered apart');
+    } finally {
+      metered.destroy();
+    }
+  });
 });
