@@ -6,3 +6,4 @@ export * from './json-logger.js';
 export * from './token-bucket.js';
 export * from './abortable.js';
 export * from './linked-abort.js';
+export * from './serial-lock.js';

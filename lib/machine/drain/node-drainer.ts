@@ -1,5 +1,7 @@
 // Drains one node: cordon, then evict every pod the filter lets go (honouring PodDisruptionBudgets via
 // the policy/v1 Eviction API), then wait for them to disappear, all within one per-attempt deadline.
+// Drains run side by side (the budgets are the eviction API's to enforce), except the step that decides
+// whether a control-plane node may be cordoned: see cordonControlPlane.
 // An unreachable node (Ready=Unknown) changes only the grace period and the wait, never the budgets: pods
 // are still evicted, with a 1 s grace period, and a pod already deleting for over 1 s is not waited for
 // (its kubelet cannot confirm it). A budget that refuses keeps the drain, and so the deletion, waiting.
@@ -10,8 +12,10 @@ import type { KubeClient } from '../../client/kube-client.js';
 import { DaemonSets, Nodes, Pods } from '../../client/resources.js';
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
+import { SerialLock } from '../../base/serial-lock.js';
 import { formatDuration, messageOf, RequeueAfterError } from '../errors.js';
-import { drainPermission } from './drain-guard.js';
+import { ControlPlaneNodeRoleLabels } from '../../apis/constants.js';
+import { drainPermission, isControlPlaneNode } from './drain-guard.js';
 import { decidePods } from './pod-filter.js';
 
 export interface DrainOptions {
@@ -39,8 +43,6 @@ export const defaultDrainOptions: Required<DrainOptions> = {
 
 export interface NodeDrainerDeps {
   client: KubeClient;
-  /** Every node (the shared cache), for the control-plane guard. */
-  listNodes(): Node[];
   clock: Clock;
   log: Logger;
 }
@@ -52,6 +54,8 @@ const unreachableGraceSeconds = 1;
 
 export class NodeDrainer {
   private readonly opts: Required<DrainOptions>;
+  /** Control-plane cordons, one at a time (see cordonControlPlane). */
+  private readonly controlPlaneCordons = new SerialLock();
 
   constructor(
     private readonly d: NodeDrainerDeps,
@@ -71,26 +75,9 @@ export class NodeDrainer {
       throw err;
     }
 
-    const permission = drainPermission(node, this.d.listNodes());
-    if (!permission.allowed) {
-      const requeue = new RequeueAfterError(this.opts.retryAfterMs);
-      throw new Error(`drain not permitted: ${permission.reason}: ${requeue.message}`, { cause: requeue });
-    }
-
     if (!node.spec?.unschedulable) {
-      try {
-        await client.patch(
-          Nodes,
-          { name: nodeName },
-          { type: 'merge', body: { spec: { unschedulable: true } } },
-          { signal },
-        );
-      } catch (err) {
-        // The cause chain carries the RequeueAfterError (wait 20 s), which itself keeps the API error.
-        const requeue = new RequeueAfterError(this.opts.retryAfterMs, { cause: err });
-        // eslint-disable-next-line preserve-caught-error
-        throw new Error(`cordon of node "${nodeName}" failed: ${messageOf(err)}`, { cause: requeue });
-      }
+      if (isControlPlaneNode(node)) await this.controlPlaneCordons.run(() => this.cordonControlPlane(node, signal));
+      else await this.cordon(nodeName, signal);
     }
 
     const unreachable = node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown';
@@ -133,6 +120,43 @@ export class NodeDrainer {
       attempt.abort();
     }
     return 'drained';
+  }
+
+  /**
+   * Cordons a control-plane node unless another one is cordoned already, so that replacing control-plane
+   * Machines cannot take etcd quorum down. Concurrent drains would each pass the check before either cordon
+   * shows, so the check and the cordon run under one lock, and the check reads the Nodes from the API: a cache
+   * may not have the cordon made a moment ago.
+   */
+  private async cordonControlPlane(node: Node, signal: AbortSignal): Promise<void> {
+    const name = node.metadata.name ?? '';
+    const listed = await Promise.all(
+      ControlPlaneNodeRoleLabels.map((label) => this.d.client.list(Nodes, { labelSelector: label, signal })),
+    );
+    // A node with both role labels comes back from both lists.
+    const byName = new Map(listed.flatMap((l) => l.items).map((n) => [n.metadata.name, n]));
+    const permission = drainPermission(node, [...byName.values()]);
+    if (!permission.allowed) {
+      const requeue = new RequeueAfterError(this.opts.retryAfterMs);
+      throw new Error(`drain not permitted: ${permission.reason}: ${requeue.message}`, { cause: requeue });
+    }
+    await this.cordon(name, signal);
+  }
+
+  private async cordon(nodeName: string, signal: AbortSignal): Promise<void> {
+    try {
+      await this.d.client.patch(
+        Nodes,
+        { name: nodeName },
+        { type: 'merge', body: { spec: { unschedulable: true } } },
+        { signal },
+      );
+    } catch (err) {
+      // The cause chain carries the RequeueAfterError (wait 20 s), which itself keeps the API error.
+      const requeue = new RequeueAfterError(this.opts.retryAfterMs, { cause: err });
+      // eslint-disable-next-line preserve-caught-error
+      throw new Error(`cordon of node "${nodeName}" failed: ${messageOf(err)}`, { cause: requeue });
+    }
   }
 
   private async evictAndWait(

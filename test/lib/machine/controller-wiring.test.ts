@@ -8,12 +8,13 @@ import { fakeManager } from './fake-manager.js';
 describe('controller wiring', () => {
   it('registers machine-controller and machine-drain-controller, both watching Machines, with the reference rate limits', () => {
     const { mgr, controllers, recorders } = fakeManager();
-    addMachineController(mgr, new FakeActuator(), { maxConcurrentReconciles: 10 });
+    addMachineController(mgr, new FakeActuator(), { maxConcurrentReconciles: 7 });
     expect(controllers.map((c) => c.name)).to.deep.equal(['machine-controller', 'machine-drain-controller']);
     const [machine, drain] = controllers;
-    expect(machine?.maxConcurrentReconciles).to.equal(10);
+    expect(machine?.maxConcurrentReconciles).to.equal(7);
     expect(machine?.rateLimiter).to.deep.equal({ baseDelayMs: 5, maxDelayMs: 1_000_000 });
-    expect(drain?.maxConcurrentReconciles).to.equal(1);
+    // Drains run side by side too, with as many workers (the reference has one).
+    expect(drain?.maxConcurrentReconciles).to.equal(7);
     expect(drain?.rateLimiter).to.deep.equal({ baseDelayMs: 5_000, maxDelayMs: 1_000_000, qps: 10, burst: 100 });
     for (const c of controllers) {
       expect(c.watches).to.have.length(1);

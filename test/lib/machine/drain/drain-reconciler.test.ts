@@ -12,6 +12,7 @@ import { DrainReconciler } from '../../../../lib/machine/drain/drain-reconciler.
 import { NodeDrainer, type DrainOptions } from '../../../../lib/machine/drain/node-drainer.js';
 import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import type { Result } from '../../../../lib/runtime/types.js';
+import { messageOf } from '../../../../lib/machine/errors.js';
 import { ListEvents, machine, NS, quietLog, rctx } from '../fixtures.js';
 import { MemoryInformer, MemoryKubeClient, serverError, tooManyRequests } from '../memory-kube.js';
 
@@ -22,9 +23,8 @@ function drainEnv(drainOpts: DrainOptions = {}) {
   const client = new MemoryKubeClient();
   client.now = () => iso(clock.now());
   const machines = new MemoryInformer(client, Machines);
-  const nodes = new MemoryInformer(client, Nodes);
   const events = new ListEvents();
-  const drainer = new NodeDrainer({ client, listNodes: () => nodes.list(), clock, log: quietLog }, drainOpts);
+  const drainer = new NodeDrainer({ client, clock, log: quietLog }, drainOpts);
   const reconciler = new DrainReconciler({
     client,
     machines,
@@ -51,7 +51,7 @@ function drainEnv(drainOpts: DrainOptions = {}) {
     return s.value;
   };
   const get = (name = 'm1') => client.peek(Machines, { namespace: NS, name });
-  return { clock, client, events, reconcile, get };
+  return { clock, client, events, reconcile, get, drainer };
 }
 
 async function deletingMachine(
@@ -296,6 +296,20 @@ describe('machine drain controller', () => {
     expect(await env.reconcile()).to.deep.equal({ requeueAfterMs: 20_000 });
     expect(env.client.peek(Nodes, { name: 'node-1' })?.spec?.unschedulable).to.equal(undefined);
     expect(drained(env.get())?.message).to.contain('drain not permitted');
+  });
+
+  it('cordons one of two control-plane nodes drained at the same moment, and refuses the other', async () => {
+    const env = drainEnv();
+    const master = { metadata: { labels: { 'node-role.kubernetes.io/master': '' } } };
+    await node(env, 'cp-1', master);
+    await node(env, 'cp-2', master);
+    const signal = new AbortController().signal;
+    const outcomes = await Promise.allSettled([env.drainer.drain('cp-1', signal), env.drainer.drain('cp-2', signal)]);
+    const cordoned = ['cp-1', 'cp-2'].filter((name) => env.client.peek(Nodes, { name })?.spec?.unschedulable);
+    expect(cordoned).to.have.length(1);
+    expect(outcomes.map((o) => o.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+    const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(messageOf(refused?.reason)).to.contain(`control plane node "${cordoned[0]}" is already cordoned`);
   });
 
   it('resumes a control-plane drain whose node is already cordoned', async () => {
