@@ -34,12 +34,19 @@ export class DeferredTurns {
   constructor(private readonly clock: Clock) {}
 
   /**
-   * Whether `key` may join the line now, given the line's wait: yes while it would wait no longer than
-   * `deferBeyondMs`, or once its promised turn is that close; otherwise the time to come back in (its turn,
+   * Whether `key` may join the line now, given the line's wait: yes when a token is free, while it would wait
+   * no longer than `deferBeyondMs`, or once its promised turn is that close; otherwise the time to come back in (its turn,
    * less the wait it may spend in line, so that it is back just before the turn).
    */
   admit(key: string, lineWaitMs: number, intervalMs: number, deferBeyondMs: number): number | undefined {
     const now = this.clock.now();
+    // A token is free and nobody waits for it: it goes to whoever asks, turn or no turn. Those given turns
+    // come back through a work queue that can be seconds long (a thousand new Machines ahead of them), and a
+    // token left unused is a call the cloud would have taken and never will.
+    if (lineWaitMs <= 0) {
+      this.turns.delete(key);
+      return undefined;
+    }
     const promised = this.turns.get(key);
     if (promised !== undefined) {
       if (promised - now <= deferBeyondMs) {

@@ -43,6 +43,18 @@ describe('DeferredTurns', () => {
     expect(turns.admit('m1', 10_000, 200, 2_000), 'its turn: it joins the line').to.equal(undefined);
     expect(turns.pending).to.equal(0);
   });
+
+  it('gives a free token to whoever asks, even while others hold turns: late callers leave no token unused', () => {
+    const clock = new FakeClock();
+    const turns = new DeferredTurns(clock);
+    turns.admit('early', 5_000, 200, 2_000);
+    turns.admit('promised', 5_000, 200, 2_000);
+    // The line has emptied and a token is free before the callers with turns are back.
+    clock.step(3_000);
+    expect(turns.admit('newcomer', 0, 200, 2_000), 'a newcomer takes the free token').to.equal(undefined);
+    expect(turns.admit('early', 0, 200, 2_000), 'back before its turn, with a token free').to.equal(undefined);
+    expect(turns.pending, "the early caller's turn is given up").to.equal(1);
+  });
 });
 
 describe('RegionalRateLimiter deferring calls made in a reconcile', () => {
