@@ -15,6 +15,7 @@ import {
 } from '../apis/constants.js';
 import type { Machine } from '../apis/machine-types.js';
 import { isMachineProvisioned } from '../apis/machine-predicates.js';
+import { isAlreadyExists, isConflict } from '../client/errors.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines } from '../client/resources.js';
@@ -147,6 +148,18 @@ export class MachineReconciler implements Reconciler {
       if (isMachineProvisioned(draft.machine) || draft.machine.metadata.deletionTimestamp) this.pacing.succeeded(key);
       return result;
     } catch (err) {
+      // Someone else wrote the Machine after it was read (NodeLink's nodeRef beside our phase, as a Node joins):
+      // the watch brings the newer copy, and with it this key, at once. Thrown, the conflict would wait out the
+      // queue's backoff, whose shared 10/s bucket held each of the hundreds of conflicts of a 1,000-Machine
+      // scale-up for up to half a minute.
+      if (isConflict(err) && !isAlreadyExists(err)) {
+        ctx.log.debug(
+          'the machine changed while it was reconciled; its newer copy comes back through the watch',
+          {},
+          4,
+        );
+        return;
+      }
       // A wait (a missing Secret, a capacity retry) becomes a requeue; a failure is held back and thrown again.
       return this.pacing.failed(key, fp, started, err);
     } finally {
