@@ -1,8 +1,8 @@
 // The turns promised to calls deferred for the cloud's rate. A reconcile whose mutating call would wait long
 // for its token gives its worker back and comes again at the turn it was given; meanwhile the workers serve
 // other Machines (a launched instance's follow-up, a drain) instead of all standing in the limiter's line.
-// Turns are handed out one token interval apart after the limiter's own line and the turns already given, so
-// a thousand deferred launches come back in order, at the rate the cloud takes them, rather than all at once.
+// Each caller sent away keeps its place: its turn comes one token interval after those sent away before it,
+// so a thousand deferred launches come back in order, at the rate the cloud takes them, rather than all at once.
 import type { Clock } from '../base/clock.js';
 import { RequeueAfterError, findError, formatDuration } from '../machine/errors.js';
 
@@ -22,57 +22,64 @@ export class CloudRateLimitedError extends RequeueAfterError {
 /** Whether `err` (or its cause) is a cloud call deferred for the rate: nothing was sent. */
 export const isCloudCallDeferred = (err: unknown): boolean => findError(err, CloudRateLimitedError) !== undefined;
 
-/** Promised turns older than this are dropped: their caller is gone (a deleted Machine) or came without asking. */
-const FORGET_AFTER_MS = 60_000;
+/** A caller told to come back that has not been back for this long past its time is forgotten (a deleted Machine). */
+const FORGET_AFTER_MS = 30_000;
+
+/**
+ * How many callers, in token intervals, may stand in the limiter's line at once. Each holds a reconcile
+ * worker while it stands there: at a cloud's 5 writes a second, a line two seconds long held all ten of the
+ * machine controller's workers, and launched Machines waited minutes for their follow-up pass. Both sides
+ * bank unused tokens, so a short line loses nothing when a caller comes back a little late.
+ */
+const LINE_INTERVALS = 3;
 
 export class DeferredTurns {
-  /** When each deferred caller's turn comes. */
-  private readonly turns = new Map<string, number>();
-  /** The turn last handed out. */
-  private lastTurn = 0;
+  /** Callers sent away, in the order they first asked, with when each was told to come back. */
+  private readonly away = new Map<string, number>();
 
   constructor(private readonly clock: Clock) {}
 
   /**
-   * Whether `key` may join the line now, given the line's wait: yes when a token is free, while it would wait
-   * no longer than `deferBeyondMs`, or once its promised turn is that close; otherwise the time to come back in (its turn,
-   * less the wait it may spend in line, so that it is back just before the turn).
+   * Whether `key` may join the line now: yes when a token is free, or when the callers already in line and
+   * those sent away before it would be served within the line's bound (LINE_INTERVALS token intervals, and
+   * never beyond `deferBeyondMs`); otherwise the time to come back in. Its place among those sent away is
+   * kept, and its wait is worked out again at the rate of the moment each time it asks: a rate that fell or
+   * rose since it was sent away moves its turn with it.
    */
   admit(key: string, lineWaitMs: number, intervalMs: number, deferBeyondMs: number): number | undefined {
     const now = this.clock.now();
-    // A token is free and nobody waits for it: it goes to whoever asks, turn or no turn. Those given turns
-    // come back through a work queue that can be seconds long (a thousand new Machines ahead of them), and a
-    // token left unused is a call the cloud would have taken and never will.
+    // A token is free and nobody waits for it: it goes to whoever asks. Those sent away come back through a
+    // work queue that can be seconds long (a thousand new Machines ahead of them), and a token left unused is
+    // a call the cloud would have taken.
     if (lineWaitMs <= 0) {
-      this.turns.delete(key);
+      this.away.delete(key);
       return undefined;
     }
-    const promised = this.turns.get(key);
-    if (promised !== undefined) {
-      if (promised - now <= deferBeyondMs) {
-        this.turns.delete(key);
-        return undefined;
-      }
-      return this.comeBackIn(promised - now, deferBeyondMs);
+    const joinWithinMs = Math.min(deferBeyondMs, LINE_INTERVALS * intervalMs);
+    const waitMs = lineWaitMs + this.ahead(key, now) * intervalMs;
+    if (waitMs <= joinWithinMs) {
+      this.away.delete(key);
+      return undefined;
     }
-    const turn = Math.max(now + lineWaitMs, this.lastTurn) + intervalMs;
-    if (turn - now <= deferBeyondMs) return undefined;
-    this.lastTurn = turn;
-    this.turns.set(key, turn);
-    if (this.turns.size % 256 === 0) this.forgetOld(now);
-    return this.comeBackIn(turn - now, deferBeyondMs);
+    // Back when the line ahead of it has shortened to half its bound.
+    const comeBackInMs = Math.max(1, Math.ceil(waitMs - joinWithinMs / 2));
+    this.away.set(key, now + comeBackInMs);
+    return comeBackInMs;
   }
 
-  /** Turns promised and not yet taken; for tests and metrics. */
+  /** Callers sent away and not yet back; for tests and metrics. */
   get pending(): number {
-    return this.turns.size;
+    return this.away.size;
   }
 
-  private comeBackIn(untilTurnMs: number, deferBeyondMs: number): number {
-    return Math.max(1, Math.ceil(untilTurnMs - deferBeyondMs / 2));
-  }
-
-  private forgetOld(now: number): void {
-    for (const [key, turn] of this.turns) if (turn < now - FORGET_AFTER_MS) this.turns.delete(key);
+  /** How many callers sent away are ahead of `key` (all of them for a newcomer); forgets the long overdue. */
+  private ahead(key: string, now: number): number {
+    let ahead = 0;
+    for (const [k, backAt] of this.away) {
+      if (k === key) return ahead;
+      if (backAt < now - FORGET_AFTER_MS) this.away.delete(k);
+      else ahead++;
+    }
+    return ahead;
   }
 }

@@ -19,28 +19,46 @@ async function stepThrough(clock: FakeClock, ms: number): Promise<void> {
 }
 
 describe('DeferredTurns', () => {
-  it('lets a caller join a short line, and hands a long line out in turns one interval apart, in order', () => {
+  it('lets a caller join a short line (three token intervals at most), and sends the rest away in order, one interval apart', () => {
     const clock = new FakeClock();
     const turns = new DeferredTurns(clock);
     expect(turns.admit('a', 500, 200, 2_000), 'a short line is joined').to.equal(undefined);
-    // The line holds 5 s of callers: b's turn comes after it, c's one interval later.
-    const b = turns.admit('b', 5_000, 200, 2_000);
+    expect(turns.admit('b', 700, 200, 2_000), 'beyond three intervals, it is not').to.be.a('number');
+    // b comes back when the line ahead of it is down to half the bound; c one interval after b.
     const c = turns.admit('c', 5_000, 200, 2_000);
-    expect(b).to.equal(5_200 - 1_000);
-    expect(c).to.equal(5_400 - 1_000);
-    expect(turns.pending).to.equal(2);
+    const d = turns.admit('d', 5_000, 200, 2_000);
+    expect(c).to.equal(5_000 + 200 - 300);
+    expect(d).to.equal(5_000 + 400 - 300);
+    expect(turns.pending).to.equal(3);
   });
 
-  it('admits a caller that comes back near its turn even while the line is long, and sends one back early to wait again', () => {
+  it('never lets more than deferBeyondMs of line hold a caller, however slow the rate', () => {
     const clock = new FakeClock();
     const turns = new DeferredTurns(clock);
-    const back = turns.admit('m1', 10_000, 200, 2_000) ?? 0;
-    clock.step(1_000);
-    expect(turns.admit('m1', 10_000, 200, 2_000), 'too early: its turn is still 9 s off').to.equal(
-      10_200 - 1_000 - 1_000,
-    );
-    clock.step(back - 1_000);
-    expect(turns.admit('m1', 10_000, 200, 2_000), 'its turn: it joins the line').to.equal(undefined);
+    expect(turns.admit('a', 1_500, 4_000, 1_000), "a 1.5 s wait is beyond the caller's 1 s").to.equal(1_000);
+  });
+
+  it("keeps a caller's place and works its wait out again at the rate of the moment", () => {
+    const clock = new FakeClock();
+    const turns = new DeferredTurns(clock);
+    turns.admit('first', 5_000, 200, 2_000);
+    const second = turns.admit('second', 5_000, 200, 2_000) ?? 0;
+    clock.step(second);
+    // The rate fell meanwhile (one token every 400 ms) and first is not back yet: second waits longer.
+    expect(turns.admit('second', 1_000, 400, 2_000)).to.equal(1_000 + 400 - 600);
+    // first comes back and joins; second, back again, has nobody ahead of it.
+    expect(turns.admit('first', 400, 400, 2_000)).to.equal(undefined);
+    clock.step(800);
+    expect(turns.admit('second', 800, 400, 2_000)).to.equal(undefined);
+    expect(turns.pending).to.equal(0);
+  });
+
+  it('forgets a caller that has not come back long after its time (its Machine was deleted)', () => {
+    const clock = new FakeClock();
+    const turns = new DeferredTurns(clock);
+    const back = turns.admit('gone', 5_000, 200, 2_000) ?? 0;
+    clock.step(back + 31_000);
+    expect(turns.admit('next', 200, 200, 2_000), 'nobody ahead of it any more').to.equal(undefined);
     expect(turns.pending).to.equal(0);
   });
 
