@@ -72,13 +72,17 @@ export class DeferredTurns {
     return this.away.size;
   }
 
-  /** How many callers sent away are ahead of `key` (all of them for a newcomer); forgets the long overdue. */
+  /**
+   * How many callers sent away and not yet due are ahead of `key` (all of them for a newcomer); forgets the
+   * long overdue. One whose time has come is on its way back (in the work queue, in its reconcile's reads) and
+   * joins the line as it arrives: counted as ahead, it would send each caller behind it away once more.
+   */
   private ahead(key: string, now: number): number {
     let ahead = 0;
     for (const [k, backAt] of this.away) {
       if (k === key) return ahead;
       if (backAt < now - FORGET_AFTER_MS) this.away.delete(k);
-      else ahead++;
+      else if (backAt > now) ahead++;
     }
     return ahead;
   }

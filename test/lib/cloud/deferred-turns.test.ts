@@ -41,16 +41,27 @@ describe('DeferredTurns', () => {
   it("keeps a caller's place and works its wait out again at the rate of the moment", () => {
     const clock = new FakeClock();
     const turns = new DeferredTurns(clock);
-    turns.admit('first', 5_000, 200, 2_000);
-    const second = turns.admit('second', 5_000, 200, 2_000) ?? 0;
-    clock.step(second);
-    // The rate fell meanwhile (one token every 400 ms) and first is not back yet: second waits longer.
-    expect(turns.admit('second', 1_000, 400, 2_000)).to.equal(1_000 + 400 - 600);
-    // first comes back and joins; second, back again, has nobody ahead of it.
-    expect(turns.admit('first', 400, 400, 2_000)).to.equal(undefined);
-    clock.step(800);
-    expect(turns.admit('second', 800, 400, 2_000)).to.equal(undefined);
+    expect(turns.admit('first', 5_000, 200, 2_000)).to.equal(5_000 - 300);
+    expect(turns.admit('second', 5_000, 200, 2_000)).to.equal(5_200 - 300);
+    clock.step(1_000);
+    // second is back early (its Machine changed) and the rate has fallen to a token every 400 ms: first is
+    // still ahead of it, and its wait is worked out at the new rate.
+    expect(turns.admit('second', 4_000, 400, 2_000)).to.equal(4_000 + 400 - 600);
+    clock.step(3_700);
+    expect(turns.admit('first', 400, 400, 2_000), 'first, back at its time, joins').to.equal(undefined);
+    clock.step(100);
+    expect(turns.admit('second', 800, 400, 2_000), 'then second').to.equal(undefined);
     expect(turns.pending).to.equal(0);
+  });
+
+  it('does not count a caller whose time has come as ahead: it is on its way back and joins as it arrives', () => {
+    const clock = new FakeClock();
+    const turns = new DeferredTurns(clock);
+    const first = turns.admit('first', 5_000, 200, 2_000) ?? 0;
+    turns.admit('second', 5_000, 200, 2_000);
+    clock.step(first + 200);
+    expect(turns.admit('second', 500, 200, 2_000), 'first is still in its reconcile').to.equal(undefined);
+    expect(turns.pending).to.equal(1);
   });
 
   it('forgets a caller that has not come back long after its time (its Machine was deleted)', () => {
