@@ -4,7 +4,8 @@
 // what it still admits is its refill rate. So while the cloud keeps refusing, the rate follows what it
 // admitted over the last few seconds, with a little headroom: the cloud's bucket stays in use (a scale-up
 // goes as fast as the account allows) and only a small share of calls is refused. Once the cloud has
-// stopped refusing for a window, the rate climbs back toward the cap; the next time it refuses, the rate
+// stopped refusing for a window (a second, while it has never refused long enough to be measured), the
+// rate climbs back toward the cap; the next time it refuses, the rate
 // drops straight back to the admitted rate last measured instead of halving again.
 import type { Clock } from '../base/clock.js';
 
@@ -13,7 +14,10 @@ export interface AdaptiveRateOptions {
   capQps: number;
   /** The lowest rate the class is held to (default a twentieth of the cap). */
   floorQps?: number;
-  /** How far back the admitted rate is measured, and how long without a refusal ends an episode (default 5 s). */
+  /**
+   * How far back the admitted rate is measured, and how long without a refusal ends an episode once the
+   * cloud's rate has been measured (default 5 s).
+   */
   windowMs?: number;
   /** Rate / admitted rate while the cloud refuses (default 1.05). */
   headroom?: number;
@@ -61,9 +65,9 @@ export class AdaptiveRate {
   /** The rate calls may go at now. */
   current(): number {
     const now = this.clock.now();
-    if (this.episodeStart !== undefined && now - this.lastRefusal >= this.windowMs) {
+    if (this.episodeStart !== undefined && now - this.lastRefusal >= this.quietToEnd()) {
       this.episodeStart = undefined;
-      this.lastGrowth = this.lastRefusal + this.windowMs;
+      this.lastGrowth = this.lastRefusal + this.quietToEnd();
     }
     if (this.episodeStart === undefined && this.qps < this.cap) {
       const seconds = Math.max(0, now - this.lastGrowth) / 1000;
@@ -105,6 +109,16 @@ export class AdaptiveRate {
       this.qps = this.clamp(this.measured * this.headroom);
     }
     return this.qps;
+  }
+
+  /**
+   * How long without a refusal ends an episode. Until the cloud has refused long enough for its rate to be
+   * measured, a second without refusals does: the refusals were the edge of a burst larger than the cloud's,
+   * not a rate it cannot take, the cut rate is below the cloud's (it would have refused again), and waiting a
+   * whole window to climb back would only lose time.
+   */
+  private quietToEnd(): number {
+    return this.measured === undefined ? MIN_MEASURE_MS : this.windowMs;
   }
 
   private forgetBefore(t: number): void {

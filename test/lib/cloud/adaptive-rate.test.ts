@@ -6,21 +6,19 @@ const flush = () => new Promise((r) => setImmediate(r));
 class Throttled extends Error {}
 
 /**
- * N launches by `workers` concurrent workers through the limiter (caps 20/s, burst 200) against a cloud that
- * meters them with its own token bucket (by default EC2's mutating bucket: 200, refilling 5/s). A refused
+ * N launches by `workers` concurrent workers through the limiter (by default capped at 20/s, burst 200) against
+ * a cloud that meters them with its own token bucket (by default EC2's mutating bucket: 200, refilling 5/s). A refused
  * launch is sent again by its worker. Returns how long the N took and how many replies were refusals.
  */
 async function throttledLaunches(
   n: number,
   cloudBurst = 200,
   workers = 20,
+  { cap = { qps: 20, burst: 200 }, cloudQps = 5 } = {},
 ): Promise<{ seconds: number; refused: number }> {
   const clock = new FakeClock();
-  const limiter = new RegionalRateLimiter(
-    { describe: { qps: 20, burst: 100 }, mutate: { qps: 20, burst: 200 } },
-    clock,
-  );
-  const cloud = new TokenBucket(5, cloudBurst, clock);
+  const limiter = new RegionalRateLimiter({ describe: { qps: 20, burst: 100 }, mutate: cap }, clock);
+  const cloud = new TokenBucket(cloudQps, cloudBurst, clock);
   let left = n;
   let refused = 0;
   const launch = () =>
@@ -102,6 +100,18 @@ describe('AdaptiveRate', () => {
     expect(rate.throttled(), 'straight back to the measured rate, not half the cap').to.be.closeTo(measured, 0.01);
   });
 
+  it("climbs back after a quiet second when the refusals were only the edge of a burst larger than the cloud's", () => {
+    const clock = new FakeClock();
+    const rate = new AdaptiveRate({ capQps: 5, windowMs: 5_000, growthPerSecond: 0.2 }, clock);
+    // Our burst of 20 met a cloud bucket of 2: eight refusals at once, then none at the cut rate.
+    for (let i = 0; i < 8; i++) rate.throttled();
+    expect(rate.current()).to.equal(2.5);
+    clock.step(1_000);
+    expect(rate.current(), 'a quiet second ends the episode').to.equal(2.5);
+    clock.step(2_000);
+    expect(rate.current()).to.be.closeTo(2.5 * 1.2 ** 2, 0.01);
+  });
+
   it('keeps a lone refusal at low traffic from pinning the rate to that traffic', () => {
     const clock = new FakeClock();
     const rate = new AdaptiveRate({ capQps: 20 }, clock);
@@ -140,6 +150,13 @@ describe('RegionalRateLimiter learning from throttling replies', () => {
     const { seconds, refused } = await throttledLaunches(300, 20);
     expect(seconds).to.be.within(floorSeconds, floorSeconds * 1.1);
     expect(refused / (300 + refused)).to.be.below(0.1);
+  });
+
+  it("keeps within 5 % of the floor when only its burst was refused (a cap at the cloud's rate, a smaller cloud bucket)", async function () {
+    this.timeout(60_000);
+    const floorSeconds = (300 - 2) / 5;
+    const { seconds } = await throttledLaunches(300, 2, 10, { cap: { qps: 5, burst: 20 } });
+    expect(seconds).to.be.within(floorSeconds, floorSeconds * 1.05);
   });
 
   it('pauses the whole class for the wait a throttling reply asked for', async () => {
