@@ -7,7 +7,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface CloudCallContext {
   /** Whose calls these are (a Machine's uid): the turn a deferred call was promised is kept under it. */
   key: string;
-  /** A call that would wait longer than this for its token is deferred instead (CloudRateLimitedError). */
+  /**
+   * A call that would wait longer than this for its token is deferred instead (CloudRateLimitedError); the
+   * limiter may hold its line shorter still (DeferredTurns).
+   */
   deferBeyondMs: number;
 }
 

@@ -87,8 +87,9 @@ export interface MachineReconcilerDeps {
   /** How long a reconcile's notes may answer the echo of its own write (default DEFAULT_CARRY_MS; 0 = never). */
   carryNotesMs?: number;
   /**
-   * How long a mutating cloud call may wait in the provider's rate limiter before the reconcile gives its
-   * worker back and comes again at its turn (default 2 s). Without it a scale-up past the cloud's rate has
+   * The longest a mutating cloud call may wait in the provider's rate limiter before the reconcile gives its
+   * worker back and comes again at its turn (default 2 s; the limiter holds the line to three token
+   * intervals when those are shorter). Without it a scale-up past the cloud's rate has
    * every worker standing in line for launch tokens while launched Machines wait for their follow-up.
    */
   cloudDeferBeyondMs?: number;
