@@ -1,5 +1,8 @@
 // The EventRecorder controllers use: builds core/v1 Events, lets the correlator fold repeats, and
-// writes them in the background one at a time, so event() never blocks or throws in a reconcile.
+// writes them in the background, so event() never blocks or throws in a reconcile. Writes go out in a few
+// lanes side by side, each Event always in the same lane, so that the patch that counts a repeat never
+// overtakes the create of the Event it counts. One lane wrote about 30 Events a second: ten drains side by
+// side record 3 each, and a 2,000-Machine scale-down filled the queue and dropped Events.
 import type { CoreEvent } from '../apis/core.js';
 import type { KubeObject } from '../apis/meta.js';
 import type { Clock } from '../base/clock.js';
@@ -24,6 +27,21 @@ export interface EventRecorderOptions {
   correlator?: Omit<CorrelatorOptions, 'clock'>;
 }
 
+/** Event writes in flight at once, at most. */
+const WRITE_LANES = 4;
+
+interface Lane {
+  pending: Array<() => Promise<void>>;
+  draining?: Promise<void>;
+}
+
+/** The lane of the Event named `name`: the same every time, so its writes stay in order. */
+function laneOf(name: string): number {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
+  return Math.abs(h) % WRITE_LANES;
+}
+
 export function createEventRecorder(opts: EventRecorderOptions): AggregatingEventRecorder {
   return new AggregatingEventRecorder(opts);
 }
@@ -32,8 +50,8 @@ export class AggregatingEventRecorder implements EventRecorder {
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly correlator: EventCorrelator;
-  private readonly pending: Array<() => Promise<void>> = [];
-  private draining: Promise<void> | undefined;
+  private readonly lanes: Lane[] = Array.from({ length: WRITE_LANES }, () => ({ pending: [] }));
+  private queued = 0;
   private dropped = 0;
 
   constructor(private readonly opts: EventRecorderOptions) {
@@ -50,13 +68,16 @@ export class AggregatingEventRecorder implements EventRecorder {
         this.log.debug('event dropped by the spam filter', { reason, object: built.involvedObject.name }, 2);
         return;
       }
-      if (this.pending.length >= (this.opts.maxQueued ?? 1000)) {
+      if (this.queued >= (this.opts.maxQueued ?? 1000)) {
         this.dropped++;
         this.log.warn('event queue full; dropping event', { reason, dropped: this.dropped });
         return;
       }
-      this.pending.push(() => this.write(decision));
-      this.drain();
+      const lane = this.lanes[laneOf(decision.event.metadata.name ?? '')];
+      if (!lane) return;
+      lane.pending.push(() => this.write(decision));
+      this.queued++;
+      this.drain(lane);
     } catch (err) {
       this.log.error('could not record event', { reason, error: err });
     }
@@ -64,7 +85,7 @@ export class AggregatingEventRecorder implements EventRecorder {
 
   /** Resolves once every event recorded so far has been written (or failed). */
   async flush(): Promise<void> {
-    while (this.draining) await this.draining;
+    for (const lane of this.lanes) while (lane.draining) await lane.draining;
   }
 
   /** Events dropped because the queue was full. */
@@ -72,11 +93,14 @@ export class AggregatingEventRecorder implements EventRecorder {
     return this.dropped;
   }
 
-  private drain(): void {
-    if (this.draining) return;
-    this.draining = (async () => {
-      for (let job = this.pending.shift(); job; job = this.pending.shift()) await job();
-      this.draining = undefined;
+  private drain(lane: Lane): void {
+    if (lane.draining) return;
+    lane.draining = (async () => {
+      for (let job = lane.pending.shift(); job; job = lane.pending.shift()) {
+        this.queued--;
+        await job();
+      }
+      lane.draining = undefined;
     })();
   }
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createEventRecorder } from '../../../lib/client/aggregating-event-recorder.js';
+import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { Events, Namespaces } from '../../../lib/client/resources.js';
 import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
 
@@ -30,6 +31,34 @@ describe('EventRecorder against the local control plane', function () {
     expect(failed[0]!.involvedObject).to.include({ kind: 'Machine', name: 'm1', namespace: 'ev', uid: 'u1' });
     expect(failed[0]!.source?.component).to.equal('machine-controller');
     expect(items.filter((e) => e.reason === 'Created')).to.have.length(1);
+  });
+
+  it('writes the Events of different objects side by side, and a repeat only after the create it counts', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const client = Object.create(env.client) as KubeClient;
+    const create = env.client.create.bind(env.client);
+    client.create = (async (...args: Parameters<KubeClient['create']>) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      try {
+        return await create(...args);
+      } finally {
+        inFlight--;
+      }
+    }) as KubeClient['create'];
+    const rec = createEventRecorder({ client, component: 'c3' });
+    const named = (name: string) => ({ ...machine, metadata: { ...machine.metadata, name, uid: name } });
+    for (let i = 0; i < 12; i++) rec.event(named(`p${i}`), 'Normal', 'DrainSucceeded', 'Drain', 'Node drain succeeded');
+    for (let i = 0; i < 3; i++) rec.event(named('p-repeat'), 'Warning', 'FailedCreate', 'Create', 'quota exceeded');
+    await rec.flush();
+    expect(most, 'writes in flight at once').to.be.within(2, 4);
+    const { items } = await env.client.list(Events, { namespace: 'ev' });
+    expect(items.filter((e) => e.reason === 'DrainSucceeded' && e.source?.component === 'c3')).to.have.length(12);
+    const repeated = items.filter((e) => e.involvedObject.name === 'p-repeat');
+    expect(repeated).to.have.length(1);
+    expect(repeated[0]!.count).to.equal(3);
   });
 
   it('re-creates an aggregated Event that was deleted meanwhile', async () => {
