@@ -10,6 +10,8 @@ export interface TargetLimits {
   throttledRatio: number;
   /** Throttled scale-up: throttled replies / calls. */
   throttledShare: number;
+  /** The whole run, start to report, on 2 cores: minutes. */
+  runMinutes: number;
 }
 
 export interface Plan {
@@ -33,7 +35,7 @@ export const FULL: Plan = {
   bootDelayMs: 10_000,
   latencyMs: 20,
   buckets: awsBench.buckets,
-  limits: { rssMb: 350, throttledRatio: 1.1, throttledShare: 0.03 },
+  limits: { rssMb: 350, throttledRatio: 1.1, throttledShare: 0.03, runMinutes: 20 },
 };
 
 // --quick keeps EC2's refill rates but a tenth of its bucket sizes, so that 60 machines already outrun them.
@@ -46,7 +48,7 @@ export const QUICK: Plan = {
   bootDelayMs: 10_000,
   latencyMs: 20,
   buckets: awsBench.buckets.map((b) => ({ ...b, burst: b.burst / 10 })),
-  limits: { rssMb: 300, throttledRatio: 1.3, throttledShare: 0.05 },
+  limits: { rssMb: 300, throttledRatio: 1.3, throttledShare: 0.05, runMinutes: 2 },
 };
 
 /** The plan with the provider's buckets in place of EC2's (same --quick scaling); a copy, free to change. */

@@ -12,6 +12,8 @@ export interface Target {
 export interface BenchReport {
   scenarios: ScenarioResult[];
   targets: Target[];
+  /** The whole run, start to report. */
+  totalSeconds?: number;
 }
 
 const metric = (s: ScenarioResult | undefined, key: string): number | undefined => {
@@ -52,7 +54,13 @@ function heapShare(scenarios: ScenarioResult[]): { share: number; name: string }
  */
 export function evaluateTargets(
   scenarios: ScenarioResult[],
-  o: { largest: number; limits: TargetLimits; cloud?: { metricPrefix: string; cloudLabel: string } },
+  o: {
+    largest: number;
+    limits: TargetLimits;
+    cloud?: { metricPrefix: string; cloudLabel: string };
+    /** The whole run's wall time, when known. */
+    totalSeconds?: number;
+  },
 ): Target[] {
   const { metricPrefix: k, cloudLabel: label } = o.cloud ?? { metricPrefix: 'ec2', cloudLabel: 'EC2' };
   const byName = (n: string) => scenarios.find((s) => s.name === n);
@@ -90,6 +98,11 @@ export function evaluateTargets(
       o.limits.rssMb,
     ),
     target(`peak V8 heap used / heap limit at ${L} machines (highest: ${heap?.name ?? '-'})`, heap?.share, 0.7),
+    target(
+      'whole run (minutes, 2 cores)',
+      o.totalSeconds === undefined ? undefined : Math.round((o.totalSeconds / 60) * 10) / 10,
+      o.limits.runMinutes,
+    ),
   ];
 }
 

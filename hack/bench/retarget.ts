@@ -17,6 +17,8 @@ process.stdout.write(
     targets: evaluateTargets(saved.scenarios, {
       largest: Math.max(...sizes),
       limits: (saved.quick ? QUICK : FULL).limits,
+      totalSeconds: saved.totalSeconds,
     }),
+    totalSeconds: saved.totalSeconds,
   }),
 );

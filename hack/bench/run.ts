@@ -147,12 +147,19 @@ async function main(): Promise<void> {
   } finally {
     if (!o.keep) rmSync(stateDir, { recursive: true, force: true });
   }
+  const totalSeconds = Math.round((Date.now() - start) / 1000);
   const report: BenchReport = {
     scenarios,
-    targets: evaluateTargets(scenarios, { largest: Math.max(...plan.sizes), limits: plan.limits, cloud: o.provider }),
+    targets: evaluateTargets(scenarios, {
+      largest: Math.max(...plan.sizes),
+      limits: plan.limits,
+      cloud: o.provider,
+      totalSeconds,
+    }),
+    totalSeconds,
   };
   process.stdout.write(formatTable(report));
-  process.stdout.write(`\ntotal ${((Date.now() - start) / 1000).toFixed(0)} s\n`);
+  process.stdout.write(`\ntotal ${totalSeconds} s\n`);
   if (o.json)
     writeFileSync(
       o.json,

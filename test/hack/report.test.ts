@@ -82,6 +82,17 @@ describe('bench targets', () => {
     });
   });
 
+  it('hold the whole run to the minutes the plan allows, and give no verdict without its time', () => {
+    const full = evaluateTargets(run(2000), { largest: 2000, limits: FULL.limits, totalSeconds: 1_260 });
+    expect(find(full, 'whole run')).to.include({ value: 21, limit: 20, met: false });
+    const quick = evaluateTargets(run(50), { largest: 50, limits: QUICK.limits, totalSeconds: 95 });
+    expect(find(quick, 'whole run')).to.include({ value: 1.6, limit: 2, met: true });
+    expect(find(evaluateTargets(run(50), { largest: 50, limits: QUICK.limits }), 'whole run')).to.include({
+      value: null,
+      met: false,
+    });
+  });
+
   it('print every target name whole in the table', () => {
     const targets = evaluateTargets(run(2000), { largest: 2000, limits: FULL.limits });
     const table = formatTable({ scenarios: [], targets });
@@ -96,9 +107,9 @@ describe('bench plans', () => {
   it('scale the full plan to 2,000 with steady state there and 1,000 throttled; --quick stays at 50', () => {
     expect(FULL).to.include({ steadyN: 2000, throttledN: 1000 });
     expect(FULL.sizes).to.deep.equal([1, 100, 500, 1000, 2000]);
-    expect(FULL.limits).to.deep.equal({ rssMb: 350, throttledRatio: 1.1, throttledShare: 0.03 });
+    expect(FULL.limits).to.deep.equal({ rssMb: 350, throttledRatio: 1.1, throttledShare: 0.03, runMinutes: 20 });
     expect(QUICK.sizes).to.deep.equal([1, 50]);
-    expect(QUICK.limits).to.deep.equal({ rssMb: 300, throttledRatio: 1.3, throttledShare: 0.05 });
+    expect(QUICK.limits).to.deep.equal({ rssMb: 300, throttledRatio: 1.3, throttledShare: 0.05, runMinutes: 2 });
     const p = planFor(false, awsBench);
     p.sizes.push(5000);
     expect(FULL.sizes).to.have.length(5);
