@@ -65,9 +65,10 @@ export class AdaptiveRate {
   /** The rate calls may go at now. */
   current(): number {
     const now = this.clock.now();
-    if (this.episodeStart !== undefined && now - this.lastRefusal >= this.quietToEnd()) {
+    const episodeEnd = this.lastRefusal + this.quietToEnd();
+    if (this.episodeStart !== undefined && now >= episodeEnd) {
       this.episodeStart = undefined;
-      this.lastGrowth = this.lastRefusal + this.quietToEnd();
+      this.lastGrowth = episodeEnd;
     }
     if (this.episodeStart === undefined && this.qps < this.cap) {
       const seconds = Math.max(0, now - this.lastGrowth) / 1000;

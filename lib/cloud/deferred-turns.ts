@@ -48,15 +48,11 @@ export class DeferredTurns {
    */
   admit(key: string, lineWaitMs: number, intervalMs: number, deferBeyondMs: number): number | undefined {
     const now = this.clock.now();
-    // A token is free and nobody waits for it: it goes to whoever asks. Those sent away come back through a
-    // work queue that can be seconds long (a thousand new Machines ahead of them), and a token left unused is
-    // a call the cloud would have taken.
-    if (lineWaitMs <= 0) {
-      this.away.delete(key);
-      return undefined;
-    }
     const joinWithinMs = Math.min(deferBeyondMs, LINE_INTERVALS * intervalMs);
-    const waitMs = lineWaitMs + this.ahead(key, now) * intervalMs;
+    // A token is free and nobody waits for it: it goes to whoever asks, whoever was sent away before. Those
+    // come back through a work queue that can be seconds long (a thousand new Machines ahead of them), and a
+    // token left unused is a call the cloud would have taken.
+    const waitMs = lineWaitMs <= 0 ? 0 : lineWaitMs + this.ahead(key, now) * intervalMs;
     if (waitMs <= joinWithinMs) {
       this.away.delete(key);
       return undefined;

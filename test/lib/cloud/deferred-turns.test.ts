@@ -18,10 +18,14 @@ async function stepThrough(clock: FakeClock, ms: number): Promise<void> {
   }
 }
 
+function deferredTurns(): { clock: FakeClock; turns: DeferredTurns } {
+  const clock = new FakeClock();
+  return { clock, turns: new DeferredTurns(clock) };
+}
+
 describe('DeferredTurns', () => {
   it('lets a caller join a short line (three token intervals at most), and sends the rest away in order, one interval apart', () => {
-    const clock = new FakeClock();
-    const turns = new DeferredTurns(clock);
+    const { turns } = deferredTurns();
     expect(turns.admit('a', 500, 200, 2_000), 'a short line is joined').to.equal(undefined);
     expect(turns.admit('b', 700, 200, 2_000), 'beyond three intervals, it is not').to.be.a('number');
     // b comes back when the line ahead of it is down to half the bound; c one interval after b.
@@ -33,14 +37,12 @@ describe('DeferredTurns', () => {
   });
 
   it('never lets more than deferBeyondMs of line hold a caller, however slow the rate', () => {
-    const clock = new FakeClock();
-    const turns = new DeferredTurns(clock);
+    const { turns } = deferredTurns();
     expect(turns.admit('a', 1_500, 4_000, 1_000), "a 1.5 s wait is beyond the caller's 1 s").to.equal(1_000);
   });
 
   it("keeps a caller's place and works its wait out again at the rate of the moment", () => {
-    const clock = new FakeClock();
-    const turns = new DeferredTurns(clock);
+    const { clock, turns } = deferredTurns();
     expect(turns.admit('first', 5_000, 200, 2_000)).to.equal(5_000 - 300);
     expect(turns.admit('second', 5_000, 200, 2_000)).to.equal(5_200 - 300);
     clock.step(1_000);
@@ -55,8 +57,7 @@ describe('DeferredTurns', () => {
   });
 
   it('does not count a caller whose time has come as ahead: it is on its way back and joins as it arrives', () => {
-    const clock = new FakeClock();
-    const turns = new DeferredTurns(clock);
+    const { clock, turns } = deferredTurns();
     const first = turns.admit('first', 5_000, 200, 2_000) ?? 0;
     turns.admit('second', 5_000, 200, 2_000);
     clock.step(first + 200);
@@ -65,8 +66,7 @@ describe('DeferredTurns', () => {
   });
 
   it('forgets a caller that has not come back long after its time (its Machine was deleted)', () => {
-    const clock = new FakeClock();
-    const turns = new DeferredTurns(clock);
+    const { clock, turns } = deferredTurns();
     const back = turns.admit('gone', 5_000, 200, 2_000) ?? 0;
     clock.step(back + 31_000);
     expect(turns.admit('next', 200, 200, 2_000), 'nobody ahead of it any more').to.equal(undefined);
@@ -74,8 +74,7 @@ describe('DeferredTurns', () => {
   });
 
   it('gives a free token to whoever asks, even while others hold turns: late callers leave no token unused', () => {
-    const clock = new FakeClock();
-    const turns = new DeferredTurns(clock);
+    const { clock, turns } = deferredTurns();
     turns.admit('early', 5_000, 200, 2_000);
     turns.admit('promised', 5_000, 200, 2_000);
     // The line has emptied and a token is free before the callers with turns are back.
