@@ -9,6 +9,7 @@ import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import { nullLogger } from '../base/json-logger.js';
 import { RealClock } from '../base/real-clock.js';
+import { SerialLock } from '../base/serial-lock.js';
 import { isNotFound } from './errors.js';
 import { EventCorrelator, type CorrelatorOptions } from './event-correlator.js';
 import type { EventRecorder, EventType } from './event-recorder.js';
@@ -30,11 +31,6 @@ export interface EventRecorderOptions {
 /** Event writes in flight at once, at most. */
 const WRITE_LANES = 4;
 
-interface Lane {
-  pending: Array<() => Promise<void>>;
-  draining?: Promise<void>;
-}
-
 /** The lane of the Event named `name`: the same every time, so its writes stay in order. */
 function laneOf(name: string): number {
   let h = 0;
@@ -50,7 +46,7 @@ export class AggregatingEventRecorder implements EventRecorder {
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly correlator: EventCorrelator;
-  private readonly lanes: Lane[] = Array.from({ length: WRITE_LANES }, () => ({ pending: [] }));
+  private readonly lanes = Array.from({ length: WRITE_LANES }, () => new SerialLock());
   private queued = 0;
   private dropped = 0;
 
@@ -75,9 +71,12 @@ export class AggregatingEventRecorder implements EventRecorder {
       }
       const lane = this.lanes[laneOf(decision.event.metadata.name ?? '')];
       if (!lane) return;
-      lane.pending.push(() => this.write(decision));
       this.queued++;
-      this.drain(lane);
+      // write() reports its own failures: the lane's promise never rejects.
+      void lane.run(() => {
+        this.queued--;
+        return this.write(decision);
+      });
     } catch (err) {
       this.log.error('could not record event', { reason, error: err });
     }
@@ -85,23 +84,12 @@ export class AggregatingEventRecorder implements EventRecorder {
 
   /** Resolves once every event recorded so far has been written (or failed). */
   async flush(): Promise<void> {
-    for (const lane of this.lanes) while (lane.draining) await lane.draining;
+    await Promise.all(this.lanes.map((lane) => lane.run(() => Promise.resolve())));
   }
 
   /** Events dropped because the queue was full. */
   droppedCount(): number {
     return this.dropped;
-  }
-
-  private drain(lane: Lane): void {
-    if (lane.draining) return;
-    lane.draining = (async () => {
-      for (let job = lane.pending.shift(); job; job = lane.pending.shift()) {
-        this.queued--;
-        await job();
-      }
-      lane.draining = undefined;
-    })();
   }
 
   private async write(decision: Exclude<ReturnType<EventCorrelator['correlate']>, { action: 'drop' }>): Promise<void> {
