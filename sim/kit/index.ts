@@ -10,4 +10,3 @@ export * from './provider-fixtures.js';
 export * from './missing-secret-scenario.js';
 export * from './capacity-scenario.js';
 export { echoContext } from './echo-context.js';
-export * from './example-provider/index.js';

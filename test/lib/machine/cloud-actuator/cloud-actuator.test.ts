@@ -10,7 +10,7 @@ import { CloudRateLimitedError } from '../../../../lib/cloud/deferred-turns.js';
 import { RegionalRateLimiter } from '../../../../lib/cloud/rate-limiter.js';
 import { conformanceContext, RecordingEventRecorder } from '../../../../sim/kit/conformance.js';
 import { echoContext } from '../../../../sim/kit/echo-context.js';
-import { ExampleActuator, ExampleCloud } from '../../../../sim/kit/example-provider/index.js';
+import { ExampleActuator, ExampleCloud } from '../../../../examples/example-provider/src/index.js';
 
 let seq = 0;
 const machine = (value: Record<string, unknown> = {}): Machine => ({

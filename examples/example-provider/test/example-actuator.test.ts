@@ -1,9 +1,11 @@
 // The worked example provider passes the conformance suite every provider runs, with and without slow clouds.
-import { MachineClusterIDLabel } from '../../../../lib/apis/constants.js';
-import type { Machine } from '../../../../lib/apis/machine-types.js';
-import { FakeClock } from '../../../../lib/base/fake-clock.js';
-import { describeActuatorConformance } from '../../../../sim/kit/conformance.js';
-import { ExampleActuator, ExampleCloud } from '../../../../sim/kit/example-provider/index.js';
+import {
+  FakeClock,
+  type Machine,
+  MachineClusterIDLabel,
+} from '@machine-api-ts/lib';
+import { describeActuatorConformance } from '@machine-api-ts/lib/kit';
+import { ExampleActuator, ExampleCloud } from '../src/index.js';
 
 const NS = 'example';
 let uid = 0;

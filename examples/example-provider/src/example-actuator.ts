@@ -3,23 +3,28 @@
 // record it, terminate it, and say what its id and booting state are). Finalizer safety, the visibility rule,
 // the launch ledger, events, metrics and what a reconcile's calls share come from the template.
 // README's "Adding a provider" walks through this file.
-import { MachineCreationCondition, MachineInstanceStateAnnotation } from '../../../lib/apis/constants.js';
-import type { Machine } from '../../../lib/apis/machine-types.js';
-import type { Clock } from '../../../lib/base/clock.js';
-import { invalidValue, SpecReader } from '../../../lib/cloud/spec-reader.js';
-import { isCloudCallDeferred } from '../../../lib/cloud/deferred-turns.js';
-import type { ActionClass, RegionalRateLimiter } from '../../../lib/cloud/rate-limiter.js';
-import { throwOnFieldIssues } from '../../../lib/cloud/spec-issues.js';
-import { placementLabels } from '../../../lib/cloud/machine-labels.js';
-import { readCommonProviderStatus, type CommonProviderStatus } from '../../../lib/cloud/provider-condition.js';
-import type { ActuatorContext } from '../../../lib/machine/actuator.js';
 import {
+  type ActionClass,
+  type ActuatorContext,
+  type Clock,
   CloudActuator,
-  providerStatusSaver,
   type CloudMachineScope,
   type CloudProviderStatus,
-} from '../../../lib/machine/cloud-actuator/index.js';
-import { InvalidMachineConfigurationError, messageOf } from '../../../lib/apis/errors.js';
+  type CommonProviderStatus,
+  InvalidMachineConfigurationError,
+  invalidValue,
+  isCloudCallDeferred,
+  type Machine,
+  MachineCreationCondition,
+  MachineInstanceStateAnnotation,
+  messageOf,
+  placementLabels,
+  providerStatusSaver,
+  readCommonProviderStatus,
+  type RegionalRateLimiter,
+  SpecReader,
+  throwOnFieldIssues,
+} from '@machine-api-ts/lib';
 import { ExampleCloudError, type ExampleCloud, type ExampleInstance } from './example-cloud.js';
 
 const SPEC_PATH = 'spec.providerSpec.value';
