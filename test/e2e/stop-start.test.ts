@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import { Events, Machines, Nodes, sameInstance, type Machine, type Secret } from '../../lib/index.js';
-import { eventually } from '../../lib/testing/index.js';
+import { eventually } from '../../sim/kit/index.js';
 import { LOCAL_NAMESPACE as ns } from '../../cmd/local/controller-binaries.js';
 import { startLocalEnvironment, type LocalEnvironment } from '../../cmd/local/environment.js';
 import { readSampleFile } from '../../cmd/local/samples.js';

@@ -10,7 +10,7 @@ import {
 } from '../../../lib/machineset/machineset-controller.js';
 import { seededRandom } from '../../../lib/machineset/random.js';
 import type { Informer } from '../../../lib/runtime/types.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import {
   delegatingClient,
   eventually,
