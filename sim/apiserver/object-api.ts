@@ -9,6 +9,7 @@ import type { KubeObject } from '../../lib/apis/meta.js';
 import { decodeBody, decodeNewBody, knownFields } from './body-decoding.js';
 import { hasPendingFinalizers, planDelete, type DeleteOpts, type DeleteResult } from './deletion.js';
 import * as E from './errors.js';
+import { generateName } from './generate-name.js';
 import { cloneJson } from './json.js';
 import type { TypeRegistry } from './registry.js';
 import { apiVersionFor, storageKeyOf, toStoredForm, type ResourceType } from './resource-type.js';
@@ -39,8 +40,6 @@ export class ChangedDuringAdmissionError extends E.StatusError {
     );
   }
 }
-
-const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 export function rfc3339(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
@@ -344,10 +343,7 @@ export class ObjectApi {
 
   private generateName(type: ResourceType, namespace: string, prefix: string): string {
     for (;;) {
-      let suffix = '';
-      for (let i = 0; i < 5; i++)
-        suffix += generateNameAlphabet[Math.floor(Math.random() * generateNameAlphabet.length)];
-      const name = `${prefix.slice(0, 253 - 5)}${suffix}`;
+      const name = generateName(prefix);
       if (!this.find(type, namespace, name)) return name;
     }
   }

@@ -1,8 +1,9 @@
 // Stands in for the kubelets of an emulated cloud: registers a Node for every running instance,
-// reports Ready=Unknown when an instance stops (as the node lifecycle controller would), and removes
-// the Node once the instance is gone. Tests can force a node's Ready status. A Node follows its instance:
-// when a new instance comes up under a name an earlier one used (a reused private IP), the old Node is
-// replaced, as a new kubelet would re-register it. A Node object deleted while its instance runs is
+// reports Ready=Unknown while an instance is stopping, stopped or booting again (as when a kubelet stops
+// posting status) and Ready=True once it runs again, and removes the Node only once the instance is being
+// deleted or gone: on a cluster a stopped instance's Node stays through a stop and start. Tests can force a
+// node's Ready status. A Node follows its instance: when a new instance comes up under a name an earlier one
+// used (a reused private IP), the old Node is replaced, as a new kubelet would re-register it. A Node object deleted while its instance runs is
 // registered again at the kubelet's next heartbeat, as a kubelet whose Node went away does. Nodes report what a
 // kubelet reports (nodeInfo, capacity and allocatable from the instance type), and Pods bound to a Ready Node
 // are run (see SimulatedPods).
@@ -12,7 +13,7 @@ import type { KubeClient } from '../../lib/client/kube-client.js';
 import { Nodes } from '../../lib/client/resources.js';
 import type { Clock, TimerHandle } from '../../lib/base/clock.js';
 import { RealClock } from '../../lib/base/real-clock.js';
-import type { EmulatedInstance, InstanceView } from './instance-view.js';
+import { isTerminated, type EmulatedInstance, type InstanceView } from './instance-view.js';
 import { managedByLabel, newNode } from './simulated-node.js';
 import { SimulatedPods } from './simulated-pods.js';
 
@@ -171,33 +172,36 @@ export class KubeletSimulator {
     for (const inst of nodeOwners(instances)) {
       live.add(inst.nodeName);
       const owner = this.ownerOf.get(inst.nodeName);
-      if (owner !== undefined && owner !== inst.providerID) {
+      const newOwner = owner !== undefined && owner !== inst.providerID;
+      if (newOwner) {
         // A different instance now holds the name: the old one's forced status and Node are history.
         this.overrides.delete(inst.nodeName);
         this.written.delete(inst.nodeName);
       }
       this.ownerOf.set(inst.nodeName, inst.providerID);
       const ready: ReadyStatus = this.overrides.get(inst.nodeName) ?? (inst.state === 'running' ? 'True' : 'Unknown');
-      // A stopped instance never registered a node; only a running one does.
-      if (inst.state !== 'running' && !this.registered.has(inst.nodeName)) continue;
+      if (inst.state !== 'running' && (newOwner || !this.registered.has(inst.nodeName))) {
+        // Only a running instance's kubelet registers a Node; until then a Node left under the name by an
+        // earlier instance goes, as that instance is gone.
+        if (this.registered.has(inst.nodeName)) await this.forget(inst.nodeName);
+        continue;
+      }
       const fingerprint = `${ready}|${JSON.stringify(inst.addresses)}|${inst.providerID}`;
       if (this.written.get(inst.nodeName) === fingerprint) continue;
       await this.ensureNode(inst, ready);
       this.written.set(inst.nodeName, fingerprint);
     }
-    for (const name of [...this.registered]) {
-      if (live.has(name)) continue;
-      try {
-        await this.opts.client.delete(Nodes, { name });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-      this.registered.delete(name);
-      this.written.delete(name);
-      this.overrides.delete(name);
-      this.ownerOf.delete(name);
-      this.nodeState.delete(name);
-    }
+    for (const name of [...this.registered]) if (!live.has(name)) await this.forget(name);
+  }
+
+  /** Deletes a registered Node whose instance is gone, and everything kept about it. */
+  private async forget(name: string): Promise<void> {
+    await this.deleteNode(name);
+    this.registered.delete(name);
+    this.written.delete(name);
+    this.overrides.delete(name);
+    this.ownerOf.delete(name);
+    this.nodeState.delete(name);
   }
 
   /**
@@ -206,8 +210,7 @@ export class KubeletSimulator {
    */
   private async adoptExisting(instances: EmulatedInstance[]): Promise<void> {
     const live = new Map<string, EmulatedInstance>();
-    for (const inst of instances)
-      if (inst.state !== 'terminating' && inst.state !== 'terminated') live.set(inst.providerID, inst);
+    for (const inst of instances) if (!isTerminated(inst.state)) live.set(inst.providerID, inst);
     const { items } = await this.opts.client.list(Nodes, { labelSelector: managedByLabel });
     for (const node of items) {
       const name = node.metadata.name;
@@ -325,13 +328,16 @@ export class KubeletSimulator {
 }
 
 /**
- * The instance each node name belongs to, among those that have (or may get) a Node. Two instances can
- * share a name when a freed private IP is reused; the running one, else the latest listed, wins.
+ * The instance each node name belongs to, among those that have (or may get) a Node: every instance that is
+ * not being terminated. A stopped instance, or one booting again after a stop, keeps its Node (its kubelet
+ * posts Ready again once it runs); the cloud's node lifecycle controller does not delete a shut-down Node.
+ * Two instances can share a name when a freed private IP is reused; the running one, else the latest listed,
+ * wins.
  */
 function nodeOwners(instances: EmulatedInstance[]): EmulatedInstance[] {
   const byName = new Map<string, EmulatedInstance>();
   for (const inst of instances) {
-    if (inst.state === 'terminating' || inst.state === 'terminated' || inst.state === 'pending') continue;
+    if (isTerminated(inst.state)) continue;
     const seen = byName.get(inst.nodeName);
     if (seen?.state === 'running' && inst.state !== 'running') continue;
     byName.set(inst.nodeName, inst);

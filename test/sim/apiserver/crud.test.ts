@@ -112,7 +112,19 @@ describe('envtest control plane: create, read, update', () => {
       ...M,
       body: { ...widget(''), metadata: { generateName: 'gen-' } },
     });
-    expect(a.metadata.name).to.match(/^gen-[a-z0-9]{5}$/);
+    expect(a.metadata.name).to.match(/^gen-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  });
+
+  it('keeps 58 characters of a long generateName, so a generated name is at most 63 (a DNS label)', async () => {
+    const prefix = `${'long-prefix.'.repeat(20)}-`;
+    const a = await env.custom.createNamespacedCustomObject({
+      ...M,
+      body: { ...widget(''), metadata: { generateName: prefix } },
+    });
+    expect(a.metadata.name).to.have.length(63);
+    expect(a.metadata.name.slice(0, 58)).to.equal(prefix.slice(0, 58));
+    expect(a.metadata.name.slice(58)).to.match(/^[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(a.metadata.generateName).to.equal(prefix);
   });
 
   it('stores nothing for dryRun=All', async () => {

@@ -1,6 +1,12 @@
-import { RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import {
+  RunInstancesCommand,
+  StartInstancesCommand,
+  StopInstancesCommand,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
+import { stateHistory } from '../../../sim/kit/instance-view.js';
 import { startEc2Emulator } from '../../../sim/aws/index.js';
 import { AMI_ARM, ec2Client, SUBNET_PUBLIC_A, workerLaunch } from './ec2-test-env.js';
 
@@ -61,6 +67,26 @@ describe('EC2 emulator: InstanceView for the kubelet simulator', () => {
       unsubscribe();
       emu.terminateOutOfBand((await ec2.send(new RunInstancesCommand(workerLaunch('x')))).Instances![0]!.InstanceId!);
       expect(changes, 'no calls after unsubscribing').to.equal(seen);
+    } finally {
+      ec2.destroy();
+      await emu.stop();
+    }
+  });
+
+  it('shows a stop and start as stopping, stopped, pending and running: never terminating, so the Node stays', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 10, 22, 6, 0, 0));
+    const emu = await startEc2Emulator({ clock, timings: { bootMs: 1000, stopMs: 500 } });
+    const ec2 = ec2Client(emu, 1);
+    try {
+      const inst = (await ec2.send(new RunInstancesCommand(workerLaunch('w')))).Instances![0]!;
+      clock.step(1000);
+      const history = stateHistory(emu.instanceView(), inst.PrivateDnsName!);
+      await ec2.send(new StopInstancesCommand({ InstanceIds: [inst.InstanceId!] }));
+      clock.step(500);
+      await ec2.send(new StartInstancesCommand({ InstanceIds: [inst.InstanceId!] }));
+      clock.step(1000);
+      history.stop();
+      expect(history.states).to.deep.equal(['running', 'stopping', 'stopped', 'pending', 'running']);
     } finally {
       ec2.destroy();
       await emu.stop();

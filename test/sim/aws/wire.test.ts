@@ -1,11 +1,10 @@
 import { DescribeRegionsCommand, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
-import { execFile, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
-import { promisify } from 'node:util';
 import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { DescribeTargetGroupsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { awsError, ec2Client, elbv2Client, workerLaunch } from './ec2-test-env.js';
+import { awsCli, hasAwsCli } from '../../e2e/support/aws-cli.js';
 
 interface RawReply {
   status: number;
@@ -161,7 +160,7 @@ describe('EC2 emulator: the aws CLI', function () {
   this.timeout(20_000);
 
   it('lists an instance with `aws ec2 describe-instances --endpoint-url`', async function () {
-    if (spawnSync('aws', ['--version'], { stdio: 'ignore' }).error) {
+    if (!hasAwsCli()) {
       this.skip(); // the aws CLI is not on PATH; the SDK tests above cover the wire protocol
     }
     const emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDCLI' });
@@ -174,36 +173,14 @@ describe('EC2 emulator: the aws CLI', function () {
       });
       const id = (await sdk.send(new RunInstancesCommand(workerLaunch('cli-worker')))).Instances![0]!.InstanceId!;
       sdk.destroy();
-      const { stdout } = await promisify(execFile)(
-        'aws',
-        [
-          'ec2',
-          'describe-instances',
-          '--endpoint-url',
-          emu.endpoint,
-          '--filters',
-          'Name=tag:Name,Values=cli-worker',
-          '--output',
-          'json',
-        ],
-        {
-          timeout: 15_000,
-          env: {
-            PATH: process.env.PATH,
-            HOME: process.env.HOME,
-            AWS_ACCESS_KEY_ID: 'AKIDCLI',
-            AWS_SECRET_ACCESS_KEY: 'x',
-            AWS_DEFAULT_REGION: 'us-east-1',
-            AWS_CONFIG_FILE: '/dev/null',
-            AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-            AWS_EC2_METADATA_DISABLED: 'true',
-            AWS_PAGER: '',
-          },
-        },
-      );
-      const out = JSON.parse(stdout) as {
+      const out = await awsCli<{
         Reservations: { Instances: { InstanceId: string; State: { Name: string }; PrivateDnsName: string }[] }[];
-      };
+      }>(emu.endpoint, { accessKeyId: 'AKIDCLI', secretAccessKey: 'x' }, [
+        'ec2',
+        'describe-instances',
+        '--filters',
+        'Name=tag:Name,Values=cli-worker',
+      ]);
       const inst = out.Reservations[0]!.Instances[0]!;
       expect(inst.InstanceId).to.equal(id);
       expect(inst.PrivateDnsName).to.equal('ip-10-0-16-4.ec2.internal');

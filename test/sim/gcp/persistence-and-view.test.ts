@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { FakeClock } from '../../../lib/base/fake-clock.js';
+import { stateHistory } from '../../../sim/kit/instance-view.js';
 import { startGceEmulator } from '../../../sim/gcp/index.js';
 import { clientsFor, closeClients, insert, PROJECT, rid, waitDone, ZONE } from './fixtures.js';
 
@@ -65,6 +67,27 @@ describe('GCE emulator: persistence and the instance view', () => {
       emu.terminateOutOfBand('view-a');
       expect(emu.instanceView().listInstances()[0]?.state).to.equal('terminating');
       off();
+    } finally {
+      await closeClients(c);
+      await emu.stop();
+    }
+  });
+
+  it("shows a stop and start as stopping, stopped (GCE's TERMINATED), pending and running: never terminating, so the Node stays", async () => {
+    const clock = new FakeClock();
+    const emu = await startGceEmulator({ clock, bootDelayMs: 1_000, stopDelayMs: 500 });
+    const c = clientsFor(emu);
+    try {
+      await insert(c, 'view-b');
+      clock.step(1_000);
+      const history = stateHistory(emu.instanceView(), 'view-b');
+      await c.instances.stop({ project: PROJECT, zone: ZONE, instance: 'view-b' });
+      clock.step(500);
+      expect(emu.instance('view-b')?.status).to.equal('TERMINATED');
+      await c.instances.start({ project: PROJECT, zone: ZONE, instance: 'view-b' });
+      clock.step(1_000);
+      history.stop();
+      expect(history.states).to.deep.equal(['running', 'stopping', 'stopped', 'pending', 'running']);
     } finally {
       await closeClients(c);
       await emu.stop();

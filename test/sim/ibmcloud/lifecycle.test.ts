@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { FakeClock } from '../../../lib/base/fake-clock.js';
+import { stateHistory } from '../../../sim/kit/instance-view.js';
 import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import type { VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
 import {
@@ -82,9 +83,10 @@ describe('IBM VPC emulator: instance lifecycle and the instance view', () => {
     off();
   });
 
-  it('stops and starts out of band, keeping the address', async () => {
+  it('stops and starts out of band, keeping the address; the view shows it never terminating, so the Node stays', async () => {
     const { id } = await api.createInstance(workerPrototype(emu, 'worker-1'));
     clock.step(500);
+    const history = stateHistory(emu.instanceView(), 'worker-1');
     emu.stopOutOfBand(id);
     expect(emu.instance(id)?.status).to.equal('stopping');
     clock.step(200);
@@ -95,6 +97,8 @@ describe('IBM VPC emulator: instance lifecycle and the instance view', () => {
     clock.step(400);
     expect(emu.instance(id)?.status).to.equal('running');
     expect(emu.instance(id)?.primary_network_interface?.primary_ip?.address).to.equal('10.241.1.4');
+    history.stop();
+    expect(history.states).to.deep.equal(['running', 'stopping', 'stopped', 'pending', 'running']);
     expect(() => emu.startOutOfBand(id)).to.throw(/not stopped/);
     expect(() => emu.stopOutOfBand('0717_nope')).to.throw(/no instance/);
   });

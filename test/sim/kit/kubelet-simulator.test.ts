@@ -98,6 +98,58 @@ describe('KubeletSimulator', () => {
     expect(client.all(Nodes)).to.have.length(0);
   });
 
+  describe('when the instance is stopped and started again (its kubelet stops posting status, then posts again)', () => {
+    it('keeps the same Node through stopping, stopped and pending: Ready Unknown, then True once it runs', async () => {
+      const { client, actuator, kubelet } = await setup();
+      await actuator.create(m('a'), conformanceContext());
+      await kubelet.idle();
+      const { id, nodeName } = actuator.allInstances()[0]!;
+      const uid = client.peek(Nodes, { name: nodeName })?.metadata.uid;
+      for (const state of ['stopping', 'stopped', 'pending'] as const) {
+        actuator.setInstanceState(id, state);
+        await kubelet.idle();
+        expect(client.peek(Nodes, { name: nodeName })?.metadata.uid, `the Node while ${state}`).to.equal(uid);
+        expect(readyOf(client, nodeName), `Ready while ${state}`).to.equal('Unknown');
+      }
+      actuator.setInstanceState(id, 'running');
+      await kubelet.idle();
+      expect(client.peek(Nodes, { name: nodeName })?.metadata.uid).to.equal(uid);
+      expect(readyOf(client, nodeName)).to.equal('True');
+      expect(kubelet.error).to.equal(undefined);
+    });
+
+    it('keeps it when the simulator restarts while the instance boots again', async () => {
+      const view = new ScriptedView();
+      const client = new MemoryKubeClient();
+      view.set([inst('i-a', 'running')]);
+      const first = new KubeletSimulator({ client, runPods: false, view });
+      await first.start();
+      await first.stop();
+      const uid = client.peek(Nodes, { name: 'ip-10-0-0-5' })?.metadata.uid;
+      view.set([inst('i-a', 'pending')]);
+      const second = new KubeletSimulator({ client, runPods: false, view });
+      await second.start();
+      expect(client.peek(Nodes, { name: 'ip-10-0-0-5' })?.metadata.uid).to.equal(uid);
+      expect(readyOf(client, 'ip-10-0-0-5')).to.equal('Unknown');
+      view.set([inst('i-a', 'running')]);
+      await second.idle();
+      expect(readyOf(client, 'ip-10-0-0-5')).to.equal('True');
+      await second.stop();
+    });
+
+    it('deletes it once the stopped instance is terminated', async () => {
+      const { client, actuator, kubelet } = await setup();
+      await actuator.create(m('a'), conformanceContext());
+      await kubelet.idle();
+      const { id } = actuator.allInstances()[0]!;
+      actuator.setInstanceState(id, 'stopped');
+      await kubelet.idle();
+      actuator.setInstanceState(id, 'terminating');
+      await kubelet.idle();
+      expect(client.all(Nodes)).to.have.length(0);
+    });
+  });
+
   it('lets a test force a node NotReady and back', async () => {
     const { client, actuator, kubelet } = await setup();
     await actuator.create(m('a'), conformanceContext());
@@ -158,6 +210,21 @@ describe('KubeletSimulator', () => {
       expect(nodes[0]!.metadata.labels).to.include({ 'node.kubernetes.io/instance-type': 'fake.xlarge' });
       expect(readyOf(client, 'ip-10-0-0-5')).to.equal('True');
       expect(kubelet.error).to.equal(undefined);
+      await kubelet.stop();
+    });
+
+    it('removes the old Node while the new instance boots, and registers its own once it runs', async () => {
+      const view = new ScriptedView();
+      const client = new MemoryKubeClient();
+      const kubelet = new KubeletSimulator({ client, runPods: false, view });
+      view.set([inst('i-old', 'running')]);
+      await kubelet.start();
+      view.set([inst('i-old', 'terminated'), inst('i-new', 'pending')]);
+      await kubelet.idle();
+      expect(client.all(Nodes), 'no kubelet has registered for the booting instance').to.have.length(0);
+      view.set([inst('i-old', 'terminated'), inst('i-new', 'running')]);
+      await kubelet.idle();
+      expect(client.all(Nodes).map((n) => n.spec?.providerID)).to.deep.equal(['fake:///zone-a/i-new']);
       await kubelet.stop();
     });
 
