@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildLibPackage, LIB_PACKAGE_DIR } from './build.ts';
+import { buildLibPackage, LIB_PACKAGE_DIR } from './build.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE_DIR = join(REPO_ROOT, 'examples', 'example-provider');
