@@ -6,34 +6,15 @@ import {
   REQUEST_TOO_LARGE_ACTION,
   describeOversizeUserData,
   machineFor,
-  startProviderTestBed,
 } from '../../../lib/testing/index.js';
-import { wireAwsProvider } from '../../../cmd/machine-api-provider-aws.js';
-import { startEc2Emulator } from '../../../providers/aws/emulator/index.js';
-import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
-import { CLUSTER_ID, NAMESPACE, awsSpec, defaultSecrets } from './fixtures.js';
+import { CLUSTER_ID, NAMESPACE, awsSpec } from './fixtures.js';
+import { startAwsScenarioBed } from './scenario-bed.js';
 
 describe('machine-api-provider-aws on the local control plane and the EC2 emulator', function () {
   this.timeout(120_000);
 
   describeOversizeUserData('aws', async (logger) => {
-    const emu = await startEc2Emulator({ clusterId: CLUSTER_ID, timings: { bootMs: 50, terminateMs: 50, stopMs: 50 } });
-    const bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(),
-      instanceView: emu.instanceView(),
-      manager: { syncPeriodMs: 60_000, logger },
-      wire: (mgr, c) =>
-        wireAwsProvider(mgr, c, {
-          nodeLink: true,
-          endpoint: emu.endpoint,
-          retryDelayMs: () => 5,
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: FAST_MACHINE_CONTROLLER,
-          actuator: { requeueAfterMs: 200 },
-        }),
-    });
+    const { emu, bed, liveInstances, cleanup } = await startAwsScenarioBed(FAST_MACHINE_CONTROLLER, logger);
     return {
       bed,
       namespace: NAMESPACE,
@@ -46,19 +27,8 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
           spec: awsSpec({ userDataSecret: { name: secret } }),
         }),
       launchCalls: () => emu.knobs.counts('RunInstances').total + emu.knobs.counts(REQUEST_TOO_LARGE_ACTION).total,
-      liveInstances: (m: Machine) =>
-        emu
-          .instances()
-          .filter(
-            (i) =>
-              i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid) &&
-              i.state !== 'terminated' &&
-              i.state !== 'shutting-down',
-          ).length,
-      cleanup: async () => {
-        await bed.stop();
-        await emu.stop();
-      },
+      liveInstances,
+      cleanup,
     };
   });
 });
