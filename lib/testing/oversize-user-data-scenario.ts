@@ -11,6 +11,7 @@ import type { Logger } from '../base/logger.js';
 import type { Machine } from '../apis/machine-types.js';
 import { Events, Machines, Secrets } from '../client/resources.js';
 import { eventually, type ProviderTestBed, type WiredProvider } from './provider-test-bed.js';
+import { bddGlobals } from './bdd-globals.js';
 
 export interface OversizeUserDataHarness {
   bed: ProviderTestBed<WiredProvider>;
@@ -25,14 +26,6 @@ export interface OversizeUserDataHarness {
   /** Instances in the cloud, not terminated nor terminating, that belong to this Machine. */
   liveInstances(machine: Machine): number | Promise<number>;
   cleanup(): Promise<void>;
-}
-
-/** The BDD globals the suite registers with (mocha's; read at call time so that building lib needs no test-runner types). */
-interface BddGlobals {
-  describe(title: string, fn: () => void): void;
-  it(title: string, fn: () => Promise<void>): void;
-  before(fn: () => Promise<void>): void;
-  after(fn: () => Promise<void>): void;
 }
 
 /** The JSON log lines the binaries would print (every level), kept in memory for the scenario to search. */
@@ -64,8 +57,7 @@ export function describeOversizeUserData(
   /** Starts the bed with `logger` as its manager's logger (every controller's and the actuator's). */
   setup: (logger: Logger) => Promise<OversizeUserDataHarness>,
 ): void {
-  const { describe, it, before, after } = globalThis as unknown as BddGlobals;
-  if (typeof describe !== 'function') throw new Error('describeOversizeUserData must be called from a mocha test file');
+  const { describe, it, before, after } = bddGlobals('describeOversizeUserData');
   describe(`${cloud}: user data larger than the cloud takes`, () => {
     const log = new CapturedLog();
     const marker = `user-data-must-not-leak-${cloud}-`;
