@@ -4,7 +4,7 @@
 // Secret and the cap instead of retrying a refusal that will never change. The rule is written once; each
 // provider supplies its cloud's numbers and says what it counts (the Secret's bytes, or the value as sent). The
 // message carries sizes and the Secret's name, never its content.
-import { InvalidMachineConfigurationError } from '../machine/errors.js';
+import { InvalidMachineConfigurationError } from '../apis/errors.js';
 
 /** The providerSpec field a too large user data is blamed on: the same on every cloud. */
 export const USER_DATA_SECRET_FIELD = 'spec.providerSpec.value.userDataSecret';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { checkUserDataSize, checkUserDataTotal } from '../../../lib/cloud/user-data-limit.js';
-import { InvalidMachineConfigurationError } from '../../../lib/machine/errors.js';
+import { InvalidMachineConfigurationError } from '../../../lib/apis/errors.js';
 
 const source = { namespace: 'openshift-machine-api', name: 'worker-user-data', key: 'userData' };
 const limit = { maxBytes: 16_384, what: 'EC2 user data (counted before base64 encoding)' };

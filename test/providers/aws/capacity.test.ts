@@ -2,7 +2,7 @@
 // zone of the emulated account) goes Failed with InsufficientResources after the capacity window, and runs
 // if the capacity comes back before the window ends.
 import type { Machine } from '../../../lib/index.js';
-import { SHORT_CAPACITY_WINDOW, describeCapacityRefusal, machineFor } from '../../../lib/testing/index.js';
+import { SHORT_CAPACITY_WINDOW, describeCapacityRefusal, machineFor } from '../../../sim/kit/index.js';
 import { CLUSTER_ID, NAMESPACE, awsSpec } from './fixtures.js';
 import { startAwsScenarioBed } from './scenario-bed.js';
 

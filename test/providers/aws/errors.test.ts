@@ -2,8 +2,8 @@ import { EC2ServiceException } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingV2ServiceException } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
-import { REQUEST_TOO_LARGE_ACTION } from '../../../lib/testing/index.js';
-import { startEc2Emulator } from '../../../providers/aws/emulator/index.js';
+import { REQUEST_TOO_LARGE_ACTION } from '../../../sim/kit/index.js';
+import { startEc2Emulator } from '../../../sim/aws/index.js';
 import {
   classifyEc2Error,
   describeEc2Error,

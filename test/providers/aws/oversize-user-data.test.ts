@@ -6,7 +6,7 @@ import {
   REQUEST_TOO_LARGE_ACTION,
   describeOversizeUserData,
   machineFor,
-} from '../../../lib/testing/index.js';
+} from '../../../sim/kit/index.js';
 import { CLUSTER_ID, NAMESPACE, awsSpec } from './fixtures.js';
 import { startAwsScenarioBed } from './scenario-bed.js';
 

@@ -1,9 +1,9 @@
 // The AWS provider binary's wiring, in-process, on the local control plane against a fresh EC2 emulator with short
-// lifecycle delays: what lib/testing's shared scenarios (capacity, a missing Secret, oversize user data) run on.
+// lifecycle delays: what sim/kit's shared scenarios (capacity, a missing Secret, oversize user data) run on.
 import type { Logger, Machine, MachineControllerOptions } from '../../../lib/index.js';
-import { startProviderTestBed, type ProviderTestBed } from '../../../lib/testing/index.js';
+import { startProviderTestBed, type ProviderTestBed } from '../../../sim/kit/index.js';
 import { wireAwsProvider, type AwsProvider } from '../../../cmd/machine-api-provider-aws.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
 import { CLUSTER_ID, NAMESPACE, defaultSecrets } from './fixtures.js';
 

@@ -2,7 +2,7 @@
 // every zone of the emulated project; GCE says so in the insert operation) goes Failed with
 // InsufficientResources after the capacity window, and runs if the zone gets capacity before the window ends.
 import type { Machine } from '../../../lib/index.js';
-import { SHORT_CAPACITY_WINDOW, describeCapacityRefusal, machineFor } from '../../../lib/testing/index.js';
+import { SHORT_CAPACITY_WINDOW, describeCapacityRefusal, machineFor } from '../../../sim/kit/index.js';
 import { CLUSTER_ID, NAMESPACE, ZONE, gcpSpec } from './fixtures.js';
 import { startGcpScenarioBed } from './scenario-bed.js';
 

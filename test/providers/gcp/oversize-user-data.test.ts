@@ -6,7 +6,7 @@ import {
   REQUEST_TOO_LARGE_ACTION,
   describeOversizeUserData,
   machineFor,
-} from '../../../lib/testing/index.js';
+} from '../../../sim/kit/index.js';
 import { CLUSTER_ID, NAMESPACE, gcpSpec } from './fixtures.js';
 import { startGcpScenarioBed } from './scenario-bed.js';
 

@@ -1,9 +1,9 @@
 // The GCP provider binary's wiring, in-process, on the local control plane against a fresh GCE emulator with short
-// lifecycle delays: what lib/testing's shared scenarios (capacity, a missing Secret, oversize user data) run on.
+// lifecycle delays: what sim/kit's shared scenarios (capacity, a missing Secret, oversize user data) run on.
 import type { Logger, Machine, MachineControllerOptions } from '../../../lib/index.js';
-import { startProviderTestBed, type ProviderTestBed } from '../../../lib/testing/index.js';
+import { startProviderTestBed, type ProviderTestBed } from '../../../sim/kit/index.js';
 import { wireGcpProvider, type GcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
-import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
 import { CLUSTER_ID, NAMESPACE, defaultSecrets } from './fixtures.js';
 
 export interface GcpScenarioBed {

@@ -1,7 +1,7 @@
 // The IBM Cloud provider binary's wiring, in-process, against the VPC emulator: what a missing credentials
 // Secret does to a new Machine and to a deleting one, and how fast they recover once it is there.
 import type { Machine, Secret } from '../../../lib/index.js';
-import { WAIT_FOR_SECRET_EVENTS, describeMissingCredentialsSecret, machineFor } from '../../../lib/testing/index.js';
+import { WAIT_FOR_SECRET_EVENTS, describeMissingCredentialsSecret, machineFor } from '../../../sim/kit/index.js';
 import { CLUSTER_ID, CREDENTIALS_SECRET, NAMESPACE, defaultSecrets, ibmSpec } from './fixtures.js';
 import { startIbmScenarioBed } from './scenario-bed.js';
 

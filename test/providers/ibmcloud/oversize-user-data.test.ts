@@ -1,7 +1,7 @@
 // The IBM Cloud provider binary's wiring, in-process, against the VPC emulator: user data over the VPC's 64 KB fails
 // the Machine before POST /instances.
 import type { Machine } from '../../../lib/index.js';
-import { FAST_MACHINE_CONTROLLER, describeOversizeUserData, machineFor } from '../../../lib/testing/index.js';
+import { FAST_MACHINE_CONTROLLER, describeOversizeUserData, machineFor } from '../../../sim/kit/index.js';
 import { CLUSTER_ID, NAMESPACE, ibmSpec } from './fixtures.js';
 import { startIbmScenarioBed } from './scenario-bed.js';
 

@@ -1,9 +1,9 @@
 // The IBM Cloud provider binary's wiring, in-process, on the local control plane against a fresh VPC emulator with
-// short lifecycle delays: what lib/testing's shared scenarios (a missing Secret, oversize user data) run on.
+// short lifecycle delays: what sim/kit's shared scenarios (a missing Secret, oversize user data) run on.
 import type { Logger, Machine, MachineControllerOptions } from '../../../lib/index.js';
-import { startProviderTestBed, type ProviderTestBed, type WiredProvider } from '../../../lib/testing/index.js';
+import { startProviderTestBed, type ProviderTestBed, type WiredProvider } from '../../../sim/kit/index.js';
 import { wireIbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
-import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
+import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import { CLUSTER_ID, NAMESPACE, defaultSecrets } from './fixtures.js';
 
 export interface IbmScenarioBed {
