@@ -94,6 +94,7 @@ export function describeOversizeUserData(
           (e) =>
             e.involvedObject.name === 'huge-1' &&
             e.type === 'Warning' &&
+            e.reason === 'FailedCreate' &&
             (e.message ?? '').includes(`${h.namespace}/huge-user-data`),
         );
       });
