@@ -121,8 +121,8 @@ function bodyError(
 }
 
 /**
- * An OAuth token endpoint's refusal (`{"error": "invalid_grant", "error_description": ...}`, RFC 6749): the key
- * or token of the credentials Secret is not accepted, whatever the status. GCE's own errors carry an object there.
+ * An OAuth 2.0 token endpoint's refusal (`{"error": "invalid_grant", "error_description": ...}`): the key or token
+ * of the credentials Secret is not accepted, whatever the status. GCE's own errors carry an object there.
  */
 function isTokenRefusal(e: GceLikeError): boolean {
   const data = e.response?.data;

@@ -1,9 +1,10 @@
 // The one place that decides what an IBM Cloud error means. Throttling (429), 5xx, no response (status 0)
 // and IAM failures are always retryable; only answers that say the request itself can never succeed are
 // terminal: a deterministic status (400, 413 request_too_large, 415, 422...; see classifyHttpStatus) whose code
-// says nothing else, as the reference makes every 4xx of a launch on the other clouds. Quota and capacity refusals are a class of their own: the machine controller retries them for a
-// bounded window, then fails the Machine. (The reference never inspects VPC errors and maps nothing but a missing
-// profile to InvalidConfiguration, while making every client-construction failure, IAM included, terminal.)
+// says nothing else, as the reference makes every 4xx of a launch on the other clouds. Quota and capacity
+// refusals are a class of their own: the machine controller retries them for a bounded window, then fails the
+// Machine. (The reference never inspects VPC errors and maps nothing but a missing profile to
+// InvalidConfiguration, while making every client-construction failure, IAM included, terminal.)
 import { classifyHttpStatus, messageOf, type LaunchFailure, type TerminateFailure } from '../../lib/index.js';
 import { isVpcApiError } from './vpc-api-error.js';
 
