@@ -1,5 +1,6 @@
 // The AWS provider binary's wiring, in-process, on the local control plane against a fresh EC2 emulator with short
-// lifecycle delays: what sim/kit's shared scenarios (capacity, a missing Secret, oversize user data) run on.
+// lifecycle delays: what the integration test and sim/kit's shared scenarios (capacity, a missing Secret, oversize
+// user data) run on.
 import type { Logger, Machine, MachineControllerOptions } from '../../../lib/index.js';
 import { startProviderTestBed, type ProviderTestBed } from '../../../sim/kit/index.js';
 import { wireAwsProvider, type AwsProvider } from '../../../cmd/machine-api-provider-aws.js';

@@ -1,5 +1,6 @@
 // The GCP provider binary's wiring, in-process, on the local control plane against a fresh GCE emulator with short
-// lifecycle delays: what sim/kit's shared scenarios (capacity, a missing Secret, oversize user data) run on.
+// lifecycle delays: what the integration test and sim/kit's shared scenarios (capacity, a missing Secret, oversize
+// user data) run on.
 import type { Logger, Machine, MachineControllerOptions } from '../../../lib/index.js';
 import { startProviderTestBed, type ProviderTestBed } from '../../../sim/kit/index.js';
 import { wireGcpProvider, type GcpProvider } from '../../../cmd/machine-api-provider-gcp.js';

@@ -1,14 +1,15 @@
 // The IBM Cloud provider binary's wiring, in-process, on the local control plane against a fresh VPC emulator with
-// short lifecycle delays: what sim/kit's shared scenarios (a missing Secret, oversize user data) run on.
+// short lifecycle delays: what the integration test and sim/kit's shared scenarios (a missing Secret, oversize user
+// data) run on.
 import type { Logger, Machine, MachineControllerOptions } from '../../../lib/index.js';
 import { startProviderTestBed, type ProviderTestBed, type WiredProvider } from '../../../sim/kit/index.js';
-import { wireIbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
+import { wireIbmCloudProvider, type IbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
 import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import { CLUSTER_ID, NAMESPACE, defaultSecrets } from './fixtures.js';
 
 export interface IbmScenarioBed {
   emu: IbmVpcEmulator;
-  bed: ProviderTestBed<WiredProvider>;
+  bed: ProviderTestBed<IbmCloudProvider & WiredProvider>;
   /** Instances of the Machine (by name) not being deleted. */
   liveInstances(machine: Machine): number;
   cleanup(): Promise<void>;
@@ -43,6 +44,7 @@ export async function startIbmScenarioBed(
         machineController,
         actuator: { requeueAfterMs: 200 },
       }),
+      // The IBM wiring holds nothing that needs closing once the manager stopped.
       close: () => {},
     }),
   });
