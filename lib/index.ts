@@ -263,6 +263,11 @@ export {
   type Widening,
   withCloudCallContext,
   withSecretReader,
+  type SizeLimit,
+  USER_DATA_SECRET_KEY,
+  checkUserDataSize,
+  checkUserDataTotal,
+  classifyHttpStatus,
 } from './cloud/index.js';
 
 // NodeLink: Node and Machine linked by providerID and addresses.
