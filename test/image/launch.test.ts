@@ -89,7 +89,7 @@ describe('image/launch', () => {
 
   it('carries the OpenShift and OCI labels and installs only production dependencies, running no install script', () => {
     const containerfile = readFileSync(join(repo, 'Containerfile'), 'utf8');
-    const labels = [...containerfile.matchAll(/^\s*(?:LABEL )?([a-z.-]+)="[^"]+"/gm)].map((m) => m[1]);
+    const labels = [...containerfile.matchAll(/^\s*(?:LABEL )?([a-z0-9.-]+)="[^"]+"/gm)].map((m) => m[1]);
     expect(labels).to.include.members([
       'name',
       'version',
