@@ -7,3 +7,4 @@ export * from './token-bucket.js';
 export * from './abortable.js';
 export * from './linked-abort.js';
 export * from './serial-lock.js';
+export * from './http-keep-alive.js';
