@@ -14,6 +14,29 @@ describe('envtest: fieldValidation and typed decoding', () => {
   const json = { 'content-type': 'application/json' };
   const send = (method: string, path: string, body: string, headers: Record<string, string> = json) =>
     raw(env.cp, method, path, { body, headers });
+  /** Registers a mutating webhook on CREATE and UPDATE of one resource, served by `hook` at `/<name>`. */
+  async function registerMutatingHook(hook: WebhookServer, name: string, group: string, resource: string) {
+    const config = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: `${name}-hook` },
+      webhooks: [
+        {
+          name: `${name}.hook.test`,
+          clientConfig: { url: `${hook.url}/${name}`, caBundle: hook.caBundle },
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          rules: [{ apiGroups: [group], apiVersions: ['v1'], resources: [resource], operations: ['CREATE', 'UPDATE'] }],
+        },
+      ],
+    };
+    const created = await send(
+      'POST',
+      '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+      JSON.stringify(config),
+    );
+    expect(created.status).to.equal(201);
+  }
 
   before(async () => {
     env = await startEnv();
@@ -252,31 +275,7 @@ describe('envtest: fieldValidation and typed decoding', () => {
     before(async () => {
       hook = await startWebhookServer();
       hook.handle = (request) => allow(request);
-      const config = {
-        apiVersion: 'admissionregistration.k8s.io/v1',
-        kind: 'MutatingWebhookConfiguration',
-        metadata: { name: 'cm-hook' },
-        webhooks: [
-          {
-            name: 'cm.hook.test',
-            clientConfig: { url: `${hook.url}/cm`, caBundle: hook.caBundle },
-            sideEffects: 'None',
-            admissionReviewVersions: ['v1'],
-            rules: [
-              { apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE', 'UPDATE'] },
-            ],
-          },
-        ],
-      };
-      expect(
-        (
-          await send(
-            'POST',
-            '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
-            JSON.stringify(config),
-          )
-        ).status,
-      ).to.equal(201);
+      await registerMutatingHook(hook, 'cm', '', 'configmaps');
     });
     after(async () => {
       await raw(env.cp, 'DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/cm-hook');
@@ -310,33 +309,7 @@ describe('envtest: fieldValidation and typed decoding', () => {
     const denyAll = (request: Json) => deny(request, { code: 403, message: 'the webhook says no' });
     before(async () => {
       hook = await startWebhookServer();
-      const config = {
-        apiVersion: 'admissionregistration.k8s.io/v1',
-        kind: 'MutatingWebhookConfiguration',
-        metadata: { name: 'widget-hook' },
-        webhooks: [
-          {
-            name: 'widget.hook.test',
-            clientConfig: { url: `${hook.url}/widget`, caBundle: hook.caBundle },
-            sideEffects: 'None',
-            admissionReviewVersions: ['v1'],
-            rules: [
-              {
-                apiGroups: ['test.envtest.io'],
-                apiVersions: ['v1'],
-                resources: ['widgets'],
-                operations: ['CREATE', 'UPDATE'],
-              },
-            ],
-          },
-        ],
-      };
-      const created = await send(
-        'POST',
-        '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
-        JSON.stringify(config),
-      );
-      expect(created.status).to.equal(201);
+      await registerMutatingHook(hook, 'widget', 'test.envtest.io', 'widgets');
     });
     beforeEach(() => {
       hook.reviews.length = 0;

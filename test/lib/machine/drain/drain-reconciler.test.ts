@@ -236,29 +236,22 @@ describe('machine drain controller', () => {
     expect(drained(env.get())).to.include({ status: 'True' });
   });
 
-  it('ends quietly when the Machine goes before its Drained condition is written (the end of a normal deletion)', async () => {
-    const env = drainEnv();
-    await deletingMachine(env);
-    const gone = new ApiError(404, { kind: 'Status', status: 'Failure', code: 404, reason: 'NotFound' });
-    env.client.beforeWrite = (verb, plural) => {
-      if (plural === 'machines') throw gone;
-    };
-    const { log, lines } = recordingLog();
-    expect(await env.reconcile('m1', log)).to.deep.equal({});
-    expect(lines.filter((l) => l.level === 'error' || l.level === 'warn')).to.deep.equal([]);
-  });
-
-  it('ends quietly when the Machine goes before a drain failure is written', async () => {
-    const env = drainEnv();
-    await node(env);
-    await deletingMachine(env);
-    env.client.beforeWrite = (verb, plural) => {
-      if (plural === 'nodes') throw serverError('cordon refused');
-      if (plural === 'machines') throw new ApiError(404, { kind: 'Status', status: 'Failure', code: 404 });
-    };
-    const { log, lines } = recordingLog();
-    expect(await env.reconcile('m1', log)).to.deep.equal({});
-    expect(lines.filter((l) => l.level === 'error' || l.level === 'warn')).to.deep.equal([]);
+  it('ends quietly when the Machine goes before its Drained condition, or a drain failure, is written (the end of a normal deletion)', async () => {
+    for (const cordon of ['succeeds', 'fails']) {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env);
+      env.client.beforeWrite = (_verb, plural) => {
+        if (plural === 'nodes' && cordon === 'fails') throw serverError('cordon refused');
+        if (plural === 'machines') throw new ApiError(404, { kind: 'Status', status: 'Failure', code: 404 });
+      };
+      const { log, lines } = recordingLog();
+      expect(await env.reconcile('m1', log), cordon).to.deep.equal({});
+      expect(
+        lines.filter((l) => l.level === 'error' || l.level === 'warn'),
+        cordon,
+      ).to.deep.equal([]);
+    }
   });
 
   it('backs off between evictions a PodDisruptionBudget refuses, then persists Drained=False/DrainError', async () => {
