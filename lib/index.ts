@@ -1,4 +1,4 @@
-// The public API of the library: providers and cmd/ import only this (tests may also use lib/testing).
+// The public API of the library: providers and cmd/ import only this. The simulation (sim/) is never part of it.
 export * from './base/index.js';
 export * from './apis/index.js';
 export * from './client/index.js';

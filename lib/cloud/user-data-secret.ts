@@ -4,7 +4,7 @@
 // option here, not a copy of this function. The contents are never logged or put into an error.
 import type { Machine } from '../apis/machine-types.js';
 import type { KubeClient } from '../client/kube-client.js';
-import { InvalidMachineConfigurationError, MissingSecretKeyError } from '../machine/errors.js';
+import { InvalidMachineConfigurationError, MissingSecretKeyError } from '../apis/errors.js';
 import { readReferencedSecret } from './referenced-secret.js';
 import { secretBytes } from './secret-value.js';
 

@@ -6,7 +6,7 @@ import {
   InvalidMachineConfigurationError,
   MissingSecretError,
   MissingSecretKeyError,
-} from '../../../lib/machine/errors.js';
+} from '../../../lib/apis/errors.js';
 import { MemoryKubeClient } from '../machine/memory-kube.js';
 
 const signal = new AbortController().signal;

@@ -10,9 +10,9 @@ import {
   machineSetFor,
   startProviderTestBed,
   type ProviderTestBed,
-} from '../../../lib/testing/index.js';
+} from '../../../sim/kit/index.js';
 import { wireAwsProvider, type AwsProvider } from '../../../cmd/machine-api-provider-aws.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
 import { CLUSTER_ID, NAMESPACE, awsSpec, defaultSecrets } from './fixtures.js';
 

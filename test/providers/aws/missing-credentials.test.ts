@@ -6,9 +6,9 @@ import {
   describeMissingCredentialsSecret,
   machineFor,
   startProviderTestBed,
-} from '../../../lib/testing/index.js';
+} from '../../../sim/kit/index.js';
 import { wireAwsProvider } from '../../../cmd/machine-api-provider-aws.js';
-import { startEc2Emulator } from '../../../providers/aws/emulator/index.js';
+import { startEc2Emulator } from '../../../sim/aws/index.js';
 import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
 import { CLUSTER_ID, NAMESPACE, awsSpec, defaultSecrets } from './fixtures.js';
 

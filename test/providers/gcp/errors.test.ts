@@ -8,7 +8,7 @@ import {
   gceHttpStatus,
   isRetryableGceError,
 } from '../../../providers/gcp/index.js';
-import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
 import { PROJECT, ZONE } from './fixtures.js';
 
 /** compute 7.x (google-gax 6): gRPC code + httpStatusCode, no reasons. */

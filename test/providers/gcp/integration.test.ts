@@ -9,9 +9,9 @@ import {
   machineFor,
   startProviderTestBed,
   type ProviderTestBed,
-} from '../../../lib/testing/index.js';
+} from '../../../sim/kit/index.js';
 import { wireGcpProvider, type GcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
-import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
 import { CLUSTER_ID, NAMESPACE, PROJECT, REGION, ZONE, defaultSecrets, gcpSpec, machineSet } from './fixtures.js';
 
 const newMachine = (name: string, spec: Record<string, unknown> = gcpSpec()): Machine =>

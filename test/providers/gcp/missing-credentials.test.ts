@@ -6,9 +6,9 @@ import {
   describeMissingCredentialsSecret,
   machineFor,
   startProviderTestBed,
-} from '../../../lib/testing/index.js';
+} from '../../../sim/kit/index.js';
 import { wireGcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
-import { startGceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { startGceEmulator } from '../../../sim/gcp/index.js';
 import { CLUSTER_ID, NAMESPACE, defaultSecrets, gcpSpec } from './fixtures.js';
 
 describe('machine-api-provider-gcp on the local control plane and the GCE emulator', function () {

@@ -11,9 +11,9 @@ import {
   startProviderTestBed,
   type ProviderTestBed,
   type WiredProvider,
-} from '../../../lib/testing/index.js';
+} from '../../../sim/kit/index.js';
 import { wireIbmCloudProvider, type IbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
-import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
+import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import { CLUSTER_ID, NAMESPACE, defaultSecrets, ibmSpec } from './fixtures.js';
 
 const machineSet = (name: string, replicas: number, spec: Record<string, unknown> = ibmSpec()) =>

@@ -6,9 +6,9 @@ import {
   describeMissingCredentialsSecret,
   machineFor,
   startProviderTestBed,
-} from '../../../lib/testing/index.js';
+} from '../../../sim/kit/index.js';
 import { wireIbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
-import { startIbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
+import { startIbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import { CLUSTER_ID, CREDENTIALS_SECRET, NAMESPACE, defaultSecrets, ibmSpec } from './fixtures.js';
 
 describe('machine-api-provider-ibmcloud on the local control plane and the VPC emulator', function () {
