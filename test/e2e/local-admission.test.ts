@@ -126,11 +126,13 @@ for (const cloud of clouds) {
         // validating one on update): the request must fail on the unknown field first.
         const bogus = join(dir, 'strict-bogus.json');
         writeFileSync(bogus, JSON.stringify(machine({ bogusField: 'x' })));
-        const created = await kubectl(['apply', '--validate=strict', '-f', bogus]);
-        expect(created.code).to.not.equal(0);
-        expect(created.stderr)
-          .to.contain('Machine in version "v1beta1" cannot be handled as a Machine: ' + strictError)
-          .and.not.contain('denied the request');
+        for (const verb of ['create', 'apply']) {
+          const created = await kubectl([verb, '--validate=strict', '-f', bogus]);
+          expect(created.code, verb).to.not.equal(0);
+          expect(created.stderr, verb)
+            .to.contain('Machine in version "v1beta1" cannot be handled as a Machine: ' + strictError)
+            .and.not.contain('denied the request');
+        }
         expect((await kubectl(['get', 'machine', 'strict-1', '-n', NS])).code).to.not.equal(0);
 
         const valid = await apply('strict-valid', machine({ providerSpec: { value } }));
