@@ -1,7 +1,7 @@
 // Raw HTTP to the API server with the kubeconfig's credentials: plain node:http(s) with keep-alive, a
 // client-side QPS limit, Status bodies turned into ApiError, and network failures left as plain errors.
 // Idle kept-alive connections are let go after ClientIdleTimeoutMs, before a server closes them, and a
-// request that a reused connection failed before any byte of its reply is sent again on another connection
+// request that a reused connection failed before its reply arrived is sent again on another connection
 // when that is provably safe (replay-safety.ts).
 import http from 'node:http';
 import https from 'node:https';
@@ -37,7 +37,7 @@ export class RequestTimeoutError extends Error {
 }
 
 /**
- * A connection kept alive from an earlier request failed this one before any byte of the reply: most often
+ * A connection kept alive from an earlier request failed this one before its reply arrived: most often
  * the server closed it as idle just as the request went out. Its message is the plain connection error's.
  */
 class ReusedConnectionError extends Error {}
@@ -105,7 +105,7 @@ export class HttpTransport {
   }
 
   /**
-   * Sends the request; when a reused keep-alive connection fails it before any byte of the reply and the
+   * Sends the request; when a reused keep-alive connection fails it before its reply arrives and the
    * request is safe to replay, sends it again (each failed connection is destroyed, and one that was just
    * opened ends the replays, so this stops).
    */

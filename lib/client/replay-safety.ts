@@ -1,5 +1,5 @@
-// Which requests may be sent again after the connection they went out on failed before any byte of the
-// reply. The server may or may not have acted on such a request (it may have closed an idle connection as
+// Which requests may be sent again after the connection they went out on failed before its
+// reply arrived. The server may or may not have acted on such a request (it may have closed an idle connection as
 // the request arrived, or applied the request and then lost the connection), so a request is replayed only
 // when a second arrival provably cannot change what the first one did:
 //  - a GET changes nothing;
