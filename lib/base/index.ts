@@ -7,4 +7,3 @@ export * from './token-bucket.js';
 export * from './abortable.js';
 export * from './linked-abort.js';
 export * from './serial-lock.js';
-export * from './http-keep-alive.js';
