@@ -1,10 +1,11 @@
 // The write path of API requests with dynamic admission in it, in kube-apiserver's order: the request
 // decoded (unknown and duplicate fields reported per fieldValidation, so Strict refuses them before any
-// webhook is called, and webhooks never see them), mutating webhooks on the incoming object, then the server's own defaulting and validation (ObjectApi), then
-// validating webhooks on the object about to be stored, then the store. Webhooks are awaited, so the
-// stored object may change meanwhile; the commit notices (the resourceVersion moved) and the whole
-// write starts over from the new object, as kube-apiserver retries its guaranteed update. A PUT or
-// patch that carried a resourceVersion then fails its precondition with 409, as it should.
+// webhook is called, and webhooks never see them), mutating webhooks on the incoming object, then the
+// server's own defaulting and validation (ObjectApi), then validating webhooks on the object about to be
+// stored, then the store. Webhooks are awaited, so the stored object may change meanwhile; the commit
+// notices (the resourceVersion moved) and the whole write starts over from the new object, as
+// kube-apiserver retries its guaranteed update. A PUT or patch that carried a resourceVersion then fails
+// its precondition with 409, as it should.
 // Without any webhook configuration, writes go straight to ObjectApi, unchanged.
 import { present } from '../encoding.js';
 import * as E from '../errors.js';
