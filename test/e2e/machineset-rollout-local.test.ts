@@ -2,14 +2,12 @@
 // with RollingUpdate, kubectl patch its instance type, kubectl wait for its UpToDate condition; the EC2 emulator,
 // asked through the real SDK, then runs only instances of the new type.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { hasKubectl, kubectlOutput, runKubectl } from './support/kubectl.js';
+import { liveInstances } from './support/local-ec2.js';
 import { eventually, LocalProcess } from './support/local-process.js';
-
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const ns = 'openshift-machine-api';
 const machineSet = 'machineset/worker-us-east-1a';
@@ -21,27 +19,8 @@ describe('MachineSet rollout with kubectl against npm start (aws)', function () 
   let local: LocalProcess | undefined;
   const kubectl = (args: string[], timeoutMs?: number) => kubectlOutput(kubeconfig, args, { timeoutMs });
 
-  async function liveInstanceTypes(): Promise<string[]> {
-    const endpoints = JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as {
-      cloud: { aws: { endpoint: string; region: string } };
-    };
-    const ec2 = new EC2Client({
-      endpoint: endpoints.cloud.aws.endpoint,
-      region: endpoints.cloud.aws.region,
-      credentials: { accessKeyId: 'AKIALOCALEMULATOR000', secretAccessKey: 'x' },
-    });
-    try {
-      const out = await ec2.send(
-        new DescribeInstancesCommand({ Filters: [{ Name: 'instance-state-name', Values: ['pending', 'running'] }] }),
-      );
-      return (out.Reservations ?? [])
-        .flatMap((r) => r.Instances ?? [])
-        .map((i) => i.InstanceType ?? '')
-        .sort();
-    } finally {
-      ec2.destroy();
-    }
-  }
+  const liveInstanceTypes = async (): Promise<string[]> =>
+    (await liveInstances(stateDir)).map((i) => i.InstanceType ?? '').sort();
 
   before(async function () {
     if (!hasKubectl()) this.skip();
