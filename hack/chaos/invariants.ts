@@ -1,5 +1,9 @@
 // What must hold once faults stop and the system settles, checked against the emulator and the API.
 import {
+  isUpToDate,
+  readRolloutSettings,
+  stampOf,
+  UpToDateCondition,
   Events,
   Leases,
   MachineHealthChecks,
@@ -135,6 +139,17 @@ export function checkInvariants(seed: number, w: WorldView, failedAllowed: Reado
         'the MachineSet converged to its replicas',
         `${s.metadata.name ?? ''}: ${have.length} machines, replicas ${want}`,
       );
+    const rolling = readRolloutSettings(s).settings;
+    if (rolling?.strategy === 'RollingUpdate') {
+      const stamp = stampOf(s, rolling);
+      const outdated = have.filter((m) => !isUpToDate(m, stamp));
+      const condition = s.status?.conditions?.find((c) => c.type === UpToDateCondition);
+      if (outdated.length > 0 || condition?.status !== 'True')
+        v(
+          'a RollingUpdate MachineSet converges to every Machine made from its template',
+          `${s.metadata.name ?? ''}: outdated ${outdated.map((m) => m.metadata.name ?? '').join(', ') || 'none'}; UpToDate ${condition?.status ?? 'unset'} ${condition?.message ?? ''}`.trim(),
+        );
+    }
     const notRunning = have.filter(
       (m) =>
         m.status?.phase !== 'Running' && !(m.status?.phase === 'Failed' && failedAllowed.has(m.metadata.uid ?? '')),

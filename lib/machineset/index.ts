@@ -15,3 +15,4 @@ export * from './rollout-settings.js';
 export * from './rollout-planner.js';
 export * from './template-hash.js';
 export * from './rollout-condition.js';
+export { isUpToDate, stampOf, type TemplateStamp } from './rollout.js';
