@@ -1,9 +1,5 @@
 // What must hold once faults stop and the system settles, checked against the emulator and the API.
 import {
-  isUpToDate,
-  readRolloutSettings,
-  stampOf,
-  UpToDateCondition,
   Events,
   Leases,
   MachineHealthChecks,
@@ -15,6 +11,9 @@ import {
   type Node,
   type Secret,
 } from '../../lib/index.js';
+import { UpToDateCondition } from '../../lib/apis/constants.js';
+import { isUpToDate, stampOf } from '../../lib/machineset/rollout.js';
+import { readRolloutSettings } from '../../lib/machineset/rollout-settings.js';
 import { BENCH_NAMESPACE, SECRET_VALUES, type BenchEnvironment } from '../bench/environment.js';
 import type { PauseEpisode } from './controller-host.js';
 import type { BenchLoadBalancer, LoadBalancerMembership } from '../bench/load-balancers.js';

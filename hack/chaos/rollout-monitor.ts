@@ -12,15 +12,14 @@
 import {
   Machines,
   MachineSets,
-  MachineTemplateHashLabel,
-  readRolloutSettings,
-  resolveRolloutBounds,
-  templateHash,
   type KubeObject,
   type Machine,
   type MachineSet,
   type Resource,
 } from '../../lib/index.js';
+import { MachineTemplateHashLabel } from '../../lib/apis/constants.js';
+import { readRolloutSettings, resolveRolloutBounds } from '../../lib/machineset/rollout-settings.js';
+import { templateHash } from '../../lib/machineset/template-hash.js';
 import { BENCH_NAMESPACE, type BenchEnvironment } from '../bench/environment.js';
 import { MACHINESET_LABEL } from '../bench/workload.js';
 import type { Violation } from './invariants.js';

@@ -1,7 +1,8 @@
 // The chaos workload: what a user does to the cluster between faults (scale a MachineSet, delete a Machine,
 // make a Node NotReady so the MachineHealthCheck remediates it, change the rolling set's template or restart
 // its rollout), each step weighted.
-import { Machines, MachineSets, RolloutRestartAnnotation } from '../../lib/index.js';
+import { Machines, MachineSets } from '../../lib/index.js';
+import { RolloutRestartAnnotation } from '../../lib/apis/constants.js';
 import { BENCH_NAMESPACE } from '../bench/environment.js';
 import { MACHINESET_LABEL } from '../bench/workload.js';
 import { live, machines, type Step } from './step-context.js';

@@ -1,6 +1,7 @@
 // The chaos invariants catch what they claim to: each broken world below yields its violation.
 import { expect } from 'chai';
-import { templateHash, type Machine, type MachineSet, type Node } from '../../lib/index.js';
+import type { Machine, MachineSet, Node } from '../../lib/index.js';
+import { templateHash } from '../../lib/machineset/template-hash.js';
 import type { PauseEpisode } from '../../hack/chaos/controller-host.js';
 import type { RecordedWrite } from '../../hack/chaos/write-recording-proxy.js';
 import { benchProviders } from '../../hack/bench/providers.js';
