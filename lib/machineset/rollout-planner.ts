@@ -5,11 +5,12 @@
 // The rules, in the order they apply:
 //  - Without a rollout to do (strategy OnDelete, or every Machine up to date) it is the reference's replica sync:
 //    create what is missing, delete the surplus in the delete-policy order.
-//  - Paused: still the replica sync, except that a scale-down takes outdated Machines first; nothing is replaced.
+//  - Paused: still the replica sync, except that a scale-down takes outdated Machines first (after those marked
+//    to go first); nothing is replaced.
 //  - RollingUpdate, while any outdated Machine exists (being deleted included):
 //    1. the set holds at most replicas + maxSurge Machines, counting those being deleted, since their instances are
-//       still there; a scale-down below that deletes outdated Machines first, whatever their availability, as any
-//       scale-down does;
+//       still there; a scale-down below that deletes the Machines marked to go first (the autoscaler's choice),
+//       then outdated ones, whatever their availability, as any scale-down does;
 //    2. up-to-date Machines beyond spec.replicas go (the set was scaled down past them);
 //    3. an outdated Machine that is not available goes at once (its deletion costs no availability); an
 //       available one goes only while the available Machines stay at least replicas - maxUnavailable without it;
@@ -28,6 +29,11 @@ export interface RolloutMachine {
   failed: boolean;
   /** deletionTimestamp set: draining or terminating. */
   deleting: boolean;
+  /**
+   * Marked to go first on a scale-down (the delete-machine annotation, as the autoscaler sets it, or failed): a
+   * scale-down takes these before outdated Machines, so the autoscaler removes the Node it chose.
+   */
+  deleteFirst?: boolean;
 }
 
 export interface RolloutPlanInput {
@@ -90,10 +96,11 @@ function stateOf(input: RolloutPlanInput, counts: RolloutCounts, stalled: boolea
   return stalled ? 'RolloutStalled' : 'RollingUpdate';
 }
 
-/** Outdated first, each group in the given order. */
-const outdatedFirst = (machines: readonly RolloutMachine[]) => [
-  ...machines.filter((m) => !m.upToDate),
-  ...machines.filter((m) => m.upToDate),
+/** For a scale-down: those marked to go first, then outdated ones, then the rest, each group in the given order. */
+const scaleDownOrder = (machines: readonly RolloutMachine[]) => [
+  ...machines.filter((m) => m.deleteFirst),
+  ...machines.filter((m) => !m.deleteFirst && !m.upToDate),
+  ...machines.filter((m) => !m.deleteFirst && m.upToDate),
 ];
 
 function replicaSync(
@@ -103,7 +110,7 @@ function replicaSync(
   counts: RolloutCounts,
 ): RolloutPlan {
   const surplus = active.length - input.replicas;
-  const order = input.paused && input.strategy === 'RollingUpdate' ? outdatedFirst(active) : active;
+  const order = input.paused && input.strategy === 'RollingUpdate' ? scaleDownOrder(active) : active;
   const victims = surplus > 0 ? order.slice(0, surplus).map((m) => m.name) : [];
   return { state, create: Math.max(0, -surplus), delete: victims, replace: [], counts };
 }
@@ -129,7 +136,7 @@ export function planRollout(input: RolloutPlanInput): RolloutPlan {
 
   // 1. A scale-down below what the rollout may hold.
   const overCap = active.length - maxTotal;
-  for (const m of outdatedFirst(active).slice(0, Math.max(0, overCap))) remove(m);
+  for (const m of scaleDownOrder(active).slice(0, Math.max(0, overCap))) remove(m);
 
   // 2. Up-to-date Machines beyond spec.replicas.
   const current = active.filter((m) => m.upToDate && !gone.has(m.name));

@@ -19,7 +19,7 @@ import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { Machines } from '../client/resources.js';
 import type { Informer, ReconcileContext } from '../runtime/types.js';
-import { deletionOrder, hasFailed, resolveDeletePolicy } from './delete-policy.js';
+import { DeletePriority, deletePriority, deletionOrder, hasFailed, resolveDeletePolicy } from './delete-policy.js';
 import type { RandomSource } from './random.js';
 import { upToDateCondition } from './rollout-condition.js';
 import type { RolloutMetrics } from './rollout-metrics.js';
@@ -130,6 +130,7 @@ export class MachineSetRollout {
       available: !isDeleting && machineAvailable(m, nodeOf, minReadySeconds, now),
       failed: hasFailed(m),
       deleting: isDeleting,
+      deleteFirst: deletePriority(m) >= DeletePriority.betterDelete,
     });
     const plan = planRollout({
       replicas,

@@ -147,6 +147,15 @@ describe('rollout planner', () => {
     expect(plan.create).to.equal(0);
   });
 
+  it('scaled down during a rollout, takes the Machine the autoscaler marked before any outdated one', () => {
+    const machines = [m('marked', 'new', { deleteFirst: true }), ...news(1), ...olds(3)];
+    const plan = planRollout(input(machines, { replicas: 2 }));
+    expect(plan.delete[0]).to.equal('marked');
+    expect(plan.delete.slice(1)).to.have.members(['old-0', 'old-1']);
+    const paused = planRollout(input(machines, { replicas: 4, paused: true }));
+    expect(paused.delete).to.deep.equal(['marked']);
+  });
+
   it('scaled up during a rollout, creates new Machines up to the new cap and keeps the old until they can go', () => {
     const machines = [...olds(3), m('new-0', 'new')];
     const plan = planRollout(input(machines, { replicas: 5 }));
