@@ -15,6 +15,7 @@
 //  - node readiness comes from the informer cache and a Node watch, not one GET per machine per pass;
 //  - opt-in (annotations), it replaces Machines made from an older template itself, within max surge and max
 //    unavailable, and says how far it is in an UpToDate condition (see rollout.ts and rollout-planner.ts).
+import type { Registry } from 'prom-client';
 import type { Node } from '../apis/core.js';
 import { selectorFromLabelSelector } from '../apis/label-selector.js';
 import {
@@ -24,7 +25,6 @@ import {
   type MachineSetStatus,
 } from '../apis/machine-types.js';
 import type { KubeObject } from '../apis/meta.js';
-import type { Registry } from 'prom-client';
 import { getControllerOf } from '../apis/objects.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import { isNotFound } from '../client/errors.js';
