@@ -50,7 +50,7 @@ export async function managerFromFlags(
         opts.serviceAccountNamespaceFile ?? SERVICE_ACCOUNT_NAMESPACE_FILE,
       )
     : undefined;
-  const logger = createLogger({ level: flags.v, fields: { component }, stream: opts.logStream });
+  const logger = createLogger({ ...flags.logging, fields: { component }, stream: opts.logStream });
   const ignoredGates = unknownFeatureGates(flags.featureGates);
   if (ignoredGates.length > 0) logger.info('feature gates this binary does not act on', { gates: ignoredGates });
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });

@@ -3,8 +3,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseGoDuration } from './go-duration.js';
 import { parseFeatureGates } from './feature-gates.js';
 import { goBoolArgument } from './go-bool.js';
-import { addKlogFlags } from './klog-flags.js';
+import { addKlogFlags, readLoggingFlags, type LoggingFlags } from './klog-flags.js';
 import { intArg } from './int-argument.js';
+import { addVersionFlag } from './version.js';
 
 export interface BinaryDefaults {
   /** Lease name, e.g. "cluster-api-provider-aws-leader". */
@@ -31,7 +32,9 @@ export interface StandardFlags {
   gracefulShutdownTimeoutMs: number;
   /** How often every watched object is reconciled again even without a change (MAO's --sync-period). */
   syncPeriodMs: number;
+  /** -v */
   v: number;
+  logging: LoggingFlags;
 }
 
 function positiveNumber(flag: string) {
@@ -65,7 +68,7 @@ function gates(value: string): Record<string, boolean> {
 
 /** Adds the shared flags to a commander program; `defaultKubeconfig` is usually $KUBECONFIG. */
 export function addStandardFlags(cmd: Command, defaults: BinaryDefaults, defaultKubeconfig?: string): Command {
-  return addKlogFlags(cmd)
+  return addKlogFlags(addVersionFlag(cmd))
     .addOption(
       new Option('--kubeconfig <path>', 'Path to a kubeconfig; in-cluster configuration when unset').default(
         defaultKubeconfig || undefined,
@@ -139,9 +142,6 @@ export function addStandardFlags(cmd: Command, defaults: BinaryDefaults, default
       new Option('--sync-period <duration>', 'How often every object is reconciled again even when nothing changed')
         .default(600_000, '10m')
         .argParser(duration('--sync-period')),
-    )
-    .addOption(
-      new Option('-v, --v <level>', 'Log verbosity (higher is more verbose)').default(0).argParser(intArg('-v', 0)),
     );
 }
 
@@ -164,5 +164,6 @@ export function readStandardFlags(cmd: Command): StandardFlags {
     gracefulShutdownTimeoutMs: o.gracefulShutdownTimeout as number,
     syncPeriodMs: (o.syncPeriod as number | undefined) ?? 600_000,
     v: o.v as number,
+    logging: readLoggingFlags(o),
   };
 }

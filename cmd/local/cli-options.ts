@@ -1,5 +1,6 @@
 // The flags of machine-api-local (`npm start`).
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { addVersionFlag } from '../internal/version.js';
 import { parseGoDuration } from '../internal/index.js';
 import type { ControllersMode } from './controller-binaries.js';
 import { localProviders } from './providers.js';
@@ -47,7 +48,7 @@ function level(value: string): number {
 }
 
 export function buildLocalProgram(): Command {
-  return new Command('machine-api-local')
+  return addVersionFlag(new Command('machine-api-local'))
     .description(
       'Runs the whole Machine API with no cloud account and no cluster: a local API server, a cloud emulator, a kubelet simulator ' +
         'and every controller binary. Then: KUBECONFIG=<state-dir>/kubeconfig kubectl get machines -A',

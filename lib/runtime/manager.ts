@@ -13,7 +13,7 @@ import type { KubeClient } from '../client/kube-client.js';
 import type { Resource } from '../client/resources.js';
 import type { Clock } from '../base/clock.js';
 import { ControllerImpl } from './controller.js';
-import { createLogger } from '../base/json-logger.js';
+import { createLogger } from '../base/structured-logger.js';
 import { LeaderElector, type LeaderElectionConfig } from './leader-elector.js';
 import type { WriteFence } from '../client/write-fence.js';
 import type { LeaseWriteFence } from './lease-write-fence.js';

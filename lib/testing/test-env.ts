@@ -5,7 +5,7 @@ import { loadKubeConfig } from '../client/kube-config.js';
 import { createKubeClient } from '../client/http-kube-client.js';
 import type { KubeClient } from '../client/kube-client.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
-import { createLogger, nullLogger } from '../base/json-logger.js';
+import { createLogger, nullLogger } from '../base/structured-logger.js';
 import { Manager, type ManagerOptions } from '../runtime/manager.js';
 
 export interface TestEnvOptions {

@@ -8,7 +8,7 @@ import { addStandardFlags, readStandardFlags } from '../../../cmd/internal/stand
 import { runUntilSignal } from '../../../cmd/internal/run-until-signal.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { Manager } from '../../../lib/runtime/manager.js';
-import { nullLogger } from '../../../lib/base/json-logger.js';
+import { nullLogger } from '../../../lib/base/structured-logger.js';
 
 const defaults = {
   leaderElectionId: 'cluster-api-provider-aws-leader',

@@ -8,6 +8,7 @@ import { runBinary } from '../../../cmd/internal/run-binary.js';
 import { ConfigMaps, Leases, Namespaces } from '../../../lib/client/resources.js';
 import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
 import { waitFor } from '../../lib/runtime/support/wait.js';
+import { parseKlogLines } from '../../lib/base/support/klog-lines.js';
 
 describe('runBinary against the local control plane', function () {
   this.timeout(20_000);
@@ -82,7 +83,7 @@ describe('runBinary against the local control plane', function () {
     expect(
       (await env.client.get(Leases, { namespace: 'bin', name: 'test-controller-leader' })).spec?.holderIdentity,
     ).to.equal('');
-    expect(logs.some((l) => l.includes('"msg":"successfully acquired lease"'))).to.equal(true);
+    expect(parseKlogLines(logs.join('')).map((l) => l.msg)).to.include('successfully acquired lease');
   });
 
   it('exits 2 on a bad flag, printing what is wrong with it', async () => {
