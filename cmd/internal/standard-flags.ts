@@ -35,6 +35,8 @@ export interface StandardFlags {
   /** -v */
   v: number;
   logging: LoggingFlags;
+  /** --pprof-bind-address when --enable-pprof is on; undefined when off. */
+  pprofBindAddress?: string;
 }
 
 function positiveNumber(flag: string) {
@@ -142,6 +144,19 @@ export function addStandardFlags(cmd: Command, defaults: BinaryDefaults, default
       new Option('--sync-period <duration>', 'How often every object is reconciled again even when nothing changed')
         .default(600_000, '10m')
         .argParser(duration('--sync-period')),
+    )
+    .addOption(
+      new Option(
+        '--enable-pprof [bool]',
+        'Enable the profiling endpoints (/debug/pprof/profile: a V8 CPU profile, /debug/pprof/heap: a V8 heap snapshot)',
+      )
+        .default(false)
+        .argParser(goBoolArgument('--enable-pprof')),
+    )
+    .option(
+      '--pprof-bind-address <addr>',
+      'The address for serving the profiling endpoints (requires --enable-pprof)',
+      '127.0.0.1:6060',
     );
 }
 
@@ -165,5 +180,6 @@ export function readStandardFlags(cmd: Command): StandardFlags {
     syncPeriodMs: (o.syncPeriod as number | undefined) ?? 600_000,
     v: o.v as number,
     logging: readLoggingFlags(o),
+    pprofBindAddress: o.enablePprof === true ? (o.pprofBindAddress as string) : undefined,
   };
 }
