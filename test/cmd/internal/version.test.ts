@@ -94,9 +94,9 @@ describe('--version', () => {
         exit = err as CommanderError;
       }
       expect(exit?.code, name).to.equal('commander.version');
-      expect(out, name).to.match(
-        new RegExp(`^${name} v${pkg.version.replaceAll('.', '\\.')}( \\(commit [0-9a-f]{40}\\))?\\n$`),
-      );
+      const [line, commit] = out.split(' (commit ');
+      expect(line?.replace('\n', ''), name).to.equal(`${name} v${pkg.version}`);
+      if (commit !== undefined) expect(commit, name).to.match(/^[0-9a-f]{40}\)\n$/);
     }
     // And as a process: machine-api-envtest builds its program inside main().
     const envtest = startBinary('machine-api-envtest', ['--version']);
