@@ -18,6 +18,7 @@ export interface LocalCliOptions {
   controllers: ControllersMode;
   rbac: boolean;
   v: number;
+  pprof: boolean;
 }
 
 function port(value: string): number {
@@ -97,6 +98,10 @@ export function buildLocalProgram(): Command {
       '--rbac',
       "Authorize every API request with RBAC and run each controller as the ServiceAccount of its Deployment, with the roles in manifests/rbac (a missing right is a 403 in that controller's log)",
     )
+    .option(
+      '--pprof',
+      'Serve each controller binary\'s profiling endpoints (--enable-pprof) on a loopback port of its own, listed in <state-dir>/endpoints.json "pprof"',
+    )
     .addOption(
       new Option(
         '-v, --v <level>',
@@ -121,5 +126,6 @@ export function readLocalOptions(program: Command): LocalCliOptions {
     controllers: o.controllers as ControllersMode,
     rbac: o.rbac === true,
     v: o.v as number,
+    pprof: o.pprof === true,
   };
 }
