@@ -20,7 +20,7 @@ import type { Clock } from '../../base/clock.js';
 import { requestKey } from '../../runtime/request-key.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../../runtime/types.js';
 import { falseCondition, isConditionTrue, setCondition, trueConditionWithReason } from '../../apis/conditions.js';
-import { messageOf, requeueAfterOf } from '../errors.js';
+import { messageOf, requeueAfterOf } from '../../apis/errors.js';
 import { hasPreDrainHooks } from '../lifecycle-hooks.js';
 import { fingerprintOf } from '../reconcile-pacing.js';
 import { MachineDraft } from '../machine-writer.js';

@@ -14,7 +14,7 @@ import type { MachineAdmission } from '../../../lib/admission/machine-admission.
 import { startAdmissionServer, type RunningAdmissionServer } from '../../../lib/admission/admission-server.js';
 import { ServingCertificateError } from '../../../lib/admission/serving-cert-watcher.js';
 import type { TlsServerSettings } from '../../../lib/admission/tls-server-settings.js';
-import { generateServingCert, type ServingCert } from '../../../lib/envtest/tls-cert.js';
+import { generateServingCert, type ServingCert } from '../../../sim/apiserver/tls-cert.js';
 import { eventually } from '../machineset/env-helpers.js';
 
 /** Lays the files out as kubelet mounts a Secret: tls.crt -> ..data/tls.crt, ..data -> a timestamped directory swapped atomically. */

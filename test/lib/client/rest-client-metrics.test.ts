@@ -6,7 +6,7 @@ import { createKubeClient } from '../../../lib/client/http-kube-client.js';
 import { loadKubeConfig } from '../../../lib/client/kube-config.js';
 import { ConfigMaps } from '../../../lib/client/resources.js';
 import { restClientMetrics } from '../../../lib/client/rest-client-metrics.js';
-import { buildKubeconfig } from '../../../lib/envtest/kubeconfig.js';
+import { buildKubeconfig } from '../../../sim/apiserver/kubeconfig.js';
 import { isNotFound } from '../../../lib/client/errors.js';
 
 /** A server that answers ConfigMap "there" and 404s the rest, as kube-apiserver does. */
@@ -52,7 +52,9 @@ describe("client-go's request metrics", () => {
       { labels: { code: '404', method: 'GET', host }, value: 1 },
     ]);
     const latency = await registry.getSingleMetric('rest_client_request_duration_seconds')?.get();
-    const count = latency?.values.find((v) => v.metricName === 'rest_client_request_duration_seconds_count');
+    const count = latency?.values.find(
+      (v) => (v as { metricName?: string }).metricName === 'rest_client_request_duration_seconds_count',
+    );
     expect(count).to.deep.include({ labels: { verb: 'GET', host }, value: 3 });
   });
 

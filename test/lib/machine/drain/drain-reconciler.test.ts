@@ -12,7 +12,7 @@ import { DrainReconciler } from '../../../../lib/machine/drain/drain-reconciler.
 import { NodeDrainer, type DrainOptions } from '../../../../lib/machine/drain/node-drainer.js';
 import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import type { Result } from '../../../../lib/runtime/types.js';
-import { messageOf } from '../../../../lib/machine/errors.js';
+import { messageOf } from '../../../../lib/apis/errors.js';
 import { ListEvents, machine, NS, quietLog, rctx } from '../fixtures.js';
 import { MemoryInformer, MemoryKubeClient, serverError, tooManyRequests } from '../memory-kube.js';
 
