@@ -148,7 +148,10 @@ describe('the local environment with --rbac', function () {
         () =>
           Promise.resolve(
             parseKlogLines(log.text()).find(
-              (l) => l.fields.component === 'machineset-controller' && typeof l.fields.err === 'string' && l.fields.err.includes(message),
+              (l) =>
+                l.fields.component === 'machineset-controller' &&
+                typeof l.fields.err === 'string' &&
+                l.fields.err.includes(message),
             ),
           ),
         { timeoutMs: 60_000, intervalMs: 200 },
