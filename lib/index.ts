@@ -14,6 +14,7 @@ export {
   type Logger,
   type LoggerOptions,
   nullLogger,
+  parseVmodule,
   RealClock,
   type TimerHandle,
   TokenBucket,

@@ -1,12 +1,12 @@
 // The logging flags of Go's klog, which the machine-api-operator passes to every container
 // (`--logtostderr=true --v=3`) and which admins add when debugging (`--alsologtostderr`, `--vmodule`), and
 // component-base's `--logging-format`. Lines go to stderr, in klog's text format or with
-// `--logging-format=json` in the Kubernetes JSON format. `--v`, `--skip_headers` and `--add_dir_header` act
-// as in klog; the file options (stderr is the only destination, which is what `--logtostderr=true` asks
-// for), `--vmodule` and `--log_backtrace_at` are accepted, checked for well-formed values and otherwise
-// have no effect.
+// `--logging-format=json` in the Kubernetes JSON format. `--v`, `--vmodule`, `--skip_headers` and
+// `--add_dir_header` act as in klog; the file options (stderr is the only destination, which is what
+// `--logtostderr=true` asks for) and `--log_backtrace_at` are accepted, checked for well-formed values and
+// otherwise have no effect.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { LOG_FORMATS, type LogFormat } from '../../lib/index.js';
+import { LOG_FORMATS, parseVmodule, type LogFormat } from '../../lib/index.js';
 import { goBoolArgument } from './go-bool.js';
 import { intArg } from './int-argument.js';
 
@@ -17,6 +17,8 @@ export interface LoggingFlags {
   format: LogFormat;
   skipHeaders: boolean;
   addDirHeader: boolean;
+  /** klog's pattern=N list, checked; undefined when not given. */
+  vmodule?: string;
 }
 
 const severities = new Set(['INFO', 'WARNING', 'ERROR', 'FATAL', '0', '1', '2', '3']);
@@ -28,6 +30,15 @@ function severity(value: string): string {
     );
   }
   return value.toUpperCase();
+}
+
+function vmodule(value: string): string {
+  try {
+    parseVmodule(value);
+  } catch (err) {
+    throw new InvalidArgumentError(`--vmodule: ${(err as Error).message}`);
+  }
+  return value;
 }
 
 function logFormat(value: string): LogFormat {
@@ -68,7 +79,12 @@ export function addKlogFlags(cmd: Command): Command {
       ),
     )
     .addOption(new Option('--log_backtrace_at <file:line>', `emit a stack trace at this logging line ${noEffect}`))
-    .addOption(new Option('--vmodule <pattern=N,...>', `per-file verbosity ${noEffect}`))
+    .addOption(
+      new Option(
+        '--vmodule <pattern=N,...>',
+        'per-file verbosity: comma-separated file-name patterns (without .ts/.js) and levels, e.g. machine-controller=4',
+      ).argParser(vmodule),
+    )
     .addOption(
       new Option('-v, --v <level>', 'number for the log level verbosity (klog levels: higher is more verbose)')
         .default(0)
@@ -88,5 +104,6 @@ export function readLoggingFlags(opts: Record<string, unknown>): LoggingFlags {
     format: opts.loggingFormat as LogFormat,
     skipHeaders: opts.skip_headers === true,
     addDirHeader: opts.add_dir_header === true,
+    ...(typeof opts.vmodule === 'string' && opts.vmodule !== '' ? { vmodule: opts.vmodule } : {}),
   };
 }

@@ -8,3 +8,4 @@ export * from './token-bucket.js';
 export * from './abortable.js';
 export * from './linked-abort.js';
 export * from './serial-lock.js';
+export * from './vmodule.js';

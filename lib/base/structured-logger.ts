@@ -5,9 +5,10 @@ import { performance } from 'node:perf_hooks';
 import type { Clock } from './clock.js';
 import { callerOf } from './log-caller.js';
 import { klogJsonLine } from './klog-json.js';
-import type { LogFormat, LogRecord, Severity } from './log-record.js';
+import type { CallerLocation, LogFormat, LogRecord, Severity } from './log-record.js';
 import { klogTextLine } from './klog-text.js';
 import type { LogFields, Logger } from './logger.js';
+import { parseVmodule, vmoduleLevel, type VmoduleFilter } from './vmodule.js';
 
 export { errorText, safeStringify } from './log-values.js';
 
@@ -27,12 +28,17 @@ export interface LoggerOptions {
   addDirHeader?: boolean;
   /** The pid the text header shows; default this process's. */
   pid?: number;
+  /** klog's --vmodule ("pattern=N,..."): per-file verbosity above `level`. Throws VmoduleSyntaxError when malformed. */
+  vmodule?: string;
 }
 
 type Fields = ReadonlyArray<readonly [string, unknown]>;
 
 interface Sink {
   level: number;
+  vmodule: readonly VmoduleFilter[];
+  /** vmodule's level per source file, worked out once each. */
+  fileLevels: Map<string, number>;
   stream: NodeJS.WritableStream;
   now: () => number;
   format: (r: LogRecord) => string;
@@ -43,6 +49,8 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const clock = opts.clock;
   const sink: Sink = {
     level: opts.level ?? 0,
+    vmodule: opts.vmodule ? parseVmodule(opts.vmodule) : [],
+    fileLevels: new Map(),
     stream: opts.stream ?? process.stderr,
     now: clock ? () => clock.now() : wallClockMs,
     format: opts.format === 'json' ? klogJsonLine : (r) => klogTextLine(r, text),
@@ -75,9 +83,23 @@ class StructuredLogger implements Logger {
   }
   debug(msg: string, fields?: LogFields, level = 1): void {
     if (level <= this.sink.level) this.write('I', level, msg, fields, undefined, this.debug);
+    else if (this.sink.vmodule.length > 0) {
+      // Only with --vmodule does a line above -v cost a look at its caller.
+      const caller = callerOf(this.debug);
+      if (caller && level <= this.fileLevel(caller.file)) this.write('I', level, msg, fields, undefined, caller);
+    }
   }
   child(fields: LogFields): Logger {
     return new StructuredLogger(this.sink, mergeFields(this.fields, fields));
+  }
+
+  private fileLevel(file: string): number {
+    let level = this.sink.fileLevels.get(file);
+    if (level === undefined) {
+      level = vmoduleLevel(this.sink.vmodule, file);
+      this.sink.fileLevels.set(file, level);
+    }
+    return level;
   }
 
   private write(
@@ -86,14 +108,15 @@ class StructuredLogger implements Logger {
     msg: string,
     fields: LogFields | undefined,
     err: unknown,
+    // The logger method called (its caller is looked up), or the caller already known.
     // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-    method: Function,
+    at: Function | CallerLocation,
   ): void {
     const record: LogRecord = {
       severity,
       v,
       timeMs: this.sink.now(),
-      caller: callerOf(method),
+      caller: typeof at === 'function' ? callerOf(at) : at,
       msg,
       err,
       fields: mergeFields(this.fields, fields),

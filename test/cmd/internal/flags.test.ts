@@ -137,6 +137,8 @@ describe('standard flags', () => {
     });
     expect(parse(['-v', '2']).logging.level).to.equal(2);
     expect(() => parse(['--logging-format=yaml'])).to.throw(/--logging-format must be one of text, json, got "yaml"/);
+    expect(parse(['--vmodule=machine-controller=4']).logging.vmodule).to.equal('machine-controller=4');
+    expect(() => parse(['--vmodule=machine-controller'])).to.throw(/--vmodule: syntax error/);
   });
 
   it('serve profiles only with --enable-pprof, on loopback port 6060 unless --pprof-bind-address says otherwise', () => {

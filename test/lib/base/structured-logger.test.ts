@@ -5,6 +5,7 @@ import { goQuote } from '../../../lib/base/go-quote.js';
 import { parseFrame } from '../../../lib/base/log-caller.js';
 import { createLogger, type LoggerOptions } from '../../../lib/base/structured-logger.js';
 import { parseKlogLines } from './support/klog-lines.js';
+import { globMatch, parseVmodule } from '../../../lib/base/vmodule.js';
 
 /** 2026-11-28 06:32:59.123456 UTC */
 const T = Date.UTC(2026, 10, 28, 6, 32, 59) + 123.456;
@@ -144,6 +145,20 @@ describe('createLogger', () => {
     expect(parseKlogLines(silent.text()).map((l) => l.msg)).to.deep.equal(['warn']);
   });
 
+  it("raises the verbosity of the files --vmodule names, the first matching pattern winning, as klog's -vmodule does", () => {
+    const { log, text } = capture({ level: 1, vmodule: 'other=9,structured-logger.test=3,structured-*=5' });
+    log.debug('one', {}, 1);
+    log.debug('three', {}, 3);
+    log.debug('four', {}, 4);
+    expect(parseKlogLines(text()).map((l) => [l.msg, l.file])).to.deep.equal([
+      ['one', 'structured-logger.test.ts'],
+      ['three', 'structured-logger.test.ts'],
+    ]);
+    const wildcard = capture({ vmodule: 'structured-?ogger.*=2' });
+    wildcard.log.debug('two', {}, 2);
+    expect(parseKlogLines(wildcard.text()).map((l) => l.msg)).to.deep.equal(['two']);
+  });
+
   it('never prints the data of a Secret handed to it, in either format, at any depth', () => {
     const secret = {
       apiVersion: 'v1',
@@ -170,5 +185,30 @@ describe('goQuote', () => {
     expect(goQuote('\u200b\ufeff')).to.equal('"\\u200b\\ufeff"');
     expect(goQuote('\u{e0001}')).to.equal('"\\U000e0001"');
     expect(goQuote('Ω ü ✓')).to.equal('"Ω ü ✓"');
+  });
+});
+
+describe('parseVmodule', () => {
+  it("reads klog's pattern=N list, skipping empty items and level 0, and refuses what klog refuses", () => {
+    expect(parseVmodule('machine-controller=4,,drain*=2,quiet=0')).to.deep.equal([
+      { pattern: 'machine-controller', level: 4 },
+      { pattern: 'drain*', level: 2 },
+    ]);
+    expect(() => parseVmodule('machine-controller')).to.throw(/expect comma-separated list of filename=N/);
+    expect(() => parseVmodule('a=b=1')).to.throw(/expect comma-separated list of filename=N/);
+    expect(() => parseVmodule('a=x')).to.throw(/expect comma-separated list of filename=N/);
+    expect(() => parseVmodule('a=-1')).to.throw(/negative value for vmodule level/);
+    expect(() => parseVmodule('a[b=1')).to.throw(/unterminated \[/);
+  });
+
+  it("matches as Go's filepath.Match: *, ?, classes, ranges, negation and escapes", () => {
+    expect(globMatch('machine-*', 'machine-controller')).to.equal(true);
+    expect(globMatch('*-controller', 'machineset-controller')).to.equal(true);
+    expect(globMatch('machine-*', 'machineset-controller')).to.equal(false);
+    expect(globMatch('dr?in', 'drain')).to.equal(true);
+    expect(globMatch('[a-c]x', 'bx')).to.equal(true);
+    expect(globMatch('[^a-c]x', 'bx')).to.equal(false);
+    expect(globMatch('a\\*', 'a*')).to.equal(true);
+    expect(globMatch('a\\*', 'ab')).to.equal(false);
   });
 });
