@@ -274,6 +274,7 @@ export {
   checkUserDataSize,
   checkUserDataTotal,
   classifyHttpStatus,
+  isNetworkErrorCode,
 } from './cloud/index.js';
 
 // NodeLink: Node and Machine linked by providerID and addresses.

@@ -76,6 +76,21 @@ describe('createLogger', () => {
       );
     });
 
+    it("prints a wrapped error's text once, leaving out causes whose message the wrapper already repeats", () => {
+      const { log, text } = capture();
+      const hangUp = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      const request = new Error(`DELETE /apis/machine.openshift.io/v1beta1/machines/m: ${hangUp.message}`, {
+        cause: hangUp,
+      });
+      const sync = new Error(`failed to sync machines: ${request.message}`, { cause: request });
+      log.error('Reconciler error', { error: sync });
+      log.error('Reconciler error', { error: new Error('could not patch', { cause: request }) });
+      expect(parseKlogLines(text()).map((l) => l.fields.err)).to.deep.equal([
+        'failed to sync machines: DELETE /apis/machine.openshift.io/v1beta1/machines/m: socket hang up',
+        'could not patch: DELETE /apis/machine.openshift.io/v1beta1/machines/m: socket hang up',
+      ]);
+    });
+
     it('writes a string with line breaks as an indented block, as klog does', () => {
       const { log, text } = capture();
       log.info('rendered', { userDataTemplate: 'line 1\nline 2', after: 'x' });
