@@ -227,3 +227,15 @@ describe('parseVmodule', () => {
     expect(globMatch('a\\*', 'ab')).to.equal(false);
   });
 });
+
+describe('parseFrame', () => {
+  it("reads the file and line of a stack's first frame, named or not, async or not", () => {
+    expect(parseFrame('Error\n    at async Foo.bar (file:///a/b c/x.ts:12:5)\n    at y (/z.ts:1:1)')).to.deep.equal({
+      file: 'file:///a/b c/x.ts',
+      line: 12,
+    });
+    expect(parseFrame('Error\n    at /app/dist/lib/x.js:3:17')).to.deep.equal({ file: '/app/dist/lib/x.js', line: 3 });
+    expect(parseFrame('Error')).to.equal(undefined);
+    expect(parseFrame('Error\n    at <anonymous>')).to.equal(undefined);
+  });
+});
