@@ -10,7 +10,7 @@ import {
   type Container,
   type Deployment,
 } from './deployment-manifest.js';
-import { readManifestDir, type ManifestDoc } from './manifest-files.js';
+import { readManifestDir } from './manifest-files.js';
 import { allowed, selects, type Endpoint, type NetworkPolicy } from './network-policy-evaluator.js';
 
 const NAMESPACE = 'openshift-machine-api';
@@ -85,7 +85,7 @@ describe('manifests/network-policies', () => {
       'allow-ingress-metrics',
       'default-deny',
     ]);
-    for (const p of docs as ManifestDoc[]) {
+    for (const p of docs) {
       expect(p.apiVersion, p.metadata?.name).to.equal('networking.k8s.io/v1');
       expect(p.metadata?.namespace, p.metadata?.name).to.equal(NAMESPACE);
       expect(p.metadata?.annotations, p.metadata?.name).to.include({

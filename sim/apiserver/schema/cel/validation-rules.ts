@@ -66,7 +66,11 @@ function failure(path: string, s: JSONSchemaProps, rule: Rule, detail: string): 
   }
 }
 
-function messageOf(program: CompiledRule | RuleCompileError | undefined, vars: object, rule: Rule): string {
+function messageOf(
+  program: CompiledRule | RuleCompileError | undefined,
+  vars: { self: unknown; oldSelf?: unknown },
+  rule: Rule,
+): string {
   if (program === undefined || program instanceof RuleCompileError) return ruleErrorString(rule);
   try {
     const m = program.evaluate(vars);
