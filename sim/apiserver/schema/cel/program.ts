@@ -46,37 +46,40 @@ interface Walked {
   nodes: number;
   depth: number;
   oldSelf: boolean;
+  /** A `matches` call was renamed to the RE2 function. */
+  renamed: boolean;
 }
 
-function isNode(v: unknown): v is ASTNode {
+const EMPTY: Walked = { nodes: 0, depth: 0, oldSelf: false, renamed: false };
+
+function isNode(v: unknown): v is { op: string; args: unknown } {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { op?: unknown }).op === 'string';
+}
+
+function combine(a: Walked, b: Walked): Walked {
+  return {
+    nodes: a.nodes + b.nodes,
+    depth: Math.max(a.depth, b.depth),
+    oldSelf: a.oldSelf || b.oldSelf,
+    renamed: a.renamed || b.renamed,
+  };
 }
 
 /** Counts nodes, finds comprehension depth and oldSelf, and renames `matches` to the RE2 function in place. */
 function walk(value: unknown): Walked {
-  if (Array.isArray(value)) {
-    return value
-      .map(walk)
-      .reduce(
-        (a, b) => ({ nodes: a.nodes + b.nodes, depth: Math.max(a.depth, b.depth), oldSelf: a.oldSelf || b.oldSelf }),
-        {
-          nodes: 0,
-          depth: 0,
-          oldSelf: false,
-        },
-      );
-  }
-  if (!isNode(value)) return { nodes: 0, depth: 0, oldSelf: false };
-  const node = value as { op: string; args: unknown };
-  const args = node.args;
-  if ((node.op === 'rcall' || node.op === 'call') && Array.isArray(args) && args[0] === MATCHES) args[0] = RE2_MATCHES;
+  if (Array.isArray(value)) return value.map(walk).reduce(combine, EMPTY);
+  if (!isNode(value)) return EMPTY;
+  const { op, args } = value;
+  const call = (op === 'rcall' || op === 'call') && Array.isArray(args) ? args : undefined;
+  const renamed = call?.[0] === MATCHES;
+  if (renamed) call[0] = RE2_MATCHES;
   const inner = walk(args);
-  const comprehension =
-    node.op === 'rcall' && Array.isArray(args) && typeof args[0] === 'string' && COMPREHENSIONS.has(args[0]) ? 1 : 0;
+  const comprehension = op === 'rcall' && typeof call?.[0] === 'string' && COMPREHENSIONS.has(call[0]) ? 1 : 0;
   return {
     nodes: inner.nodes + 1,
     depth: inner.depth + comprehension,
-    oldSelf: inner.oldSelf || (node.op === 'id' && args === 'oldSelf'),
+    oldSelf: inner.oldSelf || (op === 'id' && args === 'oldSelf'),
+    renamed: inner.renamed || renamed,
   };
 }
 
@@ -85,22 +88,21 @@ export class RuleCompileError extends Error {}
 
 /** Compiles a rule (throws RuleCompileError with the parser's message). */
 export function compileRule(rule: string): CompiledRule {
-  let program;
   try {
     const parsed = environment.parse(rule);
-    const ast = structuredClone(parsed.ast);
+    const ast: ASTNode = structuredClone(parsed.ast);
     const shape = walk(ast);
-    program = { parsed: shape.nodes > 0 ? environment.parse(serialize(ast)) : parsed, shape };
+    // Only a rule that calls matches() is rebuilt from its rewritten tree; every other runs as parsed.
+    const program = shape.renamed ? environment.parse(serialize(ast)) : parsed;
+    return {
+      evaluate: (vars) => program(vars),
+      transition: shape.oldSelf,
+      nodes: shape.nodes,
+      comprehensionDepth: shape.depth,
+    };
   } catch (err) {
     throw new RuleCompileError(err instanceof Error ? err.message : String(err));
   }
-  const { parsed, shape } = program;
-  return {
-    evaluate: (vars) => parsed(vars),
-    transition: shape.oldSelf,
-    nodes: shape.nodes,
-    comprehensionDepth: shape.depth,
-  };
 }
 
 const compiled = new Map<string, CompiledRule | RuleCompileError>();
