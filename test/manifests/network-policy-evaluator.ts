@@ -77,6 +77,33 @@ function isolating(policies: NetworkPolicy[], pod: Endpoint, type: 'Ingress' | '
   );
 }
 
+/** Whether `pod`'s policies for `type` let the connection with `other` through on port/protocol of `target`. */
+function admits(
+  policies: NetworkPolicy[],
+  type: 'Ingress' | 'Egress',
+  pod: Endpoint,
+  other: Endpoint,
+  target: Endpoint,
+  port: number,
+  protocol: string,
+): boolean {
+  const selecting = isolating(policies, pod, type);
+  if (selecting.length === 0) return true;
+  return selecting.some((p) => {
+    const rules =
+      type === 'Ingress'
+        ? (p.spec.ingress ?? []).map((r) => ({ peers: r.from, ports: r.ports }))
+        : (p.spec.egress ?? []).map((r) => ({ peers: r.to, ports: r.ports }));
+    return rules.some(
+      (r) =>
+        portMatches(r.ports, port, protocol, target) &&
+        (r.peers === undefined ||
+          r.peers.length === 0 ||
+          r.peers.some((peer) => peerMatches(peer, p.metadata.namespace, other))),
+    );
+  });
+}
+
 /** Whether `from` may open a connection to `to` on port/protocol under `policies` (both directions checked). */
 export function allowed(
   policies: NetworkPolicy[],
@@ -85,27 +112,8 @@ export function allowed(
   port: number,
   protocol: 'TCP' | 'UDP' = 'TCP',
 ): boolean {
-  const ingress = isolating(policies, to, 'Ingress');
-  const inOk =
-    ingress.length === 0 ||
-    ingress.some((p) =>
-      (p.spec.ingress ?? []).some(
-        (r) =>
-          portMatches(r.ports, port, protocol, to) &&
-          (r.from === undefined ||
-            r.from.length === 0 ||
-            r.from.some((peer) => peerMatches(peer, p.metadata.namespace, from))),
-      ),
-    );
-  const egress = isolating(policies, from, 'Egress');
-  const outOk =
-    egress.length === 0 ||
-    egress.some((p) =>
-      (p.spec.egress ?? []).some(
-        (r) =>
-          portMatches(r.ports, port, protocol, to) &&
-          (r.to === undefined || r.to.length === 0 || r.to.some((peer) => peerMatches(peer, p.metadata.namespace, to))),
-      ),
-    );
-  return inOk && outOk;
+  return (
+    admits(policies, 'Ingress', to, from, to, port, protocol) &&
+    admits(policies, 'Egress', from, to, to, port, protocol)
+  );
 }
