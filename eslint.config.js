@@ -184,6 +184,25 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noSimulation] }] },
   },
   {
+    // The worked example stands for a provider outside this repository: it names the package, never a path here.
+    files: ['examples/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./){2,}',
+              message:
+                'An example imports @machine-api-ts/lib (and /kit, /apiserver), never a path into this repository.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-properties': ['error', ...processGlobals],
+    },
+  },
+  {
     // The simulation builds on the library; it never reaches into the binaries.
     files: ['sim/**/*.ts'],
     rules: {
@@ -192,13 +211,13 @@ export default tseslint.config(
   },
   {
     // A source file past 400 lines holds more than one job; split it along a seam instead of raising this.
-    files: ['lib/**/*.ts', 'providers/**/*.ts', 'sim/**/*.ts', 'cmd/**/*.ts', 'hack/**/*.ts'],
+    files: ['lib/**/*.ts', 'providers/**/*.ts', 'sim/**/*.ts', 'cmd/**/*.ts', 'hack/**/*.ts', 'examples/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
     },
   },
   {
-    files: ['test/**/*.ts'],
+    files: ['test/**/*.ts', 'examples/*/test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unused-expressions': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -20,6 +20,8 @@ export * from './clients-by-credentials.js';
 export * from './machine-labels.js';
 export * from './secret-value.js';
 export * from './user-data-secret.js';
+export * from './user-data-limit.js';
+export * from './http-status-class.js';
 export * from './launch-ledger.js';
 export * from './booting-view.js';
 export * from './termination-follower.js';

@@ -40,8 +40,12 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
       fail('ec2', 405, 'UnsupportedHttpVerb', `The HTTP verb ${req.method ?? ''} is not supported; use POST or GET`);
       return;
     }
-    const body = await readBodyOrRefuse(req, res, maxBody, () =>
-      fail('ec2', 413, 'RequestEntityTooLarge', `The request body exceeds ${maxBody} bytes`),
+    const body = await readBodyOrRefuse(
+      req,
+      res,
+      maxBody,
+      () => fail('ec2', 413, 'RequestEntityTooLarge', `The request body exceeds ${maxBody} bytes`),
+      { knobs },
     );
     if (body === undefined) return;
     const contentType = req.headers['content-type'] ?? '';

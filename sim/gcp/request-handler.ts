@@ -36,8 +36,12 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
-    const body = await readBodyOrRefuse(req, res, maxBody, () =>
-      sendJson(res, 413, errorBody(413, 'requestTooLarge', `The request body exceeds ${maxBody} bytes`)),
+    const body = await readBodyOrRefuse(
+      req,
+      res,
+      maxBody,
+      () => sendJson(res, 413, errorBody(413, 'requestTooLarge', `The request body exceeds ${maxBody} bytes`)),
+      { knobs },
     );
     if (body === undefined) return;
     if (tokens.handles(method, url.pathname)) {

@@ -1,12 +1,14 @@
 // Field rules GCE enforces on names, labels, network tags and metadata, answered with GCE's 400s.
 import { createHash } from 'node:crypto';
-import { invalidField } from './api-error.js';
+import { GceApiError, invalidField } from './api-error.js';
 
 const NAME_RE = /^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?$/;
 const LABEL_KEY_RE = /^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
 const LABEL_VALUE_RE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
 const TAG_RE = /^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?$/;
 const METADATA_KEY_RE = /^[a-zA-Z0-9_-]{1,128}$/;
+// GCE caps each metadata value at 256 KB and all keys and values of an instance together at 512 KB.
+const MAX_METADATA_VALUE_BYTES = 256 * 1024;
 const MAX_METADATA_BYTES = 512 * 1024;
 
 export function checkName(field: string, name: unknown): string {
@@ -69,8 +71,16 @@ export function checkMetadataItems(field: string, items: unknown): { key: string
     if (seen.has(it.key)) throw invalidField(field, '', `Duplicate metadata key '${it.key}'.`);
     seen.add(it.key);
     const value = typeof it.value === 'string' ? it.value : '';
-    size += Buffer.byteLength(it.key) + Buffer.byteLength(value);
-    // The value is never echoed into the error: metadata carries user-data secrets.
+    const valueBytes = Buffer.byteLength(value);
+    // The value is never echoed into an error: metadata carries user-data secrets.
+    if (valueBytes > MAX_METADATA_VALUE_BYTES)
+      throw new GceApiError(
+        400,
+        'invalid',
+        `Value for field '${field}[${i}].value' is too large: maximum size ${MAX_METADATA_VALUE_BYTES} character(s); ` +
+          `actual size ${valueBytes}.`,
+      );
+    size += Buffer.byteLength(it.key) + valueBytes;
     if (size > MAX_METADATA_BYTES)
       throw invalidField(field, '', `Metadata exceeds the maximum total size of ${MAX_METADATA_BYTES} bytes.`);
     return { key: it.key, value };

@@ -143,8 +143,12 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     const service: ServiceKind = match.kind === 'iam' ? 'iam' : match.service;
     const action = match.kind === 'iam' ? IAM_TOKEN_ACTION : match.route.action;
 
-    const raw = await readBodyOrRefuse(req, res, maxBody, () =>
-      sendError(res, service, 413, 'request_too_large', `The request body exceeds ${maxBody} bytes.`, trace),
+    const raw = await readBodyOrRefuse(
+      req,
+      res,
+      maxBody,
+      () => sendError(res, service, 413, 'request_too_large', `The request body exceeds ${maxBody} bytes.`, trace),
+      { knobs, action },
     );
     if (raw === undefined) return;
 

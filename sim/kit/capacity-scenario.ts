@@ -8,6 +8,7 @@ import type { Machine } from '../../lib/apis/machine-types.js';
 import { Events, Machines } from '../../lib/client/resources.js';
 import type { MachineControllerOptions } from '../../lib/machine/controller.js';
 import { eventually, FAST_MACHINE_CONTROLLER, type ProviderTestBed, type WiredProvider } from './provider-test-bed.js';
+import { bddGlobals } from './bdd-globals.js';
 
 /** Long enough for a test to give the capacity back inside it on a loaded machine, short enough to wait out. */
 export const SHORT_CAPACITY_WINDOW_MS = 8_000;
@@ -33,16 +34,8 @@ export interface CapacityRefusalHarness {
   cleanup(): Promise<void>;
 }
 
-interface BddGlobals {
-  describe(title: string, fn: () => void): void;
-  it(title: string, fn: () => Promise<void>): void;
-  before(fn: () => Promise<void>): void;
-  after(fn: () => Promise<void>): void;
-}
-
 export function describeCapacityRefusal(cloud: string, setup: () => Promise<CapacityRefusalHarness>): void {
-  const { describe, it, before, after } = globalThis as unknown as BddGlobals;
-  if (typeof describe !== 'function') throw new Error('describeCapacityRefusal must be called from a mocha test file');
+  const { describe, it, before, after } = bddGlobals('describeCapacityRefusal');
   describe(`${cloud}: the cloud has no capacity for the Machine`, () => {
     let h: CapacityRefusalHarness;
     before(async () => {

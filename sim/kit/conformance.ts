@@ -16,6 +16,7 @@ import type { KubeClient } from '../../lib/client/kube-client.js';
 import type { Actuator, ActuatorContext } from '../../lib/machine/actuator.js';
 import { findError, InvalidMachineConfigurationError, isInvalidMachineConfiguration } from '../../lib/apis/errors.js';
 import type { Logger } from '../../lib/base/logger.js';
+import { bddGlobals } from './bdd-globals.js';
 
 export interface ActuatorConformanceHarness {
   actuator: Actuator;
@@ -300,19 +301,8 @@ export const actuatorConformanceChecks: ConformanceCheck[] = [
   },
 ];
 
-/** The BDD globals the suite registers with (mocha's; read at call time so that building lib needs no test-runner types). */
-interface BddGlobals {
-  describe(title: string, fn: () => void): void;
-  it(title: string, fn: () => Promise<void>): void;
-  before(fn: () => Promise<void>): void;
-  after(fn: () => Promise<void>): void;
-  afterEach(fn: () => Promise<void>): void;
-}
-
 export function describeActuatorConformance(name: string, setup: () => Promise<ActuatorConformanceHarness>): void {
-  const { describe, it, before, after, afterEach } = globalThis as unknown as BddGlobals;
-  if (typeof describe !== 'function')
-    throw new Error('describeActuatorConformance must be called from a mocha test file');
+  const { describe, it, before, after, afterEach } = bddGlobals('describeActuatorConformance');
   describe(`${name} actuator conformance`, () => {
     let h: ActuatorConformanceHarness | undefined;
     before(async () => {

@@ -8,5 +8,6 @@ export * from './test-env.js';
 export * from './provider-test-bed.js';
 export * from './provider-fixtures.js';
 export * from './missing-secret-scenario.js';
+export * from './oversize-user-data-scenario.js';
 export * from './capacity-scenario.js';
 export { echoContext } from './echo-context.js';

@@ -10,6 +10,7 @@ import type { Machine } from '../../lib/apis/machine-types.js';
 import { Events, Machines, Secrets } from '../../lib/client/resources.js';
 import type { MachineControllerOptions } from '../../lib/machine/controller.js';
 import { eventually, FAST_MACHINE_CONTROLLER, type ProviderTestBed, type WiredProvider } from './provider-test-bed.js';
+import { bddGlobals } from './bdd-globals.js';
 
 export const WAIT_FOR_SECRET_EVENTS: MachineControllerOptions = {
   ...FAST_MACHINE_CONTROLLER,
@@ -29,14 +30,6 @@ export interface MissingSecretHarness {
   cleanup(): Promise<void>;
 }
 
-/** The BDD globals the suite registers with (mocha's; read at call time so that building lib needs no test-runner types). */
-interface BddGlobals {
-  describe(title: string, fn: () => void): void;
-  it(title: string, fn: () => Promise<void>): void;
-  before(fn: () => Promise<void>): void;
-  after(fn: () => Promise<void>): void;
-}
-
 /**
  * How long a Machine may take to get its instance once its Secret exists (a first client for new credentials
  * included, on a loaded machine): seconds, against a ten-minute fallback.
@@ -44,9 +37,7 @@ interface BddGlobals {
 const RECOVERY_MS = 30_000;
 
 export function describeMissingCredentialsSecret(cloud: string, setup: () => Promise<MissingSecretHarness>): void {
-  const { describe, it, before, after } = globalThis as unknown as BddGlobals;
-  if (typeof describe !== 'function')
-    throw new Error('describeMissingCredentialsSecret must be called from a mocha test file');
+  const { describe, it, before, after } = bddGlobals('describeMissingCredentialsSecret');
   describe(`${cloud}: a missing credentials Secret`, () => {
     let h: MissingSecretHarness;
     before(async () => {

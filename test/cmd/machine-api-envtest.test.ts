@@ -10,7 +10,7 @@ import { deny, startWebhookServer } from '../sim/apiserver/webhooks/webhook-serv
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(repo, 'cmd', 'machine-api-envtest.ts');
-const crds = join(repo, 'test', 'lib', 'envtest', 'fixtures', 'crds');
+const crds = join(repo, 'test', 'sim', 'apiserver', 'fixtures', 'crds');
 
 function start(args: string[]): {
   child: ChildProcessWithoutNullStreams;

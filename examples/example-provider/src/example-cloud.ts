@@ -1,9 +1,7 @@
 // The cloud of the worked example provider: instances in memory, with what makes a real cloud hard to drive —
 // instances that boot and terminate over time, reads that may not show a new instance yet, launches made
 // idempotent by a client token, replies that get lost, and throttling. A real provider talks to its SDK instead.
-import {
-  type Clock,
-} from '@machine-api-ts/lib';
+import { type Clock } from '@machine-api-ts/lib';
 
 export interface ExampleInstance {
   id: string;

@@ -1,9 +1,5 @@
 // The worked example provider passes the conformance suite every provider runs, with and without slow clouds.
-import {
-  FakeClock,
-  type Machine,
-  MachineClusterIDLabel,
-} from '@machine-api-ts/lib';
+import { FakeClock, type Machine, MachineClusterIDLabel } from '@machine-api-ts/lib';
 import { describeActuatorConformance } from '@machine-api-ts/lib/kit';
 import { ExampleActuator, ExampleCloud } from '../src/index.js';
 

@@ -99,6 +99,9 @@ function takeCountdown<T>(rules: CountdownRule<T>[], action: string, cls: string
   return r.payload;
 }
 
+/** Where recordRefusedBody counts a request too large to read when its action is not known. */
+export const REQUEST_TOO_LARGE_ACTION = 'request-too-large';
+
 export class EmulatorKnobs {
   readonly clock: Clock;
   readonly random: SeededRandom;
@@ -267,6 +270,15 @@ export class EmulatorKnobs {
 
   /** Counts an error answer the emulator produced itself (not found, invalid parameter...). */
   recordError(action: string): void {
+    this.counters.add(action, 'failed');
+  }
+
+  /**
+   * Counts a request refused for its size before it was read (a call all the same, and a failed one): under its
+   * action when the route names it, else under REQUEST_TOO_LARGE_ACTION (the action is inside the unread body).
+   */
+  recordRefusedBody(action: string = REQUEST_TOO_LARGE_ACTION): void {
+    this.counters.add(action, 'total');
     this.counters.add(action, 'failed');
   }
 

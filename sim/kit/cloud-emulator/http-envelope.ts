@@ -30,16 +30,19 @@ export function readBodyWithinLimit(req: IncomingMessage, maxBytes: number): Pro
 
 /**
  * Reads the body; when it is too large, answers with `refuse` (the emulator's 413) and closes the connection
- * once that reply is out, then resolves undefined.
+ * once that reply is out, then resolves undefined. With `counted`, the refusal is counted on those knobs (under
+ * the call's action when the route already names it), so tests see that the request reached the cloud.
  */
 export async function readBodyOrRefuse(
   req: IncomingMessage,
   res: ServerResponse,
   maxBytes: number,
   refuse: () => void,
+  counted?: { knobs: EmulatorKnobs; action?: string },
 ): Promise<string | undefined> {
   const body = await readBodyWithinLimit(req, maxBytes);
   if (body !== undefined) return body;
+  counted?.knobs.recordRefusedBody(counted.action);
   res.setHeader('connection', 'close');
   refuse();
   res.on('finish', () => req.socket.destroy());

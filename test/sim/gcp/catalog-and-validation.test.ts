@@ -219,6 +219,23 @@ describe('GCE emulator: insert validation as GCE answers it', () => {
     expect(inst.scheduling?.onHostMaintenance).to.equal('TERMINATE');
   });
 
+  it('refuses a metadata value over 256 KB and metadata over 512 KB in all, without echoing the value', async () => {
+    const value = (n: number) => 'v'.repeat(n);
+    const one = await errorOf(
+      insert(c, 'v-md', { metadata: { items: [{ key: 'user-data', value: value(262_145) }] } }),
+    );
+    expect(one.httpStatusCode).to.equal(400);
+    expect(one.message).to.contain(
+      "Value for field 'resource.metadata.items[0].value' is too large: maximum size 262144 character(s); actual size 262145.",
+    );
+    expect(one.message).not.to.contain('vvvv');
+    const items = [0, 1].map((i) => ({ key: `k${i}`, value: value(262_144) }));
+    const all = await errorOf(insert(c, 'v-md', { metadata: { items } }));
+    expect(all.httpStatusCode).to.equal(400);
+    expect(all.message).to.contain('maximum total size of 524288 bytes');
+    await insert(c, 'v-md', { metadata: { items: [{ key: 'user-data', value: value(262_144) }] } });
+  });
+
   it('refuses bad labels and a missing boot disk', async () => {
     const labels = await errorOf(insert(c, 'v-lab', { labels: { 'Bad Key': 'x' } }));
     expect(labels.httpStatusCode).to.equal(400);

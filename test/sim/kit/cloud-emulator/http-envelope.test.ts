@@ -7,6 +7,7 @@ import {
   EmulatorKnobs,
   listenOnLoopback,
   readBodyOrRefuse,
+  REQUEST_TOO_LARGE_ACTION,
   runEmulatedCall,
   withUnexpectedFailureReply,
   type EmulatorFault,
@@ -51,7 +52,7 @@ async function start(maxBody = 64): Promise<Harness> {
   const applied: string[] = [];
   const logged: string[] = [];
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBodyOrRefuse(req, res, maxBody, () => reply(res, 413, { code: 'TooLarge' }));
+    const body = await readBodyOrRefuse(req, res, maxBody, () => reply(res, 413, { code: 'TooLarge' }), { knobs });
     if (body === undefined) return;
     const action = (req.url ?? '/').slice(1);
     await runEmulatedCall({
@@ -157,6 +158,13 @@ describe('HTTP envelope (runEmulatedCall, readBodyOrRefuse, withUnexpectedFailur
     expect(await big.json()).to.deep.equal({ code: 'TooLarge' });
     expect(h.applied).to.deep.equal([]);
     expect((await call(h, 'Create', 'y'.repeat(64))).status).to.equal(200);
+  });
+
+  it('counts a body refused for its size as a failed call, under its action when the route names it', async () => {
+    await fetch(`${h.base}/Create`, { method: 'POST', body: 'y'.repeat(65) });
+    expect(h.knobs.counts(REQUEST_TOO_LARGE_ACTION)).to.include({ total: 1, failed: 1 });
+    h.knobs.recordRefusedBody('CreateInstance');
+    expect(h.knobs.counts('CreateInstance')).to.include({ total: 1, failed: 1 });
   });
 });
 
