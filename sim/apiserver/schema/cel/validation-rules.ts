@@ -157,29 +157,39 @@ function evaluateRules(
   }
 }
 
-/** The old item a new list item correlates with: by key tuple in a list-type map, by value in a set. */
-function correlatedItem(s: JSONSchemaProps, item: unknown, old: unknown): unknown {
-  if (!Array.isArray(old)) return undefined;
+/**
+ * How list items correlate with old items: by key tuple in a list-type map, by value in a set, not at all in an
+ * atomic list. The old items are indexed once, so correlating a long list stays linear.
+ */
+function correlator(s: JSONSchemaProps, old: unknown): (item: unknown) => unknown {
   const listType = s['x-kubernetes-list-type'];
-  if (listType === 'set') {
-    const key = canonicalJson(item);
-    return old.find((o) => canonicalJson(o) === key);
+  const keys = s['x-kubernetes-list-map-keys'] ?? [];
+  const identity =
+    listType === 'set'
+      ? canonicalJson
+      : listType === 'map' && keys.length > 0
+        ? (item: unknown) => (isObject(item) ? canonicalJson(keys.map((k) => item[k] ?? null)) : undefined)
+        : undefined;
+  if (identity === undefined || !Array.isArray(old)) return () => undefined;
+  const index = new Map<string, unknown>();
+  for (const o of old) {
+    const id = identity(o);
+    if (id !== undefined && !index.has(id)) index.set(id, o);
   }
-  if (listType === 'map' && isObject(item)) {
-    const keys = s['x-kubernetes-list-map-keys'] ?? [];
-    if (keys.length === 0) return undefined;
-    return old.find((o) => isObject(o) && keys.every((k) => canonicalJson(o[k]) === canonicalJson(item[k])));
-  }
-  return undefined;
+  return (item) => {
+    const id = identity(item);
+    return id === undefined ? undefined : index.get(id);
+  };
 }
 
 function walk(value: unknown, old: unknown, s: JSONSchemaProps, path: string, out: FieldCause[], budget: Budget): void {
-  if (value === null || value === undefined || budget.stopped) return;
+  if (value === null || value === undefined || budget.stopped || !hasRules(s)) return;
   evaluateRules(value, old, s, path, out, budget);
   if (Array.isArray(value)) {
     const items = s.items;
-    if (items === undefined) return;
-    value.forEach((item, i) => walk(item, correlatedItem(s, item, old), items, indexPath(path, i), out, budget));
+    if (items === undefined || !hasRules(items)) return;
+    const oldItem = correlator(s, old);
+    value.forEach((item, i) => walk(item, oldItem(item), items, indexPath(path, i), out, budget));
   } else if (isObject(value)) {
     const extra = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
     const oldObject = isObject(old) ? old : undefined;
