@@ -110,6 +110,16 @@ describe('manifests/network-policies', () => {
     expect(allowed([], peers.elsewhere, pod, 8443)).to.equal(true);
   });
 
+  it('leave the termination handler alone: it runs on the host network, where NetworkPolicy does not apply, and serves no port', () => {
+    const ds = readManifestDir('termination-handler').find((x) => x.kind === 'DaemonSet') as unknown as {
+      metadata: { namespace: string };
+      spec: { template: { spec: { hostNetwork?: boolean; containers: Container[] } } };
+    };
+    expect(ds.metadata.namespace).to.equal(NAMESPACE);
+    expect(ds.spec.template.spec.hostNetwork).to.equal(true);
+    expect(ds.spec.template.spec.containers.flatMap((c) => c.ports ?? [])).to.deep.equal([]);
+  });
+
   for (const cloud of deploymentClouds()) {
     describe(`${cloud}: the machine-api-controllers pod`, () => {
       const d = readDeployment(cloud);
