@@ -9,6 +9,7 @@ import type { FieldCause, JSONSchemaProps } from '../types.js';
 import { isObject, propertySchema } from '../types.js';
 import { childPath, forbidden, goQuote, indexPath, required, duplicate } from '../causes.js';
 import { canonicalJson } from '../list-type.js';
+import { deepEqual } from '../../json.js';
 import { cachedRule, RuleCompileError, type CompiledRule } from './program.js';
 import { costBound, PER_CALL_LIMIT, REQUEST_BUDGET } from './cost.js';
 import { celValue, dataSize } from './values.js';
@@ -98,8 +99,9 @@ function evaluateRules(
 ): void {
   const rules = s['x-kubernetes-validations'];
   if (rules === undefined || rules.length === 0) return;
-  const unchanged = old !== undefined && canonicalJson(value) === canonicalJson(old);
+  const unchanged = old !== undefined && deepEqual(value, old);
   let size: number | undefined;
+  let vars: { self: unknown; oldSelf?: unknown } | undefined;
   for (const rule of rules) {
     if (budget.stopped) return;
     const program = cachedRule(rule.rule);
@@ -135,8 +137,8 @@ function evaluateRules(
       return;
     }
     budget.left -= cost;
-    const vars =
-      old === undefined ? { self: celValue(value, s) } : { self: celValue(value, s), oldSelf: celValue(old, s) };
+    // CEL has no side effects, so every rule of the node shares one conversion of the values.
+    vars ??= old === undefined ? { self: celValue(value, s) } : { self: celValue(value, s), oldSelf: celValue(old, s) };
     let result: unknown;
     try {
       result = program.evaluate(vars);
