@@ -268,6 +268,7 @@ export {
   checkUserDataSize,
   checkUserDataTotal,
   classifyHttpStatus,
+  isNetworkErrorCode,
 } from './cloud/index.js';
 
 // NodeLink: Node and Machine linked by providerID and addresses.

@@ -29,3 +29,4 @@ export * from './delete-guard.js';
 export * from './no-proxy.js';
 export * from './outbound-http.js';
 export * from './outbound-http-errors.js';
+export * from './network-error.js';

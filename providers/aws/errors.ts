@@ -7,7 +7,7 @@
 // (throttling, capacity, quota, a state that will pass, credentials a Secret change fixes) are listed below;
 // any other 4xx whose status is deterministic (400, 413 RequestEntityTooLarge, ...; see classifyHttpStatus)
 // refuses the request itself and is terminal, as the reference makes every 4xx of RunInstances.
-import { classifyHttpStatus, messageOf, type LaunchFailure } from '../../lib/index.js';
+import { classifyHttpStatus, messageOf, type LaunchFailure, isNetworkErrorCode } from '../../lib/index.js';
 
 export type Ec2ErrorClass = 'notFound' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
 
@@ -131,22 +131,10 @@ const INVALID_CODES = new Set([
   'ValidationError',
 ]);
 
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_SOCKET',
-]);
-
 export function ec2ErrorCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const e = err as AwsLikeError;
-  return e.code && e.code !== e.name && NETWORK_CODES.has(e.code) ? e.code : (e.name ?? e.code);
+  return e.code && e.code !== e.name && isNetworkErrorCode(e.code) ? e.code : (e.name ?? e.code);
 }
 
 export function classifyEc2Error(err: unknown): Ec2ErrorClass {
@@ -162,7 +150,7 @@ export function classifyEc2Error(err: unknown): Ec2ErrorClass {
   if (CAPACITY_CODES.has(name)) return 'capacity';
   if (TRANSIENT_CODES.has(name)) return 'transient';
   if (name === 'AbortError') return 'other';
-  if ((e.code && NETWORK_CODES.has(e.code)) || NETWORK_CODES.has(name)) return 'transient';
+  if (isNetworkErrorCode(e.code) || isNetworkErrorCode(name)) return 'transient';
   if (status !== undefined && status >= 500) return 'transient';
   if (e.$fault === 'server') return 'transient';
   if (INVALID_CODES.has(name) || name.startsWith('Invalid') || name.endsWith('.Malformed')) return 'invalid';

@@ -15,6 +15,7 @@ import {
   RequeueAfterError,
   type LaunchFailure,
   type TerminateFailure,
+  isNetworkErrorCode,
 } from '../../lib/index.js';
 
 export type GceErrorClass =
@@ -87,19 +88,6 @@ const INVALID_REASONS = new Set([
   'UNSUPPORTED_OPERATION',
   'invalidResourceUsage',
 ]);
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_SOCKET',
-  'ECONNABORTED',
-]);
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /** The `error` object of a GCE JSON error body, wherever the client put it. */
@@ -182,7 +170,7 @@ export function classifyGceError(err: unknown): GceErrorClass {
   if (status === 412) return 'transient';
   if (status !== undefined && status >= 500) return 'transient';
   if (status === 408) return 'transient';
-  if ((typeof e.code === 'string' && NETWORK_CODES.has(e.code)) || NETWORK_CODES.has(e.name ?? '')) return 'transient';
+  if (isNetworkErrorCode(e.code) || isNetworkErrorCode(e.name)) return 'transient';
   if (/socket hang up|ECONNRESET|network|fetch failed|timed? ?out/i.test(text)) return 'transient';
   if (isTokenRefusal(e)) return 'unauthorized';
   return classifyHttpStatus(status) ?? 'other';

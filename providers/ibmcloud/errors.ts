@@ -5,7 +5,13 @@
 // refusals are a class of their own: the machine controller retries them for a bounded window, then fails the
 // Machine. (The reference never inspects VPC errors and maps nothing but a missing profile to
 // InvalidConfiguration, while making every client-construction failure, IAM included, terminal.)
-import { classifyHttpStatus, messageOf, type LaunchFailure, type TerminateFailure } from '../../lib/index.js';
+import {
+  classifyHttpStatus,
+  messageOf,
+  type LaunchFailure,
+  type TerminateFailure,
+  isNetworkErrorCode,
+} from '../../lib/index.js';
 import { isVpcApiError } from './vpc-api-error.js';
 
 export type VpcErrorClass =
@@ -14,18 +20,6 @@ export type VpcErrorClass =
 /** VPC's answer to a second instance of the same name in a VPC. */
 export const NAME_TAKEN_CODE = 'validation_unique_failed';
 
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNABORTED',
-  'UND_ERR_SOCKET',
-]);
 // The account's quota is spent or the zone has no capacity for the profile (over_quota, ...): the request
 // is right, but nothing was created and it may not succeed for hours.
 const CAPACITY_CODE = /quota|capacity/i;
@@ -37,7 +31,7 @@ export function classifyVpcError(err: unknown): VpcErrorClass {
   if ((err as { name?: unknown }).name === 'AbortError') return 'other';
   if (!isVpcApiError(err)) {
     const code = (err as { code?: unknown }).code;
-    return typeof code === 'string' && NETWORK_CODES.has(code) ? 'transient' : 'other';
+    return isNetworkErrorCode(code) ? 'transient' : 'other';
   }
   const { status, code, service } = err;
   if (status === 0) return 'transient';

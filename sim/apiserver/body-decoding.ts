@@ -1,10 +1,12 @@
 // How a request body becomes an object of the request's type, as kube's decoder leaves it before admission:
 // apiVersion and kind checked against the URL's (400 otherwise), a create's object placed in the request's
-// namespace, string maps checked, and the fields its kind does not have taken out for fieldValidation.
+// namespace, string maps checked, and the fields its kind does not have (a custom resource's: those its
+// schema prunes) taken out for fieldValidation.
 import * as E from './errors.js';
 import { cloneJson } from './json.js';
 import { shapeOf, withoutUnknownFields } from './known-fields.js';
-import { apiVersionFor, type ResourceType } from './resource-type.js';
+import { apiVersionFor, versionInfo, type ResourceType } from './resource-type.js';
+import { pruneReporting } from './schema/index.js';
 import { checkStringMaps } from './string-maps.js';
 import { isObj } from './strategy.js';
 import type { Obj, WriteOpts } from './write-options.js';
@@ -53,7 +55,9 @@ export function decodeNewBody(type: ResourceType, version: string, namespace: st
 
 /**
  * An incoming object as kube's decoder would leave it: string maps checked (400 otherwise) and the fields
- * its kind does not have taken out, their paths returned for fieldValidation (see validateAndDefault).
+ * its kind does not have taken out (ObjectMeta's first, then those a custom resource's schema prunes), their
+ * paths returned for fieldValidation (see reportUnknownFields). kube finds them while decoding the request,
+ * so before any admission webhook is called.
  */
 export function knownFields(
   type: ResourceType,
@@ -61,9 +65,42 @@ export function knownFields(
   incoming: Obj,
   opts: WriteOpts,
 ): { object: Obj; unknown: string[] } {
-  const checked = checkStringMaps(type, version, incoming, { patched: opts.patched === true });
+  let object = checkStringMaps(type, version, incoming, { patched: opts.patched === true });
+  const unknown: string[] = [];
   const shape = shapeOf(type);
-  if (!shape) return { object: checked, unknown: [] };
-  const { value, unknown } = withoutUnknownFields(checked, shape);
-  return { object: value as Obj, unknown };
+  if (shape) {
+    const known = withoutUnknownFields(object, shape);
+    object = known.value as Obj;
+    unknown.push(...known.unknown);
+  }
+  const schema = type.custom ? versionInfo(type, version)?.schema : undefined;
+  if (schema) {
+    const pruned = pruneReporting(object, schema);
+    if (isObj(pruned.object)) object = pruned.object;
+    unknown.push(...pruned.pruned);
+  }
+  return { object, unknown };
+}
+
+/**
+ * fieldValidation, as kube applies it while decoding: Strict fails with every duplicate and unknown field in
+ * one message, Warn (the default) reports each as a warning, Ignore drops them silently.
+ */
+export function reportUnknownFields(
+  type: ResourceType,
+  version: string,
+  unknown: readonly string[],
+  opts: WriteOpts,
+): void {
+  const problems = [
+    ...(opts.duplicateFields ?? []).map((f) => `duplicate field "${f}"`),
+    ...unknown.map((f) => `unknown field "${f}"`),
+  ];
+  if (problems.length > 0 && opts.fieldValidation === 'Strict') {
+    const strict = `strict decoding error: ${problems.join(', ')}`;
+    throw E.badRequest(
+      opts.patched ? strict : `${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${strict}`,
+    );
+  }
+  if (opts.fieldValidation !== 'Ignore') opts.warnings?.push(...problems);
 }

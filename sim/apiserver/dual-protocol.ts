@@ -5,6 +5,7 @@
 import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { keepIdleConnections } from '../../lib/base/http-keep-alive.js';
 
 const TLSHandshake = 0x16;
 
@@ -17,6 +18,9 @@ export interface DualServer {
 export function createDualServer(listener: RequestListener, tls: { key: string; cert: string }): DualServer {
   const http: HttpServer = createHttpServer({ keepAlive: true }, listener);
   const https: HttpsServer = createHttpsServer({ keepAlive: true, key: tls.key, cert: tls.cert }, listener);
+  // Idle connections stay as long as kube-apiserver keeps them, longer than clients keep theirs.
+  keepIdleConnections(http);
+  keepIdleConnections(https);
   const sockets = new Set<Socket>();
   const front = createNetServer({ noDelay: true }, (socket) => {
     // Small JSON replies must not wait on Nagle's algorithm.

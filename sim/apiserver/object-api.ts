@@ -6,7 +6,7 @@
 // body-decoding.ts, what a delete does to the object in deletion.ts.
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../lib/apis/meta.js';
-import { decodeBody, decodeNewBody, knownFields } from './body-decoding.js';
+import { decodeBody, decodeNewBody, knownFields, reportUnknownFields } from './body-decoding.js';
 import { hasPendingFinalizers, planDelete, type DeleteOpts, type DeleteResult } from './deletion.js';
 import * as E from './errors.js';
 import { generateName } from './generate-name.js';
@@ -16,7 +16,7 @@ import { apiVersionFor, storageKeyOf, toStoredForm, type ResourceType } from './
 import { fieldContextFor, recordUpdate } from './field-management/index.js';
 import type { Store } from './storage/store.js';
 import { isObj, prepareCreate, prepareUpdate, sameObject } from './strategy.js';
-import { reportUnknownFields, validateAndDefault } from './validate-and-default.js';
+import { validateAndDefault } from './validate-and-default.js';
 import type { Obj, WriteOpts } from './write-options.js';
 
 export {
@@ -81,8 +81,7 @@ export class ObjectApi {
 
   /** Everything a create does short of storing: name, server-set metadata, defaults and validation. */
   planCreate(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts = {}): Obj {
-    const known = knownFields(type, version, incoming, opts);
-    const obj = toStoredForm(type, known.object);
+    const obj = toStoredForm(type, this.decodeKnown(type, version, incoming, opts));
     const m = obj.metadata;
     if (!m.name) {
       if (!m.generateName) {
@@ -103,7 +102,7 @@ export class ObjectApi {
     const applied = opts.fieldManager?.operation === 'Apply' ? meta.managedFields : undefined;
     prepareCreate(type, obj, randomUUID(), nowStr);
     if (applied !== undefined) meta.managedFields = applied;
-    const admitted = validateAndDefault(type, version, obj, undefined, nowStr, opts, known.unknown);
+    const admitted = validateAndDefault(type, version, obj, undefined, nowStr);
     this.recordFields(type, version, undefined, admitted, opts, nowStr);
     if (this.find(type, m.namespace ?? '', name)) throw E.alreadyExists(groupResource(type), name);
     return admitted;
@@ -217,8 +216,13 @@ export class ObjectApi {
     opts: WriteOpts,
   ): Obj {
     const name = existing.metadata.name ?? '';
-    const known = knownFields(type, version, incoming, opts);
-    const next = this.previewWrite(type, version, existing, known.object, subresource);
+    const next = this.previewWrite(
+      type,
+      version,
+      existing,
+      this.decodeKnown(type, version, incoming, opts),
+      subresource,
+    );
     const added = (next.metadata.finalizers ?? []).filter((f) => !(existing.metadata.finalizers ?? []).includes(f));
     if (existing.metadata.deletionTimestamp && added.length > 0) {
       throw E.invalid(type.kind, type.group, name, [
@@ -230,7 +234,7 @@ export class ObjectApi {
       ]);
     }
     const now = rfc3339(this.now());
-    const admitted = validateAndDefault(type, version, next, existing, now, opts, known.unknown);
+    const admitted = validateAndDefault(type, version, next, existing, now);
     this.recordFields(type, version, existing, admitted, opts, now);
     return admitted;
   }
@@ -253,8 +257,9 @@ export class ObjectApi {
   }
 
   /**
-   * An incoming object as kube's decoder leaves it before admission webhooks see it: unknown fields out and
-   * reported per fieldValidation (a custom resource's schema-pruned fields are found later, in admission).
+   * An incoming object as kube's decoder leaves it before admission webhooks see it: unknown fields (for a
+   * custom resource, those its schema prunes too) and duplicate ones reported per fieldValidation, so that
+   * Strict refuses them before any webhook is called, and the unknown ones taken out.
    */
   decodeKnown(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): Obj {
     const known = knownFields(type, version, incoming, opts);

@@ -1,13 +1,13 @@
 // The checks and defaults every create and update of an object goes through once its final form is known
 // (after mutating webhooks): object metadata, a Secret's stringData, a custom resource's schema (defaults,
-// validation, pruning), unknown fields per fieldValidation, Events, a new Namespace's finalizer, CRDs and
-// webhook configurations. Invalid objects fail with one 422 listing every cause.
+// validation, pruning), Events, a new Namespace's finalizer, CRDs and webhook configurations. Invalid objects
+// fail with one 422 listing every cause. Unknown fields are reported earlier, while the request is decoded
+// (body-decoding.ts); what pruning drops here (fields a webhook added) goes silently, as in kube.
 import { CRDGroup, CRDPlural, RbacGroup } from './builtin-types.js';
 import { crdStatus, validateCrd, type CRDObject } from './crd.js';
 import * as E from './errors.js';
 import { validateEvent } from './event-validation.js';
-import { isPlainObject } from './json.js';
-import type { Obj, WriteOpts } from './object-api.js';
+import type { Obj } from './object-api.js';
 import { validateObjectMeta } from './object-meta.js';
 import { storageKeyOf, versionInfo, type ResourceType } from './resource-type.js';
 import { applySchema } from './schema/index.js';
@@ -21,45 +21,6 @@ import {
   ValidatingPlural,
 } from './webhooks/configuration.js';
 
-/** Fields present in the input but pruned from the output (apiVersion, kind and metadata are never pruned). */
-function prunedFields(input: unknown, output: unknown, path: string): string[] {
-  const out: string[] = [];
-  if (Array.isArray(input) && Array.isArray(output) && input.length === output.length) {
-    input.forEach((v, i) => out.push(...prunedFields(v, output[i], `${path}[${i}]`)));
-  } else if (isPlainObject(input) && isPlainObject(output)) {
-    for (const k of Object.keys(input)) {
-      if (path === '' && (k === 'metadata' || k === 'apiVersion' || k === 'kind')) continue;
-      const p = path === '' ? k : `${path}.${k}`;
-      if (!(k in output)) out.push(p);
-      else out.push(...prunedFields(input[k], output[k], p));
-    }
-  }
-  return out;
-}
-
-/**
- * fieldValidation, as kube applies it while decoding: Strict fails with every duplicate and unknown field in
- * one message, Warn (the default) reports each as a warning, Ignore drops them silently.
- */
-export function reportUnknownFields(
-  type: ResourceType,
-  version: string,
-  unknown: readonly string[],
-  opts: WriteOpts,
-): void {
-  const problems = [
-    ...(opts.duplicateFields ?? []).map((f) => `duplicate field "${f}"`),
-    ...unknown.map((f) => `unknown field "${f}"`),
-  ];
-  if (problems.length > 0 && opts.fieldValidation === 'Strict') {
-    const strict = `strict decoding error: ${problems.join(', ')}`;
-    throw E.badRequest(
-      opts.patched ? strict : `${type.kind} in version "${version}" cannot be handled as a ${type.kind}: ${strict}`,
-    );
-  }
-  if (opts.fieldValidation !== 'Ignore') opts.warnings?.push(...problems);
-}
-
 /** Validation and kind-specific defaulting common to create and update; returns the object to store. */
 export function validateAndDefault(
   type: ResourceType,
@@ -67,10 +28,7 @@ export function validateAndDefault(
   obj: Obj,
   old: Obj | undefined,
   now: string,
-  opts: WriteOpts,
-  unknownFields: readonly string[],
 ): Obj {
-  const unknown = [...unknownFields];
   const causes: E.StatusCause[] = [];
   const isNamespace = type.group === '' && type.plural === 'namespaces';
   causes.push(
@@ -91,10 +49,8 @@ export function validateAndDefault(
       const result = applySchema(obj, schema, old);
       for (const c of result.causes) causes.push({ reason: c.type, message: c.message, field: c.field });
       if (isObj(result.object)) out = result.object;
-      unknown.push(...prunedFields(obj, out, ''));
     }
   }
-  reportUnknownFields(type, version, unknown, opts);
   if (storageKeyOf(type) === '/events') causes.push(...validateEvent(out, old, type.view !== undefined));
   if (isNamespace && !old) {
     const spec = (out.spec ?? {}) as { finalizers?: string[] };

@@ -137,13 +137,14 @@ async function handleApply(ctx: HandlerContext, opts: WriteOpts, patch: unknown,
     ...(sub ? { subresource: sub } : {}),
   };
   opts.fieldManager = req;
+  const config = knownConfiguration(ctx, patch, opts);
   const fields = () => fieldContextFor(type, version, rfc3339(ctx.now()));
   if (!ctx.api.find(type, ctx.namespace, name)) {
-    const meta = isPlainObject(patch.metadata) ? patch.metadata : {};
+    const meta = isPlainObject(config.metadata) ? config.metadata : {};
     if (typeof meta.name === 'string' && meta.name !== '' && meta.name !== name) {
       throw E.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     }
-    const body = applyConfiguration(req, undefined, { ...patch, metadata: { ...meta, name } }, fields());
+    const body = applyConfiguration(req, undefined, { ...config, metadata: { ...meta, name } }, fields());
     const created = await withWarnings(ctx, opts, () =>
       ctx.writes.create(type, version, ctx.namespace, body, opts, fieldManager),
     );
@@ -152,7 +153,7 @@ async function handleApply(ctx: HandlerContext, opts: WriteOpts, patch: unknown,
   }
   const read = () => {
     const existing = ctx.api.get(type, ctx.namespace, name);
-    const applied = applyConfiguration(req, present(type, version, existing) as Obj, patch, fields());
+    const applied = applyConfiguration(req, present(type, version, existing) as Obj, config, fields());
     checkValueDepth(applied);
     return { existing, incoming: ctx.api.checkPatched(type, existing, applied) };
   };
@@ -160,4 +161,20 @@ async function handleApply(ctx: HandlerContext, opts: WriteOpts, patch: unknown,
     ctx.writes.update({ type, version, namespace: ctx.namespace, name, subresource: sub, opts, read }),
   );
   await reply(ctx, 200, present(type, version, result));
+}
+
+/**
+ * An apply configuration decoded as a request body is, before anything else looks at it: its unknown
+ * fields reported per fieldValidation (so Strict refuses them before any conflict or webhook) and left out
+ * of what is applied and owned.
+ */
+function knownConfiguration(
+  ctx: HandlerContext,
+  config: Record<string, unknown>,
+  opts: WriteOpts,
+): Record<string, unknown> {
+  const metadata = isPlainObject(config.metadata) ? config.metadata : {};
+  const { metadata: known, ...rest } = ctx.api.decodeKnown(ctx.type, ctx.version, { ...config, metadata }, opts);
+  if (config.metadata === undefined) return rest;
+  return { ...rest, metadata: isPlainObject(config.metadata) ? known : config.metadata };
 }

@@ -95,3 +95,29 @@ export function pruneNonNullableNullsWithoutDefaults(x: unknown, s: JSONSchemaPr
     }
   }
 }
+
+/** Paths of the fields present in `input` but pruned from `output` (apiVersion, kind and metadata are never pruned). */
+function prunedPaths(input: unknown, output: unknown, path: string): string[] {
+  const out: string[] = [];
+  if (Array.isArray(input) && Array.isArray(output) && input.length === output.length) {
+    input.forEach((v, i) => out.push(...prunedPaths(v, output[i], `${path}[${i}]`)));
+  } else if (isObject(input) && isObject(output)) {
+    for (const k of Object.keys(input)) {
+      if (path === '' && (k === 'metadata' || k === 'apiVersion' || k === 'kind')) continue;
+      const p = path === '' ? k : `${path}.${k}`;
+      if (!(k in output)) out.push(p);
+      else out.push(...prunedPaths(input[k], output[k], p));
+    }
+  }
+  return out;
+}
+
+/**
+ * A resource (never mutated) pruned by its schema, with the path of every field pruned: what kube's decoder
+ * reports as unknown fields of a custom resource, per fieldValidation.
+ */
+export function pruneReporting(obj: unknown, schema: JSONSchemaProps): { object: unknown; pruned: string[] } {
+  const object = structuredClone(obj);
+  prune(object, schema, true);
+  return { object, pruned: prunedPaths(obj, object, '') };
+}

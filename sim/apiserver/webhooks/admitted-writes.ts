@@ -1,9 +1,11 @@
-// The write path of API requests with dynamic admission in it, in kube-apiserver's order: mutating
-// webhooks on the incoming object, then the server's own defaulting and validation (ObjectApi), then
-// validating webhooks on the object about to be stored, then the store. Webhooks are awaited, so the
-// stored object may change meanwhile; the commit notices (the resourceVersion moved) and the whole
-// write starts over from the new object, as kube-apiserver retries its guaranteed update. A PUT or
-// patch that carried a resourceVersion then fails its precondition with 409, as it should.
+// The write path of API requests with dynamic admission in it, in kube-apiserver's order: the request
+// decoded (unknown and duplicate fields reported per fieldValidation, so Strict refuses them before any
+// webhook is called, and webhooks never see them), mutating webhooks on the incoming object, then the
+// server's own defaulting and validation (ObjectApi), then validating webhooks on the object about to be
+// stored, then the store. Webhooks are awaited, so the stored object may change meanwhile; the commit
+// notices (the resourceVersion moved) and the whole write starts over from the new object, as
+// kube-apiserver retries its guaranteed update. A PUT or patch that carried a resourceVersion then fails
+// its precondition with 409, as it should.
 // Without any webhook configuration, writes go straight to ObjectApi, unchanged.
 import { present } from '../encoding.js';
 import * as E from '../errors.js';
@@ -50,6 +52,15 @@ function requestNamespace(type: ResourceType, obj: Obj): string {
 
 function kindOf(type: ResourceType, version: string): GroupVersionKind {
   return { group: type.group, version, kind: type.kind };
+}
+
+/**
+ * The options to plan the write with once the webhooks have run: the request's unknown and duplicate fields
+ * were reported while decoding it, and what a webhook adds that the type lacks kube drops without a word.
+ */
+function afterAdmission(opts: WriteOpts): WriteOpts {
+  const { duplicateFields: _reported, ...rest } = opts;
+  return { ...rest, fieldValidation: 'Ignore' };
 }
 
 function asObject(v: Record<string, unknown> | undefined, what: string): Obj {
@@ -100,7 +111,12 @@ export class AdmittedWrites {
       options: operationOptions('CreateOptions', opts.dryRun ?? false, fieldManager ? { fieldManager } : {}),
     };
     const mutated = asObject(await this.webhooks.mutate(attrs, warnings), 'object');
-    const planned = this.api.planCreate(type, version, this.api.decodeNew(type, version, namespace, mutated), opts);
+    const planned = this.api.planCreate(
+      type,
+      version,
+      this.api.decodeNew(type, version, namespace, mutated),
+      afterAdmission(opts),
+    );
     await this.webhooks.validate(
       { ...attrs, name: planned.metadata.name ?? '', object: present(type, version, planned) as Obj },
       warnings,
@@ -146,7 +162,7 @@ export class AdmittedWrites {
       };
       const mutatedView = asObject(await this.webhooks.mutate(attrs, warnings), 'object');
       const mutated = view ? view.fromView(mutatedView, preview) : mutatedView;
-      const planned = this.api.planWrite(type, version, existing, mutated, sub, opts);
+      const planned = this.api.planWrite(type, version, existing, mutated, sub, afterAdmission(opts));
       await this.webhooks.validate(
         { ...attrs, object: view ? view.toView(planned) : (present(type, version, planned) as Obj) },
         warnings,

@@ -5,7 +5,7 @@
 // maps (a ConfigMap's data) must be strings whatever the mode.
 import { expect } from 'chai';
 import { createNamespace, raw, startEnv, type Env, type Json } from './helpers.js';
-import { allow, startWebhookServer, type WebhookServer } from './webhooks/webhook-server.js';
+import { allow, deny, patchOf, startWebhookServer, type WebhookServer } from './webhooks/webhook-server.js';
 
 describe('envtest: fieldValidation and typed decoding', () => {
   let env: Env;
@@ -14,6 +14,29 @@ describe('envtest: fieldValidation and typed decoding', () => {
   const json = { 'content-type': 'application/json' };
   const send = (method: string, path: string, body: string, headers: Record<string, string> = json) =>
     raw(env.cp, method, path, { body, headers });
+  /** Registers a mutating webhook on CREATE and UPDATE of one resource, served by `hook` at `/<name>`. */
+  async function registerMutatingHook(hook: WebhookServer, name: string, group: string, resource: string) {
+    const config = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: `${name}-hook` },
+      webhooks: [
+        {
+          name: `${name}.hook.test`,
+          clientConfig: { url: `${hook.url}/${name}`, caBundle: hook.caBundle },
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+          rules: [{ apiGroups: [group], apiVersions: ['v1'], resources: [resource], operations: ['CREATE', 'UPDATE'] }],
+        },
+      ],
+    };
+    const created = await send(
+      'POST',
+      '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+      JSON.stringify(config),
+    );
+    expect(created.status).to.equal(201);
+  }
 
   before(async () => {
     env = await startEnv();
@@ -252,31 +275,7 @@ describe('envtest: fieldValidation and typed decoding', () => {
     before(async () => {
       hook = await startWebhookServer();
       hook.handle = (request) => allow(request);
-      const config = {
-        apiVersion: 'admissionregistration.k8s.io/v1',
-        kind: 'MutatingWebhookConfiguration',
-        metadata: { name: 'cm-hook' },
-        webhooks: [
-          {
-            name: 'cm.hook.test',
-            clientConfig: { url: `${hook.url}/cm`, caBundle: hook.caBundle },
-            sideEffects: 'None',
-            admissionReviewVersions: ['v1'],
-            rules: [
-              { apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE', 'UPDATE'] },
-            ],
-          },
-        ],
-      };
-      expect(
-        (
-          await send(
-            'POST',
-            '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
-            JSON.stringify(config),
-          )
-        ).status,
-      ).to.equal(201);
+      await registerMutatingHook(hook, 'cm', '', 'configmaps');
     });
     after(async () => {
       await raw(env.cp, 'DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/cm-hook');
@@ -300,6 +299,120 @@ describe('envtest: fieldValidation and typed decoding', () => {
       });
       expect(String(updated.headers.warning)).to.contain('unknown field \\"metadata.bar\\"');
       expect(hook.reviews[1]?.request.object.metadata.bar).to.equal(undefined);
+    });
+  });
+  describe('with an admission webhook on a custom resource', () => {
+    let hook: WebhookServer;
+    const widgets = `/apis/test.envtest.io/v1/namespaces/${ns}/widgets`;
+    const body = (name: string, spec: Json) =>
+      JSON.stringify({ apiVersion: 'test.envtest.io/v1', kind: 'Widget', metadata: { name }, spec });
+    const denyAll = (request: Json) => deny(request, { code: 403, message: 'the webhook says no' });
+    before(async () => {
+      hook = await startWebhookServer();
+      await registerMutatingHook(hook, 'widget', 'test.envtest.io', 'widgets');
+    });
+    beforeEach(() => {
+      hook.reviews.length = 0;
+      hook.handle = (request) => allow(request);
+    });
+    after(async () => {
+      await raw(env.cp, 'DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/widget-hook');
+      await hook.close();
+    });
+
+    it("Strict refuses a field the schema prunes with kube's decoding error before any webhook is called, on every write", async () => {
+      hook.handle = denyAll;
+      const create = await send(
+        'POST',
+        `${widgets}?fieldValidation=Strict`,
+        body('w-strict', { size: 'small', bogusField: 1 }),
+      );
+      expect(create.status).to.equal(400);
+      expect(create.json().message).to.equal(
+        'Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.bogusField"',
+      );
+      const apply = await send(
+        'PATCH',
+        `${widgets}/w-strict?fieldValidation=Strict&fieldManager=t`,
+        body('w-strict', { size: 'small', bogusField: 1 }),
+        { 'content-type': 'application/apply-patch+yaml' },
+      );
+      expect([apply.status, apply.json().message]).to.deep.equal([
+        400,
+        'strict decoding error: unknown field "spec.bogusField"',
+      ]);
+      expect(hook.reviews).to.have.length(0);
+
+      hook.handle = (request) => allow(request);
+      expect((await send('POST', widgets, body('w-strict', { size: 'small' }))).status).to.equal(201);
+      const current = (await raw(env.cp, 'GET', `${widgets}/w-strict`)).json();
+      hook.handle = denyAll;
+      hook.reviews.length = 0;
+      const put = await send(
+        'PUT',
+        `${widgets}/w-strict?fieldValidation=Strict`,
+        JSON.stringify({ ...current, spec: { ...current.spec, bogusField: 1 } }),
+      );
+      expect([put.status, put.json().message]).to.deep.equal([
+        400,
+        'Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.bogusField"',
+      ]);
+      const merge = await send('PATCH', `${widgets}/w-strict?fieldValidation=Strict`, '{"spec":{"bogusField":1}}', {
+        'content-type': 'application/merge-patch+json',
+      });
+      const json = await send(
+        'PATCH',
+        `${widgets}/w-strict?fieldValidation=Strict`,
+        '[{"op":"add","path":"/spec/bogusField","value":1}]',
+        { 'content-type': 'application/json-patch+json' },
+      );
+      // An apply that would also conflict (size is the creator's) fails on the field first.
+      const reapply = await send(
+        'PATCH',
+        `${widgets}/w-strict?fieldValidation=Strict&fieldManager=t`,
+        body('w-strict', { size: 'medium', bogusField: 1 }),
+        { 'content-type': 'application/apply-patch+yaml' },
+      );
+      for (const r of [merge, json, reapply]) {
+        expect([r.status, r.json().message]).to.deep.equal([
+          400,
+          'strict decoding error: unknown field "spec.bogusField"',
+        ]);
+      }
+      expect(hook.reviews).to.have.length(0);
+      // The same writes without the unknown field reach the webhook, which is what refuses them.
+      const denied = await send('PATCH', `${widgets}/w-strict?fieldValidation=Strict`, '{"spec":{"color":"red"}}', {
+        'content-type': 'application/merge-patch+json',
+      });
+      expect(denied.json().message).to.contain('the webhook says no');
+      expect(hook.reviews).to.have.length(1);
+    });
+
+    it('Warn answers the unknown fields as warnings and calls the webhooks with the object without them', async () => {
+      const create = await send('POST', widgets, body('w-warn', { size: 'small', bogusField: 1 }));
+      expect(create.status).to.equal(201);
+      expect(create.headers.warning).to.equal('299 - "unknown field \\"spec.bogusField\\""');
+      const patched = await send('PATCH', `${widgets}/w-warn`, '{"spec":{"otherField":2}}', {
+        'content-type': 'application/merge-patch+json',
+      });
+      expect(patched.status).to.equal(200);
+      expect(patched.headers.warning).to.equal('299 - "unknown field \\"spec.otherField\\""');
+      const seen = hook.reviews.map((r) => r.request.object.spec);
+      expect(seen).to.have.length(2);
+      expect(seen.map((spec) => [spec.size, 'bogusField' in spec, 'otherField' in spec])).to.deep.equal([
+        ['small', false, false],
+        ['small', false, false],
+      ]);
+      const stored = (await raw(env.cp, 'GET', `${widgets}/w-warn`)).json();
+      expect(stored.spec).to.deep.equal({ size: 'small', replicas: 1 });
+    });
+
+    it('drops without a word what a webhook adds that the schema lacks, even under Strict', async () => {
+      hook.handle = (request) => patchOf(request, [{ op: 'add', path: '/spec/fromHook', value: true }]);
+      const create = await send('POST', `${widgets}?fieldValidation=Strict`, body('w-hooked', { size: 'small' }));
+      expect(create.status).to.equal(201);
+      expect(create.headers.warning).to.equal(undefined);
+      expect(create.json().spec).to.deep.equal({ size: 'small', replicas: 1 });
     });
   });
 });

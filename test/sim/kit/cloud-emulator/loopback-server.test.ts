@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ClientIdleTimeoutMs, ServerIdleTimeoutMs } from '../../../../lib/base/http-keep-alive.js';
 import { closeServer, listenOnLoopback, LOOPBACK_HOST } from '../../../../sim/kit/index.js';
 
 describe('loopback server helpers', () => {
@@ -13,6 +14,20 @@ describe('loopback server helpers', () => {
       expect(port).to.equal(addr.port).and.to.be.greaterThan(0);
       const res = await fetch(`http://${LOOPBACK_HOST}:${port}/`);
       expect(await res.text()).to.equal('ok');
+    } finally {
+      await closeServer(server);
+    }
+  });
+
+  it('listenOnLoopback keeps idle connections 90 s, as kube-apiserver does, longer than our clients keep theirs', async () => {
+    const server = createServer((_req, res) => res.end('ok'));
+    const port = await listenOnLoopback(server);
+    try {
+      expect(server.keepAliveTimeout).to.equal(ServerIdleTimeoutMs).and.be.greaterThan(ClientIdleTimeoutMs);
+      const res = await fetch(`http://${LOOPBACK_HOST}:${port}/`);
+      await res.text();
+      // What the SDKs' agents read to let a connection go before the server does.
+      expect(res.headers.get('keep-alive')).to.equal('timeout=90');
     } finally {
       await closeServer(server);
     }
