@@ -88,6 +88,22 @@ describe('CEL validation rules of manifests/crds through kubectl', function () {
     });
   }
 
+  it('says the rules were not checked when the structural checks already failed, as kube-apiserver does', async () => {
+    const body = {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'Machine',
+      metadata: { name: 'bad', namespace: ns },
+      spec: { authoritativeAPI: 'Other' },
+    };
+    const r = await kubectl(['create', '-f', '-'], JSON.stringify(body));
+    expect(r.code).to.equal(1);
+    expect(r.stderr.trim()).to.equal(
+      'The Machine "bad" is invalid: \n' +
+        '* spec.authoritativeAPI: Unsupported value: "Other": supported values: "MachineAPI", "ClusterAPI"\n' +
+        '* <nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    );
+  });
+
   describe('the response', () => {
     it('is a 422 Status with the cause type kube-apiserver gives (FieldValueInvalid), for ClusterAPI -> MachineAPI', async () => {
       const r = await kubectl([

@@ -278,9 +278,9 @@ function uncovered(value: unknown, s: Schema | undefined, path: string): string[
 
 /**
  * The field of kube-apiserver's "some validation rules were not checked" cause, which follows a structural failure
- * (a required, unsupported, too long or mistyped value) in a schema with CEL rules: the object root.
+ * (a required, unsupported, too long or mistyped value) in a schema with CEL rules: no field path, shown as <nil>.
  */
-const NOT_CHECKED = '';
+const NOT_CHECKED = '<nil>';
 
 /** Walks a dotted path of property names. */
 function at(s: Schema, path: string): Schema {

@@ -44,7 +44,8 @@ export function applySchema(
     if (causes.some((c) => BLOCKING.has(c.type))) {
       causes.push({
         type: 'FieldValueInvalid',
-        field: '',
+        // kube-apiserver reports it with no field path, which prints as <nil>.
+        field: '<nil>',
         message:
           'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
       });

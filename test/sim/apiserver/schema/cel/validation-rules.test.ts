@@ -210,6 +210,7 @@ describe('x-kubernetes-validations (CEL) in the schema layer', () => {
       };
       const causes = causesOf({ s: 'b' }, schema);
       expect(causes.map((c) => c.type)).to.deep.equal(['FieldValueNotSupported', 'FieldValueInvalid']);
+      expect(causes[1]?.field).to.equal('<nil>');
       expect(causes[1]?.message).to.equal(
         'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
       );
