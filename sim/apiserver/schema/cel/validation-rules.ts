@@ -22,9 +22,8 @@ interface Budget {
   stopped: boolean;
 }
 
-/** The schema type kube-apiserver shows as the value of a failed rule ("object", "string", ...). */
+/** The schema type kube-apiserver shows as the value of a failed rule ("object", "string", "" for int-or-string). */
 function schemaType(s: JSONSchemaProps): string {
-  if (s['x-kubernetes-int-or-string'] === true) return 'integer-or-string';
   return s.type ?? '';
 }
 
