@@ -66,12 +66,15 @@ function failure(path: string, s: JSONSchemaProps, rule: Rule, detail: string): 
   }
 }
 
+/** The messageExpression's text, held to the same cost bound as a rule; the static message otherwise. */
 function messageOf(
-  program: CompiledRule | RuleCompileError | undefined,
+  program: CompiledRule | RuleCompileError,
   vars: { self: unknown; oldSelf?: unknown },
   rule: Rule,
+  size: () => number,
 ): string {
-  if (program === undefined || program instanceof RuleCompileError) return ruleErrorString(rule);
+  if (program instanceof RuleCompileError) return ruleErrorString(rule);
+  if (costBound(program, program.comprehensionDepth > 0 ? size() : 0) > PER_CALL_LIMIT) return ruleErrorString(rule);
   try {
     const m = program.evaluate(vars);
     // kube falls back to the static message when the expression fails, is blank or spans lines.
@@ -100,6 +103,8 @@ function evaluateRules(
   if (rules === undefined || rules.length === 0) return;
   const unchanged = old !== undefined && deepEqual(value, old);
   let size: number | undefined;
+  const sizeOfData = () =>
+    (size ??= dataSize(value, PER_CALL_LIMIT) + (old === undefined ? 0 : dataSize(old, PER_CALL_LIMIT)));
   let vars: { self: unknown; oldSelf?: unknown } | undefined;
   for (const rule of rules) {
     if (budget.stopped) return;
@@ -110,9 +115,7 @@ function evaluateRules(
     }
     if (program.transition && old === undefined) continue;
     if (unchanged) continue;
-    if (program.comprehensionDepth > 0)
-      size ??= dataSize(value, PER_CALL_LIMIT) + (old === undefined ? 0 : dataSize(old, PER_CALL_LIMIT));
-    const cost = costBound(program, size ?? 0);
+    const cost = costBound(program, program.comprehensionDepth > 0 ? sizeOfData() : 0);
     if (cost > PER_CALL_LIMIT) {
       out.push(
         invalidRule(
@@ -152,7 +155,7 @@ function evaluateRules(
     }
     const detail =
       rule.messageExpression !== undefined && rule.messageExpression !== ''
-        ? messageOf(cachedRule(rule.messageExpression), vars, rule)
+        ? messageOf(cachedRule(rule.messageExpression), vars, rule, sizeOfData)
         : ruleErrorString(rule);
     out.push(failure(path, s, rule, detail));
   }

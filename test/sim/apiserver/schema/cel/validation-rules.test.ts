@@ -185,6 +185,28 @@ describe('x-kubernetes-validations (CEL) in the schema layer', () => {
       ).to.equal('Invalid value: "string": short please');
     });
 
+    it('falls back to the static message when the messageExpression would cost too much', () => {
+      const schema: JSONSchemaProps = {
+        type: 'object',
+        properties: {
+          xs: {
+            type: 'array',
+            items: { type: 'integer' },
+            'x-kubernetes-validations': [
+              {
+                rule: 'self.size() < 3',
+                message: 'at most two',
+                messageExpression: "self.map(a, self.map(b, a + b)).size() > 0 ? 'costly' : 'costly'",
+              },
+            ],
+          },
+        },
+      };
+      const many = Array.from({ length: 2000 }, (_, i) => i);
+      expect(causesOf({ xs: many }, schema)[0]?.message).to.equal('Invalid value: "array": at most two');
+      expect(causesOf({ xs: [1, 2, 3] }, schema)[0]?.message).to.equal('Invalid value: "array": costly');
+    });
+
     it('maps reason FieldValueForbidden and FieldValueRequired to those causes', () => {
       expect(causesOf({ s: 'a' }, one({ rule: 'false', message: 'no', reason: 'FieldValueForbidden' }))).to.deep.equal([
         { type: 'FieldValueForbidden', field: 's', message: 'Forbidden: no' },
