@@ -526,12 +526,15 @@ describe('MachineSet controller', function () {
     await settle(150);
     expect(await machines()).to.have.length(0);
 
-    await env.client.patch(
-      MachineSets,
-      { namespace: ns, name: 'workers' },
-      { type: 'merge', body: { status: { authoritativeAPI: 'MachineAPI' } } },
-      { subresource: 'status' },
-    );
+    // The CRD's rule makes authority pass through Migrating, as the migration controller moves it.
+    for (const authoritativeAPI of ['Migrating', 'MachineAPI']) {
+      await env.client.patch(
+        MachineSets,
+        { namespace: ns, name: 'workers' },
+        { type: 'merge', body: { status: { authoritativeAPI } } },
+        { subresource: 'status' },
+      );
+    }
     await eventually(async () => (await machines()).length === 2);
     const active = await eventually(async () => {
       const cur = await getMS();
