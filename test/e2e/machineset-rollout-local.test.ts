@@ -92,5 +92,10 @@ describe('MachineSet rollout with kubectl against npm start (aws)', function () 
       'jsonpath={.items[*].metadata.labels.machine\\.openshift\\.io/template-hash}',
     ]);
     expect(new Set(labels.split(' ')).size).to.equal(1);
+    // npm start's change log (--no-tty) followed the rollout.
+    expect(local!.stdout).to.match(
+      /machineset openshift-machine-api\/worker-us-east-1a: .*, up to date RollingUpdate\n/,
+    );
+    expect(local!.stdout).to.match(/machineset openshift-machine-api\/worker-us-east-1a: .*, up to date yes\n/);
   });
 });
