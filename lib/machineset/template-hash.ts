@@ -8,8 +8,10 @@
 //  - spec.authoritativeAPI, which the CRD defaults and the Machine API migration sets, not the admin;
 //  - spec.providerID, which belongs to one instance and has no meaning in a template;
 //  - our own template-hash label and rollout-restart annotation, should a template carry them.
-// The providerSpec defaults the mutating webhook writes are in the stored template from its creation on, and every
-// edit (patch, apply, edit) keeps them, so they are hashed as stored.
+// The hash is the set's, stamped on a Machine when it is made and never recomputed from the Machine, so what the
+// Machine webhook and the provider write on a Machine (the cluster label, providerSpec defaults, providerID, zone
+// labels) cannot make it outdated. The providerSpec defaults the MachineSet webhook writes are in the stored
+// template from its creation on, and every edit (patch, apply, edit) keeps them, so they are hashed as stored.
 // Equal meaning hashes equal: key order is ignored, and a field that is null, "", {} or [] hashes as absent
 // (Go's omitempty writes none of them, and our own clients may).
 import { createHash } from 'node:crypto';
