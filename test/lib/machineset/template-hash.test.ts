@@ -64,6 +64,21 @@ describe('template hash', () => {
     for (const [i, c] of same.entries()) expect(templateHash(ms(c)), `change ${i}`).to.equal(base);
   });
 
+  it('never changes for the same template between releases (a new value would replace every Machine on upgrade)', () => {
+    const pinned: MachineSet = {
+      metadata: { name: 'w' },
+      spec: {
+        replicas: 3,
+        selector: {},
+        template: {
+          metadata: { labels: { a: 'b' } },
+          spec: { providerSpec: { value: { instanceType: 'm6i.xlarge', ami: { id: 'ami-1' } } } },
+        },
+      },
+    };
+    expect(templateHash(pinned)).to.equal('5e2e3061f024');
+  });
+
   it('keeps the order of list items', () => {
     const a = templateHash(
       ms(
