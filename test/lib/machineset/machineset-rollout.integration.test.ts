@@ -363,6 +363,34 @@ describe('MachineSet rolling update on the local control plane', function () {
     expect(watch.most).to.be.at.most(6);
   });
 
+  it('scaled down by the autoscaler during a rollout, deletes the Machine it marked, then finishes', async () => {
+    await steadySet(3, { 'machine.openshift.io/rollout-paused': 'true' });
+    await setType('fake.xlarge');
+    await eventually(async () => (await upToDate())?.reason === 'RolloutPaused', { what: 'RolloutPaused' });
+    // One new Machine from the current template, as a scale-up during the pause makes.
+    await patchMS({ spec: { replicas: 4 } });
+    const fresh = await eventually(async () => {
+      const m = (await list()).find((x) => instanceTypeOf(x) === 'fake.xlarge' && x.status?.phase === 'Running');
+      return m;
+    });
+    // The autoscaler marks the Node's Machine it wants gone, then lowers replicas.
+    await env.client.patch(
+      Machines,
+      { namespace: ns, name: fresh.metadata.name ?? '' },
+      { type: 'merge', body: { metadata: { annotations: { 'machine.openshift.io/delete-machine': 'true' } } } },
+    );
+    await patchMS({ spec: { replicas: 3 } });
+    await eventually(
+      async () => {
+        const m = (await list()).find((x) => x.metadata.name === fresh.metadata.name);
+        return !m || m.metadata.deletionTimestamp;
+      },
+      { what: 'the marked Machine deleted' },
+    );
+    await patchMS({ metadata: { annotations: { 'machine.openshift.io/rollout-paused': null } } });
+    await settled(3, 'fake.xlarge');
+  });
+
   it('paused: replaces nothing, says so, and goes on when unpaused', async () => {
     const before = await steadySet(3, { 'machine.openshift.io/rollout-paused': 'true' });
     await setType('fake.xlarge');
