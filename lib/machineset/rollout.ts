@@ -69,6 +69,9 @@ export function applyStamp(metadata: Machine['metadata'], stamp: TemplateStamp):
   else delete metadata.annotations;
 }
 
+/** How many unlabelled Machines are stamped at once. */
+const STAMP_CONCURRENCY = 20;
+
 export class MachineSetRollout {
   /** When each MachineSet was first seen with outdated Machines, for the duration metric. */
   private readonly startedAt = new Map<string, number>();
@@ -83,33 +86,46 @@ export class MachineSetRollout {
     private readonly random: RandomSource,
   ) {}
 
-  /** `owned` with every Machine that had no template-hash label stamped as made from the current template. */
+  /**
+   * `owned` with every Machine that had no template-hash label stamped as made from the current template. All of
+   * them are stamped before anything is planned (a few at a time, as an upgrade meets a whole fleet at once): an
+   * unstamped Machine would read as outdated. A failed stamp fails the pass, which then plans nothing.
+   */
   async adoptUnlabelled(owned: Machine[], stamp: TemplateStamp, ctx: ReconcileContext): Promise<Machine[]> {
-    const out: Machine[] = [];
-    for (const m of owned) {
-      if (m.metadata.labels?.[MachineTemplateHashLabel] !== undefined) {
-        out.push(m);
-        continue;
-      }
-      const annotations = stamp.restart !== undefined ? { [RolloutRestartAnnotation]: stamp.restart } : undefined;
-      try {
-        const updated = await this.client.patch(
-          Machines,
-          { namespace: m.metadata.namespace, name: m.metadata.name ?? '' },
-          { type: 'merge', body: { metadata: { labels: { [MachineTemplateHashLabel]: stamp.hash }, annotations } } },
-          { signal: ctx.signal },
-        );
-        ctx.log.info('stamped machine as made from the current template', {
-          machine: m.metadata.name,
-          templateHash: stamp.hash,
-        });
-        out.push(updated);
-      } catch (err) {
-        if (isNotFound(err)) continue;
-        throw err;
-      }
+    const out = [...owned];
+    const pending = owned.flatMap((m, i) => (m.metadata.labels?.[MachineTemplateHashLabel] === undefined ? [i] : []));
+    const gone = new Set<number>();
+    for (let at = 0; at < pending.length; at += STAMP_CONCURRENCY) {
+      await Promise.all(
+        pending.slice(at, at + STAMP_CONCURRENCY).map(async (i) => {
+          const stamped = await this.stampOne(owned[i]!, stamp, ctx);
+          if (stamped) out[i] = stamped;
+          else gone.add(i);
+        }),
+      );
     }
-    return out;
+    if (pending.length > 0)
+      ctx.log.info('stamped machines as made from the current template', {
+        machines: pending.length - gone.size,
+        templateHash: stamp.hash,
+      });
+    return out.filter((_, i) => !gone.has(i));
+  }
+
+  /** The Machine with the stamp; undefined when it is gone. */
+  private async stampOne(m: Machine, stamp: TemplateStamp, ctx: ReconcileContext): Promise<Machine | undefined> {
+    const annotations = stamp.restart !== undefined ? { [RolloutRestartAnnotation]: stamp.restart } : undefined;
+    try {
+      return await this.client.patch(
+        Machines,
+        { namespace: m.metadata.namespace, name: m.metadata.name ?? '' },
+        { type: 'merge', body: { metadata: { labels: { [MachineTemplateHashLabel]: stamp.hash }, annotations } } },
+        { signal: ctx.signal },
+      );
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
   }
 
   plan(ms: MachineSet, settings: RolloutSettings, stamp: TemplateStamp, owned: Machine[]): RolloutPass {

@@ -405,25 +405,32 @@ describe('MachineSet rolling update on the local control plane', function () {
   });
 
   it('stamps Machines made before the feature as up to date, so an upgrade starts no rollout', async () => {
-    for (const name of ['legacy-0', 'legacy-1']) {
-      await env.client.create(Machines, {
-        apiVersion: 'machine.openshift.io/v1beta1',
-        kind: 'Machine',
-        metadata: { name, namespace: ns, labels: { ...LABELS, ...CLUSTER } },
-        spec: { providerSpec: { value: { instanceType: 'fake.medium' } } },
-      });
-    }
+    // More than are stamped at once, as an upgrade meets a whole fleet.
+    const names = Array.from({ length: 23 }, (_, i) => `legacy-${String(i).padStart(2, '0')}`);
+    await Promise.all(
+      names.map((name) =>
+        env.client.create(Machines, {
+          apiVersion: 'machine.openshift.io/v1beta1',
+          kind: 'Machine',
+          metadata: { name, namespace: ns, labels: { ...LABELS, ...CLUSTER } },
+          spec: { providerSpec: { value: { instanceType: 'fake.medium' } } },
+        }),
+      ),
+    );
     // Running: the controllers' caches have them, as they have every Machine of a cluster being upgraded.
-    await eventually(async () => (await list()).every((m) => m.status?.phase === 'Running'), { what: 'Running' });
-    await env.client.create(MachineSets, machineSet(ns, 2, {}));
+    await eventually(async () => (await list()).every((m) => m.status?.phase === 'Running'), {
+      what: 'Running',
+      timeoutMs: 30_000,
+    });
+    await env.client.create(MachineSets, machineSet(ns, names.length, {}));
     const adopted = await eventually(async () => {
       const machines = await list();
       return machines.every((m) => m.metadata.labels?.['machine.openshift.io/template-hash']) && machines;
     });
-    expect(adopted.map((m) => m.metadata.name).sort()).to.deep.equal(['legacy-0', 'legacy-1']);
+    expect(adopted.map((m) => m.metadata.name).sort()).to.deep.equal(names);
     await eventually(async () => (await upToDate())?.status === 'True', { what: 'UpToDate' });
     await settle(500);
-    expect((await list()).map((m) => m.metadata.name).sort()).to.deep.equal(['legacy-0', 'legacy-1']);
+    expect((await list()).map((m) => m.metadata.name).sort()).to.deep.equal(names);
   });
 
   it('OnDelete (the default) leaves outdated Machines alone and says how many there are', async () => {
