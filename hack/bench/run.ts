@@ -14,6 +14,7 @@ import { evaluateTargets, formatTable, type BenchReport } from './report.js';
 import { benchProvider, PROVIDER_NAMES, type BenchProvider } from './providers.js';
 import { scaleDown, scaleUp, steadyState, type BenchContext, type ScenarioResult } from './scenarios.js';
 import { planFor, type Plan } from './plans.js';
+import { progressPrinter } from './progress.js';
 import { throttled } from './throttled.js';
 
 function providerOption(v: string): BenchProvider {
@@ -62,6 +63,7 @@ async function withControllers<T>(
         syncPeriodMs: plan.syncPeriodMs,
         traceWrites,
         log: (l) => process.stderr.write(`bench: ${l}\n`),
+        progress: progressPrinter({ stream: process.stderr, now: () => performance.now(), prefix: 'bench: ' }),
       });
     } finally {
       clearInterval(rssTimer);
