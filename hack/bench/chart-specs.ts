@@ -2,6 +2,7 @@
 // Machines over time per size, when the run recorded it, then wall time and cloud calls per Machine by size. Pure
 // functions from a run's JSON to specs; render-svg.ts draws them.
 import type { TopLevelSpec } from 'vega-lite';
+import type { ChartPanel } from './render-svg.js';
 import type { ScenarioResult } from './scenarios.js';
 
 /** What `npm run bench -- --json FILE` writes (the fields the charts read). */
@@ -79,7 +80,7 @@ const headroom = (values: number[]) => ({ domain: [0, Math.max(0, ...values) * 1
 
 const sizeAxis = { field: 'size', type: 'ordinal', title: 'Machines', axis: { labelAngle: 0 } } as const;
 
-function timePanel(rows: Array<{ size: number; seconds: number; count: number }>, counted: string) {
+function timePanel(rows: Array<{ size: number; seconds: number; count: number }>, counted: string): ChartPanel {
   return {
     title: `${counted} over time`,
     width: 640,
@@ -91,10 +92,10 @@ function timePanel(rows: Array<{ size: number; seconds: number; count: number }>
       y: { field: 'count', type: 'quantitative', title: counted },
       color: { field: 'size', type: 'ordinal', title: 'Machines', scale: SIZE_COLOR },
     },
-  } as const;
+  };
 }
 
-function wallPanel(rows: Array<{ size: number; wallSeconds: number }>) {
+function wallPanel(rows: Array<{ size: number; wallSeconds: number }>): ChartPanel {
   return {
     title: 'Wall time',
     width: 300,
@@ -116,14 +117,14 @@ function wallPanel(rows: Array<{ size: number; wallSeconds: number }>) {
         encoding: { text: { field: 'wallSeconds', type: 'quantitative', format: '.1f' } },
       },
     ],
-  } as const;
+  };
 }
 
 function callsPanel(
   byAction: Array<{ size: number; action: string; calls: number }>,
   totals: Array<{ size: number; calls: number }>,
   label: string,
-) {
+): ChartPanel {
   return {
     title: `${label} calls per Machine`,
     width: 300,
@@ -161,7 +162,7 @@ function callsPanel(
         },
       },
     ],
-  } as const;
+  };
 }
 
 /** One family's chart, or undefined when the run has none of its scenarios. */
@@ -198,7 +199,7 @@ export function familyChart(run: BenchRun, f: ChartFamily, cloud: CloudLabels): 
     ],
     resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
     config: { background: 'white', font: 'sans-serif' },
-  } as TopLevelSpec;
+  };
   return { family: f.family, spec, hasSeries };
 }
 

@@ -3,6 +3,9 @@
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 
+/** One view of a concatenated chart (a unit, a layer or a concatenation), as TopLevelSpec's hconcat holds them. */
+export type ChartPanel = Extract<TopLevelSpec, { hconcat: unknown }>['hconcat'][number];
+
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const view = new View(parse(compile(spec).spec), { renderer: 'none' });
   try {

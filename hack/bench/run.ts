@@ -16,6 +16,7 @@ import { scaleDown, scaleUp, steadyState, type BenchContext, type ScenarioResult
 import { planFor, type Plan } from './plans.js';
 import { progressPrinter } from './progress.js';
 import { throttled } from './throttled.js';
+import { writeBenchCharts } from './write-charts.js';
 
 function providerOption(v: string): BenchProvider {
   try {
@@ -162,11 +163,15 @@ async function main(): Promise<void> {
   };
   process.stdout.write(formatTable(report));
   process.stdout.write(`\ntotal ${totalSeconds} s\n`);
-  if (o.json)
-    writeFileSync(
-      o.json,
-      `${JSON.stringify({ ...report, quick: o.quick === true, ...(o.provider.name === 'aws' ? {} : { provider: o.provider.name }) }, null, 2)}\n`,
-    );
+  if (o.json) {
+    const run = {
+      ...report,
+      quick: o.quick === true,
+      ...(o.provider.name === 'aws' ? {} : { provider: o.provider.name }),
+    };
+    writeFileSync(o.json, `${JSON.stringify(run, null, 2)}\n`);
+    for (const file of await writeBenchCharts(o.json, run, o.provider)) log(`chart in ${file}`);
+  }
   if (o.strict && report.targets.some((t) => !t.met)) process.exitCode = 1;
 }
 
