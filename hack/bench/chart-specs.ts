@@ -89,7 +89,8 @@ function timePanel(rows: Array<{ size: number; seconds: number; count: number }>
     mark: { type: 'line', interpolate: 'step-after', point: false, strokeWidth: 2 },
     encoding: {
       x: { field: 'seconds', type: 'quantitative', title: 'seconds since the scenario started' },
-      y: { field: 'count', type: 'quantitative', title: counted },
+      // Machines are whole: no 0.2 ticks on a size-1 chart.
+      y: { field: 'count', type: 'quantitative', title: counted, axis: { tickMinStep: 1, format: 'd' } },
       color: { field: 'size', type: 'ordinal', title: 'Machines', scale: SIZE_COLOR },
     },
   };

@@ -42,7 +42,13 @@ function faultsPanel(faults: Record<string, number>): ChartPanel {
     encoding: {
       y: { field: 'fault', type: 'nominal', title: null, sort: null, axis: { labelLimit: 0 } },
       // Room right of the longest bar for its label.
-      x: { field: 'count', type: 'quantitative', title: 'faults (all runs)', scale: { domain: [0, most * 1.12] } },
+      x: {
+        field: 'count',
+        type: 'quantitative',
+        title: 'faults (all runs)',
+        scale: { domain: [0, most * 1.12] },
+        axis: { tickMinStep: 1, format: 'd' },
+      },
     },
     layer: [
       { mark: { type: 'bar', color: '#4c78a8' } },
@@ -57,7 +63,14 @@ function settlePanel(runs: ChaosRunSummary[], boundSeconds: number | undefined):
     data: { values: rows },
     mark: { type: 'point', filled: true, size: 60 },
     encoding: {
-      x: { field: 'seed', type: 'quantitative', title: 'seed', axis: { tickMinStep: 1, format: 'd' } },
+      // Seeds from the first run's, not from 0; padded so a single run's point is not on the edge.
+      x: {
+        field: 'seed',
+        type: 'quantitative',
+        title: 'seed',
+        scale: { zero: false, nice: false, padding: 16 },
+        axis: { tickMinStep: 1, format: 'd' },
+      },
       y: { field: 'settledSeconds', type: 'quantitative', title: 'seconds to settle' },
       color: {
         field: 'outcome',
@@ -89,7 +102,7 @@ function settlePanel(runs: ChaosRunSummary[], boundSeconds: number | undefined):
 export function chaosChart(r: ChaosReport): TopLevelSpec {
   const total = Object.values(r.faultsInjected).reduce((a, b) => a + b, 0);
   const subtitle = [
-    `${r.provider ?? 'aws'}: ${r.runs} runs, ${total} faults injected, ${r.violations.length} violation${r.violations.length === 1 ? '' : 's'}`,
+    `${r.provider ?? 'aws'}: ${r.runs} run${r.runs === 1 ? '' : 's'}, ${total} faults injected, ${r.violations.length} violation${r.violations.length === 1 ? '' : 's'}`,
     ...(r.runResults ? [] : ['this report has no per-run results (runResults): no time to settle']),
   ];
   return {
