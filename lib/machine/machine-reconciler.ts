@@ -284,6 +284,9 @@ export class MachineReconciler implements Reconciler {
       await d.actuator.create(draft.machine, actx);
     } catch (err) {
       createErr = err;
+      // A wait the actuator asks for (the cloud's rate, a requeue) is not a failure; anything else is logged
+      // at warning level, as the reference does, so `grep ^W` finds why a Machine is not coming up.
+      if (requeueAfterOf(err) === undefined) log.warn('failed to create machine', { error: messageOf(err) });
     }
     if (createErr === undefined) markSecretsAvailable(draft.machine, d.clock.now());
     else reportMissingSecret(draft.machine, createErr, 'Create', d.events, d.clock.now());

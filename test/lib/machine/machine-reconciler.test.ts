@@ -13,7 +13,7 @@ import { InvalidMachineConfigurationError, RequeueAfterError } from '../../../li
 import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
 import { currentCloudCallContext, type CloudCallContext } from '../../../lib/cloud/call-context.js';
 import { CloudRateLimitedError } from '../../../lib/cloud/deferred-turns.js';
-import { machine, machineEnv, NS } from './fixtures.js';
+import { machine, machineEnv, NS, rctx, recordingLog } from './fixtures.js';
 import { serverError } from './memory-kube.js';
 
 const cond = (m: Machine | undefined, type: string): Condition | undefined =>
@@ -242,6 +242,23 @@ describe('machine controller reconcile', () => {
       const before = a.calls.length;
       await env.reconcile('m1');
       expect(a.calls.length).to.equal(before);
+    });
+
+    it('logs a failed create at warning level with the error, as the reference does, whether or not it is terminal', async () => {
+      const a = new FakeActuator();
+      const env = machineEnv(a);
+      await env.client.create(Machines, machine('m1'));
+      await env.client.create(Machines, machine('m2'));
+      const { log, lines } = recordingLog();
+      a.failNext('create', new InvalidMachineConfigurationError('user data is over the limit'));
+      await env.reconciler.reconcile({ namespace: NS, name: 'm1' }, { ...rctx(), log });
+      a.failNext('create', new Error('throttled'));
+      await env.reconciler.reconcile({ namespace: NS, name: 'm2' }, { ...rctx(), log }).catch(() => undefined);
+      const warned = lines.filter((l) => l.level === 'warn' && l.msg === 'failed to create machine');
+      expect(warned.map((l) => l.fields)).to.deep.equal([
+        { error: 'user data is over the limit' },
+        { error: 'throttled' },
+      ]);
     });
 
     it('reaches the actuator and marks the machine Failed when its providerSpec nests 10,000 levels deep', async () => {
