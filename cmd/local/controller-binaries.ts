@@ -57,11 +57,12 @@ export function localArgs(
   cloud: LocalCloud,
   o: LocalArgsOptions,
 ): string[] {
+  const serve = o.servePorts?.[binary.name];
   const args = [
     `--kubeconfig=${o.kubeconfigPath}`,
     `--namespace=${LOCAL_NAMESPACE}`,
-    '--metrics-bind-address=0',
-    '--health-addr=',
+    `--metrics-bind-address=${serve ? `127.0.0.1:${serve.metrics}` : '0'}`,
+    `--health-addr=${serve ? `127.0.0.1:${serve.health}` : ''}`,
     '--graceful-shutdown-timeout=5s',
     `--v=${o.verbosity}`,
   ];
@@ -96,6 +97,8 @@ export interface LocalArgsOptions {
   webhook?: { certDir: string; port: number };
   /** Per binary name: the loopback port of its profiling endpoints (--enable-pprof); none when absent. */
   pprofPorts?: Record<string, number>;
+  /** Per binary name: the loopback ports of its /metrics and of its /healthz and /readyz; neither served when absent. */
+  servePorts?: Record<string, { metrics: number; health: number }>;
 }
 
 export interface ControllerBinariesOptions {

@@ -106,7 +106,14 @@ export interface Endpoints {
   binaries: BinaryCommand[];
   /** With pprof: per binary, the base URL of its profiling endpoints (…/debug/pprof/profile, …/heap). */
   pprof?: Record<string, string>;
+  /** Unless controllers 'none': per binary, the URL of its Prometheus /metrics. */
+  metrics?: Record<string, string>;
+  /** Unless controllers 'none': per binary, the base URL of its /healthz and /readyz. */
+  health?: Record<string, string>;
 }
+
+const urlsOf = <T>(ports: Record<string, T>, url: (port: T) => string): Record<string, string> =>
+  Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, url(port)]));
 
 export interface LocalEnvironment {
   provider: LocalProvider;
@@ -260,13 +267,19 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     const mode = opts.controllers ?? 'in-process';
     const pprofPorts: Record<string, number> = {};
     if (opts.pprof) for (const b of binariesOf(provider)) pprofPorts[b.name] = await freeLoopbackPort();
+    // Running binaries serve metrics and health as in a cluster, each on a loopback port of its own; the command
+    // lines `--controllers none` lists keep them off, for whoever runs them to choose.
+    const servePorts: Record<string, { metrics: number; health: number }> = {};
+    if (mode !== 'none')
+      for (const b of binariesOf(provider))
+        servePorts[b.name] = { metrics: await freeLoopbackPort(), health: await freeLoopbackPort() };
     const { commands, running, processes } = await startControllerBinaries({
       provider,
       cloud,
       root,
       stateDir,
       mode,
-      args: { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook, pprofPorts },
+      args: { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook, pprofPorts, servePorts },
       logStream,
       logger,
       env: opts.env ?? process.env,
@@ -301,11 +314,15 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       provider: provider.name,
       cloud: { [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region } },
       binaries: commands,
+      ...(Object.keys(servePorts).length > 0
+        ? {
+            metrics: urlsOf(servePorts, (p) => `http://127.0.0.1:${p.metrics}/metrics`),
+            health: urlsOf(servePorts, (p) => `http://127.0.0.1:${p.health}`),
+          }
+        : {}),
       ...(Object.keys(pprofPorts).length > 0
         ? {
-            pprof: Object.fromEntries(
-              Object.entries(pprofPorts).map(([name, port]) => [name, `http://127.0.0.1:${port}/debug/pprof`]),
-            ),
+            pprof: urlsOf(pprofPorts, (port) => `http://127.0.0.1:${port}/debug/pprof`),
           }
         : {}),
     };

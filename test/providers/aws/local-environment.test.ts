@@ -70,6 +70,28 @@ describe('the local environment with --provider aws', function () {
     expect(cpu.nodes.length).to.be.greaterThan(1);
   });
 
+  it("serves each running binary's /metrics and health on loopback ports of its own, listed in endpoints.json", async () => {
+    const names = ['machine-api-provider-aws', 'machine-healthcheck', 'machineset-controller', 'nodelink-controller'];
+    const { metrics = {}, health = {} } = env!.endpoints;
+    expect(Object.keys(metrics).sort()).to.deep.equal([...names].sort());
+    expect(Object.keys(health).sort()).to.deep.equal([...names].sort());
+    for (const name of names) {
+      const text = await (await fetch(metrics[name]!)).text();
+      expect(text, name).to.contain('rest_client_requests_total{');
+      expect(text, name).to.contain('controller_runtime_active_workers{');
+      expect(await (await fetch(`${health[name]}/healthz/ping`)).text(), name).to.equal('ok');
+      const ready = await eventually(
+        `${name} ready`,
+        async () => {
+          const res = await fetch(`${health[name]}/readyz?verbose`);
+          return res.status === 200 ? res.text() : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
+      expect(ready, name).to.contain('[+]ping ok');
+    }
+  });
+
   it('puts the interruptible-instance label on the Node of a spot Machine', async () => {
     const client = env!.client;
     const set = await client.get(MachineSets, { namespace: NS, name: 'worker-us-east-1a' });
