@@ -136,7 +136,7 @@ export class ListingSnapshot<V> {
   }
 
   /** Drops what was seen of every key the predicate matches, e.g. every key of one instance. */
-  forgetMatching(match: Match<V>): void {
+  forgetMatching(match: (key: string, value: V) => boolean): void {
     for (const [k, e] of this.snapshot) if (match(k, e.value)) this.snapshot.delete(k);
     for (const forgotten of this.inFlight) forgotten.push(match);
   }

@@ -85,7 +85,8 @@ function parseProxy(variable: string, value: string | undefined): URL | undefine
 }
 
 type ConnectCallback = (err: Error | null, stream: Duplex) => void;
-type ConnectOptions = ConnectionOptions & { host?: string; port?: number | string };
+/** Where and how OutboundHttp.connect opens a connection: node's TLS options plus the target host and port. */
+export type OutboundConnectOptions = ConnectionOptions & { host?: string; port?: number | string };
 
 export class OutboundHttp {
   private readonly httpsProxy?: URL;
@@ -147,7 +148,7 @@ export class OutboundHttp {
   }
 
   /** Opens the transport for one connection: direct or through the proxy; TLS verified against `ca`. */
-  async connect(options: ConnectOptions, secure: boolean): Promise<Duplex> {
+  async connect(options: OutboundConnectOptions, secure: boolean): Promise<Duplex> {
     const host = options.host ?? 'localhost';
     const port = Number(options.port) || (secure ? 443 : 80);
     const proxy = this.proxyForHost(secure, host, port);
@@ -203,7 +204,7 @@ class RoutingHttpAgent extends HttpAgent {
   }
 
   override createConnection(options: ClientRequestArgs, callback?: ConnectCallback): undefined {
-    handOver(this.outbound.connect(options as ConnectOptions, false), callback);
+    handOver(this.outbound.connect(options as OutboundConnectOptions, false), callback);
     return undefined;
   }
 }
@@ -217,7 +218,7 @@ class RoutingHttpsAgent extends HttpsAgent {
   }
 
   override createConnection(options: HttpsRequestOptions, callback?: ConnectCallback): undefined {
-    handOver(this.outbound.connect(options as ConnectOptions, true), callback);
+    handOver(this.outbound.connect(options as OutboundConnectOptions, true), callback);
     return undefined;
   }
 }

@@ -155,7 +155,7 @@ export class ObjectReader {
 
   constructor(
     private readonly reader: SpecReader,
-    private readonly value: Json,
+    private readonly value: Record<string, unknown>,
     readonly path: string,
   ) {}
 

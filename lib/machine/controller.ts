@@ -6,7 +6,8 @@ import type { KubeObject } from '../apis/meta.js';
 import type { Actuator } from './actuator.js';
 import { DrainReconciler } from './drain/drain-reconciler.js';
 import { NodeDrainer, type DrainOptions } from './drain/node-drainer.js';
-import { MachineReconciler, type MachineReconcilerDeps } from './machine-reconciler.js';
+import { MachineReconciler } from './machine-reconciler.js';
+import type { TerminationFollowPolicy } from '../cloud/termination-follower.js';
 import { machineMetricsFor, MachineMetrics } from './metrics.js';
 import { watchReferencedSecrets } from './secret-watch.js';
 
@@ -41,7 +42,7 @@ export interface MachineControllerOptions {
   /** Where phase-transition and instance-failure metrics go; default the manager's registry. */
   metrics?: MachineMetrics;
   /** How often a deleted Machine's terminating instance is looked at; default 1 s, growing to 10 s. */
-  terminationFollow?: MachineReconcilerDeps['terminationFollow'];
+  terminationFollow?: Partial<TerminationFollowPolicy>;
   /**
    * How long a create the cloud refuses for want of capacity or quota is retried, from the first refusal,
    * before the Machine goes Failed with InsufficientResources; 0 fails it at once. Default 2 min.

@@ -7,7 +7,7 @@ import type { JSONSchemaProps } from './schema/index.js';
 import { ruleCompileCauses } from './schema/cel/crd-rules.js';
 import type { PrinterColumn } from './table.js';
 
-interface CRDVersion {
+export interface CRDVersion {
   name?: string;
   served?: boolean;
   storage?: boolean;
