@@ -24,6 +24,8 @@ export interface BinaryProcessesOptions {
   logger: Logger;
   /** Called before each start of a binary (the first and every restart). */
   beforeStart?: (name: string) => void;
+  /** Called after each start of a binary with its new pid (the first and every restart). */
+  onStarted?: (name: string, pid: number) => void;
   /** Wait before starting an exited binary again (default 1 s), so a binary failing at once does not spin. */
   restartDelayMs?: number;
   /** How long a binary has to exit after SIGTERM before SIGKILL (default 10 s). */
@@ -97,6 +99,7 @@ export class BinaryProcesses {
     b.child = child;
     b.starts++;
     this.opts.logger.info('controller binary started', { binary: name, pid: child.pid, starts: b.starts });
+    if (child.pid !== undefined) this.opts.onStarted?.(name, child.pid);
     b.exited = new Promise<void>((resolve) => {
       child.once('close', (code, signal) => {
         log.end();

@@ -31,6 +31,8 @@ export interface BinaryCommand {
   cwd: string;
   /** argv, starting with the node executable. */
   command: string[];
+  /** In endpoints.json, with controllers run as processes: the running process's pid, rewritten at each restart. */
+  pid?: number;
 }
 
 export interface RunningBinary {
@@ -116,6 +118,8 @@ export interface ControllerBinariesOptions {
   machineController?: PrepareOptions['machineController'];
   /** Runs before each child process starts (with RBAC: mints a fresh ServiceAccount token). */
   beforeStart: () => void;
+  /** With mode processes: called with a binary's pid at each of its starts. */
+  onStarted?: (name: string, pid: number) => void;
   /** Each started binary registers how to stop it here. */
   undo: Array<() => Promise<void> | void>;
 }
@@ -159,6 +163,7 @@ export async function startControllerBinaries(o: ControllerBinariesOptions): Pro
       env: o.env,
       logger: logger.child({ component: 'binary-processes' }),
       beforeStart: o.beforeStart,
+      onStarted: o.onStarted,
     });
     processes.start();
     const started = processes;

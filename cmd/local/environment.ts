@@ -273,6 +273,15 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     if (mode !== 'none')
       for (const b of binariesOf(provider))
         servePorts[b.name] = { metrics: await freeLoopbackPort(), health: await freeLoopbackPort() };
+    // endpoints.json names each running binary's pid, rewritten when the supervisor restarts one.
+    const pids = new Map<string, number>();
+    const written: { endpoints?: Endpoints } = {};
+    const writeEndpoints = (): void => {
+      const { endpoints } = written;
+      if (!endpoints) return;
+      const binaries = endpoints.binaries.map((b) => (pids.has(b.name) ? { ...b, pid: pids.get(b.name) } : b));
+      writeFileSync(endpointsPath, `${JSON.stringify({ ...endpoints, binaries }, null, 2)}\n`, { mode: 0o600 });
+    };
     const { commands, running, processes } = await startControllerBinaries({
       provider,
       cloud,
@@ -285,6 +294,10 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       env: opts.env ?? process.env,
       machineController: opts.machineController,
       beforeStart: mintServiceAccountKubeconfig,
+      onStarted: (name, pid) => {
+        pids.set(name, pid);
+        writeEndpoints();
+      },
       undo,
     });
 
@@ -326,7 +339,8 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
           }
         : {}),
     };
-    writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
+    written.endpoints = endpoints;
+    writeEndpoints();
     writeStateDirRecord(stateDir, {
       provider: provider.name,
       ports: { apiServer: Number(new URL(controlPlane.url).port), cloud: Number(new URL(cloud.endpoint).port) },

@@ -196,6 +196,12 @@ describe('the local environment with --rbac', function () {
         intervalMs: 100,
       });
       expect(pid).to.be.greaterThan(1);
+      // endpoints.json names the running process, before and after the restart.
+      const listedPid = () =>
+        (
+          JSON.parse(readFileSync(env!.endpointsPath, 'utf8')) as { binaries: Array<{ name: string; pid?: number }> }
+        ).binaries.find((b) => b.name === 'machineset-controller')?.pid;
+      expect(listedPid()).to.equal(pid);
       process.kill(pid, 'SIGKILL');
       await eventually(
         'machineset-controller started again',
@@ -203,6 +209,7 @@ describe('the local environment with --rbac', function () {
         { timeoutMs: 30_000, intervalMs: 100 },
       );
       expect(msc().pid).to.not.equal(pid);
+      expect(listedPid()).to.equal(msc().pid);
       expect(tokenOf()).to.not.equal(tokenBefore);
       await client.patch(MachineSets, { namespace: NS, name: SET }, { type: 'merge', body: { spec: { replicas: 4 } } });
       await waitForMachines(client, { namespace: NS, count: 4, phase: 'Running', timeoutMs: 120_000, intervalMs: 250 });
