@@ -138,7 +138,9 @@ export const awsBench: BenchProvider = {
     { match: 'RunInstances', burst: 1000, ratePerSecond: 2, perAction: false },
   ],
   async startEmulator(o) {
+    // The planted key is the account's, so the calls are signed with it and the scan can look for it.
     const emu = await startEc2Emulator({
+      accessKeys: [{ accessKeyId: SECRET_VALUES.accessKeyId, secretAccessKey: SECRET_VALUES.secretAccessKey }],
       clusterId: o.clusterId,
       seed: o.seed,
       timings: { bootMs: o.bootDelayMs },

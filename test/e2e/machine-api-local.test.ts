@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { EMULATOR_ACCESS_KEY } from '../../providers/aws/emulator/index.js';
 import { hasKubectl, kubectlOutput } from './support/kubectl.js';
 import { eventually, LocalProcess, processRunning } from './support/local-process.js';
 
@@ -54,7 +55,7 @@ describe('machine-api-local (npm start) end to end', function () {
     const ec2 = new EC2Client({
       endpoint: endpoints.cloud.aws.endpoint,
       region: endpoints.cloud.aws.region,
-      credentials: { accessKeyId: 'AKIALOCALEMULATOR000', secretAccessKey: 'x' },
+      credentials: { ...EMULATOR_ACCESS_KEY },
     });
     try {
       const out = await ec2.send(
