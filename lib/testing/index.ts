@@ -8,6 +8,7 @@ export * from './test-env.js';
 export * from './provider-test-bed.js';
 export * from './provider-fixtures.js';
 export * from './missing-secret-scenario.js';
+export * from './refused-credentials-scenario.js';
 export * from './capacity-scenario.js';
 export { echoContext } from './echo-context.js';
 export * from './example-provider/index.js';

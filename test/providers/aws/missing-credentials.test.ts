@@ -1,9 +1,11 @@
 // The AWS provider binary's wiring, in-process, against the EC2 emulator: what a missing credentials
-// Secret does to a new Machine and to a deleting one, and how fast they recover once it is there.
+// Secret, or one whose key EC2 refuses, does to a new Machine and to a deleting one, and how fast they recover
+// once it is fixed.
 import type { Machine, Secret } from '../../../lib/index.js';
 import {
   WAIT_FOR_SECRET_EVENTS,
   describeMissingCredentialsSecret,
+  describeRefusedCredentialsSecret,
   machineFor,
   startProviderTestBed,
 } from '../../../lib/testing/index.js';
@@ -16,7 +18,7 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
   this.timeout(120_000);
   const credentials = defaultSecrets().find((s) => s.metadata.name === 'aws-cloud-credentials')!;
 
-  describeMissingCredentialsSecret('aws', async () => {
+  const setup = async () => {
     const emu = await startEc2Emulator({ clusterId: CLUSTER_ID, timings: { bootMs: 50, terminateMs: 50, stopMs: 50 } });
     const bed = await startProviderTestBed({
       namespace: NAMESPACE,
@@ -56,10 +58,17 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
               i.state !== 'terminated' &&
               i.state !== 'shutting-down',
           ).length,
+      refusedCredentialsSecret: (name: string): Secret => ({
+        metadata: { namespace: NAMESPACE, name },
+        stringData: { aws_access_key_id: 'AKIAREVOKEDKEY00000', aws_secret_access_key: 'revoked-secret' },
+      }),
+      refusalCode: 'AuthFailure',
       cleanup: async () => {
         await bed.stop();
         await emu.stop();
       },
     };
-  });
+  };
+  describeMissingCredentialsSecret('aws', setup);
+  describeRefusedCredentialsSecret('aws', setup);
 });

@@ -11,7 +11,7 @@ import {
 } from '../../../../providers/aws/emulator/index.js';
 import { DescribeTargetGroupsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { startAdminServer } from '../../../../lib/testing/index.js';
-import { awsError, ec2Client, elbv2Client, workerLaunch } from './ec2-test-env.js';
+import { awsError, elbv2Client, workerLaunch } from './ec2-test-env.js';
 
 interface RawReply {
   status: number;
@@ -240,7 +240,7 @@ describe('EC2 emulator: credentials check', () => {
         headers: { 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: r.status, body: (await r.json()) as unknown };
+      return { status: r.status, body: await r.json() };
     };
     const rotated = { accessKeyId: 'AKIAROTATED0001', secretAccessKey: 'rotated-secret' };
     const ec2 = await client(emu, rotated);

@@ -1,0 +1,53 @@
+// A cloud that refuses the credentials a Machine's providerSpec names (a wrong or revoked key, a rotated secret)
+// is something only the person who owns the Secret can fix, so every report of it names that Secret. The
+// refusal is retried like any other error: clients are rebuilt when the Secret's content changes, so the first
+// reconcile after the fix goes through.
+import type { Machine } from '../apis/machine-types.js';
+import type { EventRecorder } from '../client/event-recorder.js';
+
+/** Errors are objects the provider may not own, so the Secret rides beside them rather than on them. */
+const refusedSecrets = new WeakMap<object, string>();
+
+/** The "namespace/name" of the credentials Secret the Machine's providerSpec names; undefined when none. */
+export function credentialsSecretOf(machine: Machine): string | undefined {
+  const value = machine.spec?.providerSpec?.value as { credentialsSecret?: { name?: unknown } } | undefined;
+  const name = value?.credentialsSecret?.name;
+  return typeof name === 'string' && name !== '' ? `${machine.metadata.namespace ?? ''}/${name}` : undefined;
+}
+
+/** Marks `err` as the cloud refusing the credentials of `secret` ("namespace/name"). */
+export function markRefusedCredentials(err: unknown, secret: string): void {
+  if (typeof err === 'object' && err !== null && !refusedSecrets.has(err)) refusedSecrets.set(err, secret);
+}
+
+/** The Secret whose credentials the cloud refused with `err`, if it did. */
+export function refusedCredentialsSecret(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null ? refusedSecrets.get(err) : undefined;
+}
+
+/** What an event adds to the cloud's error when it refused the Secret's credentials. */
+export function refusedCredentialsNote(secret: string): string {
+  return `the cloud refused the credentials in Secret ${secret}; fix the Secret and the next reconcile uses them`;
+}
+
+/**
+ * When `err` is a refusal of the Machine's credentials: a Failed<verb> Warning event naming the Secret. For
+ * failures outside the actuator's create, update and delete, which report their own.
+ */
+export function reportRefusedCredentials(
+  machine: Machine,
+  err: unknown,
+  verb: 'Create' | 'Update' | 'Delete',
+  events: EventRecorder,
+  describe: (err: unknown) => string,
+): void {
+  const secret = refusedCredentialsSecret(err);
+  if (!secret) return;
+  events.event(
+    machine,
+    'Warning',
+    `Failed${verb}`,
+    verb,
+    `${machine.metadata.name ?? ''}: ${describe(err)}; ${refusedCredentialsNote(secret)}`,
+  );
+}
