@@ -1,9 +1,11 @@
 // The IBM Cloud provider binary's wiring, in-process, against the VPC emulator: what a missing credentials
-// Secret does to a new Machine and to a deleting one, and how fast they recover once it is there.
+// Secret, or one whose API key IAM does not know, does to a new Machine and to a deleting one, and how fast
+// they recover once it is fixed.
 import type { Machine, Secret } from '../../../lib/index.js';
 import {
   WAIT_FOR_SECRET_EVENTS,
   describeMissingCredentialsSecret,
+  describeRefusedCredentialsSecret,
   machineFor,
   startProviderTestBed,
 } from '../../../lib/testing/index.js';
@@ -14,7 +16,7 @@ import { CLUSTER_ID, CREDENTIALS_SECRET, NAMESPACE, defaultSecrets, ibmSpec } fr
 describe('machine-api-provider-ibmcloud on the local control plane and the VPC emulator', function () {
   this.timeout(120_000);
 
-  describeMissingCredentialsSecret('ibmcloud', async () => {
+  const setup = async () => {
     const emu = await startIbmVpcEmulator({
       clusterId: CLUSTER_ID,
       timings: { provisionMs: 20, bootMs: 50, deleteMs: 50, stopMs: 50 },
@@ -58,10 +60,17 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
       }),
       liveInstances: (m: Machine) =>
         emu.instances().filter((i) => i.name === m.metadata.name && i.status !== 'deleting').length,
+      refusedCredentialsSecret: (name: string): Secret => ({
+        metadata: { namespace: NAMESPACE, name },
+        stringData: { ibmcloud_api_key: 'deleted-apikey-not-known-to-iam' },
+      }),
+      refusalCode: 'BXNIM0415E',
       cleanup: async () => {
         await bed.stop();
         await emu.stop();
       },
     };
-  });
+  };
+  describeMissingCredentialsSecret('ibmcloud', setup);
+  describeRefusedCredentialsSecret('ibmcloud', setup);
 });
