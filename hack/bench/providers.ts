@@ -9,6 +9,7 @@ import { DEFAULT_GCE_RATE_LIMITS } from '../../providers/gcp/index.js';
 import { DEFAULT_IBM_RATE_LIMITS } from '../../providers/ibmcloud/index.js';
 import { DEFAULT_PROJECT, startGceEmulator } from '../../providers/gcp/emulator/index.js';
 import { startIbmVpcEmulator } from '../../providers/ibmcloud/emulator/index.js';
+import { benchServiceAccountKey } from './service-account-key.js';
 import { addAwsLoadBalancer, addGcpTargetPool, type BenchLoadBalancer } from './load-balancers.js';
 
 export const PROVIDER_NAMES = ['aws', 'gcp', 'ibmcloud'] as const;
@@ -215,6 +216,7 @@ export const gcpBench: BenchProvider = {
   async startEmulator(o) {
     // The emulator seeds <clusterId>-network and <clusterId>-worker-subnet in DEFAULT_PROJECT.
     const emu = await startGceEmulator({
+      serviceAccountKeys: [benchServiceAccountKey()],
       project: DEFAULT_PROJECT,
       clusterId: o.clusterId,
       bootDelayMs: o.bootDelayMs,
@@ -240,19 +242,9 @@ export const gcpBench: BenchProvider = {
       kind: 'Secret',
       metadata: { name: 'gcp-cloud-credentials', namespace },
       type: 'Opaque',
-      // A fake service account (as in manifests/samples/gcp); a plain-http endpoint never gets it sent.
-      stringData: {
-        'service_account.json': JSON.stringify({
-          type: 'service_account',
-          project_id: DEFAULT_PROJECT,
-          private_key_id: '0123456789abcdef0123456789abcdef01234567',
-          private_key: `-----BEGIN PRIVATE KEY-----\n${Buffer.from(SECRET_VALUES.secretAccessKey).toString('base64')}\n-----END PRIVATE KEY-----\n`,
-          client_email: `machine-api@${DEFAULT_PROJECT}.iam.gserviceaccount.com`,
-          client_id: '100000000000000000001',
-          auth_uri: 'https://accounts.google.com/o/oauth2/auth',
-          token_uri: 'https://oauth2.googleapis.com/token',
-        }),
-      },
+      // A key made for this run, which the emulator knows: the provider signs its calls with it (the scan
+      // looks for its private key body and id).
+      stringData: { 'service_account.json': JSON.stringify(benchServiceAccountKey()) },
     },
     userDataSecret(namespace),
   ],

@@ -31,3 +31,9 @@ export { SELF_LINK_BASE } from './links.js';
 export type { ThrottleStatus } from './wire.js';
 export type * from './model.js';
 export { TokenService, OAUTH_TOKEN_PATH, STS_TOKEN_PATH, type TokenCalls, type TokenKind } from './token-service.js';
+export {
+  EMULATOR_SERVICE_ACCOUNT_KEY,
+  ServiceAccountKeys,
+  type JwtCheck,
+  type ServiceAccountKeyInput,
+} from './service-account-keys.js';

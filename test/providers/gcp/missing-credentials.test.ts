@@ -1,22 +1,39 @@
 // The GCP provider binary's wiring, in-process, against the GCE emulator: what a missing credentials
-// Secret does to a new Machine and to a deleting one, and how fast they recover once it is there.
+// Secret, or one whose key GCE does not know, does to a new Machine and to a deleting one, and how fast they
+// recover once it is fixed.
+import { generateKeyPairSync } from 'node:crypto';
 import type { Machine, Secret } from '../../../lib/index.js';
 import {
   WAIT_FOR_SECRET_EVENTS,
   describeMissingCredentialsSecret,
+  describeRefusedCredentialsSecret,
   machineFor,
   startProviderTestBed,
 } from '../../../lib/testing/index.js';
 import { wireGcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
 import { startGceEmulator } from '../../../providers/gcp/emulator/index.js';
-import { CLUSTER_ID, NAMESPACE, defaultSecrets, gcpSpec } from './fixtures.js';
+import { CLUSTER_ID, FAKE_SERVICE_ACCOUNT, NAMESPACE, defaultSecrets, gcpSpec } from './fixtures.js';
 
 describe('machine-api-provider-gcp on the local control plane and the GCE emulator', function () {
   this.timeout(120_000);
   const credentials = defaultSecrets().find((s) => s.metadata.name === 'gcp-cloud-credentials')!;
+  // A key of the same account that the project does not have (deleted, or never created).
+  const unknownKey = {
+    ...FAKE_SERVICE_ACCOUNT,
+    private_key_id: 'ffffffffffffffffffffffffffffffffffffffff',
+    private_key: generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
+  };
 
-  describeMissingCredentialsSecret('gcp', async () => {
-    const emu = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 50, stopDelayMs: 50, deleteDelayMs: 50 });
+  const setup = async () => {
+    const emu = await startGceEmulator({
+      requireAuth: true,
+      clusterId: CLUSTER_ID,
+      bootDelayMs: 50,
+      stopDelayMs: 50,
+      deleteDelayMs: 50,
+    });
     const bed = await startProviderTestBed({
       namespace: NAMESPACE,
       secrets: defaultSecrets(),
@@ -51,10 +68,17 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
           .listInstances()
           .filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating' && i.state !== 'terminated')
           .length,
+      refusedCredentialsSecret: (name: string): Secret => ({
+        metadata: { namespace: NAMESPACE, name },
+        stringData: { 'service_account.json': JSON.stringify(unknownKey) },
+      }),
+      refusalCode: 'Request had invalid authentication credentials',
       cleanup: async () => {
         await bed.stop();
         await emu.stop();
       },
     };
-  });
+  };
+  describeMissingCredentialsSecret('gcp', setup);
+  describeRefusedCredentialsSecret('gcp', setup);
 });
