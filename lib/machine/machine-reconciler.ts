@@ -223,7 +223,7 @@ export class MachineReconciler implements Reconciler {
       );
       const verb = isMachineProvisioned(draft.machine) ? 'Update' : 'Create';
       reportMissingSecret(draft.machine, err, verb, d.events, d.clock.now());
-      reportRefusedCredentials(draft.machine, err, verb, d.events, messageOf);
+      reportRefusedCredentials(draft.machine, err, verb, d.events);
       await this.status.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
       const after = requeueAfterOf(err);
       if (after !== undefined) return { requeueAfterMs: after };

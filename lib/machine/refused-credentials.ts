@@ -5,8 +5,11 @@
 import type { Machine } from '../apis/machine-types.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 
-/** Errors are objects the provider may not own, so the Secret rides beside them rather than on them. */
-const refusedSecrets = new WeakMap<object, string>();
+/**
+ * Errors are objects the provider may not own, so the Secret (and the provider's words for the refusal) ride
+ * beside them rather than on them.
+ */
+const refusals = new WeakMap<object, { secret: string; described: string }>();
 
 /** The "namespace/name" of the credentials Secret the Machine's providerSpec names; undefined when none. */
 export function credentialsSecretOf(machine: Machine): string | undefined {
@@ -15,14 +18,17 @@ export function credentialsSecretOf(machine: Machine): string | undefined {
   return typeof name === 'string' && name !== '' ? `${machine.metadata.namespace ?? ''}/${name}` : undefined;
 }
 
-/** Marks `err` as the cloud refusing the credentials of `secret` ("namespace/name"). */
-export function markRefusedCredentials(err: unknown, secret: string): void {
-  if (typeof err === 'object' && err !== null && !refusedSecrets.has(err)) refusedSecrets.set(err, secret);
+/**
+ * Marks `err` as the cloud refusing the credentials of `secret` ("namespace/name"); `described` is the refusal
+ * in the provider's words (its cloud's code and message).
+ */
+export function markRefusedCredentials(err: unknown, secret: string, described: string): void {
+  if (typeof err === 'object' && err !== null && !refusals.has(err)) refusals.set(err, { secret, described });
 }
 
 /** The Secret whose credentials the cloud refused with `err`, if it did. */
 export function refusedCredentialsSecret(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null ? refusedSecrets.get(err) : undefined;
+  return typeof err === 'object' && err !== null ? refusals.get(err)?.secret : undefined;
 }
 
 /** What an event adds to the cloud's error when it refused the Secret's credentials. */
@@ -39,15 +45,14 @@ export function reportRefusedCredentials(
   err: unknown,
   verb: 'Create' | 'Update' | 'Delete',
   events: EventRecorder,
-  describe: (err: unknown) => string,
 ): void {
-  const secret = refusedCredentialsSecret(err);
-  if (!secret) return;
+  const r = typeof err === 'object' && err !== null ? refusals.get(err) : undefined;
+  if (!r) return;
   events.event(
     machine,
     'Warning',
     `Failed${verb}`,
     verb,
-    `${machine.metadata.name ?? ''}: ${describe(err)}; ${refusedCredentialsNote(secret)}`,
+    `${machine.metadata.name ?? ''}: ${r.described}; ${refusedCredentialsNote(r.secret)}`,
   );
 }

@@ -222,7 +222,7 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
     } catch (err) {
       const secret = credentialsSecretOf(machine);
       if (secret && causeChain(err).some((e) => this.settings.refusesCredentials?.(e)))
-        markRefusedCredentials(err, secret);
+        markRefusedCredentials(err, secret, this.settings.describeError(err));
       throw err;
     }
   }
