@@ -52,8 +52,9 @@ export interface GceEmulatorOptions extends CloudEmulatorOptions<GceWorld, GceTi
   /** Status of throttling answers: 403 rateLimitExceeded (default) or 429. */
   throttleStatus?: ThrottleStatus;
   /**
-   * Compute calls must carry a bearer token the emulator's token service issued and that has not expired (401
-   * otherwise, as GCE answers). Off by default: a plain-http endpoint gets no credentials from the provider.
+   * Compute calls must carry a bearer token the emulator's token service issued, or a self-signed JWT of a known
+   * key, not expired (401 otherwise, as GCE answers). Off by default, for clients built without credentials;
+   * `npm start` turns it on (the provider signs its calls to a loopback endpoint with the Secret's key).
    */
   requireAuth?: boolean;
   /** Lifetime of the tokens the token service issues (default 3600 s). */
