@@ -2,7 +2,7 @@
 // machine-api-envtest: runs the local control plane until SIGTERM/SIGINT. Writes the kubeconfig
 // when ready and prints the server URL on stdout (one line), so scripts can wait for it.
 import { Command, InvalidArgumentError } from 'commander';
-import { startControlPlane } from '../lib/envtest/index.js';
+import { startControlPlane } from '../sim/apiserver/index.js';
 
 function parsePort(v: string): number {
   const n = Number(v);

@@ -13,8 +13,8 @@ import {
   type KubeClient,
   type Logger,
 } from '../../lib/index.js';
-import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
-import { KubeletSimulator, startAdminServer } from '../../lib/testing/index.js';
+import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../sim/apiserver/index.js';
+import { KubeletSimulator, startAdminServer } from '../../sim/kit/index.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
 import type { PrepareOptions } from './local-binary.js';
 import {

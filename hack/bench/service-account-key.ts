@@ -2,7 +2,7 @@
 // and held by the credentials Secret, so the provider signs its calls with it and the secret scan can look for
 // its private key body and id.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { DEFAULT_PROJECT, type ServiceAccountKeyInput } from '../../providers/gcp/emulator/index.js';
+import { DEFAULT_PROJECT, type ServiceAccountKeyInput } from '../../sim/gcp/index.js';
 
 let benchKey: (ServiceAccountKeyInput & Record<string, string>) | undefined;
 

@@ -66,12 +66,18 @@ export function safeStringify(value: unknown): string {
   });
 }
 
+/**
+ * An error's message followed by its causes'. A cause whose message the text already holds is left out: an
+ * error that wraps another usually repeats its message (`failed to sync machines: DELETE ...: socket hang
+ * up`), and printing the chain in full would say the same thing once per level.
+ */
 function errorText(err: Error): string {
-  const parts = [err.message];
+  let text = err.message;
   let cause: unknown = err.cause;
   for (let depth = 0; cause !== undefined && depth < 5; depth++) {
-    parts.push(cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : JSON.stringify(cause));
+    const message = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : JSON.stringify(cause);
+    if (!text.includes(message)) text += `: ${message}`;
     cause = cause instanceof Error ? cause.cause : undefined;
   }
-  return parts.join(': ');
+  return text;
 }

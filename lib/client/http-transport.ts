@@ -1,5 +1,8 @@
 // Raw HTTP to the API server with the kubeconfig's credentials: plain node:http(s) with keep-alive, a
 // client-side QPS limit, Status bodies turned into ApiError, and network failures left as plain errors.
+// Idle kept-alive connections are let go after ClientIdleTimeoutMs, before a server closes them, and a
+// request that a reused connection failed before its reply arrived is sent again on another connection
+// when that is provably safe (replay-safety.ts).
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
@@ -8,11 +11,13 @@ import { TLSSocket } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Status } from '../apis/meta.js';
 import type { Clock } from '../base/clock.js';
+import { ClientIdleTimeoutMs } from '../base/http-keep-alive.js';
 import { RealClock } from '../base/real-clock.js';
 import type { TokenBucket } from '../base/token-bucket.js';
 import { abortError } from '../base/real-clock.js';
 import { linkedAbort } from '../base/linked-abort.js';
 import { ApiError } from './errors.js';
+import { isReplaySafe } from './replay-safety.js';
 import type { WriteFence } from './write-fence.js';
 
 export interface TransportOptions {
@@ -23,11 +28,22 @@ export interface TransportOptions {
   clock?: Clock;
   /** Asked right before every write is sent; when it throws, the write never leaves this process. */
   writeFence?: WriteFence;
+  /** How long an idle kept-alive connection is kept for reuse; default ClientIdleTimeoutMs (30 s). */
+  idleConnectionTimeoutMs?: number;
 }
 
 export class RequestTimeoutError extends Error {
   override readonly name = 'RequestTimeoutError';
 }
+
+/**
+ * A connection kept alive from an earlier request failed this one before its reply arrived: most often
+ * the server closed it as idle just as the request went out. Its message is the plain connection error's.
+ */
+class ReusedConnectionError extends Error {}
+
+/** The error codes of a connection the other end closed or reset. */
+const ConnectionClosedCodes = new Set(['ECONNRESET', 'EPIPE']);
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -88,7 +104,22 @@ export class HttpTransport {
     return res;
   }
 
+  /**
+   * Sends the request; when a reused keep-alive connection fails it before its reply arrives and the
+   * request is safe to replay, sends it again (each failed connection is destroyed, and one that was just
+   * opened ends the replays, so this stops).
+   */
   private async send(spec: RequestSpec): Promise<IncomingMessage> {
+    for (;;) {
+      try {
+        return await this.sendOnce(spec);
+      } catch (err) {
+        if (!(err instanceof ReusedConnectionError) || !isReplaySafe(spec) || spec.signal?.aborted) throw err;
+      }
+    }
+  }
+
+  private async sendOnce(spec: RequestSpec): Promise<IncomingMessage> {
     const options: https.RequestOptions = {};
     await this.kubeConfig.applyToHTTPSOptions(options);
     const agent = this.sharedAgent(options.agent);
@@ -117,10 +148,16 @@ export class HttpTransport {
         { method: spec.method, headers, agent, auth: options.auth, signal: spec.signal },
         resolve,
       );
-      req.on('error', (err) => {
+      req.on('error', (err: NodeJS.ErrnoException) => {
         if (refused) return;
-        if (spec.signal?.aborted) reject(abortError(spec.signal));
-        else reject(new Error(`${spec.method} ${url.pathname}: ${err.message}`, { cause: err }));
+        if (spec.signal?.aborted) {
+          reject(abortError(spec.signal));
+          return;
+        }
+        // Rejected only when no reply has started (the promise is settled by then otherwise).
+        const reused = req.reusedSocket && ConnectionClosedCodes.has(err.code ?? '');
+        const message = `${spec.method} ${url.pathname}: ${err.message}`;
+        reject(reused ? new ReusedConnectionError(message, { cause: err }) : new Error(message, { cause: err }));
       });
       if (!fence) {
         req.end(payload);
@@ -147,10 +184,16 @@ export class HttpTransport {
   private sharedAgent(fromConfig: http.Agent | boolean | undefined): http.Agent | undefined {
     if (this.agent) return this.agent;
     if (!(fromConfig instanceof http.Agent)) return undefined;
+    // `timeout` closes a connection idle that long in the pool; one carrying a request is left alone.
+    const idle = this.opts.idleConnectionTimeoutMs ?? ClientIdleTimeoutMs;
     if (fromConfig.constructor === https.Agent) {
-      this.agent = new https.Agent({ ...(fromConfig as https.Agent).options, keepAlive: true });
+      this.agent = new https.Agent({
+        ...(fromConfig as https.Agent).options,
+        keepAlive: true,
+        timeout: idle,
+      });
     } else if (fromConfig.constructor === http.Agent) {
-      this.agent = new http.Agent({ keepAlive: true });
+      this.agent = new http.Agent({ keepAlive: true, timeout: idle });
     } else {
       this.agent = fromConfig; // a proxy agent: keep it as configured
     }

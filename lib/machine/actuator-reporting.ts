@@ -23,7 +23,7 @@ import {
   findError,
   isInvalidMachineConfiguration,
   messageOf,
-} from './errors.js';
+} from '../apis/errors.js';
 import type { InstanceAction, FailedInstanceLabels } from './metrics.js';
 import { refusedCredentialsNote, refusedCredentialsSecret } from './refused-credentials.js';
 

@@ -2,14 +2,14 @@
 // the EC2 emulator, driven only by flags.
 import { expect } from 'chai';
 import { Machines } from '../../lib/index.js';
-import { machineFor } from '../../lib/testing/index.js';
+import { machineFor } from '../../sim/kit/index.js';
 import {
   awsCaBundleFromCloudConfig,
   awsSettingsFromInfrastructure,
   buildProgram,
   LEADER_ELECTION_ID,
 } from '../../cmd/machine-api-provider-aws.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../sim/aws/index.js';
 import { awsSpec, CLUSTER_ID, defaultSecrets, NAMESPACE, silentLogger } from '../providers/aws/fixtures.js';
 import type { KubeClient } from '../../lib/index.js';
 import {

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { EventEmitter } from 'node:events';
 import { Nodes, type KubeClient, type Node } from '../../lib/index.js';
-import { eventually, startTestEnv, type TestEnv } from '../../lib/testing/index.js';
+import { eventually, startTestEnv, type TestEnv } from '../../sim/kit/index.js';
 import { runTerminationHandlerBinary } from '../../cmd/termination-handler.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
-import { startGceEmulator, type GceEmulator } from '../../providers/gcp/emulator/index.js';
-import { ec2Client, workerLaunch } from '../providers/aws/emulator/ec2-test-env.js';
-import { clientsFor, closeClients, insert, waitDone } from '../providers/gcp/emulator/fixtures.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../sim/aws/index.js';
+import { startGceEmulator, type GceEmulator } from '../../sim/gcp/index.js';
+import { ec2Client, workerLaunch } from '../sim/aws/ec2-test-env.js';
+import { clientsFor, closeClients, insert, waitDone } from '../sim/gcp/fixtures.js';
 import { startBinary } from './binary-harness.js';
 import { maoArgs } from './mao-args.js';
 

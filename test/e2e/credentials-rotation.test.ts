@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EMULATOR_ACCESS_KEY } from '../../providers/aws/emulator/index.js';
+import { EMULATOR_ACCESS_KEY } from '../../sim/aws/index.js';
 import { hasKubectl, kubectlOutput } from './support/kubectl.js';
 import { eventually, LocalProcess, processRunning, repo } from './support/local-process.js';
 

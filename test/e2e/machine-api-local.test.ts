@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { EMULATOR_ACCESS_KEY } from '../../providers/aws/emulator/index.js';
+import { EMULATOR_ACCESS_KEY } from '../../sim/aws/index.js';
 import { hasKubectl, kubectlOutput } from './support/kubectl.js';
 import { eventually, LocalProcess, processRunning } from './support/local-process.js';
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { Machine, MachineHealthCheck, MachineSet } from '../../lib/apis/machine-types.js';
-import { applySchema, type JSONSchemaProps } from '../../lib/envtest/schema/index.js';
+import { applySchema, type JSONSchemaProps } from '../../sim/apiserver/schema/index.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const crdDir = join(repo, 'manifests', 'crds');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { runBinary } from '../../../cmd/internal/run-binary.js';
 import { ConfigMaps, Leases, Namespaces } from '../../../lib/client/resources.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import { waitFor } from '../../lib/runtime/support/wait.js';
 
 describe('runBinary against the local control plane', function () {

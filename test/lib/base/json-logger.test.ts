@@ -32,6 +32,21 @@ describe('createLogger', () => {
     });
   });
 
+  it("prints a wrapped error's text once, leaving out causes whose message the wrapper already repeats", () => {
+    const { lines, log } = capture(0);
+    const hangUp = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    const request = new Error(`DELETE /apis/machine.openshift.io/v1beta1/machines/m: ${hangUp.message}`, {
+      cause: hangUp,
+    });
+    const sync = new Error(`failed to sync machines: ${request.message}`, { cause: request });
+    log.error('Reconciler error', { error: sync });
+    log.error('Reconciler error', { error: new Error('could not patch', { cause: request }) });
+    expect(lines.map((l) => l.error)).to.deep.equal([
+      'failed to sync machines: DELETE /apis/machine.openshift.io/v1beta1/machines/m: socket hang up',
+      'could not patch: DELETE /apis/machine.openshift.io/v1beta1/machines/m: socket hang up',
+    ]);
+  });
+
   it('prints debug(…, n) only at -v >= n', () => {
     const { lines, log } = capture(2);
     log.debug('two', {}, 2);

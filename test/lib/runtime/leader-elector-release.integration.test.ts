@@ -5,7 +5,7 @@ import { Leases, Namespaces } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { nullLogger } from '../../../lib/base/json-logger.js';
 import { LeaderElector } from '../../../lib/runtime/leader-elector.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 
 const NS = 'release';
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };

@@ -11,7 +11,7 @@ import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { nullLogger } from '../../../lib/base/json-logger.js';
 import { LeaderElector } from '../../../lib/runtime/leader-elector.js';
 import { LeaseLostWriteRefusedError, LeaseWriteFence } from '../../../lib/runtime/lease-write-fence.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import { waitFor } from './support/wait.js';
 
 const NS = 'fence';

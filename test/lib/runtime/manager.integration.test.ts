@@ -3,7 +3,7 @@ import type { Lease } from '../../../lib/apis/core.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { ConfigMaps, Leases, Namespaces } from '../../../lib/client/resources.js';
 import { LeaderElectionLostError, type Manager } from '../../../lib/runtime/manager.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import { waitFor } from './support/wait.js';
 
 /** A client that can be cut off from the server, as a killed or partitioned process would be. */

@@ -12,7 +12,7 @@ import {
   type TerminationNotice,
   type TerminationNoticeSource,
 } from '../../../lib/termination/index.js';
-import { eventually, startTestEnv, type TestEnv } from '../../../lib/testing/index.js';
+import { eventually, startTestEnv, type TestEnv } from '../../../sim/kit/index.js';
 
 /** Answers each check with the next scripted step (the last one repeats) and records when it was asked. */
 class ScriptedSource implements TerminationNoticeSource {

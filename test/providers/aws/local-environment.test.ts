@@ -13,7 +13,7 @@ import {
   Nodes,
   type Machine,
 } from '../../../lib/index.js';
-import { eventually, machineFor, waitForMachines } from '../../../lib/testing/index.js';
+import { eventually, machineFor, waitForMachines } from '../../../sim/kit/index.js';
 import { startLocalEnvironment, type LocalEnvironment } from '../../../cmd/local/environment.js';
 
 const NS = 'openshift-machine-api';

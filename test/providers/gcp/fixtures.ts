@@ -8,8 +8,8 @@ import {
   type MachineSet,
   type Secret,
 } from '../../../lib/index.js';
-import { machineSetFor, secretsOnlyClient, silentLogger } from '../../../lib/testing/index.js';
-import { EMULATOR_SERVICE_ACCOUNT_KEY } from '../../../providers/gcp/emulator/index.js';
+import { machineSetFor, secretsOnlyClient, silentLogger } from '../../../sim/kit/index.js';
+import { EMULATOR_SERVICE_ACCOUNT_KEY } from '../../../sim/gcp/index.js';
 
 export const NAMESPACE = 'openshift-machine-api';
 export const CLUSTER_ID = 'test-cluster';

@@ -13,7 +13,7 @@ import {
   DEFAULT_ZONES,
   DEFAULT_MACHINE_TYPES,
   EMULATOR_SERVICE_ACCOUNT_KEY,
-} from '../../../providers/gcp/emulator/index.js';
+} from '../../../sim/gcp/index.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 

@@ -8,11 +8,9 @@ import {
   describeMissingCredentialsSecret,
   describeRefusedCredentialsSecret,
   machineFor,
-  startProviderTestBed,
-} from '../../../lib/testing/index.js';
-import { wireGcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
-import { startGceEmulator } from '../../../providers/gcp/emulator/index.js';
+} from '../../../sim/kit/index.js';
 import { CLUSTER_ID, FAKE_SERVICE_ACCOUNT, NAMESPACE, defaultSecrets, gcpSpec } from './fixtures.js';
+import { startGcpScenarioBed } from './scenario-bed.js';
 
 describe('machine-api-provider-gcp on the local control plane and the GCE emulator', function () {
   this.timeout(120_000);
@@ -27,27 +25,7 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
   };
 
   const setup = async () => {
-    const emu = await startGceEmulator({
-      requireAuth: true,
-      clusterId: CLUSTER_ID,
-      bootDelayMs: 50,
-      stopDelayMs: 50,
-      deleteDelayMs: 50,
-    });
-    const bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(),
-      instanceView: emu.instanceView(),
-      wire: (mgr, c) =>
-        wireGcpProvider(mgr, c, {
-          nodeLink: true,
-          endpoint: emu.endpoint,
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: WAIT_FOR_SECRET_EVENTS,
-          actuator: { requeueAfterMs: 200 },
-        }),
-    });
+    const { bed, liveInstances, cleanup } = await startGcpScenarioBed(WAIT_FOR_SECRET_EVENTS);
     return {
       bed,
       namespace: NAMESPACE,
@@ -62,21 +40,13 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
         metadata: { namespace: NAMESPACE, name },
         data: { ...credentials.data },
       }),
-      liveInstances: (m: Machine) =>
-        emu
-          .instanceView()
-          .listInstances()
-          .filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating' && i.state !== 'terminated')
-          .length,
+      liveInstances,
       refusedCredentialsSecret: (name: string): Secret => ({
         metadata: { namespace: NAMESPACE, name },
         stringData: { 'service_account.json': JSON.stringify(unknownKey) },
       }),
       refusalCode: 'Request had invalid authentication credentials',
-      cleanup: async () => {
-        await bed.stop();
-        await emu.stop();
-      },
+      cleanup,
     };
   };
   describeMissingCredentialsSecret('gcp', setup);
