@@ -63,7 +63,9 @@ describe('AWS clients', () => {
     try {
       emu.addAccessKey({ accessKeyId: 'AKIAOTHERKEY', secretAccessKey: 'other-secret' });
       await limited.get('us-east-1', creds).ec2.describeVpcs([]);
-      await limited.get('us-east-1', { accessKeyId: 'AKIAOTHERKEY', secretAccessKey: 'other-secret' }, 'other').ec2.describeVpcs([]);
+      await limited
+        .get('us-east-1', { accessKeyId: 'AKIAOTHERKEY', secretAccessKey: 'other-secret' }, 'other')
+        .ec2.describeVpcs([]);
       expect(limited.limiter.available('us-east-1', 'describe')).to.be.below(1);
     } finally {
       limited.destroy();
