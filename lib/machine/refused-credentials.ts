@@ -13,9 +13,25 @@ const refusals = new WeakMap<object, { secret: string; described: string }>();
 
 /** The "namespace/name" of the credentials Secret the Machine's providerSpec names; undefined when none. */
 export function credentialsSecretOf(machine: Machine): string | undefined {
-  const value = machine.spec?.providerSpec?.value as { credentialsSecret?: { name?: unknown } } | undefined;
+  return credentialsSecretIn(machine.metadata.namespace ?? '', machine.spec?.providerSpec?.value);
+}
+
+/** The "namespace/name" of the credentials Secret a providerSpec value names (every cloud's credentialsSecret). */
+export function credentialsSecretIn(namespace: string, providerSpecValue: unknown): string | undefined {
+  const value = providerSpecValue as { credentialsSecret?: { name?: unknown } } | null | undefined;
   const name = value?.credentialsSecret?.name;
-  return typeof name === 'string' && name !== '' ? `${machine.metadata.namespace ?? ''}/${name}` : undefined;
+  return typeof name === 'string' && name !== '' ? `${namespace}/${name}` : undefined;
+}
+
+/** Whether `test` holds for an error or one of the causes under it (a provider may wrap the cloud's answer). */
+export function anyCause(err: unknown, test: (e: unknown) => boolean): boolean {
+  let e = err;
+  for (let depth = 0; depth < 5 && e !== undefined && e !== null; depth++) {
+    if (test(e)) return true;
+    if (typeof e !== 'object') return false;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /**

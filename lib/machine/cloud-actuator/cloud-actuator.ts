@@ -32,7 +32,7 @@ import {
 } from '../actuator-reporting.js';
 import { isInvalidMachineConfiguration, RequeueAfterError } from '../../apis/errors.js';
 import type { InstanceAction } from '../metrics.js';
-import { credentialsSecretOf, markRefusedCredentials } from '../refused-credentials.js';
+import { anyCause, credentialsSecretOf, markRefusedCredentials } from '../refused-credentials.js';
 import { NoteKey } from '../reconcile-notes.js';
 import type { CloudMachineScope } from './settings.js';
 import { CloudActuatorSteps } from './steps.js';
@@ -221,8 +221,11 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
       return await work();
     } catch (err) {
       const secret = credentialsSecretOf(machine);
-      if (secret && causeChain(err).some((e) => this.settings.refusesCredentials?.(e)))
+      const refuses = this.settings.refusesCredentials;
+      if (secret && refuses && anyCause(err, refuses)) {
         markRefusedCredentials(err, secret, this.settings.describeError(err));
+        this.credentialsRefused(secret);
+      }
       throw err;
     }
   }
@@ -243,14 +246,4 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
     if (!recorded || this.idOf(seen) !== recorded) return false;
     return !scope.machine.status?.nodeRef || !this.isBooting(seen);
   }
-}
-
-/** An error and the causes under it (a provider may wrap the cloud's answer), at most a few deep. */
-function causeChain(err: unknown): unknown[] {
-  const out: unknown[] = [];
-  for (let e = err; e !== undefined && e !== null && out.length < 5; e = (e as { cause?: unknown }).cause) {
-    out.push(e);
-    if (typeof e !== 'object') break;
-  }
-  return out;
 }
