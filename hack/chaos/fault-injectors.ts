@@ -146,6 +146,21 @@ export const faults: Array<readonly [string, number, Step]> = [
     },
   ],
   [
+    'cloud-key-revoked',
+    1,
+    (ctx) => {
+      const ms = ctx.rng.int(1_000, 4_000);
+      ctx.keyRevocations++;
+      ctx.env.emulator.revokeKey(true);
+      ctx.healing.push(
+        sleep(ms).then(() => {
+          if (--ctx.keyRevocations === 0) ctx.env.emulator.revokeKey(false);
+        }),
+      );
+      return Promise.resolve(`${ms} ms`);
+    },
+  ],
+  [
     'credentials-secret-deleted',
     1,
     async ({ env, rng, healing }) => {

@@ -1,8 +1,21 @@
-// The GCP service-account key of a bench or chaos process: made once per process, known to the GCE emulator
-// and held by the credentials Secret, so the provider signs its calls with it and the secret scan can look for
-// its private key body and id.
+// What the bench and chaos runs plant in their Secrets, so that a scan of logs, events and errors can look for
+// it, and the keys the emulators know: the AWS access key, and a GCP service-account key made once per process
+// (the provider signs its calls with it; the scan looks for its private key body and id).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { DEFAULT_PROJECT, type ServiceAccountKeyInput } from '../../sim/gcp/index.js';
+
+/** Values planted in the Secrets so that a scan of logs, events and errors can look for them. */
+export const SECRET_VALUES = {
+  accessKeyId: 'AKIABENCHSECRET7Q2Z',
+  secretAccessKey: 'bench-secret-key-5c1e9a7f0d3b44e8a2',
+  userData: 'bench-user-data-token-8f3a1c5e7b9d',
+} as const;
+
+/** The EC2 emulator's access key: the planted one. */
+export const benchAccessKey = {
+  accessKeyId: SECRET_VALUES.accessKeyId,
+  secretAccessKey: SECRET_VALUES.secretAccessKey,
+};
 
 let benchKey: (ServiceAccountKeyInput & Record<string, string>) | undefined;
 
