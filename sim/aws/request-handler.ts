@@ -8,8 +8,7 @@ import { ACTIONS } from './action-tables.js';
 import { Ec2ApiError } from './api-error.js';
 import type { Ec2State } from './ec2-state.js';
 import type { AccessKeyStore } from './access-keys.js';
-import type { SessionCredentialStore } from './session-credentials.js';
-import { parseSigV4Authorization, signatureMatches, type ReceivedRequest } from './sigv4.js';
+import { checkAuth } from './request-auth.js';
 import { QueryParams } from './query-params.js';
 import { actionKey, errorXml, SERVICE_BY_VERSION, successXml, type ServiceName } from './wire.js';
 import { renderXml } from './xml.js';
@@ -155,81 +154,4 @@ function send(res: ServerResponse, service: ServiceName, status: number, xml: st
     server: service === 'ec2' ? 'AmazonEC2' : 'AmazonELB',
   });
   res.end(xml);
-}
-
-interface AuthRefusal {
-  status: number;
-  code: string;
-  message: string;
-}
-
-interface AuthContext {
-  region: string;
-  service: Exclude<ServiceName, 'sts'>;
-  keys: AccessKeyStore;
-  sessions: SessionCredentialStore;
-}
-
-const SIGNATURE_MISMATCH: AuthRefusal = {
-  status: 403,
-  code: 'SignatureDoesNotMatch',
-  message:
-    'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.',
-};
-
-/**
- * How the service refuses a key it does not know, or a request with no usable signature: EC2 answers
- * AuthFailure (401), the ELB APIs InvalidClientTokenId or MissingAuthenticationToken (403), as the clouds do.
- */
-function unknownKey(service: AuthContext['service']): AuthRefusal {
-  return service === 'ec2'
-    ? { status: 401, code: 'AuthFailure', message: 'AWS was not able to validate the provided access credentials' }
-    : { status: 403, code: 'InvalidClientTokenId', message: 'The security token included in the request is invalid.' };
-}
-
-function unsigned(service: AuthContext['service']): AuthRefusal {
-  return service === 'ec2'
-    ? { status: 401, code: 'AuthFailure', message: 'AWS was not able to validate the provided access credentials' }
-    : {
-        status: 403,
-        code: 'MissingAuthenticationToken',
-        message: 'Request is missing Authentication Token',
-      };
-}
-
-/**
- * Checks a request's SigV4 signature as AWS does: the key must be one of the account's (or a live STS session,
- * with its session token), the scope must name this region and service, and the signature must be the one the
- * key's secret makes of what arrived. Returns the refusal, or undefined when the request is authentic.
- */
-function checkAuth(
-  req: ReceivedRequest,
-  sessionToken: string | string[] | undefined,
-  c: AuthContext,
-): AuthRefusal | undefined {
-  const auth = parseSigV4Authorization(req.rawHeaders.length > 0 ? headerOf(req, 'authorization') : undefined);
-  if (!auth) return unsigned(c.service);
-  let secret: string | undefined;
-  if (c.sessions.has(auth.accessKeyId)) {
-    const r = c.sessions.refusal(auth.accessKeyId, typeof sessionToken === 'string' ? sessionToken : undefined);
-    if (r) return { status: r.code === 'RequestExpired' ? 400 : 401, code: r.code, message: r.message };
-    secret = c.sessions.secretOf(auth.accessKeyId);
-  } else {
-    secret = c.keys.secretOf(auth.accessKeyId);
-  }
-  if (secret === undefined) return unknownKey(c.service);
-  const signingName = c.service === 'ec2' ? 'ec2' : 'elasticloadbalancing';
-  const scopeError = (message: string): AuthRefusal =>
-    c.service === 'ec2' ? { status: 401, code: 'AuthFailure', message } : { ...SIGNATURE_MISMATCH, message };
-  if (auth.region !== c.region)
-    return scopeError(`Credential should be scoped to a valid region, not '${auth.region}'.`);
-  if (auth.service !== signingName)
-    return scopeError(`Credential should be scoped to correct service: '${signingName}'.`);
-  return signatureMatches(auth, secret, req) ? undefined : SIGNATURE_MISMATCH;
-}
-
-function headerOf(req: ReceivedRequest, name: string): string | undefined {
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
-    if ((req.rawHeaders[i] as string).toLowerCase() === name) return req.rawHeaders[i + 1];
-  return undefined;
 }

@@ -85,11 +85,11 @@ function canonicalHeaders(rawHeaders: readonly string[], signed: readonly string
 const sha256Hex = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
 const hmac = (key: Buffer | string, data: string): Buffer => createHmac('sha256', key).update(data, 'utf8').digest();
 
-/** The x-amz-date (or Date) header's value, as the string to sign carries it. */
-function requestTime(rawHeaders: readonly string[]): string {
+/** The first value of a header in node's rawHeaders (name, value, name, value...); `name` in lower case. */
+export function headerValue(rawHeaders: readonly string[], name: string): string | undefined {
   for (let i = 0; i + 1 < rawHeaders.length; i += 2)
-    if ((rawHeaders[i] as string).toLowerCase() === 'x-amz-date') return (rawHeaders[i + 1] as string).trim();
-  return '';
+    if ((rawHeaders[i] as string).toLowerCase() === name) return rawHeaders[i + 1];
+  return undefined;
 }
 
 /** The signature the service computes for `req` with `secretAccessKey` under the scope `auth` names. */
@@ -101,10 +101,7 @@ export function expectedSignature(auth: SigV4Authorization, secretAccessKey: str
     .split('/')
     .map((s) => uriEncode(safeDecode(s)))
     .join('/');
-  let payloadHash = '';
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
-    if ((req.rawHeaders[i] as string).toLowerCase() === 'x-amz-content-sha256')
-      payloadHash = req.rawHeaders[i + 1] as string;
+  const payloadHash = headerValue(req.rawHeaders, 'x-amz-content-sha256');
   const canonicalRequest = [
     req.method,
     canonicalPath,
@@ -114,7 +111,8 @@ export function expectedSignature(auth: SigV4Authorization, secretAccessKey: str
     payloadHash || sha256Hex(req.body),
   ].join('\n');
   const scope = `${auth.date}/${auth.region}/${auth.service}/aws4_request`;
-  const stringToSign = [ALGORITHM, requestTime(req.rawHeaders), scope, sha256Hex(canonicalRequest)].join('\n');
+  const time = (headerValue(req.rawHeaders, 'x-amz-date') ?? '').trim();
+  const stringToSign = [ALGORITHM, time, scope, sha256Hex(canonicalRequest)].join('\n');
   const kDate = hmac(`AWS4${secretAccessKey}`, auth.date);
   const kSigning = hmac(hmac(hmac(kDate, auth.region), auth.service), 'aws4_request');
   return createHmac('sha256', kSigning).update(stringToSign, 'utf8').digest('hex');
