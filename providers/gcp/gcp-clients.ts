@@ -117,7 +117,8 @@ function zoneFinder(
 /**
  * The gax auth options: credentials from the Secret, or the environment's (ADC) when there are none. Tokens
  * never travel unencrypted over a network: a plain-http endpoint gets credentials only when it is on this host
- * (an emulator on loopback, which checks them as Google does), and only the Secret's, never the environment's.
+ * (an emulator on loopback, which checks them as Google does), and only a Secret's service-account key, as
+ * self-signed JWTs that need no token endpoint; never the environment's, and no token exchange is made for it.
  */
 export function authOptions(
   endpoint: string | undefined,
@@ -125,7 +126,8 @@ export function authOptions(
   transporter?: gaxios.Gaxios,
 ): Record<string, unknown> {
   if (endpoint?.startsWith('http://')) {
-    if (credentials && isLoopbackUrl(endpoint)) return { authClient: authClientFor(credentials, transporter) };
+    if (credentials?.type === 'service_account' && isLoopbackUrl(endpoint))
+      return { authClient: authClientFor(credentials, transporter) };
     return { authClient: new PassThroughClient(transporter ? { transporter } : {}) };
   }
   if (transporter) {

@@ -43,11 +43,11 @@ export function restTagValueLookup(opts: { endpoint?: string } = {}): TagValueLo
   const authFor = (c: GcpCredentials | undefined) => {
     // Tokens never travel unencrypted over a network: plain http gets the Secret's credentials only on this
     // host (an emulator on loopback), as self-signed JWTs (no token endpoint), and never the environment's.
-    const signs = plain && c !== undefined && isLoopbackUrl(base);
+    const signs = plain && c?.type === 'service_account' && isLoopbackUrl(base);
     const key = plain && !signs ? 'plain' : `${c?.clientEmail ?? 'default'}/${credentialsFingerprint(c)}`;
     let a = auths.get(key);
     if (!a) {
-      if (signs) a = authClientFor(c);
+      if (signs && c) a = authClientFor(c);
       else if (plain) a = new PassThroughClient();
       else a = new GoogleAuth({ credentials: c?.json, scopes: ['https://www.googleapis.com/auth/cloud-platform'] });
       auths.set(key, a);

@@ -118,6 +118,10 @@ describe('GCP client factory', () => {
     expect(authOptions('http://127.0.0.1:1234', undefined).authClient, 'no Secret: no ADC').to.be.instanceOf(
       PassThroughClient,
     );
+    const wif: GcpCredentials = { ...creds('a'), type: 'external_account' };
+    expect(authOptions('http://127.0.0.1:1234', wif).authClient, 'no token exchange for plain http').to.be.instanceOf(
+      PassThroughClient,
+    );
     expect(authOptions('https://compute.example', creds('a'))).to.deep.equal({
       credentials: { private_key_id: 'a' },
       projectId: 'p',
