@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import type { Secret } from '../../lib/apis/core.js';
 import type { Machine } from '../../lib/apis/machine-types.js';
-import { Events, Machines, Secrets } from '../../lib/client/resources.js';
-import { bddGlobals } from './bdd-globals.js';
+import { Machines, Secrets } from '../../lib/client/resources.js';
+import { harnessSuite, warningsOn } from './harness-suite.js';
 import type { MissingSecretHarness } from './missing-secret-scenario.js';
 import { eventually } from './provider-test-bed.js';
 
@@ -22,33 +22,16 @@ const RECOVERY_MS = 30_000;
 
 /** Registers the refused-credentials story as a mocha suite for `cloud`; `setup` builds its harness. */
 export function describeRefusedCredentialsSecret(cloud: string, setup: () => Promise<RefusedCredentialsHarness>): void {
-  const { describe, it, before, after } = bddGlobals('describeRefusedCredentialsSecret');
-  describe(`${cloud}: a credentials Secret the cloud refuses`, () => {
-    let h: RefusedCredentialsHarness;
-    before(async () => {
-      h = await setup();
-    });
-    after(async () => {
-      await h?.cleanup();
-    });
-
-    const client = () => h.bed.env.client;
-    const namespace = () => h.namespace;
+  const title = `${cloud}: a credentials Secret the cloud refuses`;
+  harnessSuite('describeRefusedCredentialsSecret', title, setup, (harness, { it }) => {
+    const client = () => harness().bed.env.client;
+    const namespace = () => harness().namespace;
     const machine = (name: string) => client().get(Machines, { namespace: namespace(), name });
     let seen = '';
     const warning = async (name: string, reason: string, mentioning: string[]) => {
-      const events = (await client().list(Events, { namespace: namespace() })).items;
-      seen = events
-        .filter((e) => e.involvedObject.name === name)
-        .map((e) => `${e.type} ${e.reason}: ${e.message}`)
-        .join(' | ');
-      return events.find(
-        (e) =>
-          e.involvedObject.name === name &&
-          e.type === 'Warning' &&
-          e.reason === reason &&
-          mentioning.every((m) => (e.message ?? '').includes(m)),
-      );
+      const w = await warningsOn(client(), namespace(), name);
+      seen = w.seen;
+      return w.find(reason, mentioning);
     };
     /** Replaces the Secret's data with that of `from` (what `kubectl apply` of a fixed Secret does). */
     const replaceSecret = async (name: string, from: Secret) => {
@@ -58,23 +41,23 @@ export function describeRefusedCredentialsSecret(cloud: string, setup: () => Pro
 
     let running: Machine;
     it("a new Machine gets the cloud's refusal in a FailedCreate Warning naming the Secret, and no instance", async () => {
-      await client().create(Secrets, h.refusedCredentialsSecret('wrong-credentials'));
-      await client().create(Machines, h.machineNaming('refused-1', 'wrong-credentials'));
+      await client().create(Secrets, harness().refusedCredentialsSecret('wrong-credentials'));
+      await client().create(Machines, harness().machineNaming('refused-1', 'wrong-credentials'));
       const secretKey = `${namespace()}/wrong-credentials`;
       const ev = await eventually(
         'a FailedCreate Warning naming the Secret and quoting the cloud',
-        () => warning('refused-1', 'FailedCreate', [secretKey, h.refusalCode]),
+        () => warning('refused-1', 'FailedCreate', [secretKey, harness().refusalCode]),
         { describe: () => `events: ${seen}` },
       );
       assert.match(ev.message ?? '', /refused the credentials in Secret/);
       const m = await machine('refused-1');
-      assert.equal(await h.liveInstances(m), 0);
+      assert.equal(await harness().liveInstances(m), 0);
       assert.equal(m.spec?.providerID, undefined);
       assert.notEqual(m.status?.phase, 'Failed', 'a refused key is retried, never terminal');
     });
 
     it('launches on the reconcile the fixed Secret triggers', async () => {
-      await replaceSecret('wrong-credentials', h.credentialsSecret('wrong-credentials'));
+      await replaceSecret('wrong-credentials', harness().credentialsSecret('wrong-credentials'));
       running = await eventually(
         'refused-1 provisioned',
         async () => {
@@ -83,25 +66,29 @@ export function describeRefusedCredentialsSecret(cloud: string, setup: () => Pro
         },
         RECOVERY_MS,
       );
-      assert.equal(await h.liveInstances(running), 1);
+      assert.equal(await harness().liveInstances(running), 1);
     });
 
     it('a Machine deleted after its key was revoked keeps its instance and finalizer, says why naming the Secret, and goes once it is fixed', async () => {
-      running = await h.bed.waitForPhase('refused-1', 'Running');
-      await replaceSecret('wrong-credentials', h.refusedCredentialsSecret('wrong-credentials'));
+      running = await harness().bed.waitForPhase('refused-1', 'Running');
+      await replaceSecret('wrong-credentials', harness().refusedCredentialsSecret('wrong-credentials'));
       await client().delete(Machines, { namespace: namespace(), name: 'refused-1' });
       const secretKey = `${namespace()}/wrong-credentials`;
       await eventually(
         'a FailedDelete Warning naming the Secret',
-        () => warning('refused-1', 'FailedDelete', [secretKey, h.refusalCode]),
+        () => warning('refused-1', 'FailedDelete', [secretKey, harness().refusalCode]),
         { describe: () => `events: ${seen}` },
       );
       const m = await machine('refused-1');
       assert.ok(m.metadata.finalizers?.includes('machine.machine.openshift.io'), 'finalizer kept');
-      assert.equal(await h.liveInstances(running), 1, 'nothing is terminated with refused credentials');
-      await replaceSecret('wrong-credentials', h.credentialsSecret('wrong-credentials'));
-      await eventually('refused-1 gone', async () => (await h.bed.getMachine('refused-1')) === undefined, RECOVERY_MS);
-      assert.equal(await h.liveInstances(running), 0);
+      assert.equal(await harness().liveInstances(running), 1, 'nothing is terminated with refused credentials');
+      await replaceSecret('wrong-credentials', harness().credentialsSecret('wrong-credentials'));
+      await eventually(
+        'refused-1 gone',
+        async () => (await harness().bed.getMachine('refused-1')) === undefined,
+        RECOVERY_MS,
+      );
+      assert.equal(await harness().liveInstances(running), 0);
     });
   });
 }

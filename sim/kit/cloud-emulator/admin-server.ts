@@ -151,3 +151,19 @@ export function credentialsAdminRoutes(c: CredentialsAdmin, describe: { add: str
     },
   ];
 }
+
+/** One admin request (JSON in, JSON out), as a test or a script sends it; resolves with the status and body. */
+export async function callAdmin(
+  adminUrl: string,
+  method: AdminMethod,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
+  const r = await fetch(`${adminUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  return { status: r.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}

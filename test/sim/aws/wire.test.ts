@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { request } from 'node:http';
 import { EMULATOR_ACCESS_KEY, signRequest, startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { DescribeTargetGroupsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { startAdminServer } from '../../../sim/kit/index.js';
+import { callAdmin, startAdminServer, type AdminMethod } from '../../../sim/kit/index.js';
 import { awsError, elbv2Client, workerLaunch } from './ec2-test-env.js';
 import { awsCli, hasAwsCli } from '../../e2e/support/aws-cli.js';
 
@@ -228,13 +228,9 @@ describe('EC2 emulator: credentials check', () => {
   it('takes keys added and revoked at run time, through the handle and the admin endpoint', async () => {
     const emu = await startEc2Emulator({ accessKeys: [] });
     const admin = await startAdminServer({ routes: emu.adminRoutes });
-    const call = async (method: string, body?: unknown) => {
-      const r = await fetch(`${admin.url}/credentials`, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, body: await r.json() };
+    const call = async (method: AdminMethod, body?: unknown) => {
+      const r = await callAdmin(admin.url, method, '/credentials', body);
+      return { status: r.status, body: r.body };
     };
     const rotated = { accessKeyId: 'AKIAROTATED0001', secretAccessKey: 'rotated-secret' };
     const ec2 = await client(emu, rotated);

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { createSign, generateKeyPairSync } from 'node:crypto';
 import { JWT } from 'google-auth-library';
-import { startAdminServer } from '../../../sim/kit/index.js';
+import { callAdmin, startAdminServer, type AdminMethod } from '../../../sim/kit/index.js';
 import {
   EMULATOR_SERVICE_ACCOUNT_KEY,
   OAUTH_TOKEN_PATH,
@@ -97,13 +97,9 @@ describe('GCE emulator: credentials', () => {
 
   it('takes keys added and deleted at run time, through the admin endpoint; tokens issued before stay valid', async () => {
     const admin = await startAdminServer({ routes: emu.adminRoutes });
-    const call = async (method: string, body?: unknown) => {
-      const r = await fetch(`${admin.url}/credentials`, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+    const call = async (method: AdminMethod, body?: unknown) => {
+      const r = await callAdmin(admin.url, method, '/credentials', body);
+      return { status: r.status, body: r.body as Record<string, unknown> };
     };
     const rotated = newKey('rotated-key-1');
     try {

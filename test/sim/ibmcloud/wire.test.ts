@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
-import { startAdminServer } from '../../../sim/kit/index.js';
+import { callAdmin, startAdminServer, type AdminMethod } from '../../../sim/kit/index.js';
 import { rawToken, startEmulator } from '../../providers/ibmcloud/ibm-test-env.js';
 
 interface VpcErrorBody {
@@ -89,13 +89,9 @@ describe('IBM VPC emulator: the wire protocol', () => {
 
     it('takes API keys added and deleted at run time through the admin endpoint; tokens already issued stay valid', async () => {
       const admin = await startAdminServer({ routes: emu.adminRoutes });
-      const call = async (method: string, body?: unknown) => {
-        const r = await fetch(`${admin.url}/credentials`, {
-          method,
-          headers: { 'content-type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+      const call = async (method: AdminMethod, body?: unknown) => {
+        const r = await callAdmin(admin.url, method, '/credentials', body);
+        return { status: r.status, body: r.body as Record<string, unknown> };
       };
       const rotated = 'rotated-apikey-0123456789';
       try {
