@@ -9,9 +9,12 @@ export {
   createLogger,
   FakeClock,
   type LogFields,
+  LOG_FORMATS,
+  type LogFormat,
   type Logger,
   type LoggerOptions,
   nullLogger,
+  parseVmodule,
   RealClock,
   type TimerHandle,
   TokenBucket,
@@ -118,7 +121,10 @@ export {
   type Patch,
   type PatchOptions,
   Pods,
+  type RequestMetrics,
+  type RequestObservation,
   type Resource,
+  restClientMetrics,
   Secrets,
   type WatchEvent,
   type WatchEventType,
@@ -270,6 +276,8 @@ export {
   checkUserDataTotal,
   classifyHttpStatus,
   isNetworkErrorCode,
+  type CloudProviderDescriptor,
+  type TerminationNoticeDescriptor,
 } from './cloud/index.js';
 
 // NodeLink: Node and Machine linked by providerID and addresses.

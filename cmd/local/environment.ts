@@ -27,6 +27,7 @@ import {
 import { choosePort, freeLoopbackPort } from './preferred-port.js';
 import type { BinaryProcesses } from './binary-processes.js';
 import {
+  binariesOf,
   LOCAL_NAMESPACE,
   startControllerBinaries,
   type BinaryCommand,
@@ -90,6 +91,8 @@ export interface LocalEnvironmentOptions {
   rbac?: boolean;
   /** The RBAC manifests `rbac` applies; default <repo>/manifests/rbac. */
   rbacManifestDirs?: string[];
+  /** Serve each binary's profiling endpoints (--enable-pprof) on a loopback port of its own, listed in endpoints.json "pprof". */
+  pprof?: boolean;
 }
 
 export interface Endpoints {
@@ -102,6 +105,8 @@ export interface Endpoints {
   cloud: Record<string, { endpoint: string; region: string } & Record<string, string>>;
   /** How to run each binary as its own process against this environment. */
   binaries: BinaryCommand[];
+  /** With pprof: per binary, the base URL of its profiling endpoints (…/debug/pprof/profile, …/heap). */
+  pprof?: Record<string, string>;
 }
 
 export interface LocalEnvironment {
@@ -261,13 +266,15 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     let written = false;
     let writeEndpoints = (): void => {};
     const mode = opts.controllers ?? 'in-process';
+    const pprofPorts: Record<string, number> = {};
+    if (opts.pprof) for (const b of binariesOf(provider)) pprofPorts[b.name] = await freeLoopbackPort();
     const { commands, running, processes } = await startControllerBinaries({
       provider,
       cloud,
       root,
       stateDir,
       mode,
-      args: { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook },
+      args: { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook, pprofPorts },
       logStream,
       logger,
       env: opts.env ?? process.env,
@@ -308,6 +315,13 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
         [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region, admin: admin.url },
       },
       binaries: commands,
+      ...(Object.keys(pprofPorts).length > 0
+        ? {
+            pprof: Object.fromEntries(
+              Object.entries(pprofPorts).map(([name, port]) => [name, `http://127.0.0.1:${port}/debug/pprof`]),
+            ),
+          }
+        : {}),
     };
     writeEndpoints = () => writeFileAtomically(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`);
     writeEndpoints();

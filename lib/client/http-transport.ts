@@ -17,6 +17,7 @@ import type { TokenBucket } from '../base/token-bucket.js';
 import { abortError } from '../base/real-clock.js';
 import { linkedAbort } from '../base/linked-abort.js';
 import { ApiError } from './errors.js';
+import type { RequestMetrics } from './rest-client-metrics.js';
 import { isReplaySafe } from './replay-safety.js';
 import type { WriteFence } from './write-fence.js';
 
@@ -28,6 +29,8 @@ export interface TransportOptions {
   clock?: Clock;
   /** Asked right before every write is sent; when it throws, the write never leaves this process. */
   writeFence?: WriteFence;
+  /** Told the status and duration of every request (client-go's rest_client_* metrics). */
+  metrics?: RequestMetrics;
   /** How long an idle kept-alive connection is kept for reuse; default ClientIdleTimeoutMs (30 s). */
   idleConnectionTimeoutMs?: number;
 }
@@ -69,8 +72,9 @@ export class HttpTransport {
   /** Sends a request and returns the parsed JSON body (undefined when empty); rejects with ApiError on HTTP >= 400. */
   async request(spec: RequestSpec): Promise<unknown> {
     spec.signal?.throwIfAborted();
-    await this.opts.limiter?.wait(spec.signal);
     const clock = this.opts.clock ?? new RealClock();
+    const started = clock.now();
+    await this.opts.limiter?.wait(spec.signal);
     const timeoutMs = this.opts.requestTimeoutMs ?? 60_000;
     const deadline = linkedAbort(spec.signal, {
       clock,
@@ -83,9 +87,13 @@ export class HttpTransport {
     try {
       res = await this.send({ ...spec, signal });
       text = await readBody(res, signal);
+    } catch (err) {
+      this.observe(spec.method, '<error>', started, clock);
+      throw err;
     } finally {
       deadline.release();
     }
+    this.observe(spec.method, String(res.statusCode ?? 0), started, clock);
     if ((res.statusCode ?? 0) >= 400) throw apiErrorFrom(res, text);
     if (!text) return undefined;
     try {
@@ -98,8 +106,18 @@ export class HttpTransport {
   /** Opens a streaming GET (a watch); rejects with ApiError when the server answers >= 400. */
   async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
     signal.throwIfAborted();
+    const clock = this.opts.clock ?? new RealClock();
+    const started = clock.now();
     await this.opts.limiter?.wait(signal);
-    const res = await this.send({ method: 'GET', path, signal });
+    let res: IncomingMessage;
+    try {
+      res = await this.send({ method: 'GET', path, signal });
+    } catch (err) {
+      this.observe('GET', '<error>', started, clock);
+      throw err;
+    }
+    // A watch's duration is its time to the response headers; the stream itself runs for minutes.
+    this.observe('GET', String(res.statusCode ?? 0), started, clock);
     if ((res.statusCode ?? 0) >= 400) throw apiErrorFrom(res, await readBody(res, signal));
     return res;
   }
@@ -198,6 +216,10 @@ export class HttpTransport {
       this.agent = fromConfig; // a proxy agent: keep it as configured
     }
     return this.agent;
+  }
+
+  private observe(method: string, code: string, started: number, clock: Clock): void {
+    this.opts.metrics?.observe({ method, host: this.server.host, code, seconds: (clock.now() - started) / 1000 });
   }
 
   /** Closes idle keep-alive sockets. */

@@ -4,6 +4,7 @@ import type { KubeObject } from '../../lib/apis/meta.js';
 import type { StatusCause } from './errors.js';
 import type { ResourceType, ScaleSubresource, VersionInfo } from './resource-type.js';
 import type { JSONSchemaProps } from './schema/index.js';
+import { ruleCompileCauses } from './schema/cel/crd-rules.js';
 import type { PrinterColumn } from './table.js';
 
 interface CRDVersion {
@@ -78,6 +79,8 @@ export function validateCrd(crd: CRDObject): StatusCause[] {
   versions.forEach((v, i) => {
     if (!v.name) req(`spec.versions[${i}].name`);
     if (!v.schema?.openAPIV3Schema) req(`spec.versions[${i}].schema.openAPIV3Schema`);
+    for (const c of ruleCompileCauses(v.schema?.openAPIV3Schema, `spec.versions[${i}].schema.openAPIV3Schema`))
+      causes.push({ reason: c.type, message: c.message, field: c.field });
   });
   if (spec.group && names.plural && crd.metadata.name !== `${names.plural}.${spec.group}`) {
     causes.push({

@@ -46,7 +46,7 @@ export function validateAndDefault(
   if (type.custom) {
     const schema = versionInfo(type, version)?.schema;
     if (schema) {
-      const result = applySchema(obj, schema);
+      const result = applySchema(obj, schema, old);
       for (const c of result.causes) causes.push({ reason: c.type, message: c.message, field: c.field });
       if (isObj(result.object)) out = result.object;
     }

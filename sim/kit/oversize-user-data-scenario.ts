@@ -6,7 +6,7 @@
 // cloud and without the Secret's content in any event or log line. User data exactly at the limit still launches.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../lib/base/json-logger.js';
+import { createLogger } from '../../lib/base/structured-logger.js';
 import type { Logger } from '../../lib/base/logger.js';
 import type { Machine } from '../../lib/apis/machine-types.js';
 import { Events, Machines, Secrets } from '../../lib/client/resources.js';

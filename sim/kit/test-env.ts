@@ -5,7 +5,7 @@ import { loadKubeConfig } from '../../lib/client/kube-config.js';
 import { createKubeClient } from '../../lib/client/http-kube-client.js';
 import type { KubeClient } from '../../lib/client/kube-client.js';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../apiserver/index.js';
-import { createLogger, nullLogger } from '../../lib/base/json-logger.js';
+import { createLogger, nullLogger } from '../../lib/base/structured-logger.js';
 import { Manager, type ManagerOptions } from '../../lib/runtime/manager.js';
 
 export interface TestEnvOptions {

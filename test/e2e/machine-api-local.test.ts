@@ -4,10 +4,10 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { EMULATOR_ACCESS_KEY } from '../../sim/aws/index.js';
 import { hasKubectl, kubectlOutput } from './support/kubectl.js';
+import { liveInstances } from './support/local-ec2.js';
 import { eventually, LocalProcess, processRunning } from './support/local-process.js';
+import { parseKlogLines } from '../lib/base/support/klog-lines.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -48,27 +48,8 @@ describe('machine-api-local (npm start) end to end', function () {
     });
   }
 
-  async function liveInstanceIds(): Promise<string[]> {
-    const endpoints = JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as {
-      cloud: { aws: { endpoint: string; region: string } };
-    };
-    const ec2 = new EC2Client({
-      endpoint: endpoints.cloud.aws.endpoint,
-      region: endpoints.cloud.aws.region,
-      credentials: { ...EMULATOR_ACCESS_KEY },
-    });
-    try {
-      const out = await ec2.send(
-        new DescribeInstancesCommand({ Filters: [{ Name: 'instance-state-name', Values: ['pending', 'running'] }] }),
-      );
-      return (out.Reservations ?? [])
-        .flatMap((r) => r.Instances ?? [])
-        .map((i) => i.InstanceId!)
-        .sort();
-    } finally {
-      ec2.destroy();
-    }
-  }
+  const liveInstanceIds = async (): Promise<string[]> =>
+    (await liveInstances(stateDir)).map((i) => i.InstanceId!).sort();
 
   const instanceIdOf = (m: MachineJson) => m.spec?.providerID?.split('/').pop();
 
@@ -117,7 +98,8 @@ describe('machine-api-local (npm start) end to end', function () {
     for (const b of binaries)
       expect(b.command[1], b.name).to.match(/\/\.tmp\/compiled\/[0-9a-f]{16}\/cmd\/[a-z-]+\.js$/);
     expect(readdirSync(join(stateDir, 'logs')).sort()).to.deep.equal([...pids.keys()].map((n) => `${n}.log`).sort());
-    expect(readFileSync(join(stateDir, 'logs', 'machine-api-provider-aws.log'), 'utf8')).to.contain('"msg"');
+    expect(parseKlogLines(readFileSync(join(stateDir, 'logs', 'machine-api-provider-aws.log'), 'utf8'))).to.not.be
+      .empty;
   });
 
   it('refuses a second start on the same state dir, naming the running one, and leaves its kubeconfig alone', async () => {

@@ -97,3 +97,7 @@ export function tooMany(path: string, actual: number, max: number): FieldCause {
 export function duplicate(path: string, value: unknown): FieldCause {
   return { type: 'FieldValueDuplicate', field: path, message: `Duplicate value: ${goValue(value)}` };
 }
+
+export function forbidden(path: string, detail: string): FieldCause {
+  return { type: 'FieldValueForbidden', field: path, message: `Forbidden: ${detail}` };
+}

@@ -55,6 +55,7 @@ export interface JSONSchemaProps {
 
 export type FieldCauseType =
   | 'FieldValueRequired'
+  | 'FieldValueForbidden'
   | 'FieldValueInvalid'
   | 'FieldValueNotSupported'
   | 'FieldValueTypeInvalid'

@@ -69,7 +69,7 @@ function post(
             body: Buffer.concat(chunks).toString('utf8'),
             cipher: socket.getCipher?.()?.standardName,
             protocol: socket.getProtocol?.(),
-            keepAlive: res.headers['keep-alive'],
+            keepAlive: String(res.headers['keep-alive'] ?? ''),
           }),
         );
       },

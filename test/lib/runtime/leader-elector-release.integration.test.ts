@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Lease } from '../../../lib/apis/core.js';
 import { Leases, Namespaces } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { nullLogger } from '../../../lib/base/json-logger.js';
+import { nullLogger } from '../../../lib/base/structured-logger.js';
 import { LeaderElector } from '../../../lib/runtime/leader-elector.js';
 import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 

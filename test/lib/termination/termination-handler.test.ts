@@ -4,7 +4,7 @@ import type { Node } from '../../../lib/apis/core.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { Nodes } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { nullLogger } from '../../../lib/base/json-logger.js';
+import { nullLogger } from '../../../lib/base/structured-logger.js';
 import {
   MetadataServiceError,
   runTerminationHandler,

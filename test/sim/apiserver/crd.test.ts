@@ -144,6 +144,43 @@ describe('envtest control plane: CRDs, discovery, scale and server-side printing
     expect(f.body.details.causes.map((c: Json) => c.field)).to.include('metadata.name');
   });
 
+  it('rejects a CRD whose validation rule does not compile, naming the rule in the schema', async () => {
+    const broken = structuredClone(sprockets);
+    broken.metadata.name = 'gears.live.envtest.io';
+    broken.spec.names = { plural: 'gears', singular: 'gear', kind: 'Gear' };
+    // The typed client writes x-kubernetes-validations from its x_kubernetes_validations property.
+    (broken.spec.versions[0]!.schema.openAPIV3Schema.properties.spec as Json).x_kubernetes_validations = [
+      { rule: 'self.teeth >', message: 'm' },
+    ];
+    const f = await failure(env.apiext.createCustomResourceDefinition({ body: broken }));
+    expect(f.code).to.equal(422);
+    const cause = f.body.details.causes.find((c: Json) => c.field.endsWith('.rule'));
+    expect(cause.field).to.equal(
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule',
+    );
+    expect(cause.message).to.match(/^Invalid value: "self\.teeth >": compilation failed: /);
+  });
+
+  it('runs a CRD update that adds a validation rule on the next write, with kube-apiserver wording', async () => {
+    const current = await env.apiext.readCustomResourceDefinition({ name: 'sprockets.live.envtest.io' });
+    current.spec.versions[0]!.schema!.openAPIV3Schema!.properties!.spec!.x_kubernetes_validations = [
+      { rule: 'self.teeth % 2 == 0', message: 'teeth come in pairs' },
+    ];
+    await env.apiext.replaceCustomResourceDefinition({ name: 'sprockets.live.envtest.io', body: current });
+    const body = (name: string, teeth: number) => ({
+      apiVersion: 'live.envtest.io/v1alpha1',
+      kind: 'Sprocket',
+      metadata: { name },
+      spec: { teeth },
+    });
+    const f = await failure(env.custom.createNamespacedCustomObject({ ...S, body: body('odd', 7) }));
+    expect(f.code).to.equal(422);
+    expect(f.body.message).to.equal(
+      'Sprocket.live.envtest.io "odd" is invalid: spec: Invalid value: "object": teeth come in pairs',
+    );
+    await env.custom.createNamespacedCustomObject({ ...S, body: body('even', 8) });
+  });
+
   it('serves the scale subresource as autoscaling/v1 Scale', async () => {
     await env.custom.createNamespacedCustomObject({ ...M, body: widget('sc', { size: 'small', replicas: 2 }) });
     await env.custom.patchNamespacedCustomObjectStatus(
