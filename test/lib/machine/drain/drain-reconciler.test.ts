@@ -13,6 +13,9 @@ import { NodeDrainer, type DrainOptions } from '../../../../lib/machine/drain/no
 import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import type { Result } from '../../../../lib/runtime/types.js';
 import { messageOf } from '../../../../lib/machine/errors.js';
+import { MachineMetrics } from '../../../../lib/machine/metrics.js';
+import { isDrainFinished } from '../../../../lib/machine/drain/drain-finished.js';
+import { Registry } from 'prom-client';
 import { ListEvents, machine, NS, quietLog, rctx } from '../fixtures.js';
 import { MemoryInformer, MemoryKubeClient, serverError, tooManyRequests } from '../memory-kube.js';
 
@@ -25,7 +28,9 @@ function drainEnv(drainOpts: DrainOptions = {}) {
   const machines = new MemoryInformer(client, Machines);
   const events = new ListEvents();
   const drainer = new NodeDrainer({ client, clock, log: quietLog }, drainOpts);
+  const metrics = new MachineMetrics(new Registry());
   const reconciler = new DrainReconciler({
+    metrics,
     client,
     machines,
     drainer,
@@ -51,7 +56,7 @@ function drainEnv(drainOpts: DrainOptions = {}) {
     return s.value;
   };
   const get = (name = 'm1') => client.peek(Machines, { namespace: NS, name });
-  return { clock, client, events, reconcile, get, drainer };
+  return { clock, client, events, reconcile, get, drainer, metrics };
 }
 
 async function deletingMachine(
@@ -403,5 +408,174 @@ describe('machine drain controller', () => {
     env.client.evictHandler = async () => {}; // accepted, but the pod never terminates
     const err = (await env.reconcile().catch((e: Error) => e)) as Error;
     expect(err.message).to.contain('pod apps/slow was not deleted: global timeout reached: 3s');
+  });
+
+  describe('drain-timeout annotation', () => {
+    const rs = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }];
+    const timed = (timeout: string, extra: Partial<Machine['metadata']> = {}) =>
+      machine('m1', {
+        metadata: {
+          annotations: { 'machine.openshift.io/drain-timeout': timeout },
+          finalizers: [MachineFinalizer],
+          ...extra,
+        },
+      });
+
+    it('ends a drain a PodDisruptionBudget blocks: Drained=False/DrainTimeout, a Warning naming the pod and the budget, the metric, and the drain counts as finished', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env, timed('30s'));
+      await pod(env, 'guarded', { ownerReferences: rs });
+      env.client.evictHandler = async () => {
+        throw tooManyRequests();
+      };
+      // The first attempt runs its 20 s and comes back no later than the drain's deadline.
+      const first = (await env.reconcile()) as Result;
+      expect(first.requeueAfterMs).to.be.at.most(10_000);
+      expect(drained(env.get())).to.include({ reason: 'DrainError' });
+      env.clock.step(first.requeueAfterMs ?? 0);
+      expect(await env.reconcile()).to.equal(undefined);
+      const c = drained(env.get());
+      expect(c).to.include({ status: 'False', reason: 'DrainTimeout', severity: 'Warning' });
+      expect(c?.message).to.contain(
+        'Node "node-1" drain did not finish within 30s (machine.openshift.io/drain-timeout)',
+      );
+      expect(c?.message).to.contain('apps/guarded (eviction refused by a PodDisruptionBudget');
+      const warning = env.events.list.find((e) => e.reason === 'DrainTimeout');
+      expect(warning).to.include({ type: 'Warning', action: 'Drain' });
+      expect(warning?.message).to.contain('disruption budget');
+      expect(isDrainFinished(env.get()!)).to.equal(true);
+      expect((await env.metrics.drainTimeouts.get()).values).to.deep.equal([{ value: 1, labels: { namespace: NS } }]);
+      // Nothing more to do for it.
+      const evictions = env.client.count('evict pods');
+      expect(await env.reconcile()).to.equal(undefined);
+      expect(env.client.count('evict pods')).to.equal(evictions);
+    });
+
+    it('names a pod stuck terminating', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env, timed('5s'));
+      await pod(env, 'stuck', { ownerReferences: rs, finalizers: ['never'] });
+      env.client.evictHandler = async (key) => env.client.delete(Pods, key);
+      const r = (await env.reconcile()) as Result | undefined;
+      if (r?.requeueAfterMs) {
+        env.clock.step(r.requeueAfterMs);
+        await env.reconcile();
+      }
+      const c = drained(env.get());
+      expect(c).to.include({ reason: 'DrainTimeout' });
+      expect(c?.message).to.match(/apps\/stuck \(stuck terminating for \d+s\)/);
+    });
+
+    it('measures the drain from the deletion, so a drain resumed after its deadline (a restart) ends at once', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env, timed('1m'));
+      await pod(env, 'guarded', { ownerReferences: rs });
+      env.client.evictHandler = async () => {
+        throw tooManyRequests();
+      };
+      env.clock.step(2 * 60_000);
+      const before = env.clock.now();
+      expect(await env.reconcile()).to.equal(undefined);
+      expect(env.clock.now() - before, 'one pass, not a 20 s attempt').to.be.below(2_000);
+      expect(drained(env.get())).to.include({ reason: 'DrainTimeout' });
+    });
+
+    it('starts the clock when the pre-drain hooks are gone, not at the deletion', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env, timed('1m'));
+      await pod(env, 'guarded', { ownerReferences: rs });
+      env.clock.step(5 * 60_000);
+      // The machine controller turned Drainable True when the last hook went, just now.
+      await env.client.patch(
+        Machines,
+        { namespace: NS, name: 'm1' },
+        {
+          type: 'merge',
+          body: {
+            status: { conditions: [{ type: 'Drainable', status: 'True', lastTransitionTime: iso(env.clock.now()) }] },
+          },
+        },
+        { subresource: 'status' },
+      );
+      env.client.evictHandler = async () => {
+        throw tooManyRequests();
+      };
+      // Deleted 5 minutes ago with a 1 minute timeout, but the drain itself has only just begun.
+      await env.reconcile();
+      expect(drained(env.get())).to.include({ reason: 'DrainError' });
+    });
+
+    it('without the annotation a blocked drain never ends (the reference)', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env);
+      await pod(env, 'guarded', { ownerReferences: rs });
+      env.client.evictHandler = async () => {
+        throw tooManyRequests();
+      };
+      env.clock.step(60 * 60_000);
+      await env.reconcile().catch(() => undefined);
+      expect(drained(env.get())).to.include({ reason: 'DrainError' });
+      expect(isDrainFinished(env.get()!)).to.equal(false);
+    });
+
+    it('ignores an unreadable value with a Warning event', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env, timed('soon'));
+      await env.reconcile();
+      const w = env.events.list.find((e) => e.reason === 'InvalidDrainSetting');
+      expect(w?.message).to.contain('machine.openshift.io/drain-timeout: Invalid value: "soon"');
+      expect(drained(env.get())).to.include({ status: 'True' });
+    });
+  });
+
+  describe("pods' drain annotations", () => {
+    const rs = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }];
+
+    it('evicts in drain order, never evicts skip and wait-completed pods, and says which rule applied to which pod', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env);
+      await pod(env, 'db', { ownerReferences: rs, annotations: { 'machine.openshift.io/drain-order': '10' } });
+      await pod(env, 'web', { ownerReferences: rs });
+      await pod(env, 'agent', { ownerReferences: rs, annotations: { 'machine.openshift.io/drain': 'skip' } });
+      await pod(env, 'job', { ownerReferences: rs, annotations: { 'machine.openshift.io/drain': 'wait-completed' } });
+      const evicted: string[] = [];
+      env.client.evictHandler = async (key) => {
+        evicted.push(key.name);
+        await env.client.delete(Pods, key);
+      };
+      // The job finishes a few seconds into the drain.
+      const finishing = (async () => {
+        while (env.clock.now() < Date.UTC(2026, 10, 22, 6, 0, 3)) await new Promise((r) => setImmediate(r));
+        await env.client.patch(
+          Pods,
+          { namespace: 'apps', name: 'job' },
+          { type: 'merge', body: { status: { phase: 'Succeeded' } } },
+          { subresource: 'status' },
+        );
+      })();
+      expect(await env.reconcile()).to.equal(undefined);
+      await finishing;
+      expect(evicted).to.deep.equal(['web', 'db']);
+      expect(drained(env.get())).to.include({ status: 'True' });
+      const rules = env.events.list.filter((e) => e.reason === 'DrainRule').map((e) => e.message);
+      expect(rules).to.have.members([
+        'Pod apps/agent: machine.openshift.io/drain=skip: not evicted, not waited for',
+        'Pod apps/db: evicted in drain order 10',
+        'Pod apps/job: machine.openshift.io/drain=wait-completed: not evicted, waited for until it finishes (order 0)',
+      ]);
+      expect(
+        env.client
+          .all(Pods)
+          .map((p) => p.metadata.name)
+          .sort(),
+      ).to.deep.equal(['agent', 'job']);
+    });
   });
 });
