@@ -5,6 +5,7 @@
 import {
   ExternalRemediationAnnotation,
   PhaseFailed,
+  RemediatedByAnnotation,
   RemediationStrategyAnnotation,
   RemediationStrategyExternalBaremetal,
 } from '../apis/constants.js';
@@ -30,7 +31,8 @@ export class MachineRemediation {
 
   /**
    * Remediates `t`. `key` is the MHC's queue key; the once-keys of events still standing are added to
-   * `live`, so the reconciler forgets the rest.
+   * `live`, so the reconciler forgets the rest. With `markRemediated` (the MHC limits remediations in flight) a
+   * Machine is marked remediated-by the MHC before it is deleted.
    */
   async remediate(
     mhc: MachineHealthCheck,
@@ -38,6 +40,7 @@ export class MachineRemediation {
     key: string,
     live: Set<string>,
     ctx: ReconcileContext,
+    markRemediated = false,
   ): Promise<void> {
     const m = t.machine;
     const target = targetString(mhc, t);
@@ -86,6 +89,24 @@ export class MachineRemediation {
       throw err;
     }
     if (fresh.metadata.deletionTimestamp) return;
+    if (markRemediated) {
+      // The mark lets every later pass (after a restart too) count this deletion as one of the MHC's
+      // remediations in flight; written first, so a Machine is never deleted by us without it.
+      await this.client.patch(
+        Machines,
+        mkey,
+        {
+          type: 'merge',
+          body: {
+            metadata: {
+              resourceVersion: fresh.metadata.resourceVersion,
+              annotations: { [RemediatedByAnnotation]: mhc.metadata.name ?? '' },
+            },
+          },
+        },
+        { signal: ctx.signal },
+      );
+    }
 
     try {
       await this.client.delete(Machines, mkey, { preconditions: { uid: fresh.metadata.uid }, signal: ctx.signal });
