@@ -33,7 +33,8 @@ import { MachineDraft } from '../machine-writer.js';
 import { clone } from '../merge-patch.js';
 import { RetryGate } from '../retry-gate.js';
 import type { MachineMetrics } from '../metrics.js';
-import { isDrainFinished } from './drain-finished.js';
+import { isDrainFinished, isWaitingForVolumes } from './drain-finished.js';
+import { VolumeDetachWait } from './volume-detach.js';
 import type { PlannedPod } from './drain-plan.js';
 import { deletionSettings, drainStartedAt } from './drain-settings.js';
 import { DrainIncompleteError, type NodeDrainer, type RemainingPod } from './node-drainer.js';
@@ -55,9 +56,11 @@ export interface DrainReconcilerDeps {
 
 export class DrainReconciler implements Reconciler {
   private readonly gate: RetryGate;
+  private readonly volumes: VolumeDetachWait;
 
   constructor(private readonly d: DrainReconcilerDeps) {
     this.gate = new RetryGate(d.clock, d.retryBaseMs, d.retryMaxMs);
+    this.volumes = new VolumeDetachWait({ client: d.client, clock: d.clock, events: d.events });
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -68,7 +71,8 @@ export class DrainReconciler implements Reconciler {
       return;
     }
     if (!cached.metadata.deletionTimestamp || cached.status?.phase !== PhaseDeleting) return;
-    if (isDrainFinished(cached)) return;
+    const drainDone = isDrainFinished(cached);
+    if (drainDone && !isWaitingForVolumes(cached)) return;
 
     const key = requestKey(req);
     const fp = fingerprintOf(cached);
@@ -78,6 +82,33 @@ export class DrainReconciler implements Reconciler {
     const started = this.d.clock.now();
 
     const draft = new MachineDraft(clone(cached), this.d.client);
+    if (!drainDone) {
+      const drained = await this.drainStep(draft, key, fp, started, ctx);
+      if (drained !== 'finished') return drained;
+    }
+    // After the drain, before the machine controller terminates: the Node's volumes must have detached.
+    const volumeWait = await this.volumes.step(draft.machine, ctx);
+    try {
+      await draft.persist(ctx.signal);
+    } catch (err) {
+      this.gate.failed(key, fp, started);
+      throw new Error(`could not patch machine status: ${messageOf(err)}`, { cause: err });
+    }
+    this.gate.succeeded(key);
+    return volumeWait === undefined ? undefined : { requeueAfterMs: volumeWait };
+  }
+
+  /**
+   * Drains the Node (or skips the drain) and records Drained on the draft: 'finished' when the drain is over
+   * (drained, skipped, or ended by its timeout); otherwise what the reconcile returns.
+   */
+  private async drainStep(
+    draft: MachineDraft,
+    key: string,
+    fp: string,
+    started: number,
+    ctx: ReconcileContext,
+  ): Promise<'finished' | Result | void> {
     const machine = draft.machine;
     const { events } = this.d;
     const nodeName = machine.status?.nodeRef?.name;
@@ -123,7 +154,8 @@ export class DrainReconciler implements Reconciler {
           if (err instanceof DrainIncompleteError) this.announceRules(machine, err.applied);
           if (deadlineMs === undefined || this.d.clock.now() < deadlineMs || ctx.signal.aborted)
             return this.drainFailed(draft, err, key, fp, started, ctx, deadlineMs);
-          return this.timedOut(draft, nodeName, err, settings.drainTimeoutMs ?? 0, key, ctx);
+          this.timedOut(machine, nodeName, err, settings.drainTimeoutMs ?? 0, ctx);
+          return 'finished';
         }
         events.event(machine, 'Normal', 'DrainSucceeded', 'Drain', 'Node drain succeeded');
         message = 'Drain finished successfully';
@@ -139,13 +171,7 @@ export class DrainReconciler implements Reconciler {
       trueConditionWithReason(DrainedCondition, '', message),
       this.d.clock.now(),
     );
-    try {
-      await draft.persist(ctx.signal);
-    } catch (err) {
-      this.gate.failed(key, fp, started);
-      throw new Error(`could not patch machine status: ${messageOf(err)}`, { cause: err });
-    }
-    this.gate.succeeded(key);
+    return 'finished';
   }
 
   /** The providerID of the Node named `name` when it provably belongs to another instance; else undefined. */
@@ -177,15 +203,7 @@ export class DrainReconciler implements Reconciler {
    * The drain ran out of its drain-timeout: stop evicting, say what is left and why, and let termination go
    * ahead (the machine controller treats Drained=False/DrainTimeout as the end of the drain).
    */
-  private async timedOut(
-    draft: MachineDraft,
-    nodeName: string,
-    err: unknown,
-    timeoutMs: number,
-    key: string,
-    ctx: ReconcileContext,
-  ): Promise<void> {
-    const machine = draft.machine;
+  private timedOut(machine: Machine, nodeName: string, err: unknown, timeoutMs: number, ctx: ReconcileContext): void {
     const left =
       err instanceof DrainIncompleteError
         ? describeRemaining(err.remaining)
@@ -199,13 +217,7 @@ export class DrainReconciler implements Reconciler {
     );
     this.d.events.event(machine, 'Warning', DrainTimeoutReason, 'Drain', note);
     ctx.log.info('drain timed out; termination goes ahead', { node: nodeName, timeout: formatGoDuration(timeoutMs) });
-    try {
-      await draft.persist(ctx.signal);
-    } catch (patchErr) {
-      throw new Error(`could not patch machine status: ${messageOf(patchErr)}`, { cause: patchErr });
-    }
     this.d.metrics?.recordDrainTimeout(machine.metadata.namespace ?? '');
-    this.gate.succeeded(key);
   }
 
   private async drainFailed(

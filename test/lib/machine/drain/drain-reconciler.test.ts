@@ -5,16 +5,23 @@ import {
   MachineFinalizer,
   MirrorPodAnnotation,
 } from '../../../../lib/apis/constants.js';
-import type { Node, Pod } from '../../../../lib/apis/core.js';
+import type { Node, Pod, VolumeAttachment } from '../../../../lib/apis/core.js';
 import type { Condition, Machine } from '../../../../lib/apis/machine-types.js';
-import { DaemonSets, Machines, Nodes, Pods } from '../../../../lib/client/resources.js';
+import {
+  DaemonSets,
+  Machines,
+  Nodes,
+  PersistentVolumeClaims,
+  Pods,
+  VolumeAttachments,
+} from '../../../../lib/client/resources.js';
 import { DrainReconciler } from '../../../../lib/machine/drain/drain-reconciler.js';
 import { NodeDrainer, type DrainOptions } from '../../../../lib/machine/drain/node-drainer.js';
 import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import type { Result } from '../../../../lib/runtime/types.js';
 import { messageOf } from '../../../../lib/machine/errors.js';
 import { MachineMetrics } from '../../../../lib/machine/metrics.js';
-import { isDrainFinished } from '../../../../lib/machine/drain/drain-finished.js';
+import { isDrainFinished, isWaitingForVolumes } from '../../../../lib/machine/drain/drain-finished.js';
 import { Registry } from 'prom-client';
 import { ListEvents, machine, NS, quietLog, rctx } from '../fixtures.js';
 import { MemoryInformer, MemoryKubeClient, serverError, tooManyRequests } from '../memory-kube.js';
@@ -576,6 +583,111 @@ describe('machine drain controller', () => {
           .map((p) => p.metadata.name)
           .sort(),
       ).to.deep.equal(['agent', 'job']);
+    });
+  });
+
+  describe('waiting for volumes to detach', () => {
+    const attachment = (name: string, pv: string, nodeName = 'node-1') =>
+      ({
+        metadata: { name },
+        spec: { attacher: 'csi.example.com', nodeName, source: { persistentVolumeName: pv } },
+        status: { attached: true },
+      }) as VolumeAttachment;
+    const volumes = (m: Machine | undefined) => m?.status?.conditions?.find((c) => c.type === 'VolumesDetached');
+
+    it('holds termination while a VolumeAttachment names the Node, then records VolumesDetached=True', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env);
+      await env.client.create(VolumeAttachments, attachment('va-1', 'pv-data'));
+      const r = (await env.reconcile()) as Result;
+      expect(r.requeueAfterMs).to.be.within(1, 5_000);
+      expect(drained(env.get())).to.include({ status: 'True' });
+      const c = volumes(env.get());
+      expect(c).to.include({ status: 'False', reason: 'WaitingForVolumeDetach', severity: 'Info' });
+      expect(c?.message).to.equal(
+        'Waiting for 1 volume to detach from node "node-1" (at most 10m0s (machine.openshift.io/volume-detach-timeout)): pv-data',
+      );
+      expect(isWaitingForVolumes(env.get()!)).to.equal(true);
+      expect(env.events.reasons()).to.include('WaitingForVolumeDetach');
+      await env.client.delete(VolumeAttachments, { name: 'va-1' });
+      expect(await env.reconcile()).to.equal(undefined);
+      expect(volumes(env.get())).to.include({ status: 'True' });
+      expect(isWaitingForVolumes(env.get()!)).to.equal(false);
+    });
+
+    it('gives up after volume-detach-timeout from the end of the drain, with a Warning naming the volumes', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(
+        env,
+        machine('m1', {
+          metadata: {
+            annotations: { 'machine.openshift.io/volume-detach-timeout': '30s' },
+            finalizers: [MachineFinalizer],
+          },
+        }),
+      );
+      await env.client.create(VolumeAttachments, attachment('va-1', 'pv-b'));
+      await env.client.create(VolumeAttachments, attachment('va-2', 'pv-a'));
+      await env.client.create(VolumeAttachments, attachment('va-3', 'pv-other', 'node-2'));
+      await env.reconcile();
+      env.clock.step(29_000);
+      await env.reconcile();
+      expect(volumes(env.get())).to.include({ reason: 'WaitingForVolumeDetach' });
+      env.clock.step(1_000);
+      expect(await env.reconcile()).to.equal(undefined);
+      const c = volumes(env.get());
+      expect(c).to.include({ status: 'False', reason: 'VolumeDetachTimeout', severity: 'Warning' });
+      expect(c?.message).to.equal(
+        '2 volumes still attached to node "node-1" after 30s (machine.openshift.io/volume-detach-timeout); terminating anyway: pv-a, pv-b',
+      );
+      expect(env.events.list.find((e) => e.reason === 'VolumeDetachTimeout')).to.include({ type: 'Warning' });
+      expect(isWaitingForVolumes(env.get()!)).to.equal(false);
+    });
+
+    it('does not wait with volume-detach-timeout 0, on an unreachable Node, or for volumes of pods left on the Node', async () => {
+      const zero = drainEnv();
+      await node(zero);
+      await deletingMachine(
+        zero,
+        machine('m1', {
+          metadata: {
+            annotations: { 'machine.openshift.io/volume-detach-timeout': '0' },
+            finalizers: [MachineFinalizer],
+          },
+        }),
+      );
+      await zero.client.create(VolumeAttachments, attachment('va-1', 'pv-data'));
+      expect(await zero.reconcile()).to.equal(undefined);
+      expect(volumes(zero.get())).to.equal(undefined);
+
+      const unreachable = drainEnv();
+      await node(unreachable, 'node-1', { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } });
+      await deletingMachine(unreachable);
+      await unreachable.client.create(VolumeAttachments, attachment('va-1', 'pv-data'));
+      expect(await unreachable.reconcile()).to.equal(undefined);
+      expect(volumes(unreachable.get())).to.equal(undefined);
+
+      const left = drainEnv();
+      await node(left);
+      await deletingMachine(left);
+      await left.client.create(PersistentVolumeClaims, {
+        metadata: { name: 'data', namespace: 'apps' },
+        spec: { volumeName: 'pv-agent' },
+      });
+      await pod(
+        left,
+        'agent',
+        {
+          annotations: { 'machine.openshift.io/drain': 'skip' },
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
+        },
+        { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
+      );
+      await left.client.create(VolumeAttachments, attachment('va-1', 'pv-agent'));
+      expect(await left.reconcile()).to.equal(undefined);
+      expect(volumes(left.get())).to.equal(undefined);
     });
   });
 });
