@@ -81,12 +81,15 @@ export function deletionSettings(annotations: Readonly<Record<string, string>> |
 /**
  * When the drain of a deleted Machine began, from what the cluster shows (so a restart neither resets nor
  * extends a drain timeout): the deletion, or, when pre-drain hooks held the drain back, the moment the last one
- * went (the machine controller turns Drainable True then).
+ * went (the machine controller turns Drainable True then). Those times are whole seconds, rounded down: the
+ * drain counts from the end of that second, so that it never ends before its timeout.
  */
 export function drainStartedAt(machine: Machine): number | undefined {
   const deleted = Date.parse(machine.metadata.deletionTimestamp ?? '');
   if (Number.isNaN(deleted)) return undefined;
   const drainable = machine.status?.conditions?.find((c) => c.type === DrainableCondition);
   const hooksGone = drainable?.status === 'True' ? Date.parse(drainable.lastTransitionTime ?? '') : NaN;
-  return Number.isNaN(hooksGone) ? deleted : Math.max(deleted, hooksGone);
+  return (Number.isNaN(hooksGone) ? deleted : Math.max(deleted, hooksGone)) + WholeSecondMs;
 }
+
+const WholeSecondMs = 1_000;
