@@ -3,6 +3,7 @@
 // the others: its RemediationInFlightAllowed condition, a Normal event once per change of the waiting set, and
 // mapi_machinehealthcheck_remediations_held_back_total, once per Machine per wait.
 import {
+  ExternalRemediationAnnotation,
   MaxInFlightAnnotation,
   MaxInFlightReachedReason,
   RemediationInFlightAllowedCondition,
@@ -87,8 +88,13 @@ export class MaxInFlightGate {
       nodeStartupTimeoutMs: input.nodeStartupTimeoutMs,
       nowMs: input.nowMs,
     });
-    // Those already under way in place need no new action and hold their own slot.
-    const candidates = input.due.filter((t) => !input.hasRequest(t));
+    // Those already under way (being deleted, or remediated in place) need no new action and hold their own slot.
+    const candidates = input.due.filter(
+      (t) =>
+        !t.machine.metadata.deletionTimestamp &&
+        !(ExternalRemediationAnnotation in (t.machine.metadata.annotations ?? {})) &&
+        !input.hasRequest(t),
+    );
     const { now, held } = admitRemediations(candidates, limit - count.total);
     const name = mhc.metadata.name ?? '';
     const labels = { name, namespace: namespace ?? '' };
