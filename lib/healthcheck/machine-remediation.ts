@@ -32,7 +32,8 @@ export class MachineRemediation {
   /**
    * Remediates `t`. `key` is the MHC's queue key; the once-keys of events still standing are added to
    * `live`, so the reconciler forgets the rest. With `markRemediated` (the MHC limits remediations in flight) a
-   * Machine is marked remediated-by the MHC before it is deleted.
+   * Machine is marked remediated-by the MHC before it is deleted. True when this call started a remediation
+   * (deleted the Machine, or marked it for external remediation).
    */
   async remediate(
     mhc: MachineHealthCheck,
@@ -41,7 +42,7 @@ export class MachineRemediation {
     live: Set<string>,
     ctx: ReconcileContext,
     markRemediated = false,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const m = t.machine;
     const target = targetString(mhc, t);
     const mkey = { namespace: m.metadata.namespace, name: m.metadata.name ?? '' };
@@ -50,7 +51,7 @@ export class MachineRemediation {
       m.status?.phase !== PhaseFailed &&
       mhc.metadata.annotations?.[RemediationStrategyAnnotation] === RemediationStrategyExternalBaremetal
     ) {
-      if (m.metadata.annotations && ExternalRemediationAnnotation in m.metadata.annotations) return;
+      if (m.metadata.annotations && ExternalRemediationAnnotation in m.metadata.annotations) return false;
       const note = `Requesting external remediation of node associated with machine ${target}`;
       try {
         await this.client.patch(
@@ -70,7 +71,7 @@ export class MachineRemediation {
         throw err;
       }
       this.events.event(m, 'Normal', 'ExternalAnnotationAdded', 'Remediate', note);
-      return;
+      return true;
     }
 
     if (!getControllerOf(m)) {
@@ -78,17 +79,17 @@ export class MachineRemediation {
       const onceKey = `${key}|${m.metadata.uid ?? ''}|SkippedNoController`;
       live.add(onceKey);
       this.once.emit(onceKey, note, () => this.events.event(m, 'Normal', 'SkippedNoController', 'Remediate', note));
-      return;
+      return false;
     }
 
     let fresh: Machine;
     try {
       fresh = await this.client.get(Machines, mkey, { signal: ctx.signal });
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) return false;
       throw err;
     }
-    if (fresh.metadata.deletionTimestamp) return;
+    if (fresh.metadata.deletionTimestamp) return false;
     if (markRemediated) {
       // The mark lets every later pass (after a restart too) count this deletion as one of the MHC's
       // remediations in flight; written first, so a Machine is never deleted by us without it.
@@ -111,7 +112,7 @@ export class MachineRemediation {
     try {
       await this.client.delete(Machines, mkey, { preconditions: { uid: fresh.metadata.uid }, signal: ctx.signal });
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) return false;
       this.events.event(
         m,
         'Warning',
@@ -130,5 +131,6 @@ export class MachineRemediation {
     );
     this.metrics.remediationSuccess.inc({ name: mhc.metadata.name ?? '', namespace: mhc.metadata.namespace ?? '' });
     ctx.log.info('remediated machine by deleting it', { target });
+    return true;
   }
 }

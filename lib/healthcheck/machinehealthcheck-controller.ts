@@ -120,6 +120,7 @@ class MachineHealthCheckReconciler implements Reconciler {
       this.metrics.shortCircuit.remove(labels);
       this.shortCircuits.end(key);
       this.once.retain(`${key}|`, new Set());
+      this.inFlight.forget(key);
       return;
     }
     if (mhc.metadata.annotations && MHCPausedAnnotation in mhc.metadata.annotations) {
@@ -258,8 +259,8 @@ class MachineHealthCheckReconciler implements Reconciler {
           const outcome = await this.requests.ensure(mhc, t, status.conditions, ctx);
           status.conditions = outcome.conditions;
           if (outcome.error) throw outcome.error;
-        } else {
-          await this.remediation.remediate(mhc, t, key, live, ctx, limited);
+        } else if (await this.remediation.remediate(mhc, t, key, live, ctx, limited)) {
+          if (limited) this.inFlight.started(key, t.machine, this.clock.now());
         }
       } catch (err) {
         ctx.log.error('remediation failed', { target: targetString(mhc, t), error: (err as Error).message });

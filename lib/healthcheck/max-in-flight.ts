@@ -6,6 +6,7 @@ import {
   ExternalRemediationAnnotation,
   MaxInFlightAnnotation,
   MaxInFlightReachedReason,
+  RemediatedByAnnotation,
   RemediationInFlightAllowedCondition,
 } from '../apis/constants.js';
 import { falseCondition, setCondition, trueCondition } from '../apis/conditions.js';
@@ -27,6 +28,8 @@ import type { HealthCheckMetrics } from './metrics.js';
 
 /** While Machines wait, the MHC looks again this often even if no watch event wakes it. */
 export const HeldBackRecheckMs = 30_000;
+/** How long a remediation this process started may go unseen by the informer cache before it is forgotten. */
+export const UnseenRemediationTtlMs = 2 * 60_000;
 
 export interface GateInput {
   mhc: MachineHealthCheck;
@@ -55,6 +58,13 @@ export interface GateResult {
 }
 
 export class MaxInFlightGate {
+  /**
+   * Remediations this process started that the Machine cache may not show yet (the delete, or the external
+   * remediation annotation, written a moment ago), per MHC key: Machine UID → when to stop waiting for it. Only
+   * a bridge over the cache's lag: a restarted process lists afresh, and the list shows every write before it.
+   */
+  private readonly unseen = new Map<string, Map<string, number>>();
+
   constructor(
     private readonly machines: Informer<Machine>,
     private readonly machineSets: Informer<MachineSet>,
@@ -66,6 +76,39 @@ export class MaxInFlightGate {
   /** Whether the MHC sets a limit at all (without the annotation everything due is remediated, as the reference). */
   static applies(mhc: MachineHealthCheck): boolean {
     return mhc.metadata.annotations?.[MaxInFlightAnnotation] !== undefined;
+  }
+
+  /** Records that this pass started remediating `machine` (so the next pass counts it, whatever the cache shows). */
+  started(key: string, machine: Machine, nowMs: number): void {
+    const uid = machine.metadata.uid;
+    if (!uid) return;
+    let m = this.unseen.get(key);
+    if (!m) this.unseen.set(key, (m = new Map()));
+    m.set(uid, nowMs + UnseenRemediationTtlMs);
+  }
+
+  /** Forgets a MachineHealthCheck that is gone. */
+  forget(key: string): void {
+    this.unseen.delete(key);
+  }
+
+  /** Remediations started here that the cache does not show yet; forgets those it shows (or that are gone). */
+  private unseenCount(key: string, machines: readonly Machine[], nowMs: number): number {
+    const m = this.unseen.get(key);
+    if (!m) return 0;
+    const byUid = new Map(machines.map((x) => [x.metadata.uid ?? '', x]));
+    let n = 0;
+    for (const [uid, until] of m) {
+      const cached = byUid.get(uid);
+      const shown =
+        !cached ||
+        !!cached.metadata.deletionTimestamp ||
+        ExternalRemediationAnnotation in (cached.metadata.annotations ?? {});
+      if (shown || until <= nowMs) m.delete(uid);
+      else n++;
+    }
+    if (m.size === 0) this.unseen.delete(key);
+    return n;
   }
 
   /** Throws InvalidMaxInFlightError for an annotation that cannot be read. */
@@ -80,22 +123,36 @@ export class MaxInFlightGate {
       hasRemediationRequest: dueSet.has(t) && input.hasRequest(t),
     }));
     const namespace = mhc.metadata.namespace;
+    const machines = this.machines.list({ namespace });
     const count = countInFlight({
       mhcName: mhc.metadata.name ?? '',
       targets,
-      machines: this.machines.list({ namespace }),
+      machines,
       machineSets: this.relevantMachineSets(mhc, input.targets),
       nodeStartupTimeoutMs: input.nodeStartupTimeoutMs,
       nowMs: input.nowMs,
     });
+    const unseen = this.unseenCount(input.key, machines, input.nowMs);
+    count.total += unseen;
     // Those already under way (being deleted, or remediated in place) need no new action and hold their own slot.
-    const candidates = input.due.filter(
+    const open = input.due.filter(
       (t) =>
         !t.machine.metadata.deletionTimestamp &&
         !(ExternalRemediationAnnotation in (t.machine.metadata.annotations ?? {})) &&
         !input.hasRequest(t),
     );
-    const { now, held } = admitRemediations(candidates, limit - count.total);
+    // Marked by us but not (yet) shown deleting: a remediation begun (by this process a moment ago, or by one that
+    // stopped between the mark and the delete). It holds a slot, and goes again at once, so that it is finished.
+    const mhcName = mhc.metadata.name ?? '';
+    const isMarked = (t: HealthCheckTarget) => t.machine.metadata.annotations?.[RemediatedByAnnotation] === mhcName;
+    const marked = open.filter(isMarked);
+    count.total += marked.length;
+    const admitted = admitRemediations(
+      open.filter((t) => !isMarked(t)),
+      limit - count.total,
+    );
+    const now = [...marked, ...admitted.now];
+    const held = admitted.held;
     const name = mhc.metadata.name ?? '';
     const labels = { name, namespace: namespace ?? '' };
     if (held.length === 0) {
@@ -107,7 +164,7 @@ export class MaxInFlightGate {
     }
     const raw = mhc.metadata.annotations?.[MaxInFlightAnnotation] ?? '';
     // In flight once this pass's remediations are under way.
-    const inFlight = count.total + now.length;
+    const inFlight = count.total + admitted.now.length;
     const setting = raw.trim() === String(limit) ? raw.trim() : `${raw.trim()} (${limit})`;
     const waiting = held.map((t) => t.machine.metadata.name ?? '').join(', ');
     const message = `${inFlight} remediation${inFlight === 1 ? '' : 's'} in flight, max-in-flight ${setting}; waiting: ${waiting}`;
