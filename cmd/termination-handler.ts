@@ -22,6 +22,8 @@ import { PreemptionNoticeSource } from '../providers/gcp/preemption-notice.js';
 import { intArg } from './internal/int-argument.js';
 import {
   addKlogFlags,
+  addVersionFlag,
+  readLoggingFlags,
   isMainModule,
   metadataEndpointsFromEnv,
   runMain,
@@ -45,9 +47,8 @@ export interface TerminationHandlerRun {
 
 /** The handler's flags; exported so the manifests' arguments can be checked against them. */
 export function buildProgram(env: NodeJS.ProcessEnv): Command {
-  return addKlogFlags(new Command(COMPONENT))
+  return addKlogFlags(addVersionFlag(new Command(COMPONENT)))
     .description('Marks this Node Terminating when its cloud announces a spot or preemption reclaim of the instance.')
-    .version('0.1.0', '--version', 'print version and exit')
     .option('--node-name <name>', 'name of the node that the termination handler is running on (required)', '')
     .option(
       '--namespace <ns>',
@@ -66,9 +67,6 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
       new Option('--kubeconfig <path>', 'path to a kubeconfig; in-cluster configuration when unset').default(
         env.KUBECONFIG || undefined,
       ),
-    )
-    .addOption(
-      new Option('-v, --v <level>', 'log verbosity (higher is more verbose)').default(0).argParser(intArg('-v', 0)),
     );
 }
 
@@ -104,7 +102,6 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
     namespace: string;
     pollIntervalSeconds: number;
     kubeconfig?: string;
-    v: number;
   }>();
   if (!o.nodeName) {
     errors.write(
@@ -119,7 +116,11 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
     errors.write(`${COMPONENT}: ${(err as Error).message}\n`);
     return 1;
   }
-  const logger = createLogger({ level: o.v, fields: { component: COMPONENT }, stream: run.logStream });
+  const logger = createLogger({
+    ...readLoggingFlags(program.opts()),
+    fields: { component: COMPONENT },
+    stream: run.logStream,
+  });
   const clock = run.clock ?? new RealClock();
   const client = createKubeClient({
     kubeConfig: loadKubeConfig({ kubeconfigPath: o.kubeconfig }),

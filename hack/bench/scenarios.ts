@@ -5,7 +5,7 @@ import type { ControllerProcess } from './controller-process.js';
 import { BENCH_NAMESPACE, type BenchEnvironment } from './environment.js';
 import { cost, heapMb, peakRssMb, perUnit, round, snapshot, startHeapWindow, type Cost } from './measure.js';
 import type { BenchProvider } from './providers.js';
-import { eventually } from '../../lib/testing/index.js';
+import { eventually } from '../../sim/kit/index.js';
 import { liveInstances, machineSet, machinesOf, scale } from './workload.js';
 import { traceMachineWrites } from './write-trace.js';
 

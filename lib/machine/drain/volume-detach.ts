@@ -24,7 +24,7 @@ import type { EventRecorder } from '../../client/event-recorder.js';
 import type { KubeClient } from '../../client/kube-client.js';
 import { Nodes, PersistentVolumeClaims, Pods, VolumeAttachments } from '../../client/resources.js';
 import type { ReconcileContext } from '../../runtime/types.js';
-import { messageOf } from '../errors.js';
+import { messageOf } from '../../apis/errors.js';
 import { deletionSettings } from './drain-settings.js';
 
 /** How often a waiting Machine looks at the VolumeAttachments again. */

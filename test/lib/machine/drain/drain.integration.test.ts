@@ -17,14 +17,14 @@ import {
   Pods,
   VolumeAttachments,
 } from '../../../../lib/client/resources.js';
-import type { RecordedRequest } from '../../../../lib/envtest/index.js';
+import type { RecordedRequest } from '../../../../sim/apiserver/index.js';
 import { addMachineController } from '../../../../lib/machine/controller.js';
 import { addNodeLinkController } from '../../../../lib/nodelink/controller.js';
 import type { Manager } from '../../../../lib/runtime/manager.js';
-import { FakeActuator } from '../../../../lib/testing/fake-actuator.js';
-import { KubeletSimulator } from '../../../../lib/testing/kubelet-simulator.js';
-import { eventually } from '../../../../lib/testing/provider-test-bed.js';
-import { startTestEnv, type TestEnv } from '../../../../lib/testing/test-env.js';
+import { FakeActuator } from '../../../../sim/kit/fake-actuator.js';
+import { KubeletSimulator } from '../../../../sim/kit/kubelet-simulator.js';
+import { eventually } from '../../../../sim/kit/provider-test-bed.js';
+import { startTestEnv, type TestEnv } from '../../../../sim/kit/test-env.js';
 
 const NS = 'openshift-machine-api';
 const APPS = 'apps';
