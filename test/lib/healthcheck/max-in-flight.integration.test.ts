@@ -5,62 +5,37 @@ import { expect } from 'chai';
 import { MachineClusterIDLabel } from '../../../lib/apis/constants.js';
 import type { Machine } from '../../../lib/apis/machine-types.js';
 import { RealClock } from '../../../lib/base/real-clock.js';
-import {
-  Events,
-  MachineHealthChecks,
-  Machines,
-  MachineSets,
-  Namespaces,
-  Nodes,
-} from '../../../lib/client/resources.js';
+import { Events, MachineHealthChecks, Machines, MachineSets, Nodes } from '../../../lib/client/resources.js';
 import { addMachineHealthCheckController } from '../../../lib/healthcheck/machinehealthcheck-controller.js';
-import { addMachineController } from '../../../lib/machine/controller.js';
 import { addMachineSetController } from '../../../lib/machineset/machineset-controller.js';
-import { addNodeLinkController } from '../../../lib/nodelink/controller.js';
-import type { Manager } from '../../../lib/runtime/manager.js';
-import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
-import { KubeletSimulator } from '../../../sim/kit/kubelet-simulator.js';
+import type { KubeletSimulator } from '../../../sim/kit/kubelet-simulator.js';
 import { eventually } from '../../../sim/kit/provider-test-bed.js';
-import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
+import type { TestEnv } from '../../../sim/kit/test-env.js';
+import { startMachineStack, type MachineStack } from '../machine/machine-stack.js';
 
 const NS = 'openshift-machine-api';
 const LABELS = { [MachineClusterIDLabel]: 'test-cluster', 'machine.openshift.io/cluster-api-machineset': 'workers' };
 
 describe('MachineHealthCheck max-in-flight on the local control plane', function () {
   this.timeout(120_000);
+  let stack: MachineStack;
   let env: TestEnv;
-  let mgr: Manager;
-  let stop: AbortController;
-  let running: Promise<void>;
   let kubelet: KubeletSimulator;
 
   before(async () => {
-    env = await startTestEnv();
-    await env.client.create(Namespaces, { metadata: { name: NS } });
-    const clock = new RealClock();
-    const actuator = new FakeActuator({ clock, bootDelayMs: 400, terminateDelayMs: 300 });
-    kubelet = new KubeletSimulator({ client: env.client, view: actuator, heartbeatMs: 0 });
-    mgr = env.newManager({ syncPeriodMs: 60_000 });
-    addMachineController(mgr, actuator, {
-      requeueAfterMs: 250,
-      rateLimiter: { baseDelayMs: 5, maxDelayMs: 500 },
-      drainRateLimiter: { baseDelayMs: 100, maxDelayMs: 1_000 },
-      terminationFollow: { firstMs: 100, maxMs: 300 },
-      drain: { timeoutMs: 1_000, evictionRetryBaseMs: 50, evictionRetryMaxMs: 200, podPollIntervalMs: 50 },
+    stack = await startMachineStack({
+      actuator: { clock: new RealClock(), bootDelayMs: 400, terminateDelayMs: 300 },
+      kubelet: { heartbeatMs: 0 },
+      extra: (mgr) => {
+        addMachineSetController(mgr, { coalesceMs: 50 });
+        addMachineHealthCheckController(mgr);
+      },
     });
-    addNodeLinkController(mgr);
-    addMachineSetController(mgr, { coalesceMs: 50 });
-    addMachineHealthCheckController(mgr);
-    stop = new AbortController();
-    running = mgr.start(stop.signal);
-    await kubelet.start();
+    ({ env, kubelet } = stack);
   });
 
   after(async () => {
-    await kubelet?.stop();
-    stop?.abort();
-    await running?.catch(() => undefined);
-    await env?.stop();
+    await stack?.stop();
   });
 
   it('6 of 10 Nodes NotReady, max-in-flight 2: never more than 2 remediations in flight, all 6 replaced', async () => {

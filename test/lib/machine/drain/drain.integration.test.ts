@@ -11,20 +11,16 @@ import { isNotFound } from '../../../../lib/client/errors.js';
 import {
   Events,
   Machines,
-  Namespaces,
   PersistentVolumeClaims,
   PodDisruptionBudgets,
   Pods,
   VolumeAttachments,
 } from '../../../../lib/client/resources.js';
 import type { RecordedRequest } from '../../../../sim/apiserver/index.js';
-import { addMachineController } from '../../../../lib/machine/controller.js';
-import { addNodeLinkController } from '../../../../lib/nodelink/controller.js';
-import type { Manager } from '../../../../lib/runtime/manager.js';
-import { FakeActuator } from '../../../../sim/kit/fake-actuator.js';
-import { KubeletSimulator } from '../../../../sim/kit/kubelet-simulator.js';
+import type { FakeActuator } from '../../../../sim/kit/fake-actuator.js';
 import { eventually } from '../../../../sim/kit/provider-test-bed.js';
-import { startTestEnv, type TestEnv } from '../../../../sim/kit/test-env.js';
+import type { TestEnv } from '../../../../sim/kit/test-env.js';
+import { startMachineStack, type MachineStack } from '../machine-stack.js';
 
 const NS = 'openshift-machine-api';
 const APPS = 'apps';
@@ -32,39 +28,23 @@ const RS = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-ui
 
 describe('drains on the local control plane', function () {
   this.timeout(60_000);
+  let stack: MachineStack;
   let env: TestEnv;
-  let mgr: Manager;
-  let stop: AbortController;
-  let running: Promise<void>;
   let actuator: FakeActuator;
-  let kubelet: KubeletSimulator;
   const requests: RecordedRequest[] = [];
 
   before(async () => {
-    env = await startTestEnv({ controlPlane: { onRequest: (r) => requests.push(r) } });
-    await env.client.create(Namespaces, { metadata: { name: NS } });
-    await env.client.create(Namespaces, { metadata: { name: APPS } });
-    actuator = new FakeActuator({ clock: new RealClock(), terminateDelayMs: 100 });
-    kubelet = new KubeletSimulator({ client: env.client, view: actuator, heartbeatMs: 0, volumeDetachDelayMs: 3_000 });
-    mgr = env.newManager({ syncPeriodMs: 60_000 });
-    addMachineController(mgr, actuator, {
-      requeueAfterMs: 250,
-      rateLimiter: { baseDelayMs: 5, maxDelayMs: 500 },
-      drainRateLimiter: { baseDelayMs: 100, maxDelayMs: 500 },
-      terminationFollow: { firstMs: 100, maxMs: 300 },
-      drain: { timeoutMs: 1_000, evictionRetryBaseMs: 50, evictionRetryMaxMs: 200, podPollIntervalMs: 50 },
+    stack = await startMachineStack({
+      namespaces: [NS, APPS],
+      controlPlane: { onRequest: (r) => requests.push(r) },
+      actuator: { clock: new RealClock(), terminateDelayMs: 100 },
+      kubelet: { heartbeatMs: 0, volumeDetachDelayMs: 3_000 },
     });
-    addNodeLinkController(mgr);
-    stop = new AbortController();
-    running = mgr.start(stop.signal);
-    await kubelet.start();
+    ({ env, actuator } = stack);
   });
 
   after(async () => {
-    await kubelet?.stop();
-    stop?.abort();
-    await running?.catch(() => undefined);
-    await env?.stop();
+    await stack?.stop();
   });
 
   const getMachine = async (name: string): Promise<Machine | undefined> =>
