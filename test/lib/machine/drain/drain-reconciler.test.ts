@@ -549,6 +549,34 @@ describe('machine drain controller', () => {
       expect(isDrainFinished(env.get()!)).to.equal(false);
     });
 
+    it('drains a Node that comes back Ready during the drain normally: full grace periods, Drained=True', async () => {
+      const env = drainEnv();
+      await node(env, 'node-1', { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } });
+      await deletingMachine(env, timed('10m'));
+      await pod(env, 'guarded', { ownerReferences: rs });
+      const graces: Array<number | undefined> = [];
+      let refuse = true;
+      env.client.evictHandler = async (key, ev) => {
+        graces.push(ev.deleteOptions?.gracePeriodSeconds);
+        if (refuse) throw tooManyRequests();
+        await env.client.delete(Pods, key);
+      };
+      const r = (await env.reconcile()) as Result;
+      expect(new Set(graces)).to.deep.equal(new Set([1]));
+      await env.client.patch(
+        Nodes,
+        { name: 'node-1' },
+        { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } },
+        { subresource: 'status' },
+      );
+      refuse = false;
+      graces.length = 0;
+      env.clock.step(r.requeueAfterMs ?? 0);
+      expect(await env.reconcile()).to.equal(undefined);
+      expect(graces).to.deep.equal([undefined]);
+      expect(drained(env.get())).to.include({ status: 'True' });
+    });
+
     it('ignores an unreadable value with a Warning event', async () => {
       const env = drainEnv();
       await node(env);
