@@ -20,6 +20,19 @@ import type { EventOnce } from './event-once.js';
 import { targetString, type HealthCheckTarget } from './health.js';
 import type { HealthCheckMetrics } from './metrics.js';
 
+/**
+ * Whether internal remediation would act on `m`: mark it for external bare-metal remediation, or delete it (only
+ * with a controller owner, which will replace it).
+ */
+export function wouldRemediate(mhc: MachineHealthCheck, m: Machine): boolean {
+  return remediatedInPlace(mhc, m) || getControllerOf(m) !== undefined;
+}
+
+/** Under the external-baremetal strategy a Machine that has not failed is remediated in place, by annotation. */
+const remediatedInPlace = (mhc: MachineHealthCheck, m: Machine): boolean =>
+  m.status?.phase !== PhaseFailed &&
+  mhc.metadata.annotations?.[RemediationStrategyAnnotation] === RemediationStrategyExternalBaremetal;
+
 export class MachineRemediation {
   constructor(
     private readonly client: KubeClient,
@@ -47,10 +60,7 @@ export class MachineRemediation {
     const target = targetString(mhc, t);
     const mkey = { namespace: m.metadata.namespace, name: m.metadata.name ?? '' };
 
-    if (
-      m.status?.phase !== PhaseFailed &&
-      mhc.metadata.annotations?.[RemediationStrategyAnnotation] === RemediationStrategyExternalBaremetal
-    ) {
+    if (remediatedInPlace(mhc, m)) {
       if (m.metadata.annotations && ExternalRemediationAnnotation in m.metadata.annotations) return false;
       const note = `Requesting external remediation of node associated with machine ${target}`;
       try {

@@ -56,7 +56,7 @@ import {
   type HealthCheckTarget,
 } from './health.js';
 import { InvalidMaxInFlightError } from './in-flight.js';
-import { MachineRemediation } from './machine-remediation.js';
+import { MachineRemediation, wouldRemediate } from './machine-remediation.js';
 import { MaxInFlightGate } from './max-in-flight.js';
 import { remediationBudget } from './max-unhealthy.js';
 import { RemediationRequests } from './remediation-requests.js';
@@ -232,6 +232,7 @@ class MachineHealthCheckReconciler implements Reconciler {
           targets,
           due: c.remediate,
           hasRequest: (t) => withRequest.has(t),
+          remediable: (t) => template !== undefined || wouldRemediate(mhc, t.machine),
           nodeStartupTimeoutMs: settings.nodeStartupTimeoutMs,
           nowMs: now,
           conditions: status.conditions,

@@ -39,6 +39,11 @@ export interface GateInput {
   due: readonly HealthCheckTarget[];
   /** Which due targets already have a request from the remediation template (template MHCs only). */
   hasRequest: (t: HealthCheckTarget) => boolean;
+  /**
+   * Whether remediating the target would do anything (a Machine without a controller owner is skipped: nothing
+   * would replace it); default all. Only those take a slot or wait for one.
+   */
+  remediable?: (t: HealthCheckTarget) => boolean;
   nodeStartupTimeoutMs: number;
   nowMs: number;
   conditions: Condition[] | undefined;
@@ -137,6 +142,7 @@ export class MaxInFlightGate {
     // Those already under way (being deleted, or remediated in place) need no new action and hold their own slot.
     const open = input.due.filter(
       (t) =>
+        (input.remediable?.(t) ?? true) &&
         !t.machine.metadata.deletionTimestamp &&
         !(ExternalRemediationAnnotation in (t.machine.metadata.annotations ?? {})) &&
         !input.hasRequest(t),

@@ -73,4 +73,22 @@ describe('max-in-flight gate', () => {
     expect(r.now.map((t) => t.machine.metadata.name)).to.deep.equal(['b']);
     expect(r.held.map((t) => t.machine.metadata.name).sort()).to.deep.equal(['a', 'c']);
   });
+
+  it('gives no slot to a Machine remediation would skip (no controller owner), so it holds no one back', async () => {
+    const { gate, targets } = await setup();
+    const r = gate.admit({
+      mhc,
+      key: 'ns/mhc',
+      targets,
+      due: targets,
+      hasRequest: () => false,
+      remediable: (t) => t.machine.metadata.name !== 'a',
+      nodeStartupTimeoutMs: 10 * 60_000,
+      nowMs: NOW,
+      conditions: [],
+      live: new Set(),
+    });
+    expect(r.now).to.have.length(1);
+    expect([...r.now, ...r.held].map((t) => t.machine.metadata.name).sort()).to.deep.equal(['b', 'c']);
+  });
 });
