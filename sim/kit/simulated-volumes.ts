@@ -42,8 +42,10 @@ export class SimulatedVolumes {
   constructor(private readonly opts: SimulatedVolumesOptions) {
     this.pods = new SharedInformer({ client: opts.client, resource: Pods, clock: opts.clock, resyncPeriodMs: 0 });
     this.pods.addIndex(byNode, (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
+    // Only a Pod with a claim can change what is attached: the others cost nothing.
     const look = (p: Pod) => {
-      if (p.spec?.nodeName) this.kick(p.spec.nodeName);
+      if (p.spec?.nodeName && p.spec.volumes?.some((v) => v.persistentVolumeClaim?.claimName))
+        this.kick(p.spec.nodeName);
     };
     this.pods.on('add', look);
     this.pods.on('update', look);
