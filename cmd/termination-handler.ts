@@ -13,19 +13,16 @@ import {
   RealClock,
   runTerminationHandler,
   type Clock,
-  type TerminationNoticeSources,
 } from '../lib/index.js';
-// The two readers are imported from their own modules, not the providers' index: a DaemonSet pod on every
-// interruptible Node has no use for the cloud SDKs the index loads.
-import { SpotInstanceActionSource } from '../providers/aws/spot-instance-action.js';
-import { PreemptionNoticeSource } from '../providers/gcp/preemption-notice.js';
 import { intArg } from './internal/int-argument.js';
 import {
   addKlogFlags,
   addVersionFlag,
   readLoggingFlags,
   isMainModule,
+  cloudProviders,
   metadataEndpointsFromEnv,
+  noticeSources,
   runMain,
   type MetadataEndpoints,
   type SignalSource,
@@ -70,16 +67,6 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     );
 }
 
-/** One notice source per providerID scheme this binary knows; IBM Cloud announces no reclaims, so it has none. */
-export function noticeSources(endpoints: MetadataEndpoints, pollIntervalSeconds: number): TerminationNoticeSources {
-  return {
-    aws: () => new SpotInstanceActionSource({ endpoint: endpoints.aws }),
-    // Held open for up to one poll interval: the notice is seen the moment it comes, and there is still an
-    // answer (a sign of life in the logs at -v=2) every interval.
-    gce: () => new PreemptionNoticeSource({ host: endpoints.gceHost, waitForChangeSec: pollIntervalSeconds }),
-  };
-}
-
 /**
  * Runs until SIGTERM/SIGINT and resolves with the exit code: 0 after a signal, 2 for bad flags, 1 when it
  * cannot start. Once the Node is marked (or on a cloud without notices) the process stays up, idle: a
@@ -111,7 +98,7 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
   }
   let endpoints: MetadataEndpoints;
   try {
-    endpoints = metadataEndpointsFromEnv(run.env);
+    endpoints = metadataEndpointsFromEnv(run.env, cloudProviders);
   } catch (err) {
     errors.write(`${COMPONENT}: ${(err as Error).message}\n`);
     return 1;
@@ -150,8 +137,7 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
     node: o.nodeName,
     namespace: o.namespace || '(all)',
     pollIntervalSeconds: o.pollIntervalSeconds,
-    awsMetadataEndpoint: endpoints.aws,
-    gceMetadataHost: endpoints.gceHost,
+    metadataEndpoints: endpoints,
   });
   try {
     const work = (async () => {
@@ -159,7 +145,7 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
         {
           client,
           nodeName: o.nodeName,
-          sources: noticeSources(endpoints, o.pollIntervalSeconds),
+          sources: noticeSources(cloudProviders, endpoints, o.pollIntervalSeconds),
           pollIntervalMs: o.pollIntervalSeconds * 1000,
           clock,
           logger,

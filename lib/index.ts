@@ -281,6 +281,8 @@ export {
   checkUserDataTotal,
   classifyHttpStatus,
   isNetworkErrorCode,
+  type CloudProviderDescriptor,
+  type TerminationNoticeDescriptor,
 } from './cloud/index.js';
 
 // NodeLink: Node and Machine linked by providerID and addresses.

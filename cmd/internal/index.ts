@@ -18,3 +18,4 @@ export * from './admission-wiring.js';
 export * from './outbound-http-settings.js';
 export * from './pod-identity.js';
 export * from './version.js';
+export * from './cloud-providers.js';

@@ -18,7 +18,8 @@ import {
 import { sampleRemediationsInFlight, type InFlightSampler } from './in-flight-sampler.js';
 import { Prng } from './prng.js';
 import type { StepContext } from './step-context.js';
-import { SETS, workload } from './workload-steps.js';
+import { RolloutMonitor } from './rollout-monitor.js';
+import { DISTURBING_STEPS, ROLLING_ANNOTATIONS, ROLLING_SET, SCALED_DOWN, SETS, workload } from './workload-steps.js';
 
 export interface ChaosOptions {
   seed: number;
@@ -41,6 +42,8 @@ export interface ChaosOptions {
 
 export interface ChaosRunResult {
   seed: number;
+  /** How many times the rolling set's surge and availability bounds were checked as the controller acted. */
+  rolloutChecks: { surge: number; availability: number };
   faultsInjected: Record<string, number>;
   actions: Record<string, number>;
   violations: Violation[];
@@ -111,11 +114,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
   const balancer = env.emulator.addLoadBalancer();
   const lb = balancer && { machineSet: LB_SET, balancer };
   let sampler: InFlightSampler | undefined;
+  const rollout = new RolloutMonitor(env, ROLLING_SET, o.seed);
   try {
     await host.start();
+    rollout.start();
     for (const s of SETS) {
       const set = machineSet(s, rng.int(1, o.maxReplicas), provider);
       if (s === LB_SET && balancer) addProviderSpecFields(set, balancer.providerSpecFields);
+      if (s === ROLLING_SET) set.metadata.annotations = { ...set.metadata.annotations, ...ROLLING_ANNOTATIONS };
       await env.client.create(MachineSets, set);
     }
     await env.client.create(MachineHealthChecks, mhc(provider.clusterId) as never);
@@ -133,8 +139,17 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
           : entry.startsWith('cloud-')
             ? faultName(provider, entry.slice('cloud-'.length))
             : entry;
+      // A fault may touch the rolling set whatever it names; a user's step only when it names that set.
+      const disturbs = (detail?: string) =>
+        DISTURBING_STEPS.has(entry) &&
+        (useFault ||
+          detail === undefined ||
+          (detail.includes(ROLLING_SET) && (entry !== 'scale' || detail.endsWith(SCALED_DOWN))));
+      if (useFault && disturbs()) rollout.disturbed();
       try {
         const detail = await step(ctx);
+        if (disturbs(detail)) rollout.disturbed();
+        if (entry === 'delete-machine' && detail) rollout.deletedByUser(detail);
         if (detail === undefined) continue;
         const tally = useFault ? faultsInjected : actions;
         tally[name] = (tally[name] ?? 0) + 1;
@@ -181,12 +196,18 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       });
     violations.push(...((await sampler?.stop()) ?? []));
     log(`seed ${o.seed}: at most ${sampler?.worst ?? 0} remediations in flight (max-in-flight ${MHC_MAX_IN_FLIGHT})`);
+    rollout.stop();
+    violations.push(...rollout.violations);
+    log(
+      `seed ${o.seed}: rollout bounds checked ${rollout.checks.surge} (surge) and ${rollout.checks.availability} (availability) times`,
+    );
     violations.push(...checkDeposedLeaders(o.seed, ctx.episodes));
     violations.push(...checkCreateCalls(o.seed, createCalls(env), machinesCreated(env)));
     violations.push(...(await scanForSecrets(o.seed, env, host.logs())));
-    return { seed: o.seed, faultsInjected, actions, violations, settledMs };
+    return { seed: o.seed, faultsInjected, actions, violations, settledMs, rolloutChecks: { ...rollout.checks } };
   } finally {
     await sampler?.stop();
+    rollout.stop();
     await host.stop();
     await env.stop();
   }

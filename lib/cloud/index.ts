@@ -30,3 +30,4 @@ export * from './no-proxy.js';
 export * from './outbound-http.js';
 export * from './outbound-http-errors.js';
 export * from './network-error.js';
+export * from './cloud-provider-descriptor.js';

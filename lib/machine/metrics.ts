@@ -100,7 +100,8 @@ export class MachineMetrics {
 
 // One registry may be shared by several controllers (and by tests creating several managers):
 // registering the same name twice throws in prom-client, so reuse what is there.
-function getOrCreate<M>(registry: Registry, name: string, create: () => M): M {
+/** The metric already registered under `name`, or the one `create` registers. */
+export function getOrCreate<M>(registry: Registry, name: string, create: () => M): M {
   const existing = registry.getSingleMetric(name);
   return existing ? (existing as unknown as M) : create();
 }

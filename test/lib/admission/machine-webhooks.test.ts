@@ -392,6 +392,51 @@ describe('MachineSet webhooks', () => {
     expect(res.status?.message).to.equal('spec.selector: Forbidden: selector is immutable');
   });
 
+  it('deny rollout annotations that cannot be used, naming the annotation, on create and update', async () => {
+    const annotated = (annotations: Record<string, string>) => {
+      const ms = machineSet();
+      return { ...ms, metadata: { ...ms.metadata, annotations } };
+    };
+    const bad = await validateMachineSetAdmission(
+      request('MachineSet', 'CREATE', annotated({ 'machine.openshift.io/rollout-strategy': 'Rolling' })),
+      options,
+    );
+    expect(bad.allowed).to.equal(false);
+    expect(bad.status?.message).to.equal(
+      'metadata.annotations[machine.openshift.io/rollout-strategy]: Invalid value: "Rolling": must be one of "OnDelete", "RollingUpdate"',
+    );
+    const zero = await validateMachineSetAdmission(
+      request(
+        'MachineSet',
+        'UPDATE',
+        annotated({
+          'machine.openshift.io/rollout-strategy': 'RollingUpdate',
+          'machine.openshift.io/rollout-max-surge': '0',
+          'machine.openshift.io/rollout-max-unavailable': '0%',
+        }),
+        machineSet(),
+      ),
+      options,
+    );
+    expect(zero.allowed).to.equal(false);
+    expect(zero.status?.message).to.match(
+      /^metadata\.annotations\[machine\.openshift\.io\/rollout-max-unavailable\]: Invalid value: "0%": may not be 0 when machine\.openshift\.io\/rollout-max-surge is 0/,
+    );
+    const good = await validateMachineSetAdmission(
+      request(
+        'MachineSet',
+        'CREATE',
+        annotated({
+          'machine.openshift.io/rollout-strategy': 'RollingUpdate',
+          'machine.openshift.io/rollout-max-surge': '25%',
+          'machine.openshift.io/rollout-max-unavailable': '1',
+        }),
+      ),
+      options,
+    );
+    expect(good.allowed).to.equal(true);
+  });
+
   it("list every error at once, in apimachinery's aggregate form", async () => {
     const res = await validateMachineSetAdmission(
       request('MachineSet', 'CREATE', machineSet({}, { matchLabels: { set: 'b' } })),
