@@ -15,6 +15,7 @@ import {
   scanForSecrets,
   type Violation,
 } from './invariants.js';
+import { sampleRemediationsInFlight, type InFlightSampler } from './in-flight-sampler.js';
 import { Prng } from './prng.js';
 import type { StepContext } from './step-context.js';
 import { RolloutMonitor } from './rollout-monitor.js';
@@ -57,11 +58,18 @@ function addProviderSpecFields(set: MachineSet, fields: Record<string, unknown>)
   if (ps) ps.value = { ...(ps.value as Record<string, unknown> | undefined), ...fields };
 }
 
+/** The chaos MachineHealthCheck remediates at most this many Machines at a time (an invariant checks it). */
+const MHC_MAX_IN_FLIGHT = 2;
+
 function mhc(clusterId: string) {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineHealthCheck',
-    metadata: { name: 'chaos-a', namespace: BENCH_NAMESPACE },
+    metadata: {
+      name: 'chaos-a',
+      namespace: BENCH_NAMESPACE,
+      annotations: { 'machine.openshift.io/max-in-flight': String(MHC_MAX_IN_FLIGHT) },
+    },
     spec: {
       // Every chaos Machine: NotReady remediation is only ever injected into chaos-a, but a Node that never
       // registers can be any set's.
@@ -106,6 +114,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
   // Created before any Machine, as the installer creates the cluster's load balancers.
   const balancer = env.emulator.addLoadBalancer();
   const lb = balancer && { machineSet: LB_SET, balancer };
+  let sampler: InFlightSampler | undefined;
   const rollout = new RolloutMonitor(env, ROLLING_SET, o.seed);
   try {
     await host.start();
@@ -117,6 +126,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       await env.client.create(MachineSets, set);
     }
     await env.client.create(MachineHealthChecks, mhc(provider.clusterId) as never);
+    sampler = sampleRemediationsInFlight(env, { seed: o.seed, mhcName: 'chaos-a', maxInFlight: MHC_MAX_IN_FLIGHT });
 
     const end = Date.now() + o.durationMs;
     while (Date.now() < end) {
@@ -186,6 +196,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
         invariant: `every run converges within ${o.settleTimeoutMs / 1000} s of the faults stopping`,
         detail: `not converged after ${(settledMs / 1000).toFixed(1)} s`,
       });
+    violations.push(...((await sampler?.stop()) ?? []));
+    log(`seed ${o.seed}: at most ${sampler?.worst ?? 0} remediations in flight (max-in-flight ${MHC_MAX_IN_FLIGHT})`);
     rollout.stop();
     violations.push(...rollout.violations);
     log(
@@ -196,6 +208,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
     violations.push(...(await scanForSecrets(o.seed, env, host.logs())));
     return { seed: o.seed, faultsInjected, actions, violations, settledMs, rolloutChecks: { ...rollout.checks } };
   } finally {
+    await sampler?.stop();
     rollout.stop();
     await host.stop();
     await env.stop();
