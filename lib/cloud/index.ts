@@ -27,3 +27,5 @@ export * from './delete-guard.js';
 export * from './no-proxy.js';
 export * from './outbound-http.js';
 export * from './outbound-http-errors.js';
+export * from './capacity-memory.js';
+export * from './capacity-fallbacks.js';

@@ -15,6 +15,7 @@ import {
   messageOf,
   type Actuator,
   type ActuatorContext,
+  type CapacityEntry,
   type CloudActuatorOptions,
   type KubeClient,
   type Machine,
@@ -22,6 +23,7 @@ import {
 import { AwsClientFactory, type AwsClientFactoryOptions } from './aws-clients.js';
 import { releaseHostOfRefusedLaunch } from './dedicated-hosts.js';
 import { ec2LaunchFailure, mayHaveLaunched } from './errors.js';
+import { awsCapacityChoice } from './fallbacks.js';
 import { InstanceFinder, instanceEndedError } from './instance-finder.js';
 import { InstanceRecorder } from './instance-recorder.js';
 import { InstanceTeardown } from './instance-teardown.js';
@@ -105,6 +107,15 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
 
   protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {
     return newMachineScope(machine, { ...this.o, client: this.client, clients: this.factory }, signal);
+  }
+
+  protected override capacityEntries(scope: MachineScope): CapacityEntry<MachineScope>[] | undefined {
+    if (scope.fallbacks.length === 0) return undefined;
+    return [scope.spec, ...scope.fallbacks].map((spec) => ({
+      scope: { ...scope, spec },
+      choice: awsCapacityChoice(spec),
+      region: scope.region,
+    }));
   }
 
   protected idOf(instance: Instance): string | undefined {

@@ -12,3 +12,11 @@ export {
   type CloudProviderStatus,
   type CreationCondition,
 } from './settings.js';
+export {
+  CapacityEntriesRefusedError,
+  CapacityFallback,
+  CapacityFallbackReason,
+  launchOrder,
+  recordedEntry,
+  type CapacityEntry,
+} from './capacity-entries.js';

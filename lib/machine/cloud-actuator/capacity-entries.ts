@@ -1,0 +1,127 @@
+// Capacity fallback inside one Machine, the same on every cloud: a Machine whose providerSpec has `fallbacks`
+// launches on the first of its entries (the primary, then each fallback) the cloud has capacity for.
+// - One launch at a time, and the next entry only after a definite refusal: a refusal for capacity or quota
+//   made nothing. A launch whose outcome is unknown (a lost reply, a timeout, a 5xx) leaves its entry pending in
+//   the provider status; the next attempt replays that entry first (idempotent at every cloud: a launch token,
+//   or the instance's name) and moves on only when the cloud refuses it. So a Machine never has two instances.
+// - Entries the process remembers as refused (CapacityMemory) are tried last rather than skipped: a Machine
+//   never fails on a remembered refusal, only on what the cloud said to its own launches; and a scale-up during
+//   a stock-out goes straight to the entry that has capacity.
+// - The chosen entry is recorded in the provider status (capacityEntry), with an event naming what was refused;
+//   when every entry is refused, the error lists each refusal and the capacity window decides (the controller's
+//   CapacityRefusals), as for a Machine without fallbacks.
+import { capacityChoiceName, type CapacityChoice, type CapacityMemory } from '../../cloud/capacity-memory.js';
+import type { CapacityEntryRecord } from '../../cloud/provider-condition.js';
+import type { ActuatorContext } from '../actuator.js';
+import { InsufficientCapacityError } from '../errors.js';
+import type { CloudMachineScope } from './settings.js';
+
+/** One entry of a Machine: the scope its launch uses (the merged spec) and what capacity it asks for. */
+export interface CapacityEntry<S> {
+  scope: S;
+  choice: CapacityChoice;
+  /** What capacity memory is kept per besides the choice (the region). */
+  region: string;
+}
+
+/** The event reason of a Machine launched on another entry than its first choice. */
+export const CapacityFallbackReason = 'CapacityFallback';
+
+interface Refusal {
+  index: number;
+  choice: CapacityChoice;
+  error: InsufficientCapacityError;
+}
+
+const entryName = (index: number): string => (index === 0 ? 'primary' : `fallbacks[${index - 1}]`);
+
+/** Every entry of a Machine was refused: the message lists each refusal, in the entries' order. */
+export class CapacityEntriesRefusedError extends InsufficientCapacityError {
+  override name = 'CapacityEntriesRefusedError';
+  constructor(readonly refusals: readonly Refusal[]) {
+    const first = refusals[0]!;
+    super(first.error.cloudCode, first.error.zone, first.error.instanceType, first.error.detail, {
+      cause: first.error,
+    });
+    const listed = [...refusals]
+      .sort((a, b) => a.index - b.index)
+      .map((r) => `${entryName(r.index)} ${capacityChoiceName(r.choice)}: ${r.error.message}`);
+    this.message = `no capacity for any of the ${refusals.length} entries: ${listed.join('; ')}`;
+  }
+}
+
+/** The entry the provider status records, if it is one of `count` entries. */
+export function recordedEntry(
+  status: { capacityEntry?: CapacityEntryRecord },
+  count: number,
+): CapacityEntryRecord | undefined {
+  const r = status.capacityEntry;
+  return r && Number.isInteger(r.index) && r.index >= 0 && r.index < count ? r : undefined;
+}
+
+/** The order a create tries the entries in: a pending one first, then list order with remembered refusals last. */
+export function launchOrder<S>(
+  entries: readonly CapacityEntry<S>[],
+  pending: number | undefined,
+  remembered: (e: CapacityEntry<S>) => boolean,
+): number[] {
+  const rest = entries.map((_, i) => i).filter((i) => i !== pending);
+  const fresh = rest.filter((i) => !remembered(entries[i]!));
+  const known = rest.filter((i) => remembered(entries[i]!));
+  return [...(pending === undefined ? [] : [pending]), ...fresh, ...known];
+}
+
+export class CapacityFallback {
+  constructor(private readonly memory: CapacityMemory) {}
+
+  /** Launches the Machine on the first entry with capacity; throws CapacityEntriesRefusedError when none has. */
+  async create<S extends CloudMachineScope>(
+    entries: readonly CapacityEntry<S>[],
+    ctx: ActuatorContext,
+    launch: (scope: S) => Promise<void>,
+  ): Promise<void> {
+    const { status, machine } = entries[0]!.scope;
+    const recorded = recordedEntry(status, entries.length);
+    const pending = recorded?.pending ? recorded.index : undefined;
+    const order = launchOrder(entries, pending, (e) => !!this.memory.refusalOf(e.region, e.choice));
+    const refusals: Refusal[] = [];
+    for (const index of order) {
+      const { scope, choice, region } = entries[index]!;
+      // On record before the launch is sent: if its outcome is lost, the next attempt replays this entry.
+      status.capacityEntry = { index, ...choice, pending: true };
+      scope.saveStatus();
+      try {
+        await launch(scope);
+      } catch (err) {
+        if (!(err instanceof InsufficientCapacityError)) throw err;
+        this.memory.refused(region, choice, err.message);
+        ctx.metrics?.recordCapacityRefusal(choice);
+        refusals.push({ index, choice, error: err });
+        status.capacityEntry = { index, ...choice };
+        scope.saveStatus();
+        continue;
+      }
+      status.capacityEntry = { index, ...choice };
+      scope.saveStatus();
+      this.memory.accepted(region, choice);
+      if (index > 0) ctx.metrics?.recordCapacityFallback(choice);
+      if (index > 0 || refusals.length > 0) this.announce(machine, ctx, index, choice, refusals);
+      return;
+    }
+    throw new CapacityEntriesRefusedError(refusals);
+  }
+
+  private announce(
+    machine: CloudMachineScope['machine'],
+    ctx: ActuatorContext,
+    index: number,
+    choice: CapacityChoice,
+    refusals: readonly Refusal[],
+  ): void {
+    const refused = refusals.map((r) => `${entryName(r.index)} ${capacityChoiceName(r.choice)} (${r.error.cloudCode})`);
+    const skipped = index > 0 && refusals.length === 0 ? 'earlier entries skipped: refused recently; ' : '';
+    const message = `${skipped}${refused.length > 0 ? `refused: ${refused.join(', ')}; ` : ''}launched on ${entryName(index)} ${capacityChoiceName(choice)}`;
+    ctx.log.info('capacity fallback', { entry: index, ...choice });
+    ctx.events.event(machine, 'Normal', CapacityFallbackReason, 'Create', message);
+  }
+}
