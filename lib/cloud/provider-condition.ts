@@ -6,8 +6,6 @@ import type { CapacityChoice } from './capacity-memory.js';
 export interface CapacityEntryRecord extends CapacityChoice {
   /** 0 for the primary, i for fallbacks[i-1]. */
   index: number;
-  /** A launch on this entry was sent and its outcome is not known yet: it is replayed before any other entry. */
-  pending?: boolean;
 }
 
 export interface ProviderCondition {
@@ -67,7 +65,6 @@ function readCapacityEntry(v: unknown): CapacityEntryRecord | undefined {
     return undefined;
   const market = r.market === 'spot' ? 'spot' : 'on-demand';
   const out: CapacityEntryRecord = { index: r.index as number, instanceType: r.instanceType, zone: r.zone, market };
-  if (r.pending === true) out.pending = true;
   return out;
 }
 

@@ -19,6 +19,7 @@ import {
   isMachineProvisioned,
   type Actuator,
   type ActuatorContext,
+  type CapacityEntry,
   type CloudActuatorOptions,
   type Machine,
 } from '../../lib/index.js';
@@ -36,7 +37,8 @@ import {
   isControlPlane,
   joinLoadBalancers,
 } from './load-balancers.js';
-import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
+import { gcpCapacityChoice } from './fallbacks.js';
+import { newMachineScope, scopeForSpec, secretsReferencedBy, type MachineScope } from './machine-scope.js';
 
 type SharedClientOptions = 'endpoint' | 'rateLimits' | 'batchWindowMs' | 'createComputeApi';
 type BodyOptions = 'infrastructureLabels' | 'infrastructureTags' | 'tagValueLookup';
@@ -103,6 +105,16 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
 
   protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {
     return newMachineScope(machine, { ...this.o, clients: this.factory }, signal);
+  }
+
+  protected override capacityEntries(scope: MachineScope): CapacityEntry<MachineScope>[] | undefined {
+    if (scope.fallbacks.length === 0) return undefined;
+    const region = scope.spec.region;
+    return [scope.spec, ...scope.fallbacks].map((spec) => ({
+      scope: scopeForSpec(scope, spec),
+      choice: gcpCapacityChoice(spec),
+      region,
+    }));
   }
 
   protected idOf(instance: Instance): string | undefined {

@@ -8,7 +8,6 @@ import {
   RefreshingCache,
   TEMPLATE_PROVIDER_SPEC_VALUE_FIELD as TEMPLATE_SPEC_PATH,
   templateProviderSpecValue,
-  type Architecture,
   type CloudInstanceTypeCatalogOptions,
   type InstanceTypeCatalog,
   type InstanceTypeInfo,
@@ -20,19 +19,12 @@ import type { MachineType } from './compute-api.js';
 import { classifyGceError, describeGceError } from './errors.js';
 import type { GcpClientFactory } from './gcp-clients.js';
 import { credentialsFor, projectOf } from './machine-scope.js';
+import { architectureOf } from './machine-type-architecture.js';
 import { readProviderSpec, throwIfInvalid, type GCPGPUConfig } from './provider-spec.js';
 
 export { INSTANCE_TYPE_CACHE_TTL_MS };
 
-/** Machine families on Arm CPUs (Ampere Altra: T2A; Google Axion: C4A, N4A). */
-export const ARM64_FAMILIES = ['t2a', 'c4a', 'n4a'];
-
-/** arm64 for Arm families (or when GCE says ARM64), else amd64. */
-export function architectureOf(machineType: string, apiArchitecture?: string | null): Architecture {
-  if (String(apiArchitecture ?? '').toUpperCase() === 'ARM64') return 'arm64';
-  const family = machineType.split('-')[0] ?? '';
-  return ARM64_FAMILIES.includes(family) ? 'arm64' : 'amd64';
-}
+export { ARM64_FAMILIES, architectureOf } from './machine-type-architecture.js';
 
 /** The extended resource an accelerator type shows up as on the node. */
 export const gpuResourceOf = (acceleratorType: string): string =>

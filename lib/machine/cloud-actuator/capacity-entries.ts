@@ -1,9 +1,10 @@
 // Capacity fallback inside one Machine, the same on every cloud: a Machine whose providerSpec has `fallbacks`
 // launches on the first of its entries (the primary, then each fallback) the cloud has capacity for.
 // - One launch at a time, and the next entry only after a definite refusal: a refusal for capacity or quota
-//   made nothing. A launch whose outcome is unknown (a lost reply, a timeout, a 5xx) leaves its entry pending in
-//   the provider status; the next attempt replays that entry first (idempotent at every cloud: a launch token,
-//   or the instance's name) and moves on only when the cloud refuses it. So a Machine never has two instances.
+//   made nothing. The entry is on record in the provider status before its launch is sent, and every later
+//   create replays the recorded entry first (idempotent at every cloud: a launch token, or the instance's name),
+//   moving on only when the cloud refuses it. So a launch whose outcome is unknown (a lost reply, a timeout, a
+//   5xx), or one the cloud accepted and fails later (a GCE zone operation), never leaves a Machine with two.
 // - Entries the process remembers as refused (CapacityMemory) are tried last rather than skipped: a Machine
 //   never fails on a remembered refusal, only on what the cloud said to its own launches; and a scale-up during
 //   a stock-out goes straight to the entry that has capacity.
@@ -59,16 +60,16 @@ export function recordedEntry(
   return r && Number.isInteger(r.index) && r.index >= 0 && r.index < count ? r : undefined;
 }
 
-/** The order a create tries the entries in: a pending one first, then list order with remembered refusals last. */
+/** The order a create tries the entries in: the recorded one first, then list order with remembered refusals last. */
 export function launchOrder<S>(
   entries: readonly CapacityEntry<S>[],
-  pending: number | undefined,
+  recorded: number | undefined,
   remembered: (e: CapacityEntry<S>) => boolean,
 ): number[] {
-  const rest = entries.map((_, i) => i).filter((i) => i !== pending);
+  const rest = entries.map((_, i) => i).filter((i) => i !== recorded);
   const fresh = rest.filter((i) => !remembered(entries[i]!));
   const known = rest.filter((i) => remembered(entries[i]!));
-  return [...(pending === undefined ? [] : [pending]), ...fresh, ...known];
+  return [...(recorded === undefined ? [] : [recorded]), ...fresh, ...known];
 }
 
 export class CapacityFallback {
@@ -81,14 +82,13 @@ export class CapacityFallback {
     launch: (scope: S) => Promise<void>,
   ): Promise<void> {
     const { status, machine } = entries[0]!.scope;
-    const recorded = recordedEntry(status, entries.length);
-    const pending = recorded?.pending ? recorded.index : undefined;
-    const order = launchOrder(entries, pending, (e) => !!this.memory.refusalOf(e.region, e.choice));
+    const recorded = recordedEntry(status, entries.length)?.index;
+    const order = launchOrder(entries, recorded, (e) => !!this.memory.refusalOf(e.region, e.choice));
     const refusals: Refusal[] = [];
     for (const index of order) {
       const { scope, choice, region } = entries[index]!;
       // On record before the launch is sent: if its outcome is lost, the next attempt replays this entry.
-      status.capacityEntry = { index, ...choice, pending: true };
+      status.capacityEntry = { index, ...choice };
       scope.saveStatus();
       try {
         await launch(scope);
@@ -97,12 +97,8 @@ export class CapacityFallback {
         this.memory.refused(region, choice, err.message);
         ctx.metrics?.recordCapacityRefusal(choice);
         refusals.push({ index, choice, error: err });
-        status.capacityEntry = { index, ...choice };
-        scope.saveStatus();
         continue;
       }
-      status.capacityEntry = { index, ...choice };
-      scope.saveStatus();
       this.memory.accepted(region, choice);
       if (index > 0) ctx.metrics?.recordCapacityFallback(choice);
       if (index > 0 || refusals.length > 0) this.announce(machine, ctx, index, choice, refusals);

@@ -96,7 +96,7 @@ describe('capacity fallback in the cloud actuator template', () => {
     const m = machine(withFallbacks);
     const first = await rejection(actuator.create(m, conformanceContext()));
     expect(first).to.be.instanceOf(Error).and.not.instanceOf(InsufficientCapacityError);
-    expect(entryOf(m)).to.include({ index: 1, pending: true });
+    expect(entryOf(m)).to.include({ index: 1 });
     cloud.setCapacity('example.large', 'example-zone-a', true);
     clock.step(DEFAULT_CAPACITY_COOL_DOWN_MS); // the primary is no longer remembered as refused either
     await actuator.create(m, conformanceContext());
@@ -145,7 +145,7 @@ describe('capacity fallback in the cloud actuator template', () => {
     expect(entryOf(m)).to.equal(undefined);
   });
 
-  it('orders a pending entry first, then the list with remembered refusals last', () => {
+  it('orders the recorded entry first, then the list with remembered refusals last', () => {
     const entries = [0, 1, 2, 3].map((i) => ({
       scope: i,
       choice: { instanceType: `t${i}`, zone: 'z', market: 'on-demand' as const },
