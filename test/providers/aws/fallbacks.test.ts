@@ -27,7 +27,7 @@ describe('AWS capacity fallbacks', () => {
     });
     const res = await validateMachineSetAdmission(machineSetRequest(spec), options);
     expect(res.allowed, res.status?.message).to.equal(true);
-    const patch = patchOf(mutateMachineAdmission(machineRequest(spec), options));
+    const patch = patchOf(mutateMachineAdmission(machineRequest(spec), options)) as Array<{ path: string }>;
     expect(patch.filter((op) => op.path.includes('fallbacks'))).to.deep.equal([]);
   });
 
