@@ -59,6 +59,7 @@ export const awsLocalProvider: LocalProvider = {
       endpoint: emu.endpoint,
       region: emu.region,
       instanceView: () => emu.instanceView(),
+      adminRoutes: emu.capacityAdminRoutes,
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       metadataEnv: async (providerID) => {

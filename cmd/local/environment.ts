@@ -14,7 +14,7 @@ import {
   type Logger,
 } from '../../lib/index.js';
 import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
-import { KubeletSimulator } from '../../lib/testing/index.js';
+import { KubeletSimulator, startAdminServer } from '../../lib/testing/index.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
 import type { PrepareOptions } from './local-binary.js';
 import {
@@ -204,6 +204,9 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       logger: logger.child({ emulator: provider.name }),
     });
     undo.push(() => cloud.stop());
+    // Loopback only, apart from the cloud API: what a person changes in the emulated cloud while it runs.
+    const admin = await startAdminServer({ routes: cloud.adminRoutes });
+    undo.push(() => admin.stop());
 
     try {
       await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: LOCAL_NAMESPACE } });
@@ -292,7 +295,9 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       kubeconfig: kubeconfigPath,
       ...(serviceAccountKubeconfig ? { serviceAccountKubeconfig } : {}),
       provider: provider.name,
-      cloud: { [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region } },
+      cloud: {
+        [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region, admin: admin.url },
+      },
       binaries: commands,
     };
     writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });

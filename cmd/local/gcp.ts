@@ -60,6 +60,7 @@ export const gcpLocalProvider: LocalProvider = {
       region: 'us-central1',
       extraEndpoints: { project: DEFAULT_PROJECT },
       instanceView: () => emu.instanceView(),
+      adminRoutes: emu.capacityAdminRoutes,
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       metadataEnv: async (providerID) => {

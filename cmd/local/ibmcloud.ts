@@ -63,6 +63,7 @@ export const ibmCloudLocalProvider: LocalProvider = {
       region: emu.region,
       extraEndpoints: { iamEndpoint: emu.iamEndpoint },
       instanceView: () => emu.instanceView(),
+      adminRoutes: emu.capacityAdminRoutes,
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       stop: () => emu.stop(),
