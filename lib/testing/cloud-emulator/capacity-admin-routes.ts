@@ -15,8 +15,6 @@ export interface CapacityAdmin {
   interrupt?(instanceId: string): void;
 }
 
-const MARKETS = ['on-demand', 'spot'] as const;
-
 function capacityBody(c: CapacityAdmin, raw: unknown) {
   const body = adminObject(raw);
   const instanceType = adminString(body, c.typeField);
