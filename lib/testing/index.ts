@@ -11,3 +11,4 @@ export * from './missing-secret-scenario.js';
 export * from './capacity-scenario.js';
 export { echoContext } from './echo-context.js';
 export * from './example-provider/index.js';
+export * from './capacity-fallback-scenario.js';
