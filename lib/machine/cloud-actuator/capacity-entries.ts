@@ -73,6 +73,13 @@ export function launchOrder<S>(
 }
 
 export class CapacityFallback {
+  /**
+   * Per Machine UID, the refusals of its entries not followed by a launch that stuck. A cloud may accept a launch
+   * and refuse it later (a GCE zone operation): such a refusal is learnt in a later create, which moves on to the
+   * next entry; only when every entry has been refused is that an InsufficientCapacity the window counts.
+   */
+  private readonly refused = new Map<string, Map<number, Refusal>>();
+
   constructor(private readonly memory: CapacityMemory) {}
 
   /** Launches the Machine on the first entry with capacity; throws CapacityEntriesRefusedError when none has. */
@@ -82,11 +89,15 @@ export class CapacityFallback {
     launch: (scope: S) => Promise<void>,
   ): Promise<void> {
     const { status, machine } = entries[0]!.scope;
+    const uid = machine.metadata.uid ?? machine.metadata.name ?? '';
+    const refusals = this.refused.get(uid) ?? new Map<number, Refusal>();
+    this.refused.set(uid, refusals);
     const recorded = recordedEntry(status, entries.length)?.index;
     const order = launchOrder(entries, recorded, (e) => !!this.memory.refusalOf(e.region, e.choice));
-    const refusals: Refusal[] = [];
     for (const index of order) {
       const { scope, choice, region } = entries[index]!;
+      // Refused since the last pass, when the cloud accepted a launch and refused it later: the next entry first.
+      if (refusals.has(index) && index !== recorded && refusals.size < entries.length) continue;
       // On record before the launch is sent: if its outcome is lost, the next attempt replays this entry.
       status.capacityEntry = { index, ...choice };
       scope.saveStatus();
@@ -96,15 +107,23 @@ export class CapacityFallback {
         if (!(err instanceof InsufficientCapacityError)) throw err;
         this.memory.refused(region, choice, err.message);
         ctx.metrics?.recordCapacityRefusal(choice);
-        refusals.push({ index, choice, error: err });
+        refusals.set(index, { index, choice, error: err });
+        if (refusals.size === entries.length) break;
         continue;
       }
       this.memory.accepted(region, choice);
       if (index > 0) ctx.metrics?.recordCapacityFallback(choice);
-      if (index > 0 || refusals.length > 0) this.announce(machine, ctx, index, choice, refusals);
+      if (index > 0 || refusals.size > 0) this.announce(machine, ctx, index, choice, [...refusals.values()]);
       return;
     }
-    throw new CapacityEntriesRefusedError(refusals);
+    // Every entry refused: the capacity window counts it; the next pass probes every entry again.
+    this.refused.delete(uid);
+    throw new CapacityEntriesRefusedError([...refusals.values()]);
+  }
+
+  /** The Machine has an instance, or is gone: no refusals of its to carry. */
+  forget(uid: string): void {
+    this.refused.delete(uid);
   }
 
   private announce(

@@ -110,6 +110,7 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
     if (found !== undefined) {
       notes.set(this.seenKey, found);
       this.guard.seen(uid);
+      this.fallback.forget(uid);
       return true;
     }
     notes.delete(this.seenKey);
@@ -191,6 +192,11 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
   protected toRecord(found: I | 'ended' | undefined): I {
     if (found === undefined || found === 'ended') throw new RequeueAfterError(this.requeueAfterMs);
     return found;
+  }
+
+  protected override forget(uid: string): void {
+    super.forget(uid);
+    this.fallback.forget(uid);
   }
 
   // ---- internals ----
