@@ -31,6 +31,29 @@ export interface FallbackDecoding<S> {
   typeOf(spec: S): { field: string; name: string; architecture?: string };
 }
 
+/** One whole providerSpec read and validated at a path: its spec, every issue, its warnings and unknown fields. */
+export interface CheckedSpec<S> {
+  spec: S;
+  errors: FieldIssue[];
+  warnings: string[];
+  unknownFields: string[];
+}
+
+/**
+ * A providerSpec value and its fallback entries read and validated, with `check` reading one whole spec at a
+ * path: the primary's spec, warnings and unknown fields, the entries merged over it, and every issue of both.
+ */
+export function checkWithFallbacks<S>(
+  value: unknown,
+  path: string,
+  check: (value: unknown, path: string) => CheckedSpec<S>,
+  d: Omit<FallbackDecoding<S>, 'decode'>,
+): CheckedSpec<S> & { fallbacks: S[] } {
+  const primary = check(value, path);
+  const fallbacks = decodeFallbacks(value, path, primary.spec, primary.errors, { ...d, decode: check });
+  return { ...primary, fallbacks: fallbacks.specs, errors: [...primary.errors, ...fallbacks.errors] };
+}
+
 /** The decoded entries (merged over the primary, in order) and every issue, each naming its entry's path. */
 export interface DecodedFallbacks<S> {
   specs: S[];

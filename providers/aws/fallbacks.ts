@@ -1,7 +1,7 @@
 // The AWS part of capacity fallback: which fields a `fallbacks` entry may set (the instance type, the availability
 // zone with a subnet of that zone, the market), how an entry's market replaces the primary's, and what capacity
 // an entry asks for. The list's shape, merge and field paths, and the launch order, are lib's.
-import type { CapacityChoice, FallbackDecoding, FallbackFieldRules, FieldIssue } from '../../lib/index.js';
+import type { CapacityChoice, FallbackDecoding, FallbackFieldRules } from '../../lib/index.js';
 import type { AWSMachineProviderConfig } from './provider-spec.js';
 
 export const AWS_FALLBACK_FIELDS: FallbackFieldRules = {
@@ -44,21 +44,13 @@ export function awsCapacityChoice(c: AWSMachineProviderConfig, subnetZone = ''):
   };
 }
 
-/** The list's decoding for AWS specs: `check` decodes and validates one whole spec at a path. */
-export function awsFallbackDecoding(
-  check: (
-    value: Record<string, unknown>,
-    path: string,
-  ) => { spec: AWSMachineProviderConfig; errors: readonly FieldIssue[] },
-): FallbackDecoding<AWSMachineProviderConfig> {
-  return {
-    rules: AWS_FALLBACK_FIELDS,
-    adjust: adjustAwsMarket,
-    decode: check,
-    typeOf: (c) => ({
-      field: 'instanceType',
-      name: c.instanceType,
-      architecture: ec2ArchitectureOfName(c.instanceType),
-    }),
-  };
-}
+/** How the fallbacks list reads for these specs (lib's checkWithFallbacks decodes each entry with the provider's check). */
+export const AWS_FALLBACKS: Omit<FallbackDecoding<AWSMachineProviderConfig>, 'decode'> = {
+  rules: AWS_FALLBACK_FIELDS,
+  adjust: adjustAwsMarket,
+  typeOf: (c) => ({
+    field: 'instanceType',
+    name: c.instanceType,
+    architecture: ec2ArchitectureOfName(c.instanceType),
+  }),
+};

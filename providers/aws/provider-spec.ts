@@ -5,7 +5,7 @@ import {
   SpecReader,
   FALLBACKS_FIELD,
   compactSpec,
-  decodeFallbacks,
+  checkWithFallbacks,
   groupVersionKindWarning,
   throwOnFieldIssues,
   readCommonProviderStatus,
@@ -15,7 +15,7 @@ import {
   type ObjectReader,
   type ProviderCondition,
 } from '../../lib/index.js';
-import { awsFallbackDecoding } from './fallbacks.js';
+import { AWS_FALLBACKS } from './fallbacks.js';
 import { validateProviderConfig } from './provider-spec-validation.js';
 
 export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
@@ -286,21 +286,18 @@ export function checkProviderConfig(
   value: unknown,
   opts: DecodeOptions = {},
 ): DecodedProviderConfig & { errors: FieldIssue[] } {
-  const check = (v: unknown, path: string | undefined) => {
-    const read = readProviderConfig(v, { ...opts, path });
-    const rules = validateProviderConfig(read.config, { controlPlane: opts.controlPlane ?? false, path });
-    return { ...read, spec: read.config, errors: [...read.errors, ...rules.errors], ruleWarnings: rules.warnings };
+  const check = (v: unknown, path: string) => {
+    const { config, errors, warnings, unknownFields } = readProviderConfig(v, { ...opts, path });
+    const rules = validateProviderConfig(config, { controlPlane: opts.controlPlane ?? false, path });
+    return {
+      spec: config,
+      errors: [...errors, ...rules.errors],
+      warnings: [...warnings, ...rules.warnings],
+      unknownFields,
+    };
   };
-  const primary = check(value, opts.path);
-  const path = opts.path ?? PROVIDER_SPEC_PATH;
-  const fallbacks = decodeFallbacks(value, path, primary.config, primary.errors, awsFallbackDecoding(check));
-  return {
-    config: primary.config,
-    warnings: [...primary.warnings, ...primary.ruleWarnings],
-    unknownFields: primary.unknownFields,
-    fallbacks: fallbacks.specs,
-    errors: [...primary.errors, ...fallbacks.errors],
-  };
+  const { spec, ...checked } = checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, AWS_FALLBACKS);
+  return { config: spec, ...checked };
 }
 
 /** Decodes, defaults and validates a providerSpec value; throws InvalidMachineConfigurationError. */

@@ -1,7 +1,7 @@
 // The GCP part of capacity fallback: which fields a `fallbacks` entry may set (the machine type, the zone, the
 // provisioning model, and the GPUs a machine type needs), how an entry's market replaces the primary's, and what
 // capacity an entry asks for. The list's shape, merge and field paths, and the launch order, are lib's.
-import type { CapacityChoice, FallbackDecoding, FallbackFieldRules, FieldIssue } from '../../lib/index.js';
+import type { CapacityChoice, FallbackDecoding, FallbackFieldRules } from '../../lib/index.js';
 import { architectureOf } from './machine-type-architecture.js';
 import type { GCPMachineProviderSpec } from './provider-spec.js';
 
@@ -34,17 +34,9 @@ export const gcpCapacityChoice = (s: GCPMachineProviderSpec): CapacityChoice => 
   market: isSpotSpec(s) ? 'spot' : 'on-demand',
 });
 
-/** The list's decoding for GCP specs: `check` decodes and validates one whole spec at a path. */
-export function gcpFallbackDecoding(
-  check: (
-    value: Record<string, unknown>,
-    path: string,
-  ) => { spec: GCPMachineProviderSpec; errors: readonly FieldIssue[] },
-): FallbackDecoding<GCPMachineProviderSpec> {
-  return {
-    rules: GCP_FALLBACK_FIELDS,
-    adjust: adjustGcpEntry,
-    decode: check,
-    typeOf: (s) => ({ field: 'machineType', name: s.machineType, architecture: architectureOf(s.machineType) }),
-  };
-}
+/** How the fallbacks list reads for these specs (lib's checkWithFallbacks decodes each entry with the provider's check). */
+export const GCP_FALLBACKS: Omit<FallbackDecoding<GCPMachineProviderSpec>, 'decode'> = {
+  rules: GCP_FALLBACK_FIELDS,
+  adjust: adjustGcpEntry,
+  typeOf: (s) => ({ field: 'machineType', name: s.machineType, architecture: architectureOf(s.machineType) }),
+};

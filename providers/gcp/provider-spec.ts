@@ -11,13 +11,13 @@ import {
   throwOnFieldIssues,
   readCommonProviderStatus,
   FALLBACKS_FIELD,
-  decodeFallbacks,
+  checkWithFallbacks,
   type CapacityEntryRecord,
   type FieldIssue,
   type ObjectReader,
   type ProviderCondition,
 } from '../../lib/index.js';
-import { gcpFallbackDecoding } from './fallbacks.js';
+import { GCP_FALLBACKS } from './fallbacks.js';
 import { validateProviderSpec } from './provider-spec-validation.js';
 
 export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
@@ -337,18 +337,9 @@ export function checkProviderSpec(
   const check = (v: unknown, path: string) => {
     const read = readProviderSpec(v, { ...opts, path });
     const rules = validateProviderSpec(read.spec, path);
-    return { ...read, errors: [...read.errors, ...rules.errors], ruleWarnings: rules.warnings };
+    return { ...read, errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings] };
   };
-  const path = opts.path ?? PROVIDER_SPEC_PATH;
-  const primary = check(value, path);
-  const fallbacks = decodeFallbacks(value, path, primary.spec, primary.errors, gcpFallbackDecoding(check));
-  return {
-    spec: primary.spec,
-    warnings: [...primary.warnings, ...primary.ruleWarnings],
-    unknownFields: primary.unknownFields,
-    fallbacks: fallbacks.specs,
-    errors: [...primary.errors, ...fallbacks.errors],
-  };
+  return checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, GCP_FALLBACKS);
 }
 
 /** Decodes, defaults and validates a providerSpec value; throws InvalidMachineConfigurationError. */

@@ -1,7 +1,7 @@
 // The IBM Cloud part of capacity fallback: which fields a `fallbacks` entry may set (the profile, and the zone with
 // a subnet of that zone) and what capacity an entry asks for (VPC has no spot market). The list's shape, merge
 // and field paths, and the launch order, are lib's.
-import type { CapacityChoice, FallbackDecoding, FallbackFieldRules, FieldIssue } from '../../lib/index.js';
+import type { CapacityChoice, FallbackDecoding, FallbackFieldRules } from '../../lib/index.js';
 import type { IBMCloudMachineProviderSpec } from './provider-spec.js';
 
 export const IBM_FALLBACK_FIELDS: FallbackFieldRules = {
@@ -27,16 +27,8 @@ export const ibmCapacityChoice = (s: IBMCloudMachineProviderSpec): CapacityChoic
   market: 'on-demand',
 });
 
-/** The list's decoding for IBM Cloud specs: `check` decodes and validates one whole spec at a path. */
-export function ibmFallbackDecoding(
-  check: (
-    value: Record<string, unknown>,
-    path: string,
-  ) => { spec: IBMCloudMachineProviderSpec; errors: readonly FieldIssue[] },
-): FallbackDecoding<IBMCloudMachineProviderSpec> {
-  return {
-    rules: IBM_FALLBACK_FIELDS,
-    decode: check,
-    typeOf: (s) => ({ field: 'profile', name: s.profile, architecture: profileArchitectureOfName(s.profile) }),
-  };
-}
+/** How the fallbacks list reads for these specs (lib's checkWithFallbacks decodes each entry with the provider's check). */
+export const IBM_FALLBACKS: Omit<FallbackDecoding<IBMCloudMachineProviderSpec>, 'decode'> = {
+  rules: IBM_FALLBACK_FIELDS,
+  typeOf: (s) => ({ field: 'profile', name: s.profile, architecture: profileArchitectureOfName(s.profile) }),
+};

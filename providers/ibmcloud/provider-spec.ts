@@ -4,7 +4,7 @@
 import {
   FALLBACKS_FIELD,
   compactSpec,
-  decodeFallbacks,
+  checkWithFallbacks,
   readCommonProviderStatus,
   groupVersionKindWarning,
   SpecReader,
@@ -13,7 +13,7 @@ import {
   type FieldIssue,
   type ObjectReader,
 } from '../../lib/index.js';
-import { ibmFallbackDecoding } from './fallbacks.js';
+import { IBM_FALLBACKS } from './fallbacks.js';
 import { validateProviderSpec } from './provider-spec-validation.js';
 
 export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
@@ -216,18 +216,9 @@ export function checkProviderSpec(
   const check = (v: unknown, path: string) => {
     const read = readProviderSpec(v, { ...opts, path });
     const rules = validateProviderSpec(read.spec, path);
-    return { ...read, errors: [...read.errors, ...rules.errors], ruleWarnings: rules.warnings };
+    return { ...read, errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings] };
   };
-  const path = opts.path ?? PROVIDER_SPEC_PATH;
-  const primary = check(value, path);
-  const fallbacks = decodeFallbacks(value, path, primary.spec, primary.errors, ibmFallbackDecoding(check));
-  return {
-    spec: primary.spec,
-    warnings: [...primary.warnings, ...primary.ruleWarnings],
-    unknownFields: primary.unknownFields,
-    fallbacks: fallbacks.specs,
-    errors: [...primary.errors, ...fallbacks.errors],
-  };
+  return checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, IBM_FALLBACKS);
 }
 
 /** Decodes and validates a providerSpec value; throws InvalidMachineConfigurationError. */

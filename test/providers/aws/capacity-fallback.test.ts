@@ -1,16 +1,9 @@
 // The AWS provider binary's wiring, in-process, against the EC2 emulator: Machines with capacity fallbacks
 // during a stock-out (instance type, zone with its subnet, and spot to on-demand).
 import type { CapacityChoice, Machine } from '../../../lib/index.js';
-import {
-  SHORT_CAPACITY_WINDOW,
-  describeCapacityFallback,
-  machineFor,
-  startProviderTestBed,
-} from '../../../lib/testing/index.js';
-import { wireAwsProvider } from '../../../cmd/machine-api-provider-aws.js';
-import { startEc2Emulator } from '../../../providers/aws/emulator/index.js';
-import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
-import { CLUSTER_ID, NAMESPACE, awsSpec, defaultSecrets } from './fixtures.js';
+import { describeCapacityFallback, machineFor } from '../../../lib/testing/index.js';
+import { startCapacityBed } from './capacity-bed.js';
+import { CLUSTER_ID, NAMESPACE, awsSpec } from './fixtures.js';
 
 /** The providerSpec fields of a choice: type, zone with its private subnet, market (a fallback says on-demand). */
 const fieldsOf = (c: CapacityChoice, fallback: boolean): Record<string, unknown> => ({
@@ -24,22 +17,7 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
   this.timeout(120_000);
 
   describeCapacityFallback('aws', async () => {
-    const emu = await startEc2Emulator({ clusterId: CLUSTER_ID, timings: { bootMs: 50, terminateMs: 50, stopMs: 50 } });
-    const bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(),
-      instanceView: emu.instanceView(),
-      wire: (mgr, c) =>
-        wireAwsProvider(mgr, c, {
-          nodeLink: true,
-          endpoint: emu.endpoint,
-          retryDelayMs: () => 5,
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: SHORT_CAPACITY_WINDOW,
-          actuator: { requeueAfterMs: 200 },
-        }),
-    });
+    const { emu, bed, liveInstances, cleanup } = await startCapacityBed();
     return {
       bed,
       namespace: NAMESPACE,
@@ -61,19 +39,8 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
       launchCalls: () => emu.knobs.counts('RunInstances').total,
       loseNextLaunchReply: () => void emu.knobs.loseNextReplies('RunInstances'),
       lostLaunchReplies: () => emu.knobs.counts('RunInstances').lostReplies,
-      liveInstances: (m: Machine) =>
-        emu
-          .instances()
-          .filter(
-            (i) =>
-              i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid) &&
-              i.state !== 'terminated' &&
-              i.state !== 'shutting-down',
-          ).length,
-      cleanup: async () => {
-        await bed.stop();
-        await emu.stop();
-      },
+      liveInstances,
+      cleanup,
     };
   });
 });

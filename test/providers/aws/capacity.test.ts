@@ -2,37 +2,15 @@
 // zone of the emulated account) goes Failed with InsufficientResources after the capacity window, and runs
 // if the capacity comes back before the window ends.
 import type { Machine } from '../../../lib/index.js';
-import {
-  SHORT_CAPACITY_WINDOW,
-  describeCapacityRefusal,
-  machineFor,
-  startProviderTestBed,
-} from '../../../lib/testing/index.js';
-import { wireAwsProvider } from '../../../cmd/machine-api-provider-aws.js';
-import { startEc2Emulator } from '../../../providers/aws/emulator/index.js';
-import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
-import { CLUSTER_ID, NAMESPACE, awsSpec, defaultSecrets } from './fixtures.js';
+import { describeCapacityRefusal, machineFor } from '../../../lib/testing/index.js';
+import { startCapacityBed } from './capacity-bed.js';
+import { CLUSTER_ID, NAMESPACE, awsSpec } from './fixtures.js';
 
 describe('machine-api-provider-aws on the local control plane and the EC2 emulator', function () {
   this.timeout(120_000);
 
   describeCapacityRefusal('aws', async () => {
-    const emu = await startEc2Emulator({ clusterId: CLUSTER_ID, timings: { bootMs: 50, terminateMs: 50, stopMs: 50 } });
-    const bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(),
-      instanceView: emu.instanceView(),
-      wire: (mgr, c) =>
-        wireAwsProvider(mgr, c, {
-          nodeLink: true,
-          endpoint: emu.endpoint,
-          retryDelayMs: () => 5,
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: SHORT_CAPACITY_WINDOW,
-          actuator: { requeueAfterMs: 200 },
-        }),
-    });
+    const { emu, bed, liveInstances, cleanup } = await startCapacityBed();
     return {
       bed,
       namespace: NAMESPACE,
@@ -47,19 +25,8 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
       instanceType: 'p5.48xlarge',
       cloudCode: 'InsufficientInstanceCapacity',
       setCapacity: (available: boolean) => emu.setInsufficientCapacity('p5.48xlarge', 'us-east-1a', !available),
-      liveInstances: (m: Machine) =>
-        emu
-          .instances()
-          .filter(
-            (i) =>
-              i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid) &&
-              i.state !== 'terminated' &&
-              i.state !== 'shutting-down',
-          ).length,
-      cleanup: async () => {
-        await bed.stop();
-        await emu.stop();
-      },
+      liveInstances,
+      cleanup,
     };
   });
 });

@@ -1,15 +1,9 @@
 // The GCP provider binary's wiring, in-process, against the GCE emulator: Machines with capacity fallbacks during
 // a stock-out (GCE says "no capacity" in the insert's zone operation, after accepting the insert).
 import type { CapacityChoice, Machine } from '../../../lib/index.js';
-import {
-  SHORT_CAPACITY_WINDOW,
-  describeCapacityFallback,
-  machineFor,
-  startProviderTestBed,
-} from '../../../lib/testing/index.js';
-import { wireGcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
-import { startGceEmulator } from '../../../providers/gcp/emulator/index.js';
-import { CLUSTER_ID, NAMESPACE, defaultSecrets, gcpSpec } from './fixtures.js';
+import { describeCapacityFallback, machineFor } from '../../../lib/testing/index.js';
+import { startCapacityBed } from './capacity-bed.js';
+import { CLUSTER_ID, NAMESPACE, gcpSpec } from './fixtures.js';
 
 /** The providerSpec fields of a choice: machine type, zone, provisioning model (a fallback says standard). */
 const fieldsOf = (c: CapacityChoice, fallback: boolean): Record<string, unknown> => ({
@@ -22,21 +16,7 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
   this.timeout(120_000);
 
   describeCapacityFallback('gcp', async () => {
-    const emu = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 50, stopDelayMs: 50, deleteDelayMs: 50 });
-    const bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(),
-      instanceView: emu.instanceView(),
-      wire: (mgr, c) =>
-        wireGcpProvider(mgr, c, {
-          nodeLink: true,
-          endpoint: emu.endpoint,
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: SHORT_CAPACITY_WINDOW,
-          actuator: { requeueAfterMs: 200 },
-        }),
-    });
+    const { emu, bed, liveInstances, cleanup } = await startCapacityBed();
     return {
       bed,
       namespace: NAMESPACE,
@@ -57,16 +37,8 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
       launchCalls: () => emu.knobs.counts('instances.insert').total,
       loseNextLaunchReply: () => void emu.knobs.loseNextReplies('instances.insert'),
       lostLaunchReplies: () => emu.knobs.counts('instances.insert').lostReplies,
-      liveInstances: (m: Machine) =>
-        emu
-          .instanceView()
-          .listInstances()
-          .filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating' && i.state !== 'terminated')
-          .length,
-      cleanup: async () => {
-        await bed.stop();
-        await emu.stop();
-      },
+      liveInstances,
+      cleanup,
     };
   });
 });
