@@ -50,8 +50,10 @@ export interface BenchCloud {
   /**
    * While set, every launch is refused with the cloud's own capacity or quota answer (EC2
    * InsufficientInstanceCapacity, GCE ZONE_RESOURCE_POOL_EXHAUSTED in the insert operation, VPC over_quota).
+   * setTypeCapacity turns one instance type's capacity off or on in every zone and market (the stock-out scenario).
    */
   refuseLaunches(refused: boolean): void;
+  setTypeCapacity(instanceType: string, available: boolean): void;
   /** Creates the chaos load balancer in the world; undefined when the cloud's provider registers with none. */
   addLoadBalancer(): BenchLoadBalancer | undefined;
   stop(): Promise<void>;
@@ -115,7 +117,6 @@ function viewInstances(view: InstanceView): LiveInstance[] {
       return { instanceId: name, state: i.state, tags: [], machineName: name };
     });
 }
-
 const AWS_CLUSTER = 'bench';
 const AWS_INSTANCE_TYPE = 'm6i.xlarge';
 export const awsBench: BenchProvider = {
@@ -151,6 +152,7 @@ export const awsBench: BenchProvider = {
       liveInstances: () => emu.instances().filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down'),
       terminateOutOfBand: (id) => emu.terminateOutOfBand(id),
       refuseLaunches: (refused) => emu.setInsufficientCapacity(AWS_INSTANCE_TYPE, '*', refused),
+      setTypeCapacity: (type, available) => emu.setInsufficientCapacity(type, '*', !available, '*'),
       addLoadBalancer: () => addAwsLoadBalancer(emu),
       stop: () => emu.stop(),
     };
@@ -227,6 +229,7 @@ export const gcpBench: BenchProvider = {
       liveInstances: () => viewInstances(emu.instanceView()),
       terminateOutOfBand: (name) => emu.terminateOutOfBand(name),
       refuseLaunches: (refused) => emu.setStockout(GCP_MACHINE_TYPE, '*', refused),
+      setTypeCapacity: (type, available) => emu.setStockout(type, '*', !available, '*'),
       addLoadBalancer: () => addGcpTargetPool(emu, DEFAULT_PROJECT, GCP_REGION),
       stop: () => emu.stop(),
     };
@@ -333,6 +336,7 @@ export const ibmCloudBench: BenchProvider = {
           .map((i) => ({ instanceId: i.id, state: i.status, tags: [], machineName: i.name })),
       terminateOutOfBand: (id) => emu.terminateOutOfBand(id),
       refuseLaunches: (refused) => emu.setInstanceQuota(refused ? 0 : undefined),
+      setTypeCapacity: (type, available) => emu.setCapacity(type, '*', available),
       // The IBM Cloud provider spec has no load-balancer field; the provider registers with none.
       addLoadBalancer: () => undefined,
       stop: () => emu.stop(),
