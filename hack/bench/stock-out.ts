@@ -2,11 +2,11 @@
 // and market, with one fallback type that has capacity. It measures what capacity fallback costs against the
 // same scale-up without a stock-out, measured in the same run: time to all Running, and launch calls (refused
 // ones included) per Machine. The capacity memory is what keeps the latter near one.
-import { MachineSets, type Machine } from '../../lib/index.js';
+import { MachineSets, type Machine, type MachineSet } from '../../lib/index.js';
 import { eventually } from '../../lib/testing/index.js';
 import { BENCH_NAMESPACE } from './environment.js';
 import { cost, round, snapshot } from './measure.js';
-import type { ProviderName } from './providers.js';
+import type { BenchProvider, ProviderName } from './providers.js';
 import type { BenchContext, ScenarioResult } from './scenarios.js';
 import { machineSet, machinesOf, scale } from './workload.js';
 
@@ -19,13 +19,19 @@ const STOCK_OUT: Record<ProviderName, { typeField: string; fallback: string }> =
   ibmcloud: { typeField: 'profile', fallback: 'bx2-2x8' },
 };
 
+/** Gives a MachineSet of the bench's one fallback entry (another instance type, which has capacity). */
+export function withCapacityFallback(set: MachineSet, p: BenchProvider): { primary: string } {
+  const value = set.spec!.template!.spec!.providerSpec!.value as Record<string, unknown>;
+  const { typeField, fallback } = STOCK_OUT[p.name];
+  value.fallbacks = [{ [typeField]: fallback }];
+  return { primary: String(value[typeField]) };
+}
+
 export async function stockOut(ctx: BenchContext, n: number, baselineSeconds: number): Promise<ScenarioResult> {
   const p = ctx.env.provider;
   const set = `stock-out-${n}-${Date.now().toString(36)}`;
   const ms = machineSet(set, n, p);
-  const value = ms.spec!.template!.spec!.providerSpec!.value as Record<string, unknown>;
-  const primary = String(value[STOCK_OUT[p.name].typeField]);
-  value.fallbacks = [{ [STOCK_OUT[p.name].typeField]: STOCK_OUT[p.name].fallback }];
+  const { primary } = withCapacityFallback(ms, p);
   ctx.env.emulator.setTypeCapacity(primary, false);
   try {
     const before = await snapshot(ctx.env, ctx.controllers);
