@@ -1,6 +1,7 @@
 // Lint rules, including the import rules between folders:
-// lib/ knows no cloud and no provider; a provider sees only lib's public API and its own SDK;
-// only cmd/ (and hack/, test/) read process.env and argv.
+// lib/ knows no cloud and no provider; a provider sees only lib's public API and its own SDK; the simulation
+// (sim/) is never imported by lib/, providers/ or a binary the operator runs; only cmd/ (and hack/, test/) read
+// process.env and argv.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -62,8 +63,15 @@ export const noOffRepoCitations = {
 
 // The rooms of lib/ and what each may import. A later entry replaces an earlier one's options for the files
 // it matches, so every room repeats the rules of all of lib/.
+// What a cluster runs never loads the simulation: sim/ is for npm start, machine-api-envtest, hack/ and tests.
+const noSimulation = {
+  group: ['**/sim/**'],
+  message: 'Only npm start, machine-api-envtest, hack/ and tests import sim/.',
+};
+
 const libPatterns = [
   { group: ['**/providers/**', '**/cmd/**'], message: 'lib/ never imports providers/ or cmd/.' },
+  noSimulation,
   { group: cloudSdks, message: 'lib/ knows no cloud SDK.' },
 ];
 
@@ -112,10 +120,8 @@ function providerRules(cloud) {
               group: others.map((o) => `**/providers/${o}/**`).concat(others.map((o) => `../${o}/**`)),
               message: 'A provider never imports another provider.',
             },
-            {
-              group: ['**/lib/*/**', '!**/lib/index.js', '!**/lib/testing/index.js'],
-              message: 'Providers import lib/index.js (and lib/testing/index.js for emulators) only.',
-            },
+            { group: ['**/lib/*/**', '!**/lib/index.js'], message: 'Providers import lib/index.js only.' },
+            noSimulation,
           ],
         },
       ],
@@ -172,14 +178,46 @@ export default tseslint.config(
   providerRules('gcp'),
   providerRules('ibmcloud'),
   {
+    // The binaries the machine-api-operator runs, and what they share in cmd/internal/.
+    files: ['cmd/*.ts', 'cmd/internal/**/*.ts'],
+    ignores: ['cmd/machine-api-local.ts', 'cmd/machine-api-envtest.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noSimulation] }] },
+  },
+  {
+    // The worked example stands for a provider outside this repository: it names the package, never a path here.
+    files: ['examples/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./){2,}',
+              message:
+                'An example imports @machine-api-ts/lib (and /kit, /apiserver), never a path into this repository.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-properties': ['error', ...processGlobals],
+    },
+  },
+  {
+    // The simulation builds on the library; it never reaches into the binaries.
+    files: ['sim/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cmd/**'], message: 'sim/ never imports cmd/.' }] }],
+    },
+  },
+  {
     // A source file past 400 lines holds more than one job; split it along a seam instead of raising this.
-    files: ['lib/**/*.ts', 'providers/**/*.ts', 'cmd/**/*.ts', 'hack/**/*.ts'],
+    files: ['lib/**/*.ts', 'providers/**/*.ts', 'sim/**/*.ts', 'cmd/**/*.ts', 'hack/**/*.ts', 'examples/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
     },
   },
   {
-    files: ['test/**/*.ts'],
+    files: ['test/**/*.ts', 'examples/*/test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unused-expressions': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -2,7 +2,8 @@
 // machine-api-envtest: runs the local control plane until SIGTERM/SIGINT. Writes the kubeconfig
 // when ready and prints the server URL on stdout (one line), so scripts can wait for it.
 import { Command, InvalidArgumentError } from 'commander';
-import { startControlPlane } from '../lib/envtest/index.js';
+import { startControlPlane } from '../sim/apiserver/index.js';
+import { versionLine } from './internal/version.js';
 
 function parsePort(v: string): number {
   const n = Number(v);
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   const program = new Command()
     .name('machine-api-envtest')
     .description('A local Kubernetes API server for the Machine API: discovery, built-in kinds, CRDs, watch, GC.')
+    .version(versionLine('machine-api-envtest'), '--version', 'print version and exit')
     .option('--port <port>', 'port on 127.0.0.1 (0 picks a free one)', parsePort, 0)
     .requiredOption('--kubeconfig <file>', 'write a kubeconfig for the server here (mode 0600)')
     .option(

@@ -89,6 +89,7 @@ export async function main(argv: string[]): Promise<void> {
     controllers: o.controllers,
     rbac: o.rbac,
     verbosity: o.v,
+    pprof: o.pprof,
   });
   const hint = `KUBECONFIG=${displayPath(env.kubeconfigPath)} kubectl get machines -A`;
   const cloud = env.endpoints.cloud[o.provider];
@@ -112,6 +113,8 @@ export async function main(argv: string[]): Promise<void> {
       `machine-api-local: RBAC on: the controllers run as their Deployment's ServiceAccount (kubeconfig ${displayPath(env.endpoints.serviceAccountKubeconfig)}), with the roles of manifests/rbac\n`,
     );
   }
+  for (const [name, url] of Object.entries(env.endpoints.pprof ?? {}))
+    out.write(`machine-api-local: ${name} profiles at ${url}/ (curl -o cpu.cpuprofile '${url}/profile?seconds=30')\n`);
   if (env.createdSamples.length) out.write(`machine-api-local: created ${env.createdSamples.join(', ')}\n`);
   out.write(`Try: ${hint}\n`);
 

@@ -3,6 +3,7 @@
 // controller, in one manager (leader-election id cluster-api-provider-aws-leader). NodeLink runs in its own
 // nodelink-controller container, as the operator lays the pod out (--with-nodelink runs it here instead).
 // Wiring only: flags and environment in, one call into lib and providers/aws out.
+import { awsProvider } from '../providers/aws/descriptor.js';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import {
@@ -47,7 +48,7 @@ import {
   type RunOptions,
 } from './internal/index.js';
 
-export const COMPONENT = 'machine-api-provider-aws';
+export const COMPONENT = awsProvider.component;
 export const LEADER_ELECTION_ID = 'cluster-api-provider-aws-leader';
 
 export interface AwsProviderOptions extends ProviderControllerOptions {

@@ -3,6 +3,7 @@
 // in one manager (leader-election id cluster-api-provider-gcp-leader). NodeLink runs in its own
 // nodelink-controller container, as the operator lays the pod out (--with-nodelink runs it here instead).
 // Wiring only: flags and environment in, one call into lib and providers/gcp out.
+import { gcpProvider } from '../providers/gcp/descriptor.js';
 import type { Command } from 'commander';
 import {
   RealClock,
@@ -39,7 +40,7 @@ import {
   type ProviderControllerOptions,
 } from './internal/index.js';
 
-export const COMPONENT = 'machine-api-provider-gcp';
+export const COMPONENT = gcpProvider.component;
 export const LEADER_ELECTION_ID = 'cluster-api-provider-gcp-leader';
 
 export interface GcpProviderOptions extends ProviderControllerOptions {

@@ -4,6 +4,7 @@
 // NodeLink runs in its own nodelink-controller container, as the operator lays the pod out
 // (--with-nodelink runs it here instead).
 // Wiring only: flags and the Infrastructure's endpoint overrides in, one call into lib and providers/ibmcloud out.
+import { ibmCloudProvider } from '../providers/ibmcloud/descriptor.js';
 import type { Command } from 'commander';
 import {
   RealClock,
@@ -43,7 +44,7 @@ import {
   type RunOptions,
 } from './internal/index.js';
 
-export const COMPONENT = 'machine-api-provider-ibmcloud';
+export const COMPONENT = ibmCloudProvider.component;
 export const LEADER_ELECTION_ID = 'machine-api-provider-ibmcloud-leader';
 
 export interface IbmCloudProviderOptions extends ProviderControllerOptions {

@@ -13,17 +13,16 @@ import {
   RealClock,
   runTerminationHandler,
   type Clock,
-  type TerminationNoticeSources,
 } from '../lib/index.js';
-// The two readers are imported from their own modules, not the providers' index: a DaemonSet pod on every
-// interruptible Node has no use for the cloud SDKs the index loads.
-import { SpotInstanceActionSource } from '../providers/aws/spot-instance-action.js';
-import { PreemptionNoticeSource } from '../providers/gcp/preemption-notice.js';
 import { intArg } from './internal/int-argument.js';
 import {
   addKlogFlags,
+  addVersionFlag,
+  readLoggingFlags,
   isMainModule,
+  cloudProviders,
   metadataEndpointsFromEnv,
+  noticeSources,
   runMain,
   type MetadataEndpoints,
   type SignalSource,
@@ -45,9 +44,8 @@ export interface TerminationHandlerRun {
 
 /** The handler's flags; exported so the manifests' arguments can be checked against them. */
 export function buildProgram(env: NodeJS.ProcessEnv): Command {
-  return addKlogFlags(new Command(COMPONENT))
+  return addKlogFlags(addVersionFlag(new Command(COMPONENT)))
     .description('Marks this Node Terminating when its cloud announces a spot or preemption reclaim of the instance.')
-    .version('0.1.0', '--version', 'print version and exit')
     .option('--node-name <name>', 'name of the node that the termination handler is running on (required)', '')
     .option(
       '--namespace <ns>',
@@ -66,20 +64,7 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
       new Option('--kubeconfig <path>', 'path to a kubeconfig; in-cluster configuration when unset').default(
         env.KUBECONFIG || undefined,
       ),
-    )
-    .addOption(
-      new Option('-v, --v <level>', 'log verbosity (higher is more verbose)').default(0).argParser(intArg('-v', 0)),
     );
-}
-
-/** One notice source per providerID scheme this binary knows; IBM Cloud announces no reclaims, so it has none. */
-export function noticeSources(endpoints: MetadataEndpoints, pollIntervalSeconds: number): TerminationNoticeSources {
-  return {
-    aws: () => new SpotInstanceActionSource({ endpoint: endpoints.aws }),
-    // Held open for up to one poll interval: the notice is seen the moment it comes, and there is still an
-    // answer (a sign of life in the logs at -v=2) every interval.
-    gce: () => new PreemptionNoticeSource({ host: endpoints.gceHost, waitForChangeSec: pollIntervalSeconds }),
-  };
 }
 
 /**
@@ -104,7 +89,6 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
     namespace: string;
     pollIntervalSeconds: number;
     kubeconfig?: string;
-    v: number;
   }>();
   if (!o.nodeName) {
     errors.write(
@@ -114,12 +98,16 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
   }
   let endpoints: MetadataEndpoints;
   try {
-    endpoints = metadataEndpointsFromEnv(run.env);
+    endpoints = metadataEndpointsFromEnv(run.env, cloudProviders);
   } catch (err) {
     errors.write(`${COMPONENT}: ${(err as Error).message}\n`);
     return 1;
   }
-  const logger = createLogger({ level: o.v, fields: { component: COMPONENT }, stream: run.logStream });
+  const logger = createLogger({
+    ...readLoggingFlags(program.opts()),
+    fields: { component: COMPONENT },
+    stream: run.logStream,
+  });
   const clock = run.clock ?? new RealClock();
   const client = createKubeClient({
     kubeConfig: loadKubeConfig({ kubeconfigPath: o.kubeconfig }),
@@ -149,8 +137,7 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
     node: o.nodeName,
     namespace: o.namespace || '(all)',
     pollIntervalSeconds: o.pollIntervalSeconds,
-    awsMetadataEndpoint: endpoints.aws,
-    gceMetadataHost: endpoints.gceHost,
+    metadataEndpoints: endpoints,
   });
   try {
     const work = (async () => {
@@ -158,7 +145,7 @@ export async function runTerminationHandlerBinary(run: TerminationHandlerRun): P
         {
           client,
           nodeName: o.nodeName,
-          sources: noticeSources(endpoints, o.pollIntervalSeconds),
+          sources: noticeSources(cloudProviders, endpoints, o.pollIntervalSeconds),
           pollIntervalMs: o.pollIntervalSeconds * 1000,
           clock,
           logger,

@@ -83,8 +83,8 @@ describe('lint rules: what each room of lib/ may import', () => {
   });
 
   it('lib/base imports only its siblings', () => {
-    expect(importFindings('lib/base/json-logger.ts', './clock.js')).to.deep.equal([]);
-    expect(importFindings('lib/base/json-logger.ts', '../apis/meta.js')).to.deep.equal([
+    expect(importFindings('lib/base/structured-logger.ts', './clock.js')).to.deep.equal([]);
+    expect(importFindings('lib/base/structured-logger.ts', '../apis/meta.js')).to.deep.equal([
       "'../apis/meta.js' import is restricted from being used by a pattern. lib/base/ imports nothing else in lib/: it is the leaf every room may import.",
     ]);
   });

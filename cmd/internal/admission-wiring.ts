@@ -13,20 +13,14 @@ import {
   type SecretReader,
   type TlsServerSettings,
 } from '../../lib/index.js';
-// The admission modules alone, not the providers' index: those pull in the cloud SDKs, which this binary
-// never calls and whose memory its small heap cannot spare.
-import { awsMachineAdmission } from '../../providers/aws/admission.js';
-import { gcpMachineAdmission } from '../../providers/gcp/admission.js';
-import { ibmCloudMachineAdmission } from '../../providers/ibmcloud/admission.js';
+// The clouds' descriptors, not the providers' index: that pulls in the cloud SDKs, which this binary never calls
+// and whose memory its small heap cannot spare.
+import { cloudProviders } from './cloud-providers.js';
 import { getInfrastructureStatus, type InfrastructureStatus } from './infrastructure.js';
 import type { Wiring } from './manager-from-flags.js';
 import type { WebhookFlags } from './webhook-flags.js';
 
-export const machineAdmissionPlugins: readonly MachineAdmission[] = [
-  awsMachineAdmission,
-  gcpMachineAdmission,
-  ibmCloudMachineAdmission,
-];
+export const machineAdmissionPlugins: readonly MachineAdmission[] = cloudProviders.map((p) => p.admission);
 
 export class WebhookStartError extends Error {
   override readonly name = 'WebhookStartError';

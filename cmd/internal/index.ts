@@ -17,3 +17,5 @@ export * from './infrastructure.js';
 export * from './admission-wiring.js';
 export * from './outbound-http-settings.js';
 export * from './pod-identity.js';
+export * from './version.js';
+export * from './cloud-providers.js';

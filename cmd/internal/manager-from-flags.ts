@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import {
   createKubeClient,
   createLogger,
+  restClientMetrics,
   LeaseWriteFence,
   loadKubeConfig,
   Manager,
@@ -50,7 +51,7 @@ export async function managerFromFlags(
         opts.serviceAccountNamespaceFile ?? SERVICE_ACCOUNT_NAMESPACE_FILE,
       )
     : undefined;
-  const logger = createLogger({ level: flags.v, fields: { component }, stream: opts.logStream });
+  const logger = createLogger({ ...flags.logging, fields: { component }, stream: opts.logStream });
   const ignoredGates = unknownFeatureGates(flags.featureGates);
   if (ignoredGates.length > 0) logger.info('feature gates this binary does not act on', { gates: ignoredGates });
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
@@ -58,6 +59,10 @@ export async function managerFromFlags(
   // With leader election, the controllers' and events' writes pass only while this replica provably holds
   // the lease; the Lease client itself is not fenced (its writes are what keep the lease).
   const writeFence = flags.leaderElect ? new LeaseWriteFence(clock) : undefined;
+  const metrics = new Registry();
+  registerProcessMetrics(metrics);
+  // Every client's requests count in one set of client-go metrics, as in a Go binary.
+  const requestMetrics = restClientMetrics(metrics);
   const client = createKubeClient({
     kubeConfig,
     qps: flags.kubeApiQps,
@@ -65,6 +70,7 @@ export async function managerFromFlags(
     userAgent: component,
     clock,
     writeFence,
+    metrics: requestMetrics,
   });
   // Each with its own budget, as controller-runtime does: a scale-up's queue of writes never delays a Lease
   // renewal, and events never wait behind (nor hold up) reconciles.
@@ -75,9 +81,8 @@ export async function managerFromFlags(
     userAgent: component,
     clock,
     writeFence,
+    metrics: requestMetrics,
   });
-  const metrics = new Registry();
-  registerProcessMetrics(metrics);
   let leaderElection;
   let leaderElectionClient;
   if (leaseNamespace) {
@@ -86,6 +91,7 @@ export async function managerFromFlags(
       qps: LEASE_CLIENT_QPS,
       burst: LEASE_CLIENT_BURST,
       userAgent: component,
+      metrics: requestMetrics,
     });
     const topology = flags.leaderElectLeaseDurationMs > 0 ? undefined : await controlPlaneTopology(client, logger);
     leaderElection = {
@@ -111,10 +117,14 @@ export async function managerFromFlags(
     leaderElection,
     healthAddr: flags.healthAddr || undefined,
     metricsAddr: flags.metricsBindAddress,
+    pprofAddr: flags.pprofBindAddress,
     gracefulShutdownMs: flags.gracefulShutdownTimeoutMs,
     syncPeriodMs: flags.syncPeriodMs || 600_000,
     onLeadershipLost: opts.onLeadershipLost,
   });
+  // The checks the reference binaries register (healthz.Ping on both endpoints).
+  manager.addHealthzCheck('ping', () => undefined);
+  manager.addReadyzCheck('ping', () => undefined);
   return { manager, client, logger };
 }
 

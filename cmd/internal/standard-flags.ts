@@ -3,8 +3,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseGoDuration } from './go-duration.js';
 import { parseFeatureGates } from './feature-gates.js';
 import { goBoolArgument } from './go-bool.js';
-import { addKlogFlags } from './klog-flags.js';
+import { addKlogFlags, readLoggingFlags, type LoggingFlags } from './klog-flags.js';
 import { intArg } from './int-argument.js';
+import { addVersionFlag } from './version.js';
 
 export interface BinaryDefaults {
   /** Lease name, e.g. "cluster-api-provider-aws-leader". */
@@ -31,7 +32,11 @@ export interface StandardFlags {
   gracefulShutdownTimeoutMs: number;
   /** How often every watched object is reconciled again even without a change (MAO's --sync-period). */
   syncPeriodMs: number;
+  /** -v */
   v: number;
+  logging: LoggingFlags;
+  /** --pprof-bind-address when --enable-pprof is on; undefined when off. */
+  pprofBindAddress?: string;
 }
 
 function positiveNumber(flag: string) {
@@ -65,7 +70,7 @@ function gates(value: string): Record<string, boolean> {
 
 /** Adds the shared flags to a commander program; `defaultKubeconfig` is usually $KUBECONFIG. */
 export function addStandardFlags(cmd: Command, defaults: BinaryDefaults, defaultKubeconfig?: string): Command {
-  return addKlogFlags(cmd)
+  return addKlogFlags(addVersionFlag(cmd))
     .addOption(
       new Option('--kubeconfig <path>', 'Path to a kubeconfig; in-cluster configuration when unset').default(
         defaultKubeconfig || undefined,
@@ -141,7 +146,17 @@ export function addStandardFlags(cmd: Command, defaults: BinaryDefaults, default
         .argParser(duration('--sync-period')),
     )
     .addOption(
-      new Option('-v, --v <level>', 'Log verbosity (higher is more verbose)').default(0).argParser(intArg('-v', 0)),
+      new Option(
+        '--enable-pprof [bool]',
+        'Enable the profiling endpoints (/debug/pprof/profile: a V8 CPU profile, /debug/pprof/heap: a V8 heap snapshot)',
+      )
+        .default(false)
+        .argParser(goBoolArgument('--enable-pprof')),
+    )
+    .option(
+      '--pprof-bind-address <addr>',
+      'The address for serving the profiling endpoints (requires --enable-pprof)',
+      '127.0.0.1:6060',
     );
 }
 
@@ -164,5 +179,7 @@ export function readStandardFlags(cmd: Command): StandardFlags {
     gracefulShutdownTimeoutMs: o.gracefulShutdownTimeout as number,
     syncPeriodMs: (o.syncPeriod as number | undefined) ?? 600_000,
     v: o.v as number,
+    logging: readLoggingFlags(o),
+    pprofBindAddress: o.enablePprof === true ? (o.pprofBindAddress as string) : undefined,
   };
 }

@@ -1,7 +1,7 @@
 // AWS in the local environment: the EC2 emulator (Query/XML protocol, persisted world) and the
 // machine-api-provider-aws binary pointed at it with --aws-endpoint.
 import { RealClock } from '../../lib/index.js';
-import { startEc2Emulator } from '../../providers/aws/emulator/index.js';
+import { startEc2Emulator } from '../../sim/aws/index.js';
 import {
   awsSettingsFromInfrastructure,
   buildProgram,

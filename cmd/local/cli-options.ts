@@ -1,5 +1,6 @@
 // The flags of machine-api-local (`npm start`).
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { addVersionFlag } from '../internal/version.js';
 import { parseGoDuration } from '../internal/index.js';
 import type { ControllersMode } from './controller-binaries.js';
 import { localProviders } from './providers.js';
@@ -17,6 +18,7 @@ export interface LocalCliOptions {
   controllers: ControllersMode;
   rbac: boolean;
   v: number;
+  pprof: boolean;
 }
 
 function port(value: string): number {
@@ -47,7 +49,7 @@ function level(value: string): number {
 }
 
 export function buildLocalProgram(): Command {
-  return new Command('machine-api-local')
+  return addVersionFlag(new Command('machine-api-local'))
     .description(
       'Runs the whole Machine API with no cloud account and no cluster: a local API server, a cloud emulator, a kubelet simulator ' +
         'and every controller binary. Then: KUBECONFIG=<state-dir>/kubeconfig kubectl get machines -A',
@@ -96,6 +98,10 @@ export function buildLocalProgram(): Command {
       '--rbac',
       "Authorize every API request with RBAC and run each controller as the ServiceAccount of its Deployment, with the roles in manifests/rbac (a missing right is a 403 in that controller's log)",
     )
+    .option(
+      '--pprof',
+      'Serve each controller binary\'s profiling endpoints (--enable-pprof) on a loopback port of its own, listed in <state-dir>/endpoints.json "pprof"',
+    )
     .addOption(
       new Option(
         '-v, --v <level>',
@@ -120,5 +126,6 @@ export function readLocalOptions(program: Command): LocalCliOptions {
     controllers: o.controllers as ControllersMode,
     rbac: o.rbac === true,
     v: o.v as number,
+    pprof: o.pprof === true,
   };
 }

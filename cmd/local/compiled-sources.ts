@@ -22,7 +22,7 @@ import { join, relative } from 'node:path';
 import { buildSync } from 'esbuild';
 
 /** The folders whose sources make up the binaries. */
-const SOURCE_DIRS = ['lib', 'providers', 'cmd'];
+const SOURCE_DIRS = ['lib', 'providers', 'sim', 'cmd'];
 /** A compiled tree nobody has used for this long is removed by the next compile. */
 const UNUSED_FOR_MS = 24 * 60 * 60 * 1000;
 const LAST_USED = '.last-used';

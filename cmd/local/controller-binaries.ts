@@ -83,6 +83,8 @@ export function localArgs(
       );
     else args.push('--webhook-enabled=false');
   }
+  const pprof = o.pprofPorts?.[binary.name];
+  if (pprof !== undefined) args.push('--enable-pprof', `--pprof-bind-address=127.0.0.1:${pprof}`);
   return args;
 }
 
@@ -92,6 +94,8 @@ export interface LocalArgsOptions {
   leaderElect: boolean;
   verbosity: number;
   webhook?: { certDir: string; port: number };
+  /** Per binary name: the loopback port of its profiling endpoints (--enable-pprof); none when absent. */
+  pprofPorts?: Record<string, number>;
 }
 
 export interface ControllerBinariesOptions {

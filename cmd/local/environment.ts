@@ -13,8 +13,8 @@ import {
   type KubeClient,
   type Logger,
 } from '../../lib/index.js';
-import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
-import { KubeletSimulator, startAdminServer } from '../../lib/testing/index.js';
+import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../sim/apiserver/index.js';
+import { KubeletSimulator, startAdminServer } from '../../sim/kit/index.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
 import type { PrepareOptions } from './local-binary.js';
 import {
@@ -27,6 +27,7 @@ import {
 import { choosePort, freeLoopbackPort } from './preferred-port.js';
 import type { BinaryProcesses } from './binary-processes.js';
 import {
+  binariesOf,
   LOCAL_NAMESPACE,
   startControllerBinaries,
   type BinaryCommand,
@@ -89,6 +90,8 @@ export interface LocalEnvironmentOptions {
   rbac?: boolean;
   /** The RBAC manifests `rbac` applies; default <repo>/manifests/rbac. */
   rbacManifestDirs?: string[];
+  /** Serve each binary's profiling endpoints (--enable-pprof) on a loopback port of its own, listed in endpoints.json "pprof". */
+  pprof?: boolean;
 }
 
 export interface Endpoints {
@@ -101,6 +104,8 @@ export interface Endpoints {
   cloud: Record<string, { endpoint: string; region: string } & Record<string, string>>;
   /** How to run each binary as its own process against this environment. */
   binaries: BinaryCommand[];
+  /** With pprof: per binary, the base URL of its profiling endpoints (…/debug/pprof/profile, …/heap). */
+  pprof?: Record<string, string>;
 }
 
 export interface LocalEnvironment {
@@ -256,13 +261,15 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     }
 
     const mode = opts.controllers ?? 'in-process';
+    const pprofPorts: Record<string, number> = {};
+    if (opts.pprof) for (const b of binariesOf(provider)) pprofPorts[b.name] = await freeLoopbackPort();
     const { commands, running, processes } = await startControllerBinaries({
       provider,
       cloud,
       root,
       stateDir,
       mode,
-      args: { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook },
+      args: { kubeconfigPath: binaryKubeconfig, leaderElect, verbosity, webhook, pprofPorts },
       logStream,
       logger,
       env: opts.env ?? process.env,
@@ -299,6 +306,13 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
         [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region, admin: admin.url },
       },
       binaries: commands,
+      ...(Object.keys(pprofPorts).length > 0
+        ? {
+            pprof: Object.fromEntries(
+              Object.entries(pprofPorts).map(([name, port]) => [name, `http://127.0.0.1:${port}/debug/pprof`]),
+            ),
+          }
+        : {}),
     };
     writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
     writeStateDirRecord(stateDir, {

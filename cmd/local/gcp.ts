@@ -1,7 +1,7 @@
 // GCP in the local environment: the GCE emulator (Compute REST/JSON, persisted world seeded for the samples'
 // project and cluster) and the machine-api-provider-gcp binary pointed at it with --gcp-endpoint.
 import { RealClock } from '../../lib/index.js';
-import { DEFAULT_CLUSTER_ID, DEFAULT_PROJECT, startGceEmulator } from '../../providers/gcp/emulator/index.js';
+import { DEFAULT_CLUSTER_ID, DEFAULT_PROJECT, startGceEmulator } from '../../sim/gcp/index.js';
 import {
   buildProgram,
   COMPONENT,

@@ -1,7 +1,7 @@
 // IBM Cloud in the local environment: the VPC emulator (REST/JSON, with IAM, Resource Manager and Global
 // Tagging on the same port; persisted world) and the machine-api-provider-ibmcloud binary pointed at it.
 import { RealClock } from '../../lib/index.js';
-import { startIbmVpcEmulator } from '../../providers/ibmcloud/emulator/index.js';
+import { startIbmVpcEmulator } from '../../sim/ibmcloud/index.js';
 import {
   buildProgram,
   COMPONENT,

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { defineResource, isAlreadyExists, isNotFound, type KubeClient, type KubeObject } from '../../lib/index.js';
-import { generateServingCert } from '../../lib/envtest/index.js';
+import { generateServingCert } from '../../sim/apiserver/index.js';
 import { Infrastructures, type InfrastructureStatus } from '../internal/index.js';
 
 /** The webhook Service of the operator's manifests, as the control plane's resolver keys it. */

@@ -11,7 +11,7 @@ export interface PreparedBinary {
 }
 
 export interface PrepareOptions {
-  /** Where the binary's JSON logs go. */
+  /** Where the binary's log lines go. */
   logStream: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
   /** Provider binaries pass these to their machine controller. */

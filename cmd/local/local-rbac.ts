@@ -14,7 +14,7 @@ import {
   type KubeObject,
   type Resource,
 } from '../../lib/index.js';
-import { buildKubeconfig, type ControlPlane } from '../../lib/envtest/index.js';
+import { buildKubeconfig, type ControlPlane } from '../../sim/apiserver/index.js';
 
 const rbac = (plural: string, kind: string, namespaced: boolean) =>
   defineResource<KubeObject>({ group: 'rbac.authorization.k8s.io', version: 'v1', plural, kind, namespaced });

@@ -2,7 +2,7 @@
 // emulator (persisting into a directory), which provider binary runs against it and with which extra flags.
 // The secrets to create come from the Secret documents in manifests/samples/<name>/.
 import type { Logger } from '../../lib/index.js';
-import type { AdminRoute, InstanceView } from '../../lib/testing/index.js';
+import type { AdminRoute, InstanceView } from '../../sim/kit/index.js';
 import { awsLocalProvider } from './aws.js';
 import { gcpLocalProvider } from './gcp.js';
 import { ibmCloudLocalProvider } from './ibmcloud.js';

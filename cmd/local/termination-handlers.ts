@@ -11,8 +11,7 @@ import {
   type KubeClient,
   type Logger,
 } from '../../lib/index.js';
-import { metadataEndpointsFromEnv } from '../internal/index.js';
-import { noticeSources } from '../termination-handler.js';
+import { cloudProviders, metadataEndpointsFromEnv, noticeSources } from '../internal/index.js';
 
 export interface LocalTerminationHandlersOptions {
   client: KubeClient;
@@ -78,7 +77,7 @@ export class LocalTerminationHandlers {
         {
           client: this.opts.client,
           nodeName: name,
-          sources: noticeSources(metadataEndpointsFromEnv(env), poll),
+          sources: noticeSources(cloudProviders, metadataEndpointsFromEnv(env, cloudProviders), poll),
           pollIntervalMs: poll * 1000,
           clock: new RealClock(),
           logger,

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { Command } from 'commander';
-import { startControlPlane, type ControlPlane } from '../../lib/envtest/index.js';
+import { startControlPlane, type ControlPlane } from '../../sim/apiserver/index.js';
 
 const ns = 'openshift-machine-api';
 const base = `/apis/machine.openshift.io/v1beta1/namespaces/${ns}/machines`;

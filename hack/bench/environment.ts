@@ -13,9 +13,9 @@ import {
   type KubeClient,
   type Secret,
 } from '../../lib/index.js';
-import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../lib/envtest/index.js';
+import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../sim/apiserver/index.js';
 import { killedEnvtestProcess } from './envtest-process.js';
-import { KubeletSimulator, type InstanceView } from '../../lib/testing/index.js';
+import { KubeletSimulator, type InstanceView } from '../../sim/kit/index.js';
 import { awsBench, SECRET_VALUES, type BenchCloud, type BenchProvider } from './providers.js';
 
 export const BENCH_NAMESPACE = 'openshift-machine-api';

@@ -2,8 +2,8 @@
 // as an installer would have, and read back as the instances registered behind it: an AWS network load
 // balancer with an instance and an ip target group (the provider registers with both), a GCE target pool.
 // IBM Cloud's provider registers with no load balancer, so that cloud has none.
-import type { Ec2Emulator } from '../../providers/aws/emulator/index.js';
-import type { GceEmulator } from '../../providers/gcp/emulator/index.js';
+import type { Ec2Emulator } from '../../sim/aws/index.js';
+import type { GceEmulator } from '../../sim/gcp/index.js';
 
 /** One target group (AWS) or target pool (GCE) and what is registered in it. */
 export interface LoadBalancerMembership {

@@ -2,13 +2,13 @@
 // binary runs against it (and with which flags), the Secrets and the worker providerSpec the MachineSets use,
 // which emulator actions count as "create" and "describe", and the request buckets of the throttled scenario.
 import type { CloudRateLimits, Secret } from '../../lib/index.js';
-import type { EmulatorKnobs, InstanceView } from '../../lib/testing/index.js';
-import { startEc2Emulator } from '../../providers/aws/emulator/index.js';
+import type { EmulatorKnobs, InstanceView } from '../../sim/kit/index.js';
+import { startEc2Emulator } from '../../sim/aws/index.js';
 import { DEFAULT_EC2_RATE_LIMITS, MACHINE_UID_TAG } from '../../providers/aws/index.js';
 import { DEFAULT_GCE_RATE_LIMITS } from '../../providers/gcp/index.js';
 import { DEFAULT_IBM_RATE_LIMITS } from '../../providers/ibmcloud/index.js';
-import { DEFAULT_PROJECT, startGceEmulator } from '../../providers/gcp/emulator/index.js';
-import { startIbmVpcEmulator } from '../../providers/ibmcloud/emulator/index.js';
+import { DEFAULT_PROJECT, startGceEmulator } from '../../sim/gcp/index.js';
+import { startIbmVpcEmulator } from '../../sim/ibmcloud/index.js';
 import { addAwsLoadBalancer, addGcpTargetPool, type BenchLoadBalancer } from './load-balancers.js';
 
 export const PROVIDER_NAMES = ['aws', 'gcp', 'ibmcloud'] as const;

@@ -118,11 +118,15 @@ function fmt(v: unknown): string {
   return String(v);
 }
 
+/** A count over time ("runningOverTime"): too long for the table, drawn by the charts instead. */
+const isSeries = (key: string, v: unknown): v is unknown[] => key.endsWith('OverTime') && Array.isArray(v);
+
 export function formatTable(r: BenchReport): string {
   const lines: string[] = [];
   for (const s of r.scenarios) {
     lines.push(`== ${s.name} (${s.provider})`);
-    for (const [k, v] of Object.entries(s.metrics)) lines.push(`   ${k.padEnd(34)} ${fmt(v)}`);
+    for (const [k, v] of Object.entries(s.metrics))
+      lines.push(`   ${k.padEnd(34)} ${isSeries(k, v) ? `${v.length} samples (in the JSON)` : fmt(v)}`);
   }
   const width = Math.max(70, ...r.targets.map((t) => t.name.length + 2));
   lines.push('', 'TARGET'.padEnd(width) + 'VALUE'.padStart(10) + 'LIMIT'.padStart(8) + '  MET');

@@ -15,8 +15,10 @@ import { evaluateTargets, formatTable, type BenchReport } from './report.js';
 import { benchProvider, PROVIDER_NAMES, type BenchProvider } from './providers.js';
 import { scaleDown, scaleUp, steadyState, type BenchContext, type ScenarioResult } from './scenarios.js';
 import { planFor, type Plan } from './plans.js';
+import { progressPrinter } from './progress.js';
 import { stockOut } from './stock-out.js';
 import { throttled } from './throttled.js';
+import { writeBenchCharts } from './write-charts.js';
 
 function providerOption(v: string): BenchProvider {
   try {
@@ -64,6 +66,7 @@ async function withControllers<T>(
         syncPeriodMs: plan.syncPeriodMs,
         traceWrites,
         log: (l) => process.stderr.write(`bench: ${l}\n`),
+        progress: progressPrinter({ stream: process.stderr, now: () => performance.now(), prefix: 'bench: ' }),
       });
     } finally {
       clearInterval(rssTimer);
@@ -184,11 +187,15 @@ async function main(): Promise<void> {
   };
   process.stdout.write(formatTable(report));
   process.stdout.write(`\ntotal ${totalSeconds} s\n`);
-  if (o.json)
-    writeFileSync(
-      o.json,
-      `${JSON.stringify({ ...report, quick: o.quick === true, ...(o.provider.name === 'aws' ? {} : { provider: o.provider.name }) }, null, 2)}\n`,
-    );
+  if (o.json) {
+    const run = {
+      ...report,
+      quick: o.quick === true,
+      ...(o.provider.name === 'aws' ? {} : { provider: o.provider.name }),
+    };
+    writeFileSync(o.json, `${JSON.stringify(run, null, 2)}\n`);
+    for (const file of await writeBenchCharts(o.json, run, o.provider)) log(`chart in ${file}`);
+  }
   if (o.strict && report.targets.some((t) => !t.met)) process.exitCode = 1;
 }
 

@@ -3,9 +3,12 @@
 import { MachineSets, type Machine } from '../../lib/index.js';
 import type { ControllerProcess } from './controller-process.js';
 import { BENCH_NAMESPACE, type BenchEnvironment } from './environment.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CountSeries } from './count-series.js';
 import { cost, heapMb, peakRssMb, perUnit, round, snapshot, startHeapWindow, type Cost } from './measure.js';
+import type { StartProgress } from './progress.js';
 import type { BenchProvider } from './providers.js';
-import { eventually } from '../../lib/testing/index.js';
+import { eventually } from '../../sim/kit/index.js';
 import { liveInstances, machineSet, machinesOf, scale } from './workload.js';
 import { traceMachineWrites } from './write-trace.js';
 
@@ -23,6 +26,8 @@ export interface BenchContext {
   /** Report what each write to a scale-up's Machines changed (--trace-writes). */
   traceWrites?: boolean;
   log: (line: string) => void;
+  /** A progress line per scenario while it waits. */
+  progress: StartProgress;
 }
 
 const pollInterval = (n: number) => Math.min(1_000, 100 + n);
@@ -71,30 +76,40 @@ export async function scaleUp(
   n: number,
   opts: { name?: string; timeoutMs?: number } = {},
 ): Promise<ScenarioResult & { set: string; seconds: number }> {
+  const name = opts.name ?? `scale-up-${n}`;
   const set = `bench-${n}-${Date.now().toString(36)}`;
   const trace = ctx.traceWrites ? traceMachineWrites(ctx.env.client, set) : undefined;
   startHeapWindow(ctx.controllers);
   const before = await snapshot(ctx.env, ctx.controllers);
   await ctx.env.client.create(MachineSets, machineSet(set, n, ctx.env.provider));
   let last: Machine[] = [];
-  await eventually(
-    `${n} Running machines in ${set}`,
-    async () => {
-      last = await machinesOf(ctx.env.client, set);
-      return last.length === n && last.every(running);
-    },
-    {
-      timeoutMs: opts.timeoutMs ?? 120_000 + n * 1_000,
-      intervalMs: pollInterval(n),
-      describe: () => phaseSummary(last),
-    },
-  );
+  const runningOverTime = new CountSeries();
+  const progress = ctx.progress(name, n, 'Running');
+  try {
+    await eventually(
+      `${n} Running machines in ${set}`,
+      async () => {
+        last = await machinesOf(ctx.env.client, set);
+        const r = last.filter(running).length;
+        runningOverTime.add((performance.now() - before.at) / 1000, r);
+        progress.update(r, phaseSummary(last));
+        return last.length === n && r === n;
+      },
+      {
+        timeoutMs: opts.timeoutMs ?? 120_000 + n * 1_000,
+        intervalMs: pollInterval(n),
+        describe: () => phaseSummary(last),
+      },
+    );
+  } finally {
+    progress.end();
+  }
   const after = await snapshot(ctx.env, ctx.controllers);
   const c = cost(before, after);
   const writesByChange = await trace?.stop(n);
-  ctx.log(`${opts.name ?? `scale-up ${n}`}: ${c.seconds.toFixed(1)} s`);
+  ctx.log(`${name}: ${c.seconds.toFixed(1)} s`);
   return {
-    name: opts.name ?? `scale-up-${n}`,
+    name,
     provider: ctx.env.provider.name,
     set,
     seconds: c.seconds,
@@ -104,6 +119,7 @@ export async function scaleUp(
       ...costMetrics(c, n, ctx.env.provider),
       peakRssMb: peakRssMb(ctx.controllers),
       ...heapMb(ctx.controllers),
+      runningOverTime: runningOverTime.points,
       ...(writesByChange
         ? {
             machineWritesPerMachineByChange: writesByChange.byChange,
@@ -121,10 +137,19 @@ export async function scaleUp(
 /** n Running machines left alone for `periods` resync periods: what does keeping them cost? */
 export async function steadyState(ctx: BenchContext, set: string, n: number, periods: number): Promise<ScenarioResult> {
   // Let the last status writes of the scale-up settle so they are not counted as steady-state cost.
-  await new Promise((r) => setTimeout(r, Math.min(5_000, ctx.syncPeriodMs / 2)));
+  await sleep(Math.min(5_000, ctx.syncPeriodMs / 2));
   startHeapWindow(ctx.controllers);
   const before = await snapshot(ctx.env, ctx.controllers);
-  await new Promise((r) => setTimeout(r, periods * ctx.syncPeriodMs));
+  const progress = ctx.progress(`steady-state-${n}`, periods, 'resync periods');
+  try {
+    const end = before.at + periods * ctx.syncPeriodMs;
+    for (let now = performance.now(); now < end; now = performance.now()) {
+      progress.update(Math.floor((now - before.at) / ctx.syncPeriodMs));
+      await sleep(Math.min(1_000, end - now));
+    }
+  } finally {
+    progress.end();
+  }
   const after = await snapshot(ctx.env, ctx.controllers);
   const c = cost(before, after);
   const machines = await machinesOf(ctx.env.client, set);
@@ -165,14 +190,22 @@ export async function scaleDown(ctx: BenchContext, set: string, n: number): Prom
   const before = await snapshot(ctx.env, ctx.controllers);
   await scale(ctx.env.client, set, 0);
   let last: Machine[] = [];
-  await eventually(
-    `no machines left in ${set}`,
-    async () => {
-      last = await machinesOf(ctx.env.client, set);
-      return last.length === 0;
-    },
-    { timeoutMs: 120_000 + n * 1_000, intervalMs: pollInterval(n), describe: () => phaseSummary(last) },
-  );
+  const remainingOverTime = new CountSeries();
+  const progress = ctx.progress(`scale-down-${n}`, n, 'deleted');
+  try {
+    await eventually(
+      `no machines left in ${set}`,
+      async () => {
+        last = await machinesOf(ctx.env.client, set);
+        remainingOverTime.add((performance.now() - before.at) / 1000, last.length);
+        progress.update(n - last.length, phaseSummary(last));
+        return last.length === 0;
+      },
+      { timeoutMs: 120_000 + n * 1_000, intervalMs: pollInterval(n), describe: () => phaseSummary(last) },
+    );
+  } finally {
+    progress.end();
+  }
   const after = await snapshot(ctx.env, ctx.controllers);
   const c = cost(before, after);
   const left = liveInstances(ctx.env.emulator).length;
@@ -188,6 +221,7 @@ export async function scaleDown(ctx: BenchContext, set: string, n: number): Prom
       instancesLeft: left,
       peakRssMb: peakRssMb(ctx.controllers),
       ...heapMb(ctx.controllers),
+      remainingOverTime: remainingOverTime.points,
     },
   };
 }

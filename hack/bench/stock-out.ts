@@ -3,7 +3,7 @@
 // same scale-up without a stock-out, measured in the same run: time to all Running, and launch calls (refused
 // ones included) per Machine. The capacity memory is what keeps the latter near one.
 import { MachineSets, type Machine, type MachineSet } from '../../lib/index.js';
-import { eventually } from '../../lib/testing/index.js';
+import { eventually } from '../../sim/kit/index.js';
 import { BENCH_NAMESPACE } from './environment.js';
 import { cost, round, snapshot } from './measure.js';
 import type { BenchProvider, ProviderName } from './providers.js';

@@ -10,6 +10,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_TERMINATION_FOLLOW, DEFAULT_VISIBILITY_WINDOW_MS } from '../../lib/index.js';
 import { ensureCompiled } from '../bench/build.js';
 import { benchProvider, PROVIDER_NAMES, type BenchProvider } from '../bench/providers.js';
+import { besideJson } from '../bench/write-charts.js';
+import { renderSvg } from '../bench/render-svg.js';
+import { chaosChart, type ChaosReport, type ChaosRunSummary } from './chart-spec.js';
 import { chaosStateDir, runChaos } from './chaos-run.js';
 import type { Violation } from './invariants.js';
 
@@ -48,7 +51,7 @@ async function main(): Promise<void> {
     )
     .option('--runs <n>', 'number of runs', int('--runs', 1), 5)
     .option('--seed <s>', 'seed of the first run', int('--seed', 0), 1)
-    .option('--json <file>', 'write {"runs", "faultsInjected", "violations"} here')
+    .option('--json <file>', 'write {"runs", "faultsInjected", "violations", "runResults"} here, and a chart beside it')
     .option('--in-process', 'run the controllers in this process instead of as the real binaries')
     .option('--duration <seconds>', 'seconds of workload and faults per run', int('--duration', 1), 20)
     .option('--max-replicas <n>', 'largest MachineSet size the workload asks for', int('--max-replicas', 1), 4)
@@ -79,6 +82,8 @@ async function main(): Promise<void> {
   const compiledDir = o.inProcess || o.tsx ? undefined : ensureCompiled(log);
   const faultsInjected: Record<string, number> = {};
   const violations: Violation[] = [];
+  const runResults: ChaosRunSummary[] = [];
+  const settleTimeoutMs = o.inProcess ? 60_000 : PROCESS_SETTLE_BOUND_MS;
   let next = 0;
   let done = 0;
   const worker = async (): Promise<void> => {
@@ -93,12 +98,18 @@ async function main(): Promise<void> {
         tickMs: o.inProcess ? 300 : 600,
         maxReplicas: o.maxReplicas,
         provider: o.provider,
-        settleTimeoutMs: o.inProcess ? 60_000 : PROCESS_SETTLE_BOUND_MS,
+        settleTimeoutMs,
         log: (l) => log(`[seed ${seed}] ${l}`),
       });
       for (const [f, n] of Object.entries(r.faultsInjected)) faultsInjected[f] = (faultsInjected[f] ?? 0) + n;
       violations.push(...r.violations);
       const faults = Object.values(r.faultsInjected).reduce((a, b) => a + b, 0);
+      runResults.push({
+        seed,
+        faults,
+        settledSeconds: Math.round(r.settledMs / 100) / 10,
+        violations: r.violations.length,
+      });
       process.stdout.write(
         `run ${++done}/${o.runs} seed ${seed}: ${faults} faults, settled in ${(r.settledMs / 1000).toFixed(1)} s, ${r.violations.length} violations\n`,
       );
@@ -114,7 +125,20 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${o.runs} runs, ${Object.values(faultsInjected).reduce((a, b) => a + b, 0)} faults injected, ${violations.length} violations\n`,
   );
-  if (o.json) writeFileSync(o.json, `${JSON.stringify({ runs: o.runs, faultsInjected, violations }, null, 2)}\n`);
+  if (o.json) {
+    const report: ChaosReport = {
+      runs: o.runs,
+      faultsInjected,
+      violations,
+      runResults: runResults.sort((a, b) => a.seed - b.seed),
+      settleBoundSeconds: settleTimeoutMs / 1000,
+      ...(o.provider.name === 'aws' ? {} : { provider: o.provider.name }),
+    };
+    writeFileSync(o.json, `${JSON.stringify(report, null, 2)}\n`);
+    const chart = besideJson(o.json, 'summary');
+    writeFileSync(chart, `${await renderSvg(chaosChart(report))}\n`);
+    log(`chart in ${chart}`);
+  }
   if (violations.length > 0) process.exitCode = 1;
 }
 

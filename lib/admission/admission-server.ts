@@ -29,6 +29,9 @@ export interface RunningAdmissionServer {
   close(): Promise<void>;
 }
 
+/** Longer than kube-apiserver's 90 s idle connection reuse, so the client always lets a connection go first. */
+export const WebhookServerIdleTimeoutMs = 120_000;
+
 /** Starts serving; rejects with ServingCertificateError when the certificate cannot be read, or a listen error. */
 export async function startAdmissionServer(o: AdmissionServerOptions): Promise<RunningAdmissionServer> {
   const pair = await readCertificatePair(o.certDir);
@@ -37,6 +40,10 @@ export async function startAdmissionServer(o: AdmissionServerOptions): Promise<R
   // A slow or stalled client must not hold a connection (and a body buffer) forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
+  // kube-apiserver's webhook client reuses an idle connection for up to 90 s. A server that closes it first
+  // (Node's default is 5 s) races the next admission call on it, which kube-apiserver reports as "failed calling
+  // webhook ... EOF" and, with failurePolicy Fail, refuses the write. Keep idle connections longer than the client.
+  server.keepAliveTimeout = WebhookServerIdleTimeoutMs;
   const watcher = new ServingCertWatcher(
     {
       dir: o.certDir,

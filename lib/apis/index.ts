@@ -12,3 +12,4 @@ export * from './objects.js';
 export * from './machine-predicates.js';
 export * from './go-bool.js';
 export * from './node-identity.js';
+export * from './errors.js';

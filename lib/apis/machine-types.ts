@@ -78,6 +78,8 @@ export interface MachineStatus {
   phase?: MachinePhase | string;
   conditions?: Condition[];
   authoritativeAPI?: MachineAuthority | '';
+  /** The last stable authoritativeAPI (never Migrating), kept to undo a cancelled migration. */
+  synchronizedAPI?: Exclude<MachineAuthority, 'Migrating'>;
   synchronizedGeneration?: number;
 }
 
@@ -113,6 +115,8 @@ export interface MachineSetStatus {
   labelSelector?: string;
   conditions?: Condition[];
   authoritativeAPI?: MachineAuthority | '';
+  /** The last stable authoritativeAPI (never Migrating), kept to undo a cancelled migration. */
+  synchronizedAPI?: Exclude<MachineAuthority, 'Migrating'>;
   synchronizedGeneration?: number;
 }
 

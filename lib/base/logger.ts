@@ -1,4 +1,5 @@
-// Structured logs: one JSON object a line; a child logger carries fields (controller, key, reconcileID).
+// Structured logs (klog's text format or Kubernetes' JSON, see structured-logger.ts): a message with key/value
+// pairs; a child logger carries pairs of its own (controller, key, reconcileID).
 
 export type LogFields = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import type { CoreEvent } from '../apis/core.js';
 import type { KubeObject } from '../apis/meta.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
-import { nullLogger } from '../base/json-logger.js';
+import { nullLogger } from '../base/structured-logger.js';
 import { RealClock } from '../base/real-clock.js';
 import { SerialLock } from '../base/serial-lock.js';
 import { isNotFound } from './errors.js';

@@ -23,6 +23,7 @@ import { collectionPath, objectPath, RequestBuildError, withQuery } from './path
 import { apiVersionOf, Pods, type Resource } from './resources.js';
 import { readWatchStream } from './watch-stream.js';
 import type { WriteFence } from './write-fence.js';
+import type { RequestMetrics } from './rest-client-metrics.js';
 
 export interface KubeClientOptions {
   kubeConfig: KubeConfig;
@@ -36,6 +37,8 @@ export interface KubeClientOptions {
   requestTimeoutMs?: number;
   /** Refuses writes when this process may no longer make them (a leader that lost its lease). */
   writeFence?: WriteFence;
+  /** Where each request's status and duration are counted (restClientMetrics(registry)). */
+  metrics?: RequestMetrics;
 }
 
 export function createKubeClient(opts: KubeClientOptions): KubeClient & { close(): void } {
@@ -56,6 +59,7 @@ class HttpKubeClient implements KubeClient {
       clock,
       requestTimeoutMs: opts.requestTimeoutMs,
       writeFence: opts.writeFence,
+      metrics: opts.metrics,
     });
   }
 

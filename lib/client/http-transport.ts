@@ -1,5 +1,8 @@
 // Raw HTTP to the API server with the kubeconfig's credentials: plain node:http(s) with keep-alive, a
 // client-side QPS limit, Status bodies turned into ApiError, and network failures left as plain errors.
+// Idle kept-alive connections are let go after ClientIdleTimeoutMs, before a server closes them, and a
+// request that a reused connection failed before its reply arrived is sent again on another connection
+// when that is provably safe (replay-safety.ts).
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
@@ -8,11 +11,14 @@ import { TLSSocket } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Status } from '../apis/meta.js';
 import type { Clock } from '../base/clock.js';
+import { ClientIdleTimeoutMs } from '../base/http-keep-alive.js';
 import { RealClock } from '../base/real-clock.js';
 import type { TokenBucket } from '../base/token-bucket.js';
 import { abortError } from '../base/real-clock.js';
 import { linkedAbort } from '../base/linked-abort.js';
 import { ApiError } from './errors.js';
+import type { RequestMetrics } from './rest-client-metrics.js';
+import { isReplaySafe } from './replay-safety.js';
 import type { WriteFence } from './write-fence.js';
 
 export interface TransportOptions {
@@ -23,11 +29,24 @@ export interface TransportOptions {
   clock?: Clock;
   /** Asked right before every write is sent; when it throws, the write never leaves this process. */
   writeFence?: WriteFence;
+  /** Told the status and duration of every request (client-go's rest_client_* metrics). */
+  metrics?: RequestMetrics;
+  /** How long an idle kept-alive connection is kept for reuse; default ClientIdleTimeoutMs (30 s). */
+  idleConnectionTimeoutMs?: number;
 }
 
 export class RequestTimeoutError extends Error {
   override readonly name = 'RequestTimeoutError';
 }
+
+/**
+ * A connection kept alive from an earlier request failed this one before its reply arrived: most often
+ * the server closed it as idle just as the request went out. Its message is the plain connection error's.
+ */
+class ReusedConnectionError extends Error {}
+
+/** The error codes of a connection the other end closed or reset. */
+const ConnectionClosedCodes = new Set(['ECONNRESET', 'EPIPE']);
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -53,8 +72,9 @@ export class HttpTransport {
   /** Sends a request and returns the parsed JSON body (undefined when empty); rejects with ApiError on HTTP >= 400. */
   async request(spec: RequestSpec): Promise<unknown> {
     spec.signal?.throwIfAborted();
-    await this.opts.limiter?.wait(spec.signal);
     const clock = this.opts.clock ?? new RealClock();
+    const started = clock.now();
+    await this.opts.limiter?.wait(spec.signal);
     const timeoutMs = this.opts.requestTimeoutMs ?? 60_000;
     const deadline = linkedAbort(spec.signal, {
       clock,
@@ -67,9 +87,13 @@ export class HttpTransport {
     try {
       res = await this.send({ ...spec, signal });
       text = await readBody(res, signal);
+    } catch (err) {
+      this.observe(spec.method, '<error>', started, clock);
+      throw err;
     } finally {
       deadline.release();
     }
+    this.observe(spec.method, String(res.statusCode ?? 0), started, clock);
     if ((res.statusCode ?? 0) >= 400) throw apiErrorFrom(res, text);
     if (!text) return undefined;
     try {
@@ -82,13 +106,38 @@ export class HttpTransport {
   /** Opens a streaming GET (a watch); rejects with ApiError when the server answers >= 400. */
   async stream(path: string, signal: AbortSignal): Promise<IncomingMessage> {
     signal.throwIfAborted();
+    const clock = this.opts.clock ?? new RealClock();
+    const started = clock.now();
     await this.opts.limiter?.wait(signal);
-    const res = await this.send({ method: 'GET', path, signal });
+    let res: IncomingMessage;
+    try {
+      res = await this.send({ method: 'GET', path, signal });
+    } catch (err) {
+      this.observe('GET', '<error>', started, clock);
+      throw err;
+    }
+    // A watch's duration is its time to the response headers; the stream itself runs for minutes.
+    this.observe('GET', String(res.statusCode ?? 0), started, clock);
     if ((res.statusCode ?? 0) >= 400) throw apiErrorFrom(res, await readBody(res, signal));
     return res;
   }
 
+  /**
+   * Sends the request; when a reused keep-alive connection fails it before its reply arrives and the
+   * request is safe to replay, sends it again (each failed connection is destroyed, and one that was just
+   * opened ends the replays, so this stops).
+   */
   private async send(spec: RequestSpec): Promise<IncomingMessage> {
+    for (;;) {
+      try {
+        return await this.sendOnce(spec);
+      } catch (err) {
+        if (!(err instanceof ReusedConnectionError) || !isReplaySafe(spec) || spec.signal?.aborted) throw err;
+      }
+    }
+  }
+
+  private async sendOnce(spec: RequestSpec): Promise<IncomingMessage> {
     const options: https.RequestOptions = {};
     await this.kubeConfig.applyToHTTPSOptions(options);
     const agent = this.sharedAgent(options.agent);
@@ -117,10 +166,16 @@ export class HttpTransport {
         { method: spec.method, headers, agent, auth: options.auth, signal: spec.signal },
         resolve,
       );
-      req.on('error', (err) => {
+      req.on('error', (err: NodeJS.ErrnoException) => {
         if (refused) return;
-        if (spec.signal?.aborted) reject(abortError(spec.signal));
-        else reject(new Error(`${spec.method} ${url.pathname}: ${err.message}`, { cause: err }));
+        if (spec.signal?.aborted) {
+          reject(abortError(spec.signal));
+          return;
+        }
+        // Rejected only when no reply has started (the promise is settled by then otherwise).
+        const reused = req.reusedSocket && ConnectionClosedCodes.has(err.code ?? '');
+        const message = `${spec.method} ${url.pathname}: ${err.message}`;
+        reject(reused ? new ReusedConnectionError(message, { cause: err }) : new Error(message, { cause: err }));
       });
       if (!fence) {
         req.end(payload);
@@ -147,14 +202,24 @@ export class HttpTransport {
   private sharedAgent(fromConfig: http.Agent | boolean | undefined): http.Agent | undefined {
     if (this.agent) return this.agent;
     if (!(fromConfig instanceof http.Agent)) return undefined;
+    // `timeout` closes a connection idle that long in the pool; one carrying a request is left alone.
+    const idle = this.opts.idleConnectionTimeoutMs ?? ClientIdleTimeoutMs;
     if (fromConfig.constructor === https.Agent) {
-      this.agent = new https.Agent({ ...(fromConfig as https.Agent).options, keepAlive: true });
+      this.agent = new https.Agent({
+        ...(fromConfig as https.Agent).options,
+        keepAlive: true,
+        timeout: idle,
+      });
     } else if (fromConfig.constructor === http.Agent) {
-      this.agent = new http.Agent({ keepAlive: true });
+      this.agent = new http.Agent({ keepAlive: true, timeout: idle });
     } else {
       this.agent = fromConfig; // a proxy agent: keep it as configured
     }
     return this.agent;
+  }
+
+  private observe(method: string, code: string, started: number, clock: Clock): void {
+    this.opts.metrics?.observe({ method, host: this.server.host, code, seconds: (clock.now() - started) / 1000 });
   }
 
   /** Closes idle keep-alive sockets. */

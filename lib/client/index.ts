@@ -10,3 +10,4 @@ export * from './watch-stream.js';
 export * from './event-correlator.js';
 export * from './aggregating-event-recorder.js';
 export * from './write-fence.js';
+export * from './rest-client-metrics.js';

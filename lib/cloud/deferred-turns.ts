@@ -4,7 +4,7 @@
 // Each caller sent away keeps its place: its turn comes one token interval after those sent away before it,
 // so a thousand deferred launches come back in order, at the rate the cloud takes them, rather than all at once.
 import type { Clock } from '../base/clock.js';
-import { RequeueAfterError, findError, formatDuration } from '../machine/errors.js';
+import { RequeueAfterError, findError, formatDuration } from '../apis/errors.js';
 
 /** A cloud call not sent: the class's line is long, and the caller is to come again after requeueAfterMs. */
 export class CloudRateLimitedError extends RequeueAfterError {

@@ -8,7 +8,7 @@
 // Machine; nothing else would ever delete it.
 import { MachineInstanceStateAnnotation } from '../apis/constants.js';
 import type { Machine } from '../apis/machine-types.js';
-import { RequeueAfterError } from '../machine/errors.js';
+import { RequeueAfterError } from '../apis/errors.js';
 import type { Clock } from '../base/clock.js';
 import type { LaunchLedger } from './launch-ledger.js';
 import { TerminationFollower, type TerminationFollowPolicy } from './termination-follower.js';

@@ -7,7 +7,7 @@ import {
   MachineRegionLabel,
 } from '../apis/constants.js';
 import type { Machine } from '../apis/machine-types.js';
-import { InvalidMachineConfigurationError } from '../machine/errors.js';
+import { InvalidMachineConfigurationError } from '../apis/errors.js';
 
 /** The region, zone and instance-type labels of an instance's placement; a value not known (undefined) is left out. */
 export function placementLabels(p: { region?: string; zone?: string; instanceType?: string }): Record<string, string> {

@@ -6,7 +6,7 @@ import type { Secret } from '../apis/core.js';
 import { isNotFound } from '../client/errors.js';
 import type { KubeClient, ObjectKey } from '../client/kube-client.js';
 import { Secrets } from '../client/resources.js';
-import { MissingSecretError } from '../machine/errors.js';
+import { MissingSecretError } from '../apis/errors.js';
 
 /** Reads `namespace/name`; `purpose` says what it holds ("aws credentials", "user data") in the error. */
 export async function readReferencedSecret(

@@ -3,7 +3,7 @@
 // How a provider uses it: build the decoded spec with SpecReader, return compactSpec(spec) so it reads (and
 // serialises) like the JSON that was written, then throwOnFieldIssues([...reader.errors, ...validation.errors])
 // to fail the Machine with one InvalidMachineConfigurationError naming the first bad field.
-import { InvalidMachineConfigurationError } from '../machine/errors.js';
+import { InvalidMachineConfigurationError } from '../apis/errors.js';
 import type { FieldIssue } from './spec-reader.js';
 
 /**

@@ -23,7 +23,7 @@ import {
   findError,
   isInvalidMachineConfiguration,
   messageOf,
-} from './errors.js';
+} from '../apis/errors.js';
 import type { InstanceAction, FailedInstanceLabels } from './metrics.js';
 
 /** Errors are objects the provider may not own, so the reason rides beside them rather than on them. */

@@ -13,7 +13,7 @@ import {
   refusedCondition,
   windowEndedCondition,
 } from './capacity-window.js';
-import { formatDuration, type InsufficientCapacityError } from './errors.js';
+import { formatDuration, type InsufficientCapacityError } from '../apis/errors.js';
 import type { MachineDraft } from './machine-writer.js';
 import type { MachineMetrics } from './metrics.js';
 import { currentPhase, type StatusWriter } from './status-writer.js';

@@ -12,7 +12,7 @@ import {
 } from '../apis/constants.js';
 import { conditionTime, getCondition } from '../apis/conditions.js';
 import type { Condition, Machine } from '../apis/machine-types.js';
-import { formatDuration, type InsufficientCapacityError } from './errors.js';
+import { formatDuration, type InsufficientCapacityError } from '../apis/errors.js';
 
 /** When the current run of capacity refusals began (ms since epoch), or undefined when none is on record. */
 export function firstRefusalOf(machine: Machine): number | undefined {

@@ -1,5 +1,4 @@
 export * from './actuator.js';
-export * from './errors.js';
 export * from './metrics.js';
 export * from './controller.js';
 export { MachineValidationError, validateMachine, type FieldError } from './validation.js';

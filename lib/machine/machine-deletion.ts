@@ -13,7 +13,7 @@ import { TerminationFollower, type TerminationFollowPolicy } from '../cloud/term
 import { requestKey } from '../runtime/request-key.js';
 import type { Result } from '../runtime/types.js';
 import type { Actuator, ActuatorContext } from './actuator.js';
-import { isInvalidMachineConfiguration, messageOf, requeueAfterOf } from './errors.js';
+import { isInvalidMachineConfiguration, messageOf, requeueAfterOf } from '../apis/errors.js';
 import { hasPreTerminateHooks } from './lifecycle-hooks.js';
 import type { MachineDraft } from './machine-writer.js';
 import { clone } from './merge-patch.js';

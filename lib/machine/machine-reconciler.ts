@@ -36,7 +36,7 @@ import {
   isInvalidMachineConfiguration,
   messageOf,
   requeueAfterOf,
-} from './errors.js';
+} from '../apis/errors.js';
 import { MachineDeletion } from './machine-deletion.js';
 import { MachineDraft } from './machine-writer.js';
 import { clone } from './merge-patch.js';

@@ -10,8 +10,8 @@ import {
 } from '../apis/constants.js';
 import type { Machine } from '../apis/machine-types.js';
 import { falseCondition, setCondition, trueCondition } from '../apis/conditions.js';
-import { MachineError } from './errors.js';
-import { findError } from './errors.js';
+import { MachineError } from '../apis/errors.js';
+import { findError } from '../apis/errors.js';
 import { formatHooks, hasPreDrainHooks, hasPreTerminateHooks } from './lifecycle-hooks.js';
 import { deepEqual } from './merge-patch.js';
 

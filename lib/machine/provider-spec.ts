@@ -1,7 +1,7 @@
 // Turning a Machine's opaque spec.providerSpec.value into a provider's typed config. A missing or undecodable
 // value is a configuration error (terminal: phase Failed, errorReason InvalidConfiguration), never a retry.
 import type { Machine, MachineSet } from '../apis/machine-types.js';
-import { InvalidMachineConfigurationError, messageOf } from './errors.js';
+import { InvalidMachineConfigurationError, messageOf } from '../apis/errors.js';
 
 export const PROVIDER_SPEC_VALUE_FIELD = 'spec.providerSpec.value';
 /** Where a MachineSet's template holds its providerSpec value. */

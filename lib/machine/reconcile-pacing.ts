@@ -8,7 +8,7 @@ import type { Machine } from '../apis/machine-types.js';
 import type { Clock } from '../base/clock.js';
 import type { Result } from '../runtime/types.js';
 import { CapacityRetry } from './capacity-window.js';
-import { findError, MissingSecretError } from './errors.js';
+import { findError, MissingSecretError } from '../apis/errors.js';
 import { RetryGate } from './retry-gate.js';
 
 export interface ReconcilePacingOptions {

@@ -5,7 +5,7 @@ import { SecretNotFoundReason, SecretsAvailableCondition, SecretsFoundReason } f
 import { falseCondition, getCondition, setCondition, trueConditionWithReason } from '../apis/conditions.js';
 import type { Condition, Machine } from '../apis/machine-types.js';
 import type { EventRecorder } from '../client/event-recorder.js';
-import { findError, MissingSecretError } from './errors.js';
+import { findError, MissingSecretError } from '../apis/errors.js';
 
 /**
  * When `err` is a missing Secret: the SecretsAvailable=False condition and a Failed<verb> Warning event,

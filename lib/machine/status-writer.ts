@@ -6,7 +6,7 @@ import { setCondition } from '../apis/conditions.js';
 import type { Condition, Machine } from '../apis/machine-types.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
-import { messageOf } from './errors.js';
+import { messageOf } from '../apis/errors.js';
 import { applyPhase } from './machine-status.js';
 import type { MachineDraft } from './machine-writer.js';
 import type { MachineMetrics } from './metrics.js';

@@ -18,7 +18,7 @@ import type { MachineSet } from '../apis/machine-types.js';
 import type { KubeObject } from '../apis/meta.js';
 import { isNotFound } from '../client/errors.js';
 import { MachineSets } from '../client/resources.js';
-import { isInvalidMachineConfiguration } from '../machine/errors.js';
+import { isInvalidMachineConfiguration } from '../apis/errors.js';
 import type { ControllerManager, Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import type { InstanceTypeCatalog } from './instance-type-catalog.js';
 import { changedAnnotations, scaleFromZeroAnnotations } from './scale-from-zero.js';

@@ -4,6 +4,7 @@
 // Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/nodelink/nodelink_controller.go
 import type { Node } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
+import { isNotFound } from '../client/errors.js';
 import type { JsonPatchOperation, KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
 import type { Clock } from '../base/clock.js';
@@ -157,9 +158,16 @@ export class NodeLinkReconciler implements Reconciler {
       this.readiness.delete(req.name);
       return;
     }
-    await this.updateNodeRef(machine, node, ctx.signal);
-
-    await this.writeNode(node, desiredNode(node, machine), ctx.signal);
+    try {
+      await this.updateNodeRef(machine, node, ctx.signal);
+      await this.writeNode(node, desiredNode(node, machine), ctx.signal);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      // The Machine or the Node went after the cache showed them (the end of a normal deletion: the machine
+      // controller deletes the Node, then lets the Machine go): nothing is left to link, and the watch
+      // brings the deletion.
+      ctx.log.debug('machine or node gone meanwhile; nothing to link', { node: req.name, error: err }, 2);
+    }
   }
 
   /**

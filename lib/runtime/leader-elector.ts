@@ -52,6 +52,8 @@ export class LeaderElector {
       logger: Logger;
       defaultIdentity: string;
       fence?: LeaseWriteFence;
+      /** Told whenever this process starts or stops leading (and, with false, when it becomes a candidate). */
+      onLeading?: (leading: boolean) => void;
     },
   ) {
     this.identity = config.identity || deps.defaultIdentity;
@@ -83,9 +85,11 @@ export class LeaderElector {
       lease: `${this.config.namespace}/${this.config.id}`,
       identity: this.identity,
     });
+    this.deps.onLeading?.(false);
     while (!signal.aborted) {
       if (await this.tryAcquireOrRenew(signal)) {
         this.leader = true;
+        this.deps.onLeading?.(true);
         this.deps.logger.info('successfully acquired lease', {
           lease: `${this.config.namespace}/${this.config.id}`,
           identity: this.identity,
@@ -123,6 +127,7 @@ export class LeaderElector {
       if (signal.aborted) return 'stopped';
       if (!renewed) {
         this.leader = false;
+        this.deps.onLeading?.(false);
         this.deps.fence?.close();
         this.deps.logger.error('failed to renew lease within the renew deadline; leadership lost', {
           lease: `${this.config.namespace}/${this.config.id}`,
@@ -139,6 +144,7 @@ export class LeaderElector {
   async release(signal?: AbortSignal): Promise<void> {
     if (!this.leader || !this.lease) return;
     this.leader = false;
+    this.deps.onLeading?.(false);
     this.deps.fence?.close();
     const key = { namespace: this.config.namespace, name: this.config.id };
     const held = this.lease;

@@ -13,12 +13,14 @@ import type { KubeClient } from '../client/kube-client.js';
 import type { Resource } from '../client/resources.js';
 import type { Clock } from '../base/clock.js';
 import { ControllerImpl } from './controller.js';
-import { createLogger } from '../base/json-logger.js';
+import { createLogger } from '../base/structured-logger.js';
 import { LeaderElector, type LeaderElectionConfig } from './leader-elector.js';
 import type { WriteFence } from '../client/write-fence.js';
 import type { LeaseWriteFence } from './lease-write-fence.js';
 import type { Logger } from '../base/logger.js';
+import { serveHealth, type HealthCheck } from './health-endpoints.js';
 import { parseBindAddress, ProbeServer } from './probe-server.js';
+import { Profiler } from './profiling.js';
 import { RealClock } from '../base/real-clock.js';
 import { runtimeMetrics } from './runtime-metrics.js';
 import { SharedInformer } from './shared-informer.js';
@@ -53,6 +55,8 @@ export interface ManagerOptions {
   healthAddr?: string;
   /** Unset or "0" = none. */
   metricsAddr?: string;
+  /** Where the profiling endpoints (/debug/pprof/profile, /debug/pprof/heap) listen; unset = none. */
+  pprofAddr?: string;
   /** How long in-flight work may take to finish after stop; default 30 s. */
   gracefulShutdownMs?: number;
   onLeadershipLost?: () => void;
@@ -62,8 +66,10 @@ export class LeaderElectionLostError extends Error {
   override readonly name = 'LeaderElectionLostError';
 }
 
-/** Resolves when healthy; throws (with a reason) when not. */
-export type HealthCheck = () => void | Promise<void>;
+export type { HealthCheck } from './health-endpoints.js';
+
+/** The readiness check every manager has: each informer's cache has synced. */
+export const CACHES_SYNCED_CHECK = 'caches-synced';
 
 interface Running {
   runnable: Runnable;
@@ -93,6 +99,9 @@ export class Manager implements ControllerManager {
   private started = false;
   private healthServer: ProbeServer | undefined;
   private metricsServer: ProbeServer | undefined;
+  private pprofServer: ProbeServer | undefined;
+  private pprofAddr: string | undefined;
+  private readonly profilesStop = new AbortController();
   private healthAddr: string | undefined;
   private metricsAddr: string | undefined;
   private failure: unknown;
@@ -111,17 +120,24 @@ export class Manager implements ControllerManager {
     // not a leak.
     setMaxListeners(0, this.cacheStop.signal, this.runStop.signal, this.hardStop.signal);
     this.identity = opts.leaderElection?.identity || `${hostname()}_${randomUUID()}`;
-    if (opts.leaderElection) {
-      this.elector = new LeaderElector(opts.leaderElection, {
+    const leaderElection = opts.leaderElection;
+    if (leaderElection) {
+      const leaderStatus = runtimeMetrics(this.metrics).leaderElectionMasterStatus;
+      this.elector = new LeaderElector(leaderElection, {
         client: opts.leaderElectionClient ?? this.client,
         clock: this.clock,
         logger: this.logger.child({ component: 'leader-election' }),
         defaultIdentity: this.identity,
         fence: opts.writeFence,
+        onLeading: (leading) => leaderStatus.set({ name: leaderElection.id }, leading ? 1 : 0),
       });
     }
+    this.readyChecks.set(CACHES_SYNCED_CHECK, () => {
+      if (!this.ready) throw new Error('not every informer cache has synced');
+    });
     parseBindAddress(opts.healthAddr);
     parseBindAddress(opts.metricsAddr);
+    parseBindAddress(opts.pprofAddr);
   }
 
   /** True once every informer has synced. */
@@ -137,12 +153,12 @@ export class Manager implements ControllerManager {
     return this.elector ? this.elector.isLeader() : this.started;
   }
 
-  /** Adds a named check to /healthz (liveness). */
+  /** Adds a named check to /healthz (liveness), also served alone at /healthz/<name>. */
   addHealthzCheck(name: string, check: HealthCheck): void {
     this.healthChecks.set(name, check);
   }
 
-  /** Adds a named check to /readyz, on top of "caches synced". */
+  /** Adds a named check to /readyz, beside "caches-synced"; also served alone at /readyz/<name>. */
   addReadyzCheck(name: string, check: HealthCheck): void {
     this.readyChecks.set(name, check);
   }
@@ -153,6 +169,10 @@ export class Manager implements ControllerManager {
 
   metricsAddress(): string | undefined {
     return this.metricsAddr;
+  }
+
+  pprofAddress(): string | undefined {
+    return this.pprofAddr;
   }
 
   informer<T extends KubeObject>(resource: Resource<T>): Informer<T> {
@@ -303,7 +323,8 @@ export class Manager implements ControllerManager {
     this.cacheStop.abort(new Error('manager stopped'));
     await Promise.all(this.cacheRuns);
     await this.flushEvents();
-    await Promise.all([this.healthServer?.close(), this.metricsServer?.close()]);
+    this.profilesStop.abort();
+    await Promise.all([this.healthServer?.close(), this.metricsServer?.close(), this.pprofServer?.close()]);
   }
 
   /** Gives queued events a moment to reach the API server; never holds shutdown up for long. */
@@ -317,10 +338,16 @@ export class Manager implements ControllerManager {
   private async startServers(): Promise<void> {
     const health = parseBindAddress(this.opts.healthAddr);
     if (health) {
-      this.healthServer = new ProbeServer({
-        '/healthz': () => runChecks(this.healthChecks),
-        '/readyz': () => runChecks(this.readyChecks, this.ready ? undefined : 'caches not synced'),
-      });
+      const log = this.logger.child({ component: 'healthz' });
+      const onFailure = (checker: string, err: unknown) =>
+        log.debug('healthz check failed', { checker, error: err }, 1);
+      this.healthServer = new ProbeServer(
+        {
+          '/healthz': (_req, at) => serveHealth(this.healthChecks, at.subpath, at.query, onFailure),
+          '/readyz': (_req, at) => serveHealth(this.readyChecks, at.subpath, at.query, onFailure),
+        },
+        ['/healthz', '/readyz'],
+      );
       this.healthAddr = await this.healthServer.listen(health);
     }
     const metrics = parseBindAddress(this.opts.metricsAddr);
@@ -334,22 +361,14 @@ export class Manager implements ControllerManager {
       });
       this.metricsAddr = await this.metricsServer.listen(metrics);
     }
-  }
-}
-
-async function runChecks(
-  checks: Map<string, HealthCheck>,
-  failure?: string,
-): Promise<{ status: number; contentType: string; body: string }> {
-  const failed: string[] = failure ? [failure] : [];
-  for (const [name, check] of checks) {
-    try {
-      await check();
-    } catch (err) {
-      failed.push(`${name}: ${err instanceof Error ? err.message : 'failed'}`);
+    const pprof = parseBindAddress(this.opts.pprofAddr);
+    if (pprof) {
+      const profiler = new Profiler(this.clock);
+      await profiler.start();
+      this.profilesStop.signal.addEventListener('abort', () => profiler.stop(), { once: true });
+      this.pprofServer = new ProbeServer(profiler.routes(this.profilesStop.signal));
+      this.pprofAddr = await this.pprofServer.listen(pprof);
+      this.logger.info('serving profiles', { address: this.pprofAddr });
     }
   }
-  return failed.length === 0
-    ? { status: 200, contentType: 'text/plain', body: 'ok' }
-    : { status: 500, contentType: 'text/plain', body: failed.join('\n') };
 }

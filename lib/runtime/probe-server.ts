@@ -1,6 +1,7 @@
 // Small HTTP servers for /healthz, /readyz and /metrics, bound to "host:port" strings as in the flags.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 
 export class BindAddressError extends Error {
   override readonly name = 'BindAddressError';
@@ -17,23 +18,53 @@ export function parseBindAddress(addr: string | undefined): { host: string | und
   return { host: host || undefined, port };
 }
 
-export type Route = (req: http.IncomingMessage) => Promise<{ status: number; contentType: string; body: string }>;
+export interface RouteResponse {
+  status: number;
+  contentType: string;
+  /** A stream is piped (a large body is never held whole). */
+  body: string | Buffer | Readable;
+  headers?: Record<string, string>;
+}
+
+/** `subpath` is what follows the route's path ("" for the path itself); `query` its query string. */
+export type Route = (
+  req: http.IncomingMessage,
+  at: { subpath: string; query: URLSearchParams },
+) => Promise<RouteResponse>;
 
 export class ProbeServer {
   private server: http.Server | undefined;
 
-  constructor(private readonly routes: Record<string, Route>) {}
+  /** `subtrees`: routes that also answer every path below them (/healthz/ping for /healthz), as Go's "/x/" patterns. */
+  constructor(
+    private readonly routes: Record<string, Route>,
+    private readonly subtrees: readonly string[] = [],
+  ) {}
+
+  private find(path: string): { route: Route; subpath: string } | undefined {
+    const exact = this.routes[path];
+    if (exact) return { route: exact, subpath: '' };
+    for (const base of this.subtrees) {
+      const route = this.routes[base];
+      if (route && path.startsWith(`${base}/`)) return { route, subpath: path.slice(base.length) };
+    }
+    return undefined;
+  }
 
   async listen(addr: { host: string | undefined; port: number }): Promise<string> {
     const server = http.createServer((req, res) => {
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const route = this.routes[path];
-      if (!route) {
-        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+      const url = new URL(req.url ?? '/', 'http://probe');
+      const found = this.find(url.pathname);
+      if (!found) {
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('404 page not found\n');
         return;
       }
-      route(req).then(
-        (r) => res.writeHead(r.status, { 'Content-Type': r.contentType }).end(r.body),
+      found.route(req, { subpath: found.subpath, query: url.searchParams }).then(
+        (r) => {
+          res.writeHead(r.status, { 'Content-Type': r.contentType, 'X-Content-Type-Options': 'nosniff', ...r.headers });
+          if (r.body instanceof Readable) r.body.pipe(res);
+          else res.end(r.body);
+        },
         (err: unknown) =>
           res
             .writeHead(500, { 'Content-Type': 'text/plain' })

@@ -1,5 +1,5 @@
-// controller-runtime's metric names (controller_runtime_*, workqueue_*), one set per Registry so two
-// managers in one process (tests) never clash, and the work-queue hooks that feed them.
+// controller-runtime's metric names (controller_runtime_*, workqueue_*, and client-go's leader_election_master_status
+// it registers), one set per Registry so two managers in one process (tests) never clash, and the work-queue hooks.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Clock } from '../base/clock.js';
 import type { QueueMetrics } from './work-queue.js';
@@ -19,6 +19,8 @@ export interface RuntimeMetrics {
   reconcileTime: Histogram<'controller'>;
   activeWorkers: Gauge<'controller'>;
   maxConcurrentReconciles: Gauge<'controller'>;
+  /** client-go's leader election gauge: 1 while this process leads the Lease `name`, 0 while it is a candidate. */
+  leaderElectionMasterStatus: Gauge<'name'>;
   /** Hooks for one named work queue. */
   queueMetrics<T>(name: string, clock: Clock): QueueMetrics<T>;
 }
@@ -146,6 +148,12 @@ function build(registry: Registry): RuntimeMetrics {
       name: 'controller_runtime_max_concurrent_reconciles',
       help: 'Maximum number of concurrent reconciles per controller',
       labelNames: ['controller'],
+      registers,
+    }),
+    leaderElectionMasterStatus: new Gauge({
+      name: 'leader_election_master_status',
+      help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
+      labelNames: ['name'],
       registers,
     }),
     queueMetrics<T>(name: string, clock: Clock): QueueMetrics<T> {

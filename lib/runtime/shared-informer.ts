@@ -9,7 +9,7 @@ import type { KubeClient, ObjectKey, WatchEvent } from '../client/kube-client.js
 import type { Resource } from '../client/resources.js';
 import { Backoff } from './backoff.js';
 import type { Clock, TimerHandle } from '../base/clock.js';
-import { nullLogger } from '../base/json-logger.js';
+import { nullLogger } from '../base/structured-logger.js';
 import type { Logger } from '../base/logger.js';
 import { objectKey } from '../apis/objects.js';
 import { NamespaceIndex, ObjectStore } from './object-store.js';

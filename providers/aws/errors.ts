@@ -3,7 +3,11 @@
 // every 4xx from RunInstances, including IAM propagation delays and quota errors, into a Failed Machine.)
 // Capacity and quota refusals are a class of their own: retried by the machine controller for a bounded
 // window only, so that a Machine the cloud cannot place ends Failed and the autoscaler tries elsewhere.
-import { messageOf, type LaunchFailure } from '../../lib/index.js';
+// EC2 sends nearly every client error with 400 and tells them apart by code: the codes that mean "not now"
+// (throttling, capacity, quota, a state that will pass, credentials a Secret change fixes) are listed below;
+// any other 4xx whose status is deterministic (400, 413 RequestEntityTooLarge, ...; see classifyHttpStatus)
+// refuses the request itself and is terminal, as the reference makes every 4xx of RunInstances.
+import { classifyHttpStatus, messageOf, type LaunchFailure, isNetworkErrorCode } from '../../lib/index.js';
 
 export type Ec2ErrorClass = 'notFound' | 'throttled' | 'invalid' | 'capacity' | 'transient' | 'unauthorized' | 'other';
 
@@ -41,6 +45,15 @@ const CAPACITY_CODES = new Set([
   'InstanceLimitExceeded',
   'VcpuLimitExceeded',
   'MaxSpotInstanceCountExceeded',
+  'InsufficientVolumeCapacity',
+  'InsufficientAddressCapacity',
+  'InsufficientFreeAddressesInSubnet',
+  'ReservationCapacityExceeded',
+  'ResourceLimitExceeded',
+  'VolumeLimitExceeded',
+  'MaxIOPSLimitExceeded',
+  'AddressLimitExceeded',
+  'NetworkInterfaceLimitExceeded',
 ]);
 
 // "Try again" answers: nothing about the request is wrong, the cloud just can't now.
@@ -57,6 +70,9 @@ const TRANSIENT_CODES = new Set([
   'IncorrectState',
   'IncorrectInstanceState',
   'DependencyViolation',
+  'ConcurrentTagAccess',
+  // A new account being verified: launches work once it is (hours at most).
+  'PendingVerification',
 ]);
 
 // The ELB SDKs name their modelled errors <Code>Exception: InvalidTarget arrives as InvalidTargetException.
@@ -83,6 +99,8 @@ const UNAUTHORIZED_CODES = new Set([
   'ExpiredToken',
   'RequestExpired',
   'CredentialsProviderError',
+  'IncompleteSignature',
+  'MissingAuthenticationToken',
   'OptInRequired',
   'Blocked',
 ]);
@@ -113,22 +131,10 @@ const INVALID_CODES = new Set([
   'ValidationError',
 ]);
 
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_SOCKET',
-]);
-
 export function ec2ErrorCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const e = err as AwsLikeError;
-  return e.code && e.code !== e.name && NETWORK_CODES.has(e.code) ? e.code : (e.name ?? e.code);
+  return e.code && e.code !== e.name && isNetworkErrorCode(e.code) ? e.code : (e.name ?? e.code);
 }
 
 export function classifyEc2Error(err: unknown): Ec2ErrorClass {
@@ -144,12 +150,13 @@ export function classifyEc2Error(err: unknown): Ec2ErrorClass {
   if (CAPACITY_CODES.has(name)) return 'capacity';
   if (TRANSIENT_CODES.has(name)) return 'transient';
   if (name === 'AbortError') return 'other';
-  if ((e.code && NETWORK_CODES.has(e.code)) || NETWORK_CODES.has(name)) return 'transient';
+  if (isNetworkErrorCode(e.code) || isNetworkErrorCode(name)) return 'transient';
   if (status !== undefined && status >= 500) return 'transient';
   if (e.$fault === 'server') return 'transient';
   if (INVALID_CODES.has(name) || name.startsWith('Invalid') || name.endsWith('.Malformed')) return 'invalid';
-  if (status === 401 || status === 403) return 'unauthorized';
-  return 'other';
+  // What the status alone says: 413 and the other deterministic 4xx are terminal, 401/403 are credentials, 429
+  // throttling; anything else (404 and 409 without a known code, 412 DryRunOperation) is retried.
+  return classifyHttpStatus(status) ?? 'other';
 }
 
 /** Whether a failed RunInstances may still have launched the instance: a refusal made nothing; a lost reply, a timeout or a 5xx may have. */

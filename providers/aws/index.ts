@@ -54,3 +54,4 @@ export {
   type ResolvedLaunchInputs,
 } from './instances.js';
 export { awsMachineAdmission, AWS_PLATFORM } from './admission.js';
+export { awsProvider } from './descriptor.js';

@@ -16,6 +16,7 @@ import {
   placementLabels,
   type Machine,
   type NodeAddress,
+  type SizeLimit,
 } from '../../lib/index.js';
 import { PROVIDER_SPEC_PATH, type AWSMachineProviderConfig, type TagSpecification } from './provider-spec.js';
 
@@ -23,6 +24,12 @@ export const CLUSTER_TAG_PREFIX = 'kubernetes.io/cluster/';
 /** Identifies which Machine (by UID) launched an instance, so a reused Machine name never adopts an old instance. */
 export const MACHINE_UID_TAG = 'machine.openshift.io/machine-uid';
 export const NAME_TAG = 'Name';
+
+/** EC2 takes at most 16 KB of user data, counted before RunInstances base64-encodes it. */
+export const EC2_USER_DATA_LIMIT: SizeLimit = {
+  maxBytes: 16_384,
+  what: 'EC2 user data (counted before base64 encoding)',
+};
 
 export type IpFamily = 'IPv4' | 'DualStackIPv4Primary' | 'DualStackIPv6Primary';
 

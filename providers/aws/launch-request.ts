@@ -31,10 +31,11 @@ export async function launchRequestFor(
 ): Promise<LaunchRequest> {
   const { machine, spec } = scope;
   const { ec2 } = scope.clients;
+  // The user data first: when it is over EC2's cap the Machine fails before any look-up is spent on it.
+  const userData = await failureStep('error reading user data', () => userDataFor(machine, spec, o.client, ctx.signal));
   const resolved = await failureStep('error resolving launch parameters', () =>
     resolveLaunchInputs(ec2, spec, ctx.signal),
   );
-  const userData = await failureStep('error reading user data', () => userDataFor(machine, spec, o.client, ctx.signal));
   const dedicatedHostId = isDynamicHost(scope)
     ? await failureStep('failed to allocate dedicated host', () => ensureDynamicHost(scope, ec2, resolved, ctx.signal))
     : undefined;

@@ -12,7 +12,7 @@ import {
 } from '../../lib/index.js';
 import type { AwsClientFactory, AwsClients } from './aws-clients.js';
 import { credentialsFromSecret, type AwsCredentialSource } from './credentials.js';
-import { clusterIdOf } from './instances.js';
+import { clusterIdOf, EC2_USER_DATA_LIMIT } from './instances.js';
 import {
   decodeMachineProviderConfig,
   decodeProviderStatus,
@@ -62,14 +62,17 @@ export async function credentialsFor(
   return { credentials: credentialsFromSecret(secret), source: `${namespace}/${name}` };
 }
 
-/** The user data bytes for RunInstances; undefined when the spec names no Secret. A Secret without the key is retried, as the reference does. */
+/**
+ * The user data bytes for RunInstances; undefined when the spec names no Secret. A Secret without the key is
+ * retried, as the reference does; user data over EC2's cap fails the Machine before any EC2 call.
+ */
 export function userDataFor(
   machine: Machine,
   config: AWSMachineProviderConfig,
   client: KubeClient,
   signal: AbortSignal,
 ): Promise<Uint8Array | undefined> {
-  return readUserData(client, machine, config.userDataSecret?.name, signal);
+  return readUserData(client, machine, config.userDataSecret?.name, signal, { limit: EC2_USER_DATA_LIMIT });
 }
 
 export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {

@@ -3,14 +3,19 @@
 // status; compute 6.x (gax 5) throws a GaxiosError whose `code`/`status` are the HTTP status and whose
 // message is the raw JSON body. Operation errors (`operation.error.errors[]`) are classified too.
 // Throttling (403 rateLimitExceeded, 429), 5xx and network failures are always retryable; only errors that
-// say the request itself can never succeed are terminal. Resource quota and stock-outs are a class of their
-// own: the machine controller retries them for a bounded window, then fails the Machine.
+// say the request itself can never succeed are terminal: a known reason, else a deterministic status (400, 413
+// requestTooLarge, 415, 422...; see classifyHttpStatus), as the reference makes every 4xx of an insert. A refused
+// token (the OAuth endpoint's 400 invalid_grant for a revoked key, 401, 403) is credentials a Secret change
+// fixes, retried. Resource quota and stock-outs are a class of their own: the machine controller retries them
+// for a bounded window, then fails the Machine.
 import {
+  classifyHttpStatus,
   isCloudCallDeferred,
   InvalidMachineConfigurationError,
   RequeueAfterError,
   type LaunchFailure,
   type TerminateFailure,
+  isNetworkErrorCode,
 } from '../../lib/index.js';
 
 export type GceErrorClass =
@@ -83,19 +88,6 @@ const INVALID_REASONS = new Set([
   'UNSUPPORTED_OPERATION',
   'invalidResourceUsage',
 ]);
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_SOCKET',
-  'ECONNABORTED',
-]);
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /** The `error` object of a GCE JSON error body, wherever the client put it. */
@@ -114,6 +106,15 @@ function bodyError(
     }
   }
   return undefined;
+}
+
+/**
+ * An OAuth 2.0 token endpoint's refusal (`{"error": "invalid_grant", "error_description": ...}`): the key or token
+ * of the credentials Secret is not accepted, whatever the status. GCE's own errors carry an object there.
+ */
+function isTokenRefusal(e: GceLikeError): boolean {
+  const data = e.response?.data;
+  return isObject(data) && typeof data.error === 'string';
 }
 
 /** The HTTP status of a compute error in either client generation. */
@@ -169,10 +170,10 @@ export function classifyGceError(err: unknown): GceErrorClass {
   if (status === 412) return 'transient';
   if (status !== undefined && status >= 500) return 'transient';
   if (status === 408) return 'transient';
-  if ((typeof e.code === 'string' && NETWORK_CODES.has(e.code)) || NETWORK_CODES.has(e.name ?? '')) return 'transient';
+  if (isNetworkErrorCode(e.code) || isNetworkErrorCode(e.name)) return 'transient';
   if (/socket hang up|ECONNRESET|network|fetch failed|timed? ?out/i.test(text)) return 'transient';
-  if (status === 400) return 'invalid';
-  return 'other';
+  if (isTokenRefusal(e)) return 'unauthorized';
+  return classifyHttpStatus(status) ?? 'other';
 }
 
 /** Whether retrying later can help. Only 'invalid' is terminal. */

@@ -82,3 +82,4 @@ export {
   type InstanceInputs,
 } from './instances.js';
 export { gcpMachineAdmission, GCP_PLATFORM, DEFAULT_DISK_IMAGE_AMD64, DEFAULT_DISK_IMAGE_ARM64 } from './admission.js';
+export { gcpProvider } from './descriptor.js';

@@ -1,12 +1,13 @@
 // The instances.insert body of a Machine: the pure builder (instances.ts) fed with what needs a look-up first —
-// the user data Secret, the resource-manager tag values, and whether the boot image is UEFI-compatible (Shielded
-// VM is turned off for a legacy image when the spec leaves it unset).
+// the user data Secret (within GCE's metadata caps), the resource-manager tag values, and whether the boot image
+// is UEFI-compatible (Shielded VM is turned off for a legacy image when the spec leaves it unset).
 import { InvalidMachineConfigurationError, type Clock, type KubeClient } from '../../lib/index.js';
 import { BootImageChecker, ImageReferenceError } from './boot-image.js';
 import type { Instance } from './compute-api.js';
 import { classifyGceError, describeGceError } from './errors.js';
 import { buildInstance } from './instances.js';
 import { userDataFor, type MachineScope } from './machine-scope.js';
+import { checkUserDataMetadata } from './metadata-limits.js';
 import { PROVIDER_SPEC_PATH, type ResourceManagerTag } from './provider-spec.js';
 import { TagResolver, mergeTags, restTagValueLookup, type TagValueLookup } from './resource-manager-tags.js';
 
@@ -32,6 +33,8 @@ export class InstanceBodyBuilder {
   async build(scope: MachineScope, signal: AbortSignal): Promise<Instance> {
     const { spec, clients } = scope;
     const userData = await userDataFor(scope.machine, spec, this.o.client, signal);
+    // Before any GCE call: user data GCE would refuse on every retry fails the Machine now.
+    checkUserDataMetadata(scope.machine, spec, userData);
     const resourceManagerTags = await this.tags.resolve(
       mergeTags(spec.resourceManagerTags, this.o.infrastructureTags),
       scope.credentials,

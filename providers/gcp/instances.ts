@@ -201,7 +201,8 @@ export function buildInstance(machine: Machine, spec: GCPMachineProviderSpec, in
   return instance;
 }
 
-function metadataItems(
+/** The instance's metadata items: the user data first, then the spec's gcpMetadata (see buildInstance). */
+export function metadataItems(
   machine: Machine,
   spec: GCPMachineProviderSpec,
   userData: string,

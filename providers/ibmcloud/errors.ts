@@ -1,9 +1,17 @@
 // The one place that decides what an IBM Cloud error means. Throttling (429), 5xx, no response (status 0)
 // and IAM failures are always retryable; only answers that say the request itself can never succeed are
-// terminal. Quota and capacity refusals are a class of their own: the machine controller retries them for a
-// bounded window, then fails the Machine. (The reference never inspects VPC errors and maps nothing but a missing
-// profile to InvalidConfiguration, while making every client-construction failure, IAM included, terminal.)
-import { messageOf, type LaunchFailure, type TerminateFailure } from '../../lib/index.js';
+// terminal: a deterministic status (400, 413 request_too_large, 415, 422...; see classifyHttpStatus) whose code
+// says nothing else, as the reference makes every 4xx of a launch on the other clouds. Quota and capacity
+// refusals are a class of their own: the machine controller retries them for a bounded window, then fails the
+// Machine. (The reference never inspects VPC errors and maps nothing but a missing profile to
+// InvalidConfiguration, while making every client-construction failure, IAM included, terminal.)
+import {
+  classifyHttpStatus,
+  messageOf,
+  type LaunchFailure,
+  type TerminateFailure,
+  isNetworkErrorCode,
+} from '../../lib/index.js';
 import { isVpcApiError } from './vpc-api-error.js';
 
 export type VpcErrorClass =
@@ -12,18 +20,6 @@ export type VpcErrorClass =
 /** VPC's answer to a second instance of the same name in a VPC. */
 export const NAME_TAKEN_CODE = 'validation_unique_failed';
 
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNABORTED',
-  'UND_ERR_SOCKET',
-]);
 // The account's quota is spent or the zone has no capacity for the profile (over_quota, ...): the request
 // is right, but nothing was created and it may not succeed for hours.
 const CAPACITY_CODE = /quota|capacity/i;
@@ -35,23 +31,22 @@ export function classifyVpcError(err: unknown): VpcErrorClass {
   if ((err as { name?: unknown }).name === 'AbortError') return 'other';
   if (!isVpcApiError(err)) {
     const code = (err as { code?: unknown }).code;
-    return typeof code === 'string' && NETWORK_CODES.has(code) ? 'transient' : 'other';
+    return isNetworkErrorCode(code) ? 'transient' : 'other';
   }
   const { status, code, service } = err;
   if (status === 0) return 'transient';
-  if (status === 429) return 'throttled';
-  if (status >= 500 || status === 408) return 'transient';
+  const byStatus = classifyHttpStatus(status);
+  if (byStatus === 'throttled' || byStatus === 'transient') return byStatus;
   // A token that cannot be had or read: credentials may be rotated or IAM may be catching up.
   if (service === 'iam') return 'unauthorized';
-  if (status === 401 || status === 403) return 'unauthorized';
+  if (byStatus === 'unauthorized') return byStatus;
   if (CAPACITY_CODE.test(code)) return 'capacity';
   if (TRANSIENT_CODE.test(code)) return 'transient';
   if (status === 404) return 'notFound';
   if (status === 409) return code === NAME_TAKEN_CODE ? 'alreadyExists' : 'transient';
   // A 200 whose body could not be read (malformed page) is the server's problem, not the request's.
   if (status < 300) return 'transient';
-  if (status === 400 || status === 413 || status === 415 || status === 422) return 'invalid';
-  return 'other';
+  return byStatus ?? 'other';
 }
 
 /** Whether retrying later can help. Only 'invalid' is terminal. */

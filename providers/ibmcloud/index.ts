@@ -67,3 +67,4 @@ export {
 export { VpcApiError, isVpcApiError, type IbmService } from './vpc-api-error.js';
 export type * from './vpc-types.js';
 export { ibmCloudMachineAdmission, IBMCLOUD_PLATFORM } from './admission.js';
+export { ibmCloudProvider } from './descriptor.js';

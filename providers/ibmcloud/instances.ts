@@ -7,6 +7,7 @@ import {
   placementLabels,
   type Machine,
   type NodeAddress,
+  type SizeLimit,
 } from '../../lib/index.js';
 import { VPC_NAME } from './provider-spec-validation.js';
 import { DEFAULT_BOOT_VOLUME_PROFILE, type IBMCloudMachineProviderSpec } from './provider-spec.js';
@@ -14,6 +15,9 @@ import type { InstancePrototype, VpcInstance } from './vpc-types.js';
 
 /** What the VPC reports as the primary address until one is allocated. */
 export const UNALLOCATED_IP = '0.0.0.0';
+
+/** The VPC takes at most 64 KB of an instance's user_data. */
+export const VPC_USER_DATA_LIMIT: SizeLimit = { maxBytes: 65_536, what: 'IBM Cloud VPC instance user_data' };
 
 /** The names of the spec resolved to ids (name-resolver.ts). */
 export interface ResolvedIds {

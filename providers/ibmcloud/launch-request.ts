@@ -17,11 +17,12 @@ export class LaunchRequests {
 
   async prototypeFor(scope: MachineScope, signal: AbortSignal): Promise<InstancePrototype> {
     const { machine, spec } = scope;
-    const ids = await failureStep('failed to resolve the providerSpec names', () =>
-      this.resolver.resolve(scope.clients, spec, signal),
-    );
+    // The user data first: when it is over the VPC's cap the Machine fails before any look-up is spent on it.
     const userData = await failureStep('failed to get user data', () =>
       userDataFor(machine, spec, this.client, signal),
+    );
+    const ids = await failureStep('failed to resolve the providerSpec names', () =>
+      this.resolver.resolve(scope.clients, spec, signal),
     );
     return buildInstancePrototype(scope.instanceName, spec, ids, userData);
   }

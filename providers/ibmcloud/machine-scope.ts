@@ -14,7 +14,7 @@ import {
 } from '../../lib/index.js';
 import { apiKeyFromSecret, CredentialsSecretError } from './credentials.js';
 import type { IbmClientFactory, IbmClients } from './ibm-clients.js';
-import { clusterIdOf, instanceNameOf } from './instances.js';
+import { clusterIdOf, instanceNameOf, VPC_USER_DATA_LIMIT } from './instances.js';
 import {
   PROVIDER_SPEC_PATH,
   decodeProviderSpec,
@@ -73,7 +73,7 @@ export async function apiKeyFor(
   }
 }
 
-/** The user data for the instance; "" when the spec names no Secret. */
+/** The user data for the instance; "" when the spec names no Secret. More than the VPC takes fails the Machine. */
 export async function userDataFor(
   machine: Machine,
   spec: IBMCloudMachineProviderSpec,
@@ -82,6 +82,7 @@ export async function userDataFor(
 ): Promise<string> {
   const bytes = await readUserData(client, machine, spec.userDataSecret?.name, signal, {
     invalidSpecField: `${PROVIDER_SPEC_PATH}.userDataSecret`,
+    limit: VPC_USER_DATA_LIMIT,
   });
   return bytes?.toString('utf8') ?? '';
 }

@@ -19,8 +19,8 @@ import {
   type KubeObject,
   type Machine,
 } from '../../lib/index.js';
-import { defaultCrdDir } from '../../lib/envtest/index.js';
-import { eventually, startTestEnv, type TestEnv } from '../../lib/testing/index.js';
+import { defaultCrdDir } from '../../sim/apiserver/index.js';
+import { eventually, startTestEnv, type TestEnv } from '../../sim/kit/index.js';
 import { readManifestDir } from '../manifests/manifest-files.js';
 import { evaluateInstant, type Labels, type VectorElement } from '../manifests/promql-evaluator.js';
 import { ScrapeHistory } from '../manifests/scrape-history.js';

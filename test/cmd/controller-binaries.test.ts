@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Leases } from '../../lib/client/resources.js';
-import { defaultCrdDir } from '../../lib/envtest/index.js';
-import { generateServingCert, type ServingCert } from '../../lib/envtest/tls-cert.js';
+import { defaultCrdDir } from '../../sim/apiserver/index.js';
+import { generateServingCert, type ServingCert } from '../../sim/apiserver/tls-cert.js';
 import { Infrastructures } from '../../cmd/internal/index.js';
 import type { AdmissionReview } from '../../lib/index.js';
-import { startTestEnv, type TestEnv } from '../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../sim/kit/test-env.js';
 import { eventually } from '../lib/machineset/env-helpers.js';
 import { Command } from 'commander';
 import { machineHealthCheckBinary } from '../../cmd/machine-healthcheck.js';
@@ -21,11 +21,15 @@ import {
   SERVICE_ACCOUNT_NAMESPACE_FILE,
   type BinarySpec,
 } from '../../cmd/internal/index.js';
-import { freePort, startBinary, waitForOk, type Child } from './binary-harness.js';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { parseKlogLines } from '../lib/base/support/klog-lines.js';
+import { freePort, httpGet, startBinary, waitForOk, type Child } from './binary-harness.js';
 import { maoArgs } from './mao-args.js';
 
 interface BinaryCase {
   name: string;
+  /** The name its main controller has in controller-runtime's metrics. */
+  controller: string;
   spec: BinarySpec;
   leaseId: string;
   defaultMetrics: string;
@@ -42,6 +46,7 @@ const PROCESS_METRICS = ['nodejs_heap_size_used_bytes ', `${HEAP_SIZE_LIMIT_METR
 const binaries: BinaryCase[] = [
   {
     name: 'machineset-controller',
+    controller: 'machineset_controller',
     spec: machineSetControllerBinary,
     leaseId: 'cluster-api-provider-machineset-leader',
     defaultMetrics: '":8082"',
@@ -56,6 +61,7 @@ const binaries: BinaryCase[] = [
   },
   {
     name: 'machine-healthcheck',
+    controller: 'machinehealthcheck-controller',
     spec: machineHealthCheckBinary,
     leaseId: 'cluster-api-provider-healthcheck-leader',
     defaultMetrics: '":8083"',
@@ -70,6 +76,7 @@ const binaries: BinaryCase[] = [
   },
   {
     name: 'nodelink-controller',
+    controller: 'nodelink-controller',
     spec: nodeLinkControllerBinary,
     leaseId: 'cluster-api-provider-nodelink-leader',
     defaultMetrics: '"0"',
@@ -238,6 +245,66 @@ describe("controller binaries, started with the machine-api-operator's arguments
           );
         });
       }
+
+      it("logs klog text lines, answers controller-runtime's health checks, and exports client-go's and controller-runtime's metrics", async () => {
+        const { child, health, metrics } = running.get(b.name)!;
+        const probe = `http://127.0.0.1:${health}`;
+        await waitForOk(`${probe}/readyz`, child);
+        expect(await httpGet(`${probe}/healthz/ping`)).to.deep.equal({ status: 200, body: 'ok' });
+        expect(await httpGet(`${probe}/readyz?verbose`)).to.deep.equal({
+          status: 200,
+          body: '[+]caches-synced ok\n[+]ping ok\nhealthz check passed\n',
+        });
+        expect((await httpGet(`${probe}/healthz/no-such-check`)).status).to.equal(404);
+        const { text, families } = await eventually(
+          async () => {
+            const text = await waitForOk(`http://127.0.0.1:${metrics}/metrics`, child);
+            const families = parsePrometheusTextFormat(text);
+            const leading = families
+              .find((f) => f.name === 'leader_election_master_status')
+              ?.metrics.find((m) => m.labels?.name === b.leaseId);
+            return leading?.value === '1' && { text, families };
+          },
+          { timeoutMs: 40_000, what: 'leader_election_master_status 1' },
+        );
+        const family = (name: string) => families.find((f) => f.name === name);
+        const apiHost = new URL(env.controlPlane.url).host;
+        expect(family('rest_client_requests_total')?.type).to.equal('COUNTER');
+        expect(family('rest_client_requests_total')?.metrics.map((m) => m.labels)).to.deep.include({
+          code: '200',
+          method: 'GET',
+          host: apiHost,
+        });
+        expect(family('rest_client_request_duration_seconds')?.type).to.equal('HISTOGRAM');
+        // The parser folds a labelled histogram's series together, so its buckets are read from the text.
+        for (const le of ['0.005', '0.025', '0.1', '0.25', '0.5', '1', '2', '4', '8', '15', '30', '60', '+Inf'])
+          expect(text).to.include(
+            `rest_client_request_duration_seconds_bucket{le="${le}",verb="GET",host="${apiHost}"}`,
+          );
+        expect(family('controller_runtime_max_concurrent_reconciles')?.metrics).to.deep.include({
+          labels: { controller: b.controller },
+          value: '10',
+        });
+        expect(family('controller_runtime_active_workers')?.metrics.map((m) => m.labels)).to.deep.include({
+          controller: b.controller,
+        });
+        // The operator's --logtostderr=true --v=3: klog's text lines on stderr, the lease among them.
+        const lines = parseKlogLines(child.output());
+        expect(
+          lines.find((l) => l.msg === 'successfully acquired lease'),
+          child.output(),
+        ).to.deep.include({
+          severity: 'I',
+          file: 'leader-elector.ts',
+        });
+        expect(lines.filter((l) => l.raw.startsWith('I')).length).to.be.greaterThan(2);
+        expect(
+          child
+            .output()
+            .split('\n')
+            .filter((l) => l.startsWith('{')),
+        ).to.deep.equal([]);
+      });
 
       it('serves /healthz and /metrics, holds its lease, and exits 0 on SIGTERM', async () => {
         const { child, health, metrics } = running.get(b.name)!;

@@ -10,7 +10,7 @@ import {
   type KubeClient,
   type RegionalRateLimiter,
 } from '../../lib/index.js';
-import { nullLogger } from '../../lib/base/json-logger.js';
+import { nullLogger } from '../../lib/base/structured-logger.js';
 import { wireAwsProvider } from '../../cmd/machine-api-provider-aws.js';
 import { wireGcpProvider } from '../../cmd/machine-api-provider-gcp.js';
 import { wireIbmCloudProvider } from '../../cmd/machine-api-provider-ibmcloud.js';

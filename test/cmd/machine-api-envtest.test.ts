@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
-import { deny, startWebhookServer } from '../lib/envtest/webhooks/webhook-server.js';
+import { deny, startWebhookServer } from '../sim/apiserver/webhooks/webhook-server.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(repo, 'cmd', 'machine-api-envtest.ts');
-const crds = join(repo, 'test', 'lib', 'envtest', 'fixtures', 'crds');
+const crds = join(repo, 'test', 'sim', 'apiserver', 'fixtures', 'crds');
 
 function start(args: string[]): {
   child: ChildProcessWithoutNullStreams;

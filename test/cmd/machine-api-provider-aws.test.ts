@@ -2,14 +2,14 @@
 // the EC2 emulator, driven only by flags.
 import { expect } from 'chai';
 import { Machines } from '../../lib/index.js';
-import { machineFor } from '../../lib/testing/index.js';
+import { machineFor } from '../../sim/kit/index.js';
 import {
   awsCaBundleFromCloudConfig,
   awsSettingsFromInfrastructure,
   buildProgram,
   LEADER_ELECTION_ID,
 } from '../../cmd/machine-api-provider-aws.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../sim/aws/index.js';
 import { awsSpec, CLUSTER_ID, defaultSecrets, NAMESPACE, silentLogger } from '../providers/aws/fixtures.js';
 import type { KubeClient } from '../../lib/index.js';
 import {
@@ -20,6 +20,7 @@ import {
   startBinaryCluster,
   type BinaryCluster,
 } from './provider-binary-harness.js';
+import { parseKlogLines } from '../lib/base/support/klog-lines.js';
 
 describe('machine-api-provider-aws binary', function () {
   this.timeout(90_000);
@@ -145,8 +146,8 @@ describe('machine-api-provider-aws binary', function () {
       );
       expect(run.exitCode, run.output).to.equal(0);
       // The operator's Deployment sets both on this container (RELEASE_VERSION from its own, NODE_NAME from the downward API).
-      const start = run.output.split('\n').find((l) => l.includes('"msg":"starting"'));
-      expect(start, run.output).to.include('"releaseVersion":"4.19.7"').and.include('"node":"master-0"');
+      const start = parseKlogLines(run.output).find((l) => l.msg === 'starting');
+      expect(start?.fields, run.output).to.include({ releaseVersion: '4.19.7', node: 'master-0' });
     });
   });
 });

@@ -2,9 +2,9 @@
 // the GCE emulator, driven only by flags.
 import { expect } from 'chai';
 import { Machines, type KubeClient } from '../../lib/index.js';
-import { machineFor } from '../../lib/testing/index.js';
+import { machineFor } from '../../sim/kit/index.js';
 import { buildProgram, gcpSettingsFromInfrastructure, LEADER_ELECTION_ID } from '../../cmd/machine-api-provider-gcp.js';
-import { startGceEmulator, type GceEmulator } from '../../providers/gcp/emulator/index.js';
+import { startGceEmulator, type GceEmulator } from '../../sim/gcp/index.js';
 import {
   CLUSTER_ID,
   NAMESPACE,

@@ -2,14 +2,14 @@
 // the VPC emulator, driven only by flags.
 import { expect } from 'chai';
 import { Machines, type KubeClient } from '../../lib/index.js';
-import { machineFor, silentLogger } from '../../lib/testing/index.js';
+import { machineFor, silentLogger } from '../../sim/kit/index.js';
 import {
   buildProgram,
   endpointsOf,
   ibmEndpointsFromInfrastructure,
   LEADER_ELECTION_ID,
 } from '../../cmd/machine-api-provider-ibmcloud.js';
-import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../providers/ibmcloud/emulator/index.js';
+import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../sim/ibmcloud/index.js';
 import { CLUSTER_ID, defaultSecrets, ibmSpec, NAMESPACE } from '../providers/ibmcloud/fixtures.js';
 import {
   flagError,

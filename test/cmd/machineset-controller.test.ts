@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { machineSetControllerBinary } from '../../cmd/machineset-controller.js';
 import { runBinary } from '../../cmd/internal/index.js';
-import { generateServingCert } from '../../lib/envtest/tls-cert.js';
-import { startTestEnv, type TestEnv } from '../../lib/testing/test-env.js';
+import { generateServingCert } from '../../sim/apiserver/tls-cert.js';
+import { startTestEnv, type TestEnv } from '../../sim/kit/test-env.js';
 
 describe('machineset-controller webhook start-up', function () {
   this.timeout(30_000);

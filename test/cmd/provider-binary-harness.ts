@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { Leases, Machines, Namespaces, Secrets, type Machine, type Secret } from '../../lib/index.js';
-import { eventually, startTestEnv, type TestEnv } from '../../lib/testing/index.js';
+import { eventually, startTestEnv, type TestEnv } from '../../sim/kit/index.js';
 import { freePort, startBinary, waitForOk } from './binary-harness.js';
 
 export interface BinaryCluster {

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { EventEmitter } from 'node:events';
 import { Nodes, type KubeClient, type Node } from '../../lib/index.js';
-import { eventually, startTestEnv, type TestEnv } from '../../lib/testing/index.js';
+import { eventually, startTestEnv, type TestEnv } from '../../sim/kit/index.js';
 import { runTerminationHandlerBinary } from '../../cmd/termination-handler.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
-import { startGceEmulator, type GceEmulator } from '../../providers/gcp/emulator/index.js';
-import { ec2Client, workerLaunch } from '../providers/aws/emulator/ec2-test-env.js';
-import { clientsFor, closeClients, insert, waitDone } from '../providers/gcp/emulator/fixtures.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../sim/aws/index.js';
+import { startGceEmulator, type GceEmulator } from '../../sim/gcp/index.js';
+import { ec2Client, workerLaunch } from '../sim/aws/ec2-test-env.js';
+import { clientsFor, closeClients, insert, waitDone } from '../sim/gcp/fixtures.js';
 import { startBinary } from './binary-harness.js';
 import { maoArgs } from './mao-args.js';
 
@@ -113,14 +113,17 @@ describe('termination-handler binary', function () {
       const errors = new PassThrough();
       let text = '';
       errors.on('data', (c: Buffer) => (text += c.toString()));
+      const logStream = new PassThrough();
+      let logs = '';
+      logStream.on('data', (c: Buffer) => (logs += c.toString()));
       const code = runTerminationHandlerBinary({
         args,
         env: { ...UNUSED, KUBECONFIG: kubeconfig, ...extraEnv },
         signals,
-        logStream: new PassThrough(),
+        logStream,
         errorStream: errors,
       });
-      return { code, errors: () => text, signals };
+      return { code, errors: () => text, logs: () => logs, signals };
     };
 
     it('marks a GCE Node Terminating when its preemption begins, through the metadata host it was given', async () => {
@@ -151,13 +154,20 @@ describe('termination-handler binary', function () {
 
     it('on an IBM Cloud Node says there is nothing to watch and stays up, idle, until SIGTERM', async () => {
       await registerNode('ibm-1', 'ibm://acct/us-south/us-south-1/worker/0717_abc');
-      const h = run(['--node-name=ibm-1', '--poll-interval-seconds=1']);
+      const h = run(['--node-name=ibm-1', '--poll-interval-seconds=1', '--logging-format=json']);
       let done = false;
       void h.code.then(() => (done = true));
       await new Promise((r) => setTimeout(r, 300));
       expect(done, 'a DaemonSet restarts a container that exits').to.equal(false);
       h.signals.send('SIGTERM');
       expect(await h.code).to.equal(0);
+      const lines = h
+        .logs()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.map((l) => l.msg)).to.include('no termination notices on this cloud; idle until stopped');
+      expect(lines[0]).to.deep.include({ component: 'termination-handler', v: 0 });
       expect(terminating(await client.get(Nodes, { name: 'ibm-1' }))).to.equal(undefined);
     });
 

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEventRecorder } from '../../lib/client/aggregating-event-recorder.js';
 import { Namespaces } from '../../lib/client/resources.js';
-import { startTestEnv, type TestEnv } from '../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../sim/kit/test-env.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const python = '/usr/bin/python3';

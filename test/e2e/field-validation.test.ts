@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startControlPlane, type ControlPlane } from '../../lib/envtest/index.js';
+import { startControlPlane, type ControlPlane } from '../../sim/apiserver/index.js';
 import { hasKubectl, runKubectl } from './support/kubectl.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,7 +1,8 @@
 // Admission as `npm start` shows it, through the real kubectl: the machineset-controller's webhooks, registered
 // with the operator's WebhookConfigurations and called by the local control plane, default what a cluster
 // defaults (persisted, with kubectl's "Warning:"), and deny an invalid MachineSet or a change to a deleting
-// Machine's lifecycle hooks with the field named. On every cloud.
+// Machine's lifecycle hooks with the field named. On every cloud. A field the CRD lacks is kube's strict
+// decoding error under --validate=strict, found before any webhook is called, as on a cluster.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +113,49 @@ for (const cloud of clouds) {
     });
 
     if (cloud.provider === 'aws') {
+      it("refuses an unknown spec field with kube's strict decoding error before the webhooks, on create, replace and apply", async () => {
+        const strictError = 'strict decoding error: unknown field "spec.bogusField"';
+        const value = sample.spec.template.spec.providerSpec.value;
+        const machine = (spec: Record<string, unknown>) => ({
+          apiVersion: 'machine.openshift.io/v1beta1',
+          kind: 'Machine',
+          metadata: { name: 'strict-1', namespace: NS },
+          spec,
+        });
+        // Without a providerSpec value the webhooks deny the Machine as well (the mutating one on create, the
+        // validating one on update): the request must fail on the unknown field first.
+        const bogus = join(dir, 'strict-bogus.json');
+        writeFileSync(bogus, JSON.stringify(machine({ bogusField: 'x' })));
+        for (const verb of ['create', 'apply']) {
+          const created = await kubectl([verb, '--validate=strict', '-f', bogus]);
+          expect(created.code, verb).to.not.equal(0);
+          expect(created.stderr, verb)
+            .to.contain('Machine in version "v1beta1" cannot be handled as a Machine: ' + strictError)
+            .and.not.contain('denied the request');
+        }
+        expect((await kubectl(['get', 'machine', 'strict-1', '-n', NS])).code).to.not.equal(0);
+
+        const valid = await apply('strict-valid', machine({ providerSpec: { value } }));
+        expect(valid.code, valid.stderr).to.equal(0);
+        // On an existing object, client-side apply sends a merge patch and server-side apply an apply patch.
+        for (const args of [
+          ['replace', '--validate=strict', '-f', bogus],
+          ['apply', '--validate=strict', '-f', bogus],
+          ['apply', '--server-side', '--validate=strict', '-f', bogus],
+        ]) {
+          const out = await kubectl(args);
+          expect(out.code, args.join(' ')).to.not.equal(0);
+          expect(out.stderr, args.join(' ')).to.contain(strictError).and.not.contain('denied the request');
+        }
+        // Under --validate=warn the field is a warning and the webhook has its say.
+        const warned = await kubectl(['apply', '--validate=warn', '-f', bogus]);
+        expect(warned.code).to.not.equal(0);
+        expect(warned.stderr)
+          .to.contain('Warning: unknown field "spec.bogusField"')
+          .and.contain('admission webhook "validation.machine.machine.openshift.io" denied the request');
+        await kubectl(['delete', 'machine', 'strict-1', '-n', NS, '--wait=false']);
+      });
+
       it('keeps the lifecycle hooks of a deleting Machine as they are', async () => {
         const value = { ...sample.spec.template.spec.providerSpec.value };
         const created = await apply('held', {

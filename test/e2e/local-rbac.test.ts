@@ -9,12 +9,13 @@ import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import { parseAllDocuments, stringify } from 'yaml';
 import { MachineSets, Machines } from '../../lib/index.js';
-import type { RecordedRequest } from '../../lib/envtest/index.js';
-import { eventually, waitForMachines } from '../../lib/testing/index.js';
+import type { RecordedRequest } from '../../sim/apiserver/index.js';
+import { eventually, waitForMachines } from '../../sim/kit/index.js';
 import { binariesOf } from '../../cmd/local/controller-binaries.js';
 import { startLocalEnvironment, type LocalEnvironment } from '../../cmd/local/environment.js';
 import { localProvider } from '../../cmd/local/providers.js';
 import { repoRoot } from '../../cmd/local/repo-root.js';
+import { parseKlogLines } from '../lib/base/support/klog-lines.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const NS = 'openshift-machine-api';
@@ -144,23 +145,21 @@ describe('the local environment with --rbac', function () {
       const message = `machines.machine.openshift.io is forbidden: User "${SA_USER}" cannot create resource "machines" in API group "machine.openshift.io" in the namespace "${NS}"`;
       const line = await eventually(
         'the 403 in the log',
-        () => {
-          // The log is JSON lines: the message appears JSON-escaped inside the error field.
-          const found = log
-            .text()
-            .split('\n')
-            .find(
+        () =>
+          Promise.resolve(
+            parseKlogLines(log.text()).find(
               (l) =>
-                l.includes('"component":"machineset-controller"') && l.includes(JSON.stringify(message).slice(1, -1)),
-            );
-          return Promise.resolve(found);
-        },
+                l.fields.component === 'machineset-controller' &&
+                typeof l.fields.err === 'string' &&
+                l.fields.err.includes(message),
+            ),
+          ),
         { timeoutMs: 60_000, intervalMs: 200 },
       );
-      expect(JSON.parse(line)).to.include({ level: 'error', component: 'machineset-controller' });
+      expect(line.severity).to.equal('E');
       expect((await env!.client.list(Machines, { namespace: NS })).items).to.deep.equal([]);
       // The control plane reports every refusal too, whether or not the controller logs it.
-      expect(log.text()).to.include('"msg":"API request forbidden"');
+      expect(parseKlogLines(log.text()).map((l) => l.msg)).to.include('API request forbidden');
     });
   });
 

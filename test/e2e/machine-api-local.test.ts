@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { hasKubectl, kubectlOutput } from './support/kubectl.js';
 import { eventually, LocalProcess, processRunning } from './support/local-process.js';
+import { parseKlogLines } from '../lib/base/support/klog-lines.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -116,7 +117,8 @@ describe('machine-api-local (npm start) end to end', function () {
     for (const b of binaries)
       expect(b.command[1], b.name).to.match(/\/\.tmp\/compiled\/[0-9a-f]{16}\/cmd\/[a-z-]+\.js$/);
     expect(readdirSync(join(stateDir, 'logs')).sort()).to.deep.equal([...pids.keys()].map((n) => `${n}.log`).sort());
-    expect(readFileSync(join(stateDir, 'logs', 'machine-api-provider-aws.log'), 'utf8')).to.contain('"msg"');
+    expect(parseKlogLines(readFileSync(join(stateDir, 'logs', 'machine-api-provider-aws.log'), 'utf8'))).to.not.be
+      .empty;
   });
 
   it('refuses a second start on the same state dir, naming the running one, and leaves its kubeconfig alone', async () => {

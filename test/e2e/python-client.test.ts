@@ -8,7 +8,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startControlPlane, type ControlPlane } from '../../lib/envtest/index.js';
+import { startControlPlane, type ControlPlane } from '../../sim/apiserver/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const python = '/usr/bin/python3';

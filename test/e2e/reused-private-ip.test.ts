@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import { Events, MachineSets, Machines, Nodes, sameInstance, type Machine } from '../../lib/index.js';
-import { eventually } from '../../lib/testing/index.js';
+import { eventually } from '../../sim/kit/index.js';
 import { LOCAL_NAMESPACE as ns } from '../../cmd/local/controller-binaries.js';
 import { startLocalEnvironment, type LocalEnvironment } from '../../cmd/local/environment.js';
 

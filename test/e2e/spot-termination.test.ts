@@ -29,12 +29,12 @@ import {
   type InstanceView,
   type ProviderTestBed,
   type WiredProvider,
-} from '../../lib/testing/index.js';
+} from '../../sim/kit/index.js';
 import { runTerminationHandlerBinary } from '../../cmd/termination-handler.js';
 import { wireAwsProvider } from '../../cmd/machine-api-provider-aws.js';
 import { wireGcpProvider } from '../../cmd/machine-api-provider-gcp.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
-import { startGceEmulator, type GceEmulator } from '../../providers/gcp/emulator/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../sim/aws/index.js';
+import { startGceEmulator, type GceEmulator } from '../../sim/gcp/index.js';
 import * as aws from '../providers/aws/fixtures.js';
 import * as gcp from '../providers/gcp/fixtures.js';
 import { readManifest, repo } from '../manifests/manifest-files.js';

@@ -8,10 +8,10 @@ import {
 import { RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
 import { FakeClock } from '../../lib/base/fake-clock.js';
-import { startEc2Emulator } from '../../providers/aws/emulator/index.js';
-import { startGceEmulator } from '../../providers/gcp/emulator/index.js';
+import { startEc2Emulator } from '../../sim/aws/index.js';
+import { startGceEmulator } from '../../sim/gcp/index.js';
 import { addAwsLoadBalancer, addGcpTargetPool, CHAOS_LB_NAME } from '../../hack/bench/load-balancers.js';
-import { ec2Client, elbv2Client, workerLaunch } from '../providers/aws/emulator/ec2-test-env.js';
+import { ec2Client, elbv2Client, workerLaunch } from '../sim/aws/ec2-test-env.js';
 import {
   clientsFor,
   closeClients,
@@ -21,7 +21,7 @@ import {
   waitDone,
   ZONE,
   type IOperation,
-} from '../providers/gcp/emulator/fixtures.js';
+} from '../sim/gcp/fixtures.js';
 
 describe('chaos load balancers', () => {
   it('AWS: a network load balancer with an instance and an ip target group; an address left by a terminated instance stays bare', async () => {

@@ -86,4 +86,19 @@ describe('image/launch', () => {
     expect(containerfile).to.match(/^FROM registry\.access\.redhat\.com\/ubi9\/nodejs-\$\{NODE_IMAGE_TAG\}-minimal$/m);
     expect(containerfile).to.match(/^USER 65534$/m);
   });
+
+  it('carries the OpenShift and OCI labels and installs only production dependencies, running no install script', () => {
+    const containerfile = readFileSync(join(repo, 'Containerfile'), 'utf8');
+    const labels = [...containerfile.matchAll(/^\s*(?:LABEL )?([a-z0-9.-]+)="[^"]+"/gm)].map((m) => m[1]);
+    expect(labels).to.include.members([
+      'name',
+      'version',
+      'io.k8s.display-name',
+      'io.k8s.description',
+      'io.openshift.tags',
+    ]);
+    expect(containerfile).to.match(/^\s*org\.opencontainers\.image\.licenses="Apache-2\.0"/m);
+    expect(containerfile).to.match(/^RUN npm ci --omit=dev --ignore-scripts /m);
+    expect(containerfile).to.match(/^COPY --from=runtime-deps \/src\/node_modules \.\/node_modules$/m);
+  });
 });

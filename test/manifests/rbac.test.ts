@@ -2,7 +2,7 @@
 // by the rules bound to the machine-api-controllers ServiceAccount, and every right a role grants must have
 // been used by the binary it is written for, or be listed below with the reason the run did not need it.
 import { expect } from 'chai';
-import type { RecordedRequest } from '../../lib/envtest/index.js';
+import type { RecordedRequest } from '../../sim/apiserver/index.js';
 import { readManifestDir, type ManifestDoc } from './manifest-files.js';
 import { recordedRun } from './recorded-run.js';
 

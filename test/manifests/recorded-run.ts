@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { MachineHealthChecks, Machines, MachineSets, Pods, type KubeClient, type Machine } from '../../lib/index.js';
-import type { RecordedRequest } from '../../lib/envtest/index.js';
+import type { RecordedRequest } from '../../sim/apiserver/index.js';
 import { binariesOf, LOCAL_NAMESPACE } from '../../cmd/local/controller-binaries.js';
 import { startLocalEnvironment } from '../../cmd/local/environment.js';
 import { localProvider } from '../../cmd/local/providers.js';
-import { eventually } from '../../lib/testing/provider-test-bed.js';
+import { eventually } from '../../sim/kit/provider-test-bed.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { labelSelectorMatches, type KubeObject, type LabelSelector, type Secret } from '../../lib/index.js';
 import { readProviderConfig } from '../../providers/aws/provider-spec.js';
 import { credentialsFromSecret } from '../../providers/aws/credentials.js';
-import { defaultWorld } from '../../providers/aws/emulator/index.js';
+import { defaultWorld } from '../../sim/aws/index.js';
 import { createIfAbsent, readSamples } from '../../cmd/local/samples.js';
 import { localProviders } from '../../cmd/local/providers.js';
-import { startTestEnv } from '../../lib/testing/index.js';
+import { startTestEnv } from '../../sim/kit/index.js';
 import { Namespaces, Secrets } from '../../lib/index.js';
 import { readManifest, repo } from './manifest-files.js';
 

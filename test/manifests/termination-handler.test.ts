@@ -15,8 +15,8 @@ import {
   runTerminationHandler,
   type KubeObject,
 } from '../../lib/index.js';
-import type { RecordedRequest } from '../../lib/envtest/index.js';
-import { startTestEnv } from '../../lib/testing/index.js';
+import type { RecordedRequest } from '../../sim/apiserver/index.js';
+import { startTestEnv } from '../../sim/kit/index.js';
 import { maoArgs } from '../cmd/mao-args.js';
 import { readManifest, repo, type ManifestDoc } from './manifest-files.js';
 

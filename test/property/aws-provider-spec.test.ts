@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { InvalidMachineConfigurationError, RealClock, type Machine } from '../../lib/index.js';
 import { createAwsActuator, decodeProviderConfig, type AwsActuator } from '../../providers/aws/index.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../sim/aws/index.js';
 import { CLUSTER_ID, awsSpec, machine, recordingContext, secretsClient } from '../providers/aws/fixtures.js';
 import { anyJson, deepNest, hostileString, setPath } from './arbitraries.js';
 import { SPEC_FUZZ_RUNS, checkDecodeProperty, providerSpecTexts } from './provider-spec-fuzz.js';

@@ -3,8 +3,8 @@
 import { request } from 'node:http';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { startControlPlane, type ControlPlane } from '../../lib/envtest/index.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../providers/aws/emulator/index.js';
+import { startControlPlane, type ControlPlane } from '../../sim/apiserver/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../sim/aws/index.js';
 import { anyJson, hostileString } from './arbitraries.js';
 
 const RUNS = Math.max(50, Math.floor(Number(process.env.PROPERTY_RUNS ?? 200) / 2));

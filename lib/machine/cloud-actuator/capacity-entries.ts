@@ -14,7 +14,7 @@
 import { capacityChoiceName, type CapacityChoice, type CapacityMemory } from '../../cloud/capacity-memory.js';
 import type { CapacityEntryRecord } from '../../cloud/provider-condition.js';
 import type { ActuatorContext } from '../actuator.js';
-import { InsufficientCapacityError } from '../errors.js';
+import { InsufficientCapacityError } from '../../apis/errors.js';
 import type { CloudMachineScope } from './settings.js';
 
 /** One entry of a Machine: the scope its launch uses (the merged spec) and what capacity it asks for. */

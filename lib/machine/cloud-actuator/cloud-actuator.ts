@@ -33,7 +33,7 @@ import {
   scopeForDelete,
   type MachineChangeMark,
 } from '../actuator-reporting.js';
-import { isInvalidMachineConfiguration, RequeueAfterError } from '../errors.js';
+import { isInvalidMachineConfiguration, RequeueAfterError } from '../../apis/errors.js';
 import type { InstanceAction } from '../metrics.js';
 import { NoteKey } from '../reconcile-notes.js';
 import type { CloudMachineScope } from './settings.js';

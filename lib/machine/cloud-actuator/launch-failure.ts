@@ -3,7 +3,7 @@
 // (InsufficientCapacityError); anything else is a create error the controller retries with backoff. The cloud
 // only says which it is, in its own words.
 import { setFailureReason } from '../actuator-reporting.js';
-import { InsufficientCapacityError, InvalidMachineConfigurationError, createMachineError } from '../errors.js';
+import { InsufficientCapacityError, InvalidMachineConfigurationError, createMachineError } from '../../apis/errors.js';
 
 /** How a cloud reads one failed launch. */
 export interface LaunchFailure {

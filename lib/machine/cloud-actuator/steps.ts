@@ -16,7 +16,7 @@ import { isCloudCallDeferred } from '../../cloud/deferred-turns.js';
 import { setProviderCondition } from '../../cloud/provider-condition.js';
 import type { ActuatorContext } from '../actuator.js';
 import { setFailureReason } from '../actuator-reporting.js';
-import { deleteMachineError } from '../errors.js';
+import { deleteMachineError } from '../../apis/errors.js';
 import { launchFailureError, type LaunchFailure } from './launch-failure.js';
 import { MachineMemory } from './machine-memory.js';
 import {

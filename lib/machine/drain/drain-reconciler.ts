@@ -20,7 +20,7 @@ import type { Clock } from '../../base/clock.js';
 import { requestKey } from '../../runtime/request-key.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../../runtime/types.js';
 import { falseCondition, isConditionTrue, setCondition, trueConditionWithReason } from '../../apis/conditions.js';
-import { messageOf, requeueAfterOf } from '../errors.js';
+import { messageOf, requeueAfterOf } from '../../apis/errors.js';
 import { hasPreDrainHooks } from '../lifecycle-hooks.js';
 import { fingerprintOf } from '../reconcile-pacing.js';
 import { MachineDraft } from '../machine-writer.js';
@@ -114,10 +114,21 @@ export class DrainReconciler implements Reconciler {
     try {
       await draft.persist(ctx.signal);
     } catch (err) {
+      if (isNotFound(err)) return this.gone(key, ctx);
       this.gate.failed(key, fp, started);
       throw new Error(`could not patch machine status: ${messageOf(err)}`, { cause: err });
     }
     this.gate.succeeded(key);
+  }
+
+  /**
+   * The Machine went while it was drained (a pass that started from a cache behind the finalizer's removal):
+   * nothing is left to drain or record, which is how a deletion ends, not an error.
+   */
+  private gone(key: string, ctx: ReconcileContext): Result {
+    this.gate.succeeded(key);
+    ctx.log.debug('machine gone meanwhile; nothing to record', {}, 2);
+    return {};
   }
 
   /** The providerID of the Node named `name` when it provably belongs to another instance; else undefined. */
@@ -154,6 +165,7 @@ export class DrainReconciler implements Reconciler {
     try {
       await draft.persist(ctx.signal);
     } catch (patchErr) {
+      if (isNotFound(patchErr)) return this.gone(key, ctx);
       ctx.log.error('could not record the drain error on the machine', { error: messageOf(patchErr) });
     }
     const after = requeueAfterOf(err);

@@ -13,7 +13,7 @@ import { DaemonSets, Nodes, Pods } from '../../client/resources.js';
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { SerialLock } from '../../base/serial-lock.js';
-import { formatDuration, messageOf, RequeueAfterError } from '../errors.js';
+import { formatDuration, messageOf, RequeueAfterError } from '../../apis/errors.js';
 import { ControlPlaneNodeRoleLabels } from '../../apis/constants.js';
 import { drainPermission, isControlPlaneNode } from './drain-guard.js';
 import { decidePods } from './pod-filter.js';

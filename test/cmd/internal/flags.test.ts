@@ -8,7 +8,7 @@ import { addStandardFlags, readStandardFlags } from '../../../cmd/internal/stand
 import { runUntilSignal } from '../../../cmd/internal/run-until-signal.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { Manager } from '../../../lib/runtime/manager.js';
-import { nullLogger } from '../../../lib/base/json-logger.js';
+import { nullLogger } from '../../../lib/base/structured-logger.js';
 
 const defaults = {
   leaderElectionId: 'cluster-api-provider-aws-leader',
@@ -127,6 +127,28 @@ describe('standard flags', () => {
     expect(parse(['--leader-elect=false']).leaderElect).to.equal(false);
   });
 
+  it("give the logger klog's text format and -v, or the JSON format, and honour --skip_headers and --add_dir_header", () => {
+    expect(parse([]).logging).to.deep.equal({ level: 0, format: 'text', skipHeaders: false, addDirHeader: false });
+    expect(parse(['--v=4', '--logging-format=json', '--skip_headers', '--add_dir_header=true']).logging).to.deep.equal({
+      level: 4,
+      format: 'json',
+      skipHeaders: true,
+      addDirHeader: true,
+    });
+    expect(parse(['-v', '2']).logging.level).to.equal(2);
+    expect(() => parse(['--logging-format=yaml'])).to.throw(/--logging-format must be one of text, json, got "yaml"/);
+    expect(parse(['--vmodule=machine-controller=4']).logging.vmodule).to.equal('machine-controller=4');
+    expect(() => parse(['--vmodule=machine-controller'])).to.throw(/--vmodule: syntax error/);
+  });
+
+  it('serve profiles only with --enable-pprof, on loopback port 6060 unless --pprof-bind-address says otherwise', () => {
+    expect(parse([]).pprofBindAddress).to.equal(undefined);
+    expect(parse(['--pprof-bind-address=:7070']).pprofBindAddress).to.equal(undefined);
+    expect(parse(['--enable-pprof']).pprofBindAddress).to.equal('127.0.0.1:6060');
+    expect(parse(['--enable-pprof=true', '--pprof-bind-address=:7070']).pprofBindAddress).to.equal(':7070');
+    expect(() => parse(['--enable-pprof=maybe'])).to.throw(/--enable-pprof/);
+  });
+
   it('reject bad values with a message naming the flag', () => {
     expect(() => parse(['--max-concurrent-reconciles', '0'])).to.throw(
       /--max-concurrent-reconciles must be an integer >= 1/,
@@ -151,6 +173,10 @@ describe('standard flags', () => {
       '--kube-api-burst',
       '--feature-gates',
       '-v, --v',
+      '--logging-format',
+      '--enable-pprof',
+      '--pprof-bind-address',
+      '--version',
     ]) {
       expect(help, flag).to.include(flag);
     }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidProxyUrlError } from '../../../lib/index.js';
-import { generateServingCert } from '../../../lib/envtest/tls-cert.js';
+import { generateServingCert } from '../../../sim/apiserver/tls-cert.js';
 import { outboundHttpFromEnv, TrustedCaBundleError } from '../../../cmd/internal/index.js';
 
 describe('cloud clients’ proxy and CA settings from the environment', () => {

@@ -8,7 +8,7 @@ import {
   readStandardFlags,
 } from '../../../cmd/internal/index.js';
 import { TableInstanceTypeCatalog } from '../../../lib/index.js';
-import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
+import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
 import { fakeManager } from '../../lib/machine/fake-manager.js';
 import { maoArgs } from '../mao-args.js';
 

@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { runBinary } from '../../../cmd/internal/run-binary.js';
 import { ConfigMaps, Leases, Namespaces } from '../../../lib/client/resources.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import { waitFor } from '../../lib/runtime/support/wait.js';
+import type { Manager } from '../../../lib/runtime/manager.js';
+import { parseKlogLines } from '../../lib/base/support/klog-lines.js';
 
 describe('runBinary against the local control plane', function () {
   this.timeout(20_000);
@@ -82,7 +84,59 @@ describe('runBinary against the local control plane', function () {
     expect(
       (await env.client.get(Leases, { namespace: 'bin', name: 'test-controller-leader' })).spec?.holderIdentity,
     ).to.equal('');
-    expect(logs.some((l) => l.includes('"msg":"successfully acquired lease"'))).to.equal(true);
+    expect(parseKlogLines(logs.join('')).map((l) => l.msg)).to.include('successfully acquired lease');
+  });
+
+  it('writes Kubernetes JSON lines with --logging-format=json and serves profiles on loopback with --enable-pprof', async () => {
+    const signals = new EventEmitter();
+    let logs = '';
+    const logStream = new Writable({
+      write(c: Buffer, _e, cb) {
+        logs += c.toString();
+        cb();
+      },
+    });
+    let manager: Manager | undefined;
+    const running = runBinary(
+      {
+        name: 'json-controller',
+        description: 'test',
+        defaults: { leaderElectionId: 'json-controller-leader', metricsBindAddress: '0', healthAddr: '' },
+        register: (mgr) => void (manager = mgr),
+      },
+      {
+        args: [
+          '--kubeconfig',
+          join(dir, 'kubeconfig'),
+          '--namespace',
+          'bin',
+          '--logging-format=json',
+          '--enable-pprof',
+          '--pprof-bind-address=127.0.0.1:0',
+          '--feature-gates=SomeGate=true',
+        ],
+        signals,
+        exit: () => undefined,
+        logStream,
+      },
+    );
+    await waitFor(() => manager?.pprofAddress() !== undefined, 'the pprof server');
+    expect(manager?.pprofAddress()).to.match(/^127\.0\.0\.1:\d+$/);
+    const index = await fetch(`http://${manager?.pprofAddress()}/debug/pprof/`);
+    expect(await index.text()).to.contain('profile: CPU profile');
+    signals.emit('SIGTERM');
+    expect(await running).to.equal(0);
+    const lines = logs
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const gates = lines.find((l) => l.msg === 'feature gates this binary does not act on');
+    expect(Object.keys(gates ?? {})).to.deep.equal(['ts', 'caller', 'msg', 'v', 'component', 'gates']);
+    expect(gates).to.deep.include({ v: 0, component: 'json-controller', gates: ['SomeGate'] });
+    expect(gates?.caller).to.match(/^internal\/manager-from-flags\.ts:\d+$/);
+    expect(gates?.ts)
+      .to.be.a('number')
+      .within(Date.now() - 60_000, Date.now());
   });
 
   it('exits 2 on a bad flag, printing what is wrong with it', async () => {

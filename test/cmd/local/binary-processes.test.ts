@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createLogger } from '../../../lib/index.js';
-import { eventually } from '../../../lib/testing/index.js';
+import { eventually } from '../../../sim/kit/index.js';
 import { BinaryProcesses } from '../../../cmd/local/binary-processes.js';
 
 describe('controller binaries as supervised processes', function () {

@@ -5,7 +5,7 @@ import { BinaryArgsError, parseArgs } from '../../../cmd/local/local-binary.js';
 const parse = (args: string[]) => readLocalOptions(parseArgs(buildLocalProgram(), args));
 
 describe('machine-api-local flags', () => {
-  it("defaults to AWS, the previous run's port (none given), .local/, a 3 s boot, no latency, samples, a TTY view, one process per controller and no RBAC", () => {
+  it("defaults to AWS, the previous run's port (none given), .local/, a 3 s boot, no latency, samples, a TTY view, one process per controller, no RBAC and no profiling endpoints", () => {
     expect(parse([])).to.deep.equal({
       provider: 'aws',
       port: undefined,
@@ -18,6 +18,7 @@ describe('machine-api-local flags', () => {
       controllers: 'processes',
       rbac: false,
       v: 0,
+      pprof: false,
     });
   });
 
@@ -43,6 +44,7 @@ describe('machine-api-local flags', () => {
         '--rbac',
         '-v',
         '4',
+        '--pprof',
       ]),
     ).to.deep.equal({
       provider: 'aws',
@@ -56,6 +58,7 @@ describe('machine-api-local flags', () => {
       controllers: 'none',
       rbac: true,
       v: 4,
+      pprof: true,
     });
   });
 

@@ -20,19 +20,20 @@ describe('compiled sources for the controller binaries', () => {
       'export enum Tone { Plain = "plain" }\nexport function greet(who: string, tone: Tone = Tone.Plain): string { return `${tone} hello ${who}`; }\n',
     );
     write('providers/cloud.ts', 'export const cloud: string = "emulated";\n');
+    write('sim/emulator.ts', 'export const emulator: string = "by the simulation";\n');
     write(
       'cmd/hello.ts',
-      'import { greet } from "../lib/greeting.js";\nimport { cloud } from "../providers/cloud.js";\nconsole.log(greet(cloud), import.meta.url.endsWith("/cmd/hello.js"));\n',
+      'import { greet } from "../lib/greeting.js";\nimport { cloud } from "../providers/cloud.js";\nimport { emulator } from "../sim/emulator.js";\nconsole.log(greet(cloud), emulator, import.meta.url.endsWith("/cmd/hello.js"));\n',
     );
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('compiles lib/, providers/ and cmd/ file by file into a tree plain node runs, each module keeping its own URL', () => {
+  it('compiles lib/, providers/, sim/ and cmd/ file by file into a tree plain node runs, each module keeping its own URL', () => {
     const compiled = compileSources(root);
     expect(compiled.built).to.equal(true);
     expect(compiled.dir.startsWith(join(root, '.tmp', 'compiled'))).to.equal(true);
     expect(execFileSync(process.execPath, [join(compiled.dir, 'cmd', 'hello.js')], { encoding: 'utf8' })).to.equal(
-      'plain hello emulated true\n',
+      'plain hello emulated by the simulation true\n',
     );
   });
 

@@ -3,7 +3,7 @@
 // applied, and the admission metrics.
 import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -14,7 +14,7 @@ import type { MachineAdmission } from '../../../lib/admission/machine-admission.
 import { startAdmissionServer, type RunningAdmissionServer } from '../../../lib/admission/admission-server.js';
 import { ServingCertificateError } from '../../../lib/admission/serving-cert-watcher.js';
 import type { TlsServerSettings } from '../../../lib/admission/tls-server-settings.js';
-import { generateServingCert, type ServingCert } from '../../../lib/envtest/tls-cert.js';
+import { generateServingCert, type ServingCert } from '../../../sim/apiserver/tls-cert.js';
 import { eventually } from '../machineset/env-helpers.js';
 
 /** Lays the files out as kubelet mounts a Secret: tls.crt -> ..data/tls.crt, ..data -> a timestamped directory swapped atomically. */
@@ -36,6 +36,8 @@ interface Reply {
   body: string;
   cipher?: string;
   protocol?: string | null;
+  /** The Keep-Alive header: how long the server says it keeps the connection idle. */
+  keepAlive?: string;
 }
 
 function post(
@@ -43,7 +45,7 @@ function post(
   ca: string,
   path: string,
   body: string,
-  opts: { method?: string; contentType?: string; maxVersion?: 'TLSv1.2' | 'TLSv1.3' } = {},
+  opts: { method?: string; contentType?: string; maxVersion?: 'TLSv1.2' | 'TLSv1.3'; agent?: Agent } = {},
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
@@ -54,7 +56,7 @@ function post(
         method: opts.method ?? 'POST',
         ca,
         maxVersion: opts.maxVersion,
-        agent: false,
+        agent: opts.agent ?? false,
         headers: { 'content-type': opts.contentType ?? 'application/json' },
       },
       (res) => {
@@ -67,6 +69,7 @@ function post(
             body: Buffer.concat(chunks).toString('utf8'),
             cipher: socket.getCipher?.()?.standardName,
             protocol: socket.getProtocol?.(),
+            keepAlive: String(res.headers['keep-alive'] ?? ''),
           }),
         );
       },
@@ -191,6 +194,21 @@ describe('admission webhook server', function () {
         ) as AdmissionReview
       ).response!.status!.code,
     ).to.equal(400);
+  });
+
+  it("keeps an idle connection longer than kube-apiserver's 90 s reuse, so the API server never sends a review on a closing one", async () => {
+    const { port } = await start();
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const reply = await post(port, certA.certPem, '/mutate-machine-openshift-io-v1beta1-machine', machineReview(), {
+        agent,
+      });
+      expect(reply.status).to.equal(200);
+      const timeout = Number(/timeout=(\d+)/.exec(reply.keepAlive ?? '')?.[1]);
+      expect(timeout).to.be.greaterThan(90);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('refuses a body over the limit with 413 without buffering it, and keeps serving', async () => {

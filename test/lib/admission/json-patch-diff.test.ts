@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { diffToJsonPatch } from '../../../lib/admission/json-patch-diff.js';
-import { applyJsonPatch } from '../../../lib/envtest/json-patch.js';
+import { applyJsonPatch } from '../../../sim/apiserver/json-patch.js';
 
 /** The patch must turn `before` into `after` when an API server applies it. */
 function roundTrip(before: unknown, after: unknown) {

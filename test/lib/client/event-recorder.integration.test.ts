@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createEventRecorder } from '../../../lib/client/aggregating-event-recorder.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { Events, Namespaces } from '../../../lib/client/resources.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 
 describe('EventRecorder against the local control plane', function () {
   this.timeout(20_000);

@@ -3,9 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, isTooManyRequests } from '../../../lib/client/errors.js';
 import { createKubeClient } from '../../../lib/client/http-kube-client.js';
-import { RequestTimeoutError } from '../../../lib/client/http-transport.js';
+import { HttpTransport, RequestTimeoutError } from '../../../lib/client/http-transport.js';
 import { kubeConfigFor } from '../../../lib/client/kube-config.js';
-import { Nodes } from '../../../lib/client/resources.js';
+import { Machines, Nodes } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { signalFollowers } from '../base/support/signal-followers.js';
 
@@ -104,5 +104,93 @@ describe('HTTP transport', () => {
     expect(signalFollowers(longLived.signal)).to.deep.equal({ listeners: 0, anyDependants: 0 });
     c.close();
     await srv.close();
+  });
+
+  describe('kept-alive connections', () => {
+    /**
+     * A server that closes a kept-alive connection the moment a second request arrives on it, without a
+     * byte of reply: what a server closing idle connections does to a client that reuses one just then.
+     * Requests on a fresh connection are answered with `{}` (or the method's usual code).
+     */
+    async function closingOnReuse() {
+      const served = new WeakSet<object>();
+      const seen: string[] = [];
+      const srv = await scriptedServer((req, res) => {
+        seen.push(`${req.method ?? ''} ${served.has(req.socket) ? 'reused' : 'fresh'}`);
+        if (served.has(req.socket)) {
+          req.socket.destroy();
+          return;
+        }
+        served.add(req.socket);
+        req.resume();
+        req.on('end', () =>
+          res
+            .writeHead(req.method === 'POST' ? 201 : 200, { 'Content-Type': 'application/json' })
+            .end('{"metadata":{"name":"m","namespace":"ns","resourceVersion":"2"}}'),
+        );
+      });
+      return { ...srv, seen };
+    }
+    const machine = { metadata: { name: 'm', namespace: 'ns', resourceVersion: '1' } };
+
+    it('sends again, on a new connection, a read or a conditional write that a reused connection failed before any reply', async () => {
+      const srv = await closingOnReuse();
+      const c = createKubeClient({ kubeConfig: kubeConfigFor(srv.url, 'tok') });
+      await c.get(Nodes, { name: 'first' });
+      await c.get(Nodes, { name: 'x' });
+      await c.update(Machines, machine);
+      await c.patch(
+        Machines,
+        { namespace: 'ns', name: 'm' },
+        { type: 'merge', body: { spec: {} } },
+        { resourceVersion: '1' },
+      );
+      await c.patch(Machines, { namespace: 'ns', name: 'm' }, { type: 'json', body: [] }, { resourceVersion: '1' });
+      await c.delete(Machines, { namespace: 'ns', name: 'm' }, { preconditions: { uid: 'u-1' } });
+      expect(srv.seen).to.deep.equal([
+        'GET fresh',
+        ...['GET', 'PUT', 'PATCH', 'PATCH', 'DELETE'].flatMap((m) => [`${m} reused`, `${m} fresh`]),
+      ]);
+      c.close();
+      await srv.close();
+    });
+
+    it('leaves a create and an unconditional write failed, since the server may have applied them', async () => {
+      const srv = await closingOnReuse();
+      const c = createKubeClient({ kubeConfig: kubeConfigFor(srv.url, 'tok') });
+      const writes: Array<() => Promise<unknown>> = [
+        () => c.create(Machines, { metadata: { generateName: 'm-', namespace: 'ns' } }),
+        () => c.create(Machines, { metadata: { name: 'm', namespace: 'ns' } }),
+        () => c.update(Machines, { metadata: { name: 'm', namespace: 'ns' } }),
+        () => c.patch(Machines, { namespace: 'ns', name: 'm' }, { type: 'merge', body: { spec: {} } }),
+        () => c.delete(Machines, { namespace: 'ns', name: 'm' }),
+      ];
+      for (const write of writes) {
+        await c.get(Nodes, { name: 'warm' }); // a fresh connection when the pool had none
+        const err = (await write().catch((e: unknown) => e)) as Error;
+        expect(err).to.be.instanceOf(Error);
+        expect(err.message).to.match(/: (socket hang up|read ECONNRESET)$/);
+      }
+      expect(srv.seen.filter((s) => !s.startsWith('GET'))).to.deep.equal([
+        'POST reused',
+        'POST reused',
+        'PUT reused',
+        'PATCH reused',
+        'DELETE reused',
+      ]);
+      c.close();
+      await srv.close();
+    });
+
+    it('lets an idle connection go before the server would, so the next request opens a new one', async () => {
+      const srv = await closingOnReuse();
+      const t = new HttpTransport(kubeConfigFor(srv.url, 'tok'), { idleConnectionTimeoutMs: 50 });
+      await t.request({ method: 'GET', path: '/api/v1/nodes/a' });
+      await new Promise((r) => setTimeout(r, 300));
+      await t.request({ method: 'POST', path: '/api/v1/nodes', body: { metadata: { name: 'b' } } });
+      expect(srv.seen).to.deep.equal(['GET fresh', 'POST fresh']);
+      t.close();
+      await srv.close();
+    });
   });
 });

@@ -13,7 +13,7 @@ import { createKubeClient } from '../../../lib/client/http-kube-client.js';
 import { kubeConfigFor } from '../../../lib/client/kube-config.js';
 import type { WatchEvent } from '../../../lib/client/kube-client.js';
 import { ConfigMaps, Machines, Namespaces, Nodes, PodDisruptionBudgets, Pods } from '../../../lib/client/resources.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 
 const ns = 'client';
 

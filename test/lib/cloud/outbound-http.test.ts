@@ -8,7 +8,7 @@ import {
   UntrustedServerCertificateError,
   type OutboundAgents,
 } from '../../../lib/index.js';
-import { generateServingCert } from '../../../lib/envtest/tls-cert.js';
+import { generateServingCert } from '../../../sim/apiserver/tls-cert.js';
 import { startConnectProxy, startTlsFront, type ConnectProxy, type TlsFront } from './outbound-test-kit.js';
 
 function fetchText(url: string, agents: OutboundAgents): Promise<string> {

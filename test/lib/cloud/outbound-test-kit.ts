@@ -4,7 +4,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
-import { generateServingCert, type ServingCert } from '../../../lib/envtest/tls-cert.js';
+import { generateServingCert, type ServingCert } from '../../../sim/apiserver/tls-cert.js';
 
 export interface ConnectProxy {
   /** "http://127.0.0.1:<port>" */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readReferencedSecret } from '../../../lib/cloud/referenced-secret.js';
 import { Secrets } from '../../../lib/client/resources.js';
-import { MissingSecretError } from '../../../lib/machine/errors.js';
+import { MissingSecretError } from '../../../lib/apis/errors.js';
 import { MemoryKubeClient, serverError } from '../machine/memory-kube.js';
 
 const signal = new AbortController().signal;

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { Namespaces, Secrets } from '../../../lib/client/resources.js';
 import { secretReaderFor, withSecretReader } from '../../../lib/cloud/secret-reader.js';
 import type { Manager } from '../../../lib/runtime/manager.js';
-import { eventually } from '../../../lib/testing/provider-test-bed.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { eventually } from '../../../sim/kit/provider-test-bed.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 
 describe('secretReaderFor (Secrets from the manager cache)', function () {
   this.timeout(20_000);

@@ -6,7 +6,7 @@ import {
   setOwn,
   throwOnFieldIssues,
 } from '../../../lib/cloud/spec-issues.js';
-import { InvalidMachineConfigurationError } from '../../../lib/machine/errors.js';
+import { InvalidMachineConfigurationError } from '../../../lib/apis/errors.js';
 
 describe('providerSpec decode helpers', () => {
   it('compactSpec drops undefined members deeply and keeps nulls, falsy values and array order', () => {

@@ -6,7 +6,7 @@ import {
   InvalidMachineConfigurationError,
   MissingSecretError,
   MissingSecretKeyError,
-} from '../../../lib/machine/errors.js';
+} from '../../../lib/apis/errors.js';
 import { MemoryKubeClient } from '../machine/memory-kube.js';
 
 const signal = new AbortController().signal;
@@ -75,6 +75,21 @@ describe('readUserData', () => {
       message: 'secret ns/worker-user-data does not have "userData" field set',
     });
     expect((err as Error).cause).to.be.instanceOf(MissingSecretKeyError);
+  });
+
+  it("fails user data over the cloud's limit (counted in the Secret's bytes) as InvalidConfiguration naming the Secret, the key and the limit", async () => {
+    const limit = { maxBytes: 8, what: 'this cloud user data' };
+    const atLimit = await clientWith({ stringData: { userData: '12345678' } });
+    expect((await readUserData(atLimit, machine, 'worker-user-data', signal, { limit }))?.length).to.equal(8);
+    const over = await clientWith({ stringData: { userData: 's3cr3t-s3cr3t' } });
+    const err = await readUserData(over, machine, 'worker-user-data', signal, { limit }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(InvalidMachineConfigurationError);
+    expect(err).to.include({
+      field: 'spec.providerSpec.value.userDataSecret',
+      message:
+        'user data in Secret ns/worker-user-data (key "userData") is 13 bytes, over the limit of 8 bytes for this cloud user data',
+    });
+    expect((err as Error).message).not.to.include('s3cr3t');
   });
 
   it('never puts the contents into an error', async () => {

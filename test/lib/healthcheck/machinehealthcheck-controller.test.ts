@@ -4,14 +4,14 @@ import type { Node } from '../../../lib/apis/core.js';
 import type { Machine, MachineHealthCheck } from '../../../lib/apis/machine-types.js';
 import type { KubeObject } from '../../../lib/apis/meta.js';
 import { defineResource, MachineHealthChecks, Machines, MachineSets, Nodes } from '../../../lib/client/resources.js';
-import { defaultCrdDir } from '../../../lib/envtest/index.js';
+import { defaultCrdDir } from '../../../sim/apiserver/index.js';
 import {
   addMachineHealthCheckController,
   MHC_CONTROLLER_NAME,
 } from '../../../lib/healthcheck/machinehealthcheck-controller.js';
 import type { LogFields, Logger } from '../../../lib/base/logger.js';
 import type { Manager } from '../../../lib/runtime/manager.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import { eventually, events, newNamespace, run, settle, type Running } from '../machineset/env-helpers.js';
 
 const SELECTED = { app: 'mhc-test' };

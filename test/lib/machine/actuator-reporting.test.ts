@@ -8,11 +8,7 @@ import {
   scopeForDelete,
   setFailureReason,
 } from '../../../lib/machine/actuator-reporting.js';
-import {
-  InvalidMachineConfigurationError,
-  MissingSecretError,
-  RequeueAfterError,
-} from '../../../lib/machine/errors.js';
+import { InvalidMachineConfigurationError, MissingSecretError, RequeueAfterError } from '../../../lib/apis/errors.js';
 import { machineMetricsFor } from '../../../lib/machine/metrics.js';
 import type { ActuatorContext } from '../../../lib/machine/actuator.js';
 import { ListEvents, machine, quietLog } from './fixtures.js';

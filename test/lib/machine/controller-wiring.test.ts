@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { KubeObject } from '../../../lib/apis/meta.js';
 import { addMachineController } from '../../../lib/machine/controller.js';
 import { addNodeLinkController } from '../../../lib/nodelink/controller.js';
-import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
+import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
 import { fakeManager } from './fake-manager.js';
 
 describe('controller wiring', () => {

@@ -7,7 +7,7 @@ import {
   isInvalidMachineConfiguration,
   messageOf,
   requeueAfterOf,
-} from '../../../lib/machine/errors.js';
+} from '../../../lib/apis/errors.js';
 
 describe('machine errors', () => {
   it('recognise InvalidConfiguration through single and double wrapping', () => {

@@ -35,6 +35,18 @@ export class ListEvents implements EventRecorder {
 
 export const quietLog: Logger = { error() {}, warn() {}, info() {}, debug() {}, child: () => quietLog };
 
+/** A logger that keeps every line it is given, with its level, for tests that check what is logged how. */
+export function recordingLog(): { log: Logger; lines: Array<{ level: string; msg: string; fields: object }> } {
+  const lines: Array<{ level: string; msg: string; fields: object }> = [];
+  const at =
+    (level: string) =>
+    (msg: string, fields: object = {}): void => {
+      lines.push({ level, msg, fields });
+    };
+  const log: Logger = { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), child: () => log };
+  return { log, lines };
+}
+
 export function rctx(signal = new AbortController().signal): ReconcileContext {
   return { signal, log: quietLog, reconcileID: 'test' };
 }

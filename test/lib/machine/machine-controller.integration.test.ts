@@ -12,14 +12,14 @@ import { isNotFound } from '../../../lib/client/errors.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { Events, Machines, Namespaces, Nodes, PodDisruptionBudgets, Pods } from '../../../lib/client/resources.js';
 import { addMachineController } from '../../../lib/machine/controller.js';
-import { InvalidMachineConfigurationError } from '../../../lib/machine/errors.js';
+import { InvalidMachineConfigurationError } from '../../../lib/apis/errors.js';
 import { addNodeLinkController } from '../../../lib/nodelink/controller.js';
 import { NodeLinkOwnedAnnotation } from '../../../lib/nodelink/owned-metadata.js';
 import type { Manager } from '../../../lib/runtime/manager.js';
-import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
-import { KubeletSimulator } from '../../../lib/testing/kubelet-simulator.js';
-import { eventually } from '../../../lib/testing/provider-test-bed.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
+import { KubeletSimulator } from '../../../sim/kit/kubelet-simulator.js';
+import { eventually } from '../../../sim/kit/provider-test-bed.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 
 const NS = 'openshift-machine-api';
 

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { CapacityAvailableCondition } from '../../../lib/apis/constants.js';
 import type { Condition, Machine } from '../../../lib/apis/machine-types.js';
 import { Machines } from '../../../lib/client/resources.js';
-import { InsufficientCapacityError, RequeueAfterError } from '../../../lib/machine/errors.js';
+import { InsufficientCapacityError, RequeueAfterError } from '../../../lib/apis/errors.js';
 import type { Actuator } from '../../../lib/machine/actuator.js';
 import { MachineReconciler } from '../../../lib/machine/machine-reconciler.js';
-import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
+import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
 import { machine, machineEnv, NS, rctx } from './fixtures.js';
 
 const cond = (m: Machine | undefined): Condition | undefined =>

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { DrainedCondition, MachineFinalizer, SecretsAvailableCondition } from '../../../lib/apis/constants.js';
 import type { Condition, Machine } from '../../../lib/apis/machine-types.js';
 import { Machines, Nodes } from '../../../lib/client/resources.js';
-import { MissingSecretError } from '../../../lib/machine/errors.js';
-import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
+import { MissingSecretError } from '../../../lib/apis/errors.js';
+import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
 import { machine, machineEnv, NS } from './fixtures.js';
 
 const cond = (m: Machine | undefined): Condition | undefined =>

@@ -9,8 +9,8 @@ import {
 } from '../../../lib/apis/constants.js';
 import type { Condition, Machine } from '../../../lib/apis/machine-types.js';
 import { Machines, Nodes } from '../../../lib/client/resources.js';
-import { InvalidMachineConfigurationError, RequeueAfterError } from '../../../lib/machine/errors.js';
-import { FakeActuator } from '../../../lib/testing/fake-actuator.js';
+import { InvalidMachineConfigurationError, RequeueAfterError } from '../../../lib/apis/errors.js';
+import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
 import { currentCloudCallContext, type CloudCallContext } from '../../../lib/cloud/call-context.js';
 import { CloudRateLimitedError } from '../../../lib/cloud/deferred-turns.js';
 import { machine, machineEnv, NS } from './fixtures.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { MachineInstanceStateAnnotation } from '../../../lib/apis/constants.js';
 import type { Machine } from '../../../lib/apis/machine-types.js';
-import { MachineError } from '../../../lib/machine/errors.js';
+import { MachineError } from '../../../lib/apis/errors.js';
 import { applyPhase } from '../../../lib/machine/machine-status.js';
 
 const NOW = Date.parse('2026-11-22T06:00:00.000Z');

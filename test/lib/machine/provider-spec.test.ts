@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Machine } from '../../../lib/apis/machine-types.js';
-import { InvalidMachineConfigurationError, isInvalidMachineConfiguration } from '../../../lib/machine/errors.js';
+import { InvalidMachineConfigurationError, isInvalidMachineConfiguration } from '../../../lib/apis/errors.js';
 import { decodeProviderSpec } from '../../../lib/machine/provider-spec.js';
 
 interface Config {

@@ -10,7 +10,7 @@ import {
 } from '../../../lib/machineset/machineset-controller.js';
 import { seededRandom } from '../../../lib/machineset/random.js';
 import type { Informer } from '../../../lib/runtime/types.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import {
   delegatingClient,
   eventually,
@@ -152,6 +152,25 @@ describe('MachineSet controller', function () {
       return evs.length === 3 && evs;
     });
     expect(created[0]!.message).to.match(/^Created machine: workers-/);
+  });
+
+  it('gets Machine names of at most 63 characters from a long MachineSet name (the API server cuts the prefix)', async () => {
+    start();
+    // The longest name its own label (the selector's value) can carry; "<name>-" is 64 characters.
+    const name = `workers-${'long'.repeat(13)}-ab`;
+    expect(name).to.have.length(63);
+    const ms = machineSet(ns, 2);
+    ms.metadata.name = name;
+    await env.client.create(MachineSets, ms);
+    const list = await eventually(async () => {
+      const found = await machines();
+      return found.length === 2 && found;
+    });
+    for (const m of list) {
+      expect(m.metadata.name).to.have.length(63);
+      expect(m.metadata.name!.slice(0, 58)).to.equal(name.slice(0, 58));
+      expect(m.metadata.generateName).to.equal(`${name}-`);
+    }
   });
 
   it('scales down deleting annotated and failed machines first, then those without a node', async () => {
@@ -502,12 +521,15 @@ describe('MachineSet controller', function () {
     await settle(150);
     expect(await machines()).to.have.length(0);
 
-    await env.client.patch(
-      MachineSets,
-      { namespace: ns, name: 'workers' },
-      { type: 'merge', body: { status: { authoritativeAPI: 'MachineAPI' } } },
-      { subresource: 'status' },
-    );
+    // The CRD's rule makes authority pass through Migrating, as the migration controller moves it.
+    for (const authoritativeAPI of ['Migrating', 'MachineAPI']) {
+      await env.client.patch(
+        MachineSets,
+        { namespace: ns, name: 'workers' },
+        { type: 'merge', body: { status: { authoritativeAPI } } },
+        { subresource: 'status' },
+      );
+    }
     await eventually(async () => (await machines()).length === 2);
     const active = await eventually(async () => {
       const cur = await getMS();

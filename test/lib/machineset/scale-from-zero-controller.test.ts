@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { MachineSet } from '../../../lib/apis/machine-types.js';
 import { MachineSets } from '../../../lib/client/resources.js';
-import { InvalidMachineConfigurationError } from '../../../lib/machine/errors.js';
+import { InvalidMachineConfigurationError } from '../../../lib/apis/errors.js';
 import type { InstanceTypeCatalog, InstanceTypeInfo } from '../../../lib/machineset/instance-type-catalog.js';
 import { addScaleFromZeroController } from '../../../lib/machineset/scale-from-zero-controller.js';
 import { TableInstanceTypeCatalog } from '../../../lib/machineset/table-instance-type-catalog.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import { delegatingClient, eventually, events, newNamespace, run, settle, type Running } from './env-helpers.js';
 
 const TYPES: InstanceTypeInfo[] = [

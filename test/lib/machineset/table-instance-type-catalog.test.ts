@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { MachineSet } from '../../../lib/apis/machine-types.js';
-import { InvalidMachineConfigurationError } from '../../../lib/machine/errors.js';
+import { InvalidMachineConfigurationError } from '../../../lib/apis/errors.js';
 import { TableInstanceTypeCatalog } from '../../../lib/machineset/table-instance-type-catalog.js';
-import { createLogger } from '../../../lib/base/json-logger.js';
+import { createLogger } from '../../../lib/base/structured-logger.js';
 
 const ctx = { signal: new AbortController().signal, log: createLogger({ level: -1 }) };
 const ms = (instanceType?: string): MachineSet => ({

@@ -11,7 +11,8 @@ import {
   NodeLinkReconciler,
 } from '../../../lib/nodelink/nodelink-reconciler.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { rctx } from '../machine/fixtures.js';
+import { ApiError } from '../../../lib/client/errors.js';
+import { rctx, recordingLog } from '../machine/fixtures.js';
 import { MemoryInformer, MemoryKubeClient } from '../machine/memory-kube.js';
 
 const NS = 'openshift-machine-api';
@@ -328,6 +329,24 @@ describe('NodeLink reconcile', () => {
     await e.reconcile('n1');
     expect(e.getMachine()?.status?.nodeRef).to.equal(undefined);
     expect(e.getNode()?.metadata.labels).to.equal(undefined);
+  });
+
+  it('ends quietly when the Machine or the Node goes between the cache read and the write (a normal deletion)', async () => {
+    for (const goes of ['machines', 'nodes']) {
+      const e = env();
+      await addMachine(e, 'm1', { spec: { providerID: 'fake:///z/i-1', metadata: { labels: { a: 'b' } } } });
+      await addNode(e, 'n1', { spec: { providerID: 'fake:///z/i-1' } });
+      e.client.beforeWrite = (_verb, plural) => {
+        if (plural === goes)
+          throw new ApiError(404, { kind: 'Status', status: 'Failure', code: 404, reason: 'NotFound' });
+      };
+      const { log, lines } = recordingLog();
+      await e.reconciler.reconcile({ name: 'n1' }, { ...rctx(), log });
+      expect(
+        lines.filter((l) => l.level !== 'debug'),
+        goes,
+      ).to.deep.equal([]);
+    }
   });
 
   it('does nothing for a node no machine claims', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ConfigMaps, Namespaces } from '../../../lib/client/resources.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import { waitFor } from './support/wait.js';
 
 describe('Controller on a Manager against the local control plane', function () {

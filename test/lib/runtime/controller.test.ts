@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { ConfigMaps } from '../../../lib/client/resources.js';
 import { ControllerImpl } from '../../../lib/runtime/controller.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { nullLogger } from '../../../lib/base/json-logger.js';
+import { nullLogger } from '../../../lib/base/structured-logger.js';
 import { RealClock } from '../../../lib/base/real-clock.js';
 import { runtimeMetrics } from '../../../lib/runtime/runtime-metrics.js';
 import { TerminalError, type Reconciler, type Request, type Result } from '../../../lib/runtime/types.js';

@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import type { Lease } from '../../../lib/apis/core.js';
 import { Leases, Namespaces } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { nullLogger } from '../../../lib/base/json-logger.js';
+import { nullLogger } from '../../../lib/base/structured-logger.js';
 import { LeaderElector } from '../../../lib/runtime/leader-elector.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 
 const NS = 'release';
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };

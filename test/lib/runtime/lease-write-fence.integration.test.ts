@@ -8,10 +8,10 @@ import { loadKubeConfig } from '../../../lib/client/kube-config.js';
 import { isNotFound } from '../../../lib/client/errors.js';
 import { ConfigMaps, Leases, Namespaces } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { nullLogger } from '../../../lib/base/json-logger.js';
+import { nullLogger } from '../../../lib/base/structured-logger.js';
 import { LeaderElector } from '../../../lib/runtime/leader-elector.js';
 import { LeaseLostWriteRefusedError, LeaseWriteFence } from '../../../lib/runtime/lease-write-fence.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import { waitFor } from './support/wait.js';
 
 const NS = 'fence';

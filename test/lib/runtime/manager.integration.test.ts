@@ -3,7 +3,7 @@ import type { Lease } from '../../../lib/apis/core.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { ConfigMaps, Leases, Namespaces } from '../../../lib/client/resources.js';
 import { LeaderElectionLostError, type Manager } from '../../../lib/runtime/manager.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import { waitFor } from './support/wait.js';
 
 /** A client that can be cut off from the server, as a killed or partitioned process would be. */
@@ -20,6 +20,12 @@ function partitionable(inner: KubeClient) {
     },
   });
   return { client, cut: () => (cut = true) };
+}
+
+/** leader_election_master_status{name="test-leader"} of a manager's registry. */
+async function leaderStatus(mgr: Manager): Promise<number | undefined> {
+  const values = (await mgr.metrics.getSingleMetric('leader_election_master_status')?.get())?.values ?? [];
+  return values.find((v) => v.labels.name === 'test-leader')?.value;
 }
 
 const le = { id: 'test-leader', namespace: 'mgr', leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 200 };
@@ -77,6 +83,9 @@ describe('Manager against the local control plane', function () {
       expect(a.leading()).to.equal(true);
       await new Promise((r) => setTimeout(r, 50));
     }
+    // client-go's gauge: 1 on the leader, 0 on the candidate.
+    expect(await leaderStatus(a.mgr)).to.equal(1);
+    expect(await leaderStatus(b.mgr)).to.equal(0);
     pa.cut();
     const cutAt = Date.now();
     await waitFor(() => b.leading(), 'b to take over', 4000);
@@ -90,6 +99,8 @@ describe('Manager against the local control plane', function () {
     expect(aErr).to.be.instanceOf(LeaderElectionLostError);
     expect(a.lost()).to.equal(1);
     expect(a.leading()).to.equal(false);
+    expect(await leaderStatus(a.mgr)).to.equal(0);
+    expect(await leaderStatus(b.mgr)).to.equal(1);
     const lease = await env.client.get(Leases, { namespace: 'mgr', name: le.id });
     expect(lease.spec?.holderIdentity).to.equal('b');
     expect(lease.spec?.leaseTransitions).to.equal(1);
@@ -177,6 +188,93 @@ describe('Manager against the local control plane', function () {
     expect(finishedWithSignal).to.equal(false);
   });
 
+  it("answers /healthz/<check> and /readyz/<check>, ?verbose and ?exclude with controller-runtime's bodies and codes", async () => {
+    const mgr = env.newManager({ namespace: 'mgr', healthAddr: '127.0.0.1:0' });
+    let dbUp = false;
+    mgr.addReadyzCheck('db', () => {
+      if (!dbUp) throw new Error('db unreachable');
+    });
+    mgr.addHealthzCheck('ping', () => undefined);
+    const stop = new AbortController();
+    const done = mgr.start(stop.signal);
+    await waitFor(() => mgr.ready && mgr.healthAddress() !== undefined, 'caches synced and the health server');
+    const get = async (path: string) => {
+      const res = await fetch(`http://${mgr.healthAddress()}${path}`);
+      return { status: res.status, body: await res.text(), type: res.headers.get('content-type') };
+    };
+    expect(await get('/healthz')).to.deep.equal({ status: 200, body: 'ok', type: 'text/plain; charset=utf-8' });
+    expect(await get('/healthz?verbose')).to.deep.include({
+      status: 200,
+      body: '[+]ping ok\nhealthz check passed\n',
+    });
+    expect(await get('/healthz/ping')).to.deep.include({ status: 200, body: 'ok' });
+    expect(await get('/healthz/ping/')).to.deep.include({ status: 200, body: 'ok' });
+    expect(await get('/healthz/nope')).to.deep.include({ status: 404, body: '404 page not found\n' });
+    expect(await get('/readyz')).to.deep.include({
+      status: 500,
+      body: '[+]caches-synced ok\n[-]db failed: reason withheld\nhealthz check failed\n',
+    });
+    expect(await get('/readyz/db')).to.deep.include({
+      status: 500,
+      body: 'internal server error: db unreachable\n',
+    });
+    expect(await get('/readyz/caches-synced')).to.deep.include({ status: 200, body: 'ok' });
+    expect(await get('/readyz?exclude=db&exclude=nothing')).to.deep.include({
+      status: 200,
+      body: 'ok',
+    });
+    expect(await get('/readyz?exclude=db&exclude=nothing&verbose')).to.deep.include({
+      status: 200,
+      body:
+        '[+]caches-synced ok\n[+]db excluded: ok\n' +
+        'warn: some health checks cannot be excluded: no matches for "nothing"\nhealthz check passed\n',
+    });
+    dbUp = true;
+    expect(await get('/readyz?verbose=1')).to.deep.include({
+      status: 200,
+      body: '[+]caches-synced ok\n[+]db ok\nhealthz check passed\n',
+    });
+    stop.abort();
+    await done;
+  });
+
+  it('serves a V8 CPU profile and sampled heap profile on the pprof address, one CPU profile at a time', async () => {
+    const mgr = env.newManager({ namespace: 'mgr', pprofAddr: '127.0.0.1:0' });
+    const stop = new AbortController();
+    const done = mgr.start(stop.signal);
+    await waitFor(() => mgr.pprofAddress() !== undefined, 'the pprof server');
+    const base = `http://${mgr.pprofAddress()}/debug/pprof`;
+    const first = fetch(`${base}/profile?seconds=1`);
+    await new Promise((r) => setTimeout(r, 100));
+    const second = await fetch(`${base}/profile?seconds=1`);
+    expect(second.status).to.equal(500);
+    expect(await second.text()).to.equal('Could not enable CPU profiling: cpu profiling already in use\n');
+    const res = await first;
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-disposition')).to.equal('attachment; filename="profile.cpuprofile"');
+    const profile = (await res.json()) as {
+      nodes: Array<{ callFrame: { functionName: string } }>;
+      startTime: number;
+      endTime: number;
+    };
+    expect(profile.nodes.length).to.be.greaterThan(1);
+    expect(profile.nodes[0]?.callFrame.functionName).to.equal('(root)');
+    // About the second asked for (V8 counts in microseconds).
+    expect(profile.endTime - profile.startTime).to.be.within(900_000, 5_000_000);
+    // Go's heap profile: the live objects among the sampled allocations, here 8 MiB kept since the server started.
+    const kept = Array.from({ length: 64 }, () => new Array<number>(16_384).fill(1));
+    const heap = await fetch(`${base}/heap`);
+    expect(heap.status).to.equal(200);
+    expect(heap.headers.get('content-disposition')).to.equal('attachment; filename="heap.heapprofile"');
+    const sampled = (await heap.json()) as { head: { callFrame: { functionName: string } }; samples: unknown[] };
+    expect(sampled.head.callFrame.functionName).to.equal('(root)');
+    expect(sampled.samples.length).to.be.greaterThan(4);
+    expect(kept.length).to.equal(64);
+    expect((await fetch(`${base}/`)).status).to.equal(200);
+    stop.abort();
+    await done;
+  });
+
   it('serves /healthz, /readyz once caches synced, and /metrics with controller-runtime names', async () => {
     const mgr = env.newManager({ namespace: 'mgr', healthAddr: '127.0.0.1:0', metricsAddr: '127.0.0.1:0' });
     let reconciled = 0;
@@ -199,7 +297,9 @@ describe('Manager against the local control plane', function () {
     });
     const notReady = await fetch(`http://${mgr.healthAddress()}/readyz`);
     expect(notReady.status).to.equal(500);
-    expect(await notReady.text()).to.equal('backend: backend down');
+    expect(await notReady.text()).to.equal(
+      '[-]backend failed: reason withheld\n[+]caches-synced ok\nhealthz check failed\n',
+    );
     backendUp = true;
     expect((await fetch(`http://${mgr.healthAddress()}/readyz`)).status).to.equal(200);
     const text = await (await fetch(`http://${mgr.metricsAddress()}/metrics`)).text();

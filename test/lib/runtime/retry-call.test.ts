@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { retryCall } from '../../../lib/runtime/retry-call.js';
-import { eventually } from '../../../lib/testing/index.js';
+import { eventually } from '../../../sim/kit/index.js';
 
 class Transient extends Error {
   override readonly name = 'Transient';

@@ -3,9 +3,9 @@ import type { ConfigMap } from '../../../lib/apis/core.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { ConfigMaps, Namespaces } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { nullLogger } from '../../../lib/base/json-logger.js';
+import { nullLogger } from '../../../lib/base/structured-logger.js';
 import { SharedInformer } from '../../../lib/runtime/shared-informer.js';
-import { startTestEnv, type TestEnv } from '../../../lib/testing/test-env.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 
 type Seen = { event: string; name: string; rv: string | undefined; data?: string };
 

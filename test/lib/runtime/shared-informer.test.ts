@@ -3,7 +3,7 @@ import type { KubeObject } from '../../../lib/apis/meta.js';
 import type { KubeClient, ListResult, WatchEvent } from '../../../lib/client/kube-client.js';
 import { ConfigMaps, Nodes, type Resource } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { nullLogger } from '../../../lib/base/json-logger.js';
+import { nullLogger } from '../../../lib/base/structured-logger.js';
 import { SharedInformer } from '../../../lib/runtime/shared-informer.js';
 
 const settle = async (n = 5) => {

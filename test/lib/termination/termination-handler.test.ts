@@ -4,7 +4,7 @@ import type { Node } from '../../../lib/apis/core.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
 import { Nodes } from '../../../lib/client/resources.js';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { nullLogger } from '../../../lib/base/json-logger.js';
+import { nullLogger } from '../../../lib/base/structured-logger.js';
 import {
   MetadataServiceError,
   runTerminationHandler,
@@ -12,7 +12,7 @@ import {
   type TerminationNotice,
   type TerminationNoticeSource,
 } from '../../../lib/termination/index.js';
-import { eventually, startTestEnv, type TestEnv } from '../../../lib/testing/index.js';
+import { eventually, startTestEnv, type TestEnv } from '../../../sim/kit/index.js';
 
 /** Answers each check with the next scripted step (the last one repeats) and records when it was asked. */
 class ScriptedSource implements TerminationNoticeSource {

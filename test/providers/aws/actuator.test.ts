@@ -13,10 +13,10 @@ import {
   type KubeObject,
   type Machine,
 } from '../../../lib/index.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { createAwsActuator, type AwsActuator } from '../../../providers/aws/index.js';
 import { MACHINE_UID_TAG, clientTokenFor } from '../../../providers/aws/instances.js';
-import { ec2Client } from './emulator/ec2-test-env.js';
+import { ec2Client } from '../../sim/aws/ec2-test-env.js';
 import { awsSpec, machine, recordingContext, secretsClient } from './fixtures.js';
 
 const clock = new RealClock();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { AwsClientFactory, describeInstancesById, type Ec2Api } from '../../../providers/aws/index.js';
 import './fixtures.js';
 

@@ -1,8 +1,8 @@
 // The AWS provider binary's wiring, in-process, against the EC2 emulator: Machines with capacity fallbacks
 // during a stock-out (instance type, zone with its subnet, and spot to on-demand).
 import type { CapacityChoice, Machine } from '../../../lib/index.js';
-import { describeCapacityFallback, machineFor } from '../../../lib/testing/index.js';
-import { startCapacityBed } from './capacity-bed.js';
+import { SHORT_CAPACITY_WINDOW, describeCapacityFallback, machineFor } from '../../../sim/kit/index.js';
+import { startAwsScenarioBed } from './scenario-bed.js';
 import { CLUSTER_ID, NAMESPACE, awsSpec } from './fixtures.js';
 
 /** The providerSpec fields of a choice: type, zone with its private subnet, market (a fallback says on-demand). */
@@ -17,7 +17,7 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
   this.timeout(120_000);
 
   describeCapacityFallback('aws', async () => {
-    const { emu, bed, liveInstances, cleanup } = await startCapacityBed();
+    const { emu, bed, liveInstances, cleanup } = await startAwsScenarioBed(SHORT_CAPACITY_WINDOW);
     return {
       bed,
       namespace: NAMESPACE,

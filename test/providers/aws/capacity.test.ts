@@ -2,15 +2,15 @@
 // zone of the emulated account) goes Failed with InsufficientResources after the capacity window, and runs
 // if the capacity comes back before the window ends.
 import type { Machine } from '../../../lib/index.js';
-import { describeCapacityRefusal, machineFor } from '../../../lib/testing/index.js';
-import { startCapacityBed } from './capacity-bed.js';
+import { SHORT_CAPACITY_WINDOW, describeCapacityRefusal, machineFor } from '../../../sim/kit/index.js';
 import { CLUSTER_ID, NAMESPACE, awsSpec } from './fixtures.js';
+import { startAwsScenarioBed } from './scenario-bed.js';
 
 describe('machine-api-provider-aws on the local control plane and the EC2 emulator', function () {
   this.timeout(120_000);
 
   describeCapacityRefusal('aws', async () => {
-    const { emu, bed, liveInstances, cleanup } = await startCapacityBed();
+    const { emu, bed, liveInstances, cleanup } = await startAwsScenarioBed(SHORT_CAPACITY_WINDOW);
     return {
       bed,
       namespace: NAMESPACE,

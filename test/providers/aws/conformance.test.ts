@@ -1,7 +1,7 @@
 // The library's actuator conformance suite, run against the AWS actuator and the EC2 emulator.
 import { RealClock, type Machine } from '../../../lib/index.js';
-import { describeActuatorConformance } from '../../../lib/testing/index.js';
-import { startEc2Emulator } from '../../../providers/aws/emulator/index.js';
+import { describeActuatorConformance } from '../../../sim/kit/index.js';
+import { startEc2Emulator } from '../../../sim/aws/index.js';
 import { createAwsActuator } from '../../../providers/aws/index.js';
 import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
 import { NAMESPACE, awsSpec, machine, secretsClient } from './fixtures.js';

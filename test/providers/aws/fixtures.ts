@@ -7,7 +7,7 @@ import {
   type Machine,
   type Secret,
 } from '../../../lib/index.js';
-import { secretsOnlyClient, silentLogger } from '../../../lib/testing/index.js';
+import { secretsOnlyClient, silentLogger } from '../../../sim/kit/index.js';
 
 // The SDK warns on every client about Node < 22; tests know.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

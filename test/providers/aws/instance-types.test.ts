@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { FakeClock, InvalidMachineConfigurationError, type MachineSet } from '../../../lib/index.js';
 import { scaleFromZeroAnnotations } from '../../../lib/machineset/scale-from-zero.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { AwsClientFactory, createAwsInstanceTypeCatalog, toInstanceTypeInfo } from '../../../providers/aws/index.js';
 import { NAMESPACE, awsSpec, secretsClient, silentLogger } from './fixtures.js';
 

@@ -8,13 +8,13 @@ import {
   eventually,
   machineFor,
   machineSetFor,
-  startProviderTestBed,
   type ProviderTestBed,
-} from '../../../lib/testing/index.js';
-import { wireAwsProvider, type AwsProvider } from '../../../cmd/machine-api-provider-aws.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
+} from '../../../sim/kit/index.js';
+import type { AwsProvider } from '../../../cmd/machine-api-provider-aws.js';
+import type { Ec2Emulator } from '../../../sim/aws/index.js';
 import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
-import { CLUSTER_ID, NAMESPACE, awsSpec, defaultSecrets } from './fixtures.js';
+import { CLUSTER_ID, NAMESPACE, awsSpec } from './fixtures.js';
+import { startAwsScenarioBed } from './scenario-bed.js';
 
 const machineSet = (name: string, replicas: number, spec: Record<string, unknown> = awsSpec()): MachineSet =>
   machineSetFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, replicas, spec });
@@ -33,22 +33,7 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
   const live = (m: Machine) => instancesOf(m).filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down');
 
   before(async () => {
-    emu = await startEc2Emulator({ clusterId: CLUSTER_ID, timings: { bootMs: 50, terminateMs: 50, stopMs: 50 } });
-    bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(),
-      instanceView: emu.instanceView(),
-      wire: (mgr, c) =>
-        wireAwsProvider(mgr, c, {
-          nodeLink: true,
-          endpoint: emu.endpoint,
-          retryDelayMs: () => 5,
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: FAST_MACHINE_CONTROLLER,
-          actuator: { requeueAfterMs: 200 },
-        }),
-    });
+    ({ emu, bed } = await startAwsScenarioBed(FAST_MACHINE_CONTROLLER));
     client = bed.env.client;
   });
 

@@ -13,7 +13,7 @@ import {
   Nodes,
   type Machine,
 } from '../../../lib/index.js';
-import { eventually, machineFor, waitForMachines } from '../../../lib/testing/index.js';
+import { eventually, machineFor, waitForMachines } from '../../../sim/kit/index.js';
 import { startLocalEnvironment, type LocalEnvironment } from '../../../cmd/local/environment.js';
 
 const NS = 'openshift-machine-api';
@@ -32,6 +32,7 @@ describe('the local environment with --provider aws', function () {
       bootDelayMs: 100,
       terminateDelayMs: 100,
       logStream: new PassThrough().resume(),
+      pprof: true,
     });
   });
   after(async () => {
@@ -50,6 +51,23 @@ describe('the local environment with --provider aws', function () {
     for (const m of machines) expect(m.status?.nodeRef?.name).to.be.a('string');
     const reasons = (await env!.client.list(Events, { namespace: NS })).items.map((e) => e.reason);
     expect(reasons.filter((r) => r === 'DetectedUnhealthy' || r === 'RemediationRestricted')).to.deep.equal([]);
+  });
+
+  it("serves each binary's profiling endpoints on a loopback port of its own with --pprof, listed in endpoints.json", async () => {
+    const pprof = env!.endpoints.pprof ?? {};
+    expect(Object.keys(pprof).sort()).to.deep.equal(
+      ['machine-api-provider-aws', 'machine-healthcheck', 'machineset-controller', 'nodelink-controller'].sort(),
+    );
+    expect(new Set(Object.values(pprof)).size).to.equal(4);
+    for (const b of env!.endpoints.binaries) expect(b.command, b.name).to.include('--enable-pprof');
+    for (const url of Object.values(pprof)) {
+      expect(url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/debug\/pprof$/);
+      expect(await (await fetch(`${url}/`)).text()).to.contain('profile: CPU profile');
+    }
+    const cpu = (await (await fetch(`${pprof['machine-api-provider-aws']}/profile?seconds=1`)).json()) as {
+      nodes: unknown[];
+    };
+    expect(cpu.nodes.length).to.be.greaterThan(1);
   });
 
   it('puts the interruptible-instance label on the Node of a spot Machine', async () => {

@@ -1,38 +1,16 @@
 // The AWS provider binary's wiring, in-process, against the EC2 emulator: what a missing credentials
 // Secret does to a new Machine and to a deleting one, and how fast they recover once it is there.
 import type { Machine, Secret } from '../../../lib/index.js';
-import {
-  WAIT_FOR_SECRET_EVENTS,
-  describeMissingCredentialsSecret,
-  machineFor,
-  startProviderTestBed,
-} from '../../../lib/testing/index.js';
-import { wireAwsProvider } from '../../../cmd/machine-api-provider-aws.js';
-import { startEc2Emulator } from '../../../providers/aws/emulator/index.js';
-import { MACHINE_UID_TAG } from '../../../providers/aws/instances.js';
+import { WAIT_FOR_SECRET_EVENTS, describeMissingCredentialsSecret, machineFor } from '../../../sim/kit/index.js';
 import { CLUSTER_ID, NAMESPACE, awsSpec, defaultSecrets } from './fixtures.js';
+import { startAwsScenarioBed } from './scenario-bed.js';
 
 describe('machine-api-provider-aws on the local control plane and the EC2 emulator', function () {
   this.timeout(120_000);
   const credentials = defaultSecrets().find((s) => s.metadata.name === 'aws-cloud-credentials')!;
 
   describeMissingCredentialsSecret('aws', async () => {
-    const emu = await startEc2Emulator({ clusterId: CLUSTER_ID, timings: { bootMs: 50, terminateMs: 50, stopMs: 50 } });
-    const bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(),
-      instanceView: emu.instanceView(),
-      wire: (mgr, c) =>
-        wireAwsProvider(mgr, c, {
-          nodeLink: true,
-          endpoint: emu.endpoint,
-          retryDelayMs: () => 5,
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: WAIT_FOR_SECRET_EVENTS,
-          actuator: { requeueAfterMs: 200 },
-        }),
-    });
+    const { bed, liveInstances, cleanup } = await startAwsScenarioBed(WAIT_FOR_SECRET_EVENTS);
     return {
       bed,
       namespace: NAMESPACE,
@@ -47,19 +25,8 @@ describe('machine-api-provider-aws on the local control plane and the EC2 emulat
         metadata: { namespace: NAMESPACE, name },
         data: { ...credentials.data },
       }),
-      liveInstances: (m: Machine) =>
-        emu
-          .instances()
-          .filter(
-            (i) =>
-              i.tags.some((t) => t.key === MACHINE_UID_TAG && t.value === m.metadata.uid) &&
-              i.state !== 'terminated' &&
-              i.state !== 'shutting-down',
-          ).length,
-      cleanup: async () => {
-        await bed.stop();
-        await emu.stop();
-      },
+      liveInstances,
+      cleanup,
     };
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { OutboundHttp, RealClock, UntrustedServerCertificateError } from '../../../lib/index.js';
-import { generateServingCert } from '../../../lib/envtest/tls-cert.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
+import { generateServingCert } from '../../../sim/apiserver/tls-cert.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { AwsClientFactory } from '../../../providers/aws/index.js';
 import {
   startConnectProxy,

@@ -3,8 +3,8 @@ import { RunInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
 import { FakeClock, MetadataServiceError } from '../../../lib/index.js';
 import { SpotInstanceActionSource } from '../../../providers/aws/index.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
-import { ec2Client, workerLaunch } from './emulator/ec2-test-env.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
+import { ec2Client, workerLaunch } from '../../sim/aws/ec2-test-env.js';
 
 describe('the AWS Spot interruption notice reader (IMDSv2)', function () {
   let clock: FakeClock;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock, RealClock, type Secret } from '../../../lib/index.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../providers/aws/emulator/index.js';
+import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import {
   AwsClientFactory,
   createAwsActuator,

@@ -11,8 +11,8 @@ import {
   isInvalidMachineConfiguration,
   type Machine,
 } from '../../../lib/index.js';
-import { echoContext, eventually } from '../../../lib/testing/index.js';
-import { startGceEmulator, VIEW_LIST, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { echoContext, eventually } from '../../../sim/kit/index.js';
+import { startGceEmulator, VIEW_LIST, type GceEmulator } from '../../../sim/gcp/index.js';
 import {
   SdkComputeApi,
   buildInstance,

@@ -1,8 +1,8 @@
 // The GCP provider binary's wiring, in-process, against the GCE emulator: Machines with capacity fallbacks during
 // a stock-out (GCE says "no capacity" in the insert's zone operation, after accepting the insert).
 import type { CapacityChoice, Machine } from '../../../lib/index.js';
-import { describeCapacityFallback, machineFor } from '../../../lib/testing/index.js';
-import { startCapacityBed } from './capacity-bed.js';
+import { SHORT_CAPACITY_WINDOW, describeCapacityFallback, machineFor } from '../../../sim/kit/index.js';
+import { startGcpScenarioBed } from './scenario-bed.js';
 import { CLUSTER_ID, NAMESPACE, gcpSpec } from './fixtures.js';
 
 /** The providerSpec fields of a choice: machine type, zone, provisioning model (a fallback says standard). */
@@ -16,7 +16,7 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
   this.timeout(120_000);
 
   describeCapacityFallback('gcp', async () => {
-    const { emu, bed, liveInstances, cleanup } = await startCapacityBed();
+    const { emu, bed, liveInstances, cleanup } = await startGcpScenarioBed(SHORT_CAPACITY_WINDOW);
     return {
       bed,
       namespace: NAMESPACE,

@@ -2,15 +2,15 @@
 // every zone of the emulated project; GCE says so in the insert operation) goes Failed with
 // InsufficientResources after the capacity window, and runs if the zone gets capacity before the window ends.
 import type { Machine } from '../../../lib/index.js';
-import { describeCapacityRefusal, machineFor } from '../../../lib/testing/index.js';
-import { startCapacityBed } from './capacity-bed.js';
+import { SHORT_CAPACITY_WINDOW, describeCapacityRefusal, machineFor } from '../../../sim/kit/index.js';
 import { CLUSTER_ID, NAMESPACE, ZONE, gcpSpec } from './fixtures.js';
+import { startGcpScenarioBed } from './scenario-bed.js';
 
 describe('machine-api-provider-gcp on the local control plane and the GCE emulator', function () {
   this.timeout(120_000);
 
   describeCapacityRefusal('gcp', async () => {
-    const { emu, bed, liveInstances, cleanup } = await startCapacityBed();
+    const { emu, bed, liveInstances, cleanup } = await startGcpScenarioBed(SHORT_CAPACITY_WINDOW);
     return {
       bed,
       namespace: NAMESPACE,

@@ -1,8 +1,8 @@
 // The library's actuator conformance suite, run against the GCP actuator and the GCE emulator with the real
 // @google-cloud/compute clients.
 import { RealClock, type Machine } from '../../../lib/index.js';
-import { describeActuatorConformance } from '../../../lib/testing/index.js';
-import { startGceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { describeActuatorConformance } from '../../../sim/kit/index.js';
+import { startGceEmulator } from '../../../sim/gcp/index.js';
 import { createGcpActuator } from '../../../providers/gcp/index.js';
 import { NAMESPACE, gcpSpec, machine, secretsClient } from './fixtures.js';
 

@@ -8,7 +8,8 @@ import {
   gceHttpStatus,
   isRetryableGceError,
 } from '../../../providers/gcp/index.js';
-import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { REQUEST_TOO_LARGE_ACTION } from '../../../sim/kit/index.js';
+import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
 import { PROJECT, ZONE } from './fixtures.js';
 
 /** compute 7.x (google-gax 6): gRPC code + httpStatusCode, no reasons. */
@@ -36,6 +37,23 @@ describe('GCE error classification', () => {
     ['7.x 403 permission', gax6(7, 403, "Required 'compute.instances.create' permission"), 'unauthorized'],
     ['7.x 400', gax6(3, 400, "Invalid value for field 'resource.machineType'"), 'invalid'],
     ['6.x 400 invalid', gax5(400, 'invalid', 'Invalid value'), 'invalid'],
+    // A body too large for GCE to read, and the other deterministic 4xx: the same answer on every retry.
+    ['7.x 413', gax6(9, 413, 'The request body exceeds 1048576 bytes'), 'invalid'],
+    ['6.x 413 requestTooLarge', gax5(413, 'requestTooLarge', 'Request Entity Too Large'), 'invalid'],
+    ['7.x 415', gax6(9, 415, 'Unsupported media type'), 'invalid'],
+    ['7.x 422', gax6(9, 422, 'Unprocessable'), 'invalid'],
+    ['7.x 412 (a stale fingerprint)', gax6(9, 412, 'Supplied fingerprint does not match'), 'transient'],
+    ['7.x 410', gax6(9, 410, 'gone'), 'other'],
+    // The OAuth token endpoint refusing the credentials Secret's key: a Secret change fixes it, never terminal.
+    [
+      'a token refusal (400 invalid_grant)',
+      Object.assign(new Error('invalid_grant: Invalid JWT Signature.'), {
+        name: 'GaxiosError',
+        status: 400,
+        response: { status: 400, data: { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' } },
+      }),
+      'unauthorized',
+    ],
     [
       'a gRPC-only GoogleError',
       Object.assign(new Error('unavailable'), { name: 'GoogleError', code: 14 }),
@@ -124,6 +142,25 @@ describe('GCE error classification', () => {
         ),
       ).to.equal('throttled');
       emu.setThrottleStatus(403);
+    });
+
+    it('a body too large for GCE is a 413 the client sends once, classified as terminal', async () => {
+      const small = await startGceEmulator({ maxBodyBytes: 64 * 1024 });
+      const client = new SdkComputeApi({ apiEndpoint: small.endpoint, auth: { authClient: new PassThroughClient() } });
+      try {
+        const body = { name: 'x', metadata: { items: [{ key: 'user-data', value: 'x'.repeat(96 * 1024) }] } };
+        const err = await client.insertInstance(PROJECT, ZONE, body, '00000000-0000-4000-8000-000000000002').then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(gceHttpStatus(err)).to.equal(413);
+        expect(classifyGceError(err)).to.equal('invalid');
+        expect(small.knobs.counts(REQUEST_TOO_LARGE_ACTION).total, 'no retry').to.equal(1);
+        expect(small.knobs.counts('instances.insert').total).to.equal(0);
+      } finally {
+        await client.close();
+        await small.stop();
+      }
     });
 
     it('a 5xx that outlasts the client retries is transient', async () => {

@@ -8,7 +8,7 @@ import {
   type MachineSet,
   type Secret,
 } from '../../../lib/index.js';
-import { machineSetFor, secretsOnlyClient, silentLogger } from '../../../lib/testing/index.js';
+import { machineSetFor, secretsOnlyClient, silentLogger } from '../../../sim/kit/index.js';
 
 export const NAMESPACE = 'openshift-machine-api';
 export const CLUSTER_ID = 'test-cluster';

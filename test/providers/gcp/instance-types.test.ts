@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { PassThroughClient } from 'google-auth-library';
 import { FakeClock, InvalidMachineConfigurationError } from '../../../lib/index.js';
 import { scaleFromZeroAnnotations } from '../../../lib/machineset/scale-from-zero.js';
-import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
 import {
   GcpClientFactory,
   SdkComputeApi,

@@ -3,16 +3,11 @@
 // MachineSet controller (its own binary in production) on one manager, with the real compute clients.
 import { expect } from 'chai';
 import { MachineSets, Machines, Nodes, type KubeClient, type Machine } from '../../../lib/index.js';
-import {
-  FAST_MACHINE_CONTROLLER,
-  eventually,
-  machineFor,
-  startProviderTestBed,
-  type ProviderTestBed,
-} from '../../../lib/testing/index.js';
-import { wireGcpProvider, type GcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
-import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
-import { CLUSTER_ID, NAMESPACE, PROJECT, REGION, ZONE, defaultSecrets, gcpSpec, machineSet } from './fixtures.js';
+import { FAST_MACHINE_CONTROLLER, eventually, machineFor, type ProviderTestBed } from '../../../sim/kit/index.js';
+import type { GcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
+import type { GceEmulator } from '../../../sim/gcp/index.js';
+import { CLUSTER_ID, NAMESPACE, PROJECT, REGION, ZONE, gcpSpec, machineSet } from './fixtures.js';
+import { startGcpScenarioBed } from './scenario-bed.js';
 
 const newMachine = (name: string, spec: Record<string, unknown> = gcpSpec()): Machine =>
   machineFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, spec });
@@ -31,21 +26,7 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
       .filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating');
 
   before(async () => {
-    emu = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 50, stopDelayMs: 50, deleteDelayMs: 50 });
-    bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(),
-      instanceView: emu.instanceView(),
-      wire: (mgr, c) =>
-        wireGcpProvider(mgr, c, {
-          nodeLink: true,
-          endpoint: emu.endpoint,
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: FAST_MACHINE_CONTROLLER,
-          actuator: { requeueAfterMs: 200 },
-        }),
-    });
+    ({ emu, bed } = await startGcpScenarioBed(FAST_MACHINE_CONTROLLER));
     client = bed.env.client;
   });
 

@@ -12,7 +12,7 @@ import {
   DEFAULT_PROJECT,
   DEFAULT_ZONES,
   DEFAULT_MACHINE_TYPES,
-} from '../../../providers/gcp/emulator/index.js';
+} from '../../../sim/gcp/index.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 

@@ -1,36 +1,16 @@
 // The GCP provider binary's wiring, in-process, against the GCE emulator: what a missing credentials
 // Secret does to a new Machine and to a deleting one, and how fast they recover once it is there.
 import type { Machine, Secret } from '../../../lib/index.js';
-import {
-  WAIT_FOR_SECRET_EVENTS,
-  describeMissingCredentialsSecret,
-  machineFor,
-  startProviderTestBed,
-} from '../../../lib/testing/index.js';
-import { wireGcpProvider } from '../../../cmd/machine-api-provider-gcp.js';
-import { startGceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { WAIT_FOR_SECRET_EVENTS, describeMissingCredentialsSecret, machineFor } from '../../../sim/kit/index.js';
 import { CLUSTER_ID, NAMESPACE, defaultSecrets, gcpSpec } from './fixtures.js';
+import { startGcpScenarioBed } from './scenario-bed.js';
 
 describe('machine-api-provider-gcp on the local control plane and the GCE emulator', function () {
   this.timeout(120_000);
   const credentials = defaultSecrets().find((s) => s.metadata.name === 'gcp-cloud-credentials')!;
 
   describeMissingCredentialsSecret('gcp', async () => {
-    const emu = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 50, stopDelayMs: 50, deleteDelayMs: 50 });
-    const bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(),
-      instanceView: emu.instanceView(),
-      wire: (mgr, c) =>
-        wireGcpProvider(mgr, c, {
-          nodeLink: true,
-          endpoint: emu.endpoint,
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: WAIT_FOR_SECRET_EVENTS,
-          actuator: { requeueAfterMs: 200 },
-        }),
-    });
+    const { bed, liveInstances, cleanup } = await startGcpScenarioBed(WAIT_FOR_SECRET_EVENTS);
     return {
       bed,
       namespace: NAMESPACE,
@@ -45,16 +25,8 @@ describe('machine-api-provider-gcp on the local control plane and the GCE emulat
         metadata: { namespace: NAMESPACE, name },
         data: { ...credentials.data },
       }),
-      liveInstances: (m: Machine) =>
-        emu
-          .instanceView()
-          .listInstances()
-          .filter((i) => i.nodeName === m.metadata.name && i.state !== 'terminating' && i.state !== 'terminated')
-          .length,
-      cleanup: async () => {
-        await bed.stop();
-        await emu.stop();
-      },
+      liveInstances,
+      cleanup,
     };
   });
 });

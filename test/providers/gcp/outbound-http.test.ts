@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
 import { OutboundHttp, RealClock } from '../../../lib/index.js';
-import { generateServingCert } from '../../../lib/envtest/tls-cert.js';
-import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { generateServingCert } from '../../../sim/apiserver/tls-cert.js';
+import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
 import { GcpClientFactory, type GcpCredentials } from '../../../providers/gcp/index.js';
 import {
   startConnectProxy,

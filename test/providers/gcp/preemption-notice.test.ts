@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import { MetadataServiceError } from '../../../lib/index.js';
 import { PreemptionNoticeSource, metadataBaseOf } from '../../../providers/gcp/index.js';
-import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
-import { clientsFor, closeClients, insert, waitDone, type Clients } from './emulator/fixtures.js';
+import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
+import { clientsFor, closeClients, insert, waitDone, type Clients } from '../../sim/gcp/fixtures.js';
 
 describe('the GCP preemption notice reader', function () {
   this.timeout(30_000);

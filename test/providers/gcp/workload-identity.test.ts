@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OutboundHttp, RealClock, type Secret } from '../../../lib/index.js';
-import { startGceEmulator, type GceEmulator } from '../../../providers/gcp/emulator/index.js';
+import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
 import { createGcpActuator, credentialsFromSecret, GcpClientFactory } from '../../../providers/gcp/index.js';
 import { projectOf } from '../../../providers/gcp/machine-scope.js';
 import {

@@ -15,12 +15,8 @@ import {
   echoContext,
   eventually as eventuallyWithin,
   RecordingEventRecorder,
-} from '../../../lib/testing/index.js';
-import {
-  IAM_TOKEN_ACTION,
-  startIbmVpcEmulator,
-  type IbmVpcEmulator,
-} from '../../../providers/ibmcloud/emulator/index.js';
+} from '../../../sim/kit/index.js';
+import { IAM_TOKEN_ACTION, startIbmVpcEmulator, type IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import {
   createIbmCloudActuator,
   createVpcClient,

@@ -1,15 +1,9 @@
 // The IBM Cloud provider binary's wiring, in-process, against the VPC emulator: Machines with capacity fallbacks
 // (another profile, or another zone with its subnet) during a stock-out. VPC has no spot market.
 import type { CapacityChoice, Machine } from '../../../lib/index.js';
-import {
-  SHORT_CAPACITY_WINDOW,
-  describeCapacityFallback,
-  machineFor,
-  startProviderTestBed,
-} from '../../../lib/testing/index.js';
-import { wireIbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
-import { startIbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
-import { CLUSTER_ID, NAMESPACE, defaultSecrets, ibmSpec } from './fixtures.js';
+import { SHORT_CAPACITY_WINDOW, describeCapacityFallback, machineFor } from '../../../sim/kit/index.js';
+import { startIbmScenarioBed } from './scenario-bed.js';
+import { CLUSTER_ID, NAMESPACE, ibmSpec } from './fixtures.js';
 
 /** The providerSpec fields of a choice: profile, zone with its subnet. */
 const fieldsOf = (c: CapacityChoice): Record<string, unknown> => ({
@@ -22,32 +16,7 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
   this.timeout(120_000);
 
   describeCapacityFallback('ibmcloud', async () => {
-    const emu = await startIbmVpcEmulator({
-      clusterId: CLUSTER_ID,
-      timings: { provisionMs: 20, bootMs: 50, deleteMs: 50, stopMs: 50 },
-    });
-    const bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(emu.apiKey),
-      instanceView: emu.instanceView(),
-      wire: (mgr, client) => ({
-        ...wireIbmCloudProvider(mgr, client, {
-          nodeLink: true,
-          endpoints: {
-            vpc: emu.endpoint,
-            iam: emu.iamEndpoint,
-            resourceManager: emu.resourceManagerEndpoint,
-            globalTagging: emu.globalTaggingEndpoint,
-          },
-          retry: { retries: 2, minTimeoutMs: 2, maxTimeoutMs: 20 },
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: SHORT_CAPACITY_WINDOW,
-          actuator: { requeueAfterMs: 200 },
-        }),
-        close: () => {},
-      }),
-    });
+    const { emu, bed, liveInstances, cleanup } = await startIbmScenarioBed(SHORT_CAPACITY_WINDOW);
     return {
       bed,
       namespace: NAMESPACE,
@@ -67,12 +36,8 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
       launchCalls: () => emu.knobs.counts('CreateInstance').total,
       loseNextLaunchReply: () => void emu.knobs.loseNextReplies('CreateInstance'),
       lostLaunchReplies: () => emu.knobs.counts('CreateInstance').lostReplies,
-      liveInstances: (m: Machine) =>
-        emu.instances().filter((i) => i.name === m.metadata.name && i.status !== 'deleting').length,
-      cleanup: async () => {
-        await bed.stop();
-        await emu.stop();
-      },
+      liveInstances,
+      cleanup,
     };
   });
 });

@@ -1,7 +1,7 @@
 // The library's actuator conformance suite, run against the IBM Cloud actuator and the VPC emulator.
 import { RealClock, type Machine } from '../../../lib/index.js';
-import { describeActuatorConformance } from '../../../lib/testing/index.js';
-import { startIbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
+import { describeActuatorConformance } from '../../../sim/kit/index.js';
+import { startIbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import { createIbmCloudActuator } from '../../../providers/ibmcloud/index.js';
 import { NAMESPACE, ibmSpec, machine, secretsClient } from './fixtures.js';
 

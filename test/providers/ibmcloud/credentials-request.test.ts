@@ -3,9 +3,9 @@
 // service and role that allows it.
 import { expect } from 'chai';
 import { RealClock, type MachineSet } from '../../../lib/index.js';
-import { conformanceContext } from '../../../lib/testing/index.js';
+import { conformanceContext } from '../../../sim/kit/index.js';
 import { readManifest, readManifestDir, repo } from '../../manifests/manifest-files.js';
-import { IAM_TOKEN_ACTION, startIbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
+import { IAM_TOKEN_ACTION, startIbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import {
   createIbmCloudActuator,
   createIbmCloudInstanceTypeCatalog,

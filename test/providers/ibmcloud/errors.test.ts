@@ -1,6 +1,14 @@
 import { expect } from 'chai';
-import { classifyVpcError, describeVpcError, isRetryableVpcError } from '../../../providers/ibmcloud/errors.js';
+import { RealClock, RegionalRateLimiter } from '../../../lib/index.js';
+import {
+  classifyVpcError,
+  describeVpcError,
+  isRetryableVpcError,
+  mayHaveLaunched,
+} from '../../../providers/ibmcloud/errors.js';
+import { MeteredVpcApi } from '../../../providers/ibmcloud/metered-vpc-api.js';
 import { VpcApiError, type IbmService } from '../../../providers/ibmcloud/vpc-api-error.js';
+import { apiError, clientFor, startEmulator, workerPrototype } from './ibm-test-env.js';
 
 const e = (status: number, code: string, service: IbmService = 'vpc') =>
   new VpcApiError({ service, operation: 'createInstance', status, code, message: 'm', trace: 't-1' });
@@ -22,6 +30,13 @@ describe('IBM Cloud error classification', () => {
     ['another 409', e(409, 'conflict'), 'transient'],
     ['a malformed 200 page', e(200, 'malformed_response'), 'transient'],
     ['400 bad field', e(400, 'bad_field'), 'invalid'],
+    // A body too large for the VPC to read, and the other deterministic 4xx: the same answer on every retry.
+    ['413 request_too_large', e(413, 'request_too_large'), 'invalid'],
+    ['415', e(415, 'unsupported_media_type'), 'invalid'],
+    ['405', e(405, 'method_not_allowed'), 'invalid'],
+    ['422', e(422, 'unprocessable'), 'invalid'],
+    ['407 (a proxy wanting credentials)', e(407, 'proxy_authentication_required'), 'unauthorized'],
+    ["412 (what it means is the call's)", e(412, 'precondition_failed'), 'other'],
     ['a socket error', Object.assign(new Error('reset'), { code: 'ECONNRESET' }), 'transient'],
     ['an abort', Object.assign(new Error('aborted'), { name: 'AbortError' }), 'other'],
   ];
@@ -38,5 +53,32 @@ describe('IBM Cloud error classification', () => {
     expect(describeVpcError(e(500, 'internal_error'))).to.equal(
       'vpc createInstance: HTTP 500 internal_error: m (trace t-1)',
     );
+  });
+});
+
+describe('an oversize POST /instances through the real SDK and the VPC emulator', function () {
+  this.timeout(30_000);
+
+  it('is a 413 request_too_large sent once (no retry by the SDK or the metered client), classified as terminal', async () => {
+    const { emu } = await startEmulator({ clock: new RealClock(), maxBodyBytes: 16 * 1024 });
+    try {
+      const limiter = new RegionalRateLimiter(
+        { describe: { qps: 100, burst: 100 }, mutate: { qps: 100, burst: 100 } },
+        new RealClock(),
+      );
+      const api = new MeteredVpcApi(clientFor(emu), {
+        limiter,
+        scope: emu.region,
+        retry: { retries: 3, minTimeoutMs: 1, maxTimeoutMs: 2 },
+      });
+      const prototype = workerPrototype(emu, 'worker-big', { user_data: 'x'.repeat(32 * 1024) });
+      const err = await apiError(api.createInstance(prototype), 413, 'request_too_large');
+      expect(classifyVpcError(err)).to.equal('invalid');
+      expect(mayHaveLaunched(err)).to.equal(false);
+      expect(emu.knobs.counts('CreateInstance').total, 'no retry of a refusal that will not change').to.equal(1);
+      expect(emu.instances()).to.have.length(0);
+    } finally {
+      await emu.stop();
+    }
   });
 });

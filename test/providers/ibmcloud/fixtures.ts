@@ -1,8 +1,8 @@
 // Shared fixtures for the IBM Cloud provider tests: providerSpecs naming the emulator's default world,
 // Machines, Secrets, and a KubeClient that only serves Secrets.
 import type { KubeClient, Machine, Secret } from '../../../lib/index.js';
-import { secretsOnlyClient } from '../../../lib/testing/index.js';
-import { DEFAULT_API_KEY, DEFAULT_CLUSTER_ID } from '../../../providers/ibmcloud/emulator/index.js';
+import { secretsOnlyClient } from '../../../sim/kit/index.js';
+import { DEFAULT_API_KEY, DEFAULT_CLUSTER_ID } from '../../../sim/ibmcloud/index.js';
 
 export const NAMESPACE = 'openshift-machine-api';
 export const CLUSTER_ID = DEFAULT_CLUSTER_ID;

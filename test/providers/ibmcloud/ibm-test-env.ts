@@ -2,11 +2,7 @@
 // it through real IAM, and a worker InstancePrototype resolved from the default world.
 import { expect } from 'chai';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import {
-  startIbmVpcEmulator,
-  type IbmVpcEmulator,
-  type IbmVpcEmulatorOptions,
-} from '../../../providers/ibmcloud/emulator/index.js';
+import { startIbmVpcEmulator, type IbmVpcEmulator, type IbmVpcEmulatorOptions } from '../../../sim/ibmcloud/index.js';
 import { createVpcClient, type VpcApi, type VpcClientOptions } from '../../../providers/ibmcloud/vpc-api.js';
 import { VpcApiError } from '../../../providers/ibmcloud/vpc-api-error.js';
 import type { InstancePrototype } from '../../../providers/ibmcloud/vpc-types.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { scaleFromZeroAnnotations } from '../../../lib/machineset/scale-from-zero.js';
-import type { IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
+import type { IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import { architectureOf, profileValue, toInstanceTypeInfo } from '../../../providers/ibmcloud/instance-types.js';
 import type { InstanceProfile } from '../../../providers/ibmcloud/vpc-types.js';
 import { clientFor, startEmulator } from './ibm-test-env.js';

@@ -8,13 +8,13 @@ import {
   FAST_MACHINE_CONTROLLER,
   machineFor,
   machineSetFor,
-  startProviderTestBed,
   type ProviderTestBed,
   type WiredProvider,
-} from '../../../lib/testing/index.js';
-import { wireIbmCloudProvider, type IbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
-import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
-import { CLUSTER_ID, NAMESPACE, defaultSecrets, ibmSpec } from './fixtures.js';
+} from '../../../sim/kit/index.js';
+import type { IbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
+import type { IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
+import { CLUSTER_ID, NAMESPACE, ibmSpec } from './fixtures.js';
+import { startIbmScenarioBed } from './scenario-bed.js';
 
 const machineSet = (name: string, replicas: number, spec: Record<string, unknown> = ibmSpec()) =>
   machineSetFor({ name, namespace: NAMESPACE, clusterId: CLUSTER_ID, replicas, spec });
@@ -31,33 +31,7 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
   const live = (m: Machine) => instancesOf(m).filter((i) => i.status !== 'deleting');
 
   before(async () => {
-    emu = await startIbmVpcEmulator({
-      clusterId: CLUSTER_ID,
-      timings: { provisionMs: 20, bootMs: 50, deleteMs: 50, stopMs: 50 },
-    });
-    bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(emu.apiKey),
-      instanceView: emu.instanceView(),
-      wire: (mgr, client) => ({
-        ...wireIbmCloudProvider(mgr, client, {
-          nodeLink: true,
-          endpoints: {
-            vpc: emu.endpoint,
-            iam: emu.iamEndpoint,
-            resourceManager: emu.resourceManagerEndpoint,
-            globalTagging: emu.globalTaggingEndpoint,
-          },
-          retry: { retries: 2, minTimeoutMs: 2, maxTimeoutMs: 20 },
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: FAST_MACHINE_CONTROLLER,
-          actuator: { requeueAfterMs: 200 },
-        }),
-        // The IBM wiring holds nothing that needs closing once the manager stopped.
-        close: () => {},
-      }),
-    });
+    ({ emu, bed } = await startIbmScenarioBed(FAST_MACHINE_CONTROLLER));
   });
 
   after(async () => {

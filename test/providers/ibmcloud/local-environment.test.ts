@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
-import { waitForMachines } from '../../../lib/testing/index.js';
+import { waitForMachines } from '../../../sim/kit/index.js';
 import { startLocalEnvironment, type LocalEnvironment } from '../../../cmd/local/environment.js';
 
 describe('the local environment with --provider ibmcloud', function () {

@@ -1,47 +1,16 @@
 // The IBM Cloud provider binary's wiring, in-process, against the VPC emulator: what a missing credentials
 // Secret does to a new Machine and to a deleting one, and how fast they recover once it is there.
 import type { Machine, Secret } from '../../../lib/index.js';
-import {
-  WAIT_FOR_SECRET_EVENTS,
-  describeMissingCredentialsSecret,
-  machineFor,
-  startProviderTestBed,
-} from '../../../lib/testing/index.js';
-import { wireIbmCloudProvider } from '../../../cmd/machine-api-provider-ibmcloud.js';
-import { startIbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
+import { WAIT_FOR_SECRET_EVENTS, describeMissingCredentialsSecret, machineFor } from '../../../sim/kit/index.js';
 import { CLUSTER_ID, CREDENTIALS_SECRET, NAMESPACE, defaultSecrets, ibmSpec } from './fixtures.js';
+import { startIbmScenarioBed } from './scenario-bed.js';
 
 describe('machine-api-provider-ibmcloud on the local control plane and the VPC emulator', function () {
   this.timeout(120_000);
 
   describeMissingCredentialsSecret('ibmcloud', async () => {
-    const emu = await startIbmVpcEmulator({
-      clusterId: CLUSTER_ID,
-      timings: { provisionMs: 20, bootMs: 50, deleteMs: 50, stopMs: 50 },
-    });
+    const { emu, bed, liveInstances, cleanup } = await startIbmScenarioBed(WAIT_FOR_SECRET_EVENTS);
     const credentials = defaultSecrets(emu.apiKey).find((s) => s.metadata.name === CREDENTIALS_SECRET)!;
-    const bed = await startProviderTestBed({
-      namespace: NAMESPACE,
-      secrets: defaultSecrets(emu.apiKey),
-      instanceView: emu.instanceView(),
-      wire: (mgr, client) => ({
-        ...wireIbmCloudProvider(mgr, client, {
-          nodeLink: true,
-          endpoints: {
-            vpc: emu.endpoint,
-            iam: emu.iamEndpoint,
-            resourceManager: emu.resourceManagerEndpoint,
-            globalTagging: emu.globalTaggingEndpoint,
-          },
-          retry: { retries: 2, minTimeoutMs: 2, maxTimeoutMs: 20 },
-          batchWindowMs: 2,
-          maxConcurrentReconciles: 5,
-          machineController: WAIT_FOR_SECRET_EVENTS,
-          actuator: { requeueAfterMs: 200 },
-        }),
-        close: () => {},
-      }),
-    });
     return {
       bed,
       namespace: NAMESPACE,
@@ -56,12 +25,8 @@ describe('machine-api-provider-ibmcloud on the local control plane and the VPC e
         metadata: { namespace: NAMESPACE, name },
         data: { ...credentials.data },
       }),
-      liveInstances: (m: Machine) =>
-        emu.instances().filter((i) => i.name === m.metadata.name && i.status !== 'deleting').length,
-      cleanup: async () => {
-        await bed.stop();
-        await emu.stop();
-      },
+      liveInstances,
+      cleanup,
     };
   });
 });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { OutboundHttp, RealClock } from '../../../lib/index.js';
-import { generateServingCert } from '../../../lib/envtest/tls-cert.js';
-import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
-import { IAM_TOKEN_ACTION } from '../../../providers/ibmcloud/emulator/routes.js';
+import { generateServingCert } from '../../../sim/apiserver/tls-cert.js';
+import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
+import { IAM_TOKEN_ACTION } from '../../../sim/ibmcloud/routes.js';
 import { IbmClientFactory } from '../../../providers/ibmcloud/index.js';
 import {
   startConnectProxy,

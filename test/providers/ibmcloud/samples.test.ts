@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { labelSelectorMatches, type KubeObject, type LabelSelector, type Secret } from '../../../lib/index.js';
 import { readSamples } from '../../../cmd/local/samples.js';
 import { localProviders } from '../../../cmd/local/providers.js';
-import { DEFAULT_API_KEY, defaultWorld } from '../../../providers/ibmcloud/emulator/index.js';
+import { DEFAULT_API_KEY, defaultWorld } from '../../../sim/ibmcloud/index.js';
 import { decodeProviderSpec, networkResourceGroupOf } from '../../../providers/ibmcloud/provider-spec.js';
 import { repo } from '../../manifests/manifest-files.js';
 

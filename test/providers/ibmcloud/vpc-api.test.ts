@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { NoAuthAuthenticator } from 'ibm-cloud-sdk-core';
 import type { FakeClock } from '../../../lib/base/fake-clock.js';
-import { IAM_TOKEN_ACTION, VIEW_LIST, type IbmVpcEmulator } from '../../../providers/ibmcloud/emulator/index.js';
+import { IAM_TOKEN_ACTION, VIEW_LIST, type IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import {
   createVpcClient,
   normalizeVpcServiceUrl,

@@ -11,10 +11,10 @@ import {
   CapacityFallbackReason,
   launchOrder,
 } from '../../../../lib/machine/cloud-actuator/index.js';
-import { InsufficientCapacityError } from '../../../../lib/machine/errors.js';
+import { InsufficientCapacityError } from '../../../../lib/apis/errors.js';
 import { MachineMetrics } from '../../../../lib/machine/metrics.js';
-import { conformanceContext, RecordingEventRecorder } from '../../../../lib/testing/conformance.js';
-import { ExampleActuator, ExampleCloud } from '../../../../lib/testing/example-provider/index.js';
+import { conformanceContext, RecordingEventRecorder } from '../../../../sim/kit/conformance.js';
+import { ExampleActuator, ExampleCloud } from '../../../../examples/example-provider/src/index.js';
 import { Registry } from 'prom-client';
 
 let seq = 0;

@@ -4,13 +4,13 @@ import { MachineClusterIDLabel } from '../../../../lib/apis/constants.js';
 import type { Machine } from '../../../../lib/apis/machine-types.js';
 import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import { DEFAULT_VISIBILITY_WINDOW_MS } from '../../../../lib/cloud/delete-guard.js';
-import { RequeueAfterError, isInvalidMachineConfiguration, requeueAfterOf } from '../../../../lib/machine/errors.js';
+import { RequeueAfterError, isInvalidMachineConfiguration, requeueAfterOf } from '../../../../lib/apis/errors.js';
 import { withCloudCallContext } from '../../../../lib/cloud/call-context.js';
 import { CloudRateLimitedError } from '../../../../lib/cloud/deferred-turns.js';
 import { RegionalRateLimiter } from '../../../../lib/cloud/rate-limiter.js';
-import { conformanceContext, RecordingEventRecorder } from '../../../../lib/testing/conformance.js';
-import { echoContext } from '../../../../lib/testing/echo-context.js';
-import { ExampleActuator, ExampleCloud } from '../../../../lib/testing/example-provider/index.js';
+import { conformanceContext, RecordingEventRecorder } from '../../../../sim/kit/conformance.js';
+import { echoContext } from '../../../../sim/kit/echo-context.js';
+import { ExampleActuator, ExampleCloud } from '../../../../examples/example-provider/src/index.js';
 
 let seq = 0;
 const machine = (value: Record<string, unknown> = {}): Machine => ({

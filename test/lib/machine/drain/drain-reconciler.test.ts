@@ -7,13 +7,14 @@ import {
 } from '../../../../lib/apis/constants.js';
 import type { Node, Pod } from '../../../../lib/apis/core.js';
 import type { Condition, Machine } from '../../../../lib/apis/machine-types.js';
+import { ApiError } from '../../../../lib/client/errors.js';
 import { DaemonSets, Machines, Nodes, Pods } from '../../../../lib/client/resources.js';
 import { DrainReconciler } from '../../../../lib/machine/drain/drain-reconciler.js';
 import { NodeDrainer, type DrainOptions } from '../../../../lib/machine/drain/node-drainer.js';
 import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import type { Result } from '../../../../lib/runtime/types.js';
-import { messageOf } from '../../../../lib/machine/errors.js';
-import { ListEvents, machine, NS, quietLog, rctx } from '../fixtures.js';
+import { messageOf } from '../../../../lib/apis/errors.js';
+import { ListEvents, machine, NS, quietLog, rctx, recordingLog } from '../fixtures.js';
 import { MemoryInformer, MemoryKubeClient, serverError, tooManyRequests } from '../memory-kube.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -35,9 +36,9 @@ function drainEnv(drainOpts: DrainOptions = {}) {
     retryMaxMs: 1_000_000,
   });
   /** Runs one reconcile, moving the fake clock on while it sleeps (eviction backoff, pod polling). */
-  const reconcile = async (name = 'm1'): Promise<Result | void> => {
+  const reconcile = async (name = 'm1', log = quietLog): Promise<Result | void> => {
     let done = false;
-    const settled = reconciler.reconcile({ namespace: NS, name }, rctx()).then(
+    const settled = reconciler.reconcile({ namespace: NS, name }, { ...rctx(), log }).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
     );
@@ -233,6 +234,24 @@ describe('machine drain controller', () => {
     await env.reconcile();
     expect(env.events.reasons()).to.deep.equal(['DrainProceeds', 'DrainSucceeded']);
     expect(drained(env.get())).to.include({ status: 'True' });
+  });
+
+  it('ends quietly when the Machine goes before its Drained condition, or a drain failure, is written (the end of a normal deletion)', async () => {
+    for (const cordon of ['succeeds', 'fails']) {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env);
+      env.client.beforeWrite = (_verb, plural) => {
+        if (plural === 'nodes' && cordon === 'fails') throw serverError('cordon refused');
+        if (plural === 'machines') throw new ApiError(404, { kind: 'Status', status: 'Failure', code: 404 });
+      };
+      const { log, lines } = recordingLog();
+      expect(await env.reconcile('m1', log), cordon).to.deep.equal({});
+      expect(
+        lines.filter((l) => l.level === 'error' || l.level === 'warn'),
+        cordon,
+      ).to.deep.equal([]);
+    }
   });
 
   it('backs off between evictions a PodDisruptionBudget refuses, then persists Drained=False/DrainError', async () => {

@@ -1,5 +1,0 @@
-export type { JSONSchemaProps, FieldCause, FieldCauseType } from './types.js';
-export { applySchema } from './apply.js';
-export { prune, pruneNonNullableNullsWithoutDefaults } from './prune.js';
-export { applyDefaults } from './defaults.js';
-export { validateValue } from './validate.js';
