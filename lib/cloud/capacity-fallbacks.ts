@@ -67,7 +67,10 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  * `entry` merged over `primary` (whose own `fallbacks` is left out): objects merge key by key, anything else is
  * replaced, and a null removes the key (an entry's `spotMarketOptions: null` makes a spot primary on-demand).
  */
-export function mergeFallback(primary: Json, entry: Json): Json {
+export function mergeFallback(
+  primary: Record<string, unknown>,
+  entry: Record<string, unknown>,
+): Record<string, unknown> {
   const merge = (base: Json, over: Json): Json => {
     const out: Json = {};
     for (const [k, v] of Object.entries(base)) setOwn(out, k, v);

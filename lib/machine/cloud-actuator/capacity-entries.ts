@@ -28,7 +28,8 @@ export interface CapacityEntry<S> {
 /** The event reason of a Machine launched on another entry than its first choice. */
 export const CapacityFallbackReason = 'CapacityFallback';
 
-interface Refusal {
+/** One entry's refusal: which entry, what it asked for, and the cloud's typed answer. */
+export interface CapacityRefusal {
   index: number;
   choice: CapacityChoice;
   error: InsufficientCapacityError;
@@ -39,7 +40,7 @@ const entryName = (index: number): string => (index === 0 ? 'primary' : `fallbac
 /** Every entry of a Machine was refused: the message lists each refusal, in the entries' order. */
 export class CapacityEntriesRefusedError extends InsufficientCapacityError {
   override name = 'CapacityEntriesRefusedError';
-  constructor(readonly refusals: readonly Refusal[]) {
+  constructor(readonly refusals: readonly CapacityRefusal[]) {
     const first = refusals[0]!;
     super(first.error.cloudCode, first.error.zone, first.error.instanceType, first.error.detail, {
       cause: first.error,
@@ -78,7 +79,7 @@ export class CapacityFallback {
    * and refuse it later (a GCE zone operation): such a refusal is learnt in a later create, which moves on to the
    * next entry; only when every entry has been refused is that an InsufficientCapacity the window counts.
    */
-  private readonly refused = new Map<string, Map<number, Refusal>>();
+  private readonly refused = new Map<string, Map<number, CapacityRefusal>>();
 
   constructor(private readonly memory: CapacityMemory) {}
 
@@ -90,7 +91,7 @@ export class CapacityFallback {
   ): Promise<void> {
     const { status, machine } = entries[0]!.scope;
     const uid = machine.metadata.uid ?? machine.metadata.name ?? '';
-    const refusals = this.refused.get(uid) ?? new Map<number, Refusal>();
+    const refusals = this.refused.get(uid) ?? new Map<number, CapacityRefusal>();
     this.refused.set(uid, refusals);
     const recorded = recordedEntry(status, entries.length)?.index;
     const order = launchOrder(entries, recorded, (e) => !!this.memory.refusalOf(e.region, e.choice));
@@ -131,7 +132,7 @@ export class CapacityFallback {
     ctx: ActuatorContext,
     index: number,
     choice: CapacityChoice,
-    refusals: readonly Refusal[],
+    refusals: readonly CapacityRefusal[],
   ): void {
     const refused = refusals.map((r) => `${entryName(r.index)} ${capacityChoiceName(r.choice)} (${r.error.cloudCode})`);
     const skipped = index > 0 && refusals.length === 0 ? 'earlier entries skipped: refused recently; ' : '';

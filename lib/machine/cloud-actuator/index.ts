@@ -19,4 +19,5 @@ export {
   launchOrder,
   recordedEntry,
   type CapacityEntry,
+  type CapacityRefusal,
 } from './capacity-entries.js';
