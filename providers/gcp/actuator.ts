@@ -138,6 +138,12 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
 
   protected async createInstance(scope: MachineScope, ctx: ActuatorContext): Promise<void> {
     const operation = await this.inserts.insert(scope, ctx);
+    // With fallbacks, one look at the zone operation: GCE refuses a zone out of the machine type there at once,
+    // and the next entry is then tried in this reconcile rather than a requeue later.
+    if (operation !== undefined && scope.fallbacks.length > 0) {
+      const refused = await this.inserts.refusedAlready(scope, ctx.signal);
+      if (refused) throw refused;
+    }
     // GCE took the insert (or the instance was there already): the name is on record, and the boot is not waited for.
     this.creationSucceeded(scope, CREATED_MESSAGE);
     this.announceCreated(scope.machine, ctx, { instance: scope.instanceName, operation });
