@@ -27,6 +27,7 @@ export {
   type ConditionStatus,
   type ConfigMap,
   type CoreEvent,
+  DrainTimeoutAnnotation,
   type Eviction,
   findError,
   InsufficientCapacityError,
@@ -65,6 +66,7 @@ export {
   type MachineStatus,
   type MachineStatusError,
   type MachineTemplateSpec,
+  MaxInFlightAnnotation,
   messageOf,
   MissingSecretKeyError,
   namespacedKey,
@@ -79,7 +81,10 @@ export {
   parseGoBool,
   PhaseProvisioned,
   type Pod,
+  PodDrainAnnotation,
+  PodDrainOrderAnnotation,
   type ProviderSpec,
+  RemediatedByAnnotation,
   RequeueAfterError,
   requeueAfterOf,
   sameInstance,
@@ -91,6 +96,7 @@ export {
   type UnhealthyCondition,
   updateMachineError,
   type Volume,
+  VolumeDetachTimeoutAnnotation,
 } from './apis/index.js';
 
 // The Kubernetes client and the event recorder.

@@ -139,6 +139,7 @@ export function addMachineController(
       events: mgr.eventRecorder(MachineDrainControllerName),
       retryBaseMs: drainBase,
       retryMaxMs: drainMax,
+      metrics,
     }),
     watches: [{ informer: asSource(machines), enqueue: 'self' }],
     maxConcurrentReconciles: opts.maxConcurrentReconciles,

@@ -34,6 +34,8 @@ export class MachineMetrics {
   readonly capacityFailures: Counter<'namespace' | 'zone' | 'instance_type' | 'code'>;
   readonly capacityRefusals: Counter<'instance_type' | 'zone' | 'market'>;
   readonly capacityFallbacks: Counter<'instance_type' | 'zone' | 'market'>;
+  /** Drains the drain-timeout annotation ended with pods still on the Node. */
+  readonly drainTimeouts: Counter<'namespace'>;
   private readonly failed: Record<InstanceAction, Counter<'name' | 'namespace' | 'reason'>>;
 
   constructor(readonly registry: Registry) {
@@ -88,6 +90,17 @@ export class MachineMetrics {
       'mapi_machine_capacity_fallbacks_total',
       'Machines launched on a fallback entry, by the chosen instance type, zone and market',
     );
+    this.drainTimeouts = getOrCreate(
+      registry,
+      'mapi_machine_drain_timeouts_total',
+      () =>
+        new Counter({
+          name: 'mapi_machine_drain_timeouts_total',
+          help: 'Node drains ended by the machine.openshift.io/drain-timeout annotation with pods still on the Node',
+          labelNames: ['namespace'],
+          registers: [registry],
+        }),
+    );
   }
 
   /** The cloud refused one launch of a Machine that has fallbacks, for want of capacity or quota. */
@@ -98,6 +111,10 @@ export class MachineMetrics {
   /** A Machine was launched on a fallback entry (labelled with the chosen one). */
   recordCapacityFallback(c: CapacityChoiceLabels): void {
     this.capacityFallbacks.inc({ instance_type: c.instanceType, zone: c.zone, market: c.market });
+  }
+
+  recordDrainTimeout(namespace: string): void {
+    this.drainTimeouts.inc({ namespace });
   }
 
   recordCapacityFailure(l: CapacityFailureLabels): void {
@@ -116,7 +133,8 @@ export class MachineMetrics {
 
 // One registry may be shared by several controllers (and by tests creating several managers):
 // registering the same name twice throws in prom-client, so reuse what is there.
-function getOrCreate<M>(registry: Registry, name: string, create: () => M): M {
+/** The metric already registered under `name`, or the one `create` registers. */
+export function getOrCreate<M>(registry: Registry, name: string, create: () => M): M {
   const existing = registry.getSingleMetric(name);
   return existing ? (existing as unknown as M) : create();
 }
