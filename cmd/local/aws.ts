@@ -34,8 +34,8 @@ export const awsLocalProvider: LocalProvider = {
     return {
       endpoint: emu.endpoint,
       region: emu.region,
-      adminRoutes: emu.adminRoutes,
       instanceView: () => emu.instanceView(),
+      adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       metadataEnv: async (providerID) => {

@@ -45,8 +45,8 @@ export const gcpLocalProvider: LocalProvider = {
       endpoint: emu.endpoint,
       region: 'us-central1',
       extraEndpoints: { project: DEFAULT_PROJECT },
-      adminRoutes: emu.adminRoutes,
       instanceView: () => emu.instanceView(),
+      adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       metadataEnv: async (providerID) => {

@@ -50,8 +50,8 @@ export const ibmCloudLocalProvider: LocalProvider = {
       endpoint: emu.endpoint,
       region: emu.region,
       extraEndpoints: { iamEndpoint: emu.iamEndpoint },
-      adminRoutes: emu.adminRoutes,
       instanceView: () => emu.instanceView(),
+      adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       stop: () => emu.stop(),

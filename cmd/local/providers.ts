@@ -38,7 +38,8 @@ export interface LocalCloud {
    * for an instance the emulator does not hold.
    */
   metadataEnv?(providerID: string): Promise<NodeJS.ProcessEnv | undefined>;
-  /** What the emulator's admin endpoint serves (at least GET, POST and DELETE /credentials). */
+  /** What the admin endpoint (endpoints.json cloud.<provider>.admin) lets a user change while it runs: its
+   * credentials (GET, POST and DELETE /credentials), its capacity and its spot interruptions. */
   adminRoutes: readonly AdminRoute[];
   /** Has the cloud announce the reclaim of the spot/preemptible instance behind a providerID (notice first). */
   reclaim?(providerID: string): void;

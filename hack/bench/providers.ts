@@ -46,10 +46,12 @@ export interface BenchCloud {
   /**
    * While set, every launch is refused with the cloud's own capacity or quota answer (EC2
    * InsufficientInstanceCapacity, GCE ZONE_RESOURCE_POOL_EXHAUSTED in the insert operation, VPC over_quota).
+   * setTypeCapacity turns one instance type's capacity off or on in every zone and market (the stock-out scenario).
    */
   refuseLaunches(refused: boolean): void;
   /** While set, the cloud does not know the Secret's key (AuthFailure, 401, BXNIM0415E), as after a revocation. */
   revokeKey(revoked: boolean): void;
+  setTypeCapacity(instanceType: string, available: boolean): void;
   /** Creates the chaos load balancer in the world; undefined when the cloud's provider registers with none. */
   addLoadBalancer(): BenchLoadBalancer | undefined;
   stop(): Promise<void>;
@@ -113,7 +115,6 @@ function viewInstances(view: InstanceView): LiveInstance[] {
       return { instanceId: name, state: i.state, tags: [], machineName: name };
     });
 }
-
 const AWS_CLUSTER = 'bench';
 const AWS_INSTANCE_TYPE = 'm6i.xlarge';
 export const awsBench: BenchProvider = {
@@ -153,6 +154,7 @@ export const awsBench: BenchProvider = {
       refuseLaunches: (refused) => emu.setInsufficientCapacity(AWS_INSTANCE_TYPE, '*', refused),
       revokeKey: (revoked) =>
         revoked ? emu.revokeAccessKey(SECRET_VALUES.accessKeyId) : emu.addAccessKey(benchAccessKey),
+      setTypeCapacity: (type, available) => emu.setInsufficientCapacity(type, '*', !available, '*'),
       addLoadBalancer: () => addAwsLoadBalancer(emu),
       stop: () => emu.stop(),
     };
@@ -234,6 +236,7 @@ export const gcpBench: BenchProvider = {
         revoked
           ? emu.deleteServiceAccountKey(benchServiceAccountKey().private_key_id)
           : emu.addServiceAccountKey(benchServiceAccountKey()),
+      setTypeCapacity: (type, available) => emu.setStockout(type, '*', !available, '*'),
       addLoadBalancer: () => addGcpTargetPool(emu, DEFAULT_PROJECT, GCP_REGION),
       stop: () => emu.stop(),
     };
@@ -332,6 +335,7 @@ export const ibmCloudBench: BenchProvider = {
       refuseLaunches: (refused) => emu.setInstanceQuota(refused ? 0 : undefined),
       revokeKey: (revoked) =>
         revoked ? emu.deleteApiKey(SECRET_VALUES.secretAccessKey) : emu.addApiKey(SECRET_VALUES.secretAccessKey),
+      setTypeCapacity: (type, available) => emu.setCapacity(type, '*', available),
       // The IBM Cloud provider spec has no load-balancer field; the provider registers with none.
       addLoadBalancer: () => undefined,
       stop: () => emu.stop(),

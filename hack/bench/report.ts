@@ -74,6 +74,7 @@ export function evaluateTargets(
   const heap = atLargest.length > 0 ? heapShare(atLargest) : undefined;
   const steady = scenarios.find((s) => s.name.startsWith('steady-state-'));
   const thr = scenarios.find((s) => s.name.startsWith('throttled-scale-up-'));
+  const stock = scenarios.find((s) => s.name.startsWith('stock-out-'));
   return [
     target(`T(${mid})/T(1)`, t1 && tMid ? Math.round((tMid / t1) * 100) / 100 : undefined, 3),
     // At scale: a single machine also pays the one-time look-ups (AMI, subnet, VPC, instance types) that the
@@ -92,6 +93,8 @@ export function evaluateTargets(
     ),
     target('throttled: completion time / floor', metric(thr, 'ratioToFloor'), o.limits.throttledRatio),
     target('throttled: share of throttled replies', metric(thr, 'throttledShare'), o.limits.throttledShare),
+    target('stock-out: time to all Running / without the stock-out', metric(stock, 'ratioToNoStockOut'), 1.2),
+    target('stock-out: launch calls per machine (refused included)', metric(stock, 'mutatingCallsPerMachine'), 2.5),
     target(
       `peak controller RSS at ${L} machines (MB, largest process)`,
       rss ? Math.max(...Object.values(rss)) : undefined,

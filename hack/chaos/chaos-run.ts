@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { MachineHealthChecks, MachineSets, isNotFound, type MachineSet } from '../../lib/index.js';
 import { BENCH_NAMESPACE, startBenchEnvironment, type BenchEnvironment } from '../bench/environment.js';
 import { awsBench, type BenchProvider } from '../bench/providers.js';
+import { withCapacityFallback } from '../bench/stock-out.js';
 import { machineSet } from '../bench/workload.js';
 import { inProcessHost, processHost } from './controller-host.js';
 import { faultName, faults } from './fault-injectors.js';
@@ -123,6 +124,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       const set = machineSet(s, rng.int(1, o.maxReplicas), provider);
       if (s === LB_SET && balancer) addProviderSpecFields(set, balancer.providerSpecFields);
       if (s === ROLLING_SET) set.metadata.annotations = { ...set.metadata.annotations, ...ROLLING_ANNOTATIONS };
+      // The other set falls back to another instance type when its own is refused (capacity-refused).
+      if (s !== LB_SET) withCapacityFallback(set, provider);
       await env.client.create(MachineSets, set);
     }
     await env.client.create(MachineHealthChecks, mhc(provider.clusterId) as never);

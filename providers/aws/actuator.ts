@@ -14,12 +14,14 @@ import {
   MachineCreationCondition,
   type Actuator,
   type ActuatorContext,
+  type CapacityEntry,
   type CloudActuatorOptions,
   type Machine,
 } from '../../lib/index.js';
 import { AwsClientFactory, type AwsClientFactoryOptions } from './aws-clients.js';
 import { releaseHostOfRefusedLaunch } from './dedicated-hosts.js';
 import { classifyEc2Error, describeEc2Error, ec2LaunchFailure, mayHaveLaunched } from './errors.js';
+import { awsCapacityChoice } from './fallbacks.js';
 import { InstanceFinder, instanceEndedError } from './instance-finder.js';
 import { InstanceRecorder } from './instance-recorder.js';
 import { InstanceTeardown } from './instance-teardown.js';
@@ -108,6 +110,15 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
 
   protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {
     return newMachineScope(machine, { ...this.o, client: this.client, clients: this.factory }, signal);
+  }
+
+  protected override capacityEntries(scope: MachineScope): CapacityEntry<MachineScope>[] | undefined {
+    if (scope.fallbacks.length === 0) return undefined;
+    return [scope.spec, ...scope.fallbacks].map((spec) => ({
+      scope: { ...scope, spec },
+      choice: awsCapacityChoice(spec),
+      region: scope.region,
+    }));
   }
 
   protected idOf(instance: Instance): string | undefined {

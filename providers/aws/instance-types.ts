@@ -14,6 +14,7 @@ import {
   type InstanceTypeLookupContext,
   type Logger,
   type MachineSet,
+  smallestAcross,
 } from '../../lib/index.js';
 import type { AwsClientFactory } from './aws-clients.js';
 import { credentialsFingerprint } from './credentials.js';
@@ -66,7 +67,7 @@ export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
   }
 
   async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
-    const { config } = decodeProviderConfig(templateProviderSpecValue(machineSet), {
+    const { config, fallbacks } = decodeProviderConfig(templateProviderSpecValue(machineSet), {
       defaultRegion: this.o.regionOverride ?? this.o.defaultRegion,
     });
     if (!config.credentialsSecret?.name) {
@@ -85,7 +86,7 @@ export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
       () => this.o.clients.get(region, creds.credentials, creds.source).ec2.describeInstanceTypes(),
       ctx.log,
     );
-    return types.get(config.instanceType);
+    return smallestAcross([config, ...fallbacks].map((c) => types.get(c.instanceType)));
   }
 
   private typesFor(

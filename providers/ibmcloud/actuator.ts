@@ -20,10 +20,12 @@ import {
   CloudActuator,
   type Actuator,
   type ActuatorContext,
+  type CapacityEntry,
   type CloudActuatorOptions,
   type Machine,
   type MachineChangeMark,
 } from '../../lib/index.js';
+import { ibmCapacityChoice } from './fallbacks.js';
 import { classifyVpcError, describeVpcError, mayHaveLaunched, vpcDeleteFailure, vpcLaunchFailure } from './errors.js';
 import { IbmClientFactory, type IbmClientFactoryOptions } from './ibm-clients.js';
 import { findForDelete, holderOfName, lookUpInstance } from './instance-lookup.js';
@@ -88,6 +90,15 @@ class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
 
   protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {
     return newMachineScope(machine, { client: this.o.client, clients: this.factory }, signal);
+  }
+
+  protected override capacityEntries(scope: MachineScope): CapacityEntry<MachineScope>[] | undefined {
+    if (scope.fallbacks.length === 0) return undefined;
+    return [scope.spec, ...scope.fallbacks].map((spec) => ({
+      scope: { ...scope, spec },
+      choice: ibmCapacityChoice(spec),
+      region: scope.spec.region,
+    }));
   }
 
   protected idOf(instance: VpcInstance): string | undefined {

@@ -14,6 +14,9 @@ import {
   type CloudEmulatorOptions,
   type OutOfBandLifecycle,
   type StateSnapshotFile,
+  capacityAdminRoutes,
+  type AdminRoute,
+  type CapacityMarket,
 } from '../kit/index.js';
 import { AccessKeyStore, EMULATOR_ACCESS_KEY, type AccessKey } from './access-keys.js';
 import { assignPublicAddress } from './actions/run-instances.js';
@@ -66,11 +69,18 @@ export interface Ec2Emulator
    * spot reason.
    */
   spotInterrupt(id: string): void;
+  /** POST /capacity and /interrupt for the admin endpoint (startAdminServer serves them; capacity-admin-routes.ts). */
+  readonly capacityAdminRoutes: readonly AdminRoute[];
   /**
    * Makes RunInstances of this type fail with InsufficientInstanceCapacity in the zone ("*" = every zone), or
    * with false gives the capacity back. A zone's setting wins over every zone's; p5.48xlarge starts exhausted.
    */
-  setInsufficientCapacity(instanceType: string, zone?: string, insufficient?: boolean): void;
+  setInsufficientCapacity(
+    instanceType: string,
+    zone?: string,
+    insufficient?: boolean,
+    market?: CapacityMarket | '*',
+  ): void;
   /** Limits running+pending on-demand vCPUs (VcpuLimitExceeded beyond); undefined removes the limit. */
   setVcpuLimit(vcpus: number | undefined): void;
   /**
@@ -175,11 +185,17 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
         else st.stop(inst, reason);
       }),
     spotInterrupt: (id) => outOfBand(() => st.announceSpotInterruption(requireInstance(id))),
+    capacityAdminRoutes: capacityAdminRoutes({
+      typeField: 'instanceType',
+      markets: ['on-demand', 'spot'],
+      setCapacity: (type, zone, market, available) => st.capacity.set(type, zone, available, market),
+      interrupt: (id) => outOfBand(() => st.announceSpotInterruption(requireInstance(id))),
+    }),
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
-    setInsufficientCapacity: (instanceType, zone = '*', insufficient = true) =>
-      st.capacity.set(instanceType, zone, !insufficient),
+    setInsufficientCapacity: (instanceType, zone = '*', insufficient = true, market = '*') =>
+      st.capacity.set(instanceType, zone, !insufficient, market),
     setVcpuLimit: (vcpus) => {
       st.vcpuLimit = vcpus;
     },

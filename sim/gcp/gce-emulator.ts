@@ -17,6 +17,9 @@ import {
   type CloudEmulatorOptions,
   type LatencySpec,
   type OutOfBandLifecycle,
+  capacityAdminRoutes,
+  type AdminRoute,
+  type CapacityMarket,
 } from '../kit/index.js';
 import { defaultWorld, DEFAULT_PROJECT } from './default-world.js';
 import { DEFAULT_TIMINGS, GceState, instanceKey, type GceTimings } from './gce-state.js';
@@ -99,12 +102,14 @@ export interface GceEmulator
    * stopped (or deleted, for Spot with instanceTerminationAction DELETE).
    */
   preempt(name: string, where?: InstanceLocation): void;
+  /** POST /capacity and /interrupt for the admin endpoint (startAdminServer serves them; capacity-admin-routes.ts). */
+  readonly capacityAdminRoutes: readonly AdminRoute[];
   /**
    * Makes inserts of this machine type fail in their operation with ZONE_RESOURCE_POOL_EXHAUSTED ("*" = every
    * zone), or with false gives the capacity back. A zone's setting wins over every zone's; a3-highgpu-8g
    * starts stocked out everywhere.
    */
-  setStockout(machineType: string, zone?: string, exhausted?: boolean): void;
+  setStockout(machineType: string, zone?: string, exhausted?: boolean, market?: CapacityMarket | '*'): void;
   /** Sets (or with undefined removes) a region quota limit, e.g. ("us-central1", "CPUS", 24). */
   setQuotaLimit(region: string, metric: string, limit: number | undefined): void;
   setThrottleStatus(status: ThrottleStatus): void;
@@ -237,10 +242,17 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     stopOutOfBand: (name, where) => outOfBand(() => st.stopInstance(require(name, where))),
     startOutOfBand: (name, where) => outOfBand(() => st.startInstance(require(name, where))),
     preempt: (name, where) => outOfBand(() => st.announcePreemption(require(name, where))),
+    capacityAdminRoutes: capacityAdminRoutes({
+      typeField: 'instanceType',
+      markets: ['on-demand', 'spot'],
+      setCapacity: (type, zone, market, available) => st.capacity.setStockout(type, zone, !available, market),
+      interrupt: (name) => outOfBand(() => st.announcePreemption(require(name))),
+    }),
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
-    setStockout: (machineType, zone = '*', exhausted = true) => st.capacity.setStockout(machineType, zone, exhausted),
+    setStockout: (machineType, zone = '*', exhausted = true, market = '*') =>
+      st.capacity.setStockout(machineType, zone, exhausted, market),
     setQuotaLimit: (region, metric, limit) => {
       const r = st.world.regions.find((x) => x.name === region);
       if (!r) throw new Error(`no region ${region} in the emulator`);

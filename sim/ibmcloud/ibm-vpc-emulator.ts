@@ -16,6 +16,8 @@ import {
   readBodyOrRefuse,
   runEmulatedCall,
   withUnexpectedFailureReply,
+  capacityAdminRoutes,
+  type AdminRoute,
   type CloudEmulatorHandle,
   type CloudEmulatorOptions,
   type OutOfBandLifecycle,
@@ -72,6 +74,13 @@ export interface IbmVpcEmulator
    * as VPC does when an account quota is reached; instances already there keep running.
    */
   setInstanceQuota(limit: number | undefined): void;
+  /**
+   * Makes creates of this profile fail with 400 insufficient_capacity in the zone ("*" = every zone), or with
+   * true gives the capacity back. A zone's setting wins over every zone's.
+   */
+  setCapacity(profile: string, zone: string, available: boolean): void;
+  /** POST /capacity for the admin endpoint (VPC has no spot market, so no /interrupt; capacity-admin-routes.ts). */
+  readonly capacityAdminRoutes: readonly AdminRoute[];
   /** Invalidates every token issued so far: the next calls get 401 until the client fetches a new token. */
   revokeTokens(): void;
   /** The IAM token service accepts this API key from now on. */
@@ -310,6 +319,12 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
         throw new RangeError(`setInstanceQuota: limit must be a whole number >= 0, got ${limit}`);
       st.instanceQuota = limit;
     },
+    setCapacity: (profile, zone, available) => st.capacity.set(profile, zone, available),
+    capacityAdminRoutes: capacityAdminRoutes({
+      typeField: 'profile',
+      markets: [],
+      setCapacity: (profile, zone, _market, available) => st.capacity.set(profile, zone, available),
+    }),
     advance: () => st.advance(),
     stop: emulatorStopper({ server, state: st, snapshot: file }),
   };

@@ -12,3 +12,4 @@ export * from './oversize-user-data-scenario.js';
 export * from './refused-credentials-scenario.js';
 export * from './capacity-scenario.js';
 export { echoContext } from './echo-context.js';
+export * from './capacity-fallback-scenario.js';

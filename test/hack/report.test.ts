@@ -45,6 +45,19 @@ describe('bench targets', () => {
     expect(find(full, 'peak controller RSS at 2000')).to.include({ value: 320, limit: 350, met: true });
   });
 
+  it('hold the stock-out to 1.2× the time without it and 2.5 launch calls per machine', () => {
+    const stock = (ratioToNoStockOut: number, mutatingCallsPerMachine: number) => [
+      ...run(50),
+      { name: 'stock-out-50', provider: 'aws', metrics: { ratioToNoStockOut, mutatingCallsPerMachine } },
+    ];
+    const met = evaluateTargets(stock(1.05, 1.3), { largest: 50, limits: QUICK.limits });
+    expect(find(met, 'stock-out: time')).to.include({ value: 1.05, limit: 1.2, met: true });
+    expect(find(met, 'stock-out: launch calls')).to.include({ value: 1.3, limit: 2.5, met: true });
+    const missed = evaluateTargets(stock(1.5, 3), { largest: 50, limits: QUICK.limits });
+    expect(find(missed, 'stock-out: time')?.met).to.equal(false);
+    expect(find(missed, 'stock-out: launch calls')?.met).to.equal(false);
+  });
+
   it('want scale-down-1 within 3 s', () => {
     expect(find(evaluateTargets(run(50), { largest: 50, limits: QUICK.limits }), 'scale-down-1')).to.include({
       value: 2.5,

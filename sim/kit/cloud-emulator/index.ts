@@ -21,3 +21,4 @@ export * from './transition-scheduler.js';
 export * from './visibility-tracker.js';
 export * from './instance-metadata-listeners.js';
 export * from './capacity-table.js';
+export * from './capacity-admin-routes.js';
