@@ -4,6 +4,7 @@
 // Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/nodelink/nodelink_controller.go
 import type { Node } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
+import type { KubeObject } from '../apis/meta.js';
 import { isNotFound } from '../client/errors.js';
 import type { JsonPatchOperation, KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
@@ -121,6 +122,12 @@ export function findNodeForMachine(
   return single(candidates, 'node', `InternalIP ${ip}`);
 }
 
+/** How soon a reconcile handed a copy older than NodeLink's own last write looks again. */
+export const StaleCopyRequeueMs = 100;
+
+const writtenKey = (machine: KubeObject): string =>
+  `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`;
+
 export interface NodeLinkDeps {
   client: KubeClient;
   nodes: Informer<Node>;
@@ -135,6 +142,15 @@ export class NodeLinkReconciler implements Reconciler {
 
   constructor(private readonly d: NodeLinkDeps) {}
 
+  /**
+   * Whether this Node or Machine is exactly what NodeLink's own last write of it returned: its watch event brings
+   * nothing NodeLink did not already act on, so the watch drops it.
+   */
+  isOwnEcho(obj: KubeObject, old: KubeObject): boolean {
+    const key = obj.metadata.namespace ? writtenKey(obj) : `node/${obj.metadata.name ?? ''}`;
+    return this.written.isOwnWrite(key, obj.metadata.resourceVersion, old.metadata.resourceVersion);
+  }
+
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const node = this.d.nodes.get({ name: req.name });
     if (!node) {
@@ -147,13 +163,14 @@ export class NodeLinkReconciler implements Reconciler {
       ctx.log.debug('no machine found for node', { node: req.name }, 2);
       return;
     }
-    // A copy from before our own last write: the watch event of that write brings this node back.
-    const machineKey = `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`;
+    // A copy from before our own last write: look again once the watch has brought that write (its echo enqueues
+    // nothing, so the look is asked for here).
+    const machineKey = writtenKey(machine);
     if (
       this.written.isStale(`node/${req.name}`, node.metadata.resourceVersion) ||
       this.written.isStale(machineKey, machine.metadata.resourceVersion)
     )
-      return;
+      return { requeueAfterMs: StaleCopyRequeueMs };
     if (node.metadata.deletionTimestamp) {
       this.readiness.delete(req.name);
       return;
@@ -181,12 +198,14 @@ export class NodeLinkReconciler implements Reconciler {
       { labels: node.metadata.labels ?? {}, annotations: node.metadata.annotations ?? {} },
       { labels: want.metadata.labels ?? {}, annotations: want.metadata.annotations ?? {} },
     );
-    if (meta)
-      this.written.record(
-        `node/${key.name}`,
-        (await this.d.client.patch(Nodes, key, { type: 'merge', body: { metadata: meta } }, { signal })).metadata
-          .resourceVersion,
-      );
+    // Each write is recorded with the version it was made from, so that its echo alone is known as ours.
+    let base = node.metadata.resourceVersion;
+    if (meta) {
+      const rv = (await this.d.client.patch(Nodes, key, { type: 'merge', body: { metadata: meta } }, { signal }))
+        .metadata.resourceVersion;
+      this.written.record(`node/${key.name}`, rv, base);
+      base = rv;
+    }
 
     const before = node.spec?.taints;
     const after = want.spec?.taints ?? [];
@@ -214,7 +233,7 @@ export class NodeLinkReconciler implements Reconciler {
             { type: 'merge', body: { spec: { taints: after } } },
             { signal, resourceVersion: node.metadata.resourceVersion },
           );
-    this.written.record(`node/${key.name}`, written.metadata.resourceVersion);
+    this.written.record(`node/${key.name}`, written.metadata.resourceVersion, base);
   }
 
   private async updateNodeRef(machine: Machine, node: Node, signal: AbortSignal): Promise<void> {
@@ -249,10 +268,7 @@ export class NodeLinkReconciler implements Reconciler {
       },
       { subresource: 'status', signal },
     );
-    this.written.record(
-      `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`,
-      written.metadata.resourceVersion,
-    );
+    this.written.record(writtenKey(machine), written.metadata.resourceVersion, machine.metadata.resourceVersion);
     this.readiness.set(name, ready);
   }
 }
