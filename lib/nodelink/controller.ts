@@ -42,17 +42,17 @@ export function addNodeLinkController(mgr: ControllerManager, opts: NodeLinkCont
   };
 
   const reconciler = new NodeLinkReconciler({ client: mgr.client, nodes, machines, clock: mgr.clock });
-  const ownEcho = (obj: KubeObject, old: KubeObject): boolean => reconciler.isOwnEcho(obj, old);
+  const settled = (obj: KubeObject, old: KubeObject): boolean => reconciler.isSettled(obj, old);
   mgr.addController({
     name: NodeLinkControllerName,
     reconciler,
     watches: [
-      { informer: nodes as unknown as Informer<KubeObject>, enqueue: 'self', predicate: nodeWatchPredicate(ownEcho) },
+      { informer: nodes as unknown as Informer<KubeObject>, enqueue: 'self', predicate: nodeWatchPredicate(settled) },
       {
         informer: machines as unknown as Informer<KubeObject>,
         enqueue: 'map',
         map: mapMachine,
-        predicate: machineWatchPredicate(ownEcho),
+        predicate: machineWatchPredicate(settled),
       },
     ],
     maxConcurrentReconciles: opts.maxConcurrentReconciles,

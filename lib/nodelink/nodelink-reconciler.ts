@@ -14,6 +14,7 @@ import type { Informer, ReconcileContext, Reconciler, Request, Result } from '..
 import { createMergePatch, deepEqual } from '../machine/merge-patch.js';
 import { desiredNode } from './node-metadata.js';
 import { normalizeProviderID } from '../apis/provider-id.js';
+import { internalIPs, machineView, nodeView } from './nodelink-views.js';
 
 export const NodeProviderIDIndex = 'nodelink.nodeProviderID';
 export const NodeInternalIPIndex = 'nodelink.nodeInternalIP';
@@ -24,8 +25,7 @@ export class AmbiguousMatchError extends Error {
   override readonly name = 'AmbiguousMatchError';
 }
 
-export const internalIPs = (addresses: Array<{ type: string; address: string }> | undefined): string[] =>
-  (addresses ?? []).filter((a) => a.type === 'InternalIP' && a.address).map((a) => a.address);
+export { internalIPs };
 
 export function indexNodes(nodes: Informer<Node>): void {
   nodes.addIndex(NodeProviderIDIndex, (n) => {
@@ -125,7 +125,7 @@ export function findNodeForMachine(
 /** How soon a reconcile handed a copy older than NodeLink's own last write looks again. */
 export const StaleCopyRequeueMs = 100;
 
-const writtenKey = (machine: KubeObject): string =>
+const machineKey = (machine: KubeObject): string =>
   `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`;
 
 export interface NodeLinkDeps {
@@ -139,16 +139,24 @@ export class NodeLinkReconciler implements Reconciler {
   /** Last Ready status seen per node: nodeRef/lastUpdated are rewritten when readiness flips. */
   private readonly readiness = new Map<string, boolean>();
   private readonly written = new WrittenVersions();
+  /** What NodeLink last left each Node and Machine as (their views), noted before it writes them. */
+  private readonly settled = new Map<string, unknown[]>();
 
   constructor(private readonly d: NodeLinkDeps) {}
 
   /**
-   * Whether this Node or Machine is exactly what NodeLink's own last write of it returned: its watch event brings
-   * nothing NodeLink did not already act on, so the watch drops it.
+   * Whether an update of this Node or Machine brings only what NodeLink itself left it as: every field NodeLink
+   * reads that the update changed now holds the value NodeLink wrote (the echo of its own write). Such an event
+   * brings nothing to act on, so the watch drops it; anyone else's change to a field it reads still passes.
    */
-  isOwnEcho(obj: KubeObject, old: KubeObject): boolean {
-    const key = obj.metadata.namespace ? writtenKey(obj) : `node/${obj.metadata.name ?? ''}`;
-    return this.written.isOwnWrite(key, obj.metadata.resourceVersion, old.metadata.resourceVersion);
+  isSettled(obj: KubeObject, old: KubeObject): boolean {
+    const [key, view] = obj.metadata.namespace
+      ? [machineKey(obj), (o: KubeObject) => machineView(o)]
+      : [`node/${obj.metadata.name ?? ''}`, (o: KubeObject) => nodeView(o)];
+    const settled = this.settled.get(key);
+    if (settled === undefined) return false;
+    const [before, after] = [view(old), view(obj)];
+    return after.every((v, i) => deepEqual(v, before[i]) || deepEqual(v, settled[i]));
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -156,6 +164,7 @@ export class NodeLinkReconciler implements Reconciler {
     if (!node) {
       this.readiness.delete(req.name);
       this.written.forget(`node/${req.name}`);
+      this.settled.delete(`node/${req.name}`);
       return;
     }
     const machine = findMachineForNode(node, this.d.machines, this.d.nodes);
@@ -165,10 +174,9 @@ export class NodeLinkReconciler implements Reconciler {
     }
     // A copy from before our own last write: look again once the watch has brought that write (its echo enqueues
     // nothing, so the look is asked for here).
-    const machineKey = writtenKey(machine);
     if (
       this.written.isStale(`node/${req.name}`, node.metadata.resourceVersion) ||
-      this.written.isStale(machineKey, machine.metadata.resourceVersion)
+      this.written.isStale(machineKey(machine), machine.metadata.resourceVersion)
     )
       return { requeueAfterMs: StaleCopyRequeueMs };
     if (node.metadata.deletionTimestamp) {
@@ -194,18 +202,17 @@ export class NodeLinkReconciler implements Reconciler {
    */
   private async writeNode(node: Node, want: Node, signal: AbortSignal): Promise<void> {
     const key = { name: node.metadata.name ?? '' };
+    this.settled.set(`node/${key.name}`, nodeView(want));
     const meta = createMergePatch(
       { labels: node.metadata.labels ?? {}, annotations: node.metadata.annotations ?? {} },
       { labels: want.metadata.labels ?? {}, annotations: want.metadata.annotations ?? {} },
     );
-    // Each write is recorded with the version it was made from, so that its echo alone is known as ours.
-    let base = node.metadata.resourceVersion;
-    if (meta) {
-      const rv = (await this.d.client.patch(Nodes, key, { type: 'merge', body: { metadata: meta } }, { signal }))
-        .metadata.resourceVersion;
-      this.written.record(`node/${key.name}`, rv, base);
-      base = rv;
-    }
+    if (meta)
+      this.written.record(
+        `node/${key.name}`,
+        (await this.d.client.patch(Nodes, key, { type: 'merge', body: { metadata: meta } }, { signal })).metadata
+          .resourceVersion,
+      );
 
     const before = node.spec?.taints;
     const after = want.spec?.taints ?? [];
@@ -233,7 +240,7 @@ export class NodeLinkReconciler implements Reconciler {
             { type: 'merge', body: { spec: { taints: after } } },
             { signal, resourceVersion: node.metadata.resourceVersion },
           );
-    this.written.record(`node/${key.name}`, written.metadata.resourceVersion, base);
+    this.written.record(`node/${key.name}`, written.metadata.resourceVersion);
   }
 
   private async updateNodeRef(machine: Machine, node: Node, signal: AbortSignal): Promise<void> {
@@ -242,6 +249,11 @@ export class NodeLinkReconciler implements Reconciler {
     const ref = machine.status?.nodeRef;
     const refCurrent = ref?.kind === 'Node' && ref.name === name && ref.uid === node.metadata.uid;
     const known = this.readiness.get(name);
+    const linked: Machine = {
+      ...machine,
+      status: { ...machine.status, nodeRef: { kind: 'Node', name, uid: node.metadata.uid } },
+    };
+    this.settled.set(machineKey(machine), machineView(linked));
     // Improvement: a replaced node (new name or UID) always gets the reference corrected, and a restart
     // does not rewrite every correct nodeRef; a readiness flip still bumps lastUpdated as the reference does.
     if (refCurrent && (known === undefined || known === ready)) {
@@ -268,7 +280,7 @@ export class NodeLinkReconciler implements Reconciler {
       },
       { subresource: 'status', signal },
     );
-    this.written.record(writtenKey(machine), written.metadata.resourceVersion, machine.metadata.resourceVersion);
+    this.written.record(machineKey(machine), written.metadata.resourceVersion);
     this.readiness.set(name, ready);
   }
 }

@@ -11,30 +11,13 @@ function asInt(rv: string | undefined): bigint | undefined {
 
 export class WrittenVersions {
   private readonly written = new Map<string, bigint>();
-  /** The resourceVersion each last write was made from, when the writer said. */
-  private readonly bases = new Map<string, string>();
 
-  /** Notes the resourceVersion a write of `key` returned, and optionally the one of the copy it was made from. */
-  record(key: string, resourceVersion: string | undefined, basedOn?: string): void {
+  /** Notes the resourceVersion a write of `key` returned. */
+  record(key: string, resourceVersion: string | undefined): void {
     const v = asInt(resourceVersion);
     if (v === undefined) return;
     const prev = this.written.get(key);
-    if (prev === undefined || v > prev) {
-      this.written.set(key, v);
-      if (basedOn !== undefined) this.bases.set(key, basedOn);
-      else this.bases.delete(key);
-    }
-  }
-
-  /**
-   * True when a watch event going from `previous` to `current` is exactly our last write of the key: made from the
-   * copy at `previous` and returning `current`, so it brings nothing but what we wrote. An event that skips over
-   * someone else's write in between (a relist) is not.
-   */
-  isOwnWrite(key: string, current: string | undefined, previous: string | undefined): boolean {
-    const w = this.written.get(key);
-    const v = asInt(current);
-    return w !== undefined && v === w && previous !== undefined && this.bases.get(key) === previous;
+    if (prev === undefined || v > prev) this.written.set(key, v);
   }
 
   /** True when this copy predates our last write of the key; a fresh copy clears the record. */
@@ -44,13 +27,11 @@ export class WrittenVersions {
     const v = asInt(resourceVersion);
     if (v !== undefined && v < w) return true;
     this.written.delete(key);
-    this.bases.delete(key);
     return false;
   }
 
   forget(key: string): void {
     this.written.delete(key);
-    this.bases.delete(key);
   }
 
   get size(): number {
