@@ -27,6 +27,7 @@ export {
   type ConditionStatus,
   type ConfigMap,
   type CoreEvent,
+  DrainTimeoutAnnotation,
   type Eviction,
   findError,
   InsufficientCapacityError,
@@ -64,6 +65,7 @@ export {
   type MachineStatus,
   type MachineStatusError,
   type MachineTemplateSpec,
+  MaxInFlightAnnotation,
   messageOf,
   MissingSecretKeyError,
   namespacedKey,
@@ -78,7 +80,10 @@ export {
   parseGoBool,
   PhaseProvisioned,
   type Pod,
+  PodDrainAnnotation,
+  PodDrainOrderAnnotation,
   type ProviderSpec,
+  RemediatedByAnnotation,
   RequeueAfterError,
   requeueAfterOf,
   sameInstance,
@@ -90,6 +95,7 @@ export {
   type UnhealthyCondition,
   updateMachineError,
   type Volume,
+  VolumeDetachTimeoutAnnotation,
 } from './apis/index.js';
 
 // The Kubernetes client and the event recorder.

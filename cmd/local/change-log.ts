@@ -6,7 +6,8 @@ import type { ClusterSnapshot, EventRow, MachineRow, MachineSetRow } from './clu
 const eventKey = (e: EventRow) => `${e.timeMs}|${e.object}|${e.reason}|${e.count}|${e.message}`;
 
 function setLine(s: MachineSetRow): string {
-  return `machineset ${namespacedKey(s)}: desired ${s.desired}, current ${s.current}, ready ${s.ready}`;
+  const upToDate = s.upToDate === undefined ? '' : `, up to date ${s.upToDate}`;
+  return `machineset ${namespacedKey(s)}: desired ${s.desired}, current ${s.current}, ready ${s.ready}${upToDate}`;
 }
 
 function machineLine(m: MachineRow, before: MachineRow | undefined): string {
@@ -54,7 +55,8 @@ function changes(prev: ClusterSnapshot | undefined, next: ClusterSnapshot): Chan
   const prevSets = new Map(prev?.machineSets.map((s) => [namespacedKey(s), s]));
   for (const s of next.machineSets) {
     const p = prevSets.get(namespacedKey(s));
-    if (!p || p.desired !== s.desired || p.current !== s.current || p.ready !== s.ready) push(setLine(s));
+    if (!p || p.desired !== s.desired || p.current !== s.current || p.ready !== s.ready || p.upToDate !== s.upToDate)
+      push(setLine(s));
     prevSets.delete(namespacedKey(s));
   }
   for (const gone of prevSets.keys()) push(`machineset ${gone}: deleted`);

@@ -1,6 +1,7 @@
 // What the live view and the change log show, read from the API server in three list calls: plain rows,
 // so rendering stays a pure function of them.
-import { Events, Machines, MachineSets, type CoreEvent, type KubeClient } from '../../lib/index.js';
+import { Events, Machines, MachineSets, type Condition, type CoreEvent, type KubeClient } from '../../lib/index.js';
+import { UpToDateCondition } from '../../lib/apis/constants.js';
 
 export interface MachineSetRow {
   namespace: string;
@@ -8,6 +9,8 @@ export interface MachineSetRow {
   desired: number;
   current: number;
   ready: number;
+  /** The UpToDate condition: "yes" when True, else its reason (RollingUpdate, RolloutStalled, ...); unset before the first one. */
+  upToDate?: string;
 }
 
 export interface MachineRow {
@@ -60,6 +63,12 @@ export function eventRow(e: CoreEvent & { eventTime?: string }): EventRow {
   };
 }
 
+function upToDateOf(conditions: Condition[] | undefined): Pick<MachineSetRow, 'upToDate'> {
+  const c = conditions?.find((x) => x.type === UpToDateCondition);
+  if (!c) return {};
+  return { upToDate: c.status === 'True' ? 'yes' : (c.reason ?? c.status) };
+}
+
 export async function readClusterSnapshot(
   client: KubeClient,
   opts: { maxEvents?: number; signal?: AbortSignal } = {},
@@ -77,6 +86,7 @@ export async function readClusterSnapshot(
         desired: s.spec?.replicas ?? 1,
         current: s.status?.replicas ?? 0,
         ready: s.status?.readyReplicas ?? 0,
+        ...upToDateOf(s.status?.conditions),
       }))
       .sort(byName),
     machines: machines.items

@@ -194,6 +194,7 @@ export function renderLiveView(snap: ClusterSnapshot, o: LiveViewOptions): strin
           { title: 'DESIRED', values: snap.machineSets.map((s) => String(s.desired)), align: 'right', min: 7 },
           { title: 'CURRENT', values: snap.machineSets.map((s) => String(s.current)), align: 'right', min: 7 },
           { title: 'READY', values: snap.machineSets.map((s) => String(s.ready)), align: 'right', min: 5 },
+          { title: 'UP-TO-DATE', values: snap.machineSets.map((s) => s.upToDate ?? '-'), min: 10 },
         ],
         width,
       )

@@ -15,9 +15,11 @@ import {
   scanForSecrets,
   type Violation,
 } from './invariants.js';
+import { sampleRemediationsInFlight, type InFlightSampler } from './in-flight-sampler.js';
 import { Prng } from './prng.js';
 import type { StepContext } from './step-context.js';
-import { SETS, workload } from './workload-steps.js';
+import { RolloutMonitor } from './rollout-monitor.js';
+import { DISTURBING_STEPS, ROLLING_ANNOTATIONS, ROLLING_SET, SCALED_DOWN, SETS, workload } from './workload-steps.js';
 
 export interface ChaosOptions {
   seed: number;
@@ -40,6 +42,8 @@ export interface ChaosOptions {
 
 export interface ChaosRunResult {
   seed: number;
+  /** How many times the rolling set's surge and availability bounds were checked as the controller acted. */
+  rolloutChecks: { surge: number; availability: number };
   faultsInjected: Record<string, number>;
   actions: Record<string, number>;
   violations: Violation[];
@@ -54,11 +58,18 @@ function addProviderSpecFields(set: MachineSet, fields: Record<string, unknown>)
   if (ps) ps.value = { ...(ps.value as Record<string, unknown> | undefined), ...fields };
 }
 
+/** The chaos MachineHealthCheck remediates at most this many Machines at a time (an invariant checks it). */
+const MHC_MAX_IN_FLIGHT = 2;
+
 function mhc(clusterId: string) {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineHealthCheck',
-    metadata: { name: 'chaos-a', namespace: BENCH_NAMESPACE },
+    metadata: {
+      name: 'chaos-a',
+      namespace: BENCH_NAMESPACE,
+      annotations: { 'machine.openshift.io/max-in-flight': String(MHC_MAX_IN_FLIGHT) },
+    },
     spec: {
       // Every chaos Machine: NotReady remediation is only ever injected into chaos-a, but a Node that never
       // registers can be any set's.
@@ -102,14 +113,19 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
   // Created before any Machine, as the installer creates the cluster's load balancers.
   const balancer = env.emulator.addLoadBalancer();
   const lb = balancer && { machineSet: LB_SET, balancer };
+  let sampler: InFlightSampler | undefined;
+  const rollout = new RolloutMonitor(env, ROLLING_SET, o.seed);
   try {
     await host.start();
+    rollout.start();
     for (const s of SETS) {
       const set = machineSet(s, rng.int(1, o.maxReplicas), provider);
       if (s === LB_SET && balancer) addProviderSpecFields(set, balancer.providerSpecFields);
+      if (s === ROLLING_SET) set.metadata.annotations = { ...set.metadata.annotations, ...ROLLING_ANNOTATIONS };
       await env.client.create(MachineSets, set);
     }
     await env.client.create(MachineHealthChecks, mhc(provider.clusterId) as never);
+    sampler = sampleRemediationsInFlight(env, { seed: o.seed, mhcName: 'chaos-a', maxInFlight: MHC_MAX_IN_FLIGHT });
 
     const end = Date.now() + o.durationMs;
     while (Date.now() < end) {
@@ -123,8 +139,17 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
           : entry.startsWith('cloud-')
             ? faultName(provider, entry.slice('cloud-'.length))
             : entry;
+      // A fault may touch the rolling set whatever it names; a user's step only when it names that set.
+      const disturbs = (detail?: string) =>
+        DISTURBING_STEPS.has(entry) &&
+        (useFault ||
+          detail === undefined ||
+          (detail.includes(ROLLING_SET) && (entry !== 'scale' || detail.endsWith(SCALED_DOWN))));
+      if (useFault && disturbs()) rollout.disturbed();
       try {
         const detail = await step(ctx);
+        if (disturbs(detail)) rollout.disturbed();
+        if (entry === 'delete-machine' && detail) rollout.deletedByUser(detail);
         if (detail === undefined) continue;
         const tally = useFault ? faultsInjected : actions;
         tally[name] = (tally[name] ?? 0) + 1;
@@ -169,11 +194,20 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
         invariant: `every run converges within ${o.settleTimeoutMs / 1000} s of the faults stopping`,
         detail: `not converged after ${(settledMs / 1000).toFixed(1)} s`,
       });
+    violations.push(...((await sampler?.stop()) ?? []));
+    log(`seed ${o.seed}: at most ${sampler?.worst ?? 0} remediations in flight (max-in-flight ${MHC_MAX_IN_FLIGHT})`);
+    rollout.stop();
+    violations.push(...rollout.violations);
+    log(
+      `seed ${o.seed}: rollout bounds checked ${rollout.checks.surge} (surge) and ${rollout.checks.availability} (availability) times`,
+    );
     violations.push(...checkDeposedLeaders(o.seed, ctx.episodes));
     violations.push(...checkCreateCalls(o.seed, createCalls(env), machinesCreated(env)));
     violations.push(...(await scanForSecrets(o.seed, env, host.logs())));
-    return { seed: o.seed, faultsInjected, actions, violations, settledMs };
+    return { seed: o.seed, faultsInjected, actions, violations, settledMs, rolloutChecks: { ...rollout.checks } };
   } finally {
+    await sampler?.stop();
+    rollout.stop();
     await host.stop();
     await env.stop();
   }

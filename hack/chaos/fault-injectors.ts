@@ -112,6 +112,36 @@ export const faults: Array<readonly [string, number, Step]> = [
     },
   ],
   [
+    // A zone or a network blinks: several instances at once, as the max-in-flight MachineHealthCheck must pace.
+    'out-of-band-termination-many',
+    1,
+    async ({ env, rng, failedAllowed }) => {
+      const running = live(await machines(env)).filter((m) => m.status?.phase === 'Running');
+      const chosen = rng.shuffle(running).slice(0, rng.int(2, 4));
+      const done: string[] = [];
+      for (const m of chosen) {
+        const inst = liveInstances(env.emulator).find(
+          (i) =>
+            machineUidOf(i) === m.metadata.uid || (i.machineName !== undefined && i.machineName === m.metadata.name),
+        );
+        if (!inst) continue;
+        failedAllowed.add(m.metadata.uid ?? '');
+        env.emulator.terminateOutOfBand(inst.instanceId);
+        done.push(`${m.metadata.name ?? ''} ${inst.instanceId}`);
+      }
+      return done.length > 0 ? done.join(', ') : undefined;
+    },
+  ],
+  [
+    'nodes-never-register',
+    1,
+    ({ env, rng }) => {
+      const n = rng.int(2, 4);
+      for (let i = 0; i < n; i++) env.nextNodeNeverRegisters();
+      return Promise.resolve(`next ${n} instances`);
+    },
+  ],
+  [
     'control-plane-restart',
     1,
     async ({ env }) => {

@@ -11,6 +11,9 @@ import {
   type Node,
   type Secret,
 } from '../../lib/index.js';
+import { UpToDateCondition } from '../../lib/apis/constants.js';
+import { isUpToDate, stampOf } from '../../lib/machineset/rollout.js';
+import { readRolloutSettings } from '../../lib/machineset/rollout-settings.js';
 import { BENCH_NAMESPACE, SECRET_VALUES, type BenchEnvironment } from '../bench/environment.js';
 import type { PauseEpisode } from './controller-host.js';
 import type { BenchLoadBalancer, LoadBalancerMembership } from '../bench/load-balancers.js';
@@ -135,6 +138,17 @@ export function checkInvariants(seed: number, w: WorldView, failedAllowed: Reado
         'the MachineSet converged to its replicas',
         `${s.metadata.name ?? ''}: ${have.length} machines, replicas ${want}`,
       );
+    const rolling = readRolloutSettings(s).settings;
+    if (rolling?.strategy === 'RollingUpdate') {
+      const stamp = stampOf(s, rolling);
+      const outdated = have.filter((m) => !isUpToDate(m, stamp));
+      const condition = s.status?.conditions?.find((c) => c.type === UpToDateCondition);
+      if (outdated.length > 0 || condition?.status !== 'True')
+        v(
+          'a RollingUpdate MachineSet converges to every Machine made from its template',
+          `${s.metadata.name ?? ''}: outdated ${outdated.map((m) => m.metadata.name ?? '').join(', ') || 'none'}; UpToDate ${condition?.status ?? 'unset'} ${condition?.message ?? ''}`.trim(),
+        );
+    }
     const notRunning = have.filter(
       (m) =>
         m.status?.phase !== 'Running' && !(m.status?.phase === 'Failed' && failedAllowed.has(m.metadata.uid ?? '')),

@@ -13,6 +13,12 @@ export const MachineRegionLabel = 'machine.openshift.io/region';
 export const MachineAZLabel = 'machine.openshift.io/zone';
 export const MachineInstanceTypeLabel = 'machine.openshift.io/instance-type';
 export const MachineInterruptibleInstanceLabel = 'machine.openshift.io/interruptible-instance';
+/**
+ * On a Machine a MachineSet made: the hash of the template it was made from (see lib/machineset/template-hash.ts).
+ * Our own group's prefix: Cluster API's `machine-template-hash` names a MachineSet inside a MachineDeployment
+ * and sits in its selector, so reusing it would mislead anything that converts these Machines to Cluster API.
+ */
+export const MachineTemplateHashLabel = 'machine.openshift.io/template-hash';
 export const ControlPlaneNodeRoleLabels = [
   'node-role.kubernetes.io/control-plane',
   'node-role.kubernetes.io/master',
@@ -31,6 +37,28 @@ export const ExternalRemediationAnnotation = 'host.metal3.io/external-remediatio
 export const RemediationStrategyAnnotation = 'machine.openshift.io/remediation-strategy';
 export const RemediationStrategyExternalBaremetal = 'external-baremetal';
 export const MirrorPodAnnotation = 'kubernetes.io/config.mirror';
+// Drains that end (our addition; without these annotations a drain behaves as the reference's).
+/** On a Machine (or a MachineSet's template): how long a drain may run before termination goes ahead; a Go duration. */
+export const DrainTimeoutAnnotation = 'machine.openshift.io/drain-timeout';
+/** On a Machine: how long to wait, after the drain, for the Node's volumes to detach; a Go duration, default 10m, 0 skips. */
+export const VolumeDetachTimeoutAnnotation = 'machine.openshift.io/volume-detach-timeout';
+/** On a Pod: `skip` (never evicted, not waited for) or `wait-completed` (never evicted, waited for until it finishes). */
+export const PodDrainAnnotation = 'machine.openshift.io/drain';
+/** On a Pod: an integer (default 0); a drain evicts pods in ascending order, a group only once the previous is gone. */
+export const PodDrainOrderAnnotation = 'machine.openshift.io/drain-order';
+/** On a MachineHealthCheck: how many Machines it remediated may be in flight at once (integer or percentage of targets). */
+export const MaxInFlightAnnotation = 'machine.openshift.io/max-in-flight';
+/** Put on a Machine by the MachineHealthCheck that deletes it, naming that MachineHealthCheck. */
+export const RemediatedByAnnotation = 'machine.openshift.io/remediated-by';
+
+// Rolling replacement of a MachineSet's Machines (opt-in; the operator's CRD prunes unknown spec fields, so the
+// settings are annotations on the MachineSet). The restart annotation is also stamped on each Machine with the
+// value it was made under.
+export const RolloutStrategyAnnotation = 'machine.openshift.io/rollout-strategy';
+export const RolloutMaxSurgeAnnotation = 'machine.openshift.io/rollout-max-surge';
+export const RolloutMaxUnavailableAnnotation = 'machine.openshift.io/rollout-max-unavailable';
+export const RolloutRestartAnnotation = 'machine.openshift.io/rollout-restart';
+export const RolloutPausedAnnotation = 'machine.openshift.io/rollout-paused';
 
 // Scale from zero: the OpenShift keys the provider MachineSet controllers write ...
 export const VCPUAnnotation = 'machine.openshift.io/vCPU';
@@ -75,6 +103,12 @@ export const SecretsAvailableCondition = 'SecretsAvailable';
  * once a create was refused for want of it. While False, its lastTransitionTime is the first refusal.
  */
 export const CapacityAvailableCondition = 'CapacityAvailable';
+/** Set on a Machine while its deletion waits for the Node's volumes to detach (after the drain). */
+export const VolumesDetachedCondition = 'VolumesDetached';
+/** Set on a MachineHealthCheck with max-in-flight: False while unhealthy Machines wait for earlier remediations. */
+export const RemediationInFlightAllowedCondition = 'RemediationInFlightAllowed';
+/** On a MachineSet: whether every Machine it controls was made from its current template. */
+export const UpToDateCondition = 'UpToDate';
 
 // Condition reasons
 export const MachineCreationSucceededReason = 'MachineCreationSucceeded';
@@ -92,8 +126,17 @@ export const ExternalRemediationTemplateNotFoundReason = 'ExternalRemediationTem
 export const ExternalRemediationRequestCreationFailedReason = 'ExternalRemediationRequestCreationFailed';
 export const HookPresentReason = 'HookPresent';
 export const DrainErrorReason = 'DrainError';
+export const DrainTimeoutReason = 'DrainTimeout';
+export const WaitingForVolumeDetachReason = 'WaitingForVolumeDetach';
+export const VolumeDetachTimeoutReason = 'VolumeDetachTimeout';
+export const MaxInFlightReachedReason = 'MaxInFlightReached';
 export const PausedConditionReason = 'AuthoritativeAPINotMachineAPI';
 export const NotPausedConditionReason = 'AuthoritativeAPIMachineAPI';
+export const UpToDateReason = 'AsExpected';
+export const RollingUpdateReason = 'RollingUpdate';
+export const RolloutStalledReason = 'RolloutStalled';
+export const RolloutPausedReason = 'RolloutPaused';
+export const OnDeleteReason = 'OnDelete';
 
 // Instance state written on Failed machines
 export const InstanceStateUnknown = 'Unknown';

@@ -140,6 +140,7 @@ export function addMachineController(
       events: mgr.eventRecorder(MachineDrainControllerName),
       retryBaseMs: drainBase,
       retryMaxMs: drainMax,
+      metrics,
     }),
     watches: [{ informer: asSource(machines), enqueue: 'self', predicate: drainWatchPredicate }],
     maxConcurrentReconciles: opts.maxConcurrentReconciles,

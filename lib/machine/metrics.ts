@@ -25,6 +25,8 @@ export interface CapacityFailureLabels {
 export class MachineMetrics {
   readonly phaseTransitionSeconds: Histogram<'phase'>;
   readonly capacityFailures: Counter<'namespace' | 'zone' | 'instance_type' | 'code'>;
+  /** Drains the drain-timeout annotation ended with pods still on the Node. */
+  readonly drainTimeouts: Counter<'namespace'>;
   private readonly failed: Record<InstanceAction, Counter<'name' | 'namespace' | 'reason'>>;
 
   constructor(readonly registry: Registry) {
@@ -65,6 +67,21 @@ export class MachineMetrics {
           registers: [registry],
         }),
     );
+    this.drainTimeouts = getOrCreate(
+      registry,
+      'mapi_machine_drain_timeouts_total',
+      () =>
+        new Counter({
+          name: 'mapi_machine_drain_timeouts_total',
+          help: 'Node drains ended by the machine.openshift.io/drain-timeout annotation with pods still on the Node',
+          labelNames: ['namespace'],
+          registers: [registry],
+        }),
+    );
+  }
+
+  recordDrainTimeout(namespace: string): void {
+    this.drainTimeouts.inc({ namespace });
   }
 
   recordCapacityFailure(l: CapacityFailureLabels): void {
@@ -83,7 +100,8 @@ export class MachineMetrics {
 
 // One registry may be shared by several controllers (and by tests creating several managers):
 // registering the same name twice throws in prom-client, so reuse what is there.
-function getOrCreate<M>(registry: Registry, name: string, create: () => M): M {
+/** The metric already registered under `name`, or the one `create` registers. */
+export function getOrCreate<M>(registry: Registry, name: string, create: () => M): M {
   const existing = registry.getSingleMetric(name);
   return existing ? (existing as unknown as M) : create();
 }

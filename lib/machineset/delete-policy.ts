@@ -90,8 +90,16 @@ export function machinesToDelete(
 ): Machine[] {
   if (count <= 0) return [];
   if (count >= machines.length) return [...machines];
+  return deletionOrder(machines, policy, random).slice(0, count);
+}
+
+/** Every machine, in the order the policy would delete them: the classes first, then the policy within a class. */
+export function deletionOrder(
+  machines: readonly Machine[],
+  policy: MachineSetDeletePolicy,
+  random: RandomSource,
+): Machine[] {
   // Array.prototype.sort is stable, so shuffling first leaves equal-class machines in random order.
   const ordered = policy === 'Random' ? shuffled(machines, random) : [...machines].sort(byAge(policy === 'Newest'));
-  ordered.sort((a, b) => deletePriority(b) - deletePriority(a));
-  return ordered.slice(0, count);
+  return ordered.sort((a, b) => deletePriority(b) - deletePriority(a));
 }

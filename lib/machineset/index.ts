@@ -11,3 +11,8 @@ export * from './scale-from-zero-controller.js';
 export * from './collector.js';
 export * from './table-instance-type-catalog.js';
 export * from './migration-gate.js';
+export * from './rollout-settings.js';
+export * from './rollout-planner.js';
+export * from './template-hash.js';
+export * from './rollout-condition.js';
+export { isUpToDate, stampOf, type TemplateStamp } from './rollout.js';

@@ -12,7 +12,10 @@
 //  - a machine we control whose labels stop matching is released (our ownerReference removed);
 //  - an invalid MachineSet gets status.errorReason InvalidConfiguration and errorMessage, and is not
 //    retried until it changes;
-//  - node readiness comes from the informer cache and a Node watch, not one GET per machine per pass.
+//  - node readiness comes from the informer cache and a Node watch, not one GET per machine per pass;
+//  - opt-in (annotations), it replaces Machines made from an older template itself, within max surge and max
+//    unavailable, and says how far it is in an UpToDate condition (see rollout.ts and rollout-planner.ts).
+import type { Registry } from 'prom-client';
 import type { Node } from '../apis/core.js';
 import { selectorFromLabelSelector } from '../apis/label-selector.js';
 import {
@@ -35,6 +38,9 @@ import { requestFromKey, requestKey } from '../runtime/request-key.js';
 import { migrationDecision } from './migration-gate.js';
 import type { RandomSource } from './random.js';
 import { ReplicaSync } from './replica-sync.js';
+import { MachineSetRollout, stampOf } from './rollout.js';
+import { rolloutMetricsFor } from './rollout-metrics.js';
+import { readRolloutSettings } from './rollout-settings.js';
 import { calculateStatus, minReadyRequeueMs, statusNeedsUpdate, statusPatch } from './status.js';
 import { MachineSetValidationError, validateMachineSet } from './validation.js';
 
@@ -77,6 +83,7 @@ function ownerKeyOf(m: KubeObject): string | undefined {
 class MachineSetReconciler implements Reconciler {
   private readonly claims: MachineClaims;
   private readonly replicas: ReplicaSync;
+  private readonly rollout: MachineSetRollout;
 
   constructor(
     private readonly client: KubeClient,
@@ -86,12 +93,14 @@ class MachineSetReconciler implements Reconciler {
     private readonly events: EventRecorder,
     private readonly expectations: MachineSetExpectations,
     private readonly now: () => number,
-    burst: number,
+    private readonly burst: number,
     random: RandomSource,
     private readonly migrationEnabled: boolean,
+    metrics: Registry,
   ) {
     this.claims = new MachineClaims(client, machines);
     this.replicas = new ReplicaSync(client, machines, events, expectations, burst, random);
+    this.rollout = new MachineSetRollout(client, machines, nodes, events, rolloutMetricsFor(metrics), now, random);
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -99,6 +108,7 @@ class MachineSetReconciler implements Reconciler {
     const ms = this.machineSets.get(req);
     if (!ms) {
       this.expectations.delete(key);
+      this.rollout.forget({ metadata: { namespace: req.namespace, name: req.name } }, key);
       return;
     }
     // Foreground deletion: the garbage collector removes the machines.
@@ -145,13 +155,21 @@ class MachineSetReconciler implements Reconciler {
     }
     const selector = selectorFromLabelSelector(ms.spec!.selector);
 
-    const owned = await this.claims.claim(ms, selector, ctx);
+    const settings = readRolloutSettings(ms).settings!;
+    const stamp = stampOf(ms, settings);
+    const owned = await this.rollout.adoptUnlabelled(await this.claims.claim(ms, selector, ctx), stamp, ctx);
+    const pass = this.rollout.plan(ms, settings, stamp, owned);
 
     let syncErr: Error | undefined;
     let requeueAfterMs: number | undefined;
     if (this.expectations.satisfied(key)) {
       try {
-        requeueAfterMs = await this.replicas.sync(ms, key, owned, ctx);
+        if (pass.rolling) {
+          this.rollout.announce(ms, pass, this.burst);
+          requeueAfterMs = await this.replicas.apply(ms, key, pass.plan.create, pass.victims, stamp, ctx);
+        } else {
+          requeueAfterMs = await this.replicas.sync(ms, key, owned, stamp, ctx);
+        }
       } catch (err) {
         syncErr = err as Error;
       }
@@ -161,7 +179,7 @@ class MachineSetReconciler implements Reconciler {
     }
 
     const status = calculateStatus(ms, owned, (name) => this.nodes.get({ name }), this.now());
-    status.conditions = conditions;
+    status.conditions = this.rollout.record(ms, key, pass, conditions);
     delete status.errorReason;
     delete status.errorMessage;
     try {
@@ -176,7 +194,7 @@ class MachineSetReconciler implements Reconciler {
       throw this.reconcileError(ms, new Error(`failed to sync machines: ${syncErr.message}`, { cause: syncErr }));
 
     const minReady = minReadyRequeueMs(ms, status);
-    const waits = [requeueAfterMs, minReady].filter((v): v is number => v !== undefined);
+    const waits = [requeueAfterMs, minReady, pass.requeueAfterMs].filter((v): v is number => v !== undefined);
     return waits.length > 0 ? { requeueAfterMs: Math.min(...waits) } : {};
   }
 
@@ -260,6 +278,7 @@ export function addMachineSetController(
     burst,
     opts.random ?? Math.random,
     opts.featureGates?.[MachineAPIMigrationGate] === true,
+    mgr.metrics,
   );
 
   /** An orphan's matching MachineSets (the reference's MachineToMachineSets). */

@@ -13,9 +13,13 @@ import { machineSetControllerRef } from './controller-ref.js';
 import { machinesToDelete, resolveDeletePolicy } from './delete-policy.js';
 import type { MachineSetExpectations } from './expectations.js';
 import type { RandomSource } from './random.js';
+import { applyStamp, type TemplateStamp } from './rollout.js';
 
-/** A new Machine from the MachineSet's template, controlled by the MachineSet; the server names it. */
-function newMachineFor(ms: MachineSet): Machine {
+/**
+ * A new Machine from the MachineSet's template, controlled by the MachineSet and stamped with the template it was
+ * made from; the server names it.
+ */
+function newMachineFor(ms: MachineSet, stamp: TemplateStamp): Machine {
   const template = ms.spec?.template ?? {};
   const metadata: Machine['metadata'] = {
     generateName: `${ms.metadata.name ?? ''}-`,
@@ -24,6 +28,7 @@ function newMachineFor(ms: MachineSet): Machine {
   };
   if (template.metadata?.labels) metadata.labels = { ...template.metadata.labels };
   if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
+  applyStamp(metadata, stamp);
   return {
     apiVersion: MACHINE_API_GROUP_VERSION,
     kind: 'Machine',
@@ -47,14 +52,20 @@ export class ReplicaSync {
    * (and satisfy its expectations); the returned delay is only the fallback should they never arrive.
    * Undefined when the count is already right.
    */
-  async sync(ms: MachineSet, key: string, owned: Machine[], ctx: ReconcileContext): Promise<number | undefined> {
+  async sync(
+    ms: MachineSet,
+    key: string,
+    owned: Machine[],
+    stamp: TemplateStamp,
+    ctx: ReconcileContext,
+  ): Promise<number | undefined> {
     const replicas = ms.spec!.replicas!;
     const diff = owned.length - replicas;
     if (diff < 0) {
       const n = Math.min(-diff, this.burst);
       ctx.log.info('too few replicas, creating machines', { replicas, current: owned.length, creating: n });
       try {
-        await this.createMachines(ms, key, n, ctx);
+        await this.createMachines(ms, key, n, stamp, ctx);
       } finally {
         this.expectations.writesDone(key);
       }
@@ -79,7 +90,47 @@ export class ReplicaSync {
     return undefined;
   }
 
-  private async createMachines(ms: MachineSet, key: string, count: number, ctx: ReconcileContext): Promise<void> {
+  /**
+   * A rollout's step: deletes `victims` and creates `create` Machines from the current template, each bounded by
+   * `burst`. The deletions go first, so a failing create cannot hold back the Machines the plan let go.
+   */
+  async apply(
+    ms: MachineSet,
+    key: string,
+    create: number,
+    victims: Machine[],
+    stamp: TemplateStamp,
+    ctx: ReconcileContext,
+  ): Promise<number | undefined> {
+    const deleting = victims.slice(0, this.burst);
+    const creating = Math.min(create, this.burst);
+    if (deleting.length === 0 && creating === 0) return undefined;
+    ctx.log.info('rolling update', {
+      replicas: ms.spec!.replicas,
+      deleting: deleting.map((m) => m.metadata.name),
+      creating,
+      templateHash: stamp.hash,
+    });
+    let firstError: Error | undefined;
+    try {
+      if (deleting.length > 0)
+        await this.deleteMachines(ms, key, deleting, ctx).catch((err: Error) => (firstError = err));
+      if (creating > 0)
+        await this.createMachines(ms, key, creating, stamp, ctx).catch((err: Error) => (firstError ??= err));
+    } finally {
+      this.expectations.writesDone(key);
+    }
+    if (firstError) throw firstError;
+    return this.expectations.expiresInMs(key);
+  }
+
+  private async createMachines(
+    ms: MachineSet,
+    key: string,
+    count: number,
+    stamp: TemplateStamp,
+    ctx: ReconcileContext,
+  ): Promise<void> {
     this.expectations.expectCreations(key, count);
     const failures: string[] = [];
     let remaining = count;
@@ -88,7 +139,9 @@ export class ReplicaSync {
       const size = Math.min(batch, remaining);
       remaining -= size;
       const results = await Promise.allSettled(
-        Array.from({ length: size }, () => this.client.create(Machines, newMachineFor(ms), { signal: ctx.signal })),
+        Array.from({ length: size }, () =>
+          this.client.create(Machines, newMachineFor(ms, stamp), { signal: ctx.signal }),
+        ),
       );
       for (const r of results) {
         if (r.status === 'fulfilled') {

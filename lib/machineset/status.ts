@@ -112,3 +112,34 @@ export function minReadyRequeueMs(ms: MachineSet, status: MachineSetStatus): num
     return minReady * 1000;
   return undefined;
 }
+
+/**
+ * Available for a rollout: phase Running with a Ready Node for minReadySeconds (the availableReplicas count
+ * above leaves the phase out, as the reference does).
+ */
+export function machineAvailable(m: Machine, nodeOf: NodeLookup, minReadySeconds: number, now: number): boolean {
+  if (m.status?.phase !== 'Running' || !m.status.nodeRef?.name) return false;
+  const cond = readyCondition(nodeOf(m.status.nodeRef.name));
+  return cond?.status === 'True' && isAvailable(cond, minReadySeconds, now);
+}
+
+/** Milliseconds until the first of these Machines whose Node is Ready becomes available; undefined when none will. */
+export function nextAvailableInMs(
+  machines: readonly Machine[],
+  nodeOf: NodeLookup,
+  minReadySeconds: number,
+  now: number,
+): number | undefined {
+  if (minReadySeconds <= 0) return undefined;
+  let next: number | undefined;
+  for (const m of machines) {
+    const name = m.status?.nodeRef?.name;
+    const cond = name ? readyCondition(nodeOf(name)) : undefined;
+    if (cond?.status !== 'True' || isAvailable(cond, minReadySeconds, now)) continue;
+    const since = cond.lastTransitionTime ? Date.parse(cond.lastTransitionTime) : NaN;
+    if (Number.isNaN(since)) continue;
+    const wait = Math.max(1, since + minReadySeconds * 1000 - now + 1);
+    next = next === undefined ? wait : Math.min(next, wait);
+  }
+  return next;
+}

@@ -1,9 +1,10 @@
 // What makes a MachineSet unusable: the reference's validateMachineset (a valid, non-empty selector that matches
 // the template's labels), plus the delete policy and replicas, which the reference only noticed when it scaled
-// down.
+// down, and the rollout annotations (which the webhook refuses too, but webhooks can be bypassed).
 import { selectorFromLabelSelector } from '../apis/label-selector.js';
 import type { MachineSet } from '../apis/machine-types.js';
 import { resolveDeletePolicy } from './delete-policy.js';
+import { readRolloutSettings } from './rollout-settings.js';
 
 export interface MachineSetFieldError {
   /** The field path, as kube-apiserver prints it: "spec.selector". */
@@ -62,6 +63,7 @@ export function validateMachineSet(ms: MachineSet): MachineSetFieldError[] {
   } catch (err) {
     errors.push({ field: 'spec.deletePolicy', value: ms.spec?.deletePolicy, detail: (err as Error).message });
   }
+  errors.push(...readRolloutSettings(ms).errors);
   return errors;
 }
 

@@ -4,8 +4,8 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { hasKubectl, kubectlOutput } from './support/kubectl.js';
+import { liveInstances } from './support/local-ec2.js';
 import { eventually, LocalProcess, processRunning } from './support/local-process.js';
 import { parseKlogLines } from '../lib/base/support/klog-lines.js';
 
@@ -48,27 +48,8 @@ describe('machine-api-local (npm start) end to end', function () {
     });
   }
 
-  async function liveInstanceIds(): Promise<string[]> {
-    const endpoints = JSON.parse(readFileSync(join(stateDir, 'endpoints.json'), 'utf8')) as {
-      cloud: { aws: { endpoint: string; region: string } };
-    };
-    const ec2 = new EC2Client({
-      endpoint: endpoints.cloud.aws.endpoint,
-      region: endpoints.cloud.aws.region,
-      credentials: { accessKeyId: 'AKIALOCALEMULATOR000', secretAccessKey: 'x' },
-    });
-    try {
-      const out = await ec2.send(
-        new DescribeInstancesCommand({ Filters: [{ Name: 'instance-state-name', Values: ['pending', 'running'] }] }),
-      );
-      return (out.Reservations ?? [])
-        .flatMap((r) => r.Instances ?? [])
-        .map((i) => i.InstanceId!)
-        .sort();
-    } finally {
-      ec2.destroy();
-    }
-  }
+  const liveInstanceIds = async (): Promise<string[]> =>
+    (await liveInstances(stateDir)).map((i) => i.InstanceId!).sort();
 
   const instanceIdOf = (m: MachineJson) => m.spec?.providerID?.split('/').pop();
 

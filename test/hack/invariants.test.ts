@@ -1,6 +1,7 @@
 // The chaos invariants catch what they claim to: each broken world below yields its violation.
 import { expect } from 'chai';
 import type { Machine, MachineSet, Node } from '../../lib/index.js';
+import { templateHash } from '../../lib/machineset/template-hash.js';
 import type { PauseEpisode } from '../../hack/chaos/controller-host.js';
 import type { RecordedWrite } from '../../hack/chaos/write-recording-proxy.js';
 import { benchProviders } from '../../hack/bench/providers.js';
@@ -92,6 +93,28 @@ describe('chaos invariants', () => {
       'no finalizer left on a deleted object',
       'the MachineSet converged to its replicas',
     ]);
+  });
+
+  it('require a RollingUpdate set to end with every Machine made from its template, and say so', () => {
+    const rolling = (conditionStatus: 'True' | 'False'): MachineSet => ({
+      ...set(1),
+      metadata: { name: 'set', annotations: { 'machine.openshift.io/rollout-strategy': 'RollingUpdate' } },
+      spec: { replicas: 1, selector: {}, template: { spec: { providerSpec: { value: { instanceType: 'x' } } } } },
+      status: { conditions: [{ type: 'UpToDate', status: conditionStatus }] },
+    });
+    const hash = templateHash(rolling('True'));
+    const stamped = (h: string) => running('a', 'u1', { labels: { 'machine.openshift.io/template-hash': h } });
+    const w = (m: Machine, s: MachineSet): WorldView => ({
+      machines: [m],
+      machineSets: [s],
+      instances: [instance('i-1', 'u1')],
+      nodes: nodesOf([m]),
+    });
+    const rule = 'a RollingUpdate MachineSet converges to every Machine made from its template';
+    expect(names(w(stamped(hash), rolling('True')))).to.deep.equal([]);
+    expect(names(w(stamped('0ld'), rolling('True')))).to.deep.equal([rule]);
+    expect(names(w(stamped(hash), rolling('False')))).to.deep.equal([rule]);
+    expect(names(w(stamped('0ld'), { ...rolling('False'), metadata: { name: 'set' } })), 'OnDelete').to.deep.equal([]);
   });
 
   it('report a Node no Machine owns', () => {

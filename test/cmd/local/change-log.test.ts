@@ -61,6 +61,18 @@ describe('the change log of machine-api-local without a terminal', () => {
     expect(changeLines(after, after)).to.deep.equal([]);
   });
 
+  it("prints a MachineSet's rollout state when its UpToDate condition changes", () => {
+    const rolling = snap({
+      machineSets: [{ namespace: ns, name: 'w', desired: 3, current: 4, ready: 3, upToDate: 'RollingUpdate' }],
+    });
+    const done = snap({
+      machineSets: [{ namespace: ns, name: 'w', desired: 3, current: 4, ready: 3, upToDate: 'yes' }],
+    });
+    expect(changeLines(rolling, done)).to.deep.equal([
+      'machineset openshift-machine-api/w: desired 3, current 4, ready 3, up to date yes',
+    ]);
+  });
+
   it('reports deletions: a deletion timestamp, a node gone, and objects that disappeared', () => {
     const before = snap({
       machineSets: [{ namespace: ns, name: 'w', desired: 1, current: 1, ready: 1 }],

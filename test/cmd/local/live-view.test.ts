@@ -31,6 +31,7 @@ function snapshot(machines: number, events = 3): ClusterSnapshot {
         desired: machines,
         current: machines,
         ready: machines - 1,
+        upToDate: 'RollingUpdate',
       },
     ],
     machines: Array.from({ length: machines }, (_, i) => machine(i + 1, i === 0 ? 'Provisioning' : 'Running')),
@@ -104,12 +105,16 @@ describe('the live view of machine-api-local', () => {
       }
     });
 
-    it('shows the MachineSet counts, and each machine with phase, node, instance id and age', () => {
+    it('shows the MachineSet counts and rollout state, and each machine with phase, node, instance id and age', () => {
       const lines = renderLiveView(snapshot(3), { width: 80, height: 24, nowMs: now, header });
       expect(lines[0]).to.match(/^machine-api-local · aws · https:\/\/127\.0\.0\.1:43327 · 2\/3 Running\s+12:00:00$/);
       expect(lines[1]).to.equal(header.hint);
-      expect(lines.find((l) => l.startsWith('MACHINESET'))).to.match(/MACHINESET\s+DESIRED\s+CURRENT\s+READY/);
-      expect(lines.find((l) => l.startsWith('worker-us-east-1a '))).to.match(/^worker-us-east-1a\s+3\s+3\s+2$/);
+      expect(lines.find((l) => l.startsWith('MACHINESET'))).to.match(
+        /MACHINESET\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE/,
+      );
+      expect(lines.find((l) => l.startsWith('worker-us-east-1a '))).to.match(
+        /^worker-us-east-1a\s+3\s+3\s+2\s+RollingUpdate$/,
+      );
       expect(lines.find((l) => l.startsWith('MACHINE '))).to.match(/MACHINE\s+PHASE\s+NODE\s+PROVIDERID\s+AGE/);
       const row = lines.find((l) => l.startsWith('worker-us-east-1a-xxxx2'))!;
       expect(row).to.match(/Running\s+ip-10-0-16-2\S*\s+\S*i-0f0d16986b24f9802\s+65s$/);

@@ -280,6 +280,70 @@ describe('Machine validating webhook', () => {
   });
 });
 
+describe('drain and volume-detach timeout annotations in the validating webhooks', () => {
+  it('refuse a Machine whose drain-timeout is not a Go duration, naming the annotation', async () => {
+    const res = await validateMachineAdmission(
+      request(
+        'Machine',
+        'CREATE',
+        machine(undefined, { annotations: { 'machine.openshift.io/drain-timeout': '10 minutes' } }),
+      ),
+      options,
+    );
+    expect(res.allowed).to.equal(false);
+    expect(res.status?.message).to.match(
+      /^metadata\.annotations\.machine\.openshift\.io\/drain-timeout: Invalid value: "10 minutes": time: .*must be a duration such as "90s"/,
+    );
+  });
+
+  it('refuse a negative volume-detach-timeout, and accept Go durations and 0', async () => {
+    const bad = await validateMachineAdmission(
+      request(
+        'Machine',
+        'CREATE',
+        machine(undefined, { annotations: { 'machine.openshift.io/volume-detach-timeout': '-1m' } }),
+      ),
+      options,
+    );
+    expect(bad.status?.message).to.contain(
+      'machine.openshift.io/volume-detach-timeout: Invalid value: "-1m": must not be negative',
+    );
+    const good = await validateMachineAdmission(
+      request(
+        'Machine',
+        'CREATE',
+        machine(undefined, {
+          annotations: {
+            'machine.openshift.io/drain-timeout': '1h30m',
+            'machine.openshift.io/volume-detach-timeout': '0',
+          },
+        }),
+      ),
+      options,
+    );
+    expect(good.allowed).to.equal(true);
+  });
+
+  it("refuse a MachineSet whose template carries a bad drain-timeout, naming the template's annotation", async () => {
+    const ms = machineSet();
+    (ms.spec.template.metadata as Record<string, unknown>).annotations = { 'machine.openshift.io/drain-timeout': '5' };
+    const res = await validateMachineSetAdmission(request('MachineSet', 'CREATE', ms), options);
+    expect(res.status?.message).to.equal(
+      'spec.template.metadata.annotations.machine.openshift.io/drain-timeout: Invalid value: "5": time: missing unit in duration "5": must be a duration such as "90s", "10m" or "1h30m" (0 for no limit)',
+    );
+  });
+
+  it('let an update through when the bad value was already stored (its controllers must still write it)', async () => {
+    const annotations = { 'machine.openshift.io/drain-timeout': 'soon' };
+    const old = machine(undefined, { annotations });
+    const res = await validateMachineAdmission(
+      request('Machine', 'UPDATE', machine(undefined, { annotations, labels: { a: 'b' } }), old),
+      options,
+    );
+    expect(res.allowed).to.equal(true);
+  });
+});
+
 describe('MachineSet webhooks', () => {
   it("default the template's providerSpec, and nothing else", () => {
     const res = mutateMachineSetAdmission(request('MachineSet', 'CREATE', machineSet({ image: 'img' })), options);
@@ -326,6 +390,51 @@ describe('MachineSet webhooks', () => {
       options,
     );
     expect(res.status?.message).to.equal('spec.selector: Forbidden: selector is immutable');
+  });
+
+  it('deny rollout annotations that cannot be used, naming the annotation, on create and update', async () => {
+    const annotated = (annotations: Record<string, string>) => {
+      const ms = machineSet();
+      return { ...ms, metadata: { ...ms.metadata, annotations } };
+    };
+    const bad = await validateMachineSetAdmission(
+      request('MachineSet', 'CREATE', annotated({ 'machine.openshift.io/rollout-strategy': 'Rolling' })),
+      options,
+    );
+    expect(bad.allowed).to.equal(false);
+    expect(bad.status?.message).to.equal(
+      'metadata.annotations[machine.openshift.io/rollout-strategy]: Invalid value: "Rolling": must be one of "OnDelete", "RollingUpdate"',
+    );
+    const zero = await validateMachineSetAdmission(
+      request(
+        'MachineSet',
+        'UPDATE',
+        annotated({
+          'machine.openshift.io/rollout-strategy': 'RollingUpdate',
+          'machine.openshift.io/rollout-max-surge': '0',
+          'machine.openshift.io/rollout-max-unavailable': '0%',
+        }),
+        machineSet(),
+      ),
+      options,
+    );
+    expect(zero.allowed).to.equal(false);
+    expect(zero.status?.message).to.match(
+      /^metadata\.annotations\[machine\.openshift\.io\/rollout-max-unavailable\]: Invalid value: "0%": may not be 0 when machine\.openshift\.io\/rollout-max-surge is 0/,
+    );
+    const good = await validateMachineSetAdmission(
+      request(
+        'MachineSet',
+        'CREATE',
+        annotated({
+          'machine.openshift.io/rollout-strategy': 'RollingUpdate',
+          'machine.openshift.io/rollout-max-surge': '25%',
+          'machine.openshift.io/rollout-max-unavailable': '1',
+        }),
+      ),
+      options,
+    );
+    expect(good.allowed).to.equal(true);
   });
 
   it("list every error at once, in apimachinery's aggregate form", async () => {

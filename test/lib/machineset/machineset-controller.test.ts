@@ -9,6 +9,7 @@ import {
   type MachineSetControllerOptions,
 } from '../../../lib/machineset/machineset-controller.js';
 import { seededRandom } from '../../../lib/machineset/random.js';
+import { templateHash } from '../../../lib/machineset/template-hash.js';
 import type { Informer } from '../../../lib/runtime/types.js';
 import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
 import {
@@ -113,7 +114,7 @@ describe('MachineSet controller', function () {
       { type: 'merge', body: { spec: { replicas: n } } },
     );
 
-  it('creates machines from the template, owned by the MachineSet, and reports status', async () => {
+  it('creates machines from the template, stamped with its hash, owned by the MachineSet, and reports status', async () => {
     start();
     const ms = await env.client.create(MachineSets, machineSet(ns, 3));
     const ms3 = await eventually(async () => {
@@ -124,7 +125,11 @@ describe('MachineSet controller', function () {
     expect(list).to.have.length(3);
     for (const m of list) {
       expect(m.metadata.name).to.match(/^workers-/);
-      expect(m.metadata.labels).to.deep.equal({ ...LABELS, 'machine.openshift.io/cluster-api-cluster': 'c1' });
+      expect(m.metadata.labels).to.deep.equal({
+        ...LABELS,
+        'machine.openshift.io/cluster-api-cluster': 'c1',
+        'machine.openshift.io/template-hash': templateHash(ms),
+      });
       expect(m.metadata.annotations).to.deep.equal({ note: 'from-template' });
       expect(m.spec?.providerSpec?.value).to.deep.equal({ instanceType: 'm6i.large' });
       expect(m.spec?.taints).to.deep.equal([{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }]);

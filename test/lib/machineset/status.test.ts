@@ -4,7 +4,9 @@ import type { Machine, MachineSet } from '../../../lib/apis/machine-types.js';
 import {
   calculateStatus,
   isAvailable,
+  machineAvailable,
   minReadyRequeueMs,
+  nextAvailableInMs,
   statusNeedsUpdate,
   statusPatch,
 } from '../../../lib/machineset/status.js';
@@ -145,5 +147,33 @@ describe('MachineSet status', () => {
       undefined,
     );
     expect(minReadyRequeueMs(ms(), { readyReplicas: 3, availableReplicas: 1 })).to.equal(undefined);
+  });
+});
+
+describe('rollout availability', () => {
+  const nodes = new Map<string, Node>([
+    ['old', node('old', 'True', '2026-01-01T00:00:00Z')],
+    ['fresh', node('fresh', 'True', '2026-01-01T00:59:50Z')],
+    ['down', node('down', 'False')],
+  ]);
+  const nodeOf = (n: string) => nodes.get(n);
+  const running = (n: string): Machine => ({
+    metadata: { name: n },
+    status: { phase: 'Running', nodeRef: { name: n } },
+  });
+
+  it('counts a Machine available when Running with a Node Ready for minReadySeconds', () => {
+    expect(machineAvailable(running('old'), nodeOf, 30, NOW)).to.equal(true);
+    expect(machineAvailable(running('fresh'), nodeOf, 30, NOW), 'ready for 10 s only').to.equal(false);
+    expect(machineAvailable(running('fresh'), nodeOf, 0, NOW)).to.equal(true);
+    expect(machineAvailable(running('down'), nodeOf, 0, NOW)).to.equal(false);
+    const provisioned = { ...running('old'), status: { phase: 'Provisioned', nodeRef: { name: 'old' } } };
+    expect(machineAvailable(provisioned, nodeOf, 0, NOW), 'not Running').to.equal(false);
+  });
+
+  it('says when the next Ready Machine becomes available, so the rollout takes its next step then', () => {
+    expect(nextAvailableInMs([running('old'), running('fresh')], nodeOf, 30, NOW)).to.equal(20_001);
+    expect(nextAvailableInMs([running('old'), running('down')], nodeOf, 30, NOW)).to.equal(undefined);
+    expect(nextAvailableInMs([running('fresh')], nodeOf, 0, NOW)).to.equal(undefined);
   });
 });

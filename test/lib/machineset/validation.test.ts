@@ -19,6 +19,13 @@ describe('MachineSet validation', () => {
     expect(validateMachineSet(ms({}))).to.deep.equal([]);
   });
 
+  it('refuses unusable rollout annotations, which a bypassed webhook let through', () => {
+    const set = ms({});
+    set.metadata.annotations = { 'machine.openshift.io/rollout-max-surge': 'lots' };
+    const errs = validateMachineSet(set);
+    expect(errs.map((e) => e.field)).to.deep.equal(['metadata.annotations[machine.openshift.io/rollout-max-surge]']);
+  });
+
   it('refuses an empty selector with the reference detail', () => {
     const errs = validateMachineSet(ms({ selector: {} }));
     expect(errs.map((e) => [e.field, e.detail])).to.deep.include([
