@@ -65,7 +65,9 @@ function highest(
 ): { value: number; scenario: string } | undefined {
   let top: { value: number; scenario: string } | undefined;
   for (const s of scenarios) {
-    const v = record(s, key)?.[controller];
+    const counts = record(s, key);
+    // A controller that did not reconcile at all is left out of the scenario's counts: that is 0.
+    const v = counts ? (counts[controller] ?? 0) : undefined;
     if (v !== undefined && (!top || v > top.value)) top = { value: v, scenario: s.name };
   }
   return top;
