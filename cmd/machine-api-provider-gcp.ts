@@ -148,7 +148,7 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
   });
   program.option(
     '--gcp-endpoint <url>',
-    'Compute Engine API endpoint (an emulator or a private endpoint; a plain http:// endpoint gets no credentials); default: compute.googleapis.com',
+    'Compute Engine API endpoint (an emulator or a private endpoint; a plain http:// endpoint gets credentials only on loopback); default: compute.googleapis.com',
     httpUrlArgument('--gcp-endpoint', { example: 'http://127.0.0.1:8080', trimTrailingSlash: true }),
   );
   return program;

@@ -238,6 +238,7 @@ export {
   machineClusterId,
   type NameRule,
   NoProxyList,
+  isLoopbackUrl,
   ObjectReader,
   type OutboundAgents,
   OutboundHttp,

@@ -58,6 +58,7 @@ export const awsLocalProvider: LocalProvider = {
     return {
       endpoint: emu.endpoint,
       region: emu.region,
+      adminRoutes: emu.adminRoutes,
       instanceView: () => emu.instanceView(),
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),

@@ -2,7 +2,7 @@
 // (unless told otherwise) every controller binary of the provider, each as its own process (what `npm start`
 // does) or all in this process through the binaries' own flag parsing and registration code (what tests use).
 // machine-api-local is a thin CLI over this.
-import { mkdirSync, writeFileSync, createWriteStream } from 'node:fs';
+import { mkdirSync, createWriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   createKubeClient,
@@ -14,7 +14,7 @@ import {
   type Logger,
 } from '../../lib/index.js';
 import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../sim/apiserver/index.js';
-import { KubeletSimulator } from '../../sim/kit/index.js';
+import { KubeletSimulator, startAdminServer } from '../../sim/kit/index.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
 import type { PrepareOptions } from './local-binary.js';
 import {
@@ -48,6 +48,7 @@ import { lockStateDir } from './state-dir-lock.js';
 import {
   checkStateDirProvider,
   readStateDirRecord,
+  writeFileAtomically,
   writeStateDirRecord,
   type StateDirRecord,
 } from './state-dir-record.js';
@@ -209,6 +210,11 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       logger: logger.child({ emulator: provider.name }),
     });
     undo.push(() => cloud.stop());
+    const admin = await startAdminServer({
+      routes: cloud.adminRoutes,
+      port: await choosePort(undefined, record?.ports?.admin),
+    });
+    undo.push(() => admin.stop());
 
     try {
       await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: LOCAL_NAMESPACE } });
@@ -257,6 +263,8 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       undo.push(() => handlers.stop());
     }
 
+    let written = false;
+    let writeEndpoints = (): void => {};
     const mode = opts.controllers ?? 'in-process';
     const pprofPorts: Record<string, number> = {};
     if (opts.pprof) for (const b of binariesOf(provider)) pprofPorts[b.name] = await freeLoopbackPort();
@@ -272,6 +280,10 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       env: opts.env ?? process.env,
       machineController: opts.machineController,
       beforeStart: mintServiceAccountKubeconfig,
+      // endpoints.json follows every restart of a binary once it is written.
+      onPid: () => {
+        if (written) writeEndpoints();
+      },
       undo,
     });
 
@@ -299,7 +311,9 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       kubeconfig: kubeconfigPath,
       ...(serviceAccountKubeconfig ? { serviceAccountKubeconfig } : {}),
       provider: provider.name,
-      cloud: { [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region } },
+      cloud: {
+        [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region, admin: admin.url },
+      },
       binaries: commands,
       ...(Object.keys(pprofPorts).length > 0
         ? {
@@ -309,10 +323,16 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
           }
         : {}),
     };
-    writeFileSync(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`, { mode: 0o600 });
+    writeEndpoints = () => writeFileAtomically(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`);
+    writeEndpoints();
+    written = true;
     writeStateDirRecord(stateDir, {
       provider: provider.name,
-      ports: { apiServer: Number(new URL(controlPlane.url).port), cloud: Number(new URL(cloud.endpoint).port) },
+      ports: {
+        apiServer: Number(new URL(controlPlane.url).port),
+        cloud: Number(new URL(cloud.endpoint).port),
+        admin: Number(new URL(admin.url).port),
+      },
     });
 
     let stopping: Promise<void> | undefined;

@@ -44,7 +44,10 @@ export const gcpLocalProvider: LocalProvider = {
   async startEmulator(s) {
     // The samples (manifests/samples/gcp) name the default world's project, network and subnet, which the
     // emulator seeds for this cluster id.
+    // Compute calls must carry a token or self-signed JWT of a key the project has (the sample Secret's by
+    // default), as on GCE: the provider signs its calls to a loopback endpoint with the Secret's key.
     const emu = await startGceEmulator({
+      requireAuth: true,
       project: DEFAULT_PROJECT,
       clusterId: DEFAULT_CLUSTER_ID,
       dataDir: s.dataDir,
@@ -59,6 +62,7 @@ export const gcpLocalProvider: LocalProvider = {
       endpoint: emu.endpoint,
       region: 'us-central1',
       extraEndpoints: { project: DEFAULT_PROJECT },
+      adminRoutes: emu.adminRoutes,
       instanceView: () => emu.instanceView(),
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),

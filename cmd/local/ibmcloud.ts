@@ -62,6 +62,7 @@ export const ibmCloudLocalProvider: LocalProvider = {
       endpoint: emu.endpoint,
       region: emu.region,
       extraEndpoints: { iamEndpoint: emu.iamEndpoint },
+      adminRoutes: emu.adminRoutes,
       instanceView: () => emu.instanceView(),
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),

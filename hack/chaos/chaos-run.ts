@@ -103,6 +103,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
     notReadyNodes: new Set(),
     healing: [],
     capacityRefusals: 0,
+    keyRevocations: 0,
     pausedControllers: new Set(),
     episodes: [],
     controlPlaneKill: o.controllers === 'process' ? { compiledDir: o.compiledDir } : undefined,
@@ -165,6 +166,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
     await Promise.all(ctx.healing);
     env.emulator.knobs.reset();
     env.emulator.refuseLaunches(false);
+    env.emulator.revokeKey(false);
     await env.restoreSecrets();
     for (const n of ctx.notReadyNodes) await env.kubelet.setNodeReady(n, undefined).catch(() => undefined);
     const settleStart = Date.now();

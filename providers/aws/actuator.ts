@@ -12,16 +12,14 @@ import type { Instance } from '@aws-sdk/client-ec2';
 import {
   CloudActuator,
   MachineCreationCondition,
-  messageOf,
   type Actuator,
   type ActuatorContext,
   type CloudActuatorOptions,
-  type KubeClient,
   type Machine,
 } from '../../lib/index.js';
 import { AwsClientFactory, type AwsClientFactoryOptions } from './aws-clients.js';
 import { releaseHostOfRefusedLaunch } from './dedicated-hosts.js';
-import { ec2LaunchFailure, mayHaveLaunched } from './errors.js';
+import { classifyEc2Error, describeEc2Error, ec2LaunchFailure, mayHaveLaunched } from './errors.js';
 import { InstanceFinder, instanceEndedError } from './instance-finder.js';
 import { InstanceRecorder } from './instance-recorder.js';
 import { InstanceTeardown } from './instance-teardown.js';
@@ -29,7 +27,7 @@ import { instanceState, isBooting, isGone, isTerminated, type IpFamily } from '.
 import { launchRequestFor } from './launch-request.js';
 import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
 import type { TagSpecification } from './provider-spec.js';
-import { withSecretCache } from './secret-cache.js';
+import { withSecretCache, type SecretCachingClient } from './secret-cache.js';
 
 type SharedClientOptions =
   | 'endpoint'
@@ -68,7 +66,7 @@ export function createAwsActuator(opts: AwsActuatorOptions): AwsActuator {
 }
 
 class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implements AwsActuator {
-  private readonly client: KubeClient;
+  private readonly client: SecretCachingClient;
   private readonly factory: AwsClientFactory;
   private readonly ownsFactory: boolean;
   private readonly finder: InstanceFinder;
@@ -85,7 +83,8 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
         update: 'failed to update machine',
         delete: 'failed to delete machine',
       },
-      describeError: messageOf,
+      describeError: describeEc2Error,
+      refusesCredentials: (err) => classifyEc2Error(err) === 'unauthorized',
     });
     this.client = withSecretCache(o.client, o.clock, o.secretCacheTtlMs);
     this.ownsFactory = !o.clientFactory;
@@ -101,6 +100,10 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
 
   referencedSecrets(machine: Machine): string[] {
     return secretsReferencedBy(machine);
+  }
+
+  protected override credentialsRefused(secret: string): void {
+    this.client.distrust(secret);
   }
 
   protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {

@@ -17,7 +17,7 @@ import {
 } from '../../lib/index.js';
 import type { AwsClientFactory } from './aws-clients.js';
 import { credentialsFingerprint } from './credentials.js';
-import { describeEc2Error } from './errors.js';
+import { classifyEc2Error, describeEc2Error } from './errors.js';
 import { credentialsFor } from './machine-scope.js';
 import { decodeProviderConfig } from './provider-spec.js';
 
@@ -59,6 +59,10 @@ export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
 
   constructor(private readonly o: AwsInstanceTypeCatalogOptions) {
     this.cache = new RefreshingCache(o.clock, o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS);
+  }
+
+  refusesCredentials(err: unknown): boolean {
+    return classifyEc2Error(err) === 'unauthorized';
   }
 
   async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {

@@ -23,7 +23,7 @@ import {
   type Machine,
 } from '../../lib/index.js';
 import type { Instance } from './compute-api.js';
-import { describeFailure, gceDeleteFailure } from './errors.js';
+import { classifyGceError, describeFailure, gceDeleteFailure } from './errors.js';
 import { GcpClientFactory, type GcpClientFactoryOptions } from './gcp-clients.js';
 import { InstanceBodyBuilder, type InstanceBodyOptions } from './instance-body.js';
 import { InstanceInserts } from './instance-inserts.js';
@@ -84,6 +84,7 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
         delete: 'failed to delete instance via compute service',
       },
       describeError: describeFailure,
+      refusesCredentials: (err) => classifyGceError(err) === 'unauthorized',
     });
     this.ownsFactory = !o.clientFactory;
     this.factory = o.clientFactory ?? new GcpClientFactory(o);

@@ -75,6 +75,10 @@ export class GcpInstanceTypeCatalog implements InstanceTypeCatalog {
     });
   }
 
+  refusesCredentials(err: unknown): boolean {
+    return classifyGceError(err) === 'unauthorized';
+  }
+
   async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
     const { spec, errors } = readProviderSpec(templateProviderSpecValue(machineSet), { path: TEMPLATE_SPEC_PATH });
     throwIfInvalid(errors);

@@ -75,6 +75,7 @@ class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
         delete: 'failed to delete instance via ibmClient',
       },
       describeError: describeVpcError,
+      refusesCredentials: (err) => classifyVpcError(err) === 'unauthorized',
     });
     this.factory = o.clientFactory ?? new IbmClientFactory(o);
     this.stuck = new StuckMachines({ ...o, timeoutMs: o.stuckMachineTimeoutMs ?? STUCK_MACHINE_TIMEOUT_MS });

@@ -14,6 +14,7 @@ import {
   type InstanceTypeLookupContext,
   type MachineSet,
 } from '../../lib/index.js';
+import { classifyVpcError } from './errors.js';
 import type { IbmClientFactory } from './ibm-clients.js';
 import { apiKeyFor } from './machine-scope.js';
 import { readProviderSpec, throwIfInvalid } from './provider-spec.js';
@@ -75,6 +76,10 @@ export interface IbmCloudInstanceTypeCatalogOptions extends Omit<CloudInstanceTy
 
 export class IbmCloudInstanceTypeCatalog implements InstanceTypeCatalog {
   constructor(private readonly o: IbmCloudInstanceTypeCatalogOptions) {}
+
+  refusesCredentials(err: unknown): boolean {
+    return classifyVpcError(err) === 'unauthorized';
+  }
 
   async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
     const { spec, errors } = readProviderSpec(templateProviderSpecValue(machineSet), { path: TEMPLATE_SPEC_PATH });

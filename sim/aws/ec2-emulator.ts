@@ -2,6 +2,7 @@
 // the aws CLI run against it unmodified with only their endpoint changed. Listens on loopback only.
 import { createServer, type Server } from 'node:http';
 import {
+  credentialsAdminRoutes,
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
   InstanceMetadataListeners,
@@ -14,6 +15,7 @@ import {
   type OutOfBandLifecycle,
   type StateSnapshotFile,
 } from '../kit/index.js';
+import { AccessKeyStore, EMULATOR_ACCESS_KEY, type AccessKey } from './access-keys.js';
 import { assignPublicAddress } from './actions/run-instances.js';
 import { defaultWorld } from './default-world.js';
 import { DEFAULT_TIMINGS, Ec2State, type InstanceTimings } from './ec2-state.js';
@@ -32,8 +34,12 @@ export interface Ec2EmulatorOptions extends CloudEmulatorOptions<Ec2World, Insta
   accountId?: string;
   /** DescribeInstanceTypes page size when the caller sends no MaxResults. Default 100, as on AWS. */
   instanceTypesPageSize?: number;
-  /** When set, requests must carry a SigV4 Authorization for this access key id (the signature is not verified). */
-  requireAccessKeyId?: string;
+  /**
+   * The account's access keys: every EC2 and ELB call must be SigV4-signed by one of them (or by live STS session
+   * credentials). Default [EMULATOR_ACCESS_KEY], the key of the sample credentials Secret. Keys can be added
+   * and revoked while it runs (addAccessKey, revokeAccessKey, or the admin endpoint's /credentials).
+   */
+  accessKeys?: readonly AccessKey[];
   /**
    * Lifetime of STS session credentials when the caller asks for none (default 3600 s, as AWS). Tests may go
    * below AWS's 900 s minimum, e.g. inside the SDK's 5-minute refresh window.
@@ -76,6 +82,10 @@ export interface Ec2Emulator
   metadataEndpoint(id: string, opts?: { hops?: number }): Promise<string>;
   /** How many requests the instance's metadata service received (all hop distances). */
   metadataRequestCount(id: string): number;
+  /** Accepts calls signed with this key from now on (replacing the secret of a known id). */
+  addAccessKey(key: AccessKey): void;
+  /** Refuses calls signed with this key id from now on (AuthFailure); false when it was not known. */
+  revokeAccessKey(accessKeyId: string): boolean;
   /** The temporary credentials STS AssumeRoleWithWebIdentity issued (EC2 accepts them until they expire). */
   sessions(): SessionCredentials[];
 }
@@ -102,6 +112,7 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
   if (file) persistWorld(st, file);
   st.advance();
 
+  const accessKeys = new AccessKeyStore(opts.accessKeys ?? [EMULATOR_ACCESS_KEY]);
   // Aborted on stop(), so calls still waiting out an injected latency end instead of applying late.
   const shutdown = new AbortController();
   const server: Server = createServer(
@@ -109,7 +120,7 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
       state: st,
       region,
       maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_EMULATOR_MAX_BODY_BYTES,
-      requireAccessKeyId: opts.requireAccessKeyId,
+      accessKeys,
       shutdown: shutdown.signal,
       log: opts.logger,
     }),
@@ -180,6 +191,12 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     },
     metadataRequestCount: (id) => metadata.requestCount(id),
     sessions: () => st.sessions.all().map((c) => ({ ...c })),
+    addAccessKey: (k) => accessKeys.addKey(k),
+    revokeAccessKey: (id) => accessKeys.revokeKey(id),
+    adminRoutes: credentialsAdminRoutes(accessKeys, {
+      add: '{"accessKeyId", "secretAccessKey"}',
+      revoke: '{"accessKeyId"}',
+    }),
     advance: () => st.advance(),
     stop: async () => {
       await metadata.closeAll();

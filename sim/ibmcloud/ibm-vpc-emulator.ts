@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
+  credentialsAdminRoutes,
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
   knobsFromOptions,
@@ -40,8 +41,10 @@ export interface IbmVpcEmulatorOptions extends CloudEmulatorOptions<IbmWorld, In
   clusterId?: string;
   /** The account in IAM tokens (account.bss) and CRNs. */
   accountId?: string;
-  /** The only API key the IAM token service accepts. */
+  /** The account's API key the IAM token service accepts (default DEFAULT_API_KEY, the sample Secret's). */
   apiKey?: string;
+  /** More API keys the account has, accepted beside `apiKey`. */
+  moreApiKeys?: readonly string[];
   /** expires_in of issued tokens. Default 3600. */
   tokenTtlSeconds?: number;
   /** Wall-clock seconds for token iat/exp (the SDK checks them against Date.now(), not a fake clock). */
@@ -71,6 +74,13 @@ export interface IbmVpcEmulator
   setInstanceQuota(limit: number | undefined): void;
   /** Invalidates every token issued so far: the next calls get 401 until the client fetches a new token. */
   revokeTokens(): void;
+  /** The IAM token service accepts this API key from now on. */
+  addApiKey(apiKey: string): void;
+  /**
+   * The IAM token service refuses this API key from now on (400 BXNIM0415E); tokens issued for it stay valid
+   * until they expire, as on IAM. False when the key was not known.
+   */
+  deleteApiKey(apiKey: string): boolean;
 }
 
 const STATE_FILE = 'ibm-vpc-emulator-state.json';
@@ -100,7 +110,7 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
   if (!Number.isInteger(ttl) || ttl < 1) throw new RangeError(`tokenTtlSeconds must be a positive integer, got ${ttl}`);
   const tokens = new IamTokens(
     st.world,
-    apiKey,
+    [apiKey, ...(opts.moreApiKeys ?? [])],
     opts.tokenNowSeconds ?? (() => Math.floor(Date.now() / 1000)),
     ttl,
     () => root,
@@ -289,6 +299,9 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
       tokens.revokeAll(knobs.random.hex(64));
       st.changed();
     },
+    addApiKey: (k) => tokens.addApiKey(k),
+    deleteApiKey: (k) => tokens.deleteApiKey(k),
+    adminRoutes: credentialsAdminRoutes(tokens, { add: '{"apikey"}', revoke: '{"apikey"}' }),
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },

@@ -32,6 +32,7 @@ import {
 } from '../actuator-reporting.js';
 import { isInvalidMachineConfiguration, RequeueAfterError } from '../../apis/errors.js';
 import type { InstanceAction } from '../metrics.js';
+import { anyCause, credentialsSecretOf, markRefusedCredentials } from '../refused-credentials.js';
 import { NoteKey } from '../reconcile-notes.js';
 import type { CloudMachineScope } from './settings.js';
 import { CloudActuatorSteps } from './steps.js';
@@ -92,7 +93,7 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
       notes.setHandedOn(this.seenKey, echoed);
       return true;
     }
-    const found = await this.lookUp(scope, ctx);
+    const found = await this.withRefusalsNamed(machine, () => this.lookUp(scope, ctx));
     if (found === 'ended') {
       notes.delete(this.seenKey);
       return false;
@@ -157,6 +158,9 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
     return true;
   }
 
+  /** The cloud refused the credentials of this Secret ("namespace/name"): a provider caching Secret reads drops it. */
+  protected credentialsRefused(_secret: string): void {}
+
   // ---- helpers for the provider's steps (the rest are in steps.ts) ----
 
   /**
@@ -207,8 +211,23 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
       machine,
       ctx,
       { reason: this.settings.failureReasons[op], describe: (err) => this.settings.describeError(err) },
-      work,
+      () => this.withRefusalsNamed(machine, work),
     );
+  }
+
+  /** Runs cloud work; a refusal of the credentials is marked with the Secret the Machine names. */
+  private async withRefusalsNamed<T>(machine: Machine, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      const secret = credentialsSecretOf(machine);
+      const refuses = this.settings.refusesCredentials;
+      if (secret && refuses && anyCause(err, refuses)) {
+        markRefusedCredentials(err, secret, this.settings.describeError(err));
+        this.credentialsRefused(secret);
+      }
+      throw err;
+    }
   }
 
   /** Nothing was ever launched for the Machine: not provisioned, no id on record, none answered to a launch here. */

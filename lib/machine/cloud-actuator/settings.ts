@@ -68,6 +68,11 @@ export interface CloudActuatorSettings {
   /** A failure in the words the Machine's events show. */
   describeError(err: unknown): string;
   /**
+   * Whether the cloud refused the credentials (an unknown or revoked key, a bad signature, an invalid token):
+   * the template then names the credentials Secret in the Machine's Warning events.
+   */
+  refusesCredentials?(err: unknown): boolean;
+  /**
    * The instance id in the provider status, read without decoding the spec (which may be invalid). Default: the
    * instanceId every provider status has, read leniently (readCommonProviderStatus).
    */
