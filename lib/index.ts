@@ -161,6 +161,8 @@ export {
   retryCall,
   type RetryCallOptions,
   type Runnable,
+  isResync,
+  type WatchPredicate,
   type WatchSource,
 } from './runtime/index.js';
 
