@@ -162,6 +162,8 @@ export {
   retryCall,
   type RetryCallOptions,
   type Runnable,
+  isResync,
+  type WatchPredicate,
   type WatchSource,
 } from './runtime/index.js';
 

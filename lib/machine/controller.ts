@@ -5,6 +5,7 @@ import type { ControllerManager, Informer } from '../runtime/types.js';
 import type { KubeObject } from '../apis/meta.js';
 import type { Actuator } from './actuator.js';
 import { DrainReconciler } from './drain/drain-reconciler.js';
+import { drainWatchPredicate } from './drain/drain-watch.js';
 import { NodeDrainer, type DrainOptions } from './drain/node-drainer.js';
 import { MachineReconciler, type MachineReconcilerDeps } from './machine-reconciler.js';
 import { machineMetricsFor, MachineMetrics } from './metrics.js';
@@ -141,7 +142,7 @@ export function addMachineController(
       retryMaxMs: drainMax,
       metrics,
     }),
-    watches: [{ informer: asSource(machines), enqueue: 'self' }],
+    watches: [{ informer: asSource(machines), enqueue: 'self', predicate: drainWatchPredicate }],
     maxConcurrentReconciles: opts.maxConcurrentReconciles,
     reconcileTimeoutMs: opts.reconcileTimeoutMs,
     rateLimiter: { baseDelayMs: drainBase, maxDelayMs: drainMax, qps: 10, burst: 100 },
