@@ -16,7 +16,6 @@ import {
   type Logger,
   type ControllerManager,
   type KubeClient,
-  type Manager,
   type OutboundHttp,
   type TrustedCaBundle,
 } from '../lib/index.js';
@@ -46,6 +45,8 @@ import {
   runUntilSignal,
   type ProviderControllerOptions,
   type RunOptions,
+  type PreparedProvider,
+  type ProviderPrepareOptions,
 } from './internal/index.js';
 
 export const COMPONENT = awsProvider.component;
@@ -223,18 +224,11 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
     );
 }
 
-export interface PreparedAwsProvider {
-  manager: Manager;
-  logger: Logger;
-  /** Closes the AWS clients (after the manager stopped). */
-  close(): void;
-}
-
 /** Everything the binary does before running: manager from flags, Infrastructure settings, wiring. */
 export async function prepareAwsProvider(
   program: Command,
-  opts: { logStream?: NodeJS.WritableStream; env?: NodeJS.ProcessEnv } = {},
-): Promise<PreparedAwsProvider> {
+  opts: ProviderPrepareOptions = {},
+): Promise<PreparedProvider> {
   const flags = readStandardFlags(program);
   const aws = program.opts<{ awsEndpoint?: string; awsRegion?: string; trustedCaBundle?: string }>();
   const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
@@ -249,7 +243,7 @@ export async function prepareAwsProvider(
       endpoint: aws.awsEndpoint,
       region: aws.awsRegion,
       outbound,
-      ...providerControllerFlags(program, flags),
+      ...providerControllerFlags(program, flags, opts.machineController),
     },
     new RealClock(),
   );
@@ -273,7 +267,7 @@ export async function runAwsProvider(
   try {
     return await runUntilSignal(manager, { ...run, logger });
   } finally {
-    close();
+    await close();
   }
 }
 

@@ -38,6 +38,8 @@ import {
   runMain,
   runUntilSignal,
   type ProviderControllerOptions,
+  type PreparedProvider,
+  type ProviderPrepareOptions,
 } from './internal/index.js';
 
 export const COMPONENT = gcpProvider.component;
@@ -148,25 +150,29 @@ export function buildProgram(env: NodeJS.ProcessEnv): Command {
   });
   program.option(
     '--gcp-endpoint <url>',
-    'Compute Engine API endpoint (an emulator or a private endpoint; a plain http:// endpoint gets no credentials); default: compute.googleapis.com',
+    'Compute Engine API endpoint (an emulator or a private endpoint; a plain http:// endpoint gets credentials only on loopback); default: compute.googleapis.com',
     httpUrlArgument('--gcp-endpoint', { example: 'http://127.0.0.1:8080', trimTrailingSlash: true }),
   );
   return program;
 }
 
 /** Parses argv, builds the manager, wires the provider and runs until SIGTERM/SIGINT. Resolves with the exit code. */
-export async function runGcpProvider(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const program = buildProgram(env).parse(argv);
+/** Everything the binary does before running: manager from flags, Infrastructure settings, proxy and CAs, wiring. */
+export async function prepareGcpProvider(
+  program: Command,
+  opts: ProviderPrepareOptions = {},
+): Promise<PreparedProvider> {
+  const env = opts.env ?? {};
   const flags = readStandardFlags(program);
-  const gcp = program.opts<{ gcpEndpoint?: string }>();
-  const { manager, client, logger } = await managerFromFlags(flags, COMPONENT);
+  const gcp = program.opts<{ gcpEndpoint?: string; trustedCaBundle?: string }>();
+  const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
   const infra = await gcpSettingsFromInfrastructure(client, logger);
   const endpoint = gcp.gcpEndpoint ?? infra.endpoint;
-  const outbound = outboundHttpFromEnv(env, program.opts<{ trustedCaBundle?: string }>().trustedCaBundle);
+  const outbound = outboundHttpFromEnv(env, gcp.trustedCaBundle);
   const provider = wireGcpProvider(
     manager,
     client,
-    { ...infra, endpoint, outbound, ...providerControllerFlags(program, flags) },
+    { ...infra, endpoint, outbound, ...providerControllerFlags(program, flags, opts.machineController) },
     new RealClock(),
   );
   logger.info('starting', {
@@ -175,10 +181,16 @@ export async function runGcpProvider(argv: string[], env: NodeJS.ProcessEnv): Pr
     gcpEndpoint: endpoint ?? '(default)',
     outbound: outbound.describe(),
   });
+  return { manager, logger, close: () => provider.close() };
+}
+
+/** Parses argv, prepares the provider and runs until SIGTERM/SIGINT. Resolves with the exit code. */
+export async function runGcpProvider(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { manager, logger, close } = await prepareGcpProvider(buildProgram(env).parse(argv), { env });
   try {
     return await runUntilSignal(manager, { logger });
   } finally {
-    await provider.close();
+    await close();
   }
 }
 

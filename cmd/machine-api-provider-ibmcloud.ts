@@ -15,7 +15,6 @@ import {
   type ControllerManager,
   type KubeClient,
   type Logger,
-  type Manager,
   type OutboundHttp,
 } from '../lib/index.js';
 import {
@@ -42,6 +41,8 @@ import {
   runUntilSignal,
   type ProviderControllerOptions,
   type RunOptions,
+  type PreparedProvider,
+  type ProviderPrepareOptions,
 } from './internal/index.js';
 
 export const COMPONENT = ibmCloudProvider.component;
@@ -159,16 +160,11 @@ export function endpointsOf(flags: IbmFlags, infra: IbmEndpoints): IbmEndpoints 
   };
 }
 
-export interface PreparedIbmCloudProvider {
-  manager: Manager;
-  logger: Logger;
-}
-
 /** Everything the binary does before running: manager from flags, Infrastructure endpoints, wiring. */
 export async function prepareIbmCloudProvider(
   program: Command,
-  opts: { logStream?: NodeJS.WritableStream; env?: NodeJS.ProcessEnv } = {},
-): Promise<PreparedIbmCloudProvider> {
+  opts: ProviderPrepareOptions = {},
+): Promise<PreparedProvider> {
   const flags = readStandardFlags(program);
   const ibm = program.opts<IbmFlags & { trustedCaBundle?: string }>();
   const outbound = outboundHttpFromEnv(opts.env ?? {}, ibm.trustedCaBundle);
@@ -177,7 +173,7 @@ export async function prepareIbmCloudProvider(
   wireIbmCloudProvider(
     manager,
     client,
-    { endpoints, outbound, ...providerControllerFlags(program, flags) },
+    { endpoints, outbound, ...providerControllerFlags(program, flags, opts.machineController) },
     new RealClock(),
   );
   logger.info('starting', {
@@ -187,7 +183,7 @@ export async function prepareIbmCloudProvider(
     iamEndpoint: endpoints.iam ?? '(default)',
     outbound: outbound.describe(),
   });
-  return { manager, logger };
+  return { manager, logger, close: () => {} };
 }
 
 /** Parses argv, prepares the provider and runs until SIGTERM/SIGINT. Resolves with the exit code. */

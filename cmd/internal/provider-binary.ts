@@ -27,6 +27,7 @@ import {
   type Logger,
   type MachineControllerOptions,
   type ControllerManager,
+  type Manager,
 } from '../../lib/index.js';
 import { goBoolArgument } from './go-bool.js';
 import { parseGoDuration } from './go-duration.js';
@@ -124,13 +125,38 @@ export function addProviderControllers(
   if (opts.nodeLink) addNodeLinkController(mgr, { maxConcurrentReconciles: opts.maxConcurrentReconciles });
 }
 
+/**
+ * What runs a provider binary besides its flags: its main() passes the process's environment, and npm start, which
+ * runs the same preparation in its own process, also passes where the log goes and how its machine controller
+ * follows terminations. Every provider binary and its npm start entry go through the one prepare function.
+ */
+export interface ProviderPrepareOptions {
+  logStream?: NodeJS.WritableStream;
+  env?: NodeJS.ProcessEnv;
+  machineController?: Pick<MachineControllerOptions, 'terminationFollow'>;
+}
+
+/** A provider binary ready to run: its manager, its logger, and what to release once the manager stopped. */
+export interface PreparedProvider {
+  manager: Manager;
+  logger: Logger;
+  close(): void | Promise<void>;
+}
+
 /** The controller options a provider program's flags give (workers, feature gates, --with-nodelink). */
-export function providerControllerFlags(program: Command, flags: StandardFlags): ProviderControllerOptions {
+export function providerControllerFlags(
+  program: Command,
+  flags: StandardFlags,
+  overrides: Pick<MachineControllerOptions, 'terminationFollow'> = {},
+): ProviderControllerOptions {
   return {
     maxConcurrentReconciles: flags.maxConcurrentReconciles,
     featureGates: flags.featureGates,
     nodeLink: program.opts<{ withNodelink?: boolean }>().withNodelink === true,
-    machineController: { capacityRetryWindowMs: program.opts<{ capacityRetryWindow?: number }>().capacityRetryWindow },
+    machineController: {
+      capacityRetryWindowMs: program.opts<{ capacityRetryWindow?: number }>().capacityRetryWindow,
+      ...overrides,
+    },
   };
 }
 

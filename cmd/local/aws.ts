@@ -1,41 +1,17 @@
 // AWS in the local environment: the EC2 emulator (Query/XML protocol, persisted world) and the
 // machine-api-provider-aws binary pointed at it with --aws-endpoint.
-import { RealClock } from '../../lib/index.js';
 import { startEc2Emulator } from '../../sim/aws/index.js';
-import {
-  awsSettingsFromInfrastructure,
-  buildProgram,
-  COMPONENT,
-  wireAwsProvider,
-} from '../machine-api-provider-aws.js';
-import { managerFromFlags, providerControllerFlags, readStandardFlags } from '../internal/index.js';
+import { COMPONENT, buildProgram, prepareAwsProvider } from '../machine-api-provider-aws.js';
 import { parseArgs, type LocalBinary } from './local-binary.js';
 import type { LocalProvider } from './providers.js';
 
-/** The same steps as runAwsProvider, up to (not including) runUntilSignal. */
+/** The binary's own preparation (prepareAwsProvider, as its main() runs it), without runUntilSignal. */
 export const awsProviderBinary: LocalBinary = {
   name: COMPONENT,
   script: 'cmd/machine-api-provider-aws.ts',
   async prepare(args, opts) {
-    const program = parseArgs(buildProgram(opts.env), args);
-    const flags = readStandardFlags(program);
-    const aws = program.opts<{ awsEndpoint?: string; awsRegion?: string }>();
-    const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
-    const infra = await awsSettingsFromInfrastructure(client, logger);
-    const controllers = providerControllerFlags(program, flags);
-    const provider = wireAwsProvider(
-      manager,
-      client,
-      {
-        ...infra,
-        endpoint: aws.awsEndpoint,
-        region: aws.awsRegion,
-        ...controllers,
-        machineController: { ...controllers.machineController, ...opts.machineController },
-      },
-      new RealClock(),
-    );
-    return { manager, close: () => provider.close() };
+    const { manager, close } = await prepareAwsProvider(parseArgs(buildProgram(opts.env), args), opts);
+    return { manager, close: () => void close() };
   },
 };
 
@@ -59,6 +35,7 @@ export const awsLocalProvider: LocalProvider = {
       endpoint: emu.endpoint,
       region: emu.region,
       instanceView: () => emu.instanceView(),
+      adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       metadataEnv: async (providerID) => {

@@ -24,8 +24,8 @@ export interface BinaryProcessesOptions {
   logger: Logger;
   /** Called before each start of a binary (the first and every restart). */
   beforeStart?: (name: string) => void;
-  /** Called after each start of a binary with its new pid (the first and every restart). */
-  onStarted?: (name: string, pid: number) => void;
+  /** Called when a binary's process starts (its pid) and when it exits (undefined). */
+  onPid?: (name: string, pid: number | undefined) => void;
   /** Wait before starting an exited binary again (default 1 s), so a binary failing at once does not spin. */
   restartDelayMs?: number;
   /** How long a binary has to exit after SIGTERM before SIGKILL (default 10 s). */
@@ -99,10 +99,11 @@ export class BinaryProcesses {
     b.child = child;
     b.starts++;
     this.opts.logger.info('controller binary started', { binary: name, pid: child.pid, starts: b.starts });
-    if (child.pid !== undefined) this.opts.onStarted?.(name, child.pid);
+    this.opts.onPid?.(name, child.pid);
     b.exited = new Promise<void>((resolve) => {
       child.once('close', (code, signal) => {
         log.end();
+        this.opts.onPid?.(name, undefined);
         resolve();
         if (this.stopping) return;
         this.opts.logger.error('controller binary exited; starting it again', { binary: name, code, signal });

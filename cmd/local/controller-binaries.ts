@@ -31,7 +31,10 @@ export interface BinaryCommand {
   cwd: string;
   /** argv, starting with the node executable. */
   command: string[];
-  /** In endpoints.json, with controllers run as processes: the running process's pid, rewritten at each restart. */
+  /**
+   * The process running it now: its own child process (kept current across restarts; absent while it is down),
+   * or with --controllers in-process the npm start process itself. Absent with --controllers none.
+   */
   pid?: number;
 }
 
@@ -118,8 +121,8 @@ export interface ControllerBinariesOptions {
   machineController?: PrepareOptions['machineController'];
   /** Runs before each child process starts (with RBAC: mints a fresh ServiceAccount token). */
   beforeStart: () => void;
-  /** With mode processes: called with a binary's pid at each of its starts. */
-  onStarted?: (name: string, pid: number) => void;
+  /** Told each time a binary's pid changes (started, restarted, exited). */
+  onPid?: (name: string, pid: number | undefined) => void;
   /** Each started binary registers how to stop it here. */
   undo: Array<() => Promise<void> | void>;
 }
@@ -163,7 +166,11 @@ export async function startControllerBinaries(o: ControllerBinariesOptions): Pro
       env: o.env,
       logger: logger.child({ component: 'binary-processes' }),
       beforeStart: o.beforeStart,
-      onStarted: o.onStarted,
+      onPid: (name, pid) => {
+        const c = commands.find((x) => x.name === name);
+        if (c) c.pid = pid;
+        o.onPid?.(name, pid);
+      },
     });
     processes.start();
     const started = processes;
@@ -179,6 +186,8 @@ export async function startControllerBinaries(o: ControllerBinariesOptions): Pro
         logger.error('controller binary stopped with an error', { binary: b.name, error: err }),
       );
       running.push({ name: b.name, manager: prepared.manager, done });
+      const c = commands.find((x) => x.name === b.name);
+      if (c) c.pid = process.pid;
       undo.push(async () => {
         stop.abort();
         await done.catch(() => undefined);

@@ -2,7 +2,7 @@
 // (unless told otherwise) every controller binary of the provider, each as its own process (what `npm start`
 // does) or all in this process through the binaries' own flag parsing and registration code (what tests use).
 // machine-api-local is a thin CLI over this.
-import { mkdirSync, writeFileSync, createWriteStream } from 'node:fs';
+import { mkdirSync, createWriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   createKubeClient,
@@ -14,7 +14,7 @@ import {
   type Logger,
 } from '../../lib/index.js';
 import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../sim/apiserver/index.js';
-import { KubeletSimulator } from '../../sim/kit/index.js';
+import { KubeletSimulator, startAdminServer } from '../../sim/kit/index.js';
 import { machineSetControllerBinary } from '../machineset-controller.js';
 import type { PrepareOptions } from './local-binary.js';
 import {
@@ -48,6 +48,7 @@ import { lockStateDir } from './state-dir-lock.js';
 import {
   checkStateDirProvider,
   readStateDirRecord,
+  writeFileAtomically,
   writeStateDirRecord,
   type StateDirRecord,
 } from './state-dir-record.js';
@@ -216,6 +217,11 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       logger: logger.child({ emulator: provider.name }),
     });
     undo.push(() => cloud.stop());
+    const admin = await startAdminServer({
+      routes: cloud.adminRoutes,
+      port: await choosePort(undefined, record?.ports?.admin),
+    });
+    undo.push(() => admin.stop());
 
     try {
       await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: LOCAL_NAMESPACE } });
@@ -264,6 +270,8 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       undo.push(() => handlers.stop());
     }
 
+    let written = false;
+    let writeEndpoints = (): void => {};
     const mode = opts.controllers ?? 'in-process';
     const pprofPorts: Record<string, number> = {};
     if (opts.pprof) for (const b of binariesOf(provider)) pprofPorts[b.name] = await freeLoopbackPort();
@@ -273,15 +281,6 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     if (mode !== 'none')
       for (const b of binariesOf(provider))
         servePorts[b.name] = { metrics: await freeLoopbackPort(), health: await freeLoopbackPort() };
-    // endpoints.json names each running binary's pid, rewritten when the supervisor restarts one.
-    const pids = new Map<string, number>();
-    const written: { endpoints?: Endpoints } = {};
-    const writeEndpoints = (): void => {
-      const { endpoints } = written;
-      if (!endpoints) return;
-      const binaries = endpoints.binaries.map((b) => (pids.has(b.name) ? { ...b, pid: pids.get(b.name) } : b));
-      writeFileSync(endpointsPath, `${JSON.stringify({ ...endpoints, binaries }, null, 2)}\n`, { mode: 0o600 });
-    };
     const { commands, running, processes } = await startControllerBinaries({
       provider,
       cloud,
@@ -294,9 +293,9 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       env: opts.env ?? process.env,
       machineController: opts.machineController,
       beforeStart: mintServiceAccountKubeconfig,
-      onStarted: (name, pid) => {
-        pids.set(name, pid);
-        writeEndpoints();
+      // endpoints.json follows every restart of a binary once it is written.
+      onPid: () => {
+        if (written) writeEndpoints();
       },
       undo,
     });
@@ -325,7 +324,9 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
       kubeconfig: kubeconfigPath,
       ...(serviceAccountKubeconfig ? { serviceAccountKubeconfig } : {}),
       provider: provider.name,
-      cloud: { [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region } },
+      cloud: {
+        [provider.name]: { ...cloud.extraEndpoints, endpoint: cloud.endpoint, region: cloud.region, admin: admin.url },
+      },
       binaries: commands,
       ...(Object.keys(servePorts).length > 0
         ? {
@@ -339,11 +340,16 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
           }
         : {}),
     };
-    written.endpoints = endpoints;
+    writeEndpoints = () => writeFileAtomically(endpointsPath, `${JSON.stringify(endpoints, null, 2)}\n`);
     writeEndpoints();
+    written = true;
     writeStateDirRecord(stateDir, {
       provider: provider.name,
-      ports: { apiServer: Number(new URL(controlPlane.url).port), cloud: Number(new URL(cloud.endpoint).port) },
+      ports: {
+        apiServer: Number(new URL(controlPlane.url).port),
+        cloud: Number(new URL(cloud.endpoint).port),
+        admin: Number(new URL(admin.url).port),
+      },
     });
 
     let stopping: Promise<void> | undefined;

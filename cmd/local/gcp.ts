@@ -1,34 +1,17 @@
 // GCP in the local environment: the GCE emulator (Compute REST/JSON, persisted world seeded for the samples'
 // project and cluster) and the machine-api-provider-gcp binary pointed at it with --gcp-endpoint.
-import { RealClock } from '../../lib/index.js';
 import { DEFAULT_CLUSTER_ID, DEFAULT_PROJECT, startGceEmulator } from '../../sim/gcp/index.js';
-import {
-  buildProgram,
-  COMPONENT,
-  gcpSettingsFromInfrastructure,
-  wireGcpProvider,
-} from '../machine-api-provider-gcp.js';
-import { managerFromFlags, providerControllerFlags, readStandardFlags } from '../internal/index.js';
+import { COMPONENT, buildProgram, prepareGcpProvider } from '../machine-api-provider-gcp.js';
 import { parseArgs, type LocalBinary } from './local-binary.js';
 import type { LocalProvider } from './providers.js';
 
-/** The same steps as runGcpProvider, up to (not including) runUntilSignal. */
+/** The binary's own preparation (prepareGcpProvider, as its main() runs it), without runUntilSignal. */
 export const gcpProviderBinary: LocalBinary = {
   name: COMPONENT,
   script: 'cmd/machine-api-provider-gcp.ts',
   async prepare(args, opts) {
-    const program = parseArgs(buildProgram(opts.env), args);
-    const flags = readStandardFlags(program);
-    const gcp = program.opts<{ gcpEndpoint?: string }>();
-    const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
-    const infra = await gcpSettingsFromInfrastructure(client, logger);
-    const provider = wireGcpProvider(
-      manager,
-      client,
-      { ...infra, endpoint: gcp.gcpEndpoint ?? infra.endpoint, ...providerControllerFlags(program, flags) },
-      new RealClock(),
-    );
-    return { manager, close: () => void provider.close() };
+    const { manager, close } = await prepareGcpProvider(parseArgs(buildProgram(opts.env), args), opts);
+    return { manager, close: () => void close() };
   },
 };
 
@@ -44,7 +27,10 @@ export const gcpLocalProvider: LocalProvider = {
   async startEmulator(s) {
     // The samples (manifests/samples/gcp) name the default world's project, network and subnet, which the
     // emulator seeds for this cluster id.
+    // Compute calls must carry a token or self-signed JWT of a key the project has (the sample Secret's by
+    // default), as on GCE: the provider signs its calls to a loopback endpoint with the Secret's key.
     const emu = await startGceEmulator({
+      requireAuth: true,
       project: DEFAULT_PROJECT,
       clusterId: DEFAULT_CLUSTER_ID,
       dataDir: s.dataDir,
@@ -60,6 +46,7 @@ export const gcpLocalProvider: LocalProvider = {
       region: 'us-central1',
       extraEndpoints: { project: DEFAULT_PROJECT },
       instanceView: () => emu.instanceView(),
+      adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       metadataEnv: async (providerID) => {

@@ -1,29 +1,17 @@
 // IBM Cloud in the local environment: the VPC emulator (REST/JSON, with IAM, Resource Manager and Global
 // Tagging on the same port; persisted world) and the machine-api-provider-ibmcloud binary pointed at it.
-import { RealClock } from '../../lib/index.js';
 import { startIbmVpcEmulator } from '../../sim/ibmcloud/index.js';
-import {
-  buildProgram,
-  COMPONENT,
-  endpointsOf,
-  ibmEndpointsFromInfrastructure,
-  wireIbmCloudProvider,
-} from '../machine-api-provider-ibmcloud.js';
-import { managerFromFlags, providerControllerFlags, readStandardFlags } from '../internal/index.js';
+import { COMPONENT, buildProgram, prepareIbmCloudProvider } from '../machine-api-provider-ibmcloud.js';
 import { parseArgs, type LocalBinary } from './local-binary.js';
 import type { LocalProvider } from './providers.js';
 
-/** The same steps as runIbmCloudProvider, up to (not including) runUntilSignal. */
+/** The binary's own preparation (prepareIbmCloudProvider, as its main() runs it), without runUntilSignal. */
 export const ibmCloudProviderBinary: LocalBinary = {
   name: COMPONENT,
   script: 'cmd/machine-api-provider-ibmcloud.ts',
   async prepare(args, opts) {
-    const program = parseArgs(buildProgram(opts.env), args);
-    const flags = readStandardFlags(program);
-    const { manager, client, logger } = await managerFromFlags(flags, COMPONENT, { logStream: opts.logStream });
-    const endpoints = endpointsOf(program.opts(), await ibmEndpointsFromInfrastructure(client, logger));
-    wireIbmCloudProvider(manager, client, { endpoints, ...providerControllerFlags(program, flags) }, new RealClock());
-    return { manager, close: () => {} };
+    const { manager, close } = await prepareIbmCloudProvider(parseArgs(buildProgram(opts.env), args), opts);
+    return { manager, close: () => void close() };
   },
 };
 
@@ -63,6 +51,7 @@ export const ibmCloudLocalProvider: LocalProvider = {
       region: emu.region,
       extraEndpoints: { iamEndpoint: emu.iamEndpoint },
       instanceView: () => emu.instanceView(),
+      adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
       actionCounts: () =>
         Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
       stop: () => emu.stop(),

@@ -2,7 +2,7 @@
 // emulator (persisting into a directory), which provider binary runs against it and with which extra flags.
 // The secrets to create come from the Secret documents in manifests/samples/<name>/.
 import type { Logger } from '../../lib/index.js';
-import type { InstanceView } from '../../sim/kit/index.js';
+import type { AdminRoute, InstanceView } from '../../sim/kit/index.js';
 import { awsLocalProvider } from './aws.js';
 import { gcpLocalProvider } from './gcp.js';
 import { ibmCloudLocalProvider } from './ibmcloud.js';
@@ -38,6 +38,9 @@ export interface LocalCloud {
    * for an instance the emulator does not hold.
    */
   metadataEnv?(providerID: string): Promise<NodeJS.ProcessEnv | undefined>;
+  /** What the admin endpoint (endpoints.json cloud.<provider>.admin) lets a user change while it runs: its
+   * credentials (GET, POST and DELETE /credentials), its capacity and its spot interruptions. */
+  adminRoutes: readonly AdminRoute[];
   /** Has the cloud announce the reclaim of the spot/preemptible instance behind a providerID (notice first). */
   reclaim?(providerID: string): void;
   stop(): Promise<void>;

@@ -10,6 +10,8 @@ export const STATE_DIR_RECORD_FILE = 'state-dir.json';
 export interface StateDirPorts {
   apiServer?: number;
   cloud?: number;
+  /** The emulator's admin endpoint. */
+  admin?: number;
 }
 
 export interface StateDirRecord {
@@ -59,7 +61,7 @@ export function readStateDirRecord(stateDir: string, knownProviders: readonly st
     const found = knownProviders.filter((p) => existsSync(join(stateDir, `${p}-emulator`)));
     return found.length === 1 ? { provider: found[0]! } : undefined;
   }
-  let raw: { provider?: unknown; ports?: { apiServer?: unknown; cloud?: unknown } };
+  let raw: { provider?: unknown; ports?: { apiServer?: unknown; cloud?: unknown; admin?: unknown } };
   try {
     raw = JSON.parse(text) as typeof raw;
   } catch (err) {
@@ -71,7 +73,11 @@ export function readStateDirRecord(stateDir: string, knownProviders: readonly st
   const ports = raw.ports ?? {};
   return {
     provider: raw.provider,
-    ports: { apiServer: port(path, 'ports.apiServer', ports.apiServer), cloud: port(path, 'ports.cloud', ports.cloud) },
+    ports: {
+      apiServer: port(path, 'ports.apiServer', ports.apiServer),
+      cloud: port(path, 'ports.cloud', ports.cloud),
+      admin: port(path, 'ports.admin', ports.admin),
+    },
   };
 }
 
@@ -82,8 +88,12 @@ export function checkStateDirProvider(stateDir: string, record: StateDirRecord |
 }
 
 export function writeStateDirRecord(stateDir: string, record: StateDirRecord): void {
-  const path = join(stateDir, STATE_DIR_RECORD_FILE);
+  writeFileAtomically(join(stateDir, STATE_DIR_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
+}
+
+/** Writes a file of the state directory (mode 0600) so that a reader sees the old content or the new, never half. */
+export function writeFileAtomically(path: string, text: string): void {
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(tmp, text, { mode: 0o600 });
   renameSync(tmp, path);
 }

@@ -13,7 +13,15 @@ export interface Snapshot {
   kubeByAgent: Record<string, number>;
   /** controller_runtime_reconcile_total per controller name, summed over the processes. */
   reconciles: Record<string, number>;
+  /**
+   * CPU seconds used so far per controller process (its process_cpu_seconds_total), and by the bench process as
+   * `simulation` (control plane, emulator and kubelet simulator share it, so they are one figure).
+   */
+  cpuSeconds: Record<string, number>;
 }
+
+/** The key of the bench process's own CPU in Snapshot.cpuSeconds. */
+export const SIMULATION_CPU = 'simulation';
 
 export async function snapshot(env: BenchEnvironment, controllers: ControllerProcess[]): Promise<Snapshot> {
   const ec2: Snapshot['ec2'] = {};
@@ -25,6 +33,8 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
     if (agent !== DRIVER_USER_AGENT && agent !== KUBELET_USER_AGENT) kubeByAgent[key] = n;
   }
   const reconciles: Record<string, number> = {};
+  const own = process.cpuUsage();
+  const cpuSeconds: Record<string, number> = { [SIMULATION_CPU]: (own.user + own.system) / 1e6 };
   for (const c of controllers) {
     c.sampleRss();
     if (!c.running) continue;
@@ -35,6 +45,7 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
       continue;
     }
     c.observeMetrics(text);
+    cpuSeconds[c.name] = (cpuSeconds[c.name] ?? 0) + sumMetric(text, 'process_cpu_seconds_total');
     const names = new Set(
       [...text.matchAll(/^controller_runtime_reconcile_total\{[^}]*controller="([^"]+)"/gm)].map((m) => m[1] ?? ''),
     );
@@ -42,7 +53,7 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
       reconciles[name] =
         (reconciles[name] ?? 0) + sumMetric(text, 'controller_runtime_reconcile_total', { controller: name });
   }
-  return { at: performance.now(), ec2, kubeByAgent, reconciles };
+  return { at: performance.now(), ec2, kubeByAgent, reconciles, cpuSeconds };
 }
 
 function diffRecord(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
@@ -65,6 +76,8 @@ export interface Cost {
   kubeByAgentRequest: Record<string, number>;
   kubeWrites: number;
   reconciles: Record<string, number>;
+  /** CPU seconds per process over the phase (see Snapshot.cpuSeconds). */
+  cpuSeconds: Record<string, number>;
 }
 
 export function cost(before: Snapshot, after: Snapshot): Cost {
@@ -90,6 +103,9 @@ export function cost(before: Snapshot, after: Snapshot): Cost {
     kubeByAgentRequest,
     kubeWrites: Object.entries(kubeByVerb).reduce((a, [v, n]) => a + (WRITE_VERBS.has(v) ? n : 0), 0),
     reconciles: diffRecord(before.reconciles, after.reconciles),
+    cpuSeconds: Object.fromEntries(
+      Object.entries(diffRecord(before.cpuSeconds, after.cpuSeconds)).map(([k, v]) => [k, round(v, 2)]),
+    ),
   };
 }
 

@@ -20,6 +20,8 @@ export interface Plan {
   steadyPeriods: number;
   syncPeriodMs: number;
   throttledN: number;
+  /** The stock-out scenario's size; its scale-up of the same size (in `sizes`) is the no-stock-out time. */
+  stockOutN: number;
   bootDelayMs: number;
   latencyMs: number;
   buckets: Bucket[];
@@ -32,6 +34,7 @@ export const FULL: Plan = {
   steadyPeriods: 3,
   syncPeriodMs: 30_000,
   throttledN: 1000,
+  stockOutN: 100,
   bootDelayMs: 10_000,
   latencyMs: 20,
   buckets: awsBench.buckets,
@@ -45,6 +48,7 @@ export const QUICK: Plan = {
   steadyPeriods: 2,
   syncPeriodMs: 6_000,
   throttledN: 60,
+  stockOutN: 50,
   bootDelayMs: 10_000,
   latencyMs: 20,
   buckets: awsBench.buckets.map((b) => ({ ...b, burst: b.burst / 10 })),

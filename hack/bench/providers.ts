@@ -9,17 +9,13 @@ import { DEFAULT_GCE_RATE_LIMITS } from '../../providers/gcp/index.js';
 import { DEFAULT_IBM_RATE_LIMITS } from '../../providers/ibmcloud/index.js';
 import { DEFAULT_PROJECT, startGceEmulator } from '../../sim/gcp/index.js';
 import { startIbmVpcEmulator } from '../../sim/ibmcloud/index.js';
+import { benchAccessKey, benchServiceAccountKey, SECRET_VALUES } from './planted-secrets.js';
 import { addAwsLoadBalancer, addGcpTargetPool, type BenchLoadBalancer } from './load-balancers.js';
 
 export const PROVIDER_NAMES = ['aws', 'gcp', 'ibmcloud'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
-/** Values planted in the Secrets so that a scan of logs, events and errors can look for them. */
-export const SECRET_VALUES = {
-  accessKeyId: 'AKIABENCHSECRET7Q2Z',
-  secretAccessKey: 'bench-secret-key-5c1e9a7f0d3b44e8a2',
-  userData: 'bench-user-data-token-8f3a1c5e7b9d',
-} as const;
+export { SECRET_VALUES };
 
 export interface Bucket {
   /** An action name or class ("describe", "mutate", "read"), as the emulator kit matches them. */
@@ -50,8 +46,12 @@ export interface BenchCloud {
   /**
    * While set, every launch is refused with the cloud's own capacity or quota answer (EC2
    * InsufficientInstanceCapacity, GCE ZONE_RESOURCE_POOL_EXHAUSTED in the insert operation, VPC over_quota).
+   * setTypeCapacity turns one instance type's capacity off or on in every zone and market (the stock-out scenario).
    */
   refuseLaunches(refused: boolean): void;
+  /** While set, the cloud does not know the Secret's key (AuthFailure, 401, BXNIM0415E), as after a revocation. */
+  revokeKey(revoked: boolean): void;
+  setTypeCapacity(instanceType: string, available: boolean): void;
   /** Creates the chaos load balancer in the world; undefined when the cloud's provider registers with none. */
   addLoadBalancer(): BenchLoadBalancer | undefined;
   stop(): Promise<void>;
@@ -115,7 +115,6 @@ function viewInstances(view: InstanceView): LiveInstance[] {
       return { instanceId: name, state: i.state, tags: [], machineName: name };
     });
 }
-
 const AWS_CLUSTER = 'bench';
 const AWS_INSTANCE_TYPE = 'm6i.xlarge';
 export const awsBench: BenchProvider = {
@@ -138,7 +137,9 @@ export const awsBench: BenchProvider = {
     { match: 'RunInstances', burst: 1000, ratePerSecond: 2, perAction: false },
   ],
   async startEmulator(o) {
+    // The planted key is the account's, so the calls are signed with it and the scan can look for it.
     const emu = await startEc2Emulator({
+      accessKeys: [benchAccessKey],
       clusterId: o.clusterId,
       seed: o.seed,
       timings: { bootMs: o.bootDelayMs },
@@ -151,6 +152,9 @@ export const awsBench: BenchProvider = {
       liveInstances: () => emu.instances().filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down'),
       terminateOutOfBand: (id) => emu.terminateOutOfBand(id),
       refuseLaunches: (refused) => emu.setInsufficientCapacity(AWS_INSTANCE_TYPE, '*', refused),
+      revokeKey: (revoked) =>
+        revoked ? emu.revokeAccessKey(SECRET_VALUES.accessKeyId) : emu.addAccessKey(benchAccessKey),
+      setTypeCapacity: (type, available) => emu.setInsufficientCapacity(type, '*', !available, '*'),
       addLoadBalancer: () => addAwsLoadBalancer(emu),
       stop: () => emu.stop(),
     };
@@ -213,6 +217,7 @@ export const gcpBench: BenchProvider = {
   async startEmulator(o) {
     // The emulator seeds <clusterId>-network and <clusterId>-worker-subnet in DEFAULT_PROJECT.
     const emu = await startGceEmulator({
+      serviceAccountKeys: [benchServiceAccountKey()],
       project: DEFAULT_PROJECT,
       clusterId: o.clusterId,
       bootDelayMs: o.bootDelayMs,
@@ -227,6 +232,11 @@ export const gcpBench: BenchProvider = {
       liveInstances: () => viewInstances(emu.instanceView()),
       terminateOutOfBand: (name) => emu.terminateOutOfBand(name),
       refuseLaunches: (refused) => emu.setStockout(GCP_MACHINE_TYPE, '*', refused),
+      revokeKey: (revoked) =>
+        revoked
+          ? emu.deleteServiceAccountKey(benchServiceAccountKey().private_key_id)
+          : emu.addServiceAccountKey(benchServiceAccountKey()),
+      setTypeCapacity: (type, available) => emu.setStockout(type, '*', !available, '*'),
       addLoadBalancer: () => addGcpTargetPool(emu, DEFAULT_PROJECT, GCP_REGION),
       stop: () => emu.stop(),
     };
@@ -238,19 +248,9 @@ export const gcpBench: BenchProvider = {
       kind: 'Secret',
       metadata: { name: 'gcp-cloud-credentials', namespace },
       type: 'Opaque',
-      // A fake service account (as in manifests/samples/gcp); a plain-http endpoint never gets it sent.
-      stringData: {
-        'service_account.json': JSON.stringify({
-          type: 'service_account',
-          project_id: DEFAULT_PROJECT,
-          private_key_id: '0123456789abcdef0123456789abcdef01234567',
-          private_key: `-----BEGIN PRIVATE KEY-----\n${Buffer.from(SECRET_VALUES.secretAccessKey).toString('base64')}\n-----END PRIVATE KEY-----\n`,
-          client_email: `machine-api@${DEFAULT_PROJECT}.iam.gserviceaccount.com`,
-          client_id: '100000000000000000001',
-          auth_uri: 'https://accounts.google.com/o/oauth2/auth',
-          token_uri: 'https://oauth2.googleapis.com/token',
-        }),
-      },
+      // A key made for this run, which the emulator knows: the provider signs its calls with it (the scan
+      // looks for its private key body and id).
+      stringData: { 'service_account.json': JSON.stringify(benchServiceAccountKey()) },
     },
     userDataSecret(namespace),
   ],
@@ -333,6 +333,9 @@ export const ibmCloudBench: BenchProvider = {
           .map((i) => ({ instanceId: i.id, state: i.status, tags: [], machineName: i.name })),
       terminateOutOfBand: (id) => emu.terminateOutOfBand(id),
       refuseLaunches: (refused) => emu.setInstanceQuota(refused ? 0 : undefined),
+      revokeKey: (revoked) =>
+        revoked ? emu.deleteApiKey(SECRET_VALUES.secretAccessKey) : emu.addApiKey(SECRET_VALUES.secretAccessKey),
+      setTypeCapacity: (type, available) => emu.setCapacity(type, '*', available),
       // The IBM Cloud provider spec has no load-balancer field; the provider registers with none.
       addLoadBalancer: () => undefined,
       stop: () => emu.stop(),

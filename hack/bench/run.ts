@@ -1,4 +1,5 @@
-// npm run bench [-- --quick] [--provider aws|gcp|ibmcloud] [--json FILE] [--sizes 1,100,500,1000,2000] [--controller-arg=--flag=value]
+// npm run bench [-- --quick] [--provider aws|gcp|ibmcloud] [--json FILE] [--sizes 1,100,500,1000,2000] [--stock-out N]
+// [--controller-arg=--flag=value]
 // Runs the real provider binary and MachineSet controller as separate processes against the local control
 // plane, the cloud's emulator and the kubelet simulator (hosted here), and measures from outside. See README.md.
 // The SDK prints a Node-version notice on every client otherwise.
@@ -15,6 +16,7 @@ import { benchProvider, PROVIDER_NAMES, type BenchProvider } from './providers.j
 import { scaleDown, scaleUp, steadyState, type BenchContext, type ScenarioResult } from './scenarios.js';
 import { planFor, type Plan } from './plans.js';
 import { progressPrinter } from './progress.js';
+import { stockOut } from './stock-out.js';
 import { throttled } from './throttled.js';
 import { writeBenchCharts } from './write-charts.js';
 
@@ -84,6 +86,12 @@ async function main(): Promise<void> {
     .option('--keep', 'keep the state directory (logs, API data)')
     .option('--strict', 'exit 1 when a target is missed')
     .option('--no-throttled', 'skip the throttled scenario')
+    .option('--no-stock-out', 'skip the stock-out scenario')
+    .option(
+      '--stock-out <n>',
+      'the stock-out scenario alone, with n machines (and its no-stock-out scale-up)',
+      (v) => sizes(v)[0]!,
+    )
     .option('--trace-writes', "report what each write to a scale-up's Machines changed")
     .option('--tsx', 'run the controllers from source through tsx instead of compiling them first')
     .option(
@@ -101,6 +109,7 @@ async function main(): Promise<void> {
     keep?: boolean;
     strict?: boolean;
     throttled: boolean;
+    stockOut: boolean | number;
     tsx?: boolean;
     traceWrites?: boolean;
     controllerArg: string[];
@@ -109,6 +118,11 @@ async function main(): Promise<void> {
   if (o.sizes) {
     plan.sizes = o.sizes;
     plan.steadyN = Math.max(...o.sizes);
+  }
+  if (typeof o.stockOut === 'number') {
+    plan.stockOutN = o.stockOut;
+    plan.sizes = [];
+    o.throttled = false;
   }
   const log = (l: string) => process.stderr.write(`bench: ${l}\n`);
   const compiledDir = o.tsx ? undefined : ensureCompiled(log);
@@ -128,12 +142,22 @@ async function main(): Promise<void> {
     try {
       await withControllers(env, plan, stateDir, compiledDir, o.controllerArg, o.traceWrites === true, async (ctx) => {
         let baseline: number | undefined;
+        let noStockOut: number | undefined;
         for (const n of plan.sizes) {
           const up = await scaleUp(ctx, n);
           if (n === 1) baseline = up.seconds;
+          if (n === plan.stockOutN) noStockOut = up.seconds;
           scenarios.push(up);
           if (n === plan.steadyN) scenarios.push(await steadyState(ctx, up.set, n, plan.steadyPeriods));
           scenarios.push(await scaleDown(ctx, up.set, n));
+        }
+        if (o.stockOut) {
+          if (noStockOut === undefined) {
+            const same = await scaleUp(ctx, plan.stockOutN, { name: `stock-out-baseline-${plan.stockOutN}` });
+            await scaleDown(ctx, same.set, plan.stockOutN);
+            noStockOut = same.seconds;
+          }
+          scenarios.push(await stockOut(ctx, plan.stockOutN, noStockOut));
         }
         if (o.throttled) {
           if (baseline === undefined) {

@@ -67,6 +67,7 @@ function costMetrics(c: Cost, n: number, p: BenchProvider): Record<string, unkno
       n,
     ),
     reconcilesPerMachine: perUnit(c.reconciles, n),
+    cpuSeconds: c.cpuSeconds,
   };
 }
 
@@ -117,6 +118,8 @@ export async function scaleUp(
       machines: n,
       wallSeconds: round(c.seconds, 2),
       ...costMetrics(c, n, ctx.env.provider),
+      // The provider's CPU per Machine made: what its own process spent, whoever else shares the machine.
+      cpuMsPerMachineCreated: round(((c.cpuSeconds[ctx.env.provider.binary.name] ?? 0) * 1000) / n, 1),
       peakRssMb: peakRssMb(ctx.controllers),
       ...heapMb(ctx.controllers),
       runningOverTime: runningOverTime.points,
@@ -177,6 +180,10 @@ export async function steadyState(ctx: BenchContext, set: string, n: number, per
       kubeWritesPerMachinePerResync: round(c.kubeWrites / n / periods, 4),
       reconcilesPerMachinePerResync: Object.fromEntries(
         Object.entries(c.reconciles).map(([k, v]) => [k, round(v / n / periods)]),
+      ),
+      cpuSeconds: c.cpuSeconds,
+      cpuMsPerMachinePerResync: Object.fromEntries(
+        Object.entries(c.cpuSeconds).map(([k, v]) => [k, round((v * 1000) / n / periods, 2)]),
       ),
       peakRssMb: peakRssMb(ctx.controllers),
       ...heapMb(ctx.controllers),

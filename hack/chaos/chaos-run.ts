@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { MachineHealthChecks, MachineSets, isNotFound, type MachineSet } from '../../lib/index.js';
 import { BENCH_NAMESPACE, startBenchEnvironment, type BenchEnvironment } from '../bench/environment.js';
 import { awsBench, type BenchProvider } from '../bench/providers.js';
+import { withCapacityFallback } from '../bench/stock-out.js';
 import { machineSet } from '../bench/workload.js';
 import { inProcessHost, processHost } from './controller-host.js';
 import { faultName, faults } from './fault-injectors.js';
@@ -15,6 +16,7 @@ import {
   scanForSecrets,
   type Violation,
 } from './invariants.js';
+import { sampleRemediationsInFlight, type InFlightSampler } from './in-flight-sampler.js';
 import { Prng } from './prng.js';
 import type { StepContext } from './step-context.js';
 import { RolloutMonitor } from './rollout-monitor.js';
@@ -57,11 +59,18 @@ function addProviderSpecFields(set: MachineSet, fields: Record<string, unknown>)
   if (ps) ps.value = { ...(ps.value as Record<string, unknown> | undefined), ...fields };
 }
 
+/** The chaos MachineHealthCheck remediates at most this many Machines at a time (an invariant checks it). */
+const MHC_MAX_IN_FLIGHT = 2;
+
 function mhc(clusterId: string) {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineHealthCheck',
-    metadata: { name: 'chaos-a', namespace: BENCH_NAMESPACE },
+    metadata: {
+      name: 'chaos-a',
+      namespace: BENCH_NAMESPACE,
+      annotations: { 'machine.openshift.io/max-in-flight': String(MHC_MAX_IN_FLIGHT) },
+    },
     spec: {
       // Every chaos Machine: NotReady remediation is only ever injected into chaos-a, but a Node that never
       // registers can be any set's.
@@ -95,6 +104,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
     notReadyNodes: new Set(),
     healing: [],
     capacityRefusals: 0,
+    keyRevocations: 0,
     pausedControllers: new Set(),
     episodes: [],
     controlPlaneKill: o.controllers === 'process' ? { compiledDir: o.compiledDir } : undefined,
@@ -105,6 +115,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
   // Created before any Machine, as the installer creates the cluster's load balancers.
   const balancer = env.emulator.addLoadBalancer();
   const lb = balancer && { machineSet: LB_SET, balancer };
+  let sampler: InFlightSampler | undefined;
   const rollout = new RolloutMonitor(env, ROLLING_SET, o.seed);
   try {
     await host.start();
@@ -113,9 +124,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       const set = machineSet(s, rng.int(1, o.maxReplicas), provider);
       if (s === LB_SET && balancer) addProviderSpecFields(set, balancer.providerSpecFields);
       if (s === ROLLING_SET) set.metadata.annotations = { ...set.metadata.annotations, ...ROLLING_ANNOTATIONS };
+      // The other set falls back to another instance type when its own is refused (capacity-refused).
+      if (s !== LB_SET) withCapacityFallback(set, provider);
       await env.client.create(MachineSets, set);
     }
     await env.client.create(MachineHealthChecks, mhc(provider.clusterId) as never);
+    sampler = sampleRemediationsInFlight(env, { seed: o.seed, mhcName: 'chaos-a', maxInFlight: MHC_MAX_IN_FLIGHT });
 
     const end = Date.now() + o.durationMs;
     while (Date.now() < end) {
@@ -155,6 +169,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
     await Promise.all(ctx.healing);
     env.emulator.knobs.reset();
     env.emulator.refuseLaunches(false);
+    env.emulator.revokeKey(false);
     await env.restoreSecrets();
     for (const n of ctx.notReadyNodes) await env.kubelet.setNodeReady(n, undefined).catch(() => undefined);
     const settleStart = Date.now();
@@ -184,6 +199,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
         invariant: `every run converges within ${o.settleTimeoutMs / 1000} s of the faults stopping`,
         detail: `not converged after ${(settledMs / 1000).toFixed(1)} s`,
       });
+    violations.push(...((await sampler?.stop()) ?? []));
+    log(`seed ${o.seed}: at most ${sampler?.worst ?? 0} remediations in flight (max-in-flight ${MHC_MAX_IN_FLIGHT})`);
     rollout.stop();
     violations.push(...rollout.violations);
     log(
@@ -194,6 +211,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
     violations.push(...(await scanForSecrets(o.seed, env, host.logs())));
     return { seed: o.seed, faultsInjected, actions, violations, settledMs, rolloutChecks: { ...rollout.checks } };
   } finally {
+    await sampler?.stop();
     rollout.stop();
     await host.stop();
     await env.stop();

@@ -6,7 +6,7 @@ import { BENCH_NAMESPACE } from '../bench/environment.js';
 import type { BenchProvider } from '../bench/providers.js';
 import { liveInstances, machineUidOf } from '../bench/workload.js';
 import { LEASE_DURATION_MS } from './controller-host.js';
-import { live, machines, sleep, type Step } from './step-context.js';
+import { live, machines, sleep, type Step, type StepContext } from './step-context.js';
 
 /**
  * Repeats a healing step until the control plane takes it: a kill fault may have it down or restarting at
@@ -112,6 +112,36 @@ export const faults: Array<readonly [string, number, Step]> = [
     },
   ],
   [
+    // A zone or a network blinks: several instances at once, as the max-in-flight MachineHealthCheck must pace.
+    'out-of-band-termination-many',
+    1,
+    async ({ env, rng, failedAllowed }) => {
+      const running = live(await machines(env)).filter((m) => m.status?.phase === 'Running');
+      const chosen = rng.shuffle(running).slice(0, rng.int(2, 4));
+      const done: string[] = [];
+      for (const m of chosen) {
+        const inst = liveInstances(env.emulator).find(
+          (i) =>
+            machineUidOf(i) === m.metadata.uid || (i.machineName !== undefined && i.machineName === m.metadata.name),
+        );
+        if (!inst) continue;
+        failedAllowed.add(m.metadata.uid ?? '');
+        env.emulator.terminateOutOfBand(inst.instanceId);
+        done.push(`${m.metadata.name ?? ''} ${inst.instanceId}`);
+      }
+      return done.length > 0 ? done.join(', ') : undefined;
+    },
+  ],
+  [
+    'nodes-never-register',
+    1,
+    ({ env, rng }) => {
+      const n = rng.int(2, 4);
+      for (let i = 0; i < n; i++) env.nextNodeNeverRegisters();
+      return Promise.resolve(`next ${n} instances`);
+    },
+  ],
+  [
     'control-plane-restart',
     1,
     async ({ env }) => {
@@ -130,21 +160,8 @@ export const faults: Array<readonly [string, number, Step]> = [
       return `SIGKILL after ${ms} ms of serving`;
     },
   ],
-  [
-    'capacity-refused',
-    2,
-    (ctx) => {
-      const ms = ctx.rng.int(1_000, 4_000);
-      ctx.capacityRefusals++;
-      ctx.env.emulator.refuseLaunches(true);
-      ctx.healing.push(
-        sleep(ms).then(() => {
-          if (--ctx.capacityRefusals === 0) ctx.env.emulator.refuseLaunches(false);
-        }),
-      );
-      return Promise.resolve(`${ms} ms`);
-    },
-  ],
+  ['capacity-refused', 2, (ctx) => cloudEpisode(ctx, 'capacityRefusals', (on) => ctx.env.emulator.refuseLaunches(on))],
+  ['cloud-key-revoked', 1, (ctx) => cloudEpisode(ctx, 'keyRevocations', (on) => ctx.env.emulator.revokeKey(on))],
   [
     'credentials-secret-deleted',
     1,
@@ -185,3 +202,23 @@ export const faults: Array<readonly [string, number, Step]> = [
     },
   ],
 ];
+
+/**
+ * Puts a cloud condition in force for 1–4 s; `counter` counts the episodes in force, so overlapping ones keep
+ * it until the last ends.
+ */
+function cloudEpisode(
+  ctx: StepContext,
+  counter: 'capacityRefusals' | 'keyRevocations',
+  set: (on: boolean) => void,
+): Promise<string> {
+  const ms = ctx.rng.int(1_000, 4_000);
+  ctx[counter]++;
+  set(true);
+  ctx.healing.push(
+    sleep(ms).then(() => {
+      if (--ctx[counter] === 0) set(false);
+    }),
+  );
+  return Promise.resolve(`${ms} ms`);
+}

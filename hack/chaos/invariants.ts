@@ -3,9 +3,11 @@ import {
   Events,
   Leases,
   MachineHealthChecks,
+  MachineInstanceTypeLabel,
   Machines,
   MachineSets,
   Nodes,
+  readCommonProviderStatus,
   type Machine,
   type MachineSet,
   type Node,
@@ -84,6 +86,13 @@ export function checkInvariants(seed: number, w: WorldView, failedAllowed: Reado
         `${name}: ${m.status.errorReason ?? ''} ${m.status.errorMessage ?? ''}`.trim(),
       );
     }
+    const entry = readCommonProviderStatus(m.status?.providerStatus).status.capacityEntry;
+    const type = m.metadata.labels?.[MachineInstanceTypeLabel];
+    if (m.status?.phase === 'Running' && entry && type !== entry.instanceType)
+      v(
+        'a Running Machine with fallbacks runs the entry it records',
+        `${name} records entry ${entry.index} (${entry.instanceType}) but runs ${type ?? '(no instance-type label)'}`,
+      );
     if (m.metadata.deletionTimestamp)
       v(
         'no finalizer left on a deleted object',

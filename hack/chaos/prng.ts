@@ -26,6 +26,16 @@ export class Prng {
     return items.length ? items[this.int(0, items.length - 1)] : undefined;
   }
 
+  /** The items in a random order (Fisher-Yates); the input is not changed. */
+  shuffle<T>(items: readonly T[]): T[] {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = this.int(0, i);
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  }
+
   /** Picks by weight; weights need not sum to 1. */
   weighted<T>(items: ReadonlyArray<readonly [T, number]>): T {
     const total = items.reduce((a, [, w]) => a + w, 0);

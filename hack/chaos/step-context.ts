@@ -18,6 +18,8 @@ export interface StepContext {
   healing: Promise<unknown>[];
   /** Launch refusals in force; launches are allowed again when the last one ends. */
   capacityRefusals: number;
+  /** Key revocations in force; the key is known again when the last one ends. */
+  keyRevocations: number;
   /** Controllers with a paused leader now (one pause per controller at a time). */
   pausedControllers: Set<string>;
   episodes: PauseEpisode[];

@@ -25,6 +25,7 @@ export const SCALED_DOWN = ' (down)';
 export const DISTURBING_STEPS = new Set([
   'scale',
   'out-of-band-termination',
+  'out-of-band-termination-many',
   'control-plane-restart',
   'control-plane-kill',
   'leader-paused-past-lease',

@@ -17,6 +17,7 @@ import { diffToJsonPatch } from './json-patch-diff.js';
 import { isFinalizerOnlyRemoval, validateLifecycleHooks } from './lifecycle-hook-rules.js';
 import type { AdmissionInfrastructure, MachineAdmission, ProviderSpecContext } from './machine-admission.js';
 import { validateMachineSetSpec } from './machineset-spec-rules.js';
+import { deletionSettingIssues } from '../machine/drain/drain-settings.js';
 
 export interface MachineWebhookOptions {
   infrastructure: AdmissionInfrastructure;
@@ -165,7 +166,10 @@ export async function validateMachineAdmission(
   const { obj: m, old } = got;
   const oldMachine = req.operation === 'UPDATE' ? old : undefined;
   if (m.metadata.deletionTimestamp && isFinalizerOnlyRemoval(m, oldMachine)) return allowedResponse(req.uid);
-  const errors = validateLifecycleHooks(m, oldMachine);
+  const errors = [
+    ...validateLifecycleHooks(m, oldMachine),
+    ...deletionSettingIssues(m.metadata.annotations, 'metadata.annotations', oldMachine?.metadata.annotations),
+  ];
   const authority = checkAuthoritativeAPI(m.spec?.authoritativeAPI, 'spec.authoritativeAPI', o.featureGates ?? {});
   const ctx = {
     fieldRoot: MachineFieldRoot,
@@ -184,7 +188,14 @@ export async function validateMachineSetAdmission(
   if (isResponse(got)) return got;
   if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return allowedResponse(req.uid);
   const { obj: ms, old } = got;
-  const errors = validateMachineSetSpec(ms, req.operation === 'UPDATE' ? old : undefined);
+  const errors = [
+    ...validateMachineSetSpec(ms, req.operation === 'UPDATE' ? old : undefined),
+    ...deletionSettingIssues(
+      ms.spec?.template?.metadata?.annotations,
+      'spec.template.metadata.annotations',
+      req.operation === 'UPDATE' ? old?.spec?.template?.metadata?.annotations : undefined,
+    ),
+  ];
   const gates = o.featureGates ?? {};
   const authority = checkAuthoritativeAPI(ms.spec?.authoritativeAPI, 'spec.authoritativeAPI', gates);
   const templateAuthority = checkAuthoritativeAPI(

@@ -37,6 +37,19 @@ export const ExternalRemediationAnnotation = 'host.metal3.io/external-remediatio
 export const RemediationStrategyAnnotation = 'machine.openshift.io/remediation-strategy';
 export const RemediationStrategyExternalBaremetal = 'external-baremetal';
 export const MirrorPodAnnotation = 'kubernetes.io/config.mirror';
+// Drains that end (our addition; without these annotations a drain behaves as the reference's).
+/** On a Machine (or a MachineSet's template): how long a drain may run before termination goes ahead; a Go duration. */
+export const DrainTimeoutAnnotation = 'machine.openshift.io/drain-timeout';
+/** On a Machine: how long to wait, after the drain, for the Node's volumes to detach; a Go duration, default 10m, 0 skips. */
+export const VolumeDetachTimeoutAnnotation = 'machine.openshift.io/volume-detach-timeout';
+/** On a Pod: `skip` (never evicted, not waited for) or `wait-completed` (never evicted, waited for until it finishes). */
+export const PodDrainAnnotation = 'machine.openshift.io/drain';
+/** On a Pod: an integer (default 0); a drain evicts pods in ascending order, a group only once the previous is gone. */
+export const PodDrainOrderAnnotation = 'machine.openshift.io/drain-order';
+/** On a MachineHealthCheck: how many Machines it remediated may be in flight at once (integer or percentage of targets). */
+export const MaxInFlightAnnotation = 'machine.openshift.io/max-in-flight';
+/** Put on a Machine by the MachineHealthCheck that deletes it, naming that MachineHealthCheck. */
+export const RemediatedByAnnotation = 'machine.openshift.io/remediated-by';
 
 // Rolling replacement of a MachineSet's Machines (opt-in; the operator's CRD prunes unknown spec fields, so the
 // settings are annotations on the MachineSet). The restart annotation is also stamped on each Machine with the
@@ -90,6 +103,10 @@ export const SecretsAvailableCondition = 'SecretsAvailable';
  * once a create was refused for want of it. While False, its lastTransitionTime is the first refusal.
  */
 export const CapacityAvailableCondition = 'CapacityAvailable';
+/** Set on a Machine while its deletion waits for the Node's volumes to detach (after the drain). */
+export const VolumesDetachedCondition = 'VolumesDetached';
+/** Set on a MachineHealthCheck with max-in-flight: False while unhealthy Machines wait for earlier remediations. */
+export const RemediationInFlightAllowedCondition = 'RemediationInFlightAllowed';
 /** On a MachineSet: whether every Machine it controls was made from its current template. */
 export const UpToDateCondition = 'UpToDate';
 
@@ -109,6 +126,10 @@ export const ExternalRemediationTemplateNotFoundReason = 'ExternalRemediationTem
 export const ExternalRemediationRequestCreationFailedReason = 'ExternalRemediationRequestCreationFailed';
 export const HookPresentReason = 'HookPresent';
 export const DrainErrorReason = 'DrainError';
+export const DrainTimeoutReason = 'DrainTimeout';
+export const WaitingForVolumeDetachReason = 'WaitingForVolumeDetach';
+export const VolumeDetachTimeoutReason = 'VolumeDetachTimeout';
+export const MaxInFlightReachedReason = 'MaxInFlightReached';
 export const PausedConditionReason = 'AuthoritativeAPINotMachineAPI';
 export const NotPausedConditionReason = 'AuthoritativeAPIMachineAPI';
 export const UpToDateReason = 'AsExpected';

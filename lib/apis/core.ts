@@ -40,6 +40,7 @@ export interface Node extends KubeObject {
 export interface Volume {
   name: string;
   emptyDir?: Record<string, unknown>;
+  persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
   [source: string]: unknown;
 }
 
@@ -80,6 +81,17 @@ export interface PodDisruptionBudget extends KubeObject {
 
 export interface DaemonSet extends KubeObject {
   spec?: Record<string, unknown>;
+}
+
+/** storage.k8s.io/v1 VolumeAttachment: the attach/detach controller's record that a volume is attached to a Node. */
+export interface VolumeAttachment extends KubeObject {
+  spec?: { attacher?: string; nodeName?: string; source?: { persistentVolumeName?: string; [k: string]: unknown } };
+  status?: { attached?: boolean; [k: string]: unknown };
+}
+
+export interface PersistentVolumeClaim extends KubeObject {
+  spec?: { volumeName?: string; [k: string]: unknown };
+  status?: { phase?: string; [k: string]: unknown };
 }
 
 /** core/v1 Event. */

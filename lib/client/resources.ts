@@ -8,8 +8,10 @@ import type {
   Namespace,
   Node,
   Pod,
+  PersistentVolumeClaim,
   PodDisruptionBudget,
   Secret,
+  VolumeAttachment,
 } from '../apis/core.js';
 import type { Machine, MachineHealthCheck, MachineSet } from '../apis/machine-types.js';
 import type { KubeObject } from '../apis/meta.js';
@@ -103,6 +105,20 @@ export const PodDisruptionBudgets = defineResource<PodDisruptionBudget>({
   version: 'v1',
   plural: 'poddisruptionbudgets',
   kind: 'PodDisruptionBudget',
+  namespaced: true,
+});
+export const VolumeAttachments = defineResource<VolumeAttachment>({
+  group: 'storage.k8s.io',
+  version: 'v1',
+  plural: 'volumeattachments',
+  kind: 'VolumeAttachment',
+  namespaced: false,
+});
+export const PersistentVolumeClaims = defineResource<PersistentVolumeClaim>({
+  group: '',
+  version: 'v1',
+  plural: 'persistentvolumeclaims',
+  kind: 'PersistentVolumeClaim',
   namespaced: true,
 });
 export const DaemonSets = defineResource<DaemonSet>({

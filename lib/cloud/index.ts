@@ -31,3 +31,5 @@ export * from './outbound-http.js';
 export * from './outbound-http-errors.js';
 export * from './network-error.js';
 export * from './cloud-provider-descriptor.js';
+export * from './capacity-memory.js';
+export * from './capacity-fallbacks.js';

@@ -42,6 +42,16 @@ export interface OutboundHttpOptions {
 
 const LOOPBACK = new NoProxyList('localhost,127.0.0.0/8,::1');
 
+/** Whether a URL names this host (localhost, 127.0.0.0/8, ::1): traffic to it never leaves the machine. */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return LOOPBACK.bypasses(u.hostname, Number(u.port) || (u.protocol === 'https:' ? 443 : 80));
+  } catch {
+    return false;
+  }
+}
+
 /** An agent pair for one SDK client set; destroying it closes only that client set's connections. */
 export interface OutboundAgents {
   readonly http: HttpAgent;

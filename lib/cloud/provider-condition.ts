@@ -1,5 +1,12 @@
 // The metav1.Condition list that providers keep in status.providerStatus (e.g. MachineCreation), with
 // meta.SetStatusCondition's rule: lastTransitionTime moves only when the status flips.
+import type { CapacityChoice } from './capacity-memory.js';
+
+/** The capacity entry a Machine runs on (or is launching on), as its provider status records it. */
+export interface CapacityEntryRecord extends CapacityChoice {
+  /** 0 for the primary, i for fallbacks[i-1]. */
+  index: number;
+}
 
 export interface ProviderCondition {
   type: string;
@@ -46,6 +53,19 @@ export interface CommonProviderStatus {
   instanceId?: string | null;
   instanceState?: string | null;
   conditions?: ProviderCondition[];
+  /** The capacity entry (primary or fallback) the Machine runs on or is launching on; only for specs with fallbacks. */
+  capacityEntry?: CapacityEntryRecord;
+}
+
+/** The capacity entry record, read leniently (lib/machine/cloud-actuator/capacity-entries.ts writes it). */
+function readCapacityEntry(v: unknown): CapacityEntryRecord | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const r = v as Record<string, unknown>;
+  if (!Number.isSafeInteger(r.index) || typeof r.instanceType !== 'string' || typeof r.zone !== 'string')
+    return undefined;
+  const market = r.market === 'spot' ? 'spot' : 'on-demand';
+  const out: CapacityEntryRecord = { index: r.index as number, instanceType: r.instanceType, zone: r.zone, market };
+  return out;
 }
 
 /**
@@ -65,5 +85,7 @@ export function readCommonProviderStatus(value: unknown): {
   if (typeof raw.instanceState === 'string') status.instanceState = raw.instanceState;
   const conditions = readProviderConditions(raw.conditions);
   if (conditions) status.conditions = conditions;
+  const entry = readCapacityEntry(raw.capacityEntry);
+  if (entry) status.capacityEntry = entry;
   return { status, raw };
 }

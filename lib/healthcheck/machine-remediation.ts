@@ -5,6 +5,7 @@
 import {
   ExternalRemediationAnnotation,
   PhaseFailed,
+  RemediatedByAnnotation,
   RemediationStrategyAnnotation,
   RemediationStrategyExternalBaremetal,
 } from '../apis/constants.js';
@@ -19,6 +20,19 @@ import type { EventOnce } from './event-once.js';
 import { targetString, type HealthCheckTarget } from './health.js';
 import type { HealthCheckMetrics } from './metrics.js';
 
+/**
+ * Whether internal remediation would act on `m`: mark it for external bare-metal remediation, or delete it (only
+ * with a controller owner, which will replace it).
+ */
+export function wouldRemediate(mhc: MachineHealthCheck, m: Machine): boolean {
+  return remediatedInPlace(mhc, m) || getControllerOf(m) !== undefined;
+}
+
+/** Under the external-baremetal strategy a Machine that has not failed is remediated in place, by annotation. */
+const remediatedInPlace = (mhc: MachineHealthCheck, m: Machine): boolean =>
+  m.status?.phase !== PhaseFailed &&
+  mhc.metadata.annotations?.[RemediationStrategyAnnotation] === RemediationStrategyExternalBaremetal;
+
 export class MachineRemediation {
   constructor(
     private readonly client: KubeClient,
@@ -30,7 +44,9 @@ export class MachineRemediation {
 
   /**
    * Remediates `t`. `key` is the MHC's queue key; the once-keys of events still standing are added to
-   * `live`, so the reconciler forgets the rest.
+   * `live`, so the reconciler forgets the rest. With `markRemediated` (the MHC limits remediations in flight) a
+   * Machine is marked remediated-by the MHC before it is deleted. True when this call started a remediation
+   * (deleted the Machine, or marked it for external remediation).
    */
   async remediate(
     mhc: MachineHealthCheck,
@@ -38,16 +54,14 @@ export class MachineRemediation {
     key: string,
     live: Set<string>,
     ctx: ReconcileContext,
-  ): Promise<void> {
+    markRemediated = false,
+  ): Promise<boolean> {
     const m = t.machine;
     const target = targetString(mhc, t);
     const mkey = { namespace: m.metadata.namespace, name: m.metadata.name ?? '' };
 
-    if (
-      m.status?.phase !== PhaseFailed &&
-      mhc.metadata.annotations?.[RemediationStrategyAnnotation] === RemediationStrategyExternalBaremetal
-    ) {
-      if (m.metadata.annotations && ExternalRemediationAnnotation in m.metadata.annotations) return;
+    if (remediatedInPlace(mhc, m)) {
+      if (m.metadata.annotations && ExternalRemediationAnnotation in m.metadata.annotations) return false;
       const note = `Requesting external remediation of node associated with machine ${target}`;
       try {
         await this.client.patch(
@@ -67,7 +81,7 @@ export class MachineRemediation {
         throw err;
       }
       this.events.event(m, 'Normal', 'ExternalAnnotationAdded', 'Remediate', note);
-      return;
+      return true;
     }
 
     if (!getControllerOf(m)) {
@@ -75,22 +89,40 @@ export class MachineRemediation {
       const onceKey = `${key}|${m.metadata.uid ?? ''}|SkippedNoController`;
       live.add(onceKey);
       this.once.emit(onceKey, note, () => this.events.event(m, 'Normal', 'SkippedNoController', 'Remediate', note));
-      return;
+      return false;
     }
 
     let fresh: Machine;
     try {
       fresh = await this.client.get(Machines, mkey, { signal: ctx.signal });
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) return false;
       throw err;
     }
-    if (fresh.metadata.deletionTimestamp) return;
+    if (fresh.metadata.deletionTimestamp) return false;
+    if (markRemediated) {
+      // The mark lets every later pass (after a restart too) count this deletion as one of the MHC's
+      // remediations in flight; written first, so a Machine is never deleted by us without it.
+      await this.client.patch(
+        Machines,
+        mkey,
+        {
+          type: 'merge',
+          body: {
+            metadata: {
+              resourceVersion: fresh.metadata.resourceVersion,
+              annotations: { [RemediatedByAnnotation]: mhc.metadata.name ?? '' },
+            },
+          },
+        },
+        { signal: ctx.signal },
+      );
+    }
 
     try {
       await this.client.delete(Machines, mkey, { preconditions: { uid: fresh.metadata.uid }, signal: ctx.signal });
     } catch (err) {
-      if (isNotFound(err)) return;
+      if (isNotFound(err)) return false;
       this.events.event(
         m,
         'Warning',
@@ -109,5 +141,6 @@ export class MachineRemediation {
     );
     this.metrics.remediationSuccess.inc({ name: mhc.metadata.name ?? '', namespace: mhc.metadata.namespace ?? '' });
     ctx.log.info('remediated machine by deleting it', { target });
+    return true;
   }
 }

@@ -13,19 +13,26 @@
 //  - DetectedUnhealthy and SkippedNoController are likewise reported once per episode per machine;
 //  - ExternalRemediationTemplateAvailable / ExternalRemediationRequestAvailable are persisted on status;
 //  - a deleted MHC's metric series are removed (the reference left short_circuit at 0);
-//  - Machine events only wake the MHCs of the machine's own namespace (the reference listed all).
+//  - Machine events only wake the MHCs of the machine's own namespace (the reference listed all);
+//  - an MHC annotated machine.openshift.io/max-in-flight remediates at most that many Machines at a time, counted
+//    from the cluster until each replacement has a Ready Node (in-flight.ts); the rest wait, and say so.
 // Kept as in the reference: the node startup clock is machine.status.lastUpdated (health.ts), and
 // control-plane machines are not exempt — a master with a controller owner is remediated like any other.
-import { MHCPausedAnnotation, RemediationAllowedCondition, TooManyUnhealthyReason } from '../apis/constants.js';
+import {
+  MHCPausedAnnotation,
+  RemediationAllowedCondition,
+  RemediationInFlightAllowedCondition,
+  TooManyUnhealthyReason,
+} from '../apis/constants.js';
 import { falseCondition, setCondition, trueCondition } from '../apis/conditions.js';
 import type { Node } from '../apis/core.js';
 import { selectorFromLabelSelector } from '../apis/label-selector.js';
-import type { Machine, MachineHealthCheck, MachineHealthCheckStatus } from '../apis/machine-types.js';
+import type { Machine, MachineHealthCheck, MachineHealthCheckStatus, MachineSet } from '../apis/machine-types.js';
 import type { KubeObject } from '../apis/meta.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import { isNotFound } from '../client/errors.js';
 import type { KubeClient } from '../client/kube-client.js';
-import { MachineHealthChecks, Machines, Nodes } from '../client/resources.js';
+import { MachineHealthChecks, Machines, MachineSets, Nodes } from '../client/resources.js';
 import type { Clock } from '../base/clock.js';
 import { requestKey } from '../runtime/request-key.js';
 import {
@@ -48,7 +55,9 @@ import {
   unhealthyCount,
   type HealthCheckTarget,
 } from './health.js';
-import { MachineRemediation } from './machine-remediation.js';
+import { InvalidMaxInFlightError } from './in-flight.js';
+import { MachineRemediation, wouldRemediate } from './machine-remediation.js';
+import { MaxInFlightGate } from './max-in-flight.js';
 import { remediationBudget } from './max-unhealthy.js';
 import { RemediationRequests } from './remediation-requests.js';
 import { lookupTargetNode } from './target-node.js';
@@ -78,6 +87,7 @@ class MachineHealthCheckReconciler implements Reconciler {
   private readonly shortCircuits: ShortCircuitEpisodes;
   private readonly requests: RemediationRequests;
   private readonly remediation: MachineRemediation;
+  private readonly inFlight: MaxInFlightGate;
   private readonly cachedNode = (name: string): Node | undefined => this.nodes.get({ name });
 
   constructor(
@@ -86,6 +96,7 @@ class MachineHealthCheckReconciler implements Reconciler {
     private readonly mhcs: Informer<MachineHealthCheck>,
     private readonly machines: Informer<Machine>,
     private readonly nodes: Informer<Node>,
+    machineSets: Informer<MachineSet>,
     private readonly events: EventRecorder,
     private readonly metrics: HealthCheckMetrics,
     resolveResource: ResourceResolver,
@@ -93,6 +104,7 @@ class MachineHealthCheckReconciler implements Reconciler {
   ) {
     this.requests = new RemediationRequests(client, clock, resolveResource);
     this.remediation = new MachineRemediation(client, events, metrics, this.once);
+    this.inFlight = new MaxInFlightGate(machines, machineSets, events, metrics, this.once);
     this.shortCircuits = new ShortCircuitEpisodes({
       baseMs: backoff?.baseMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.baseMs,
       maxMs: backoff?.maxMs ?? DEFAULT_SHORT_CIRCUIT_BACKOFF.maxMs,
@@ -108,6 +120,7 @@ class MachineHealthCheckReconciler implements Reconciler {
       this.metrics.shortCircuit.remove(labels);
       this.shortCircuits.end(key);
       this.once.retain(`${key}|`, new Set());
+      this.inFlight.forget(key);
       return;
     }
     if (mhc.metadata.annotations && MHCPausedAnnotation in mhc.metadata.annotations) {
@@ -202,14 +215,53 @@ class MachineHealthCheckReconciler implements Reconciler {
 
     const errors: Error[] = [];
     const template = mhc.spec?.remediationTemplate;
-    for (const t of c.remediate) {
+    let due = c.remediate;
+    let recheckMs: number | undefined;
+    const limited = MaxInFlightGate.applies(mhc);
+    if (limited) {
+      const withRequest = new Set<HealthCheckTarget>();
+      if (template) {
+        for (const t of c.remediate)
+          if (await this.requests.exists(mhc, t, ctx.signal).catch(() => false)) withRequest.add(t);
+      }
+      let gate;
+      try {
+        gate = this.inFlight.admit({
+          mhc,
+          key,
+          targets,
+          due: c.remediate,
+          hasRequest: (t) => withRequest.has(t),
+          remediable: (t) => template !== undefined || wouldRemediate(mhc, t.machine),
+          nodeStartupTimeoutMs: settings.nodeStartupTimeoutMs,
+          nowMs: now,
+          conditions: status.conditions,
+          live,
+        });
+      } catch (err) {
+        if (!(err instanceof InvalidMaxInFlightError)) throw err;
+        this.events.event(mhc, 'Warning', 'ReconcileError', 'Reconcile', err.message);
+        throw new TerminalError(err.message, { cause: err });
+      }
+      due = gate.now;
+      status.conditions = gate.conditions;
+      recheckMs = gate.recheckMs;
+      if (gate.held.length > 0)
+        ctx.log.info('remediation held back by max-in-flight', {
+          held: gate.held.map((t) => t.machine.metadata.name),
+          inFlightByOwner: gate.inFlight?.byOwner,
+        });
+    } else if (status.conditions?.some((x) => x.type === RemediationInFlightAllowedCondition)) {
+      status.conditions = status.conditions.filter((x) => x.type !== RemediationInFlightAllowedCondition);
+    }
+    for (const t of due) {
       try {
         if (template) {
           const outcome = await this.requests.ensure(mhc, t, status.conditions, ctx);
           status.conditions = outcome.conditions;
           if (outcome.error) throw outcome.error;
-        } else {
-          await this.remediation.remediate(mhc, t, key, live, ctx);
+        } else if (await this.remediation.remediate(mhc, t, key, live, ctx, limited)) {
+          if (limited) this.inFlight.started(key, t.machine, this.clock.now());
         }
       } catch (err) {
         ctx.log.error('remediation failed', { target: targetString(mhc, t), error: (err as Error).message });
@@ -227,6 +279,7 @@ class MachineHealthCheckReconciler implements Reconciler {
 
     if (errors.length > 0) throw aggregate(errors);
     const nextChecks = [...c.pending, ...c.starting].map((p) => p.nextCheckMs).filter((ms) => ms > 0);
+    if (recheckMs !== undefined) nextChecks.push(recheckMs);
     if (nextChecks.length > 0) return { requeueAfterMs: Math.min(...nextChecks) };
     return {};
   }
@@ -278,6 +331,7 @@ export function addMachineHealthCheckController(
   const mhcs = mgr.informer(MachineHealthChecks);
   const machines = mgr.informer(Machines);
   const nodes = mgr.informer(Nodes);
+  const machineSets = mgr.informer(MachineSets);
   machines.addIndex(NODE_NAME_INDEX, (m) => (m.status?.nodeRef?.name ? [m.status.nodeRef.name] : []));
 
   const reconciler = new MachineHealthCheckReconciler(
@@ -286,6 +340,7 @@ export function addMachineHealthCheckController(
     mhcs,
     machines,
     nodes,
+    machineSets,
     mgr.eventRecorder(MHC_CONTROLLER_NAME),
     healthCheckMetrics(mgr.metrics),
     opts.resolveResource ?? guessResource,

@@ -5,6 +5,8 @@ export interface HealthCheckMetrics {
   nodesCovered: Gauge<'name' | 'namespace'>;
   remediationSuccess: Counter<'name' | 'namespace'>;
   shortCircuit: Gauge<'name' | 'namespace'>;
+  /** Unhealthy Machines the max-in-flight annotation made wait, each counted once per wait. */
+  remediationsHeldBack: Counter<'name' | 'namespace'>;
 }
 
 function existing<T>(registry: Registry, name: string): T | undefined {
@@ -36,6 +38,14 @@ export function healthCheckMetrics(registry: Registry): HealthCheckMetrics {
       new Gauge({
         name: 'mapi_machinehealthcheck_short_circuit',
         help: 'Short circuit status for MachineHealthCheck (0=no short-circuit, 1=short-circuited)',
+        labelNames,
+        registers: [registry],
+      }),
+    remediationsHeldBack:
+      existing(registry, 'mapi_machinehealthcheck_remediations_held_back_total') ??
+      new Counter({
+        name: 'mapi_machinehealthcheck_remediations_held_back_total',
+        help: 'Unhealthy machines whose remediation waited because machine.openshift.io/max-in-flight remediations were in flight',
         labelNames,
         registers: [registry],
       }),

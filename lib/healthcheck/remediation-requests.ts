@@ -29,6 +29,23 @@ export class RemediationRequests {
     private readonly resolveResource: ResourceResolver,
   ) {}
 
+  /** Whether the remediation request for `t` exists. */
+  async exists(mhc: MachineHealthCheck, t: HealthCheckTarget, signal: AbortSignal): Promise<boolean> {
+    const ref = mhc.spec!.remediationTemplate!;
+    const resource = this.resolveResource(ref.apiVersion ?? '', requestKindFor(ref.kind ?? ''));
+    try {
+      await this.client.get(
+        resource,
+        { namespace: mhc.metadata.namespace, name: t.machine.metadata.name ?? '' },
+        { signal },
+      );
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
   /**
    * Creates the remediation request for `t` unless it exists. Returns the conditions with the External*
    * conditions updated (persisted with the rest of the status) and the error, if any.

@@ -25,6 +25,7 @@ import {
   messageOf,
 } from '../apis/errors.js';
 import type { InstanceAction, FailedInstanceLabels } from './metrics.js';
+import { refusedCredentialsNote, refusedCredentialsSecret } from './refused-credentials.js';
 
 /** Errors are objects the provider may not own, so the reason rides beside them rather than on them. */
 const failureReasons = new WeakMap<object, string>();
@@ -86,7 +87,8 @@ export async function reportActuatorFailures(
       // The machine controller reports a missing Secret itself, with a condition, whichever call met it.
       if (findError(err, MissingSecretError)) throw err;
       const verb = verbs[op];
-      const text = (opts.describe ?? messageOf)(err);
+      const refused = refusedCredentialsSecret(err);
+      const text = `${(opts.describe ?? messageOf)(err)}${refused ? `; ${refusedCredentialsNote(refused)}` : ''}`;
       ctx.events.event(
         machine,
         'Warning',

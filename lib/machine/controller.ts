@@ -5,6 +5,7 @@ import type { ControllerManager, Informer } from '../runtime/types.js';
 import type { KubeObject } from '../apis/meta.js';
 import type { Actuator } from './actuator.js';
 import { DrainReconciler } from './drain/drain-reconciler.js';
+import { drainWatchPredicate } from './drain/drain-watch.js';
 import { NodeDrainer, type DrainOptions } from './drain/node-drainer.js';
 import { MachineReconciler } from './machine-reconciler.js';
 import type { TerminationFollowPolicy } from '../cloud/termination-follower.js';
@@ -140,8 +141,9 @@ export function addMachineController(
       events: mgr.eventRecorder(MachineDrainControllerName),
       retryBaseMs: drainBase,
       retryMaxMs: drainMax,
+      metrics,
     }),
-    watches: [{ informer: asSource(machines), enqueue: 'self' }],
+    watches: [{ informer: asSource(machines), enqueue: 'self', predicate: drainWatchPredicate }],
     maxConcurrentReconciles: opts.maxConcurrentReconciles,
     reconcileTimeoutMs: opts.reconcileTimeoutMs,
     rateLimiter: { baseDelayMs: drainBase, maxDelayMs: drainMax, qps: 10, burst: 100 },

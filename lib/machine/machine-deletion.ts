@@ -1,9 +1,8 @@
 // The deletion half of the machine controller's reconcile: a Machine with a deletionTimestamp goes to phase
-// Deleting, waits for the drain controller (the Drained condition) and for pre-terminate hooks, has its
-// instance deleted by the actuator and followed until it is gone, then loses its own Node and, last, the
-// machine finalizer.
-import { DrainedCondition, MachineFinalizer, PhaseDeleting } from '../apis/constants.js';
-import { isConditionTrue } from '../apis/conditions.js';
+// Deleting, waits for the drain controller (the Drained and VolumesDetached conditions) and for pre-terminate
+// hooks, has its instance deleted by the actuator and followed until it is gone, then loses its own Node and,
+// last, the machine finalizer.
+import { MachineFinalizer, PhaseDeleting } from '../apis/constants.js';
 import type { Clock } from '../base/clock.js';
 import { isNotFound } from '../client/errors.js';
 import type { EventRecorder } from '../client/event-recorder.js';
@@ -14,6 +13,7 @@ import { requestKey } from '../runtime/request-key.js';
 import type { Result } from '../runtime/types.js';
 import type { Actuator, ActuatorContext } from './actuator.js';
 import { isInvalidMachineConfiguration, messageOf, requeueAfterOf } from '../apis/errors.js';
+import { isDrainFinished, isWaitingForVolumes } from './drain/drain-finished.js';
 import { hasPreTerminateHooks } from './lifecycle-hooks.js';
 import type { MachineDraft } from './machine-writer.js';
 import { clone } from './merge-patch.js';
@@ -51,8 +51,9 @@ export class MachineDeletion {
     const { log, signal } = actx;
     if (!(await writtenUnlessGone(() => this.status.updateStatus(draft, PhaseDeleting, undefined, signal)))) return;
     if (!(draft.machine.metadata.finalizers ?? []).includes(MachineFinalizer)) return;
-    // The drain controller's status patch re-triggers us once the node is drained.
-    if (!isConditionTrue(draft.machine.status?.conditions, DrainedCondition)) return;
+    // The drain controller's status patch re-triggers us once the node is drained (or its drain timed out) and
+    // its volumes have detached (or that wait timed out).
+    if (!isDrainFinished(draft.machine) || isWaitingForVolumes(draft.machine)) return;
     if (hasPreTerminateHooks(draft.machine)) return;
 
     try {

@@ -46,6 +46,7 @@ import { CarriedNotes } from './carried-notes.js';
 import type { ReconcileNotes } from './reconcile-notes.js';
 import { fingerprintOf, ReconcilePacing } from './reconcile-pacing.js';
 import { markSecretsAvailable, reportMissingSecret } from './secrets-available.js';
+import { reportRefusedCredentials } from './refused-credentials.js';
 import { currentPhase, StatusWriter } from './status-writer.js';
 import { MachineValidationError, validateMachine } from './validation.js';
 
@@ -220,13 +221,9 @@ export class MachineReconciler implements Reconciler {
           `Failed to check if machine exists: ${messageOf(err)}`,
         ),
       );
-      reportMissingSecret(
-        draft.machine,
-        err,
-        isMachineProvisioned(draft.machine) ? 'Update' : 'Create',
-        d.events,
-        d.clock.now(),
-      );
+      const verb = isMachineProvisioned(draft.machine) ? 'Update' : 'Create';
+      reportMissingSecret(draft.machine, err, verb, d.events, d.clock.now());
+      reportRefusedCredentials(draft.machine, err, verb, d.events);
       await this.status.updateStatusLogged(draft, currentPhase(draft.machine), err, log, ctx.signal);
       const after = requeueAfterOf(err);
       if (after !== undefined) return { requeueAfterMs: after };

@@ -22,9 +22,20 @@ export interface CapacityFailureLabels {
   code: string;
 }
 
+/** A capacity choice (capacity-memory.ts), as the refusal and fallback counters label it. */
+export interface CapacityChoiceLabels {
+  instanceType: string;
+  zone: string;
+  market: string;
+}
+
 export class MachineMetrics {
   readonly phaseTransitionSeconds: Histogram<'phase'>;
   readonly capacityFailures: Counter<'namespace' | 'zone' | 'instance_type' | 'code'>;
+  readonly capacityRefusals: Counter<'instance_type' | 'zone' | 'market'>;
+  readonly capacityFallbacks: Counter<'instance_type' | 'zone' | 'market'>;
+  /** Drains the drain-timeout annotation ended with pods still on the Node. */
+  readonly drainTimeouts: Counter<'namespace'>;
   private readonly failed: Record<InstanceAction, Counter<'name' | 'namespace' | 'reason'>>;
 
   constructor(readonly registry: Registry) {
@@ -65,6 +76,45 @@ export class MachineMetrics {
           registers: [registry],
         }),
     );
+    const choiceCounter = (name: string, help: string) =>
+      getOrCreate(
+        registry,
+        name,
+        () => new Counter({ name, help, labelNames: ['instance_type', 'zone', 'market'], registers: [registry] }),
+      );
+    this.capacityRefusals = choiceCounter(
+      'mapi_machine_capacity_refusals_total',
+      'Launches of Machines with fallbacks that the cloud refused for want of capacity or quota, by instance type, zone and market',
+    );
+    this.capacityFallbacks = choiceCounter(
+      'mapi_machine_capacity_fallbacks_total',
+      'Machines launched on a fallback entry, by the chosen instance type, zone and market',
+    );
+    this.drainTimeouts = getOrCreate(
+      registry,
+      'mapi_machine_drain_timeouts_total',
+      () =>
+        new Counter({
+          name: 'mapi_machine_drain_timeouts_total',
+          help: 'Node drains ended by the machine.openshift.io/drain-timeout annotation with pods still on the Node',
+          labelNames: ['namespace'],
+          registers: [registry],
+        }),
+    );
+  }
+
+  /** The cloud refused one launch of a Machine that has fallbacks, for want of capacity or quota. */
+  recordCapacityRefusal(c: CapacityChoiceLabels): void {
+    this.capacityRefusals.inc({ instance_type: c.instanceType, zone: c.zone, market: c.market });
+  }
+
+  /** A Machine was launched on a fallback entry (labelled with the chosen one). */
+  recordCapacityFallback(c: CapacityChoiceLabels): void {
+    this.capacityFallbacks.inc({ instance_type: c.instanceType, zone: c.zone, market: c.market });
+  }
+
+  recordDrainTimeout(namespace: string): void {
+    this.drainTimeouts.inc({ namespace });
   }
 
   recordCapacityFailure(l: CapacityFailureLabels): void {

@@ -7,9 +7,12 @@
 //  - Oldest / Newest order by creationTimestamp (the reference's priority curve had the same effect for
 //    healthy machines but ranked a machine without a timestamp first under Newest); a machine without a
 //    creationTimestamp has an unknown age and is never preferred over one whose age is known;
-//  - machines without a node count as unhealthy under every policy, not only under Random.
+//  - machines without a node count as unhealthy under every policy, not only under Random;
+//  - within a class, machines running on a capacity fallback entry (not their providerSpec's primary) go before
+//    the others: when capacity comes back, a scale-down returns the set to the choice its owner asked for first.
 import { DeleteMachineAnnotation, LegacyDeleteMachineAnnotation, PhaseFailed } from '../apis/constants.js';
 import type { Machine, MachineSetDeletePolicy } from '../apis/machine-types.js';
+import { readCommonProviderStatus } from '../cloud/provider-condition.js';
 import { shuffled, type RandomSource } from './random.js';
 
 export const DeletePriority = {
@@ -54,6 +57,11 @@ export function deletePriority(machine: Machine): number {
   if (hasFailed(machine)) return DeletePriority.betterDelete;
   if (!machine.status?.nodeRef?.name) return DeletePriority.preferDelete;
   return DeletePriority.couldDelete;
+}
+
+/** Whether the Machine runs on one of its providerSpec's capacity fallbacks (its provider status says which entry). */
+export function onFallbackEntry(machine: Machine): boolean {
+  return (readCommonProviderStatus(machine.status?.providerStatus).status.capacityEntry?.index ?? 0) > 0;
 }
 
 function createdAt(machine: Machine): number | undefined {
@@ -101,5 +109,6 @@ export function deletionOrder(
 ): Machine[] {
   // Array.prototype.sort is stable, so shuffling first leaves equal-class machines in random order.
   const ordered = policy === 'Random' ? shuffled(machines, random) : [...machines].sort(byAge(policy === 'Newest'));
-  return ordered.sort((a, b) => deletePriority(b) - deletePriority(a));
+  const fallback = (m: Machine): number => (onFallbackEntry(m) ? 1 : 0);
+  return ordered.sort((a, b) => deletePriority(b) - deletePriority(a) || fallback(b) - fallback(a));
 }

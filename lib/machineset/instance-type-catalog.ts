@@ -42,4 +42,6 @@ export interface InstanceTypeCatalog {
    * the type; throws InvalidMachineConfigurationError for an invalid providerSpec; other errors are retried.
    */
   lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined>;
+  /** Whether a lookup's error is the cloud refusing the credentials: the Warning event then names the Secret. */
+  refusesCredentials?(err: unknown): boolean;
 }

@@ -20,6 +20,7 @@ import { isNotFound } from '../client/errors.js';
 import { MachineSets } from '../client/resources.js';
 import { isInvalidMachineConfiguration } from '../apis/errors.js';
 import type { ControllerManager, Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
+import { anyCause, credentialsSecretIn, refusedCredentialsNote } from '../machine/refused-credentials.js';
 import type { InstanceTypeCatalog } from './instance-type-catalog.js';
 import { changedAnnotations, scaleFromZeroAnnotations } from './scale-from-zero.js';
 
@@ -79,7 +80,10 @@ export function addScaleFromZeroController(
         desired = scaleFromZeroAnnotations(info, ms.metadata.annotations);
       } catch (err) {
         const message = (err as Error).message;
-        events.event(ms, 'Warning', 'ReconcileError', 'Reconcile', message);
+        const secret = credentialsSecretIn(ms.metadata.namespace ?? '', ms.spec?.template?.spec?.providerSpec?.value);
+        const refuses = catalog.refusesCredentials?.bind(catalog);
+        const refused = secret && refuses && anyCause(err, refuses) ? `; ${refusedCredentialsNote(secret)}` : '';
+        events.event(ms, 'Warning', 'ReconcileError', 'Reconcile', `${message}${refused}`);
         if (isInvalidMachineConfiguration(err)) {
           ctx.log.error('invalid providerSpec; not retrying until the MachineSet changes', { error: message });
           settled.set(key, fingerprint(ms));

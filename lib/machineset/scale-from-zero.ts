@@ -53,6 +53,26 @@ export function mergeCommaSeparatedKeyValuePairs(...lists: Array<string | undefi
 }
 
 /**
+ * What a MachineSet whose providerSpec has capacity fallbacks publishes: the smallest vCPU, memory and GPU count
+ * across its entries (the primary first), each taken on its own, since the autoscaler must never expect more of
+ * a new Machine than the entry it lands on gives. Name, architecture (every entry shares it) and GPU type are
+ * the primary's. Undefined when any entry's type is unknown: a guess could promise too much.
+ */
+export function smallestAcross(entries: ReadonlyArray<InstanceTypeInfo | undefined>): InstanceTypeInfo | undefined {
+  const [primary, ...rest] = entries;
+  if (!primary || rest.some((e) => e === undefined)) return undefined;
+  const known = entries as readonly InstanceTypeInfo[];
+  const out: InstanceTypeInfo = {
+    ...primary,
+    vCPU: Math.min(...known.map((e) => e.vCPU)),
+    memoryMiB: Math.min(...known.map((e) => e.memoryMiB)),
+    gpuCount: Math.min(...known.map((e) => e.gpuCount)),
+  };
+  if (out.gpuCount === 0) delete out.gpuType;
+  return out;
+}
+
+/**
  * Every scale-from-zero annotation for `info`, given the MachineSet's current annotations. The arch label is
  * merged under whatever labels are already there (a label the user set, even kubernetes.io/arch, wins).
  */

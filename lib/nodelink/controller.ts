@@ -1,10 +1,11 @@
 // Wiring: NodeLink watches Nodes (enqueue the node) and Machines (enqueue the node they map to, and the
-// node their nodeRef names, so a replaced node's machine is re-linked).
+// node their nodeRef names, so a replaced node's machine is re-linked), each through a predicate (nodelink-watch).
 import type { KubeObject } from '../apis/meta.js';
 import type { Machine } from '../apis/machine-types.js';
 import { Machines, Nodes } from '../client/resources.js';
 import type { ControllerManager, Informer, Request } from '../runtime/types.js';
 import { findNodeForMachine, indexMachines, indexNodes, NodeLinkReconciler } from './nodelink-reconciler.js';
+import { machineWatchPredicate, nodeWatchPredicate } from './nodelink-watch.js';
 
 export const NodeLinkControllerName = 'nodelink-controller';
 
@@ -40,12 +41,19 @@ export function addNodeLinkController(mgr: ControllerManager, opts: NodeLinkCont
     return requests;
   };
 
+  const reconciler = new NodeLinkReconciler({ client: mgr.client, nodes, machines, clock: mgr.clock });
+  const settled = (obj: KubeObject, old: KubeObject): boolean => reconciler.isSettled(obj, old);
   mgr.addController({
     name: NodeLinkControllerName,
-    reconciler: new NodeLinkReconciler({ client: mgr.client, nodes, machines, clock: mgr.clock }),
+    reconciler,
     watches: [
-      { informer: nodes as unknown as Informer<KubeObject>, enqueue: 'self' },
-      { informer: machines as unknown as Informer<KubeObject>, enqueue: 'map', map: mapMachine },
+      { informer: nodes as unknown as Informer<KubeObject>, enqueue: 'self', predicate: nodeWatchPredicate(settled) },
+      {
+        informer: machines as unknown as Informer<KubeObject>,
+        enqueue: 'map',
+        map: mapMachine,
+        predicate: machineWatchPredicate(settled),
+      },
     ],
     maxConcurrentReconciles: opts.maxConcurrentReconciles,
     reconcileTimeoutMs: opts.reconcileTimeoutMs,

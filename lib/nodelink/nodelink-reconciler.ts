@@ -4,6 +4,7 @@
 // Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/nodelink/nodelink_controller.go
 import type { Node } from '../apis/core.js';
 import type { Machine } from '../apis/machine-types.js';
+import type { KubeObject } from '../apis/meta.js';
 import { isNotFound } from '../client/errors.js';
 import type { JsonPatchOperation, KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
@@ -13,6 +14,7 @@ import type { Informer, ReconcileContext, Reconciler, Request, Result } from '..
 import { createMergePatch, deepEqual } from '../machine/merge-patch.js';
 import { desiredNode } from './node-metadata.js';
 import { normalizeProviderID } from '../apis/provider-id.js';
+import { internalIPs, machineView, nodeView } from './nodelink-views.js';
 
 export const NodeProviderIDIndex = 'nodelink.nodeProviderID';
 export const NodeInternalIPIndex = 'nodelink.nodeInternalIP';
@@ -23,8 +25,7 @@ export class AmbiguousMatchError extends Error {
   override readonly name = 'AmbiguousMatchError';
 }
 
-export const internalIPs = (addresses: Array<{ type: string; address: string }> | undefined): string[] =>
-  (addresses ?? []).filter((a) => a.type === 'InternalIP' && a.address).map((a) => a.address);
+export { internalIPs };
 
 export function indexNodes(nodes: Informer<Node>): void {
   nodes.addIndex(NodeProviderIDIndex, (n) => {
@@ -121,6 +122,12 @@ export function findNodeForMachine(
   return single(candidates, 'node', `InternalIP ${ip}`);
 }
 
+/** How soon a reconcile handed a copy older than NodeLink's own last write looks again. */
+export const StaleCopyRequeueMs = 100;
+
+const machineKey = (machine: KubeObject): string =>
+  `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`;
+
 export interface NodeLinkDeps {
   client: KubeClient;
   nodes: Informer<Node>;
@@ -132,14 +139,32 @@ export class NodeLinkReconciler implements Reconciler {
   /** Last Ready status seen per node: nodeRef/lastUpdated are rewritten when readiness flips. */
   private readonly readiness = new Map<string, boolean>();
   private readonly written = new WrittenVersions();
+  /** What NodeLink last left each Node and Machine as (their views), noted before it writes them. */
+  private readonly settled = new Map<string, unknown[]>();
 
   constructor(private readonly d: NodeLinkDeps) {}
+
+  /**
+   * Whether an update of this Node or Machine brings only what NodeLink itself left it as: every field NodeLink
+   * reads that the update changed now holds the value NodeLink wrote (the echo of its own write). Such an event
+   * brings nothing to act on, so the watch drops it; anyone else's change to a field it reads still passes.
+   */
+  isSettled(obj: KubeObject, old: KubeObject): boolean {
+    const [key, view] = obj.metadata.namespace
+      ? [machineKey(obj), (o: KubeObject) => machineView(o)]
+      : [`node/${obj.metadata.name ?? ''}`, (o: KubeObject) => nodeView(o)];
+    const settled = this.settled.get(key);
+    if (settled === undefined) return false;
+    const [before, after] = [view(old), view(obj)];
+    return after.every((v, i) => deepEqual(v, before[i]) || deepEqual(v, settled[i]));
+  }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const node = this.d.nodes.get({ name: req.name });
     if (!node) {
       this.readiness.delete(req.name);
       this.written.forget(`node/${req.name}`);
+      this.settled.delete(`node/${req.name}`);
       return;
     }
     const machine = findMachineForNode(node, this.d.machines, this.d.nodes);
@@ -147,13 +172,13 @@ export class NodeLinkReconciler implements Reconciler {
       ctx.log.debug('no machine found for node', { node: req.name }, 2);
       return;
     }
-    // A copy from before our own last write: the watch event of that write brings this node back.
-    const machineKey = `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`;
+    // A copy from before our own last write: look again once the watch has brought that write (its echo enqueues
+    // nothing, so the look is asked for here).
     if (
       this.written.isStale(`node/${req.name}`, node.metadata.resourceVersion) ||
-      this.written.isStale(machineKey, machine.metadata.resourceVersion)
+      this.written.isStale(machineKey(machine), machine.metadata.resourceVersion)
     )
-      return;
+      return { requeueAfterMs: StaleCopyRequeueMs };
     if (node.metadata.deletionTimestamp) {
       this.readiness.delete(req.name);
       return;
@@ -177,6 +202,7 @@ export class NodeLinkReconciler implements Reconciler {
    */
   private async writeNode(node: Node, want: Node, signal: AbortSignal): Promise<void> {
     const key = { name: node.metadata.name ?? '' };
+    this.settled.set(`node/${key.name}`, nodeView(want));
     const meta = createMergePatch(
       { labels: node.metadata.labels ?? {}, annotations: node.metadata.annotations ?? {} },
       { labels: want.metadata.labels ?? {}, annotations: want.metadata.annotations ?? {} },
@@ -223,6 +249,11 @@ export class NodeLinkReconciler implements Reconciler {
     const ref = machine.status?.nodeRef;
     const refCurrent = ref?.kind === 'Node' && ref.name === name && ref.uid === node.metadata.uid;
     const known = this.readiness.get(name);
+    const linked: Machine = {
+      ...machine,
+      status: { ...machine.status, nodeRef: { kind: 'Node', name, uid: node.metadata.uid } },
+    };
+    this.settled.set(machineKey(machine), machineView(linked));
     // Improvement: a replaced node (new name or UID) always gets the reference corrected, and a restart
     // does not rewrite every correct nodeRef; a readiness flip still bumps lastUpdated as the reference does.
     if (refCurrent && (known === undefined || known === ready)) {
@@ -249,10 +280,7 @@ export class NodeLinkReconciler implements Reconciler {
       },
       { subresource: 'status', signal },
     );
-    this.written.record(
-      `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`,
-      written.metadata.resourceVersion,
-    );
+    this.written.record(machineKey(machine), written.metadata.resourceVersion);
     this.readiness.set(name, ready);
   }
 }

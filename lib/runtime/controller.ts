@@ -184,9 +184,16 @@ export class ControllerImpl implements Controller, Runnable {
         else this.queue.add(k);
       }
     };
-    w.informer.on('add', (obj) => enqueueAll(obj));
-    w.informer.on('update', (obj, old) => enqueueAll(obj, old));
-    w.informer.on('delete', (obj) => enqueueAll(obj));
+    const pass = w.predicate ?? (() => true);
+    w.informer.on('add', (obj) => {
+      if (pass('add', obj)) enqueueAll(obj);
+    });
+    w.informer.on('update', (obj, old) => {
+      if (pass('update', obj, old)) enqueueAll(obj, old);
+    });
+    w.informer.on('delete', (obj) => {
+      if (pass('delete', obj)) enqueueAll(obj);
+    });
   }
 }
 

@@ -74,7 +74,20 @@ export type WatchSource = (
    * MachineSet changing) then costs one reconcile instead of one each. Default 0.
    */
   delayMs?: number;
+  /**
+   * Which events enqueue anything, as controller-runtime's predicates decide: false drops the event before it
+   * costs a reconcile (the cache is updated all the same). A resync's 'update' is told by `old === obj`.
+   * Default: every event.
+   */
+  predicate?: WatchPredicate;
 };
+
+/** Whether an informer event concerns a controller; `old` is the previous state on 'update'. */
+export type WatchPredicate = (event: InformerEvent, obj: KubeObject, old?: KubeObject) => boolean;
+
+/** Whether an 'update' is an informer's periodic resync (the same cached object handed again). */
+export const isResync = (event: InformerEvent, obj: KubeObject, old?: KubeObject): boolean =>
+  event === 'update' && old === obj;
 
 export interface ControllerOptions {
   name: string;

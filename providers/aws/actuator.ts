@@ -12,16 +12,16 @@ import type { Instance } from '@aws-sdk/client-ec2';
 import {
   CloudActuator,
   MachineCreationCondition,
-  messageOf,
   type Actuator,
   type ActuatorContext,
+  type CapacityEntry,
   type CloudActuatorOptions,
-  type KubeClient,
   type Machine,
 } from '../../lib/index.js';
 import { AwsClientFactory, type AwsClientFactoryOptions } from './aws-clients.js';
 import { releaseHostOfRefusedLaunch } from './dedicated-hosts.js';
-import { ec2LaunchFailure, mayHaveLaunched } from './errors.js';
+import { classifyEc2Error, describeEc2Error, ec2LaunchFailure, mayHaveLaunched } from './errors.js';
+import { awsCapacityChoice } from './fallbacks.js';
 import { InstanceFinder, instanceEndedError } from './instance-finder.js';
 import { InstanceRecorder } from './instance-recorder.js';
 import { InstanceTeardown } from './instance-teardown.js';
@@ -29,7 +29,7 @@ import { instanceState, isBooting, isGone, isTerminated, type IpFamily } from '.
 import { launchRequestFor } from './launch-request.js';
 import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
 import type { TagSpecification } from './provider-spec.js';
-import { withSecretCache } from './secret-cache.js';
+import { withSecretCache, type SecretCachingClient } from './secret-cache.js';
 
 type SharedClientOptions =
   | 'endpoint'
@@ -68,7 +68,7 @@ export function createAwsActuator(opts: AwsActuatorOptions): AwsActuator {
 }
 
 class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implements AwsActuator {
-  private readonly client: KubeClient;
+  private readonly client: SecretCachingClient;
   private readonly factory: AwsClientFactory;
   private readonly ownsFactory: boolean;
   private readonly finder: InstanceFinder;
@@ -85,7 +85,8 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
         update: 'failed to update machine',
         delete: 'failed to delete machine',
       },
-      describeError: messageOf,
+      describeError: describeEc2Error,
+      refusesCredentials: (err) => classifyEc2Error(err) === 'unauthorized',
     });
     this.client = withSecretCache(o.client, o.clock, o.secretCacheTtlMs);
     this.ownsFactory = !o.clientFactory;
@@ -103,8 +104,21 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
     return secretsReferencedBy(machine);
   }
 
+  protected override credentialsRefused(secret: string): void {
+    this.client.distrust(secret);
+  }
+
   protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {
     return newMachineScope(machine, { ...this.o, client: this.client, clients: this.factory }, signal);
+  }
+
+  protected override capacityEntries(scope: MachineScope): CapacityEntry<MachineScope>[] | undefined {
+    if (scope.fallbacks.length === 0) return undefined;
+    return [scope.spec, ...scope.fallbacks].map((spec) => ({
+      scope: { ...scope, spec },
+      choice: awsCapacityChoice(spec),
+      region: scope.region,
+    }));
   }
 
   protected idOf(instance: Instance): string | undefined {

@@ -7,8 +7,7 @@ import {
   type MachineAdmission,
   type ProviderSpecContext,
 } from '../../lib/index.js';
-import { readProviderConfig, type DecodeOptions } from './provider-spec.js';
-import { validateProviderConfig } from './provider-spec-validation.js';
+import { checkProviderConfig, readProviderConfig, type DecodeOptions } from './provider-spec.js';
 
 export const AWS_PLATFORM = 'AWS';
 
@@ -32,8 +31,8 @@ export const awsMachineAdmission: MachineAdmission = {
     };
   },
   validate(providerSpec, ctx) {
-    const decoded = readProviderConfig(providerSpec, decodeOptions(ctx));
-    const rules = validateProviderConfig(decoded.config, { controlPlane: ctx.controlPlane, path: ctx.fieldRoot });
-    return providerSpecValidation(decoded, rules, decoded.config.credentialsSecret?.name);
+    // The spec and each fallback entry merged over it, validated whole.
+    const checked = checkProviderConfig(providerSpec, decodeOptions(ctx));
+    return providerSpecValidation(checked, { errors: [], warnings: [] }, checked.config.credentialsSecret?.name);
   },
 };

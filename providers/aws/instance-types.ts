@@ -14,10 +14,11 @@ import {
   type InstanceTypeLookupContext,
   type Logger,
   type MachineSet,
+  smallestAcross,
 } from '../../lib/index.js';
 import type { AwsClientFactory } from './aws-clients.js';
 import { credentialsFingerprint } from './credentials.js';
-import { describeEc2Error } from './errors.js';
+import { classifyEc2Error, describeEc2Error } from './errors.js';
 import { credentialsFor } from './machine-scope.js';
 import { decodeProviderConfig } from './provider-spec.js';
 
@@ -61,8 +62,12 @@ export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
     this.cache = new RefreshingCache(o.clock, o.ttlMs ?? INSTANCE_TYPE_CACHE_TTL_MS);
   }
 
+  refusesCredentials(err: unknown): boolean {
+    return classifyEc2Error(err) === 'unauthorized';
+  }
+
   async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
-    const { config } = decodeProviderConfig(templateProviderSpecValue(machineSet), {
+    const { config, fallbacks } = decodeProviderConfig(templateProviderSpecValue(machineSet), {
       defaultRegion: this.o.regionOverride ?? this.o.defaultRegion,
     });
     if (!config.credentialsSecret?.name) {
@@ -81,7 +86,7 @@ export class AwsInstanceTypeCatalog implements InstanceTypeCatalog {
       () => this.o.clients.get(region, creds.credentials, creds.source).ec2.describeInstanceTypes(),
       ctx.log,
     );
-    return types.get(config.instanceType);
+    return smallestAcross([config, ...fallbacks].map((c) => types.get(c.instanceType)));
   }
 
   private typesFor(

@@ -48,6 +48,8 @@ export interface ResolvedLaunchInputs {
   ipFamily?: IpFamily;
   /** Dynamically allocated dedicated host. */
   dedicatedHostId?: string;
+  /** The capacity entry launched (0 = the primary): each entry has its own ClientToken. */
+  capacityEntry?: number;
 }
 
 export function clusterIdOf(machine: Machine): string {
@@ -68,11 +70,17 @@ export function clusterIdOf(machine: Machine): string {
  * The RunInstances ClientToken: a digest of the Machine UID, so that however often creation is retried
  * (lost reply, controller restart) EC2 returns the one instance it launched first. 64 hex chars, EC2's limit.
  */
-export function clientTokenFor(machine: Machine): string {
+/**
+ * The Machine's ClientToken for its capacity entry `entry` (0, the primary, keeps the token of Machines without
+ * fallbacks). Per entry because EC2 refuses a token replayed with other parameters (another instance type or
+ * subnet); a replay of the same entry still returns the instance it made.
+ */
+export function clientTokenFor(machine: Machine, entry = 0): string {
   const uid = machine.metadata.uid;
   if (!uid)
     throw new Error(`machine ${machine.metadata.name ?? ''} has no UID; cannot derive an idempotent ClientToken`);
-  return createHash('sha256').update(`machine.openshift.io/${uid}`).digest('hex');
+  const seed = entry === 0 ? `machine.openshift.io/${uid}` : `machine.openshift.io/${uid}/capacity-entry/${entry}`;
+  return createHash('sha256').update(seed).digest('hex');
 }
 
 /**
@@ -224,7 +232,7 @@ export function buildRunInstancesInput(
     InstanceType: config.instanceType as never,
     MinCount: 1,
     MaxCount: 1,
-    ClientToken: clientTokenFor(machine),
+    ClientToken: clientTokenFor(machine, r.capacityEntry),
     KeyName: config.keyName || undefined,
     UserData: Buffer.from(r.userData ?? new Uint8Array()).toString('base64'),
     IamInstanceProfile: config.iamInstanceProfile?.id ? { Name: config.iamInstanceProfile.id } : undefined,

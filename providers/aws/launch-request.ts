@@ -46,6 +46,7 @@ export async function launchRequestFor(
     infrastructureTags: o.infrastructureTags,
     ipFamily: o.ipFamily,
     dedicatedHostId,
+    capacityEntry: scope.status.capacityEntry?.index,
   });
   return { input, dedicatedHostId, zone: spec.placement?.availabilityZone || resolved.subnetZone || '' };
 }

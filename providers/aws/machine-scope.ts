@@ -40,6 +40,8 @@ export interface MachineScope extends CloudMachineScope {
   readonly clients: AwsClients;
   readonly warnings: string[];
   readonly unknownFields: string[];
+  /** The spec's fallback entries, each merged over the primary; empty without fallbacks. */
+  readonly fallbacks: readonly AWSMachineProviderConfig[];
 }
 
 /** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
@@ -75,7 +77,7 @@ export function userDataFor(
 
 export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {
   machineProviderSpecValue(machine);
-  const { config, warnings, unknownFields } = decodeMachineProviderConfig(machine, {
+  const { config, warnings, unknownFields, fallbacks } = decodeMachineProviderConfig(machine, {
     defaultRegion: deps.regionOverride ?? deps.defaultRegion,
   });
   const status = decodeProviderStatus(machine.status?.providerStatus);
@@ -92,6 +94,7 @@ export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal:
     clients,
     warnings,
     unknownFields,
+    fallbacks,
     saveStatus: providerStatusSaver(machine, () => encodeProviderStatus(status)),
   };
 }

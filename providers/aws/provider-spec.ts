@@ -3,15 +3,19 @@
 // (provider-spec-validation.ts). Unknown fields are reported, never silently dropped.
 import {
   SpecReader,
+  FALLBACKS_FIELD,
   compactSpec,
+  checkWithFallbacks,
   groupVersionKindWarning,
   throwOnFieldIssues,
   readCommonProviderStatus,
+  type CapacityEntryRecord,
   type FieldIssue,
   type Machine,
   type ObjectReader,
   type ProviderCondition,
 } from '../../lib/index.js';
+import { AWS_FALLBACKS } from './fallbacks.js';
 import { validateProviderConfig } from './provider-spec-validation.js';
 
 export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
@@ -122,6 +126,8 @@ export interface AWSMachineProviderConfig {
   placementGroupPartition?: number;
   capacityReservationId?: string;
   marketType?: string;
+  /** Capacity fallback entries, as written (decoded and validated by decodeFallbacks into DecodedProviderConfig.fallbacks). */
+  fallbacks?: unknown;
 }
 
 export interface AWSMachineProviderStatus {
@@ -131,6 +137,8 @@ export interface AWSMachineProviderStatus {
   instanceState?: string | null;
   conditions?: ProviderCondition[];
   dedicatedHost?: { id?: string };
+  /** The capacity entry the Machine runs on, for specs with fallbacks. */
+  capacityEntry?: CapacityEntryRecord;
 }
 
 export interface DecodeOptions {
@@ -150,6 +158,8 @@ export interface DecodedProviderConfig {
   warnings: string[];
   /** Field paths of keys this provider does not know; they are ignored. */
   unknownFields: string[];
+  /** The fallback entries, each merged over the primary and validated; empty without fallbacks. */
+  fallbacks: AWSMachineProviderConfig[];
 }
 
 function readReference(o: ObjectReader): AWSResourceReference {
@@ -200,7 +210,7 @@ function readBlockDevice(o: ObjectReader): BlockDeviceMappingSpec {
 export function readProviderConfig(
   value: unknown,
   opts: DecodeOptions = {},
-): DecodedProviderConfig & { errors: FieldIssue[] } {
+): Omit<DecodedProviderConfig, 'fallbacks'> & { errors: FieldIssue[] } {
   const reader = new SpecReader();
   const warnings: string[] = [];
   const root = reader.object(value ?? {}, opts.path ?? PROVIDER_SPEC_PATH);
@@ -241,6 +251,7 @@ export function readProviderConfig(
     config.placementGroupPartition = root.integer('placementGroupPartition');
     config.capacityReservationId = root.string('capacityReservationId');
     config.marketType = root.string('marketType');
+    config.fallbacks = root.raw(FALLBACKS_FIELD) ?? undefined;
     root.done();
   }
 
@@ -267,12 +278,33 @@ export function readProviderConfig(
 /** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue. */
 export const throwIfInvalid: (issues: FieldIssue[]) => void = throwOnFieldIssues;
 
+/**
+ * Reads and validates a providerSpec value and its fallback entries (each merged over it): the spec, its entries,
+ * every issue with its field path, and the warnings.
+ */
+export function checkProviderConfig(
+  value: unknown,
+  opts: DecodeOptions = {},
+): DecodedProviderConfig & { errors: FieldIssue[] } {
+  const check = (v: unknown, path: string) => {
+    const { config, errors, warnings, unknownFields } = readProviderConfig(v, { ...opts, path });
+    const rules = validateProviderConfig(config, { controlPlane: opts.controlPlane ?? false, path });
+    return {
+      spec: config,
+      errors: [...errors, ...rules.errors],
+      warnings: [...warnings, ...rules.warnings],
+      unknownFields,
+    };
+  };
+  const { spec, ...checked } = checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, AWS_FALLBACKS);
+  return { config: spec, ...checked };
+}
+
 /** Decodes, defaults and validates a providerSpec value; throws InvalidMachineConfigurationError. */
 export function decodeProviderConfig(value: unknown, opts: DecodeOptions = {}): DecodedProviderConfig {
-  const { config, warnings, unknownFields, errors } = readProviderConfig(value, opts);
-  const validation = validateProviderConfig(config, { controlPlane: opts.controlPlane ?? false, path: opts.path });
-  throwIfInvalid([...errors, ...validation.errors]);
-  return { config, warnings: [...warnings, ...validation.warnings], unknownFields };
+  const { errors, ...decoded } = checkProviderConfig(value, opts);
+  throwIfInvalid(errors);
+  return decoded;
 }
 
 const isControlPlane = (m: Machine): boolean => {

@@ -19,11 +19,12 @@ import {
   isMachineProvisioned,
   type Actuator,
   type ActuatorContext,
+  type CapacityEntry,
   type CloudActuatorOptions,
   type Machine,
 } from '../../lib/index.js';
 import type { Instance } from './compute-api.js';
-import { describeFailure, gceDeleteFailure } from './errors.js';
+import { classifyGceError, describeFailure, gceDeleteFailure } from './errors.js';
 import { GcpClientFactory, type GcpClientFactoryOptions } from './gcp-clients.js';
 import { InstanceBodyBuilder, type InstanceBodyOptions } from './instance-body.js';
 import { InstanceInserts } from './instance-inserts.js';
@@ -36,7 +37,8 @@ import {
   isControlPlane,
   joinLoadBalancers,
 } from './load-balancers.js';
-import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
+import { gcpCapacityChoice } from './fallbacks.js';
+import { newMachineScope, scopeForSpec, secretsReferencedBy, type MachineScope } from './machine-scope.js';
 
 type SharedClientOptions = 'endpoint' | 'rateLimits' | 'batchWindowMs' | 'createComputeApi';
 type BodyOptions = 'infrastructureLabels' | 'infrastructureTags' | 'tagValueLookup';
@@ -84,6 +86,7 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
         delete: 'failed to delete instance via compute service',
       },
       describeError: describeFailure,
+      refusesCredentials: (err) => classifyGceError(err) === 'unauthorized',
     });
     this.ownsFactory = !o.clientFactory;
     this.factory = o.clientFactory ?? new GcpClientFactory(o);
@@ -103,6 +106,16 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
 
   protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {
     return newMachineScope(machine, { ...this.o, clients: this.factory }, signal);
+  }
+
+  protected override capacityEntries(scope: MachineScope): CapacityEntry<MachineScope>[] | undefined {
+    if (scope.fallbacks.length === 0) return undefined;
+    const region = scope.spec.region;
+    return [scope.spec, ...scope.fallbacks].map((spec) => ({
+      scope: scopeForSpec(scope, spec),
+      choice: gcpCapacityChoice(spec),
+      region,
+    }));
   }
 
   protected idOf(instance: Instance): string | undefined {
@@ -126,6 +139,12 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
 
   protected async createInstance(scope: MachineScope, ctx: ActuatorContext): Promise<void> {
     const operation = await this.inserts.insert(scope, ctx);
+    // With fallbacks, one look at the zone operation: GCE refuses a zone out of the machine type there at once,
+    // and the next entry is then tried in this reconcile rather than a requeue later.
+    if (operation !== undefined && scope.fallbacks.length > 0) {
+      const refused = await this.inserts.refusedAlready(scope, ctx.signal);
+      if (refused) throw refused;
+    }
     // GCE took the insert (or the instance was there already): the name is on record, and the boot is not waited for.
     this.creationSucceeded(scope, CREATED_MESSAGE);
     this.announceCreated(scope.machine, ctx, { instance: scope.instanceName, operation });

@@ -8,8 +8,7 @@ import {
   type MachineAdmission,
   type ProviderSpecContext,
 } from '../../lib/index.js';
-import { readProviderSpec, type DecodeOptions } from './provider-spec.js';
-import { validateProviderSpec } from './provider-spec-validation.js';
+import { checkProviderSpec, readProviderSpec, type DecodeOptions } from './provider-spec.js';
 
 export const GCP_PLATFORM = 'GCP';
 /** The reference webhook's boot image for a disk that names none, by architecture. */
@@ -36,11 +35,8 @@ export const gcpMachineAdmission: MachineAdmission = {
     };
   },
   validate(providerSpec, ctx) {
-    const decoded = readProviderSpec(providerSpec, decodeOptions(ctx));
-    return providerSpecValidation(
-      decoded,
-      validateProviderSpec(decoded.spec, ctx.fieldRoot),
-      decoded.spec.credentialsSecret?.name,
-    );
+    // The spec and each fallback entry merged over it, validated whole.
+    const checked = checkProviderSpec(providerSpec, decodeOptions(ctx));
+    return providerSpecValidation(checked, { errors: [], warnings: [] }, checked.spec.credentialsSecret?.name);
   },
 };

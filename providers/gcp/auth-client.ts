@@ -6,7 +6,7 @@ import type { GcpCredentials } from './credentials.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-export function authClientFor(credentials: GcpCredentials, transporter: gaxios.Gaxios): AuthClient {
+export function authClientFor(credentials: GcpCredentials, transporter?: gaxios.Gaxios): AuthClient {
   const j = credentials.json;
   if (credentials.type === 'service_account') {
     return new JWT({
@@ -19,11 +19,11 @@ export function authClientFor(credentials: GcpCredentials, transporter: gaxios.G
   }
   const client = new IdentityPoolClient({
     ...(j as unknown as ConstructorParameters<typeof IdentityPoolClient>[0]),
-    transporter,
+    ...(transporter ? { transporter } : {}),
   });
   // The installed library builds its STS client with a transporter of its own, which would skip the proxy and
   // the trusted CAs for the token exchange: it gets ours too.
   const sts = (client as unknown as { stsCredential?: { transporter?: gaxios.Gaxios } }).stsCredential;
-  if (sts) sts.transporter = transporter;
+  if (sts && transporter) sts.transporter = transporter;
   return client;
 }

@@ -7,6 +7,7 @@ import { authClientFor } from './auth-client.js';
 import {
   afterCalls,
   ClientsByCredentials,
+  isLoopbackUrl,
   ListingSnapshot,
   RegionalRateLimiter,
   type Clock,
@@ -114,15 +115,21 @@ function zoneFinder(
 }
 
 /**
- * The gax auth options: credentials from the Secret, or the environment's (ADC) when there are none. A
- * plain-http endpoint (an emulator on loopback) gets no credentials at all: tokens never travel unencrypted.
+ * The gax auth options: credentials from the Secret, or the environment's (ADC) when there are none. Tokens
+ * never travel unencrypted over a network: a plain-http endpoint gets credentials only when it is on this host
+ * (an emulator on loopback, which checks them as Google does), and only a Secret's service-account key, as
+ * self-signed JWTs that need no token endpoint; never the environment's, and no token exchange is made for it.
  */
 export function authOptions(
   endpoint: string | undefined,
   credentials: GcpCredentials | undefined,
   transporter?: gaxios.Gaxios,
 ): Record<string, unknown> {
-  if (endpoint?.startsWith('http://')) return { authClient: new PassThroughClient(transporter ? { transporter } : {}) };
+  if (endpoint?.startsWith('http://')) {
+    if (credentials?.type === 'service_account' && isLoopbackUrl(endpoint))
+      return { authClient: authClientFor(credentials, transporter) };
+    return { authClient: new PassThroughClient(transporter ? { transporter } : {}) };
+  }
   if (transporter) {
     // An auth client of our own, so its token requests (and the Compute calls made through it) use the transporter.
     return credentials

@@ -91,6 +91,16 @@ export class InstanceInserts {
     return this.outcomes.of(scope, scope.machine.metadata.uid ?? '', signal);
   }
 
+  /**
+   * The typed failure of the insert just accepted, when its zone operation already says GCE refused it (a zone out
+   * of the machine type answers at once); undefined while it runs or once it made the instance.
+   */
+  async refusedAlready(scope: MachineScope, signal: AbortSignal): Promise<Error | undefined> {
+    if ((await this.outcomeOf(scope, signal)) !== 'failed') return undefined;
+    const failure = this.pending.takeFailure(uidOf(scope));
+    return failure ? this.outcomes.failed(scope, failure) : undefined;
+  }
+
   /** A read showed the Machine's instance: no insert is pending any more. */
   seen(scope: MachineScope): void {
     this.pending.seen(scope.machine.metadata.uid ?? '');

@@ -8,31 +8,24 @@ import {
   RefreshingCache,
   TEMPLATE_PROVIDER_SPEC_VALUE_FIELD as TEMPLATE_SPEC_PATH,
   templateProviderSpecValue,
-  type Architecture,
   type CloudInstanceTypeCatalogOptions,
   type InstanceTypeCatalog,
   type InstanceTypeInfo,
   type InstanceTypeLookupContext,
   type Logger,
   type MachineSet,
+  smallestAcross,
 } from '../../lib/index.js';
 import type { MachineType } from './compute-api.js';
 import { classifyGceError, describeGceError } from './errors.js';
 import type { GcpClientFactory } from './gcp-clients.js';
 import { credentialsFor, projectOf } from './machine-scope.js';
-import { readProviderSpec, throwIfInvalid, type GCPGPUConfig } from './provider-spec.js';
+import { architectureOf } from './machine-type-architecture.js';
+import { checkProviderSpec, readProviderSpec, throwIfInvalid, type GCPGPUConfig } from './provider-spec.js';
 
 export { INSTANCE_TYPE_CACHE_TTL_MS };
 
-/** Machine families on Arm CPUs (Ampere Altra: T2A; Google Axion: C4A, N4A). */
-export const ARM64_FAMILIES = ['t2a', 'c4a', 'n4a'];
-
-/** arm64 for Arm families (or when GCE says ARM64), else amd64. */
-export function architectureOf(machineType: string, apiArchitecture?: string | null): Architecture {
-  if (String(apiArchitecture ?? '').toUpperCase() === 'ARM64') return 'arm64';
-  const family = machineType.split('-')[0] ?? '';
-  return ARM64_FAMILIES.includes(family) ? 'arm64' : 'amd64';
-}
+export { ARM64_FAMILIES, architectureOf } from './machine-type-architecture.js';
 
 /** The extended resource an accelerator type shows up as on the node. */
 export const gpuResourceOf = (acceleratorType: string): string =>
@@ -75,6 +68,10 @@ export class GcpInstanceTypeCatalog implements InstanceTypeCatalog {
     });
   }
 
+  refusesCredentials(err: unknown): boolean {
+    return classifyGceError(err) === 'unauthorized';
+  }
+
   async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
     const { spec, errors } = readProviderSpec(templateProviderSpecValue(machineSet), { path: TEMPLATE_SPEC_PATH });
     throwIfInvalid(errors);
@@ -84,17 +81,23 @@ export class GcpInstanceTypeCatalog implements InstanceTypeCatalog {
       });
     const creds = await credentialsFor(machineSet.metadata.namespace ?? '', spec, this.o.client, ctx.signal);
     const project = projectOf(spec, creds.credentials, this.o.defaultProject, TEMPLATE_SPEC_PATH);
-    const key = `${project}/${spec.zone}/${spec.machineType}`;
     const compute = this.o.clients.get(creds.credentials, creds.source).compute;
-    const mt = await this.cached(key, ctx.log, async () => {
-      try {
-        return await compute.getMachineType(project, spec.zone, spec.machineType, { signal: ctx.signal });
-      } catch (err) {
-        if (classifyGceError(err) === 'notFound') return null;
-        throw err;
-      }
-    });
-    return mt ? toInstanceTypeInfo(mt, spec.gpus) : undefined;
+    // With capacity fallbacks: the smallest of every entry's machine type, each looked up in its own zone.
+    const { fallbacks } = checkProviderSpec(templateProviderSpecValue(machineSet), { path: TEMPLATE_SPEC_PATH });
+    const infos = [];
+    for (const entry of [spec, ...fallbacks]) {
+      const zone = entry.zone || spec.zone;
+      const mt = await this.cached(`${project}/${zone}/${entry.machineType}`, ctx.log, async () => {
+        try {
+          return await compute.getMachineType(project, zone, entry.machineType, { signal: ctx.signal });
+        } catch (err) {
+          if (classifyGceError(err) === 'notFound') return null;
+          throw err;
+        }
+      });
+      infos.push(mt ? toInstanceTypeInfo(mt, entry.gpus) : undefined);
+    }
+    return smallestAcross(infos);
   }
 
   private cached(key: string, log: Logger, load: () => Promise<MachineType | null>): Promise<MachineType | null> {

@@ -48,7 +48,16 @@ export interface MachineScope extends CloudMachineScope {
   /** The instance name: the Machine's name. */
   readonly instanceName: string;
   readonly providerID: string;
+  /** The spec's fallback entries, each merged over the primary; empty without fallbacks. */
+  readonly fallbacks: readonly GCPMachineProviderSpec[];
 }
+
+/** The scope of one capacity entry: its merged spec, and the providerID of its zone. */
+export const scopeForSpec = (scope: MachineScope, spec: GCPMachineProviderSpec): MachineScope => ({
+  ...scope,
+  spec,
+  providerID: providerIdOf(scope.project, spec.zone, scope.instanceName),
+});
 
 /** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
 export function secretsReferencedBy(machine: Machine): string[] {
@@ -111,7 +120,7 @@ export function decodeMachineSpec(
 
 export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {
   const clusterId = clusterIdOf(machine);
-  const { spec, warnings, unknownFields } = decodeMachineSpec(machine, deps);
+  const { spec, warnings, unknownFields, fallbacks } = decodeMachineSpec(machine, deps);
   const status = decodeProviderStatus(machine.status?.providerStatus);
   const creds = await credentialsFor(machine.metadata.namespace ?? '', spec, deps.client, signal);
   const project = projectOf(spec, creds.credentials, deps.defaultProject);
@@ -127,6 +136,7 @@ export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal:
     clients,
     warnings,
     unknownFields,
+    fallbacks,
     instanceName,
     providerID: providerIdOf(project, spec.zone, instanceName),
     saveStatus: providerStatusSaver(machine, () => encodeProviderStatus(status)),

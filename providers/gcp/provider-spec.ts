@@ -10,11 +10,14 @@ import {
   setOwn,
   throwOnFieldIssues,
   readCommonProviderStatus,
-  acceptValidated,
+  FALLBACKS_FIELD,
+  checkWithFallbacks,
+  type CapacityEntryRecord,
   type FieldIssue,
   type ObjectReader,
   type ProviderCondition,
 } from '../../lib/index.js';
+import { GCP_FALLBACKS } from './fallbacks.js';
 import { validateProviderSpec } from './provider-spec-validation.js';
 
 export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
@@ -133,6 +136,8 @@ export interface GCPMachineProviderSpec {
   shieldedInstanceConfig: GCPShieldedInstanceConfig;
   confidentialCompute?: string;
   resourceManagerTags?: ResourceManagerTag[];
+  /** Capacity fallback entries, as written (decoded and validated by decodeFallbacks into DecodedProviderSpec.fallbacks). */
+  fallbacks?: unknown;
 }
 
 export interface GCPMachineProviderStatus {
@@ -143,6 +148,8 @@ export interface GCPMachineProviderStatus {
   /** The GCE status: PROVISIONING, STAGING, RUNNING, STOPPING, TERMINATED, ... */
   instanceState?: string | null;
   conditions?: ProviderCondition[];
+  /** The capacity entry the Machine runs on, for specs with fallbacks. */
+  capacityEntry?: CapacityEntryRecord;
 }
 
 export interface DecodeOptions {
@@ -162,6 +169,8 @@ export interface DecodedProviderSpec {
   warnings: string[];
   /** Field paths of keys this provider does not know; they are ignored. */
   unknownFields: string[];
+  /** The fallback entries, each merged over the primary and validated; empty without fallbacks. */
+  fallbacks: GCPMachineProviderSpec[];
 }
 
 const readSecretRef = (o: ObjectReader): SecretRef => ({ name: o.string('name') });
@@ -206,7 +215,7 @@ function readDisk(o: ObjectReader, issues: FieldIssue[]): GCPDisk {
 export function readProviderSpec(
   value: unknown,
   opts: DecodeOptions = {},
-): DecodedProviderSpec & { errors: FieldIssue[] } {
+): Omit<DecodedProviderSpec, 'fallbacks'> & { errors: FieldIssue[] } {
   const path = opts.path ?? PROVIDER_SPEC_PATH;
   const reader = new SpecReader();
   const mapIssues: FieldIssue[] = [];
@@ -272,6 +281,7 @@ export function readProviderSpec(
       key: t.string('key') ?? '',
       value: t.string('value') ?? '',
     }));
+    spec.fallbacks = root.raw(FALLBACKS_FIELD) ?? undefined;
     root.done();
   }
 
@@ -316,10 +326,27 @@ export function readProviderSpec(
 /** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue. */
 export const throwIfInvalid: (issues: FieldIssue[]) => void = throwOnFieldIssues;
 
+/**
+ * Reads and validates a providerSpec value and its fallback entries (each merged over it): the spec, its entries,
+ * every issue with its field path, and the warnings.
+ */
+export function checkProviderSpec(
+  value: unknown,
+  opts: DecodeOptions = {},
+): DecodedProviderSpec & { errors: FieldIssue[] } {
+  const check = (v: unknown, path: string) => {
+    const read = readProviderSpec(v, { ...opts, path });
+    const rules = validateProviderSpec(read.spec, path);
+    return { ...read, errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings] };
+  };
+  return checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, GCP_FALLBACKS);
+}
+
 /** Decodes, defaults and validates a providerSpec value; throws InvalidMachineConfigurationError. */
 export function decodeProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec {
-  const decoded = readProviderSpec(value, opts);
-  return acceptValidated(decoded, validateProviderSpec(decoded.spec, opts.path ?? PROVIDER_SPEC_PATH));
+  const { errors, ...decoded } = checkProviderSpec(value, opts);
+  throwIfInvalid(errors);
+  return decoded;
 }
 
 /** Reads status.providerStatus leniently: it is our own output, so a malformed one is just reset. */
@@ -336,5 +363,6 @@ export function encodeProviderStatus(status: GCPMachineProviderStatus): Record<s
     instanceId: status.instanceId,
     instanceState: status.instanceState,
     conditions: status.conditions,
+    capacityEntry: status.capacityEntry,
   });
 }

@@ -1,10 +1,11 @@
 // Resource Manager tags for instances: the spec's tags plus the Infrastructure's, resolved from their
 // namespaced names ("{parentID}/{key}/{value}") to the tagKeys/{id} → tagValues/{id} bindings GCE wants.
 // Resolutions are cached (tags are long-lived), so a thousand Machines cost one look-up per distinct tag.
-import { PassThroughClient, GoogleAuth } from 'google-auth-library';
-import { InvalidMachineConfigurationError, TtlCache, type Clock } from '../../lib/index.js';
+import { PassThroughClient, GoogleAuth, type AuthClient } from 'google-auth-library';
+import { InvalidMachineConfigurationError, isLoopbackUrl, TtlCache, type Clock } from '../../lib/index.js';
+import { authClientFor } from './auth-client.js';
 import { gceHttpStatus } from './errors.js';
-import type { GcpCredentials } from './credentials.js';
+import { credentialsFingerprint, type GcpCredentials } from './credentials.js';
 import { PROVIDER_SPEC_PATH, type ResourceManagerTag } from './provider-spec.js';
 
 export const DEFAULT_RESOURCE_MANAGER_ENDPOINT = 'https://cloudresourcemanager.googleapis.com';
@@ -37,16 +38,18 @@ export function mergeTags(
 /** A lookup over the Resource Manager v3 REST API (tagValues/namespaced). */
 export function restTagValueLookup(opts: { endpoint?: string } = {}): TagValueLookup {
   const base = opts.endpoint ?? DEFAULT_RESOURCE_MANAGER_ENDPOINT;
-  const auths = new Map<string, GoogleAuth | PassThroughClient>();
+  const auths = new Map<string, AuthClient | GoogleAuth | PassThroughClient>();
+  const plain = base.startsWith('http://');
   const authFor = (c: GcpCredentials | undefined) => {
-    const key = base.startsWith('http://') ? 'plain' : (c?.clientEmail ?? 'default');
+    // Tokens never travel unencrypted over a network: plain http gets the Secret's credentials only on this
+    // host (an emulator on loopback), as self-signed JWTs (no token endpoint), and never the environment's.
+    const signs = plain && c?.type === 'service_account' && isLoopbackUrl(base);
+    const key = plain && !signs ? 'plain' : `${c?.clientEmail ?? 'default'}/${credentialsFingerprint(c)}`;
     let a = auths.get(key);
     if (!a) {
-      // Tokens never travel over plain http (an emulator on loopback).
-      a =
-        key === 'plain'
-          ? new PassThroughClient()
-          : new GoogleAuth({ credentials: c?.json, scopes: ['https://www.googleapis.com/auth/cloud-platform'] });
+      if (signs && c) a = authClientFor(c);
+      else if (plain) a = new PassThroughClient();
+      else a = new GoogleAuth({ credentials: c?.json, scopes: ['https://www.googleapis.com/auth/cloud-platform'] });
       auths.set(key, a);
     }
     return a;

@@ -20,10 +20,12 @@ import {
   CloudActuator,
   type Actuator,
   type ActuatorContext,
+  type CapacityEntry,
   type CloudActuatorOptions,
   type Machine,
   type MachineChangeMark,
 } from '../../lib/index.js';
+import { ibmCapacityChoice } from './fallbacks.js';
 import { classifyVpcError, describeVpcError, mayHaveLaunched, vpcDeleteFailure, vpcLaunchFailure } from './errors.js';
 import { IbmClientFactory, type IbmClientFactoryOptions } from './ibm-clients.js';
 import { findForDelete, holderOfName, lookUpInstance } from './instance-lookup.js';
@@ -75,6 +77,7 @@ class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
         delete: 'failed to delete instance via ibmClient',
       },
       describeError: describeVpcError,
+      refusesCredentials: (err) => classifyVpcError(err) === 'unauthorized',
     });
     this.factory = o.clientFactory ?? new IbmClientFactory(o);
     this.stuck = new StuckMachines({ ...o, timeoutMs: o.stuckMachineTimeoutMs ?? STUCK_MACHINE_TIMEOUT_MS });
@@ -87,6 +90,15 @@ class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
 
   protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {
     return newMachineScope(machine, { client: this.o.client, clients: this.factory }, signal);
+  }
+
+  protected override capacityEntries(scope: MachineScope): CapacityEntry<MachineScope>[] | undefined {
+    if (scope.fallbacks.length === 0) return undefined;
+    return [scope.spec, ...scope.fallbacks].map((spec) => ({
+      scope: { ...scope, spec },
+      choice: ibmCapacityChoice(spec),
+      region: scope.spec.region,
+    }));
   }
 
   protected idOf(instance: VpcInstance): string | undefined {

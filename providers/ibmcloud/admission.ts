@@ -3,8 +3,7 @@
 // already knows (its region and resource group from the Infrastructure, the worker-user-data and
 // ibmcloud-credentials Secrets the installer and the cloud credential operator create).
 import { providerSpecValidation, type MachineAdmission, type ProviderSpecContext } from '../../lib/index.js';
-import { readProviderSpec, type DecodeOptions } from './provider-spec.js';
-import { validateProviderSpec } from './provider-spec-validation.js';
+import { checkProviderSpec, readProviderSpec, type DecodeOptions } from './provider-spec.js';
 
 export const IBMCLOUD_PLATFORM = 'IBMCloud';
 
@@ -27,11 +26,8 @@ export const ibmCloudMachineAdmission: MachineAdmission = {
   },
   validate(providerSpec, ctx) {
     // Validated as the actuator reads it: without defaults, so what is admitted is what reconciles.
-    const decoded = readProviderSpec(providerSpec, decodeOptions(ctx, false));
-    return providerSpecValidation(
-      decoded,
-      validateProviderSpec(decoded.spec, ctx.fieldRoot),
-      decoded.spec.credentialsSecret?.name,
-    );
+    // The spec and each fallback entry merged over it, validated whole.
+    const checked = checkProviderSpec(providerSpec, decodeOptions(ctx, false));
+    return providerSpecValidation(checked, { errors: [], warnings: [] }, checked.spec.credentialsSecret?.name);
   },
 };

@@ -13,10 +13,12 @@ import {
   type InstanceTypeInfo,
   type InstanceTypeLookupContext,
   type MachineSet,
+  smallestAcross,
 } from '../../lib/index.js';
+import { classifyVpcError } from './errors.js';
 import type { IbmClientFactory } from './ibm-clients.js';
 import { apiKeyFor } from './machine-scope.js';
-import { readProviderSpec, throwIfInvalid } from './provider-spec.js';
+import { checkProviderSpec, readProviderSpec, throwIfInvalid } from './provider-spec.js';
 import type { InstanceProfile, ProfileValue } from './vpc-types.js';
 
 export { PROFILE_CACHE_TTL_MS as INSTANCE_TYPE_CACHE_TTL_MS } from './ibm-clients.js';
@@ -76,6 +78,10 @@ export interface IbmCloudInstanceTypeCatalogOptions extends Omit<CloudInstanceTy
 export class IbmCloudInstanceTypeCatalog implements InstanceTypeCatalog {
   constructor(private readonly o: IbmCloudInstanceTypeCatalogOptions) {}
 
+  refusesCredentials(err: unknown): boolean {
+    return classifyVpcError(err) === 'unauthorized';
+  }
+
   async lookup(machineSet: MachineSet, ctx: InstanceTypeLookupContext): Promise<InstanceTypeInfo | undefined> {
     const { spec, errors } = readProviderSpec(templateProviderSpecValue(machineSet), { path: TEMPLATE_SPEC_PATH });
     throwIfInvalid(errors);
@@ -98,13 +104,19 @@ export class IbmCloudInstanceTypeCatalog implements InstanceTypeCatalog {
       TEMPLATE_SPEC_PATH,
     );
     const clients = await this.o.clients.get(apiKey, spec.region, source, ctx.signal);
-    const profile = (await clients.profiles(ctx.signal)).find((p) => p.name === spec.profile);
-    if (!profile)
-      ctx.log.info('instance profile unknown in the region; no scale-from-zero annotations', {
-        profile: spec.profile,
-        region: spec.region,
-      });
-    return profile ? toInstanceTypeInfo(profile) : undefined;
+    const profiles = await clients.profiles(ctx.signal);
+    // With capacity fallbacks: the smallest of every entry's profile.
+    const { fallbacks } = checkProviderSpec(templateProviderSpecValue(machineSet), { path: TEMPLATE_SPEC_PATH });
+    const infos = [spec, ...fallbacks].map((entry) => {
+      const profile = profiles.find((p) => p.name === entry.profile);
+      if (!profile)
+        ctx.log.info('instance profile unknown in the region; no scale-from-zero annotations', {
+          profile: entry.profile,
+          region: spec.region,
+        });
+      return profile ? toInstanceTypeInfo(profile) : undefined;
+    });
+    return smallestAcross(infos);
   }
 }
 

@@ -41,6 +41,8 @@ export interface MachineScope extends CloudMachineScope {
   readonly clients: IbmClients;
   readonly warnings: string[];
   readonly unknownFields: string[];
+  /** The spec's fallback entries, each merged over the primary; empty without fallbacks. */
+  readonly fallbacks: readonly IBMCloudMachineProviderSpec[];
 }
 
 /** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
@@ -92,7 +94,7 @@ export function decodeMachineSpec(machine: Machine, opts: DecodeOptions = {}): D
 export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal: AbortSignal): Promise<MachineScope> {
   const clusterId = clusterIdOf(machine);
   const instanceName = instanceNameOf(machine);
-  const { spec, warnings, unknownFields } = decodeMachineSpec(machine);
+  const { spec, warnings, unknownFields, fallbacks } = decodeMachineSpec(machine);
   const status = decodeProviderStatus(machine.status?.providerStatus);
   const { apiKey, source } = await apiKeyFor(machine.metadata.namespace ?? '', spec, deps.client, signal);
   const clients = await deps.clients.get(apiKey, spec.region, source, signal);
@@ -105,6 +107,7 @@ export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal:
     clients,
     warnings,
     unknownFields,
+    fallbacks,
     saveStatus: providerStatusSaver(machine, () => encodeProviderStatus(status)),
   };
 }

@@ -2,15 +2,18 @@
 // decoded from Machine.spec.providerSpec.value, then validated (provider-spec-validation.ts). Unknown fields
 // are reported, never silently dropped (the reference plain-unmarshals and loses them).
 import {
-  acceptValidated,
+  FALLBACKS_FIELD,
   compactSpec,
+  checkWithFallbacks,
   readCommonProviderStatus,
   groupVersionKindWarning,
   SpecReader,
   throwOnFieldIssues,
+  type CapacityEntryRecord,
   type FieldIssue,
   type ObjectReader,
 } from '../../lib/index.js';
+import { IBM_FALLBACKS } from './fallbacks.js';
 import { validateProviderSpec } from './provider-spec-validation.js';
 
 export const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
@@ -72,6 +75,8 @@ export interface IBMCloudMachineProviderSpec {
   primaryNetworkInterface: IBMCloudNetworkInterface;
   userDataSecret?: SecretRef;
   credentialsSecret?: SecretRef;
+  /** Capacity fallback entries, as written (decoded and validated by decodeFallbacks into DecodedProviderSpec.fallbacks). */
+  fallbacks?: unknown;
 }
 
 /** The provider's own condition type (not metav1.Condition): it has lastProbeTime. */
@@ -92,6 +97,8 @@ export interface IBMCloudMachineProviderStatus {
   /** The VPC status: pending, starting, running, stopping, stopped, restarting, deleting, failed. */
   instanceState?: string | null;
   conditions?: IBMCloudMachineProviderCondition[];
+  /** The capacity entry the Machine runs on, for specs with fallbacks. */
+  capacityEntry?: CapacityEntryRecord;
 }
 
 export const MachineCreatedConditionType = 'MachineCreated';
@@ -126,6 +133,8 @@ export interface DecodedProviderSpec {
   warnings: string[];
   /** Field paths of keys this provider does not know; they are ignored. */
   unknownFields: string[];
+  /** The fallback entries, each merged over the primary and validated; empty without fallbacks. */
+  fallbacks: IBMCloudMachineProviderSpec[];
 }
 
 const readSecretRef = (o: ObjectReader): SecretRef => ({ name: o.string('name') });
@@ -134,7 +143,7 @@ const readSecretRef = (o: ObjectReader): SecretRef => ({ name: o.string('name') 
 export function readProviderSpec(
   value: unknown,
   opts: DecodeOptions = {},
-): DecodedProviderSpec & { errors: FieldIssue[] } {
+): Omit<DecodedProviderSpec, 'fallbacks'> & { errors: FieldIssue[] } {
   const path = opts.path ?? PROVIDER_SPEC_PATH;
   const reader = new SpecReader();
   const warnings: string[] = [];
@@ -176,6 +185,7 @@ export function readProviderSpec(
     };
     spec.userDataSecret = root.object('userDataSecret', readSecretRef);
     spec.credentialsSecret = root.object('credentialsSecret', readSecretRef);
+    spec.fallbacks = root.raw(FALLBACKS_FIELD) ?? undefined;
     root.done();
   }
   const defaults = opts.webhookDefaults;
@@ -195,10 +205,27 @@ export function readProviderSpec(
 /** Throws one InvalidMachineConfigurationError naming the first bad field and listing every issue. */
 export const throwIfInvalid: (issues: FieldIssue[]) => void = throwOnFieldIssues;
 
+/**
+ * Reads and validates a providerSpec value and its fallback entries (each merged over it): the spec, its entries,
+ * every issue with its field path, and the warnings.
+ */
+export function checkProviderSpec(
+  value: unknown,
+  opts: DecodeOptions = {},
+): DecodedProviderSpec & { errors: FieldIssue[] } {
+  const check = (v: unknown, path: string) => {
+    const read = readProviderSpec(v, { ...opts, path });
+    const rules = validateProviderSpec(read.spec, path);
+    return { ...read, errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings] };
+  };
+  return checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, IBM_FALLBACKS);
+}
+
 /** Decodes and validates a providerSpec value; throws InvalidMachineConfigurationError. */
 export function decodeProviderSpec(value: unknown, opts: DecodeOptions = {}): DecodedProviderSpec {
-  const decoded = readProviderSpec(value, opts);
-  return acceptValidated(decoded, validateProviderSpec(decoded.spec, opts.path ?? PROVIDER_SPEC_PATH));
+  const { errors, ...decoded } = checkProviderSpec(value, opts);
+  throwIfInvalid(errors);
+  return decoded;
 }
 
 /** The resource group of the VPC, subnet and security groups. */
@@ -219,6 +246,7 @@ export function encodeProviderStatus(status: IBMCloudMachineProviderStatus): Rec
     instanceId: status.instanceId ?? undefined,
     instanceState: status.instanceState ?? undefined,
     conditions: status.conditions,
+    capacityEntry: status.capacityEntry,
   });
 }
 

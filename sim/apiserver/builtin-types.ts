@@ -242,6 +242,35 @@ export function builtinTypes(): ResourceType[] {
       generation: 'spec',
       statusOnCreate: 'drop',
     }),
+    // Storage, for the wait for volumes to detach before an instance is terminated: the attach/detach
+    // controller's VolumeAttachments, and the claims and volumes pods use.
+    builtin({
+      group: 'storage.k8s.io',
+      version: 'v1',
+      plural: 'volumeattachments',
+      kind: 'VolumeAttachment',
+      namespaced: false,
+      status: true,
+      generation: 'spec',
+    }),
+    builtin({
+      group: '',
+      version: 'v1',
+      plural: 'persistentvolumeclaims',
+      kind: 'PersistentVolumeClaim',
+      namespaced: true,
+      shortNames: ['pvc'],
+      status: true,
+    }),
+    builtin({
+      group: '',
+      version: 'v1',
+      plural: 'persistentvolumes',
+      kind: 'PersistentVolume',
+      namespaced: false,
+      shortNames: ['pv'],
+      status: true,
+    }),
     builtin({
       group: 'apps',
       version: 'v1',

@@ -128,6 +128,13 @@ const builtinShapes: Record<string, FieldShape> = {
     status: 'any',
   }),
   'apps/daemonsets': obj({ ...typeMeta, spec: 'any', status: 'any' }),
+  'storage.k8s.io/volumeattachments': obj({
+    ...typeMeta,
+    spec: obj({ attacher: 'any', nodeName: 'any', source: 'any' }),
+    status: 'any',
+  }),
+  '/persistentvolumeclaims': obj({ ...typeMeta, spec: 'any', status: 'any' }),
+  '/persistentvolumes': obj({ ...typeMeta, spec: 'any', status: 'any' }),
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': obj({ ...typeMeta, webhooks: 'any' }),
   'admissionregistration.k8s.io/validatingwebhookconfigurations': obj({ ...typeMeta, webhooks: 'any' }),
   'apiextensions.k8s.io/customresourcedefinitions': obj({ ...typeMeta, spec: 'any', status: 'any' }),

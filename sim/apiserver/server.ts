@@ -57,6 +57,8 @@ export interface RecordedRequest {
   resource: string;
   subresource?: string;
   namespace?: string;
+  /** The object's name, for a request about one object (get, update, delete, a subresource such as an eviction). */
+  name?: string;
   userAgent?: string;
   /** The user the request acted as. */
   user?: string;
@@ -132,6 +134,7 @@ async function handle(parts: ServerParts, req: IncomingMessage, res: ServerRespo
     resource: type.plural,
     subresource: sub,
     namespace: info.namespace,
+    name: info.name,
     userAgent: req.headers['user-agent'],
     user: attributes.user.username,
   });

@@ -2,6 +2,7 @@
 // the aws CLI run against it unmodified with only their endpoint changed. Listens on loopback only.
 import { createServer, type Server } from 'node:http';
 import {
+  credentialsAdminRoutes,
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
   InstanceMetadataListeners,
@@ -13,7 +14,11 @@ import {
   type CloudEmulatorOptions,
   type OutOfBandLifecycle,
   type StateSnapshotFile,
+  capacityAdminRoutes,
+  type AdminRoute,
+  type CapacityMarket,
 } from '../kit/index.js';
+import { AccessKeyStore, EMULATOR_ACCESS_KEY, type AccessKey } from './access-keys.js';
 import { assignPublicAddress } from './actions/run-instances.js';
 import { defaultWorld } from './default-world.js';
 import { DEFAULT_TIMINGS, Ec2State, type InstanceTimings } from './ec2-state.js';
@@ -32,8 +37,12 @@ export interface Ec2EmulatorOptions extends CloudEmulatorOptions<Ec2World, Insta
   accountId?: string;
   /** DescribeInstanceTypes page size when the caller sends no MaxResults. Default 100, as on AWS. */
   instanceTypesPageSize?: number;
-  /** When set, requests must carry a SigV4 Authorization for this access key id (the signature is not verified). */
-  requireAccessKeyId?: string;
+  /**
+   * The account's access keys: every EC2 and ELB call must be SigV4-signed by one of them (or by live STS session
+   * credentials). Default [EMULATOR_ACCESS_KEY], the key of the sample credentials Secret. Keys can be added
+   * and revoked while it runs (addAccessKey, revokeAccessKey, or the admin endpoint's /credentials).
+   */
+  accessKeys?: readonly AccessKey[];
   /**
    * Lifetime of STS session credentials when the caller asks for none (default 3600 s, as AWS). Tests may go
    * below AWS's 900 s minimum, e.g. inside the SDK's 5-minute refresh window.
@@ -60,11 +69,18 @@ export interface Ec2Emulator
    * spot reason.
    */
   spotInterrupt(id: string): void;
+  /** POST /capacity and /interrupt for the admin endpoint (startAdminServer serves them; capacity-admin-routes.ts). */
+  readonly capacityAdminRoutes: readonly AdminRoute[];
   /**
    * Makes RunInstances of this type fail with InsufficientInstanceCapacity in the zone ("*" = every zone), or
    * with false gives the capacity back. A zone's setting wins over every zone's; p5.48xlarge starts exhausted.
    */
-  setInsufficientCapacity(instanceType: string, zone?: string, insufficient?: boolean): void;
+  setInsufficientCapacity(
+    instanceType: string,
+    zone?: string,
+    insufficient?: boolean,
+    market?: CapacityMarket | '*',
+  ): void;
   /** Limits running+pending on-demand vCPUs (VcpuLimitExceeded beyond); undefined removes the limit. */
   setVcpuLimit(vcpus: number | undefined): void;
   /**
@@ -76,6 +92,10 @@ export interface Ec2Emulator
   metadataEndpoint(id: string, opts?: { hops?: number }): Promise<string>;
   /** How many requests the instance's metadata service received (all hop distances). */
   metadataRequestCount(id: string): number;
+  /** Accepts calls signed with this key from now on (replacing the secret of a known id). */
+  addAccessKey(key: AccessKey): void;
+  /** Refuses calls signed with this key id from now on (AuthFailure); false when it was not known. */
+  revokeAccessKey(accessKeyId: string): boolean;
   /** The temporary credentials STS AssumeRoleWithWebIdentity issued (EC2 accepts them until they expire). */
   sessions(): SessionCredentials[];
 }
@@ -102,6 +122,7 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
   if (file) persistWorld(st, file);
   st.advance();
 
+  const accessKeys = new AccessKeyStore(opts.accessKeys ?? [EMULATOR_ACCESS_KEY]);
   // Aborted on stop(), so calls still waiting out an injected latency end instead of applying late.
   const shutdown = new AbortController();
   const server: Server = createServer(
@@ -109,7 +130,7 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
       state: st,
       region,
       maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_EMULATOR_MAX_BODY_BYTES,
-      requireAccessKeyId: opts.requireAccessKeyId,
+      accessKeys,
       shutdown: shutdown.signal,
       log: opts.logger,
     }),
@@ -164,11 +185,17 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
         else st.stop(inst, reason);
       }),
     spotInterrupt: (id) => outOfBand(() => st.announceSpotInterruption(requireInstance(id))),
+    capacityAdminRoutes: capacityAdminRoutes({
+      typeField: 'instanceType',
+      markets: ['on-demand', 'spot'],
+      setCapacity: (type, zone, market, available) => st.capacity.set(type, zone, available, market),
+      interrupt: (id) => outOfBand(() => st.announceSpotInterruption(requireInstance(id))),
+    }),
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
-    setInsufficientCapacity: (instanceType, zone = '*', insufficient = true) =>
-      st.capacity.set(instanceType, zone, !insufficient),
+    setInsufficientCapacity: (instanceType, zone = '*', insufficient = true, market = '*') =>
+      st.capacity.set(instanceType, zone, !insufficient, market),
     setVcpuLimit: (vcpus) => {
       st.vcpuLimit = vcpus;
     },
@@ -180,6 +207,12 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     },
     metadataRequestCount: (id) => metadata.requestCount(id),
     sessions: () => st.sessions.all().map((c) => ({ ...c })),
+    addAccessKey: (k) => accessKeys.addKey(k),
+    revokeAccessKey: (id) => accessKeys.revokeKey(id),
+    adminRoutes: credentialsAdminRoutes(accessKeys, {
+      add: '{"accessKeyId", "secretAccessKey"}',
+      revoke: '{"accessKeyId"}',
+    }),
     advance: () => st.advance(),
     stop: async () => {
       await metadata.closeAll();

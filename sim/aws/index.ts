@@ -1,4 +1,6 @@
 // A local EC2/ELB endpoint for tests and `npm start`; never imported by production code.
+export { EMULATOR_ACCESS_KEY, type AccessKey } from './access-keys.js';
+export { signRequest } from './sigv4.js';
 export { startEc2Emulator, type Ec2Emulator, type Ec2EmulatorOptions } from './ec2-emulator.js';
 export {
   defaultWorld,

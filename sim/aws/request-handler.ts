@@ -7,7 +7,8 @@ import { readBodyOrRefuse, runEmulatedCall, withUnexpectedFailureReply } from '.
 import { ACTIONS } from './action-tables.js';
 import { Ec2ApiError } from './api-error.js';
 import type { Ec2State } from './ec2-state.js';
-import type { SessionCredentialStore } from './session-credentials.js';
+import type { AccessKeyStore } from './access-keys.js';
+import { checkAuth } from './request-auth.js';
 import { QueryParams } from './query-params.js';
 import { actionKey, errorXml, SERVICE_BY_VERSION, successXml, type ServiceName } from './wire.js';
 import { renderXml } from './xml.js';
@@ -16,7 +17,8 @@ export interface RequestHandlerOptions {
   state: Ec2State;
   region: string;
   maxBodyBytes: number;
-  requireAccessKeyId?: string;
+  /** The account's long-term keys: every signed call is checked against their secrets. */
+  accessKeys: AccessKeyStore;
   /** Aborted when the emulator stops: calls still waiting out a latency end without applying. */
   shutdown: AbortSignal;
   log?: Logger;
@@ -95,11 +97,9 @@ export function createRequestHandler(o: RequestHandlerOptions): (req: IncomingMe
       service === 'sts'
         ? undefined
         : checkAuth(
-            req.headers,
-            o.requireAccessKeyId,
-            region,
-            service === 'ec2' ? 'ec2' : 'elasticloadbalancing',
-            st.sessions,
+            { method: req.method ?? 'POST', url: req.url ?? '/', rawHeaders: req.rawHeaders, body },
+            req.headers['x-amz-security-token'],
+            { region, service, keys: o.accessKeys, sessions: st.sessions },
           );
     if (authError) {
       fail(service, authError.status, authError.code, authError.message);
@@ -154,41 +154,4 @@ function send(res: ServerResponse, service: ServiceName, status: number, xml: st
     server: service === 'ec2' ? 'AmazonEC2' : 'AmazonELB',
   });
   res.end(xml);
-}
-
-/** SigV4 presence and scope check; returns the AuthFailure message, or undefined when acceptable. */
-interface AuthRefusal {
-  status: number;
-  code: string;
-  message: string;
-}
-
-/**
- * Checks the SigV4 scope (the signature itself is not verified). A request signed with STS-issued credentials
- * must carry their session token and be made before they expire; otherwise, when the emulator requires an
- * access key id, it must be that one.
- */
-function checkAuth(
-  headers: IncomingMessage['headers'],
-  accessKeyId: string | undefined,
-  region: string,
-  signingName: string,
-  sessions: SessionCredentialStore,
-): AuthRefusal | undefined {
-  const refuse = (message: string, code = 'AuthFailure', status = 401): AuthRefusal => ({ status, code, message });
-  const m = /Credential=([^/,\s]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(headers.authorization ?? '');
-  const key = m?.[1];
-  const session = key !== undefined && sessions.has(key);
-  if (!session && accessKeyId === undefined) return undefined;
-  if (!m) return refuse('AWS was not able to validate the provided access credentials');
-  if (session) {
-    const token = headers['x-amz-security-token'];
-    const r = sessions.refusal(key, typeof token === 'string' ? token : undefined);
-    if (r) return refuse(r.message, r.code, r.code === 'RequestExpired' ? 400 : 401);
-  } else if (m[1] !== accessKeyId) {
-    return refuse('AWS was not able to validate the provided access credentials');
-  }
-  if (m[2] !== region) return refuse(`Credential should be scoped to a valid region, not '${m[2]}'.`);
-  if (m[3] !== signingName) return refuse(`Credential should be scoped to correct service: '${signingName}'.`);
-  return undefined;
 }

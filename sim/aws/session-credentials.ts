@@ -42,6 +42,11 @@ export class SessionCredentialStore {
     return this.byKey.has(accessKeyId);
   }
 
+  /** The secret of a session's key (what its requests are signed with). */
+  secretOf(accessKeyId: string): string | undefined {
+    return this.byKey.get(accessKeyId)?.secretAccessKey;
+  }
+
   /** Why a request signed with this key and token is refused (undefined: accepted). */
   refusal(accessKeyId: string, sessionToken: string | undefined): { code: string; message: string } | undefined {
     const c = this.byKey.get(accessKeyId);

@@ -1,6 +1,6 @@
 // Failures GCE reports inside the insert operation rather than on the call: a zone out of a machine type
 // (ZONE_RESOURCE_POOL_EXHAUSTED) and regional quota (QUOTA_EXCEEDED). The instance is then never created.
-import { CapacityTable } from '../kit/index.js';
+import { CapacityTable, type CapacityMarket } from '../kit/index.js';
 import { instanceFootprint, regionUsage } from './catalog-json.js';
 import type { GceState } from './gce-state.js';
 import type { GceInstance, GceOperation } from './model.js';
@@ -15,14 +15,15 @@ export class CapacityRules {
   /** Which machine types are stocked out where. */
   readonly stockouts = new CapacityTable(DEFAULT_EXHAUSTED_MACHINE_TYPES);
 
-  /** A zone's setting wins over every zone's ("*"). */
-  setStockout(machineType: string, zone: string, exhausted: boolean): void {
-    this.stockouts.set(machineType, zone, !exhausted);
+  /** A zone's setting wins over every zone's ("*"), a market's (standard or Spot/preemptible) over every market's. */
+  setStockout(machineType: string, zone: string, exhausted: boolean, market: CapacityMarket | '*' = '*'): void {
+    this.stockouts.set(machineType, zone, !exhausted, market);
   }
 
   /** The operation error for inserting `inst` now, or undefined when it fits. */
   insertFailure(state: GceState, inst: GceInstance, machineType: string): GceOperation['error'] {
-    if (this.stockouts.isExhausted(machineType, inst.zone)) {
+    const market = instanceFootprint(state, inst).preemptible ? 'spot' : 'on-demand';
+    if (this.stockouts.isExhausted(machineType, inst.zone, market)) {
       return {
         code: 'ZONE_RESOURCE_POOL_EXHAUSTED',
         message: `The zone 'projects/${inst.project}/zones/${inst.zone}' does not have enough resources available to fulfill the request.  Try a different zone, or try again later.`,

@@ -4,6 +4,7 @@
 // gcloud sends for a command naming several instances). Loopback only.
 import { createServer, type Server } from 'node:http';
 import {
+  credentialsAdminRoutes,
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
   InstanceMetadataListeners,
@@ -16,6 +17,9 @@ import {
   type CloudEmulatorOptions,
   type LatencySpec,
   type OutOfBandLifecycle,
+  capacityAdminRoutes,
+  type AdminRoute,
+  type CapacityMarket,
 } from '../kit/index.js';
 import { defaultWorld, DEFAULT_PROJECT } from './default-world.js';
 import { DEFAULT_TIMINGS, GceState, instanceKey, type GceTimings } from './gce-state.js';
@@ -25,6 +29,11 @@ import { instanceViewOf } from './instance-view.js';
 import type { GceInstance, GceWorld } from './model.js';
 import { createRequestHandler } from './request-handler.js';
 import { TokenService } from './token-service.js';
+import {
+  EMULATOR_SERVICE_ACCOUNT_KEY,
+  ServiceAccountKeys,
+  type ServiceAccountKeyInput,
+} from './service-account-keys.js';
 import { classifyAction, serverFault, throttleFault, type ThrottleStatus } from './wire.js';
 
 export const API_PREFIX = '/compute/v1/';
@@ -46,12 +55,20 @@ export interface GceEmulatorOptions extends CloudEmulatorOptions<GceWorld, GceTi
   /** Status of throttling answers: 403 rateLimitExceeded (default) or 429. */
   throttleStatus?: ThrottleStatus;
   /**
-   * Compute calls must carry a bearer token the emulator's token service issued and that has not expired (401
-   * otherwise, as GCE answers). Off by default: a plain-http endpoint gets no credentials from the provider.
+   * Compute calls must carry a bearer token the emulator's token service issued, or a self-signed JWT of a known
+   * key, not expired (401 otherwise, as GCE answers). Off by default, for clients built without credentials;
+   * `npm start` turns it on (the provider signs its calls to a loopback endpoint with the Secret's key).
    */
   requireAuth?: boolean;
   /** Lifetime of the tokens the token service issues (default 3600 s). */
   tokenTtlSeconds?: number;
+  /**
+   * The project's service-account keys: the token endpoint grants tokens only for JWTs they signed, and
+   * self-signed JWTs are accepted as bearer tokens only when they did. Default [EMULATOR_SERVICE_ACCOUNT_KEY],
+   * the sample Secret's. Keys can be added and deleted while it runs (addServiceAccountKey, or the admin
+   * endpoint's /credentials).
+   */
+  serviceAccountKeys?: readonly ServiceAccountKeyInput[];
 }
 
 /** Where an instance is, when its name alone is ambiguous. */
@@ -85,12 +102,14 @@ export interface GceEmulator
    * stopped (or deleted, for Spot with instanceTerminationAction DELETE).
    */
   preempt(name: string, where?: InstanceLocation): void;
+  /** POST /capacity and /interrupt for the admin endpoint (startAdminServer serves them; capacity-admin-routes.ts). */
+  readonly capacityAdminRoutes: readonly AdminRoute[];
   /**
    * Makes inserts of this machine type fail in their operation with ZONE_RESOURCE_POOL_EXHAUSTED ("*" = every
    * zone), or with false gives the capacity back. A zone's setting wins over every zone's; a3-highgpu-8g
    * starts stocked out everywhere.
    */
-  setStockout(machineType: string, zone?: string, exhausted?: boolean): void;
+  setStockout(machineType: string, zone?: string, exhausted?: boolean, market?: CapacityMarket | '*'): void;
   /** Sets (or with undefined removes) a region quota limit, e.g. ("us-central1", "CPUS", 24). */
   setQuotaLimit(region: string, metric: string, limit: number | undefined): void;
   setThrottleStatus(status: ThrottleStatus): void;
@@ -108,6 +127,13 @@ export interface GceEmulator
    * <endpoint>/v1/projects/-/serviceAccounts/<email>:generateAccessToken) and how often each was called.
    */
   readonly tokens: Pick<TokenService, 'calls' | 'ttlSeconds'>;
+  /** Accepts JWTs this key signs from now on (a key file's fields; the public key is derived from private_key). */
+  addServiceAccountKey(key: ServiceAccountKeyInput): void;
+  /**
+   * Refuses JWTs this key signs from now on; tokens already issued for it stay valid until they expire. False
+   * when it was not known.
+   */
+  deleteServiceAccountKey(privateKeyId: string): boolean;
 }
 
 const STATE_FILE = 'gce-emulator-state.json';
@@ -147,7 +173,8 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
   if (file) persistWorld(st, file);
   st.advance();
 
-  const tokens = new TokenService(() => knobs.clock.now(), opts.tokenTtlSeconds);
+  const keys = new ServiceAccountKeys(opts.serviceAccountKeys ?? [EMULATOR_SERVICE_ACCOUNT_KEY]);
+  const tokens = new TokenService(() => knobs.clock.now(), keys, opts.tokenTtlSeconds);
   // Aborted on stop(), so calls still waiting out an injected latency end instead of applying late.
   const stopping = new AbortController();
   const server: Server = createServer(
@@ -199,6 +226,12 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     world: st.world,
     clientOptions: () => ({ apiEndpoint: host, port, protocol: 'http' }),
     tokens,
+    addServiceAccountKey: (k) => keys.addKey(k),
+    deleteServiceAccountKey: (id) => keys.deleteKey(id),
+    adminRoutes: credentialsAdminRoutes(keys, {
+      add: 'a service-account key file, or {"client_email", "private_key_id", "public_key"}',
+      revoke: '{"private_key_id"}',
+    }),
     instances: () => st.world.instances.map((i) => structuredClone(i.resource)),
     instance: (name, where) => {
       const i = find(name, where);
@@ -209,10 +242,17 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     stopOutOfBand: (name, where) => outOfBand(() => st.stopInstance(require(name, where))),
     startOutOfBand: (name, where) => outOfBand(() => st.startInstance(require(name, where))),
     preempt: (name, where) => outOfBand(() => st.announcePreemption(require(name, where))),
+    capacityAdminRoutes: capacityAdminRoutes({
+      typeField: 'instanceType',
+      markets: ['on-demand', 'spot'],
+      setCapacity: (type, zone, market, available) => st.capacity.setStockout(type, zone, !available, market),
+      interrupt: (name) => outOfBand(() => st.announcePreemption(require(name))),
+    }),
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
-    setStockout: (machineType, zone = '*', exhausted = true) => st.capacity.setStockout(machineType, zone, exhausted),
+    setStockout: (machineType, zone = '*', exhausted = true, market = '*') =>
+      st.capacity.setStockout(machineType, zone, exhausted, market),
     setQuotaLimit: (region, metric, limit) => {
       const r = st.world.regions.find((x) => x.name === region);
       if (!r) throw new Error(`no region ${region} in the emulator`);

@@ -1,7 +1,9 @@
 // A local Google Compute Engine endpoint for tests and `npm start`; never imported by production code.
 // Usage: const emu = await startGceEmulator({ bootDelayMs: 100 });
 //        new InstancesClient({ ...emu.clientOptions(), authClient: new PassThroughClient() })
-//        gcloud: api_endpoint_overrides/compute = emu.apiRoot, auth/disable_credentials = true
+//        gcloud: api_endpoint_overrides/compute = emu.apiRoot, auth/disable_credentials = true (with requireAuth:
+//        auth/token_host = <endpoint>/token and activate-service-account with a known key, as the README shows)
+//        Credentials: EMULATOR_SERVICE_ACCOUNT_KEY is known by default; requireAuth makes Compute calls need it
 //        Resource Manager tags: GET `${emu.endpoint}/v3/tagValues/namespaced?name=...` (seed with emu.addTagValue)
 export {
   startGceEmulator,
@@ -31,3 +33,9 @@ export { SELF_LINK_BASE } from './links.js';
 export type { ThrottleStatus } from './wire.js';
 export type * from './model.js';
 export { TokenService, OAUTH_TOKEN_PATH, STS_TOKEN_PATH, type TokenCalls, type TokenKind } from './token-service.js';
+export {
+  EMULATOR_SERVICE_ACCOUNT_KEY,
+  ServiceAccountKeys,
+  type JwtCheck,
+  type ServiceAccountKeyInput,
+} from './service-account-keys.js';

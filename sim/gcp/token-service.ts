@@ -2,8 +2,12 @@
 // the emulator: the OAuth 2.0 token endpoint for service-account keys (JWT bearer grant, a key file's
 // token_uri), the Security Token Service exchange of Workload Identity Federation (an external_account file's
 // token_url) and IAM Credentials' generateAccessToken (its service_account_impersonation_url). Tokens are
-// opaque, expire, and are what Compute calls must carry when the emulator requires authentication.
+// opaque, expire, and are what Compute calls must carry when the emulator requires authentication. A key's
+// JWT (a grant's assertion, or a self-signed JWT sent as the bearer token) must be signed by a service-account
+// key the project has, as Google checks it; the subject token of an STS exchange is not verified (the emulator
+// does not know the cluster's OIDC issuer).
 import { randomBytes } from 'node:crypto';
+import type { ServiceAccountKeys } from './service-account-keys.js';
 
 export const OAUTH_TOKEN_PATH = '/token';
 export const STS_TOKEN_PATH = '/v1/token';
@@ -44,27 +48,14 @@ const googleError = (status: number, statusText: string, message: string): Token
   body: { error: { code: status, message, status: statusText } },
 });
 
-function selfSignedJwt(token: string): Issued | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
-  try {
-    const claims = JSON.parse(Buffer.from(parts[1] ?? '', 'base64url').toString('utf8')) as {
-      iss?: unknown;
-      exp?: unknown;
-    };
-    if (typeof claims.iss !== 'string' || !claims.iss.includes('@') || typeof claims.exp !== 'number') return undefined;
-    return { kind: 'service-account-key', expiresAt: claims.exp * 1000, serviceAccount: claims.iss };
-  } catch {
-    return undefined;
-  }
-}
-
 export class TokenService {
   private readonly issued = new Map<string, Issued>();
   readonly calls: TokenCalls = { jwtBearer: 0, stsExchange: 0, impersonation: 0 };
 
   constructor(
     private readonly now: () => number,
+    /** The keys whose signed JWTs are accepted. */
+    private readonly keys: ServiceAccountKeys,
     /** Lifetime of every token issued, in seconds. */
     public ttlSeconds = 3600,
   ) {}
@@ -89,14 +80,21 @@ export class TokenService {
 
   /**
    * The token of an Authorization header, if this service issued it and it has not expired, or a self-signed
-   * service-account JWT (what google-auth-library sends for a key file when no scopes are asked for) that has
-   * not expired. The JWT's signature is not checked: the emulator does not know the key.
+   * service-account JWT (what google-auth-library sends for a key file when no scopes are asked for) signed by
+   * a known key and not expired.
    */
   validToken(authorization: string | undefined): Issued | undefined {
     const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
     if (!token) return undefined;
-    const t = this.issued.get(token) ?? selfSignedJwt(token);
+    const t = this.issued.get(token) ?? this.selfSignedJwt(token);
     return t && t.expiresAt > this.now() ? t : undefined;
+  }
+
+  private selfSignedJwt(token: string): Issued | undefined {
+    if (token.split('.').length !== 3) return undefined;
+    const c = this.keys.check(token);
+    if (!c.ok || typeof c.claims.exp !== 'number') return undefined;
+    return { kind: 'service-account-key', expiresAt: c.claims.exp * 1000, serviceAccount: c.clientEmail };
   }
 
   private issue(kind: TokenKind, serviceAccount?: string): { token: string; expiresIn: number; expiresAt: number } {
@@ -110,14 +108,23 @@ export class TokenService {
     this.calls.jwtBearer++;
     if (form.get('grant_type') !== JWT_BEARER_GRANT)
       return oauthError(400, 'unsupported_grant_type', 'Invalid grant_type.');
-    const assertion = form.get('assertion') ?? '';
-    if (assertion.split('.').length !== 3)
+    const c = this.keys.check(form.get('assertion') ?? '');
+    if (!c.ok) {
+      const description = {
+        malformed: 'Invalid JWT: the assertion is not a signed RS256 JWT.',
+        'unknown-key': 'Invalid grant: account not found',
+        'bad-signature': 'Invalid JWT Signature.',
+      }[c.why];
+      return oauthError(400, 'invalid_grant', description);
+    }
+    const exp = typeof c.claims.exp === 'number' ? c.claims.exp * 1000 : 0;
+    if (exp <= this.now())
       return oauthError(
         400,
         'invalid_grant',
-        'Invalid JWT: Token must be a short-lived token and in a reasonable timeframe.',
+        'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.',
       );
-    const t = this.issue('service-account-key');
+    const t = this.issue('service-account-key', c.clientEmail);
     return { status: 200, body: { access_token: t.token, expires_in: t.expiresIn, token_type: 'Bearer' } };
   }
 

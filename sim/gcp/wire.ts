@@ -11,8 +11,8 @@ export interface GceErrorBody {
   };
 }
 
-/** The google.rpc status names GCE adds for some errors (throttling at 429). */
-const STATUS_BY_HTTP: Record<number, string> = { 429: 'RESOURCE_EXHAUSTED' };
+/** The google.rpc status names GCE adds for some errors (a refused credential at 401, throttling at 429). */
+const STATUS_BY_HTTP: Record<number, string> = { 401: 'UNAUTHENTICATED', 429: 'RESOURCE_EXHAUSTED' };
 
 export function errorBody(status: number, reason: string, message: string, domain = 'global'): GceErrorBody {
   const body: GceErrorBody = { error: { code: status, message, errors: [{ message, domain, reason }] } };

@@ -1,8 +1,11 @@
-// The IAM token service: POST /identity/token exchanges the one accepted API key for a JWT carrying
+// The IAM token service: POST /identity/token exchanges an API key the account has for a JWT carrying
 // account.bss, iat and exp (ibm-cloud-sdk-core reuses a token until 80% of exp-iat has passed, and refetches
 // on every call without them). Tokens are HMAC-signed with the world's secret so the emulator can tell its own
-// from forged or revoked ones; clients never verify the signature, as with real IAM tokens.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// from forged or revoked ones; clients never verify the signature, as with real IAM tokens. The account's keys
+// can be added and deleted while it runs; as on IAM, deleting a key refuses new token requests with it, and
+// tokens already issued stay valid until they expire.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { adminString, type CredentialsAdmin } from '../kit/index.js';
 import { IbmApiError } from './api-error.js';
 import type { IbmWorld } from './model.js';
 
@@ -25,15 +28,45 @@ function sign(secret: string, data: string): string {
   return createHmac('sha256', secret).update(data).digest('base64url');
 }
 
-export class IamTokens {
+/** What the admin endpoint shows of a key: a digest prefix, never the key. */
+const keyId = (apiKey: string): string => `ApiKey-${createHash('sha256').update(apiKey).digest('hex').slice(0, 12)}`;
+
+export class IamTokens implements CredentialsAdmin {
+  private readonly apiKeys: Set<string>;
+
   constructor(
     private readonly world: IbmWorld,
-    readonly apiKey: string,
+    apiKeys: readonly string[],
     /** Wall-clock seconds: the SDK compares exp/iat with Date.now(), not with an emulator's fake clock. */
     private readonly nowSeconds: () => number,
     public ttlSeconds: number,
     private readonly issuer: () => string,
-  ) {}
+  ) {
+    this.apiKeys = new Set(apiKeys);
+  }
+
+  addApiKey(apiKey: string): void {
+    if (apiKey === '') throw new RangeError('an API key must not be empty');
+    this.apiKeys.add(apiKey);
+  }
+
+  deleteApiKey(apiKey: string): boolean {
+    return this.apiKeys.delete(apiKey);
+  }
+
+  add(body: Record<string, unknown>): Record<string, unknown> {
+    const apikey = adminString(body, 'apikey');
+    this.addApiKey(apikey);
+    return { id: keyId(apikey) };
+  }
+
+  revoke(body: Record<string, unknown>): boolean {
+    return this.deleteApiKey(adminString(body, 'apikey'));
+  }
+
+  list(): Record<string, unknown>[] {
+    return [...this.apiKeys].map((k) => ({ id: keyId(k) }));
+  }
 
   /** Handles the form body of POST /identity/token; throws IbmApiError in IAM's terms. */
   issue(form: URLSearchParams): IssuedToken {
@@ -42,7 +75,8 @@ export class IamTokens {
     if (grant !== APIKEY_GRANT) throw new IbmApiError(400, 'BXNIM0103E', `Unsupported grant type: ${grant}`);
     const key = form.get('apikey');
     if (!key) throw new IbmApiError(400, 'BXNIM0109E', 'Property missing or empty. Property: apikey');
-    if (!safeEqual(key, this.apiKey)) throw new IbmApiError(400, 'BXNIM0415E', 'Provided API key could not be found.');
+    if (![...this.apiKeys].some((k) => safeEqual(key, k)))
+      throw new IbmApiError(400, 'BXNIM0415E', 'Provided API key could not be found.');
     const iat = this.nowSeconds();
     const exp = iat + this.ttlSeconds;
     const header = b64({ alg: 'HS256', typ: 'JWT', kid: 'emulator' });

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
+  credentialsAdminRoutes,
   DEFAULT_EMULATOR_MAX_BODY_BYTES,
   emulatorStopper,
   knobsFromOptions,
@@ -15,6 +16,8 @@ import {
   readBodyOrRefuse,
   runEmulatedCall,
   withUnexpectedFailureReply,
+  capacityAdminRoutes,
+  type AdminRoute,
   type CloudEmulatorHandle,
   type CloudEmulatorOptions,
   type OutOfBandLifecycle,
@@ -40,8 +43,10 @@ export interface IbmVpcEmulatorOptions extends CloudEmulatorOptions<IbmWorld, In
   clusterId?: string;
   /** The account in IAM tokens (account.bss) and CRNs. */
   accountId?: string;
-  /** The only API key the IAM token service accepts. */
+  /** The account's API key the IAM token service accepts (default DEFAULT_API_KEY, the sample Secret's). */
   apiKey?: string;
+  /** More API keys the account has, accepted beside `apiKey`. */
+  moreApiKeys?: readonly string[];
   /** expires_in of issued tokens. Default 3600. */
   tokenTtlSeconds?: number;
   /** Wall-clock seconds for token iat/exp (the SDK checks them against Date.now(), not a fake clock). */
@@ -69,8 +74,22 @@ export interface IbmVpcEmulator
    * as VPC does when an account quota is reached; instances already there keep running.
    */
   setInstanceQuota(limit: number | undefined): void;
+  /**
+   * Makes creates of this profile fail with 400 insufficient_capacity in the zone ("*" = every zone), or with
+   * true gives the capacity back. A zone's setting wins over every zone's.
+   */
+  setCapacity(profile: string, zone: string, available: boolean): void;
+  /** POST /capacity for the admin endpoint (VPC has no spot market, so no /interrupt; capacity-admin-routes.ts). */
+  readonly capacityAdminRoutes: readonly AdminRoute[];
   /** Invalidates every token issued so far: the next calls get 401 until the client fetches a new token. */
   revokeTokens(): void;
+  /** The IAM token service accepts this API key from now on. */
+  addApiKey(apiKey: string): void;
+  /**
+   * The IAM token service refuses this API key from now on (400 BXNIM0415E); tokens issued for it stay valid
+   * until they expire, as on IAM. False when the key was not known.
+   */
+  deleteApiKey(apiKey: string): boolean;
 }
 
 const STATE_FILE = 'ibm-vpc-emulator-state.json';
@@ -100,7 +119,7 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
   if (!Number.isInteger(ttl) || ttl < 1) throw new RangeError(`tokenTtlSeconds must be a positive integer, got ${ttl}`);
   const tokens = new IamTokens(
     st.world,
-    apiKey,
+    [apiKey, ...(opts.moreApiKeys ?? [])],
     opts.tokenNowSeconds ?? (() => Math.floor(Date.now() / 1000)),
     ttl,
     () => root,
@@ -289,6 +308,9 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
       tokens.revokeAll(knobs.random.hex(64));
       st.changed();
     },
+    addApiKey: (k) => tokens.addApiKey(k),
+    deleteApiKey: (k) => tokens.deleteApiKey(k),
+    adminRoutes: credentialsAdminRoutes(tokens, { add: '{"apikey"}', revoke: '{"apikey"}' }),
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
@@ -297,6 +319,12 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
         throw new RangeError(`setInstanceQuota: limit must be a whole number >= 0, got ${limit}`);
       st.instanceQuota = limit;
     },
+    setCapacity: (profile, zone, available) => st.capacity.set(profile, zone, available),
+    capacityAdminRoutes: capacityAdminRoutes({
+      typeField: 'profile',
+      markets: [],
+      setCapacity: (profile, zone, _market, available) => st.capacity.set(profile, zone, available),
+    }),
     advance: () => st.advance(),
     stop: emulatorStopper({ server, state: st, snapshot: file }),
   };

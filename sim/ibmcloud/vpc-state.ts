@@ -1,7 +1,7 @@
 // The emulated account plus its clock-driven instance lifecycle: pending → starting (the address is allocated)
 // → running; deleting → gone; stopping → stopped; stopped → starting → running. Every change notifies the
 // listeners (InstanceView) and schedules a save when persistence is on.
-import { EmulatedWorldState, type EmulatorKnobs, type LatencySpec } from '../kit/index.js';
+import { CapacityTable, EmulatedWorldState, type EmulatorKnobs, type LatencySpec } from '../kit/index.js';
 import type { InstanceStatus } from '../../providers/ibmcloud/vpc-types.js';
 import { zoneCode } from './default-world.js';
 import type { IbmWorld, InstanceRec, SubnetRec, TransitionRec } from './model.js';
@@ -28,6 +28,8 @@ export const UNALLOCATED_IP = '0.0.0.0';
 export class VpcState extends EmulatedWorldState<IbmWorld> {
   /** Most instances the account may hold in this region (unset: no limit); a runtime knob, not world state. */
   instanceQuota: number | undefined;
+  /** Which profiles a zone has no capacity for (VPC has one market); a runtime knob, not world state. */
+  readonly capacity = new CapacityTable();
 
   constructor(
     world: IbmWorld,

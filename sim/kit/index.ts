@@ -9,5 +9,7 @@ export * from './provider-test-bed.js';
 export * from './provider-fixtures.js';
 export * from './missing-secret-scenario.js';
 export * from './oversize-user-data-scenario.js';
+export * from './refused-credentials-scenario.js';
 export * from './capacity-scenario.js';
 export { echoContext } from './echo-context.js';
+export * from './capacity-fallback-scenario.js';

@@ -6,7 +6,7 @@
 // used (a reused private IP), the old Node is replaced, as a new kubelet would re-register it. A Node object deleted while its instance runs is
 // registered again at the kubelet's next heartbeat, as a kubelet whose Node went away does. Nodes report what a
 // kubelet reports (nodeInfo, capacity and allocatable from the instance type), and Pods bound to a Ready Node
-// are run (see SimulatedPods).
+// are run (see SimulatedPods), their claims' volumes attached while they run (see SimulatedVolumes).
 import type { Node, NodeCondition } from '../../lib/apis/core.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../lib/client/errors.js';
 import type { KubeClient } from '../../lib/client/kube-client.js';
@@ -16,6 +16,7 @@ import { RealClock } from '../../lib/base/real-clock.js';
 import { isTerminated, type EmulatedInstance, type InstanceView } from './instance-view.js';
 import { managedByLabel, newNode } from './simulated-node.js';
 import { SimulatedPods } from './simulated-pods.js';
+import { SimulatedVolumes } from './simulated-volumes.js';
 
 export type ReadyStatus = NodeCondition['status'];
 
@@ -35,6 +36,11 @@ export interface KubeletSimulatorOptions {
   runPods?: boolean;
   /** The kubelet version Nodes report; default DefaultKubeletVersion. */
   kubeletVersion?: string;
+  /**
+   * How long detaching a volume takes once no running Pod uses it (the attach/detach controller's part, see
+   * SimulatedVolumes; on with runPods); default 0.
+   */
+  volumeDetachDelayMs?: number;
 }
 
 export const DefaultKubeletHeartbeatMs = 10_000;
@@ -64,6 +70,7 @@ export class KubeletSimulator {
   /** Ready status and InternalIP of each registered Node, for the Pods' kubelets. */
   private readonly nodeState = new Map<string, { ready: ReadyStatus; hostIP?: string }>();
   private pods?: SimulatedPods;
+  private volumes?: SimulatedVolumes;
 
   constructor(private readonly opts: KubeletSimulatorOptions) {
     this.clock = opts.clock ?? new RealClock();
@@ -86,6 +93,13 @@ export class KubeletSimulator {
         hostIPOf: (name) => this.nodeState.get(name)?.hostIP,
       });
       await this.pods.start();
+      this.volumes = new SimulatedVolumes({
+        client: this.opts.client,
+        clock: this.clock,
+        runsPodsOn: (name) => this.registered.has(name),
+        detachDelayMs: this.opts.volumeDetachDelayMs,
+      });
+      await this.volumes.start();
     }
   }
 
@@ -97,6 +111,8 @@ export class KubeletSimulator {
     this.unsubscribe = undefined;
     this.pods?.close();
     this.pods = undefined;
+    this.volumes?.close();
+    this.volumes = undefined;
     await this.running;
   }
 
@@ -107,7 +123,7 @@ export class KubeletSimulator {
 
   /** The last error a sync (or a Pod status write) hit (syncs retry on the next change or kick). */
   get error(): unknown {
-    return this.lastError ?? this.pods?.error;
+    return this.lastError ?? this.pods?.error ?? this.volumes?.error;
   }
 
   /** Forces the Ready condition of a node until cleared with `undefined`. */

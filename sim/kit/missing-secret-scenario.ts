@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { SecretsAvailableCondition } from '../../lib/apis/constants.js';
 import type { Secret } from '../../lib/apis/core.js';
 import type { Machine } from '../../lib/apis/machine-types.js';
-import { Events, Machines, Secrets } from '../../lib/client/resources.js';
+import { Machines, Secrets } from '../../lib/client/resources.js';
 import type { MachineControllerOptions } from '../../lib/machine/controller.js';
 import { eventually, FAST_MACHINE_CONTROLLER, type ProviderTestBed, type WiredProvider } from './provider-test-bed.js';
-import { bddGlobals } from './bdd-globals.js';
+import { harnessSuite, warningsOn } from './harness-suite.js';
 
 export const WAIT_FOR_SECRET_EVENTS: MachineControllerOptions = {
   ...FAST_MACHINE_CONTROLLER,
@@ -37,95 +37,89 @@ export interface MissingSecretHarness {
 const RECOVERY_MS = 30_000;
 
 export function describeMissingCredentialsSecret(cloud: string, setup: () => Promise<MissingSecretHarness>): void {
-  const { describe, it, before, after } = bddGlobals('describeMissingCredentialsSecret');
-  describe(`${cloud}: a missing credentials Secret`, () => {
-    let h: MissingSecretHarness;
-    before(async () => {
-      h = await setup();
-    });
-    after(async () => {
-      await h?.cleanup();
-    });
+  harnessSuite(
+    'describeMissingCredentialsSecret',
+    `${cloud}: a missing credentials Secret`,
+    setup,
+    (harness, { it }) => {
+      const client = () => harness().bed.env.client;
+      const namespace = () => harness().namespace;
+      const machine = (name: string) => client().get(Machines, { namespace: namespace(), name });
+      const conditionOf = (m: Machine) => m.status?.conditions?.find((c) => c.type === SecretsAvailableCondition);
+      const warning = async (name: string, reason: string, mentioning: string) =>
+        (await warningsOn(client(), namespace(), name)).find(reason, [mentioning]);
+      const waitingCondition = (name: string, mentioning: string, saying: string) =>
+        eventually(`${name}: SecretsAvailable=False naming ${mentioning}`, async () => {
+          const m = await machine(name);
+          const c = conditionOf(m);
+          return c?.status === 'False' &&
+            c.reason === 'SecretNotFound' &&
+            (c.message ?? '').includes(mentioning) &&
+            (c.message ?? '').includes(saying)
+            ? m
+            : undefined;
+        });
 
-    const client = () => h.bed.env.client;
-    const namespace = () => h.namespace;
-    const machine = (name: string) => client().get(Machines, { namespace: namespace(), name });
-    const conditionOf = (m: Machine) => m.status?.conditions?.find((c) => c.type === SecretsAvailableCondition);
-    const warning = async (name: string, reason: string, mentioning: string) => {
-      const events = (await client().list(Events, { namespace: namespace() })).items;
-      return events.find(
-        (e) =>
-          e.involvedObject.name === name &&
-          e.type === 'Warning' &&
-          e.reason === reason &&
-          (e.message ?? '').includes(mentioning),
-      );
-    };
-    const waitingCondition = (name: string, mentioning: string, saying: string) =>
-      eventually(`${name}: SecretsAvailable=False naming ${mentioning}`, async () => {
-        const m = await machine(name);
-        const c = conditionOf(m);
-        return c?.status === 'False' &&
-          c.reason === 'SecretNotFound' &&
-          (c.message ?? '').includes(mentioning) &&
-          (c.message ?? '').includes(saying)
-          ? m
-          : undefined;
+      it('a new Machine waits with a condition and a FailedCreate Warning naming the Secret, and launches nothing', async () => {
+        await client().create(Machines, harness().machineNaming('late-1', 'late-credentials'));
+        const secretKey = `${namespace()}/late-credentials`;
+        const m = await waitingCondition('late-1', secretKey, 'the instance is created once it exists');
+        await eventually('a FailedCreate Warning naming the Secret', () =>
+          warning('late-1', 'FailedCreate', secretKey),
+        );
+        assert.equal(await harness().liveInstances(m), 0);
+        assert.equal(m.spec?.providerID, undefined);
       });
 
-    it('a new Machine waits with a condition and a FailedCreate Warning naming the Secret, and launches nothing', async () => {
-      await client().create(Machines, h.machineNaming('late-1', 'late-credentials'));
-      const secretKey = `${namespace()}/late-credentials`;
-      const m = await waitingCondition('late-1', secretKey, 'the instance is created once it exists');
-      await eventually('a FailedCreate Warning naming the Secret', () => warning('late-1', 'FailedCreate', secretKey));
-      assert.equal(await h.liveInstances(m), 0);
-      assert.equal(m.spec?.providerID, undefined);
-    });
-
-    it('goes on within seconds of the Secret being created, not after its backoff', async () => {
-      await client().create(Secrets, h.credentialsSecret('late-credentials'));
-      const m = await eventually(
-        'late-1 provisioned',
-        async () => {
+      it('goes on within seconds of the Secret being created, not after its backoff', async () => {
+        await client().create(Secrets, harness().credentialsSecret('late-credentials'));
+        const m = await eventually(
+          'late-1 provisioned',
+          async () => {
+            const x = await machine('late-1');
+            return x.spec?.providerID ? x : undefined;
+          },
+          RECOVERY_MS,
+        );
+        assert.equal(await harness().liveInstances(m), 1);
+        const after = await eventually('SecretsAvailable=True', async () => {
           const x = await machine('late-1');
-          return x.spec?.providerID ? x : undefined;
-        },
-        RECOVERY_MS,
-      );
-      assert.equal(await h.liveInstances(m), 1);
-      const after = await eventually('SecretsAvailable=True', async () => {
-        const x = await machine('late-1');
-        return conditionOf(x)?.status === 'True' ? x : undefined;
+          return conditionOf(x)?.status === 'True' ? x : undefined;
+        });
+        assert.equal(conditionOf(after)?.reason, 'SecretsFound');
       });
-      assert.equal(conditionOf(after)?.reason, 'SecretsFound');
-    });
 
-    let doomed: Machine;
-    it('a deleting Machine whose instance exists keeps its finalizer and its instance, and says why', async () => {
-      await client().create(Secrets, h.credentialsSecret('rotated-credentials'));
-      await client().create(Machines, h.machineNaming('rotated-1', 'rotated-credentials'));
-      doomed = await h.bed.waitForPhase('rotated-1', 'Running');
-      await client().delete(Secrets, { namespace: namespace(), name: 'rotated-credentials' });
-      await client().delete(Machines, { namespace: namespace(), name: 'rotated-1' });
-      const secretKey = `${namespace()}/rotated-credentials`;
-      const m = await waitingCondition(
-        'rotated-1',
-        secretKey,
-        'the instance is terminated and the finalizer removed once it exists',
-      );
-      await eventually('a FailedDelete Warning naming the Secret', () =>
-        warning('rotated-1', 'FailedDelete', secretKey),
-      );
-      assert.ok(m.metadata.deletionTimestamp);
-      assert.ok(m.metadata.finalizers?.includes('machine.machine.openshift.io'), 'finalizer kept');
-      assert.equal(m.status?.phase, 'Deleting');
-      assert.equal(await h.liveInstances(doomed), 1);
-    });
+      let doomed: Machine;
+      it('a deleting Machine whose instance exists keeps its finalizer and its instance, and says why', async () => {
+        await client().create(Secrets, harness().credentialsSecret('rotated-credentials'));
+        await client().create(Machines, harness().machineNaming('rotated-1', 'rotated-credentials'));
+        doomed = await harness().bed.waitForPhase('rotated-1', 'Running');
+        await client().delete(Secrets, { namespace: namespace(), name: 'rotated-credentials' });
+        await client().delete(Machines, { namespace: namespace(), name: 'rotated-1' });
+        const secretKey = `${namespace()}/rotated-credentials`;
+        const m = await waitingCondition(
+          'rotated-1',
+          secretKey,
+          'the instance is terminated and the finalizer removed once it exists',
+        );
+        await eventually('a FailedDelete Warning naming the Secret', () =>
+          warning('rotated-1', 'FailedDelete', secretKey),
+        );
+        assert.ok(m.metadata.deletionTimestamp);
+        assert.ok(m.metadata.finalizers?.includes('machine.machine.openshift.io'), 'finalizer kept');
+        assert.equal(m.status?.phase, 'Deleting');
+        assert.equal(await harness().liveInstances(doomed), 1);
+      });
 
-    it('terminates the instance and lets the Machine go within seconds of the Secret being restored', async () => {
-      await client().create(Secrets, h.credentialsSecret('rotated-credentials'));
-      await eventually('rotated-1 gone', async () => (await h.bed.getMachine('rotated-1')) === undefined, RECOVERY_MS);
-      assert.equal(await h.liveInstances(doomed), 0);
-    });
-  });
+      it('terminates the instance and lets the Machine go within seconds of the Secret being restored', async () => {
+        await client().create(Secrets, harness().credentialsSecret('rotated-credentials'));
+        await eventually(
+          'rotated-1 gone',
+          async () => (await harness().bed.getMachine('rotated-1')) === undefined,
+          RECOVERY_MS,
+        );
+        assert.equal(await harness().liveInstances(doomed), 0);
+      });
+    },
+  );
 }

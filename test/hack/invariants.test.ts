@@ -78,6 +78,21 @@ describe('chaos invariants', () => {
     expect(names(w, ['u1'])).to.deep.equal([]);
   });
 
+  it('report a Running Machine with fallbacks whose instance type is not that of the entry it records', () => {
+    const onEntry = (type: string): Machine => {
+      const m = running('a', 'u1', { labels: { 'machine.openshift.io/instance-type': type } });
+      m.status = {
+        ...m.status,
+        providerStatus: { capacityEntry: { index: 1, instanceType: 'm6a.xlarge', zone: 'z', market: 'on-demand' } },
+      };
+      return m;
+    };
+    expect(names(world([onEntry('m6a.xlarge')], [instance('i-1', 'u1')]))).to.deep.equal([]);
+    expect(names(world([onEntry('m6i.xlarge')], [instance('i-1', 'u1')]))).to.deep.equal([
+      'a Running Machine with fallbacks runs the entry it records',
+    ]);
+  });
+
   it('report a deleted machine still held by a finalizer, and a set short of its replicas', () => {
     const w = world(
       [

@@ -45,6 +45,55 @@ describe('bench targets', () => {
     expect(find(full, 'peak controller RSS at 2000')).to.include({ value: 320, limit: 350, met: true });
   });
 
+  it('hold the stock-out to 1.2× the time without it and 2.5 launch calls per machine', () => {
+    const stock = (ratioToNoStockOut: number, mutatingCallsPerMachine: number) => [
+      ...run(50),
+      { name: 'stock-out-50', provider: 'aws', metrics: { ratioToNoStockOut, mutatingCallsPerMachine } },
+    ];
+    const met = evaluateTargets(stock(1.05, 1.3), { largest: 50, limits: QUICK.limits });
+    expect(find(met, 'stock-out: time')).to.include({ value: 1.05, limit: 1.2, met: true });
+    expect(find(met, 'stock-out: launch calls')).to.include({ value: 1.3, limit: 2.5, met: true });
+    const missed = evaluateTargets(stock(1.5, 3), { largest: 50, limits: QUICK.limits });
+    expect(find(missed, 'stock-out: time')?.met).to.equal(false);
+    expect(find(missed, 'stock-out: launch calls')?.met).to.equal(false);
+  });
+
+  it('hold every scale-up to the reconciles per Machine of each controller, and steady state to one per resync', () => {
+    const scenarios = run(2000);
+    const perMachine = (machine: number, drain: number, nodelink: number) => ({
+      'machine-controller': machine,
+      'machine-drain-controller': drain,
+      'nodelink-controller': nodelink,
+    });
+    // A controller with no reconcile is missing from the counts, not 0.
+    scenarios[0]!.metrics.reconcilesPerMachine = { 'machine-controller': 6, 'nodelink-controller': 3 };
+    scenarios[2]!.metrics.reconcilesPerMachine = perMachine(5.3, 0, 2.9);
+    scenarios[5]!.metrics.reconcilesPerMachine = perMachine(5.9, 0.2, 3.4);
+    scenarios[3]!.metrics.reconcilesPerMachinePerResync = { 'machine-controller': 1, 'nodelink-controller': 0.5 };
+    const ts = evaluateTargets(scenarios, { largest: 2000, limits: FULL.limits });
+    expect(find(ts, 'machine-controller reconciles')).to.deep.equal({
+      name: 'machine-controller reconciles per machine, every scale-up (highest: scale-up-1)',
+      value: 6,
+      limit: 6,
+      met: true,
+    });
+    expect(find(ts, 'machine-drain-controller reconciles')).to.include({ value: 0.2, limit: 0, met: false });
+    scenarios[5]!.metrics.reconcilesPerMachine = perMachine(5.9, 0, 3);
+    const none = evaluateTargets(scenarios, { largest: 2000, limits: FULL.limits });
+    expect(find(none, 'machine-drain-controller reconciles')).to.include({ value: 0, limit: 0, met: true });
+    expect(find(ts, 'nodelink-controller reconciles')).to.include({
+      name: 'nodelink-controller reconciles per machine, every scale-up (highest: throttled-scale-up-60)',
+      value: 3.4,
+      met: false,
+    });
+    expect(find(ts, 'steady-state reconciles')).to.deep.equal({
+      name: 'steady-state reconciles per machine per resync (highest: machine-controller)',
+      value: 1,
+      limit: 1,
+      met: true,
+    });
+  });
+
   it('want scale-down-1 within 3 s', () => {
     expect(find(evaluateTargets(run(50), { largest: 50, limits: QUICK.limits }), 'scale-down-1')).to.include({
       value: 2.5,

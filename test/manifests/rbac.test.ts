@@ -42,6 +42,13 @@ const notExercised: Array<{ binary: string; verb: string; group: string; resourc
     binary: 'machine-api-provider',
     verb: 'get',
     group: '',
+    resource: 'persistentvolumeclaims',
+    why: 'volumes of pods left on a drained Node are not waited for: their claims name them (the run had no such pods)',
+  },
+  {
+    binary: 'machine-api-provider',
+    verb: 'get',
+    group: '',
     resource: 'secrets',
     why: 'Secrets come from the informer cache; one the cache has not seen yet (just created, or read before the first sync) is read live',
   },

@@ -8,6 +8,10 @@ import {
   type ActuatorContext,
   type Clock,
   CloudActuator,
+  type CapacityEntry,
+  decodeFallbacks,
+  FALLBACKS_FIELD,
+  type FallbackDecoding,
   type CloudMachineScope,
   type CloudProviderStatus,
   type CommonProviderStatus,
@@ -39,20 +43,42 @@ export interface ExampleSpec {
 export interface ExampleScope extends CloudMachineScope {
   readonly spec: ExampleSpec;
   readonly status: CloudProviderStatus;
+  /** The capacity fallback entries, each merged over the spec. */
+  readonly fallbacks: readonly ExampleSpec[];
 }
 
-export function decodeExampleSpec(machine: Machine): { spec: ExampleSpec; unknownFields: string[] } {
+/** Reads one whole spec at `path`: the spec, the issues and the unknown fields. */
+function readExampleSpec(value: unknown, path: string) {
   const reader = new SpecReader();
-  const root = reader.object(machine.spec?.providerSpec?.value ?? {}, SPEC_PATH);
+  const root = reader.object(value ?? {}, path);
   const spec = {
     instanceType: root?.string('instanceType') ?? 'example.small',
     zone: root?.string('zone') ?? 'example-zone-a',
   };
+  root?.raw(FALLBACKS_FIELD);
   root?.done();
   if (reader.errors.length === 0 && !ZONE_SHAPE.test(spec.zone))
-    reader.errors.push(invalidValue(`${SPEC_PATH}.zone`, spec.zone, 'must look like <region>-zone-<letter>'));
-  throwOnFieldIssues(reader.errors);
-  return { spec, unknownFields: reader.unknownFields };
+    reader.errors.push(invalidValue(`${path}.zone`, spec.zone, 'must look like <region>-zone-<letter>'));
+  return { spec, errors: reader.errors, unknownFields: reader.unknownFields };
+}
+
+/** The example cloud's capacity fields: an entry may name another instance type and another zone. */
+const exampleFallbacks: FallbackDecoding<ExampleSpec> = {
+  rules: { fields: ['instanceType', 'zone'] },
+  decode: readExampleSpec,
+  typeOf: (spec) => ({ field: 'instanceType', name: spec.instanceType }),
+};
+
+export function decodeExampleSpec(machine: Machine): {
+  spec: ExampleSpec;
+  fallbacks: ExampleSpec[];
+  unknownFields: string[];
+} {
+  const value = machine.spec?.providerSpec?.value;
+  const { spec, errors, unknownFields } = readExampleSpec(value, SPEC_PATH);
+  const fallbacks = decodeFallbacks(value, SPEC_PATH, spec, errors, exampleFallbacks);
+  throwOnFieldIssues([...errors, ...fallbacks.errors]);
+  return { spec, fallbacks: fallbacks.specs, unknownFields };
 }
 
 /** The provider status, with the fields every provider's status has (the example adds none). */
@@ -108,9 +134,20 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
   }
 
   protected async newScope(machine: Machine): Promise<ExampleScope> {
-    const { spec, unknownFields } = decodeExampleSpec(machine);
+    const { spec, fallbacks, unknownFields } = decodeExampleSpec(machine);
     const status = statusOf(machine);
-    return { machine, spec, status, unknownFields, saveStatus: providerStatusSaver(machine, () => ({ ...status })) };
+    const saveStatus = providerStatusSaver(machine, () => ({ ...status }));
+    return { machine, spec, fallbacks, status, unknownFields, saveStatus };
+  }
+
+  // With fallbacks: each entry is a scope of its own, and what capacity it asks for; the template picks.
+  protected override capacityEntries(scope: ExampleScope): CapacityEntry<ExampleScope>[] | undefined {
+    if (scope.fallbacks.length === 0) return undefined;
+    return [scope.spec, ...scope.fallbacks].map((spec) => ({
+      scope: { ...scope, spec },
+      choice: { instanceType: spec.instanceType, zone: spec.zone, market: 'on-demand' },
+      region: 'example',
+    }));
   }
 
   protected idOf(instance: ExampleInstance): string {
@@ -126,17 +163,20 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
     const id = this.instanceIdOnRecord(scope);
     const byId = id ? await this.call('describe', () => this.cloud.get(id)) : undefined;
     if (byId && byId.state !== 'terminated') return byId;
+    const uid = scope.machine.metadata.uid ?? '';
     const ours = (await this.call('describe', () => this.cloud.findByName(scope.machine.metadata.name ?? ''))).find(
-      (i) => i.token === scope.machine.metadata.uid && i.state !== 'terminated',
+      (i) => (i.token === uid || i.token.startsWith(`${uid}/`)) && i.state !== 'terminated',
     );
     return ours ?? (byId ? 'ended' : undefined);
   }
 
-  // Step 4: launch, idempotently (the token is the Machine's UID), and record the id at once.
+  // Step 4: launch, idempotently (the token is the Machine's UID, and its capacity entry's number for a
+  // fallback), and record the id at once. A refusal for capacity is typed as such: the template moves on.
   protected async createInstance(scope: ExampleScope, ctx: ActuatorContext): Promise<void> {
     const { machine, spec } = scope;
+    const entry = scope.status.capacityEntry?.index ?? 0;
     const request = {
-      token: machine.metadata.uid ?? '',
+      token: entry === 0 ? (machine.metadata.uid ?? '') : `${machine.metadata.uid ?? ''}/${entry}`,
       name: machine.metadata.name ?? '',
       zone: spec.zone,
       instanceType: spec.instanceType,
@@ -153,6 +193,10 @@ export class ExampleActuator extends CloudActuator<ExampleScope, ExampleInstance
     } catch (err) {
       // Deferred for the cloud's rate: nothing was sent, and the Machine comes again at its turn.
       if (isCloudCallDeferred(err)) throw err;
+      if (err instanceof ExampleCloudError && err.code === 'NoCapacity') {
+        const capacity = { code: err.code, zone: spec.zone, instanceType: spec.instanceType, detail: err.message };
+        throw this.launchFailed(scope, err, { kind: 'capacity', message: err.message, reason: 'failed', capacity });
+      }
       this.creationFailed(scope, messageOf(err));
       if (err instanceof ExampleCloudError && err.code === 'UnknownZone')
         throw new InvalidMachineConfigurationError(err.message, { field: `${SPEC_PATH}.zone`, cause: err });

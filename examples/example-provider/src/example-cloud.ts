@@ -17,7 +17,7 @@ export interface ExampleInstance {
 /** The cloud's errors, typed by code as an SDK's are. */
 export class ExampleCloudError extends Error {
   constructor(
-    readonly code: 'Throttled' | 'UnknownZone' | 'ReplyLost',
+    readonly code: 'Throttled' | 'UnknownZone' | 'ReplyLost' | 'NoCapacity',
     message: string,
   ) {
     super(message);
@@ -47,6 +47,8 @@ export class ExampleCloud {
   private seq = 0;
   private lostReplies = 0;
   private throttled = false;
+  /** Instance type and zone pairs ("type|zone") the cloud has no capacity for. */
+  private readonly exhausted = new Set<string>();
 
   constructor(
     private readonly clock: Clock,
@@ -58,6 +60,8 @@ export class ExampleCloud {
     if (!(this.o.zones ?? ['example-zone-a', 'example-zone-b']).includes(req.zone))
       throw new ExampleCloudError('UnknownZone', `zone ${req.zone} does not exist`);
     let stored = [...this.instances.values()].find((i) => i.token === req.token);
+    if (!stored && this.exhausted.has(`${req.instanceType}|${req.zone}`))
+      throw new ExampleCloudError('NoCapacity', `no ${req.instanceType} capacity in ${req.zone}`);
     if (!stored) {
       const n = ++this.seq;
       stored = {
@@ -96,6 +100,25 @@ export class ExampleCloud {
   /** The next launch takes effect but its reply is lost. */
   loseNextReply(): void {
     this.lostReplies++;
+  }
+
+  /** Whether launches of the instance type in the zone find capacity. */
+  setCapacity(instanceType: string, zone: string, available: boolean): void {
+    if (available) this.exhausted.delete(`${instanceType}|${zone}`);
+    else this.exhausted.add(`${instanceType}|${zone}`);
+  }
+
+  /** Launch calls made so far, refused ones included. */
+  launches(): number {
+    return this.calls.filter((c) => c === 'launch').length;
+  }
+
+  /** The live instances of a name, as they are (which type, which zone). */
+  liveInstancesNamed(name: string): ExampleInstance[] {
+    return [...this.instances.values()]
+      .filter((i) => i.name === name)
+      .map((i) => this.view(i))
+      .filter((i) => i.state !== 'terminated');
   }
 
   throttle(on: boolean): void {

@@ -17,6 +17,9 @@
 //   terminate call, the terminating record, and the requeue delay while waiting on the cloud (steps.ts);
 // - what a reconcile read travels through that reconcile in the actuator context (exists → update,
 //   delete → exists), and to the echo of its own write, instead of living in per-provider maps;
+// - capacity fallback for specs with `fallbacks`: which entry to launch next, the pending-launch rule that keeps
+//   a Machine to one instance, the memory of refused choices and the recording of the chosen entry
+//   (capacity-entries.ts); the provider only says what its entries are (capacityEntries());
 // - the per-Machine memory that is left (announcements, ensured memberships), forgotten in one place when the
 //   Machine's deletion completes.
 import type { Machine } from '../../apis/machine-types.js';
@@ -32,8 +35,10 @@ import {
 } from '../actuator-reporting.js';
 import { isInvalidMachineConfiguration, RequeueAfterError } from '../../apis/errors.js';
 import type { InstanceAction } from '../metrics.js';
+import { anyCause, credentialsSecretOf, markRefusedCredentials } from '../refused-credentials.js';
 import { NoteKey } from '../reconcile-notes.js';
 import type { CloudMachineScope } from './settings.js';
+import { CapacityFallback, recordedEntry, type CapacityEntry } from './capacity-entries.js';
 import { CloudActuatorSteps } from './steps.js';
 
 /** What delete() learnt: whether an instance of the Machine is still there (terminating). */
@@ -42,6 +47,7 @@ const DELETE_LEFT_INSTANCE = new NoteKey<boolean>('cloud-actuator/delete-left-in
 export abstract class CloudActuator<S extends CloudMachineScope, I> extends CloudActuatorSteps<S> implements Actuator {
   /** What a read of this reconcile showed of the Machine's instance. */
   private readonly seenKey = new NoteKey<I>('cloud-actuator/seen');
+  private readonly fallback = new CapacityFallback(this.capacityMemory);
 
   // ---- the provider's ports ----
 
@@ -67,7 +73,12 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
   // ---- the Actuator ----
 
   async create(machine: Machine, ctx: ActuatorContext): Promise<void> {
-    await this.reported('create', machine, ctx, async () => this.createInstance(await this.scope(machine, ctx), ctx));
+    await this.reported('create', machine, ctx, async () => {
+      const primary = await this.newScopeOnce(machine, ctx);
+      const entries = this.capacityEntries(primary);
+      if (!entries) return this.createInstance(primary, ctx);
+      await this.fallback.create(entries, ctx, (scope) => this.createInstance(scope, ctx));
+    });
   }
 
   async exists(machine: Machine, ctx: ActuatorContext): Promise<boolean> {
@@ -92,7 +103,7 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
       notes.setHandedOn(this.seenKey, echoed);
       return true;
     }
-    const found = await this.lookUp(scope, ctx);
+    const found = await this.withRefusalsNamed(machine, () => this.lookUp(scope, ctx));
     if (found === 'ended') {
       notes.delete(this.seenKey);
       return false;
@@ -100,6 +111,7 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
     if (found !== undefined) {
       notes.set(this.seenKey, found);
       this.guard.seen(uid);
+      this.fallback.forget(uid);
       return true;
     }
     notes.delete(this.seenKey);
@@ -144,6 +156,15 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
 
   // ---- hooks a provider may override ----
 
+  /**
+   * The Machine's capacity entries, the primary first and then each of its providerSpec's fallbacks, each as a
+   * scope of its own (the merged spec; the same machine, status and saveStatus); undefined when the spec has no
+   * fallbacks. The template picks the entry to launch and the one the Machine runs on (capacity-entries.ts).
+   */
+  protected capacityEntries(_scope: S): CapacityEntry<S>[] | undefined {
+    return undefined;
+  }
+
   /** What update() compares to decide on the Updated event (see machineChangeFingerprint). */
   protected changeMark(machine: Machine): MachineChangeMark {
     return machineChangeFingerprint(machine);
@@ -156,6 +177,9 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
   protected async mayStillShow(_scope: S, _ctx: ActuatorContext): Promise<boolean> {
     return true;
   }
+
+  /** The cloud refused the credentials of this Secret ("namespace/name"): a provider caching Secret reads drops it. */
+  protected credentialsRefused(_secret: string): void {}
 
   // ---- helpers for the provider's steps (the rest are in steps.ts) ----
 
@@ -174,9 +198,23 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
     return found;
   }
 
+  protected override forget(uid: string): void {
+    super.forget(uid);
+    this.fallback.forget(uid);
+  }
+
   // ---- internals ----
 
+  /** The scope of the entry the Machine runs on (or is launching on): its primary unless a fallback is recorded. */
   private async scope(machine: Machine, ctx: ActuatorContext): Promise<S> {
+    const primary = await this.newScopeOnce(machine, ctx);
+    const entries = this.capacityEntries(primary);
+    if (!entries) return primary;
+    const recorded = recordedEntry(primary.status, entries.length);
+    return recorded ? entries[recorded.index]!.scope : primary;
+  }
+
+  private async newScopeOnce(machine: Machine, ctx: ActuatorContext): Promise<S> {
     const scope = await this.newScope(machine, ctx.signal);
     if (scope.unknownFields.length > 0) {
       const uid = machine.metadata.uid ?? machine.metadata.name ?? '';
@@ -207,8 +245,23 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
       machine,
       ctx,
       { reason: this.settings.failureReasons[op], describe: (err) => this.settings.describeError(err) },
-      work,
+      () => this.withRefusalsNamed(machine, work),
     );
+  }
+
+  /** Runs cloud work; a refusal of the credentials is marked with the Secret the Machine names. */
+  private async withRefusalsNamed<T>(machine: Machine, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      const secret = credentialsSecretOf(machine);
+      const refuses = this.settings.refusesCredentials;
+      if (secret && refuses && anyCause(err, refuses)) {
+        markRefusedCredentials(err, secret, this.settings.describeError(err));
+        this.credentialsRefused(secret);
+      }
+      throw err;
+    }
   }
 
   /** Nothing was ever launched for the Machine: not provisioned, no id on record, none answered to a launch here. */

@@ -12,3 +12,12 @@ export {
   type CloudProviderStatus,
   type CreationCondition,
 } from './settings.js';
+export {
+  CapacityEntriesRefusedError,
+  CapacityFallback,
+  CapacityFallbackReason,
+  launchOrder,
+  recordedEntry,
+  type CapacityEntry,
+  type CapacityRefusal,
+} from './capacity-entries.js';

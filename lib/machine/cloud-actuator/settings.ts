@@ -2,6 +2,8 @@
 // provider status fields every cloud has, and the per-call scope.
 import type { Machine } from '../../apis/machine-types.js';
 import type { Clock } from '../../base/clock.js';
+import type { CapacityMemory } from '../../cloud/capacity-memory.js';
+import type { CapacityEntryRecord } from '../../cloud/provider-condition.js';
 import type { KubeClient } from '../../client/kube-client.js';
 import type { InstanceAction } from '../metrics.js';
 
@@ -13,6 +15,8 @@ export interface CloudProviderStatus {
   instanceId?: string | null;
   instanceState?: string | null;
   conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }>;
+  /** The capacity entry the Machine runs on, for specs with fallbacks (capacity-entries.ts). */
+  capacityEntry?: CapacityEntryRecord;
 }
 
 /** What the template needs of a provider's per-call scope. */
@@ -45,6 +49,8 @@ export interface CloudActuatorTimings {
   eventualConsistencyWindowMs?: number;
   /** Requeue delay while waiting on the cloud (default DEFAULT_CLOUD_REQUEUE_AFTER_MS). */
   requeueAfterMs?: number;
+  /** The process's memory of capacity refusals (default: one per actuator, with the default cool-down). */
+  capacityMemory?: CapacityMemory;
 }
 
 /** What every cloud actuator is built with, beside its cloud's own options. */
@@ -67,6 +73,11 @@ export interface CloudActuatorSettings {
   failureReasons: Record<InstanceAction, string>;
   /** A failure in the words the Machine's events show. */
   describeError(err: unknown): string;
+  /**
+   * Whether the cloud refused the credentials (an unknown or revoked key, a bad signature, an invalid token):
+   * the template then names the credentials Secret in the Machine's Warning events.
+   */
+  refusesCredentials?(err: unknown): boolean;
   /**
    * The instance id in the provider status, read without decoding the spec (which may be invalid). Default: the
    * instanceId every provider status has, read leniently (readCommonProviderStatus).

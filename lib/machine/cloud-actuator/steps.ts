@@ -10,6 +10,7 @@ import {
 import type { Machine } from '../../apis/machine-types.js';
 import type { Clock } from '../../base/clock.js';
 import { DEFAULT_VISIBILITY_WINDOW_MS, DeleteGuard, type RecordedLaunch } from '../../cloud/delete-guard.js';
+import { CapacityMemory } from '../../cloud/capacity-memory.js';
 import { LaunchLedger } from '../../cloud/launch-ledger.js';
 import { isCloudCallDeferred } from '../../cloud/deferred-turns.js';
 import { setProviderCondition } from '../../cloud/provider-condition.js';
@@ -45,6 +46,8 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
   /** Present when the cloud names the instance only in the launch's reply. */
   protected readonly launches: LaunchLedger | undefined;
   protected readonly memory = new MachineMemory();
+  /** The process's memory of the cloud's capacity refusals (for specs with fallbacks). */
+  protected readonly capacityMemory: CapacityMemory;
 
   constructor(
     timings: CloudActuatorTimings,
@@ -53,6 +56,7 @@ export abstract class CloudActuatorSteps<S extends CloudMachineScope> {
     const { clock, eventualConsistencyWindowMs: windowMs } = timings;
     this.clock = clock;
     this.requeueAfterMs = timings.requeueAfterMs ?? DEFAULT_CLOUD_REQUEUE_AFTER_MS;
+    this.capacityMemory = timings.capacityMemory ?? new CapacityMemory({ clock });
     this.launches = settings.idFromLaunchReply
       ? new LaunchLedger({ clock, windowMs: windowMs ?? DEFAULT_VISIBILITY_WINDOW_MS })
       : undefined;

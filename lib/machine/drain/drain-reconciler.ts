@@ -3,9 +3,14 @@
 // Reference: https://github.com/openshift/machine-api-operator/blob/main/pkg/controller/machine/drain_controller.go
 // A failed drain is persisted as Drained=False/DrainError, visible to users (the reference set it in memory and
 // returned before writing it, so only the DrainRequeued event showed the failure).
+// Beyond the reference: a Machine annotated machine.openshift.io/drain-timeout stops draining once its drain has
+// run that long (Drained=False/DrainTimeout, a Warning event naming the pods left and why) and termination goes
+// ahead; pods' own drain annotations (skip, wait-completed, drain-order) are honoured and announced by events.
 import {
   DrainErrorReason,
   DrainedCondition,
+  DrainTimeoutAnnotation,
+  DrainTimeoutReason,
   ExcludeNodeDrainingAnnotation,
   PhaseDeleting,
 } from '../../apis/constants.js';
@@ -19,14 +24,23 @@ import type { KubeClient } from '../../client/kube-client.js';
 import type { Clock } from '../../base/clock.js';
 import { requestKey } from '../../runtime/request-key.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../../runtime/types.js';
-import { falseCondition, isConditionTrue, setCondition, trueConditionWithReason } from '../../apis/conditions.js';
+import { falseCondition, setCondition, trueConditionWithReason } from '../../apis/conditions.js';
+import { formatGoDuration } from '../../apis/duration.js';
 import { messageOf, requeueAfterOf } from '../../apis/errors.js';
 import { hasPreDrainHooks } from '../lifecycle-hooks.js';
 import { fingerprintOf } from '../reconcile-pacing.js';
 import { MachineDraft } from '../machine-writer.js';
 import { clone } from '../merge-patch.js';
 import { RetryGate } from '../retry-gate.js';
-import type { NodeDrainer } from './node-drainer.js';
+import type { MachineMetrics } from '../metrics.js';
+import { isDrainFinished, isWaitingForVolumes } from './drain-finished.js';
+import { VolumeDetachWait } from './volume-detach.js';
+import type { PlannedPod } from './drain-plan.js';
+import { deletionSettings, drainStartedAt } from './drain-settings.js';
+import { DrainIncompleteError, type NodeDrainer, type RemainingPod } from './node-drainer.js';
+
+/** How many pods a DrainTimeout message names before it counts the rest. */
+const MaxPodsNamed = 10;
 
 export interface DrainReconcilerDeps {
   client: KubeClient;
@@ -36,13 +50,17 @@ export interface DrainReconcilerDeps {
   events: EventRecorder;
   retryBaseMs: number;
   retryMaxMs: number;
+  /** Counts drains ended by their timeout; none when unset. */
+  metrics?: MachineMetrics;
 }
 
 export class DrainReconciler implements Reconciler {
   private readonly gate: RetryGate;
+  private readonly volumes: VolumeDetachWait;
 
   constructor(private readonly d: DrainReconcilerDeps) {
     this.gate = new RetryGate(d.clock, d.retryBaseMs, d.retryMaxMs);
+    this.volumes = new VolumeDetachWait({ client: d.client, clock: d.clock, events: d.events });
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -53,7 +71,8 @@ export class DrainReconciler implements Reconciler {
       return;
     }
     if (!cached.metadata.deletionTimestamp || cached.status?.phase !== PhaseDeleting) return;
-    if (isConditionTrue(cached.status?.conditions, DrainedCondition)) return;
+    const drainDone = isDrainFinished(cached);
+    if (drainDone && !isWaitingForVolumes(cached)) return;
 
     const key = requestKey(req);
     const fp = fingerprintOf(cached);
@@ -63,6 +82,34 @@ export class DrainReconciler implements Reconciler {
     const started = this.d.clock.now();
 
     const draft = new MachineDraft(clone(cached), this.d.client);
+    if (!drainDone) {
+      const drained = await this.drainStep(draft, key, fp, started, ctx);
+      if (drained !== 'finished') return drained;
+    }
+    // After the drain, before the machine controller terminates: the Node's volumes must have detached.
+    const volumeWait = await this.volumes.step(draft.machine, ctx);
+    try {
+      await draft.persist(ctx.signal);
+    } catch (err) {
+      if (isNotFound(err)) return this.gone(key, ctx);
+      this.gate.failed(key, fp, started);
+      throw new Error(`could not patch machine status: ${messageOf(err)}`, { cause: err });
+    }
+    this.gate.succeeded(key);
+    return volumeWait === undefined ? undefined : { requeueAfterMs: volumeWait };
+  }
+
+  /**
+   * Drains the Node (or skips the drain) and records Drained on the draft: 'finished' when the drain is over
+   * (drained, skipped, or ended by its timeout); otherwise what the reconcile returns.
+   */
+  private async drainStep(
+    draft: MachineDraft,
+    key: string,
+    fp: string,
+    started: number,
+    ctx: ReconcileContext,
+  ): Promise<'finished' | Result | void> {
     const machine = draft.machine;
     const { events } = this.d;
     const nodeName = machine.status?.nodeRef?.name;
@@ -91,11 +138,25 @@ export class DrainReconciler implements Reconciler {
         message = 'Node drain skipped';
       } else {
         events.event(machine, 'Normal', 'DrainProceeds', 'Drain', 'Node drain proceeds');
+        const settings = deletionSettings(machine.metadata.annotations);
+        for (const problem of settings.problems)
+          events.event(machine, 'Warning', 'InvalidDrainSetting', 'Drain', `${problem}; the annotation is ignored`);
+        const startedAt = drainStartedAt(machine);
+        const deadlineMs =
+          settings.drainTimeoutMs !== undefined && startedAt !== undefined
+            ? startedAt + settings.drainTimeoutMs
+            : undefined;
         try {
-          const outcome = await this.d.drainer.drain(nodeName, ctx.signal);
-          if (outcome === 'drained') events.event(machine, 'Normal', 'Deleted', 'Drain', `Node "${nodeName}" drained`);
+          const report = await this.d.drainer.drain(nodeName, ctx.signal, { deadlineMs });
+          this.announceRules(machine, report.applied);
+          if (report.outcome === 'drained')
+            events.event(machine, 'Normal', 'Deleted', 'Drain', `Node "${nodeName}" drained`);
         } catch (err) {
-          return this.drainFailed(draft, err, key, fp, started, ctx);
+          if (err instanceof DrainIncompleteError) this.announceRules(machine, err.applied);
+          if (deadlineMs === undefined || this.d.clock.now() < deadlineMs || ctx.signal.aborted)
+            return this.drainFailed(draft, err, key, fp, started, ctx, deadlineMs);
+          this.timedOut(machine, nodeName, err, settings.drainTimeoutMs ?? 0, ctx);
+          return 'finished';
         }
         events.event(machine, 'Normal', 'DrainSucceeded', 'Drain', 'Node drain succeeded');
         message = 'Drain finished successfully';
@@ -111,14 +172,7 @@ export class DrainReconciler implements Reconciler {
       trueConditionWithReason(DrainedCondition, '', message),
       this.d.clock.now(),
     );
-    try {
-      await draft.persist(ctx.signal);
-    } catch (err) {
-      if (isNotFound(err)) return this.gone(key, ctx);
-      this.gate.failed(key, fp, started);
-      throw new Error(`could not patch machine status: ${messageOf(err)}`, { cause: err });
-    }
-    this.gate.succeeded(key);
+    return 'finished';
   }
 
   /**
@@ -147,6 +201,36 @@ export class DrainReconciler implements Reconciler {
     return isNodeOfAnotherInstance(node, machine) ? node.spec?.providerID : undefined;
   }
 
+  /** One event per pod whose own drain annotations applied, and a Warning for one that could not be read. */
+  private announceRules(machine: Machine, applied: readonly PlannedPod[]): void {
+    for (const p of applied) {
+      const pod = `${p.pod.metadata.namespace ?? ''}/${p.pod.metadata.name ?? ''}`;
+      if (p.problem) this.d.events.event(machine, 'Warning', 'DrainRuleInvalid', 'Drain', `Pod ${pod}: ${p.problem}`);
+      if (p.byAnnotation) this.d.events.event(machine, 'Normal', 'DrainRule', 'Drain', `Pod ${pod}: ${p.reason}`);
+    }
+  }
+
+  /**
+   * The drain ran out of its drain-timeout: stop evicting, say what is left and why, and let termination go
+   * ahead (the machine controller treats Drained=False/DrainTimeout as the end of the drain).
+   */
+  private timedOut(machine: Machine, nodeName: string, err: unknown, timeoutMs: number, ctx: ReconcileContext): void {
+    const left =
+      err instanceof DrainIncompleteError
+        ? describeRemaining(err.remaining)
+        : `the last attempt failed: ${messageOf(err)}`;
+    const note = `Node "${nodeName}" drain did not finish within ${formatGoDuration(timeoutMs)} (${DrainTimeoutAnnotation}); terminating anyway. Left: ${left}`;
+    const status = (machine.status ??= {});
+    status.conditions = setCondition(
+      status.conditions,
+      falseCondition(DrainedCondition, DrainTimeoutReason, 'Warning', note),
+      this.d.clock.now(),
+    );
+    this.d.events.event(machine, 'Warning', DrainTimeoutReason, 'Drain', note);
+    ctx.log.info('drain timed out; termination goes ahead', { node: nodeName, timeout: formatGoDuration(timeoutMs) });
+    this.d.metrics?.recordDrainTimeout(machine.metadata.namespace ?? '');
+  }
+
   private async drainFailed(
     draft: MachineDraft,
     err: unknown,
@@ -154,6 +238,7 @@ export class DrainReconciler implements Reconciler {
     fp: string,
     started: number,
     ctx: ReconcileContext,
+    deadlineMs?: number,
   ): Promise<Result> {
     const status = (draft.machine.status ??= {});
     status.conditions = setCondition(
@@ -170,10 +255,30 @@ export class DrainReconciler implements Reconciler {
     }
     const after = requeueAfterOf(err);
     if (after !== undefined) {
-      this.gate.hold(key, fp, after, started);
-      return { requeueAfterMs: after };
+      const wait = capAt(after, deadlineMs, this.d.clock.now());
+      this.gate.hold(key, fp, wait, started);
+      return { requeueAfterMs: wait };
     }
-    this.gate.failed(key, fp, started);
-    throw err;
+    const delay = this.gate.failed(key, fp, started);
+    if (deadlineMs === undefined) throw err;
+    // The work queue's own backoff could carry the next attempt far past the drain's deadline: come back at the
+    // backoff or at the deadline, whichever is first.
+    const wait = capAt(delay, deadlineMs, this.d.clock.now());
+    this.gate.hold(key, fp, wait, started);
+    ctx.log.info('drain attempt failed; retrying', { error: messageOf(err), requeueAfterMs: wait });
+    return { requeueAfterMs: wait };
   }
+}
+
+/** `ms`, but no later than `deadlineMs` (at least 1 ms from now). */
+function capAt(ms: number, deadlineMs: number | undefined, nowMs: number): number {
+  return deadlineMs === undefined ? ms : Math.max(1, Math.min(ms, deadlineMs - nowMs));
+}
+
+/** "ns/a (why), ns/b (why)", naming at most MaxPodsNamed pods. */
+export function describeRemaining(remaining: readonly RemainingPod[]): string {
+  if (remaining.length === 0) return 'no pods';
+  const named = remaining.slice(0, MaxPodsNamed).map((r) => `${r.pod} (${r.why})`);
+  if (remaining.length > MaxPodsNamed) named.push(`and ${remaining.length - MaxPodsNamed} more`);
+  return named.join(', ');
 }

@@ -1,5 +1,6 @@
-// Drains one node: cordon, then evict every pod the filter lets go (honouring PodDisruptionBudgets via
-// the policy/v1 Eviction API), then wait for them to disappear, all within one per-attempt deadline.
+// Drains one node: cordon, then, group by group in drain order (drain-plan.ts), evict the pods the plan lets go
+// (honouring PodDisruptionBudgets via the policy/v1 Eviction API) and wait for them to disappear, all within one
+// per-attempt deadline. An attempt that does not finish throws DrainIncompleteError, naming each pod left and why.
 // Drains run side by side (the budgets are the eviction API's to enforce), except the step that decides
 // whether a control-plane node may be cordoned: see cordonControlPlane.
 // An unreachable node (Ready=Unknown) changes only the grace period and the wait, never the budgets: pods
@@ -14,8 +15,9 @@ import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { SerialLock } from '../../base/serial-lock.js';
 import { formatDuration, messageOf, RequeueAfterError } from '../../apis/errors.js';
-import { ControlPlaneNodeRoleLabels } from '../../apis/constants.js';
+import { ControlPlaneNodeRoleLabels, PodDrainAnnotation } from '../../apis/constants.js';
 import { drainPermission, isControlPlaneNode } from './drain-guard.js';
+import { isComplete, planDrain, type DrainPlan, type PlannedPod } from './drain-plan.js';
 import { decidePods } from './pod-filter.js';
 
 export interface DrainOptions {
@@ -49,6 +51,93 @@ export interface NodeDrainerDeps {
 
 export type DrainOutcome = 'drained' | 'node-not-found';
 
+export interface DrainReport {
+  outcome: DrainOutcome;
+  /** Pods whose own drain annotations applied (or could not be read), for the events that say so. */
+  applied: PlannedPod[];
+}
+
+export interface DrainAttemptOptions {
+  /** Epoch ms at which the whole drain must stop (its drain-timeout); the attempt ends then at the latest. */
+  deadlineMs?: number;
+}
+
+/** A pod still on the Node when an attempt ended, and why. */
+export interface RemainingPod {
+  /** namespace/name */
+  pod: string;
+  why: string;
+  /** The attempt's error text for this pod (the reference's wording where it has one). */
+  error: string;
+}
+
+/** An attempt that ended with pods left on the Node. */
+export class DrainIncompleteError extends Error {
+  override readonly name = 'DrainIncompleteError';
+  constructor(
+    readonly remaining: RemainingPod[],
+    attemptMs: number,
+    readonly applied: PlannedPod[] = [],
+  ) {
+    const timeout = `global timeout reached: ${formatDuration(attemptMs)}`;
+    super(`[${remaining.map((r) => `${r.error}: ${timeout}`).join(', ')}]`);
+  }
+}
+
+interface Refusal {
+  delay: number;
+  notBefore: number;
+  /** A PodDisruptionBudget refused (429). */
+  budget: boolean;
+  message: string;
+}
+
+const podKey = (p: Pod): string => objectKey(p);
+
+/** Each pod the plan still waits for, with why it is there. */
+function remainingPods(plan: DrainPlan, refusals: ReadonlyMap<string, Refusal>, nowMs: number): RemainingPod[] {
+  const out: RemainingPod[] = [];
+  const what = (p: Pod) => `pods/"${p.metadata.name ?? ''}" -n "${p.metadata.namespace ?? ''}"`;
+  for (const { pod } of plan.evictNow) {
+    const key = podKey(pod);
+    const refused = refusals.get(key);
+    if (refused) {
+      out.push({
+        pod: key,
+        why: refused.budget
+          ? `eviction refused by a PodDisruptionBudget (${refused.message})`
+          : `eviction failed: ${refused.message}`,
+        error: `error when evicting ${what(pod)}: ${refused.message}`,
+      });
+    } else out.push({ pod: key, why: 'evicted but not deleted', error: `pod ${key} was not deleted` });
+  }
+  for (const { pod } of plan.terminating) {
+    const key = podKey(pod);
+    const since = Date.parse(pod.metadata.deletionTimestamp ?? '');
+    const age = Number.isNaN(since)
+      ? ''
+      : ` for ${formatDuration(Math.max(0, Math.round((nowMs - since) / 1000) * 1000))}`;
+    out.push({ pod: key, why: `stuck terminating${age}`, error: `pod ${key} was not deleted` });
+  }
+  for (const { pod, order } of plan.waitCompleted) {
+    const key = podKey(pod);
+    out.push({
+      pod: key,
+      why: `not completed (${PodDrainAnnotation}=wait-completed)`,
+      error: `pod ${key} has not completed (drain order ${order})`,
+    });
+  }
+  for (const { pod, order } of plan.later) {
+    const key = podKey(pod);
+    out.push({
+      pod: key,
+      why: `waiting for drain order ${plan.order ?? 0} to finish before its order ${order}`,
+      error: `pod ${key} waits for drain order ${plan.order ?? 0}`,
+    });
+  }
+  return out;
+}
+
 /** Seconds the unreachable-node case uses for grace period and for skipping pods already deleting. */
 const unreachableGraceSeconds = 1;
 
@@ -64,14 +153,14 @@ export class NodeDrainer {
     this.opts = { ...defaultDrainOptions, ...definedOnly(opts) };
   }
 
-  async drain(nodeName: string, signal: AbortSignal): Promise<DrainOutcome> {
+  async drain(nodeName: string, signal: AbortSignal, opts: DrainAttemptOptions = {}): Promise<DrainReport> {
     const { client, clock } = this.d;
     let node: Node;
     try {
       // Read fresh from the API, not the cache: cordon state decides the guard.
       node = await client.get(Nodes, { name: nodeName }, { signal });
     } catch (err) {
-      if (isNotFound(err)) return 'node-not-found';
+      if (isNotFound(err)) return { outcome: 'node-not-found', applied: [] };
       throw err;
     }
 
@@ -81,45 +170,127 @@ export class NodeDrainer {
     }
 
     const unreachable = node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown';
+    const graceSeconds = unreachable ? unreachableGraceSeconds : undefined;
+    // The attempt ends at its own deadline, or earlier at the drain's (the drain-timeout annotation); it always
+    // makes one pass of evictions, so a drain past its deadline still learns why each pod is left.
+    const deadline = Math.min(clock.now() + this.opts.timeoutMs, opts.deadlineMs ?? Number.POSITIVE_INFINITY);
+    const attemptMs = Math.max(0, deadline - clock.now());
+    const refusals = new Map<string, Refusal>();
+    const seen = new Map<string, PlannedPod>();
+    const report: DrainReport = { outcome: 'drained', applied: [] };
+    let lookAgainAtOnce = false;
+    // Whether a DaemonSet exists is asked once per attempt, not on every look at the Node.
+    const daemonSets = new Map<string, Promise<boolean>>();
+    for (;;) {
+      const plan = await this.plan(nodeName, unreachable, daemonSets, signal);
+      for (const p of [
+        ...plan.skipped,
+        ...plan.finished,
+        ...plan.evictNow,
+        ...plan.terminating,
+        ...plan.waitCompleted,
+        ...plan.later,
+      ]) {
+        const key = podKey(p.pod);
+        if (!seen.has(key)) {
+          seen.set(key, p);
+          if (p.byAnnotation || p.problem) report.applied.push(p);
+          if (p.behavior === 'skip' && !p.byAnnotation)
+            this.d.log.debug('drain leaves pod', { pod: key, reason: p.reason }, 4);
+        }
+      }
+      if (isComplete(plan)) return report;
+      const now = clock.now();
+      const due = plan.evictNow.filter((p) => (refusals.get(podKey(p.pod))?.notBefore ?? 0) <= now);
+      const accepted = await Promise.all(due.map((p) => this.evictOnce(p.pod, graceSeconds, refusals, signal)));
+      const after = clock.now();
+      if (after >= deadline) {
+        throw new DrainIncompleteError(
+          remainingPods(await this.plan(nodeName, unreachable, daemonSets, signal), refusals, after),
+          attemptMs,
+          report.applied,
+        );
+      }
+      const nextRetry = Math.min(
+        ...plan.evictNow.map((p) => refusals.get(podKey(p.pod))?.notBefore ?? Number.POSITIVE_INFINITY),
+      );
+      // Evicted pods without a grace period are often gone at once: look again straight away, once, so that a
+      // drain is not a poll interval longer than it needs to be (and the next group starts at once).
+      if (!lookAgainAtOnce && accepted.some(Boolean)) {
+        lookAgainAtOnce = true;
+        continue;
+      }
+      lookAgainAtOnce = false;
+      const wait = Math.max(1, Math.min(this.opts.podPollIntervalMs, nextRetry - after, deadline - after));
+      await clock.sleep(wait, signal);
+    }
+  }
 
+  /** The drain plan for the pods now on the Node. */
+  private async plan(
+    nodeName: string,
+    unreachable: boolean,
+    daemonSets: Map<string, Promise<boolean>>,
+    signal: AbortSignal,
+  ): Promise<DrainPlan> {
+    const { client, clock } = this.d;
     const listed = await client.list(Pods, { fieldSelector: `spec.nodeName=${nodeName}`, signal });
     const pods = listed.items.filter((p) => p.spec?.nodeName === nodeName);
     const decisions = await decidePods(pods, {
       nowMs: clock.now(),
       skipWaitForDeleteTimeoutMs: unreachable ? unreachableGraceSeconds * 1000 : 0,
-      daemonSetExists: async (namespace, name) => {
-        try {
-          await client.get(DaemonSets, { namespace, name }, { signal });
-          return true;
-        } catch (err) {
-          if (isNotFound(err)) return false;
-          throw err;
+      daemonSetExists: (namespace, name) => {
+        const key = `${namespace}/${name}`;
+        let known = daemonSets.get(key);
+        if (!known) {
+          known = client.get(DaemonSets, { namespace, name }, { signal }).then(
+            () => true,
+            (err: unknown) => {
+              if (isNotFound(err)) return false;
+              daemonSets.delete(key);
+              throw err;
+            },
+          );
+          daemonSets.set(key, known);
         }
+        return known;
       },
     });
-    for (const dcs of decisions) {
-      if (dcs.action === 'skip')
-        this.d.log.debug('drain leaves pod', { pod: objectKey(dcs.pod), reason: dcs.reason }, 4);
-    }
-    const toRemove = decisions.filter((x) => x.action === 'evict').map((x) => x.pod);
+    return planDrain(decisions);
+  }
 
-    const deadline = clock.now() + this.opts.timeoutMs;
-    const attempt = new AbortController();
-    const onAbort = () => attempt.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+  /**
+   * One eviction request for `pod`; true when it was accepted (or the pod is gone). A refusal (a PodDisruptionBudget's 429, or any other error) is kept in
+   * `refusals` with when to ask again: 500 ms doubling to 5 s (the reference retried at once, a hot loop).
+   */
+  private async evictOnce(
+    pod: Pod,
+    graceSeconds: number | undefined,
+    refusals: Map<string, Refusal>,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const key = podKey(pod);
     try {
-      const results = await Promise.allSettled(
-        toRemove.map((pod) =>
-          this.evictAndWait(pod, deadline, unreachable ? unreachableGraceSeconds : undefined, attempt.signal),
-        ),
+      await this.d.client.evict(
+        podRef(pod),
+        graceSeconds === undefined ? {} : { deleteOptions: { gracePeriodSeconds: graceSeconds } },
+        { signal },
       );
-      const failures = results.flatMap((r) => (r.status === 'rejected' ? [messageOf(r.reason)] : []));
-      if (failures.length > 0) throw new Error(`[${failures.join(', ')}]`);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      attempt.abort();
+      refusals.delete(key);
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return true;
+      if (signal.aborted) throw err;
+      const prev = refusals.get(key);
+      const delay = prev ? Math.min(prev.delay * 2, this.opts.evictionRetryMaxMs) : this.opts.evictionRetryBaseMs;
+      refusals.set(key, {
+        delay,
+        notBefore: this.d.clock.now() + delay,
+        budget: isTooManyRequests(err),
+        message: messageOf(err),
+      });
+      return false;
     }
-    return 'drained';
   }
 
   /**
@@ -156,63 +327,6 @@ export class NodeDrainer {
       const requeue = new RequeueAfterError(this.opts.retryAfterMs, { cause: err });
       // eslint-disable-next-line preserve-caught-error
       throw new Error(`cordon of node "${nodeName}" failed: ${messageOf(err)}`, { cause: requeue });
-    }
-  }
-
-  private async evictAndWait(
-    pod: Pod,
-    deadline: number,
-    graceSeconds: number | undefined,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const { client, clock } = this.d;
-    const what = `pods/"${pod.metadata.name}" -n "${pod.metadata.namespace}"`;
-    let delay = this.opts.evictionRetryBaseMs;
-    for (;;) {
-      try {
-        await client.evict(
-          podRef(pod),
-          graceSeconds === undefined ? {} : { deleteOptions: { gracePeriodSeconds: graceSeconds } },
-          { signal },
-        );
-        break;
-      } catch (err) {
-        if (isNotFound(err)) return;
-        if (!isTooManyRequests(err)) throw new Error(`error when evicting ${what}: ${messageOf(err)}`, { cause: err });
-        // A PodDisruptionBudget says not now: back off (the reference retried with no delay, a hot loop).
-        if (clock.now() + delay >= deadline) {
-          throw new Error(
-            `error when evicting ${what}: ${messageOf(err)}: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`,
-            { cause: err },
-          );
-        }
-        await clock.sleep(delay, signal);
-        delay = Math.min(delay * 2, this.opts.evictionRetryMaxMs);
-      }
-    }
-    await this.waitForDelete(pod, deadline, graceSeconds !== undefined, signal);
-  }
-
-  private async waitForDelete(pod: Pod, deadline: number, unreachable: boolean, signal: AbortSignal): Promise<void> {
-    const { client, clock } = this.d;
-    for (;;) {
-      let current: Pod;
-      try {
-        current = await client.get(Pods, podRef(pod), { signal });
-      } catch (err) {
-        if (isNotFound(err)) return;
-        throw err;
-      }
-      if (current.metadata.uid !== pod.metadata.uid) return;
-      const deletedAt = current.metadata.deletionTimestamp ? Date.parse(current.metadata.deletionTimestamp) : NaN;
-      if (unreachable && !Number.isNaN(deletedAt) && clock.now() - deletedAt > unreachableGraceSeconds * 1000) return;
-      const left = deadline - clock.now();
-      if (left <= 0) {
-        throw new Error(
-          `pod ${objectKey(pod)} was not deleted: global timeout reached: ${formatDuration(this.opts.timeoutMs)}`,
-        );
-      }
-      await clock.sleep(Math.min(this.opts.podPollIntervalMs, left), signal);
     }
   }
 }

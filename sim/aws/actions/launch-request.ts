@@ -199,7 +199,7 @@ export function checkCapacity(
   lifecycle: 'spot' | undefined,
   minCount: number,
 ): void {
-  if (state.capacity.isExhausted(type.instanceType, zone)) {
+  if (state.capacity.isExhausted(type.instanceType, zone, lifecycle === 'spot' ? 'spot' : 'on-demand')) {
     throw new Ec2ApiError(
       500,
       'InsufficientInstanceCapacity',

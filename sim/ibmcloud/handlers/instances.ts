@@ -45,6 +45,7 @@ function create(req: HandlerRequest) {
   const { st } = req;
   const v = validatePrototype(st.world, req.body);
   checkInstanceQuota(st.world.instances.length, st.instanceQuota);
+  if (st.capacity.isExhausted(v.profile.name, v.zone)) throw insufficientCapacity(v.profile.name, v.zone);
   const inst: InstanceRec = {
     id: st.newInstanceId(v.zone),
     name: v.name,
@@ -68,6 +69,14 @@ function create(req: HandlerRequest) {
   st.addCreated(inst);
   return { status: 201, body: renderInstance(req.render, inst) };
 }
+
+/** A zone out of the profile: refused before anything is created, so the client may try elsewhere at once. */
+const insufficientCapacity = (profile: string, zone: string): IbmApiError =>
+  new IbmApiError(
+    400,
+    'insufficient_capacity',
+    `The zone ${zone} does not have enough capacity for instance profile ${profile} now. Try another zone or profile, or try again later.`,
+  );
 
 /** VPC refuses a create that would take the account past its instance quota; nothing is created. */
 function checkInstanceQuota(instances: number, quota: number | undefined): void {

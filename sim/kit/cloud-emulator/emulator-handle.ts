@@ -3,6 +3,7 @@
 import type { Clock } from '../../../lib/base/clock.js';
 import type { Logger } from '../../../lib/base/logger.js';
 import type { InstanceView } from '../instance-view.js';
+import type { AdminRoute } from './admin-server.js';
 import { EmulatorKnobs, type EmulatorKnobsConfig, type EmulatorKnobsOptions } from './emulator-knobs.js';
 
 export interface CloudEmulatorOptions<World, Timings> {
@@ -51,6 +52,11 @@ export interface CloudEmulatorHandle<World, Instance, Timings> {
   setTimings(timings: Partial<Timings>): void;
   /** Applies every lifecycle transition already due (useful right after stepping a FakeClock). */
   advance(): void;
+  /**
+   * What this emulator lets its admin endpoint change at run time (startAdminServer serves them): at least
+   * GET, POST and DELETE /credentials, the keys it accepts.
+   */
+  readonly adminRoutes: readonly AdminRoute[];
   /** Stops the server and the lifecycle timers, and saves the world when it persists. Idempotent. */
   stop(): Promise<void>;
 }

@@ -3,6 +3,7 @@
 // (HTTP envelope, loopback server, lifecycle timers, change listeners, world snapshots), used by the EC2, GCE
 // and IBM emulators.
 export * from './action-matcher.js';
+export * from './admin-server.js';
 export * from './call-counters.js';
 export * from './change-listeners.js';
 export * from './emulated-world-state.js';
@@ -20,3 +21,4 @@ export * from './transition-scheduler.js';
 export * from './visibility-tracker.js';
 export * from './instance-metadata-listeners.js';
 export * from './capacity-table.js';
+export * from './capacity-admin-routes.js';

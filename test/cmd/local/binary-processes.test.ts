@@ -50,25 +50,6 @@ describe('controller binaries as supervised processes', function () {
     expect(log).to.include('token=t1\n').and.include('token=t2\n');
   });
 
-  it('tells onStarted the pid of every start, restarts included, so what lists the pids stays current', async () => {
-    const started: Array<[string, number]> = [];
-    processes = new BinaryProcesses({
-      commands: [{ name: 'crashy', cwd: dir, command: [process.execPath, '-e', 'process.exit(3)'] }],
-      logDir: join(dir, 'logs'),
-      env: {},
-      logger: createLogger({ stream: new PassThrough().resume() }),
-      onStarted: (name, pid) => started.push([name, pid]),
-      restartDelayMs: 50,
-    });
-    processes.start();
-    await eventually('two starts', () => Promise.resolve(started.length >= 2 ? true : undefined), {
-      timeoutMs: 20_000,
-      intervalMs: 50,
-    });
-    expect(started.map(([name]) => name).slice(0, 2)).to.deep.equal(['crashy', 'crashy']);
-    expect(started[0]![1]).to.be.a('number').and.not.equal(started[1]![1]);
-  });
-
   it('stops every binary with SIGTERM and starts none again', async () => {
     processes = new BinaryProcesses({
       commands: [

@@ -22,10 +22,10 @@ describe('machine-api-local state directory record (provider and ports)', () => 
 
   it('has no record for a new directory, and reads back what was written', () => {
     expect(readStateDirRecord(dir, PROVIDERS)).to.equal(undefined);
-    writeStateDirRecord(dir, { provider: 'gcp', ports: { apiServer: 40001, cloud: 40002 } });
+    writeStateDirRecord(dir, { provider: 'gcp', ports: { apiServer: 40001, cloud: 40002, admin: 40003 } });
     expect(readStateDirRecord(dir, PROVIDERS)).to.deep.equal({
       provider: 'gcp',
-      ports: { apiServer: 40001, cloud: 40002 },
+      ports: { apiServer: 40001, cloud: 40002, admin: 40003 },
     });
   });
 

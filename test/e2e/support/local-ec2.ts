@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DescribeInstancesCommand, EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import { EMULATOR_ACCESS_KEY } from '../../../sim/aws/index.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -13,7 +14,7 @@ export async function liveInstances(stateDir: string): Promise<Instance[]> {
   const ec2 = new EC2Client({
     endpoint: endpoints.cloud.aws.endpoint,
     region: endpoints.cloud.aws.region,
-    credentials: { accessKeyId: 'AKIALOCALEMULATOR000', secretAccessKey: 'x' },
+    credentials: { ...EMULATOR_ACCESS_KEY },
   });
   try {
     const out = await ec2.send(

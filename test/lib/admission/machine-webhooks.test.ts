@@ -280,6 +280,70 @@ describe('Machine validating webhook', () => {
   });
 });
 
+describe('drain and volume-detach timeout annotations in the validating webhooks', () => {
+  it('refuse a Machine whose drain-timeout is not a Go duration, naming the annotation', async () => {
+    const res = await validateMachineAdmission(
+      request(
+        'Machine',
+        'CREATE',
+        machine(undefined, { annotations: { 'machine.openshift.io/drain-timeout': '10 minutes' } }),
+      ),
+      options,
+    );
+    expect(res.allowed).to.equal(false);
+    expect(res.status?.message).to.match(
+      /^metadata\.annotations\.machine\.openshift\.io\/drain-timeout: Invalid value: "10 minutes": time: .*must be a duration such as "90s"/,
+    );
+  });
+
+  it('refuse a negative volume-detach-timeout, and accept Go durations and 0', async () => {
+    const bad = await validateMachineAdmission(
+      request(
+        'Machine',
+        'CREATE',
+        machine(undefined, { annotations: { 'machine.openshift.io/volume-detach-timeout': '-1m' } }),
+      ),
+      options,
+    );
+    expect(bad.status?.message).to.contain(
+      'machine.openshift.io/volume-detach-timeout: Invalid value: "-1m": must not be negative',
+    );
+    const good = await validateMachineAdmission(
+      request(
+        'Machine',
+        'CREATE',
+        machine(undefined, {
+          annotations: {
+            'machine.openshift.io/drain-timeout': '1h30m',
+            'machine.openshift.io/volume-detach-timeout': '0',
+          },
+        }),
+      ),
+      options,
+    );
+    expect(good.allowed).to.equal(true);
+  });
+
+  it("refuse a MachineSet whose template carries a bad drain-timeout, naming the template's annotation", async () => {
+    const ms = machineSet();
+    (ms.spec.template.metadata as Record<string, unknown>).annotations = { 'machine.openshift.io/drain-timeout': '5' };
+    const res = await validateMachineSetAdmission(request('MachineSet', 'CREATE', ms), options);
+    expect(res.status?.message).to.equal(
+      'spec.template.metadata.annotations.machine.openshift.io/drain-timeout: Invalid value: "5": time: missing unit in duration "5": must be a duration such as "90s", "10m" or "1h30m" (0 for no limit)',
+    );
+  });
+
+  it('let an update through when the bad value was already stored (its controllers must still write it)', async () => {
+    const annotations = { 'machine.openshift.io/drain-timeout': 'soon' };
+    const old = machine(undefined, { annotations });
+    const res = await validateMachineAdmission(
+      request('Machine', 'UPDATE', machine(undefined, { annotations, labels: { a: 'b' } }), old),
+      options,
+    );
+    expect(res.allowed).to.equal(true);
+  });
+});
+
 describe('MachineSet webhooks', () => {
   it("default the template's providerSpec, and nothing else", () => {
     const res = mutateMachineSetAdmission(request('MachineSet', 'CREATE', machineSet({ image: 'img' })), options);

@@ -42,6 +42,7 @@ interface MachineOpts {
   phase?: string;
   lastUpdated?: string;
   labels?: Record<string, string>;
+  finalizers?: string[];
 }
 
 describe('MachineHealthCheck controller', function () {
@@ -103,6 +104,7 @@ describe('MachineHealthCheck controller', function () {
         name,
         namespace: ns,
         labels: o.labels ?? SELECTED,
+        finalizers: o.finalizers,
         ownerReferences:
           o.owned === false
             ? undefined
@@ -473,5 +475,100 @@ describe('MachineHealthCheck controller', function () {
     await env.client.delete(MachineHealthChecks, { namespace: ns, name: 'mhc' });
     await eventually(async () => (await metric('mapi_machinehealthcheck_nodes_covered')) === undefined);
     expect(await metric('mapi_machinehealthcheck_short_circuit')).to.equal(undefined);
+  });
+
+  describe('machine.openshift.io/max-in-flight', () => {
+    const sick = (name: string) => machine(name, { node: 'False', since: 10 * MIN, finalizers: ['test/hold'] });
+    const deleting = async () =>
+      (await env.client.list(Machines, { namespace: ns })).items.filter((m) => m.metadata.deletionTimestamp);
+    const release = (name: string) =>
+      env.client.patch(Machines, { namespace: ns, name }, { type: 'merge', body: { metadata: { finalizers: null } } });
+
+    it('remediates one at a time with max-in-flight 1, marks what it deleted, and says who waits', async () => {
+      await machine('healthy');
+      await sick('sick-1');
+      await sick('sick-2');
+      await sick('sick-3');
+      start();
+      await mhc({}, { 'machine.openshift.io/max-in-flight': '1' });
+      const [first] = await eventually(async () => {
+        const d = await deleting();
+        return d.length === 1 && d;
+      });
+      expect(first?.metadata.annotations?.['machine.openshift.io/remediated-by']).to.equal('mhc');
+      const held = await eventually(async () =>
+        (await getMHC()).status?.conditions?.find(
+          (c) => c.type === 'RemediationInFlightAllowed' && c.status === 'False',
+        ),
+      );
+      expect(held).to.deep.include({ reason: 'MaxInFlightReached', severity: 'Info' });
+      expect(held.message).to.match(/^1 remediation in flight, max-in-flight 1; waiting: sick-\d, sick-\d$/);
+      const [deferred] = await eventsFor('RemediationDeferred');
+      expect(deferred?.message).to.match(/^Remediation of 2 unhealthy Machines deferred: 1 remediation in flight/);
+      expect(await metric('mapi_machinehealthcheck_remediations_held_back_total')).to.equal(2);
+      // Still one while the first is being deleted, whatever wakes the MHC.
+      await poke(1);
+      await settle();
+      expect((await deleting()).length).to.equal(1);
+      // Gone (its MachineSet wants no replacement): the next one goes.
+      await release(first!.metadata.name ?? '');
+      const second = await eventually(async () => {
+        const d = await deleting();
+        return d.length === 1 && d[0]!.metadata.name !== first!.metadata.name && d[0];
+      });
+      await release(second.metadata.name ?? '');
+      const third = await eventually(async () => {
+        const d = await deleting();
+        return d.length === 1 && d[0]!.metadata.name !== second.metadata.name && d[0];
+      });
+      await release(third.metadata.name ?? '');
+      await eventually(async () => JSON.stringify(await names()) === '["healthy"]');
+      await eventually(
+        async () =>
+          (await getMHC()).status?.conditions?.find((c) => c.type === 'RemediationInFlightAllowed')?.status === 'True',
+      );
+    });
+
+    it('refuses an unreadable value, naming the annotation, and remediates nothing', async () => {
+      await sick('sick-1');
+      start();
+      await mhc({}, { 'machine.openshift.io/max-in-flight': 'a few' });
+      const [ev] = await eventsFor('ReconcileError');
+      expect(ev?.message).to.equal(
+        'metadata.annotations.machine.openshift.io/max-in-flight: Invalid value: "a few": must be an integer or a percentage such as "2" or "20%"',
+      );
+      expect((await deleting()).length).to.equal(0);
+    });
+
+    it('counts requests from a remediation template as in flight', async () => {
+      await env.client.create(Templates, {
+        apiVersion: 'remediation.example.com/v1alpha1',
+        kind: 'TestRemediationTemplate',
+        metadata: { name: 'reboot', namespace: ns },
+        spec: { template: { spec: { strategy: 'Reboot' } } },
+      });
+      await machine('sick-1', { node: 'False', since: 10 * MIN });
+      await machine('sick-2', { node: 'False', since: 10 * MIN });
+      start();
+      await mhc(
+        {
+          remediationTemplate: {
+            apiVersion: 'remediation.example.com/v1alpha1',
+            kind: 'TestRemediationTemplate',
+            name: 'reboot',
+          },
+        },
+        { 'machine.openshift.io/max-in-flight': '1' },
+      );
+      await eventually(async () =>
+        (await getMHC()).status?.conditions?.find(
+          (c) => c.type === 'RemediationInFlightAllowed' && c.status === 'False',
+        ),
+      );
+      await poke(1);
+      await settle();
+      const requests = (await env.client.list(Requests, { namespace: ns })).items;
+      expect(requests).to.have.length(1);
+    });
   });
 });

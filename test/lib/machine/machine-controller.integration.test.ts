@@ -10,16 +10,15 @@ import {
 import type { Machine } from '../../../lib/apis/machine-types.js';
 import { isNotFound } from '../../../lib/client/errors.js';
 import type { KubeClient } from '../../../lib/client/kube-client.js';
-import { Events, Machines, Namespaces, Nodes, PodDisruptionBudgets, Pods } from '../../../lib/client/resources.js';
-import { addMachineController } from '../../../lib/machine/controller.js';
+import { Events, Machines, Nodes, PodDisruptionBudgets, Pods } from '../../../lib/client/resources.js';
 import { InvalidMachineConfigurationError } from '../../../lib/apis/errors.js';
-import { addNodeLinkController } from '../../../lib/nodelink/controller.js';
 import { NodeLinkOwnedAnnotation } from '../../../lib/nodelink/owned-metadata.js';
 import type { Manager } from '../../../lib/runtime/manager.js';
-import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
-import { KubeletSimulator } from '../../../sim/kit/kubelet-simulator.js';
+import type { FakeActuator } from '../../../sim/kit/fake-actuator.js';
+import type { KubeletSimulator } from '../../../sim/kit/kubelet-simulator.js';
 import { eventually } from '../../../sim/kit/provider-test-bed.js';
-import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
+import type { TestEnv } from '../../../sim/kit/test-env.js';
+import { startMachineStack, type MachineStack } from './machine-stack.js';
 
 const NS = 'openshift-machine-api';
 
@@ -45,37 +44,19 @@ async function getMachine(client: KubeClient, name: string): Promise<Machine | u
 
 describe('machine controllers on the local control plane', function () {
   this.timeout(60_000);
+  let stack: MachineStack;
   let env: TestEnv;
   let mgr: Manager;
-  let stop: AbortController;
-  let running: Promise<void>;
   let actuator: FakeActuator;
   let kubelet: KubeletSimulator;
 
   before(async () => {
-    env = await startTestEnv();
-    await env.client.create(Namespaces, { metadata: { name: NS } });
-    await env.client.create(Namespaces, { metadata: { name: 'apps' } });
-    actuator = new FakeActuator();
-    kubelet = new KubeletSimulator({ client: env.client, view: actuator });
-    mgr = env.newManager({ syncPeriodMs: 60_000 });
-    addMachineController(mgr, actuator, {
-      requeueAfterMs: 250,
-      rateLimiter: { baseDelayMs: 5, maxDelayMs: 500 },
-      drainRateLimiter: { baseDelayMs: 100, maxDelayMs: 1_000 },
-      drain: { timeoutMs: 1_000, evictionRetryBaseMs: 50, evictionRetryMaxMs: 200, podPollIntervalMs: 50 },
-    });
-    addNodeLinkController(mgr);
-    stop = new AbortController();
-    running = mgr.start(stop.signal);
-    await kubelet.start();
+    stack = await startMachineStack({ namespaces: [NS, 'apps'] });
+    ({ env, mgr, actuator, kubelet } = stack);
   });
 
   after(async () => {
-    await kubelet?.stop();
-    stop?.abort();
-    await running?.catch(() => undefined);
-    await env?.stop();
+    await stack?.stop();
   });
 
   it('takes a machine to Running with a linked, labelled node, then deletes it: drain, instance, node, finalizer', async () => {

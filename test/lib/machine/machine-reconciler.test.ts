@@ -567,6 +567,36 @@ describe('machine controller reconcile', () => {
       expect(env.get('m1')).to.equal(undefined);
     });
 
+    it('terminates once the drain controller records that the drain-timeout ended the drain (Drained=False/DrainTimeout), not on a DrainError', async () => {
+      const a = new FakeActuator();
+      const env = await runningMachine(a);
+      await env.reconcile('m1');
+      const setDrained = (reason: string) =>
+        env.client.patch(
+          Machines,
+          { namespace: NS, name: 'm1' },
+          {
+            type: 'merge',
+            body: {
+              status: {
+                conditions: [
+                  ...(env.get('m1')?.status?.conditions ?? []).filter((c) => c.type !== DrainedCondition),
+                  { type: DrainedCondition, status: 'False', reason, severity: 'Warning' },
+                ],
+              },
+            },
+          },
+          { subresource: 'status' },
+        );
+      await setDrained('DrainError');
+      await env.reconcile('m1');
+      expect(a.callCount('delete')).to.equal(0);
+      await setDrained('DrainTimeout');
+      await env.reconcile('m1');
+      expect(a.callCount('delete')).to.equal(1);
+      expect(env.get('m1')).to.equal(undefined);
+    });
+
     describe('the Node it deletes is provably its own, never one that merely has the name in its nodeRef', () => {
       async function deleteFully(env: ReturnType<typeof machineEnv>): Promise<void> {
         await env.reconcile('m1');

@@ -168,5 +168,33 @@ describe('MachineSet delete policy', () => {
       machinesToDelete(ms, 1, 'Oldest', random());
       expect(names(ms)).to.deep.equal(['b', 'a']);
     });
+
+    it('takes machines on a capacity fallback entry first within their class, then follows the policy', () => {
+      const onEntry = (m: Machine, index: number): Machine => {
+        m.status = {
+          ...m.status,
+          providerStatus: { capacityEntry: { index, instanceType: 't', zone: 'z', market: 'on-demand' } },
+        };
+        return m;
+      };
+      const ms = [
+        onEntry(machine('old-primary', { created: '2026-01-01T00:00:00Z' }), 0),
+        onEntry(machine('mid-fallback', { created: '2026-01-02T00:00:00Z' }), 1),
+        machine('new-plain', { created: '2026-01-03T00:00:00Z' }),
+        onEntry(machine('newest-fallback', { created: '2026-01-04T00:00:00Z' }), 2),
+        machine('failed', { errorReason: 'InsufficientResources' }),
+      ];
+      expect(names(machinesToDelete(ms, 4, 'Oldest', random()))).to.deep.equal([
+        'failed',
+        'mid-fallback',
+        'newest-fallback',
+        'old-primary',
+      ]);
+      expect(names(machinesToDelete(ms, 3, 'Newest', random()))).to.deep.equal([
+        'failed',
+        'newest-fallback',
+        'mid-fallback',
+      ]);
+    });
   });
 });

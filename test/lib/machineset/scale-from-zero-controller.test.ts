@@ -28,14 +28,25 @@ const instanceTypeOf = (ms: MachineSet): string => {
 class CountingCatalog implements InstanceTypeCatalog {
   lookups = 0;
   failNext = 0;
+  /** The next failures are the cloud refusing the credentials. */
+  refuseNext = 0;
   private readonly table = new TableInstanceTypeCatalog(TYPES, instanceTypeOf);
   async lookup(ms: MachineSet) {
     this.lookups++;
+    if (this.refuseNext > 0) {
+      this.refuseNext--;
+      throw Object.assign(new Error('AuthFailure: AWS was not able to validate the provided access credentials'), {
+        refused: true,
+      });
+    }
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error('RequestLimitExceeded: Request limit exceeded.');
     }
     return this.table.lookup(ms);
+  }
+  refusesCredentials(err: unknown): boolean {
+    return (err as { refused?: boolean }).refused === true;
   }
 }
 
@@ -217,5 +228,22 @@ describe('scale-from-zero controller', function () {
       return e.length > 0 && e;
     });
     expect(evs[0]!.message).to.equal('RequestLimitExceeded: Request limit exceeded.');
+  });
+
+  it('names the credentials Secret in the ReconcileError of a lookup the cloud refused, and retries', async () => {
+    catalog.refuseNext = 1;
+    const ms = machineSet(ns, 'refused', 'm6i.xlarge');
+    ms.spec!.template!.spec!.providerSpec!.value!.credentialsSecret = { name: 'aws-cloud-credentials' };
+    await env.client.create(MachineSets, ms);
+    const evs = await eventually(async () => {
+      const e = await events(env.client, ns, 'ReconcileError');
+      return e.length > 0 && e;
+    });
+    expect(evs[0]!.message).to.equal(
+      `AuthFailure: AWS was not able to validate the provided access credentials; the cloud refused the credentials in Secret ${ns}/aws-cloud-credentials; fix the Secret and the next reconcile uses them`,
+    );
+    await eventually(
+      async () => (await get('refused')).metadata.annotations?.['machine.openshift.io/memoryMb'] === '16384',
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   changedAnnotations,
   mergeCommaSeparatedKeyValuePairs,
   scaleFromZeroAnnotations,
+  smallestAcross,
 } from '../../../lib/machineset/scale-from-zero.js';
 
 const m6i: InstanceTypeInfo = { name: 'm6i.xlarge', vCPU: 4, memoryMiB: 16384, gpuCount: 0, architecture: 'amd64' };
@@ -79,5 +80,27 @@ describe('scale-from-zero annotations', () => {
     expect(changedAnnotations({ ...desired, 'machine.openshift.io/vCPU': '2' }, desired)).to.deep.equal({
       'machine.openshift.io/vCPU': '4',
     });
+  });
+});
+
+describe('scale-from-zero with capacity fallbacks', () => {
+  const t = (name: string, vCPU: number, memoryMiB: number, gpuCount = 0): InstanceTypeInfo => ({
+    name,
+    vCPU,
+    memoryMiB,
+    gpuCount,
+    architecture: 'amd64',
+    ...(gpuCount > 0 ? { gpuType: 'nvidia.com/gpu' } : {}),
+  });
+
+  it('takes the smallest of each figure across the entries, with the primary name', () => {
+    expect(smallestAcross([t('big', 16, 65536, 1), t('wide', 32, 32768), t('small', 8, 131072)])).to.deep.equal(
+      t('big', 8, 32768, 0),
+    );
+  });
+
+  it('is the primary alone without fallbacks, and nothing when an entry is unknown', () => {
+    expect(smallestAcross([t('only', 4, 16384, 2)])).to.deep.equal(t('only', 4, 16384, 2));
+    expect(smallestAcross([t('a', 4, 16384), undefined])).to.equal(undefined);
   });
 });

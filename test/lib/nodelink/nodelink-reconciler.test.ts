@@ -63,6 +63,25 @@ describe('NodeLink reconcile', () => {
     expect(e.getNode()?.metadata.annotations?.[NodeMachineAnnotation]).to.equal(`${NS}/m1`);
   });
 
+  it("knows the echo of its own writes (Machine nodeRef, Node metadata) as settled, and anyone else's change as not", async () => {
+    const e = env();
+    const before = await addMachine(e, 'm1', {
+      spec: { providerID: 'aws:///i-1', metadata: { labels: { role: 'w' } } },
+    });
+    const nodeBefore = await addNode(e, 'n1', { spec: { providerID: 'aws:///i-1' } });
+    await e.reconcile('n1');
+    const linked = e.getMachine();
+    const labelled = e.getNode();
+    if (!linked || !labelled) throw new Error('expected the machine and the node');
+    expect(e.reconciler.isSettled(linked, before)).to.equal(true);
+    expect(e.reconciler.isSettled(labelled, nodeBefore)).to.equal(true);
+    // The same write landing together with someone else's change of a field NodeLink reads is not only ours.
+    const relabelled: Node = { ...labelled, metadata: { ...labelled.metadata, labels: { role: 'w', other: 'x' } } };
+    expect(e.reconciler.isSettled(relabelled, nodeBefore)).to.equal(false);
+    const notReady: Node = { ...labelled, status: { conditions: [{ type: 'Ready', status: 'False' }] } };
+    expect(e.reconciler.isSettled(notReady, labelled)).to.equal(false);
+  });
+
   it("falls back to the first InternalIP when no machine has the node's providerID", async () => {
     const e = env();
     await addMachine(e, 'm1', { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } });

@@ -6,7 +6,7 @@ import { FakeClock } from '../../../lib/base/fake-clock.js';
 import { nullLogger } from '../../../lib/base/structured-logger.js';
 import { RealClock } from '../../../lib/base/real-clock.js';
 import { runtimeMetrics } from '../../../lib/runtime/runtime-metrics.js';
-import { TerminalError, type Reconciler, type Request, type Result } from '../../../lib/runtime/types.js';
+import { isResync, TerminalError, type Reconciler, type Request, type Result } from '../../../lib/runtime/types.js';
 import type { Clock } from '../../../lib/base/clock.js';
 import { FakeInformer, obj } from './support/fake-informer.js';
 import { signalFollowers } from '../base/support/signal-followers.js';
@@ -206,6 +206,50 @@ describe('Controller', () => {
     await settle();
     expect(seen).to.deep.equal([`ns/set@${t0 + 1_500}`]);
     expect(await metricValue(registry, 'workqueue_retries_total', { name: 'coalesce' })).to.equal(0);
+    stop.abort();
+    await running;
+  });
+
+  it('drops the events its predicate refuses before they are enqueued, and tells the predicate a resync (old === obj)', async () => {
+    const seen: string[] = [];
+    const asked: string[] = [];
+    const clock = new FakeClock();
+    const informer = new FakeInformer(ConfigMaps);
+    const controller = new ControllerImpl(
+      {
+        name: 'filtered',
+        reconciler: { reconcile: async (r: Request) => void seen.push(r.name) },
+        watches: [
+          {
+            informer,
+            enqueue: 'self',
+            predicate: (event, o, old) => {
+              asked.push(`${event}:${o.metadata.name}${isResync(event, o, old) ? ':resync' : ''}`);
+              return o.metadata.name?.startsWith('yes') ?? false;
+            },
+          },
+        ],
+      },
+      { clock, logger: nullLogger(), metrics: runtimeMetrics(new Registry()) },
+    );
+    informer.markSynced();
+    const stop = new AbortController();
+    const running = controller.start(stop.signal);
+    const same = obj('no-resync', 'ns');
+    informer.fire('add', obj('yes-add', 'ns'));
+    informer.fire('add', obj('no-add', 'ns'));
+    informer.fire('update', same, same);
+    informer.fire('update', obj('yes-update', 'ns'), obj('yes-update', 'ns'));
+    informer.fire('delete', obj('no-delete', 'ns'));
+    await settle();
+    expect(seen.sort()).to.deep.equal(['yes-add', 'yes-update']);
+    expect(asked).to.deep.equal([
+      'add:yes-add',
+      'add:no-add',
+      'update:no-resync:resync',
+      'update:yes-update',
+      'delete:no-delete',
+    ]);
     stop.abort();
     await running;
   });

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
+import { EMULATOR_ACCESS_KEY, startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { AwsClientFactory, describeInstancesById, type Ec2Api } from '../../../providers/aws/index.js';
 import './fixtures.js';
 
 describe('AWS clients', () => {
   let emu: Ec2Emulator;
   let factory: AwsClientFactory;
-  const creds = { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' };
+  const creds = { ...EMULATOR_ACCESS_KEY };
 
   beforeEach(async () => {
     emu = await startEc2Emulator();
@@ -61,8 +61,11 @@ describe('AWS clients', () => {
       rateLimits: { describe: { qps: 1, burst: 2 }, mutate: { qps: 1, burst: 5 } },
     });
     try {
+      emu.addAccessKey({ accessKeyId: 'AKIAOTHERKEY', secretAccessKey: 'other-secret' });
       await limited.get('us-east-1', creds).ec2.describeVpcs([]);
-      await limited.get('us-east-1', { ...creds, accessKeyId: 'OTHER' }, 'other').ec2.describeVpcs([]);
+      await limited
+        .get('us-east-1', { accessKeyId: 'AKIAOTHERKEY', secretAccessKey: 'other-secret' }, 'other')
+        .ec2.describeVpcs([]);
       expect(limited.limiter.available('us-east-1', 'describe')).to.be.below(1);
     } finally {
       limited.destroy();

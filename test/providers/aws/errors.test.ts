@@ -3,7 +3,7 @@ import { ElasticLoadBalancingV2ServiceException } from '@aws-sdk/client-elastic-
 import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
 import { REQUEST_TOO_LARGE_ACTION } from '../../../sim/kit/index.js';
-import { startEc2Emulator } from '../../../sim/aws/index.js';
+import { EMULATOR_ACCESS_KEY, startEc2Emulator } from '../../../sim/aws/index.js';
 import {
   classifyEc2Error,
   describeEc2Error,
@@ -108,7 +108,7 @@ describe('an oversize RunInstances through the real SDK and the EC2 emulator', f
     const emu = await startEc2Emulator({ maxBodyBytes: 64 * 1024 });
     const factory = new AwsClientFactory({ clock: new RealClock(), endpoint: emu.endpoint, retryDelayMs: () => 1 });
     try {
-      const { ec2 } = factory.get('us-east-1', { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' });
+      const { ec2 } = factory.get('us-east-1', { ...EMULATOR_ACCESS_KEY });
       const err = await ec2
         .runInstances({
           ImageId: 'ami-0a1b2c3d4e5f00001',

@@ -8,6 +8,7 @@ import {
   type Secret,
 } from '../../../lib/index.js';
 import { secretsOnlyClient, silentLogger } from '../../../sim/kit/index.js';
+import { EMULATOR_ACCESS_KEY } from '../../../sim/aws/index.js';
 
 // The SDK warns on every client about Node < 22; tests know.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -62,7 +63,10 @@ export function defaultSecrets(): Secret[] {
   return [
     {
       metadata: { namespace: NAMESPACE, name: 'aws-cloud-credentials' },
-      data: { aws_access_key_id: b64('AKIDTEST'), aws_secret_access_key: b64('secret') },
+      data: {
+        aws_access_key_id: b64(EMULATOR_ACCESS_KEY.accessKeyId),
+        aws_secret_access_key: b64(EMULATOR_ACCESS_KEY.secretAccessKey),
+      },
     },
     {
       metadata: { namespace: NAMESPACE, name: 'worker-user-data' },

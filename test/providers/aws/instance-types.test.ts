@@ -48,6 +48,22 @@ describe('AWS instance-type catalog', () => {
     expect(await catalog.lookup(machineSet(awsSpec({ instanceType: 'x9.nonexistent' })), ctx)).to.equal(undefined);
   });
 
+  it('publishes the smallest vCPU, memory and GPU count across a MachineSet and its capacity fallbacks', async () => {
+    const catalog = createAwsInstanceTypeCatalog({ client: secretsClient(), clock, clients });
+    const spec = awsSpec({ instanceType: 'p3.8xlarge', fallbacks: [{ instanceType: 'm6i.xlarge' }] });
+    expect(await catalog.lookup(machineSet(spec), ctx)).to.deep.equal({
+      name: 'p3.8xlarge',
+      vCPU: 4,
+      memoryMiB: 16384,
+      gpuCount: 0,
+      architecture: 'amd64',
+    });
+    const unknown = awsSpec({ fallbacks: [{ instanceType: 'x9.nonexistent' }] });
+    expect(await catalog.lookup(machineSet(unknown), ctx), 'an unknown entry: nothing rather than a guess').to.equal(
+      undefined,
+    );
+  });
+
   it('gives current arm64 and GPU types their scale-from-zero figures (m8g on Graviton4, g6 with L4, p5 with H100)', async () => {
     const catalog = createAwsInstanceTypeCatalog({ client: secretsClient(), clock, clients });
     const lookup = (instanceType: string) => catalog.lookup(machineSet(awsSpec({ instanceType })), ctx);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { OutboundHttp, RealClock, UntrustedServerCertificateError } from '../../../lib/index.js';
 import { generateServingCert } from '../../../sim/apiserver/tls-cert.js';
-import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
+import { EMULATOR_ACCESS_KEY, startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { AwsClientFactory } from '../../../providers/aws/index.js';
 import {
   startConnectProxy,
@@ -16,7 +16,7 @@ describe('AWS clients behind a proxy and a custom CA', () => {
   let front: TlsFront;
   let proxy: ConnectProxy;
   let factory: AwsClientFactory | undefined;
-  const creds = { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' };
+  const creds = { ...EMULATOR_ACCESS_KEY };
 
   beforeEach(async () => {
     emu = await startEc2Emulator();

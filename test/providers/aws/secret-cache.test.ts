@@ -48,4 +48,23 @@ describe('withSecretCache', () => {
     await client.get(Secrets, { namespace: 'ns', name: 's' });
     expect(inner.gets).to.deep.equal(['machines/m', 'machines/m', 'secrets/s', 'secrets/s']);
   });
+
+  it('reads a Secret whose credentials the cloud refused afresh for six lifetimes, so its fix is seen at once', async () => {
+    const clock = new FakeClock();
+    const inner = countingClient();
+    const client = withSecretCache(inner, clock, 10_000);
+    const key = { namespace: 'ns', name: 'creds' };
+    await client.get(Secrets, key);
+    client.distrust('ns/creds');
+    await client.get(Secrets, key);
+    await client.get(Secrets, key);
+    expect(inner.gets, 'every read goes to the API while distrusted').to.have.length(3);
+    await client.get(Secrets, { namespace: 'ns', name: 'other' });
+    await client.get(Secrets, { namespace: 'ns', name: 'other' });
+    expect(inner.gets, 'other Secrets stay cached').to.have.length(4);
+    clock.step(60_001);
+    await client.get(Secrets, key);
+    await client.get(Secrets, key);
+    expect(inner.gets, 'cached again afterwards').to.have.length(5);
+  });
 });

@@ -68,7 +68,7 @@ describe('AWS web identity (STS) credentials', () => {
   describe('the EC2 emulator’s STS', () => {
     it('issues session credentials that EC2 accepts until they expire', async () => {
       const clock = new FakeClock(Date.now());
-      emu = await startEc2Emulator({ clock, requireAccessKeyId: 'AKIDONLYSTATIC' });
+      emu = await startEc2Emulator({ clock, accessKeys: [] });
       factory = new AwsClientFactory({ clock: new RealClock(), endpoint: emu.endpoint, maxAttempts: 1 });
       await factory
         .get('us-east-1', { roleArn: ROLE, webIdentityTokenFile: tokenFile }, 'ns/creds')
@@ -113,7 +113,7 @@ describe('AWS web identity (STS) credentials', () => {
 
   describe('the client factory', () => {
     it('calls EC2 with the session credentials STS issued for the web identity token, reusing them while they are fresh', async () => {
-      emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDONLYSTATIC' });
+      emu = await startEc2Emulator({ accessKeys: [] });
       factory = new AwsClientFactory({ clock: new RealClock(), endpoint: emu.endpoint, maxAttempts: 1 });
       const creds = credentialsFromSecret(
         profileSecret([`role_arn = ${ROLE}`, `web_identity_token_file = ${tokenFile}`]),
@@ -126,7 +126,7 @@ describe('AWS web identity (STS) credentials', () => {
     });
 
     it('renews credentials that are about to expire before using them (the SDK renews within five minutes of expiry)', async () => {
-      emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDONLYSTATIC', stsSessionSeconds: 240 });
+      emu = await startEc2Emulator({ accessKeys: [], stsSessionSeconds: 240 });
       factory = new AwsClientFactory({
         clock: new RealClock(),
         endpoint: emu.endpoint,
@@ -142,7 +142,7 @@ describe('AWS web identity (STS) credentials', () => {
     });
 
     it('fails with STS’s own error when the token file holds no JWT', async () => {
-      emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDONLYSTATIC' });
+      emu = await startEc2Emulator({ accessKeys: [] });
       writeFileSync(tokenFile, 'not-a-jwt');
       factory = new AwsClientFactory({ clock: new RealClock(), endpoint: emu.endpoint, maxAttempts: 1 });
       const err = await factory
@@ -160,7 +160,7 @@ describe('AWS web identity (STS) credentials', () => {
   describe('through the actuator', () => {
     it('creates, sees and deletes a Machine’s instance with credentials from the STS profile Secret only', async () => {
       emu = await startEc2Emulator({
-        requireAccessKeyId: 'AKIDONLYSTATIC',
+        accessKeys: [],
         timings: { bootMs: 30, terminateMs: 30, stopMs: 30 },
       });
       const secrets = defaultSecrets().map((s) =>

@@ -9,6 +9,7 @@ import {
   type Secret,
 } from '../../../lib/index.js';
 import { machineSetFor, secretsOnlyClient, silentLogger } from '../../../sim/kit/index.js';
+import { EMULATOR_SERVICE_ACCOUNT_KEY } from '../../../sim/gcp/index.js';
 
 export const NAMESPACE = 'openshift-machine-api';
 export const CLUSTER_ID = 'test-cluster';
@@ -71,16 +72,11 @@ export function machineSet(name: string, replicas: number, spec: Record<string, 
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-/** A service-account key shaped like a real one; the key is not a usable key. */
-export const FAKE_SERVICE_ACCOUNT = {
-  type: 'service_account',
-  project_id: PROJECT,
-  private_key_id: '0123456789abcdef0123456789abcdef01234567',
-  private_key: '-----BEGIN PRIVATE KEY-----\nZmFrZQ==\n-----END PRIVATE KEY-----\n',
-  client_email: `machine-api@${PROJECT}.iam.gserviceaccount.com`,
-  client_id: '100000000000000000001',
-  token_uri: 'https://oauth2.googleapis.com/token',
-};
+/**
+ * The service-account key the GCE emulator knows by default (the sample Secret's): the provider signs its calls
+ * to a loopback emulator with it.
+ */
+export const FAKE_SERVICE_ACCOUNT = { ...EMULATOR_SERVICE_ACCOUNT_KEY, project_id: PROJECT };
 
 export function defaultSecrets(): Secret[] {
   return [

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PassThroughClient } from 'google-auth-library';
+import { JWT, PassThroughClient } from 'google-auth-library';
 import { FakeClock, type Secret } from '../../../lib/index.js';
 import {
   CredentialsSecretError,
@@ -107,8 +107,21 @@ describe('GCP client factory', () => {
     json: { private_key_id: id },
   });
 
-  it('sends no credentials to a plain-http endpoint, and the Secret key otherwise', () => {
-    expect(authOptions('http://127.0.0.1:1234', creds('a')).authClient).to.be.instanceOf(PassThroughClient);
+  it('sends credentials over plain http only to this host, and only the Secret key; the Secret key otherwise', () => {
+    expect(authOptions('http://127.0.0.1:1234', creds('a')).authClient, 'an emulator on loopback').to.be.instanceOf(
+      JWT,
+    );
+    expect(authOptions('http://localhost:1234', creds('a')).authClient).to.be.instanceOf(JWT);
+    expect(authOptions('http://10.0.0.5:1234', creds('a')).authClient, 'another host').to.be.instanceOf(
+      PassThroughClient,
+    );
+    expect(authOptions('http://127.0.0.1:1234', undefined).authClient, 'no Secret: no ADC').to.be.instanceOf(
+      PassThroughClient,
+    );
+    const wif: GcpCredentials = { ...creds('a'), type: 'external_account' };
+    expect(authOptions('http://127.0.0.1:1234', wif).authClient, 'no token exchange for plain http').to.be.instanceOf(
+      PassThroughClient,
+    );
     expect(authOptions('https://compute.example', creds('a'))).to.deep.equal({
       credentials: { private_key_id: 'a' },
       projectId: 'p',

@@ -12,6 +12,7 @@ import {
   DEFAULT_PROJECT,
   DEFAULT_ZONES,
   DEFAULT_MACHINE_TYPES,
+  EMULATOR_SERVICE_ACCOUNT_KEY,
 } from '../../../sim/gcp/index.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -45,11 +46,13 @@ describe('GCP samples (manifests/samples/gcp)', () => {
     expect(ms?.metadata.labels?.['machine.openshift.io/cluster-api-cluster']).to.equal(DEFAULT_CLUSTER_ID);
   });
 
-  it('hold a credentials Secret whose fake service_account.json names the emulator project', () => {
+  it('hold a credentials Secret whose service_account.json is the key the emulator knows, in its project', () => {
     const secret = kind('Secret').find(
       (s) => (s.metadata as { name: string }).name === 'gcp-cloud-credentials',
     ) as unknown as Secret;
-    expect(credentialsFromSecret(secret).projectId).to.equal(DEFAULT_PROJECT);
+    const creds = credentialsFromSecret(secret);
+    expect(creds.projectId).to.equal(DEFAULT_PROJECT);
+    expect(creds.json).to.deep.equal(EMULATOR_SERVICE_ACCOUNT_KEY);
   });
 
   it('hold the user-data Secret and a MachineHealthCheck selecting the MachineSet', () => {

@@ -12,18 +12,17 @@ import {
 } from '../../lib/cloud/outbound-test-kit.js';
 import { PROJECT, ZONE } from './fixtures.js';
 
-/** A service-account key whose token_uri is the emulator's OAuth endpoint. */
+const KEY = {
+  private_key_id: 'k1',
+  private_key: generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString(),
+  client_email: `machine-api@${PROJECT}.iam.gserviceaccount.com`,
+};
+
+/** A service-account key (which the emulator knows) whose token_uri is the emulator's OAuth endpoint. */
 function serviceAccountKey(tokenUri: string): GcpCredentials {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const json = {
-    type: 'service_account',
-    project_id: PROJECT,
-    private_key_id: 'k1',
-    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    client_email: `machine-api@${PROJECT}.iam.gserviceaccount.com`,
-    client_id: '1',
-    token_uri: tokenUri,
-  };
+  const json = { type: 'service_account', project_id: PROJECT, ...KEY, client_id: '1', token_uri: tokenUri };
   return { type: 'service_account', projectId: PROJECT, clientEmail: json.client_email, json };
 }
 
@@ -34,7 +33,7 @@ describe('GCP clients behind a proxy and a custom CA', () => {
   let factory: GcpClientFactory | undefined;
 
   beforeEach(async () => {
-    emu = await startGceEmulator({ requireAuth: true });
+    emu = await startGceEmulator({ requireAuth: true, serviceAccountKeys: [KEY] });
     front = await startTlsFront(emu.port);
     proxy = await startConnectProxy();
   });

@@ -20,7 +20,14 @@ export async function startGcpScenarioBed(
   machineController: MachineControllerOptions,
   logger?: Logger,
 ): Promise<GcpScenarioBed> {
-  const emu = await startGceEmulator({ clusterId: CLUSTER_ID, bootDelayMs: 50, stopDelayMs: 50, deleteDelayMs: 50 });
+  // Compute calls must be signed by a key the project has, as on GCE: the provider signs with the Secret's key.
+  const emu = await startGceEmulator({
+    requireAuth: true,
+    clusterId: CLUSTER_ID,
+    bootDelayMs: 50,
+    stopDelayMs: 50,
+    deleteDelayMs: 50,
+  });
   const bed = await startProviderTestBed({
     namespace: NAMESPACE,
     secrets: defaultSecrets(),

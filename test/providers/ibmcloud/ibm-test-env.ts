@@ -105,6 +105,6 @@ export async function rawToken(iamEndpoint: string, apiKey: string): Promise<str
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams({ grant_type: 'urn:ibm:params:oauth:grant-type:apikey', apikey: apiKey }).toString(),
   });
-  if (res.status !== 200) throw new Error(`token request failed with ${res.status}`);
+  if (res.status !== 200) throw new Error(`token request failed with ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }

@@ -4,7 +4,7 @@ import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balanci
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ConfiguredRetryStrategy } from '@smithy/util-retry';
 import { expect } from 'chai';
-import type { Ec2Emulator } from '../../../sim/aws/index.js';
+import { EMULATOR_ACCESS_KEY, type Ec2Emulator } from '../../../sim/aws/index.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -19,7 +19,7 @@ export const SG_NODE = 'sg-0a1b2c3d4e5f00001';
 export const VPC = 'vpc-0e1a2b3c4d5e6f701';
 export const CLUSTER = 'test-cluster';
 
-const credentials = { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' };
+const credentials = { ...EMULATOR_ACCESS_KEY };
 const fastRetry = (maxAttempts: number) => new ConfiguredRetryStrategy(maxAttempts, () => 5);
 const requestHandler = { requestTimeout: 10_000, connectionTimeout: 2_000, throwOnRequestTimeout: true };
 

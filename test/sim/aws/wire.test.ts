@@ -1,9 +1,10 @@
 import { DescribeRegionsCommand, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
 import { request } from 'node:http';
-import { startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
+import { EMULATOR_ACCESS_KEY, signRequest, startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { DescribeTargetGroupsCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { awsError, ec2Client, elbv2Client, workerLaunch } from './ec2-test-env.js';
+import { callAdmin, startAdminServer, type AdminMethod } from '../../../sim/kit/index.js';
+import { awsError, elbv2Client, workerLaunch } from './ec2-test-env.js';
 import { awsCli, hasAwsCli } from '../../e2e/support/aws-cli.js';
 
 interface RawReply {
@@ -14,15 +15,36 @@ interface RawReply {
 
 function raw(
   emu: Ec2Emulator,
-  opts: { method?: string; path?: string; body?: string | Buffer; contentType?: string | null; authorization?: string },
+  opts: {
+    method?: string;
+    path?: string;
+    body?: string | Buffer;
+    contentType?: string | null;
+    /** Sent as is; without it the request is signed with the emulator's default key, unless `unsigned`. */
+    authorization?: string;
+    unsigned?: boolean;
+  },
 ): Promise<RawReply> {
   const url = new URL(opts.path ?? '/', emu.endpoint);
+  const method = opts.method ?? 'POST';
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
-    if (opts.authorization) headers.authorization = opts.authorization;
     if (opts.contentType !== null)
       headers['content-type'] = opts.contentType ?? 'application/x-www-form-urlencoded; charset=utf-8';
-    const req = request(url, { method: opts.method ?? 'POST', headers, agent: false }, (res) => {
+    if (opts.authorization) headers.authorization = opts.authorization;
+    else if (!opts.unsigned) {
+      const body = opts.body?.toString() ?? '';
+      const elb = /Version=(2015-12-01|2012-06-01)/.test(`${url.search}&${body}`);
+      Object.assign(
+        headers,
+        signRequest(
+          EMULATOR_ACCESS_KEY,
+          { region: emu.region, service: elb ? 'elasticloadbalancing' : 'ec2' },
+          { method, url: `${url.pathname}${url.search}`, host: url.host, contentType: headers['content-type'], body },
+        ),
+      );
+    }
+    const req = request(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
@@ -115,42 +137,123 @@ describe('EC2 emulator: wire protocol robustness', () => {
 });
 
 describe('EC2 emulator: credentials check', () => {
-  it('answers AuthFailure (401) to a wrong access key, region or service scope when an access key is required', async () => {
-    const emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDTEST' });
+  const client = async (
+    emu: Ec2Emulator,
+    credentials: { accessKeyId: string; secretAccessKey: string },
+    region?: string,
+  ) => {
+    const { EC2Client } = await import('@aws-sdk/client-ec2');
+    return new EC2Client({ region: region ?? emu.region, endpoint: emu.endpoint, credentials, maxAttempts: 1 });
+  };
+
+  it('accepts calls signed with a key of the account, by default the sample Secret’s (EC2 and ELB)', async () => {
+    const emu = await startEc2Emulator();
     try {
-      const good = ec2Client(emu, 1);
+      const good = await client(emu, { ...EMULATOR_ACCESS_KEY });
       expect((await good.send(new DescribeRegionsCommand({}))).Regions).to.not.be.empty;
       good.destroy();
-      const { EC2Client } = await import('@aws-sdk/client-ec2');
-      const wrongKey = new EC2Client({
-        region: 'us-east-1',
-        endpoint: emu.endpoint,
-        credentials: { accessKeyId: 'AKIDOTHER', secretAccessKey: 'x' },
-        maxAttempts: 1,
-      });
-      await awsError(wrongKey.send(new DescribeRegionsCommand({})), 'AuthFailure', 401);
-      wrongKey.destroy();
-      const wrongRegion = new EC2Client({
-        region: 'eu-west-1',
-        endpoint: emu.endpoint,
-        credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'x' },
-        maxAttempts: 1,
-      });
-      await awsError(wrongRegion.send(new DescribeRegionsCommand({})), 'AuthFailure', 401);
-      wrongRegion.destroy();
       const elb = elbv2Client(emu, 1);
       expect((await elb.send(new DescribeTargetGroupsCommand({}))).TargetGroups, 'ELB signs as elasticloadbalancing').to
         .not.be.empty;
       elb.destroy();
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it('answers an unknown key with AuthFailure (401), a wrong secret with SignatureDoesNotMatch (403), as EC2 does', async () => {
+    const emu = await startEc2Emulator();
+    try {
+      const wrongKey = await client(emu, {
+        accessKeyId: 'AKIAUNKNOWN',
+        secretAccessKey: EMULATOR_ACCESS_KEY.secretAccessKey,
+      });
+      await awsError(wrongKey.send(new DescribeRegionsCommand({})), 'AuthFailure', 401);
+      wrongKey.destroy();
+      const wrongSecret = await client(emu, { ...EMULATOR_ACCESS_KEY, secretAccessKey: 'not-the-secret' });
+      await awsError(wrongSecret.send(new DescribeRegionsCommand({})), 'SignatureDoesNotMatch', 403);
+      wrongSecret.destroy();
+      const wrongRegion = await client(emu, { ...EMULATOR_ACCESS_KEY }, 'eu-west-1');
+      await awsError(wrongRegion.send(new DescribeRegionsCommand({})), 'AuthFailure', 401);
+      wrongRegion.destroy();
+      const unsigned = await raw(emu, { body: 'Action=DescribeRegions&Version=2016-11-15', unsigned: true });
+      expect([unsigned.status, code(unsigned.body)]).to.deep.equal([401, 'AuthFailure']);
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it('refuses a body changed after signing, and a signature scoped to another service', async () => {
+    const emu = await startEc2Emulator();
+    try {
+      const url = new URL(emu.endpoint);
+      const contentType = 'application/x-www-form-urlencoded; charset=utf-8';
+      const signed = signRequest(
+        EMULATOR_ACCESS_KEY,
+        { region: emu.region, service: 'ec2' },
+        { method: 'POST', url: '/', host: url.host, contentType, body: 'Action=DescribeRegions&Version=2016-11-15' },
+      );
+      const tampered = await new Promise<RawReply>((resolve, reject) => {
+        const req = request(
+          url,
+          { method: 'POST', headers: { ...signed, 'content-type': contentType }, agent: false },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end('Action=DescribeInstances&Version=2016-11-15');
+      });
+      expect([tampered.status, code(tampered.body)]).to.deep.equal([403, 'SignatureDoesNotMatch']);
       const wrongService = await raw(emu, {
         body: 'Action=DescribeTargetGroups&Version=2015-12-01',
-        authorization:
-          'AWS4-HMAC-SHA256 Credential=AKIDTEST/20261122/us-east-1/ec2/aws4_request, SignedHeaders=host, Signature=00',
+        authorization: `AWS4-HMAC-SHA256 Credential=${EMULATOR_ACCESS_KEY.accessKeyId}/20261122/us-east-1/ec2/aws4_request, SignedHeaders=host, Signature=00`,
       });
-      expect([wrongService.status, code(wrongService.body)]).to.deep.equal([401, 'AuthFailure']);
-      const unsigned = await raw(emu, { body: 'Action=DescribeRegions&Version=2016-11-15' });
-      expect(unsigned.status).to.equal(401);
+      expect([wrongService.status, code(wrongService.body)]).to.deep.equal([403, 'SignatureDoesNotMatch']);
+      const elbUnknown = await raw(emu, {
+        body: 'Action=DescribeTargetGroups&Version=2015-12-01',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=AKIAUNKNOWN/20261122/us-east-1/elasticloadbalancing/aws4_request, SignedHeaders=host, Signature=00',
+      });
+      expect([elbUnknown.status, code(elbUnknown.body)]).to.deep.equal([403, 'InvalidClientTokenId']);
     } finally {
+      await emu.stop();
+    }
+  });
+
+  it('takes keys added and revoked at run time, through the handle and the admin endpoint', async () => {
+    const emu = await startEc2Emulator({ accessKeys: [] });
+    const admin = await startAdminServer({ routes: emu.adminRoutes });
+    const call = async (method: AdminMethod, body?: unknown) => {
+      const r = await callAdmin(admin.url, method, '/credentials', body);
+      return { status: r.status, body: r.body };
+    };
+    const rotated = { accessKeyId: 'AKIAROTATED0001', secretAccessKey: 'rotated-secret' };
+    const ec2 = await client(emu, rotated);
+    try {
+      await awsError(ec2.send(new DescribeRegionsCommand({})), 'AuthFailure', 401);
+      expect(await call('POST', rotated)).to.deep.equal({ status: 201, body: { accessKeyId: rotated.accessKeyId } });
+      expect((await call('GET')).body).to.deep.equal({ items: [{ accessKeyId: rotated.accessKeyId }] });
+      expect((await ec2.send(new DescribeRegionsCommand({}))).Regions).to.not.be.empty;
+      expect(await call('DELETE', { accessKeyId: rotated.accessKeyId })).to.deep.equal({
+        status: 200,
+        body: { revoked: true },
+      });
+      await awsError(ec2.send(new DescribeRegionsCommand({})), 'AuthFailure', 401);
+      expect((await call('DELETE', { accessKeyId: rotated.accessKeyId })).status).to.equal(404);
+      expect(await call('POST', { accessKeyId: 'AKIANOSECRET' })).to.deep.equal({
+        status: 400,
+        body: { error: 'secretAccessKey must be a non-empty string' },
+      });
+      emu.addAccessKey(rotated);
+      expect((await ec2.send(new DescribeRegionsCommand({}))).Regions).to.not.be.empty;
+    } finally {
+      ec2.destroy();
+      await admin.stop();
       await emu.stop();
     }
   });
@@ -163,19 +266,19 @@ describe('EC2 emulator: the aws CLI', function () {
     if (!hasAwsCli()) {
       this.skip(); // the aws CLI is not on PATH; the SDK tests above cover the wire protocol
     }
-    const emu = await startEc2Emulator({ requireAccessKeyId: 'AKIDCLI' });
+    const emu = await startEc2Emulator();
     try {
       const { EC2Client } = await import('@aws-sdk/client-ec2');
       const sdk = new EC2Client({
         region: 'us-east-1',
         endpoint: emu.endpoint,
-        credentials: { accessKeyId: 'AKIDCLI', secretAccessKey: 'x' },
+        credentials: { ...EMULATOR_ACCESS_KEY },
       });
       const id = (await sdk.send(new RunInstancesCommand(workerLaunch('cli-worker')))).Instances![0]!.InstanceId!;
       sdk.destroy();
       const out = await awsCli<{
         Reservations: { Instances: { InstanceId: string; State: { Name: string }; PrivateDnsName: string }[] }[];
-      }>(emu.endpoint, { accessKeyId: 'AKIDCLI', secretAccessKey: 'x' }, [
+      }>(emu.endpoint, EMULATOR_ACCESS_KEY, [
         'ec2',
         'describe-instances',
         '--filters',

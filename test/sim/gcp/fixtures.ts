@@ -16,7 +16,7 @@ import {
   ZonesClient,
   type protos,
 } from '@google-cloud/compute';
-import { PassThroughClient } from 'google-auth-library';
+import { PassThroughClient, type AuthClient } from 'google-auth-library';
 import type { GceEmulator } from '../../../sim/gcp/index.js';
 
 export type IInstance = protos.google.cloud.compute.v1.IInstance;
@@ -43,8 +43,9 @@ const CLIENTS = {
 export type Clients = { [K in keyof typeof CLIENTS]: InstanceType<(typeof CLIENTS)[K]> } & { close(): Promise<void> };
 
 /** Clients are made on first use: each costs a few hundred ms to set up. */
-export function clientsFor(emu: GceEmulator): Clients {
-  const opts = { ...emu.clientOptions(), authClient: new PassThroughClient() };
+/** Compute clients for the emulator; `authClient` signs their calls (default: none, for an emulator that checks none). */
+export function clientsFor(emu: GceEmulator, authClient: AuthClient = new PassThroughClient()): Clients {
+  const opts = { ...emu.clientOptions(), authClient };
   const made = new Map<string, { close(): Promise<void> }>();
   const out = {
     close: async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
+import { JWT } from 'google-auth-library';
+import { EMULATOR_SERVICE_ACCOUNT_KEY, startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
 import { clientsFor, closeClients, insert, PROJECT, waitDone, ZONE } from './fixtures.js';
 
 const run = promisify(execFile);
@@ -124,3 +125,55 @@ suite(`GCE emulator: gcloud compute against it${gcloud ? '' : ' (skipped: gcloud
     expect(emu.instance('gcloud-batch-3', { zone: ZONE })).to.not.equal(undefined);
   });
 });
+
+suite(
+  `GCE emulator that checks credentials: gcloud signed in as README shows${gcloud ? '' : ' (skipped: gcloud is not on PATH)'}`,
+  function () {
+    this.timeout(120_000);
+    let emu: GceEmulator;
+    let dir: string;
+    // Anything gcloud would send past loopback (Google's token or Resource Manager endpoints) fails at once.
+    const env = () => ({
+      ...process.env,
+      CLOUDSDK_CONFIG: dir,
+      CLOUDSDK_CORE_PROJECT: PROJECT,
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      HTTP_PROXY: 'http://127.0.0.1:9',
+      NO_PROXY: '127.0.0.1,localhost',
+    });
+    const run2 = (...args: string[]) => run(gcloud as string, args, { env: env(), timeout: 90_000 });
+
+    before(async () => {
+      emu = await startGceEmulator({ requireAuth: true, bootDelayMs: 20 });
+      dir = mkdtempSync(join(tmpdir(), 'gcloud-auth-'));
+      writeFileSync(join(dir, 'key.json'), JSON.stringify(EMULATOR_SERVICE_ACCOUNT_KEY));
+      await run2('config', 'set', 'core/disable_usage_reporting', 'true');
+      await run2('config', 'set', 'component_manager/disable_update_check', 'true');
+      await run2('config', 'set', 'api_endpoint_overrides/compute', emu.apiRoot);
+      const key = EMULATOR_SERVICE_ACCOUNT_KEY;
+      const c = clientsFor(emu, new JWT({ email: key.client_email, key: key.private_key, keyId: key.private_key_id }));
+      await waitDone(c, await insert(c, 'gcloud-auth-1'));
+      await closeClients(c);
+    });
+    after(async () => {
+      await emu?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('is refused (401) without credentials, and lists instances once signed in with the sample key at the emulator’s /token', async () => {
+      await run2('config', 'set', 'auth/disable_credentials', 'true');
+      // gcloud reports a list's failed requests on stderr (with or without a failing exit status).
+      const refused = await run2('compute', 'instances', 'list', '--format=json').then(
+        (r) => `${r.stdout}${r.stderr}`,
+        (e: Error & { stderr?: string }) => e.stderr ?? e.message,
+      );
+      expect(refused).to.contain('Request had invalid authentication credentials');
+      await run2('config', 'unset', 'auth/disable_credentials');
+      await run2('config', 'set', 'auth/token_host', `${emu.endpoint}/token`);
+      await run2('auth', 'activate-service-account', `--key-file=${join(dir, 'key.json')}`);
+      const { stdout } = await run2('compute', 'instances', 'list', '--format=json');
+      expect((JSON.parse(stdout) as { name: string }[]).map((i) => i.name)).to.deep.equal(['gcloud-auth-1']);
+      expect(emu.tokens.calls.jwtBearer, 'the token came from the emulator').to.be.greaterThan(0);
+    });
+  },
+);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
+import { callAdmin, startAdminServer, type AdminMethod } from '../../../sim/kit/index.js';
 import { rawToken, startEmulator } from '../../providers/ibmcloud/ibm-test-env.js';
 
 interface VpcErrorBody {
@@ -84,6 +85,40 @@ describe('IBM VPC emulator: the wire protocol', () => {
         ((await (await ask({ grant_type: 'password', apikey: emu.apiKey })).json()) as { errorCode: string }).errorCode,
       ).to.equal('BXNIM0103E');
       expect((await fetch(`${emu.iamEndpoint}/identity/token`)).status).to.equal(405);
+    });
+
+    it('takes API keys added and deleted at run time through the admin endpoint; tokens already issued stay valid', async () => {
+      const admin = await startAdminServer({ routes: emu.adminRoutes });
+      const call = async (method: AdminMethod, body?: unknown) => {
+        const r = await callAdmin(admin.url, method, '/credentials', body);
+        return { status: r.status, body: r.body as Record<string, unknown> };
+      };
+      const rotated = 'rotated-apikey-0123456789';
+      try {
+        const refused = await rawToken(emu.iamEndpoint, rotated).then(
+          () => 'issued',
+          (e: Error) => e.message,
+        );
+        expect(refused).to.contain('BXNIM0415E');
+        const added = await call('POST', { apikey: rotated });
+        expect(added.status).to.equal(201);
+        expect(JSON.stringify(added.body), 'the key is never echoed').to.not.contain(rotated);
+        const issued = await rawToken(emu.iamEndpoint, rotated);
+        expect((await get(`/vpcs?${q}`, { Authorization: `Bearer ${issued}` })).status).to.equal(200);
+        expect((await call('GET')).body.items).to.have.length(2);
+        expect((await call('DELETE', { apikey: rotated })).status).to.equal(200);
+        expect(
+          await rawToken(emu.iamEndpoint, rotated).then(
+            () => 'issued',
+            (e: Error) => e.message,
+          ),
+        ).to.contain('BXNIM0415E');
+        expect((await get(`/vpcs?${q}`, { Authorization: `Bearer ${issued}` })).status).to.equal(200);
+        expect((await call('DELETE', { apikey: rotated })).status).to.equal(404);
+        expect((await call('POST', {})).body).to.deep.equal({ error: 'apikey must be a non-empty string' });
+      } finally {
+        await admin.stop();
+      }
     });
   });
 

@@ -1,8 +1,8 @@
 // The simulated kubelets run what is bound to their Nodes, and their Nodes report what a kubelet reports,
 // against the local control plane (Pods are watched, as a kubelet watches its own).
 import { expect } from 'chai';
-import type { Node, Pod } from '../../../lib/apis/core.js';
-import { Namespaces, Nodes, Pods } from '../../../lib/client/resources.js';
+import type { Node, Pod, VolumeAttachment } from '../../../lib/apis/core.js';
+import { Namespaces, Nodes, PersistentVolumeClaims, Pods, VolumeAttachments } from '../../../lib/client/resources.js';
 import type { EmulatedInstance, InstanceView } from '../../../sim/kit/instance-view.js';
 import { KubeletSimulator } from '../../../sim/kit/kubelet-simulator.js';
 import { eventually } from '../../../sim/kit/provider-test-bed.js';
@@ -134,5 +134,28 @@ describe('simulated kubelets', function () {
       (await podNamed('waits-1')).status?.phase === 'Running' ? true : undefined,
     );
     expect((await podNamed('foreign-1')).status?.phase ?? 'Pending').to.equal('Pending');
+  });
+
+  it("attaches the volumes of a running Pod's claims to its Node (binding an unbound claim) and detaches them once it is gone", async () => {
+    view.set([instance('i-5', '10.0.0.15')]);
+    await eventually('the Node', () => env.client.get(Nodes, { name: 'ip-10-0-0-15' }).catch(() => undefined));
+    await env.client.create(PersistentVolumeClaims, { metadata: { name: 'data', namespace: 'work' }, spec: {} });
+    await env.client.create(
+      Pods,
+      pod('db', 'ip-10-0-0-15', { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] }),
+    );
+    const attached = (): Promise<VolumeAttachment[]> =>
+      env.client.list(VolumeAttachments).then((l) => l.items.filter((va) => va.spec?.nodeName === 'ip-10-0-0-15'));
+    const [va] = await eventually('attached', async () => {
+      const l = await attached();
+      return l.length === 1 && l[0]?.status?.attached ? l : undefined;
+    });
+    const pvc = await env.client.get(PersistentVolumeClaims, { namespace: 'work', name: 'data' });
+    expect(pvc.spec?.volumeName).to.equal(`pvc-${pvc.metadata.uid}`);
+    expect(va?.spec?.source?.persistentVolumeName).to.equal(pvc.spec?.volumeName);
+    expect(va?.metadata.name).to.match(/^csi-[0-9a-f]{64}$/);
+    await env.client.delete(Pods, { namespace: 'work', name: 'db' });
+    await eventually('detached', async () => (await attached()).length === 0);
+    await env.client.delete(PersistentVolumeClaims, { namespace: 'work', name: 'data' });
   });
 });

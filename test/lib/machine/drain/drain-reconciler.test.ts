@@ -5,15 +5,25 @@ import {
   MachineFinalizer,
   MirrorPodAnnotation,
 } from '../../../../lib/apis/constants.js';
-import type { Node, Pod } from '../../../../lib/apis/core.js';
+import type { Node, Pod, VolumeAttachment } from '../../../../lib/apis/core.js';
 import type { Condition, Machine } from '../../../../lib/apis/machine-types.js';
 import { ApiError } from '../../../../lib/client/errors.js';
-import { DaemonSets, Machines, Nodes, Pods } from '../../../../lib/client/resources.js';
+import {
+  DaemonSets,
+  Machines,
+  Nodes,
+  PersistentVolumeClaims,
+  Pods,
+  VolumeAttachments,
+} from '../../../../lib/client/resources.js';
 import { DrainReconciler } from '../../../../lib/machine/drain/drain-reconciler.js';
 import { NodeDrainer, type DrainOptions } from '../../../../lib/machine/drain/node-drainer.js';
 import { FakeClock } from '../../../../lib/base/fake-clock.js';
 import type { Result } from '../../../../lib/runtime/types.js';
 import { messageOf } from '../../../../lib/apis/errors.js';
+import { MachineMetrics } from '../../../../lib/machine/metrics.js';
+import { isDrainFinished, isWaitingForVolumes } from '../../../../lib/machine/drain/drain-finished.js';
+import { Registry } from 'prom-client';
 import { ListEvents, machine, NS, quietLog, rctx, recordingLog } from '../fixtures.js';
 import { MemoryInformer, MemoryKubeClient, serverError, tooManyRequests } from '../memory-kube.js';
 
@@ -26,7 +36,9 @@ function drainEnv(drainOpts: DrainOptions = {}) {
   const machines = new MemoryInformer(client, Machines);
   const events = new ListEvents();
   const drainer = new NodeDrainer({ client, clock, log: quietLog }, drainOpts);
+  const metrics = new MachineMetrics(new Registry());
   const reconciler = new DrainReconciler({
+    metrics,
     client,
     machines,
     drainer,
@@ -52,7 +64,7 @@ function drainEnv(drainOpts: DrainOptions = {}) {
     return s.value;
   };
   const get = (name = 'm1') => client.peek(Machines, { namespace: NS, name });
-  return { clock, client, events, reconcile, get, drainer };
+  return { clock, client, events, reconcile, get, drainer, metrics };
 }
 
 async function deletingMachine(
@@ -422,5 +434,307 @@ describe('machine drain controller', () => {
     env.client.evictHandler = async () => {}; // accepted, but the pod never terminates
     const err = (await env.reconcile().catch((e: Error) => e)) as Error;
     expect(err.message).to.contain('pod apps/slow was not deleted: global timeout reached: 3s');
+  });
+
+  describe('drain-timeout annotation', () => {
+    const rs = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }];
+    const timed = (timeout: string, extra: Partial<Machine['metadata']> = {}) =>
+      machine('m1', {
+        metadata: {
+          annotations: { 'machine.openshift.io/drain-timeout': timeout },
+          finalizers: [MachineFinalizer],
+          ...extra,
+        },
+      });
+
+    it('ends a drain a PodDisruptionBudget blocks: Drained=False/DrainTimeout, a Warning naming the pod and the budget, the metric, and the drain counts as finished', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env, timed('30s'));
+      await pod(env, 'guarded', { ownerReferences: rs });
+      env.client.evictHandler = async () => {
+        throw tooManyRequests();
+      };
+      // The first attempt runs its 20 s and comes back no later than the drain's deadline.
+      const first = (await env.reconcile()) as Result;
+      expect(first.requeueAfterMs).to.be.at.most(10_000);
+      expect(drained(env.get())).to.include({ reason: 'DrainError' });
+      env.clock.step(first.requeueAfterMs ?? 0);
+      expect(await env.reconcile()).to.equal(undefined);
+      const c = drained(env.get());
+      expect(c).to.include({ status: 'False', reason: 'DrainTimeout', severity: 'Warning' });
+      expect(c?.message).to.contain(
+        'Node "node-1" drain did not finish within 30s (machine.openshift.io/drain-timeout)',
+      );
+      expect(c?.message).to.contain('apps/guarded (eviction refused by a PodDisruptionBudget');
+      const warning = env.events.list.find((e) => e.reason === 'DrainTimeout');
+      expect(warning).to.include({ type: 'Warning', action: 'Drain' });
+      expect(warning?.message).to.contain('disruption budget');
+      expect(isDrainFinished(env.get()!)).to.equal(true);
+      expect((await env.metrics.drainTimeouts.get()).values).to.deep.equal([{ value: 1, labels: { namespace: NS } }]);
+      // Nothing more to do for it.
+      const evictions = env.client.count('evict pods');
+      expect(await env.reconcile()).to.equal(undefined);
+      expect(env.client.count('evict pods')).to.equal(evictions);
+    });
+
+    it('names a pod stuck terminating', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env, timed('5s'));
+      await pod(env, 'stuck', { ownerReferences: rs, finalizers: ['never'] });
+      env.client.evictHandler = async (key) => env.client.delete(Pods, key);
+      const r = (await env.reconcile()) as Result | undefined;
+      if (r?.requeueAfterMs) {
+        env.clock.step(r.requeueAfterMs);
+        await env.reconcile();
+      }
+      const c = drained(env.get());
+      expect(c).to.include({ reason: 'DrainTimeout' });
+      expect(c?.message).to.match(/apps\/stuck \(stuck terminating for \d+s\)/);
+    });
+
+    it('measures the drain from the deletion, so a drain resumed after its deadline (a restart) ends at once', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env, timed('1m'));
+      await pod(env, 'guarded', { ownerReferences: rs });
+      env.client.evictHandler = async () => {
+        throw tooManyRequests();
+      };
+      env.clock.step(2 * 60_000);
+      const before = env.clock.now();
+      expect(await env.reconcile()).to.equal(undefined);
+      expect(env.clock.now() - before, 'one pass, not a 20 s attempt').to.be.below(2_000);
+      expect(drained(env.get())).to.include({ reason: 'DrainTimeout' });
+    });
+
+    it('starts the clock when the pre-drain hooks are gone, not at the deletion', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env, timed('1m'));
+      await pod(env, 'guarded', { ownerReferences: rs });
+      env.clock.step(5 * 60_000);
+      // The machine controller turned Drainable True when the last hook went, just now.
+      await env.client.patch(
+        Machines,
+        { namespace: NS, name: 'm1' },
+        {
+          type: 'merge',
+          body: {
+            status: { conditions: [{ type: 'Drainable', status: 'True', lastTransitionTime: iso(env.clock.now()) }] },
+          },
+        },
+        { subresource: 'status' },
+      );
+      env.client.evictHandler = async () => {
+        throw tooManyRequests();
+      };
+      // Deleted 5 minutes ago with a 1 minute timeout, but the drain itself has only just begun.
+      await env.reconcile();
+      expect(drained(env.get())).to.include({ reason: 'DrainError' });
+    });
+
+    it('without the annotation a blocked drain never ends (the reference)', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env);
+      await pod(env, 'guarded', { ownerReferences: rs });
+      env.client.evictHandler = async () => {
+        throw tooManyRequests();
+      };
+      env.clock.step(60 * 60_000);
+      await env.reconcile().catch(() => undefined);
+      expect(drained(env.get())).to.include({ reason: 'DrainError' });
+      expect(isDrainFinished(env.get()!)).to.equal(false);
+    });
+
+    it('drains a Node that comes back Ready during the drain normally: full grace periods, Drained=True', async () => {
+      const env = drainEnv();
+      await node(env, 'node-1', { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } });
+      await deletingMachine(env, timed('10m'));
+      await pod(env, 'guarded', { ownerReferences: rs });
+      const graces: Array<number | undefined> = [];
+      let refuse = true;
+      env.client.evictHandler = async (key, ev) => {
+        graces.push(ev.deleteOptions?.gracePeriodSeconds);
+        if (refuse) throw tooManyRequests();
+        await env.client.delete(Pods, key);
+      };
+      const r = (await env.reconcile()) as Result;
+      expect(new Set(graces)).to.deep.equal(new Set([1]));
+      await env.client.patch(
+        Nodes,
+        { name: 'node-1' },
+        { type: 'merge', body: { status: { conditions: [{ type: 'Ready', status: 'True' }] } } },
+        { subresource: 'status' },
+      );
+      refuse = false;
+      graces.length = 0;
+      env.clock.step(r.requeueAfterMs ?? 0);
+      expect(await env.reconcile()).to.equal(undefined);
+      expect(graces).to.deep.equal([undefined]);
+      expect(drained(env.get())).to.include({ status: 'True' });
+    });
+
+    it('ignores an unreadable value with a Warning event', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env, timed('soon'));
+      await env.reconcile();
+      const w = env.events.list.find((e) => e.reason === 'InvalidDrainSetting');
+      expect(w?.message).to.contain('machine.openshift.io/drain-timeout: Invalid value: "soon"');
+      expect(drained(env.get())).to.include({ status: 'True' });
+    });
+  });
+
+  describe("pods' drain annotations", () => {
+    const rs = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }];
+
+    it('evicts in drain order, never evicts skip and wait-completed pods, and says which rule applied to which pod', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env);
+      await pod(env, 'db', { ownerReferences: rs, annotations: { 'machine.openshift.io/drain-order': '10' } });
+      await pod(env, 'web', { ownerReferences: rs });
+      await pod(env, 'agent', { ownerReferences: rs, annotations: { 'machine.openshift.io/drain': 'skip' } });
+      await pod(env, 'job', { ownerReferences: rs, annotations: { 'machine.openshift.io/drain': 'wait-completed' } });
+      const evicted: string[] = [];
+      env.client.evictHandler = async (key) => {
+        evicted.push(key.name);
+        await env.client.delete(Pods, key);
+      };
+      // The job finishes a few seconds into the drain.
+      const finishing = (async () => {
+        while (env.clock.now() < Date.UTC(2026, 10, 22, 6, 0, 3)) await new Promise((r) => setImmediate(r));
+        await env.client.patch(
+          Pods,
+          { namespace: 'apps', name: 'job' },
+          { type: 'merge', body: { status: { phase: 'Succeeded' } } },
+          { subresource: 'status' },
+        );
+      })();
+      expect(await env.reconcile()).to.equal(undefined);
+      await finishing;
+      expect(evicted).to.deep.equal(['web', 'db']);
+      expect(drained(env.get())).to.include({ status: 'True' });
+      const rules = env.events.list.filter((e) => e.reason === 'DrainRule').map((e) => e.message);
+      expect(rules).to.have.members([
+        'Pod apps/agent: machine.openshift.io/drain=skip: not evicted, not waited for',
+        'Pod apps/db: evicted in drain order 10',
+        'Pod apps/job: machine.openshift.io/drain=wait-completed: not evicted, waited for until it finishes (order 0)',
+      ]);
+      expect(
+        env.client
+          .all(Pods)
+          .map((p) => p.metadata.name)
+          .sort(),
+      ).to.deep.equal(['agent', 'job']);
+    });
+  });
+
+  describe('waiting for volumes to detach', () => {
+    const attachment = (name: string, pv: string, nodeName = 'node-1') =>
+      ({
+        metadata: { name },
+        spec: { attacher: 'csi.example.com', nodeName, source: { persistentVolumeName: pv } },
+        status: { attached: true },
+      }) as VolumeAttachment;
+    const volumes = (m: Machine | undefined) => m?.status?.conditions?.find((c) => c.type === 'VolumesDetached');
+
+    it('holds termination while a VolumeAttachment names the Node, then records VolumesDetached=True', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(env);
+      await env.client.create(VolumeAttachments, attachment('va-1', 'pv-data'));
+      const r = (await env.reconcile()) as Result;
+      expect(r.requeueAfterMs).to.be.within(1, 5_000);
+      expect(drained(env.get())).to.include({ status: 'True' });
+      const c = volumes(env.get());
+      expect(c).to.include({ status: 'False', reason: 'WaitingForVolumeDetach', severity: 'Info' });
+      expect(c?.message).to.equal(
+        'Waiting for 1 volume to detach from node "node-1" (at most 10m0s (machine.openshift.io/volume-detach-timeout)): pv-data',
+      );
+      expect(isWaitingForVolumes(env.get()!)).to.equal(true);
+      expect(env.events.reasons()).to.include('WaitingForVolumeDetach');
+      await env.client.delete(VolumeAttachments, { name: 'va-1' });
+      expect(await env.reconcile()).to.equal(undefined);
+      expect(volumes(env.get())).to.include({ status: 'True' });
+      expect(isWaitingForVolumes(env.get()!)).to.equal(false);
+    });
+
+    it('gives up after volume-detach-timeout from the end of the drain, with a Warning naming the volumes', async () => {
+      const env = drainEnv();
+      await node(env);
+      await deletingMachine(
+        env,
+        machine('m1', {
+          metadata: {
+            annotations: { 'machine.openshift.io/volume-detach-timeout': '30s' },
+            finalizers: [MachineFinalizer],
+          },
+        }),
+      );
+      await env.client.create(VolumeAttachments, attachment('va-1', 'pv-b'));
+      await env.client.create(VolumeAttachments, attachment('va-2', 'pv-a'));
+      await env.client.create(VolumeAttachments, attachment('va-3', 'pv-other', 'node-2'));
+      await env.reconcile();
+      env.clock.step(29_000);
+      await env.reconcile();
+      expect(volumes(env.get())).to.include({ reason: 'WaitingForVolumeDetach' });
+      env.clock.step(1_000);
+      expect(await env.reconcile()).to.equal(undefined);
+      const c = volumes(env.get());
+      expect(c).to.include({ status: 'False', reason: 'VolumeDetachTimeout', severity: 'Warning' });
+      expect(c?.message).to.equal(
+        '2 volumes still attached to node "node-1" after 30s (machine.openshift.io/volume-detach-timeout); terminating anyway: pv-a, pv-b',
+      );
+      expect(env.events.list.find((e) => e.reason === 'VolumeDetachTimeout')).to.include({ type: 'Warning' });
+      expect(isWaitingForVolumes(env.get()!)).to.equal(false);
+    });
+
+    it('does not wait with volume-detach-timeout 0, on an unreachable Node, or for volumes of pods left on the Node', async () => {
+      const zero = drainEnv();
+      await node(zero);
+      await deletingMachine(
+        zero,
+        machine('m1', {
+          metadata: {
+            annotations: { 'machine.openshift.io/volume-detach-timeout': '0' },
+            finalizers: [MachineFinalizer],
+          },
+        }),
+      );
+      await zero.client.create(VolumeAttachments, attachment('va-1', 'pv-data'));
+      expect(await zero.reconcile()).to.equal(undefined);
+      expect(volumes(zero.get())).to.equal(undefined);
+
+      const unreachable = drainEnv();
+      await node(unreachable, 'node-1', { status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } });
+      await deletingMachine(unreachable);
+      await unreachable.client.create(VolumeAttachments, attachment('va-1', 'pv-data'));
+      expect(await unreachable.reconcile()).to.equal(undefined);
+      expect(volumes(unreachable.get())).to.equal(undefined);
+
+      const left = drainEnv();
+      await node(left);
+      await deletingMachine(left);
+      await left.client.create(PersistentVolumeClaims, {
+        metadata: { name: 'data', namespace: 'apps' },
+        spec: { volumeName: 'pv-agent' },
+      });
+      await pod(
+        left,
+        'agent',
+        {
+          annotations: { 'machine.openshift.io/drain': 'skip' },
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
+        },
+        { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
+      );
+      await left.client.create(VolumeAttachments, attachment('va-1', 'pv-agent'));
+      expect(await left.reconcile()).to.equal(undefined);
+      expect(volumes(left.get())).to.equal(undefined);
+    });
   });
 });

@@ -32,3 +32,24 @@ describe('emulated capacity table', () => {
     expect(t.isExhausted('p5.48xlarge', 'us-east-1a')).to.equal(false);
   });
 });
+
+describe('emulated capacity table, by market', () => {
+  it('keeps spot and on-demand apart, and a market rule wins over every market', () => {
+    const t = new CapacityTable();
+    t.set('m5.large', 'us-east-1a', false, 'spot');
+    expect(t.isExhausted('m5.large', 'us-east-1a', 'spot')).to.equal(true);
+    expect(t.isExhausted('m5.large', 'us-east-1a', 'on-demand')).to.equal(false);
+    expect(t.isExhausted('m5.large', 'us-east-1a'), 'on-demand when unsaid').to.equal(false);
+    t.set('m5.large', '*', false, '*');
+    t.set('m5.large', '*', true, 'spot');
+    expect(t.isExhausted('m5.large', 'us-east-1b', 'spot')).to.equal(false);
+    expect(t.isExhausted('m5.large', 'us-east-1b', 'on-demand')).to.equal(true);
+  });
+
+  it('a rule for every market drops the market rules it covers', () => {
+    const t = new CapacityTable();
+    t.set('m5.large', 'us-east-1a', false, 'spot');
+    t.set('m5.large', 'us-east-1a', true);
+    expect(t.isExhausted('m5.large', 'us-east-1a', 'spot')).to.equal(false);
+  });
+});

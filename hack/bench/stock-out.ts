@@ -1,0 +1,78 @@
+// The stock-out scenario: n Machines of a MachineSet whose primary instance type the cloud refuses in every zone
+// and market, with one fallback type that has capacity. It measures what capacity fallback costs against the
+// same scale-up without a stock-out, measured in the same run: time to all Running, and launch calls (refused
+// ones included) per Machine. The capacity memory is what keeps the latter near one.
+import { MachineSets, type Machine, type MachineSet } from '../../lib/index.js';
+import { eventually } from '../../sim/kit/index.js';
+import { BENCH_NAMESPACE } from './environment.js';
+import { cost, round, snapshot } from './measure.js';
+import type { BenchProvider, ProviderName } from './providers.js';
+import type { BenchContext, ScenarioResult } from './scenarios.js';
+import { machineSet, machinesOf, scale } from './workload.js';
+
+const INSTANCE_TYPE_LABEL = 'machine.openshift.io/instance-type';
+
+/** Per cloud: the providerSpec field of the instance type, and the fallback type (it has capacity). */
+const STOCK_OUT: Record<ProviderName, { typeField: string; fallback: string }> = {
+  aws: { typeField: 'instanceType', fallback: 'm6a.xlarge' },
+  gcp: { typeField: 'machineType', fallback: 'e2-standard-4' },
+  ibmcloud: { typeField: 'profile', fallback: 'bx2-2x8' },
+};
+
+/** Gives a MachineSet of the bench's one fallback entry (another instance type, which has capacity). */
+export function withCapacityFallback(set: MachineSet, p: BenchProvider): { primary: string } {
+  const value = set.spec!.template!.spec!.providerSpec!.value as Record<string, unknown>;
+  const { typeField, fallback } = STOCK_OUT[p.name];
+  value.fallbacks = [{ [typeField]: fallback }];
+  return { primary: String(value[typeField]) };
+}
+
+export async function stockOut(ctx: BenchContext, n: number, baselineSeconds: number): Promise<ScenarioResult> {
+  const p = ctx.env.provider;
+  const set = `stock-out-${n}-${Date.now().toString(36)}`;
+  const ms = machineSet(set, n, p);
+  const { primary } = withCapacityFallback(ms, p);
+  ctx.env.emulator.setTypeCapacity(primary, false);
+  try {
+    const before = await snapshot(ctx.env, ctx.controllers);
+    await ctx.env.client.create(MachineSets, ms);
+    let last: Machine[] = [];
+    await eventually(
+      `${n} Running machines in ${set}`,
+      async () => {
+        last = await machinesOf(ctx.env.client, set);
+        return last.length === n && last.every((m) => m.status?.phase === 'Running');
+      },
+      { timeoutMs: 120_000 + n * 1_000, intervalMs: Math.min(1_000, 100 + n) },
+    );
+    const after = await snapshot(ctx.env, ctx.controllers);
+    const c = cost(before, after);
+    const launches = p.createActions.reduce((a, k) => a + (c.ec2ByAction[k] ?? 0), 0);
+    const onFallback = last.filter(
+      (m) => m.metadata.labels?.[INSTANCE_TYPE_LABEL] === STOCK_OUT[p.name].fallback,
+    ).length;
+    ctx.log(
+      `stock-out ${n}: ${c.seconds.toFixed(1)} s (${baselineSeconds.toFixed(1)} s without), ${launches} launches`,
+    );
+    await scale(ctx.env.client, set, 0);
+    await eventually(`no machines left in ${set}`, async () => (await machinesOf(ctx.env.client, set)).length === 0, {
+      timeoutMs: 120_000 + n * 1_000,
+      intervalMs: 500,
+    });
+    await ctx.env.client.delete(MachineSets, { namespace: BENCH_NAMESPACE, name: set });
+    return {
+      name: `stock-out-${n}`,
+      provider: p.name,
+      metrics: {
+        machines: n,
+        wallSeconds: round(c.seconds, 2),
+        noStockOutSeconds: round(baselineSeconds, 2),
+        ratioToNoStockOut: round(c.seconds / baselineSeconds, 2),
+        mutatingCallsPerMachine: round(launches / n, 2),
+        runningOnFallback: onFallback,
+      },
+    };
+  } finally {
+    ctx.env.emulator.setTypeCapacity(primary, true);
+  }
+}

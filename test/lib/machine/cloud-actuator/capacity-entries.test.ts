@@ -1,0 +1,157 @@
+// Capacity fallback in the cloud actuator template, shown on the worked example provider: a Machine whose spec
+// has fallbacks launches on the first entry with capacity, never gets two instances, and says what it chose.
+import { expect } from 'chai';
+import { MachineClusterIDLabel } from '../../../../lib/apis/constants.js';
+import type { Machine } from '../../../../lib/apis/machine-types.js';
+import { FakeClock } from '../../../../lib/base/fake-clock.js';
+import { DEFAULT_CAPACITY_COOL_DOWN_MS } from '../../../../lib/cloud/capacity-memory.js';
+import { readCommonProviderStatus } from '../../../../lib/cloud/provider-condition.js';
+import {
+  CapacityEntriesRefusedError,
+  CapacityFallbackReason,
+  launchOrder,
+} from '../../../../lib/machine/cloud-actuator/index.js';
+import { InsufficientCapacityError } from '../../../../lib/apis/errors.js';
+import { MachineMetrics } from '../../../../lib/machine/metrics.js';
+import { conformanceContext, RecordingEventRecorder } from '../../../../sim/kit/conformance.js';
+import { ExampleActuator, ExampleCloud } from '../../../../examples/example-provider/src/index.js';
+import { Registry } from 'prom-client';
+
+let seq = 0;
+const machine = (value: Record<string, unknown>): Machine => ({
+  metadata: { name: `m-${++seq}`, namespace: 'ns', uid: `uid-${seq}`, labels: { [MachineClusterIDLabel]: 'c' } },
+  spec: { providerSpec: { value } },
+});
+const rejection = (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+const entryOf = (m: Machine) => readCommonProviderStatus(m.status?.providerStatus).status.capacityEntry;
+
+// Primary: large in zone a; then large in zone b; then small in zone a.
+const withFallbacks = {
+  instanceType: 'example.large',
+  zone: 'example-zone-a',
+  fallbacks: [{ zone: 'example-zone-b' }, { instanceType: 'example.small' }],
+};
+
+describe('capacity fallback in the cloud actuator template', () => {
+  let clock: FakeClock;
+  let cloud: ExampleCloud;
+  let actuator: ExampleActuator;
+
+  beforeEach(() => {
+    clock = new FakeClock(Date.parse('2026-11-28T10:00:00Z'));
+    cloud = new ExampleCloud(clock);
+    actuator = new ExampleActuator({ cloud, clock });
+  });
+
+  it('launches on the first fallback when the primary is refused, in the same create, and records it', async () => {
+    cloud.setCapacity('example.large', 'example-zone-a', false);
+    const m = machine(withFallbacks);
+    const ctx = conformanceContext();
+    await actuator.create(m, ctx);
+    expect(cloud.launches()).to.equal(2);
+    const [instance, ...more] = cloud.liveInstancesNamed(m.metadata.name!);
+    expect(more).to.deep.equal([]);
+    expect(instance).to.include({ instanceType: 'example.large', zone: 'example-zone-b' });
+    expect(entryOf(m)).to.deep.equal({
+      index: 1,
+      instanceType: 'example.large',
+      zone: 'example-zone-b',
+      market: 'on-demand',
+    });
+    const event = (ctx.events as RecordingEventRecorder).events.find((e) => e.reason === CapacityFallbackReason);
+    expect(event?.message)
+      .to.contain('refused: primary example.large in example-zone-a')
+      .and.contain('launched on fallbacks[0] example.large in example-zone-b');
+    // Later reconciles read the entry the Machine runs on: labels and providerID say zone b.
+    expect(await actuator.exists(m, ctx)).to.equal(true);
+    await actuator.update(m, ctx);
+    expect(m.spec?.providerID).to.contain('example-zone-b');
+  });
+
+  it('fails the create only when every entry is refused, listing each refusal in order', async () => {
+    cloud.setCapacity('example.large', 'example-zone-a', false);
+    cloud.setCapacity('example.large', 'example-zone-b', false);
+    cloud.setCapacity('example.small', 'example-zone-a', false);
+    const err = await rejection(actuator.create(machine(withFallbacks), conformanceContext()));
+    expect(err).to.be.instanceOf(CapacityEntriesRefusedError).and.instanceOf(InsufficientCapacityError);
+    const message = (err as Error).message;
+    expect(message).to.contain('no capacity for any of the 3 entries');
+    const order = [
+      'primary example.large in example-zone-a',
+      'fallbacks[0] example.large',
+      'fallbacks[1] example.small',
+    ];
+    const at = order.map((o) => message.indexOf(o));
+    expect(at.every((i) => i >= 0)).to.equal(true);
+    expect([...at].sort((a, b) => a - b)).to.deep.equal(at);
+  });
+
+  it('replays a launch whose reply was lost before trying any other entry: one instance, even if capacity comes back', async () => {
+    cloud.setCapacity('example.large', 'example-zone-a', false);
+    cloud.loseNextReply(); // the primary is refused first: the lost reply is the fallback's
+    const m = machine(withFallbacks);
+    const first = await rejection(actuator.create(m, conformanceContext()));
+    expect(first).to.be.instanceOf(Error).and.not.instanceOf(InsufficientCapacityError);
+    expect(entryOf(m)).to.include({ index: 1 });
+    cloud.setCapacity('example.large', 'example-zone-a', true);
+    clock.step(DEFAULT_CAPACITY_COOL_DOWN_MS); // the primary is no longer remembered as refused either
+    await actuator.create(m, conformanceContext());
+    const live = cloud.liveInstancesNamed(m.metadata.name!);
+    expect(live).to.have.length(1);
+    expect(live[0]).to.include({ zone: 'example-zone-b' });
+    expect(entryOf(m)).to.deep.equal({
+      index: 1,
+      instanceType: 'example.large',
+      zone: 'example-zone-b',
+      market: 'on-demand',
+    });
+  });
+
+  it('tries an entry refused recently last for the next Machines, until the cool-down ends', async () => {
+    cloud.setCapacity('example.large', 'example-zone-a', false);
+    await actuator.create(machine(withFallbacks), conformanceContext());
+    expect(cloud.launches()).to.equal(2);
+    for (let i = 0; i < 5; i++) await actuator.create(machine(withFallbacks), conformanceContext());
+    expect(cloud.launches(), 'one launch per Machine: the refused primary is not asked again').to.equal(7);
+    clock.step(DEFAULT_CAPACITY_COOL_DOWN_MS);
+    await actuator.create(machine(withFallbacks), conformanceContext());
+    expect(cloud.launches(), 'probed again after the cool-down').to.equal(9);
+  });
+
+  it('counts refusals and fallbacks by instance type, zone and market', async () => {
+    cloud.setCapacity('example.large', 'example-zone-a', false);
+    const registry = new Registry();
+    const ctx = { ...conformanceContext(), metrics: new MachineMetrics(registry) };
+    await actuator.create(machine(withFallbacks), ctx);
+    const text = await registry.metrics();
+    expect(text).to.contain(
+      'mapi_machine_capacity_refusals_total{instance_type="example.large",zone="example-zone-a",market="on-demand"} 1',
+    );
+    expect(text).to.contain(
+      'mapi_machine_capacity_fallbacks_total{instance_type="example.large",zone="example-zone-b",market="on-demand"} 1',
+    );
+  });
+
+  it('changes nothing for a Machine without fallbacks: one launch, no entry on record', async () => {
+    cloud.setCapacity('example.large', 'example-zone-a', false);
+    const m = machine({ instanceType: 'example.large', zone: 'example-zone-a' });
+    const err = await rejection(actuator.create(m, conformanceContext()));
+    expect(err).to.be.instanceOf(InsufficientCapacityError).and.not.instanceOf(CapacityEntriesRefusedError);
+    expect(cloud.launches()).to.equal(1);
+    expect(entryOf(m)).to.equal(undefined);
+  });
+
+  it('orders the recorded entry first, then the list with remembered refusals last', () => {
+    const entries = [0, 1, 2, 3].map((i) => ({
+      scope: i,
+      choice: { instanceType: `t${i}`, zone: 'z', market: 'on-demand' as const },
+      region: 'r',
+    }));
+    expect(launchOrder(entries, undefined, (e) => e.scope === 1)).to.deep.equal([0, 2, 3, 1]);
+    expect(launchOrder(entries, 2, (e) => e.scope === 0)).to.deep.equal([2, 1, 3, 0]);
+  });
+});

@@ -1,0 +1,242 @@
+// The work each Machine costs the machine, drain and NodeLink controllers, counted (reconciles, cloud calls,
+// Kubernetes writes), not timed: it must be the same per Machine in a cluster of 20 as in one of 200, and in steady
+// state a resync costs each controller at most one reconcile per Machine and writes nothing.
+import { expect } from 'chai';
+import type { Registry } from 'prom-client';
+import { MachineClusterIDLabel, NodeMachineAnnotation } from '../../../lib/apis/constants.js';
+import type { Machine } from '../../../lib/apis/machine-types.js';
+import type { KubeObject } from '../../../lib/apis/meta.js';
+import type { KubeClient } from '../../../lib/client/kube-client.js';
+import { Machines, Namespaces, Nodes } from '../../../lib/client/resources.js';
+import {
+  addMachineController,
+  MachineControllerName,
+  MachineDrainControllerName,
+} from '../../../lib/machine/controller.js';
+import { addNodeLinkController, NodeLinkControllerName } from '../../../lib/nodelink/controller.js';
+import type { Manager } from '../../../lib/runtime/manager.js';
+import { RealClock } from '../../../lib/base/real-clock.js';
+import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
+import { KubeletSimulator } from '../../../sim/kit/kubelet-simulator.js';
+import { eventually } from '../../../sim/kit/provider-test-bed.js';
+import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
+
+const NS = 'openshift-machine-api';
+const Controllers = [MachineControllerName, MachineDrainControllerName, NodeLinkControllerName] as const;
+type Counts = Record<(typeof Controllers)[number], number>;
+
+/**
+ * Reconciles per Machine in a scale-up. NodeLink's 3 (the Node's registration, its turning Ready, the Machine's
+ * link) is an average: a reconcile handed a copy older than NodeLink's own write looks again, which a few Machines
+ * in a big scale-up see. The machine controller's count follows its requeues while the instance boots, so only
+ * a bound is held here (the same per Machine at every size is asked of the drain controller and NodeLink).
+ */
+const ScaleUpTargets: Counts = {
+  [MachineControllerName]: 8,
+  [MachineDrainControllerName]: 0,
+  [NodeLinkControllerName]: 3.1,
+};
+const SameAtEverySize = [MachineDrainControllerName, NodeLinkControllerName] as const;
+
+const WriteVerbs = new Set(['create', 'update', 'updateStatus', 'patch', 'delete', 'evict']);
+
+/** A client that counts the writes made through it. */
+function countingWrites(client: KubeClient): { client: KubeClient; writes: () => number } {
+  let writes = 0;
+  const counted = new Proxy(client, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        if (WriteVerbs.has(String(prop))) writes++;
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { client: counted, writes: () => writes };
+}
+
+async function reconciles(metrics: Registry): Promise<Counts> {
+  const metric = metrics.getSingleMetric('controller_runtime_reconcile_total');
+  const out: Counts = { [MachineControllerName]: 0, [MachineDrainControllerName]: 0, [NodeLinkControllerName]: 0 };
+  for (const v of (await metric?.get())?.values ?? []) {
+    const c = v.labels.controller as keyof Counts;
+    if (c in out) out[c] += v.value;
+  }
+  return out;
+}
+
+/** Waits until no controller has work queued or running, several polls in a row. */
+async function settled(metrics: Registry): Promise<void> {
+  let quiet = 0;
+  await eventually(
+    'controllers idle',
+    async () => {
+      let busy = 0;
+      for (const name of ['workqueue_depth', 'controller_runtime_active_workers']) {
+        for (const v of (await metrics.getSingleMetric(name)?.get())?.values ?? []) busy += v.value;
+      }
+      quiet = busy === 0 ? quiet + 1 : 0;
+      return quiet >= 6;
+    },
+    { timeoutMs: 60_000, intervalMs: 50 },
+  );
+}
+
+const newMachine = (name: string): Machine => ({
+  apiVersion: 'machine.openshift.io/v1beta1',
+  kind: 'Machine',
+  metadata: { name, namespace: NS, labels: { [MachineClusterIDLabel]: 'test-cluster' } },
+  spec: {
+    metadata: { labels: { 'node-role.kubernetes.io/worker': '' } },
+    providerSpec: { value: { instanceType: 'fake.large' } },
+  },
+});
+
+interface Stack {
+  env: TestEnv;
+  mgr: Manager;
+  actuator: FakeActuator;
+  writes: () => number;
+  /** Resync rounds the Machines' and the Nodes' informers have each handed out so far (the fewer of the two). */
+  resyncs: () => number;
+  stop(): Promise<void>;
+}
+
+async function startStack(syncPeriodMs: number): Promise<Stack> {
+  const env = await startTestEnv();
+  await env.client.create(Namespaces, { metadata: { name: NS } });
+  // As on a cloud, an instance boots for a while before its kubelet registers the Node.
+  const actuator = new FakeActuator({ clock: new RealClock(), bootDelayMs: 300 });
+  const kubelet = new KubeletSimulator({ client: env.client, view: actuator, heartbeatMs: 0 });
+  const { client, writes } = countingWrites(env.newClient());
+  const mgr = env.newManager({ client, syncPeriodMs });
+  addMachineController(mgr, actuator);
+  addNodeLinkController(mgr);
+  // A resync hands every cached object to 'update' as both its old and new state.
+  const rounds = { machines: 0, nodes: 0 };
+  const countResyncs = (kind: keyof typeof rounds) => (obj: KubeObject, old?: KubeObject) => {
+    if (obj === old) rounds[kind]++;
+  };
+  mgr.informer(Machines).on('update', countResyncs('machines'));
+  mgr.informer(Nodes).on('update', countResyncs('nodes'));
+  const stop = new AbortController();
+  const running = mgr.start(stop.signal);
+  await kubelet.start();
+  return {
+    env,
+    mgr,
+    actuator,
+    writes,
+    resyncs: () => {
+      const machines = mgr.informer(Machines).list().length;
+      const nodes = mgr.informer(Nodes).list().length;
+      return Math.min(machines ? rounds.machines / machines : 0, nodes ? rounds.nodes / nodes : 0);
+    },
+    async stop() {
+      await kubelet.stop();
+      stop.abort();
+      await running.catch(() => undefined);
+      await env.stop();
+    },
+  };
+}
+
+/** Creates n Machines at once and waits until each is Running on a Node NodeLink has linked and labelled. */
+async function scaleUp(stack: Stack, n: number): Promise<void> {
+  const { client } = stack.env;
+  const names = Array.from({ length: n }, (_, i) => `worker-${i}`);
+  await Promise.all(names.map((name) => client.create(Machines, newMachine(name))));
+  await eventually(
+    `${n} machines Running with linked, labelled nodes`,
+    async () => {
+      const machines = (await client.list(Machines, { namespace: NS })).items;
+      const nodes = (await client.list(Nodes)).items;
+      const linked = nodes.filter(
+        (node) =>
+          node.metadata.annotations?.[NodeMachineAnnotation] &&
+          node.metadata.labels?.['node-role.kubernetes.io/worker'] === '',
+      );
+      return (
+        machines.length === n &&
+        machines.every((m) => m.status?.phase === 'Running' && m.status.nodeRef?.name) &&
+        linked.length === n
+      );
+    },
+    { timeoutMs: 120_000, intervalMs: 200 },
+  );
+  await settled(stack.mgr.metrics);
+}
+
+const perMachine = (c: Counts, n: number): Counts => ({
+  [MachineControllerName]: c[MachineControllerName] / n,
+  [MachineDrainControllerName]: c[MachineDrainControllerName] / n,
+  [NodeLinkControllerName]: c[NodeLinkControllerName] / n,
+});
+
+describe('reconciles per Machine', function () {
+  this.timeout(240_000);
+
+  describe('through a scale-up', () => {
+    const measured = new Map<number, Counts>();
+    for (const n of [20, 200]) {
+      it(`of ${n} Machines: the drain controller never, NodeLink about 3 times, the machine controller at most 8`, async () => {
+        // No resync during the scale-up: only the events of the Machines' own creation count.
+        const stack = await startStack(3_600_000);
+        try {
+          await scaleUp(stack, n);
+          const per = perMachine(await reconciles(stack.mgr.metrics), n);
+          measured.set(n, per);
+          for (const c of Controllers) expect(per[c], `${c} reconciles per Machine`).to.be.at.most(ScaleUpTargets[c]);
+          expect(per[MachineDrainControllerName]).to.equal(0);
+          expect(stack.actuator.calls.filter((c) => c.method === 'create')).to.have.length(n);
+        } finally {
+          await stack.stop();
+        }
+      });
+    }
+
+    it('costs the drain controller and NodeLink the same per Machine at 200 as at 20, within 10 %', function () {
+      const small = measured.get(20);
+      const large = measured.get(200);
+      if (!small || !large) this.skip();
+      for (const c of SameAtEverySize) {
+        const [a, b] = [small[c], large[c]];
+        if (a === 0 && b === 0) continue;
+        expect(Math.abs(b - a) / Math.max(a, b), `${c}: ${a.toFixed(2)} at 20, ${b.toFixed(2)} at 200`).to.be.at.most(
+          0.1,
+        );
+      }
+    });
+  });
+
+  it('in steady state: per resync at most one reconcile and one existence check per Machine, none in the drain controller, and no writes', async () => {
+    const n = 50;
+    const stack = await startStack(2_000);
+    try {
+      await scaleUp(stack, n);
+      // Past any resync that the scale-up overlapped, then measure whole rounds.
+      const startRound = Math.ceil(stack.resyncs()) + 1;
+      await eventually('a resync after the scale-up', async () => stack.resyncs() >= startRound, 30_000);
+      await settled(stack.mgr.metrics);
+      const before = { reconciles: await reconciles(stack.mgr.metrics), calls: stack.actuator.calls.length };
+      const writesBefore = stack.writes();
+      const from = stack.resyncs();
+      await eventually('two more resyncs', async () => stack.resyncs() >= from + 2, 30_000);
+      await settled(stack.mgr.metrics);
+      const rounds = Math.round(stack.resyncs() - from);
+      const after = await reconciles(stack.mgr.metrics);
+      const per = (c: keyof Counts): number => (after[c] - before.reconciles[c]) / n / rounds;
+      expect(per(MachineDrainControllerName)).to.equal(0);
+      expect(per(NodeLinkControllerName)).to.be.at.most(1);
+      expect(per(MachineControllerName)).to.be.at.most(1);
+      // The machine controller's reconcile of a Machine with an instance: one existence check, then update.
+      const calls = stack.actuator.calls.slice(before.calls);
+      expect(calls.filter((c) => c.method === 'create' || c.method === 'delete')).to.deep.equal([]);
+      expect(calls.filter((c) => c.method === 'exists').length / n / rounds).to.be.at.most(1);
+      expect(stack.writes() - writesBefore, 'Kubernetes writes in steady state').to.equal(0);
+    } finally {
+      await stack.stop();
+    }
+  });
+});
