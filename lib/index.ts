@@ -1,6 +1,5 @@
-// The public API of the library, name by name: what a provider, a binary or a provider team's test uses. Anything
-// not named here is internal and may change in any release; packages/lib/etc/lib.api.md records this surface, and CI
-// fails when it changes without that file. The simulation (sim/) is never part of it.
+// The public API of the library, name by name; anything not named here is internal and may change in any release.
+// packages/lib/etc/lib.api.md records this surface (CI fails when it changes without it); sim/ is never part of it.
 
 // Leaf utilities: clocks, the logger, abort helpers, the token bucket.
 export {
@@ -15,11 +14,11 @@ export {
   type LoggerOptions,
   nullLogger,
   parseVmodule,
-  type VmoduleFilter,
   RealClock,
   type TimerHandle,
   TokenBucket,
 } from './base/index.js';
+export type { VmoduleFilter } from './base/index.js';
 
 // machine.openshift.io/v1beta1 and core types, the constants we must match (finalizer, annotations, labels, phases, conditions), and the typed errors an actuator throws.
 export {
@@ -267,7 +266,6 @@ export {
   ObjectReader,
   type OutboundAgents,
   OutboundHttp,
-  type OutboundConnectOptions,
   type OutboundHttpOptions,
   placementLabels,
   PromiseCache,
@@ -305,14 +303,13 @@ export {
   type SizeLimit,
   USER_DATA_SECRET_KEY,
   checkUserDataSize,
-  type UserDataSource,
   checkUserDataTotal,
   classifyHttpStatus,
-  type HttpStatusClass,
   isNetworkErrorCode,
   type CloudProviderDescriptor,
   type TerminationNoticeDescriptor,
 } from './cloud/index.js';
+export type { HttpStatusClass, OutboundConnectOptions, UserDataSource } from './cloud/index.js';
 
 // NodeLink: Node and Machine linked by providerID and addresses.
 export { addNodeLinkController, type NodeLinkControllerOptions } from './nodelink/index.js';
