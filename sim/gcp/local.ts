@@ -1,24 +1,10 @@
 // GCP in the local environment: the GCE emulator (Compute REST/JSON, persisted world seeded for the samples'
 // project and cluster) and the machine-api-provider-gcp binary pointed at it with --gcp-endpoint.
-import { DEFAULT_CLUSTER_ID, DEFAULT_PROJECT, startGceEmulator } from '../../sim/gcp/index.js';
-import { COMPONENT, buildProgram, prepareGcpProvider } from '../machine-api-provider-gcp.js';
-import { parseArgs, type LocalBinary } from './local-binary.js';
-import type { LocalProvider } from './providers.js';
+import { DEFAULT_CLUSTER_ID, DEFAULT_PROJECT, startGceEmulator } from './index.js';
+import { totalActionCounts, type LocalSimulation } from '../kit/index.js';
 
-/** The binary's own preparation (prepareGcpProvider, as its main() runs it), without runUntilSignal. */
-export const gcpProviderBinary: LocalBinary = {
-  name: COMPONENT,
-  script: 'cmd/machine-api-provider-gcp.ts',
-  async prepare(args, opts) {
-    const { manager, close } = await prepareGcpProvider(parseArgs(buildProgram(opts.env), args), opts);
-    return { manager, close: () => void close() };
-  },
-};
-
-export const gcpLocalProvider: LocalProvider = {
-  name: 'gcp',
+export const gcpLocalSimulation: LocalSimulation = {
   samplesDir: 'gcp',
-  binary: gcpProviderBinary,
   cloudArgs: (cloud) => [`--gcp-endpoint=${cloud.endpoint}`],
   infrastructure: (cloud) => ({
     clusterName: DEFAULT_CLUSTER_ID,
@@ -47,8 +33,7 @@ export const gcpLocalProvider: LocalProvider = {
       extraEndpoints: { project: DEFAULT_PROJECT },
       instanceView: () => emu.instanceView(),
       adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
-      actionCounts: () =>
-        Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
+      actionCounts: () => totalActionCounts(emu.knobs.allCounts()),
       metadataEnv: async (providerID) => {
         const { name, where } = gceInstanceOf(providerID);
         return name && emu.instance(name, where)

@@ -1,24 +1,10 @@
 // IBM Cloud in the local environment: the VPC emulator (REST/JSON, with IAM, Resource Manager and Global
 // Tagging on the same port; persisted world) and the machine-api-provider-ibmcloud binary pointed at it.
-import { startIbmVpcEmulator } from '../../sim/ibmcloud/index.js';
-import { COMPONENT, buildProgram, prepareIbmCloudProvider } from '../machine-api-provider-ibmcloud.js';
-import { parseArgs, type LocalBinary } from './local-binary.js';
-import type { LocalProvider } from './providers.js';
+import { startIbmVpcEmulator } from './index.js';
+import { totalActionCounts, type LocalSimulation } from '../kit/index.js';
 
-/** The binary's own preparation (prepareIbmCloudProvider, as its main() runs it), without runUntilSignal. */
-export const ibmCloudProviderBinary: LocalBinary = {
-  name: COMPONENT,
-  script: 'cmd/machine-api-provider-ibmcloud.ts',
-  async prepare(args, opts) {
-    const { manager, close } = await prepareIbmCloudProvider(parseArgs(buildProgram(opts.env), args), opts);
-    return { manager, close: () => void close() };
-  },
-};
-
-export const ibmCloudLocalProvider: LocalProvider = {
-  name: 'ibmcloud',
+export const ibmCloudLocalSimulation: LocalSimulation = {
   samplesDir: 'ibmcloud',
-  binary: ibmCloudProviderBinary,
   infrastructure: (cloud) => ({
     clusterName: 'local',
     platformStatus: {
@@ -52,8 +38,7 @@ export const ibmCloudLocalProvider: LocalProvider = {
       extraEndpoints: { iamEndpoint: emu.iamEndpoint },
       instanceView: () => emu.instanceView(),
       adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
-      actionCounts: () =>
-        Object.fromEntries(Object.entries(emu.knobs.allCounts()).map(([action, c]) => [action, c.total])),
+      actionCounts: () => totalActionCounts(emu.knobs.allCounts()),
       stop: () => emu.stop(),
     };
   },
