@@ -6,23 +6,16 @@ import { MachineSets, type Machine, type MachineSet } from '../../lib/index.js';
 import { eventually } from '../../sim/kit/index.js';
 import { BENCH_NAMESPACE } from './environment.js';
 import { cost, round, snapshot } from './measure.js';
-import type { BenchProvider, ProviderName } from './providers.js';
+import type { BenchProvider } from './providers.js';
 import type { BenchContext, ScenarioResult } from './scenarios.js';
 import { machineSet, machinesOf, scale } from './workload.js';
 
 const INSTANCE_TYPE_LABEL = 'machine.openshift.io/instance-type';
 
-/** Per cloud: the providerSpec field of the instance type, and the fallback type (it has capacity). */
-const STOCK_OUT: Record<ProviderName, { typeField: string; fallback: string }> = {
-  aws: { typeField: 'instanceType', fallback: 'm6a.xlarge' },
-  gcp: { typeField: 'machineType', fallback: 'e2-standard-4' },
-  ibmcloud: { typeField: 'profile', fallback: 'bx2-2x8' },
-};
-
 /** Gives a MachineSet of the bench's one fallback entry (another instance type, which has capacity). */
 export function withCapacityFallback(set: MachineSet, p: BenchProvider): { primary: string } {
   const value = set.spec!.template!.spec!.providerSpec!.value as Record<string, unknown>;
-  const { typeField, fallback } = STOCK_OUT[p.name];
+  const { typeField, fallback } = p.stockOutFallback;
   value.fallbacks = [{ [typeField]: fallback }];
   return { primary: String(value[typeField]) };
 }
@@ -49,7 +42,7 @@ export async function stockOut(ctx: BenchContext, n: number, baselineSeconds: nu
     const c = cost(before, after);
     const launches = p.createActions.reduce((a, k) => a + (c.ec2ByAction[k] ?? 0), 0);
     const onFallback = last.filter(
-      (m) => m.metadata.labels?.[INSTANCE_TYPE_LABEL] === STOCK_OUT[p.name].fallback,
+      (m) => m.metadata.labels?.[INSTANCE_TYPE_LABEL] === p.stockOutFallback.fallback,
     ).length;
     ctx.log(
       `stock-out ${n}: ${c.seconds.toFixed(1)} s (${baselineSeconds.toFixed(1)} s without), ${launches} launches`,

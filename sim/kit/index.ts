@@ -14,3 +14,5 @@ export * from './capacity-scenario.js';
 export { echoContext } from './echo-context.js';
 export * from './capacity-fallback-scenario.js';
 export * from './local-cloud.js';
+export * from './bench-cloud.js';
+export * from './planted-secrets.js';

@@ -1,24 +1,8 @@
-// A load balancer per cloud for the chaos MachineSet that registers with one, created in the emulator's world
-// as an installer would have, and read back as the instances registered behind it: an AWS network load
-// balancer with an instance and an ip target group (the provider registers with both), a GCE target pool.
-// IBM Cloud's provider registers with no load balancer, so that cloud has none.
-import type { Ec2Emulator } from '../../sim/aws/index.js';
-import type { GceEmulator } from '../../sim/gcp/index.js';
-
-/** One target group (AWS) or target pool (GCE) and what is registered in it. */
-export interface LoadBalancerMembership {
-  group: string;
-  /** Each registration as the id of the live instance behind it, or as the bare target when no live instance is. */
-  members: string[];
-}
-
-export interface BenchLoadBalancer {
-  /** Merged into the providerSpec of the MachineSet whose Machines register with it. */
-  providerSpecFields: Record<string, unknown>;
-  memberships(): LoadBalancerMembership[];
-}
-
-export const CHAOS_LB_NAME = 'chaos-nlb';
+// The chaos run's AWS load balancer, created in the EC2 emulator's world as an installer would have: a network
+// load balancer with an instance and an ip target group (the provider registers with both), read back as the
+// instances registered behind it.
+import { CHAOS_LB_NAME, type BenchLoadBalancer } from '../kit/bench-cloud.js';
+import type { Ec2Emulator } from './ec2-emulator.js';
 
 export function addAwsLoadBalancer(emu: Ec2Emulator): BenchLoadBalancer {
   const w = emu.world;
@@ -70,25 +54,5 @@ export function addAwsLoadBalancer(emu: Ec2Emulator): BenchLoadBalancer {
           members: t.targets.map((x) => (t.targetType === 'ip' ? (byIp.get(x.id) ?? x.id) : x.id)),
         }));
     },
-  };
-}
-
-export function addGcpTargetPool(emu: GceEmulator, project: string, region: string): BenchLoadBalancer {
-  const name = 'chaos-pool';
-  emu.world.targetPools.push({
-    project,
-    region,
-    name,
-    id: '7400000000000000001',
-    creationTimestamp: new Date().toISOString(),
-    instances: [],
-  });
-  return {
-    providerSpecFields: { targetPools: [name] },
-    memberships: () =>
-      emu.world.targetPools
-        .filter((t) => t.name === name && t.project === project && t.region === region)
-        // Instances are named after their Machine; the self-link ends with the name.
-        .map((t) => ({ group: name, members: t.instances.map((link) => link.split('/').pop() ?? link) })),
   };
 }
