@@ -5,12 +5,12 @@
 import { awsLocalSimulation } from '../../sim/aws/local.js';
 import { gcpLocalSimulation } from '../../sim/gcp/local.js';
 import { ibmCloudLocalSimulation } from '../../sim/ibmcloud/local.js';
-import type { LocalSimulation } from '../../sim/kit/index.js';
+import type { LocalSimulation } from '../../sim/kit/local-cloud.js';
 import { cloudProvider, cloudProviders } from '../internal/index.js';
 import type { LocalBinary } from './local-binary.js';
 import { providerBinaries } from './provider-binaries.js';
 
-export type { EmulatorSettings, LocalCloud } from '../../sim/kit/index.js';
+export type { EmulatorSettings, LocalCloud } from '../../sim/kit/local-cloud.js';
 
 export interface LocalProvider extends LocalSimulation {
   /** The descriptor's name, as --provider takes it. */

@@ -7,9 +7,10 @@ import { MACHINE_UID_TAG } from '../../providers/aws/index.js';
 import { awsBenchSimulation } from '../../sim/aws/bench.js';
 import { gcpBenchSimulation } from '../../sim/gcp/bench.js';
 import { ibmCloudBenchSimulation } from '../../sim/ibmcloud/bench.js';
-import { SECRET_VALUES, type BenchSimulation } from '../../sim/kit/index.js';
+import type { BenchSimulation } from '../../sim/kit/bench-cloud.js';
+import { SECRET_VALUES } from '../../sim/kit/planted-secrets.js';
 
-export type { BenchCloud, BenchCloudOptions, Bucket, LiveInstance } from '../../sim/kit/index.js';
+export type { BenchCloud, BenchCloudOptions, Bucket, LiveInstance } from '../../sim/kit/bench-cloud.js';
 
 /** Each cloud's bench simulation, keyed by its descriptor's name. */
 const simulations = {

@@ -18,7 +18,7 @@ import { isUpToDate, stampOf } from '../../lib/machineset/rollout.js';
 import { readRolloutSettings } from '../../lib/machineset/rollout-settings.js';
 import { BENCH_NAMESPACE, SECRET_VALUES, type BenchEnvironment } from '../bench/environment.js';
 import type { PauseEpisode } from './controller-host.js';
-import type { BenchLoadBalancer, LoadBalancerMembership } from '../../sim/kit/index.js';
+import type { BenchLoadBalancer, LoadBalancerMembership } from '../../sim/kit/bench-cloud.js';
 import { liveInstances, MACHINE_UID_TAG_KEY, machineUidOf } from '../bench/workload.js';
 
 export interface Violation {

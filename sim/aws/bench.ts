@@ -1,7 +1,8 @@
 // AWS as the benchmark and the chaos runs drive it: the EC2 emulator signed for with the planted access key, the
 // worker providerSpec the installer writes, EC2's request buckets and its capacity answer.
 import { DEFAULT_EC2_RATE_LIMITS } from '../../providers/aws/index.js';
-import { benchAccessKey, SECRET_VALUES, userDataSecret, type BenchSimulation } from '../kit/index.js';
+import type { BenchSimulation } from '../kit/bench-cloud.js';
+import { benchAccessKey, SECRET_VALUES, userDataSecret } from '../kit/planted-secrets.js';
 import { addAwsLoadBalancer } from './chaos-load-balancer.js';
 import { startEc2Emulator } from './ec2-emulator.js';
 

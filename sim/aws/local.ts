@@ -1,7 +1,7 @@
 // AWS in the local environment: the EC2 emulator (Query/XML protocol, persisted world) and the
 // machine-api-provider-aws binary pointed at it with --aws-endpoint.
 import { startEc2Emulator } from './index.js';
-import { totalActionCounts, type LocalSimulation } from '../kit/index.js';
+import { totalActionCounts, type LocalSimulation } from '../kit/local-cloud.js';
 
 export const awsLocalSimulation: LocalSimulation = {
   samplesDir: 'aws',

@@ -3,7 +3,8 @@
 // providerSpec, Compute Engine-shaped request buckets and its stock-out answer.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { DEFAULT_GCE_RATE_LIMITS } from '../../providers/gcp/index.js';
-import { userDataSecret, viewInstances, type BenchSimulation } from '../kit/index.js';
+import { viewInstances, type BenchSimulation } from '../kit/bench-cloud.js';
+import { userDataSecret } from '../kit/planted-secrets.js';
 import { addGcpTargetPool } from './chaos-target-pool.js';
 import { DEFAULT_PROJECT, startGceEmulator, type ServiceAccountKeyInput } from './index.js';
 

@@ -1,7 +1,7 @@
 // GCP in the local environment: the GCE emulator (Compute REST/JSON, persisted world seeded for the samples'
 // project and cluster) and the machine-api-provider-gcp binary pointed at it with --gcp-endpoint.
 import { DEFAULT_CLUSTER_ID, DEFAULT_PROJECT, startGceEmulator } from './index.js';
-import { totalActionCounts, type LocalSimulation } from '../kit/index.js';
+import { totalActionCounts, type LocalSimulation } from '../kit/local-cloud.js';
 
 export const gcpLocalSimulation: LocalSimulation = {
   samplesDir: 'gcp',

@@ -1,7 +1,8 @@
 // IBM Cloud as the benchmark and the chaos runs drive it: the VPC emulator whose IAM accepts the planted API key,
 // the worker providerSpec, EC2-shaped request buckets answered with 429, and its quota answer.
 import { DEFAULT_IBM_RATE_LIMITS } from '../../providers/ibmcloud/index.js';
-import { SECRET_VALUES, userDataSecret, type BenchSimulation } from '../kit/index.js';
+import type { BenchSimulation } from '../kit/bench-cloud.js';
+import { SECRET_VALUES, userDataSecret } from '../kit/planted-secrets.js';
 import { startIbmVpcEmulator } from './index.js';
 
 const IBM_CLUSTER = 'bench';

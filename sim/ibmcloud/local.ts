@@ -1,7 +1,7 @@
 // IBM Cloud in the local environment: the VPC emulator (REST/JSON, with IAM, Resource Manager and Global
 // Tagging on the same port; persisted world) and the machine-api-provider-ibmcloud binary pointed at it.
 import { startIbmVpcEmulator } from './index.js';
-import { totalActionCounts, type LocalSimulation } from '../kit/index.js';
+import { totalActionCounts, type LocalSimulation } from '../kit/local-cloud.js';
 
 export const ibmCloudLocalSimulation: LocalSimulation = {
   samplesDir: 'ibmcloud',

@@ -1,7 +1,8 @@
 // A cloud as the benchmark and the chaos runs drive it, beside its emulator (sim/<cloud>/bench.ts implements
 // BenchSimulation): how to start the emulator, the Secrets and worker providerSpec the MachineSets use, which
 // emulator actions count as "create" and "describe", the throttled scenario's request buckets, and the faults the
-// chaos run injects. hack/bench pairs each with the provider binary its registry descriptor names.
+// chaos run injects. hack/bench pairs each with the provider binary its registry descriptor names. Not exported
+// by the kit's index: these shapes are the benchmark's, not part of the published kit.
 import type { CloudRateLimits, Secret } from '../../lib/index.js';
 import type { EmulatorKnobs } from './cloud-emulator/index.js';
 import type { InstanceView } from './instance-view.js';

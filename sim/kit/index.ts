@@ -13,6 +13,3 @@ export * from './refused-credentials-scenario.js';
 export * from './capacity-scenario.js';
 export { echoContext } from './echo-context.js';
 export * from './capacity-fallback-scenario.js';
-export * from './local-cloud.js';
-export * from './bench-cloud.js';
-export * from './planted-secrets.js';

@@ -1,6 +1,7 @@
 // A cloud as `machine-api-local` (npm start) runs it: how to start its emulator persisting into a directory, what
 // the started emulator offers the environment, and how its provider binary and Infrastructure point at it. Each
-// sim/<cloud>/local.ts implements LocalSimulation; cmd/local pairs it with the cloud's provider binary.
+// sim/<cloud>/local.ts implements LocalSimulation; cmd/local pairs it with the cloud's provider binary. Not
+// exported by the kit's index: these shapes are npm start's, not part of the published kit.
 import type { Logger } from '../../lib/index.js';
 import type { AdminRoute } from './cloud-emulator/index.js';
 import type { InstanceView } from './instance-view.js';

@@ -12,7 +12,7 @@ import { startEc2Emulator } from '../../sim/aws/index.js';
 import { startGceEmulator } from '../../sim/gcp/index.js';
 import { addAwsLoadBalancer } from '../../sim/aws/chaos-load-balancer.js';
 import { addGcpTargetPool } from '../../sim/gcp/chaos-target-pool.js';
-import { CHAOS_LB_NAME } from '../../sim/kit/index.js';
+import { CHAOS_LB_NAME } from '../../sim/kit/bench-cloud.js';
 import { ec2Client, elbv2Client, workerLaunch } from '../sim/aws/ec2-test-env.js';
 import {
   clientsFor,
