@@ -325,6 +325,28 @@ describe('machine.openshift.io CRDs (manifests/crds)', () => {
         expect(structuralProblems(crd.spec.versions[0]!.schema.openAPIV3Schema, '', true)).to.deep.equal([]);
       });
 
+      it("declares only openshift/api's spec fields: settings beyond the reference live in annotations or providerSpec.value", () => {
+        // The machine-api-operator installs openshift/api's CRDs and prunes every other spec field, so a setting
+        // added here would work locally and vanish under the operator.
+        const openshiftApiSpecFields: Record<string, string[]> = {
+          Machine: ['authoritativeAPI', 'lifecycleHooks', 'metadata', 'providerID', 'providerSpec', 'taints'],
+          MachineSet: ['authoritativeAPI', 'deletePolicy', 'minReadySeconds', 'replicas', 'selector', 'template'],
+          MachineHealthCheck: [
+            'maxUnhealthy',
+            'nodeStartupTimeout',
+            'remediationTemplate',
+            'selector',
+            'unhealthyConditions',
+          ],
+        };
+        const spec = at(crd.spec.versions[0]!.schema.openAPIV3Schema, 'spec');
+        expect(Object.keys(spec.properties ?? {}).sort()).to.deep.equal(openshiftApiSpecFields[crd.spec.names.kind]);
+        if (crd.spec.names.kind === 'MachineSet')
+          expect(Object.keys(at(spec, 'template.spec').properties ?? {}).sort()).to.deep.equal(
+            openshiftApiSpecFields.Machine,
+          );
+      });
+
       it('has the status subresource', () => {
         expect(crd.spec.versions[0]!.subresources?.status).to.deep.equal({});
       });
