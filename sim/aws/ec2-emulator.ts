@@ -15,7 +15,6 @@ import {
   type OutOfBandLifecycle,
   type StateSnapshotFile,
   capacityAdminRoutes,
-  type AdminRoute,
   type CapacityMarket,
 } from '../kit/index.js';
 import { AccessKeyStore, EMULATOR_ACCESS_KEY, type AccessKey } from './access-keys.js';
@@ -69,8 +68,6 @@ export interface Ec2Emulator
    * spot reason.
    */
   spotInterrupt(id: string): void;
-  /** POST /capacity and /interrupt for the admin endpoint (startAdminServer serves them; capacity-admin-routes.ts). */
-  readonly capacityAdminRoutes: readonly AdminRoute[];
   /**
    * Makes RunInstances of this type fail with InsufficientInstanceCapacity in the zone ("*" = every zone), or
    * with false gives the capacity back. A zone's setting wins over every zone's; p5.48xlarge starts exhausted.
@@ -185,12 +182,6 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
         else st.stop(inst, reason);
       }),
     spotInterrupt: (id) => outOfBand(() => st.announceSpotInterruption(requireInstance(id))),
-    capacityAdminRoutes: capacityAdminRoutes({
-      typeField: 'instanceType',
-      markets: ['on-demand', 'spot'],
-      setCapacity: (type, zone, market, available) => st.capacity.set(type, zone, available, market),
-      interrupt: (id) => outOfBand(() => st.announceSpotInterruption(requireInstance(id))),
-    }),
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
@@ -209,10 +200,18 @@ export async function startEc2Emulator(opts: Ec2EmulatorOptions = {}): Promise<E
     sessions: () => st.sessions.all().map((c) => ({ ...c })),
     addAccessKey: (k) => accessKeys.addKey(k),
     revokeAccessKey: (id) => accessKeys.revokeKey(id),
-    adminRoutes: credentialsAdminRoutes(accessKeys, {
-      add: '{"accessKeyId", "secretAccessKey"}',
-      revoke: '{"accessKeyId"}',
-    }),
+    adminRoutes: [
+      ...credentialsAdminRoutes(accessKeys, {
+        add: '{"accessKeyId", "secretAccessKey"}',
+        revoke: '{"accessKeyId"}',
+      }),
+      ...capacityAdminRoutes({
+        typeField: 'instanceType',
+        markets: ['on-demand', 'spot'],
+        setCapacity: (type, zone, market, available) => st.capacity.set(type, zone, available, market),
+        interrupt: (id) => outOfBand(() => st.announceSpotInterruption(requireInstance(id))),
+      }),
+    ],
     advance: () => st.advance(),
     stop: async () => {
       await metadata.closeAll();

@@ -21,7 +21,7 @@ export const awsLocalSimulation: LocalSimulation = {
       endpoint: emu.endpoint,
       region: emu.region,
       instanceView: () => emu.instanceView(),
-      adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
+      adminRoutes: emu.adminRoutes,
       actionCounts: () => totalActionCounts(emu.knobs.allCounts()),
       metadataEnv: async (providerID) => {
         const id = providerID.split('/').at(-1) ?? '';

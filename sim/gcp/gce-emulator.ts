@@ -18,7 +18,6 @@ import {
   type LatencySpec,
   type OutOfBandLifecycle,
   capacityAdminRoutes,
-  type AdminRoute,
   type CapacityMarket,
 } from '../kit/index.js';
 import { defaultWorld, DEFAULT_PROJECT } from './default-world.js';
@@ -102,8 +101,6 @@ export interface GceEmulator
    * stopped (or deleted, for Spot with instanceTerminationAction DELETE).
    */
   preempt(name: string, where?: InstanceLocation): void;
-  /** POST /capacity and /interrupt for the admin endpoint (startAdminServer serves them; capacity-admin-routes.ts). */
-  readonly capacityAdminRoutes: readonly AdminRoute[];
   /**
    * Makes inserts of this machine type fail in their operation with ZONE_RESOURCE_POOL_EXHAUSTED ("*" = every
    * zone), or with false gives the capacity back. A zone's setting wins over every zone's; a3-highgpu-8g
@@ -228,10 +225,18 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     tokens,
     addServiceAccountKey: (k) => keys.addKey(k),
     deleteServiceAccountKey: (id) => keys.deleteKey(id),
-    adminRoutes: credentialsAdminRoutes(keys, {
-      add: 'a service-account key file, or {"client_email", "private_key_id", "public_key"}',
-      revoke: '{"private_key_id"}',
-    }),
+    adminRoutes: [
+      ...credentialsAdminRoutes(keys, {
+        add: 'a service-account key file, or {"client_email", "private_key_id", "public_key"}',
+        revoke: '{"private_key_id"}',
+      }),
+      ...capacityAdminRoutes({
+        typeField: 'instanceType',
+        markets: ['on-demand', 'spot'],
+        setCapacity: (type, zone, market, available) => st.capacity.setStockout(type, zone, !available, market),
+        interrupt: (name) => outOfBand(() => st.announcePreemption(require(name))),
+      }),
+    ],
     instances: () => st.world.instances.map((i) => structuredClone(i.resource)),
     instance: (name, where) => {
       const i = find(name, where);
@@ -242,12 +247,6 @@ export async function startGceEmulator(opts: GceEmulatorOptions = {}): Promise<G
     stopOutOfBand: (name, where) => outOfBand(() => st.stopInstance(require(name, where))),
     startOutOfBand: (name, where) => outOfBand(() => st.startInstance(require(name, where))),
     preempt: (name, where) => outOfBand(() => st.announcePreemption(require(name, where))),
-    capacityAdminRoutes: capacityAdminRoutes({
-      typeField: 'instanceType',
-      markets: ['on-demand', 'spot'],
-      setCapacity: (type, zone, market, available) => st.capacity.setStockout(type, zone, !available, market),
-      interrupt: (name) => outOfBand(() => st.announcePreemption(require(name))),
-    }),
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },

@@ -32,7 +32,7 @@ export const gcpLocalSimulation: LocalSimulation = {
       region: 'us-central1',
       extraEndpoints: { project: DEFAULT_PROJECT },
       instanceView: () => emu.instanceView(),
-      adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
+      adminRoutes: emu.adminRoutes,
       actionCounts: () => totalActionCounts(emu.knobs.allCounts()),
       metadataEnv: async (providerID) => {
         const { name, where } = gceInstanceOf(providerID);

@@ -17,7 +17,6 @@ import {
   runEmulatedCall,
   withUnexpectedFailureReply,
   capacityAdminRoutes,
-  type AdminRoute,
   type CloudEmulatorHandle,
   type CloudEmulatorOptions,
   type OutOfBandLifecycle,
@@ -79,8 +78,6 @@ export interface IbmVpcEmulator
    * true gives the capacity back. A zone's setting wins over every zone's.
    */
   setCapacity(profile: string, zone: string, available: boolean): void;
-  /** POST /capacity for the admin endpoint (VPC has no spot market, so no /interrupt; capacity-admin-routes.ts). */
-  readonly capacityAdminRoutes: readonly AdminRoute[];
   /** Invalidates every token issued so far: the next calls get 401 until the client fetches a new token. */
   revokeTokens(): void;
   /** The IAM token service accepts this API key from now on. */
@@ -310,7 +307,14 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
     },
     addApiKey: (k) => tokens.addApiKey(k),
     deleteApiKey: (k) => tokens.deleteApiKey(k),
-    adminRoutes: credentialsAdminRoutes(tokens, { add: '{"apikey"}', revoke: '{"apikey"}' }),
+    adminRoutes: [
+      ...credentialsAdminRoutes(tokens, { add: '{"apikey"}', revoke: '{"apikey"}' }),
+      ...capacityAdminRoutes({
+        typeField: 'profile',
+        markets: [],
+        setCapacity: (profile, zone, _market, available) => st.capacity.set(profile, zone, available),
+      }),
+    ],
     setTimings: (t) => {
       st.timings = { ...st.timings, ...t };
     },
@@ -320,11 +324,6 @@ export async function startIbmVpcEmulator(opts: IbmVpcEmulatorOptions = {}): Pro
       st.instanceQuota = limit;
     },
     setCapacity: (profile, zone, available) => st.capacity.set(profile, zone, available),
-    capacityAdminRoutes: capacityAdminRoutes({
-      typeField: 'profile',
-      markets: [],
-      setCapacity: (profile, zone, _market, available) => st.capacity.set(profile, zone, available),
-    }),
     advance: () => st.advance(),
     stop: emulatorStopper({ server, state: st, snapshot: file }),
   };

@@ -37,7 +37,7 @@ export const ibmCloudLocalSimulation: LocalSimulation = {
       region: emu.region,
       extraEndpoints: { iamEndpoint: emu.iamEndpoint },
       instanceView: () => emu.instanceView(),
-      adminRoutes: [...emu.adminRoutes, ...emu.capacityAdminRoutes],
+      adminRoutes: emu.adminRoutes,
       actionCounts: () => totalActionCounts(emu.knobs.allCounts()),
       stop: () => emu.stop(),
     };

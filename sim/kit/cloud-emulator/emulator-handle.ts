@@ -54,7 +54,8 @@ export interface CloudEmulatorHandle<World, Instance, Timings> {
   advance(): void;
   /**
    * What this emulator lets its admin endpoint change at run time (startAdminServer serves them): at least
-   * GET, POST and DELETE /credentials, the keys it accepts.
+   * GET, POST and DELETE /credentials, the keys it accepts, and where the cloud models capacity, POST /capacity
+   * (and /interrupt where it reclaims spot instances).
    */
   readonly adminRoutes: readonly AdminRoute[];
   /** Stops the server and the lifecycle timers, and saves the world when it persists. Idempotent. */
