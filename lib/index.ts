@@ -308,6 +308,7 @@ export {
   isNetworkErrorCode,
   type CloudProviderDescriptor,
   type TerminationNoticeDescriptor,
+  withRuleFindings,
 } from './cloud/index.js';
 export type { HttpStatusClass, OutboundConnectOptions, UserDataSource } from './cloud/index.js';
 

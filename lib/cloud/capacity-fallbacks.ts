@@ -39,6 +39,14 @@ export interface CheckedSpec<S> {
   unknownFields: string[];
 }
 
+/** A spec as read, with the issues and warnings its validation rules found added to the reader's own. */
+export function withRuleFindings<R extends { errors: FieldIssue[]; warnings: string[] }>(
+  read: R,
+  rules: { errors: readonly FieldIssue[]; warnings: readonly string[] },
+): R {
+  return { ...read, errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings] };
+}
+
 /**
  * A providerSpec value and its fallback entries read and validated, with `check` reading one whole spec at a
  * path: the primary's spec, warnings and unknown fields, the entries merged over it, and every issue of both.

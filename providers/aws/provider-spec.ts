@@ -6,6 +6,7 @@ import {
   FALLBACKS_FIELD,
   compactSpec,
   checkWithFallbacks,
+  withRuleFindings,
   groupVersionKindWarning,
   throwOnFieldIssues,
   readCommonProviderStatus,
@@ -289,12 +290,7 @@ export function checkProviderConfig(
   const check = (v: unknown, path: string) => {
     const { config, errors, warnings, unknownFields } = readProviderConfig(v, { ...opts, path });
     const rules = validateProviderConfig(config, { controlPlane: opts.controlPlane ?? false, path });
-    return {
-      spec: config,
-      errors: [...errors, ...rules.errors],
-      warnings: [...warnings, ...rules.warnings],
-      unknownFields,
-    };
+    return withRuleFindings({ spec: config, errors, warnings, unknownFields }, rules);
   };
   const { spec, ...checked } = checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, AWS_FALLBACKS);
   return { config: spec, ...checked };

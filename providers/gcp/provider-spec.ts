@@ -12,6 +12,7 @@ import {
   readCommonProviderStatus,
   FALLBACKS_FIELD,
   checkWithFallbacks,
+  withRuleFindings,
   type CapacityEntryRecord,
   type FieldIssue,
   type ObjectReader,
@@ -336,8 +337,7 @@ export function checkProviderSpec(
 ): DecodedProviderSpec & { errors: FieldIssue[] } {
   const check = (v: unknown, path: string) => {
     const read = readProviderSpec(v, { ...opts, path });
-    const rules = validateProviderSpec(read.spec, path);
-    return { ...read, errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings] };
+    return withRuleFindings(read, validateProviderSpec(read.spec, path));
   };
   return checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, GCP_FALLBACKS);
 }

@@ -5,6 +5,7 @@ import {
   FALLBACKS_FIELD,
   compactSpec,
   checkWithFallbacks,
+  withRuleFindings,
   readCommonProviderStatus,
   groupVersionKindWarning,
   SpecReader,
@@ -215,8 +216,7 @@ export function checkProviderSpec(
 ): DecodedProviderSpec & { errors: FieldIssue[] } {
   const check = (v: unknown, path: string) => {
     const read = readProviderSpec(v, { ...opts, path });
-    const rules = validateProviderSpec(read.spec, path);
-    return { ...read, errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings] };
+    return withRuleFindings(read, validateProviderSpec(read.spec, path));
   };
   return checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, IBM_FALLBACKS);
 }
