@@ -217,6 +217,12 @@ export default tseslint.config(
     },
   },
   {
+    // The public surface is a list of names, one per line as Prettier writes it: its length is the API's size,
+    // which the API report tracks, not a file doing several jobs.
+    files: ['lib/index.ts'],
+    rules: { 'max-lines': 'off' },
+  },
+  {
     files: ['test/**/*.ts', 'examples/*/test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unused-expressions': 'off',
