@@ -131,7 +131,18 @@ function providerRules(cloud) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.local/**', '.tmp/**', 'eslint.config.js'] },
+  {
+    // Build output (the binaries' dist/, the package's dist/, the generated API docs) is not source.
+    ignores: [
+      '**/dist/**',
+      'docs/api/**',
+      'packages/lib/temp/**',
+      'node_modules/**',
+      '.local/**',
+      '.tmp/**',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
