@@ -3,6 +3,7 @@
 import { DEFAULT_EC2_RATE_LIMITS } from '../../providers/aws/index.js';
 import type { BenchSimulation } from '../kit/bench-cloud.js';
 import { benchAccessKey, SECRET_VALUES, userDataSecret } from '../kit/planted-secrets.js';
+import { launchAdoptedAws } from './bench-adopted.js';
 import { addAwsLoadBalancer } from './chaos-load-balancer.js';
 import { startEc2Emulator } from './ec2-emulator.js';
 
@@ -46,6 +47,7 @@ export const awsBenchSimulation: BenchSimulation = {
         revoked ? emu.revokeAccessKey(SECRET_VALUES.accessKeyId) : emu.addAccessKey(benchAccessKey),
       setTypeCapacity: (type, available) => emu.setInsufficientCapacity(type, '*', !available, '*'),
       addLoadBalancer: () => addAwsLoadBalancer(emu),
+      launchAdopted: (machines, spec) => launchAdoptedAws(emu.endpoint, emu.region, o.clusterId, machines, spec),
       stop: () => emu.stop(),
     };
   },

@@ -62,7 +62,7 @@ describe('bench environment: control-plane kill', function () {
     expect(acknowledged.filter((a) => !names.has(a))).to.deep.equal([]);
     // The in-process server counts the requests it served (the bench Secrets first); the rest were the binary's.
     const servedInProcess =
-      (env.requestCounts().get(`${DRIVER_USER_AGENT}|create secrets`) ?? 0) - benchSecrets().length;
+      ((await env.requestCounts()).get(`${DRIVER_USER_AGENT}|create secrets`) ?? 0) - benchSecrets().length;
     expect(acknowledged.length, 'writes the killed binary acknowledged').to.be.greaterThan(servedInProcess);
     await env.client.create(Secrets, secret('after-restart'));
   });
