@@ -91,7 +91,7 @@ export function evaluateTargets(
   o: {
     largest: number;
     limits: TargetLimits;
-    cloud?: { metricPrefix: string; cloudLabel: string };
+    cloud?: { metricPrefix: string; cloudLabel: string; binary?: { name: string } };
     /** The whole run's wall time, when known. */
     totalSeconds?: number;
   },
@@ -153,11 +153,57 @@ export function evaluateTargets(
       o.limits.rssMb,
     ),
     target(`peak V8 heap used / heap limit at ${L} machines (highest: ${heap?.name ?? '-'})`, heap?.share, 0.7),
+    ...steadyAdoptedTargets(
+      scenarios.find((s) => s.name.startsWith('steady-adopted-')),
+      k,
+      label,
+      o.cloud?.binary?.name,
+    ),
     target(
       'whole run (minutes, 2 cores)',
       o.totalSeconds === undefined ? undefined : Math.round((o.totalSeconds / 60) * 10) / 10,
       o.limits.runMinutes,
     ),
+  ];
+}
+
+/** steady-adopted-N's limits: about one paged listing per resync, nothing reconciled twice, nothing written. */
+export const SteadyAdoptedLimits = {
+  cloudCallsPerMachinePerResync: 0.005,
+  reconcilesPerMachinePerResync: 1,
+  kubeWritesPerResync: 0,
+  heapShare: 0.7,
+  providerRssMb: 350,
+};
+
+function steadyAdoptedTargets(
+  s: ScenarioResult | undefined,
+  k: string,
+  label: string,
+  providerBinary: string | undefined,
+): Target[] {
+  const n = s ? metric(s, 'machines') : undefined;
+  const at = `steady-adopted${n === undefined ? '' : `-${n}`}`;
+  const reconciles = Object.entries(record(s, 'reconcilesPerMachinePerResync') ?? {}).sort((a, b) => b[1] - a[1])[0];
+  const heap = s ? heapShare([s]) : undefined;
+  const rss = record(s, 'peakRssMb');
+  const providerRss = rss && (providerBinary ? rss[providerBinary] : controllerPeak(rss));
+  const L = SteadyAdoptedLimits;
+  return [
+    target(
+      `${at}: ${label} calls per machine per resync`,
+      metric(s, `${k}CallsPerMachinePerResync`),
+      L.cloudCallsPerMachinePerResync,
+    ),
+    target(
+      `${at}: reconciles per machine per resync (highest: ${reconciles?.[0] ?? '-'})`,
+      // No controller reconciled at all during the resyncs: 0, when the scenario ran.
+      s ? (reconciles?.[1] ?? 0) : undefined,
+      L.reconcilesPerMachinePerResync,
+    ),
+    target(`${at}: Kubernetes writes per resync`, metric(s, 'kubeWritesPerResync'), L.kubeWritesPerResync),
+    target(`${at}: peak V8 heap used / heap limit (highest: ${heap?.name ?? '-'})`, heap?.share, L.heapShare),
+    target(`${at}: provider peak RSS (MB)`, providerRss, L.providerRssMb),
   ];
 }
 
