@@ -251,6 +251,8 @@ export function controllerProcesses(o: {
   namespace: string;
   logDir: string;
   extraArgs?: string[];
+  /** Flags for the provider binary alone (e.g. --enable-pprof with its own --pprof-bind-address). */
+  providerArgs?: string[];
   compiledDir?: string;
 }): ControllerProcess[] {
   const common = [
@@ -265,7 +267,7 @@ export function controllerProcesses(o: {
     new ControllerProcess({
       name: binary.name,
       script: binary.script,
-      args: [...common, ...o.cloudArgs],
+      args: [...common, ...o.cloudArgs, ...(o.providerArgs ?? [])],
       logFile: join(o.logDir, `${binary.name}.log`),
       compiledDir: o.compiledDir,
       nodeFlags: deploymentNodeFlags(provider.name, binary.script),

@@ -43,7 +43,7 @@ async function withControllers<T>(
   plan: Plan,
   logDir: string,
   compiledDir: string | undefined,
-  extraArgs: string[],
+  extraArgs: { all: string[]; provider: string[] },
   traceWrites: boolean,
   fn: (ctx: BenchContext, startedAt: number) => Promise<T>,
 ): Promise<T> {
@@ -53,7 +53,8 @@ async function withControllers<T>(
     cloudArgs: env.provider.cloudArgs(env.emulator),
     namespace: BENCH_NAMESPACE,
     logDir,
-    extraArgs: [`--sync-period=${plan.syncPeriodMs}ms`, ...extraArgs],
+    extraArgs: [`--sync-period=${plan.syncPeriodMs}ms`, ...extraArgs.all],
+    providerArgs: extraArgs.provider,
     compiledDir,
   });
   const startedAt = performance.now();
@@ -115,6 +116,12 @@ async function main(): Promise<void> {
       (v: string, acc: string[]) => [...acc, v],
       [] as string[],
     )
+    .option(
+      '--provider-arg <flag>',
+      'a flag for the provider binary alone, repeatable (e.g. --provider-arg=--enable-pprof)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .parse();
   const o = program.opts<{
     quick?: boolean;
@@ -129,6 +136,7 @@ async function main(): Promise<void> {
     tsx?: boolean;
     traceWrites?: boolean;
     controllerArg: string[];
+    providerArg: string[];
   }>();
   const plan: Plan = planFor(o.quick === true, o.provider);
   if (o.sizes) {
@@ -166,7 +174,15 @@ async function main(): Promise<void> {
     });
     try {
       const controllersFor = <T>(fn: (ctx: BenchContext, startedAt: number) => Promise<T>) =>
-        withControllers(env, plan, stateDir, compiledDir, o.controllerArg, o.traceWrites === true, fn);
+        withControllers(
+          env,
+          plan,
+          stateDir,
+          compiledDir,
+          { all: o.controllerArg, provider: o.providerArg },
+          o.traceWrites === true,
+          fn,
+        );
       if (plan.sizes.length > 0 || o.stockOut || o.throttled)
         await controllersFor(async (ctx) => {
           let baseline: number | undefined;

@@ -5,6 +5,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { DEFAULT_GCE_RATE_LIMITS } from '../../providers/gcp/index.js';
 import { viewInstances, type BenchSimulation } from '../kit/bench-cloud.js';
 import { userDataSecret } from '../kit/planted-secrets.js';
+import { launchAdoptedGcp } from './bench-adopted.js';
 import { addGcpTargetPool } from './chaos-target-pool.js';
 import { DEFAULT_PROJECT, startGceEmulator, type ServiceAccountKeyInput } from './index.js';
 
@@ -73,6 +74,7 @@ export const gcpBenchSimulation: BenchSimulation = {
           : emu.addServiceAccountKey(benchServiceAccountKey()),
       setTypeCapacity: (type, available) => emu.setStockout(type, '*', !available, '*'),
       addLoadBalancer: () => addGcpTargetPool(emu, DEFAULT_PROJECT, GCP_REGION),
+      launchAdopted: (machines, spec) => launchAdoptedGcp(emu.apiRoot, o.clusterId, machines, spec),
       stop: () => emu.stop(),
     };
   },
