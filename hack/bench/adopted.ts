@@ -117,25 +117,52 @@ async function waitForNodes(client: KubeClient, byProviderID: Set<string>, log: 
   }
 }
 
-/** Makes the set `name` of n adopted Machines; resolves once every Machine is Running and linked to its Node. */
-export async function seedAdopted(env: BenchEnvironment, name: string, n: number, log: (l: string) => void) {
+/** n Machines over k MachineSets, as evenly as they go (the first sets take the remainder). */
+export function shares(n: number, k: number): number[] {
+  return Array.from({ length: k }, (_, i) => Math.floor(n / k) + (i < n % k ? 1 : 0));
+}
+
+/** One set of the seeding: the MachineSet (its status written), its Machines created and their instances running. */
+async function seedSet(env: BenchEnvironment, name: string, n: number, spec: Record<string, unknown>) {
   const { client, provider } = env;
   const launch = env.emulator.launchAdopted?.bind(env.emulator);
   if (!launch) throw new Error(`steady-adopted: the ${provider.name} bench part cannot launch adopted instances`);
-  const started = performance.now();
-  const set = await client.create(MachineSets, machineSet(name, n, provider));
+  const set = await client.create(MachineSets, machineSet(name, n, provider, spec));
   await client.patch(
     MachineSets,
     { namespace: BENCH_NAMESPACE, name },
     { type: 'merge', body: { status: adoptedSetStatus(set, n, Date.now()) } },
     { subresource: 'status' },
   );
-  const indexes = Array.from({ length: n }, (_, i) => i);
-  const machines = await mapConcurrently(indexes, SEED_CONCURRENCY, (i) =>
-    client.create(Machines, adoptedMachine(set, i)),
+  const machines = await mapConcurrently(
+    Array.from({ length: n }, (_, i) => i),
+    SEED_CONCURRENCY,
+    (i) => client.create(Machines, adoptedMachine(set, i)),
   );
-  log(`seeding: ${n} Machines created, launching their instances`);
-  const instances = await launch(machines, provider.providerSpec());
+  return launch(machines, spec);
+}
+
+/**
+ * Makes n adopted Machines in MachineSets named after `name`, one per zone the cloud's bench part lists (a zone's
+ * subnet may not hold them all); resolves once every Machine is Running and linked to its Node.
+ */
+export async function seedAdopted(env: BenchEnvironment, name: string, n: number, log: (l: string) => void) {
+  const { client, provider } = env;
+  const started = performance.now();
+  const specs = provider.zonalProviderSpecs?.() ?? [provider.providerSpec()];
+  const sizes = shares(n, specs.length);
+  const sets = specs.map((_, z) => (specs.length === 1 ? name : `${name}-${z}`));
+  // The sets side by side: each waits out its instances' boot.
+  const instances = (
+    await Promise.all(
+      specs.map((spec, z) => {
+        const size = sizes[z] ?? 0;
+        if (size === 0) return [];
+        log(`seeding: ${sets[z]}: ${size} Machines, launching their instances`);
+        return seedSet(env, sets[z] ?? name, size, spec);
+      }),
+    )
+  ).flat();
   log(`seeding: ${n} instances running, waiting for their Nodes`);
   await mapConcurrently(instances, SEED_CONCURRENCY, (inst) =>
     client.patch(
@@ -164,5 +191,5 @@ export async function seedAdopted(env: BenchEnvironment, name: string, n: number
     );
   });
   log(`seeding: ${n} adopted Machines in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { set: name, seedSeconds: (performance.now() - started) / 1000 };
+  return { sets: sets.filter((_, z) => (sizes[z] ?? 0) > 0), seedSeconds: (performance.now() - started) / 1000 };
 }

@@ -216,13 +216,13 @@ async function main(): Promise<void> {
       // Deployment rolled out onto an existing cluster would.
       if (plan.adoptedN > 0) {
         const n = plan.adoptedN;
-        const { set } = await seedAdopted(env, `adopted-${n}`, n, log);
+        const { sets } = await seedAdopted(env, `adopted-${n}`, n, log);
         const cp = env.controlPlaneProcess;
         if (cp) startHeapWindow([cp]);
         const start = await snapshot(env, cp ? [cp] : []);
         scenarios.push(
           await controllersFor((ctx, startedAt) =>
-            steadyAdopted(ctx, { set, n, periods: plan.steadyPeriods, startedAt, start }),
+            steadyAdopted(ctx, { sets, n, periods: plan.steadyPeriods, startedAt, start }),
           ),
         );
       }

@@ -32,9 +32,9 @@ async function machineReconciles(ctx: BenchContext): Promise<number> {
  */
 export async function steadyAdopted(
   ctx: BenchContext,
-  o: { set: string; n: number; periods: number; startedAt: number; start: Snapshot },
+  o: { sets: string[]; n: number; periods: number; startedAt: number; start: Snapshot },
 ): Promise<ScenarioResult> {
-  const { set, n, periods, startedAt, start } = o;
+  const { sets, n, periods, startedAt, start } = o;
   const name = `steady-adopted-${n}`;
   const p = ctx.env.provider;
   const first = ctx.progress(`${name} first sync`, n, 'reconciled');
@@ -67,13 +67,16 @@ export async function steadyAdopted(
     progress.end();
   }
   const c = cost(before, await snapshot(ctx.env, ctx.controllers));
-  const running = (await machinesOf(ctx.env.client, set)).filter((m) => m.status?.phase === 'Running').length;
+  let running = 0;
+  for (const set of sets)
+    running += (await machinesOf(ctx.env.client, set)).filter((m) => m.status?.phase === 'Running').length;
   ctx.log(`${name}: first sync ${firstSyncSeconds.toFixed(1)} s, ${c.kubeWrites} writes over ${periods} resyncs`);
   return {
     name,
     provider: p.name,
     metrics: {
       machines: n,
+      machineSets: sets.length,
       resyncPeriods: periods,
       syncPeriodSeconds: ctx.syncPeriodMs / 1000,
       stillRunning: running,

@@ -66,7 +66,13 @@ export const awsBenchSimulation: BenchSimulation = {
     userDataSecret(namespace),
   ],
   // The providerSpec the installer writes for a worker: subnet and security group by tag filter.
-  providerSpec: () => ({
+  providerSpec: () => workerSpec('us-east-1a'),
+  // One MachineSet per zone, as the installer makes them: a zone's /20 private subnet holds 4,091 instances.
+  zonalProviderSpecs: () => ['us-east-1a', 'us-east-1b', 'us-east-1c'].map(workerSpec),
+};
+
+function workerSpec(zone: string): Record<string, unknown> {
+  return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'AWSMachineProviderConfig',
     ami: { id: 'ami-0a1b2c3d4e5f00001' },
@@ -76,10 +82,10 @@ export const awsBenchSimulation: BenchSimulation = {
     deviceIndex: 0,
     iamInstanceProfile: { id: `${AWS_CLUSTER}-worker-profile` },
     metadataServiceOptions: {},
-    placement: { availabilityZone: 'us-east-1a', region: 'us-east-1' },
+    placement: { availabilityZone: zone, region: 'us-east-1' },
     securityGroups: [{ filters: [{ name: 'tag:Name', values: [`${AWS_CLUSTER}-node`] }] }],
-    subnet: { filters: [{ name: 'tag:Name', values: [`${AWS_CLUSTER}-subnet-private-us-east-1a`] }] },
+    subnet: { filters: [{ name: 'tag:Name', values: [`${AWS_CLUSTER}-subnet-private-${zone}`] }] },
     tags: [{ name: `kubernetes.io/cluster/${AWS_CLUSTER}`, value: 'owned' }],
     userDataSecret: { name: 'worker-user-data' },
-  }),
-};
+  };
+}

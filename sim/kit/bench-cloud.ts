@@ -114,6 +114,11 @@ export interface BenchSimulation {
   cloudArgs(cloud: BenchCloud): string[];
   secrets(namespace: string): Secret[];
   providerSpec(): Record<string, unknown>;
+  /**
+   * The worker providerSpec of each zone the installer makes a MachineSet for, when a cluster of thousands needs
+   * more than one zone's subnet (steady-adopted); unset: providerSpec() alone.
+   */
+  zonalProviderSpecs?(): Array<Record<string, unknown>>;
 }
 
 const gone = new Set(['terminated', 'terminating']);
