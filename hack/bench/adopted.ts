@@ -125,8 +125,6 @@ export function shares(n: number, k: number): number[] {
 /** One set of the seeding: the MachineSet (its status written), its Machines created and their instances running. */
 async function seedSet(env: BenchEnvironment, name: string, n: number, spec: Record<string, unknown>) {
   const { client, provider } = env;
-  const launch = env.emulator.launchAdopted?.bind(env.emulator);
-  if (!launch) throw new Error(`steady-adopted: the ${provider.name} bench part cannot launch adopted instances`);
   const set = await client.create(MachineSets, machineSet(name, n, provider, spec));
   await client.patch(
     MachineSets,
@@ -139,7 +137,7 @@ async function seedSet(env: BenchEnvironment, name: string, n: number, spec: Rec
     SEED_CONCURRENCY,
     (i) => client.create(Machines, adoptedMachine(set, i)),
   );
-  return launch(machines, spec);
+  return env.emulator.launchAdopted(machines, spec);
 }
 
 /**

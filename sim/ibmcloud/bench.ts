@@ -3,6 +3,7 @@
 import { DEFAULT_IBM_RATE_LIMITS } from '../../providers/ibmcloud/index.js';
 import type { BenchSimulation } from '../kit/bench-cloud.js';
 import { SECRET_VALUES, userDataSecret } from '../kit/planted-secrets.js';
+import { launchAdoptedIbm } from './bench-adopted.js';
 import { startIbmVpcEmulator } from './index.js';
 
 const IBM_CLUSTER = 'bench';
@@ -54,6 +55,19 @@ export const ibmCloudBenchSimulation: BenchSimulation = {
       setTypeCapacity: (type, available) => emu.setCapacity(type, '*', available),
       // The IBM Cloud provider spec has no load-balancer field; the provider registers with none.
       addLoadBalancer: () => undefined,
+      launchAdopted: (machines, spec) =>
+        launchAdoptedIbm(
+          {
+            vpc: emu.endpoint,
+            iam: emu.iamEndpoint,
+            resourceManager: emu.resourceManagerEndpoint,
+            globalTagging: emu.globalTaggingEndpoint,
+          },
+          SECRET_VALUES.secretAccessKey,
+          o.clusterId,
+          machines,
+          spec,
+        ),
       stop: () => emu.stop(),
     };
   },

@@ -76,7 +76,7 @@ export interface BenchCloud {
    * Launches one running instance per Machine (created already, with its uid), tagged and named as the
    * provider's launch would, in bulk and without the provider's client-side limits; resolves once all run.
    */
-  launchAdopted?(machines: Machine[], providerSpec: Record<string, unknown>): Promise<AdoptedInstance[]>;
+  launchAdopted(machines: Machine[], providerSpec: Record<string, unknown>): Promise<AdoptedInstance[]>;
   /** Creates the chaos load balancer in the world; undefined when the cloud's provider registers with none. */
   addLoadBalancer(): BenchLoadBalancer | undefined;
   stop(): Promise<void>;
