@@ -150,17 +150,25 @@ export async function seedAdopted(env: BenchEnvironment, name: string, n: number
   const specs = provider.zonalProviderSpecs?.() ?? [provider.providerSpec()];
   const sizes = shares(n, specs.length);
   const sets = specs.map((_, z) => (specs.length === 1 ? name : `${name}-${z}`));
-  // The sets side by side: each waits out its instances' boot.
-  const instances = (
-    await Promise.all(
-      specs.map((spec, z) => {
-        const size = sizes[z] ?? 0;
-        if (size === 0) return [];
-        log(`seeding: ${sets[z]}: ${size} Machines, launching their instances`);
-        return seedSet(env, sets[z] ?? name, size, spec);
-      }),
-    )
-  ).flat();
+  // The kubelets rest while thousands of instances appear one by one (each change would have them look at every
+  // instance again), and register every Node in one pass once all run, as kubelets of booted machines would.
+  await env.kubelet.stop();
+  let instances: AdoptedInstance[];
+  try {
+    // The sets side by side: each waits out its instances' boot.
+    instances = (
+      await Promise.all(
+        specs.map((spec, z) => {
+          const size = sizes[z] ?? 0;
+          if (size === 0) return [];
+          log(`seeding: ${sets[z]}: ${size} Machines, launching their instances`);
+          return seedSet(env, sets[z] ?? name, size, spec);
+        }),
+      )
+    ).flat();
+  } finally {
+    await env.kubelet.start();
+  }
   log(`seeding: ${n} instances running, waiting for their Nodes`);
   await mapConcurrently(instances, SEED_CONCURRENCY, (inst) =>
     client.patch(
