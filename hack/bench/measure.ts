@@ -14,6 +14,8 @@ export interface Snapshot {
   kubeByAgent: Record<string, number>;
   /** controller_runtime_reconcile_total per controller name, summed over the processes. */
   reconciles: Record<string, number>;
+  /** The same per "controller|result" (success, requeue, requeue_after, error): what made a reconcile come again. */
+  reconcileResults?: Record<string, number>;
   /**
    * CPU seconds used so far per process (its process_cpu_seconds_total): each controller, the control plane
    * (`control-plane`, machine-api-envtest's own /metrics), and the bench process as `emulator+kubelet` (the cloud
@@ -34,6 +36,7 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
     if (agent !== DRIVER_USER_AGENT && agent !== KUBELET_USER_AGENT) kubeByAgent[key] = n;
   }
   const reconciles: Record<string, number> = {};
+  const reconcileResults: Record<string, number> = {};
   const own = process.cpuUsage();
   const cpuSeconds: Record<string, number> = { [SIMULATION_CPU]: (own.user + own.system) / 1e6 };
   for (const c of controllers) {
@@ -53,8 +56,13 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
     for (const name of names)
       reconciles[name] =
         (reconciles[name] ?? 0) + sumMetric(text, 'controller_runtime_reconcile_total', { controller: name });
+    for (const m of text.matchAll(/^controller_runtime_reconcile_total\{([^}]*)\}\s+(\S+)/gm)) {
+      const label = (k: string) => new RegExp(`${k}="([^"]*)"`).exec(m[1] ?? '')?.[1] ?? '';
+      const key = `${label('controller')}|${label('result')}`;
+      reconcileResults[key] = (reconcileResults[key] ?? 0) + Number(m[2]);
+    }
   }
-  return { at: performance.now(), ec2, kubeByAgent, reconciles, cpuSeconds };
+  return { at: performance.now(), ec2, kubeByAgent, reconciles, reconcileResults, cpuSeconds };
 }
 
 function diffRecord(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
@@ -77,6 +85,8 @@ export interface Cost {
   kubeByAgentRequest: Record<string, number>;
   kubeWrites: number;
   reconciles: Record<string, number>;
+  /** Reconciles per "controller|result" over the phase. */
+  reconcileResults: Record<string, number>;
   /** CPU seconds per process over the phase (see Snapshot.cpuSeconds). */
   cpuSeconds: Record<string, number>;
 }
@@ -104,6 +114,7 @@ export function cost(before: Snapshot, after: Snapshot): Cost {
     kubeByAgentRequest,
     kubeWrites: Object.entries(kubeByVerb).reduce((a, [v, n]) => a + (WRITE_VERBS.has(v) ? n : 0), 0),
     reconciles: diffRecord(before.reconciles, after.reconciles),
+    reconcileResults: diffRecord(before.reconcileResults ?? {}, after.reconcileResults ?? {}),
     cpuSeconds: Object.fromEntries(
       Object.entries(diffRecord(before.cpuSeconds, after.cpuSeconds)).map(([k, v]) => [k, round(v, 2)]),
     ),

@@ -93,6 +93,8 @@ export async function steadyAdopted(
       kubeWritesByClient: writesByClient(c),
       kubeRequestsPerMachinePerResync: round(Object.values(c.kubeByVerb).reduce((a, b) => a + b, 0) / n / periods, 4),
       reconcilesPerMachinePerResync: perMachineResync(c.reconciles, n, periods, 3),
+      // What brought a reconcile back beyond the resync (a requeue or an error shows here).
+      reconcilesByResult: c.reconcileResults,
       cpuSeconds: c.cpuSeconds,
       cpuMsPerMachinePerResync: Object.fromEntries(
         Object.entries(c.cpuSeconds).map(([k, v]) => [k, round((v * 1000) / n / periods, 3)]),
