@@ -158,7 +158,7 @@ export async function seedAdopted(env: BenchEnvironment, name: string, n: number
     // The sets side by side: each waits out its instances' boot.
     instances = (
       await Promise.all(
-        specs.map((spec, z) => {
+        specs.map(async (spec, z): Promise<AdoptedInstance[]> => {
           const size = sizes[z] ?? 0;
           if (size === 0) return [];
           log(`seeding: ${sets[z]}: ${size} Machines, launching their instances`);

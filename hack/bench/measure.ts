@@ -57,8 +57,8 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
       reconciles[name] =
         (reconciles[name] ?? 0) + sumMetric(text, 'controller_runtime_reconcile_total', { controller: name });
     for (const m of text.matchAll(/^controller_runtime_reconcile_total\{([^}]*)\}\s+(\S+)/gm)) {
-      const label = (k: string) => new RegExp(`${k}="([^"]*)"`).exec(m[1] ?? '')?.[1] ?? '';
-      const key = `${label('controller')}|${label('result')}`;
+      const labels = new Map([...(m[1] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((kv) => [kv[1], kv[2]]));
+      const key = `${labels.get('controller') ?? ''}|${labels.get('result') ?? ''}`;
       reconcileResults[key] = (reconcileResults[key] ?? 0) + Number(m[2]);
     }
   }
