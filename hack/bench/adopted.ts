@@ -147,6 +147,7 @@ async function seedSet(env: BenchEnvironment, name: string, n: number, spec: Rec
 export async function seedAdopted(env: BenchEnvironment, name: string, n: number, log: (l: string) => void) {
   const { client, provider } = env;
   const started = performance.now();
+  const at = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
   const specs = provider.zonalProviderSpecs?.() ?? [provider.providerSpec()];
   const sizes = shares(n, specs.length);
   const sets = specs.map((_, z) => (specs.length === 1 ? name : `${name}-${z}`));
@@ -169,7 +170,7 @@ export async function seedAdopted(env: BenchEnvironment, name: string, n: number
   } finally {
     await env.kubelet.start();
   }
-  log(`seeding: ${n} instances running, waiting for their Nodes`);
+  log(`seeding: ${n} instances running and Machines created at ${at()}, recording the instances, then the Nodes`);
   await mapConcurrently(instances, SEED_CONCURRENCY, (inst) =>
     client.patch(
       Machines,
@@ -178,6 +179,7 @@ export async function seedAdopted(env: BenchEnvironment, name: string, n: number
     ),
   );
   const nodes = await waitForNodes(client, new Set(instances.map((i) => i.providerID)), log);
+  log(`seeding: ${n} Nodes Ready at ${at()}, linking them`);
   const now = Date.now();
   await mapConcurrently(instances, SEED_CONCURRENCY, async (inst) => {
     const node = nodes.get(inst.providerID) as Node;
@@ -196,6 +198,6 @@ export async function seedAdopted(env: BenchEnvironment, name: string, n: number
       { subresource: 'status' },
     );
   });
-  log(`seeding: ${n} adopted Machines in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(`seeding: ${n} adopted Machines in ${at()}`);
   return { sets: sets.filter((_, z) => (sizes[z] ?? 0) > 0), seedSeconds: (performance.now() - started) / 1000 };
 }
