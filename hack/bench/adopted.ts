@@ -1,4 +1,4 @@
-// The steady-adopted scenario's world, made before any controller starts: a MachineSet of n Machines whose
+// The world of steady-N (the adopted steady state), made before any controller starts: a MachineSet of n Machines whose
 // instances run and whose Nodes are Ready and linked, as an earlier run of the controllers would have left them
 // (so the binaries start into a cluster that needs nothing). Written in bulk by the driver: the Machines and the
 // MachineSet directly in the control plane, the instances through the cloud's API (the cloud's bench part

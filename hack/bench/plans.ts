@@ -22,7 +22,7 @@ export interface Plan {
   throttledN: number;
   /** The stock-out scenario's size; its scale-up of the same size (in `sizes`) is the no-stock-out time. */
   stockOutN: number;
-  /** steady-adopted-N: N Machines made as adopted before the binaries start (0: not run); steadyPeriods resyncs. */
+  /** steady-N: N Machines made as adopted before the binaries start (0: not run); steadyPeriods resyncs. */
   adoptedN: number;
   bootDelayMs: number;
   latencyMs: number;

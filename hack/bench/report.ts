@@ -154,7 +154,7 @@ export function evaluateTargets(
     ),
     target(`peak V8 heap used / heap limit at ${L} machines (highest: ${heap?.name ?? '-'})`, heap?.share, 0.7),
     ...steadyAdoptedTargets(
-      scenarios.find((s) => s.name.startsWith('steady-adopted-')),
+      scenarios.find((s) => /^steady-\d+$/.test(s.name)),
       k,
       label,
       o.cloud?.binary?.name,
@@ -167,7 +167,7 @@ export function evaluateTargets(
   ];
 }
 
-/** steady-adopted-N's limits: about one paged listing per resync, nothing reconciled twice, nothing written. */
+/** steady-N's limits (the adopted steady state): about one paged listing per resync, nothing reconciled twice, nothing written. */
 export const SteadyAdoptedLimits = {
   cloudCallsPerMachinePerResync: 0.005,
   reconcilesPerMachinePerResync: 1,
@@ -183,7 +183,7 @@ function steadyAdoptedTargets(
   providerBinary: string | undefined,
 ): Target[] {
   const n = s ? metric(s, 'machines') : undefined;
-  const at = `steady-adopted${n === undefined ? '' : `-${n}`}`;
+  const at = `steady-${n ?? 'N'}`;
   const reconciles = Object.entries(record(s, 'reconcilesPerMachinePerResync') ?? {}).sort((a, b) => b[1] - a[1])[0];
   const heap = s ? heapShare([s]) : undefined;
   const rss = record(s, 'peakRssMb');

@@ -142,6 +142,8 @@ async function main(): Promise<void> {
   if (o.sizes) {
     plan.sizes = o.sizes;
     plan.steadyN = Math.max(...o.sizes);
+    // A run of chosen sizes is about them: the 5,000 adopted Machines come only when asked for by --steady-adopted.
+    if (o.steadyAdopted === true) o.steadyAdopted = false;
   }
   if (typeof o.stockOut === 'number') {
     plan.stockOutN = o.stockOut;

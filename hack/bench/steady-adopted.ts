@@ -1,11 +1,11 @@
-// steady-adopted-N: the binaries start, as the Deployment starts them, into a cluster of N Machines that need
+// steady-N (the adopted steady state): the binaries start, as the Deployment starts them, into a cluster of N Machines that need
 // nothing (adopted.ts made them): how long until the machine controller has looked at every Machine once
 // (firstSyncSeconds), and what keeping them costs over the plan's resync periods: cloud calls, reconciles and
 // Kubernetes writes per Machine per resync (writes should be none), CPU per Machine per resync, heap and RSS.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sumMetric } from './controller-process.js';
 import { cost, heapMb, peakRssMb, round, snapshot, type Cost, type Snapshot } from './measure.js';
-import type { BenchContext, ScenarioResult } from './scenarios.js';
+import { waitResyncPeriods, type BenchContext, type ScenarioResult } from './scenarios.js';
 import { machinesOf } from './workload.js';
 
 export const MACHINE_CONTROLLER = 'machine-controller';
@@ -35,7 +35,7 @@ export async function steadyAdopted(
   o: { sets: string[]; n: number; periods: number; startedAt: number; start: Snapshot },
 ): Promise<ScenarioResult> {
   const { sets, n, periods, startedAt, start } = o;
-  const name = `steady-adopted-${n}`;
+  const name = `steady-${n}`;
   const p = ctx.env.provider;
   const first = ctx.progress(`${name} first sync`, n, 'reconciled');
   let firstSyncSeconds: number;
@@ -56,16 +56,7 @@ export async function steadyAdopted(
   await sleep(Math.min(5_000, ctx.syncPeriodMs / 2));
   const firstSync = cost(start, await snapshot(ctx.env, ctx.controllers));
   const before = await snapshot(ctx.env, ctx.controllers);
-  const progress = ctx.progress(name, periods, 'resync periods');
-  try {
-    const end = before.at + periods * ctx.syncPeriodMs;
-    for (let now = performance.now(); now < end; now = performance.now()) {
-      progress.update(Math.floor((now - before.at) / ctx.syncPeriodMs));
-      await sleep(Math.min(1_000, end - now));
-    }
-  } finally {
-    progress.end();
-  }
+  await waitResyncPeriods(ctx, name, periods, before.at);
   const c = cost(before, await snapshot(ctx.env, ctx.controllers));
   let running = 0;
   for (const set of sets)

@@ -1,4 +1,4 @@
-// steady-adopted-N: the world seeded before the binaries start (the shapes the controllers would have left), and
+// steady-N (the adopted steady state): the world seeded before the binaries start (the shapes the controllers would have left), and
 // the targets its figures are held to.
 import { expect } from 'chai';
 import type { MachineSet, Node } from '../../lib/index.js';
@@ -26,7 +26,7 @@ const instance: AdoptedInstance = {
   providerStatus: { instanceId: 'i-0abc', instanceState: 'running' },
 };
 
-describe('steady-adopted seeding', () => {
+describe('steady-N seeding (adopted Machines)', () => {
   it('makes each Machine as the MachineSet controller would: owned by the set, its template, hash and finalizer', () => {
     const set = created();
     const m = adoptedMachine(set, 35);
@@ -97,10 +97,10 @@ describe('the control plane process: requests per client from its /metrics', () 
   });
 });
 
-describe('steady-adopted targets', () => {
+describe('steady-N targets', () => {
   const find = (ts: Target[], prefix: string) => ts.find((t) => t.name.startsWith(prefix));
   const scenario = (over: Record<string, unknown> = {}) => ({
-    name: 'steady-adopted-5000',
+    name: 'steady-5000',
     provider: 'aws',
     metrics: {
       machines: 5000,
@@ -118,13 +118,13 @@ describe('steady-adopted targets', () => {
 
   it('are met by a cluster that costs one listing, one reconcile and no write per resync', () => {
     const t = targets();
-    expect(find(t, 'steady-adopted-5000: EC2 calls')).to.include({ value: 0.001, limit: 0.005, met: true });
-    expect(find(t, 'steady-adopted-5000: reconciles')).to.include({ value: 1, limit: 1, met: true });
-    expect(find(t, 'steady-adopted-5000: reconciles')?.name).to.contain('machine-controller');
-    expect(find(t, 'steady-adopted-5000: Kubernetes writes')).to.include({ value: 0, limit: 0, met: true });
+    expect(find(t, 'steady-5000: EC2 calls')).to.include({ value: 0.001, limit: 0.005, met: true });
+    expect(find(t, 'steady-5000: reconciles')).to.include({ value: 1, limit: 1, met: true });
+    expect(find(t, 'steady-5000: reconciles')?.name).to.contain('machine-controller');
+    expect(find(t, 'steady-5000: Kubernetes writes')).to.include({ value: 0, limit: 0, met: true });
     // The control plane's 80 % is the simulation's, not held to the Deployment's limit.
-    expect(find(t, 'steady-adopted-5000: peak V8 heap')).to.include({ value: 0.667, met: true });
-    expect(find(t, 'steady-adopted-5000: provider peak RSS')).to.include({ value: 300, limit: 350, met: true });
+    expect(find(t, 'steady-5000: peak V8 heap')).to.include({ value: 0.667, met: true });
+    expect(find(t, 'steady-5000: provider peak RSS')).to.include({ value: 300, limit: 350, met: true });
   });
 
   it('are missed by a write, a second reconcile, a call per Machine, a full heap or a large provider', () => {
@@ -136,13 +136,13 @@ describe('steady-adopted targets', () => {
       peakHeapUsedMb: { 'machine-api-provider-aws': 200 },
     });
     for (const prefix of ['EC2 calls', 'reconciles', 'Kubernetes writes', 'peak V8 heap', 'provider peak RSS'])
-      expect(find(t, `steady-adopted-5000: ${prefix}`)?.met, prefix).to.equal(false);
-    expect(find(t, 'steady-adopted-5000: reconciles')?.name).to.contain('nodelink-controller');
+      expect(find(t, `steady-5000: ${prefix}`)?.met, prefix).to.equal(false);
+    expect(find(t, 'steady-5000: reconciles')?.name).to.contain('nodelink-controller');
   });
 
   it('say nothing is met when the scenario did not run', () => {
     const t = evaluateTargets([], { largest: 0, limits: QUICK.limits, cloud: awsBench });
-    const adopted = t.filter((x) => x.name.startsWith('steady-adopted'));
+    const adopted = t.filter((x) => /^steady-(\d+|N):/.test(x.name));
     expect(adopted).to.have.length(5);
     expect(adopted.every((x) => x.value === null && !x.met)).to.equal(true);
     expect(SteadyAdoptedLimits.providerRssMb).to.equal(350);
