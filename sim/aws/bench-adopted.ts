@@ -22,7 +22,7 @@ import {
   providerIdOf,
   type AWSMachineProviderConfig,
 } from '../../providers/aws/index.js';
-import { mapConcurrently, type AdoptedInstance } from '../kit/bench-cloud.js';
+import { ADOPTED_BOOT_TIMEOUT_MS, mapConcurrently, type AdoptedInstance } from '../kit/bench-cloud.js';
 import { benchAccessKey } from '../kit/planted-secrets.js';
 
 const filtersOf = (f: Array<{ name: string; values: string[] }> | undefined): Ec2Filter[] =>
@@ -85,9 +85,11 @@ export async function launchAdoptedAws(
       return id;
     });
     let instances: Instance[] = [];
-    for (;;) {
+    for (const deadline = Date.now() + ADOPTED_BOOT_TIMEOUT_MS; ;) {
       instances = await describeAll(ec2, launched);
       if (instances.length === launched.length && instances.every((i) => i.State?.Name === 'running')) break;
+      if (Date.now() > deadline)
+        throw new Error(`adopted instances not all running after ${ADOPTED_BOOT_TIMEOUT_MS} ms`);
       await new Promise((r) => setTimeout(r, 1_000));
     }
     const domains = await dhcpDomains(ec2, instances[0]?.VpcId);

@@ -12,7 +12,7 @@ import {
   providerIdOf,
   type Instance,
 } from '../../providers/gcp/index.js';
-import { mapConcurrently, type AdoptedInstance } from '../kit/bench-cloud.js';
+import { ADOPTED_BOOT_TIMEOUT_MS, mapConcurrently, type AdoptedInstance } from '../kit/bench-cloud.js';
 
 async function call(url: string, init?: RequestInit): Promise<Record<string, unknown>> {
   const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json' } });
@@ -43,17 +43,20 @@ export async function launchAdoptedGcp(
   const { spec } = decodeProviderSpec(specValue);
   const project = spec.projectID ?? '';
   const zoneUrl = `${apiRoot}projects/${project}/zones/${spec.zone}`;
-  await mapConcurrently(machines, 64, (m) =>
-    call(`${zoneUrl}/instances`, {
+  await mapConcurrently(machines, 64, async (m) => {
+    const op = await call(`${zoneUrl}/instances`, {
       method: 'POST',
       body: JSON.stringify(buildInstance(m, spec, { project, clusterId, userData: '' })),
-    }),
-  );
+    });
+    // A refused insert (quota, stock-out) is an operation that carries the error; its instance never comes.
+    if (op.error) throw new Error(`insert of ${m.metadata.name ?? ''} failed: ${JSON.stringify(op.error)}`);
+  });
   const names = new Set(machines.map((m) => m.metadata.name ?? ''));
   let byName = new Map<string, Instance>();
-  for (;;) {
+  for (const deadline = Date.now() + ADOPTED_BOOT_TIMEOUT_MS; ;) {
     byName = new Map((await listZone(zoneUrl)).filter((i) => names.has(i.name ?? '')).map((i) => [i.name ?? '', i]));
     if (byName.size === names.size && [...byName.values()].every((i) => i.status === 'RUNNING')) break;
+    if (Date.now() > deadline) throw new Error(`${byName.size} of ${names.size} adopted instances in ${spec.zone}`);
     await new Promise((r) => setTimeout(r, 1_000));
   }
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -15,7 +15,7 @@ import {
   providerIdOf,
   type IbmEndpoints,
 } from '../../providers/ibmcloud/index.js';
-import { mapConcurrently, type AdoptedInstance } from '../kit/bench-cloud.js';
+import { ADOPTED_BOOT_TIMEOUT_MS, mapConcurrently, type AdoptedInstance } from '../kit/bench-cloud.js';
 
 /** The seeding's own client limits: far above the provider's, the emulator meters nothing here. */
 const SEEDING_LIMITS = { describe: { qps: 10_000, burst: 10_000 }, mutate: { qps: 10_000, burst: 10_000 } };
@@ -41,10 +41,11 @@ export async function launchAdoptedIbm(
   );
   const wanted = new Set(created.map((i) => i.id));
   let running = new Map<string, (typeof created)[number]>();
-  for (;;) {
+  for (const deadline = Date.now() + ADOPTED_BOOT_TIMEOUT_MS; ;) {
     const listed = await clients.vpc.listInstances({ vpcId: ids.vpcId });
     running = new Map(listed.filter((i) => wanted.has(i.id) && i.status === 'running').map((i) => [i.id, i]));
     if (running.size === wanted.size) break;
+    if (Date.now() > deadline) throw new Error(`${running.size} of ${wanted.size} adopted instances running`);
     await new Promise((r) => setTimeout(r, 1_000));
   }
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

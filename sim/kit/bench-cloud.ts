@@ -134,6 +134,9 @@ export function viewInstances(view: InstanceView): LiveInstance[] {
     });
 }
 
+/** How long a cloud's bench part waits for the adopted instances it launched to run. */
+export const ADOPTED_BOOT_TIMEOUT_MS = 300_000;
+
 /** `fn` over every item, at most `concurrency` at once; the results in the items' order (bulk seeding). */
 export async function mapConcurrently<T, R>(
   items: T[],
