@@ -41,8 +41,8 @@ export class CapacityMemory {
   private readonly refusals = new Map<string, RememberedRefusal>();
   /** Choices the cloud accepted a launch of since their last refusal. */
   private readonly acceptances = new Set<string>();
-  /** Per choice, the probe in flight: resolved once its launch is answered (or gave no answer). */
-  private readonly probes = new Map<string, Promise<void>>();
+  /** Per choice, the probe in flight: resolved once its launch is answered (or gave no answer), and since when. */
+  private readonly probes = new Map<string, { answered: Promise<void>; since: number }>();
 
   constructor(private readonly o: { clock: Clock; coolDownMs?: number; probeWaitMs?: number }) {}
 
@@ -75,13 +75,13 @@ export class CapacityMemory {
    */
   probe(region: string, choice: CapacityChoice): (() => void) | undefined {
     const key = CapacityMemory.key(region, choice);
-    if (this.known(key) || this.probes.has(key)) return undefined;
-    let answered!: () => void;
-    const inFlight = new Promise<void>((resolve) => (answered = resolve));
-    this.probes.set(key, inFlight);
+    if (this.known(key) || this.inFlight(key)) return undefined;
+    let answer!: () => void;
+    const probe = { answered: new Promise<void>((resolve) => (answer = resolve)), since: this.o.clock.now() };
+    this.probes.set(key, probe);
     return () => {
-      if (this.probes.get(key) === inFlight) this.probes.delete(key);
-      answered();
+      if (this.probes.get(key) === probe) this.probes.delete(key);
+      answer();
     };
   }
 
@@ -93,14 +93,24 @@ export class CapacityMemory {
    */
   async turnToLaunch(region: string, choice: CapacityChoice, signal?: AbortSignal): Promise<(() => void) | undefined> {
     const key = CapacityMemory.key(region, choice);
-    const deadline = this.o.clock.now() + (this.o.probeWaitMs ?? DEFAULT_CAPACITY_PROBE_WAIT_MS);
+    const deadline = this.o.clock.now() + this.probeWaitMs;
     for (;;) {
       signal?.throwIfAborted();
-      const inFlight = this.probes.get(key);
+      const inFlight = this.inFlight(key);
       const left = deadline - this.o.clock.now();
       if (!inFlight || this.known(key) || left <= 0) return this.probe(region, choice);
-      await this.untilSettled(inFlight, left, signal);
+      await this.untilSettled(inFlight.answered, left, signal);
     }
+  }
+
+  /** The probe of the choice in flight; one out for longer than the probe wait holds nobody any more. */
+  private inFlight(key: string): { answered: Promise<void> } | undefined {
+    const p = this.probes.get(key);
+    return p && this.o.clock.now() - p.since < this.probeWaitMs ? p : undefined;
+  }
+
+  private get probeWaitMs(): number {
+    return this.o.probeWaitMs ?? DEFAULT_CAPACITY_PROBE_WAIT_MS;
   }
 
   /** Whether the cloud's answer for the choice is known here: accepted since, or refused within the cool-down. */

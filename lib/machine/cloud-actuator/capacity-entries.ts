@@ -134,11 +134,11 @@ export class CapacityFallback {
         at--;
         continue;
       }
-      // On record before the launch is sent: if its outcome is lost, the next attempt replays this entry.
-      status.capacityEntry = { index, ...choice };
-      scope.saveStatus();
       let refusal: InsufficientCapacityError | undefined;
       try {
+        // On record before the launch is sent: if its outcome is lost, the next attempt replays this entry.
+        status.capacityEntry = { index, ...choice };
+        scope.saveStatus();
         await launch(scope);
         this.memory.accepted(region, choice);
       } catch (err) {

@@ -61,14 +61,28 @@ describe('CapacityMemory', () => {
     expect(await memory.turnToLaunch('r', large), 'the cool-down is over: probed again').to.be.a('function');
   });
 
-  it('waits for a probe at most the probe wait, and not on an aborted reconcile', async () => {
+  it('lets a probe out for longer than the probe wait hold nobody: the next launch probes in its place', async () => {
+    const lost = memory.probe('r', large);
+    expect(lost).to.be.a('function');
+    expect(memory.probe('r', large), 'one probe at a time').to.equal(undefined);
+    clock.step(DEFAULT_CAPACITY_PROBE_WAIT_MS);
+    const next = await memory.turnToLaunch('r', large);
+    expect(next, 'claimed at once, without waiting').to.be.a('function');
+    lost!(); // answering late does not end the probe that replaced it
+    expect(memory.probe('r', large)).to.equal(undefined);
+  });
+
+  it('waits for a probe at most the probe wait, then probes in its place; an aborted reconcile waits no more', async () => {
     await memory.turnToLaunch('r', large);
     let late: (() => void) | undefined | 'waiting' = 'waiting';
     void memory.turnToLaunch('r', large).then((t) => (late = t));
     await settle();
-    clock.step(DEFAULT_CAPACITY_PROBE_WAIT_MS);
+    clock.step(DEFAULT_CAPACITY_PROBE_WAIT_MS - 1);
     await settle();
-    expect(late, 'goes out alongside the probe, without one of its own').to.equal(undefined);
+    expect(late).to.equal('waiting');
+    clock.step(1);
+    await settle();
+    expect(late, 'the first probe holds nobody any more').to.be.a('function');
     const aborting = new AbortController();
     const aborted = memory.turnToLaunch('r', large, aborting.signal).then(
       () => 'resolved',
