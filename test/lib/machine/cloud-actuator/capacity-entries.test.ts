@@ -211,6 +211,33 @@ describe('capacity fallback in the cloud actuator template', () => {
       for (const m of ms) expect(held.liveInstancesNamed(m.metadata.name!)).to.have.length(1);
     });
 
+    it('hands the probe on when its reply is lost, and every Machine still ends with one instance', async () => {
+      held.loseNextReply();
+      const ms = Array.from({ length: 5 }, () => machine(withFallbacks));
+      let done = false;
+      const all = Promise.allSettled(ms.map((m) => actuator.create(m, conformanceContext()))).finally(
+        () => (done = true),
+      );
+      while (!done) {
+        await settle();
+        held.answer();
+      }
+      const outcomes = await all;
+      expect(
+        outcomes.filter((o) => o.status === 'rejected'),
+        'only the probe whose reply was lost',
+      ).to.have.length(1);
+      const lost = ms[outcomes.findIndex((o) => o.status === 'rejected')]!;
+      const replay = actuator.create(lost, conformanceContext());
+      await settle();
+      held.answer();
+      await replay;
+      for (const m of ms) {
+        expect(held.liveInstancesNamed(m.metadata.name!)).to.have.length(1);
+        expect(entryOf(m)).to.include({ index: 0 });
+      }
+    });
+
     it("replays a Machine's recorded entry without waiting for another Machine's probe of it", async () => {
       held.setCapacity('example.large', 'example-zone-a', false);
       const replaying = machine(withFallbacks);
