@@ -72,15 +72,22 @@ export function launchOrder<S>(
   remembered: (e: CapacityEntry<S>) => boolean,
 ): number[] {
   const rest = entries.map((_, i) => i).filter((i) => i !== recorded);
-  const fresh = rest.filter((i) => !remembered(entries[i]!));
-  const known = rest.filter((i) => remembered(entries[i]!));
-  return [...(recorded === undefined ? [] : [recorded]), ...fresh, ...known];
+  return [...(recorded === undefined ? [] : [recorded]), ...freshFirst(rest, entries, remembered)];
+}
+
+/** `ids` with the entries not remembered as refused first, then the remembered ones, each in their order. */
+function freshFirst<S>(
+  ids: readonly number[],
+  entries: readonly CapacityEntry<S>[],
+  remembered: (e: CapacityEntry<S>) => boolean,
+): number[] {
+  return [...ids.filter((i) => !remembered(entries[i]!)), ...ids.filter((i) => remembered(entries[i]!))];
 }
 
 /**
  * The entry at `at` of `order` turned out refused while this Machine waited for another's probe of it: when an
- * entry after it is not remembered as refused, the rest of the order is sorted again as launchOrder sorts it
- * (fresh entries first, then remembered refusals, each in their order) and true is returned.
+ * entry after it is not remembered as refused, the rest of the order is sorted again as launchOrder sorts it and
+ * true is returned.
  */
 function laterIfRefused<S>(
   order: number[],
@@ -90,9 +97,7 @@ function laterIfRefused<S>(
 ): boolean {
   const rest = order.slice(at);
   if (!remembered(entries[rest[0]!]!) || rest.slice(1).every((i) => remembered(entries[i]!))) return false;
-  const fresh = rest.filter((i) => !remembered(entries[i]!));
-  const known = rest.filter((i) => remembered(entries[i]!));
-  order.splice(at, rest.length, ...fresh, ...known);
+  order.splice(at, rest.length, ...freshFirst(rest, entries, remembered));
   return true;
 }
 

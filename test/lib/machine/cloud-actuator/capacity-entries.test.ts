@@ -181,6 +181,14 @@ describe('capacity fallback in the cloud actuator template', () => {
       }
     });
 
+    it('walks down refused entries with one refused launch per entry, however many Machines wait', async () => {
+      held.setCapacity('example.large', 'example-zone-a', false);
+      held.setCapacity('example.large', 'example-zone-b', false);
+      const ms = await createTogether(10);
+      expect(held.launches(), 'two refusals, then ten launches on the second fallback').to.equal(12);
+      for (const m of ms) expect(entryOf(m)).to.include({ index: 2, instanceType: 'example.small' });
+    });
+
     it('sends launches of a choice with capacity side by side once the cloud has accepted one', async () => {
       await createTogether(1);
       const ms = Array.from({ length: 10 }, () => machine(withFallbacks));
