@@ -71,6 +71,12 @@ describe('steady-N seeding (adopted Machines)', () => {
     ]);
   });
 
+  it("spreads the Machines over the zones' MachineSets as evenly as they go", () => {
+    expect(shares(5000, 3)).to.deep.equal([1667, 1667, 1666]);
+    expect(shares(2, 3)).to.deep.equal([1, 1, 0]);
+    expect(shares(200, 1)).to.deep.equal([200]);
+  });
+
   it('gives the MachineSet a status with every replica ready and up to date', () => {
     const status = adoptedSetStatus(created(), 5000, 0);
     expect(status).to.deep.include({ replicas: 5000, readyReplicas: 5000, availableReplicas: 5000 });
