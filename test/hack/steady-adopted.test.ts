@@ -1,9 +1,9 @@
-// steady-N (the adopted steady state): the world seeded before the binaries start (the shapes the controllers would have left), and
-// the targets its figures are held to.
+// steady-N (the adopted steady state): the world seeded before the binaries start (the shapes the controllers
+// would have left), and the targets its figures are held to.
 import { expect } from 'chai';
 import type { MachineSet, Node } from '../../lib/index.js';
 import { templateHash } from '../../lib/machineset/template-hash.js';
-import { adoptedMachine, adoptedSetStatus, adoptedSpecPatch, adoptedStatus } from '../../hack/bench/adopted.js';
+import { adoptedMachine, adoptedSetStatus, adoptedSpecPatch, adoptedStatus, shares } from '../../hack/bench/adopted.js';
 import { requestCountsOf } from '../../hack/bench/envtest-requests.js';
 import { QUICK } from '../../hack/bench/plans.js';
 import { CONTROL_PLANE, SIMULATION_CPU } from '../../hack/bench/process-names.js';
