@@ -83,17 +83,29 @@ class MeteredActuator implements Actuator {
 }
 
 /**
- * Reconciles per Machine in a scale-up. NodeLink's 3 (the Node's registration, its turning Ready, the Machine's
- * link) is an average: a reconcile handed a copy older than NodeLink's own write looks again, which a few Machines
- * in a big scale-up see. The machine controller's count follows its requeues while the instance boots, so only
- * a bound is held here (the same per Machine at every size is asked of the drain controller and NodeLink).
+ * Reconciles per Machine in a scale-up, without resyncs (the benchmark's scale-ups, which span several of its
+ * short resync periods, hold each controller to its targets: machine controller 6, NodeLink 3, drain 0).
+ * The machine controller: one pass that adds the finalizer, launches and records the instance (Provisioned),
+ * and one when NodeLink's nodeRef arrives (Running); the echoes of its own writes cost nothing. NodeLink: the
+ * Node's registration (the link) and its turning Ready; a reconcile handed a copy older than its own write waits
+ * for the cache rather than coming back. A little over 2 when a cache lags on a loaded machine.
  */
 const ScaleUpTargets: Counts = {
+  [MachineControllerName]: 3,
+  [MachineDrainControllerName]: 0,
+  [NodeLinkControllerName]: 2.5,
+};
+/**
+ * Against a rate-limited cloud, the benchmark's targets: launches deferred to their turn cost the machine
+ * controller a reconcile each, and a Machine whose follow-up read the cloud refused records its addresses only
+ * on its Running pass, which NodeLink looks at once more.
+ */
+const ThrottledTargets: Counts = {
   [MachineControllerName]: 6,
   [MachineDrainControllerName]: 0,
-  [NodeLinkControllerName]: 3.1,
+  [NodeLinkControllerName]: 3,
 };
-const SameAtEverySize = [MachineDrainControllerName, NodeLinkControllerName] as const;
+const SameAtEverySize = Controllers;
 
 const WriteVerbs = new Set(['create', 'update', 'updateStatus', 'patch', 'delete', 'evict']);
 
@@ -160,10 +172,7 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-async function startStack(
-  syncPeriodMs: number,
-  meter?: (fake: FakeActuator) => Actuator,
-): Promise<Stack> {
+async function startStack(syncPeriodMs: number, meter?: (fake: FakeActuator) => Actuator): Promise<Stack> {
   const env = await startTestEnv();
   await env.client.create(Namespaces, { metadata: { name: NS } });
   // As on a cloud, an instance boots for a while before its kubelet registers the Node.
@@ -240,7 +249,7 @@ describe('reconciles per Machine', function () {
   describe('through a scale-up', () => {
     const measured = new Map<number, Counts>();
     for (const n of [20, 200]) {
-      it(`of ${n} Machines: the drain controller never, NodeLink about 3 times, the machine controller at most 6`, async () => {
+      it(`of ${n} Machines: the drain controller never, NodeLink about twice, the machine controller at most 3 times`, async () => {
         // No resync during the scale-up: only the events of the Machines' own creation count.
         const stack = await startStack(3_600_000);
         try {
@@ -256,7 +265,7 @@ describe('reconciles per Machine', function () {
       });
     }
 
-    it('costs the drain controller and NodeLink the same per Machine at 200 as at 20, within 10 %', function () {
+    it('costs every controller the same per Machine at 200 as at 20, within 10 %', function () {
       const small = measured.get(20);
       const large = measured.get(200);
       if (!small || !large) this.skip();
@@ -270,7 +279,7 @@ describe('reconciles per Machine', function () {
     });
   });
 
-  it('through a scale-up faster than the cloud takes (its API rate-limited): the same counts, launches waiting their turn and no Machine failed', async () => {
+  it('through a scale-up faster than the cloud takes (its API rate-limited): at most the benchmark targets, one launch per Machine, none failed', async () => {
     const n = 40;
     // The provider's limiter allows four times the cloud's rate: the cloud's refusals bring it down to what
     // the cloud admits, and launches past its line are deferred to their turn.
@@ -286,7 +295,7 @@ describe('reconciles per Machine', function () {
     try {
       await scaleUp(stack, n);
       const per = perMachine(await reconciles(stack.mgr.metrics), n);
-      for (const c of Controllers) expect(per[c], `${c} reconciles per Machine`).to.be.at.most(ScaleUpTargets[c]);
+      for (const c of Controllers) expect(per[c], `${c} reconciles per Machine`).to.be.at.most(ThrottledTargets[c]);
       expect(stack.actuator.calls.filter((c) => c.method === 'create')).to.have.length(n);
       expect(metered?.throttledReplies, 'the cloud refused some calls for its rate').to.be.greaterThan(0);
     } finally {
