@@ -73,7 +73,7 @@ describe('machine controller reconcile', () => {
       const patch = env.client.patch.bind(env.client);
       env.client.patch = (async (...args: Parameters<typeof patch>) => {
         const out = await patch(...args);
-        if (args[3]?.subresource === 'status') written.push(structuredClone(out) as Machine);
+        if (args[3]?.subresource === 'status') written.push(structuredClone(out));
         return out;
       }) as typeof patch;
       expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
