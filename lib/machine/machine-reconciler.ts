@@ -154,7 +154,12 @@ export class MachineReconciler implements Reconciler {
     const started = this.d.clock.now();
     const draft = new MachineDraft(clone(cached), this.d.client);
     // The echoes of a deletion's writes are left to bring the Machine back: each step waits on someone else.
-    if (!cached.metadata.deletionTimestamp) draft.beforeWrite = (expected) => this.own.note(key, expected);
+    let noted = false;
+    if (!cached.metadata.deletionTimestamp)
+      draft.beforeWrite = (expected) => {
+        noted = true;
+        this.own.note(key, expected);
+      };
     const notes = this.notes.begin(key, cached.metadata.resourceVersion);
     try {
       const result = await withCloudCallContext(
@@ -184,7 +189,10 @@ export class MachineReconciler implements Reconciler {
     } finally {
       const wrote = draft.base.metadata.resourceVersion !== cached.metadata.resourceVersion;
       if (wrote) this.written.record(key, draft.base.metadata.resourceVersion);
-      this.notes.end(key, wrote ? draft.base.metadata.resourceVersion : undefined, notes);
+      // Only an echo that reaches a reconcile may be answered by this one's notes: the next reconcile at the
+      // version of a noted write (its echo dropped) was brought by something else (a Node gone, a requeue) and
+      // reads afresh.
+      this.notes.end(key, wrote && !noted ? draft.base.metadata.resourceVersion : undefined, notes);
     }
   }
 

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import type { Machine } from '../../../lib/apis/machine-types.js';
 import { changesNothingRead, OwnWrites } from '../../../lib/machine/own-writes.js';
 import { Machines } from '../../../lib/client/resources.js';
+import { notesOf, type Actuator } from '../../../lib/machine/actuator.js';
+import { NoteKey } from '../../../lib/machine/reconcile-notes.js';
 import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
 import { machine, machineEnv, NS } from './fixtures.js';
 
@@ -95,5 +97,32 @@ describe('machine controller: which watch events of a Machine ask for a reconcil
     const after = env.get('m1')!;
     expect(after.status?.phase).to.equal('Deleting');
     expect(env.reconciler.isEcho(after, before)).to.equal(false);
+  });
+});
+
+describe('machine controller: what a reconcile read is never handed to a reconcile that is not the echo of its write', () => {
+  it('reads afresh at the version its own noted write produced (that echo is dropped: something else brought it)', async () => {
+    const SEEN = new NoteKey<string>('test/seen');
+    const handed: Array<string | undefined> = [];
+    let reads = 0;
+    const actuator: Actuator = {
+      create: () => Promise.resolve(),
+      exists: (_m, ctx) => {
+        handed.push(notesOf(ctx).takeCarried(SEEN));
+        return Promise.resolve(true);
+      },
+      update: (m, ctx) => {
+        notesOf(ctx).set(SEEN, `read-${++reads}`);
+        m.metadata.annotations = { ...m.metadata.annotations, 'example.com/reads': String(reads) };
+        return Promise.resolve();
+      },
+      delete: () => Promise.resolve(),
+    };
+    const env = machineEnv(actuator);
+    await env.client.create(Machines, machine('m1', { spec: { providerID: 'fake:///a/i-1' } }));
+    await env.reconcile('m1');
+    // As a Node's deletion would: a reconcile of the very version the first one wrote.
+    await env.reconcile('m1');
+    expect(handed).to.deep.equal([undefined, undefined]);
   });
 });
