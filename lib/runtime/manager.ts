@@ -85,6 +85,7 @@ export class Manager implements ControllerManager {
   readonly logger: Logger;
   readonly metrics: Registry;
   readonly namespace?: string;
+  /** The informers' resync period (ManagerOptions.syncPeriodMs, else 10 minutes). */
   readonly syncPeriodMs: number;
   private readonly informers = new Map<string, SharedInformer<KubeObject>>();
   private readonly recorders = new Map<string, AggregatingEventRecorder>();
