@@ -206,18 +206,14 @@ export class ControllerImpl implements Controller, Runnable {
     });
   }
 
-  /**
-   * Whether every key of a resync's requests was reconciled within skipResyncWithinMs, or has its next reconcile
-   * scheduled already (see ControllerOptions).
-   */
+  /** Whether every key of a resync's requests was reconciled within skipResyncWithinMs (see ControllerOptions). */
   private recentlyReconciled(requests: Request[]): boolean {
     const within = this.opts.skipResyncWithinMs ?? 0;
     if (within <= 0 || requests.length === 0) return false;
     const now = this.deps.clock.now();
     return requests.every((r) => {
-      const key = requestKey(r);
-      const at = this.lastStarted.get(key);
-      return (at !== undefined && now - at < within) || this.queue.isWaiting(key);
+      const at = this.lastStarted.get(requestKey(r));
+      return at !== undefined && now - at < within;
     });
   }
 }

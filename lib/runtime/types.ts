@@ -105,10 +105,9 @@ export interface ControllerOptions {
    */
   latestResultReplacesRequeue?: boolean;
   /**
-   * An informer's resync does not enqueue a key whose reconcile began less than this long ago (that look is as
-   * recent as the resync asks for), nor one whose next reconcile a result has scheduled already (a requeue, a
-   * backoff, a launch deferred to its turn): a scale-up that lasts several resync periods then costs each Machine
-   * no reconcile per period on top of its own. Default 0 (every resync enqueues).
+   * An informer's resync does not enqueue a key whose reconcile began less than this long ago: that look is as
+   * recent as the resync asks for, so a scale-up that lasts several resync periods does not cost each Machine a
+   * reconcile per period on top of its own. Default 0 (every resync enqueues).
    */
   skipResyncWithinMs?: number;
   /** Per-item exponential backoff bounds; default 5 ms → 1000 s, plus a 10 qps / burst 100 token bucket. */

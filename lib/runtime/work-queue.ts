@@ -154,11 +154,6 @@ export class DelayingQueue<T> extends WorkQueue<T> {
     this.waiting.delete(item);
   }
 
-  /** Whether `item` waits for a delay to end (a requeue is scheduled). */
-  isWaiting(item: T): boolean {
-    return this.waiting.has(item);
-  }
-
   /** Keys waiting for their delay to end. */
   waitingLen(): number {
     return this.waiting.size;
