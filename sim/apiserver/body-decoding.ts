@@ -57,13 +57,14 @@ export function decodeNewBody(type: ResourceType, version: string, namespace: st
  * An incoming object as kube's decoder would leave it: string maps checked (400 otherwise) and the fields
  * its kind does not have taken out (ObjectMeta's first, then those a custom resource's schema prunes), their
  * paths returned for fieldValidation (see reportUnknownFields). kube finds them while decoding the request,
- * so before any admission webhook is called.
+ * so before any admission webhook is called. With `defaults`, a custom resource also gets its schema's defaults.
  */
 export function knownFields(
   type: ResourceType,
   version: string,
   incoming: Obj,
   opts: WriteOpts,
+  defaults = true,
 ): { object: Obj; unknown: string[] } {
   let object = checkStringMaps(type, version, incoming, { patched: opts.patched === true });
   const unknown: string[] = [];
@@ -79,9 +80,12 @@ export function knownFields(
     if (isObj(pruned.object)) object = pruned.object;
     unknown.push(...pruned.pruned);
     // kube's decoder of a custom resource defaults it as well, so mutating webhooks already see the schema's
-    // defaults (and are free to change them); the pruned copy is this request's own to change.
-    pruneNonNullableNullsWithoutDefaults(object, schema);
-    applyDefaults(object, schema);
+    // defaults (and are free to change them); the pruned copy is this request's own to change. An apply
+    // configuration is not: its fields are what its manager owns, and a default is nobody's.
+    if (defaults) {
+      pruneNonNullableNullsWithoutDefaults(object, schema);
+      applyDefaults(object, schema);
+    }
   }
   return { object, unknown };
 }

@@ -259,10 +259,11 @@ export class ObjectApi {
   /**
    * An incoming object as kube's decoder leaves it before admission webhooks see it: unknown fields (for a
    * custom resource, those its schema prunes too) and duplicate ones reported per fieldValidation, so that
-   * Strict refuses them before any webhook is called, and the unknown ones taken out.
+   * Strict refuses them before any webhook is called, and the unknown ones taken out; with `defaults`, a
+   * custom resource's schema defaults filled in (an apply configuration is decoded without them).
    */
-  decodeKnown(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts): Obj {
-    const known = knownFields(type, version, incoming, opts);
+  decodeKnown(type: ResourceType, version: string, incoming: Obj, opts: WriteOpts, defaults = true): Obj {
+    const known = knownFields(type, version, incoming, opts, defaults);
     reportUnknownFields(type, version, known.unknown, opts);
     return known.object;
   }

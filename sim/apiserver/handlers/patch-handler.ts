@@ -174,7 +174,7 @@ function knownConfiguration(
   opts: WriteOpts,
 ): Record<string, unknown> {
   const metadata = isPlainObject(config.metadata) ? config.metadata : {};
-  const { metadata: known, ...rest } = ctx.api.decodeKnown(ctx.type, ctx.version, { ...config, metadata }, opts);
+  const { metadata: known, ...rest } = ctx.api.decodeKnown(ctx.type, ctx.version, { ...config, metadata }, opts, false);
   if (config.metadata === undefined) return rest;
   return { ...rest, metadata: isPlainObject(config.metadata) ? known : config.metadata };
 }
