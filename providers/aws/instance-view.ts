@@ -1,0 +1,33 @@
+// What the actuator reads of a described instance, and nothing else. The instance cache holds a listing of
+// every instance of the cluster for a resync; EC2's full description (block devices, ENI attachments, security
+// groups, CPU options, metadata options...) would cost the provider several kilobytes of heap per instance.
+import type { Instance, InstanceNetworkInterface } from '@aws-sdk/client-ec2';
+
+const slimInterface = (n: InstanceNetworkInterface): InstanceNetworkInterface => ({
+  Status: n.Status,
+  Ipv6Addresses: n.Ipv6Addresses?.map((a) => ({ Ipv6Address: a.Ipv6Address })),
+  PrivateIpAddresses: n.PrivateIpAddresses?.map((a) => ({ PrivateIpAddress: a.PrivateIpAddress })),
+});
+
+/**
+ * The fields the actuator reads of an instance: identity and ownership (id, tags, client token, launch time),
+ * state, what update() records (placement zone, type, lifecycle, VPC, addresses and DNS names).
+ */
+export function slimInstance(i: Instance): Instance {
+  return {
+    InstanceId: i.InstanceId,
+    State: i.State && { Name: i.State.Name },
+    Tags: i.Tags?.map((t) => ({ Key: t.Key, Value: t.Value })),
+    ClientToken: i.ClientToken,
+    LaunchTime: i.LaunchTime,
+    Placement: i.Placement && { AvailabilityZone: i.Placement.AvailabilityZone },
+    InstanceType: i.InstanceType,
+    InstanceLifecycle: i.InstanceLifecycle,
+    VpcId: i.VpcId,
+    PrivateIpAddress: i.PrivateIpAddress,
+    PublicIpAddress: i.PublicIpAddress,
+    PrivateDnsName: i.PrivateDnsName,
+    PublicDnsName: i.PublicDnsName,
+    NetworkInterfaces: i.NetworkInterfaces?.map(slimInterface),
+  };
+}
