@@ -186,7 +186,7 @@ describe('ListingSnapshot', () => {
     expect(listings).to.have.length(2);
   });
 
-  it("answers only the look-ups that waited for the listing from a view that is not settled (a booting instance)", async () => {
+  it('answers only the look-ups that waited for the listing from a view that is not settled (a booting instance)', async () => {
     const { fetches, check } = setup({ world: names(6), settled: (v) => v !== 'v1-m4' && v !== 'v1-m0' });
     expect(await check('m0', 'm1', 'm2', 'm3')).to.deep.equal(['v1-m0', 'v1-m1', 'v1-m2', 'v1-m3']);
     expect(await check('m5')).to.deep.equal(['v1-m5']);
