@@ -3,18 +3,26 @@
 // groups, CPU options, metadata options...) would cost the provider several kilobytes of heap per instance.
 import type { Instance, InstanceNetworkInterface } from '@aws-sdk/client-ec2';
 
-const slimInterface = (n: InstanceNetworkInterface): InstanceNetworkInterface => ({
-  Status: n.Status,
-  Ipv6Addresses: n.Ipv6Addresses?.map((a) => ({ Ipv6Address: a.Ipv6Address })),
-  PrivateIpAddresses: n.PrivateIpAddresses?.map((a) => ({ PrivateIpAddress: a.PrivateIpAddress })),
-});
+/** The object without its undefined fields (each field costs a slot, set or not), built field by field. */
+function defined<T extends object>(o: T): T {
+  const out: Partial<T> = {};
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] !== undefined) out[k] = o[k];
+  return out as T;
+}
+
+const slimInterface = (n: InstanceNetworkInterface): InstanceNetworkInterface =>
+  defined({
+    Status: n.Status,
+    Ipv6Addresses: n.Ipv6Addresses?.map((a) => ({ Ipv6Address: a.Ipv6Address })),
+    PrivateIpAddresses: n.PrivateIpAddresses?.map((a) => ({ PrivateIpAddress: a.PrivateIpAddress })),
+  });
 
 /**
  * The fields the actuator reads of an instance: identity and ownership (id, tags, client token, launch time),
  * state, what update() records (placement zone, type, lifecycle, VPC, addresses and DNS names).
  */
 export function slimInstance(i: Instance): Instance {
-  return {
+  return defined({
     InstanceId: i.InstanceId,
     State: i.State && { Name: i.State.Name },
     Tags: i.Tags?.map((t) => ({ Key: t.Key, Value: t.Value })),
@@ -29,5 +37,5 @@ export function slimInstance(i: Instance): Instance {
     PrivateDnsName: i.PrivateDnsName,
     PublicDnsName: i.PublicDnsName,
     NetworkInterfaces: i.NetworkInterfaces?.map(slimInterface),
-  };
+  });
 }
