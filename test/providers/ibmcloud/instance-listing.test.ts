@@ -1,0 +1,52 @@
+// A resync's existence checks against the IBM VPC emulator: one paged list of the VPC's instances (100 a page,
+// the API's largest `limit`, followed with `start`) answers every Machine's check.
+import { expect } from 'chai';
+import { RealClock } from '../../../lib/index.js';
+import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
+import { IbmClientFactory } from '../../../providers/ibmcloud/index.js';
+import { clientFor, workerPrototype } from './ibm-test-env.js';
+
+describe('IBM Cloud clients against the emulator: existence checks of a resync', () => {
+  let emu: IbmVpcEmulator;
+  let ids: string[];
+  const N = 450;
+
+  before(async () => {
+    emu = await startIbmVpcEmulator({ clock: new RealClock() });
+    const made = await clientFor(emu).createInstance(workerPrototype(emu, 'worker-0'));
+    // N instances in the VPC, as if made by an earlier run: copies of the first with their own ids and names.
+    const first = emu.world.instances.find((i) => i.id === made.id)!;
+    const seq = Math.max(...emu.world.instances.map((i) => i.seq));
+    for (let n = 1; n < N; n++)
+      emu.world.instances.push({
+        ...structuredClone(first),
+        id: `${first.id}-${n}`,
+        name: `worker-${n}`,
+        seq: seq + n,
+      });
+    ids = emu.world.instances.map((i) => i.id);
+  });
+  after(() => emu.stop());
+
+  it('lists the VPC once, ⌈N / 100⌉ pages, and answers every check by id from it', async () => {
+    const factory = new IbmClientFactory({
+      clock: new RealClock(),
+      endpoints: {
+        vpc: emu.endpoint,
+        iam: emu.iamEndpoint,
+        resourceManager: emu.resourceManagerEndpoint,
+        globalTagging: emu.globalTaggingEndpoint,
+      },
+    });
+    const clients = await factory.get(emu.apiKey, emu.world.region, 'ns/secret');
+    const vpcName = `${emu.world.clusterId}-vpc`;
+    emu.knobs.resetCounters();
+    for (let i = 0; i < ids.length; i += 4) {
+      const found = await Promise.all(ids.slice(i, i + 4).map((id) => clients.findInstance(vpcName, { id })));
+      expect(found.map((f) => f?.id)).to.deep.equal(ids.slice(i, i + 4));
+    }
+    // The first four look-ups make the burst and wait for the listing: no GET at all.
+    expect(emu.knobs.counts('GetInstance').total).to.equal(0);
+    expect(emu.knobs.counts('ListInstances').total).to.equal(Math.ceil(N / 100));
+  });
+});
