@@ -84,7 +84,7 @@ export class ListingSnapshot<V> {
   /** Per fetch or listing in flight: what was forgotten while it was out. */
   private readonly inFlight = new Set<Match<V>[]>();
   private lastList = -Infinity;
-  /** Look-ups answered from the listing since it was taken. */
+  /** Look-ups made after the listing came back and answered from it. */
   private served = 0;
   private readonly batcher: DescribeBatcher<V>;
   private readonly reuseMs: number;
@@ -166,7 +166,8 @@ export class ListingSnapshot<V> {
     if (!waited && this.o.settled && !this.o.settled(v)) return undefined;
     if (current && !current(v)) return undefined;
     l.lastUsed = now;
-    this.served++;
+    // What it answers on others' behalf is what a listing saves; its own waiters would have cost a fetch anyway.
+    if (!waited) this.served++;
     return v;
   }
 

@@ -22,7 +22,7 @@ const slimInterface = (n: InstanceNetworkInterface): InstanceNetworkInterface =>
  * state, what update() records (placement zone, type, lifecycle, VPC, addresses and DNS names).
  */
 export function slimInstance(i: Instance): Instance {
-  return defined({
+  const slim = defined({
     InstanceId: i.InstanceId,
     State: i.State && { Name: i.State.Name },
     Tags: i.Tags?.map((t) => ({ Key: t.Key, Value: t.Value })),
@@ -38,4 +38,9 @@ export function slimInstance(i: Instance): Instance {
     PublicDnsName: i.PublicDnsName,
     NetworkInterfaces: i.NetworkInterfaces?.map(slimInterface),
   });
+  // A copy with strings of its own: the parser's strings may be slices of the whole reply, which would keep
+  // every page's text alive for as long as one id is held. LaunchTime stays a Date.
+  const copy = JSON.parse(JSON.stringify(slim)) as Instance;
+  if (slim.LaunchTime) copy.LaunchTime = new Date(slim.LaunchTime.getTime());
+  return copy;
 }

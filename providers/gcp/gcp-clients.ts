@@ -16,6 +16,7 @@ import {
   type OutboundHttp,
 } from '../../lib/index.js';
 import type { ComputeApi, Instance } from './compute-api.js';
+import { slimInstance } from './instance-view.js';
 import { preloadComputeDescriptors, SdkComputeApi } from './sdk-compute-api.js';
 import { credentialsFingerprint, type GcpCredentials } from './credentials.js';
 import { outboundTransporter } from './outbound-transporter.js';
@@ -81,8 +82,9 @@ export function clusterFilter(clusterLabelKeys: Iterable<string>): string {
   return [...clusterLabelKeys].map((k) => `(labels.${k} = "owned")`).join(' OR ');
 }
 
+/** By name, only what the actuator reads of each (slimInstance): a listing holds every instance of the zone. */
 const byName = (found: Instance[]): Map<string, Instance> =>
-  new Map(found.flatMap((i) => (i.name ? [[i.name, i] as const] : [])));
+  new Map(found.flatMap((i) => (i.name ? [[i.name, slimInstance(i)] as const] : [])));
 
 /**
  * The existence finder of one zone. Which clusters to list in a burst is learnt from the instances it has

@@ -2,28 +2,13 @@
 // instances (as the emulator renders them), the slim view must take a fraction of the heap per instance.
 import { EC2Client, RunInstancesCommand, type Instance } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { RealClock } from '../../../lib/index.js';
 import { EMULATOR_ACCESS_KEY, startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { AwsClientFactory } from '../../../providers/aws/index.js';
 import { addressesOf, providerIdOf } from '../../../providers/aws/instances.js';
 import { slimInstance } from '../../../providers/aws/instance-view.js';
+import { retainedPerItem } from '../retained-heap.js';
 import './fixtures.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Heap bytes per item that `make` keeps reachable (held until measured). */
-async function retainedPerItem<T>(n: number, make: () => Promise<T[]>): Promise<number> {
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  const held = await make();
-  gc();
-  const after = process.memoryUsage().heapUsed;
-  expect(held).to.have.length(n);
-  return (after - before) / n;
-}
 
 describe('slimInstance', () => {
   let emu: Ec2Emulator;
@@ -75,8 +60,8 @@ describe('slimInstance', () => {
   it("takes under a third of the heap of the SDK's full description per instance", async () => {
     const { ec2 } = factory.get('us-east-1', EMULATOR_ACCESS_KEY);
     // Fresh replies, as each listing parses its own.
-    const full = await retainedPerItem(N, () => ec2.describeInstances({}));
-    const slim = await retainedPerItem(N, async () => (await ec2.describeInstances({})).map(slimInstance));
+    const full = await retainedPerItem(() => ec2.describeInstances({}));
+    const slim = await retainedPerItem(async () => (await ec2.describeInstances({})).map(slimInstance));
     expect(slim, `bytes per instance: full ${Math.round(full)}, slim ${Math.round(slim)}`).to.be.below(full / 3);
   });
 });
