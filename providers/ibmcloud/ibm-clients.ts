@@ -21,6 +21,7 @@ import {
   type OutboundHttp,
 } from '../../lib/index.js';
 import { apiKeyFingerprint } from './credentials.js';
+import { slimInstance } from './instance-view.js';
 import { classifyVpcError } from './errors.js';
 import { DEFAULT_RETRY_POLICY, MeteredVpcApi, type RetryPolicy } from './metered-vpc-api.js';
 import { PROVIDER_SPEC_PATH } from './provider-spec.js';
@@ -97,11 +98,11 @@ async function fetchInstanceKeys(vpc: VpcApi, vpcName: string, keys: string[]): 
       const [kind, value = ''] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
       if (kind === 'name') {
         const named = (await vpc.listInstances({ name: value, vpcName }))[0];
-        if (named) found.set(key, named);
+        if (named) found.set(key, slimInstance(named));
         return;
       }
       try {
-        found.set(key, await vpc.getInstance(value));
+        found.set(key, slimInstance(await vpc.getInstance(value)));
       } catch (err) {
         if (classifyVpcError(err) !== 'notFound') throw err;
       }
@@ -210,7 +211,8 @@ export class IbmClientFactory {
           // In a burst, every instance of the VPC, all pages: one list answers look-ups by id and by name.
           list: async () => {
             const found = new Map<string, VpcInstance>();
-            for (const i of await vpc.listInstances({ vpcName })) {
+            for (const full of await vpc.listInstances({ vpcName })) {
+              const i = slimInstance(full);
               found.set(keyString({ id: i.id }), i);
               found.set(keyString({ name: i.name }), i);
             }

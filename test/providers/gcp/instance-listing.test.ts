@@ -5,10 +5,14 @@ import { RealClock } from '../../../lib/index.js';
 import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
 import { GcpClientFactory } from '../../../providers/gcp/index.js';
 import type { Instance } from '../../../providers/gcp/compute-api.js';
+import type { GCPMachineProviderSpec } from '../../../providers/gcp/provider-spec.js';
 import { addressesOf, isInterruptible } from '../../../providers/gcp/instances.js';
 import { slimInstance } from '../../../providers/gcp/instance-view.js';
 import { retainedPerItem } from '../retained-heap.js';
 import { clientsFor, closeClients, insert, PROJECT, ZONE, type Clients } from '../../sim/gcp/fixtures.js';
+
+/** A spec that asks for neither Spot nor preemptible: what is interruptible then comes from the instance. */
+const NO_SPEC = {} as GCPMachineProviderSpec;
 
 describe('GCP clients against the emulator: existence checks of a resync', () => {
   let emu: GceEmulator;
@@ -62,7 +66,7 @@ describe('GCP clients against the emulator: existence checks of a resync', () =>
       expect(slim.status).to.equal(i.status);
       expect(slim.labels).to.deep.equal(i.labels);
       expect(addressesOf(slim, PROJECT, ZONE)).to.deep.equal(addressesOf(i, PROJECT, ZONE));
-      expect(isInterruptible({}, slim)).to.equal(isInterruptible({}, i));
+      expect(isInterruptible(NO_SPEC, slim)).to.equal(isInterruptible(NO_SPEC, i));
     }
     // Decoded from the REST reply as the client decodes it (the client itself keeps every list it decodes
     // reachable, see the README, so its own results cannot be measured by letting them go).

@@ -15,6 +15,7 @@ const instance = (name: string, id = `id-${name}`): VpcInstance =>
     profile: { name: 'bx2-4x16' },
     zone: { name: 'us-south-1' },
     vpc: { id: 'vpc-1' },
+    resource_group: { id: 'rg-1' },
   }) as VpcInstance;
 
 /** A VPC holding `names`; lists, GETs, creates and deletes go to it, and each list and GET is counted. */

@@ -4,6 +4,9 @@ import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
 import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../sim/ibmcloud/index.js';
 import { IbmClientFactory } from '../../../providers/ibmcloud/index.js';
+import { slimInstance } from '../../../providers/ibmcloud/instance-view.js';
+import { addressesOf } from '../../../providers/ibmcloud/instances.js';
+import { retainedPerItem } from '../retained-heap.js';
 import { clientFor, workerPrototype } from './ibm-test-env.js';
 
 describe('IBM Cloud clients against the emulator: existence checks of a resync', () => {
@@ -48,5 +51,19 @@ describe('IBM Cloud clients against the emulator: existence checks of a resync',
     // The first four look-ups make the burst and wait for the listing: no GET at all.
     expect(emu.knobs.counts('GetInstance').total).to.equal(0);
     expect(emu.knobs.counts('ListInstances').total).to.equal(Math.ceil(N / 100));
+  });
+
+  it('keeps what the actuator reads of each listed instance, in under a third of the heap of the full instance', async () => {
+    const vpc = clientFor(emu);
+    const listed = await vpc.listInstances({});
+    for (const i of listed) {
+      const slim = slimInstance(i);
+      for (const k of ['id', 'crn', 'name', 'status', 'created_at'] as const) expect(slim[k]).to.equal(i[k]);
+      expect(addressesOf('m', slim)).to.deep.equal(addressesOf('m', i));
+    }
+    const json = JSON.stringify(listed);
+    const full = await retainedPerItem(async () => JSON.parse(json) as typeof listed);
+    const slim = await retainedPerItem(async () => (JSON.parse(json) as typeof listed).map(slimInstance));
+    expect(slim, `bytes per instance: full ${Math.round(full)}, slim ${Math.round(slim)}`).to.be.below(full / 3);
   });
 });
