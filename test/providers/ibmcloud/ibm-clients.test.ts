@@ -5,18 +5,17 @@ import type { VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
 import { VpcApiError } from '../../../providers/ibmcloud/vpc-api-error.js';
 import type { InstanceFilter, InstancePrototype, VpcInstance } from '../../../providers/ibmcloud/vpc-types.js';
 
-const instance = (name: string, id = `id-${name}`): VpcInstance =>
-  ({
-    id,
-    crn: `crn:${id}`,
-    name,
-    status: 'running',
-    created_at: '2026-11-22T00:00:00Z',
-    profile: { name: 'bx2-4x16' },
-    zone: { name: 'us-south-1' },
-    vpc: { id: 'vpc-1' },
-    resource_group: { id: 'rg-1' },
-  }) as VpcInstance;
+const instance = (name: string, id = `id-${name}`): VpcInstance => ({
+  id,
+  crn: `crn:${id}`,
+  name,
+  status: 'running',
+  created_at: '2026-11-22T00:00:00Z',
+  profile: { name: 'bx2-4x16' },
+  zone: { name: 'us-south-1' },
+  vpc: { id: 'vpc-1' },
+  resource_group: { id: 'rg-1' },
+});
 
 /** A VPC holding `names`; lists, GETs, creates and deletes go to it, and each list and GET is counted. */
 function fakeVpc(names: string[]) {
