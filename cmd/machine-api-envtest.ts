@@ -3,6 +3,7 @@
 // when ready and prints the server URL on stdout (one line), so scripts can wait for it.
 import { Command, InvalidArgumentError } from 'commander';
 import { startControlPlane } from '../sim/apiserver/index.js';
+import { envtestMetrics, parseLoopbackAddress } from './internal/envtest-metrics.js';
 import { versionLine } from './internal/version.js';
 
 function parsePort(v: string): number {
@@ -62,6 +63,18 @@ async function main(): Promise<void> {
       'where an admission webhook Service listens on loopback (repeatable)',
       collectService,
     )
+    .option(
+      '--metrics-bind-address <addr>',
+      'serve Prometheus /metrics (process figures, requests per client) on this loopback host:port, behind the token',
+      (v: string) => {
+        try {
+          parseLoopbackAddress(v);
+        } catch (err) {
+          throw new InvalidArgumentError((err as Error).message);
+        }
+        return v;
+      },
+    )
     .parse(process.argv);
   const o = program.opts<{
     port: number;
@@ -71,7 +84,9 @@ async function main(): Promise<void> {
     crds?: string[];
     token?: string;
     webhookService?: Record<string, string>;
+    metricsBindAddress?: string;
   }>();
+  const metrics = o.metricsBindAddress === undefined ? undefined : envtestMetrics();
   const cp = await startControlPlane({
     port: o.port,
     kubeconfigPath: o.kubeconfig,
@@ -80,15 +95,17 @@ async function main(): Promise<void> {
     onStorageWarning: (message) => process.stderr.write(`machine-api-envtest: ${message}\n`),
     crdDirs: o.crds,
     token: o.token ?? process.env.MACHINE_API_ENVTEST_TOKEN,
+    onRequest: metrics?.onRequest,
     webhookServiceResolver: o.webhookService,
     onWebhookFailedOpen: (_webhook, message) => process.stderr.write(`machine-api-envtest: failing open: ${message}\n`),
   });
+  if (metrics && o.metricsBindAddress !== undefined) await metrics.listen(o.metricsBindAddress, cp.token);
   process.stdout.write(`${cp.url}\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    cp.stop().then(
+    Promise.all([cp.stop(), metrics?.close()]).then(
       () => process.exit(0),
       (err: unknown) => {
         process.stderr.write(

@@ -24,7 +24,15 @@ export interface ControllerProcessOptions {
   compiledDir?: string;
   /** Flags for node itself (see deploymentNodeFlags). */
   nodeFlags?: string[];
+  /** The flags that serve /metrics on the port (default: a controller's --metrics-bind-address, no health port). */
+  metricsFlags?: (port: number) => string[];
+  /** Sent as a bearer token with every /metrics scrape (machine-api-envtest's /metrics asks for its API token). */
+  metricsToken?: string;
+  /** Added to the environment the binary starts with (secrets go here, never on the command line). */
+  env?: Record<string, string>;
 }
+
+const controllerMetricsFlags = (port: number) => [`--metrics-bind-address=127.0.0.1:${port}`, '--health-addr='];
 
 /**
  * The node flags the Deployment of `cloud` runs `script` with, so that what is measured here (peak RSS above
@@ -108,7 +116,7 @@ export class ControllerProcess {
   async start(): Promise<void> {
     if (this.running) return;
     this.metricsPort = await freePort();
-    const args = [...this.opts.args, `--metrics-bind-address=127.0.0.1:${this.metricsPort}`, '--health-addr='];
+    const args = [...this.opts.args, ...(this.opts.metricsFlags ?? controllerMetricsFlags)(this.metricsPort)];
     const entry = this.opts.compiledDir
       ? [compiledEntry(this.opts.compiledDir, this.opts.script)]
       : ['--import', 'tsx', join(REPO_ROOT, this.opts.script)];
@@ -119,6 +127,7 @@ export class ControllerProcess {
         ...process.env,
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         AWS_EC2_METADATA_DISABLED: 'true',
+        ...this.opts.env,
       },
     });
     child.stdout?.pipe(this.log, { end: false });
@@ -147,7 +156,10 @@ export class ControllerProcess {
   }
 
   async metrics(): Promise<string> {
-    const res = await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`, { signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`, {
+      signal: AbortSignal.timeout(5_000),
+      headers: this.opts.metricsToken ? { authorization: `Bearer ${this.opts.metricsToken}` } : {},
+    });
     if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
     return res.text();
   }
@@ -239,6 +251,8 @@ export function controllerProcesses(o: {
   namespace: string;
   logDir: string;
   extraArgs?: string[];
+  /** Flags for the provider binary alone (e.g. --enable-pprof with its own --pprof-bind-address). */
+  providerArgs?: string[];
   compiledDir?: string;
 }): ControllerProcess[] {
   const common = [
@@ -253,7 +267,7 @@ export function controllerProcesses(o: {
     new ControllerProcess({
       name: binary.name,
       script: binary.script,
-      args: [...common, ...o.cloudArgs],
+      args: [...common, ...o.cloudArgs, ...(o.providerArgs ?? [])],
       logFile: join(o.logDir, `${binary.name}.log`),
       compiledDir: o.compiledDir,
       nodeFlags: deploymentNodeFlags(provider.name, binary.script),

@@ -1,7 +1,10 @@
 // What the benchmark and the chaos runs measure against: the local control plane, a cloud emulator and the
-// kubelet simulator, hosted by the driver process, with the controllers run elsewhere (child processes or an
-// in-process manager). It counts API requests per client (user agent) from outside the controllers, and can
-// restart the control plane from its data dir on the same port and token, as an apiserver restart would.
+// kubelet simulator, with the controllers run elsewhere (child processes or an in-process manager). The emulator
+// and the kubelet simulator live in the driver process; the control plane too for the chaos runs (which restart it
+// from its data dir on the same port and token, as an apiserver restart would, and inject watch faults), and in its
+// own process (machine-api-envtest) for the benchmark, so the simulation does not share one core. It counts API
+// requests per client (user agent) from outside the controllers either way.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -13,8 +16,15 @@ import {
   type KubeClient,
   type Secret,
 } from '../../lib/index.js';
-import { startControlPlane, type ControlPlane, type RecordedRequest } from '../../sim/apiserver/index.js';
-import { killedEnvtestProcess } from './envtest-process.js';
+import {
+  buildKubeconfig,
+  startControlPlane,
+  type ControlPlane,
+  type RecordedRequest,
+} from '../../sim/apiserver/index.js';
+import { freePort, type ControllerProcess } from './controller-process.js';
+import { controlPlaneProcess, killedEnvtestProcess } from './envtest-process.js';
+import { requestCountsOf } from './envtest-requests.js';
 import { KubeletSimulator, type InstanceView } from '../../sim/kit/index.js';
 import { awsBench, SECRET_VALUES, type BenchCloud, type BenchProvider } from './providers.js';
 
@@ -36,10 +46,18 @@ export interface BenchEnvironmentOptions {
   seed?: number;
   /** The cloud (default AWS). */
   provider?: BenchProvider;
+  /**
+   * Run the control plane as its own process (machine-api-envtest), from `compiledDir` when given (else through
+   * tsx). Its in-process faults (controlPlane, restartControlPlane, killControlPlane) are then unavailable.
+   */
+  controlPlaneProcess?: { compiledDir?: string };
 }
 
 export interface BenchEnvironment {
+  /** The in-process control plane; throws when it runs as its own process (see controlPlaneProcess). */
   controlPlane: ControlPlane;
+  /** The control plane's process, when it runs as one: measured like the controllers. */
+  controlPlaneProcess?: ControllerProcess;
   provider: BenchProvider;
   emulator: BenchCloud;
   kubelet: KubeletSimulator;
@@ -47,9 +65,8 @@ export interface BenchEnvironment {
   client: KubeClient;
   /** A plain-http kubeconfig that survives control-plane restarts (same port and token). */
   kubeconfigPath: string;
-  /** Requests per "userAgent|verb resource[/sub]". */
-  requestCounts(): Map<string, number>;
-  resetRequestCounts(): void;
+  /** Requests per "userAgent|verb resource[/sub]" since the start (from the control plane's process when it runs as one). */
+  requestCounts(): Promise<Map<string, number>>;
   /** The next instance to appear boots but its kubelet never registers a Node (chaos). */
   nextNodeNeverRegisters(): void;
   /** Creates again every bench Secret that is missing (after a chaos fault deleted one). */
@@ -81,11 +98,33 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     const key = `${agentName(r.userAgent)}|${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   };
-  let controlPlane = await startControlPlane({ port: 0, dataDir, onRequest });
-  const port = Number(new URL(controlPlane.url).port);
-  const token = controlPlane.token;
+  let controlPlane: ControlPlane | undefined;
+  let cpProcess: ControllerProcess | undefined;
+  let port: number;
+  let token: string;
+  let kubeconfig: string;
+  if (opts.controlPlaneProcess) {
+    port = await freePort();
+    token = randomBytes(24).toString('hex');
+    // Plain http to the process, as the in-process control plane's kubeconfig: TLS would cost both sides CPU.
+    kubeconfig = buildKubeconfig(`http://127.0.0.1:${port}`, token);
+    cpProcess = controlPlaneProcess({
+      port,
+      token,
+      dataDir,
+      logFile: join(opts.stateDir, 'machine-api-envtest.log'),
+      compiledDir: opts.controlPlaneProcess.compiledDir,
+    });
+    await cpProcess.start();
+    await cpProcess.waitReady();
+  } else {
+    controlPlane = await startControlPlane({ port: 0, dataDir, onRequest });
+    port = Number(new URL(controlPlane.url).port);
+    token = controlPlane.token;
+    kubeconfig = controlPlane.kubeconfig;
+  }
   const kubeconfigPath = join(opts.stateDir, 'kubeconfig-http');
-  writeFileSync(kubeconfigPath, controlPlane.kubeconfig, { mode: 0o600 });
+  writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
 
   const provider = opts.provider ?? awsBench;
   const emulator = await provider.startEmulator({
@@ -94,7 +133,7 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
     bootDelayMs: opts.bootDelayMs ?? 10_000,
     latencyMs: opts.latencyMs ?? 20,
   });
-  const kubeConfig = loadKubeConfig({ yaml: controlPlane.kubeconfig });
+  const kubeConfig = loadKubeConfig({ yaml: kubeconfig });
   const client = createKubeClient({ kubeConfig, qps: 1000, burst: 2000, userAgent: DRIVER_USER_AGENT });
   const kubeletClient = createKubeClient({ kubeConfig, qps: 1000, burst: 2000, userAgent: KUBELET_USER_AGENT });
   try {
@@ -107,11 +146,16 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
   const kubelet = new KubeletSimulator({ client: kubeletClient, view: kubelets });
   await kubelet.start();
 
+  const inProcess = (what: string): ControlPlane => {
+    if (!controlPlane) throw new Error(`${what}: the control plane runs as its own process here`);
+    return controlPlane;
+  };
   let stopped = false;
   return {
     get controlPlane() {
-      return controlPlane;
+      return inProcess('controlPlane');
     },
+    controlPlaneProcess: cpProcess,
     provider,
     emulator,
     kubelet,
@@ -127,14 +171,13 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
         }
       }
     },
-    requestCounts: () => new Map(counts),
-    resetRequestCounts: () => counts.clear(),
+    requestCounts: async () => (cpProcess ? requestCountsOf(await cpProcess.metrics()) : new Map(counts)),
     async restartControlPlane() {
-      await controlPlane.stop();
+      await inProcess('restartControlPlane').stop();
       controlPlane = await startControlPlane({ port, token, dataDir, onRequest });
     },
     async killControlPlane(serveMs, compiledDir) {
-      await controlPlane.stop();
+      await inProcess('killControlPlane').stop();
       try {
         await killedEnvtestProcess({
           port,
@@ -156,7 +199,8 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
       client.close();
       kubeletClient.close();
       await emulator.stop();
-      await controlPlane.stop();
+      await controlPlane?.stop();
+      await cpProcess?.stop();
     },
   };
 }

@@ -1,11 +1,13 @@
-// The local control plane as its own process (the machine-api-envtest binary), for the one fault an
-// in-process server cannot take: a SIGKILL that gives it no chance to flush, close files or answer in-flight
-// requests. It serves the same data dir, port and token as the in-process one it stands in for, so clients
-// reconnect without noticing more than a dropped connection.
+// The local control plane as its own process (the machine-api-envtest binary): for the whole benchmark, so that
+// it has a core of its own and its CPU and memory are measured apart (controlPlaneProcess), and for the one
+// fault an in-process server cannot take: a SIGKILL that gives it no chance to flush, close files or answer
+// in-flight requests (killedEnvtestProcess). It serves the same data dir, port and token as the in-process one it
+// stands in for, so clients reconnect without noticing more than a dropped connection.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from './controller-process.js';
+import { ControllerProcess, REPO_ROOT } from './controller-process.js';
+import { CONTROL_PLANE } from './process-names.js';
 
 export interface KilledEnvtestOptions {
   port: number;
@@ -19,6 +21,32 @@ export interface KilledEnvtestOptions {
   compiledDir?: string;
   /** Longest wait for the binary to print its URL. */
   startTimeoutMs?: number;
+}
+
+export { CONTROL_PLANE };
+
+const envtestArgs = (o: { port: number; dataDir: string }) => [
+  `--port=${o.port}`,
+  `--data-dir=${o.dataDir}`,
+  `--kubeconfig=${join(o.dataDir, '..', 'kubeconfig-envtest-process')}`,
+  `--crds=${join(REPO_ROOT, 'manifests', 'crds')}`,
+];
+
+/**
+ * machine-api-envtest as a process observed like the controllers: its /metrics (behind the API token) carries its
+ * CPU, heap and the requests it answered per client (machine_api_envtest_requests_total).
+ */
+export function controlPlaneProcess(o: Omit<KilledEnvtestOptions, 'serveMs' | 'startTimeoutMs'>): ControllerProcess {
+  return new ControllerProcess({
+    name: CONTROL_PLANE,
+    script: 'cmd/machine-api-envtest.ts',
+    args: envtestArgs(o),
+    logFile: o.logFile,
+    compiledDir: o.compiledDir,
+    metricsFlags: (port) => [`--metrics-bind-address=127.0.0.1:${port}`],
+    metricsToken: o.token,
+    env: { MACHINE_API_ENVTEST_TOKEN: o.token },
+  });
 }
 
 export class EnvtestStartError extends Error {
@@ -36,12 +64,7 @@ export async function killedEnvtestProcess(o: KilledEnvtestOptions): Promise<voi
   const entry = o.compiledDir
     ? [join(o.compiledDir, 'cmd', 'machine-api-envtest.js')]
     : ['--import', 'tsx', join(REPO_ROOT, 'cmd', 'machine-api-envtest.ts')];
-  const args = [
-    `--port=${o.port}`,
-    `--data-dir=${o.dataDir}`,
-    `--kubeconfig=${join(o.dataDir, '..', 'kubeconfig-envtest-process')}`,
-    `--crds=${join(REPO_ROOT, 'manifests', 'crds')}`,
-  ];
+  const args = envtestArgs(o);
   const child = spawn(process.execPath, [...entry, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

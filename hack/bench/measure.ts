@@ -3,6 +3,7 @@
 // is taken before and after a phase; the difference is what the phase cost.
 import { sumMetric, type ControllerProcess } from './controller-process.js';
 import { DRIVER_USER_AGENT, KUBELET_USER_AGENT, type BenchEnvironment } from './environment.js';
+import { SIMULATION_CPU, SIMULATION_PARTS } from './process-names.js';
 
 export const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
@@ -13,26 +14,29 @@ export interface Snapshot {
   kubeByAgent: Record<string, number>;
   /** controller_runtime_reconcile_total per controller name, summed over the processes. */
   reconciles: Record<string, number>;
+  /** The same per "controller|result" (success, requeue, requeue_after, error): what made a reconcile come again. */
+  reconcileResults?: Record<string, number>;
   /**
-   * CPU seconds used so far per controller process (its process_cpu_seconds_total), and by the bench process as
-   * `simulation` (control plane, emulator and kubelet simulator share it, so they are one figure).
+   * CPU seconds used so far per process (its process_cpu_seconds_total): each controller, the control plane
+   * (`control-plane`, machine-api-envtest's own /metrics), and the bench process as `emulator+kubelet` (the cloud
+   * emulator and the kubelet simulator share it, so they are one figure).
    */
   cpuSeconds: Record<string, number>;
 }
 
-/** The key of the bench process's own CPU in Snapshot.cpuSeconds. */
-export const SIMULATION_CPU = 'simulation';
+export { SIMULATION_CPU, SIMULATION_PARTS };
 
 export async function snapshot(env: BenchEnvironment, controllers: ControllerProcess[]): Promise<Snapshot> {
   const ec2: Snapshot['ec2'] = {};
   for (const [action, c] of Object.entries(env.emulator.knobs.allCounts()))
     ec2[action] = { total: c.total, throttled: c.throttled };
   const kubeByAgent: Record<string, number> = {};
-  for (const [key, n] of env.requestCounts()) {
+  for (const [key, n] of await env.requestCounts()) {
     const agent = key.split('|')[0];
     if (agent !== DRIVER_USER_AGENT && agent !== KUBELET_USER_AGENT) kubeByAgent[key] = n;
   }
   const reconciles: Record<string, number> = {};
+  const reconcileResults: Record<string, number> = {};
   const own = process.cpuUsage();
   const cpuSeconds: Record<string, number> = { [SIMULATION_CPU]: (own.user + own.system) / 1e6 };
   for (const c of controllers) {
@@ -52,8 +56,13 @@ export async function snapshot(env: BenchEnvironment, controllers: ControllerPro
     for (const name of names)
       reconciles[name] =
         (reconciles[name] ?? 0) + sumMetric(text, 'controller_runtime_reconcile_total', { controller: name });
+    for (const m of text.matchAll(/^controller_runtime_reconcile_total\{([^}]*)\}\s+(\S+)/gm)) {
+      const labels = new Map([...(m[1] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map((kv) => [kv[1], kv[2]]));
+      const key = `${labels.get('controller') ?? ''}|${labels.get('result') ?? ''}`;
+      reconcileResults[key] = (reconcileResults[key] ?? 0) + Number(m[2]);
+    }
   }
-  return { at: performance.now(), ec2, kubeByAgent, reconciles, cpuSeconds };
+  return { at: performance.now(), ec2, kubeByAgent, reconciles, reconcileResults, cpuSeconds };
 }
 
 function diffRecord(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
@@ -76,6 +85,8 @@ export interface Cost {
   kubeByAgentRequest: Record<string, number>;
   kubeWrites: number;
   reconciles: Record<string, number>;
+  /** Reconciles per "controller|result" over the phase. */
+  reconcileResults: Record<string, number>;
   /** CPU seconds per process over the phase (see Snapshot.cpuSeconds). */
   cpuSeconds: Record<string, number>;
 }
@@ -103,6 +114,7 @@ export function cost(before: Snapshot, after: Snapshot): Cost {
     kubeByAgentRequest,
     kubeWrites: Object.entries(kubeByVerb).reduce((a, [v, n]) => a + (WRITE_VERBS.has(v) ? n : 0), 0),
     reconciles: diffRecord(before.reconciles, after.reconciles),
+    reconcileResults: diffRecord(before.reconcileResults ?? {}, after.reconcileResults ?? {}),
     cpuSeconds: Object.fromEntries(
       Object.entries(diffRecord(before.cpuSeconds, after.cpuSeconds)).map(([k, v]) => [k, round(v, 2)]),
     ),
@@ -118,8 +130,12 @@ export function round(x: number, digits = 3): number {
   return Math.round(x * f) / f;
 }
 
+/** Per process, in MB, and the bench process's own (its kernel high-water mark, as `emulator+kubelet`). */
 export function peakRssMb(controllers: ControllerProcess[]): Record<string, number> {
-  return Object.fromEntries(controllers.map((c) => [c.name, round(c.sampleRss() / (1024 * 1024), 1)]));
+  return {
+    ...Object.fromEntries(controllers.map((c) => [c.name, round(c.sampleRss() / (1024 * 1024), 1)])),
+    [SIMULATION_CPU]: round(process.resourceUsage().maxRSS / 1024, 1),
+  };
 }
 
 /** Starts a scenario's heap window: each process's peak heap used is counted from here. */

@@ -22,6 +22,8 @@ export interface Plan {
   throttledN: number;
   /** The stock-out scenario's size; its scale-up of the same size (in `sizes`) is the no-stock-out time. */
   stockOutN: number;
+  /** steady-N: N Machines made as adopted before the binaries start (0: not run); steadyPeriods resyncs. */
+  adoptedN: number;
   bootDelayMs: number;
   latencyMs: number;
   buckets: Bucket[];
@@ -35,10 +37,11 @@ export const FULL: Plan = {
   syncPeriodMs: 30_000,
   throttledN: 1000,
   stockOutN: 100,
+  adoptedN: 5000,
   bootDelayMs: 10_000,
   latencyMs: 20,
   buckets: awsBench.buckets,
-  limits: { rssMb: 350, throttledRatio: 1.1, throttledShare: 0.03, runMinutes: 20 },
+  limits: { rssMb: 350, throttledRatio: 1.1, throttledShare: 0.03, runMinutes: 25 },
 };
 
 // --quick keeps EC2's refill rates but a tenth of its bucket sizes, so that 60 machines already outrun them.
@@ -49,10 +52,11 @@ export const QUICK: Plan = {
   syncPeriodMs: 6_000,
   throttledN: 60,
   stockOutN: 50,
+  adoptedN: 200,
   bootDelayMs: 10_000,
   latencyMs: 20,
   buckets: awsBench.buckets.map((b) => ({ ...b, burst: b.burst / 10 })),
-  limits: { rssMb: 300, throttledRatio: 1.3, throttledShare: 0.05, runMinutes: 2 },
+  limits: { rssMb: 300, throttledRatio: 1.3, throttledShare: 0.05, runMinutes: 3 },
 };
 
 /** The plan with the provider's buckets in place of EC2's (same --quick scaling); a copy, free to change. */

@@ -1,5 +1,6 @@
 // The benchmark's verdict: targets computed from scenarios of the same run, and the table printed on stdout.
 import type { TargetLimits } from './plans.js';
+import { SIMULATION_PARTS } from './process-names.js';
 import type { ScenarioResult } from './scenarios.js';
 
 export interface Target {
@@ -37,6 +38,7 @@ function heapShare(scenarios: ScenarioResult[]): { share: number; name: string }
     const used = record(s, 'peakHeapUsedMb') ?? {};
     const limit = record(s, 'heapLimitMb') ?? {};
     for (const [name, mb] of Object.entries(used)) {
+      if (SIMULATION_PARTS.has(name)) continue;
       const l = limit[name];
       if (!l || !(l > 0)) return undefined; // a process whose limit was never read: no verdict
       const share = Math.round((mb / l) * 1000) / 1000;
@@ -44,6 +46,11 @@ function heapShare(scenarios: ScenarioResult[]): { share: number; name: string }
     }
   }
   return top;
+}
+
+/** The highest of a per-process record over the controllers (the simulation's processes left out). */
+function controllerPeak(perProcess: Record<string, number>): number {
+  return Math.max(...Object.entries(perProcess).flatMap(([name, v]) => (SIMULATION_PARTS.has(name) ? [] : [v])));
 }
 
 /**
@@ -84,7 +91,7 @@ export function evaluateTargets(
   o: {
     largest: number;
     limits: TargetLimits;
-    cloud?: { metricPrefix: string; cloudLabel: string };
+    cloud?: { metricPrefix: string; cloudLabel: string; binary?: { name: string } };
     /** The whole run's wall time, when known. */
     totalSeconds?: number;
   },
@@ -142,15 +149,61 @@ export function evaluateTargets(
     target('stock-out: launch calls per machine (refused included)', metric(stock, 'mutatingCallsPerMachine'), 2.5),
     target(
       `peak controller RSS at ${L} machines (MB, largest process)`,
-      rss ? Math.max(...Object.values(rss)) : undefined,
+      rss ? controllerPeak(rss) : undefined,
       o.limits.rssMb,
     ),
     target(`peak V8 heap used / heap limit at ${L} machines (highest: ${heap?.name ?? '-'})`, heap?.share, 0.7),
+    ...steadyAdoptedTargets(
+      scenarios.find((s) => /^steady-\d+$/.test(s.name)),
+      k,
+      label,
+      o.cloud?.binary?.name,
+    ),
     target(
       'whole run (minutes, 2 cores)',
       o.totalSeconds === undefined ? undefined : Math.round((o.totalSeconds / 60) * 10) / 10,
       o.limits.runMinutes,
     ),
+  ];
+}
+
+/** steady-N's limits (the adopted steady state): about one paged listing per resync, nothing reconciled twice, nothing written. */
+export const SteadyAdoptedLimits = {
+  cloudCallsPerMachinePerResync: 0.005,
+  reconcilesPerMachinePerResync: 1,
+  kubeWritesPerResync: 0,
+  heapShare: 0.7,
+  providerRssMb: 350,
+};
+
+function steadyAdoptedTargets(
+  s: ScenarioResult | undefined,
+  k: string,
+  label: string,
+  providerBinary: string | undefined,
+): Target[] {
+  const n = s ? metric(s, 'machines') : undefined;
+  const at = `steady-${n ?? 'N'}`;
+  const reconciles = Object.entries(record(s, 'reconcilesPerMachinePerResync') ?? {}).sort((a, b) => b[1] - a[1])[0];
+  const heap = s ? heapShare([s]) : undefined;
+  const rss = record(s, 'peakRssMb');
+  const providerRss = rss && (providerBinary ? rss[providerBinary] : controllerPeak(rss));
+  const L = SteadyAdoptedLimits;
+  return [
+    target(
+      `${at}: ${label} calls per machine per resync`,
+      metric(s, `${k}CallsPerMachinePerResync`),
+      L.cloudCallsPerMachinePerResync,
+    ),
+    target(
+      `${at}: reconciles per machine per resync (highest: ${reconciles?.[0] ?? '-'})`,
+      // No controller reconciled at all during the resyncs: 0, when the scenario ran.
+      s ? (reconciles?.[1] ?? 0) : undefined,
+      L.reconcilesPerMachinePerResync,
+    ),
+    target(`${at}: Kubernetes writes per resync`, metric(s, 'kubeWritesPerResync'), L.kubeWritesPerResync),
+    target(`${at}: peak V8 heap used / heap limit (highest: ${heap?.name ?? '-'})`, heap?.share, L.heapShare),
+    target(`${at}: provider peak RSS (MB)`, providerRss, L.providerRssMb),
   ];
 }
 

@@ -16,6 +16,9 @@ import { benchProvider, PROVIDER_NAMES, type BenchProvider } from './providers.j
 import { scaleDown, scaleUp, steadyState, type BenchContext, type ScenarioResult } from './scenarios.js';
 import { planFor, type Plan } from './plans.js';
 import { progressPrinter } from './progress.js';
+import { seedAdopted } from './adopted.js';
+import { snapshot, startHeapWindow } from './measure.js';
+import { steadyAdopted } from './steady-adopted.js';
 import { stockOut } from './stock-out.js';
 import { throttled } from './throttled.js';
 import { writeBenchCharts } from './write-charts.js';
@@ -40,9 +43,9 @@ async function withControllers<T>(
   plan: Plan,
   logDir: string,
   compiledDir: string | undefined,
-  extraArgs: string[],
+  extraArgs: { all: string[]; provider: string[] },
   traceWrites: boolean,
-  fn: (ctx: BenchContext) => Promise<T>,
+  fn: (ctx: BenchContext, startedAt: number) => Promise<T>,
 ): Promise<T> {
   const controllers: ControllerProcess[] = controllerProcesses({
     kubeconfigPath: env.kubeconfigPath,
@@ -50,24 +53,31 @@ async function withControllers<T>(
     cloudArgs: env.provider.cloudArgs(env.emulator),
     namespace: BENCH_NAMESPACE,
     logDir,
-    extraArgs: [`--sync-period=${plan.syncPeriodMs}ms`, ...extraArgs],
+    extraArgs: [`--sync-period=${plan.syncPeriodMs}ms`, ...extraArgs.all],
+    providerArgs: extraArgs.provider,
     compiledDir,
   });
+  const startedAt = performance.now();
   try {
     for (const c of controllers) await c.start();
     for (const c of controllers) await c.waitReady();
+    // The control plane's process is measured as the controllers are (CPU, RSS, heap), but outlives them.
+    const measured = env.controlPlaneProcess ? [...controllers, env.controlPlaneProcess] : controllers;
     // RSS from /proc every 500 ms; V8 heap used from each process's /metrics every second (a scrape is not free).
-    const rssTimer = setInterval(() => controllers.forEach((c) => c.sampleRss()), 500);
-    const heapTimer = setInterval(() => controllers.forEach((c) => void c.sampleHeap()), 1_000);
+    const rssTimer = setInterval(() => measured.forEach((c) => c.sampleRss()), 500);
+    const heapTimer = setInterval(() => measured.forEach((c) => void c.sampleHeap()), 1_000);
     try {
-      return await fn({
-        env,
-        controllers,
-        syncPeriodMs: plan.syncPeriodMs,
-        traceWrites,
-        log: (l) => process.stderr.write(`bench: ${l}\n`),
-        progress: progressPrinter({ stream: process.stderr, now: () => performance.now(), prefix: 'bench: ' }),
-      });
+      return await fn(
+        {
+          env,
+          controllers: measured,
+          syncPeriodMs: plan.syncPeriodMs,
+          traceWrites,
+          log: (l) => process.stderr.write(`bench: ${l}\n`),
+          progress: progressPrinter({ stream: process.stderr, now: () => performance.now(), prefix: 'bench: ' }),
+        },
+        startedAt,
+      );
     } finally {
       clearInterval(rssTimer);
       clearInterval(heapTimer);
@@ -92,11 +102,23 @@ async function main(): Promise<void> {
       'the stock-out scenario alone, with n machines (and its no-stock-out scale-up)',
       (v) => sizes(v)[0]!,
     )
+    .option('--no-steady-adopted', 'skip the steady-adopted scenario')
+    .option(
+      '--steady-adopted <n>',
+      'the steady-adopted scenario alone, with n Machines made as adopted before the controllers start',
+      (v) => sizes(v)[0]!,
+    )
     .option('--trace-writes', "report what each write to a scale-up's Machines changed")
     .option('--tsx', 'run the controllers from source through tsx instead of compiling them first')
     .option(
       '--controller-arg <flag>',
       'a flag for every controller binary, repeatable (e.g. --controller-arg=--kube-api-qps=300)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .option(
+      '--provider-arg <flag>',
+      'a flag for the provider binary alone, repeatable (e.g. --provider-arg=--enable-pprof)',
       (v: string, acc: string[]) => [...acc, v],
       [] as string[],
     )
@@ -110,20 +132,32 @@ async function main(): Promise<void> {
     strict?: boolean;
     throttled: boolean;
     stockOut: boolean | number;
+    steadyAdopted: boolean | number;
     tsx?: boolean;
     traceWrites?: boolean;
     controllerArg: string[];
+    providerArg: string[];
   }>();
   const plan: Plan = planFor(o.quick === true, o.provider);
   if (o.sizes) {
     plan.sizes = o.sizes;
     plan.steadyN = Math.max(...o.sizes);
+    // A run of chosen sizes is about them: the 5,000 adopted Machines come only when asked for by --steady-adopted.
+    if (o.steadyAdopted === true) o.steadyAdopted = false;
   }
   if (typeof o.stockOut === 'number') {
     plan.stockOutN = o.stockOut;
     plan.sizes = [];
     o.throttled = false;
+    if (o.steadyAdopted === true) o.steadyAdopted = false;
   }
+  if (typeof o.steadyAdopted === 'number') {
+    plan.adoptedN = o.steadyAdopted;
+    plan.sizes = [];
+    o.throttled = false;
+    o.stockOut = false;
+  }
+  if (o.steadyAdopted === false) plan.adoptedN = 0;
   const log = (l: string) => process.stderr.write(`bench: ${l}\n`);
   const compiledDir = o.tsx ? undefined : ensureCompiled(log);
   const stateDir = mkdtempSync(join(tmpdir(), 'machine-api-bench-'));
@@ -138,36 +172,62 @@ async function main(): Promise<void> {
       bootDelayMs: plan.bootDelayMs,
       latencyMs: plan.latencyMs,
       provider: o.provider,
+      controlPlaneProcess: { compiledDir },
     });
     try {
-      await withControllers(env, plan, stateDir, compiledDir, o.controllerArg, o.traceWrites === true, async (ctx) => {
-        let baseline: number | undefined;
-        let noStockOut: number | undefined;
-        for (const n of plan.sizes) {
-          const up = await scaleUp(ctx, n);
-          if (n === 1) baseline = up.seconds;
-          if (n === plan.stockOutN) noStockOut = up.seconds;
-          scenarios.push(up);
-          if (n === plan.steadyN) scenarios.push(await steadyState(ctx, up.set, n, plan.steadyPeriods));
-          scenarios.push(await scaleDown(ctx, up.set, n));
-        }
-        if (o.stockOut) {
-          if (noStockOut === undefined) {
-            const same = await scaleUp(ctx, plan.stockOutN, { name: `stock-out-baseline-${plan.stockOutN}` });
-            await scaleDown(ctx, same.set, plan.stockOutN);
-            noStockOut = same.seconds;
+      const controllersFor = <T>(fn: (ctx: BenchContext, startedAt: number) => Promise<T>) =>
+        withControllers(
+          env,
+          plan,
+          stateDir,
+          compiledDir,
+          { all: o.controllerArg, provider: o.providerArg },
+          o.traceWrites === true,
+          fn,
+        );
+      if (plan.sizes.length > 0 || o.stockOut || o.throttled)
+        await controllersFor(async (ctx) => {
+          let baseline: number | undefined;
+          let noStockOut: number | undefined;
+          for (const n of plan.sizes) {
+            const up = await scaleUp(ctx, n);
+            if (n === 1) baseline = up.seconds;
+            if (n === plan.stockOutN) noStockOut = up.seconds;
+            scenarios.push(up);
+            if (n === plan.steadyN) scenarios.push(await steadyState(ctx, up.set, n, plan.steadyPeriods));
+            scenarios.push(await scaleDown(ctx, up.set, n));
           }
-          scenarios.push(await stockOut(ctx, plan.stockOutN, noStockOut));
-        }
-        if (o.throttled) {
-          if (baseline === undefined) {
-            const one = await scaleUp(ctx, 1, { name: 'throttled-baseline-1' });
-            await scaleDown(ctx, one.set, 1);
-            baseline = one.seconds;
+          if (o.stockOut) {
+            if (noStockOut === undefined) {
+              const same = await scaleUp(ctx, plan.stockOutN, { name: `stock-out-baseline-${plan.stockOutN}` });
+              await scaleDown(ctx, same.set, plan.stockOutN);
+              noStockOut = same.seconds;
+            }
+            scenarios.push(await stockOut(ctx, plan.stockOutN, noStockOut));
           }
-          scenarios.push(await throttled(ctx, plan.throttledN, baseline, plan.buckets));
-        }
-      });
+          if (o.throttled) {
+            if (baseline === undefined) {
+              const one = await scaleUp(ctx, 1, { name: 'throttled-baseline-1' });
+              await scaleDown(ctx, one.set, 1);
+              baseline = one.seconds;
+            }
+            scenarios.push(await throttled(ctx, plan.throttledN, baseline, plan.buckets));
+          }
+        });
+      // Last: its Machines stay until the environment goes, and its binaries start after the seeding, as a
+      // Deployment rolled out onto an existing cluster would.
+      if (plan.adoptedN > 0) {
+        const n = plan.adoptedN;
+        const { sets } = await seedAdopted(env, `adopted-${n}`, n, log);
+        const cp = env.controlPlaneProcess;
+        if (cp) startHeapWindow([cp]);
+        const start = await snapshot(env, cp ? [cp] : []);
+        scenarios.push(
+          await controllersFor((ctx, startedAt) =>
+            steadyAdopted(ctx, { sets, n, periods: plan.steadyPeriods, startedAt, start }),
+          ),
+        );
+      }
     } finally {
       await env.stop();
     }
@@ -178,7 +238,7 @@ async function main(): Promise<void> {
   const report: BenchReport = {
     scenarios,
     targets: evaluateTargets(scenarios, {
-      largest: Math.max(...plan.sizes),
+      largest: Math.max(0, ...plan.sizes),
       limits: plan.limits,
       cloud: o.provider,
       totalSeconds,

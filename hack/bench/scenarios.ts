@@ -137,22 +137,27 @@ export async function scaleUp(
   };
 }
 
+/** Waits until `periods` resync periods have passed since `from` (performance.now()), showing how many have. */
+export async function waitResyncPeriods(ctx: BenchContext, name: string, periods: number, from: number): Promise<void> {
+  const progress = ctx.progress(name, periods, 'resync periods');
+  try {
+    const end = from + periods * ctx.syncPeriodMs;
+    for (let now = performance.now(); now < end; now = performance.now()) {
+      progress.update(Math.floor((now - from) / ctx.syncPeriodMs));
+      await sleep(Math.min(1_000, end - now));
+    }
+  } finally {
+    progress.end();
+  }
+}
+
 /** n Running machines left alone for `periods` resync periods: what does keeping them cost? */
 export async function steadyState(ctx: BenchContext, set: string, n: number, periods: number): Promise<ScenarioResult> {
   // Let the last status writes of the scale-up settle so they are not counted as steady-state cost.
   await sleep(Math.min(5_000, ctx.syncPeriodMs / 2));
   startHeapWindow(ctx.controllers);
   const before = await snapshot(ctx.env, ctx.controllers);
-  const progress = ctx.progress(`steady-state-${n}`, periods, 'resync periods');
-  try {
-    const end = before.at + periods * ctx.syncPeriodMs;
-    for (let now = performance.now(); now < end; now = performance.now()) {
-      progress.update(Math.floor((now - before.at) / ctx.syncPeriodMs));
-      await sleep(Math.min(1_000, end - now));
-    }
-  } finally {
-    progress.end();
-  }
+  await waitResyncPeriods(ctx, `steady-state-${n}`, periods, before.at);
   const after = await snapshot(ctx.env, ctx.controllers);
   const c = cost(before, after);
   const machines = await machinesOf(ctx.env.client, set);

@@ -11,7 +11,12 @@ export function installerProviderSpec(): Record<string, unknown> {
   return awsBench.providerSpec();
 }
 
-export function machineSet(name: string, replicas: number, provider: BenchProvider = awsBench): MachineSet {
+export function machineSet(
+  name: string,
+  replicas: number,
+  provider: BenchProvider = awsBench,
+  providerSpec: Record<string, unknown> = provider.providerSpec(),
+): MachineSet {
   const CLUSTER_ID = provider.clusterId;
   const labels = { 'machine.openshift.io/cluster-api-cluster': CLUSTER_ID, [MACHINESET_LABEL]: name };
   return {
@@ -24,7 +29,7 @@ export function machineSet(name: string, replicas: number, provider: BenchProvid
       selector: { matchLabels: labels },
       template: {
         metadata: { labels: { ...labels, 'machine.openshift.io/cluster-api-machine-role': 'worker' } },
-        spec: { providerSpec: { value: provider.providerSpec() } },
+        spec: { providerSpec: { value: providerSpec } },
       },
     },
   };

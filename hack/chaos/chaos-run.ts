@@ -207,7 +207,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosRunResult> {
       `seed ${o.seed}: rollout bounds checked ${rollout.checks.surge} (surge) and ${rollout.checks.availability} (availability) times`,
     );
     violations.push(...checkDeposedLeaders(o.seed, ctx.episodes));
-    violations.push(...checkCreateCalls(o.seed, createCalls(env), machinesCreated(env)));
+    violations.push(...checkCreateCalls(o.seed, createCalls(env), await machinesCreated(env)));
     violations.push(...(await scanForSecrets(o.seed, env, host.logs())));
     return { seed: o.seed, faultsInjected, actions, violations, settledMs, rolloutChecks: { ...rollout.checks } };
   } finally {
@@ -224,9 +224,9 @@ function createCalls(env: BenchEnvironment): number {
 }
 
 /** Machine creations the API server saw (by any client). */
-function machinesCreated(env: BenchEnvironment): number {
+async function machinesCreated(env: BenchEnvironment): Promise<number> {
   let n = 0;
-  for (const [key, count] of env.requestCounts()) if (key.endsWith('|create machines')) n += count;
+  for (const [key, count] of await env.requestCounts()) if (key.endsWith('|create machines')) n += count;
   return n;
 }
 

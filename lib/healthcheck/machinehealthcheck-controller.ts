@@ -200,7 +200,7 @@ class MachineHealthCheckReconciler implements Reconciler {
       this.once.retain(`${key}|`, live);
       this.metrics.shortCircuit.set(labels, 1);
       const backoff = this.shortCircuits.delayMs(key, now);
-      ctx.log.info('short-circuiting remediation', {
+      ctx.log.warn('short-circuiting remediation', {
         total: expected,
         unhealthy,
         maxUnhealthy: mhc.spec?.maxUnhealthy,

@@ -92,7 +92,18 @@ export function addMachineController(
   const machineController = mgr.addController({
     name: MachineControllerName,
     reconciler,
-    watches: [{ informer: asSource(machines), enqueue: 'self' }],
+    watches: [
+      {
+        informer: asSource(machines),
+        enqueue: 'self',
+        // The echoes of its own writes, and NodeLink's lastUpdated alone, cost no reconcile.
+        predicate: (event, obj, old) => event !== 'update' || old === undefined || !reconciler.isEcho(obj, old),
+      },
+    ],
+    // The latest pass decides when the next is due: a Machine that went Running on its Node's event is not
+    // looked at again by the requeue its Provisioned pass had asked for; nor by a resync just after a pass.
+    latestResultReplacesRequeue: true,
+    skipResyncWithinMs: mgr.syncPeriodMs !== undefined ? mgr.syncPeriodMs / 2 : undefined,
     maxConcurrentReconciles: opts.maxConcurrentReconciles,
     reconcileTimeoutMs: opts.reconcileTimeoutMs,
     rateLimiter: { baseDelayMs: base, maxDelayMs: max },

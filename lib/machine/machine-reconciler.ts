@@ -39,6 +39,8 @@ import {
 } from '../apis/errors.js';
 import { MachineDeletion } from './machine-deletion.js';
 import { MachineDraft } from './machine-writer.js';
+import type { KubeObject } from '../apis/meta.js';
+import { changesNothingRead, OwnWrites } from './own-writes.js';
 import { clone } from './merge-patch.js';
 import type { MachineMetrics } from './metrics.js';
 import { machineMigrationDecision } from './migration-gate.js';
@@ -101,6 +103,7 @@ const DEFAULT_CLOUD_DEFER_BEYOND_MS = 2_000;
 export class MachineReconciler implements Reconciler {
   private readonly pacing: ReconcilePacing;
   private readonly written = new WrittenVersions();
+  private readonly own = new OwnWrites();
   /** What a reconcile's actuator calls read, handed to the echo of its own write (see ReconcileNotes). */
   private readonly notes: CarriedNotes;
   private readonly status: StatusWriter;
@@ -115,6 +118,15 @@ export class MachineReconciler implements Reconciler {
     this.notes = new CarriedNotes(d.clock, d.carryNotesMs);
   }
 
+  /**
+   * Whether a watched update of a Machine asks for no reconcile: it changes only fields no reconcile reads, or it
+   * is the echo of this controller's own write (see OwnWrites). A resync always asks for one.
+   */
+  isEcho(obj: KubeObject, old: KubeObject): boolean {
+    if (obj === old) return false;
+    return changesNothingRead(obj, old) || this.own.isEcho(requestKey(requestOf(obj)), obj, old);
+  }
+
   /** Lifts the backoff of a Machine so that its next reconcile runs at once (a Secret it waits for changed). */
   retryNow(req: Request): void {
     this.pacing.retryNow(requestKey(req));
@@ -122,6 +134,9 @@ export class MachineReconciler implements Reconciler {
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const key = requestKey(req);
+    // From here on every change to the Machine is looked at again, the echo of the last write included: a pass
+    // that finds a copy older than that write (below) leaves the rest to it.
+    this.own.clear(key);
     const cached = this.d.machines.get(req);
     if (!cached) {
       // Gone: its backoff entries would otherwise stay for the life of the process.
@@ -138,6 +153,13 @@ export class MachineReconciler implements Reconciler {
     if (wait !== undefined) return { requeueAfterMs: wait };
     const started = this.d.clock.now();
     const draft = new MachineDraft(clone(cached), this.d.client);
+    // The echoes of a deletion's writes are left to bring the Machine back: each step waits on someone else.
+    let noted = false;
+    if (!cached.metadata.deletionTimestamp)
+      draft.beforeWrite = (expected) => {
+        noted = true;
+        this.own.note(key, expected);
+      };
     const notes = this.notes.begin(key, cached.metadata.resourceVersion);
     try {
       const result = await withCloudCallContext(
@@ -167,14 +189,19 @@ export class MachineReconciler implements Reconciler {
     } finally {
       const wrote = draft.base.metadata.resourceVersion !== cached.metadata.resourceVersion;
       if (wrote) this.written.record(key, draft.base.metadata.resourceVersion);
-      this.notes.end(key, wrote ? draft.base.metadata.resourceVersion : undefined, notes);
+      // Only an echo that reaches a reconcile may be answered by this one's notes: the next reconcile at the
+      // version of a noted write (its echo dropped) was brought by something else (a Node gone, a requeue) and
+      // reads afresh.
+      this.notes.end(key, wrote && !noted ? draft.base.metadata.resourceVersion : undefined, notes);
     }
   }
 
+  /** `afterCreate`: the pass that follows a create in the same reconcile (see the end of this method). */
   private async reconcileMachine(
     draft: MachineDraft,
     ctx: ReconcileContext,
     notes: ReconcileNotes,
+    afterCreate = false,
   ): Promise<Result | void> {
     const { d } = this;
     const log = ctx.log.child({ machine: `${draft.key.namespace}/${draft.key.name}` });
@@ -198,9 +225,10 @@ export class MachineReconciler implements Reconciler {
     if (!(draft.machine.metadata.finalizers ?? []).includes(MachineFinalizer)) {
       const m = clone(draft.machine);
       m.metadata.finalizers = [...(m.metadata.finalizers ?? []), MachineFinalizer];
-      // The update event re-triggers this reconcile.
-      await d.client.update(Machines, m, { signal: ctx.signal });
-      return;
+      // The reference returns here and goes on in the reconcile of the update's echo; this pass goes on from
+      // the written copy instead, and the echo costs nothing.
+      draft.beforeWrite?.(m);
+      draft.rebase(await d.client.update(Machines, m, { signal: ctx.signal }));
     }
 
     if (draft.machine.status?.phase === PhaseFailed) {
@@ -307,7 +335,10 @@ export class MachineReconciler implements Reconciler {
       if (after !== undefined) return { requeueAfterMs: after };
       throw asError(createErr);
     }
-    return { requeueAfterMs: d.requeueAfterMs };
+    if (afterCreate) return { requeueAfterMs: d.requeueAfterMs };
+    // What the reconcile of this write's echo would do (look at the new instance, record it, go Provisioned)
+    // is done now, from the written copy and with what the launch learnt in the notes: one reconcile, not two.
+    return this.reconcileMachine(draft, ctx, notes, true);
   }
 
   /** Returns whether reconciliation may continue. */
@@ -316,7 +347,8 @@ export class MachineReconciler implements Reconciler {
     switch (gate.kind) {
       case 'sync-authority':
         (draft.machine.status ??= {}).authoritativeAPI = gate.authoritativeAPI;
-        await draft.persist(signal);
+        // The reconcile of this write's echo goes on.
+        await draft.persist(signal, { echo: true });
         return false;
       case 'unknown':
         log.error('unknown status.authoritativeAPI; not reconciling', { authoritativeAPI: gate.authoritativeAPI });
@@ -334,5 +366,10 @@ export class MachineReconciler implements Reconciler {
     return { signal: ctx.signal, log, events: this.d.events, metrics: this.d.metrics, notes };
   }
 }
+
+const requestOf = (obj: KubeObject): Request => ({
+  namespace: obj.metadata.namespace || undefined,
+  name: obj.metadata.name ?? '',
+});
 
 export const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));

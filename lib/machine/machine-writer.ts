@@ -10,6 +10,12 @@ import { clone, createMergePatch, deepEqual } from './merge-patch.js';
 /** A machine being worked on plus the copy it was read as; persist() writes the difference and rebases. */
 export class MachineDraft {
   base: Machine;
+  /**
+   * Told, before each write, what the Machine will look like once it is written (see OwnWrites); unset while the
+   * reconcile wants the echo of its writes (see persist's `echo`).
+   */
+  beforeWrite?: (expected: Machine) => void;
+
   constructor(
     public machine: Machine,
     private readonly client: KubeClient,
@@ -26,14 +32,16 @@ export class MachineDraft {
    * providerID must land even if someone else touched the machine. The status patch replaces the
    * conditions list whole, so when it carries conditions it is locked on the resourceVersion the
    * draft was based on: a concurrent condition change (e.g. Drained) is never silently lost.
+   * `echo`: the caller returns to let the watch event of this write carry on, so beforeWrite is not told.
    */
-  async persist(signal?: AbortSignal): Promise<void> {
+  async persist(signal?: AbortSignal, o: { echo?: boolean } = {}): Promise<void> {
     const metaPatch = metadataSpecPatch(this.base, this.machine);
+    const statusPatch = createMergePatch(this.base.status ?? {}, this.machine.status ?? {});
+    if ((metaPatch || statusPatch) && !o.echo) this.beforeWrite?.(this.machine);
     let latest: Machine | undefined;
     if (metaPatch) {
       latest = await this.client.patch(Machines, this.key, { type: 'merge', body: metaPatch }, { signal });
     }
-    const statusPatch = createMergePatch(this.base.status ?? {}, this.machine.status ?? {});
     if (statusPatch) {
       const touchesConditions = 'conditions' in statusPatch;
       let lockRV: string | undefined;
@@ -73,7 +81,7 @@ export class MachineDraft {
   }
 
   /** After a write the server's copy (which holds everything we sent) is both the working copy and the base. */
-  private rebase(latest: Machine): void {
+  rebase(latest: Machine): void {
     this.machine = clone(latest);
     this.base = clone(latest);
   }

@@ -55,6 +55,8 @@ export function addNodeLinkController(mgr: ControllerManager, opts: NodeLinkCont
         predicate: machineWatchPredicate(settled),
       },
     ],
+    // A Node's resync just after its reconcile (a scale-up lasting several resync periods) brings nothing new.
+    skipResyncWithinMs: mgr.syncPeriodMs !== undefined ? mgr.syncPeriodMs / 2 : undefined,
     maxConcurrentReconciles: opts.maxConcurrentReconciles,
     reconcileTimeoutMs: opts.reconcileTimeoutMs,
     rateLimiter: opts.rateLimiter,

@@ -10,6 +10,7 @@ import type { JsonPatchOperation, KubeClient } from '../client/kube-client.js';
 import { Machines, Nodes } from '../client/resources.js';
 import type { Clock } from '../base/clock.js';
 import { WrittenVersions } from '../runtime/written-versions.js';
+import { cacheCaughtUp } from '../runtime/cache-catch-up.js';
 import type { Informer, ReconcileContext, Reconciler, Request, Result } from '../runtime/types.js';
 import { createMergePatch, deepEqual } from '../machine/merge-patch.js';
 import { desiredNode } from './node-metadata.js';
@@ -122,8 +123,16 @@ export function findNodeForMachine(
   return single(candidates, 'node', `InternalIP ${ip}`);
 }
 
-/** How soon a reconcile handed a copy older than NodeLink's own last write looks again. */
+/**
+ * How long a reconcile handed a copy older than NodeLink's own last write waits for the cache to catch up, and
+ * how soon it looks again when the cache has not.
+ */
 export const StaleCopyRequeueMs = 100;
+
+const machineRequest = (machine: KubeObject): Request => ({
+  namespace: machine.metadata.namespace,
+  name: machine.metadata.name ?? '',
+});
 
 const machineKey = (machine: KubeObject): string =>
   `machine/${machine.metadata.namespace ?? ''}/${machine.metadata.name ?? ''}`;
@@ -172,13 +181,17 @@ export class NodeLinkReconciler implements Reconciler {
       ctx.log.debug('no machine found for node', { node: req.name }, 2);
       return;
     }
-    // A copy from before our own last write: look again once the watch has brought that write (its echo enqueues
-    // nothing, so the look is asked for here).
-    if (
-      this.written.isStale(`node/${req.name}`, node.metadata.resourceVersion) ||
-      this.written.isStale(machineKey(machine), machine.metadata.resourceVersion)
-    )
-      return { requeueAfterMs: StaleCopyRequeueMs };
+    // A copy from before our own last write (another change's event raced ahead of the write's own): the write's
+    // echo is usually a moment away, so wait for it and go on with the fresh copies; if it is late, look again
+    // soon (its echo enqueues nothing, so the look is asked for here).
+    const stale = (): boolean =>
+      this.written.isStale(`node/${req.name}`, this.d.nodes.get({ name: req.name })?.metadata.resourceVersion) ||
+      this.written.isStale(machineKey(machine), this.d.machines.get(machineRequest(machine))?.metadata.resourceVersion);
+    if (stale()) {
+      const informers = [this.d.nodes, this.d.machines] as unknown as Array<Informer<KubeObject>>;
+      const fresh = await cacheCaughtUp(informers, () => !stale(), this.d.clock, StaleCopyRequeueMs, ctx.signal);
+      return fresh ? this.reconcile(req, ctx) : { requeueAfterMs: StaleCopyRequeueMs };
+    }
     if (node.metadata.deletionTimestamp) {
       this.readiness.delete(req.name);
       return;

@@ -29,6 +29,9 @@ export class ControllerImpl implements Controller, Runnable {
   private readonly log: Logger;
   private active = 0;
   private started = false;
+  /** When each key's last reconcile began; kept only with skipResyncWithinMs. */
+  private readonly lastStarted = new Map<string, number>();
+  private readonly replaceRequeue: boolean;
 
   constructor(
     private readonly opts: ControllerOptions,
@@ -47,6 +50,8 @@ export class ControllerImpl implements Controller, Runnable {
     this.queue = new RateLimitingQueue<string>(deps.clock, defaultControllerRateLimiter(deps.clock, opts.rateLimiter), {
       metrics: deps.metrics.queueMetrics<string>(opts.name, deps.clock),
     });
+    // A delayed watch event waits in the same slot as a requeue: replacing the one would drop the other.
+    this.replaceRequeue = opts.latestResultReplacesRequeue === true && !opts.watches.some((w) => w.delayMs);
     for (const w of opts.watches) this.watch(w);
     const m = deps.metrics;
     for (const result of ['success', 'error', 'requeue', 'requeue_after'])
@@ -117,6 +122,7 @@ export class ControllerImpl implements Controller, Runnable {
     });
     const signal = reconcileAbort.signal;
     const started = this.deps.clock.now();
+    if (this.opts.skipResyncWithinMs) this.lastStarted.set(key, started);
     this.active++;
     m.activeWorkers.set(labels, this.active);
     let outcome: { ok: true; result: Result | void } | { ok: false; error: unknown };
@@ -139,6 +145,7 @@ export class ControllerImpl implements Controller, Runnable {
     const labels = { controller: this.name };
     const decision = decideOutcome(outcome);
     m.reconcileTotal.inc({ ...labels, result: decision.result });
+    if (this.replaceRequeue) this.queue.cancelAfter(key);
     switch (decision.action) {
       case 'forget':
         this.queue.forget(key);
@@ -189,10 +196,24 @@ export class ControllerImpl implements Controller, Runnable {
       if (pass('add', obj)) enqueueAll(obj);
     });
     w.informer.on('update', (obj, old) => {
-      if (pass('update', obj, old)) enqueueAll(obj, old);
+      if (!pass('update', obj, old)) return;
+      if (old === obj && this.recentlyReconciled(toRequests(obj))) return;
+      enqueueAll(obj, old);
     });
     w.informer.on('delete', (obj) => {
+      for (const r of toRequests(obj)) this.lastStarted.delete(requestKey(r));
       if (pass('delete', obj)) enqueueAll(obj);
+    });
+  }
+
+  /** Whether every key of a resync's requests was reconciled within skipResyncWithinMs (see ControllerOptions). */
+  private recentlyReconciled(requests: Request[]): boolean {
+    const within = this.opts.skipResyncWithinMs ?? 0;
+    if (within <= 0 || requests.length === 0) return false;
+    const now = this.deps.clock.now();
+    return requests.every((r) => {
+      const at = this.lastStarted.get(requestKey(r));
+      return at !== undefined && now - at < within;
     });
   }
 }

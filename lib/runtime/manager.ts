@@ -70,6 +70,8 @@ export type { HealthCheck } from './health-endpoints.js';
 
 /** The readiness check every manager has: each informer's cache has synced. */
 export const CACHES_SYNCED_CHECK = 'caches-synced';
+/** The informers' resync period when none is given: controller-runtime's 10 minutes. */
+const DEFAULT_SYNC_PERIOD_MS = 600_000;
 
 interface Running {
   runnable: Runnable;
@@ -83,6 +85,8 @@ export class Manager implements ControllerManager {
   readonly logger: Logger;
   readonly metrics: Registry;
   readonly namespace?: string;
+  /** The informers' resync period (ManagerOptions.syncPeriodMs, else 10 minutes). */
+  readonly syncPeriodMs: number;
   private readonly informers = new Map<string, SharedInformer<KubeObject>>();
   private readonly recorders = new Map<string, AggregatingEventRecorder>();
   private readonly healthChecks = new Map<string, HealthCheck>();
@@ -116,6 +120,7 @@ export class Manager implements ControllerManager {
     this.logger = opts.logger ?? createLogger();
     this.metrics = opts.metrics ?? new Registry();
     this.namespace = opts.namespace || undefined;
+    this.syncPeriodMs = opts.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS;
     // Every controller and informer of this manager waits on these signals: one listener each is expected,
     // not a leak.
     setMaxListeners(0, this.cacheStop.signal, this.runStop.signal, this.hardStop.signal);
@@ -183,7 +188,7 @@ export class Manager implements ControllerManager {
         client: this.client,
         resource,
         namespace: this.namespace,
-        resyncPeriodMs: this.opts.syncPeriodMs,
+        resyncPeriodMs: this.syncPeriodMs,
         clock: this.clock,
         logger: this.logger,
       });

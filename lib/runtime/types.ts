@@ -97,6 +97,19 @@ export interface ControllerOptions {
   maxConcurrentReconciles?: number;
   /** Per-reconcile deadline; its signal aborts. Default 5 minutes. */
   reconcileTimeoutMs?: number;
+  /**
+   * A reconcile's result replaces the requeue an earlier reconcile of the key asked for: the latest look at the
+   * object decides when the next one is due, so a Machine that went Running on its Node's event is not looked
+   * at again by the 30 s requeue its Provisioned pass had asked for. Not with a watch that has `delayMs` (whose
+   * delayed event it would drop). Default false, as controller-runtime.
+   */
+  latestResultReplacesRequeue?: boolean;
+  /**
+   * An informer's resync does not enqueue a key whose reconcile began less than this long ago: that look is as
+   * recent as the resync asks for, so a scale-up that lasts several resync periods does not cost each Machine a
+   * reconcile per period on top of its own. Default 0 (every resync enqueues).
+   */
+  skipResyncWithinMs?: number;
   /** Per-item exponential backoff bounds; default 5 ms → 1000 s, plus a 10 qps / burst 100 token bucket. */
   rateLimiter?: { baseDelayMs?: number; maxDelayMs?: number; qps?: number; burst?: number };
 }
@@ -122,6 +135,8 @@ export interface ControllerManager {
   readonly metrics: Registry;
   /** The namespace the caches are restricted to, if any. */
   readonly namespace?: string;
+  /** The informers' resync period, when the manager knows it. */
+  readonly syncPeriodMs?: number;
   /**
    * With leader election, the fence every change to the world passes (Kubernetes writes, and cloud mutations
    * through the providers' rate limiters): open only while this replica provably holds the lease.

@@ -149,6 +149,11 @@ export class DelayingQueue<T> extends WorkQueue<T> {
     this.schedule();
   }
 
+  /** Drops the delay `item` waits out, if any (an add already made stands). */
+  cancelAfter(item: T): void {
+    this.waiting.delete(item);
+  }
+
   /** Keys waiting for their delay to end. */
   waitingLen(): number {
     return this.waiting.size;

@@ -46,6 +46,7 @@ export {
   clientTokenFor,
   providerIdOf,
   addressesOf,
+  dhcpDomainsOf,
   machineLabelsFor,
   clusterIdOf,
   MACHINE_UID_TAG,

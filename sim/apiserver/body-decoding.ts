@@ -1,12 +1,12 @@
 // How a request body becomes an object of the request's type, as kube's decoder leaves it before admission:
 // apiVersion and kind checked against the URL's (400 otherwise), a create's object placed in the request's
 // namespace, string maps checked, and the fields its kind does not have (a custom resource's: those its
-// schema prunes) taken out for fieldValidation.
+// schema prunes) taken out for fieldValidation; a custom resource also gets its schema's defaults.
 import * as E from './errors.js';
 import { cloneJson } from './json.js';
 import { shapeOf, withoutUnknownFields } from './known-fields.js';
 import { apiVersionFor, versionInfo, type ResourceType } from './resource-type.js';
-import { pruneReporting } from './schema/index.js';
+import { applyDefaults, pruneNonNullableNullsWithoutDefaults, pruneReporting } from './schema/index.js';
 import { checkStringMaps } from './string-maps.js';
 import { isObj } from './strategy.js';
 import type { Obj, WriteOpts } from './write-options.js';
@@ -78,6 +78,10 @@ export function knownFields(
     const pruned = pruneReporting(object, schema);
     if (isObj(pruned.object)) object = pruned.object;
     unknown.push(...pruned.pruned);
+    // kube's decoder of a custom resource defaults it as well, so mutating webhooks already see the schema's
+    // defaults (and are free to change them); the pruned copy is this request's own to change.
+    pruneNonNullableNullsWithoutDefaults(object, schema);
+    applyDefaults(object, schema);
   }
   return { object, unknown };
 }

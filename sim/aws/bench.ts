@@ -3,6 +3,7 @@
 import { DEFAULT_EC2_RATE_LIMITS } from '../../providers/aws/index.js';
 import type { BenchSimulation } from '../kit/bench-cloud.js';
 import { benchAccessKey, SECRET_VALUES, userDataSecret } from '../kit/planted-secrets.js';
+import { launchAdoptedAws } from './bench-adopted.js';
 import { addAwsLoadBalancer } from './chaos-load-balancer.js';
 import { startEc2Emulator } from './ec2-emulator.js';
 
@@ -46,6 +47,7 @@ export const awsBenchSimulation: BenchSimulation = {
         revoked ? emu.revokeAccessKey(SECRET_VALUES.accessKeyId) : emu.addAccessKey(benchAccessKey),
       setTypeCapacity: (type, available) => emu.setInsufficientCapacity(type, '*', !available, '*'),
       addLoadBalancer: () => addAwsLoadBalancer(emu),
+      launchAdopted: (machines, spec) => launchAdoptedAws(emu.endpoint, emu.region, o.clusterId, machines, spec),
       stop: () => emu.stop(),
     };
   },
@@ -64,7 +66,13 @@ export const awsBenchSimulation: BenchSimulation = {
     userDataSecret(namespace),
   ],
   // The providerSpec the installer writes for a worker: subnet and security group by tag filter.
-  providerSpec: () => ({
+  providerSpec: () => workerSpec('us-east-1a'),
+  // One MachineSet per zone, as the installer makes them: a zone's /20 private subnet holds 4,091 instances.
+  zonalProviderSpecs: () => ['us-east-1a', 'us-east-1b', 'us-east-1c'].map(workerSpec),
+};
+
+function workerSpec(zone: string): Record<string, unknown> {
+  return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'AWSMachineProviderConfig',
     ami: { id: 'ami-0a1b2c3d4e5f00001' },
@@ -74,10 +82,10 @@ export const awsBenchSimulation: BenchSimulation = {
     deviceIndex: 0,
     iamInstanceProfile: { id: `${AWS_CLUSTER}-worker-profile` },
     metadataServiceOptions: {},
-    placement: { availabilityZone: 'us-east-1a', region: 'us-east-1' },
+    placement: { availabilityZone: zone, region: 'us-east-1' },
     securityGroups: [{ filters: [{ name: 'tag:Name', values: [`${AWS_CLUSTER}-node`] }] }],
-    subnet: { filters: [{ name: 'tag:Name', values: [`${AWS_CLUSTER}-subnet-private-us-east-1a`] }] },
+    subnet: { filters: [{ name: 'tag:Name', values: [`${AWS_CLUSTER}-subnet-private-${zone}`] }] },
     tags: [{ name: `kubernetes.io/cluster/${AWS_CLUSTER}`, value: 'owned' }],
     userDataSecret: { name: 'worker-user-data' },
-  }),
-};
+  };
+}

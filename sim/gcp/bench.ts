@@ -5,6 +5,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { DEFAULT_GCE_RATE_LIMITS } from '../../providers/gcp/index.js';
 import { viewInstances, type BenchSimulation } from '../kit/bench-cloud.js';
 import { userDataSecret } from '../kit/planted-secrets.js';
+import { launchAdoptedGcp } from './bench-adopted.js';
 import { addGcpTargetPool } from './chaos-target-pool.js';
 import { DEFAULT_PROJECT, startGceEmulator, type ServiceAccountKeyInput } from './index.js';
 
@@ -73,6 +74,11 @@ export const gcpBenchSimulation: BenchSimulation = {
           : emu.addServiceAccountKey(benchServiceAccountKey()),
       setTypeCapacity: (type, available) => emu.setStockout(type, '*', !available, '*'),
       addLoadBalancer: () => addGcpTargetPool(emu, DEFAULT_PROJECT, GCP_REGION),
+      launchAdopted: (machines, spec) => {
+        // Thousands of workers are past the project's default regional quota: their owner had it raised.
+        for (const metric of ['INSTANCES', 'CPUS']) emu.setQuotaLimit(GCP_REGION, metric, undefined);
+        return launchAdoptedGcp(emu.apiRoot, o.clusterId, machines, spec);
+      },
       stop: () => emu.stop(),
     };
   },

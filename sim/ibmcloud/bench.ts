@@ -3,6 +3,7 @@
 import { DEFAULT_IBM_RATE_LIMITS } from '../../providers/ibmcloud/index.js';
 import type { BenchSimulation } from '../kit/bench-cloud.js';
 import { SECRET_VALUES, userDataSecret } from '../kit/planted-secrets.js';
+import { launchAdoptedIbm } from './bench-adopted.js';
 import { startIbmVpcEmulator } from './index.js';
 
 const IBM_CLUSTER = 'bench';
@@ -54,6 +55,19 @@ export const ibmCloudBenchSimulation: BenchSimulation = {
       setTypeCapacity: (type, available) => emu.setCapacity(type, '*', available),
       // The IBM Cloud provider spec has no load-balancer field; the provider registers with none.
       addLoadBalancer: () => undefined,
+      launchAdopted: (machines, spec) =>
+        launchAdoptedIbm(
+          {
+            vpc: emu.endpoint,
+            iam: emu.iamEndpoint,
+            resourceManager: emu.resourceManagerEndpoint,
+            globalTagging: emu.globalTaggingEndpoint,
+          },
+          SECRET_VALUES.secretAccessKey,
+          o.clusterId,
+          machines,
+          spec,
+        ),
       stop: () => emu.stop(),
     };
   },
@@ -76,22 +90,28 @@ export const ibmCloudBenchSimulation: BenchSimulation = {
     },
     userDataSecret(namespace),
   ],
-  providerSpec: () => ({
+  providerSpec: () => workerSpec('us-south-1'),
+  // One MachineSet per zone, as the installer makes them: a zone's compute subnet (a /24 here) holds 250 instances.
+  zonalProviderSpecs: () => ['us-south-1', 'us-south-2', 'us-south-3'].map(workerSpec),
+};
+
+function workerSpec(zone: string): Record<string, unknown> {
+  return {
     apiVersion: 'ibmcloudproviderconfig.openshift.io/v1beta1',
     kind: 'IBMCloudMachineProviderSpec',
     vpc: `${IBM_CLUSTER}-vpc`,
     image: `${IBM_CLUSTER}-rhcos`,
     profile: 'bx2-4x16',
     region: 'us-south',
-    zone: 'us-south-1',
+    zone,
     resourceGroup: IBM_CLUSTER,
     primaryNetworkInterface: {
-      subnet: `${IBM_CLUSTER}-subnet-compute-us-south-1`,
+      subnet: `${IBM_CLUSTER}-subnet-compute-${zone}`,
       securityGroups: [`${IBM_CLUSTER}-sg-cluster-wide`, `${IBM_CLUSTER}-sg-openshift-net`],
     },
     bootVolume: { encryptionKey: '' },
     tags: [],
     credentialsSecret: { name: 'ibmcloud-credentials' },
     userDataSecret: { name: 'worker-user-data' },
-  }),
-};
+  };
+}

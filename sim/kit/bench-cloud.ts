@@ -3,7 +3,7 @@
 // emulator actions count as "create" and "describe", the throttled scenario's request buckets, and the faults the
 // chaos run injects. hack/bench pairs each with the provider binary its registry descriptor names. Not exported
 // by the kit's index: these shapes are the benchmark's, not part of the published kit.
-import type { CloudRateLimits, Secret } from '../../lib/index.js';
+import type { CloudRateLimits, Machine, NodeAddress, Secret } from '../../lib/index.js';
 import type { EmulatorKnobs } from './cloud-emulator/index.js';
 import type { InstanceView } from './instance-view.js';
 
@@ -39,6 +39,21 @@ export interface LiveInstance {
   machineName?: string;
 }
 
+/**
+ * A running instance made for a Machine as if an earlier run of the provider had launched it (the steady-adopted
+ * scenario), and what that provider wrote onto the Machine from it.
+ */
+export interface AdoptedInstance {
+  /** The Machine's name. */
+  machine: string;
+  providerID: string;
+  /** Merged into the Machine's labels (region, zone, instance type) and annotations (instance state). */
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  addresses: NodeAddress[];
+  providerStatus: Record<string, unknown>;
+}
+
 export interface BenchCloud {
   readonly endpoint: string;
   /** More endpoints the provider binary is pointed at (IBM Cloud's IAM, Resource Manager, Global Tagging). */
@@ -57,6 +72,11 @@ export interface BenchCloud {
   /** While set, the cloud does not know the Secret's key (AuthFailure, 401, BXNIM0415E), as after a revocation. */
   revokeKey(revoked: boolean): void;
   setTypeCapacity(instanceType: string, available: boolean): void;
+  /**
+   * Launches one running instance per Machine (created already, with its uid), tagged and named as the
+   * provider's launch would, in bulk and without the provider's client-side limits; resolves once all run.
+   */
+  launchAdopted(machines: Machine[], providerSpec: Record<string, unknown>): Promise<AdoptedInstance[]>;
   /** Creates the chaos load balancer in the world; undefined when the cloud's provider registers with none. */
   addLoadBalancer(): BenchLoadBalancer | undefined;
   stop(): Promise<void>;
@@ -94,6 +114,11 @@ export interface BenchSimulation {
   cloudArgs(cloud: BenchCloud): string[];
   secrets(namespace: string): Secret[];
   providerSpec(): Record<string, unknown>;
+  /**
+   * The worker providerSpec of each zone the installer makes a MachineSet for, when a cluster of thousands needs
+   * more than one zone's subnet (steady-adopted); unset: providerSpec() alone.
+   */
+  zonalProviderSpecs?(): Array<Record<string, unknown>>;
 }
 
 const gone = new Set(['terminated', 'terminating']);
@@ -107,4 +132,25 @@ export function viewInstances(view: InstanceView): LiveInstance[] {
       const name = i.providerID.split('/').pop() ?? i.providerID;
       return { instanceId: name, state: i.state, tags: [], machineName: name };
     });
+}
+
+/** How long a cloud's bench part waits for the adopted instances it launched to run. */
+export const ADOPTED_BOOT_TIMEOUT_MS = 300_000;
+
+/** `fn` over every item, at most `concurrency` at once; the results in the items' order (bulk seeding). */
+export async function mapConcurrently<T, R>(
+  items: T[],
+  concurrency: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return out;
 }

@@ -62,8 +62,39 @@ describe('bench environment: control-plane kill', function () {
     expect(acknowledged.filter((a) => !names.has(a))).to.deep.equal([]);
     // The in-process server counts the requests it served (the bench Secrets first); the rest were the binary's.
     const servedInProcess =
-      (env.requestCounts().get(`${DRIVER_USER_AGENT}|create secrets`) ?? 0) - benchSecrets().length;
+      ((await env.requestCounts()).get(`${DRIVER_USER_AGENT}|create secrets`) ?? 0) - benchSecrets().length;
     expect(acknowledged.length, 'writes the killed binary acknowledged').to.be.greaterThan(servedInProcess);
     await env.client.create(Secrets, secret('after-restart'));
+  });
+});
+
+describe('bench environment: the control plane in its own process', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let env: BenchEnvironment;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bench-env-process-'));
+    env = await startBenchEnvironment({ stateDir: dir, bootDelayMs: 100, latencyMs: 0, controlPlaneProcess: {} });
+  });
+  after(async () => {
+    await env.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves the clients and counts their requests per client from the process's /metrics", async () => {
+    await env.client.create(Secrets, secret('counted'));
+    const counts = await env.requestCounts();
+    expect(counts.get(`${DRIVER_USER_AGENT}|create secrets`)).to.equal(benchSecrets().length + 1);
+    expect(counts.get(`${DRIVER_USER_AGENT}|create namespaces`)).to.equal(1);
+    const metrics = await env.controlPlaneProcess!.metrics();
+    expect(metrics).to.match(/^process_cpu_seconds_total \S+/m);
+    expect(env.controlPlaneProcess!.sampleRss()).to.be.greaterThan(0);
+  });
+
+  it('has no in-process control plane to restart or kill', async () => {
+    expect(() => env.controlPlane).to.throw(/own process/);
+    let refused: unknown;
+    await env.restartControlPlane().catch((err: unknown) => (refused = err));
+    expect(String(refused)).to.match(/own process/);
   });
 });

@@ -11,7 +11,25 @@ const snap = (at: number, cpu: Record<string, number>, reconciles: Record<string
 });
 
 describe('bench phase cost', () => {
-  it('gives each process the CPU seconds it used over the phase, the simulation as one', () => {
+  it('counts the reconciles of the phase per controller and per result, so a requeue shows beside the resyncs', () => {
+    const before = {
+      ...snap(0, {}, { 'machine-controller': 100 }),
+      reconcileResults: { 'machine-controller|success': 100 },
+    };
+    const after = {
+      ...snap(1_000, {}, { 'machine-controller': 160 }),
+      reconcileResults: { 'machine-controller|success': 150, 'machine-controller|requeue_after': 10 },
+    };
+    const c = cost(before, after);
+    expect(c.reconciles).to.deep.equal({ 'machine-controller': 60 });
+    expect(c.reconcileResults).to.deep.equal({
+      'machine-controller|success': 50,
+      'machine-controller|requeue_after': 10,
+    });
+    expect(cost(snap(0, {}), snap(1, {})).reconcileResults, 'snapshots without results').to.deep.equal({});
+  });
+
+  it('gives each process the CPU seconds it used over the phase, the emulator and kubelet simulator as one', () => {
     const c = cost(
       snap(1_000, { [SIMULATION_CPU]: 10, 'machine-api-provider-aws': 2.5, 'nodelink-controller': 1 }),
       snap(31_000, { [SIMULATION_CPU]: 22.125, 'machine-api-provider-aws': 7.25, 'nodelink-controller': 1.5 }),

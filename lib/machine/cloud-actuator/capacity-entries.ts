@@ -8,6 +8,10 @@
 // - Entries the process remembers as refused (CapacityMemory) are tried last rather than skipped: a Machine
 //   never fails on a remembered refusal, only on what the cloud said to its own launches; and a scale-up during
 //   a stock-out goes straight to the entry that has capacity.
+// - A choice the process has no answer for yet is probed by one Machine's launch while the others wait for its
+//   answer (CapacityMemory.probe): the workers of a scale-up start together, and would otherwise each send a
+//   choice the cloud is about to refuse. The wait is before the entry goes on record, and a Machine's recorded
+//   entry is replayed without waiting, so a pending launch is never left for another entry.
 // - The chosen entry is recorded in the provider status (capacityEntry), with an event naming what was refused;
 //   when every entry is refused, the error lists each refusal and the capacity window decides (the controller's
 //   CapacityRefusals), as for a Machine without fallbacks.
@@ -68,9 +72,33 @@ export function launchOrder<S>(
   remembered: (e: CapacityEntry<S>) => boolean,
 ): number[] {
   const rest = entries.map((_, i) => i).filter((i) => i !== recorded);
-  const fresh = rest.filter((i) => !remembered(entries[i]!));
-  const known = rest.filter((i) => remembered(entries[i]!));
-  return [...(recorded === undefined ? [] : [recorded]), ...fresh, ...known];
+  return [...(recorded === undefined ? [] : [recorded]), ...freshFirst(rest, entries, remembered)];
+}
+
+/** `ids` with the entries not remembered as refused first, then the remembered ones, each in their order. */
+function freshFirst<S>(
+  ids: readonly number[],
+  entries: readonly CapacityEntry<S>[],
+  remembered: (e: CapacityEntry<S>) => boolean,
+): number[] {
+  return [...ids.filter((i) => !remembered(entries[i]!)), ...ids.filter((i) => remembered(entries[i]!))];
+}
+
+/**
+ * The entry at `at` of `order` turned out refused while this Machine waited for another's probe of it: when an
+ * entry after it is not remembered as refused, the rest of the order is sorted again as launchOrder sorts it and
+ * true is returned.
+ */
+function laterIfRefused<S>(
+  order: number[],
+  at: number,
+  entries: readonly CapacityEntry<S>[],
+  remembered: (e: CapacityEntry<S>) => boolean,
+): boolean {
+  const rest = order.slice(at);
+  if (!remembered(entries[rest[0]!]!) || rest.slice(1).every((i) => remembered(entries[i]!))) return false;
+  order.splice(at, rest.length, ...freshFirst(rest, entries, remembered));
+  return true;
 }
 
 export class CapacityFallback {
@@ -94,25 +122,43 @@ export class CapacityFallback {
     const refusals = this.refused.get(uid) ?? new Map<number, CapacityRefusal>();
     this.refused.set(uid, refusals);
     const recorded = recordedEntry(status, entries.length)?.index;
-    const order = launchOrder(entries, recorded, (e) => !!this.memory.refusalOf(e.region, e.choice));
-    for (const index of order) {
+    const remembered = (e: CapacityEntry<S>): boolean => !!this.memory.refusalOf(e.region, e.choice);
+    const order = launchOrder(entries, recorded, remembered);
+    for (let at = 0; at < order.length; at++) {
+      const index = order[at]!;
       const { scope, choice, region } = entries[index]!;
       // Refused since the last pass, when the cloud accepted a launch and refused it later: the next entry first.
       if (refusals.has(index) && index !== recorded && refusals.size < entries.length) continue;
-      // On record before the launch is sent: if its outcome is lost, the next attempt replays this entry.
-      status.capacityEntry = { index, ...choice };
-      scope.saveStatus();
+      // Another Machine's first launch of this choice is out: its answer says whether to send this one too. A
+      // recorded entry goes out at once (its earlier launch may have made an instance).
+      const probe =
+        index === recorded
+          ? this.memory.probe(region, choice)
+          : await this.memory.turnToLaunch(region, choice, ctx.signal);
+      if (!probe && index !== recorded && laterIfRefused(order, at, entries, remembered)) {
+        at--;
+        continue;
+      }
+      let refusal: InsufficientCapacityError | undefined;
       try {
+        // On record before the launch is sent: if its outcome is lost, the next attempt replays this entry.
+        status.capacityEntry = { index, ...choice };
+        scope.saveStatus();
         await launch(scope);
+        this.memory.accepted(region, choice);
       } catch (err) {
         if (!(err instanceof InsufficientCapacityError)) throw err;
         this.memory.refused(region, choice, err.message);
+        refusal = err;
+      } finally {
+        probe?.();
+      }
+      if (refusal) {
         ctx.metrics?.recordCapacityRefusal(choice);
-        refusals.set(index, { index, choice, error: err });
+        refusals.set(index, { index, choice, error: refusal });
         if (refusals.size === entries.length) break;
         continue;
       }
-      this.memory.accepted(region, choice);
       if (index > 0) ctx.metrics?.recordCapacityFallback(choice);
       if (index > 0 || refusals.size > 0) this.announce(machine, ctx, index, choice, [...refusals.values()]);
       return;

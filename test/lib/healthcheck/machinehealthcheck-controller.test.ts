@@ -290,9 +290,10 @@ describe('MachineHealthCheck controller', function () {
     const delays: number[] = [];
     const capture: Logger = {
       error() {},
-      warn() {},
+      info() {},
       debug() {},
-      info(msg: string, fields?: LogFields) {
+      // A warning, as the reference logs it: remediation is being withheld from unhealthy Machines.
+      warn(msg: string, fields?: LogFields) {
         if (msg === 'short-circuiting remediation') delays.push(fields?.requeueAfterMs as number);
       },
       child: () => capture,

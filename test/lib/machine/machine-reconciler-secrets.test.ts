@@ -73,7 +73,7 @@ describe('machine controller reconcile: a Secret the providerSpec names is missi
       await env.reconcile('m1');
       expect(a.callCount('create')).to.equal(1);
       expect(cond(env.get('m1'))).to.include({ status: 'True', reason: 'SecretsFound' });
-      expect(env.get('m1')?.status?.phase).to.equal('Provisioning');
+      expect(env.get('m1')?.status?.phase).to.equal('Provisioned');
     });
 
     it('adds no SecretsAvailable condition to a Machine that never waited', async () => {

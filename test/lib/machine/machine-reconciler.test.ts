@@ -25,13 +25,14 @@ async function provisionToPhase(env: ReturnType<typeof machineEnv>, name: string
 
 describe('machine controller reconcile', () => {
   describe('validation and finalizer', () => {
-    it('adds the finalizer first and does nothing else in that pass', async () => {
+    it('adds the finalizer first and goes on from the written copy in the same pass (the echo of that write costs no reconcile)', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1', { metadata: { finalizers: [] } }));
-      expect(await env.reconcile('m1')).to.equal(undefined);
+      expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
       expect(env.get('m1')?.metadata.finalizers).to.deep.equal([MachineFinalizer]);
-      expect(a.calls).to.have.length(0);
+      expect(env.client.calls.indexOf('update machines')).to.be.lessThan(env.client.calls.indexOf('patch machines'));
+      expect(a.callCount('create')).to.equal(1);
     });
 
     it('rejects a machine without the cluster-api-cluster label with a FailedValidate warning and backoff', async () => {
@@ -63,28 +64,40 @@ describe('machine controller reconcile', () => {
   });
 
   describe('provisioning', () => {
-    it('creates the instance in its first pass, writing Provisioning, InstanceExists=False/InstanceNotCreated and the new id in one status write, and requeues after 30 s', async () => {
+    it('creates the instance in its first pass, writing Provisioning, InstanceExists=False/InstanceNotCreated and the new id in one status write, then goes Provisioned in the same pass and requeues after 30 s', async () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
       env.client.calls.length = 0;
+      const written: Machine[] = [];
+      const patch = env.client.patch.bind(env.client);
+      env.client.patch = (async (...args: Parameters<typeof patch>) => {
+        const out = await patch(...args);
+        if (args[3]?.subresource === 'status') written.push(structuredClone(out));
+        return out;
+      }) as typeof patch;
       expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
       expect(a.callCount('create')).to.equal(1);
-      const m = env.get('m1');
-      expect(m?.status?.phase).to.equal('Provisioning');
-      expect(m?.spec?.providerID).to.match(/^fake:\/\/\/fake-region-1a\/i-/);
-      expect(cond(m, InstanceExistsCondition)).to.include({
+      // The write right after the create: what it learnt, before anything else can fail.
+      const first = written[0];
+      expect(first?.status?.phase).to.equal('Provisioning');
+      expect(first?.spec?.providerID).to.match(/^fake:\/\/\/fake-region-1a\/i-/);
+      expect(cond(first, InstanceExistsCondition)).to.include({
         status: 'False',
         reason: 'InstanceNotCreated',
         severity: 'Warning',
         message: 'Instance has not been created',
       });
-      expect(cond(m, 'Drainable')).to.include({ status: 'True' });
-      expect(cond(m, 'Terminable')).to.include({ status: 'True' });
-      expect(m?.status?.lastUpdated).to.be.a('string');
-      expect(env.client.count('patch machines/status')).to.equal(1);
+      expect(cond(first, 'Drainable')).to.include({ status: 'True' });
+      expect(cond(first, 'Terminable')).to.include({ status: 'True' });
+      expect(first?.status?.lastUpdated).to.be.a('string');
+      // Then the pass the echo of that write used to run: the instance exists, the Machine is Provisioned.
+      expect(written).to.have.length(2);
+      expect(env.get('m1')?.status?.phase).to.equal('Provisioned');
+      expect(cond(env.get('m1'), InstanceExistsCondition)).to.include({ status: 'True' });
       const metric = await env.registry.getSingleMetricAsString('mapi_machine_phase_transition_seconds');
       expect(metric).to.contain('phase="Provisioning"');
+      expect(metric).to.contain('phase="Provisioned"');
     });
 
     it("makes the actuator's cloud calls in the Machine's cloud call context: a launch long in the rate line is deferred to its turn, not failed", async () => {
@@ -170,7 +183,10 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
+      // The look after the create, in the same pass, cannot record the instance yet.
+      a.failNext('update', new Error('cloud busy'));
       await provisionToPhase(env, 'm1', 1);
+      expect(env.get('m1')?.status?.phase).to.equal('Provisioning');
       env.client.calls.length = 0;
       const r = await env.reconcile('m1');
       expect(r).to.deep.equal({ requeueAfterMs: 30_000 });
@@ -379,6 +395,7 @@ describe('machine controller reconcile', () => {
       await failAndRemove('m1', 'uid-a', true);
       await env.client.create(Machines, machine('m1', { metadata: { uid: 'uid-a' } }));
       let before = a.callCount('exists');
+      // Its instance (same uid) is still there: one look, no create.
       expect(await env.reconcile('m1')).to.deep.equal({ requeueAfterMs: 30_000 });
       expect(a.callCount('exists')).to.equal(before + 1);
 
@@ -386,8 +403,9 @@ describe('machine controller reconcile', () => {
       await failAndRemove('m2', 'uid-b', false);
       await env.client.create(Machines, machine('m2', { metadata: { uid: 'uid-c' } }));
       before = a.callCount('exists');
+      // The look before the create, and the one after it in the same pass.
       expect(await env.reconcile('m2')).to.deep.equal({ requeueAfterMs: 30_000 });
-      expect(a.callCount('exists')).to.equal(before + 1);
+      expect(a.callCount('exists')).to.equal(before + 2);
     });
 
     it('requeues after 30 s (not backoff) when the actuator update fails', async () => {
@@ -457,6 +475,8 @@ describe('machine controller reconcile', () => {
       const a = new FakeActuator();
       const env = machineEnv(a);
       await env.client.create(Machines, machine('m1'));
+      // Left Provisioning by its first pass: the next one has conditions to write.
+      a.failNext('update', new Error('cloud busy'));
       await provisionToPhase(env, 'm1', 1);
       const origExists = a.exists.bind(a);
       let raced = false;
@@ -805,7 +825,7 @@ describe('machine controller reconcile', () => {
         severity: 'Info',
         message: "The AuthoritativeAPI status is set to 'MachineAPI'",
       });
-      expect(m?.status?.phase).to.equal('Provisioning');
+      expect(m?.status?.phase).to.equal('Provisioned');
     });
   });
 });

@@ -16,7 +16,10 @@ import {
 import { addNodeLinkController, NodeLinkControllerName } from '../../../lib/nodelink/controller.js';
 import type { Manager } from '../../../lib/runtime/manager.js';
 import { RealClock } from '../../../lib/base/real-clock.js';
-import { FakeActuator } from '../../../sim/kit/fake-actuator.js';
+import { FakeActuator, FakeThrottlingError } from '../../../sim/kit/fake-actuator.js';
+import type { Actuator, ActuatorContext } from '../../../lib/machine/actuator.js';
+import { RegionalRateLimiter, type ActionClass, type CloudRateLimits } from '../../../lib/cloud/rate-limiter.js';
+import { TokenBucket } from '../../../lib/base/token-bucket.js';
 import { KubeletSimulator } from '../../../sim/kit/kubelet-simulator.js';
 import { eventually } from '../../../sim/kit/provider-test-bed.js';
 import { startTestEnv, type TestEnv } from '../../../sim/kit/test-env.js';
@@ -26,17 +29,83 @@ const Controllers = [MachineControllerName, MachineDrainControllerName, NodeLink
 type Counts = Record<(typeof Controllers)[number], number>;
 
 /**
- * Reconciles per Machine in a scale-up. NodeLink's 3 (the Node's registration, its turning Ready, the Machine's
- * link) is an average: a reconcile handed a copy older than NodeLink's own write looks again, which a few Machines
- * in a big scale-up see. The machine controller's count follows its requeues while the instance boots, so only
- * a bound is held here (the same per Machine at every size is asked of the drain controller and NodeLink).
+ * A cloud that meters its API as EC2 does (a bucket per class of calls, a refusal once one is empty) behind the
+ * provider's own request limiter, shared by every worker and adapting to the refusals, as a provider's SDK
+ * middleware puts it: a scale-up faster than the cloud's rate meets the limiter's waits and deferred launches.
+ */
+class MeteredActuator implements Actuator {
+  private readonly limiter: RegionalRateLimiter;
+  private readonly cloud: Record<ActionClass, TokenBucket>;
+  throttledReplies = 0;
+
+  constructor(
+    private readonly inner: FakeActuator,
+    client: CloudRateLimits,
+    cloud: CloudRateLimits,
+  ) {
+    const clock = new RealClock();
+    this.limiter = new RegionalRateLimiter(client, clock);
+    this.cloud = {
+      describe: new TokenBucket(cloud.describe.qps, cloud.describe.burst, clock),
+      mutate: new TokenBucket(cloud.mutate.qps, cloud.mutate.burst, clock),
+    };
+  }
+
+  create = (m: Machine, ctx: ActuatorContext) => this.call('mutate', ctx, () => this.inner.create(m, ctx));
+  exists = (m: Machine, ctx: ActuatorContext) => this.call('describe', ctx, () => this.inner.exists(m, ctx));
+  update = (m: Machine, ctx: ActuatorContext) => this.call('describe', ctx, () => this.inner.update(m, ctx));
+  delete = (m: Machine, ctx: ActuatorContext) => this.call('mutate', ctx, () => this.inner.delete(m, ctx));
+
+  /** Up to three attempts, each through the limiter, as the providers' SDKs retry a throttled call. */
+  private async call<T>(cls: ActionClass, ctx: ActuatorContext, fn: () => Promise<T>): Promise<T> {
+    const attempt = () =>
+      this.limiter.send(
+        'fake-region-1',
+        cls,
+        () => {
+          if (this.cloud[cls].available() < 1) {
+            this.throttledReplies++;
+            return Promise.reject(new FakeThrottlingError(cls));
+          }
+          this.cloud[cls].reserve();
+          return fn();
+        },
+        { signal: ctx.signal, isThrottling: (err) => err instanceof FakeThrottlingError },
+      );
+    for (let tries = 1; ; tries++) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (!(err instanceof FakeThrottlingError) || tries === 3) throw err;
+      }
+    }
+  }
+}
+
+/**
+ * Reconciles per Machine in a scale-up, without resyncs (the benchmark's scale-ups, which span several of its
+ * short resync periods, hold each controller to its targets: machine controller 6, NodeLink 3, drain 0).
+ * The machine controller: one pass that adds the finalizer, launches and records the instance (Provisioned),
+ * and one when NodeLink's nodeRef arrives (Running); the echoes of its own writes cost nothing. NodeLink: the
+ * Node's registration (the link) and its turning Ready; a reconcile handed a copy older than its own write waits
+ * for the cache rather than coming back. A little over 2 when a cache lags on a loaded machine.
  */
 const ScaleUpTargets: Counts = {
-  [MachineControllerName]: 8,
+  [MachineControllerName]: 3,
   [MachineDrainControllerName]: 0,
-  [NodeLinkControllerName]: 3.1,
+  [NodeLinkControllerName]: 2.5,
 };
-const SameAtEverySize = [MachineDrainControllerName, NodeLinkControllerName] as const;
+/**
+ * Against a rate-limited cloud, the benchmark's targets: launches deferred to their turn cost the machine
+ * controller a reconcile each, and a Machine whose follow-up read the cloud refused records its addresses only
+ * on its Running pass, which NodeLink looks at once more.
+ */
+const ThrottledTargets: Counts = {
+  [MachineControllerName]: 6,
+  [MachineDrainControllerName]: 0,
+  [NodeLinkControllerName]: 3,
+};
+const SameAtEverySize = Controllers;
 
 const WriteVerbs = new Set(['create', 'update', 'updateStatus', 'patch', 'delete', 'evict']);
 
@@ -103,7 +172,7 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-async function startStack(syncPeriodMs: number): Promise<Stack> {
+async function startStack(syncPeriodMs: number, meter?: (fake: FakeActuator) => Actuator): Promise<Stack> {
   const env = await startTestEnv();
   await env.client.create(Namespaces, { metadata: { name: NS } });
   // As on a cloud, an instance boots for a while before its kubelet registers the Node.
@@ -111,7 +180,7 @@ async function startStack(syncPeriodMs: number): Promise<Stack> {
   const kubelet = new KubeletSimulator({ client: env.client, view: actuator, heartbeatMs: 0 });
   const { client, writes } = countingWrites(env.newClient());
   const mgr = env.newManager({ client, syncPeriodMs });
-  addMachineController(mgr, actuator);
+  addMachineController(mgr, meter ? meter(actuator) : actuator);
   addNodeLinkController(mgr);
   // A resync hands every cached object to 'update' as both its old and new state.
   const rounds = { machines: 0, nodes: 0 };
@@ -180,7 +249,7 @@ describe('reconciles per Machine', function () {
   describe('through a scale-up', () => {
     const measured = new Map<number, Counts>();
     for (const n of [20, 200]) {
-      it(`of ${n} Machines: the drain controller never, NodeLink about 3 times, the machine controller at most 8`, async () => {
+      it(`of ${n} Machines: the drain controller never, NodeLink about twice, the machine controller at most 3 times`, async () => {
         // No resync during the scale-up: only the events of the Machines' own creation count.
         const stack = await startStack(3_600_000);
         try {
@@ -196,7 +265,7 @@ describe('reconciles per Machine', function () {
       });
     }
 
-    it('costs the drain controller and NodeLink the same per Machine at 200 as at 20, within 10 %', function () {
+    it('costs every controller the same per Machine at 200 as at 20, within 10 %', function () {
       const small = measured.get(20);
       const large = measured.get(200);
       if (!small || !large) this.skip();
@@ -208,6 +277,30 @@ describe('reconciles per Machine', function () {
         );
       }
     });
+  });
+
+  it('through a scale-up faster than the cloud takes (its API rate-limited): at most the benchmark targets, one launch per Machine, none failed', async () => {
+    const n = 40;
+    // The provider's limiter allows four times the cloud's rate: the cloud's refusals bring it down to what
+    // the cloud admits, and launches past its line are deferred to their turn.
+    let metered: MeteredActuator | undefined;
+    const stack = await startStack(3_600_000, (fake) => {
+      metered = new MeteredActuator(
+        fake,
+        { describe: { qps: 80, burst: 40 }, mutate: { qps: 20, burst: 20 } },
+        { describe: { qps: 20, burst: 10 }, mutate: { qps: 5, burst: 5 } },
+      );
+      return metered;
+    });
+    try {
+      await scaleUp(stack, n);
+      const per = perMachine(await reconciles(stack.mgr.metrics), n);
+      for (const c of Controllers) expect(per[c], `${c} reconciles per Machine`).to.be.at.most(ThrottledTargets[c]);
+      expect(stack.actuator.calls.filter((c) => c.method === 'create')).to.have.length(n);
+      expect(metered?.throttledReplies, 'the cloud refused some calls for its rate').to.be.greaterThan(0);
+    } finally {
+      await stack.stop();
+    }
   });
 
   it('in steady state: per resync at most one reconcile and one existence check per Machine, none in the drain controller, and no writes', async () => {

@@ -4,7 +4,10 @@ import { expect } from 'chai';
 import { MachineClusterIDLabel } from '../../../../lib/apis/constants.js';
 import type { Machine } from '../../../../lib/apis/machine-types.js';
 import { FakeClock } from '../../../../lib/base/fake-clock.js';
-import { DEFAULT_CAPACITY_COOL_DOWN_MS } from '../../../../lib/cloud/capacity-memory.js';
+import {
+  DEFAULT_CAPACITY_COOL_DOWN_MS,
+  DEFAULT_CAPACITY_PROBE_WAIT_MS,
+} from '../../../../lib/cloud/capacity-memory.js';
 import { readCommonProviderStatus } from '../../../../lib/cloud/provider-condition.js';
 import {
   CapacityEntriesRefusedError,
@@ -14,8 +17,34 @@ import {
 import { InsufficientCapacityError } from '../../../../lib/apis/errors.js';
 import { MachineMetrics } from '../../../../lib/machine/metrics.js';
 import { conformanceContext, RecordingEventRecorder } from '../../../../sim/kit/conformance.js';
-import { ExampleActuator, ExampleCloud } from '../../../../examples/example-provider/src/index.js';
+import {
+  ExampleActuator,
+  ExampleCloud,
+  type ExampleInstance,
+} from '../../../../examples/example-provider/src/index.js';
 import { Registry } from 'prom-client';
+
+/** The example cloud with its launches held until the test lets them answer, as a reconcile's workers see them. */
+class HeldLaunches extends ExampleCloud {
+  private readonly held: Array<() => void> = [];
+  override async launch(req: Parameters<ExampleCloud['launch']>[0]): Promise<ExampleInstance> {
+    await new Promise<void>((resolve) => this.held.push(resolve));
+    return super.launch(req);
+  }
+  /** Launches sent and not answered yet. */
+  get waiting(): number {
+    return this.held.length;
+  }
+  /** Lets every launch sent so far answer. */
+  answer(): void {
+    for (const go of this.held.splice(0)) go();
+  }
+}
+
+/** Lets every promise chain that can move on do so. */
+const settle = async (): Promise<void> => {
+  for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+};
 
 let seq = 0;
 const machine = (value: Record<string, unknown>): Machine => ({
@@ -120,6 +149,127 @@ describe('capacity fallback in the cloud actuator template', () => {
     clock.step(DEFAULT_CAPACITY_COOL_DOWN_MS);
     await actuator.create(machine(withFallbacks), conformanceContext());
     expect(cloud.launches(), 'probed again after the cool-down').to.equal(9);
+  });
+
+  describe('with ten Machines created side by side, as ten reconcile workers do', () => {
+    let held: HeldLaunches;
+    beforeEach(() => {
+      held = new HeldLaunches(clock);
+      actuator = new ExampleActuator({ cloud: held, clock });
+    });
+
+    /** Creates `n` Machines at once, answering launches as they come, until every create is done. */
+    const createTogether = async (n: number): Promise<Machine[]> => {
+      const ms = Array.from({ length: n }, () => machine(withFallbacks));
+      let done = false;
+      const all = Promise.all(ms.map((m) => actuator.create(m, conformanceContext()))).finally(() => (done = true));
+      while (!done) {
+        await settle();
+        held.answer();
+      }
+      await all;
+      return ms;
+    };
+
+    it('costs one refused launch of a refused primary, not one per worker: the others wait for its answer', async () => {
+      held.setCapacity('example.large', 'example-zone-a', false);
+      const ms = await createTogether(10);
+      expect(held.launches(), 'one refused primary, then ten launches on the first fallback').to.equal(11);
+      for (const m of ms) {
+        expect(held.liveInstancesNamed(m.metadata.name!)).to.have.length(1);
+        expect(entryOf(m)).to.include({ index: 1, zone: 'example-zone-b' });
+      }
+    });
+
+    it('walks down refused entries with one refused launch per entry, however many Machines wait', async () => {
+      held.setCapacity('example.large', 'example-zone-a', false);
+      held.setCapacity('example.large', 'example-zone-b', false);
+      const ms = await createTogether(10);
+      expect(held.launches(), 'two refusals, then ten launches on the second fallback').to.equal(12);
+      for (const m of ms) expect(entryOf(m)).to.include({ index: 2, instanceType: 'example.small' });
+    });
+
+    it('sends launches of a choice with capacity side by side once the cloud has accepted one', async () => {
+      await createTogether(1);
+      const ms = Array.from({ length: 10 }, () => machine(withFallbacks));
+      const all = Promise.all(ms.map((m) => actuator.create(m, conformanceContext())));
+      await settle();
+      expect(held.waiting, 'every Machine launches at once: the choice is known to have capacity').to.equal(10);
+      held.answer();
+      await all;
+      expect(held.launches()).to.equal(11);
+    });
+
+    it('holds the others only for the probe: a probe that is not answered lets them go after the probe wait', async () => {
+      held.setCapacity('example.large', 'example-zone-a', false);
+      const ms = Array.from({ length: 3 }, () => machine(withFallbacks));
+      const all = Promise.all(ms.map((m) => actuator.create(m, conformanceContext())));
+      await settle();
+      expect(held.waiting, 'the probe only').to.equal(1);
+      clock.step(DEFAULT_CAPACITY_PROBE_WAIT_MS);
+      await settle();
+      expect(held.waiting, 'the probe wait is over: the others launch the primary too').to.equal(3);
+      let done = false;
+      void all.finally(() => (done = true));
+      while (!done) {
+        held.answer();
+        await settle();
+      }
+      await all;
+      for (const m of ms) expect(held.liveInstancesNamed(m.metadata.name!)).to.have.length(1);
+    });
+
+    it('hands the probe on when its reply is lost, and every Machine still ends with one instance', async () => {
+      held.loseNextReply();
+      const ms = Array.from({ length: 5 }, () => machine(withFallbacks));
+      let done = false;
+      const all = Promise.allSettled(ms.map((m) => actuator.create(m, conformanceContext()))).finally(
+        () => (done = true),
+      );
+      while (!done) {
+        await settle();
+        held.answer();
+      }
+      const outcomes = await all;
+      expect(
+        outcomes.filter((o) => o.status === 'rejected'),
+        'only the probe whose reply was lost',
+      ).to.have.length(1);
+      const lost = ms[outcomes.findIndex((o) => o.status === 'rejected')]!;
+      const replay = actuator.create(lost, conformanceContext());
+      await settle();
+      held.answer();
+      await replay;
+      for (const m of ms) {
+        expect(held.liveInstancesNamed(m.metadata.name!)).to.have.length(1);
+        expect(entryOf(m)).to.include({ index: 0 });
+      }
+    });
+
+    it("replays a Machine's recorded entry without waiting for another Machine's probe of it", async () => {
+      held.setCapacity('example.large', 'example-zone-a', false);
+      const replaying = machine(withFallbacks);
+      replaying.status = {
+        providerStatus: {
+          capacityEntry: { index: 0, instanceType: 'example.large', zone: 'example-zone-a', market: 'on-demand' },
+        },
+      };
+      const first = actuator.create(machine(withFallbacks), conformanceContext());
+      await settle();
+      expect(held.waiting).to.equal(1);
+      const replay = actuator.create(replaying, conformanceContext());
+      await settle();
+      expect(
+        held.waiting,
+        'the recorded entry goes out at once: its earlier launch may have made an instance',
+      ).to.equal(2);
+      while (held.waiting > 0) {
+        held.answer();
+        await settle();
+      }
+      await Promise.all([first, replay]);
+      expect(held.liveInstancesNamed(replaying.metadata.name!)).to.have.length(1);
+    });
   });
 
   it('counts refusals and fallbacks by instance type, zone and market', async () => {
