@@ -7,7 +7,7 @@ import { IbmClientFactory } from '../../../providers/ibmcloud/index.js';
 import { slimInstance } from '../../../providers/ibmcloud/instance-view.js';
 import { addressesOf } from '../../../providers/ibmcloud/instances.js';
 import { retainedPerItem } from '../retained-heap.js';
-import { clientFor, workerPrototype } from './ibm-test-env.js';
+import { clientFor, emulatorEndpoints, workerPrototype } from './ibm-test-env.js';
 
 describe('IBM Cloud clients against the emulator: existence checks of a resync', () => {
   let emu: IbmVpcEmulator;
@@ -34,12 +34,7 @@ describe('IBM Cloud clients against the emulator: existence checks of a resync',
   it('lists the VPC once, ⌈N / 100⌉ pages, and answers every check by id from it', async () => {
     const factory = new IbmClientFactory({
       clock: new RealClock(),
-      endpoints: {
-        vpc: emu.endpoint,
-        iam: emu.iamEndpoint,
-        resourceManager: emu.resourceManagerEndpoint,
-        globalTagging: emu.globalTaggingEndpoint,
-      },
+      endpoints: emulatorEndpoints(emu),
     });
     const clients = await factory.get(emu.apiKey, emu.world.region, 'ns/secret');
     const vpcName = `${emu.world.clusterId}-vpc`;
