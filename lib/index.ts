@@ -297,7 +297,6 @@ export {
   UntrustedServerCertificateError,
   type UserDataOptions,
   viewCanBeCurrent,
-  type Widening,
   withCloudCallContext,
   withSecretReader,
   type SizeLimit,

@@ -1,100 +1,107 @@
 // Existence checks for many Machines answered from one listing of the cloud instead of one call per worker
-// batch. A resync enqueues every Machine, and the few reconcile workers then check them a handful at a time,
-// so coalescing alone (DescribeBatcher) still costs one call per handful. Here:
-// - look-ups arriving within a short window are coalesced into one fetch, as DescribeBatcher does;
-// - a batch is part of a burst when at least `burstSize` distinct keys were asked for within `burstWithinMs`
-//   (a resync, a mass scale-up: every Machine is checked within moments): its fetch is widened to what the
-//   provider can list in one go (every instance of the cluster in a zone, of a VPC, or at least every key
-//   asked about recently), and what that listing shows of keys nobody asked this time answers each of those
-//   keys' next look-up, once, within `reuseMs`. Widening waits reuseMs/2 after the last one unless that one
-//   has already answered a burst's worth of look-ups, and at least burstWithinMs/2 in any case (see mayWiden).
+// batch. A resync enqueues every Machine, and the few reconcile workers then check them a handful at a time
+// over many seconds, so coalescing alone (DescribeBatcher) still costs one call per handful. Here:
+// - look-ups arriving within a short window are coalesced into one direct fetch, as DescribeBatcher does;
+// - once at least `burstSize` distinct keys were asked for within `burstWithinMs` (a resync, a mass scale-up),
+//   the provider's paged listing of its scope (the cluster's instances in a region, a zone, a VPC) is taken
+//   once; look-ups made while it is out wait for it, and it answers each key's next look-up, once, for as long
+//   as the burst goes on: until no look-up was answered from it for `reuseMs`, and never past `maxAgeMs`.
+//   A resync of N Machines thus costs one listing (⌈N/page⌉ calls) however its reconciles are spread.
 // Safety:
-// - a snapshot answer is served once per key and only in the wake of a burst, so a look-up made on an event
-//   (a Node went away) right after the Machine's own check reads the cloud afresh;
-// - a snapshot only says what exists: a key it does not show goes to a real fetch, never "not found";
-// - whoever mutates an instance forgets its keys (forget/forgetMatching), and a fetch that was out while
-//   they did so does not put the pre-mutation view back, so nobody reads their own write stale.
+// - a listing answer is served once per key and only in the wake of a burst, so a look-up made on an event
+//   (a Node went away) after the Machine's own check of the resync reads the cloud afresh; one made before
+//   it reads what the cloud showed at most maxAgeMs earlier, as that check would have if a worker had been
+//   free at the start of the resync;
+// - a listing only says what exists: a key it does not show goes to a direct fetch, never "not found";
+// - whoever mutates an instance forgets its keys (forget/forgetMatching), and a listing or fetch that was
+//   out while they did so keeps nothing of it for later and gives nothing of it to look-ups made after the
+//   write, so nobody reads their own write stale;
+// - a view about to change (a booting instance, `settled`) answers only look-ups that waited for the listing.
 import type { Clock } from '../base/clock.js';
+import { abortError } from '../base/real-clock.js';
 import { DescribeBatcher } from './describe-batcher.js';
-
-/** Passed to a widened fetch: the batch is a burst, so list the whole scope (or at least `recent` too). */
-export interface Widening {
-  /** Keys asked about within rememberMs that are not in the batch, most recently asked last. */
-  recent: string[];
-}
 
 export interface ListingSnapshotOptions<V> {
   clock: Clock;
+  /** Fetches `keys` directly; a key absent from the result is "not found". A rejection fails every caller of the batch. */
+  fetch: (keys: string[]) => Promise<Map<string, V>>;
   /**
-   * Fetches `keys`; a key of `keys` absent from the result is "not found". With `widen`, the result should
-   * also carry what the provider's listing shows beyond `keys` (it may carry extra keys at any time; they are
-   * used only from a widened fetch). A rejection fails every caller of the batch.
+   * Every instance of the scope, by key, from the provider's paged listing (all pages): filtered to `scopes`
+   * (see scopesOf). Only evidence that a key exists: a key it does not show is fetched directly.
    */
-  fetch: (keys: string[], widen: Widening | undefined) => Promise<Map<string, V>>;
-  /** Largest batch one fetch may carry. */
+  list: (scopes: string[]) => Promise<Map<string, V>>;
+  /**
+   * The scopes a found value belongs to (its cluster's ownership tag or label): a burst lists the scopes seen
+   * so far, and none before one is seen. Unset = the listing needs none (its scope is fixed, e.g. one VPC).
+   */
+  scopesOf?: (value: V) => Iterable<string>;
+  /** Largest batch one direct fetch may carry. */
   maxBatch: number;
   /** How long the first look-up of a batch waits for company (default 5 ms). */
   windowMs?: number;
-  /** Distinct keys asked for within burstWithinMs that make a batch part of a burst (default 4). */
+  /** Distinct keys asked for within burstWithinMs that make a burst (default 4). */
   burstSize?: number;
   /**
    * See burstSize (default 1 s). The reconcile workers of a resync reach their checks a few at a time,
    * so one coalescing window alone rarely holds a burst.
    */
   burstWithinMs?: number;
-  /** How long a snapshot answer stays usable (default 10 s; 0 = never widen, a plain batcher). */
-  reuseMs?: number;
-  /** How long a key counts as recently asked about (default 15 min). */
-  rememberMs?: number;
-  /** Whether a key whose value is this stays worth fetching on others' behalf (default: while it is found). */
-  worthWatching?: (value: V) => boolean;
   /**
-   * Whether a listing's view of a value may answer a later look-up (default: always). A booting instance's
-   * view is stale within seconds: answering from it records an old state now and the new one a pass later,
-   * two writes to the Machine instead of one.
+   * How long a listing keeps answering after it last answered a look-up, or after it was taken (default 10 s;
+   * 0 = never list, a plain batcher). Also: a new listing needs reuseMs/2 since the last one (see mayList).
+   */
+  reuseMs?: number;
+  /** How long after it was taken a listing may answer at all, however busy the burst (default 60 s). */
+  maxAgeMs?: number;
+  /**
+   * Whether a listing's view of a value may answer a look-up made after the listing (default: always). A
+   * booting instance's view is stale within seconds: answering from it records an old state now and the new
+   * one a pass later, two writes to the Machine instead of one.
    */
   settled?: (value: V) => boolean;
-  /** Upper bound on `Widening.recent` plus the batch (default maxBatch). */
-  maxWidened?: number;
-  /**
-   * Whether every fetch lists the whole scope anyway (IBM's instance list of a VPC): a widening then costs
-   * nothing more than a plain fetch, and every fetch in a burst may keep what it shows (default false).
-   */
-  fetchListsScope?: boolean;
-  /** See DescribeBatcherOptions.admit. */
+  /** See DescribeBatcherOptions.admit (direct fetches only: the provider's list admits each page itself). */
   admit?: () => Promise<void>;
 }
 
 type Match<V> = (key: string, value: V) => boolean;
 
+interface Listing<V> {
+  entries: Map<string, V>;
+  /** When the listing was asked for: a look-up made before then reads it as fresh. */
+  startedAt: number;
+  takenAt: number;
+  lastUsed: number;
+}
+
 export class ListingSnapshot<V> {
-  /** What widened fetches showed of keys nobody asked for then; each answers one look-up. */
-  private readonly snapshot = new Map<string, { value: V; at: number }>();
-  /** key → when it was last asked for. */
+  private listing: Listing<V> | undefined;
+  /** The listing being taken, resolved once `listing` holds it (or it failed). */
+  private listingOut: Promise<void> | undefined;
+  /** key → when a look-up the listing could not answer last asked for it, oldest first; pruned past burstWithinMs. */
   private readonly asked = new Map<string, number>();
-  /** Per fetch in flight: what was forgotten while it was out. */
+  /** Scopes seen in found values (see scopesOf). */
+  private readonly scopes = new Set<string>();
+  /** Per fetch or listing in flight: what was forgotten while it was out. */
   private readonly inFlight = new Set<Match<V>[]>();
-  private lastWiden = -Infinity;
-  /** Look-ups answered from the snapshot since the last widening. */
-  private servedSinceWiden = 0;
+  private lastList = -Infinity;
+  /** Look-ups made after the listing came back and answered from it. */
+  private served = 0;
   private readonly batcher: DescribeBatcher<V>;
   private readonly reuseMs: number;
+  private readonly maxAgeMs: number;
   private readonly burstSize: number;
   private readonly burstWithinMs: number;
-  private readonly rememberMs: number;
-  private readonly maxWidened: number;
 
   constructor(private readonly o: ListingSnapshotOptions<V>) {
     this.reuseMs = o.reuseMs ?? 10_000;
+    this.maxAgeMs = o.maxAgeMs ?? 60_000;
     this.burstSize = o.burstSize ?? 4;
     this.burstWithinMs = o.burstWithinMs ?? 1_000;
-    this.rememberMs = o.rememberMs ?? 15 * 60_000;
-    this.maxWidened = o.maxWidened ?? o.maxBatch;
     for (const [name, v] of [
       ['reuseMs', this.reuseMs],
+      ['maxAgeMs', this.maxAgeMs],
       ['burstSize', this.burstSize],
       ['burstWithinMs', this.burstWithinMs],
-      ['rememberMs', this.rememberMs],
       ['maxBatch', o.maxBatch],
     ] as const) {
       if (!Number.isFinite(v) || v < 0)
@@ -111,20 +118,23 @@ export class ListingSnapshot<V> {
 
   /**
    * The value for key, or undefined when the cloud does not know it (yet). `current`, when given, says
-   * whether a snapshot's view can still be the value now: the caller may know of something that happened
+   * whether a listing's view can still be the value now: the caller may know of something that happened
    * after a listing (a Node registered, so its instance is no longer booting), and then only a fetch will do.
    */
-  get(key: string, signal?: AbortSignal, current?: (value: V) => boolean): Promise<V | undefined> {
+  async get(key: string, signal?: AbortSignal, current?: (value: V) => boolean): Promise<V | undefined> {
+    if (!this.listingOut) {
+      const hit = this.answer(key, false, current);
+      if (hit !== undefined) return hit;
+    }
+    // Only look-ups the listing cannot answer count towards a burst: a resync answered from it lists once.
     const now = this.o.clock.now();
     this.asked.delete(key);
     this.asked.set(key, now);
-    const hit = this.snapshot.get(key);
-    if (hit) {
-      this.snapshot.delete(key);
-      if (now - hit.at < this.reuseMs && (!current || current(hit.value))) {
-        this.servedSinceWiden++;
-        return Promise.resolve(hit.value);
-      }
+    if (!this.listingOut && this.shouldList(now)) this.startListing();
+    if (this.listingOut) {
+      await untilAborted(this.listingOut, signal);
+      const hit = this.answer(key, true, current);
+      if (hit !== undefined) return hit;
     }
     return this.batcher.get(key, signal);
   }
@@ -137,86 +147,122 @@ export class ListingSnapshot<V> {
 
   /** Drops what was seen of every key the predicate matches, e.g. every key of one instance. */
   forgetMatching(match: (key: string, value: V) => boolean): void {
-    for (const [k, e] of this.snapshot) if (match(k, e.value)) this.snapshot.delete(k);
+    if (this.listing) for (const [k, v] of this.listing.entries) if (match(k, v)) this.listing.entries.delete(k);
     for (const forgotten of this.inFlight) forgotten.push(match);
   }
 
-  private async fetchBatch(keys: string[]): Promise<Map<string, V>> {
+  /** The listing's value for key, once; `waited` = the look-up was made before the listing came back. */
+  private answer(key: string, waited: boolean, current?: (value: V) => boolean): V | undefined {
+    const l = this.listing;
+    if (!l) return undefined;
     const now = this.o.clock.now();
-    const previousWiden = this.lastWiden;
-    let widen: Widening | undefined;
-    if (this.mayWiden(now) && this.inBurst(keys, now)) {
-      widen = { recent: this.recent(keys, now) };
-      this.lastWiden = now;
-      this.servedSinceWiden = 0;
+    if (now - l.takenAt >= this.maxAgeMs || now - l.lastUsed >= this.reuseMs) {
+      this.listing = undefined;
+      return undefined;
     }
-    const forgotten: Match<V>[] = [];
-    this.inFlight.add(forgotten);
-    let found: Map<string, V>;
-    try {
-      found = await this.o.fetch(keys, widen);
-    } catch (err) {
-      if (widen) this.lastWiden = previousWiden;
-      throw err;
-    } finally {
-      this.inFlight.delete(forgotten);
-    }
-    // A widening that showed nothing beyond the batch cost no more than a plain fetch: the next burst may widen.
-    if (widen && this.keep(keys, found, forgotten) === 0) this.lastWiden = previousWiden;
-    for (const k of [...keys, ...(widen?.recent ?? [])]) {
-      const v = found.get(k);
-      // Gone for good, or not visible yet: not worth fetching on anyone else's behalf.
-      if (v === undefined || (this.o.worthWatching && !this.o.worthWatching(v))) this.asked.delete(k);
-    }
-    return found;
+    const v = l.entries.get(key);
+    if (v === undefined) return undefined;
+    l.entries.delete(key);
+    if (!waited && this.o.settled && !this.o.settled(v)) return undefined;
+    if (current && !current(v)) return undefined;
+    l.lastUsed = now;
+    // What it answers on others' behalf is what a listing saves; its own waiters would have cost a fetch anyway.
+    if (!waited) this.served++;
+    return v;
+  }
+
+  private shouldList(now: number): boolean {
+    if (this.reuseMs <= 0 || !this.inBurst(now) || !this.mayList(now)) return false;
+    return !this.o.scopesOf || this.scopes.size > 0;
   }
 
   /**
-   * A widening costs about one plain fetch (a page or so more). Once the last one has answered a burst's worth
-   * of look-ups it has paid for itself, and the next burst may widen at once: a second wave of checks (the
-   * Node informer's resync right after the Machine informer's) then costs one listing too. Otherwise wait
-   * reuseMs/2, so that bursts of look-ups the listing cannot answer (instances not made yet) do not list
-   * the whole scope each time.
+   * A listing costs a page per `page` instances. Once the last one has answered a burst's worth of look-ups it
+   * has paid for itself, and a new burst (keys it no longer holds: a second wave of checks, the Node informer's
+   * resync right after the Machine informer's) may list again half a burst window later. Otherwise wait reuseMs/2,
+   * so that bursts of look-ups a listing cannot answer (instances not made yet) do not list the whole scope each time.
    */
-  private mayWiden(now: number): boolean {
-    if (this.reuseMs <= 0) return false;
-    if (this.o.fetchListsScope) return true;
-    const since = now - this.lastWiden;
-    // Never more than one widening per half burst window: in a mass scale-up every batch is a burst, and
-    // listing the whole scope for each would cost a large reply per handful of machines.
-    return since >= this.reuseMs / 2 || (this.servedSinceWiden >= this.burstSize && since >= this.burstWithinMs / 2);
+  private mayList(now: number): boolean {
+    const since = now - this.lastList;
+    return since >= this.reuseMs / 2 || (this.served >= this.burstSize && since >= this.burstWithinMs / 2);
   }
 
-  private inBurst(keys: string[], now: number): boolean {
-    if (keys.length >= this.burstSize) return true;
-    let n = 0;
-    for (const at of this.asked.values()) if (now - at <= this.burstWithinMs && ++n >= this.burstSize) return true;
-    return false;
-  }
-
-  /** Recently asked keys outside the batch, up to maxWidened in all; forgets keys not asked for too long. */
-  private recent(keys: string[], now: number): string[] {
-    const batch = new Set(keys);
-    const out: string[] = [];
+  private inBurst(now: number): boolean {
     for (const [k, at] of this.asked) {
-      if (now - at > this.rememberMs) this.asked.delete(k);
-      else if (!batch.has(k)) out.push(k);
+      if (now - at <= this.burstWithinMs) break;
+      this.asked.delete(k);
     }
-    // `asked` is ordered by last look-up, so the cut keeps the most recently asked.
-    return out.slice(Math.max(0, out.length - (this.maxWidened - keys.length)));
+    return this.asked.size >= this.burstSize;
   }
 
-  /** Stores what a widened fetch showed beyond the batch; returns how many keys that was. */
-  private keep(keys: string[], found: Map<string, V>, forgotten: Match<V>[]): number {
-    const at = this.o.clock.now();
-    for (const [k, e] of this.snapshot) if (at - e.at >= this.reuseMs) this.snapshot.delete(k);
-    const batch = new Set(keys);
-    let extra = 0;
-    for (const [k, value] of found) {
-      if (batch.has(k) || forgotten.some((m) => m(k, value)) || (this.o.settled && !this.o.settled(value))) continue;
-      this.snapshot.set(k, { value, at });
-      extra++;
-    }
-    return extra;
+  private startListing(): void {
+    const previous = this.lastList;
+    const startedAt = this.o.clock.now();
+    this.lastList = startedAt;
+    const forgotten: Match<V>[] = [];
+    this.inFlight.add(forgotten);
+    const out = this.o
+      .list([...this.scopes])
+      .then(
+        (found) => {
+          this.learnScopes(found.values());
+          const at = this.o.clock.now();
+          const entries = new Map<string, V>();
+          for (const [k, v] of found) if (!forgotten.some((m) => m(k, v))) entries.set(k, v);
+          this.listing = { entries, startedAt, takenAt: at, lastUsed: at };
+          this.served = 0;
+          // A listing that showed nothing cost a call for nothing: the next burst may list at once.
+          if (entries.size === 0) this.lastList = previous;
+        },
+        () => {
+          // A failed listing answers nobody; its waiters fetch directly, and the next burst may list again.
+          this.lastList = previous;
+        },
+      )
+      .finally(() => {
+        this.inFlight.delete(forgotten);
+        if (this.listingOut === out) this.listingOut = undefined;
+      });
+    this.listingOut = out;
   }
+
+  /**
+   * A batch whose keys were asked for before a listing started (the look-ups that made the burst) reads them
+   * from it, waiting for it if it is out, and fetches directly only what it does not show.
+   */
+  private async fetchBatch(keys: string[]): Promise<Map<string, V>> {
+    const found = new Map<string, V>();
+    if (this.listingOut) await this.listingOut;
+    const startedAt = this.listing?.startedAt ?? -Infinity;
+    for (const k of keys) {
+      const asked = this.asked.get(k);
+      const v = asked !== undefined && asked <= startedAt ? this.answer(k, true) : undefined;
+      if (v !== undefined) found.set(k, v);
+    }
+    const rest = keys.filter((k) => !found.has(k));
+    if (rest.length === 0) return found;
+    const fetched = await this.o.fetch(rest);
+    this.learnScopes(fetched.values());
+    for (const [k, v] of fetched) found.set(k, v);
+    return found;
+  }
+
+  private learnScopes(values: Iterable<V>): void {
+    if (!this.o.scopesOf) return;
+    for (const v of values) for (const s of this.o.scopesOf(v)) this.scopes.add(s);
+  }
+}
+
+/** Resolves when `p` settles, or rejects when `signal` aborts first. */
+function untilAborted(p: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    void p.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }

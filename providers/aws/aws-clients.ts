@@ -55,7 +55,7 @@ export interface AwsClientFactoryOptions {
   requestTimeoutMs?: number;
   /** Window for coalescing DescribeInstances by id or Name (default 20 ms: long enough for the workers of a resync to meet). */
   batchWindowMs?: number;
-  /** How long a view described on a Machine's behalf in a burst may answer its next check (default 10 s; 0 = never). */
+  /** How long a burst's listing of the cluster's instances keeps answering after its last answer (default 10 s; 0 = never list). */
   instanceReuseMs?: number;
   /** How long AMI/subnet/security-group/zone/VPC/DHCP look-ups are reused (default 60 s). */
   lookupCacheTtlMs?: number;
@@ -179,6 +179,13 @@ export class AwsClientFactory {
       maxIds: MAX_IDS_PER_DESCRIBE,
       reuseMs: this.opts.instanceReuseMs,
       describeByIds: (ids) => describeInstancesById(api, ids),
+      listByTagKeys: async (tagKeys) => {
+        const all = await api.describeInstances({
+          filters: [{ Name: 'tag-key', Values: tagKeys }],
+          maxResults: MAX_IDS_PER_DESCRIBE,
+        });
+        return new Map(all.flatMap((i) => (i.InstanceId ? [[i.InstanceId, i] as const] : [])));
+      },
       // Only the SDK-backed API meets our limiter; an injected one (tests) is not held back by it.
       admit: this.opts.createEc2Api ? undefined : () => this.limiter.whenAvailable(region, 'describe'),
       describeByNames: (clusterId, names) =>

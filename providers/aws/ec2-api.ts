@@ -55,7 +55,11 @@ export interface Ec2Api {
   readonly region: string;
   runInstances(input: RunInstancesCommandInput, opts?: CallOptions): Promise<Instance>;
   /** By ids (unknown ids reject with InvalidInstanceID.NotFound) or by filters (all pages). */
-  describeInstances(query: { instanceIds?: string[]; filters?: Ec2Filter[] }, opts?: CallOptions): Promise<Instance[]>;
+  /** Every page; `maxResults` (5–1,000, not with instanceIds) sets the page size. */
+  describeInstances(
+    query: { instanceIds?: string[]; filters?: Ec2Filter[]; maxResults?: number },
+    opts?: CallOptions,
+  ): Promise<Instance[]>;
   terminateInstances(instanceIds: string[], opts?: CallOptions): Promise<InstanceStateChange[]>;
   createTags(resourceId: string, tags: Tag[], opts?: CallOptions): Promise<void>;
   describeImages(query: { imageIds?: string[]; filters?: Ec2Filter[] }, opts?: CallOptions): Promise<Image[]>;
@@ -120,7 +124,7 @@ export class SdkEc2Api implements Ec2Api {
   }
 
   async describeInstances(
-    query: { instanceIds?: string[]; filters?: Ec2Filter[] },
+    query: { instanceIds?: string[]; filters?: Ec2Filter[]; maxResults?: number },
     opts?: CallOptions,
   ): Promise<Instance[]> {
     const out: Instance[] = [];
@@ -128,7 +132,12 @@ export class SdkEc2Api implements Ec2Api {
     for (let page = 0; page < MAX_PAGES; page++) {
       const res = await this.call(opts, (abortSignal) =>
         this.o.ec2.send(
-          new DescribeInstancesCommand({ InstanceIds: query.instanceIds, Filters: query.filters, NextToken: token }),
+          new DescribeInstancesCommand({
+            InstanceIds: query.instanceIds,
+            Filters: query.filters,
+            MaxResults: query.maxResults,
+            NextToken: token,
+          }),
           { abortSignal },
         ),
       );

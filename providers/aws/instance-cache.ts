@@ -1,27 +1,32 @@
 // DescribeInstances, shared by every reconcile worker of a region and credentials:
 // - by id (lib's ListingSnapshot): coalesced into one call per batch window; in a burst (at least `burstSize`
-//   ids asked for within a second: a resync, a mass scale-up), the call also describes the other ids asked
-//   about recently, and each of those Machines' next check is answered from that view once (within
-//   `reuseMs`), so a resync of a thousand Machines costs a call or two instead of one per worker batch. A view
-//   is served once only, and never outside a burst: a Machine whose Node just went away (an out-of-band
-//   termination right after its last check) is described afresh on that event;
+//   ids asked for within a second that no listing could answer: a resync, a mass scale-up), one paged
+//   DescribeInstances of every instance tagged with the clusters seen so far (1,000 a page), which answers
+//   each Machine's next check once for as long as the burst goes on. A view is served once only, and never
+//   outside a burst: a Machine whose Node just went away after its check is described afresh on that event;
+//   an id the listing does not show is described by id, never taken for gone;
 // - by Name tag within a cluster: concurrent look-ups become one filtered call.
-// Terminating or tagging an instance forgets what was seen of it, so nobody reads their own write stale.
+// Only the fields the actuator reads are kept (slimInstance). Terminating or tagging an instance forgets what
+// was seen of it, so nobody reads their own write stale.
 import type { Instance } from '@aws-sdk/client-ec2';
 import { DescribeBatcher, ListingSnapshot, type Clock } from '../../lib/index.js';
+import { slimInstance } from './instance-view.js';
+import { CLUSTER_TAG_PREFIX } from './instances.js';
 
 export interface InstanceCacheOptions {
   clock: Clock;
   /** Describes these ids; ids absent from the map are unknown to EC2. */
   describeByIds: (ids: string[]) => Promise<Map<string, Instance>>;
+  /** Every instance carrying one of these tag keys (the clusters' ownership tags), all pages, by id. */
+  listByTagKeys: (tagKeys: string[]) => Promise<Map<string, Instance>>;
   /** Instances whose Name tag is one of names, in the cluster. */
   describeByNames: (clusterId: string, names: string[]) => Promise<Instance[]>;
-  /** How long a view described on a Machine's behalf in a burst may answer its next check (default 10 s; 0 = never). */
+  /** How long a burst's listing keeps answering after its last answer (default 10 s; 0 = never list). */
   reuseMs?: number;
+  /** How long after it was taken a listing may answer at all (default 60 s). */
+  maxAgeMs?: number;
   /** Ids asked for within a second that make a batch part of a burst (default 4). */
   burstSize?: number;
-  /** How long an id keeps being refreshed after it was last asked for (default 15 min). */
-  rememberMs?: number;
   /** Coalescing window (default 5 ms). */
   windowMs?: number;
   /** Ids per DescribeInstances call (EC2 takes 1,000). */
@@ -33,6 +38,14 @@ export interface InstanceCacheOptions {
 }
 
 const NAME_TAG = 'Name';
+
+/** The ownership tags (kubernetes.io/cluster/<id> = owned) an instance carries: the scopes a burst lists. */
+export function ownedClusterTagKeys(i: Instance): string[] {
+  return (i.Tags ?? []).flatMap((t) => (t.Key?.startsWith(CLUSTER_TAG_PREFIX) && t.Value === 'owned' ? [t.Key] : []));
+}
+
+const slimAll = (found: Map<string, Instance>): Map<string, Instance> =>
+  new Map([...found].map(([id, i]) => [id, slimInstance(i)]));
 
 export class InstanceCache {
   private readonly byId: ListingSnapshot<Instance>;
@@ -46,10 +59,10 @@ export class InstanceCache {
       maxBatch: maxIds,
       burstSize: o.burstSize,
       reuseMs: o.reuseMs,
-      rememberMs: o.rememberMs,
-      // A terminated instance stays terminated: not worth describing on anyone else's behalf.
-      worthWatching: (i) => i.State?.Name !== 'terminated',
-      fetch: (ids, widen) => o.describeByIds([...ids, ...(widen?.recent ?? [])]),
+      maxAgeMs: o.maxAgeMs,
+      fetch: async (ids) => slimAll(await o.describeByIds(ids)),
+      list: async (tagKeys) => slimAll(await o.listByTagKeys(tagKeys)),
+      scopesOf: ownedClusterTagKeys,
       admit: o.admit,
     });
     this.byName = new DescribeBatcher<Instance[]>({

@@ -14,9 +14,9 @@ import {
   type CloudRateLimits,
   type WriteFence,
   type OutboundHttp,
-  type Widening,
 } from '../../lib/index.js';
 import type { ComputeApi, Instance } from './compute-api.js';
+import { slimInstance } from './instance-view.js';
 import { preloadComputeDescriptors, SdkComputeApi } from './sdk-compute-api.js';
 import { credentialsFingerprint, type GcpCredentials } from './credentials.js';
 import { outboundTransporter } from './outbound-transporter.js';
@@ -45,7 +45,7 @@ export interface GcpClientFactoryOptions {
   fence?: WriteFence;
   /** Window for coalescing existence checks into one instances.list (default DEFAULT_GCE_BATCH_WINDOW_MS). */
   batchWindowMs?: number;
-  /** How long a burst's cluster-wide list may answer a Machine's next check (default 10 s; 0 = never list wide). */
+  /** How long a burst's list of the clusters' instances keeps answering after its last answer (default 10 s; 0 = never list). */
   snapshotReuseMs?: number;
   /** Proxy and trusted CAs for every Google call (token requests included); unset = gaxios's defaults. */
   outbound?: OutboundHttp;
@@ -58,8 +58,8 @@ export interface GcpClients {
   readonly compute: ComputeApi;
   /**
    * Looks instances up by name in a zone, coalescing concurrent look-ups into one instances.list with a name
-   * filter; in a burst the list also takes in every instance of the clusters seen in the zone, and each of
-   * those answers its Machine's next look-up once (ListingSnapshot). undefined = the list did not show it
+   * filter; in a burst, one paged instances.list of every instance of the clusters seen in the zone answers
+   * each Machine's next look-up once (ListingSnapshot). undefined = the list did not show it
    * (confirm with getInstance before concluding it is gone).
    */
   findInstance(project: string, zone: string, name: string, signal?: AbortSignal): Promise<Instance | undefined>;
@@ -77,12 +77,14 @@ export function clusterLabelKeysOf(instance: Instance): string[] {
   return Object.entries(instance.labels ?? {}).flatMap(([k, v]) => (CLUSTER_LABEL.test(k) && v === 'owned' ? [k] : []));
 }
 
-/** The filter of a widened list: the names asked for, and every instance owned by one of the clusters. */
-export function widenedFilter(names: string[], clusterLabelKeys: Iterable<string>): string {
-  return [nameFilter(names), ...[...clusterLabelKeys].map((k) => `(labels.${k} = "owned")`)]
-    .filter((f) => f !== '')
-    .join(' OR ');
+/** The filter of a burst's listing: every instance owned by one of the clusters. */
+export function clusterFilter(clusterLabelKeys: Iterable<string>): string {
+  return [...clusterLabelKeys].map((k) => `(labels.${k} = "owned")`).join(' OR ');
 }
+
+/** By name, only what the actuator reads of each (slimInstance): a listing holds every instance of the zone. */
+const byName = (found: Instance[]): Map<string, Instance> =>
+  new Map(found.flatMap((i) => (i.name ? [[i.name, slimInstance(i)] as const] : [])));
 
 /**
  * The existence finder of one zone. Which clusters to list in a burst is learnt from the instances it has
@@ -94,7 +96,6 @@ function zoneFinder(
   zone: string,
   o: GcpClientFactoryOptions,
 ): ListingSnapshot<Instance> {
-  const clusters = new Set<string>();
   return new ListingSnapshot<Instance>({
     clock: o.clock,
     windowMs: o.batchWindowMs ?? DEFAULT_GCE_BATCH_WINDOW_MS,
@@ -102,15 +103,9 @@ function zoneFinder(
     maxBatch: MAX_NAMES_PER_LIST,
     // PROVISIONING, STAGING, STOPPING...: about to change, so not worth answering a later check with.
     settled: (i) => i.status === 'RUNNING' || i.status === 'TERMINATED' || i.status === 'SUSPENDED',
-    fetch: async (names: string[], widen: Widening | undefined) => {
-      const found = await compute.listInstances(
-        project,
-        zone,
-        widen ? widenedFilter(names, clusters) : nameFilter(names),
-      );
-      for (const i of found) for (const k of clusterLabelKeysOf(i)) clusters.add(k);
-      return new Map(found.flatMap((i) => (i.name ? [[i.name, i] as const] : [])));
-    },
+    fetch: async (names) => byName(await compute.listInstances(project, zone, nameFilter(names))),
+    list: async (labelKeys) => byName(await compute.listInstances(project, zone, clusterFilter(labelKeys))),
+    scopesOf: clusterLabelKeysOf,
   });
 }
 

@@ -2,8 +2,8 @@
 // key is (its token is fetched once and refreshed only near expiry), and one regional view of it per region,
 // whose endpoint is looked up once (GET /regions/{name}) unless an endpoint override is set. The reference
 // does all of that (a token request and a region GET) on every Exists, Create, Update and MachineSet
-// reconcile. All clients share one client-side rate limiter; each regional view has one batched instance
-// look-up per VPC (a list of the VPC, which in a resync burst answers every Machine's next check once), and the
+// reconcile. All clients share one client-side rate limiter; each regional view has one instance look-up per
+// VPC (by id or name; in a resync burst, one paged list of the VPC answers every Machine's next check once), and the
 // instance profiles are cached for the scale-from-zero catalog and the actuator alike.
 import {
   afterCalls,
@@ -21,6 +21,7 @@ import {
   type OutboundHttp,
 } from '../../lib/index.js';
 import { apiKeyFingerprint } from './credentials.js';
+import { slimInstance } from './instance-view.js';
 import { classifyVpcError } from './errors.js';
 import { DEFAULT_RETRY_POLICY, MeteredVpcApi, type RetryPolicy } from './metered-vpc-api.js';
 import { PROVIDER_SPEC_PATH } from './provider-spec.js';
@@ -72,9 +73,9 @@ export interface IbmClients {
   /** The account of the API key (IAM token claim), fetched once. */
   accountId(signal?: AbortSignal): Promise<string>;
   /**
-   * Looks an instance up in a VPC by id or name, coalescing concurrent look-ups into one instance list per
-   * VPC; in a burst, that list answers each other Machine's next look-up once (ListingSnapshot). undefined =
-   * the list did not show it (confirm by id before concluding it is gone). `current` rejects an earlier
+   * Looks an instance up in a VPC by id (GET) or name (the list's name filter); in a burst, one paged list of
+   * the VPC answers each Machine's next look-up once (ListingSnapshot). undefined = the VPC does not hold it
+   * (by id: GET answered 404; by name: the name filter showed none). `current` rejects an earlier
    * list's view the caller knows to be outdated (see ListingSnapshot.get).
    */
   findInstance(
@@ -88,6 +89,27 @@ export interface IbmClients {
 }
 
 const keyString = (k: InstanceKey): string => ('id' in k ? `id:${k.id}` : `name:${k.name}`);
+
+/** Looks each key up on its own (GET by id, the name filter by name); a key the VPC does not hold is left out. */
+async function fetchInstanceKeys(vpc: VpcApi, vpcName: string, keys: string[]): Promise<Map<string, VpcInstance>> {
+  const found = new Map<string, VpcInstance>();
+  await Promise.all(
+    keys.map(async (key) => {
+      const [kind, value = ''] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+      if (kind === 'name') {
+        const named = (await vpc.listInstances({ name: value, vpcName }))[0];
+        if (named) found.set(key, slimInstance(named));
+        return;
+      }
+      try {
+        found.set(key, slimInstance(await vpc.getInstance(value)));
+      } catch (err) {
+        if (classifyVpcError(err) !== 'notFound') throw err;
+      }
+    }),
+  );
+  return found;
+}
 
 /** The instance profiles of a region change as rarely as any cloud's instance types. */
 export const PROFILE_CACHE_TTL_MS = INSTANCE_TYPE_CACHE_TTL_MS;
@@ -183,12 +205,14 @@ export class IbmClientFactory {
           windowMs: this.o.batchWindowMs ?? 5,
           reuseMs: this.o.snapshotReuseMs,
           maxBatch: 1_000,
-          fetchListsScope: true,
           admit: () => this.limiter.whenAvailable('global', 'describe'),
-          // One list of the VPC answers every look-up of the batch, by id and by name, and in a burst the rest.
-          fetch: async () => {
+          // Outside a burst, each key on its own: GET by id (404 = not there), the name filter of the VPC's list.
+          fetch: (keys) => fetchInstanceKeys(vpc, vpcName, keys),
+          // In a burst, every instance of the VPC, all pages: one list answers look-ups by id and by name.
+          list: async () => {
             const found = new Map<string, VpcInstance>();
-            for (const i of await vpc.listInstances({ vpcName })) {
+            for (const full of await vpc.listInstances({ vpcName })) {
+              const i = slimInstance(full);
               found.set(keyString({ id: i.id }), i);
               found.set(keyString({ name: i.name }), i);
             }

@@ -1,5 +1,5 @@
-// How the IBM actuator finds a Machine's instance: by the id on record (the batched list of the VPC, a miss
-// confirmed by GET), else by the Machine's identity, its name within the VPC. Deleting reads afresh, and a
+// How the IBM actuator finds a Machine's instance: by the id on record (GET, or a resync's list of the VPC),
+// else by the Machine's identity, its name within the VPC. Deleting reads afresh, and a
 // create refused because the name is taken reads which instance holds it.
 import { RequeueAfterError, failureStep, viewCanBeCurrent, type ActuatorContext } from '../../lib/index.js';
 import { classifyVpcError } from './errors.js';
@@ -28,10 +28,13 @@ export async function lookUpInstance(
   signal: AbortSignal,
 ): Promise<VpcInstance | undefined> {
   const current = viewCanBeCurrent(scope.machine, isBooting);
-  const found = id
-    ? ((await scope.clients.findInstance(scope.spec.vpc, { id }, signal, current)) ??
-      (await getInstanceById(scope, id, signal)))
-    : await scope.clients.findInstance(scope.spec.vpc, { name: scope.instanceName }, signal, current);
+  // A miss by id was a GET's 404 (a listing never says "not found"), so it needs no second read.
+  const found = await scope.clients.findInstance(
+    scope.spec.vpc,
+    id ? { id } : { name: scope.instanceName },
+    signal,
+    current,
+  );
   // Found by name only while being deleted: a predecessor's of the same name, not this Machine's.
   return found && !(found.status === 'deleting' && !scope.status.instanceId) ? found : undefined;
 }

@@ -1,3 +1,4 @@
+import { EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
 import { EMULATOR_ACCESS_KEY, startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
@@ -52,6 +53,40 @@ describe('AWS clients', () => {
     const found = await describeInstancesById(ec2, [ids[0]!, 'i-0000000000000dead', ids[1]!, ids[2]!]);
     expect([...found.keys()].sort()).to.deep.equal([...ids].sort());
     expect(emu.knobs.counts('DescribeInstances').total).to.be.at.most(2);
+  });
+
+  it("answers a resync's existence checks from one paged DescribeInstances of the cluster's tag, 1,000 a page", async () => {
+    const { instances } = factory.get('us-east-1', creds);
+    const raw = new EC2Client({ region: 'us-east-1', endpoint: emu.endpoint, credentials: creds });
+    const tagged = (cluster: string, n: number) =>
+      raw.send(
+        new RunInstancesCommand({
+          ImageId: 'ami-0a1b2c3d4e5f00001',
+          InstanceType: 'm5.large',
+          MinCount: n,
+          MaxCount: n,
+          NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0a1b2c3d4e5f0a001' }],
+          TagSpecifications: [
+            { ResourceType: 'instance', Tags: [{ Key: `kubernetes.io/cluster/${cluster}`, Value: 'owned' }] },
+          ],
+        }),
+      );
+    for (let i = 0; i < 21; i++) await tagged('c1', 100);
+    await tagged('other', 5);
+    raw.destroy();
+    const ids = emu
+      .instances()
+      .filter((i) => i.tags.some((t) => t.key === 'kubernetes.io/cluster/c1'))
+      .map((i) => i.instanceId);
+    expect(ids).to.have.length(2_100);
+    emu.knobs.resetCounters();
+    // Four workers at a time, as a resync's reconciles reach their checks.
+    for (let i = 0; i < ids.length; i += 4) {
+      const found = await Promise.all(ids.slice(i, i + 4).map((id) => instances.get(id)));
+      expect(found.map((f) => f?.InstanceId)).to.deep.equal(ids.slice(i, i + 4));
+    }
+    // One describe by id before the burst is seen, then ⌈2,100 / 1,000⌉ pages.
+    expect(emu.knobs.counts('DescribeInstances').total).to.equal(1 + 3);
   });
 
   it('takes a rate-limit token for every call, shared across client sets of a region', async () => {

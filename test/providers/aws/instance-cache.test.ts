@@ -14,6 +14,7 @@ describe('InstanceCache', () => {
       clock: new RealClock(),
       windowMs: 2,
       describeByIds: () => Promise.resolve(new Map()),
+      listByTagKeys: () => Promise.resolve(new Map()),
       describeByNames: (cluster, names) => {
         calls.push([cluster, [...names].sort()]);
         return Promise.resolve([inst('i-1', 'a'), inst('i-2', 'b'), inst('i-3', 'b')]);
@@ -36,6 +37,7 @@ describe('InstanceCache', () => {
       clock: new RealClock(),
       windowMs: 2,
       describeByIds: () => Promise.resolve(new Map()),
+      listByTagKeys: () => Promise.resolve(new Map()),
       describeByNames: (cluster) => {
         clusters.push(cluster);
         return Promise.resolve([]);
@@ -54,6 +56,7 @@ describe('InstanceCache', () => {
         calls++;
         return Promise.resolve(new Map(ids.map((id) => [id, inst(id, id)])));
       },
+      listByTagKeys: () => Promise.resolve(new Map()),
       describeByNames: () => Promise.resolve([]),
     });
     await Promise.all([cache.get('i-1'), cache.get('i-2')]);
@@ -62,47 +65,62 @@ describe('InstanceCache', () => {
     expect(calls).to.equal(3);
   });
 
-  it('in a burst, also describes the other ids asked about recently and answers each one check from that view', async () => {
-    const asked: string[][] = [];
+  it('in a burst, lists the instances of the clusters seen once, and answers each one check from that listing', async () => {
+    const described: string[][] = [];
+    const listed: string[][] = [];
+    const owned = (id: string) => ({
+      ...inst(id, id),
+      Tags: [
+        { Key: 'Name', Value: id },
+        { Key: 'kubernetes.io/cluster/c1', Value: 'owned' },
+      ],
+      BlockDeviceMappings: [{ DeviceName: '/dev/xvda' }],
+    });
     const cache = new InstanceCache({
       clock: new RealClock(),
       windowMs: 2,
       burstSize: 3,
       describeByIds: (ids) => {
-        asked.push([...ids].sort());
-        return Promise.resolve(new Map(ids.map((id) => [id, inst(id, id)])));
+        described.push([...ids].sort());
+        return Promise.resolve(new Map(ids.map((id) => [id, owned(id)])));
+      },
+      listByTagKeys: (keys) => {
+        listed.push(keys);
+        return Promise.resolve(new Map(['i-1', 'i-2', 'i-3', 'i-4', 'i-5'].map((id) => [id, owned(id)])));
       },
       describeByNames: () => Promise.resolve([]),
     });
-    for (const id of ['i-4', 'i-5']) await cache.get(id);
-    expect(asked).to.have.length(2);
-    // A resync: three at once make a burst, which brings i-4 and i-5 along.
+    await cache.get('i-4');
+    // A resync: three at once make a burst, which lists the cluster learnt from i-4's tags.
     await Promise.all(['i-1', 'i-2', 'i-3'].map((id) => cache.get(id)));
-    expect(asked[2]).to.deep.equal(['i-1', 'i-2', 'i-3', 'i-4', 'i-5']);
-    await cache.get('i-4');
+    expect(listed).to.deep.equal([['kubernetes.io/cluster/c1']]);
+    const i5 = await cache.get('i-5');
+    expect(i5?.InstanceId).to.equal('i-5');
+    expect(Object.keys(i5 ?? {})).to.not.include('BlockDeviceMappings', 'only the fields the actuator reads are kept');
+    expect(described).to.deep.equal([['i-4']], 'the look-ups that made the burst waited for the listing');
+    // Served once: the next check of i-5 is described afresh.
     await cache.get('i-5');
-    expect(asked).to.have.length(3);
-    // Served once: the next check of i-4 is described afresh.
-    await cache.get('i-4');
-    expect(asked).to.have.length(4);
+    expect(described.at(-1)).to.deep.equal(['i-5']);
   });
 
-  it('forgets a prefetched view of an instance that was terminated or tagged', async () => {
-    let calls = 0;
+  it('forgets the listed view of an instance that was terminated or tagged', async () => {
+    let described = 0;
+    const tagged = (id: string) => ({ ...inst(id, id), Tags: [{ Key: 'kubernetes.io/cluster/c1', Value: 'owned' }] });
     const cache = new InstanceCache({
       clock: new RealClock(),
       windowMs: 2,
       burstSize: 2,
       describeByIds: (ids) => {
-        calls++;
-        return Promise.resolve(new Map(ids.map((id) => [id, inst(id, id)])));
+        described++;
+        return Promise.resolve(new Map(ids.map((id) => [id, tagged(id)])));
       },
+      listByTagKeys: () => Promise.resolve(new Map(['i-1', 'i-2', 'i-9'].map((id) => [id, tagged(id)]))),
       describeByNames: () => Promise.resolve([]),
     });
-    await cache.get('i-9');
+    await cache.get('i-0');
     await Promise.all([cache.get('i-1'), cache.get('i-2')]);
     cache.forget(['i-9']);
     await cache.get('i-9');
-    expect(calls).to.equal(3);
+    expect(described).to.equal(2);
   });
 });

@@ -13,7 +13,7 @@ import {
   type GcpCredentials,
   type Instance,
 } from '../../../providers/gcp/index.js';
-import { clusterLabelKeysOf, widenedFilter } from '../../../providers/gcp/gcp-clients.js';
+import { clusterLabelKeysOf, clusterFilter } from '../../../providers/gcp/gcp-clients.js';
 import { FAKE_SERVICE_ACCOUNT, NAMESPACE } from './fixtures.js';
 
 const secret = (data: Record<string, string>): Secret => ({
@@ -179,17 +179,16 @@ describe('GCP client factory', () => {
     expect(filters).to.deep.equal(['(name = "m1") OR (name = "m2") OR (name = "m3")']);
   });
 
-  it('reads the cluster ownership labels of an instance, and ORs them with the names for a burst list', () => {
+  it("reads the cluster ownership labels of an instance, and ORs them for a burst's listing", () => {
     const owned: Instance = {
       name: 'm1',
       labels: { 'kubernetes-io-cluster-c1': 'owned', 'kubernetes-io-cluster-c2': 'shared', role: 'worker' },
     };
     expect(clusterLabelKeysOf(owned)).to.deep.equal(['kubernetes-io-cluster-c1']);
     expect(clusterLabelKeysOf({ name: 'bare' })).to.deep.equal([]);
-    expect(widenedFilter(['a', 'b'], ['kubernetes-io-cluster-c1'])).to.equal(
-      '(name = "a") OR (name = "b") OR (labels.kubernetes-io-cluster-c1 = "owned")',
+    expect(clusterFilter(['kubernetes-io-cluster-c1', 'kubernetes-io-cluster-c2'])).to.equal(
+      '(labels.kubernetes-io-cluster-c1 = "owned") OR (labels.kubernetes-io-cluster-c2 = "owned")',
     );
-    expect(widenedFilter(['a'], [])).to.equal('(name = "a")');
   });
 
   describe('existence checks in a resync burst', () => {
@@ -236,10 +235,7 @@ describe('GCP client factory', () => {
       await check('m0');
       expect(await check('m1', 'm2', 'm3', 'm4')).to.deep.equal(['m1', 'm2', 'm3', 'm4']);
       for (let i = 5; i < 20; i++) expect(await check(`m${i}`)).to.deep.equal([`m${i}`]);
-      expect(filters).to.deep.equal([
-        '(name = "m0")',
-        '(name = "m1") OR (name = "m2") OR (name = "m3") OR (name = "m4") OR (labels.kubernetes-io-cluster-c1 = "owned")',
-      ]);
+      expect(filters).to.deep.equal(['(name = "m0")', '(labels.kubernetes-io-cluster-c1 = "owned")']);
       clock.step(1_001);
       expect(await check('foreign')).to.deep.equal(['foreign'], 'an instance of another cluster is looked up by name');
       expect(await check('m5')).to.deep.equal(['m5'], 'a second check of the same Machine reads afresh');

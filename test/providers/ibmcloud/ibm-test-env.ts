@@ -6,6 +6,7 @@ import { startIbmVpcEmulator, type IbmVpcEmulator, type IbmVpcEmulatorOptions } 
 import { createVpcClient, type VpcApi, type VpcClientOptions } from '../../../providers/ibmcloud/vpc-api.js';
 import { VpcApiError } from '../../../providers/ibmcloud/vpc-api-error.js';
 import type { InstancePrototype } from '../../../providers/ibmcloud/vpc-types.js';
+import type { IbmEndpoints } from '../../../providers/ibmcloud/ibm-clients.js';
 
 export const START = Date.UTC(2026, 10, 22, 6, 0, 0);
 
@@ -19,6 +20,16 @@ export async function startEmulator(
     ...opts,
   });
   return { emu, clock };
+}
+
+/** The emulator's endpoints, as the provider's options name them. */
+export function emulatorEndpoints(emu: IbmVpcEmulator): IbmEndpoints {
+  return {
+    vpc: emu.endpoint,
+    iam: emu.iamEndpoint,
+    resourceManager: emu.resourceManagerEndpoint,
+    globalTagging: emu.globalTaggingEndpoint,
+  };
 }
 
 /** A client that authenticates through the emulator's IAM with its API key. */

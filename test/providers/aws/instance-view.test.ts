@@ -1,0 +1,67 @@
+// The instance cache keeps only what the actuator reads: measured against EC2's full description of the same
+// instances (as the emulator renders them), the slim view must take a fraction of the heap per instance.
+import { EC2Client, RunInstancesCommand, type Instance } from '@aws-sdk/client-ec2';
+import { expect } from 'chai';
+import { RealClock } from '../../../lib/index.js';
+import { EMULATOR_ACCESS_KEY, startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
+import { AwsClientFactory } from '../../../providers/aws/index.js';
+import { addressesOf, providerIdOf } from '../../../providers/aws/instances.js';
+import { slimInstance } from '../../../providers/aws/instance-view.js';
+import { retainedPerItem } from '../retained-heap.js';
+import './fixtures.js';
+
+describe('slimInstance', () => {
+  let emu: Ec2Emulator;
+  let factory: AwsClientFactory;
+  let described: Instance[];
+  const N = 300;
+
+  before(async () => {
+    emu = await startEc2Emulator();
+    const raw = new EC2Client({ region: 'us-east-1', endpoint: emu.endpoint, credentials: { ...EMULATOR_ACCESS_KEY } });
+    for (let i = 0; i < N / 100; i++)
+      await raw.send(
+        new RunInstancesCommand({
+          ImageId: 'ami-0a1b2c3d4e5f00001',
+          InstanceType: 'm5.large',
+          MinCount: 100,
+          MaxCount: 100,
+          NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0a1b2c3d4e5f0a001' }],
+          TagSpecifications: [
+            {
+              ResourceType: 'instance',
+              Tags: [
+                { Key: 'kubernetes.io/cluster/c1', Value: 'owned' },
+                { Key: 'Name', Value: `c1-worker-${i}` },
+              ],
+            },
+          ],
+        }),
+      );
+    raw.destroy();
+    factory = new AwsClientFactory({ clock: new RealClock(), endpoint: emu.endpoint });
+    described = await factory.get('us-east-1', EMULATOR_ACCESS_KEY).ec2.describeInstances({});
+  });
+  after(async () => {
+    factory.destroy();
+    await emu.stop();
+  });
+
+  it('keeps what the actuator records of an instance', () => {
+    for (const i of described) {
+      const slim = slimInstance(i);
+      expect(providerIdOf(slim)).to.equal(providerIdOf(i));
+      expect(addressesOf(slim, ['ec2.internal'])).to.deep.equal(addressesOf(i, ['ec2.internal']));
+      expect(slim.Tags).to.deep.equal(i.Tags);
+      expect(slim.State?.Name).to.equal(i.State?.Name);
+    }
+  });
+
+  it("takes under a third of the heap of the SDK's full description per instance", async () => {
+    const { ec2 } = factory.get('us-east-1', EMULATOR_ACCESS_KEY);
+    // Fresh replies, as each listing parses its own.
+    const full = await retainedPerItem(() => ec2.describeInstances({}));
+    const slim = await retainedPerItem(async () => (await ec2.describeInstances({})).map(slimInstance));
+    expect(slim, `bytes per instance: full ${Math.round(full)}, slim ${Math.round(slim)}`).to.be.below(full / 3);
+  });
+});
