@@ -1,6 +1,6 @@
 // The ComputeApi over @google-cloud/compute (REST transport). Every call first takes a token from the shared
-// client-side rate limiter (per project: GCE meters API calls per project), and every call honours an
-// AbortSignal (gax has none, so the wait is abandoned and the reply ignored).
+// client-side rate limiter (per project: GCE meters API calls per project), and every call has a deadline and
+// honours an AbortSignal, both kept by call-deadline.ts (gax's own deadline kept every reply in the heap).
 // Each client from its own module: the package index loads all of Compute's ~100 clients and its static
 // protos, about 150 MB of resident memory against some 60 MB for the eight used here.
 import { ImageFamilyViewsClient } from '@google-cloud/compute/build/src/v1/image_family_views_client.js';
@@ -14,6 +14,7 @@ import { TargetPoolsClient } from '@google-cloud/compute/build/src/v1/target_poo
 import { ZoneOperationsClient } from '@google-cloud/compute/build/src/v1/zone_operations_client.js';
 import { PassThroughClient } from 'google-auth-library';
 import { abortable, type ActionClass, type RegionalRateLimiter } from '../../lib/index.js';
+import { DEFAULT_GCE_CALL_TIMEOUT_MS, withCallDeadline, type GaxCallOptions } from './call-deadline.js';
 import { classifyGceError } from './errors.js';
 import type {
   BackendService,
@@ -58,6 +59,8 @@ export function gaxEndpointOptions(apiEndpoint: string | undefined): Record<stri
 export interface SdkComputeApiOptions extends ComputeClientsOptions {
   /** Meters every call, per project, and learns from GCE's throttling replies. */
   limiter?: RegionalRateLimiter;
+  /** Deadline of each call, retries included (default DEFAULT_GCE_CALL_TIMEOUT_MS, the client's own). */
+  callTimeoutMs?: number;
 }
 
 /** GCE's throttling replies (403 rateLimitExceeded, 429) carry no wait to honour: the class's rate follows instead. */
@@ -123,9 +126,10 @@ export class SdkComputeApi implements ComputeApi {
     project: string,
     cls: ActionClass,
     opts: CallOptions | undefined,
-    fn: () => Promise<T>,
+    fn: (gax: GaxCallOptions) => Promise<T>,
   ): Promise<T> {
-    const send = () => abortable(fn(), opts?.signal);
+    const timeoutMs = this.opts.callTimeoutMs ?? DEFAULT_GCE_CALL_TIMEOUT_MS;
+    const send = () => withCallDeadline(timeoutMs, opts?.signal, (gax) => abortable(fn(gax), opts?.signal));
     const { limiter } = this.opts;
     if (!limiter) return send();
     return limiter.send(project, cls, send, { signal: opts?.signal, isThrottling: isGceThrottling });
@@ -144,8 +148,8 @@ export class SdkComputeApi implements ComputeApi {
     requestId: string,
     opts?: CallOptions,
   ): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () =>
-      firstOperation(this.client('instances').insert({ project, zone, requestId, instanceResource: instance })),
+    return this.call(project, 'mutate', opts, (gax) =>
+      firstOperation(this.client('instances').insert({ project, zone, requestId, instanceResource: instance }, gax)),
     );
   }
 
@@ -154,7 +158,7 @@ export class SdkComputeApi implements ComputeApi {
       project,
       'describe',
       opts,
-      async () => (await this.client('instances').get({ project, zone, instance: name }))[0],
+      async (gax) => (await this.client('instances').get({ project, zone, instance: name }, gax))[0],
     );
   }
 
@@ -163,7 +167,7 @@ export class SdkComputeApi implements ComputeApi {
       project,
       'describe',
       opts,
-      async () => (await this.client('instances').list({ project, zone, filter, maxResults: 500 }))[0],
+      async (gax) => (await this.client('instances').list({ project, zone, filter, maxResults: 500 }, gax))[0],
     );
   }
 
@@ -174,8 +178,8 @@ export class SdkComputeApi implements ComputeApi {
     requestId: string,
     opts?: CallOptions,
   ): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () =>
-      firstOperation(this.client('instances').delete({ project, zone, instance: name, requestId })),
+    return this.call(project, 'mutate', opts, (gax) =>
+      firstOperation(this.client('instances').delete({ project, zone, instance: name, requestId }, gax)),
     );
   }
 
@@ -184,7 +188,7 @@ export class SdkComputeApi implements ComputeApi {
       project,
       'describe',
       opts,
-      async () => (await this.client('zoneOps').get({ project, zone, operation }))[0],
+      async (gax) => (await this.client('zoneOps').get({ project, zone, operation }, gax))[0],
     );
   }
 
@@ -193,16 +197,26 @@ export class SdkComputeApi implements ComputeApi {
       project,
       'describe',
       opts,
-      async () => (await this.client('machineTypes').get({ project, zone, machineType }))[0],
+      async (gax) => (await this.client('machineTypes').get({ project, zone, machineType }, gax))[0],
     );
   }
 
   getRegion(project: string, region: string, opts?: CallOptions): Promise<Region> {
-    return this.call(project, 'describe', opts, async () => (await this.client('regions').get({ project, region }))[0]);
+    return this.call(
+      project,
+      'describe',
+      opts,
+      async (gax) => (await this.client('regions').get({ project, region }, gax))[0],
+    );
   }
 
   getImage(project: string, image: string, opts?: CallOptions): Promise<Image> {
-    return this.call(project, 'describe', opts, async () => (await this.client('images').get({ project, image }))[0]);
+    return this.call(
+      project,
+      'describe',
+      opts,
+      async (gax) => (await this.client('images').get({ project, image }, gax))[0],
+    );
   }
 
   getImageFamilyView(project: string, zone: string, family: string, opts?: CallOptions): Promise<Image | undefined> {
@@ -210,7 +224,7 @@ export class SdkComputeApi implements ComputeApi {
       project,
       'describe',
       opts,
-      async () => (await this.client('imageFamilyViews').get({ project, zone, family }))[0].image ?? undefined,
+      async (gax) => (await this.client('imageFamilyViews').get({ project, zone, family }, gax))[0].image ?? undefined,
     );
   }
 
@@ -219,7 +233,7 @@ export class SdkComputeApi implements ComputeApi {
       project,
       'describe',
       opts,
-      async () => (await this.client('targetPools').get({ project, region, targetPool: pool }))[0],
+      async (gax) => (await this.client('targetPools').get({ project, region, targetPool: pool }, gax))[0],
     );
   }
 
@@ -230,14 +244,17 @@ export class SdkComputeApi implements ComputeApi {
     instanceLink: string,
     opts?: CallOptions,
   ): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () =>
+    return this.call(project, 'mutate', opts, (gax) =>
       firstOperation(
-        this.client('targetPools').addInstance({
-          project,
-          region,
-          targetPool: pool,
-          targetPoolsAddInstanceRequestResource: instanceReferences([instanceLink]),
-        }),
+        this.client('targetPools').addInstance(
+          {
+            project,
+            region,
+            targetPool: pool,
+            targetPoolsAddInstanceRequestResource: instanceReferences([instanceLink]),
+          },
+          gax,
+        ),
       ),
     );
   }
@@ -249,14 +266,17 @@ export class SdkComputeApi implements ComputeApi {
     instanceLink: string,
     opts?: CallOptions,
   ): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () =>
+    return this.call(project, 'mutate', opts, (gax) =>
       firstOperation(
-        this.client('targetPools').removeInstance({
-          project,
-          region,
-          targetPool: pool,
-          targetPoolsRemoveInstanceRequestResource: instanceReferences([instanceLink]),
-        }),
+        this.client('targetPools').removeInstance(
+          {
+            project,
+            region,
+            targetPool: pool,
+            targetPoolsRemoveInstanceRequestResource: instanceReferences([instanceLink]),
+          },
+          gax,
+        ),
       ),
     );
   }
@@ -266,13 +286,13 @@ export class SdkComputeApi implements ComputeApi {
       project,
       'describe',
       opts,
-      async () => (await this.client('instanceGroups').get({ project, zone, instanceGroup: group }))[0],
+      async (gax) => (await this.client('instanceGroups').get({ project, zone, instanceGroup: group }, gax))[0],
     );
   }
 
   insertInstanceGroup(project: string, zone: string, group: InstanceGroup, opts?: CallOptions): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () =>
-      firstOperation(this.client('instanceGroups').insert({ project, zone, instanceGroupResource: group })),
+    return this.call(project, 'mutate', opts, (gax) =>
+      firstOperation(this.client('instanceGroups').insert({ project, zone, instanceGroupResource: group }, gax)),
     );
   }
 
@@ -283,13 +303,16 @@ export class SdkComputeApi implements ComputeApi {
     state: string,
     opts?: CallOptions,
   ): Promise<string[]> {
-    return this.call(project, 'describe', opts, async () => {
-      const [items] = await this.client('instanceGroups').listInstances({
-        project,
-        zone,
-        instanceGroup: group,
-        instanceGroupsListInstancesRequestResource: state ? { instanceState: state } : {},
-      });
+    return this.call(project, 'describe', opts, async (gax) => {
+      const [items] = await this.client('instanceGroups').listInstances(
+        {
+          project,
+          zone,
+          instanceGroup: group,
+          instanceGroupsListInstancesRequestResource: state ? { instanceState: state } : {},
+        },
+        gax,
+      );
       return items.flatMap((i) => (i.instance ? [i.instance] : []));
     });
   }
@@ -301,14 +324,17 @@ export class SdkComputeApi implements ComputeApi {
     instanceLinks: string[],
     opts?: CallOptions,
   ): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () =>
+    return this.call(project, 'mutate', opts, (gax) =>
       firstOperation(
-        this.client('instanceGroups').addInstances({
-          project,
-          zone,
-          instanceGroup: group,
-          instanceGroupsAddInstancesRequestResource: instanceReferences(instanceLinks),
-        }),
+        this.client('instanceGroups').addInstances(
+          {
+            project,
+            zone,
+            instanceGroup: group,
+            instanceGroupsAddInstancesRequestResource: instanceReferences(instanceLinks),
+          },
+          gax,
+        ),
       ),
     );
   }
@@ -320,14 +346,17 @@ export class SdkComputeApi implements ComputeApi {
     instanceLinks: string[],
     opts?: CallOptions,
   ): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () =>
+    return this.call(project, 'mutate', opts, (gax) =>
       firstOperation(
-        this.client('instanceGroups').removeInstances({
-          project,
-          zone,
-          instanceGroup: group,
-          instanceGroupsRemoveInstancesRequestResource: instanceReferences(instanceLinks),
-        }),
+        this.client('instanceGroups').removeInstances(
+          {
+            project,
+            zone,
+            instanceGroup: group,
+            instanceGroupsRemoveInstancesRequestResource: instanceReferences(instanceLinks),
+          },
+          gax,
+        ),
       ),
     );
   }
@@ -337,7 +366,7 @@ export class SdkComputeApi implements ComputeApi {
       project,
       'describe',
       opts,
-      async () => (await this.client('backendServices').get({ project, region, backendService: name }))[0],
+      async (gax) => (await this.client('backendServices').get({ project, region, backendService: name }, gax))[0],
     );
   }
 
@@ -348,14 +377,17 @@ export class SdkComputeApi implements ComputeApi {
     resource: BackendService,
     opts?: CallOptions,
   ): Promise<Operation> {
-    return this.call(project, 'mutate', opts, () =>
+    return this.call(project, 'mutate', opts, (gax) =>
       firstOperation(
-        this.client('backendServices').update({
-          project,
-          region,
-          backendService: name,
-          backendServiceResource: resource,
-        }),
+        this.client('backendServices').update(
+          {
+            project,
+            region,
+            backendService: name,
+            backendServiceResource: resource,
+          },
+          gax,
+        ),
       ),
     );
   }

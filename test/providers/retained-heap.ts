@@ -24,3 +24,16 @@ export async function retainedPerItem<T>(make: () => Promise<T[]>): Promise<numb
 async function held<T>(make: () => Promise<T[]>): Promise<{ items?: T[] }> {
   return { items: await make() };
 }
+
+/**
+ * Heap bytes that `times` runs of `run` leave reachable once they are done: the heap after a full collection
+ * following them, less the heap after one before them (a first run, not counted, loads what any run loads).
+ */
+export async function growthOver(times: number, run: () => Promise<unknown>): Promise<number> {
+  await run();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < times; i++) await run();
+  gc();
+  return process.memoryUsage().heapUsed - before;
+}

@@ -4,7 +4,6 @@ import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
 import { startGceEmulator, type GceEmulator } from '../../../sim/gcp/index.js';
 import { GcpClientFactory } from '../../../providers/gcp/index.js';
-import type { Instance } from '../../../providers/gcp/compute-api.js';
 import type { GCPMachineProviderSpec } from '../../../providers/gcp/provider-spec.js';
 import { addressesOf, isInterruptible } from '../../../providers/gcp/instances.js';
 import { slimInstance } from '../../../providers/gcp/instance-view.js';
@@ -68,10 +67,8 @@ describe('GCP clients against the emulator: existence checks of a resync', () =>
       expect(addressesOf(slim, PROJECT, ZONE)).to.deep.equal(addressesOf(i, PROJECT, ZONE));
       expect(isInterruptible(NO_SPEC, slim)).to.equal(isInterruptible(NO_SPEC, i));
     }
-    // Decoded from the REST reply as the client decodes it (the client itself keeps every list it decodes
-    // reachable, see the README, so its own results cannot be measured by letting them go).
-    const url = `${emu.endpoint}/compute/v1/projects/${PROJECT}/zones/${ZONE}/instances?maxResults=500`;
-    const page = async () => ((await (await fetch(url)).json()) as { items: Instance[] }).items;
+    // As the client decodes them (it keeps no reply once the call returns: see call-deadline.ts).
+    const page = () => compute.listInstances(PROJECT, ZONE, filter);
     const full = await retainedPerItem(page);
     const slim = await retainedPerItem(async () => (await page()).map(slimInstance));
     expect(slim, `bytes per instance: full ${Math.round(full)}, slim ${Math.round(slim)}`).to.be.below(full / 3);
