@@ -11,7 +11,16 @@ import { GceCallTimedOut } from '../../../providers/gcp/call-deadline.js';
 import { classifyGceError } from '../../../providers/gcp/errors.js';
 import { SdkComputeApi } from '../../../providers/gcp/sdk-compute-api.js';
 import { growthOver } from '../retained-heap.js';
-import { clientsFor, closeClients, insert, PROJECT, until, ZONE, type Clients } from '../../sim/gcp/fixtures.js';
+import {
+  addCopies,
+  clientsFor,
+  closeClients,
+  insert,
+  PROJECT,
+  until,
+  ZONE,
+  type Clients,
+} from '../../sim/gcp/fixtures.js';
 import { PassThroughClient } from 'google-auth-library';
 
 const INSTANCES = 300;
@@ -27,13 +36,7 @@ describe('GCP Compute calls: deadline and cancellation', () => {
       emu = await startGceEmulator({ bootDelayMs: 0 });
       c = clientsFor(emu);
       await insert(c, 'w-0', {});
-      // The rest as copies of the first with their own names, as if made by an earlier run.
-      const first = emu.world.instances[0];
-      for (let n = 1; n < INSTANCES; n++) {
-        const name = `w-${n}`;
-        const resource = { ...structuredClone(first.resource), name, id: String(9_000_000 + n) };
-        emu.world.instances.push({ ...structuredClone(first), name, resource, seq: first.seq + n });
-      }
+      addCopies(emu, 'w-', INSTANCES - 1);
       factory = new GcpClientFactory({ clock: new RealClock(), endpoint: emu.endpoint });
     });
     after(async () => {

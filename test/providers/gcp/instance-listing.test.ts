@@ -8,7 +8,7 @@ import type { GCPMachineProviderSpec } from '../../../providers/gcp/provider-spe
 import { addressesOf, isInterruptible } from '../../../providers/gcp/instances.js';
 import { slimInstance } from '../../../providers/gcp/instance-view.js';
 import { retainedPerItem } from '../retained-heap.js';
-import { clientsFor, closeClients, insert, PROJECT, ZONE, type Clients } from '../../sim/gcp/fixtures.js';
+import { addCopies, clientsFor, closeClients, insert, PROJECT, ZONE, type Clients } from '../../sim/gcp/fixtures.js';
 
 /** A spec that asks for neither Spot nor preemptible: what is interruptible then comes from the instance. */
 const NO_SPEC = {} as GCPMachineProviderSpec;
@@ -23,18 +23,8 @@ describe('GCP clients against the emulator: existence checks of a resync', () =>
     c = clientsFor(emu);
     await insert(c, 'c1-worker-0', { labels: { 'kubernetes-io-cluster-c1': 'owned' } });
     await insert(c, 'other-worker-0', { labels: { 'kubernetes-io-cluster-c2': 'owned' } });
-    // 1,100 instances of the cluster, as if made by an earlier run: copies of the first with their own names.
-    const first = emu.world.instances.find((i) => i.name === 'c1-worker-0')!;
-    const seq = Math.max(...emu.world.instances.map((i) => i.seq));
-    for (let n = 1; n < 1_100; n++) {
-      const name = `c1-worker-${n}`;
-      emu.world.instances.push({
-        ...structuredClone(first),
-        name,
-        resource: { ...structuredClone(first.resource), name, id: String(9_000_000 + n) },
-        seq: seq + n,
-      });
-    }
+    // 1,100 instances of the cluster, as if made by an earlier run.
+    addCopies(emu, 'c1-worker-', 1_099);
     factory = new GcpClientFactory({ clock: new RealClock(), endpoint: emu.endpoint });
   });
   after(async () => {

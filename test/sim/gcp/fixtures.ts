@@ -131,6 +131,21 @@ export async function insert(
   return lro.latestResponse as IOperation;
 }
 
+/**
+ * Puts copies of the emulator's instance `of` under `count` more names, `${prefix}1`... (the original is
+ * `${prefix}0`), straight into its world, as if made by an earlier run: many instances without an insert each.
+ */
+export function addCopies(emu: GceEmulator, prefix: string, count: number): void {
+  const first = emu.world.instances.find((i) => i.name === `${prefix}0`);
+  if (!first) throw new Error(`no instance ${prefix}0 to copy`);
+  const seq = Math.max(...emu.world.instances.map((i) => i.seq));
+  for (let n = 1; n <= count; n++) {
+    const name = `${prefix}${n}`;
+    const resource = { ...structuredClone(first.resource), name, id: String(9_000_000 + n) };
+    emu.world.instances.push({ ...structuredClone(first), name, resource, seq: seq + n });
+  }
+}
+
 /** Polls zoneOperations.wait until the operation is DONE (the wait itself returns early after its limit). */
 export async function waitDone(c: Clients, op: IOperation, zone = ZONE): Promise<IOperation> {
   let cur = op;
