@@ -7,7 +7,7 @@ import { EMULATOR_ACCESS_KEY, startEc2Emulator, type Ec2Emulator } from '../../.
 import { AwsClientFactory } from '../../../providers/aws/index.js';
 import { addressesOf, providerIdOf } from '../../../providers/aws/instances.js';
 import { slimInstance } from '../../../providers/aws/instance-view.js';
-import { retainedPerItem } from '../retained-heap.js';
+import { growthOver, retainedPerItem } from '../retained-heap.js';
 import './fixtures.js';
 
 describe('slimInstance', () => {
@@ -63,5 +63,14 @@ describe('slimInstance', () => {
     const full = await retainedPerItem(() => ec2.describeInstances({}));
     const slim = await retainedPerItem(async () => (await ec2.describeInstances({})).map(slimInstance));
     expect(slim, `bytes per instance: full ${Math.round(full)}, slim ${Math.round(slim)}`).to.be.below(full / 3);
+  });
+
+  it('keeps no reply reachable once a listing returns (N instances described 20 times)', async () => {
+    const { ec2 } = factory.get('us-east-1', EMULATOR_ACCESS_KEY);
+    const lists = 20;
+    const grown = await growthOver(lists, async () => {
+      expect(await ec2.describeInstances({})).to.have.length(N);
+    });
+    expect(grown / (N * lists), `${Math.round(grown / 1024)} KB retained`).to.be.below(500);
   });
 });

@@ -6,7 +6,7 @@ import { startIbmVpcEmulator, type IbmVpcEmulator } from '../../../sim/ibmcloud/
 import { IbmClientFactory } from '../../../providers/ibmcloud/index.js';
 import { slimInstance } from '../../../providers/ibmcloud/instance-view.js';
 import { addressesOf } from '../../../providers/ibmcloud/instances.js';
-import { retainedPerItem } from '../retained-heap.js';
+import { growthOver, retainedPerItem } from '../retained-heap.js';
 import { clientFor, emulatorEndpoints, workerPrototype } from './ibm-test-env.js';
 
 describe('IBM Cloud clients against the emulator: existence checks of a resync', () => {
@@ -60,5 +60,14 @@ describe('IBM Cloud clients against the emulator: existence checks of a resync',
     const full = await retainedPerItem(async () => JSON.parse(json) as typeof listed);
     const slim = await retainedPerItem(async () => (JSON.parse(json) as typeof listed).map(slimInstance));
     expect(slim, `bytes per instance: full ${Math.round(full)}, slim ${Math.round(slim)}`).to.be.below(full / 3);
+  });
+
+  it('keeps no reply reachable once a listing returns (N instances listed 20 times)', async () => {
+    const vpc = clientFor(emu);
+    const lists = 20;
+    const grown = await growthOver(lists, async () => {
+      expect(await vpc.listInstances({})).to.have.length(N);
+    });
+    expect(grown / (N * lists), `${Math.round(grown / 1024)} KB retained`).to.be.below(500);
   });
 });
