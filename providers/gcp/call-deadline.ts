@@ -43,7 +43,9 @@ export async function withCallDeadline<T>(
     cancel.abort();
   }, timeoutMs);
   const forward = (): void => cancel.abort(signal?.reason);
-  signal?.addEventListener('abort', forward, { once: true });
+  // A signal that has aborted already fires no more events: gax is then handed one aborted too, and sends nothing.
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
   try {
     return await call({ timeout: Infinity, signal: cancel.signal });
   } catch (err) {
