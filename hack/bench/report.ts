@@ -81,6 +81,45 @@ function highest(
 }
 
 /**
+ * The time of the largest scale-up over the one of half its size, when the run had both (the full plan's
+ * T(2000)/T(1000)): twice the Machines may take at most 2.2× the time, so the cost per Machine stays flat.
+ */
+function doublingTarget(byName: (n: string) => ScenarioResult | undefined, largest: number): Target[] {
+  const half = largest / 2;
+  const tL = metric(byName(`scale-up-${largest}`), 'wallSeconds');
+  const tHalf = metric(byName(`scale-up-${half}`), 'wallSeconds');
+  if (tL === undefined || tHalf === undefined) return [];
+  return [target(`T(${largest})/T(${half})`, Math.round((tL / tHalf) * 100) / 100, 2.2)];
+}
+
+/** Reconciles per Machine at the largest scale-up may differ from those at 100 by at most this share. */
+const RECONCILE_DRIFT_LIMIT = 0.1;
+
+/**
+ * How far each controller's reconciles per Machine at the largest scale-up drift from those at 100 (|r(L) − r(100)|
+ * / r(100), the controller that drifts most named), when the run had both: a cost per Machine that does not grow
+ * with the cluster is the same at both sizes.
+ */
+function reconcileDriftTarget(byName: (n: string) => ScenarioResult | undefined, largest: number): Target[] {
+  const small = record(byName('scale-up-100'), 'reconcilesPerMachine');
+  const large = record(byName(`scale-up-${largest}`), 'reconcilesPerMachine');
+  if (!small || !large || largest <= 100) return [];
+  let top: { drift: number; controller: string } | undefined;
+  for (const controller of Object.keys(ScaleUpReconcileLimits)) {
+    const [a, b] = [small[controller] ?? 0, large[controller] ?? 0];
+    const drift = a === b ? 0 : a === 0 ? Infinity : Math.abs(b - a) / a;
+    if (!top || drift > top.drift) top = { drift, controller };
+  }
+  return [
+    target(
+      `reconciles per machine at ${largest} against 100, relative difference (highest: ${top?.controller ?? '-'})`,
+      top ? Math.round(top.drift * 1000) / 1000 : undefined,
+      RECONCILE_DRIFT_LIMIT,
+    ),
+  ];
+}
+
+/**
  * `largest`: the biggest scale-up of the run (2,000 in the full run; 50 in --quick).
  * `limits`: the plan's limits for the targets that depend on it (RSS, throttled).
  * `cloud`: metric-key prefix and label of the cloud's calls (default EC2's); the limits are EC2's targets,
@@ -128,7 +167,9 @@ export function evaluateTargets(
       steadyReconciles?.[1],
       1,
     ),
+    ...reconcileDriftTarget(byName, L),
     target(`T(${mid})/T(1)`, t1 && tMid ? Math.round((tMid / t1) * 100) / 100 : undefined, 3),
+    ...doublingTarget(byName, L),
     // At scale: a single machine also pays the one-time look-ups (AMI, subnet, VPC, instance types) that the
     // caches then share; scenario metrics show every size.
     target(`${label} calls per created machine at ${mid}`, metric(byName(`scale-up-${mid}`), `${k}CallsPerMachine`), 3),

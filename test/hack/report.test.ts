@@ -100,6 +100,51 @@ describe('bench targets', () => {
     });
   });
 
+  it('hold T(2000)/T(1000) to 2.2 when the run had both sizes, and say nothing of it otherwise', () => {
+    const s = (name: string, wallSeconds: number) => ({ name, provider: 'aws', metrics: { wallSeconds } });
+    const both = [...run(2000), s('scale-up-1000', 10)];
+    both[2]!.metrics.wallSeconds = 21;
+    expect(find(evaluateTargets(both, { largest: 2000, limits: FULL.limits }), 'T(2000)/T(1000)')).to.deep.equal({
+      name: 'T(2000)/T(1000)',
+      value: 2.1,
+      limit: 2.2,
+      met: true,
+    });
+    both[2]!.metrics.wallSeconds = 25;
+    expect(find(evaluateTargets(both, { largest: 2000, limits: FULL.limits }), 'T(2000)/T(1000)')?.met).to.equal(false);
+    expect(find(evaluateTargets(run(50), { largest: 50, limits: QUICK.limits }), 'T(50)/T(25)')).to.equal(undefined);
+  });
+
+  it('hold each controller to the same reconciles per Machine at 100 and at the largest size, within 10 %', () => {
+    const perMachine = (machine: number, nodelink: number) => ({
+      'machine-controller': machine,
+      'nodelink-controller': nodelink,
+    });
+    const scenarios = [...run(2000), { name: 'scale-up-100', provider: 'aws', metrics: {} as Record<string, unknown> }];
+    scenarios[6]!.metrics.reconcilesPerMachine = perMachine(3, 2);
+    scenarios[2]!.metrics.reconcilesPerMachine = perMachine(3.2, 2.1);
+    expect(
+      find(evaluateTargets(scenarios, { largest: 2000, limits: FULL.limits }), 'reconciles per machine at 2000'),
+    ).to.deep.equal({
+      name: 'reconciles per machine at 2000 against 100, relative difference (highest: machine-controller)',
+      value: 0.067,
+      limit: 0.1,
+      met: true,
+    });
+    // NodeLink at 2,000 costs half as much again as at 100: its cost grows with the cluster.
+    scenarios[2]!.metrics.reconcilesPerMachine = perMachine(3.2, 3);
+    expect(
+      find(evaluateTargets(scenarios, { largest: 2000, limits: FULL.limits }), 'reconciles per machine at 2000'),
+    ).to.include({
+      name: 'reconciles per machine at 2000 against 100, relative difference (highest: nodelink-controller)',
+      value: 0.5,
+      met: false,
+    });
+    expect(find(evaluateTargets(run(50), { largest: 50, limits: QUICK.limits }), 'reconciles per machine at')).to.equal(
+      undefined,
+    );
+  });
+
   it('want scale-down-1 within 3 s', () => {
     expect(find(evaluateTargets(run(50), { largest: 50, limits: QUICK.limits }), 'scale-down-1')).to.include({
       value: 2.5,
