@@ -224,6 +224,7 @@ export {
   checkName,
   checkRange,
   checkWithFallbacks,
+  type SpecChecks,
   ClientsByCredentials,
   type CloudCallContext,
   CloudRateLimitedError,
@@ -307,7 +308,6 @@ export {
   isNetworkErrorCode,
   type CloudProviderDescriptor,
   type TerminationNoticeDescriptor,
-  withRuleFindings,
 } from './cloud/index.js';
 export type { HttpStatusClass, OutboundConnectOptions, UserDataSource } from './cloud/index.js';
 

@@ -39,24 +39,29 @@ export interface CheckedSpec<S> {
   unknownFields: string[];
 }
 
-/** A spec as read, with the issues and warnings its validation rules found added to the reader's own. */
-export function withRuleFindings<R extends { errors: FieldIssue[]; warnings: string[] }>(
-  read: R,
-  rules: { errors: readonly FieldIssue[]; warnings: readonly string[] },
-): R {
-  return { ...read, errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings] };
+/** How one whole providerSpec is checked at a path: read by the decoder, then held to the validation rules. */
+export interface SpecChecks<S> {
+  /** Decodes and defaults a spec whose fields sit under `path`: its spec, the decoder's issues and warnings. */
+  read(value: unknown, path: string): CheckedSpec<S>;
+  /** The validation rules' issues and warnings for a spec read at `path`. */
+  validate(spec: S, path: string): { errors: readonly FieldIssue[]; warnings: readonly string[] };
 }
 
 /**
- * A providerSpec value and its fallback entries read and validated, with `check` reading one whole spec at a
- * path: the primary's spec, warnings and unknown fields, the entries merged over it, and every issue of both.
+ * A providerSpec value and its fallback entries read and validated: the primary's spec, warnings and unknown
+ * fields, the entries merged over it, and every issue of both (the reader's and the rules', each at its path).
  */
 export function checkWithFallbacks<S>(
   value: unknown,
   path: string,
-  check: (value: unknown, path: string) => CheckedSpec<S>,
+  checks: SpecChecks<S>,
   d: Omit<FallbackDecoding<S>, 'decode'>,
 ): CheckedSpec<S> & { fallbacks: S[] } {
+  const check = (v: unknown, at: string): CheckedSpec<S> => {
+    const read = checks.read(v, at);
+    const rules = checks.validate(read.spec, at);
+    return { ...read, errors: [...read.errors, ...rules.errors], warnings: [...read.warnings, ...rules.warnings] };
+  };
   const primary = check(value, path);
   const fallbacks = decodeFallbacks(value, path, primary.spec, primary.errors, { ...d, decode: check });
   return { ...primary, fallbacks: fallbacks.specs, errors: [...primary.errors, ...fallbacks.errors] };

@@ -6,7 +6,6 @@ import {
   FALLBACKS_FIELD,
   compactSpec,
   checkWithFallbacks,
-  withRuleFindings,
   groupVersionKindWarning,
   throwOnFieldIssues,
   readCommonProviderStatus,
@@ -287,12 +286,18 @@ export function checkProviderConfig(
   value: unknown,
   opts: DecodeOptions = {},
 ): DecodedProviderConfig & { errors: FieldIssue[] } {
-  const check = (v: unknown, path: string) => {
+  const read = (v: unknown, path: string) => {
     const { config, errors, warnings, unknownFields } = readProviderConfig(v, { ...opts, path });
-    const rules = validateProviderConfig(config, { controlPlane: opts.controlPlane ?? false, path });
-    return withRuleFindings({ spec: config, errors, warnings, unknownFields }, rules);
+    return { spec: config, errors, warnings, unknownFields };
   };
-  const { spec, ...checked } = checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, AWS_FALLBACKS);
+  const validate = (config: AWSMachineProviderConfig, path: string) =>
+    validateProviderConfig(config, { controlPlane: opts.controlPlane ?? false, path });
+  const { spec, ...checked } = checkWithFallbacks(
+    value,
+    opts.path ?? PROVIDER_SPEC_PATH,
+    { read, validate },
+    AWS_FALLBACKS,
+  );
   return { config: spec, ...checked };
 }
 

@@ -12,7 +12,6 @@ import {
   readCommonProviderStatus,
   FALLBACKS_FIELD,
   checkWithFallbacks,
-  withRuleFindings,
   type CapacityEntryRecord,
   type FieldIssue,
   type ObjectReader,
@@ -335,11 +334,12 @@ export function checkProviderSpec(
   value: unknown,
   opts: DecodeOptions = {},
 ): DecodedProviderSpec & { errors: FieldIssue[] } {
-  const check = (v: unknown, path: string) => {
-    const read = readProviderSpec(v, { ...opts, path });
-    return withRuleFindings(read, validateProviderSpec(read.spec, path));
-  };
-  return checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, GCP_FALLBACKS);
+  return checkWithFallbacks(
+    value,
+    opts.path ?? PROVIDER_SPEC_PATH,
+    { read: (v, path) => readProviderSpec(v, { ...opts, path }), validate: validateProviderSpec },
+    GCP_FALLBACKS,
+  );
 }
 
 /** Decodes, defaults and validates a providerSpec value; throws InvalidMachineConfigurationError. */

@@ -5,7 +5,6 @@ import {
   FALLBACKS_FIELD,
   compactSpec,
   checkWithFallbacks,
-  withRuleFindings,
   readCommonProviderStatus,
   groupVersionKindWarning,
   SpecReader,
@@ -214,11 +213,12 @@ export function checkProviderSpec(
   value: unknown,
   opts: DecodeOptions = {},
 ): DecodedProviderSpec & { errors: FieldIssue[] } {
-  const check = (v: unknown, path: string) => {
-    const read = readProviderSpec(v, { ...opts, path });
-    return withRuleFindings(read, validateProviderSpec(read.spec, path));
-  };
-  return checkWithFallbacks(value, opts.path ?? PROVIDER_SPEC_PATH, check, IBM_FALLBACKS);
+  return checkWithFallbacks(
+    value,
+    opts.path ?? PROVIDER_SPEC_PATH,
+    { read: (v, path) => readProviderSpec(v, { ...opts, path }), validate: validateProviderSpec },
+    IBM_FALLBACKS,
+  );
 }
 
 /** Decodes and validates a providerSpec value; throws InvalidMachineConfigurationError. */
