@@ -24,7 +24,7 @@ import {
   waitForListening,
   WEBHOOK_SERVICE,
 } from './local-admission.js';
-import { choosePort, freeLoopbackPort } from './preferred-port.js';
+import { choosePort, freeLoopbackPorts } from './preferred-port.js';
 import type { BinaryProcesses } from './binary-processes.js';
 import {
   binariesOf,
@@ -242,7 +242,14 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
     const infra = provider.infrastructure(cloud);
     await ensureInfrastructure(client, infra.clusterName, infra.platformStatus);
     const servingCert = localServingCert(stateDir);
-    const webhook = { certDir: servingCert.dir, port: await freeLoopbackPort() };
+    const mode = opts.controllers ?? 'in-process';
+    const binaryNames = binariesOf(provider).map((b) => b.name);
+    // The webhook's, each binary's pprof, and (for running binaries) each one's metrics and health: all distinct.
+    const ports = await freeLoopbackPorts(
+      1 + (opts.pprof ? binaryNames.length : 0) + (mode !== 'none' ? 2 * binaryNames.length : 0),
+    );
+    const nextPort = (): number => ports.shift() ?? 0;
+    const webhook = { certDir: servingCert.dir, port: nextPort() };
     webhookServices.set(WEBHOOK_SERVICE, `127.0.0.1:${webhook.port}`);
     await registerWebhookConfigurations(
       client,
@@ -272,15 +279,12 @@ export async function startLocalEnvironment(opts: LocalEnvironmentOptions): Prom
 
     let written = false;
     let writeEndpoints = (): void => {};
-    const mode = opts.controllers ?? 'in-process';
     const pprofPorts: Record<string, number> = {};
-    if (opts.pprof) for (const b of binariesOf(provider)) pprofPorts[b.name] = await freeLoopbackPort();
+    if (opts.pprof) for (const name of binaryNames) pprofPorts[name] = nextPort();
     // Running binaries serve metrics and health as in a cluster, each on a loopback port of its own; the command
     // lines `--controllers none` lists keep them off, for whoever runs them to choose.
     const servePorts: Record<string, { metrics: number; health: number }> = {};
-    if (mode !== 'none')
-      for (const b of binariesOf(provider))
-        servePorts[b.name] = { metrics: await freeLoopbackPort(), health: await freeLoopbackPort() };
+    if (mode !== 'none') for (const name of binaryNames) servePorts[name] = { metrics: nextPort(), health: nextPort() };
     const { commands, running, processes } = await startControllerBinaries({
       provider,
       cloud,

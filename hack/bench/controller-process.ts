@@ -3,11 +3,11 @@
 // killed with SIGKILL or stopped with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { compiledEntry } from '../../cmd/local/compiled-sources.js';
+import { freeLoopbackPorts } from '../../cmd/local/preferred-port.js';
 import { imageCommandEntry, launchNodeFlags } from './image-commands.js';
 import { awsBench, type BenchProvider } from './providers.js';
 
@@ -56,17 +56,10 @@ export function deploymentNodeFlags(cloud: string, script: string): string[] {
   throw new Error(`${path}: no container runs ${script}`);
 }
 
-/** A free loopback port (there is a small window before the child binds it; fine on a test machine). */
+/** A free loopback port for a child to bind, never one this process handed out before. */
 export async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve, reject) => {
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => resolve());
-  });
-  const addr = srv.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
+  const [port] = await freeLoopbackPorts(1);
+  return port ?? 0;
 }
 
 /** Sums the samples of a Prometheus counter whose labels contain every given label. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:net';
-import { choosePort, loopbackPortIsFree } from '../../../cmd/local/preferred-port.js';
+import { choosePort, freeLoopbackPorts, loopbackPortIsFree } from '../../../cmd/local/preferred-port.js';
 
 function listen(): Promise<{ server: Server; port: number }> {
   return new Promise((resolve) => {
@@ -23,5 +23,12 @@ describe('machine-api-local port reuse', () => {
     expect(await loopbackPortIsFree(port)).to.equal(false);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     expect(await loopbackPortIsFree(port)).to.equal(true);
+  });
+
+  it('hands out a batch of distinct ports, each free again once the batch is returned', async () => {
+    const ports = await freeLoopbackPorts(40);
+    expect(new Set(ports).size).to.equal(40);
+    for (const port of ports) expect(port).to.be.greaterThan(0);
+    for (const port of ports.slice(0, 5)) expect(await loopbackPortIsFree(port)).to.equal(true);
   });
 });
