@@ -7,6 +7,7 @@ import type { Logger } from '../base/logger.js';
 import { linkedAbort } from '../base/linked-abort.js';
 import { defaultControllerRateLimiter } from './rate-limiters.js';
 import { RateLimitingQueue } from './rate-limiting-queue.js';
+import { LowPriority, NormalPriority } from './work-queue.js';
 import { decideOutcome } from './reconcile-outcome.js';
 import { requestFromKey, requestKey } from './request-key.js';
 import type { RuntimeMetrics } from './runtime-metrics.js';
@@ -97,14 +98,14 @@ export class ControllerImpl implements Controller, Runnable {
         return;
       }
       try {
-        await this.reconcileKey(next.item);
+        await this.reconcileKey(next.item, next.priority);
       } finally {
         this.queue.done(next.item);
       }
     }
   }
 
-  private async reconcileKey(key: string): Promise<void> {
+  private async reconcileKey(key: string, priority: number): Promise<void> {
     const m = this.deps.metrics;
     const labels = { controller: this.name };
     const reconcileID = randomUUID();
@@ -137,10 +138,11 @@ export class ControllerImpl implements Controller, Runnable {
       m.activeWorkers.set(labels, this.active);
       m.reconcileTime.observe(labels, (this.deps.clock.now() - started) / 1000);
     }
-    this.applyOutcome(key, outcome, log);
+    this.applyOutcome(key, outcome, log, priority);
   }
 
-  private applyOutcome(key: string, outcome: Parameters<typeof decideOutcome>[0], log: Logger): void {
+  /** A requeue or a retry comes back at the priority of the pass that asked for it, as in controller-runtime. */
+  private applyOutcome(key: string, outcome: Parameters<typeof decideOutcome>[0], log: Logger, priority: number): void {
     const m = this.deps.metrics;
     const labels = { controller: this.name };
     const decision = decideOutcome(outcome);
@@ -153,12 +155,12 @@ export class ControllerImpl implements Controller, Runnable {
         return;
       case 'forget-and-add-after':
         this.queue.forget(key);
-        this.queue.addAfter(key, decision.delayMs);
+        this.queue.addAfter(key, decision.delayMs, { priority });
         log.debug('reconcile requeued', { requeueAfterMs: decision.delayMs }, 4);
         return;
       case 'add-rate-limited':
         m.reconcileErrors.inc(labels);
-        this.queue.addRateLimited(key);
+        this.queue.addRateLimited(key, priority);
         log.error('Reconciler error', { error: decision.error, requeues: this.queue.numRequeues(key) });
         return;
       case 'drop':
@@ -181,28 +183,30 @@ export class ControllerImpl implements Controller, Runnable {
           return w.map(obj);
       }
     };
-    const enqueueAll = (obj: KubeObject, old?: KubeObject): void => {
+    const enqueueAll = (obj: KubeObject, old: KubeObject | undefined, priority: number): void => {
       const keys = new Set<string>();
       for (const o of old && old !== obj ? [old, obj] : [obj]) {
         for (const r of toRequests(o)) if (r.name) keys.add(requestKey(r));
       }
       for (const k of keys) {
-        if (w.delayMs) this.queue.addAfter(k, w.delayMs, { countRetry: false });
-        else this.queue.add(k);
+        if (w.delayMs) this.queue.addAfter(k, w.delayMs, { countRetry: false, priority });
+        else this.queue.add(k, priority);
       }
     };
     const pass = w.predicate ?? (() => true);
+    // What nobody changed waits behind what someone did: the informer's first listing and its resyncs.
     w.informer.on('add', (obj) => {
-      if (pass('add', obj)) enqueueAll(obj);
+      if (pass('add', obj)) enqueueAll(obj, undefined, w.informer.hasSynced() ? NormalPriority : LowPriority);
     });
     w.informer.on('update', (obj, old) => {
       if (!pass('update', obj, old)) return;
-      if (old === obj && this.recentlyReconciled(toRequests(obj))) return;
-      enqueueAll(obj, old);
+      const resync = old === obj;
+      if (resync && this.recentlyReconciled(toRequests(obj))) return;
+      enqueueAll(obj, old, resync ? LowPriority : NormalPriority);
     });
     w.informer.on('delete', (obj) => {
       for (const r of toRequests(obj)) this.lastStarted.delete(requestKey(r));
-      if (pass('delete', obj)) enqueueAll(obj);
+      if (pass('delete', obj)) enqueueAll(obj, undefined, NormalPriority);
     });
   }
 

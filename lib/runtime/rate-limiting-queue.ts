@@ -13,8 +13,9 @@ export class RateLimitingQueue<T> extends DelayingQueue<T> {
     super(clock, opts);
   }
 
-  addRateLimited(item: T): void {
-    this.addAfter(item, this.rateLimiter.when(item));
+  /** After the limiter's delay, at `priority` (a retry keeps the priority its failed attempt had). */
+  addRateLimited(item: T, priority?: number): void {
+    this.addAfter(item, this.rateLimiter.when(item), priority === undefined ? {} : { priority });
   }
 
   forget(item: T): void {

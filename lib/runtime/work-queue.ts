@@ -1,6 +1,8 @@
-// client-go's work queue, ported: a FIFO of keys with a dirty set (queued or re-added) and a processing
-// set (handed to a worker, not yet done). Adding a key that is already waiting is a no-op; a key added
-// while a worker holds it is handed out again only after done(), so no key is ever worked on twice at once.
+// client-go's work queue, ported, with controller-runtime's priorities: keys with a dirty set (queued or
+// re-added) and a processing set (handed to a worker, not yet done). Adding a key that is already waiting is a
+// no-op, except that it may raise the key's priority; a key added while a worker holds it is handed out again
+// only after done(), so no key is ever worked on twice at once. Higher priorities are handed out first, each in
+// FIFO order.
 import type { Clock } from '../base/clock.js';
 
 /** Hooks the queue calls so metrics (depth, latency, work time) can be kept outside it. */
@@ -13,16 +15,49 @@ export interface QueueMetrics<T> {
 
 export const noQueueMetrics: QueueMetrics<unknown> = { add() {}, get() {}, done() {}, retry() {} };
 
-export type GetResult<T> = { item: T; shutdown: false } | { item: undefined; shutdown: true };
+/** A change someone made is worked on at this priority. */
+export const NormalPriority = 0;
+/**
+ * What nobody changed (a periodic resync, the first listing after a start) waits behind every change, as in
+ * controller-runtime's priority queue: a resync of thousands of objects must not delay the one that moved.
+ */
+export const LowPriority = -100;
+
+export type GetResult<T> = { item: T; priority: number; shutdown: false } | { item: undefined; shutdown: true };
 
 export interface WorkQueueOptions<T> {
   metrics?: QueueMetrics<T>;
 }
 
-export class WorkQueue<T> {
-  private queue: T[] = [];
+/** The keys of one priority, in the order they came; entries moved to a higher priority are skipped. */
+class Fifo<T> {
+  private items: T[] = [];
   private head = 0;
-  private readonly dirty = new Set<T>();
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head] as T;
+    this.head++;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+export class WorkQueue<T> {
+  /** Priority -> its FIFO; `order` lists the priorities in use, highest first. */
+  private readonly fifos = new Map<number, Fifo<T>>();
+  private order: number[] = [];
+  /** Keys in a FIFO now, with the priority of their live entry. */
+  private readonly queued = new Map<T, number>();
+  /** Keys added and not yet handed out (queued, or waiting for a worker's done()), with their priority. */
+  private readonly dirty = new Map<T, number>();
   private readonly processing = new Set<T>();
   private readonly waiters: Array<(r: GetResult<T>) => void> = [];
   private drainWaiters: Array<() => void> = [];
@@ -33,13 +68,19 @@ export class WorkQueue<T> {
     this.metrics = opts.metrics ?? noQueueMetrics;
   }
 
-  add(item: T): void {
+  add(item: T, priority: number = NormalPriority): void {
     if (this.shuttingDown) return;
-    if (this.dirty.has(item)) return;
+    const had = this.dirty.get(item);
+    if (had !== undefined) {
+      if (priority <= had) return;
+      this.dirty.set(item, priority);
+      if (this.queued.has(item)) this.push(item, priority);
+      return;
+    }
     this.metrics.add(item);
-    this.dirty.add(item);
+    this.dirty.set(item, priority);
     if (this.processing.has(item)) return;
-    this.push(item);
+    this.push(item, priority);
   }
 
   /** Waits for a key; resolves {shutdown: true} once the queue is shut down and empty. */
@@ -53,8 +94,9 @@ export class WorkQueue<T> {
   done(item: T): void {
     this.metrics.done(item);
     this.processing.delete(item);
-    if (this.dirty.has(item)) {
-      this.push(item);
+    const priority = this.dirty.get(item);
+    if (priority !== undefined) {
+      this.push(item, priority);
     } else if (this.processing.size === 0) {
       const waiters = this.drainWaiters;
       this.drainWaiters = [];
@@ -64,7 +106,7 @@ export class WorkQueue<T> {
 
   /** Keys waiting to be handed out. */
   len(): number {
-    return this.queue.length - this.head;
+    return this.queued.size;
   }
 
   isProcessing(item: T): boolean {
@@ -90,26 +132,36 @@ export class WorkQueue<T> {
     return this.shuttingDown;
   }
 
-  private push(item: T): void {
+  private push(item: T, priority: number): void {
+    let fifo = this.fifos.get(priority);
+    if (!fifo) {
+      fifo = new Fifo<T>();
+      this.fifos.set(priority, fifo);
+      this.order = [...this.fifos.keys()].sort((a, b) => b - a);
+    }
+    fifo.push(item);
+    this.queued.set(item, priority);
     const waiter = this.waiters.shift();
-    this.queue.push(item);
     if (waiter) waiter(this.tryGet()!);
   }
 
   private tryGet(): GetResult<T> | undefined {
-    if (this.len() === 0) {
+    if (this.queued.size === 0) {
       return this.shuttingDown ? { item: undefined, shutdown: true } : undefined;
     }
-    const item = this.queue[this.head] as T;
-    this.head++;
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
+    for (const priority of this.order) {
+      const fifo = this.fifos.get(priority)!;
+      for (let item = fifo.shift(); item !== undefined; item = fifo.shift()) {
+        // An entry left behind when its key moved to a higher priority (or was handed out from there).
+        if (this.queued.get(item) !== priority) continue;
+        this.queued.delete(item);
+        this.metrics.get(item);
+        this.processing.add(item);
+        this.dirty.delete(item);
+        return { item, priority, shutdown: false };
+      }
     }
-    this.metrics.get(item);
-    this.processing.add(item);
-    this.dirty.delete(item);
-    return { item, shutdown: false };
+    return undefined;
   }
 
   private wakeAllShutdown(): void {
@@ -120,8 +172,8 @@ export class WorkQueue<T> {
 
 /** A work queue with addAfter: the key is added when its delay ends; of two delays, the earlier due time wins. */
 export class DelayingQueue<T> extends WorkQueue<T> {
-  /** The due time in force per key; heap entries that disagree with it are stale and skipped. */
-  private readonly waiting = new Map<T, number>();
+  /** The due time (and the priority to add at) in force per key; heap entries that disagree are stale. */
+  private readonly waiting = new Map<T, { due: number; priority: number }>();
   private readonly heap = new MinHeap<{ item: T; due: number; seq: number }>((a, b) => a.due - b.due || a.seq - b.seq);
   private seq = 0;
   private timer: { cancel(): void; due: number } | undefined;
@@ -133,18 +185,25 @@ export class DelayingQueue<T> extends WorkQueue<T> {
     super(opts);
   }
 
-  /** countRetry: false for a deliberate delay (coalescing events) rather than a requeue. */
-  addAfter(item: T, delayMs: number, opts: { countRetry?: boolean } = {}): void {
+  /**
+   * countRetry: false for a deliberate delay (coalescing events) rather than a requeue. Of two delays of one key
+   * the earlier due time wins, and the key comes back at the higher of their priorities.
+   */
+  addAfter(item: T, delayMs: number, opts: { countRetry?: boolean; priority?: number } = {}): void {
     if (this.isShuttingDown()) return;
     if (opts.countRetry !== false) this.metrics.retry();
+    const priority = opts.priority ?? NormalPriority;
     if (delayMs <= 0) {
-      this.add(item);
+      this.add(item, priority);
       return;
     }
     const readyAt = this.clock.now() + delayMs;
     const existing = this.waiting.get(item);
-    if (existing !== undefined && existing <= readyAt) return;
-    this.waiting.set(item, readyAt);
+    if (existing !== undefined && existing.due <= readyAt) {
+      existing.priority = Math.max(existing.priority, priority);
+      return;
+    }
+    this.waiting.set(item, { due: readyAt, priority: Math.max(existing?.priority ?? priority, priority) });
     this.heap.push({ item, due: readyAt, seq: this.seq++ });
     this.schedule();
   }
@@ -178,7 +237,7 @@ export class DelayingQueue<T> extends WorkQueue<T> {
 
   private nextLive(): { item: T; due: number } | undefined {
     for (let top = this.heap.peek(); top; top = this.heap.peek()) {
-      if (this.waiting.get(top.item) === top.due) return top;
+      if (this.waiting.get(top.item)?.due === top.due) return top;
       this.heap.pop();
     }
     return undefined;
@@ -202,8 +261,9 @@ export class DelayingQueue<T> extends WorkQueue<T> {
     const now = this.clock.now();
     for (let next = this.nextLive(); next && next.due <= now; next = this.nextLive()) {
       this.heap.pop();
+      const priority = this.waiting.get(next.item)?.priority ?? NormalPriority;
       this.waiting.delete(next.item);
-      this.add(next.item);
+      this.add(next.item, priority);
     }
     this.schedule();
   }

@@ -254,6 +254,31 @@ describe('Controller', () => {
     await running;
   });
 
+  it('works on a change before the rest of a resync, and on the first listing after every change made since', async () => {
+    const seen: string[] = [];
+    let release: (() => void) | undefined;
+    const { informer, controller, stop } = setup(async (r) => {
+      seen.push(r.name);
+      // The first reconcile holds the one worker while the events below arrive.
+      if (seen.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    });
+    for (const name of ['listed-1', 'listed-2']) informer.fire('add', obj(name));
+    const running = controller.start(stop.signal);
+    informer.markSynced();
+    informer.fire('add', obj('created'));
+    await settle();
+    for (const name of ['r1', 'r2', 'r3']) {
+      const same = obj(name);
+      informer.fire('update', same, same);
+    }
+    informer.fire('update', obj('changed'), obj('changed'));
+    release?.();
+    await settle(20);
+    expect(seen).to.deep.equal(['created', 'changed', 'listed-1', 'listed-2', 'r1', 'r2', 'r3']);
+    stop.abort();
+    await running;
+  });
+
   it('aborts the reconcile signal when the per-reconcile timeout passes', async () => {
     let aborted: unknown;
     const { clock, informer, controller, stop } = setup(

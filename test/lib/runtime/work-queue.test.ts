@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { FakeClock } from '../../../lib/base/fake-clock.js';
-import { DelayingQueue, WorkQueue } from '../../../lib/runtime/work-queue.js';
+import { DelayingQueue, LowPriority, WorkQueue } from '../../../lib/runtime/work-queue.js';
 
 async function getItem<T>(q: WorkQueue<T>): Promise<T> {
   const r = await q.get();
@@ -62,7 +62,7 @@ describe('WorkQueue', () => {
     const q = new WorkQueue<string>();
     const p = q.get();
     q.add('x');
-    expect(await p).to.deep.equal({ item: 'x', shutdown: false });
+    expect(await p).to.deep.equal({ item: 'x', priority: 0, shutdown: false });
   });
 
   it('refuses adds after shutDown, drains what is queued, then reports shutdown to every waiter', async () => {
@@ -212,5 +212,63 @@ describe('DelayingQueue at scale', () => {
     }
     expect(order).to.have.length(due.size);
     for (const [key, at] of order) expect(at, key).to.equal(due.get(key));
+  });
+});
+
+describe('WorkQueue priorities', () => {
+  it('hands out a higher priority first, and each priority in the order its keys came', async () => {
+    const q = new WorkQueue<string>();
+    q.add('low-1', LowPriority);
+    q.add('a');
+    q.add('low-2', LowPriority);
+    q.add('b');
+    const order = [];
+    for (let i = 0; i < 4; i++) order.push(await getItem(q));
+    expect(order).to.deep.equal(['a', 'b', 'low-1', 'low-2']);
+    expect(q.len()).to.equal(0);
+  });
+
+  it('moves a waiting key up when it is added again at a higher priority, and hands it out once', async () => {
+    const q = new WorkQueue<string>();
+    for (const k of ['r1', 'r2', 'r3']) q.add(k, LowPriority);
+    q.add('r3');
+    expect(q.len()).to.equal(3);
+    const order = [];
+    for (let i = 0; i < 3; i++) order.push(await getItem(q));
+    expect(order).to.deep.equal(['r3', 'r1', 'r2']);
+    expect(q.len()).to.equal(0);
+  });
+
+  it('never moves a waiting key down: a low-priority add of a key already waiting changes nothing', async () => {
+    const q = new WorkQueue<string>();
+    q.add('a');
+    q.add('b', LowPriority);
+    q.add('a', LowPriority);
+    expect([await getItem(q), await getItem(q)]).to.deep.equal(['a', 'b']);
+  });
+
+  it('gives a key re-added while a worker holds it the highest priority it was added at, after done()', async () => {
+    const q = new WorkQueue<string>();
+    q.add('k', LowPriority);
+    await getItem(q);
+    q.add('k', LowPriority);
+    q.add('k');
+    q.add('other', LowPriority);
+    q.done('k');
+    const r = await q.get();
+    expect(r).to.deep.equal({ item: 'k', priority: 0, shutdown: false });
+  });
+
+  it('adds a delayed key at its priority, and of two delays at the higher one', async () => {
+    const clock = new FakeClock();
+    const q = new DelayingQueue<string>(clock);
+    q.addAfter('late', 10, { priority: LowPriority });
+    q.addAfter('both', 10, { priority: LowPriority });
+    q.addAfter('both', 20);
+    q.add('first', LowPriority);
+    clock.step(10);
+    await settle();
+    expect(q.len()).to.equal(3);
+    expect([await getItem(q), await getItem(q), await getItem(q)]).to.deep.equal(['both', 'first', 'late']);
   });
 });
