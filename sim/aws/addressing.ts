@@ -42,9 +42,31 @@ export function subnetCapacity(subnet: Subnet): number {
   return Math.max(0, last - first + 1 - 5);
 }
 
-export function allocatePrivateIp(subnet: Subnet, used: ReadonlySet<string>): string | undefined {
+/** The subnet's first and last address an instance may get: after the network address and three reserved ones, before broadcast. */
+function allocatableRange(subnet: Subnet): { from: number; to: number } {
   const { first, last } = parseCidr(subnet.cidrBlock);
-  for (let n = first + 4; n <= last - 1; n++) {
+  return { from: first + 4, to: last - 1 };
+}
+
+/** How many addresses allocatePrivateIp could still hand out, `used` taken. */
+export function freePrivateIpCount(subnet: Subnet, used: ReadonlySet<string>): number {
+  const { from, to } = allocatableRange(subnet);
+  let taken = 0;
+  for (const ip of used) {
+    let n: number;
+    try {
+      n = ipv4ToInt(ip);
+    } catch {
+      continue;
+    }
+    if (n >= from && n <= to) taken++;
+  }
+  return Math.max(0, to - from + 1 - taken);
+}
+
+export function allocatePrivateIp(subnet: Subnet, used: ReadonlySet<string>): string | undefined {
+  const { from, to } = allocatableRange(subnet);
+  for (let n = from; n <= to; n++) {
     const ip = intToIpv4(n);
     if (!used.has(ip)) return ip;
   }
