@@ -18,7 +18,7 @@ import { planFor, type Plan } from './plans.js';
 import { progressPrinter } from './progress.js';
 import { seedAdopted } from './adopted.js';
 import { snapshot, startHeapWindow } from './measure.js';
-import { steadyAdopted } from './steady-adopted.js';
+import { firstSync, steadyAdopted } from './steady-adopted.js';
 import { stockOut } from './stock-out.js';
 import { throttled } from './throttled.js';
 import { writeBenchCharts } from './write-charts.js';
@@ -38,9 +38,16 @@ function sizes(v: string): number[] {
   return out;
 }
 
+/** The Deployment's resync period: the binaries' own default, as the operator runs them (no --sync-period). */
+const DEPLOYED_SYNC_PERIOD_MS = 600_000;
+
+/**
+ * Runs `fn` with the controller binaries up. `syncPeriodMs` undefined runs them as deployed (their own 10-minute
+ * resync); the steady-state scenarios shorten it so that several resyncs fit in a minute or two.
+ */
 async function withControllers<T>(
   env: BenchEnvironment,
-  plan: Plan,
+  syncPeriodMs: number | undefined,
   logDir: string,
   compiledDir: string | undefined,
   extraArgs: { all: string[]; provider: string[] },
@@ -53,7 +60,7 @@ async function withControllers<T>(
     cloudArgs: env.provider.cloudArgs(env.emulator),
     namespace: BENCH_NAMESPACE,
     logDir,
-    extraArgs: [`--sync-period=${plan.syncPeriodMs}ms`, ...extraArgs.all],
+    extraArgs: [...(syncPeriodMs === undefined ? [] : [`--sync-period=${syncPeriodMs}ms`]), ...extraArgs.all],
     providerArgs: extraArgs.provider,
     compiledDir,
   });
@@ -71,7 +78,7 @@ async function withControllers<T>(
         {
           env,
           controllers: measured,
-          syncPeriodMs: plan.syncPeriodMs,
+          syncPeriodMs: syncPeriodMs ?? DEPLOYED_SYNC_PERIOD_MS,
           traceWrites,
           log: (l) => process.stderr.write(`bench: ${l}\n`),
           progress: progressPrinter({ stream: process.stderr, now: () => performance.now(), prefix: 'bench: ' }),
@@ -175,28 +182,54 @@ async function main(): Promise<void> {
       controlPlaneProcess: { compiledDir },
     });
     try {
-      const controllersFor = <T>(fn: (ctx: BenchContext, startedAt: number) => Promise<T>) =>
+      const controllersFor = <T>(
+        syncPeriodMs: number | undefined,
+        fn: (ctx: BenchContext, startedAt: number) => Promise<T>,
+      ) =>
         withControllers(
           env,
-          plan,
+          syncPeriodMs,
           stateDir,
           compiledDir,
           { all: o.controllerArg, provider: o.providerArg },
           o.traceWrites === true,
           fn,
         );
-      if (plan.sizes.length > 0 || o.stockOut || o.throttled)
-        await controllersFor(async (ctx) => {
-          let baseline: number | undefined;
-          let noStockOut: number | undefined;
-          for (const n of plan.sizes) {
-            const up = await scaleUp(ctx, n);
-            if (n === 1) baseline = up.seconds;
-            if (n === plan.stockOutN) noStockOut = up.seconds;
-            scenarios.push(up);
-            if (n === plan.steadyN) scenarios.push(await steadyState(ctx, up.set, n, plan.steadyPeriods));
-            scenarios.push(await scaleDown(ctx, up.set, n));
+      // Scale-ups, scale-downs, stock-out and throttled run the binaries as deployed: a 30 s resync in a 2-minute
+      // scale-up would reconcile every Machine four more times, a cost of the bench's period, not of the cluster.
+      // The steady state gets binaries of its own with the plan's short period, started on the Machines the
+      // scale-up of its size left, and the scale-down of that size gets deployed binaries again.
+      const steadyAt = plan.sizes.indexOf(plan.steadyN);
+      const upTo = steadyAt >= 0 ? plan.sizes.slice(0, steadyAt + 1) : plan.sizes;
+      const beyond = steadyAt >= 0 ? plan.sizes.slice(steadyAt + 1) : [];
+      let baseline: number | undefined;
+      let noStockOut: number | undefined;
+      let kept: string | undefined;
+      const ladder = async (ctx: BenchContext, ns: number[]): Promise<void> => {
+        for (const n of ns) {
+          const up = await scaleUp(ctx, n);
+          if (n === 1) baseline = up.seconds;
+          if (n === plan.stockOutN) noStockOut = up.seconds;
+          scenarios.push(up);
+          if (steadyAt >= 0 && n === plan.steadyN && kept === undefined) kept = up.set;
+          else scenarios.push(await scaleDown(ctx, up.set, n));
+        }
+      };
+      if (upTo.length > 0) await controllersFor(undefined, (ctx) => ladder(ctx, upTo));
+      if (kept !== undefined) {
+        const set = kept;
+        await controllersFor(plan.syncPeriodMs, async (ctx) => {
+          await firstSync(ctx, `steady-state-${plan.steadyN}`, plan.steadyN);
+          scenarios.push(await steadyState(ctx, set, plan.steadyN, plan.steadyPeriods));
+        });
+      }
+      if (kept !== undefined || beyond.length > 0 || o.stockOut || o.throttled)
+        await controllersFor(undefined, async (ctx) => {
+          if (kept !== undefined) {
+            await firstSync(ctx, `scale-down-${plan.steadyN}`, plan.steadyN);
+            scenarios.push(await scaleDown(ctx, kept, plan.steadyN));
           }
+          await ladder(ctx, beyond);
           if (o.stockOut) {
             if (noStockOut === undefined) {
               const same = await scaleUp(ctx, plan.stockOutN, { name: `stock-out-baseline-${plan.stockOutN}` });
@@ -223,7 +256,7 @@ async function main(): Promise<void> {
         if (cp) startHeapWindow([cp]);
         const start = await snapshot(env, cp ? [cp] : []);
         scenarios.push(
-          await controllersFor((ctx, startedAt) =>
+          await controllersFor(plan.syncPeriodMs, (ctx, startedAt) =>
             steadyAdopted(ctx, { sets, n, periods: plan.steadyPeriods, startedAt, start }),
           ),
         );

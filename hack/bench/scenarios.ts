@@ -117,6 +117,7 @@ export async function scaleUp(
     metrics: {
       machines: n,
       wallSeconds: round(c.seconds, 2),
+      syncPeriodSeconds: ctx.syncPeriodMs / 1000,
       ...costMetrics(c, n, ctx.env.provider),
       // The provider's CPU per Machine made: what its own process spent, whoever else shares the machine.
       cpuMsPerMachineCreated: round(((c.cpuSeconds[ctx.env.provider.binary.name] ?? 0) * 1000) / n, 1),
@@ -229,6 +230,7 @@ export async function scaleDown(ctx: BenchContext, set: string, n: number): Prom
     metrics: {
       machines: n,
       wallSeconds: round(c.seconds, 2),
+      syncPeriodSeconds: ctx.syncPeriodMs / 1000,
       ...costMetrics(c, n, ctx.env.provider),
       instancesLeft: left,
       peakRssMb: peakRssMb(ctx.controllers),

@@ -25,6 +25,23 @@ async function machineReconciles(ctx: BenchContext): Promise<number> {
   return sumMetric(await provider.metrics(), 'controller_runtime_reconcile_total', { controller: MACHINE_CONTROLLER });
 }
 
+/** Waits until binaries just started on n existing Machines have reconciled each of them once. */
+export async function firstSync(ctx: BenchContext, name: string, n: number): Promise<void> {
+  const first = ctx.progress(`${name} first sync`, n, 'reconciled');
+  try {
+    const deadline = performance.now() + 600_000;
+    for (;;) {
+      const done = await machineReconciles(ctx);
+      first.update(Math.min(n, done));
+      if (done >= n) break;
+      if (performance.now() > deadline) throw new Error(`${name}: ${done} of ${n} Machines reconciled in 10 min`);
+      await sleep(250);
+    }
+  } finally {
+    first.end();
+  }
+}
+
 /**
  * Measures from `startedAt` (when the binaries were started) until the machine controller has reconciled n times,
  * then over `periods` resync periods. `start` was taken before the binaries started, so the first sync's cost
@@ -37,24 +54,11 @@ export async function steadyAdopted(
   const { sets, n, periods, startedAt, start } = o;
   const name = `steady-${n}`;
   const p = ctx.env.provider;
-  const first = ctx.progress(`${name} first sync`, n, 'reconciled');
-  let firstSyncSeconds: number;
-  try {
-    const deadline = performance.now() + 600_000;
-    for (;;) {
-      const done = await machineReconciles(ctx);
-      first.update(Math.min(n, done));
-      if (done >= n) break;
-      if (performance.now() > deadline) throw new Error(`${name}: ${done} of ${n} Machines reconciled in 10 min`);
-      await sleep(250);
-    }
-    firstSyncSeconds = (performance.now() - startedAt) / 1000;
-  } finally {
-    first.end();
-  }
+  await firstSync(ctx, name, n);
+  const firstSyncSeconds = (performance.now() - startedAt) / 1000;
   // What the first look wrote settles (the writes' own watch events come back) before the resyncs are counted.
   await sleep(Math.min(5_000, ctx.syncPeriodMs / 2));
-  const firstSync = cost(start, await snapshot(ctx.env, ctx.controllers));
+  const firstSyncCost = cost(start, await snapshot(ctx.env, ctx.controllers));
   const before = await snapshot(ctx.env, ctx.controllers);
   await waitResyncPeriods(ctx, name, periods, before.at);
   const c = cost(before, await snapshot(ctx.env, ctx.controllers));
@@ -73,11 +77,11 @@ export async function steadyAdopted(
       stillRunning: running,
       firstSyncSeconds: round(firstSyncSeconds, 1),
       [`firstSync${p.metricPrefix.replace(/^./, (x) => x.toUpperCase())}CallsPerMachine`]: round(
-        firstSync.ec2Total / n,
+        firstSyncCost.ec2Total / n,
         4,
       ),
-      firstSyncKubeWritesPerMachine: round(firstSync.kubeWrites / n, 3),
-      firstSyncKubeWritesByClient: writesByClient(firstSync),
+      firstSyncKubeWritesPerMachine: round(firstSyncCost.kubeWrites / n, 3),
+      firstSyncKubeWritesByClient: writesByClient(firstSyncCost),
       [`${p.metricPrefix}CallsPerMachinePerResync`]: round(c.ec2Total / n / periods, 4),
       [`${p.metricPrefix}CallsByAction`]: c.ec2ByAction,
       kubeWritesPerResync: round(c.kubeWrites / periods, 1),
