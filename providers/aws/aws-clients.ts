@@ -74,6 +74,9 @@ export interface AwsClients {
 
 const MAX_IDS_PER_DESCRIBE = 1000;
 
+/** Every instance state but terminated: what a listing of the cluster's instances asks EC2 for. */
+const LISTED_STATES = ['pending', 'running', 'shutting-down', 'stopping', 'stopped'];
+
 /** Describes ids; an unknown id fails the whole EC2 call, so drop the ids EC2 names and ask again for the rest. */
 export async function describeInstancesById(ec2: Ec2Api, ids: string[]): Promise<Map<string, Instance>> {
   const found = new Map<string, Instance>();
@@ -181,7 +184,13 @@ export class AwsClientFactory {
       describeByIds: (ids) => describeInstancesById(api, ids),
       listByTagKeys: async (tagKeys) => {
         const all = await api.describeInstances({
-          filters: [{ Name: 'tag-key', Values: tagKeys }],
+          // EC2 lists a terminated instance for about an hour: after a scale-down of thousands, a listing of
+          // them all would mostly be parsed to be thrown away. A Machine whose instance is not listed is
+          // described by its id, so leaving them out answers nobody wrongly.
+          filters: [
+            { Name: 'tag-key', Values: tagKeys },
+            { Name: 'instance-state-name', Values: LISTED_STATES },
+          ],
           maxResults: MAX_IDS_PER_DESCRIBE,
         });
         return new Map(all.flatMap((i) => (i.InstanceId ? [[i.InstanceId, i] as const] : [])));

@@ -1,5 +1,5 @@
 // A drain that ends, end to end: `npm start` as a child process driven only by real kubectl. A running Machine
-// gets machine.openshift.io/drain-timeout=30s (an unreadable value is refused by the validating webhook, naming the
+// gets machine.openshift.io/drain-timeout=10s (an unreadable value is refused by the validating webhook, naming the
 // annotation), a pod on its Node is guarded by a PodDisruptionBudget that can never be met, and the Machine is
 // deleted: it is gone within its drain timeout plus the cloud's terminate time, with the DrainTimeout event.
 import { expect } from 'chai';
@@ -44,7 +44,7 @@ describe('drain-timeout end to end (npm start, kubectl)', function () {
     if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   });
 
-  it('deletes a Machine whose drain a PodDisruptionBudget blocks within its 30 s drain timeout, with the DrainTimeout event', async () => {
+  it('deletes a Machine whose drain a PodDisruptionBudget blocks within its 10 s drain timeout, with the DrainTimeout event', async () => {
     local = new LocalProcess(stateDir);
     await local.ready();
     const machine = await eventually('a Running Machine with a Node', async () => {
@@ -65,7 +65,7 @@ describe('drain-timeout end to end (npm start, kubectl)', function () {
     ]);
     expect(refused.code).to.not.equal(0);
     expect(refused.stderr).to.contain('metadata.annotations.machine.openshift.io/drain-timeout: Invalid value');
-    await kubectl(['annotate', 'machine', '-n', ns, name, 'machine.openshift.io/drain-timeout=30s']);
+    await kubectl(['annotate', 'machine', '-n', ns, name, 'machine.openshift.io/drain-timeout=10s']);
 
     await kubectl(['create', 'namespace', 'apps']);
     for (const object of [
@@ -100,17 +100,17 @@ describe('drain-timeout end to end (npm start, kubectl)', function () {
       120_000,
     );
     const took = Date.now() - started;
-    // 30 s of drain, then the emulator terminates at once (--terminate-delay 0s): allow for the
+    // 10 s of drain, then the emulator terminates at once (--terminate-delay 0s): allow for the
     // controllers' polling and a busy machine, but never the for-ever a blocked drain used to mean.
-    expect(took, 'not before the drain timeout').to.be.at.least(29_000);
-    expect(took, 'the timeout plus the terminate time').to.be.below(60_000);
+    expect(took, 'not before the drain timeout').to.be.at.least(9_000);
+    expect(took, 'the timeout plus the terminate time').to.be.below(40_000);
 
     const events = JSON.parse(
       await kubectl(['get', 'events', '-n', ns, '--field-selector', `involvedObject.name=${name}`, '-o', 'json']),
     ) as { items: Array<{ reason: string; type: string; message: string }> };
     const timeout = events.items.find((e) => e.reason === 'DrainTimeout');
     expect(timeout?.type).to.equal('Warning');
-    expect(timeout?.message).to.contain(`Node "${node}" drain did not finish within 30s`);
+    expect(timeout?.message).to.contain(`Node "${node}" drain did not finish within 10s`);
     expect(timeout?.message).to.contain('apps/db (eviction refused by a PodDisruptionBudget');
     // The budget was honoured to the end: the pod was never evicted.
     expect(await kubectl(['get', 'pod', '-n', 'apps', 'db', '-o', 'jsonpath={.metadata.deletionTimestamp}'])).to.equal(

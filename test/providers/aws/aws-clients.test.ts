@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
 import { EMULATOR_ACCESS_KEY, startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { AwsClientFactory, describeInstancesById, type Ec2Api } from '../../../providers/aws/index.js';
+import { eventually } from '../../../sim/kit/index.js';
 import './fixtures.js';
 
 describe('AWS clients', () => {
@@ -87,6 +88,41 @@ describe('AWS clients', () => {
     }
     // One describe by id before the burst is seen, then ⌈2,100 / 1,000⌉ pages.
     expect(emu.knobs.counts('DescribeInstances').total).to.equal(1 + 3);
+  });
+
+  it("leaves the cluster's terminated instances out of a listing, and still describes one asked for by id", async () => {
+    const { instances, ec2 } = factory.get('us-east-1', creds);
+    const raw = new EC2Client({ region: 'us-east-1', endpoint: emu.endpoint, credentials: creds });
+    for (let i = 0; i < 12; i++)
+      await raw.send(
+        new RunInstancesCommand({
+          ImageId: 'ami-0a1b2c3d4e5f00001',
+          InstanceType: 'm5.large',
+          MinCount: 100,
+          MaxCount: 100,
+          NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0a1b2c3d4e5f0a001' }],
+          TagSpecifications: [
+            { ResourceType: 'instance', Tags: [{ Key: 'kubernetes.io/cluster/c1', Value: 'owned' }] },
+          ],
+        }),
+      );
+    raw.destroy();
+    const ids = emu.instances().map((i) => i.instanceId);
+    const gone = ids.slice(0, 1_000);
+    const live = ids.slice(1_000);
+    for (let i = 0; i < gone.length; i += 500) await ec2.terminateInstances(gone.slice(i, i + 500));
+    await eventually('the terminations done', async () =>
+      emu.instances().filter((i) => i.state === 'terminated').length === 1_000 ? true : undefined,
+    );
+    emu.knobs.resetCounters();
+    for (let i = 0; i < live.length; i += 4) {
+      const found = await Promise.all(live.slice(i, i + 4).map((id) => instances.get(id)));
+      expect(found.map((f) => f?.InstanceId)).to.deep.equal(live.slice(i, i + 4));
+    }
+    // One describe by id before the burst is seen, then one page: the 200 live ones, not 1,200.
+    expect(emu.knobs.counts('DescribeInstances').total).to.equal(1 + 1);
+    const terminated = await instances.get(gone[0]!);
+    expect(terminated?.State?.Name).to.equal('terminated');
   });
 
   it('takes a rate-limit token for every call, shared across client sets of a region', async () => {
