@@ -7,6 +7,10 @@
 //   once; look-ups made while it is out wait for it, and it answers each key's next look-up, once, for as long
 //   as the burst goes on: until no look-up was answered from it for `reuseMs`, and never past `maxAgeMs`.
 //   A resync of N Machines thus costs one listing (⌈N/page⌉ calls) however its reconciles are spread.
+// - a key no listing has shown yet, asked for the first time less than maxAgeMs ago (a scale-up's new instance,
+//   checked as its Node comes), does not count towards a burst once a listing has been taken: a listing would show
+//   every instance of the scope to answer the handful a scale-up checks each second, so a scale-up of N Machines
+//   would list the scope N/rate/(reuseMs/2) times, a cost that grows as N². They are fetched directly, batched.
 // Safety:
 // - a listing answer is served once per key and only in the wake of a burst, so a look-up made on an event
 //   (a Node went away) after the Machine's own check of the resync reads the cloud afresh; one made before
@@ -84,6 +88,12 @@ export class ListingSnapshot<V> {
   /** Per fetch or listing in flight: what was forgotten while it was out. */
   private readonly inFlight = new Set<Match<V>[]>();
   private lastList = -Infinity;
+  /** A listing has come back with something: from then on, new keys do not count towards a burst. */
+  private everListed = false;
+  /** Keys the most recent listing showed (kept whole, unlike its answers). */
+  private listedKeys = new Set<string>();
+  /** Keys no listing has shown, with when each was first asked for; see countsTowardBurst. */
+  private readonly firstAsked = new Map<string, number>();
   /** Look-ups made after the listing came back and answered from it. */
   private served = 0;
   private readonly batcher: DescribeBatcher<V>;
@@ -129,7 +139,7 @@ export class ListingSnapshot<V> {
     // Only look-ups the listing cannot answer count towards a burst: a resync answered from it lists once.
     const now = this.o.clock.now();
     this.asked.delete(key);
-    this.asked.set(key, now);
+    if (this.countsTowardBurst(key, now)) this.asked.set(key, now);
     if (!this.listingOut && this.shouldList(now)) this.startListing();
     if (this.listingOut) {
       await untilAborted(this.listingOut, signal);
@@ -169,6 +179,17 @@ export class ListingSnapshot<V> {
     // What it answers on others' behalf is what a listing saves; its own waiters would have cost a fetch anyway.
     if (!waited) this.served++;
     return v;
+  }
+
+  /** Whether a look-up of `key` the listing could not answer is one a listing can be expected to answer. */
+  private countsTowardBurst(key: string, now: number): boolean {
+    if (!this.everListed || this.listedKeys.has(key)) return true;
+    const first = this.firstAsked.get(key);
+    if (first === undefined) {
+      this.firstAsked.set(key, now);
+      return false;
+    }
+    return now - first >= this.maxAgeMs;
   }
 
   private shouldList(now: number): boolean {
@@ -211,6 +232,13 @@ export class ListingSnapshot<V> {
           for (const [k, v] of found) if (!forgotten.some((m) => m(k, v))) entries.set(k, v);
           this.listing = { entries, startedAt, takenAt: at, lastUsed: at };
           this.served = 0;
+          if (entries.size > 0) {
+            this.everListed = true;
+            this.listedKeys = new Set(entries.keys());
+            // Kept only until a listing shows the key, or long after it would count anyway (a key gone).
+            for (const [k, first] of this.firstAsked)
+              if (this.listedKeys.has(k) || at - first >= 10 * this.maxAgeMs) this.firstAsked.delete(k);
+          }
           // A listing that showed nothing cost a call for nothing: the next burst may list at once.
           if (entries.size === 0) this.lastList = previous;
         },

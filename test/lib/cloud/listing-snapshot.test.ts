@@ -176,14 +176,38 @@ describe('ListingSnapshot', () => {
     expect(listings).to.have.length(2, 'the Node informer resync after the Machine informer one');
   });
 
-  it('lists at most once per half reuse period while the listing cannot answer (a mass scale-up of new instances)', async () => {
-    const { clock, world, listings, check } = setup({ world: names(4) });
+  it("never lists for a scale-up's new instances once a listing was taken: each batch of them is fetched directly", async () => {
+    const { clock, world, listings, fetches, check } = setup({ world: names(4) });
+    await check('m0', 'm1', 'm2', 'm3');
+    for (const k of names(40, 'n')) world.set(k, `v1-${k}`);
+    for (let i = 0; i < 40; i += 4) {
+      const batch = names(40, 'n').slice(i, i + 4);
+      expect(await check(...batch)).to.deep.equal(batch.map((k) => `v1-${k}`));
+      clock.step(1_000);
+    }
+    expect(listings).to.have.length(1, 'only the first burst listed');
+    expect(fetches).to.have.length(10);
+  });
+
+  it('lets a key no listing showed make a burst again once it was first asked for maxAgeMs ago (a later resync)', async () => {
+    const { clock, world, listings, check } = setup({ world: names(4), maxAgeMs: 20_000 });
     await check('m0', 'm1', 'm2', 'm3');
     for (const k of names(8, 'n')) world.set(k, `v1-${k}`);
     await check('n0', 'n1', 'n2', 'n3');
-    clock.step(4_990);
     await check('n4', 'n5', 'n6', 'n7');
-    expect(listings).to.have.length(2);
+    expect(listings).to.have.length(1);
+    clock.step(20_000);
+    for (const k of names(8, 'n')) expect(await check(k)).to.deep.equal([`v1-${k}`]);
+    expect(listings).to.have.length(2, 'the resync of the Machines made after the first listing lists once');
+  });
+
+  it('before any listing came back with something, lets every key make a burst (a restart)', async () => {
+    const { world, listings, check } = setup({ world: [] });
+    await check('m0', 'm1', 'm2', 'm3');
+    expect(listings).to.have.length(1);
+    for (const k of names(8)) world.set(k, `v1-${k}`);
+    await check('m4', 'm5', 'm6', 'm7');
+    expect(listings).to.have.length(2, 'the first listing showed nothing');
   });
 
   it('answers only the look-ups that waited for the listing from a view that is not settled (a booting instance)', async () => {
