@@ -130,7 +130,7 @@ export function evaluateTargets(
   o: {
     largest: number;
     limits: TargetLimits;
-    cloud?: { metricPrefix: string; cloudLabel: string; binary?: { name: string } };
+    cloud?: { metricPrefix: string; cloudLabel: string; listingPageSize?: number; binary?: { name: string } };
     /** The whole run's wall time, when known. */
     totalSeconds?: number;
   },
@@ -199,6 +199,7 @@ export function evaluateTargets(
       k,
       label,
       o.cloud?.binary?.name,
+      o.cloud?.listingPageSize,
     ),
     target(
       'whole run (minutes, 2 cores)',
@@ -222,8 +223,12 @@ function steadyAdoptedTargets(
   k: string,
   label: string,
   providerBinary: string | undefined,
+  listingPageSize: number | undefined,
 ): Target[] {
   const n = s ? metric(s, 'machines') : undefined;
+  // One listing a resync is the floor: a cloud whose pages are small (VPC: 100) needs ⌈n / page⌉ calls for it.
+  const pages = n !== undefined && listingPageSize ? Math.ceil(n / listingPageSize) : undefined;
+  const callsLimit = Math.max(SteadyAdoptedLimits.cloudCallsPerMachinePerResync, pages && n ? pages / n : 0);
   const at = `steady-${n ?? 'N'}`;
   const reconciles = Object.entries(record(s, 'reconcilesPerMachinePerResync') ?? {}).sort((a, b) => b[1] - a[1])[0];
   const heap = s ? heapShare([s]) : undefined;
@@ -232,9 +237,9 @@ function steadyAdoptedTargets(
   const L = SteadyAdoptedLimits;
   return [
     target(
-      `${at}: ${label} calls per machine per resync`,
+      `${at}: ${label} calls per machine per resync${pages ? ` (one listing: ${pages} page${pages === 1 ? '' : 's'})` : ''}`,
       metric(s, `${k}CallsPerMachinePerResync`),
-      L.cloudCallsPerMachinePerResync,
+      callsLimit,
     ),
     target(
       `${at}: reconciles per machine per resync (highest: ${reconciles?.[0] ?? '-'})`,

@@ -12,6 +12,7 @@ const AWS_INSTANCE_TYPE = 'm6i.xlarge';
 export const awsBenchSimulation: BenchSimulation = {
   clusterId: AWS_CLUSTER,
   metricPrefix: 'ec2',
+  listingPageSize: 1_000,
   cloudLabel: 'EC2',
   createActions: ['RunInstances'],
   describeActions: ['DescribeInstances'],

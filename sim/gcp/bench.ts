@@ -35,6 +35,7 @@ const GCP_REGION = 'us-central1';
 export const gcpBenchSimulation: BenchSimulation = {
   clusterId: GCP_CLUSTER,
   metricPrefix: 'gce',
+  listingPageSize: 500,
   cloudLabel: 'GCE',
   createActions: ['instances.insert'],
   describeActions: ['instances.get', 'instances.list', 'instances.aggregatedList'],

@@ -10,6 +10,7 @@ const IBM_CLUSTER = 'bench';
 export const ibmCloudBenchSimulation: BenchSimulation = {
   clusterId: IBM_CLUSTER,
   metricPrefix: 'vpc',
+  listingPageSize: 100,
   cloudLabel: 'VPC',
   createActions: ['CreateInstance'],
   describeActions: ['GetInstance', 'ListInstances'],

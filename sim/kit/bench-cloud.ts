@@ -95,6 +95,11 @@ export interface BenchSimulation {
   /** Prefix of the cloud-call metric keys ("ec2CallsPerMachine") and the label in target names. */
   metricPrefix: string;
   cloudLabel: string;
+  /**
+   * Instances per page of the provider's listing of a cluster's instances (EC2 1,000, GCE 500, VPC 100): a resync
+   * costs at least one listing, ⌈N / page⌉ calls, which bounds what steady-N can reach.
+   */
+  listingPageSize?: number;
   /** Actions that create / read an instance, for the per-machine create and describe metrics. */
   createActions: string[];
   describeActions: string[];

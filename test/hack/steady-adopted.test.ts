@@ -146,6 +146,23 @@ describe('steady-N targets', () => {
     expect(find(t, 'steady-5000: reconciles')?.name).to.contain('nodelink-controller');
   });
 
+  it('allow one listing a resync on a cloud whose pages are small (VPC: 100 a page), and no more', () => {
+    const vpc = { metricPrefix: 'vpc', cloudLabel: 'VPC', listingPageSize: 100 };
+    const at200 = (calls: number) =>
+      evaluateTargets(
+        [{ name: 'steady-200', provider: 'ibmcloud', metrics: { machines: 200, vpcCallsPerMachinePerResync: calls } }],
+        { largest: 0, limits: QUICK.limits, cloud: vpc },
+      );
+    expect(find(at200(0.01), 'steady-200: VPC calls')).to.include({
+      name: 'steady-200: VPC calls per machine per resync (one listing: 2 pages)',
+      limit: 0.01,
+      met: true,
+    });
+    expect(find(at200(0.015), 'steady-200: VPC calls')?.met).to.equal(false);
+    // EC2's 1,000 a page leave the 5,000-Machine limit as it is.
+    expect(find(targets(), 'steady-5000: EC2 calls')).to.include({ limit: 0.005 });
+  });
+
   it('say nothing is met when the scenario did not run', () => {
     const t = evaluateTargets([], { largest: 0, limits: QUICK.limits, cloud: awsBench });
     const adopted = t.filter((x) => /^steady-(\d+|N):/.test(x.name));
