@@ -59,3 +59,9 @@ export async function freeLoopbackPorts(count: number): Promise<number[]> {
     await Promise.all(probes.map((probe) => new Promise<void>((resolve) => probe.close(() => resolve()))));
   }
 }
+
+/** One port for a server started a moment later, by the rule of freeLoopbackPorts. */
+export async function freeLoopbackPort(): Promise<number> {
+  const [port] = await freeLoopbackPorts(1);
+  return port ?? 0;
+}

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { compiledEntry } from '../../cmd/local/compiled-sources.js';
-import { freeLoopbackPorts } from '../../cmd/local/preferred-port.js';
+import { freeLoopbackPort } from '../../cmd/local/preferred-port.js';
 import { imageCommandEntry, launchNodeFlags } from './image-commands.js';
 import { awsBench, type BenchProvider } from './providers.js';
 
@@ -56,12 +56,6 @@ export function deploymentNodeFlags(cloud: string, script: string): string[] {
   throw new Error(`${path}: no container runs ${script}`);
 }
 
-/** A free loopback port for a child to bind, never one this process handed out before. */
-export async function freePort(): Promise<number> {
-  const [port] = await freeLoopbackPorts(1);
-  return port ?? 0;
-}
-
 /** Sums the samples of a Prometheus counter whose labels contain every given label. */
 export function sumMetric(text: string, name: string, labels: Record<string, string> = {}): number {
   let total = 0;
@@ -108,7 +102,7 @@ export class ControllerProcess {
 
   async start(): Promise<void> {
     if (this.running) return;
-    this.metricsPort = await freePort();
+    this.metricsPort = await freeLoopbackPort();
     const args = [...this.opts.args, ...(this.opts.metricsFlags ?? controllerMetricsFlags)(this.metricsPort)];
     const entry = this.opts.compiledDir
       ? [compiledEntry(this.opts.compiledDir, this.opts.script)]

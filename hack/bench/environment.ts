@@ -22,7 +22,8 @@ import {
   type ControlPlane,
   type RecordedRequest,
 } from '../../sim/apiserver/index.js';
-import { freePort, type ControllerProcess } from './controller-process.js';
+import { freeLoopbackPort } from '../../cmd/local/preferred-port.js';
+import type { ControllerProcess } from './controller-process.js';
 import { controlPlaneProcess, killedEnvtestProcess } from './envtest-process.js';
 import { requestCountsOf } from './envtest-requests.js';
 import { KubeletSimulator, type InstanceView } from '../../sim/kit/index.js';
@@ -104,7 +105,7 @@ export async function startBenchEnvironment(opts: BenchEnvironmentOptions): Prom
   let token: string;
   let kubeconfig: string;
   if (opts.controlPlaneProcess) {
-    port = await freePort();
+    port = await freeLoopbackPort();
     token = randomBytes(24).toString('hex');
     // Plain http to the process, as the in-process control plane's kubeconfig: TLS would cost both sides CPU.
     kubeconfig = buildKubeconfig(`http://127.0.0.1:${port}`, token);

@@ -88,9 +88,10 @@ export class ListingSnapshot<V> {
   /** Per fetch or listing in flight: what was forgotten while it was out. */
   private readonly inFlight = new Set<Match<V>[]>();
   private lastList = -Infinity;
-  /** A listing has come back with something: from then on, new keys do not count towards a burst. */
-  private everListed = false;
-  /** Keys the most recent listing showed (kept whole, unlike its answers). */
+  /**
+   * Keys the most recent listing that showed anything showed (kept whole, unlike its answers). While it is
+   * empty, no listing has come back with something, and every key counts towards a burst.
+   */
   private listedKeys = new Set<string>();
   /** Keys no listing has shown, with when each was first asked for; see countsTowardBurst. */
   private readonly firstAsked = new Map<string, number>();
@@ -183,7 +184,7 @@ export class ListingSnapshot<V> {
 
   /** Whether a look-up of `key` the listing could not answer is one a listing can be expected to answer. */
   private countsTowardBurst(key: string, now: number): boolean {
-    if (!this.everListed || this.listedKeys.has(key)) return true;
+    if (this.listedKeys.size === 0 || this.listedKeys.has(key)) return true;
     const first = this.firstAsked.get(key);
     if (first === undefined) {
       this.firstAsked.set(key, now);
@@ -233,7 +234,6 @@ export class ListingSnapshot<V> {
           this.listing = { entries, startedAt, takenAt: at, lastUsed: at };
           this.served = 0;
           if (entries.size > 0) {
-            this.everListed = true;
             this.listedKeys = new Set(entries.keys());
             // Kept only until a listing shows the key, or long after it would count anyway (a key gone).
             for (const [k, first] of this.firstAsked)

@@ -2,23 +2,14 @@
 // against a local control plane, and talks to its health and metrics endpoints.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freeLoopbackPort } from '../../cmd/local/preferred-port.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** A port nobody listens on right now (the child binds it a moment later). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+/** A port nobody listens on right now (the child binds it a moment later), never one handed out before. */
+export const freePort = freeLoopbackPort;
 
 export interface Child {
   process: ChildProcess;

@@ -223,8 +223,13 @@ export function checkCapacity(
   }
 }
 
-export function countFreeIps(state: Ec2State, subnet: Subnet, requested: string | undefined, minCount: number): number {
-  const used = usedPrivateIps(state, subnet);
+/** How many instances the subnet has addresses for (at most MaxCount's limit), `used` taken. */
+export function countFreeIps(
+  subnet: Subnet,
+  used: ReadonlySet<string>,
+  requested: string | undefined,
+  minCount: number,
+): number {
   if (requested !== undefined && used.has(requested)) {
     throw new Ec2ApiError(400, 'InvalidIPAddress.InUse', `Address ${requested} is in use.`);
   }

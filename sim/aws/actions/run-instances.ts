@@ -163,7 +163,9 @@ export function runInstances({ params, state }: ActionContext): XmlChild {
   const terminationProtected = params.bool('DisableApiTermination') ?? false;
 
   checkCapacity(state, type, placement.availabilityZone, market.lifecycle, minCount);
-  const freeIps = countFreeIps(state, net.subnet, net.requestedPrivateIp, minCount);
+  // Read once per launch: the addresses this launch hands out are added as it goes.
+  const usedIps = usedPrivateIps(state, net.subnet);
+  const freeIps = countFreeIps(net.subnet, usedIps, net.requestedPrivateIp, minCount);
   checkDryRun(params);
 
   const count = Math.min(maxCount, freeIps);
@@ -173,10 +175,9 @@ export function runInstances({ params, state }: ActionContext): XmlChild {
   for (let n = 0; n < count; n++) {
     const instanceId = state.newInstanceId();
     const privateIp =
-      n === 0 && net.requestedPrivateIp
-        ? net.requestedPrivateIp
-        : allocatePrivateIp(net.subnet, usedPrivateIps(state, net.subnet));
+      n === 0 && net.requestedPrivateIp ? net.requestedPrivateIp : allocatePrivateIp(net.subnet, usedIps);
     if (!privateIp) break;
+    usedIps.add(privateIp);
     const domainHost = dnsOptions.hostnameType === 'resource-name' ? instanceId : privateIp;
     const inst: Ec2Instance = {
       seq: world.nextSeq++,

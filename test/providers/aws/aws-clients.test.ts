@@ -1,10 +1,9 @@
-import { EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
 import { EMULATOR_ACCESS_KEY, startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
 import { AwsClientFactory, describeInstancesById, type Ec2Api } from '../../../providers/aws/index.js';
 import { eventually } from '../../../sim/kit/index.js';
-import './fixtures.js';
+import { launchTagged, ownedBy } from './fixtures.js';
 
 describe('AWS clients', () => {
   let emu: Ec2Emulator;
@@ -58,23 +57,8 @@ describe('AWS clients', () => {
 
   it("answers a resync's existence checks from one paged DescribeInstances of the cluster's tag, 1,000 a page", async () => {
     const { instances } = factory.get('us-east-1', creds);
-    const raw = new EC2Client({ region: 'us-east-1', endpoint: emu.endpoint, credentials: creds });
-    const tagged = (cluster: string, n: number) =>
-      raw.send(
-        new RunInstancesCommand({
-          ImageId: 'ami-0a1b2c3d4e5f00001',
-          InstanceType: 'm5.large',
-          MinCount: n,
-          MaxCount: n,
-          NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0a1b2c3d4e5f0a001' }],
-          TagSpecifications: [
-            { ResourceType: 'instance', Tags: [{ Key: `kubernetes.io/cluster/${cluster}`, Value: 'owned' }] },
-          ],
-        }),
-      );
-    for (let i = 0; i < 21; i++) await tagged('c1', 100);
-    await tagged('other', 5);
-    raw.destroy();
+    await launchTagged(emu.endpoint, 2_100, () => [ownedBy('c1')]);
+    await launchTagged(emu.endpoint, 5, () => [ownedBy('other')]);
     const ids = emu
       .instances()
       .filter((i) => i.tags.some((t) => t.key === 'kubernetes.io/cluster/c1'))
@@ -92,21 +76,7 @@ describe('AWS clients', () => {
 
   it("leaves the cluster's terminated instances out of a listing, and still describes one asked for by id", async () => {
     const { instances, ec2 } = factory.get('us-east-1', creds);
-    const raw = new EC2Client({ region: 'us-east-1', endpoint: emu.endpoint, credentials: creds });
-    for (let i = 0; i < 12; i++)
-      await raw.send(
-        new RunInstancesCommand({
-          ImageId: 'ami-0a1b2c3d4e5f00001',
-          InstanceType: 'm5.large',
-          MinCount: 100,
-          MaxCount: 100,
-          NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0a1b2c3d4e5f0a001' }],
-          TagSpecifications: [
-            { ResourceType: 'instance', Tags: [{ Key: 'kubernetes.io/cluster/c1', Value: 'owned' }] },
-          ],
-        }),
-      );
-    raw.destroy();
+    await launchTagged(emu.endpoint, 1_200, () => [ownedBy('c1')]);
     const ids = emu.instances().map((i) => i.instanceId);
     const gone = ids.slice(0, 1_000);
     const live = ids.slice(1_000);

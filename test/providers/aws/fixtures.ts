@@ -8,6 +8,7 @@ import {
   type Secret,
 } from '../../../lib/index.js';
 import { secretsOnlyClient, silentLogger } from '../../../sim/kit/index.js';
+import { EC2Client, RunInstancesCommand, type Tag } from '@aws-sdk/client-ec2';
 import { EMULATOR_ACCESS_KEY } from '../../../sim/aws/index.js';
 
 // The SDK warns on every client about Node < 22; tests know.
@@ -97,3 +98,31 @@ export function recordingContext(): ActuatorContext & { recorded: RecordedEvent[
 }
 
 export type { CoreEvent };
+
+/**
+ * Launches `count` m5.large instances straight into the emulator at `endpoint` (private subnet A), a hundred a
+ * RunInstances call, each batch tagged with `tags(batch)`: a cluster's instances made as if by someone else.
+ */
+export async function launchTagged(endpoint: string, count: number, tags: (batch: number) => Tag[]): Promise<void> {
+  const raw = new EC2Client({ region: 'us-east-1', endpoint, credentials: { ...EMULATOR_ACCESS_KEY } });
+  try {
+    for (let batch = 0; batch * 100 < count; batch++) {
+      const n = Math.min(100, count - batch * 100);
+      await raw.send(
+        new RunInstancesCommand({
+          ImageId: 'ami-0a1b2c3d4e5f00001',
+          InstanceType: 'm5.large',
+          MinCount: n,
+          MaxCount: n,
+          NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0a1b2c3d4e5f0a001' }],
+          TagSpecifications: [{ ResourceType: 'instance', Tags: tags(batch) }],
+        }),
+      );
+    }
+  } finally {
+    raw.destroy();
+  }
+}
+
+/** The ownership tag of a cluster's instances. */
+export const ownedBy = (cluster: string): Tag => ({ Key: `kubernetes.io/cluster/${cluster}`, Value: 'owned' });

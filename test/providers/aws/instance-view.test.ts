@@ -1,6 +1,6 @@
 // The instance cache keeps only what the actuator reads: measured against EC2's full description of the same
 // instances (as the emulator renders them), the slim view must take a fraction of the heap per instance.
-import { EC2Client, RunInstancesCommand, type Instance } from '@aws-sdk/client-ec2';
+import type { Instance } from '@aws-sdk/client-ec2';
 import { expect } from 'chai';
 import { RealClock } from '../../../lib/index.js';
 import { EMULATOR_ACCESS_KEY, startEc2Emulator, type Ec2Emulator } from '../../../sim/aws/index.js';
@@ -8,7 +8,7 @@ import { AwsClientFactory } from '../../../providers/aws/index.js';
 import { addressesOf, providerIdOf } from '../../../providers/aws/instances.js';
 import { slimInstance } from '../../../providers/aws/instance-view.js';
 import { growthOver, retainedPerItem } from '../retained-heap.js';
-import './fixtures.js';
+import { launchTagged, ownedBy } from './fixtures.js';
 
 describe('slimInstance', () => {
   let emu: Ec2Emulator;
@@ -18,27 +18,7 @@ describe('slimInstance', () => {
 
   before(async () => {
     emu = await startEc2Emulator();
-    const raw = new EC2Client({ region: 'us-east-1', endpoint: emu.endpoint, credentials: { ...EMULATOR_ACCESS_KEY } });
-    for (let i = 0; i < N / 100; i++)
-      await raw.send(
-        new RunInstancesCommand({
-          ImageId: 'ami-0a1b2c3d4e5f00001',
-          InstanceType: 'm5.large',
-          MinCount: 100,
-          MaxCount: 100,
-          NetworkInterfaces: [{ DeviceIndex: 0, SubnetId: 'subnet-0a1b2c3d4e5f0a001' }],
-          TagSpecifications: [
-            {
-              ResourceType: 'instance',
-              Tags: [
-                { Key: 'kubernetes.io/cluster/c1', Value: 'owned' },
-                { Key: 'Name', Value: `c1-worker-${i}` },
-              ],
-            },
-          ],
-        }),
-      );
-    raw.destroy();
+    await launchTagged(emu.endpoint, N, (i) => [ownedBy('c1'), { Key: 'Name', Value: `c1-worker-${i}` }]);
     factory = new AwsClientFactory({ clock: new RealClock(), endpoint: emu.endpoint });
     described = await factory.get('us-east-1', EMULATOR_ACCESS_KEY).ec2.describeInstances({});
   });

@@ -1,6 +1,7 @@
 // Shared fixtures for the IBM Cloud provider tests: providerSpecs naming the emulator's default world,
 // Machines, Secrets, and a KubeClient that only serves Secrets.
 import type { KubeClient, Machine, Secret } from '../../../lib/index.js';
+import type { VpcInstance } from '../../../providers/ibmcloud/vpc-types.js';
 import { secretsOnlyClient } from '../../../sim/kit/index.js';
 import { DEFAULT_API_KEY, DEFAULT_CLUSTER_ID } from '../../../sim/ibmcloud/index.js';
 
@@ -68,4 +69,20 @@ export function defaultSecrets(apiKey = DEFAULT_API_KEY): Secret[] {
 /** A KubeClient that serves Secrets from memory; anything else is a test bug. */
 export function secretsClient(secrets: Secret[] = defaultSecrets()): KubeClient & { secrets: Secret[] } {
   return secretsOnlyClient(secrets);
+}
+
+/** A running bx2-4x16 VPC instance in us-south-1, as the API describes it; `over` replaces what a test needs. */
+export function vpcInstance(over: Partial<VpcInstance> = {}): VpcInstance {
+  return {
+    id: 'id-m',
+    crn: 'crn:id-m',
+    name: 'm',
+    status: 'running',
+    created_at: '2026-01-01T00:00:00Z',
+    profile: { name: 'bx2-4x16' },
+    zone: { name: 'us-south-1' },
+    vpc: { id: 'vpc-1' },
+    resource_group: { id: 'rg-1' },
+    ...over,
+  };
 }

@@ -3,19 +3,11 @@ import { FakeClock } from '../../../lib/index.js';
 import { IbmClientFactory, type IbmClients } from '../../../providers/ibmcloud/index.js';
 import type { VpcApi } from '../../../providers/ibmcloud/vpc-api.js';
 import { VpcApiError } from '../../../providers/ibmcloud/vpc-api-error.js';
+import { vpcInstance } from './fixtures.js';
 import type { InstanceFilter, InstancePrototype, VpcInstance } from '../../../providers/ibmcloud/vpc-types.js';
 
-const instance = (name: string, id = `id-${name}`): VpcInstance => ({
-  id,
-  crn: `crn:${id}`,
-  name,
-  status: 'running',
-  created_at: '2026-11-22T00:00:00Z',
-  profile: { name: 'bx2-4x16' },
-  zone: { name: 'us-south-1' },
-  vpc: { id: 'vpc-1' },
-  resource_group: { id: 'rg-1' },
-});
+const instance = (name: string, id = `id-${name}`): VpcInstance =>
+  vpcInstance({ id, crn: `crn:${id}`, name, created_at: '2026-11-22T00:00:00Z' });
 
 /** A VPC holding `names`; lists, GETs, creates and deletes go to it, and each list and GET is counted. */
 function fakeVpc(names: string[]) {

@@ -14,7 +14,7 @@ import {
 } from '../../../providers/ibmcloud/instances.js';
 import { decodeProviderSpec } from '../../../providers/ibmcloud/provider-spec.js';
 import type { VpcInstance } from '../../../providers/ibmcloud/vpc-types.js';
-import { ibmSpec, machine } from './fixtures.js';
+import { ibmSpec, machine, vpcInstance } from './fixtures.js';
 
 const ids: ResolvedIds = {
   resourceGroupId: 'rg-1',
@@ -25,18 +25,8 @@ const ids: ResolvedIds = {
 };
 const spec = (extra: Record<string, unknown> = {}) => decodeProviderSpec(ibmSpec(extra)).spec;
 
-const instance = (address: string): VpcInstance => ({
-  id: '0717_i',
-  crn: 'crn:i',
-  name: 'm',
-  status: 'running',
-  created_at: '2026-01-01T00:00:00Z',
-  profile: { name: 'bx2-4x16' },
-  zone: { name: 'us-south-1' },
-  vpc: { id: 'vpc-1' },
-  resource_group: { id: 'rg-1' },
-  primary_network_interface: { id: 'nic', primary_ip: { address } },
-});
+const instance = (address: string): VpcInstance =>
+  vpcInstance({ id: '0717_i', crn: 'crn:i', primary_network_interface: { id: 'nic', primary_ip: { address } } });
 
 describe('IBM Cloud instance builders', () => {
   it('builds the reference create body: ids, profile, zone, NIC with security groups, user data always sent', () => {
