@@ -191,6 +191,7 @@ export {
   failureStep,
   type InstanceAction,
   type LaunchFailure,
+  type LaunchRateLine,
   machineChangeFingerprint,
   type MachineChangeMark,
   type MachineControllerOptions,

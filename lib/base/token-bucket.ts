@@ -111,10 +111,10 @@ export class TokenBucket {
       );
   }
 
-  /** How many ms until a token is free for the next caller, without taking it (0 = one is free now). */
-  msUntilAvailable(): number {
+  /** How many ms until `n` tokens (default one) are free for the next caller, without taking any (0 = now). */
+  msUntilAvailable(n = 1): number {
     const tokens = this.available();
-    return tokens >= 1 ? 0 : ((1 - tokens) / this.qps) * 1000;
+    return tokens >= n ? 0 : ((n - tokens) / this.qps) * 1000;
   }
 
   /** Tokens available now (negative while reservations are outstanding or callers wait in line). */

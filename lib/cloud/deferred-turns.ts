@@ -3,6 +3,8 @@
 // other Machines (a launched instance's follow-up, a drain) instead of all standing in the limiter's line.
 // Each caller sent away keeps its place: its turn comes one token interval after those sent away before it,
 // so a thousand deferred launches come back in order, at the rate the cloud takes them, rather than all at once.
+// A turn can also be promised before the reconcile runs (promise): a new Machine's first reconcile is then put
+// off until its launch's turn, instead of a pass that only learns it must come again.
 import type { Clock } from '../base/clock.js';
 import { RequeueAfterError, findError, formatDuration } from '../apis/errors.js';
 
@@ -26,6 +28,12 @@ export const isCloudCallDeferred = (err: unknown): boolean => findError(err, Clo
 const FORGET_AFTER_MS = 30_000;
 
 /**
+ * A turn promised for now whose call has not come within this long is given up (its Machine was deleted, or
+ * its reconcile found nothing to launch): it no longer holds a token back from those promised after it.
+ */
+const PROMISE_HELD_MS = 10_000;
+
+/**
  * How many callers, in token intervals, may stand in the limiter's line at once. Each holds a reconcile
  * worker while it stands there: at a cloud's 5 writes a second, a line two seconds long held all ten of the
  * machine controller's workers, and launched Machines waited minutes for their follow-up pass. Both sides
@@ -36,6 +44,11 @@ const LINE_INTERVALS = 3;
 export class DeferredTurns {
   /** Callers sent away, in the order they first asked, with when each was told to come back. */
   private readonly away = new Map<string, number>();
+  /**
+   * Callers promised a token at once (promise) whose call has not come yet, with when: the bucket does not
+   * know of them, so each holds one of its tokens back from the callers promised after it.
+   */
+  private readonly promised = new Map<string, number>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -47,12 +60,47 @@ export class DeferredTurns {
    * rose since it was sent away moves its turn with it.
    */
   admit(key: string, lineWaitMs: number, intervalMs: number, deferBeyondMs: number): number | undefined {
+    // The call has come: the token promised to it is the bucket's to count from here on. It was given its
+    // place before anyone sent away since, so none of them is ahead of it.
+    const promised = this.promised.delete(key);
+    return this.place(key, lineWaitMs, intervalMs, deferBeyondMs, this.clock.now(), promised);
+  }
+
+  /**
+   * The turn `key` would get if its call were made now, given before the call is made (at the event that will
+   * lead to it): undefined when it would join the line at once, otherwise the time until it would be admitted,
+   * its place among those sent away kept as admit() keeps it. A caller told "at once" holds a token until its
+   * call comes (PROMISE_HELD_MS at most), so callers promised after it are not all promised the same token.
+   * `lineWaitMsFor(n)` is how long until the bucket holds n tokens. Nothing is taken from the bucket: the
+   * call, when it comes, goes through admit() and the bucket like any other.
+   */
+  promise(
+    key: string,
+    lineWaitMsFor: (tokens: number) => number,
+    intervalMs: number,
+    deferBeyondMs: number,
+  ): number | undefined {
     const now = this.clock.now();
+    this.promised.delete(key);
+    for (const [k, at] of this.promised) if (at < now - PROMISE_HELD_MS) this.promised.delete(k);
+    const comeBackInMs = this.place(key, lineWaitMsFor(1 + this.promised.size), intervalMs, deferBeyondMs, now);
+    if (comeBackInMs === undefined) this.promised.set(key, now);
+    return comeBackInMs;
+  }
+
+  private place(
+    key: string,
+    lineWaitMs: number,
+    intervalMs: number,
+    deferBeyondMs: number,
+    now: number,
+    frontOfLine = false,
+  ): number | undefined {
     const joinWithinMs = Math.min(deferBeyondMs, LINE_INTERVALS * intervalMs);
     // A token is free and nobody waits for it: it goes to whoever asks, whoever was sent away before. Those
     // come back through a work queue that can be seconds long (a thousand new Machines ahead of them), and a
     // token left unused is a call the cloud would have taken.
-    const waitMs = lineWaitMs <= 0 ? 0 : lineWaitMs + this.ahead(key, now) * intervalMs;
+    const waitMs = lineWaitMs <= 0 ? 0 : lineWaitMs + (frontOfLine ? 0 : this.ahead(key, now)) * intervalMs;
     if (waitMs <= joinWithinMs) {
       this.away.delete(key);
       return undefined;
@@ -66,6 +114,11 @@ export class DeferredTurns {
   /** Callers sent away and not yet back; for tests and metrics. */
   get pending(): number {
     return this.away.size;
+  }
+
+  /** Callers promised a token at once whose call has not come yet; for tests and metrics. */
+  get promisedNow(): number {
+    return this.promised.size;
   }
 
   /**

@@ -112,6 +112,21 @@ export class RegionalRateLimiter {
     if (comeBackInMs !== undefined) throw new CloudRateLimitedError(scope, cls, comeBackInMs);
   }
 
+  /**
+   * The turn a call of `cls` in `scope` by `key` (a Machine's uid) would get if it were made now, asked before
+   * the reconcile that will make it: undefined when it would go at once (a token is then held for it until its
+   * call comes), otherwise how long until its turn, its place in line kept as for a call sent away
+   * (DeferredTurns.promise). The machine controller puts a new Machine's first reconcile off until then:
+   * a pass sooner would only learn that its launch must wait. Nothing is sent or taken here.
+   */
+  turnIn(scope: string, cls: ActionClass, key: string, deferBeyondMs: number): number | undefined {
+    const meter = this.meter(scope, cls);
+    meter.bucket.setQps(meter.rate.current());
+    const pausedMs = Math.max(0, meter.pausedUntil - this.clock.now());
+    const intervalMs = 1000 / meter.bucket.qps;
+    return meter.turns.promise(key, (n) => pausedMs + meter.bucket.msUntilAvailable(n), intervalMs, deferBeyondMs);
+  }
+
   private paused(meter: ClassMeter): boolean {
     return meter.pausedUntil > this.clock.now();
   }

@@ -40,4 +40,12 @@ export interface Actuator {
    * is created or changed. Must not call anything; optional for actuators that read no Secrets.
    */
   referencedSecrets?(machine: Machine): string[];
+  /**
+   * For a Machine that has launched nothing yet: how long until the cloud's rate would let its launch go,
+   * when that is longer than its create would stand in line (`deferBeyondMs`); undefined to reconcile it at
+   * once. The machine controller puts the Machine's first reconcile off until then, so a scale-up beyond the
+   * cloud's burst costs no pass that only learns its launch must wait. Its place in line is kept from this
+   * moment, as for a launch deferred in a reconcile. Must not call anything; optional.
+   */
+  launchTurnInMs?(machine: Machine, deferBeyondMs: number): number | undefined;
 }

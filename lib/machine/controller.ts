@@ -98,6 +98,9 @@ export function addMachineController(
         enqueue: 'self',
         // The echoes of its own writes, and NodeLink's lastUpdated alone, cost no reconcile.
         predicate: (event, obj, old) => event !== 'update' || old === undefined || !reconciler.isEcho(obj, old),
+        // A new Machine whose launch must wait for the cloud's rate (a scale-up past the cloud's burst) is first
+        // reconciled at its launch's turn: a pass sooner would only learn that it must come again.
+        delayOf: (_event, obj) => reconciler.launchTurnInMs(obj),
       },
     ],
     // The latest pass decides when the next is due: a Machine that went Running on its Node's event is not

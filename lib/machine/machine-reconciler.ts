@@ -127,6 +127,22 @@ export class MachineReconciler implements Reconciler {
     return changesNothingRead(obj, old) || this.own.isEcho(requestKey(requestOf(obj)), obj, old);
   }
 
+  /**
+   * How long a Machine's next reconcile may wait for its launch's turn at the cloud's rate (see
+   * Actuator.launchTurnInMs); undefined to reconcile it at once. Only a Machine this controller is to launch:
+   * not being deleted, valid, with no phase yet or Provisioning, and ours under the migration gate.
+   */
+  launchTurnInMs(machine: Machine): number | undefined {
+    const { actuator } = this.d;
+    if (!actuator.launchTurnInMs || machine.metadata.deletionTimestamp) return undefined;
+    const phase = machine.status?.phase;
+    if (phase && phase !== PhaseProvisioning) return undefined;
+    if (this.d.migrationEnabled && machine.status?.authoritativeAPI !== 'MachineAPI') return undefined;
+    // An invalid Machine is told so at once.
+    if (validateMachine(machine).length > 0) return undefined;
+    return actuator.launchTurnInMs(machine, this.d.cloudDeferBeyondMs ?? DEFAULT_CLOUD_DEFER_BEYOND_MS);
+  }
+
   /** Lifts the backoff of a Machine so that its next reconcile runs at once (a Secret it waits for changed). */
   retryNow(req: Request): void {
     this.pacing.retryNow(requestKey(req));

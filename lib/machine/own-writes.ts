@@ -39,12 +39,22 @@ function onlyNoted(obj: KubeObject, old: KubeObject, noted: KubeObject): boolean
 /** Whether an update changes only fields no reconcile reads (the server's bookkeeping, status.lastUpdated). */
 export const changesNothingRead = (obj: KubeObject, old: KubeObject): boolean => onlyNoted(obj, old, old);
 
+/** Writes of one reconcile whose echoes are known (a launch writes Provisioning, then Provisioned). */
+const MAX_NOTED_PER_RECONCILE = 4;
+
 export class OwnWrites {
-  private readonly noted = new Map<string, Machine>();
+  /**
+   * Each write of the reconcile under way, in order: the echo of its first write can arrive after its second
+   * was noted (the watch is not in step with the writes), and is as much its own as the last one's.
+   */
+  private readonly noted = new Map<string, Machine[]>();
 
   /** Before a write of `key`: the Machine as the write leaves it. */
   note(key: string, expected: Machine): void {
-    this.noted.set(key, clone(expected));
+    const writes = this.noted.get(key) ?? [];
+    writes.push(clone(expected));
+    if (writes.length > MAX_NOTED_PER_RECONCILE) writes.shift();
+    this.noted.set(key, writes);
   }
 
   /** A reconcile of `key` begins (or the Machine is gone): whatever comes next is looked at. */
@@ -54,8 +64,7 @@ export class OwnWrites {
 
   /** Whether the update of the Machine at `key` from `old` to `obj` brings nothing but what was noted. */
   isEcho(key: string, obj: KubeObject, old: KubeObject): boolean {
-    const noted = this.noted.get(key);
-    return noted !== undefined && onlyNoted(obj, old, noted);
+    return this.noted.get(key)?.some((noted) => onlyNoted(obj, old, noted)) ?? false;
   }
 
   get size(): number {

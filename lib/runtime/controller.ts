@@ -183,26 +183,29 @@ export class ControllerImpl implements Controller, Runnable {
           return w.map(obj);
       }
     };
-    const enqueueAll = (obj: KubeObject, old: KubeObject | undefined, priority: number): void => {
+    const enqueueAll = (obj: KubeObject, old: KubeObject | undefined, priority: number, delayMs = w.delayMs): void => {
       const keys = new Set<string>();
       for (const o of old && old !== obj ? [old, obj] : [obj]) {
         for (const r of toRequests(o)) if (r.name) keys.add(requestKey(r));
       }
       for (const k of keys) {
-        if (w.delayMs) this.queue.addAfter(k, w.delayMs, { countRetry: false, priority });
+        if (delayMs) this.queue.addAfter(k, delayMs, { countRetry: false, priority });
         else this.queue.add(k, priority);
       }
     };
     const pass = w.predicate ?? (() => true);
+    const delayOf = (event: 'add' | 'update', obj: KubeObject): number | undefined =>
+      w.delayMs || w.delayOf?.(event, obj);
     // What nobody changed waits behind what someone did: the informer's first listing and its resyncs.
     w.informer.on('add', (obj) => {
-      if (pass('add', obj)) enqueueAll(obj, undefined, w.informer.hasSynced() ? NormalPriority : LowPriority);
+      if (!pass('add', obj)) return;
+      enqueueAll(obj, undefined, w.informer.hasSynced() ? NormalPriority : LowPriority, delayOf('add', obj));
     });
     w.informer.on('update', (obj, old) => {
       if (!pass('update', obj, old)) return;
       const resync = old === obj;
       if (resync && this.recentlyReconciled(toRequests(obj))) return;
-      enqueueAll(obj, old, resync ? LowPriority : NormalPriority);
+      enqueueAll(obj, old, resync ? LowPriority : NormalPriority, resync ? w.delayMs : delayOf('update', obj));
     });
     w.informer.on('delete', (obj) => {
       for (const r of toRequests(obj)) this.lastStarted.delete(requestKey(r));

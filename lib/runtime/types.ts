@@ -75,6 +75,13 @@ export type WatchSource = (
    */
   delayMs?: number;
   /**
+   * How long the request of this add or update (not a resync) waits before it is reconciled, undefined for at
+   * once: the object tells when a reconcile can do something for it (a new Machine's launch has to wait for
+   * the cloud's rate). Unlike `delayMs`, it is a requeue by another name: with latestResultReplacesRequeue, a
+   * reconcile that runs sooner (another event) decides anew when the next is due. Asked after `predicate`.
+   */
+  delayOf?: (event: 'add' | 'update', obj: KubeObject) => number | undefined;
+  /**
    * Which events enqueue anything, as controller-runtime's predicates decide: false drops the event before it
    * costs a reconcile (the cache is updated all the same). A resync's 'update' is told by `old === obj`.
    * Default: every event.

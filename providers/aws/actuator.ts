@@ -16,6 +16,7 @@ import {
   type ActuatorContext,
   type CapacityEntry,
   type CloudActuatorOptions,
+  type LaunchRateLine,
   type Machine,
 } from '../../lib/index.js';
 import { AwsClientFactory, type AwsClientFactoryOptions } from './aws-clients.js';
@@ -27,7 +28,7 @@ import { InstanceRecorder } from './instance-recorder.js';
 import { InstanceTeardown } from './instance-teardown.js';
 import { instanceState, isBooting, isGone, isTerminated, type IpFamily } from './instances.js';
 import { launchRequestFor } from './launch-request.js';
-import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
+import { launchRegionOf, newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
 import type { TagSpecification } from './provider-spec.js';
 import { withSecretCache, type SecretCachingClient } from './secret-cache.js';
 
@@ -102,6 +103,11 @@ class AwsMachineActuator extends CloudActuator<MachineScope, Instance> implement
 
   referencedSecrets(machine: Machine): string[] {
     return secretsReferencedBy(machine);
+  }
+
+  protected override launchRateLine(machine: Machine): LaunchRateLine | undefined {
+    const region = launchRegionOf(machine, this.o);
+    return region ? { limiter: this.factory.limiter, scope: region } : undefined;
   }
 
   protected override credentialsRefused(secret: string): void {

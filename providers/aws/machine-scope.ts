@@ -49,6 +49,18 @@ export function secretsReferencedBy(machine: Machine): string[] {
   return secretNamesOf(readProviderConfig(machine.spec?.providerSpec?.value).config);
 }
 
+/**
+ * The region whose EC2 write rate the Machine's launch waits for (the limiter's scope, as newMachineScope picks
+ * the clients), read from the spec alone; undefined when neither the spec nor the defaults name one.
+ */
+export function launchRegionOf(
+  machine: Machine,
+  deps: { regionOverride?: string; defaultRegion?: string },
+): string | undefined {
+  const region = readProviderConfig(machine.spec?.providerSpec?.value).config.placement?.region;
+  return deps.regionOverride || region || deps.defaultRegion || undefined;
+}
+
 /** The credentials named by the spec, read from `namespace`; `source` identifies the Secret for client caching. */
 export async function credentialsFor(
   namespace: string,

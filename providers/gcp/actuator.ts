@@ -21,6 +21,7 @@ import {
   type ActuatorContext,
   type CapacityEntry,
   type CloudActuatorOptions,
+  type LaunchRateLine,
   type Machine,
 } from '../../lib/index.js';
 import type { Instance } from './compute-api.js';
@@ -38,7 +39,13 @@ import {
   joinLoadBalancers,
 } from './load-balancers.js';
 import { gcpCapacityChoice } from './fallbacks.js';
-import { newMachineScope, scopeForSpec, secretsReferencedBy, type MachineScope } from './machine-scope.js';
+import {
+  launchProjectOf,
+  newMachineScope,
+  scopeForSpec,
+  secretsReferencedBy,
+  type MachineScope,
+} from './machine-scope.js';
 
 type SharedClientOptions = 'endpoint' | 'rateLimits' | 'batchWindowMs' | 'createComputeApi';
 type BodyOptions = 'infrastructureLabels' | 'infrastructureTags' | 'tagValueLookup';
@@ -102,6 +109,11 @@ class GcpMachineActuator extends CloudActuator<MachineScope, Instance> implement
 
   referencedSecrets(machine: Machine): string[] {
     return secretsReferencedBy(machine);
+  }
+
+  protected override launchRateLine(machine: Machine): LaunchRateLine | undefined {
+    const scope = launchProjectOf(machine);
+    return scope ? { limiter: this.factory.limiter, scope } : undefined;
   }
 
   protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {

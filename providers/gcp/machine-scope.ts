@@ -59,6 +59,14 @@ export const scopeForSpec = (scope: MachineScope, spec: GCPMachineProviderSpec):
   providerID: providerIdOf(scope.project, spec.zone, scope.instanceName),
 });
 
+/**
+ * The project whose GCE write rate the Machine's launch waits for (the limiter's scope), when the spec names it;
+ * otherwise it comes from the credentials, which only the reconcile reads.
+ */
+export function launchProjectOf(machine: Machine): string | undefined {
+  return readProviderSpec(machine.spec?.providerSpec?.value).spec.projectID || undefined;
+}
+
 /** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
 export function secretsReferencedBy(machine: Machine): string[] {
   return secretNamesOf(readProviderSpec(machine.spec?.providerSpec?.value).spec);

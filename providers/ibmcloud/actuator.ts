@@ -22,6 +22,7 @@ import {
   type ActuatorContext,
   type CapacityEntry,
   type CloudActuatorOptions,
+  type LaunchRateLine,
   type Machine,
   type MachineChangeMark,
 } from '../../lib/index.js';
@@ -32,7 +33,7 @@ import { findForDelete, holderOfName, lookUpInstance } from './instance-lookup.j
 import { attachSpecTags, changeMarkOnceAddressed, recordInstance } from './instance-recorder.js';
 import { isBooting, stateToRecord } from './instances.js';
 import { LaunchRequests } from './launch-request.js';
-import { newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
+import { launchRegionOf, newMachineScope, secretsReferencedBy, type MachineScope } from './machine-scope.js';
 import { NameResolver } from './name-resolver.js';
 import { MachineCreatedConditionType, setCondition, type IBMCloudMachineProviderStatus } from './provider-spec.js';
 import { StuckMachines, STUCK_MACHINE_TIMEOUT_MS } from './stuck-machine.js';
@@ -86,6 +87,11 @@ class IbmCloudMachineActuator extends CloudActuator<MachineScope, VpcInstance> {
 
   referencedSecrets(machine: Machine): string[] {
     return secretsReferencedBy(machine);
+  }
+
+  protected override launchRateLine(machine: Machine): LaunchRateLine | undefined {
+    const scope = launchRegionOf(machine);
+    return scope ? { limiter: this.factory.limiter, scope } : undefined;
   }
 
   protected newScope(machine: Machine, signal: AbortSignal): Promise<MachineScope> {

@@ -45,6 +45,11 @@ export interface MachineScope extends CloudMachineScope {
   readonly fallbacks: readonly IBMCloudMachineProviderSpec[];
 }
 
+/** The region whose VPC write rate the Machine's launch waits for (the limiter's scope), read from the spec. */
+export function launchRegionOf(machine: Machine): string | undefined {
+  return readProviderSpec(machine.spec?.providerSpec?.value).spec.region || undefined;
+}
+
 /** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */
 export function secretsReferencedBy(machine: Machine): string[] {
   return secretNamesOf(readProviderSpec(machine.spec?.providerSpec?.value).spec);

@@ -25,6 +25,7 @@
 import type { Machine } from '../../apis/machine-types.js';
 import { isMachineProvisioned } from '../../apis/machine-predicates.js';
 import { readCommonProviderStatus } from '../../cloud/provider-condition.js';
+import type { RegionalRateLimiter } from '../../cloud/rate-limiter.js';
 import { notesOf, type Actuator, type ActuatorContext } from '../actuator.js';
 import {
   emitUpdatedWhenChanged,
@@ -40,6 +41,12 @@ import { NoteKey } from '../reconcile-notes.js';
 import type { CloudMachineScope } from './settings.js';
 import { CapacityFallback, recordedEntry, type CapacityEntry } from './capacity-entries.js';
 import { CloudActuatorSteps } from './steps.js';
+
+/** Where a launch waits for the cloud's write rate: a limiter and the scope it meters. */
+export interface LaunchRateLine {
+  limiter: RegionalRateLimiter;
+  scope: string;
+}
 
 /** What delete() learnt: whether an instance of the Machine is still there (terminating). */
 const DELETE_LEFT_INSTANCE = new NoteKey<boolean>('cloud-actuator/delete-left-instance');
@@ -154,7 +161,24 @@ export abstract class CloudActuator<S extends CloudMachineScope, I> extends Clou
     });
   }
 
+  /** See Actuator.launchTurnInMs: asked of the limiter where the launch will wait (launchRateLine). */
+  launchTurnInMs(machine: Machine, deferBeyondMs: number): number | undefined {
+    const uid = machine.metadata.uid;
+    if (!uid || machine.metadata.deletionTimestamp || !this.neverLaunched(machine)) return undefined;
+    const line = this.launchRateLine(machine);
+    return line?.limiter.turnIn(line.scope, 'mutate', uid, deferBeyondMs);
+  }
+
   // ---- hooks a provider may override ----
+
+  /**
+   * Where the Machine's launch will wait for the cloud's write rate: the provider's limiter and the scope it
+   * meters (the spec's region or project), told from the Machine alone; undefined when that takes a call or a
+   * Secret. With it, a new Machine's first reconcile waits for its launch's turn (launchTurnInMs).
+   */
+  protected launchRateLine(_machine: Machine): LaunchRateLine | undefined {
+    return undefined;
+  }
 
   /**
    * The Machine's capacity entries, the primary first and then each of its providerSpec's fallbacks, each as a

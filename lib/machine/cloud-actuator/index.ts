@@ -1,4 +1,4 @@
-export { CloudActuator } from './cloud-actuator.js';
+export { CloudActuator, type LaunchRateLine } from './cloud-actuator.js';
 export { CloudActuatorSteps, type TerminateFailure } from './steps.js';
 export { launchFailureError, type LaunchFailure } from './launch-failure.js';
 export { MachineMemory } from './machine-memory.js';

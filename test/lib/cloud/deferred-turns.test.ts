@@ -85,6 +85,46 @@ describe('DeferredTurns', () => {
   });
 });
 
+describe('DeferredTurns promising turns before the call', () => {
+  /** How long until a bucket of `tokens` tokens at `qps` holds n of them. */
+  const bucketOf = (tokens: number, qps: number) => (n: number) => (n <= tokens ? 0 : ((n - tokens) / qps) * 1000);
+
+  it('promises a token at once while the bucket holds one for every caller promised before, then sends callers away one interval apart', () => {
+    const { turns } = deferredTurns();
+    const wait = bucketOf(3, 5);
+    const told = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((k) => turns.promise(k, wait, 200, 2_000));
+    // a, b, c take the three tokens; d, e, f stand within the line's bound (three intervals of 200 ms).
+    expect(told.slice(0, 6)).to.deep.equal([undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(told.slice(6)).to.deep.equal([800 - 300, 1_000 - 300]);
+    expect(turns.promisedNow).to.equal(6);
+    expect(turns.pending).to.equal(2);
+  });
+
+  it('releases a promised token when its call comes, and gives up one whose call has not come in 10 s', () => {
+    const { clock, turns } = deferredTurns();
+    expect(turns.promise('a', bucketOf(1, 5), 200, 2_000)).to.equal(undefined);
+    expect(turns.promise('b', bucketOf(1, 5), 200, 2_000), 'a holds the one token: b stands in line').to.equal(
+      undefined,
+    );
+    // a's call comes and takes its token from the bucket: the bucket now counts it, the promises do not.
+    expect(turns.admit('a', 0, 200, 2_000)).to.equal(undefined);
+    expect(turns.promisedNow).to.equal(1);
+    clock.step(10_001);
+    expect(turns.promise('c', bucketOf(1, 5), 200, 2_000), "b's promise is given up").to.equal(undefined);
+    expect(turns.promisedNow).to.equal(1);
+  });
+
+  it('lets a caller sent away at its promise come back at its turn and go', () => {
+    const { clock, turns } = deferredTurns();
+    // Three calls already wait for the bucket's next tokens.
+    const back = turns.promise('m', bucketOf(-3, 5), 200, 500) ?? 0;
+    expect(back).to.equal(800 - 250);
+    clock.step(back);
+    expect(turns.admit('m', 250, 200, 500)).to.equal(undefined);
+    expect(turns.pending).to.equal(0);
+  });
+});
+
 describe('RegionalRateLimiter deferring calls made in a reconcile', () => {
   const limits = { describe: { qps: 5, burst: 1 }, mutate: { qps: 5, burst: 1 } };
   const context = (key: string) => ({ key, deferBeyondMs: 1_000 });
@@ -112,6 +152,34 @@ describe('RegionalRateLimiter deferring calls made in a reconcile', () => {
     const outside = limiter.acquire('r', 'mutate');
     await stepThrough(clock, 5_000);
     await Promise.all([...waiting, read, outside]);
+  });
+
+  it('tells a reconcile-to-be its turn (turnIn) so that, called at that turn, every call goes at once: none deferred', async () => {
+    const clock = new FakeClock();
+    const limiter = new RegionalRateLimiter({ ...limits, mutate: { qps: 5, burst: 3 } }, clock);
+    const keys = Array.from({ length: 12 }, (_, i) => `m${i}`);
+    const due = new Map(keys.map((k) => [k, clock.now() + (limiter.turnIn('r', 'mutate', k, 1_000) ?? 0)]));
+    const sent: string[] = [];
+    const calls: Promise<unknown>[] = [];
+    let deferred = 0;
+    for (let t = 0; t < 5_000 && sent.length < keys.length; t += 50) {
+      for (const [key, at] of [...due]) {
+        if (at > clock.now()) continue;
+        due.delete(key);
+        const call = withCloudCallContext(context(key), () => limiter.acquire('r', 'mutate'));
+        calls.push(
+          call.then(
+            () => sent.push(key),
+            () => deferred++,
+          ),
+        );
+      }
+      clock.step(50);
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(calls);
+    expect(sent).to.deep.equal(keys);
+    expect(deferred).to.equal(0);
   });
 
   it('serves deferred callers at their turns: each comes back once and gets its token', async () => {

@@ -35,6 +35,21 @@ describe('OwnWrites: the echoes of the machine controller’s own writes', () =>
     expect(own.isEcho(KEY, at(written, '12'), metaOnly), 'then the status patch').to.equal(true);
   });
 
+  it('knows the echo of the first of two writes of one reconcile when it arrives after the second was noted (a launch: Provisioning, then Provisioned)', () => {
+    const own = new OwnWrites();
+    const provisioning = at(base, '11', {
+      spec: { providerID: 'aws:///us-east-1a/i-1' },
+      status: { phase: 'Provisioning', lastUpdated: '2026-11-28T10:00:00Z' },
+    });
+    const provisioned = at(provisioning, '12', { status: { ...provisioning.status, phase: 'Provisioned' } });
+    own.note(KEY, provisioning);
+    own.note(KEY, provisioned);
+    expect(own.isEcho(KEY, provisioning, base), 'the first write, seen late').to.equal(true);
+    expect(own.isEcho(KEY, provisioned, provisioning), 'then the second').to.equal(true);
+    const linked = at(provisioned, '13', { status: { ...provisioned.status, nodeRef: { kind: 'Node', name: 'n1' } } });
+    expect(own.isEcho(KEY, linked, provisioned), 'and still nobody else').to.equal(false);
+  });
+
   it("passes anyone else's change: NodeLink's nodeRef, a user's annotation, the deletion", () => {
     const own = new OwnWrites();
     own.note(KEY, written);

@@ -52,6 +52,11 @@ class MeteredActuator implements Actuator {
   }
 
   create = (m: Machine, ctx: ActuatorContext) => this.call('mutate', ctx, () => this.inner.create(m, ctx));
+  /** As a provider's cloud actuator answers it: a Machine with no instance yet waits for its launch's turn. */
+  launchTurnInMs = (m: Machine, deferBeyondMs: number) =>
+    m.spec?.providerID || !m.metadata.uid
+      ? undefined
+      : this.limiter.turnIn('fake-region-1', 'mutate', m.metadata.uid, deferBeyondMs);
   exists = (m: Machine, ctx: ActuatorContext) => this.call('describe', ctx, () => this.inner.exists(m, ctx));
   update = (m: Machine, ctx: ActuatorContext) => this.call('describe', ctx, () => this.inner.update(m, ctx));
   delete = (m: Machine, ctx: ActuatorContext) => this.call('mutate', ctx, () => this.inner.delete(m, ctx));
@@ -298,6 +303,27 @@ describe('reconciles per Machine', function () {
       for (const c of Controllers) expect(per[c], `${c} reconciles per Machine`).to.be.at.most(ThrottledTargets[c]);
       expect(stack.actuator.calls.filter((c) => c.method === 'create')).to.have.length(n);
       expect(metered?.throttledReplies, 'the cloud refused some calls for its rate').to.be.greaterThan(0);
+    } finally {
+      await stack.stop();
+    }
+  });
+
+  it("through a scale-up past the provider's own write budget (the cloud refusing nothing): each Machine's first reconcile waits for its launch's turn, so none costs a pass more than within the budget", async () => {
+    const n = 40;
+    // The provider lets 5 launches go at once, then 20 a second: 35 of the 40 wait for their turn.
+    const stack = await startStack(3_600_000, (fake) => {
+      const roomy = { qps: 1_000, burst: 1_000 };
+      return new MeteredActuator(
+        fake,
+        { describe: { qps: 80, burst: 40 }, mutate: { qps: 20, burst: 5 } },
+        { describe: roomy, mutate: roomy },
+      );
+    });
+    try {
+      await scaleUp(stack, n);
+      const per = perMachine(await reconciles(stack.mgr.metrics), n);
+      expect(per[MachineControllerName], 'machine controller reconciles per Machine').to.be.at.most(2.3);
+      expect(stack.actuator.calls.filter((c) => c.method === 'create')).to.have.length(n);
     } finally {
       await stack.stop();
     }

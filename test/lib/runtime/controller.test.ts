@@ -254,6 +254,55 @@ describe('Controller', () => {
     await running;
   });
 
+  it("reconciles an add or update when the watch's delayOf says (at once when it says nothing), a resync at once, and a later reconcile's result replaces the delayed one", async () => {
+    const seen: string[] = [];
+    const clock = new FakeClock();
+    const informer = new FakeInformer(ConfigMaps);
+    const asked: string[] = [];
+    const controller = new ControllerImpl(
+      {
+        name: 'delayed-per-object',
+        reconciler: { reconcile: async (r: Request) => void seen.push(`${r.name}@${clock.now()}`) },
+        watches: [
+          {
+            informer,
+            enqueue: 'self',
+            delayOf: (event, o) => {
+              asked.push(`${event}:${o.metadata.name}`);
+              return o.metadata.name?.startsWith('later') ? 2_000 : undefined;
+            },
+          },
+        ],
+        latestResultReplacesRequeue: true,
+      },
+      { clock, logger: nullLogger(), metrics: runtimeMetrics(new Registry()) },
+    );
+    informer.markSynced();
+    const stop = new AbortController();
+    const running = controller.start(stop.signal);
+    const t0 = clock.now();
+    const resynced = obj('later-resync', 'ns');
+    informer.fire('add', obj('now', 'ns'));
+    informer.fire('add', obj('later-a', 'ns'));
+    informer.fire('update', obj('later-b', 'ns'), obj('later-b', 'ns'));
+    informer.fire('update', resynced, resynced);
+    await settle();
+    expect(seen.sort()).to.deep.equal([`later-resync@${t0}`, `now@${t0}`]);
+    expect(asked, 'a resync is not asked').to.deep.equal(['add:now', 'add:later-a', 'update:later-b']);
+    clock.step(500);
+    // later-b is reconciled sooner (as when another watch enqueues it): its delayed reconcile is dropped.
+    controller.enqueue({ namespace: 'ns', name: 'later-b' });
+    await settle();
+    clock.step(1_500);
+    await settle();
+    expect(seen.slice(2)).to.deep.equal([`later-b@${t0 + 500}`, `later-a@${t0 + 2_000}`]);
+    clock.step(5_000);
+    await settle();
+    expect(seen).to.have.length(4);
+    stop.abort();
+    await running;
+  });
+
   it('works on a change before the rest of a resync, and on the first listing after every change made since', async () => {
     const seen: string[] = [];
     let release: (() => void) | undefined;
