@@ -41,6 +41,12 @@ const PROMISE_HELD_MS = 10_000;
  */
 const LINE_INTERVALS = 3;
 
+/**
+ * Which callers sent away before one count as ahead of it: those not yet due (a call being placed), all of them
+ * (a turn promised before the call: see promise()), or none (a call promised its token before they were sent away).
+ */
+type AheadCounted = 'not-due' | 'all' | 'none';
+
 export class DeferredTurns {
   /** Callers sent away, in the order they first asked, with when each was told to come back. */
   private readonly away = new Map<string, number>();
@@ -63,7 +69,7 @@ export class DeferredTurns {
     // The call has come: the token promised to it is the bucket's to count from here on. It was given its
     // place before anyone sent away since, so none of them is ahead of it.
     const promised = this.promised.delete(key);
-    return this.place(key, lineWaitMs, intervalMs, deferBeyondMs, this.clock.now(), promised);
+    return this.place(key, lineWaitMs, intervalMs, deferBeyondMs, this.clock.now(), promised ? 'none' : 'not-due');
   }
 
   /**
@@ -83,7 +89,11 @@ export class DeferredTurns {
     const now = this.clock.now();
     this.promised.delete(key);
     for (const [k, at] of this.promised) if (at < now - PROMISE_HELD_MS) this.promised.delete(k);
-    const comeBackInMs = this.place(key, lineWaitMsFor(1 + this.promised.size), intervalMs, deferBeyondMs, now);
+    // Every caller promised a token or sent away before it will take a token from the bucket before it does
+    // (those sent away whose time has come too: their calls have not taken theirs yet). A token free now is
+    // theirs, not the newcomer's, which only asks for the turn of a call it makes later.
+    const before = this.promised.size + this.ahead(key, now, 'all');
+    const comeBackInMs = this.place(key, lineWaitMsFor(1 + before), intervalMs, deferBeyondMs, now, 'none');
     if (comeBackInMs === undefined) this.promised.set(key, now);
     return comeBackInMs;
   }
@@ -94,13 +104,13 @@ export class DeferredTurns {
     intervalMs: number,
     deferBeyondMs: number,
     now: number,
-    frontOfLine = false,
+    counted: AheadCounted,
   ): number | undefined {
     const joinWithinMs = Math.min(deferBeyondMs, LINE_INTERVALS * intervalMs);
     // A token is free and nobody waits for it: it goes to whoever asks, whoever was sent away before. Those
     // come back through a work queue that can be seconds long (a thousand new Machines ahead of them), and a
     // token left unused is a call the cloud would have taken.
-    const waitMs = lineWaitMs <= 0 ? 0 : lineWaitMs + (frontOfLine ? 0 : this.ahead(key, now)) * intervalMs;
+    const waitMs = lineWaitMs <= 0 ? 0 : lineWaitMs + this.ahead(key, now, counted) * intervalMs;
     if (waitMs <= joinWithinMs) {
       this.away.delete(key);
       return undefined;
@@ -122,16 +132,18 @@ export class DeferredTurns {
   }
 
   /**
-   * How many callers sent away and not yet due are ahead of `key` (all of them for a newcomer); forgets the
-   * long overdue. One whose time has come is on its way back (in the work queue, in its reconcile's reads) and
-   * joins the line as it arrives: counted as ahead, it would send each caller behind it away once more.
+   * How many callers sent away are ahead of `key` (all of them for a newcomer), as `counted` says; forgets the
+   * long overdue. For a call being placed, one whose time has come is on its way back (in the work queue, in
+   * its reconcile's reads) and joins the line as it arrives: counted as ahead, it would send each caller behind
+   * it away once more.
    */
-  private ahead(key: string, now: number): number {
+  private ahead(key: string, now: number, counted: AheadCounted): number {
+    if (counted === 'none') return 0;
     let ahead = 0;
     for (const [k, backAt] of this.away) {
       if (k === key) return ahead;
       if (backAt < now - FORGET_AFTER_MS) this.away.delete(k);
-      else if (backAt > now) ahead++;
+      else if (backAt > now || counted === 'all') ahead++;
     }
     return ahead;
   }

@@ -114,6 +114,17 @@ describe('DeferredTurns promising turns before the call', () => {
     expect(turns.promisedNow).to.equal(1);
   });
 
+  it('counts, ahead of a turn it promises, callers whose time has come but whose calls have not (a call placed then does not)', () => {
+    const { clock, turns } = deferredTurns();
+    const empty = bucketOf(0, 5);
+    const first = turns.promise('first', bucketOf(-3, 5), 200, 300) ?? 0;
+    clock.step(first);
+    // first is due and on its way (in the work queue): its token is not taken yet, and will be before the
+    // next newcomer's; a call made now, though, would not wait for it.
+    expect(turns.admit('now', 200, 200, 300)).to.equal(undefined);
+    expect(turns.promise('next', empty, 200, 300)).to.equal(200 + 200 - 150);
+  });
+
   it('lets a caller sent away at its promise come back at its turn and go', () => {
     const { clock, turns } = deferredTurns();
     // Three calls already wait for the bucket's next tokens.
@@ -180,6 +191,44 @@ describe('RegionalRateLimiter deferring calls made in a reconcile', () => {
     await Promise.all(calls);
     expect(sent).to.deep.equal(keys);
     expect(deferred).to.equal(0);
+  });
+
+  it('defers none of a scale-up whose work queue is slower than the burst: the turns promised as Machines appear hold the tokens for those promised before', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const limiter = new RegionalRateLimiter({ ...limits, mutate: { qps: 20, burst: 100 } }, clock);
+    // 300 Machines appear at 100 a second; the workers reach 50 a second, so for seconds the bucket holds tokens
+    // that belong to Machines promised before, still waiting in the queue.
+    const due: { key: string; at: number }[] = [];
+    const calls: Promise<unknown>[] = [];
+    let appeared = 0;
+    let nextWorkAt = start;
+    let launched = 0;
+    let deferred = 0;
+    while (launched < 300 && clock.now() - start < 30_000) {
+      for (; appeared < Math.min(300, ((clock.now() - start) / 1000) * 100 + 1); appeared++) {
+        const key = `m${appeared}`;
+        due.push({ key, at: clock.now() + (limiter.turnIn('r', 'mutate', key, 2_000) ?? 0) });
+      }
+      due.sort((a, b) => a.at - b.at);
+      if (nextWorkAt <= clock.now() && due[0] && due[0].at <= clock.now()) {
+        const { key } = due.shift()!;
+        nextWorkAt = clock.now() + 20;
+        const call = withCloudCallContext({ key, deferBeyondMs: 2_000 }, () => limiter.acquire('r', 'mutate'));
+        calls.push(
+          call.then(
+            () => launched++,
+            () => deferred++,
+          ),
+        );
+      }
+      clock.step(5);
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(calls);
+    expect(deferred).to.equal(0);
+    expect(launched).to.equal(300);
+    expect(clock.now() - start, "the bucket's floor: 200 past the burst at 20 a second").to.be.below(10_500);
   });
 
   it('serves deferred callers at their turns: each comes back once and gets its token', async () => {
