@@ -41,6 +41,17 @@ const PROMISE_HELD_MS = 10_000;
  */
 const LINE_INTERVALS = 3;
 
+/** A caller let into the line that asks again within this long is served at the front (see `served`). */
+const SERVED_FRONT_MS = 10_000;
+
+/** Drops the entries of a map kept oldest first (by the time each holds) older than `before`. */
+function forgetOlderThan(entries: Map<string, number>, before: number): void {
+  for (const [k, at] of entries) {
+    if (at >= before) return;
+    entries.delete(k);
+  }
+}
+
 /**
  * Which callers sent away before one count as ahead of it: those not yet due (a call being placed), all of them
  * (a turn promised before the call: see promise()), or none (a call promised its token before they were sent away).
@@ -55,6 +66,13 @@ export class DeferredTurns {
    * know of them, so each holds one of its tokens back from the callers promised after it.
    */
   private readonly promised = new Map<string, number>();
+  /**
+   * Callers let into the line, with when (oldest first). The same caller asking again soon is a call of the
+   * same reconcile, most often the SDK's own retry of an attempt the cloud refused: it already had its turn
+   * and is not sent behind everyone waiting (a retry sent to the back of a line of 40 at a lowered rate came
+   * back 16 s later, the last Machine of its scale-up by far).
+   */
+  private readonly served = new Map<string, number>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -68,8 +86,13 @@ export class DeferredTurns {
   admit(key: string, lineWaitMs: number, intervalMs: number, deferBeyondMs: number): number | undefined {
     // The call has come: the token promised to it is the bucket's to count from here on. It was given its
     // place before anyone sent away since, so none of them is ahead of it.
-    const promised = this.promised.delete(key);
-    return this.place(key, lineWaitMs, intervalMs, deferBeyondMs, this.clock.now(), promised ? 'none' : 'not-due');
+    const now = this.clock.now();
+    forgetOlderThan(this.served, now - SERVED_FRONT_MS);
+    const front = this.promised.delete(key) || this.served.has(key);
+    const comeBackInMs = this.place(key, lineWaitMs, intervalMs, deferBeyondMs, now, front ? 'none' : 'not-due', front);
+    this.served.delete(key);
+    if (comeBackInMs === undefined) this.served.set(key, now);
+    return comeBackInMs;
   }
 
   /**
@@ -88,7 +111,7 @@ export class DeferredTurns {
   ): number | undefined {
     const now = this.clock.now();
     this.promised.delete(key);
-    for (const [k, at] of this.promised) if (at < now - PROMISE_HELD_MS) this.promised.delete(k);
+    forgetOlderThan(this.promised, now - PROMISE_HELD_MS);
     // Every caller promised a token or sent away before it will take a token from the bucket before it does
     // (those sent away whose time has come too: their calls have not taken theirs yet). A token free now is
     // theirs, not the newcomer's, which only asks for the turn of a call it makes later.
@@ -105,6 +128,7 @@ export class DeferredTurns {
     deferBeyondMs: number,
     now: number,
     counted: AheadCounted,
+    front = false,
   ): number | undefined {
     const joinWithinMs = Math.min(deferBeyondMs, LINE_INTERVALS * intervalMs);
     // A token is free and nobody waits for it: it goes to whoever asks, whoever was sent away before. Those
@@ -117,8 +141,20 @@ export class DeferredTurns {
     }
     // Back when the line ahead of it has shortened to half its bound.
     const comeBackInMs = Math.max(1, Math.ceil(waitMs - joinWithinMs / 2));
-    this.away.set(key, now + comeBackInMs);
+    if (front && !this.away.has(key)) this.sendAwayFirst(key, now + comeBackInMs);
+    else this.away.set(key, now + comeBackInMs);
     return comeBackInMs;
+  }
+
+  /**
+   * A caller whose place was before everyone sent away (promised, or served a moment ago) that must wait all
+   * the same keeps that place: it comes back ahead of them, not behind.
+   */
+  private sendAwayFirst(key: string, backAt: number): void {
+    const rest = [...this.away];
+    this.away.clear();
+    this.away.set(key, backAt);
+    for (const [k, at] of rest) this.away.set(k, at);
   }
 
   /** Callers sent away and not yet back; for tests and metrics. */

@@ -73,6 +73,18 @@ describe('DeferredTurns', () => {
     expect(turns.pending).to.equal(0);
   });
 
+  it("keeps a caller let in at the front when it asks again (the SDK's retry of a refused attempt), and when that retry must wait, brings it back ahead of those sent away", () => {
+    const { clock, turns } = deferredTurns();
+    for (const k of ['a', 'b', 'c', 'd', 'e']) turns.admit(k, 5_000, 200, 1_000);
+    expect(turns.admit('m', 0, 200, 1_000), 'a token is free').to.equal(undefined);
+    // The cloud refused m's attempt; its retry is not sent behind the five waiting.
+    expect(turns.admit('m', 400, 200, 1_000)).to.equal(undefined);
+    // Refused again, and now the class is paused: the retry waits, and comes back first.
+    expect(turns.admit('m', 900, 200, 1_000)).to.equal(900 - 300);
+    clock.step(600);
+    expect(turns.admit('m', 300, 200, 1_000)).to.equal(undefined);
+  });
+
   it('gives a free token to whoever asks, even while others hold turns: late callers leave no token unused', () => {
     const { clock, turns } = deferredTurns();
     turns.admit('early', 5_000, 200, 2_000);
