@@ -10,7 +10,8 @@
 // - a key no listing has shown yet, asked for the first time less than maxAgeMs ago (a scale-up's new instance,
 //   checked as its Node comes), does not count towards a burst once a listing has been taken: a listing would show
 //   every instance of the scope to answer the handful a scale-up checks each second, so a scale-up of N Machines
-//   would list the scope N/rate/(reuseMs/2) times, a cost that grows as N². They are fetched directly, batched.
+//   would list the scope N/rate/(reuseMs/2) times, a cost that grows as N². They are fetched directly, batched;
+//   unless the direct fetch costs a call per key (fetchesOneByOne), where a listing page is the cheaper read.
 // Safety:
 // - a listing answer is served once per key and only in the wake of a burst, so a look-up made on an event
 //   (a Node went away) after the Machine's own check of the resync reads the cloud afresh; one made before
@@ -41,6 +42,12 @@ export interface ListingSnapshotOptions<V> {
   scopesOf?: (value: V) => Iterable<string>;
   /** Largest batch one direct fetch may carry. */
   maxBatch: number;
+  /**
+   * The direct fetch costs a call per key (the cloud has no read of many instances by id, as VPC's GET): new
+   * keys then count towards a burst after all, as one page of a listing answers as many of them as it holds.
+   * Default false (a batch of keys is one call, as EC2's DescribeInstances by id or GCE's name filter).
+   */
+  fetchesOneByOne?: boolean;
   /** How long the first look-up of a batch waits for company (default 5 ms). */
   windowMs?: number;
   /** Distinct keys asked for within burstWithinMs that make a burst (default 4). */
@@ -184,7 +191,7 @@ export class ListingSnapshot<V> {
 
   /** Whether a look-up of `key` the listing could not answer is one a listing can be expected to answer. */
   private countsTowardBurst(key: string, now: number): boolean {
-    if (this.listedKeys.size === 0 || this.listedKeys.has(key)) return true;
+    if (this.o.fetchesOneByOne || this.listedKeys.size === 0 || this.listedKeys.has(key)) return true;
     const first = this.firstAsked.get(key);
     if (first === undefined) {
       this.firstAsked.set(key, now);

@@ -208,6 +208,7 @@ export class IbmClientFactory {
           admit: () => this.limiter.whenAvailable('global', 'describe'),
           // Outside a burst, each key on its own: GET by id (404 = not there), the name filter of the VPC's list.
           fetch: (keys) => fetchInstanceKeys(vpc, vpcName, keys),
+          fetchesOneByOne: true,
           // In a burst, every instance of the VPC, all pages: one list answers look-ups by id and by name.
           list: async () => {
             const found = new Map<string, VpcInstance>();

@@ -17,6 +17,7 @@ function setup(
     maxAgeMs?: number;
     settled?: (v: string) => boolean;
     scoped?: boolean;
+    fetchesOneByOne?: boolean;
   } = {},
 ) {
   const clock = new FakeClock();
@@ -32,6 +33,7 @@ function setup(
     reuseMs: opts.reuseMs,
     maxAgeMs: opts.maxAgeMs,
     settled: opts.settled,
+    fetchesOneByOne: opts.fetchesOneByOne,
     scopesOf: opts.scoped ? (v) => [scopeOf(v.slice(v.indexOf('-') + 1))] : undefined,
     fetch: async (keys) => {
       fetches.push(keys);
@@ -187,6 +189,20 @@ describe('ListingSnapshot', () => {
     }
     expect(listings).to.have.length(1, 'only the first burst listed');
     expect(fetches).to.have.length(10);
+  });
+
+  it("lists for a scale-up's new instances when a direct fetch costs a call per key: one page answers a burst of them", async () => {
+    const { clock, world, listings, fetches, check } = setup({ world: names(4), fetchesOneByOne: true });
+    await check('m0', 'm1', 'm2', 'm3');
+    for (const k of names(40, 'n')) world.set(k, `v1-${k}`);
+    for (let i = 0; i < 40; i += 4) {
+      const batch = names(40, 'n').slice(i, i + 4);
+      expect(await check(...batch)).to.deep.equal(batch.map((k) => `v1-${k}`));
+      clock.step(1_000);
+    }
+    const keysFetched = fetches.reduce((n, f) => n + f.length, 0);
+    expect(listings.length, 'listings of one page each').to.be.at.least(2);
+    expect(keysFetched + listings.length, 'calls, a fetched key being one').to.be.below(40);
   });
 
   it('lets a key no listing showed make a burst again once it was first asked for maxAgeMs ago (a later resync)', async () => {
