@@ -84,8 +84,8 @@ export class DeferredTurns {
    * rose since it was sent away moves its turn with it.
    */
   admit(key: string, lineWaitMs: number, intervalMs: number, deferBeyondMs: number): number | undefined {
-    // The call has come: the token promised to it is the bucket's to count from here on. It was given its
-    // place before anyone sent away since, so none of them is ahead of it.
+    // A call promised its token has come: the bucket counts that token from here on. It, like a call let in a
+    // moment ago and asking again (served), had its place before anyone sent away since: none is ahead of it.
     const now = this.clock.now();
     forgetOlderThan(this.served, now - SERVED_FRONT_MS);
     const front = this.promised.delete(key) || this.served.has(key);
