@@ -6,6 +6,7 @@
 // A turn can also be promised before the reconcile runs (promise): a new Machine's first reconcile is then put
 // off until its launch's turn, instead of a pass that only learns it must come again.
 import type { Clock } from '../base/clock.js';
+import { dropOlderThan } from '../base/oldest-first.js';
 import { RequeueAfterError, findError, formatDuration } from '../apis/errors.js';
 
 /** A cloud call not sent: the class's line is long, and the caller is to come again after requeueAfterMs. */
@@ -44,19 +45,11 @@ const LINE_INTERVALS = 3;
 /** A caller let into the line that asks again within this long is served at the front (see `served`). */
 const SERVED_FRONT_MS = 10_000;
 
-/** Drops the entries of a map kept oldest first (by the time each holds) older than `before`. */
-function forgetOlderThan(entries: Map<string, number>, before: number): void {
-  for (const [k, at] of entries) {
-    if (at >= before) return;
-    entries.delete(k);
-  }
-}
-
 /**
- * Which callers sent away before one count as ahead of it: those not yet due (a call being placed), all of them
- * (a turn promised before the call: see promise()), or none (a call promised its token before they were sent away).
+ * Who is being placed in line: a call (behind those sent away before it and not yet due), a call whose place is
+ * before all of them (promised its token, or let in a moment ago), or a promise (whose wait already counts them).
  */
-type AheadCounted = 'not-due' | 'all' | 'none';
+type Placing = 'call' | 'front-call' | 'promise';
 
 export class DeferredTurns {
   /** Callers sent away, in the order they first asked, with when each was told to come back. */
@@ -87,9 +80,9 @@ export class DeferredTurns {
     // A call promised its token has come: the bucket counts that token from here on. It, like a call let in a
     // moment ago and asking again (served), had its place before anyone sent away since: none is ahead of it.
     const now = this.clock.now();
-    forgetOlderThan(this.served, now - SERVED_FRONT_MS);
+    dropOlderThan(this.served, now - SERVED_FRONT_MS);
     const front = this.promised.delete(key) || this.served.has(key);
-    const comeBackInMs = this.place(key, lineWaitMs, intervalMs, deferBeyondMs, now, front ? 'none' : 'not-due', front);
+    const comeBackInMs = this.place(key, lineWaitMs, intervalMs, deferBeyondMs, now, front ? 'front-call' : 'call');
     this.served.delete(key);
     if (comeBackInMs === undefined) this.served.set(key, now);
     return comeBackInMs;
@@ -111,12 +104,12 @@ export class DeferredTurns {
   ): number | undefined {
     const now = this.clock.now();
     this.promised.delete(key);
-    forgetOlderThan(this.promised, now - PROMISE_HELD_MS);
+    dropOlderThan(this.promised, now - PROMISE_HELD_MS);
     // Every caller promised a token or sent away before it will take a token from the bucket before it does
     // (those sent away whose time has come too: their calls have not taken theirs yet). A token free now is
     // theirs, not the newcomer's, which only asks for the turn of a call it makes later.
-    const before = this.promised.size + this.ahead(key, now, 'all');
-    const comeBackInMs = this.place(key, lineWaitMsFor(1 + before), intervalMs, deferBeyondMs, now, 'none');
+    const before = this.promised.size + this.ahead(key, now, true);
+    const comeBackInMs = this.place(key, lineWaitMsFor(1 + before), intervalMs, deferBeyondMs, now, 'promise');
     if (comeBackInMs === undefined) this.promised.set(key, now);
     return comeBackInMs;
   }
@@ -127,21 +120,21 @@ export class DeferredTurns {
     intervalMs: number,
     deferBeyondMs: number,
     now: number,
-    counted: AheadCounted,
-    front = false,
+    placing: Placing,
   ): number | undefined {
     const joinWithinMs = Math.min(deferBeyondMs, LINE_INTERVALS * intervalMs);
     // A token is free and nobody waits for it: it goes to whoever asks, whoever was sent away before. Those
     // come back through a work queue that can be seconds long (a thousand new Machines ahead of them), and a
     // token left unused is a call the cloud would have taken.
-    const waitMs = lineWaitMs <= 0 ? 0 : lineWaitMs + this.ahead(key, now, counted) * intervalMs;
+    const aheadOf = () => (placing === 'call' ? this.ahead(key, now, false) : 0);
+    const waitMs = lineWaitMs <= 0 ? 0 : lineWaitMs + aheadOf() * intervalMs;
     if (waitMs <= joinWithinMs) {
       this.away.delete(key);
       return undefined;
     }
     // Back when the line ahead of it has shortened to half its bound.
     const comeBackInMs = Math.max(1, Math.ceil(waitMs - joinWithinMs / 2));
-    if (front && !this.away.has(key)) this.sendAwayFirst(key, now + comeBackInMs);
+    if (placing === 'front-call' && !this.away.has(key)) this.sendAwayFirst(key, now + comeBackInMs);
     else this.away.set(key, now + comeBackInMs);
     return comeBackInMs;
   }
@@ -168,18 +161,18 @@ export class DeferredTurns {
   }
 
   /**
-   * How many callers sent away are ahead of `key` (all of them for a newcomer), as `counted` says; forgets the
-   * long overdue. For a call being placed, one whose time has come is on its way back (in the work queue, in
-   * its reconcile's reads) and joins the line as it arrives: counted as ahead, it would send each caller behind
-   * it away once more.
+   * How many callers sent away are ahead of `key` (all of them for a newcomer); forgets the long overdue. Those
+   * whose time has come count only with `countDue` (a promise: their calls will take their tokens first). For a
+   * call being placed they do not: one whose time has come is on its way back (in the work queue, in its
+   * reconcile's reads) and joins the line as it arrives; counted as ahead, it would send each caller behind it
+   * away once more.
    */
-  private ahead(key: string, now: number, counted: AheadCounted): number {
-    if (counted === 'none') return 0;
+  private ahead(key: string, now: number, countDue: boolean): number {
     let ahead = 0;
     for (const [k, backAt] of this.away) {
       if (k === key) return ahead;
       if (backAt < now - FORGET_AFTER_MS) this.away.delete(k);
-      else if (backAt > now || counted === 'all') ahead++;
+      else if (backAt > now || countDue) ahead++;
     }
     return ahead;
   }

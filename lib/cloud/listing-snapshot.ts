@@ -23,6 +23,7 @@
 //   write, so nobody reads their own write stale;
 // - a view about to change (a booting instance, `settled`) answers only look-ups that waited for the listing.
 import type { Clock } from '../base/clock.js';
+import { dropOlderThan } from '../base/oldest-first.js';
 import { abortError } from '../base/real-clock.js';
 import { DescribeBatcher } from './describe-batcher.js';
 
@@ -217,10 +218,7 @@ export class ListingSnapshot<V> {
   }
 
   private inBurst(now: number): boolean {
-    for (const [k, at] of this.asked) {
-      if (now - at <= this.burstWithinMs) break;
-      this.asked.delete(k);
-    }
+    dropOlderThan(this.asked, now - this.burstWithinMs);
     return this.asked.size >= this.burstSize;
   }
 

@@ -35,6 +35,9 @@ interface ClassMeter {
   pausedUntil: number;
 }
 
+/** The time between two tokens of a class at its rate of the moment. */
+const intervalOf = (meter: ClassMeter): number => 1000 / meter.bucket.qps;
+
 export class RegionalRateLimiter {
   private readonly meters = new Map<string, ClassMeter>();
 
@@ -106,9 +109,12 @@ export class RegionalRateLimiter {
   private deferIfLong(scope: string, cls: ActionClass, meter: ClassMeter): void {
     const context = cls === 'mutate' ? currentCloudCallContext() : undefined;
     if (!context) return;
-    const lineWaitMs = Math.max(0, meter.pausedUntil - this.clock.now()) + meter.bucket.msUntilAvailable();
-    const intervalMs = 1000 / meter.bucket.qps;
-    const comeBackInMs = meter.turns.admit(context.key, lineWaitMs, intervalMs, context.deferBeyondMs);
+    const comeBackInMs = meter.turns.admit(
+      context.key,
+      this.lineWaitMs(meter),
+      intervalOf(meter),
+      context.deferBeyondMs,
+    );
     if (comeBackInMs !== undefined) throw new CloudRateLimitedError(scope, cls, comeBackInMs);
   }
 
@@ -122,9 +128,12 @@ export class RegionalRateLimiter {
   turnIn(scope: string, cls: ActionClass, key: string, deferBeyondMs: number): number | undefined {
     const meter = this.meter(scope, cls);
     meter.bucket.setQps(meter.rate.current());
-    const pausedMs = Math.max(0, meter.pausedUntil - this.clock.now());
-    const intervalMs = 1000 / meter.bucket.qps;
-    return meter.turns.promise(key, (n) => pausedMs + meter.bucket.msUntilAvailable(n), intervalMs, deferBeyondMs);
+    return meter.turns.promise(key, (n) => this.lineWaitMs(meter, n), intervalOf(meter), deferBeyondMs);
+  }
+
+  /** How long until `tokens` tokens of the class are free for a caller joining its line: its pause, then refills. */
+  private lineWaitMs(meter: ClassMeter, tokens = 1): number {
+    return Math.max(0, meter.pausedUntil - this.clock.now()) + meter.bucket.msUntilAvailable(tokens);
   }
 
   private paused(meter: ClassMeter): boolean {

@@ -57,8 +57,17 @@ export function launchRegionOf(
   machine: Machine,
   deps: { regionOverride?: string; defaultRegion?: string },
 ): string | undefined {
-  const region = readProviderConfig(machine.spec?.providerSpec?.value).config.placement?.region;
-  return deps.regionOverride || region || deps.defaultRegion || undefined;
+  return (
+    clientRegionOf(deps, readProviderConfig(machine.spec?.providerSpec?.value).config.placement?.region) || undefined
+  );
+}
+
+/** The region a Machine's clients are for, and so its calls metered in: the override, the spec's, the default. */
+function clientRegionOf(
+  deps: { regionOverride?: string; defaultRegion?: string },
+  specRegion: string | undefined,
+): string {
+  return deps.regionOverride || specRegion || deps.defaultRegion || '';
 }
 
 /** The credentials named by the spec, read from `namespace`; `source` identifies the Secret for client caching. */
@@ -96,7 +105,7 @@ export async function newMachineScope(machine: Machine, deps: ScopeDeps, signal:
   const clusterId = clusterIdOf(machine);
   const creds = await credentialsFor(machine.metadata.namespace ?? '', config, deps.client, signal);
   const region = config.placement.region ?? '';
-  const clients = deps.clients.get(deps.regionOverride ?? region, creds.credentials, creds.source);
+  const clients = deps.clients.get(clientRegionOf(deps, region), creds.credentials, creds.source);
   return {
     machine,
     spec: config,

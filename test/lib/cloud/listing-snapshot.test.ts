@@ -80,6 +80,20 @@ function setup(
 
 const names = (n: number, prefix = 'm') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
+/**
+ * A listing of the first four instances, then a scale-up: 40 new instances checked four at a time, a second
+ * apart (each answered with its value).
+ */
+async function scaleUpChecks({ clock, world, check }: ReturnType<typeof setup>): Promise<void> {
+  await check('m0', 'm1', 'm2', 'm3');
+  for (const k of names(40, 'n')) world.set(k, `v1-${k}`);
+  for (let i = 0; i < 40; i += 4) {
+    const batch = names(40, 'n').slice(i, i + 4);
+    expect(await check(...batch)).to.deep.equal(batch.map((k) => `v1-${k}`));
+    clock.step(1_000);
+  }
+}
+
 describe('ListingSnapshot', () => {
   it('coalesces look-ups within the window into one direct fetch outside a burst', async () => {
     const { fetches, listings, check } = setup({ world: ['a', 'b', 'c'] });
@@ -179,27 +193,17 @@ describe('ListingSnapshot', () => {
   });
 
   it("never lists for a scale-up's new instances once a listing was taken: each batch of them is fetched directly", async () => {
-    const { clock, world, listings, fetches, check } = setup({ world: names(4) });
-    await check('m0', 'm1', 'm2', 'm3');
-    for (const k of names(40, 'n')) world.set(k, `v1-${k}`);
-    for (let i = 0; i < 40; i += 4) {
-      const batch = names(40, 'n').slice(i, i + 4);
-      expect(await check(...batch)).to.deep.equal(batch.map((k) => `v1-${k}`));
-      clock.step(1_000);
-    }
+    const bed = setup({ world: names(4) });
+    const { listings, fetches } = bed;
+    await scaleUpChecks(bed);
     expect(listings).to.have.length(1, 'only the first burst listed');
     expect(fetches).to.have.length(10);
   });
 
   it("lists for a scale-up's new instances when a direct fetch costs a call per key: one page answers a burst of them", async () => {
-    const { clock, world, listings, fetches, check } = setup({ world: names(4), fetchesOneByOne: true });
-    await check('m0', 'm1', 'm2', 'm3');
-    for (const k of names(40, 'n')) world.set(k, `v1-${k}`);
-    for (let i = 0; i < 40; i += 4) {
-      const batch = names(40, 'n').slice(i, i + 4);
-      expect(await check(...batch)).to.deep.equal(batch.map((k) => `v1-${k}`));
-      clock.step(1_000);
-    }
+    const bed = setup({ world: names(4), fetchesOneByOne: true });
+    const { listings, fetches } = bed;
+    await scaleUpChecks(bed);
     const keysFetched = fetches.reduce((n, f) => n + f.length, 0);
     expect(listings.length, 'listings of one page each').to.be.at.least(2);
     expect(keysFetched + listings.length, 'calls, a fetched key being one').to.be.below(40);
