@@ -42,12 +42,9 @@ const PROMISE_HELD_MS = 10_000;
  */
 const LINE_INTERVALS = 3;
 
-/** A caller let into the line that asks again within this long is served at the front (see `served`). */
-const SERVED_FRONT_MS = 10_000;
-
 /**
  * Who is being placed in line: a call (behind those sent away before it and not yet due), a call whose place is
- * before all of them (promised its token, or let in a moment ago), or a promise (whose wait already counts them).
+ * before all of them (promised its token, or its reconcile let in already), or a promise (whose wait already counts them).
  */
 type Placing = 'call' | 'front-call' | 'promise';
 
@@ -59,13 +56,6 @@ export class DeferredTurns {
    * know of them, so each holds one of its tokens back from the callers promised after it.
    */
   private readonly promised = new Map<string, number>();
-  /**
-   * Callers let into the line, with when (oldest first). The same caller asking again soon is a call of the
-   * same reconcile, most often the SDK's own retry of an attempt the cloud refused: it already had its turn
-   * and is not sent behind everyone waiting (a retry sent to the back of a line of 40 at a lowered rate came
-   * back 16 s later, the last Machine of its scale-up by far).
-   */
-  private readonly served = new Map<string, number>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -76,16 +66,13 @@ export class DeferredTurns {
    * kept, and its wait is worked out again at the rate of the moment each time it asks: a rate that fell or
    * rose since it was sent away moves its turn with it.
    */
-  admit(key: string, lineWaitMs: number, intervalMs: number, deferBeyondMs: number): number | undefined {
-    // A call promised its token has come: the bucket counts that token from here on. It, like a call let in a
-    // moment ago and asking again (served), had its place before anyone sent away since: none is ahead of it.
-    const now = this.clock.now();
-    dropOlderThan(this.served, now - SERVED_FRONT_MS);
-    const front = this.promised.delete(key) || this.served.has(key);
-    const comeBackInMs = this.place(key, lineWaitMs, intervalMs, deferBeyondMs, now, front ? 'front-call' : 'call');
-    this.served.delete(key);
-    if (comeBackInMs === undefined) this.served.set(key, now);
-    return comeBackInMs;
+  admit(key: string, lineWaitMs: number, intervalMs: number, deferBeyondMs: number, again = false): number | undefined {
+    // A call promised its token has come: the bucket counts that token from here on. It, like a call `again`
+    // (one more call of a reconcile already let into the line, most often the SDK's retry of an attempt the
+    // cloud refused), had its place before anyone sent away since: none is ahead of it. A retry sent behind a
+    // line of 40 at a lowered rate came back 16 s later, the last Machine of its scale-up by far.
+    const front = this.promised.delete(key) || again;
+    return this.place(key, lineWaitMs, intervalMs, deferBeyondMs, this.clock.now(), front ? 'front-call' : 'call');
   }
 
   /**
@@ -140,7 +127,7 @@ export class DeferredTurns {
   }
 
   /**
-   * A caller whose place was before everyone sent away (promised, or served a moment ago) that must wait all
+   * A caller whose place was before everyone sent away (promised, or its reconcile let in already) that must wait all
    * the same keeps that place: it comes back ahead of them, not behind.
    */
   private sendAwayFirst(key: string, backAt: number): void {

@@ -8,7 +8,7 @@ import { sleepOn } from '../base/real-clock.js';
 import type { WriteFence } from '../client/write-fence.js';
 import { TokenBucket } from '../base/token-bucket.js';
 import { AdaptiveRate } from './adaptive-rate.js';
-import { currentCloudCallContext } from './call-context.js';
+import { currentCloudCallContext, type CloudCallContext } from './call-context.js';
 import { CloudRateLimitedError, DeferredTurns } from './deferred-turns.js';
 
 /** Reads (describe/get/list) and writes (create/delete/modify) are metered apart by every cloud we know. */
@@ -40,6 +40,12 @@ const intervalOf = (meter: ClassMeter): number => 1000 / meter.bucket.qps;
 
 export class RegionalRateLimiter {
   private readonly meters = new Map<string, ClassMeter>();
+  /**
+   * The reconciles (their call contexts) with an attempt the cloud refused for its rate: their next call, the
+   * SDK's retry of it, keeps its place at the front of the line (DeferredTurns.admit's `again`). Not any other
+   * call: a write the same reconcile goes on to make (tags after the launch) takes its turn as others do.
+   */
+  private readonly refused = new WeakSet<CloudCallContext>();
 
   constructor(
     private readonly limits: CloudRateLimits,
@@ -85,7 +91,11 @@ export class RegionalRateLimiter {
       throw err;
     } finally {
       if (refusal === undefined) meter.bucket.setQps(meter.rate.admitted());
-      else this.throttled(meter, o.pauseMsOf?.(refusal));
+      else {
+        this.throttled(meter, o.pauseMsOf?.(refusal));
+        const context = currentCloudCallContext();
+        if (context) this.refused.add(context);
+      }
     }
   }
 
@@ -109,13 +119,16 @@ export class RegionalRateLimiter {
   private deferIfLong(scope: string, cls: ActionClass, meter: ClassMeter): void {
     const context = cls === 'mutate' ? currentCloudCallContext() : undefined;
     if (!context) return;
+    const again = this.refused.has(context);
     const comeBackInMs = meter.turns.admit(
       context.key,
       this.lineWaitMs(meter),
       intervalOf(meter),
       context.deferBeyondMs,
+      again,
     );
     if (comeBackInMs !== undefined) throw new CloudRateLimitedError(scope, cls, comeBackInMs);
+    this.refused.delete(context);
   }
 
   /**

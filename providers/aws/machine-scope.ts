@@ -51,15 +51,18 @@ export function secretsReferencedBy(machine: Machine): string[] {
 
 /**
  * The region whose EC2 write rate the Machine's launch waits for (the limiter's scope, as newMachineScope picks
- * the clients), read from the spec alone; undefined when neither the spec nor the defaults name one.
+ * the clients), read from the spec alone, when the launch is the only EC2 write the Machine makes before it runs;
+ * undefined when it is not (load balancers to register with, a dedicated host to allocate: their writes would
+ * take tokens from under the turns promised to launches), or when neither the spec nor the defaults name one.
  */
 export function launchRegionOf(
   machine: Machine,
   deps: { regionOverride?: string; defaultRegion?: string },
 ): string | undefined {
-  return (
-    clientRegionOf(deps, readProviderConfig(machine.spec?.providerSpec?.value).config.placement?.region) || undefined
-  );
+  const { config } = readProviderConfig(machine.spec?.providerSpec?.value);
+  const dynamicHost = config.placement?.host?.dedicatedHost?.allocationStrategy === 'Dynamic';
+  if ((config.loadBalancers?.length ?? 0) > 0 || dynamicHost) return undefined;
+  return clientRegionOf(deps, config.placement?.region) || undefined;
 }
 
 /** The region a Machine's clients are for, and so its calls metered in: the override, the spec's, the default. */

@@ -2,14 +2,16 @@
 // control-plane Machines the zonal instance group "{clusterID}-master-{zone}" behind the
 // "{clusterID}-api-internal" backend service.
 // Unlike the reference, a missing instance group does not block deletion, and listInstances reads every page.
-import { MachineRoleLabel, setFailureReason } from '../../lib/index.js';
+import { MachineRoleLabel, setFailureReason, type Machine } from '../../lib/index.js';
 import type { ComputeApi, Instance, InstanceGroup } from './compute-api.js';
 import { classifyGceError, describeFailure, describeGceError } from './errors.js';
 import { instanceGroupSelfLink, instanceSelfLink, instanceStatus } from './instances.js';
 import type { MachineScope } from './machine-scope.js';
 
-export const isControlPlane = (scope: MachineScope): boolean =>
-  scope.machine.metadata.labels?.[MachineRoleLabel] === 'master';
+/** A control-plane Machine: its running instance joins the control plane's instance group. */
+export const isControlPlaneMachine = (machine: Machine): boolean =>
+  machine.metadata.labels?.[MachineRoleLabel] === 'master';
+export const isControlPlane = (scope: MachineScope): boolean => isControlPlaneMachine(scope.machine);
 export const masterGroupName = (scope: MachineScope): string => `${scope.clusterId}-master-${scope.spec.zone}`;
 
 const wrap = (what: string, err: unknown): Error => new Error(`${what}: ${describeGceError(err)}`, { cause: err });

@@ -14,6 +14,7 @@ import {
 import { credentialsFromSecret, type GcpCredentials } from './credentials.js';
 import type { GcpClientFactory, GcpClients } from './gcp-clients.js';
 import { clusterIdOf, providerIdOf } from './instances.js';
+import { isControlPlaneMachine } from './load-balancers.js';
 import {
   PROVIDER_SPEC_PATH,
   decodeProviderSpec,
@@ -60,11 +61,15 @@ export const scopeForSpec = (scope: MachineScope, spec: GCPMachineProviderSpec):
 });
 
 /**
- * The project whose GCE write rate the Machine's launch waits for (the limiter's scope), when the spec names it;
- * otherwise it comes from the credentials, which only the reconcile reads.
+ * The project whose GCE write rate the Machine's launch waits for (the limiter's scope), when the spec names it
+ * (otherwise it comes from the credentials, which only the reconcile reads) and the insert is the only GCE write
+ * the Machine makes before it runs: not with target pools or the control plane's instance group to join, whose
+ * writes would take tokens from under the turns promised to launches.
  */
 export function launchProjectOf(machine: Machine): string | undefined {
-  return readProviderSpec(machine.spec?.providerSpec?.value).spec.projectID || undefined;
+  const { spec } = readProviderSpec(machine.spec?.providerSpec?.value);
+  if ((spec.targetPools?.length ?? 0) > 0 || isControlPlaneMachine(machine)) return undefined;
+  return spec.projectID || undefined;
 }
 
 /** The Secrets this Machine's providerSpec names (credentials, user data), with the defaults applied. */

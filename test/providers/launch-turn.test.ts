@@ -24,6 +24,8 @@ interface Cloud {
   otherScope: Record<string, unknown>;
   /** A spec whose scope cannot be told without reading its credentials (none for clouds that always can). */
   scopeUnknown?: Record<string, unknown>;
+  /** A spec whose Machine makes another write in the launch's class before it runs (a membership, tags). */
+  moreWrites: Record<string, unknown>;
 }
 
 const clouds: Cloud[] = [
@@ -33,6 +35,7 @@ const clouds: Cloud[] = [
       createAwsActuator({ client: aws.secretsClient(), clock, endpoint: nowhere, rateLimits: slowWrites }),
     machine: (name, spec) => aws.machine(name, spec),
     otherScope: aws.awsSpec({ placement: { region: 'eu-west-1', availabilityZone: 'eu-west-1a' } }),
+    moreWrites: aws.awsSpec({ loadBalancers: [{ name: 'workers', type: 'network' }] }),
   },
   {
     name: 'GCP',
@@ -41,6 +44,7 @@ const clouds: Cloud[] = [
     machine: (name, spec) => gcp.machine(name, spec ?? gcp.gcpSpec({ projectID: gcp.PROJECT })),
     otherScope: gcp.gcpSpec({ projectID: 'another-project' }),
     scopeUnknown: gcp.gcpSpec({ projectID: '' }),
+    moreWrites: gcp.gcpSpec({ projectID: gcp.PROJECT, targetPools: ['workers'] }),
   },
   {
     name: 'IBM Cloud',
@@ -53,6 +57,7 @@ const clouds: Cloud[] = [
       }),
     machine: (name, spec) => ibm.machine(name, spec),
     otherScope: ibm.ibmSpec({ region: 'eu-de', zone: 'eu-de-1' }),
+    moreWrites: ibm.ibmSpec({ tags: [{ name: 'team', value: 'workers' }] }),
   },
 ];
 
@@ -69,6 +74,22 @@ for (const cloud of clouds) {
           actuator.launchTurnInMs?.(cloud.machine('elsewhere', cloud.otherScope), DEFER_BEYOND_MS),
           'another scope has its own budget',
         ).to.equal(undefined);
+      } finally {
+        void actuator.close?.();
+      }
+    });
+
+    it('is not promised to a Machine whose launch is not its only write there before it runs: its other writes would take the tokens promised', () => {
+      const actuator = cloud.actuator(new FakeClock());
+      try {
+        expect(actuator.launchTurnInMs?.(cloud.machine('first'), DEFER_BEYOND_MS)).to.equal(undefined);
+        expect(actuator.launchTurnInMs?.(cloud.machine('member', cloud.moreWrites), DEFER_BEYOND_MS)).to.equal(
+          undefined,
+        );
+        expect(
+          actuator.launchTurnInMs?.(cloud.machine('next'), DEFER_BEYOND_MS),
+          'nothing was promised to it',
+        ).to.equal(4_500);
       } finally {
         void actuator.close?.();
       }

@@ -78,9 +78,9 @@ describe('DeferredTurns', () => {
     for (const k of ['a', 'b', 'c', 'd', 'e']) turns.admit(k, 5_000, 200, 1_000);
     expect(turns.admit('m', 0, 200, 1_000), 'a token is free').to.equal(undefined);
     // The cloud refused m's attempt; its retry is not sent behind the five waiting.
-    expect(turns.admit('m', 400, 200, 1_000)).to.equal(undefined);
+    expect(turns.admit('m', 400, 200, 1_000, true)).to.equal(undefined);
     // Refused again, and now the class is paused: the retry waits, and comes back first.
-    expect(turns.admit('m', 900, 200, 1_000)).to.equal(900 - 300);
+    expect(turns.admit('m', 900, 200, 1_000, true)).to.equal(900 - 300);
     clock.step(600);
     expect(turns.admit('m', 300, 200, 1_000)).to.equal(undefined);
   });
@@ -175,6 +175,47 @@ describe('RegionalRateLimiter deferring calls made in a reconcile', () => {
     const outside = limiter.acquire('r', 'mutate');
     await stepThrough(clock, 5_000);
     await Promise.all([...waiting, read, outside]);
+  });
+
+  it('keeps the retry of an attempt the cloud refused for its rate at the front of the line, not a later reconcile of the same Machine', async () => {
+    /**
+     * m's attempt is refused for the cloud's rate (the class's rate halves to 2.5/s); three calls then stand in
+     * line and two are sent away behind them.
+     */
+    const lineWithM = async () => {
+      const clock = new FakeClock();
+      const limiter = new RegionalRateLimiter({ ...limits, mutate: { qps: 5, burst: 1 } }, clock);
+      const reconcile = context('m');
+      const refusal = new Error('RequestLimitExceeded');
+      await withCloudCallContext(reconcile, () =>
+        limiter.send('r', 'mutate', () => Promise.reject(refusal), { isThrottling: (e) => e === refusal }),
+      ).catch(() => undefined);
+      const others = ['a', 'b', 'c', 'd', 'e'].map((k) =>
+        withCloudCallContext(context(k), () => limiter.acquire('r', 'mutate')).catch((e: unknown) => e),
+      );
+      const requeueOf = (p: Promise<unknown>) =>
+        p.then(
+          () => undefined,
+          (e: unknown) => requeueAfterOf(e),
+        );
+      return { clock, limiter, reconcile, others, requeueOf };
+    };
+    const first = await lineWithM();
+    // The retry waits for the line ahead, not also for the two sent away after it was refused.
+    const retry = await first.requeueOf(
+      withCloudCallContext(first.reconcile, () => first.limiter.acquire('r', 'mutate')),
+    );
+    const second = await lineWithM();
+    // A later reconcile of m is a call like any other: behind those sent away.
+    const later = await second.requeueOf(
+      withCloudCallContext(context('m'), () => second.limiter.acquire('r', 'mutate')),
+    );
+    expect(retry).to.be.a('number');
+    expect(later).to.be.above(retry ?? Infinity);
+    for (const bed of [first, second]) {
+      await stepThrough(bed.clock, 4_000);
+      await Promise.all(bed.others);
+    }
   });
 
   it('tells a reconcile-to-be its turn (turnIn) so that, called at that turn, every call goes at once: none deferred', async () => {
